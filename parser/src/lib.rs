@@ -7,10 +7,6 @@
 //! [`record`] splits a line stream into records (header plus continuation lines);
 //! [`audit`] reads the `user= | ip= | op= {params} | ret=` body of audit records.
 
-pub mod audit;
-pub mod input;
-pub mod layout;
 pub mod pattern;
-pub mod record;
 pub mod source;
 pub mod time;

@@ -1,0 +1,531 @@
+//! log4j / log4j2 ConversionPatterns, compiled with nom into a line matcher.
+//!
+//! Every layout oztrace knows is written as the ConversionPattern that produces it (see
+//! [`crate::layout`]), and `--layout` or a bundle's `log4j.properties` give a pattern the same way,
+//! so one matcher serves them all. Variable-width fields are matched against the literal that
+//! follows them, with backtracking: a thread name ends at the first `] ` that is followed by a
+//! valid level (thread names contain spaces, brackets and trailing spaces), a message at the last
+//! ` | ` before an audit throwable, a logger at the first `: ` it can end at.
+
+use crate::source::Level;
+use crate::time::LocalTime;
+use memchr::memmem;
+use nom::{
+    IResult, Parser,
+    branch::alt,
+    bytes::complete::{is_not, tag, take_while1},
+    character::complete::{char, digit1},
+    combinator::{map, opt, value},
+    multi::many0,
+    sequence::{delimited, preceded},
+};
+
+/// One element of a compiled pattern.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Token {
+    Literal(String),
+    Date(Vec<DatePart>),
+    Thread,
+    /// `%-5p` pads to the right, `%5p` to the left: both leave up to `width - len` spaces.
+    Level {
+        width: usize,
+    },
+    Logger,
+    Message,
+    Throwable,
+    LineNumber,
+    /// Conversions whose text oztrace does not use (`%F`, `%M`, `%X{..}`, …): free text.
+    Ignored,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum DatePart {
+    Year,
+    Month,
+    MonthName,
+    Day,
+    Hour,
+    Minute,
+    Second,
+    Millis,
+    Literal(char),
+}
+
+/// A compiled ConversionPattern.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pattern {
+    source: String,
+    tokens: Vec<Token>,
+}
+
+/// The fields of one header line.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Header<'a> {
+    pub time: Option<LocalTime>,
+    pub level: Option<Level>,
+    pub thread: Option<&'a str>,
+    pub logger: Option<&'a str>,
+    pub message: &'a str,
+    /// The audit layouts' `%throwable{3}` on the header line (empty on success).
+    pub throwable: Option<&'a str>,
+}
+
+/// Why a pattern could not be compiled.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("cannot read log4j pattern `{pattern}` at column {column}: {reason}")]
+pub struct PatternError {
+    pub pattern: String,
+    pub column: usize,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone)]
+enum Piece<'a> {
+    Text(&'a str),
+    Conversion {
+        left_align: bool,
+        width: Option<usize>,
+        name: &'a str,
+        option: Option<&'a str>,
+    },
+}
+
+fn parse_pieces(input: &str) -> IResult<&str, Vec<Piece<'_>>> {
+    let percent = value(Piece::Text("%"), tag("%%"));
+    let text = map(is_not("%"), Piece::Text);
+    let conversion = map(
+        preceded(
+            char('%'),
+            (
+                opt(char('-')),
+                opt(digit1),
+                opt(preceded(char('.'), digit1)),
+                take_while1(|c: char| c.is_ascii_alphabetic()),
+                opt(delimited(char('{'), is_not("}"), char('}'))),
+                // A second option block (`%d{pattern}{timezone}`) carries nothing we use.
+                opt(delimited(char('{'), is_not("}"), char('}'))),
+            ),
+        ),
+        |(minus, width, _precision, name, option, _): (_, Option<&str>, _, &str, _, _)| {
+            Piece::Conversion {
+                left_align: minus.is_some(),
+                width: width.and_then(|w| w.parse().ok()),
+                name,
+                option,
+            }
+        },
+    );
+    many0(alt((percent, conversion, text))).parse(input)
+}
+
+impl Pattern {
+    /// Compiles a log4j 1.x / log4j2 ConversionPattern such as `%d{ISO8601} [%t] %p %c: %m%n`.
+    pub fn compile(pattern: &str) -> Result<Pattern, PatternError> {
+        let error = |rest: &str, reason: &str| PatternError {
+            pattern: pattern.to_string(),
+            column: pattern.len() - rest.len() + 1,
+            reason: reason.to_string(),
+        };
+        let (rest, pieces) = parse_pieces(pattern).map_err(|_| error(pattern, "syntax"))?;
+        if !rest.is_empty() {
+            return Err(error(rest, "unterminated conversion"));
+        }
+        let mut tokens: Vec<Token> = Vec::new();
+        for piece in pieces {
+            let token = match piece {
+                Piece::Text(text) => Token::Literal(text.to_string()),
+                Piece::Conversion {
+                    left_align,
+                    width,
+                    name,
+                    option,
+                } => match name {
+                    "d" | "date" => Token::Date(
+                        date_parts(option.unwrap_or("ISO8601"))
+                            .ok_or_else(|| error(name, "unsupported date format"))?,
+                    ),
+                    "t" | "thread" | "tn" | "threadName" => Token::Thread,
+                    "p" | "level" | "le" => Token::Level {
+                        width: width.filter(|_| left_align || width.is_some()).unwrap_or(0),
+                    },
+                    "c" | "logger" | "lo" | "C" | "class" => Token::Logger,
+                    "m" | "msg" | "message" | "mm" => Token::Message,
+                    "n" => continue,
+                    "L" | "line" => Token::LineNumber,
+                    "throwable" | "ex" | "exception" | "xEx" | "xThrowable" | "xException"
+                    | "rEx" | "rThrowable" | "rException" | "wEx" | "xwEx" => Token::Throwable,
+                    _ => Token::Ignored,
+                },
+            };
+            match (tokens.last_mut(), token) {
+                (Some(Token::Literal(prev)), Token::Literal(next)) => prev.push_str(&next),
+                (_, token) => tokens.push(token),
+            }
+        }
+        // Trailing spaces of a pattern (`%throwable{3} %n`) are often trimmed by copy and paste.
+        if let Some(Token::Literal(last)) = tokens.last_mut() {
+            let trimmed = last.trim_end().len();
+            last.truncate(trimmed);
+            if last.is_empty() {
+                tokens.pop();
+            }
+        }
+        if !tokens.iter().any(|t| *t == Token::Message) {
+            return Err(error("", "the pattern has no %m"));
+        }
+        Ok(Pattern {
+            source: pattern.to_string(),
+            tokens,
+        })
+    }
+
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    /// Whether lines of this pattern begin with a timestamp.
+    pub fn has_time(&self) -> bool {
+        self.tokens.iter().any(|t| matches!(t, Token::Date(_)))
+    }
+
+    pub fn has_thread(&self) -> bool {
+        self.tokens.contains(&Token::Thread)
+    }
+
+    /// Matches one line (without its line terminator).
+    pub fn parse<'a>(&self, line: &'a str) -> Option<Header<'a>> {
+        let mut header = Header::default();
+        self.match_at(0, line, 0, &mut header).then_some(header)
+    }
+
+    fn match_at<'a>(&self, index: usize, line: &'a str, pos: usize, h: &mut Header<'a>) -> bool {
+        let Some(token) = self.tokens.get(index) else {
+            return line[pos..].trim_end().is_empty();
+        };
+        let rest = &line[pos..];
+        match token {
+            Token::Literal(lit) => {
+                if let Some(after) = rest.strip_prefix(lit.as_str()) {
+                    return self.match_at(index + 1, line, line.len() - after.len(), h);
+                }
+                // A line may end early with its trailing spaces trimmed (`|  ` → `|`) when
+                // nothing but an empty throwable would follow.
+                let trimmed = lit.trim_end();
+                self.only_optional_after(index)
+                    && trimmed.len() < lit.len()
+                    && rest.trim_end() == trimmed
+            }
+            Token::Date(parts) => match parse_date(parts, rest) {
+                Some((time, used)) => {
+                    h.time = Some(time);
+                    self.match_at(index + 1, line, pos + used, h)
+                }
+                None => false,
+            },
+            Token::Level { width } => {
+                let leading = rest.len() - rest.trim_start_matches(' ').len();
+                let word_len = rest[leading..]
+                    .bytes()
+                    .take_while(u8::is_ascii_uppercase)
+                    .count();
+                let Some(level) = Level::parse(&rest[leading..leading + word_len]) else {
+                    return false;
+                };
+                h.level = Some(level);
+                let end = pos + leading + word_len;
+                let spaces = line[end..].bytes().take_while(|&b| b == b' ').count();
+                let padding = width.saturating_sub(word_len).min(spaces);
+                // Padding is optional: some copies squeeze `INFO  |` to `INFO |`.
+                (0..=padding)
+                    .rev()
+                    .any(|pad| self.match_at(index + 1, line, end + pad, h))
+            }
+            Token::LineNumber => {
+                let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+                digits > 0 && self.match_at(index + 1, line, pos + digits, h)
+            }
+            Token::Thread | Token::Logger | Token::Message | Token::Throwable | Token::Ignored => {
+                self.match_variable(index, token, line, pos, h)
+            }
+        }
+    }
+
+    /// Whether every token after `index` may print nothing (an empty throwable).
+    fn only_optional_after(&self, index: usize) -> bool {
+        self.tokens[index + 1..]
+            .iter()
+            .all(|t| matches!(t, Token::Throwable | Token::Ignored))
+    }
+
+    fn match_variable<'a>(
+        &self,
+        index: usize,
+        token: &Token,
+        line: &'a str,
+        pos: usize,
+        h: &mut Header<'a>,
+    ) -> bool {
+        let rest = &line[pos..];
+        let next_literal = match self.tokens.get(index + 1) {
+            None => None,
+            Some(Token::Literal(lit)) => Some(lit.as_str()),
+            // Two variable fields with nothing between them cannot be told apart.
+            Some(_) => return false,
+        };
+        let accept = |end: usize, h: &mut Header<'a>| -> bool {
+            let value = &rest[..end];
+            match token {
+                Token::Thread => h.thread = Some(value),
+                Token::Logger => {
+                    if value.is_empty() || !value.bytes().all(is_logger_byte) {
+                        return false;
+                    }
+                    h.logger = Some(value);
+                }
+                Token::Message => h.message = value,
+                Token::Throwable => h.throwable = Some(value.trim_end()),
+                _ => {}
+            }
+            self.match_at(index + 1, line, pos + end, h)
+        };
+        let Some(lit) = next_literal else {
+            let end = rest.trim_end_matches(['\r', '\n']).len();
+            return accept(end, h);
+        };
+        let trimmed_lit = lit.trim_end();
+        let mut ends: Vec<usize> = memmem::find_iter(rest.as_bytes(), lit.as_bytes()).collect();
+        if self.only_optional_after(index + 1)
+            && trimmed_lit.len() < lit.len()
+            && rest.trim_end().ends_with(trimmed_lit)
+        {
+            ends.push(rest.trim_end().len() - trimmed_lit.len());
+        }
+        let greedy = matches!(token, Token::Message | Token::Throwable);
+        if greedy {
+            ends.iter().rev().any(|&end| accept(end, h))
+        } else {
+            ends.iter().any(|&end| accept(end, h))
+        }
+    }
+}
+
+fn is_logger_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'.' | b'$' | b'_' | b'-')
+}
+
+/// SimpleDateFormat letters oztrace reads, and log4j's named formats.
+fn date_parts(format: &str) -> Option<Vec<DatePart>> {
+    let format = match format {
+        "ISO8601" | "DEFAULT" => "yyyy-MM-dd HH:mm:ss,SSS",
+        "ISO8601_BASIC" => "yyyyMMdd'T'HHmmss,SSS",
+        "DATE" => "dd MMM yyyy HH:mm:ss,SSS",
+        "ABSOLUTE" | "COMPACT" | "UNIX" | "UNIX_MILLIS" => return None,
+        other => other,
+    };
+    let mut parts = Vec::new();
+    let mut chars = format.chars().peekable();
+    let mut quoted = false;
+    while let Some(c) = chars.next() {
+        if c == '\'' {
+            quoted = !quoted;
+            continue;
+        }
+        if quoted || !c.is_ascii_alphabetic() {
+            parts.push(DatePart::Literal(c));
+            continue;
+        }
+        let mut count = 1;
+        while chars.peek() == Some(&c) {
+            chars.next();
+            count += 1;
+        }
+        parts.push(match (c, count) {
+            ('y', _) => DatePart::Year,
+            ('M', 1 | 2) => DatePart::Month,
+            ('M', _) => DatePart::MonthName,
+            ('d', _) => DatePart::Day,
+            ('H', _) => DatePart::Hour,
+            ('m', _) => DatePart::Minute,
+            ('s', _) => DatePart::Second,
+            ('S', _) => DatePart::Millis,
+            _ => return None,
+        });
+    }
+    Some(parts)
+}
+
+const MONTHS: [&str; 12] = [
+    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+];
+
+fn parse_date(parts: &[DatePart], s: &str) -> Option<(LocalTime, usize)> {
+    let bytes = s.as_bytes();
+    let mut pos = 0;
+    let mut t = LocalTime {
+        year: 1970,
+        month: 1,
+        day: 1,
+        hour: 0,
+        minute: 0,
+        second: 0,
+        milli: 0,
+    };
+    let digits = |pos: usize, n: usize| -> Option<i32> {
+        let field = bytes.get(pos..pos + n)?;
+        field.iter().try_fold(0i32, |acc, &b| {
+            b.is_ascii_digit().then(|| acc * 10 + i32::from(b - b'0'))
+        })
+    };
+    for part in parts {
+        match *part {
+            DatePart::Year => {
+                t.year = digits(pos, 4)? as i16;
+                pos += 4;
+            }
+            DatePart::Month => {
+                t.month = digits(pos, 2)? as i8;
+                pos += 2;
+            }
+            DatePart::MonthName => {
+                let name = s.get(pos..pos + 3)?;
+                t.month = MONTHS.iter().position(|m| *m == name)? as i8 + 1;
+                pos += 3;
+            }
+            DatePart::Day => {
+                t.day = digits(pos, 2)? as i8;
+                pos += 2;
+            }
+            DatePart::Hour => {
+                t.hour = digits(pos, 2)? as i8;
+                pos += 2;
+            }
+            DatePart::Minute => {
+                t.minute = digits(pos, 2)? as i8;
+                pos += 2;
+            }
+            DatePart::Second => {
+                t.second = digits(pos, 2)? as i8;
+                pos += 2;
+            }
+            DatePart::Millis => {
+                t.milli = digits(pos, 3)? as i16;
+                pos += 3;
+            }
+            DatePart::Literal(c) => {
+                let got = *bytes.get(pos)? as char;
+                // `,` and `.` before millis, ` ` and `T` between date and time are interchangeable:
+                // log4j 1 and log4j2 disagree on what ISO8601 means.
+                let same = got == c
+                    || (matches!(c, ',' | '.') && matches!(got, ',' | '.'))
+                    || (matches!(c, ' ' | 'T') && matches!(got, ' ' | 'T'));
+                if !same {
+                    return None;
+                }
+                pos += 1;
+            }
+        }
+    }
+    Some((t, pos))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FILE: &str = "%d{ISO8601} [%t] %p %c: %m%n";
+
+    #[test]
+    fn file_layout_with_hard_thread_names() {
+        let p = Pattern::compile(FILE).unwrap();
+        let line = "2026-03-04 10:30:44,902 [3f2b9c1e-7a4d-4e8b-9c0f-5d6e7f8a9b0c-EndpointStateMachineTaskThread-scm1.example.com:9861/scm1.example.com/10.20.0.11-0 ] WARN org.apache.hadoop.ozone.container.common.statemachine.EndpointStateMachine: Unable to communicate to SCM server at scm1.example.com:9861/scm1.example.com/10.20.0.11 past 60 seconds.";
+        let h = p.parse(line).unwrap();
+        assert_eq!(h.level, Some(Level::Warn));
+        assert!(h.thread.unwrap().ends_with("10.20.0.11-0 "));
+        assert_eq!(
+            h.logger,
+            Some("org.apache.hadoop.ozone.container.common.statemachine.EndpointStateMachine")
+        );
+        assert!(h.message.starts_with("Unable to communicate"));
+        let t = h.time.unwrap();
+        assert_eq!((t.hour, t.minute, t.second, t.milli), (10, 30, 44, 902));
+
+        let bracketed = "2026-03-04 10:12:01,118 [pool [1] ] ERROR] INFO org.apache.ratis.server.RaftServer$Division: x: changes role";
+        let h = p.parse(bracketed).unwrap();
+        assert_eq!(h.thread, Some("pool [1] ] ERROR"));
+        assert_eq!(h.logger, Some("org.apache.ratis.server.RaftServer$Division"));
+    }
+
+    #[test]
+    fn audit_layout_success_failure_and_squeezed_padding() {
+        let p = Pattern::compile("%d{DEFAULT} | %-5level | %c{1} | %msg | %throwable{3} %n").unwrap();
+        let ok = "2026-08-20 14:02:10,331 | INFO  | SCMAudit | user=hadoop | ip=10.0.0.21 | op=DECOMMISSION_NODES {\"nodes\":\"[dn3.example.com]\",\"force\":\"false\"} | ret=SUCCESS |  ";
+        let h = p.parse(ok).unwrap();
+        assert_eq!(h.logger, Some("SCMAudit"));
+        assert!(h.message.starts_with("user=hadoop | ip="));
+        assert!(h.message.ends_with("ret=SUCCESS"));
+        assert_eq!(h.throwable, Some(""));
+
+        let squeezed = ok.replace("| INFO  |", "| INFO |");
+        assert_eq!(p.parse(&squeezed).unwrap().level, Some(Level::Info));
+        let trimmed = ok.trim_end();
+        assert!(p.parse(trimmed).unwrap().message.ends_with("ret=SUCCESS"));
+
+        let failure = "2025-11-04 08:00:05,003 | ERROR | OMAudit | user=hbase | ip=10.20.0.12 | op=RECOVER_LEASE {\"volume\":\"hbase\"} | ret=FAILURE | KEY_UNDER_LEASE_SOFT_LIMIT_PERIOD org.apache.hadoop.ozone.om.exceptions.OMException: Open Key x updated recently";
+        let h = p.parse(failure).unwrap();
+        assert_eq!(h.level, Some(Level::Error));
+        assert!(h.message.ends_with("ret=FAILURE"));
+        assert!(h.throwable.unwrap().starts_with("KEY_UNDER_LEASE_SOFT_LIMIT_PERIOD"));
+    }
+
+    #[test]
+    fn old_docker_layout_without_millis() {
+        let p = Pattern::compile("%d{yyyy-MM-dd HH:mm:ss} %-5p %c{1}:%L - %m%n").unwrap();
+        let h = p
+            .parse("2021-03-01 10:00:01 INFO  SCMNodeManager:412 - Registered Data node : x")
+            .unwrap();
+        assert_eq!(h.logger, Some("SCMNodeManager"));
+        assert_eq!(h.message, "Registered Data node : x");
+        assert_eq!(h.time.unwrap().milli, 0);
+    }
+
+    #[test]
+    fn test_layout_and_glued_layout() {
+        let test = Pattern::compile("%d{ISO8601} [%t] %p %c{2} (%F:%M(%L)) - %m%n").unwrap();
+        let h = test
+            .parse("2026-01-02 03:04:05,678 [main] INFO node.SCMNodeManager (SCMNodeManager.java:register(412)) - Registered")
+            .unwrap();
+        assert_eq!(h.logger, Some("node.SCMNodeManager"));
+        assert_eq!(h.message, "Registered");
+        let glued = Pattern::compile("%d{ISO8601} %p [%t]-%c: %m%n").unwrap();
+        let h = glued
+            .parse("2026-01-02 03:04:05,678 INFO [IPC Server handler 3 on default port 9861]-org.apache.hadoop.hdds.scm.node.SCMNodeManager: hi")
+            .unwrap();
+        assert_eq!(h.thread, Some("IPC Server handler 3 on default port 9861"));
+        assert_eq!(h.message, "hi");
+    }
+
+    #[test]
+    fn rejects_other_layouts_and_continuations() {
+        let p = Pattern::compile(FILE).unwrap();
+        assert!(p.parse("\tat org.apache.Foo.bar(Foo.java:1)").is_none());
+        assert!(p.parse("2026-01-02 03:04:05,678 INFO org.apache.X: vendor").is_none());
+        assert!(p.parse("2026-01-02 03:04:05,678 [t] NOTALEVEL org.X: y").is_none());
+        assert!(p.parse("2026-13-02 03:04").is_none());
+    }
+
+    #[test]
+    fn compile_errors_name_the_column() {
+        let err = Pattern::compile("%d{ISO8601 [%t]").unwrap_err();
+        assert!(err.column > 1, "{err}");
+        assert!(Pattern::compile("%d [%t] %p").is_err());
+        assert!(Pattern::compile("%d{ABSOLUTE} %m").is_err());
+    }
+
+    #[test]
+    fn log4j2_iso8601_with_t_and_percent_literal() {
+        let p = Pattern::compile("%d{yyyy-MM-dd'T'HH:mm:ss.SSS} 100%% %p %c: %m").unwrap();
+        let h = p.parse("2026-01-02T03:04:05.678 100% WARN a.B: m").unwrap();
+        assert_eq!(h.time.unwrap().milli, 678);
+        assert_eq!(h.message, "m");
+    }
+}

@@ -1,0 +1,229 @@
+//! Local log timestamps → UTC epoch milliseconds, and back to RFC 3339.
+//!
+//! Ozone writes `yyyy-MM-dd HH:mm:ss,SSS` in the host's local time with no zone. `--tz` says which
+//! zone that was, for all hosts or per host; a local time in a daylight-saving fold takes the
+//! earlier offset (the contract).
+
+use jiff::tz::TimeZone;
+use std::collections::HashMap;
+
+/// A wall-clock time as a log line prints it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LocalTime {
+    pub year: i16,
+    pub month: i8,
+    pub day: i8,
+    pub hour: i8,
+    pub minute: i8,
+    pub second: i8,
+    pub milli: i16,
+}
+
+/// The zone a host's local times were written in.
+#[derive(Debug, Clone)]
+pub enum Zone {
+    Utc,
+    Named(TimeZone),
+}
+
+impl Zone {
+    pub fn parse(name: &str) -> Result<Zone, String> {
+        match name {
+            "UTC" | "utc" | "Z" | "GMT" => Ok(Zone::Utc),
+            _ => TimeZone::get(name)
+                .map(Zone::Named)
+                .map_err(|e| format!("unknown time zone `{name}`: {e}")),
+        }
+    }
+
+    /// UTC epoch milliseconds of a local time in this zone; `None` for an impossible date.
+    pub fn to_epoch_millis(&self, t: &LocalTime) -> Option<i64> {
+        match self {
+            Zone::Utc => utc_millis(t),
+            Zone::Named(tz) => {
+                let dt = jiff::civil::DateTime::new(
+                    t.year,
+                    t.month,
+                    t.day,
+                    t.hour,
+                    t.minute,
+                    t.second,
+                    i32::from(t.milli) * 1_000_000,
+                )
+                .ok()?;
+                let zoned = tz.to_ambiguous_zoned_datetime(dt).earlier().ok()?;
+                Some(zoned.timestamp().as_millisecond())
+            }
+        }
+    }
+}
+
+/// `--tz` settings: one default zone and per-host overrides (`HOST=ZONE`).
+#[derive(Debug, Clone)]
+pub struct TimeZones {
+    default: Zone,
+    per_host: HashMap<String, Zone>,
+}
+
+impl Default for TimeZones {
+    fn default() -> Self {
+        TimeZones {
+            default: Zone::Utc,
+            per_host: HashMap::new(),
+        }
+    }
+}
+
+impl TimeZones {
+    /// Reads repeated `--tz` values: `ZONE` sets the default, `HOST=ZONE` one host.
+    pub fn from_specs<S: AsRef<str>>(specs: &[S]) -> Result<TimeZones, String> {
+        let mut zones = TimeZones::default();
+        for spec in specs {
+            let spec = spec.as_ref();
+            match spec.split_once('=') {
+                Some((host, zone)) if !host.is_empty() => {
+                    zones.per_host.insert(host.to_string(), Zone::parse(zone)?);
+                }
+                Some(_) => return Err(format!("--tz `{spec}`: expected ZONE or HOST=ZONE")),
+                None => zones.default = Zone::parse(spec)?,
+            }
+        }
+        Ok(zones)
+    }
+
+    pub fn for_host(&self, host: Option<&str>) -> &Zone {
+        host.and_then(|h| self.per_host.get(h))
+            .unwrap_or(&self.default)
+    }
+}
+
+fn utc_millis(t: &LocalTime) -> Option<i64> {
+    if !(1..=12).contains(&t.month)
+        || !(1..=days_in_month(t.year, t.month)).contains(&t.day)
+        || !(0..24).contains(&t.hour)
+        || !(0..60).contains(&t.minute)
+        || !(0..=60).contains(&t.second)
+        || !(0..1000).contains(&t.milli)
+    {
+        return None;
+    }
+    let days = days_from_civil(i64::from(t.year), i64::from(t.month), i64::from(t.day));
+    let secs = days * 86_400
+        + i64::from(t.hour) * 3600
+        + i64::from(t.minute) * 60
+        + i64::from(t.second);
+    Some(secs * 1000 + i64::from(t.milli))
+}
+
+fn days_in_month(year: i16, month: i8) -> i8 {
+    match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        _ if (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 => 29,
+        _ => 28,
+    }
+}
+
+// Howard Hinnant's days_from_civil: days since 1970-01-01 of a proleptic Gregorian date.
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// Formats UTC epoch milliseconds as RFC 3339 with milliseconds: `2027-01-14T03:12:09.417Z`.
+pub fn format_rfc3339(millis: i64) -> String {
+    let days = millis.div_euclid(86_400_000);
+    let ms_of_day = millis.rem_euclid(86_400_000);
+    // civil_from_days, the inverse of days_from_civil.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
+        ms_of_day / 3_600_000,
+        ms_of_day / 60_000 % 60,
+        ms_of_day / 1000 % 60,
+        ms_of_day % 1000
+    )
+}
+
+/// Parses an RFC 3339 timestamp with an explicit offset (`2026-08-20T14:02:10.331847Z`), as
+/// `docker compose logs -t` and log viewers print it, into UTC epoch milliseconds.
+pub fn parse_rfc3339(s: &str) -> Option<i64> {
+    let ts: jiff::Timestamp = s.parse().ok()?;
+    Some(ts.as_millisecond())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(year: i16, month: i8, day: i8, hour: i8, minute: i8, second: i8, milli: i16) -> LocalTime {
+        LocalTime {
+            year,
+            month,
+            day,
+            hour,
+            minute,
+            second,
+            milli,
+        }
+    }
+
+    #[test]
+    fn utc_round_trip() {
+        let ms = Zone::Utc
+            .to_epoch_millis(&t(2027, 1, 14, 3, 12, 9, 417))
+            .unwrap();
+        assert_eq!(format_rfc3339(ms), "2027-01-14T03:12:09.417Z");
+        let leap = Zone::Utc.to_epoch_millis(&t(2024, 2, 29, 0, 0, 0, 0)).unwrap();
+        assert_eq!(format_rfc3339(leap), "2024-02-29T00:00:00.000Z");
+    }
+
+    #[test]
+    fn impossible_dates_are_rejected() {
+        assert_eq!(Zone::Utc.to_epoch_millis(&t(2023, 2, 29, 0, 0, 0, 0)), None);
+        assert_eq!(Zone::Utc.to_epoch_millis(&t(2023, 13, 1, 0, 0, 0, 0)), None);
+    }
+
+    #[test]
+    fn named_zone_and_fold_takes_earlier_offset() {
+        let berlin = Zone::parse("Europe/Berlin").unwrap();
+        let summer = berlin
+            .to_epoch_millis(&t(2026, 8, 20, 16, 2, 10, 331))
+            .unwrap();
+        assert_eq!(format_rfc3339(summer), "2026-08-20T14:02:10.331Z");
+        // 2026-10-25 02:30 happens twice in Berlin: first at +02:00.
+        let fold = berlin
+            .to_epoch_millis(&t(2026, 10, 25, 2, 30, 0, 0))
+            .unwrap();
+        assert_eq!(format_rfc3339(fold), "2026-10-25T00:30:00.000Z");
+    }
+
+    #[test]
+    fn per_host_zones() {
+        let zones = TimeZones::from_specs(&["Asia/Kolkata", "scm1=UTC"]).unwrap();
+        assert!(matches!(zones.for_host(Some("scm1")), Zone::Utc));
+        assert!(matches!(zones.for_host(Some("dn1")), Zone::Named(_)));
+        assert!(TimeZones::from_specs(&["Mars/Olympus"]).is_err());
+        assert!(TimeZones::from_specs(&["=UTC"]).is_err());
+    }
+
+    #[test]
+    fn rfc3339_viewer_stamps() {
+        let ms = parse_rfc3339("2026-08-20T14:02:10.331847000Z").unwrap();
+        assert_eq!(format_rfc3339(ms), "2026-08-20T14:02:10.331Z");
+        assert_eq!(parse_rfc3339("nonsense"), None);
+    }
+}
