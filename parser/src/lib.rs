@@ -7,6 +7,8 @@
 //! [`record`] splits a line stream into records (header plus continuation lines);
 //! [`audit`] reads the `user= | ip= | op= {params} | ret=` body of audit records.
 
+pub mod layout;
 pub mod pattern;
+pub mod record;
 pub mod source;
 pub mod time;

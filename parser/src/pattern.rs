@@ -452,12 +452,16 @@ mod tests {
         let bracketed = "2026-03-04 10:12:01,118 [pool [1] ] ERROR] INFO org.apache.ratis.server.RaftServer$Division: x: changes role";
         let h = p.parse(bracketed).unwrap();
         assert_eq!(h.thread, Some("pool [1] ] ERROR"));
-        assert_eq!(h.logger, Some("org.apache.ratis.server.RaftServer$Division"));
+        assert_eq!(
+            h.logger,
+            Some("org.apache.ratis.server.RaftServer$Division")
+        );
     }
 
     #[test]
     fn audit_layout_success_failure_and_squeezed_padding() {
-        let p = Pattern::compile("%d{DEFAULT} | %-5level | %c{1} | %msg | %throwable{3} %n").unwrap();
+        let p =
+            Pattern::compile("%d{DEFAULT} | %-5level | %c{1} | %msg | %throwable{3} %n").unwrap();
         let ok = "2026-08-20 14:02:10,331 | INFO  | SCMAudit | user=hadoop | ip=10.0.0.21 | op=DECOMMISSION_NODES {\"nodes\":\"[dn3.example.com]\",\"force\":\"false\"} | ret=SUCCESS |  ";
         let h = p.parse(ok).unwrap();
         assert_eq!(h.logger, Some("SCMAudit"));
@@ -474,7 +478,11 @@ mod tests {
         let h = p.parse(failure).unwrap();
         assert_eq!(h.level, Some(Level::Error));
         assert!(h.message.ends_with("ret=FAILURE"));
-        assert!(h.throwable.unwrap().starts_with("KEY_UNDER_LEASE_SOFT_LIMIT_PERIOD"));
+        assert!(
+            h.throwable
+                .unwrap()
+                .starts_with("KEY_UNDER_LEASE_SOFT_LIMIT_PERIOD")
+        );
     }
 
     #[test]
@@ -508,8 +516,14 @@ mod tests {
     fn rejects_other_layouts_and_continuations() {
         let p = Pattern::compile(FILE).unwrap();
         assert!(p.parse("\tat org.apache.Foo.bar(Foo.java:1)").is_none());
-        assert!(p.parse("2026-01-02 03:04:05,678 INFO org.apache.X: vendor").is_none());
-        assert!(p.parse("2026-01-02 03:04:05,678 [t] NOTALEVEL org.X: y").is_none());
+        assert!(
+            p.parse("2026-01-02 03:04:05,678 INFO org.apache.X: vendor")
+                .is_none()
+        );
+        assert!(
+            p.parse("2026-01-02 03:04:05,678 [t] NOTALEVEL org.X: y")
+                .is_none()
+        );
         assert!(p.parse("2026-13-02 03:04").is_none());
     }
 

@@ -108,10 +108,8 @@ fn utc_millis(t: &LocalTime) -> Option<i64> {
         return None;
     }
     let days = days_from_civil(i64::from(t.year), i64::from(t.month), i64::from(t.day));
-    let secs = days * 86_400
-        + i64::from(t.hour) * 3600
-        + i64::from(t.minute) * 60
-        + i64::from(t.second);
+    let secs =
+        days * 86_400 + i64::from(t.hour) * 3600 + i64::from(t.minute) * 60 + i64::from(t.second);
     Some(secs * 1000 + i64::from(t.milli))
 }
 
@@ -187,7 +185,9 @@ mod tests {
             .to_epoch_millis(&t(2027, 1, 14, 3, 12, 9, 417))
             .unwrap();
         assert_eq!(format_rfc3339(ms), "2027-01-14T03:12:09.417Z");
-        let leap = Zone::Utc.to_epoch_millis(&t(2024, 2, 29, 0, 0, 0, 0)).unwrap();
+        let leap = Zone::Utc
+            .to_epoch_millis(&t(2024, 2, 29, 0, 0, 0, 0))
+            .unwrap();
         assert_eq!(format_rfc3339(leap), "2024-02-29T00:00:00.000Z");
     }
 
