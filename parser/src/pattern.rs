@@ -170,7 +170,7 @@ impl Pattern {
                 tokens.pop();
             }
         }
-        if !tokens.iter().any(|t| *t == Token::Message) {
+        if !tokens.contains(&Token::Message) {
             return Err(error("", "the pattern has no %m"));
         }
         Ok(Pattern {
