@@ -1,1 +1,43 @@
-fn main() {}
+//! oztrace: finds known Apache Ozone distributed-systems bugs in cluster logs.
+
+mod cli;
+mod commands;
+mod export;
+mod pipeline;
+mod report;
+
+use clap::Parser;
+use std::process::ExitCode;
+
+/// Exit statuses (../shared/CLI-CONTRACT.md).
+pub mod exit {
+    pub const OK: u8 = 0;
+    pub const FINDINGS: u8 = 1;
+    pub const USAGE: u8 = 2;
+    pub const UNREADABLE: u8 = 3;
+    pub const INTERNAL: u8 = 4;
+}
+
+/// An error that ends a command, with the exit status it maps to.
+#[derive(Debug)]
+pub enum Failure {
+    /// Bad arguments or configuration: nothing analysed.
+    Usage(String),
+    /// Something failed inside oztrace after it started analysing.
+    Internal(String),
+}
+
+fn main() -> ExitCode {
+    let cli = cli::Cli::parse();
+    match commands::run(cli.command) {
+        Ok(code) => ExitCode::from(code),
+        Err(Failure::Usage(message)) => {
+            eprintln!("oztrace: {message}");
+            ExitCode::from(exit::USAGE)
+        }
+        Err(Failure::Internal(message)) => {
+            eprintln!("oztrace: internal error: {message}");
+            ExitCode::from(exit::INTERNAL)
+        }
+    }
+}

@@ -139,3 +139,42 @@ pub struct SourceHint {
     pub host: Option<String>,
     pub component: Option<Component>,
 }
+
+/// The component a docker-compose service name or host name suggests: `om2_1`, `scm1`,
+/// `datanode-2`, `dn3`, `ozone-datanode-2`, `s3g`, `recon`.
+pub fn component_from_service(name: &str) -> Option<Component> {
+    let lower = name.to_ascii_lowercase();
+    let stem = lower.trim_start_matches("ozone-").trim_start_matches("ozone_");
+    const PREFIXES: &[(&str, Component)] = &[
+        ("datanode", Component::Datanode),
+        ("dn", Component::Datanode),
+        ("scm", Component::Scm),
+        ("om", Component::Om),
+        ("recon", Component::Recon),
+        ("s3g", Component::S3g),
+        ("s3", Component::S3g),
+    ];
+    PREFIXES.iter().find_map(|&(prefix, component)| {
+        let rest = stem.strip_prefix(prefix)?;
+        // `om2_1`, `dn-3`, `scm`: the role name ends where digits or separators start.
+        (rest.is_empty() || rest.starts_with(|c: char| c.is_ascii_digit() || "-_.".contains(c)))
+            .then_some(component)
+    })
+}
+
+#[cfg(test)]
+mod service_tests {
+    use super::*;
+
+    #[test]
+    fn compose_service_names() {
+        assert_eq!(component_from_service("om2_1"), Some(Component::Om));
+        assert_eq!(component_from_service("datanode4-1"), Some(Component::Datanode));
+        assert_eq!(component_from_service("dn-2"), Some(Component::Datanode));
+        assert_eq!(component_from_service("scm1"), Some(Component::Scm));
+        assert_eq!(component_from_service("ozone-datanode-2"), Some(Component::Datanode));
+        assert_eq!(component_from_service("s3g"), Some(Component::S3g));
+        assert_eq!(component_from_service("omega"), None);
+        assert_eq!(component_from_service("kdc"), None);
+    }
+}

@@ -1,0 +1,215 @@
+//! One time order across hosts: a k-way merge of per-stream event buffers.
+//!
+//! Each stream (file or archive member) is parsed in one pass into a buffer of typed events.
+//! Lines inside a stream can be slightly out of order (async appenders, several threads), so
+//! each buffer is first sorted by time stably, keeping untimed events next to the event before
+//! them; then the buffers are merged by (time, host, file, line). Hosts' clocks differ: rules
+//! compare events of different hosts with [`Trace::before`], which allows `skew`.
+
+use oztrace_parser::entity::Entity;
+use oztrace_parser::event::Event;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
+use std::sync::Arc;
+
+/// Index of an event in [`Trace::events`].
+pub type EventId = usize;
+
+/// All typed events in one time order, with indexes by host and entity.
+#[derive(Debug, Default)]
+pub struct Trace {
+    pub events: Vec<Event>,
+    /// Clock skew tolerated between hosts, in milliseconds (`--skew`).
+    pub skew_ms: i64,
+    by_host: HashMap<Arc<str>, Vec<EventId>>,
+    by_entity: HashMap<Entity, Vec<EventId>>,
+}
+
+/// The merge key of an event: untimed events inherit the time of the event before them.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct MergeKey {
+    ts: i64,
+    host: Arc<str>,
+    file: Arc<str>,
+    line: u64,
+}
+
+impl Trace {
+    /// Merges per-stream buffers into one order.
+    pub fn merge(streams: Vec<Vec<Event>>, skew_ms: i64) -> Trace {
+        let mut sorted: Vec<std::vec::IntoIter<(i64, Event)>> = streams
+            .into_iter()
+            .map(|events| sort_stream(events).into_iter())
+            .collect();
+        let mut heap = BinaryHeap::new();
+        let key = |ts: i64, e: &Event| MergeKey {
+            ts,
+            host: Arc::clone(&e.host),
+            file: Arc::clone(&e.file),
+            line: e.line,
+        };
+        let mut heads: Vec<Option<(i64, Event)>> = sorted.iter_mut().map(Iterator::next).collect();
+        for (i, head) in heads.iter().enumerate() {
+            if let Some((ts, e)) = head {
+                heap.push(Reverse((key(*ts, e), i)));
+            }
+        }
+        let mut events = Vec::new();
+        while let Some(Reverse((_, i))) = heap.pop() {
+            if let Some((_, event)) = heads[i].take() {
+                events.push(event);
+            }
+            heads[i] = sorted[i].next();
+            if let Some((ts, e)) = &heads[i] {
+                heap.push(Reverse((key(*ts, e), i)));
+            }
+        }
+        Trace::from_ordered(events, skew_ms)
+    }
+
+    /// A trace of events already in time order (tests, replays of a recorded trace).
+    pub fn from_ordered(events: Vec<Event>, skew_ms: i64) -> Trace {
+        let mut by_host: HashMap<Arc<str>, Vec<EventId>> = HashMap::new();
+        let mut by_entity: HashMap<Entity, Vec<EventId>> = HashMap::new();
+        for (id, event) in events.iter().enumerate() {
+            by_host.entry(Arc::clone(&event.host)).or_default().push(id);
+            for entity in &event.entities {
+                let ids = by_entity.entry(entity.clone()).or_default();
+                // An event naming an entity twice is indexed once.
+                if ids.last() != Some(&id) {
+                    ids.push(id);
+                }
+            }
+        }
+        Trace {
+            events,
+            skew_ms,
+            by_host,
+            by_entity,
+        }
+    }
+
+    pub fn get(&self, id: EventId) -> &Event {
+        &self.events[id]
+    }
+
+    /// Events naming `entity`, in time order.
+    pub fn of_entity(&self, entity: &Entity) -> &[EventId] {
+        self.by_entity.get(entity).map_or(&[], Vec::as_slice)
+    }
+
+    /// Events written by `host`, in time order.
+    pub fn of_host(&self, host: &str) -> &[EventId] {
+        self.by_host.get(host).map_or(&[], Vec::as_slice)
+    }
+
+    pub fn hosts(&self) -> impl Iterator<Item = &Arc<str>> {
+        self.by_host.keys()
+    }
+
+    pub fn entities(&self) -> impl Iterator<Item = &Entity> {
+        self.by_entity.keys()
+    }
+
+    /// Whether `a` can have happened before `b`: on one host by position in the trace, across
+    /// hosts by time allowing the configured clock skew. Untimed events only order on one host.
+    pub fn before(&self, a: EventId, b: EventId) -> bool {
+        let (ea, eb) = (&self.events[a], &self.events[b]);
+        if ea.host == eb.host {
+            return a < b;
+        }
+        match (ea.ts, eb.ts) {
+            (Some(ta), Some(tb)) => ta <= tb + self.skew_ms,
+            _ => false,
+        }
+    }
+
+    /// Milliseconds from `a` to `b` (negative when `b` is earlier); `None` if either is untimed.
+    pub fn elapsed(&self, a: EventId, b: EventId) -> Option<i64> {
+        Some(self.events[b].ts? - self.events[a].ts?)
+    }
+}
+
+/// Sorts one stream's events by time, stably; untimed events keep the time of their
+/// predecessor (or of the first timed event) so they stay where the file put them.
+fn sort_stream(events: Vec<Event>) -> Vec<(i64, Event)> {
+    let first = events.iter().find_map(|e| e.ts).unwrap_or(i64::MIN);
+    let mut last = first;
+    let mut keyed: Vec<(i64, Event)> = events
+        .into_iter()
+        .map(|e| {
+            if let Some(ts) = e.ts {
+                last = ts;
+            }
+            (last, e)
+        })
+        .collect();
+    keyed.sort_by_key(|(ts, _)| *ts);
+    keyed
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use oztrace_parser::catalog::{EventData, Unrecognized};
+    use oztrace_parser::source::Component;
+
+    pub(crate) fn event(host: &str, file: &str, line: u64, ts: Option<i64>, entities: Vec<Entity>) -> Event {
+        Event {
+            ts,
+            host: host.into(),
+            component: Component::Scm,
+            level: None,
+            thread: None,
+            logger: None,
+            entities,
+            data: EventData::Unrecognized(Unrecognized {}),
+            file: file.into(),
+            line,
+            continuation_lines: 0,
+            text: String::new(),
+            copies: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn merges_streams_by_time_and_keeps_untimed_in_place() {
+        let a = vec![
+            event("scm1", "a", 1, Some(10), vec![]),
+            event("scm1", "a", 2, None, vec![]),
+            event("scm1", "a", 3, Some(30), vec![]),
+        ];
+        let b = vec![
+            event("dn1", "b", 1, Some(20), vec![]),
+            // Out of order inside its file: an async appender wrote it late.
+            event("dn1", "b", 2, Some(5), vec![]),
+        ];
+        let trace = Trace::merge(vec![a, b], 2000);
+        let order: Vec<(&str, u64)> = trace
+            .events
+            .iter()
+            .map(|e| (&*e.file, e.line))
+            .collect();
+        assert_eq!(order, vec![("b", 2), ("a", 1), ("a", 2), ("b", 1), ("a", 3)]);
+    }
+
+    #[test]
+    fn indexes_and_skew_tolerant_order() {
+        let c = Entity::Container(7);
+        let trace = Trace::from_ordered(
+            vec![
+                event("scm1", "a", 1, Some(1_000), vec![c.clone(), c.clone()]),
+                event("dn1", "b", 1, Some(900), vec![c.clone()]),
+                event("dn1", "b", 2, None, vec![]),
+            ],
+            200,
+        );
+        assert_eq!(trace.of_entity(&c), &[0, 1]);
+        assert_eq!(trace.of_host("dn1"), &[1, 2]);
+        // dn1's clock may be behind by up to 200 ms: scm1@1000 can precede dn1@900.
+        assert!(trace.before(0, 1));
+        assert!(trace.before(1, 0));
+        assert!(!trace.before(0, 2));
+        assert_eq!(trace.elapsed(1, 0), Some(100));
+    }
+}

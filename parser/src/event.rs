@@ -1,0 +1,74 @@
+//! Typed events: the recorded trace.
+//!
+//! A record that the catalogue recognises becomes an [`Event`] with a stable `kind` (snake_case,
+//! from the kinds registry in [`crate::catalog`]), the entities it names, and typed fields.
+
+use crate::catalog::EventData;
+use crate::entity::Entity;
+use crate::source::{Component, Level};
+use crate::time::format_rfc3339;
+use serde::ser::{SerializeMap, Serializer};
+use serde::Serialize;
+use std::sync::Arc;
+
+/// Where one copy of an event was written (OM audit lines are written by every OM).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct Copy {
+    pub host: Arc<str>,
+    pub file: Arc<str>,
+    pub line: u64,
+}
+
+/// One typed event.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Event {
+    pub ts: Option<i64>,
+    pub host: Arc<str>,
+    pub component: Component,
+    pub level: Option<Level>,
+    pub thread: Option<String>,
+    pub logger: Option<String>,
+    pub entities: Vec<Entity>,
+    pub data: EventData,
+    pub file: Arc<str>,
+    pub line: u64,
+    pub continuation_lines: u32,
+    /// The message's first line without the header.
+    pub text: String,
+    /// Every copy, when several hosts wrote the same event (empty otherwise).
+    pub copies: Vec<Copy>,
+}
+
+impl Event {
+    pub fn kind(&self) -> &'static str {
+        self.data.kind()
+    }
+
+    /// Whether this event names `entity`.
+    pub fn names(&self, entity: &Entity) -> bool {
+        self.entities.contains(entity)
+    }
+}
+
+impl Serialize for Event {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("ts", &self.ts.map(format_rfc3339))?;
+        map.serialize_entry("host", &*self.host)?;
+        map.serialize_entry("component", &self.component)?;
+        map.serialize_entry("level", &self.level)?;
+        map.serialize_entry("thread", &self.thread)?;
+        map.serialize_entry("logger", &self.logger)?;
+        map.serialize_entry("kind", self.kind())?;
+        map.serialize_entry("entities", &self.entities)?;
+        map.serialize_entry("fields", &self.data)?;
+        map.serialize_entry("file", &*self.file)?;
+        map.serialize_entry("line", &self.line)?;
+        map.serialize_entry("continuation_lines", &self.continuation_lines)?;
+        map.serialize_entry("text", &self.text)?;
+        if !self.copies.is_empty() {
+            map.serialize_entry("copies", &self.copies)?;
+        }
+        map.end()
+    }
+}

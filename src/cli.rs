@@ -1,0 +1,197 @@
+//! The command line (../shared/CLI-CONTRACT.md).
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "oztrace",
+    version,
+    about = "Finds known Apache Ozone distributed-systems bugs in cluster logs",
+    long_about = "Reads Ozone datanode, SCM and OM logs and audit logs (files, directories, .gz/.zst, \
+                  tarballs), types their records, replays them through reference state machines of \
+                  Ozone's lifecycles and reports the signatures of known bugs with the evidence lines \
+                  that prove them."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Parse, build the event graph, replay every rule, print findings.
+    Scan(ScanArgs),
+    /// The recorded trace: typed events as jsonl, csv or parquet.
+    Events(EventsArgs),
+    /// Step one entity through its reference state machines.
+    Replay(ReplayArgs),
+    /// Per file: component, host, layout, records, typed events, unrecognized lines, time range.
+    Stats(StatsArgs),
+    /// List the rules.
+    Rules,
+    /// One rule's documentation, the evidence it uses and the loggers it needs; or `--kinds`.
+    Explain(ExplainArgs),
+}
+
+/// Options shared by every command that reads logs.
+#[derive(Debug, Args, Clone)]
+pub struct InputArgs {
+    /// Files, directories, .gz/.zst files, .tar/.tar.gz/.tgz bundles, or `-` for stdin.
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// Zone the logs' local times were written in: ZONE, or HOST=ZONE (repeatable).
+    #[arg(long = "tz", value_name = "ZONE|HOST=ZONE")]
+    pub tz: Vec<String>,
+    /// Force a log4j ConversionPattern for the main logs (detection still falls back).
+    #[arg(long, value_name = "PATTERN")]
+    pub layout: Option<String>,
+    /// Clock skew tolerated between hosts (e.g. 2s, 500ms).
+    #[arg(long, default_value = "2s", value_parser = parse_duration_ms)]
+    pub skew: i64,
+    /// Parser threads (default: all cores).
+    #[arg(long, short = 'j')]
+    pub jobs: Option<usize>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ScanFormat {
+    Text,
+    Json,
+    Jsonl,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FailOn {
+    Possible,
+    Likely,
+    Confirmed,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Debug, Args)]
+pub struct ScanArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: ScanFormat,
+    /// Exit 1 when a finding is at or above this confidence.
+    #[arg(long, value_enum, default_value = "possible")]
+    pub fail_on: FailOn,
+    /// Only these rules (comma-separated ids).
+    #[arg(long, value_delimiter = ',')]
+    pub rules: Vec<String>,
+    /// Skip these rules (comma-separated ids).
+    #[arg(long, value_delimiter = ',')]
+    pub skip: Vec<String>,
+    /// Configuration for rules, KEY=VALUE (overrides ozone-site.xml found in the bundle).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub settings: Vec<String>,
+    /// Drop an entity's live state after this much log time without events.
+    #[arg(long, default_value = "14d", value_parser = parse_duration_ms)]
+    pub retain: i64,
+    /// Colour in text output.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub color: ColorChoice,
+    /// Analyse each PATH as a cluster of its own (a folder of support bundles), one report each.
+    #[arg(long)]
+    pub each: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum EventsFormat {
+    Jsonl,
+    Csv,
+    Parquet,
+}
+
+#[derive(Debug, Args)]
+pub struct EventsArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[arg(long, value_enum, default_value = "jsonl")]
+    pub format: EventsFormat,
+    /// Every record, the unrecognized ones with kind `unrecognized`.
+    #[arg(long)]
+    pub all: bool,
+    /// Write to FILE instead of standard output (required for parquet).
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// The entity to replay, as KIND:ID (container:1051, datanode:<uuid>, key:/v/b/k, …).
+    #[arg(long, value_name = "KIND:ID")]
+    pub entity: String,
+    #[arg(long, default_value = "14d", value_parser = parse_duration_ms)]
+    pub retain: i64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum StatsFormat {
+    Text,
+    Json,
+}
+
+#[derive(Debug, Args)]
+pub struct StatsArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: StatsFormat,
+}
+
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    /// A rule id (see `oztrace rules`).
+    #[arg(required_unless_present = "kinds")]
+    pub rule: Option<String>,
+    /// List every event kind with its Ozone source instead.
+    #[arg(long, conflicts_with = "rule")]
+    pub kinds: bool,
+}
+
+/// `2s`, `500ms`, `14d`, `3h`, `10m`, or a bare number of seconds, in milliseconds.
+pub fn parse_duration_ms(s: &str) -> Result<i64, String> {
+    let s = s.trim();
+    let split = s
+        .find(|c: char| !c.is_ascii_digit() && c != '.')
+        .unwrap_or(s.len());
+    let (number, unit) = s.split_at(split);
+    let value: f64 = number
+        .parse()
+        .map_err(|_| format!("`{s}` is not a duration (try 2s, 500ms, 14d)"))?;
+    let factor = match unit {
+        "" | "s" => 1000.0,
+        "ms" => 1.0,
+        "m" | "min" => 60_000.0,
+        "h" => 3_600_000.0,
+        "d" => 86_400_000.0,
+        _ => return Err(format!("`{s}`: unknown unit `{unit}` (ms, s, m, h, d)")),
+    };
+    Ok((value * factor).round() as i64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration_ms("2s"), Ok(2000));
+        assert_eq!(parse_duration_ms("500ms"), Ok(500));
+        assert_eq!(parse_duration_ms("14d"), Ok(14 * 86_400_000));
+        assert_eq!(parse_duration_ms("1.5"), Ok(1500));
+        assert!(parse_duration_ms("2 weeks").is_err());
+        assert!(parse_duration_ms("s").is_err());
+    }
+}

@@ -1,0 +1,404 @@
+//! Reading every input in parallel: bytes → records → typed events, with coverage counts.
+//!
+//! Work is split by input unit (a file, an archive, stdin) over a small pool of threads, so both
+//! cores are busy across files; an archive is read member by member in one pass. Each stream's
+//! typed events are buffered (the trace keeps only typed events, never raw lines) and its summary
+//! kept for `stats` and the report's coverage.
+
+use oztrace_parser::catalog::{self, EventData, Unrecognized};
+use oztrace_parser::event::Event;
+use oztrace_parser::input::{self, ConfigFile, InputFile, InputUnit, StreamSink, Unreadable};
+use oztrace_parser::layout::Layout;
+use oztrace_parser::record::{ReadOptions, Record, StreamSummary, read_records};
+use oztrace_parser::source::{Component, Level};
+use oztrace_parser::time::TimeZones;
+use std::collections::HashMap;
+use std::io::BufRead;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// How many distinct unrecognized message shapes a stream tracks (bounded memory).
+const MAX_SHAPES: usize = 2048;
+
+/// Options of one read.
+#[derive(Debug, Clone)]
+pub struct ReadConfig {
+    pub zones: TimeZones,
+    pub forced_layout: Option<Arc<Layout>>,
+    /// Keep unrecognized records as events (`events --all`).
+    pub keep_unrecognized: bool,
+    pub jobs: usize,
+}
+
+/// What one log stream gave.
+#[derive(Debug)]
+pub struct StreamOutcome {
+    pub file: Arc<str>,
+    /// The stream's host (a compose stream has several: the most frequent one here).
+    pub host: Arc<str>,
+    pub component: Component,
+    pub rotation: (String, u64),
+    pub summary: StreamSummary,
+    pub bytes: u64,
+    pub typed: u64,
+    pub unrecognized: u64,
+    /// INFO-or-above records of this stream, and how many of them were typed.
+    pub info_records: u64,
+    pub info_typed: u64,
+    pub shapes: HashMap<String, u64>,
+    /// Loggers seen at DEBUG/TRACE per host.
+    pub verbose_loggers: Vec<(Arc<str>, String, Level)>,
+    pub events: Vec<Event>,
+}
+
+/// Everything read from the inputs.
+#[derive(Debug, Default)]
+pub struct Parsed {
+    /// In input order: units as discovered, streams of a unit as read, rotations oldest first.
+    pub streams: Vec<StreamOutcome>,
+    pub unreadable: Vec<Unreadable>,
+    pub configs: Vec<ConfigFile>,
+    pub skipped: Vec<String>,
+}
+
+impl Parsed {
+    pub fn records(&self) -> u64 {
+        self.streams.iter().map(|s| s.summary.records).sum()
+    }
+    pub fn typed(&self) -> u64 {
+        self.streams.iter().map(|s| s.typed).sum()
+    }
+    pub fn unrecognized(&self) -> u64 {
+        self.streams.iter().map(|s| s.unrecognized).sum()
+    }
+    pub fn bytes(&self) -> u64 {
+        self.streams.iter().map(|s| s.bytes).sum()
+    }
+}
+
+/// Reads every input.
+pub fn read_inputs(paths: &[PathBuf], config: &ReadConfig) -> Parsed {
+    let discovery = input::discover(paths);
+    let units = discovery.units;
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<(usize, UnitResult)>> = Mutex::new(Vec::new());
+    let threads = config.jobs.max(1).min(units.len().max(1));
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(unit) = units.get(i) else { break };
+                    let result = read_unit(unit, config);
+                    results
+                        .lock()
+                        .unwrap_or_else(|poisoned| poisoned.into_inner())
+                        .push((i, result));
+                }
+            });
+        }
+    });
+    let mut results = results
+        .into_inner()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    results.sort_by_key(|(i, _)| *i);
+    let mut parsed = Parsed {
+        unreadable: discovery.unreadable,
+        configs: discovery.configs,
+        skipped: discovery.skipped,
+        ..Parsed::default()
+    };
+    for (_, unit) in results {
+        parsed.streams.extend(unit.streams);
+        parsed.unreadable.extend(unit.unreadable);
+        parsed.configs.extend(unit.configs);
+    }
+    // Rotated files of one log are read oldest first.
+    parsed
+        .streams
+        .sort_by(|a, b| a.rotation.0.cmp(&b.rotation.0).then(b.rotation.1.cmp(&a.rotation.1)));
+    parsed.unreadable.sort_by(|a, b| a.path.cmp(&b.path));
+    parsed
+}
+
+#[derive(Default)]
+struct UnitResult {
+    streams: Vec<StreamOutcome>,
+    unreadable: Vec<Unreadable>,
+    configs: Vec<ConfigFile>,
+}
+
+struct Sink<'a> {
+    config: &'a ReadConfig,
+    result: UnitResult,
+}
+
+impl StreamSink for Sink<'_> {
+    fn log(&mut self, file: &InputFile, reader: &mut dyn BufRead) -> std::io::Result<()> {
+        let (outcome, error) = read_stream(file, reader, self.config);
+        self.result.streams.push(outcome);
+        match error {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    fn config(&mut self, config: ConfigFile) {
+        self.result.configs.push(config);
+    }
+
+    fn unreadable(&mut self, item: Unreadable) {
+        self.result.unreadable.push(item);
+    }
+}
+
+fn read_unit(unit: &InputUnit, config: &ReadConfig) -> UnitResult {
+    let mut sink = Sink {
+        config,
+        result: UnitResult::default(),
+    };
+    unit.read(&mut sink);
+    sink.result
+}
+
+/// Counts bytes as they are read, for coverage and throughput.
+struct Counting<'a> {
+    inner: &'a mut dyn BufRead,
+    bytes: u64,
+}
+
+impl std::io::Read for Counting<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.bytes += n as u64;
+        Ok(n)
+    }
+}
+
+impl BufRead for Counting<'_> {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        self.inner.fill_buf()
+    }
+    fn consume(&mut self, amount: usize) {
+        self.bytes += amount as u64;
+        self.inner.consume(amount);
+    }
+}
+
+fn preferred_layout(file: &InputFile, component: Option<Component>, config: &ReadConfig) -> Option<Arc<Layout>> {
+    let is_audit = component.is_some_and(Component::is_audit_like);
+    if !is_audit && let Some(forced) = &config.forced_layout {
+        return Some(Arc::clone(forced));
+    }
+    let conf = file.log4j.as_ref()?;
+    let pattern = if is_audit {
+        conf.audit_pattern.as_deref()
+    } else if file.display.contains(".out") {
+        conf.console_pattern.as_deref()
+    } else {
+        conf.file_pattern.as_deref()
+    }?;
+    Layout::custom(pattern).ok().map(Arc::new)
+}
+
+fn read_stream(
+    file: &InputFile,
+    reader: &mut dyn BufRead,
+    config: &ReadConfig,
+) -> (StreamOutcome, Option<std::io::Error>) {
+    let file_name: Arc<str> = Arc::from(file.display.as_str());
+    let file_host = file.hint.host.clone();
+    let options = ReadOptions {
+        preferred: preferred_layout(file, file.hint.component, config),
+        zones: config.zones.clone(),
+        host: file_host.clone(),
+    };
+    let mut hosts: HashMap<String, Arc<str>> = HashMap::new();
+    let mut host_counts: HashMap<Arc<str>, u64> = HashMap::new();
+    let mut outcome = StreamOutcome {
+        file: Arc::clone(&file_name),
+        host: Arc::from(file_host.as_deref().unwrap_or("unknown")),
+        component: file.hint.component.unwrap_or(Component::Unknown),
+        rotation: (file.rotation.stream.clone(), file.rotation.age),
+        summary: StreamSummary::default(),
+        bytes: 0,
+        typed: 0,
+        unrecognized: 0,
+        info_records: 0,
+        info_typed: 0,
+        shapes: HashMap::new(),
+        verbose_loggers: Vec::new(),
+        events: Vec::new(),
+    };
+    let mut stream_component = file.hint.component;
+    let mut counting = Counting { inner: reader, bytes: 0 };
+    let mut verbose_seen: std::collections::HashSet<(Arc<str>, String)> = Default::default();
+    let (summary, error) = read_records(&mut counting, &options, &mut |record: Record| {
+        let host_name = record
+            .service
+            .clone()
+            .or_else(|| file_host.clone())
+            .unwrap_or_else(|| "unknown".to_string());
+        let host = Arc::clone(
+            hosts
+                .entry(host_name)
+                .or_insert_with_key(|name| Arc::from(name.as_str())),
+        );
+        *host_counts.entry(Arc::clone(&host)).or_default() += 1;
+        let component = record_component(&record, stream_component);
+        if stream_component.is_none() && component != Component::Unknown && record.service.is_none() {
+            stream_component = Some(component);
+        }
+        if let (Some(level @ (Level::Debug | Level::Trace)), Some(logger)) = (record.level, &record.logger)
+            && verbose_seen.insert((Arc::clone(&host), logger.clone()))
+        {
+            outcome
+                .verbose_loggers
+                .push((Arc::clone(&host), logger.clone(), level));
+        }
+        let info = record.level.is_some_and(|l| l >= Level::Info);
+        if info {
+            outcome.info_records += 1;
+        }
+        if record.headerless {
+            outcome.unrecognized += 1;
+            count_shape(&mut outcome.shapes, &record.message);
+            if config.keep_unrecognized {
+                outcome.events.push(unrecognized_event(record, host, component, &file_name));
+            }
+            return;
+        }
+        match catalog::classify(&record, component) {
+            Some(typed) => {
+                outcome.typed += 1;
+                if info {
+                    outcome.info_typed += 1;
+                }
+                outcome.events.push(Event {
+                    ts: record.ts,
+                    host,
+                    component,
+                    level: record.level,
+                    thread: record.thread,
+                    logger: record.logger,
+                    entities: typed.entities,
+                    data: typed.data,
+                    file: Arc::clone(&file_name),
+                    line: record.line,
+                    continuation_lines: record.continuation_lines,
+                    text: record.message,
+                    copies: Vec::new(),
+                });
+            }
+            None => {
+                outcome.unrecognized += 1;
+                count_shape(&mut outcome.shapes, &record.message);
+                if config.keep_unrecognized {
+                    outcome.events.push(unrecognized_event(record, host, component, &file_name));
+                }
+            }
+        }
+    });
+    outcome.summary = summary;
+    outcome.bytes = counting.bytes;
+    outcome.component = stream_component.unwrap_or(Component::Unknown);
+    if let Some((host, _)) = host_counts.into_iter().max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0))) {
+        outcome.host = host;
+    }
+    (outcome, error)
+}
+
+/// The component of one record: the stream's, else the compose service's name, else the logger's.
+fn record_component(record: &Record, stream: Option<Component>) -> Component {
+    if let Some(service) = &record.service
+        && let Some(c) = oztrace_parser::source::component_from_service(service)
+    {
+        return c;
+    }
+    if let Some(c) = stream {
+        return c;
+    }
+    record
+        .logger
+        .as_deref()
+        .and_then(|l| Component::from_audit_logger(l).or_else(|| Component::from_logger(l)))
+        .unwrap_or(Component::Unknown)
+}
+
+fn unrecognized_event(record: Record, host: Arc<str>, component: Component, file: &Arc<str>) -> Event {
+    Event {
+        ts: record.ts,
+        host,
+        component,
+        level: record.level,
+        thread: record.thread,
+        logger: record.logger,
+        entities: Vec::new(),
+        data: EventData::Unrecognized(Unrecognized {}),
+        file: Arc::clone(file),
+        line: record.line,
+        continuation_lines: record.continuation_lines,
+        text: record.message,
+        copies: Vec::new(),
+    }
+}
+
+fn count_shape(shapes: &mut HashMap<String, u64>, message: &str) {
+    let shape = message_shape(message);
+    if let Some(n) = shapes.get_mut(&shape) {
+        *n += 1;
+    } else if shapes.len() < MAX_SHAPES {
+        shapes.insert(shape, 1);
+    }
+}
+
+/// A message with numbers, ids, hex and paths masked, so that lines of one statement group
+/// together: `Container #1051 closed on 10.0.1.5` → `Container #N closed on N.N.N.N`.
+pub fn message_shape(message: &str) -> String {
+    let head: String = message.chars().take(120).collect();
+    let mut out = String::with_capacity(head.len());
+    for word in head.split(' ') {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        if word.contains('/') && word.len() > 1 {
+            out.push_str("<path>");
+            continue;
+        }
+        let mut chars = word.chars().peekable();
+        while let Some(c) = chars.next() {
+            if c.is_ascii_digit() {
+                while chars.peek().is_some_and(|c| c.is_ascii_hexdigit()) {
+                    chars.next();
+                }
+                out.push('N');
+            } else if c.is_ascii_hexdigit() && chars.peek().is_some_and(|n| n.is_ascii_digit()) {
+                while chars.peek().is_some_and(|c| c.is_ascii_hexdigit()) {
+                    chars.next();
+                }
+                out.push('N');
+            } else {
+                out.push(c);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shapes_mask_numbers_ids_and_paths() {
+        assert_eq!(
+            message_shape("Container #1051 closed on 10.0.1.5 at /data/disk1/hdds"),
+            "Container #N closed on N.N.N.N at <path>"
+        );
+        assert_eq!(
+            message_shape("Node 0d7c3a51-93e2-4b0a-8f61-2c5e9d4b7a18 is dead"),
+            message_shape("Node 4f6a2c1e-8b3d-4e2a-9c71-0d5e8f3a1b27 is dead")
+        );
+    }
+}

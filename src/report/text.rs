@@ -1,0 +1,315 @@
+//! Plain-text views for people: findings, stats, rules, kinds, replay.
+
+use super::Document;
+use crate::cli::ColorChoice;
+use crate::commands::time_or_dash;
+use crate::pipeline::Parsed;
+use oztrace_analyzer::Analysis;
+use oztrace_parser::entity::Entity;
+use oztrace_rules::{Rule, RuleDoc};
+use std::fmt::Write;
+use std::io::IsTerminal;
+
+/// Whether text output is coloured: `--color`, then NO_COLOR, then whether stdout is a terminal.
+pub fn use_color(choice: ColorChoice) -> bool {
+    match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                && std::io::stdout().is_terminal()
+        }
+    }
+}
+
+fn paint(on: bool, code: &str, text: &str) -> String {
+    if on {
+        format!("\x1b[{code}m{text}\x1b[0m")
+    } else {
+        text.to_string()
+    }
+}
+
+pub fn findings_text(doc: &Document, color: bool) -> String {
+    let mut out = String::new();
+    if doc.findings.is_empty() {
+        out.push_str("No findings.\n");
+    }
+    let mut current_group: Option<(&str, &str)> = None;
+    for f in &doc.findings {
+        if current_group != Some((f.severity, f.rule)) {
+            current_group = Some((f.severity, f.rule));
+            let heading = format!("{} · {} ({})", f.severity.to_uppercase(), f.rule, f.ticket);
+            let code = if f.severity == "high" || f.severity == "critical" { "1;31" } else { "1;33" };
+            let _ = writeln!(out, "\n{}", paint(color, code, &heading));
+        }
+        let _ = writeln!(out, "  {} [{}]", paint(color, "1", &f.entity), f.confidence);
+        let _ = writeln!(out, "    {}", f.summary);
+        let _ = writeln!(out, "    why {}: {}", f.confidence, f.confidence_reason);
+        if !f.related.is_empty() {
+            let _ = writeln!(out, "    related: {}", f.related.join(", "));
+        }
+        for e in &f.evidence {
+            let _ = writeln!(
+                out,
+                "    {} {:<8} {:<7} {}:{}  {}",
+                e.ts.as_deref().unwrap_or("-"),
+                e.host,
+                format!("{:?}", e.role).to_lowercase(),
+                e.file,
+                e.line,
+                paint(color, "2", &e.note),
+            );
+            let _ = writeln!(out, "        {}", truncate(&e.text, 200));
+        }
+    }
+    let i = &doc.inputs;
+    let _ = writeln!(
+        out,
+        "\nInputs: {} files, {} bytes, {} records, {} typed, {} unrecognized, {} unreadable",
+        i.files,
+        i.bytes,
+        i.records,
+        i.typed_events,
+        i.unrecognized,
+        i.unreadable.len()
+    );
+    for u in &i.unreadable {
+        let _ = writeln!(out, "  unreadable: {}: {}", u.path, u.reason);
+    }
+    if !doc.gaps.is_empty() {
+        out.push_str("\nGaps (what the logs lack, and what to switch on):\n");
+        for g in &doc.gaps {
+            let _ = writeln!(out, "  {} on {}: {}", g.rule, g.hosts.join(", "), g.missing);
+            for line in &g.enable {
+                let _ = writeln!(out, "    {line}");
+            }
+        }
+    }
+    out
+}
+
+fn truncate(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        s.to_string()
+    } else {
+        let mut t: String = s.chars().take(max).collect();
+        t.push('…');
+        t
+    }
+}
+
+/// A table with left-aligned columns.
+fn table(header: &[&str], rows: &[Vec<String>]) -> String {
+    let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
+    for row in rows {
+        for (i, cell) in row.iter().enumerate() {
+            widths[i] = widths[i].max(cell.chars().count());
+        }
+    }
+    let mut out = String::new();
+    let line = |cells: Vec<&str>, out: &mut String| {
+        let last = cells.len() - 1;
+        for (i, cell) in cells.iter().enumerate() {
+            if i == last {
+                let _ = write!(out, "{cell}");
+            } else {
+                let _ = write!(out, "{cell:<w$}  ", w = widths[i]);
+            }
+        }
+        out.push('\n');
+    };
+    line(header.to_vec(), &mut out);
+    for row in rows {
+        line(row.iter().map(String::as_str).collect(), &mut out);
+    }
+    out
+}
+
+pub fn stats_text(parsed: &Parsed) -> String {
+    let rows: Vec<Vec<String>> = parsed
+        .streams
+        .iter()
+        .map(|s| {
+            vec![
+                s.file.to_string(),
+                s.component.as_str().to_string(),
+                s.host.to_string(),
+                s.summary.layout.clone().unwrap_or_else(|| "?".into()),
+                s.summary.records.to_string(),
+                s.typed.to_string(),
+                s.unrecognized.to_string(),
+                format!("{} .. {}", time_or_dash(s.summary.first_ts), time_or_dash(s.summary.last_ts)),
+            ]
+        })
+        .collect();
+    let mut out = table(
+        &["file", "component", "host", "layout", "records", "typed", "unrecognized", "time range"],
+        &rows,
+    );
+    let info: u64 = parsed.streams.iter().map(|s| s.info_records).sum();
+    let info_typed: u64 = parsed.streams.iter().map(|s| s.info_typed).sum();
+    let _ = writeln!(
+        out,
+        "\n{} files, {} bytes, {} records, {} typed, {} unrecognized; INFO-or-above typed: {}/{} ({})",
+        parsed.streams.len(),
+        parsed.bytes(),
+        parsed.records(),
+        parsed.typed(),
+        parsed.unrecognized(),
+        info_typed,
+        info,
+        percent(info_typed, info),
+    );
+    let mut any_shapes = false;
+    for s in &parsed.streams {
+        let mut shapes: Vec<(&String, &u64)> = s.shapes.iter().collect();
+        if shapes.is_empty() {
+            continue;
+        }
+        if !any_shapes {
+            out.push_str("\nMost frequent unrecognized message shapes:\n");
+            any_shapes = true;
+        }
+        shapes.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+        let _ = writeln!(out, "  {}", s.file);
+        for (shape, n) in shapes.into_iter().take(5) {
+            let _ = writeln!(out, "    {n:>6}  {}", truncate(shape, 110));
+        }
+    }
+    for u in &parsed.unreadable {
+        let _ = writeln!(out, "unreadable: {}: {}", u.path, u.reason);
+    }
+    for s in &parsed.skipped {
+        let _ = writeln!(out, "skipped (not a log): {s}");
+    }
+    out
+}
+
+fn percent(part: u64, whole: u64) -> String {
+    if whole == 0 {
+        "n/a".into()
+    } else {
+        format!("{:.1}%", part as f64 * 100.0 / whole as f64)
+    }
+}
+
+pub fn stats_json(parsed: &Parsed) -> String {
+    let files: Vec<serde_json::Value> = parsed
+        .streams
+        .iter()
+        .map(|s| {
+            let mut shapes: Vec<(&String, &u64)> = s.shapes.iter().collect();
+            shapes.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+            serde_json::json!({
+                "file": &*s.file,
+                "component": s.component.as_str(),
+                "host": &*s.host,
+                "layout": s.summary.layout,
+                "lines": s.summary.lines,
+                "records": s.summary.records,
+                "typed_events": s.typed,
+                "unrecognized": s.unrecognized,
+                "continuation_lines": s.summary.continuation_lines,
+                "info_records": s.info_records,
+                "info_typed": s.info_typed,
+                "first_ts": s.summary.first_ts.map(oztrace_parser::time::format_rfc3339),
+                "last_ts": s.summary.last_ts.map(oztrace_parser::time::format_rfc3339),
+                "unrecognized_shapes": shapes.into_iter().take(10)
+                    .map(|(shape, n)| serde_json::json!({"shape": shape, "count": n}))
+                    .collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let doc = serde_json::json!({
+        "schema": "oztrace.stats/v1",
+        "files": files,
+        "unreadable": parsed.unreadable,
+        "skipped": parsed.skipped,
+    });
+    format!("{}\n", serde_json::to_string_pretty(&doc).unwrap_or_default())
+}
+
+pub fn rules_table(rules: &[&'static dyn Rule]) -> String {
+    let rows: Vec<Vec<String>> = rules
+        .iter()
+        .map(|r| {
+            let d = r.doc();
+            vec![d.id.into(), d.ticket.into(), d.severity.as_str().into(), d.title.into()]
+        })
+        .collect();
+    table(&["rule", "ticket", "severity", "what it finds"], &rows)
+}
+
+pub fn explain(doc: &RuleDoc) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{} ({}, severity {})\n", doc.id, doc.ticket, doc.severity.as_str());
+    let _ = writeln!(out, "{}\n", doc.title);
+    let _ = writeln!(out, "What it detects:\n{}\n", doc.detects);
+    let _ = writeln!(out, "Why it matters:\n{}\n", doc.why);
+    let _ = writeln!(out, "Evidence and confidence:\n{}\n", doc.evidence);
+    let _ = writeln!(out, "Example:\n{}\n", doc.example);
+    if !doc.loggers.is_empty() {
+        out.push_str("log4j.properties lines that sharpen it:\n");
+        for line in doc.loggers {
+            let _ = writeln!(out, "  {line}");
+        }
+    }
+    out
+}
+
+pub fn kinds_table() -> String {
+    let rows: Vec<Vec<String>> = oztrace_parser::catalog::kinds()
+        .map(|k| {
+            vec![
+                k.kind.into(),
+                k.log.into(),
+                k.level.into(),
+                k.class.into(),
+                k.releases.into(),
+                k.template.into(),
+            ]
+        })
+        .collect();
+    table(&["kind", "log", "level", "class", "releases", "template"], &rows)
+}
+
+/// `oztrace replay --entity`: one line per event of the entity, with its machines' states.
+pub fn replay_lines(analysis: &Analysis, entity: &Entity) -> String {
+    let mut out = String::new();
+    let ids = analysis.trace.of_entity(entity);
+    if ids.is_empty() {
+        let _ = writeln!(out, "no events name {entity}");
+        return out;
+    }
+    for &id in ids {
+        let e = analysis.trace.get(id);
+        let steps: Vec<String> = analysis
+            .replay
+            .of_event(id)
+            .filter(|t| &t.entity == entity)
+            .map(|t| {
+                let scope = t.scope.as_deref().map(|s| format!("@{s} ")).unwrap_or_default();
+                let mark = if t.inferred.is_some() { " (inferred)" } else { "" };
+                let bad = if t.illegal { " ILLEGAL" } else { "" };
+                format!("{}: {scope}{} -> {}{mark}{bad}", t.machine, t.from, t.to)
+            })
+            .collect();
+        let _ = writeln!(
+            out,
+            "{} {:<10} {:<34} {:<40} {}:{}",
+            time_or_dash(e.ts),
+            e.host,
+            e.kind(),
+            if steps.is_empty() { "-".to_string() } else { steps.join("; ") },
+            e.file,
+            e.line
+        );
+        for t in analysis.replay.of_event(id).filter(|t| &t.entity == entity) {
+            if let Some(line) = t.inferred {
+                let _ = writeln!(out, "    inferred: not logged at INFO; {line} would show it");
+            }
+        }
+    }
+    out
+}

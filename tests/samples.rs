@@ -1,0 +1,137 @@
+//! Every sample bundle against its EXPECTED.json, and a snapshot of its JSON report.
+//!
+//! EXPECTED.json is the ground truth: exactly these (rule, entity) findings, each at or above the
+//! listed confidence; `[]` for a control. The snapshot only records what the tool printed last
+//! time, so a change in evidence or wording shows up in review.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn samples() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples");
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
+        .expect("samples/ exists")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.join("EXPECTED.json").is_file())
+        .collect();
+    dirs.sort();
+    dirs
+}
+
+fn rank(confidence: &str) -> u8 {
+    match confidence {
+        "possible" => 1,
+        "likely" => 2,
+        "confirmed" => 3,
+        other => panic!("unknown confidence {other}"),
+    }
+}
+
+fn scan_json(dir: &Path) -> (Value, Option<i32>) {
+    let out = Command::new(env!("CARGO_BIN_EXE_oztrace"))
+        .args(["scan", "--format", "json"])
+        .arg(dir)
+        .output()
+        .expect("oztrace runs");
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{}: not JSON ({e}); stderr: {}",
+            dir.display(),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (json, out.status.code())
+}
+
+#[test]
+fn every_sample_gives_exactly_its_expected_findings() {
+    let dirs = samples();
+    assert!(!dirs.is_empty(), "no sample bundles found");
+    let mut failures = Vec::new();
+    for dir in &dirs {
+        let name = dir.file_name().unwrap().to_string_lossy().to_string();
+        let expected: Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("EXPECTED.json")).unwrap())
+                .unwrap_or_else(|e| panic!("{name}/EXPECTED.json: {e}"));
+        let expected = expected.as_array().expect("EXPECTED.json is an array");
+        if name.contains("-control-") {
+            assert!(expected.is_empty(), "{name}: a control expects no findings");
+        }
+        let (report, code) = scan_json(dir);
+        let findings = report["findings"].as_array().cloned().unwrap_or_default();
+        let got: Vec<(String, String, String)> = findings
+            .iter()
+            .map(|f| {
+                (
+                    f["rule"].as_str().unwrap_or_default().to_string(),
+                    f["entity"].as_str().unwrap_or_default().to_string(),
+                    f["confidence"].as_str().unwrap_or_default().to_string(),
+                )
+            })
+            .collect();
+        let mut problems = Vec::new();
+        for e in expected {
+            let (rule, entity, min) = (
+                e["rule"].as_str().unwrap(),
+                e["entity"].as_str().unwrap(),
+                e["confidence"].as_str().unwrap(),
+            );
+            match got.iter().find(|(r, en, _)| r == rule && en == entity) {
+                None => problems.push(format!("missing {rule} {entity} (>= {min})")),
+                Some((_, _, c)) if rank(c) < rank(min) => {
+                    problems.push(format!("{rule} {entity} is {c}, expected >= {min}"))
+                }
+                Some(_) => {}
+            }
+        }
+        for (rule, entity, c) in &got {
+            if !expected
+                .iter()
+                .any(|e| e["rule"] == rule.as_str() && e["entity"] == entity.as_str())
+            {
+                problems.push(format!("unexpected {rule} {entity} ({c})"));
+            }
+        }
+        let want_code = if expected.is_empty() { 0 } else { 1 };
+        if code != Some(want_code) {
+            problems.push(format!("exit {code:?}, expected {want_code}"));
+        }
+        if !problems.is_empty() {
+            failures.push(format!("{name}: {}", problems.join("; ")));
+        }
+    }
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+#[test]
+fn every_bug_sample_has_a_control_and_sources() {
+    let dirs = samples();
+    let names: Vec<String> = dirs
+        .iter()
+        .map(|d| d.file_name().unwrap().to_string_lossy().to_string())
+        .collect();
+    for dir in &dirs {
+        assert!(dir.join("SOURCE.md").is_file(), "{} lacks SOURCE.md", dir.display());
+    }
+    for name in names.iter().filter(|n| n.contains("-bug-")) {
+        let ticket = name.split("-bug-").next().unwrap();
+        assert!(
+            names.iter().any(|n| n.starts_with(&format!("{ticket}-control-"))),
+            "{name} has no control bundle"
+        );
+    }
+}
+
+#[test]
+fn sample_reports_match_their_snapshots_and_are_deterministic() {
+    for dir in samples() {
+        let name = dir.file_name().unwrap().to_string_lossy().to_string();
+        let (first, _) = scan_json(&dir);
+        let (second, _) = scan_json(&dir);
+        assert_eq!(first, second, "{name}: two runs differ");
+        insta::with_settings!({snapshot_path => "snapshots", prepend_module_to_snapshot => false}, {
+            insta::assert_snapshot!(name, serde_json::to_string_pretty(&first).unwrap());
+        });
+    }
+}
