@@ -5,9 +5,11 @@
 //! [`source`] says which host and component a stream belongs to;
 //! [`pattern`] compiles a log4j ConversionPattern into a matcher and [`layout`] picks one per file;
 //! [`record`] splits a line stream into records (header plus continuation lines);
-//! [`audit`] reads the `user= | ip= | op= {params} | ret=` body of audit records.
+//! [`audit`] reads the `user= | ip= | op= {params} | ret=` body of audit records;
+//! [`entity`] names what events are about, and finds those names in Ozone's printed forms.
 
 pub mod audit;
+pub mod entity;
 pub mod input;
 pub mod layout;
 pub mod pattern;
