@@ -279,11 +279,11 @@ pub fn datanode_details(s: &str) -> Option<(DatanodeRef<'_>, usize)> {
     let rest = &s[UUID_LEN..];
     if let Some(inner) = rest.strip_prefix('(') {
         // hostName cannot hold `/`, `(` or `)`; ipAddress ends at `)`.
-        let slash = inner.find(|c| matches!(c, '/' | '(' | ')'))?;
+        let slash = inner.find(['/', '(', ')'])?;
         if inner.as_bytes()[slash] != b'/' {
             return None;
         }
-        let ip_len = inner[slash + 1..].find(|c| matches!(c, ')' | '('))?;
+        let ip_len = inner[slash + 1..].find([')', '('])?;
         if inner.as_bytes()[slash + 1 + ip_len] != b')' {
             return None;
         }
@@ -398,13 +398,13 @@ impl TrackedNodeMap {
         let Some(hash) = uuid_hash_code(uuid) else {
             return;
         };
-        let uuid = uuid.to_ascii_lowercase();
         match self.by_hash.entry(hash) {
             Entry::Vacant(slot) => {
-                slot.insert(Candidate::One(uuid));
+                slot.insert(Candidate::One(uuid.to_ascii_lowercase()));
             }
             Entry::Occupied(mut slot) => {
-                if matches!(slot.get(), Candidate::One(known) if *known != uuid) {
+                if matches!(slot.get(), Candidate::One(known) if !known.eq_ignore_ascii_case(uuid))
+                {
                     slot.insert(Candidate::Ambiguous);
                 }
             }
@@ -450,7 +450,7 @@ pub fn dn_container_log_id(msg: &str) -> Option<u64> {
 /// `ContainerID: ` from HddsDispatcher `Marked Container UNHEALTHY, ContainerID: {}`;
 /// `conID ` from `OmKeyLocationInfoGroup`; `Container `/`container ` + digits from datanode
 /// messages that print the raw long (`Marking Container {} quasi closed`).
-const CONTAINER_LABELS: &[&str] = &[
+pub const CONTAINER_LABELS: &[&str] = &[
     "#",
     "Container ",
     "container ",
@@ -658,7 +658,7 @@ fn after_separator(s: &str, at: usize, separator: Option<&str>) -> Option<usize>
 /// ContainerStateMachine TRACE; `pipelineID: ` is `CloseContainerCommand.toString()` and protobuf
 /// text (`pipelineID: "<uuid>"`); `Pipeline{ Id: ` / `Pipeline[ Id: ` is `Pipeline.toString()`
 /// (2.0.0 and later / 1.4); `ContainerOp-` is the ContainerStateMachine executor thread name.
-const PIPELINE_LABELS: &[&str] = &[
+pub const PIPELINE_LABELS: &[&str] = &[
     "Pipeline-",
     "PipelineID=",
     "pipelineID=",
@@ -798,7 +798,9 @@ pub fn find_member_ids(text: &str) -> impl Iterator<Item = Match<MemberId<'_>>> 
     })
 }
 
-/// A Ratis `TermIndex`: `(t:<term>, i:<index>)`; Ratis prints a negative number as `~`, read as `None`.
+/// A Ratis `TermIndex` (`TermIndex.toString`): `(t:<term>, i:<index>)`; Ratis prints a negative
+/// number as `~`, read as `None`. The named constants (`<INITIAL_VALUE>`, `<PROTO_DEFAULT>`) are
+/// not pairs and are not matched.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TermIndex {
     pub term: Option<u64>,
