@@ -1,0 +1,710 @@
+//! The body of an audit record: what log4j2's `%msg` printed for an Ozone `AuditMessage`.
+//!
+//! `AuditMessage.formMessage` (hadoop-hdds/framework/.../ozone/audit/AuditMessage.java) builds
+//! `"user=" + user + " | ip=" + ip + " | " + "op=" + op + " " + params + " | ret=" + ret`,
+//! plus `" | perf=" + PerformanceStringBuilder.build()` on performance records (datanode slow ops,
+//! which have no result and print `ret=null`). `params` depends on the release:
+//! - 2.1.0 and later (HDDS-13370, `formatParamsAsJson`): Jackson JSON of the map, all values
+//!   strings, `{}` for a null or empty map;
+//! - 2.0.0 and earlier: the map's `toString()`, `{k=v, k=v}`, `{}` when empty and `null` when the
+//!   caller passed no map (SCM `GET_VERSION`, `IN_SAFE_MODE`, ...).
+//!
+//! `PerformanceStringBuilder.build()` (AuditLogger.java) prints `{name=value, ...}` in every release.
+//! Values may contain ` | `, `, `, `=` and nested brackets, so the params end is found by bracket
+//! matching, and a map is split only where a top-level `, ` is followed by `identifier=`.
+
+use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
+use serde::ser::{Serialize, SerializeMap, Serializer};
+use std::fmt;
+
+/// A parsed audit message body.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct AuditBody {
+    /// The caller: UGI name (Kerberos principals keep their `/` and `@`), `null` on datanodes and
+    /// non-RPC threads, empty for OM requests without `UserInfo` (OpenKeyCleanupService auto-commit).
+    pub user: String,
+    /// The caller's address as printed: `null`, empty, or redacted (`...`, `172.xx.x.151`).
+    pub ip: String,
+    /// The audit action (`OMAction`, `SCMAction`, `DNAction`, `OMSystemAction` name).
+    pub op: String,
+    pub params: Params,
+    pub ret: AuditRet,
+    /// `PerformanceStringBuilder` output of performance records, e.g. `{preOpLatencyMs=0, opLatencyMs=612}`.
+    pub perf: Option<Params>,
+}
+
+/// `AuditEventStatus.getStatus()`, or `null` when the record has no result (performance records).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum AuditRet {
+    Success,
+    Failure,
+    Null,
+    Other(String),
+}
+
+impl AuditRet {
+    fn from_printed(s: &str) -> AuditRet {
+        match s {
+            "SUCCESS" => AuditRet::Success,
+            "FAILURE" => AuditRet::Failure,
+            "null" => AuditRet::Null,
+            other => AuditRet::Other(other.to_owned()),
+        }
+    }
+
+    /// The text as Ozone printed it.
+    pub fn as_str(&self) -> &str {
+        match self {
+            AuditRet::Success => "SUCCESS",
+            AuditRet::Failure => "FAILURE",
+            AuditRet::Null => "null",
+            AuditRet::Other(s) => s,
+        }
+    }
+}
+
+impl fmt::Display for AuditRet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for AuditRet {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+/// Audit params in printed order (Jackson and `HashMap.toString` keep the map's iteration order,
+/// which rules may rely on, e.g. SCM `SEND_HEARTBEAT` prints `datanodeUUID`, `term`, `command`).
+/// Serialized as a JSON object.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Params(Vec<(String, String)>);
+
+impl Params {
+    pub fn new() -> Params {
+        Params(Vec::new())
+    }
+
+    /// The value of the first entry named `key`.
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.0
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.0.iter().map(|(k, v)| (k.as_str(), v.as_str()))
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl FromIterator<(String, String)> for Params {
+    fn from_iter<I: IntoIterator<Item = (String, String)>>(iter: I) -> Params {
+        Params(iter.into_iter().collect())
+    }
+}
+
+impl Serialize for Params {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
+    }
+}
+
+/// How the params were printed, which also dates the writer (see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ParamSyntax {
+    /// `{"k":"v",...}`: 2.1.0 and later.
+    Json,
+    /// `{k=v, ...}`: 2.0.0 and earlier (and always for `perf=`).
+    JavaMap,
+    /// `{}`: an empty or null map, any release.
+    Empty,
+    /// `null`: a null map printed by `Map.toString` concatenation, 2.0.0 and earlier.
+    Null,
+}
+
+/// What was wrong with an audit body, and where.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("malformed audit message at column {column}: {kind}")]
+pub struct AuditError {
+    /// 1-based character column in the text given to the parser.
+    pub column: usize,
+    pub kind: AuditErrorKind,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AuditErrorKind {
+    #[error("expected `user=`")]
+    MissingUser,
+    #[error("expected ` | ip=` after the user")]
+    MissingIp,
+    #[error("expected ` | op=` after the ip")]
+    MissingOp,
+    #[error("expected an op name (A-Z, 0-9, _) followed by a space")]
+    BadOp,
+    #[error("expected params (`{{...}}` or `null`)")]
+    MissingParams,
+    #[error("params are not followed by ` | ret=`")]
+    MissingRet,
+    #[error("empty `ret=`")]
+    EmptyRet,
+    #[error("expected `{{...}}` after ` | perf=`")]
+    BadPerf,
+    #[error("unexpected text after the message")]
+    TrailingText,
+    #[error("params are not a JSON object: {0}")]
+    Json(String),
+    #[error("map entry without `=`")]
+    MapEntry,
+}
+
+const IP_SEP: &str = " | ip=";
+const OP_SEP: &str = " | op=";
+const RET_SEP: &str = " | ret=";
+const PERF_SEP: &str = " | perf=";
+
+/// Parses a whole audit message (`%msg`): nothing may follow the `ret` value or the `perf` map.
+pub fn parse_audit_body(msg: &str) -> Result<(AuditBody, ParamSyntax), AuditError> {
+    let (body, syntax, end) = parse_body_at(msg, true).map_err(|e| e.at(msg))?;
+    debug_assert_eq!(end, msg.len());
+    Ok((body, syntax))
+}
+
+/// Parses an audit message at the start of `text` and returns how many bytes it took, for callers
+/// that hold the message and what follows it in the layout (`%msg | %throwable{3} `): the rest
+/// starts with ` |` then the throwable, if any.
+pub fn parse_audit_prefix(text: &str) -> Result<(AuditBody, ParamSyntax, usize), AuditError> {
+    parse_body_at(text, false).map_err(|e| e.at(text))
+}
+
+/// Parses printed audit params: `{}`, `null`, a JSON object or a Java `Map.toString()`.
+pub fn parse_params(s: &str) -> Result<(Params, ParamSyntax), AuditError> {
+    params_at(s, 0, s.len()).map_err(|e| e.at(s))
+}
+
+/// An error with a byte offset, turned into a character column once the text is known.
+struct Failure {
+    offset: usize,
+    kind: AuditErrorKind,
+}
+
+impl Failure {
+    fn new(offset: usize, kind: AuditErrorKind) -> Failure {
+        Failure { offset, kind }
+    }
+
+    fn at(self, text: &str) -> AuditError {
+        let mut offset = self.offset.min(text.len());
+        while !text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        AuditError {
+            column: text[..offset].chars().count() + 1,
+            kind: self.kind,
+        }
+    }
+}
+
+fn parse_body_at(text: &str, whole: bool) -> Result<(AuditBody, ParamSyntax, usize), Failure> {
+    let bytes = text.as_bytes();
+    if !text.starts_with("user=") {
+        return Err(Failure::new(0, AuditErrorKind::MissingUser));
+    }
+    let user_start = "user=".len();
+    // An empty user makes ` | ip=` start right at `user_start`.
+    let ip_sep = find_from(text, user_start, IP_SEP)
+        .ok_or_else(|| Failure::new(user_start, AuditErrorKind::MissingIp))?;
+    let ip_start = ip_sep + IP_SEP.len();
+    let op_sep = find_from(text, ip_start, OP_SEP)
+        .ok_or_else(|| Failure::new(ip_start, AuditErrorKind::MissingOp))?;
+    let op_start = op_sep + OP_SEP.len();
+    let op_len = bytes[op_start..]
+        .iter()
+        .take_while(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || **b == b'_')
+        .count();
+    let op_end = op_start + op_len;
+    if op_len == 0 || bytes.get(op_end) != Some(&b' ') {
+        return Err(Failure::new(op_end, AuditErrorKind::BadOp));
+    }
+    let params_start = op_end + 1;
+    let (params, syntax, ret_sep) = params_before_ret(text, params_start)?;
+
+    let ret_start = ret_sep + RET_SEP.len();
+    let ret_len = bytes[ret_start..]
+        .iter()
+        .take_while(|b| **b != b' ' && **b != b'|')
+        .count();
+    if ret_len == 0 {
+        return Err(Failure::new(ret_start, AuditErrorKind::EmptyRet));
+    }
+    let mut end = ret_start + ret_len;
+    let ret = AuditRet::from_printed(&text[ret_start..end]);
+
+    let mut perf = None;
+    if text[end..].starts_with(PERF_SEP) {
+        let perf_start = end + PERF_SEP.len();
+        let perf_end = (bytes.get(perf_start) == Some(&b'{'))
+            .then(|| bracket_end(bytes, perf_start, false))
+            .flatten()
+            .ok_or_else(|| Failure::new(perf_start, AuditErrorKind::BadPerf))?;
+        let (map, _) = params_at(text, perf_start, perf_end)?;
+        perf = Some(map);
+        end = perf_end;
+    }
+    if whole && end != text.len() {
+        return Err(Failure::new(end, AuditErrorKind::TrailingText));
+    }
+    let body = AuditBody {
+        user: text[user_start..ip_sep].to_owned(),
+        ip: text[ip_start..op_sep].to_owned(),
+        op: text[op_start..op_end].to_owned(),
+        params,
+        ret,
+        perf,
+    };
+    Ok((body, syntax, end))
+}
+
+/// Finds where the params starting at `start` end and parses them; returns the position of the
+/// ` | ret=` that follows them.
+fn params_before_ret(text: &str, start: usize) -> Result<(Params, ParamSyntax, usize), Failure> {
+    let bytes = text.as_bytes();
+    // The well-formed case: brackets balance and ` | ret=` follows the closing brace.
+    let matched_end = match bytes.get(start) {
+        Some(b'{') => bracket_end(bytes, start, looks_like_json(bytes, start)),
+        Some(b'n') if text[start..].starts_with("null") => Some(start + "null".len()),
+        _ => return Err(Failure::new(start, AuditErrorKind::MissingParams)),
+    };
+    if let Some(end) = matched_end.filter(|&end| text[end..].starts_with(RET_SEP)) {
+        let (params, syntax) = params_at(text, start, end)?;
+        return Ok((params, syntax, end));
+    }
+    // A value with unbalanced brackets (a key name, an exception text): take the first
+    // ` | ret=` before which the params parse.
+    let mut first_error = None;
+    let mut from = start;
+    while let Some(sep) = find_from(text, from, RET_SEP) {
+        match params_at(text, start, sep) {
+            Ok((params, syntax)) => return Ok((params, syntax, sep)),
+            Err(e) => {
+                first_error.get_or_insert(e);
+            }
+        }
+        from = sep + 1;
+    }
+    Err(first_error.unwrap_or_else(|| Failure::new(start, AuditErrorKind::MissingRet)))
+}
+
+/// Parses `text[start..end]` as printed params.
+fn params_at(text: &str, start: usize, end: usize) -> Result<(Params, ParamSyntax), Failure> {
+    let s = &text[start..end];
+    if s == "null" {
+        return Ok((Params::new(), ParamSyntax::Null));
+    }
+    if !(s.starts_with('{') && s.ends_with('}') && s.len() >= 2) {
+        return Err(Failure::new(start, AuditErrorKind::MissingParams));
+    }
+    let inner = &s[1..s.len() - 1];
+    if inner.trim().is_empty() {
+        return Ok((Params::new(), ParamSyntax::Empty));
+    }
+    if looks_like_json(text.as_bytes(), start) {
+        let params = parse_json_object(s).map_err(|(offset, message)| {
+            Failure::new(start + offset, AuditErrorKind::Json(message))
+        })?;
+        Ok((params, ParamSyntax::Json))
+    } else {
+        let params = parse_java_map(inner)
+            .map_err(|offset| Failure::new(start + 1 + offset, AuditErrorKind::MapEntry))?;
+        Ok((params, ParamSyntax::JavaMap))
+    }
+}
+
+/// `{` followed (after optional whitespace) by `"`: Jackson's output; a Java map key never starts
+/// with a quote.
+fn looks_like_json(bytes: &[u8], open: usize) -> bool {
+    bytes
+        .get(open + 1..)
+        .and_then(|rest| rest.iter().find(|b| !b.is_ascii_whitespace()))
+        == Some(&b'"')
+}
+
+/// The position after the bracket that closes the one at `open`. With `json`, brackets inside
+/// string literals do not count.
+fn bracket_end(bytes: &[u8], open: usize, json: bool) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    for (i, &b) in bytes.iter().enumerate().skip(open) {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
+            }
+            continue;
+        }
+        match b {
+            b'"' if json => in_string = true,
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Parses a JSON object in key order; values that are not strings keep their JSON text.
+/// Errors carry the byte offset into `s` and serde_json's message.
+fn parse_json_object(s: &str) -> Result<Params, (usize, String)> {
+    let mut de = serde_json::Deserializer::from_str(s);
+    let parsed = OrderedObject::deserialize(&mut de).and_then(|object| de.end().map(|()| object));
+    parsed.map(|object| Params(object.0)).map_err(|e| {
+        // Jackson escapes newlines, so the object is one line and the column locates the error.
+        let offset = if e.line() <= 1 {
+            e.column().saturating_sub(1)
+        } else {
+            0
+        };
+        (offset, e.to_string())
+    })
+}
+
+struct OrderedObject(Vec<(String, String)>);
+
+impl<'de> Deserialize<'de> for OrderedObject {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct ObjectVisitor;
+        impl<'de> Visitor<'de> for ObjectVisitor {
+            type Value = OrderedObject;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<OrderedObject, A::Error> {
+                let mut entries = Vec::with_capacity(map.size_hint().unwrap_or(8));
+                while let Some((key, value)) = map.next_entry::<String, ValueText>()? {
+                    entries.push((key, value.0));
+                }
+                Ok(OrderedObject(entries))
+            }
+        }
+        deserializer.deserialize_map(ObjectVisitor)
+    }
+}
+
+/// A JSON value as text: strings unescaped, anything else (`null`, numbers, nested values) as JSON.
+struct ValueText(String);
+
+impl<'de> Deserialize<'de> for ValueText {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        match serde_json::Value::deserialize(deserializer)? {
+            serde_json::Value::String(s) => Ok(ValueText(s)),
+            other => serde_json::to_string(&other)
+                .map(ValueText)
+                .map_err(de::Error::custom),
+        }
+    }
+}
+
+/// Splits the inside of `{k=v, k=v}` (`AbstractMap.toString`). An entry boundary is a `, ` at
+/// bracket depth 0 followed by `identifier=`; if the brackets do not balance (a value holds a
+/// stray one), depth is ignored. Errors carry the byte offset in `inner` of an entry with no `=`.
+fn parse_java_map(inner: &str) -> Result<Params, usize> {
+    let starts = entry_starts(inner, true)
+        .unwrap_or_else(|| entry_starts(inner, false).unwrap_or_else(|| vec![0]));
+    let mut entries = Vec::with_capacity(starts.len());
+    for (n, &start) in starts.iter().enumerate() {
+        let end = starts
+            .get(n + 1)
+            .map_or(inner.len(), |&next| next - ", ".len());
+        let entry = &inner[start..end];
+        match entry.find('=') {
+            Some(eq) if eq > 0 => {
+                entries.push((entry[..eq].to_owned(), entry[eq + 1..].to_owned()));
+            }
+            _ => return Err(start),
+        }
+    }
+    Ok(Params(entries))
+}
+
+/// Byte offsets where map entries start; `None` when `by_depth` and the brackets do not balance.
+fn entry_starts(inner: &str, by_depth: bool) -> Option<Vec<usize>> {
+    let bytes = inner.as_bytes();
+    let mut starts = vec![0];
+    let mut depth = 0usize;
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => match depth.checked_sub(1) {
+                Some(d) => depth = d,
+                None if by_depth => return None,
+                None => {}
+            },
+            b',' if (depth == 0 || !by_depth)
+                && bytes.get(i + 1) == Some(&b' ')
+                && starts_with_key(&bytes[i + 2..]) =>
+            {
+                starts.push(i + 2);
+            }
+            _ => {}
+        }
+    }
+    (!by_depth || depth == 0).then_some(starts)
+}
+
+/// `identifier=` at the start, identifier being letters, digits, `_` and `.`.
+fn starts_with_key(bytes: &[u8]) -> bool {
+    let n = bytes
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_' || **b == b'.')
+        .count();
+    n > 0 && bytes.get(n) == Some(&b'=')
+}
+
+fn find_from(text: &str, from: usize, needle: &str) -> Option<usize> {
+    text.get(from..)?.find(needle).map(|i| from + i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pairs(params: &Params) -> Vec<(&str, &str)> {
+        params.iter().collect()
+    }
+
+    #[test]
+    fn json_params_keep_printed_order_and_unescape() {
+        let (params, syntax) =
+            parse_params(r#"{"b":"1","a":"x \"q\" \\ \u00e9","Transaction":"7"}"#).unwrap();
+        assert_eq!(syntax, ParamSyntax::Json);
+        assert_eq!(
+            pairs(&params),
+            vec![("b", "1"), ("a", "x \"q\" \\ é"), ("Transaction", "7")]
+        );
+        assert_eq!(
+            serde_json::to_string(&params).unwrap(),
+            r#"{"b":"1","a":"x \"q\" \\ é","Transaction":"7"}"#
+        );
+    }
+
+    #[test]
+    fn json_null_and_nested_values_keep_their_json_text() {
+        let (params, _) = parse_params(r#"{"a":null,"b":{"c":"d"},"e":[1]}"#).unwrap();
+        assert_eq!(
+            pairs(&params),
+            vec![("a", "null"), ("b", r#"{"c":"d"}"#), ("e", "[1]")]
+        );
+    }
+
+    #[test]
+    fn java_map_splits_only_at_top_level_keys() {
+        let (params, syntax) = parse_params(
+            "{volume=v, bucket=b, deletedKeysList={key=k, dataSize=1, replicationConfig=RATIS/THREE}, \
+             {key=k2, dataSize=2, replicationConfig=RATIS/THREE}, unDeletedKeysList=a, b, c=d e, x=}",
+        )
+        .unwrap();
+        assert_eq!(syntax, ParamSyntax::JavaMap);
+        assert_eq!(
+            pairs(&params),
+            vec![
+                ("volume", "v"),
+                ("bucket", "b"),
+                (
+                    "deletedKeysList",
+                    "{key=k, dataSize=1, replicationConfig=RATIS/THREE}, \
+                     {key=k2, dataSize=2, replicationConfig=RATIS/THREE}"
+                ),
+                ("unDeletedKeysList", "a, b"),
+                ("c", "d e"),
+                ("x", ""),
+            ]
+        );
+    }
+
+    #[test]
+    fn java_map_with_a_stray_bracket_still_splits() {
+        let (params, _) = parse_params("{volume=v, key=a[b, dataSize=3}").unwrap();
+        assert_eq!(
+            pairs(&params),
+            vec![("volume", "v"), ("key", "a[b"), ("dataSize", "3")]
+        );
+    }
+
+    #[test]
+    fn empty_and_null_params() {
+        assert_eq!(
+            parse_params("{}").unwrap(),
+            (Params::new(), ParamSyntax::Empty)
+        );
+        assert_eq!(
+            parse_params("null").unwrap(),
+            (Params::new(), ParamSyntax::Null)
+        );
+    }
+
+    #[test]
+    fn bad_params_report_a_column() {
+        let err = parse_params("{volume}").unwrap_err();
+        assert_eq!(err.kind, AuditErrorKind::MapEntry);
+        assert_eq!(err.column, 2);
+        let err = parse_params(r#"{"a":"b",}"#).unwrap_err();
+        assert!(matches!(err.kind, AuditErrorKind::Json(_)), "{err}");
+        assert_eq!(err.column, 10);
+        assert_eq!(
+            parse_params("volume=v").unwrap_err().kind,
+            AuditErrorKind::MissingParams
+        );
+    }
+
+    #[test]
+    fn body_errors_name_the_part_and_column() {
+        let cases: &[(&str, AuditErrorKind, usize)] = &[
+            (
+                "usr=a | ip=b | op=X {} | ret=SUCCESS",
+                AuditErrorKind::MissingUser,
+                1,
+            ),
+            ("user=a ip=b", AuditErrorKind::MissingIp, 6),
+            ("user=a | ip=b op=X", AuditErrorKind::MissingOp, 13),
+            (
+                "user=a | ip=b | op=x {} | ret=SUCCESS",
+                AuditErrorKind::BadOp,
+                20,
+            ),
+            (
+                "user=a | ip=b | op=X{} | ret=SUCCESS",
+                AuditErrorKind::BadOp,
+                21,
+            ),
+            (
+                "user=a | ip=b | op=X [] | ret=SUCCESS",
+                AuditErrorKind::MissingParams,
+                22,
+            ),
+            ("user=a | ip=b | op=X {a=b}", AuditErrorKind::MissingRet, 22),
+            (
+                "user=a | ip=b | op=X {a=b} | ret=",
+                AuditErrorKind::EmptyRet,
+                34,
+            ),
+            (
+                "user=a | ip=b | op=X {} | ret=null | perf=[x]",
+                AuditErrorKind::BadPerf,
+                43,
+            ),
+            (
+                "user=a | ip=b | op=X {} | ret=SUCCESS x",
+                AuditErrorKind::TrailingText,
+                38,
+            ),
+            (
+                "user=é | ip=b | op=X {} | ret=SUCCESS |  ",
+                AuditErrorKind::TrailingText,
+                38,
+            ),
+        ];
+        for (msg, kind, column) in cases {
+            let err = parse_audit_body(msg).unwrap_err();
+            assert_eq!((&err.kind, err.column), (kind, *column), "{msg}: {err}");
+        }
+    }
+
+    #[test]
+    fn params_containing_pipes_end_by_brackets() {
+        let msg =
+            r#"user=u | ip=i | op=CREATE_KEY {"key":"a | ret=FAILURE | b","x":"}"} | ret=SUCCESS"#;
+        let (body, _) = parse_audit_body(msg).unwrap();
+        assert_eq!(body.params.get("key"), Some("a | ret=FAILURE | b"));
+        assert_eq!(body.params.get("x"), Some("}"));
+        assert_eq!(body.ret, AuditRet::Success);
+
+        let msg = "user=u | ip=i | op=CREATE_KEY {key=a | b, dataSize=0} | ret=SUCCESS";
+        let (body, _) = parse_audit_body(msg).unwrap();
+        assert_eq!(body.params.get("key"), Some("a | b"));
+    }
+
+    #[test]
+    fn unbalanced_map_value_falls_back_to_the_first_ret_that_parses() {
+        let msg = "user=u | ip=i | op=CREATE_KEY {volume=v, key=a{b} | ret=SUCCESS";
+        let (body, syntax) = parse_audit_body(msg).unwrap();
+        assert_eq!(syntax, ParamSyntax::JavaMap);
+        assert_eq!(body.params.get("key"), Some("a{b"));
+        assert_eq!(body.ret, AuditRet::Success);
+    }
+
+    #[test]
+    fn prefix_returns_where_the_message_ends() {
+        let text = "user=null | ip=null | op=READ_CHUNK {} | ret=FAILURE | java.lang.Exception: x";
+        let (body, syntax, end) = parse_audit_prefix(text).unwrap();
+        assert_eq!(syntax, ParamSyntax::Empty);
+        assert_eq!(body.ret, AuditRet::Failure);
+        assert_eq!(&text[end..], " | java.lang.Exception: x");
+    }
+
+    #[test]
+    fn serializes_as_an_object_with_ordered_params() {
+        let (body, _) = parse_audit_body(
+            "user=null | ip=null | op=PUT_BLOCK {\"blockData\":\"b\"} | ret=null | perf={preOpLatencyMs=0, opLatencyMs=612}",
+        )
+        .unwrap();
+        assert_eq!(
+            serde_json::to_string(&body).unwrap(),
+            r#"{"user":"null","ip":"null","op":"PUT_BLOCK","params":{"blockData":"b"},"ret":"null","perf":{"preOpLatencyMs":"0","opLatencyMs":"612"}}"#
+        );
+    }
+
+    const VALID: &[&str] = &[
+        r#"user=hadoop | ip=10.0.1.13 | op=SEND_HEARTBEAT {"datanodeUUID":"4f6a2c1e-8b3d-4e2a-9c71-0d5e8f3a1b27","term":"5","command":"[commandType: x encodedToken: \"\" deadlineMsSinceEpoch: 0]"} | ret=SUCCESS"#,
+        "user= | ip= | op=COMMIT_KEY {volume=hbase, bucket=wal, key=WALs/rs1/rs1.1762164000000, dataSize=1184, Transaction=5771020} | ret=SUCCESS",
+        "user=null | ip=null | op=PUT_BLOCK {\"blockData\":\"[blockId=conID: 4021 locID: 1 bcsId: 2 replicaIndex: null, size=3]\"} | ret=null | perf={preOpLatencyMs=0, opLatencyMs=612}",
+    ];
+
+    #[test]
+    fn truncations_and_mutations_never_panic() {
+        for body in VALID {
+            let (full, _) = parse_audit_body(body).unwrap();
+            for (cut, _) in body.char_indices() {
+                let prefix = &body[..cut];
+                // Only a cut inside or after the `ret` value, before any `perf`, can still parse.
+                if let Ok((parsed, _)) = parse_audit_body(prefix) {
+                    assert_eq!(parsed.params, full.params, "{prefix}");
+                    assert_eq!(parsed.perf, None, "{prefix}");
+                }
+                let _ = parse_audit_prefix(prefix);
+            }
+            let specials = ['{', '}', '[', ']', '"', '\\', '|', ' ', '=', ',', 'é'];
+            for (at, _) in body.char_indices() {
+                for special in specials {
+                    let mut mutated = body.to_string();
+                    let len = mutated[at..].chars().next().map_or(0, char::len_utf8);
+                    mutated.replace_range(at..at + len, special.encode_utf8(&mut [0; 4]));
+                    let _ = parse_audit_body(&mutated);
+                    let _ = parse_audit_prefix(&mutated);
+                }
+            }
+        }
+    }
+}
