@@ -881,11 +881,339 @@ def bundle_recover_lease():
     return b, dict(key=key, cid=cid, L_R=L_R, D_LAST=D_LAST, ticks=ticks)
 
 
+# ============================================================================================
+# EXPECTED.json and SOURCE.md (line numbers are looked up in the files just written)
+# ============================================================================================
+def _lines(bdir, rel):
+    full = os.path.join(bdir, rel)
+    if rel.endswith(".gz"):
+        with gzip.open(full, "rt") as f:
+            return f.read().split("\n")
+    with open(full) as f:
+        return f.read().split("\n")
+
+
+def loc(b, rel, *needles, nth=1):
+    """'rel:N' of the nth line containing every needle (1-based, decompressed)."""
+    if "*" in rel:
+        import glob
+        cands = sorted(glob.glob(os.path.join(b.dir, rel)))
+        assert len(cands) == 1, (rel, cands)
+        rel = os.path.relpath(cands[0], b.dir)
+    k = 0
+    for n, line in enumerate(_lines(b.dir, rel), 1):
+        if all(x in line for x in needles):
+            k += 1
+            if k == nth:
+                return "`%s:%d`" % (rel, n)
+    raise AssertionError("not found: %s %r" % (rel, needles))
+
+
+TEMPLATES_COMMON = """\
+## Templates used
+
+| Template (as written) | Catalogue | Ozone class, level | Releases |
+|---|---|---|---|
+| audit record `%d{DEFAULT} \\| %-5level \\| %c{1} \\| %msg \\| %throwable{3} %n`; success ends `\\|  `, failure = exception line + two `\\tat` frames, the last with a trailing space | om.md 1.2 | `om-audit-log4j2.properties`, `AuditMessage.formMessage` | all |
+| `user=U \\| ip=I \\| op=OP {params} \\| ret=R`; params {PARAMS} | om.md 0.5, 1.2 | `AuditMessage` ({PCLASS}) | {REL} |
+| `"Transaction"` appended last to every write-request audit map; every OM writes the line at apply | om.md 0.6, 1.2 | `OMAuditLogger.log` | 2.0.0+ |
+| `op=CREATE_FILE` volume, bucket, key, dataSize, replicationType, replicationFactor | om.md 1.4, 1.5 | `OMFileCreateRequestWithFSO` INFO (audit) | {REL} |
+| `op=ALLOCATE_BLOCK` … + `clientID` | om.md 1.4, 1.5 | `OMAllocateBlockRequest` INFO/ERROR (audit) | {REL} |
+| `op=COMMIT_KEY` (close, recovery commit, and the OpenKeyCleanupService auto-commit with `user= \\| ip=`) | om.md 0.4, 1.4, 1.5 | `OMKeyCommitRequestWithFSO` (audit) | {REL} |
+| `op=ALLOCATE_KEY` / `op=COMMIT_KEY` (S3/OBS puts of other users) | om.md 1.3, 1.4 | `OMKeyCreateRequest`, `OMKeyCommitRequest` (audit) | {REL} |
+| `op=DELETE_KEY {volume, bucket, key, Transaction} \\| ret=FAILURE \\| KEY_NOT_FOUND …OMException: Key not found. Key:<key>` (noise) | not in om.md; read at the tags: audit map `buildLightKeyArgsAuditMap` (dataSize/replicationConfig are only added once the key is found) | `OMKeyDeleteRequestWithFSO` | {REL} |
+| `Number of expired open keys submitted for deletion: {}, for commit: {}, cleanupLimit: {}, elapsed time: {}ms` (leader only, thread `om1-OpenKeyCleanupService#0`, two lines per run: OBS task, then FSO task) | om.md 2.1 | `OpenKeyCleanupService` INFO | 2.0.0, 2.2.0 (line 242 at both tags) |
+| `Key delete failed. Volume:{}, Bucket:{}, Key:{}.` + full stack trace | not in om.md; `OMKeyDeleteRequestWithFSO` line 215/228 | `OMKeyDeleteRequestWithFSO` ERROR | {REL} |
+| stack traces: `OMException.toString()` = `<RESULT> org.apache.hadoop.ozone.om.exceptions.OMException: <msg>`, then the apply-thread frames | om.md 1.1 | throw sites read at the tags (see generator `THROW_SITE`, `APPLY_TAIL`) | {REL} |
+"""
+
+
+def write_docs(b, expected, release, layouts, templates_extra, story, chain, benign=None, notes=None):
+    with open(os.path.join(b.dir, "EXPECTED.json"), "w") as f:
+        f.write(json.dumps(expected, indent=2) + "\n")
+    pcls = "`formatParamsAsJson`, Jackson, all values strings" if b.json else "`Map.toString()` of a LinkedHashMap"
+    params = "JSON `{\"k\":\"v\",...}`" if b.json else "`{k=v, k=v}`"
+    out = ["# %s" % b.slug, "", "Release: **%s**. %s" % (release, layouts), "", "## Story", "", story.strip(), "",
+           TEMPLATES_COMMON.replace("{PARAMS}", params).replace("{PCLASS}", pcls).replace("{REL}", release).rstrip()]
+    out += templates_extra
+    out += ["", "## Evidence chain" if not benign else "## Lines a rule must read (and why this is benign)", ""]
+    out += chain
+    if benign:
+        out += ["", "### Why this is not HDDS-16825", ""] + benign
+    if notes:
+        out += ["", "## Notes", ""] + notes
+    with open(os.path.join(b.dir, "SOURCE.md"), "w") as f:
+        f.write("\n".join(out) + "\n")
+
+
+def docs_writer_fails(b, m):
+    k = m["key"]
+    a = "om1/om-audit-om1-2026-08-18-1.log.gz"
+    write_docs(
+        b, [{"rule": "premature-lease-close", "entity": "key:/logs/raw/" + k, "confidence": "confirmed"}],
+        "2.2.0 (JSON audit params, daily audit rotation `-%d{yyyy-MM-dd}-%i.log.gz`)",
+        "OM main logs use the shipped file layout `%d{ISO8601} [%t] %p %c: %m%n`. "
+        "`conf/ozone-site.xml` sets `ozone.om.lease.hard.limit=2h` and `ozone.om.open.key.cleanup.service.interval=10m`. "
+        "OM om1 is the leader throughout; om2 runs ~83 ms ahead, om3 ~47 ms behind.",
+        [
+            "| `op=OPEN_KEY_CLEANUP {\"numOpenKeysDeleted\":\"1\",\"openKeysDeleted\":\"[{volume=…, bucket=…, key=…}]\"}`, `op=STARTUP`, `op=LEADER_CHANGE` with `user=null \\| ip=` | om.md 1.4 | `OMOpenKeysDeleteRequest`, `OzoneManager.start`, `OzoneManagerStateMachine.notifyLeaderChanged` (OMSystemAudit) | 2.1.0+ |",
+            "| `Key committed failed. Volume:{}, Bucket:{}, Key:{}. Exception:{}` (4th `{}` stays literal, stack trace follows; logged on every OM) | om.md 1.1, 2.3 | `OMKeyCommitRequest` ERROR (FSO failures use this logger) | 2.2.0 |",
+            "| `Failed to commit key, as <dbOpenFileKey> entry is not found in the OpenKey table` (KEY_NOT_FOUND) | om.md 2.3 | `OMKeyCommitRequestWithFSO` line 181 | 2.2.0 |",
+        ],
+        """
+A log collector (`svc-collector` at 10.20.3.15) writes `ofs://omservice/logs/raw/%s` and hsyncs it
+every few seconds. It backfills fast at first, so it crosses two block boundaries (ALLOCATE_BLOCK at
+20:31:47 and 20:47:52, each carrying the offset of its last hsync). Its first hsync in block 3 reaches OM
+(no audit line, om.md 0.1) and stores length %d in the fileTable. From then on it writes about 10 KB/s and
+stays in block 3, so every later hsync goes to the datanodes only and nothing refreshes the open key's
+modification time. Two hours after the last ALLOCATE_BLOCK the leader's OpenKeyCleanupService auto-commits
+the file at %d (blank `user= | ip=`). The writer does not notice. At the midnight rotation it closes the
+stream: COMMIT_KEY FAILURE KEY_NOT_FOUND with dataSize %d, i.e. about %d MB of hsync-acknowledged data
+are not in the closed file. All three OMs log the audit lines and the ERROR.
+
+Look-alikes in the same bundle: a second collector (10.20.3.16, `apps/orders/…/collector-4.log`) renews
+its lease with an ALLOCATE_BLOCK every 40-60 min and closes normally at 00:00:06; an abandoned OBS key
+is deleted by the same service (`submitted for deletion: 1`, OMSystemAudit `OPEN_KEY_CLEANUP`); other
+users' traffic (hive, spark, S3 puts) and a failed DELETE_KEY with a stack trace. The new day's files
+(created 00:00:08) are younger than the hard limit when the bundle ends.
+""" % (k, m["L_AUTO"], m["L_AUTO"], m["L_CLOSE"], (m["L_CLOSE"] - m["L_AUTO"]) // 1_000_000),
+        [
+            "1. %s CREATE_FILE of the key by `svc-collector`/10.20.3.15 (same line on om2/om3: %s, %s)."
+            % (loc(b, a, "CREATE_FILE", k), loc(b, "om2/om-audit-om2-2026-08-18-1.log.gz", "CREATE_FILE", k),
+               loc(b, "om3/om-audit-om3-2026-08-18-1.log.gz", "CREATE_FILE", k)),
+            "2. %s and %s ALLOCATE_BLOCK with `clientID` %d (= open time 20:14:03.206 << 16 | 17) and "
+            "dataSize 268428517 / 536866190: the last one (20:47:52) is T_last, the lease is not renewed after it."
+            % (loc(b, a, "ALLOCATE_BLOCK", k, nth=1), loc(b, a, "ALLOCATE_BLOCK", k, nth=2), m["cid"]),
+            "3. %s leader OpenKeyCleanupService, FSO task: `submitted for deletion: 0, for commit: 1` at 22:53:41 "
+            "(2h05m49s after T_last; hard limit 2h, interval 10m)." % loc(b, "om1/ozone-hadoop-om-om1.log", "for commit: 1"),
+            "4. %s the auto-commit: `user= | ip= | op=COMMIT_KEY` dataSize %d (om2 %s, om3 %s, same Transaction)."
+            % (loc(b, a, "user= | ip=", k), m["L_AUTO"], loc(b, "om2/om-audit-om2-2026-08-18-1.log.gz", "user= | ip=", k),
+               loc(b, "om3/om-audit-om3-2026-08-18-1.log.gz", "user= | ip=", k)),
+            "5. %s the writer's own close, COMMIT_KEY `ret=FAILURE` `KEY_NOT_FOUND … Failed to commit key, as "
+            "/…/collector-3.log/%d entry is not found in the OpenKey table`, dataSize %d > %d. The trailing path "
+            "component is the clientID of step 2. (om2 %s, om3 %s)"
+            % (loc(b, "om1/om-audit-om1.log", "ret=FAILURE", k), m["cid"], m["L_CLOSE"], m["L_AUTO"],
+               loc(b, "om2/om-audit-om2.log", "ret=FAILURE", k), loc(b, "om3/om-audit-om3.log", "ret=FAILURE", k)),
+            "6. %s (and om2 %s, om3 %s) OM ERROR `Key committed failed. Volume:logs, Bucket:raw, Key:%s. Exception:{}` "
+            "with the KEY_NOT_FOUND stack trace." % (loc(b, "om1/ozone-hadoop-om-om1.log", "Key committed failed"),
+                                                     loc(b, "om2/ozone-hadoop-om-om2.log", "Key committed failed"),
+                                                     loc(b, "om3/ozone-hadoop-om-om3.log", "Key committed failed"), k),
+            "",
+            "Also present (not evidence): the healthy collector-4 stream, e.g. its last ALLOCATE_BLOCK %s and its close %s; "
+            "the OBS open-key deletion %s / %s." % (
+                loc(b, a, "ALLOCATE_BLOCK", "collector-4.log", nth=5),
+                loc(b, "om1/om-audit-om1.log", "COMMIT_KEY", "apps/orders/2026-08-18/collector-4.log"),
+                loc(b, "om1/ozone-hadoop-om-om1.log", "submitted for deletion: 1"),
+                loc(b, "om1/om-sys-audit-om1.log", "OPEN_KEY_CLEANUP")),
+        ],
+        notes=[
+            "- The FSO path in the exception is `/<volumeObjectId>/<bucketObjectId>/<parentObjectId>/collector-3.log/<clientID>`; "
+            "objectIds are `(2<<62)|(txId<<8)` of the creating transactions 812 (volume), 1034 (bucket) and 6401037 (the "
+            "day directory, created at 2026-08-18 00:00, before this bundle). See om.md 4.",
+            "- Ratis indices without an audit line (hsync commits, DeleteOpenKeys, other services) leave gaps in `Transaction`.",
+        ])
+
+
+def docs_allocate_above(b, m):
+    k = m["key"]
+    c2, b2 = m["B2"]
+    c1, b1 = m["B1"]
+    r = "om1/om-audit-om1-2026-07-20-18-12-40-1.log.gz"
+    write_docs(
+        b, [{"rule": "premature-lease-close", "entity": "key:/ingest/events/" + k, "confidence": "likely"}],
+        "2.0.0 (`{k=v, ...}` audit params; OMAudit rotation `-%d{yyyy-MM-dd-HH-mm-ss}-%i.log.gz` every 86400 s counted from each OM's start; OMSystemAudit knows only STARTUP)",
+        "OM main logs use the vendor layout without thread `%d{ISO8601} %p %c: %m%n` (`conf/log4j.properties`). "
+        "The ingest agent's log (`ingest1/ingest-agent.log`) uses the Ozone console layout `%d{ISO8601} [%t] %p %c{2}: %m%n` "
+        "with DEBUG on `org.apache.hadoop.ozone.client.io.BlockOutputStreamEntryPool` only (`ingest1/conf/log4j.properties`). "
+        "`conf/ozone-site.xml` sets `ozone.om.lease.hard.limit=1h`, cleanup interval `10m`. Leader om1 throughout.",
+        [
+            "| `op=STARTUP {NewOmState=RUNNING, OmState=INITIALIZED}` with `user=null \\| ip=` (HashMap order), the only OMSystemAudit action in 2.0.0 | om.md 5 | `OzoneManager.start` | 2.0.0 |",
+            "| `block written conID: C locID: L bcsId: N replicaIndex: null, length <bytes in that block> bcsID N` (one line per stream entry at every hsync and close) | om.md 2.9 | `BlockOutputStreamEntryPool` DEBUG | 2.0.0 |",
+            "| DN `op=PUT_BLOCK {blockData=[blockId=conID: C locID: L bcsId: B replicaIndex: null, size=S]} \\| ret=null \\| perf={preOpLatencyMs=0, opLatencyMs=N}` (slow op only) | om.md 2.10, datanode.md 1.2 | `HddsDispatcher.performanceAudit` INFO | 2.0.0 |",
+            "| DN `op=CREATE_CONTAINER {containerID=…, containerType=KeyValueContainer}`, `op=CLOSE_CONTAINER {containerID=…}` `ret=SUCCESS` | datanode.md 1.2 | `HddsDispatcher` INFO | 2.0.0 |",
+        ],
+        """
+An ingest agent (`ingest` at 10.20.4.21, host `ingest1`) writes one hsync'ed file per partition. Partition 7
+(`%s`, thread `part-0007-writer`) is opened at 16:42:10; its first hsync (length %d) reaches OM and is what
+the fileTable holds. It then hsyncs every ~2 minutes inside block 1 (datanode only; every hsync prints
+`block written` lines in the agent log). At 18:10:33 block 1 is full and the writer allocates block 2:
+ALLOCATE_BLOCK carries dataSize %d, the offset of its last (acknowledged) hsync. Partition 7 then goes quiet:
+records trickle in, but no hsync is issued in block 2 for more than two hours, so OM never learns of any
+length beyond %d. One hour after the allocation the leader auto-commits the file at dataSize %d
+(blank user/ip). That drops %d bytes that hsync had acknowledged (everything in block 1 after the first hsync), and
+block 2 is not in the committed location list.
+
+At 20:31:18 the writer is demonstrably alive on this key: it flushes block 2 (`%d:%d`), dn2 records the slow
+PutBlock, and the agent logs the hsync's two `block written` lines (block 1 full, block 2 at 3 MB). That hsync
+is the first in block 2, so it goes to OM, and OM rejects it KEY_NOT_FOUND. An hsync leaves no audit and no ERROR (om.md 0.1), so
+the bundle contains **no** KEY_NOT_FOUND line: the failure is only visible to the application.
+Partition 8 (thread `part-0008-writer`, `%s`) runs in the same agent over the same period, crosses a block
+boundary normally and closes at ~20:50 with COMMIT_KEY; it has its own slow PutBlock on dn1.
+""" % (k, m["L_AUTO"], m["D_ALLOC"], m["L_AUTO"], m["L_AUTO"], m["D_ALLOC"] - m["L_AUTO"], c2, b2,
+       "streams/clicks/part-0008.log"),
+        [
+            "1. %s CREATE_FILE `%s` by ingest/10.20.4.21." % (loc(b, r, "CREATE_FILE", k), k),
+            "2. %s first `block written` of thread part-0007-writer: `conID: %d locID: %d`, length %d (the first hsync; this "
+            "length is what OM will auto-commit)." % (loc(b, "ingest1/ingest-agent.log", "part-0007-writer", nth=1), c1, b1, m["L_AUTO"]),
+            "3. %s last `block written` before the allocation: length %d." % (
+                loc(b, "ingest1/ingest-agent.log", "part-0007-writer", "length %d " % m["D_ALLOC"]), m["D_ALLOC"]),
+            "4. %s ALLOCATE_BLOCK SUCCESS, `dataSize=%d`, `clientID=%d` at 18:10:33 (T_last; om2/om3 write the same Transaction)."
+            % (loc(b, r, "ALLOCATE_BLOCK", k), m["D_ALLOC"], m["cid"]),
+            "5. %s leader: `submitted for deletion: 0, for commit: 1` at 19:14:52 (1h04m after T_last)."
+            % loc(b, "om1/ozone-hadoop-om-om1.log", "for commit: 1"),
+            "6. %s auto-commit `user= | ip= | op=COMMIT_KEY {… key=%s, dataSize=%d …}`: **%d < %d** of step 4 "
+            "(om2 %s, om3 %s)." % (loc(b, "om1/om-audit-om1.log", "user= | ip=", k), k, m["L_AUTO"], m["L_AUTO"], m["D_ALLOC"],
+                                   loc(b, "om2/om-audit-om2.log", "user= | ip=", k), loc(b, "om3/om-audit-om3.log", "user= | ip=", k)),
+            "7. %s dn2 slow `PUT_BLOCK` on `conID: %d locID: %d` at 20:31:18 (after the auto-commit)." % (
+                loc(b, "dn2/dn-audit-dn2.log", "PUT_BLOCK"), c2, b2),
+            "8. %s and %s part-0007-writer's hsync at 20:31:18: block 1 at 268435456 and block 2 `conID: %d locID: %d` "
+            "length 3145728. Same thread as steps 2-3, so the block in step 7 belongs to this key's writer. (Lengths of the block-1 lines equal the "
+            "audit dataSize values of steps 4 and 6.)" % (
+                loc(b, "ingest1/ingest-agent.log", "part-0007-writer", "length 268435456"),
+                loc(b, "ingest1/ingest-agent.log", "part-0007-writer", "locID: %d" % b2), c2, b2),
+            "",
+            "No COMMIT_KEY/ALLOCATE_BLOCK FAILURE exists for this key, which is why the confidence is `likely`, not `confirmed`: "
+            "the bundle shows the preconditions (acknowledged length above the committed one, writer active after the "
+            "commit) but not the writer's error.",
+        ],
+        notes=[
+            "- The partition-8 stream is the decoy for the block join: its blocks are in the same container 3044 "
+            "(`locID 113750153625660911`), its slow PutBlock is on dn1, and its lines interleave with partition 7's.",
+            "- In a real cluster the auto-commit also moves the uncommitted block 2 to the deleted table and KeyDeletingService "
+            "logs INFO `Send {} key(s) to SCM, first {} keys: {}` on the leader. That line is left out because its BlockGroup "
+            "format is not in the catalogue.",
+            "- 2.0.0 writes `om-sys-audit-<host>.log` (OMSystemAudit exists since HDDS-11306) but has no OPEN_KEY_CLEANUP / "
+            "LEADER_CHANGE actions. Each file holds only the STARTUP line of the last OM start (2026-07-14), because no later "
+            "event has triggered a rollover. The OBS open-key deletion at ~17:00 (`submitted for deletion: 1`) therefore has no audit line at all.",
+        ])
+
+
+def docs_dead_writer(b, m):
+    k = m["key"]
+    r = "om1/om-audit-om1-2026-07-02-03-02-40-1.log.gz"
+    write_docs(
+        b, [], "2.0.0 (`{k=v, ...}` audit params, OMAudit rotation `-%d{yyyy-MM-dd-HH-mm-ss}-%i.log.gz`)",
+        "OM main logs use the vendor layout without thread `%d{ISO8601} %p %c: %m%n`. Hard limit `2h`, cleanup interval `10m`.",
+        [
+            "| `op=RECOVER_LEASE {volume, bucket, key, Transaction} \\| ret=FAILURE \\| KEY_ALREADY_CLOSED …: Key: <key> is already closed` | om.md 1.5, 3.7 A | `OMRecoverLeaseRequest` line 211 | 2.0.0 |",
+            "| `Fail for recovering lease. Volume:{}, Bucket:{}, Key:{}` + stack trace (3 placeholders, real throwable) | om.md 2.6 | `OMRecoverLeaseRequest` ERROR | 2.0.0 |",
+            "| `op=STARTUP {NewOmState=RUNNING, OmState=INITIALIZED}` (OMSystemAudit, last OM start) | om.md 5 | `OzoneManager.start` | 2.0.0 |",
+        ],
+        """
+A log collector on 10.20.3.17 opens `%s` at 02:00:00, writes quickly and crosses into block 2 at 02:31:40
+(ALLOCATE_BLOCK dataSize 268435000). Its first hsync in block 2 (length %d, no audit line) is also its last:
+the host crashes at ~02:32. Nothing from that clientID follows. At the first cleanup run after the two-hour
+hard limit, 04:32, the leader auto-commits the file at %d, which is **at or above** every length the writer
+reported (the last ALLOCATE_BLOCK said 268435000). At 04:52 an operator (`ops`, 10.20.0.5) runs a lease recovery
+on the file and gets KEY_ALREADY_CLOSED. The rebuilt collector opens a new file `…collector-5.log.2`.
+Background: HBase WALs of rs1/rs2 roll hourly (created and closed by their writers well within 2h), hive and
+S3 traffic.
+""" % (k, m["L_AUTO"], m["L_AUTO"]),
+        [
+            "1. %s CREATE_FILE by svc-collector/10.20.3.17." % loc(b, r, "CREATE_FILE", k),
+            "2. %s ALLOCATE_BLOCK dataSize 268435000 at 02:31:40, the writer's last OM-visible act (T_last)." % loc(b, r, "ALLOCATE_BLOCK", k),
+            "3. %s leader `for commit: 1` at 04:32 (T_last + 2h + under one interval)." % loc(b, "om1/ozone-hadoop-om-om1.log", "for commit: 1"),
+            "4. %s auto-commit `user= | ip= | op=COMMIT_KEY` dataSize %d ≥ 268435000." % (
+                loc(b, "om1/om-audit-om1.log", "user= | ip=", k), m["L_AUTO"]),
+            "5. %s RECOVER_LEASE FAILURE KEY_ALREADY_CLOSED by **ops/10.20.0.5**, not the writer; OM ERROR %s."
+            % (loc(b, "om1/om-audit-om1.log", "RECOVER_LEASE", k), loc(b, "om1/ozone-hadoop-om-om1.log", "Fail for recovering lease")),
+        ],
+        benign=[
+            "- No ALLOCATE_BLOCK of the key has a dataSize above the auto-committed %d, and no activity of the writer "
+            "(user/ip/clientID, block, key) follows T_last: the writer is dead and no hsync-acknowledged length is dropped." % m["L_AUTO"],
+            "- The only post-commit failure on the key is a RECOVER_LEASE KEY_ALREADY_CLOSED from another client. "
+            "om.md 3.2 7c lists that pattern among the outcomes of the bug, so a rule that treats any failure after a blank-user "
+            "commit as the writer's would flag this bundle. The writer never failed here: it was already gone.",
+            "- Designed behaviour per HDDS-10141 (the hard limit closes files of dead writers).",
+        ])
+
+
+def docs_live_writer(b, m):
+    k = m["key"]
+    r = "om1/om-audit-om1-2026-09-01-1.log.gz"
+    write_docs(
+        b, [], "2.2.0 (JSON audit params, daily audit rotation)",
+        "OM main logs use the shipped file layout `%d{ISO8601} [%t] %p %c: %m%n`. Hard limit `2h`, cleanup interval `10m`.",
+        [
+            "| `op=OPEN_KEY_CLEANUP`, `op=STARTUP`, `op=LEADER_CHANGE` (OMSystemAudit, `user=null \\| ip=`) | om.md 1.4 | `OMOpenKeysDeleteRequest`, `OzoneManager`, `OzoneManagerStateMachine` | 2.1.0+ |",
+        ],
+        """
+A collector (`svc-collector` at 10.20.3.16) keeps `%s` open for six hours with hsync, far longer than the
+two-hour hard limit, but it writes fast enough to need a new block every ~95 minutes: every ALLOCATE_BLOCK
+renews the open key's modification time, so the file never expires. It closes normally at midnight
+(COMMIT_KEY by the writer, dataSize %d). OpenKeyCleanupService runs every 10 minutes and commits nothing
+(`for commit: 0` on every run); one run deletes an abandoned non-hsync OBS key (`for deletion: 1` +
+OMSystemAudit OPEN_KEY_CLEANUP). A short hsync'ed job log (svc-batch) opens and closes within 25 minutes. Background traffic and a failed DELETE_KEY.
+""" % (k, m["L_CLOSE"]),
+        [
+            "1. %s CREATE_FILE at 18:02:11." % loc(b, r, "CREATE_FILE", k),
+            "2. %s, %s, %s ALLOCATE_BLOCKs (gaps 99, 96, 96 min, all < 2h); dataSize = the last hsync offsets."
+            % (loc(b, r, "ALLOCATE_BLOCK", k, nth=1), loc(b, r, "ALLOCATE_BLOCK", k, nth=2), loc(b, r, "ALLOCATE_BLOCK", k, nth=3)),
+            "3. %s COMMIT_KEY SUCCESS by the writer at 00:00:04, dataSize %d." % (loc(b, "om1/om-audit-om1.log", "COMMIT_KEY", k), m["L_CLOSE"]),
+            "4. %s (the deletion run) and all other runs in `om1/ozone-hadoop-om-om1.log`: `for commit: 0`." % loc(
+                b, "om1/ozone-hadoop-om-om1.log", "submitted for deletion: 1"),
+        ],
+        benign=[
+            "- No blank-user COMMIT_KEY exists in the bundle, and no KEY_NOT_FOUND.",
+            "- A naive rule that flags any hsync'ed file open longer than `ozone.om.lease.hard.limit` (CREATE_FILE 18:02 → close 00:00 = 6h) "
+            "would fire here. The lease is measured from the last ALLOCATE_BLOCK, and the longest gap is 99 min.",
+            "- The OPEN_KEY_CLEANUP / `submitted for deletion: 1` is a non-hsync key of another user (normal 7-day expiry), not this file.",
+        ])
+
+
+def docs_recover_lease(b, m):
+    k = m["key"]
+    r = "om1/om-audit-om1-2026-10-05-1.log.gz"
+    write_docs(
+        b, [], "2.2.0 (JSON audit params, daily audit rotation)",
+        "OM main logs use the shipped file layout `%d{ISO8601} [%t] %p %c: %m%n`. Hard limit `2h`, soft limit default 60 s.",
+        [
+            "| `op=RECOVER_LEASE {volume, bucket, key, Transaction}` SUCCESS / FAILURE `KEY_UNDER_LEASE_SOFT_LIMIT_PERIOD …: Open Key <key> updated recently and is inside soft limit period` | om.md 1.5, 2.6 | `OMRecoverLeaseRequest` (lines 228 / 150) | 2.2.0 |",
+            "| `Fail for recovering lease. Volume:{}, Bucket:{}, Key:{}` + stack trace | om.md 2.6 | `OMRecoverLeaseRequest` ERROR | 2.2.0 |",
+            "| `Allocate Block failed. Volume:{}, Bucket:{}, OpenKey:{}. Exception:{}` (literal `{}` + stack trace), `Open Key not found <dbOpenFileKey>` | om.md 2.4 | `OMAllocateBlockRequest` ERROR, line 204 | 2.2.0 |",
+            "| `op=STARTUP`, `op=LEADER_CHANGE` (OMSystemAudit of the last OM start; no later system event, so no rollover) | om.md 1.4 | `OzoneManager`, `OzoneManagerStateMachine` | 2.1.0+ |",
+        ],
+        """
+HBase region server rs4 (10.20.0.14) writes WAL `%s` (hsync). At 23:38:51 it allocates block 2 (dataSize
+268433905) and, seconds later, stalls in a long GC pause. The master (hbase at 10.20.0.10) considers rs4
+dead and splits its WALs: its first two recoverLease calls fall inside the 60 s soft limit after the
+allocation and are rejected (KEY_UNDER_LEASE_SOFT_LIMIT_PERIOD, ERROR on every OM), the third at 23:40:20
+succeeds, and the master's recovery COMMIT_KEY (dataSize %d, the length finalized on the datanodes) follows
+0.7 s later. At 23:41:02 rs4 wakes up, its write hits the finalized block and it asks for a new one:
+ALLOCATE_BLOCK FAILURE KEY_NOT_FOUND `Open Key not found …/%d`, with dataSize %d (its last hsync offset).
+rs4 aborts and comes back at 23:52 with a new WAL. Other region servers roll their WALs hourly.
+""" % (k, m["L_R"], m["cid"], m["D_LAST"]),
+        [
+            "1. %s CREATE_FILE by hbase/10.20.0.14; %s ALLOCATE_BLOCK clientID %d at 23:38:51." % (
+                loc(b, r, "CREATE_FILE", k), loc(b, r, "ALLOCATE_BLOCK", k, "SUCCESS"), m["cid"]),
+            "2. %s, %s RECOVER_LEASE FAILURE KEY_UNDER_LEASE_SOFT_LIMIT_PERIOD by hbase/10.20.0.10 (ERROR %s)." % (
+                loc(b, r, "RECOVER_LEASE", k, nth=1), loc(b, r, "RECOVER_LEASE", k, nth=2),
+                loc(b, "om1/ozone-hadoop-om-om1.log", "Fail for recovering lease")),
+            "3. %s RECOVER_LEASE SUCCESS by hbase/10.20.0.10 at 23:40:20; %s its recovery COMMIT_KEY (same user/ip, dataSize %d)."
+            % (loc(b, r, "RECOVER_LEASE", k, "SUCCESS"), loc(b, r, "COMMIT_KEY", k), m["L_R"]),
+            "4. %s ALLOCATE_BLOCK FAILURE KEY_NOT_FOUND by the old writer hbase/10.20.0.14, dataSize %d; OM ERROR %s (also om2/om3)."
+            % (loc(b, r, "ALLOCATE_BLOCK", k, "FAILURE"), m["D_LAST"], loc(b, "om1/ozone-hadoop-om-om1.log", "Allocate Block failed")),
+        ],
+        benign=[
+            "- The COMMIT_KEY before the writer's failure carries a user and ip (the recovering master), and it is preceded by a "
+            "successful RECOVER_LEASE on the key: this is explicit lease recovery, the designed fencing path (om.md 3.7 C). "
+            "It is not the OpenKeyCleanupService auto-commit (`user= | ip=`), and no blank-user COMMIT_KEY exists in the bundle.",
+            "- Recovery takes the length from the datanodes, so the recovery commit (%d) is not below the fenced writer's "
+            "last acknowledged offset (%d): nothing hsynced is lost." % (m["L_R"], m["D_LAST"]),
+            "- A naive rule keyed on a writer's KEY_NOT_FOUND after someone else's COMMIT_KEY would flag %s." % loc(
+                b, r, "ALLOCATE_BLOCK", k, "FAILURE"),
+            "- The soft-limit behaviour the issue asks about (recovery accepted while the writer may still hsync inside one block) "
+            "is explicitly not a defect claim in HDDS-16825.",
+        ])
+
+
 def main():
     info = {}
-    for fn in (bundle_writer_fails, bundle_allocate_above, bundle_dead_writer, bundle_live_writer,
-               bundle_recover_lease):
+    for fn, doc in ((bundle_writer_fails, docs_writer_fails), (bundle_allocate_above, docs_allocate_above),
+                    (bundle_dead_writer, docs_dead_writer), (bundle_live_writer, docs_live_writer),
+                    (bundle_recover_lease, docs_recover_lease)):
         b, meta = fn()
+        doc(b, meta)
         info[b.slug] = (b, meta)
         print(b.slug, {k: v for k, v in meta.items() if k != "ticks"})
     return info
