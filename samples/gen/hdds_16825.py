@@ -1,0 +1,1232 @@
+#!/usr/bin/env python3
+"""Sample bundles for rule `premature-lease-close` (HDDS-16825, OM).
+
+Writes five three-OM bundles under samples/:
+  HDDS-16825-bug-writer-fails-after-autocommit       (2.2.0, JSON audit params, file layout)
+  HDDS-16825-bug-allocate-above-autocommit-2-0       (2.0.0, {k=v} params, vendor layout, client DEBUG, DN audit)
+  HDDS-16825-control-dead-writer                     (2.0.0, {k=v} params, vendor layout)
+  HDDS-16825-control-live-writer-closes              (2.2.0, JSON params, file layout)
+  HDDS-16825-control-recover-lease-fencing           (2.2.0, JSON params, file layout)
+
+Python 3.11 standard library only, fixed seeds, gzip members with mtime=0: reruns give identical bytes.
+Every template below is the format string of the Ozone class named next to it; see the catalogue
+/work/shared/ozone-logs/om.md (section numbers in comments) and each bundle's SOURCE.md.
+"""
+import datetime as dt
+import gzip
+import io
+import json
+import os
+import random
+import shutil
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SAMPLES = os.path.dirname(HERE)
+MS = dt.timedelta(milliseconds=1)
+SEC = dt.timedelta(seconds=1)
+MIN = dt.timedelta(minutes=1)
+HOUR = dt.timedelta(hours=1)
+DAY = dt.timedelta(days=1)
+BLOCK = 268435456  # ozone.scm.block.size default 256MB
+
+
+def D(s):
+    """'2026-08-18 20:14:03.217' -> datetime"""
+    return dt.datetime.strptime(s, "%Y-%m-%d %H:%M:%S.%f")
+
+
+def ts(t):
+    """%d{ISO8601} (log4j1) and %d{DEFAULT} (log4j2): yyyy-MM-dd HH:mm:ss,SSS"""
+    return t.strftime("%Y-%m-%d %H:%M:%S,") + "%03d" % (t.microsecond // 1000)
+
+
+def epoch_ms(t):
+    return int((t - dt.datetime(1970, 1, 1)) / MS)
+
+
+def client_id(t, counter):
+    """UniqueId.next() on the leader: currentTimeMillis << 16 | counter (om.md 4)."""
+    return (epoch_ms(t) << 16) | counter
+
+
+def object_id(tx):
+    """OmUtils.getObjectIdFromTxId(epoch=2, txId) as a signed long (om.md 4)."""
+    return -9223372036854775808 + 256 * tx
+
+
+# --------------------------------------------------------------------------------------------
+# Release-specific stack frames (line numbers read at the tags ozone-2.0.0 / ozone-2.2.0).
+# JDK frames are those of JDK 17 (UNVERIFIED: depends on the JDK the cluster runs).
+# --------------------------------------------------------------------------------------------
+JDK_TAIL = [
+    "java.base/java.util.concurrent.CompletableFuture$AsyncSupply.run(CompletableFuture.java:1768)",
+    "java.base/java.util.concurrent.ThreadPoolExecutor.runWorker(ThreadPoolExecutor.java:1136)",
+    "java.base/java.util.concurrent.ThreadPoolExecutor$Worker.run(ThreadPoolExecutor.java:635)",
+    "java.base/java.lang.Thread.run(Thread.java:840)",
+]
+PKG = "org.apache.hadoop.ozone.om.request"
+APPLY_TAIL = {
+    "2.2.0": [
+        "org.apache.hadoop.ozone.protocolPB.OzoneManagerRequestHandler.lambda$handleWriteRequestImpl$0(OzoneManagerRequestHandler.java:425)",
+        "org.apache.hadoop.ozone.util.MetricUtil.captureLatencyNs(MetricUtil.java:45)",
+        "org.apache.hadoop.ozone.protocolPB.OzoneManagerRequestHandler.handleWriteRequestImpl(OzoneManagerRequestHandler.java:423)",
+        "org.apache.hadoop.ozone.protocolPB.RequestHandler.handleWriteRequest(RequestHandler.java:62)",
+        "org.apache.hadoop.ozone.om.ratis.OzoneManagerStateMachine.runCommand(OzoneManagerStateMachine.java:671)",
+        "org.apache.hadoop.ozone.om.ratis.OzoneManagerStateMachine.lambda$applyTransaction$3(OzoneManagerStateMachine.java:474)",
+    ] + JDK_TAIL,
+    "2.0.0": [
+        "org.apache.hadoop.ozone.protocolPB.OzoneManagerRequestHandler.lambda$handleWriteRequestImpl$0(OzoneManagerRequestHandler.java:419)",
+        "org.apache.hadoop.ozone.util.MetricUtil.captureLatencyNs(MetricUtil.java:45)",
+        "org.apache.hadoop.ozone.protocolPB.OzoneManagerRequestHandler.handleWriteRequestImpl(OzoneManagerRequestHandler.java:417)",
+        "org.apache.hadoop.ozone.protocolPB.RequestHandler.handleWriteRequest(RequestHandler.java:62)",
+        "org.apache.hadoop.ozone.om.ratis.OzoneManagerStateMachine.runCommand(OzoneManagerStateMachine.java:558)",
+        "org.apache.hadoop.ozone.om.ratis.OzoneManagerStateMachine.lambda$applyTransaction$2(OzoneManagerStateMachine.java:374)",
+    ] + JDK_TAIL,
+}
+THROW_SITE = {
+    ("2.2.0", "commit_fso"): PKG + ".key.OMKeyCommitRequestWithFSO.validateAndUpdateCache(OMKeyCommitRequestWithFSO.java:181)",
+    ("2.0.0", "commit_fso"): PKG + ".key.OMKeyCommitRequestWithFSO.validateAndUpdateCache(OMKeyCommitRequestWithFSO.java:179)",
+    ("2.2.0", "allocate"): PKG + ".key.OMAllocateBlockRequest.validateAndUpdateCache(OMAllocateBlockRequest.java:204)",
+    ("2.2.0", "delete_fso"): PKG + ".key.OMKeyDeleteRequestWithFSO.validateAndUpdateCache(OMKeyDeleteRequestWithFSO.java:117)",
+    ("2.0.0", "delete_fso"): PKG + ".key.OMKeyDeleteRequestWithFSO.validateAndUpdateCache(OMKeyDeleteRequestWithFSO.java:112)",
+}
+RECOVER_SITES = {
+    ("2.2.0", "soft"): [PKG + ".file.OMRecoverLeaseRequest.doWork(OMRecoverLeaseRequest.java:228)",
+                        PKG + ".file.OMRecoverLeaseRequest.validateAndUpdateCache(OMRecoverLeaseRequest.java:150)"],
+    ("2.0.0", "closed"): [PKG + ".file.OMRecoverLeaseRequest.doWork(OMRecoverLeaseRequest.java:211)",
+                          PKG + ".file.OMRecoverLeaseRequest.validateAndUpdateCache(OMRecoverLeaseRequest.java:152)"],
+}
+OMEX = "org.apache.hadoop.ozone.om.exceptions.OMException"
+
+# Loggers (om.md 2.x)
+L_CLEANUP = "org.apache.hadoop.ozone.om.service.OpenKeyCleanupService"
+L_COMMIT = "org.apache.hadoop.ozone.om.request.key.OMKeyCommitRequest"          # FSO failures too (om.md 2.3)
+L_ALLOC = "org.apache.hadoop.ozone.om.request.key.OMAllocateBlockRequest"       # 2.2.0: validateAndUpdateCache is final in the base class
+L_DELETE_FSO = "org.apache.hadoop.ozone.om.request.key.OMKeyDeleteRequestWithFSO"
+L_RECOVER = "org.apache.hadoop.ozone.om.request.file.OMRecoverLeaseRequest"
+
+# Message templates (exact format strings, om.md 2.1 / 2.3 / 2.4 / 2.6; Key delete: OMKeyDeleteRequestWithFSO)
+T_CLEANUP = ("Number of expired open keys submitted for deletion: {},"
+             + " for commit: {}, cleanupLimit: {}, elapsed time: {}ms")
+T_COMMIT_FAILED = "Key committed failed. Volume:{}, Bucket:{}, Key:{}. " + "Exception:{}"   # 4th {} stays literal
+T_ALLOC_FAILED = "Allocate Block failed. Volume:{}, Bucket:{}, OpenKey:{}. " + "Exception:{}"  # 4th {} stays literal
+T_DELETE_FAILED = "Key delete failed. Volume:{}, Bucket:{}, Key:{}."                        # ex is a real throwable
+T_RECOVER_FAILED = "Fail for recovering lease. Volume:{}, Bucket:{}, Key:{}"                 # ex is a real throwable
+# OMException messages
+E_COMMIT_NF = "Failed to commit key, as {} entry is not found in the OpenKey table"         # + dbOpenFileKey
+E_ALLOC_NF = "Open Key not found {}"
+E_DELETE_NF = "Key not found. Key:{}"
+E_SOFT = "Open Key {} updated recently and is inside soft limit period"
+E_CLOSED = "Key: {} is already closed"
+# Client (om.md 2.9), BlockOutputStreamEntryPool DEBUG
+T_BLOCK_WRITTEN = "block written {}, length {} bcsID {}"
+
+
+def slf4j(fmt, *args):
+    """SLF4J substitution: args fill the leading {} in order; extra {} stay literal."""
+    out = fmt
+    for a in args:
+        out = out.replace("{}", str(a), 1)
+    return out
+
+
+def block_id(con, loc, bcs):
+    """BlockID.toString: conID: C locID: L bcsId: N replicaIndex: null (Ratis)."""
+    return "conID: %d locID: %d bcsId: %d replicaIndex: null" % (con, loc, bcs)
+
+
+class Bundle:
+    def __init__(self, slug, version, layout, seed, start_tx, leader="om1"):
+        self.slug = slug
+        self.dir = os.path.join(SAMPLES, slug)
+        self.version = version
+        self.json = version != "2.0.0"
+        self.layout = layout
+        self.rng = random.Random(seed)
+        self.tx = start_tx
+        self.oms = ["om1", "om2", "om3"]
+        self.leader = leader
+        # host clock offsets (seconds)
+        self.skew = {"om1": 0.0, "om2": 0.083, "om3": -0.047}
+        self.events = []   # OM write requests: applied on every OM
+        self.files = {}    # relpath -> list of (time, seq, text)
+        self.seq = 0
+        self.tx_of = {}    # event label -> Transaction
+
+    # ---- low-level emit --------------------------------------------------------------------
+    def emit(self, path, t, text):
+        self.seq += 1
+        self.files.setdefault(path, []).append((t, self.seq, text))
+
+    def host_t(self, host, t):
+        return t + dt.timedelta(seconds=self.skew.get(host, 0.0))
+
+    def params(self, d):
+        if self.json:   # AuditMessage.formatParamsAsJson (>= 2.1.0)
+            return json.dumps(d, separators=(",", ":"))
+        return "{" + ", ".join("%s=%s" % (k, v) for k, v in d.items()) + "}"   # Map.toString (<= 2.0.0)
+
+    @staticmethod
+    def audit_text(t, level, logger, msg, exc3=None):
+        """log4j2: %d{DEFAULT} | %-5level | %c{1} | %msg | %throwable{3} %n"""
+        head = "%s | %-5s | %s | %s | " % (ts(t), level, logger, msg)
+        if exc3:
+            return head + "\n".join(exc3) + " "
+        return head + " "
+
+    def main_text(self, t, thread, level, logger, msg, extra=None):
+        if self.layout == "file":      # %d{ISO8601} [%t] %p %c: %m%n
+            s = "%s [%s] %s %s: %s" % (ts(t), thread, level, logger, msg)
+        elif self.layout == "vendor":  # %d{ISO8601} %p %c: %m%n
+            s = "%s %s %s: %s" % (ts(t), level, logger, msg)
+        else:
+            raise ValueError(self.layout)
+        if extra:
+            s += "\n" + "\n".join(extra)
+        return s
+
+    def main_path(self, host):
+        return "%s/ozone-hadoop-om-%s.log" % (host, host)
+
+    def om_main(self, host, t, thread, level, logger, msg, extra=None):
+        self.emit(self.main_path(host), t, self.main_text(t, thread, level, logger, msg, extra))
+
+    # ---- OM write requests (applied on all OMs) --------------------------------------------
+    def kv(self, vol, bucket, key, size, repl=True):
+        d = {"volume": vol, "bucket": bucket, "key": key, "dataSize": str(size)}
+        if repl:
+            d["replicationType"] = "RATIS"
+            d["replicationFactor"] = "THREE"
+        return d
+
+    def write(self, t, op, params, user, ip, label=None, exc=None, err=None):
+        """exc = (result_code, message, throw_site_frames); err = (logger, message) for the OM ERROR line."""
+        self.events.append(dict(t=t, kind="audit", op=op, params=params, user=user, ip=ip,
+                                label=label, exc=exc, err=err))
+
+    def silent(self, t, n=1, label=None):
+        """Ratis entries with no audit line (hsync commits, purges ...)."""
+        self.events.append(dict(t=t, kind="silent", n=n, label=label))
+
+    def sysaudit(self, t, op, params):
+        self.events.append(dict(t=t, kind="sys", op=op, params=params))
+
+    def flush_events(self):
+        self.events.sort(key=lambda e: e["t"])
+        last = {h: dt.datetime.min for h in self.oms}
+        for e in self.events:
+            if e["kind"] == "silent":
+                self.tx += e["n"]
+                if e["label"]:
+                    self.tx_of[e["label"]] = self.tx
+                continue
+            self.tx += 1
+            if self.rng.random() < 0.18:      # unaudited entries of other services in between
+                self.tx += self.rng.randint(1, 3)
+            tx = self.tx
+            if e.get("label"):
+                self.tx_of[e["label"]] = tx
+            for h in self.oms:
+                delay = 0 if h == self.leader else self.rng.randint(2, 31)
+                ta = e["t"] + delay * MS
+                if ta <= last[h]:
+                    ta = last[h] + MS
+                last[h] = ta
+                th = self.host_t(h, ta)
+                if e["kind"] == "sys":   # OMSystemAudit: user=null (non-RPC thread), ip="" ; no Transaction
+                    msg = "user=null | ip= | op=%s %s | ret=SUCCESS" % (e["op"], self.params(e["params"]))
+                    self.emit("%s/om-sys-audit-%s.log" % (h, h), th,
+                              self.audit_text(th, "INFO", "OMSystemAudit", msg))
+                    continue
+                p = dict(e["params"])
+                p["Transaction"] = str(tx)
+                ret = "FAILURE" if e["exc"] else "SUCCESS"
+                msg = "user=%s | ip=%s | op=%s %s | ret=%s" % (e["user"], e["ip"], e["op"], self.params(p), ret)
+                exc3 = None
+                if e["exc"]:
+                    code, emsg, site = e["exc"]
+                    frames = site + APPLY_TAIL[self.version]
+                    first = "%s %s: %s" % (code, OMEX, emsg)   # OMException.toString
+                    exc3 = [first, "\tat " + frames[0], "\tat " + frames[1]]
+                    if e["err"]:
+                        logger, emsg_log = e["err"]
+                        self.om_main(h, th, "%s-OMStateMachineApplyTransactionThread - 0" % h, "ERROR",
+                                     logger, emsg_log, [first] + ["\tat " + f for f in frames])
+                    th = th + self.rng.randint(0, 1) * MS
+                self.emit("%s/om-audit-%s.log" % (h, h), th, self.audit_text(th, "ERROR" if exc3 else "INFO",
+                                                                              "OMAudit", msg, exc3))
+
+    # ---- OpenKeyCleanupService (leader only) ------------------------------------------------
+    def cleanup_ticks(self, first, end, interval, actions):
+        """actions: list of (due_time, task, fn) ; fn(t_submit) registers the request(s).
+        Two summary lines per run: DEFAULT (OBS) task first, then FILE_SYSTEM_OPTIMIZED (om.md 2.1)."""
+        t = first
+        pending = sorted(actions, key=lambda a: a[0])
+        ticks = []
+        while t < end:
+            thread = "%s-OpenKeyCleanupService#0" % self.leader
+            for task in ("DEFAULT", "FSO"):
+                due = [a for a in pending if a[1] == task and a[0] <= t]
+                ndel = ncommit = 0
+                elapsed = self.rng.randint(1, 4) if task == "DEFAULT" else self.rng.randint(1, 6)
+                for a in due:
+                    pending.remove(a)
+                    kind = a[3]
+                    a[2](t + self.rng.randint(6, 14) * MS)
+                    if kind == "delete":
+                        ndel += 1
+                    else:
+                        ncommit += 1
+                    elapsed += self.rng.randint(28, 74)
+                tl = t + elapsed * MS
+                self.om_main(self.leader, self.host_t(self.leader, tl), thread, "INFO", L_CLEANUP,
+                             slf4j(T_CLEANUP, ndel, ncommit, 1000, elapsed))
+                ticks.append((task, tl, ndel, ncommit))
+                t = tl + self.rng.randint(0, 1) * MS
+            t = t + interval + self.rng.randint(0, 3) * MS
+        assert not pending, "cleanup action never ran: %r" % pending
+        return ticks
+
+    # ---- output ------------------------------------------------------------------------------
+    def finish(self, audit_rotation, extra_files=None):
+        self.flush_events()
+        if os.path.isdir(self.dir):
+            shutil.rmtree(self.dir)
+        os.makedirs(self.dir)
+        for path, entries in sorted(self.files.items()):
+            entries.sort(key=lambda e: (e[0], e[1]))
+            base = os.path.basename(path)
+            rot = None
+            if base.startswith("om-audit-") or base.startswith("om-sys-audit-"):
+                rot = audit_rotation
+            if rot is None:
+                self._write(path, [e[2] for e in entries])
+                continue
+            stem = path[:-4]  # without .log
+            host = path.split("/")[0]
+            groups = []
+            for e in entries:
+                key = rot(host, e[0])
+                if groups and groups[-1][0] == key:
+                    groups[-1][1].append(e[2])
+                else:
+                    groups.append((key, [e[2]]))
+            for key, lines in groups[:-1]:
+                self._write("%s-%s-1.log.gz" % (stem, key), lines, gz=True)
+            self._write(path, groups[-1][1])
+        for path, text in (extra_files or {}).items():
+            full = os.path.join(self.dir, path)
+            os.makedirs(os.path.dirname(full), exist_ok=True)
+            with open(full, "w", newline="\n") as f:
+                f.write(text)
+
+    def _write(self, rel, lines, gz=False):
+        full = os.path.join(self.dir, rel)
+        os.makedirs(os.path.dirname(full), exist_ok=True)
+        data = ("\n".join(lines) + "\n").encode() if lines else b""
+        if gz:
+            buf = io.BytesIO()
+            with gzip.GzipFile(filename="", mode="wb", fileobj=buf, mtime=0) as g:
+                g.write(data)
+            data = buf.getvalue()
+        with open(full, "wb") as f:
+            f.write(data)
+
+
+def startup_sysaudit_22(b, starts, leader="om1"):
+    """OMSystemAudit at the last OM start (2.1.0+): STARTUP (HashMap order) and the first LEADER_CHANGE."""
+    for h in b.oms:
+        s = starts[h]
+        b.emit("%s/om-sys-audit-%s.log" % (h, h), s, Bundle.audit_text(
+            s, "INFO", "OMSystemAudit", "user=null | ip= | op=STARTUP %s | ret=SUCCESS"
+            % b.params({"NewOmState": "RUNNING", "OmState": "INITIALIZED"})))
+    tl = max(starts.values()) + 4_118 * MS
+    for h in b.oms:
+        s = tl + b.rng.randint(1, 40) * MS
+        b.emit("%s/om-sys-audit-%s.log" % (h, h), s, Bundle.audit_text(
+            s, "INFO", "OMSystemAudit", "user=null | ip= | op=LEADER_CHANGE %s | ret=SUCCESS"
+            % b.params({"previousLeader": "NONE", "newLeader": leader})))
+
+
+def daily(host, t):
+    """2.2.0 om-audit filePattern %d{yyyy-MM-dd}-%i, TimeBasedTriggeringPolicy interval=1 (one file per day)."""
+    return t.strftime("%Y-%m-%d")
+
+
+def hms_periods(starts):
+    """2.0.0 filePattern %d{yyyy-MM-dd-HH-mm-ss}-%i with interval=86400 (seconds): periods of 24h
+    counted from each OM's start; the rolled file carries the period's start (UNVERIFIED detail)."""
+    def key(host, t):
+        s = starts[host]
+        k = int((t - s) // DAY)
+        return (s + k * DAY).strftime("%Y-%m-%d-%H-%M-%S")
+    return key
+
+
+def site_xml(props):
+    out = ['<?xml version="1.0" encoding="UTF-8"?>', '<?xml-stylesheet type="text/xsl" href="configuration.xsl"?>',
+           "<configuration>"]
+    for k, v in props:
+        out.append("  <property>\n    <name>%s</name>\n    <value>%s</value>\n  </property>" % (k, v))
+    out.append("</configuration>")
+    return "\n".join(out) + "\n"
+
+
+BASE_SITE = [
+    ("ozone.om.service.ids", "omservice"),
+    ("ozone.om.nodes.omservice", "om1,om2,om3"),
+    ("ozone.om.address.omservice.om1", "om1.example.com:9862"),
+    ("ozone.om.address.omservice.om2", "om2.example.com:9862"),
+    ("ozone.om.address.omservice.om3", "om3.example.com:9862"),
+    ("ozone.om.ratis.enable", "true"),
+    ("ozone.scm.names", "scm1.example.com,scm2.example.com,scm3.example.com"),
+    ("ozone.fs.hsync.enabled", "true"),
+    ("ozone.client.hbase.enhancements.allowed", "true"),
+    ("ozone.scm.block.size", "256MB"),
+]
+
+STARTS_22 = {
+    "HDDS-16825-bug-writer-fails-after-autocommit": {"om1": D("2026-08-12 09:14:02.331"), "om2": D("2026-08-12 09:16:40.902"),
+                                                     "om3": D("2026-08-12 09:19:11.517")},
+    "HDDS-16825-control-live-writer-closes": {"om1": D("2026-08-27 14:30:55.104"), "om2": D("2026-08-27 14:33:20.660"),
+                                              "om3": D("2026-08-27 14:35:48.013")},
+    "HDDS-16825-control-recover-lease-fencing": {"om1": D("2026-09-30 07:02:13.870"), "om2": D("2026-09-30 07:04:51.332"),
+                                                 "om3": D("2026-09-30 07:07:30.596")},
+}
+
+LOG4J_VENDOR = """# OM / DN log4j.properties as shipped by the vendor-managed install (no thread in the layout)
+log4j.rootLogger=${hadoop.root.logger}
+hadoop.root.logger=INFO,RFA
+log4j.appender.RFA=org.apache.log4j.RollingFileAppender
+log4j.appender.RFA.File=${hadoop.log.dir}/${hadoop.log.file}
+log4j.appender.RFA.MaxFileSize=256MB
+log4j.appender.RFA.MaxBackupIndex=10
+log4j.appender.RFA.layout=org.apache.log4j.PatternLayout
+log4j.appender.RFA.layout.ConversionPattern=%d{ISO8601} %p %c: %m%n
+"""
+
+
+# ============================================================================================
+# Common background traffic
+# ============================================================================================
+def traffic(b, start, end, n, fso_users, obs_users):
+    """Other users' writes: ofs file writes in FSO buckets (CREATE_FILE, ALLOCATE_BLOCK with dataSize 0
+    for non-hsync writers, COMMIT_KEY) and S3/OBS puts (ALLOCATE_KEY, COMMIT_KEY)."""
+    rng = b.rng
+    span = (end - start).total_seconds()
+    counter = 3
+    for i in range(n):
+        t = start + dt.timedelta(seconds=rng.uniform(0, span - 900))
+        counter += rng.randint(1, 40)
+        if rng.random() < 0.6:
+            user, ip, vol, bucket, prefix = rng.choice(fso_users)
+            key = prefix % dict(i=i, d=t.strftime("%Y%m%d"), h=t.strftime("%H"), r=rng.randint(0, 99999))
+            size = rng.choice([rng.randint(2_000, 9_000_000), rng.randint(9_000_000, 700_000_000)])
+            b.write(t, "CREATE_FILE", b.kv(vol, bucket, key, 0), user, ip)
+            cid = client_id(t - rng.randint(3, 12) * MS, counter)
+            tt = t
+            for blk in range(1, (size - 1) // BLOCK + 1):
+                tt = tt + dt.timedelta(seconds=rng.uniform(4, 40))
+                p = b.kv(vol, bucket, key, 0)
+                p["clientID"] = str(cid)
+                b.write(tt, "ALLOCATE_BLOCK", p, user, ip)
+            tt = tt + dt.timedelta(seconds=rng.uniform(0.3, 50))
+            b.write(tt, "COMMIT_KEY", b.kv(vol, bucket, key, size), user, ip)
+        else:
+            user, ip, vol, bucket, prefix = rng.choice(obs_users)
+            key = prefix % dict(i=i, d=t.strftime("%Y%m%d"), h=t.strftime("%H"), r=rng.randint(0, 99999))
+            size = rng.randint(1_024, 60_000_000)
+            b.write(t, "ALLOCATE_KEY", b.kv(vol, bucket, key, size), user, ip)
+            b.write(t + dt.timedelta(seconds=rng.uniform(0.05, 3.0)), "COMMIT_KEY",
+                    b.kv(vol, bucket, key, size), user, ip)
+
+
+def failed_delete(b, t, user, ip, vol, bucket, key):
+    """A DELETE_KEY of a missing file: audit FAILURE + OM ERROR with a real stack trace (noise)."""
+    site = [THROW_SITE[(b.version, "delete_fso")]]
+    b.write(t, "DELETE_KEY", {"volume": vol, "bucket": bucket, "key": key}, user, ip,
+            exc=("KEY_NOT_FOUND", slf4j(E_DELETE_NF, key), site),
+            err=(L_DELETE_FSO, slf4j(T_DELETE_FAILED, vol, bucket, key)))
+
+
+# ============================================================================================
+# 1. bug: live writer auto-committed, its close then fails KEY_NOT_FOUND (2.2.0)
+# ============================================================================================
+def bundle_writer_fails():
+    b = Bundle("HDDS-16825-bug-writer-fails-after-autocommit", "2.2.0", "file", 1682501, 6_402_110)
+    start, end = D("2026-08-18 19:30:00.000"), D("2026-08-19 01:20:00.000")
+    hard, interval = 2 * HOUR, 10 * MIN
+    VOL, BKT = "logs", "raw"
+    vol_id, bkt_id, dir_tx = object_id(812), object_id(1034), 6_401_037   # dir created 2026-08-18 00:00 (outside bundle)
+    user, ip = "svc-collector", "10.20.3.15"
+    key = "apps/payments/2026-08-18/collector-3.log"
+    fname = "collector-3.log"
+
+    # victim writer: opened at 20:14:03, fills two blocks fast (backfill), then trickles inside block 3
+    t_create = D("2026-08-18 20:14:03.217")
+    cid = client_id(t_create - 11 * MS, 17)
+    b.write(t_create, "CREATE_FILE", b.kv(VOL, BKT, key, 0), user, ip, label="victim_create")
+    b.silent(t_create + 912 * MS, label="victim_first_hsync")         # first hsync (reaches OM, no audit)
+    t_b2 = D("2026-08-18 20:31:47.604")
+    p = b.kv(VOL, BKT, key, 268_428_517); p["clientID"] = str(cid)
+    b.write(t_b2, "ALLOCATE_BLOCK", p, user, ip, label="victim_alloc2")
+    b.silent(t_b2 + 1_207 * MS)                                         # first hsync in block 2
+    t_b3 = D("2026-08-18 20:47:52.081")
+    p = b.kv(VOL, BKT, key, 536_866_190); p["clientID"] = str(cid)
+    b.write(t_b3, "ALLOCATE_BLOCK", p, user, ip, label="victim_alloc3")
+    L_AUTO = 536_872_942
+    b.silent(t_b3 + 1_033 * MS, label="victim_hsync_b3")                # first hsync in block 3 -> fileTable = L_AUTO
+    # ... DN-only hsyncs every few seconds from here on, invisible to OM ...
+
+    # healthy look-alike: another collector, faster stream, new block every 40-60 min, closes at midnight
+    u2, ip2 = "svc-collector", "10.20.3.16"
+    key2 = "apps/orders/2026-08-18/collector-4.log"
+    t2 = D("2026-08-18 19:52:41.338")
+    cid2 = client_id(t2 - 9 * MS, 4)
+    b.write(t2, "CREATE_FILE", b.kv(VOL, BKT, key2, 0), u2, ip2)
+    b.silent(t2 + 640 * MS)
+    off = 0
+    for tb in ["20:38:10.417", "21:29:55.902", "22:14:03.118", "23:02:47.560", "23:47:31.004"]:
+        t = D("2026-08-18 " + tb)
+        off += BLOCK - b.rng.randint(900, 9000)
+        p = b.kv(VOL, BKT, key2, off); p["clientID"] = str(cid2)
+        b.write(t, "ALLOCATE_BLOCK", p, u2, ip2)
+        b.silent(t + b.rng.randint(600, 1900) * MS)
+        off = (off // BLOCK + 1) * BLOCK
+    b.write(D("2026-08-19 00:00:06.772"), "COMMIT_KEY", b.kv(VOL, BKT, key2, off + 98_311_406), u2, ip2)
+
+    # midnight rotation of both collectors: new day directories and files
+    t_mid = D("2026-08-19 00:00:05.131")
+    b.write(t_mid, "CREATE_DIRECTORY", b.kv(VOL, BKT, "apps/payments/2026-08-19", 0, repl=False), user, ip)
+    b.write(t_mid + 401 * MS, "CREATE_DIRECTORY", b.kv(VOL, BKT, "apps/orders/2026-08-19", 0, repl=False), u2, ip2)
+    # the victim's close: COMMIT_KEY FAILURE, dataSize far above L_AUTO
+    t_fail = D("2026-08-19 00:00:07.309")
+    L_CLOSE = 651_208_334
+    db_open = "/%d/%d/%d/%s/%d" % (vol_id, bkt_id, object_id(dir_tx), fname, cid)
+    b.write(t_fail, "COMMIT_KEY", b.kv(VOL, BKT, key, L_CLOSE), user, ip, label="victim_fail",
+            exc=("KEY_NOT_FOUND", slf4j(E_COMMIT_NF, db_open), [THROW_SITE[("2.2.0", "commit_fso")]]),
+            err=(L_COMMIT, slf4j(T_COMMIT_FAILED, VOL, BKT, key)))
+    # the new files of the new day (they are young when the bundle ends)
+    b.write(D("2026-08-19 00:00:08.554"), "CREATE_FILE",
+            b.kv(VOL, BKT, "apps/payments/2026-08-19/collector-3.log", 0), user, ip)
+    b.silent(D("2026-08-19 00:00:09.460"))
+    b.write(D("2026-08-19 00:00:08.990"), "CREATE_FILE",
+            b.kv(VOL, BKT, "apps/orders/2026-08-19/collector-4.log", 0), u2, ip2)
+    b.silent(D("2026-08-19 00:00:09.702"))
+    p = b.kv(VOL, BKT, "apps/orders/2026-08-19/collector-4.log", 268_430_022)
+    p["clientID"] = str(client_id(D("2026-08-19 00:00:08.981"), 11))
+    b.write(D("2026-08-19 00:46:12.340"), "ALLOCATE_BLOCK", p, u2, ip2)
+
+    traffic(b, start, end, 140,
+            [("hive", "10.20.2.31", "hive", "warehouse", "sales/dt=%(d)s/part-%(r)05d-c000.snappy.parquet"),
+             ("hive", "10.20.2.32", "hive", "warehouse", "clicks/dt=%(d)s/hr=%(h)s/part-%(r)05d.orc"),
+             ("spark", "10.20.2.40", "spark", "events", "checkpoints/job-%(r)05d/offsets/%(i)d")],
+            [("backup-svc", "10.20.0.40", "s3v", "backups", "db/%(d)s/chunk-%(r)05d"),
+             ("etl", "10.20.0.41", "s3v", "staging", "ingest/%(d)s/batch-%(i)04d.json")])
+    failed_delete(b, D("2026-08-18 21:06:44.912"), "hive", "10.20.2.31", "hive", "warehouse",
+                  "sales/dt=20260817/_temporary/0")
+
+    # OpenKeyCleanupService on the leader om1, every 10 min
+    def autocommit(t):
+        b.write(t, "COMMIT_KEY", b.kv(VOL, BKT, key, L_AUTO), "", "", label="victim_auto")
+
+    def delete_abandoned(t):
+        b.silent(t)  # the DeleteOpenKeys request itself
+        b.sysaudit(t + MS, "OPEN_KEY_CLEANUP",
+                   {"numOpenKeysDeleted": "1",
+                    "openKeysDeleted": "[{volume=s3v, bucket=backups, key=db/20260811/chunk-40417}]"})
+    ticks = b.cleanup_ticks(D("2026-08-18 19:33:41.208"), end, interval,
+                            [(t_b3 + hard, "FSO", autocommit, "commit"),
+                             (D("2026-08-18 21:50:00.000"), "DEFAULT", delete_abandoned, "delete")])
+    startup_sysaudit_22(b, STARTS_22[b.slug])
+    site = site_xml(BASE_SITE + [("ozone.om.lease.hard.limit", "2h"),
+                                 ("ozone.om.open.key.cleanup.service.interval", "10m")])
+    b.finish(daily, {"conf/ozone-site.xml": site})
+    return b, dict(key=key, cid=cid, L_AUTO=L_AUTO, L_CLOSE=L_CLOSE, t_b3=t_b3, ticks=ticks)
+
+
+# ============================================================================================
+# 2. bug (likely): ALLOCATE_BLOCK above the auto-committed length, writer active afterwards (2.0.0)
+# ============================================================================================
+def bundle_allocate_above():
+    starts = {"om1": D("2026-07-14 18:12:40.000"), "om2": D("2026-07-14 18:16:05.000"),
+              "om3": D("2026-07-14 18:19:44.000")}
+    b = Bundle("HDDS-16825-bug-allocate-above-autocommit-2-0", "2.0.0", "vendor", 1682502, 3_118_940)
+    start, end = D("2026-07-21 15:50:00.000"), D("2026-07-21 21:10:00.000")
+    hard, interval = HOUR, 10 * MIN
+    VOL, BKT = "ingest", "events"
+    user, ip = "ingest", "10.20.4.21"
+    key = "streams/clicks/part-0007.log"
+    key8 = "streams/clicks/part-0008.log"
+    b.files  # noqa
+
+    # victim stream (partition 7): thread part-0007-writer on host ingest1
+    t_create = D("2026-07-21 16:42:10.533")
+    cid = client_id(t_create - 8 * MS, 23)
+    b.write(t_create, "CREATE_FILE", b.kv(VOL, BKT, key, 0), user, ip)
+    L_AUTO = 5_312
+    C1, B1 = 3012, 113750153625653249
+    C2, B2 = 3044, 113750153625661837
+    cl = "ingest1/ingest-agent.log"
+
+    def cline(t, thread, msg):
+        # console layout %d{ISO8601} [%t] %p %c{2}: %m%n
+        b.emit(cl, t, "%s [%s] DEBUG io.BlockOutputStreamEntryPool: %s" % (ts(t), thread, msg))
+
+    th7 = "part-0007-writer"
+    t = t_create + 1_044 * MS
+    b.silent(t + 6 * MS)                           # first hsync -> OM (length 5312)
+    bcs = 18_227
+    length = L_AUTO
+    cline(t, th7, slf4j(T_BLOCK_WRITTEN, block_id(C1, B1, bcs), length, bcs))
+    # steady hsyncs every ~2 min until block 1 is nearly full at ~18:10
+    t_alloc = D("2026-07-21 18:10:33.187")
+    D_ALLOC = 268_401_377
+    n = 44
+    for i in range(1, n + 1):
+        t = t_create + dt.timedelta(seconds=120 * i + b.rng.uniform(-9, 9))
+        bcs += b.rng.randint(140, 420)
+        length = L_AUTO + (D_ALLOC - L_AUTO) * i // n
+        cline(t, th7, slf4j(T_BLOCK_WRITTEN, block_id(C1, B1, bcs), length, bcs))
+    bcs_b1_last = bcs
+    p = b.kv(VOL, BKT, key, D_ALLOC); p["clientID"] = str(cid)
+    b.write(t_alloc, "ALLOCATE_BLOCK", p, user, ip)
+    # partition 7 goes quiet: no hsync in block 2 until 20:31 -> no OM-reaching hsync after the allocation
+
+    # auto-commit at the first leader run >= t_alloc + 1h
+    def autocommit(tc):
+        b.write(tc, "COMMIT_KEY", b.kv(VOL, BKT, key, L_AUTO), "", "")
+
+    # writer resumes at 20:31: PutBlock on block 2 (slow on dn2), then the hsync lists both blocks.
+    t_res = D("2026-07-21 20:31:18.262")
+    b.emit("dn2/dn-audit-dn2.log", t_res - 93 * MS,
+           Bundle.audit_text(t_res - 93 * MS, "INFO", "DNAudit",
+                             "user=null | ip=null | op=PUT_BLOCK {blockData=[blockId=%s, size=3145728]} | ret=null"
+                             " | perf={preOpLatencyMs=0, opLatencyMs=1873}" % block_id(C2, B2, 0)))
+    cline(t_res, th7, slf4j(T_BLOCK_WRITTEN, block_id(C1, B1, bcs_b1_last + 37), BLOCK, bcs_b1_last + 37))
+    cline(t_res, th7, slf4j(T_BLOCK_WRITTEN, block_id(C2, B2, 47_812), 3_145_728, 47_812))
+    # the hsync then goes to OM (first hsync in block 2) and fails KEY_NOT_FOUND: no audit, no ERROR (om.md 0.1)
+    b.silent(t_res + 9 * MS)
+
+    # partition 8 (same agent, thread part-0008-writer): healthy, closes normally
+    th8 = "part-0008-writer"
+    t8 = D("2026-07-21 19:02:27.740")
+    cid8 = client_id(t8 - 7 * MS, 5)
+    b.write(t8, "CREATE_FILE", b.kv(VOL, BKT, key8, 0), user, ip)
+    C8a, B8a = 3044, 113750153625660911
+    C8b, B8b = 3051, 113750153625664170
+    bcs8 = 39_880
+    blocks = [[C8a, B8a, 0, bcs8]]          # containerID, localID, length in block, bcsId
+    t = t8 + 911 * MS
+    b.silent(t + 5 * MS)
+    off = 0
+    first_in_block = True
+    while t < D("2026-07-21 20:52:00.000"):
+        step = b.rng.randint(4_000_000, 6_300_000)
+        if blocks[-1][2] + step > BLOCK:
+            # block full -> ALLOCATE_BLOCK carrying the offset of the last hsync
+            p = b.kv(VOL, BKT, key8, off); p["clientID"] = str(cid8)
+            b.write(t - 2_100 * MS, "ALLOCATE_BLOCK", p, user, ip)
+            rest = BLOCK - blocks[-1][2]
+            blocks[-1][2] = BLOCK
+            blocks[-1][3] += b.rng.randint(20, 90)
+            blocks.append([C8b, B8b, step - rest, 44_020])
+            first_in_block = True
+        else:
+            blocks[-1][2] += step
+            blocks[-1][3] += b.rng.randint(60, 300)
+        off += step
+        for c, l, ln, bc in blocks:
+            cline(t, th8, slf4j(T_BLOCK_WRITTEN, block_id(c, l, bc), ln, bc))
+        if first_in_block:
+            b.silent(t + 4 * MS)
+            first_in_block = False
+        t = t + dt.timedelta(seconds=120 + b.rng.uniform(-10, 10))
+    b.write(t, "COMMIT_KEY", b.kv(VOL, BKT, key8, off), user, ip)
+    # a slow PutBlock of partition 8 as well (not the victim's block)
+    tp = D("2026-07-21 19:47:03.318")
+    b.emit("dn1/dn-audit-dn1.log", tp, Bundle.audit_text(
+        tp, "INFO", "DNAudit", "user=null | ip=null | op=PUT_BLOCK {blockData=[blockId=%s, size=%d]} | ret=null"
+        " | perf={preOpLatencyMs=0, opLatencyMs=641}" % (block_id(C8a, B8a, 40_311), 201_342_177)))
+
+    traffic(b, start, end, 120,
+            [("spark", "10.20.2.40", "ingest", "events", "compacted/dt=%(d)s/part-%(r)05d.parquet"),
+             ("hive", "10.20.2.31", "hive", "warehouse", "clicks/dt=%(d)s/hr=%(h)s/part-%(r)05d.orc")],
+            [("backup-svc", "10.20.0.40", "s3v", "backups", "db/%(d)s/chunk-%(r)05d")])
+    failed_delete(b, D("2026-07-21 17:21:09.006"), "spark", "10.20.2.40", "ingest", "events",
+                  "compacted/dt=20260720/_SUCCESS")
+
+    # DN audit traffic: container creation / close (audited on success)
+    for h, tt, op, cidn in [("dn1", "16:05:12.410", "CLOSE_CONTAINER", 3008), ("dn2", "16:05:12.433", "CLOSE_CONTAINER", 3008),
+                            ("dn3", "16:05:12.472", "CLOSE_CONTAINER", 3008), ("dn2", "17:58:40.101", "CREATE_CONTAINER", 3044),
+                            ("dn3", "17:58:40.119", "CREATE_CONTAINER", 3044), ("dn1", "17:58:40.126", "CREATE_CONTAINER", 3044),
+                            ("dn1", "19:33:27.915", "CREATE_CONTAINER", 3051), ("dn2", "19:33:27.940", "CREATE_CONTAINER", 3051),
+                            ("dn3", "19:33:27.962", "CREATE_CONTAINER", 3051), ("dn1", "20:12:55.208", "CLOSE_CONTAINER", 3012),
+                            ("dn2", "20:12:55.231", "CLOSE_CONTAINER", 3012), ("dn3", "20:12:55.260", "CLOSE_CONTAINER", 3012)]:
+        t = D("2026-07-21 " + tt)
+        prm = ("{containerID=%d, containerType=KeyValueContainer}" % cidn if op == "CREATE_CONTAINER"
+               else "{containerID=%d}" % cidn)
+        b.emit("%s/dn-audit-%s.log" % (h, h), t, Bundle.audit_text(
+            t, "INFO", "DNAudit", "user=null | ip=null | op=%s %s | ret=SUCCESS" % (op, prm)))
+
+    def delete_abandoned(tc):
+        b.silent(tc)   # DeleteOpenKeys: no OMAudit line and, in 2.0.0, no OMSystemAudit line either
+    ticks = b.cleanup_ticks(D("2026-07-21 15:54:52.611"), end, interval,
+                            [(t_alloc + hard, "FSO", autocommit, "commit"),
+                             (D("2026-07-21 17:00:00.000"), "DEFAULT", delete_abandoned, "delete")])
+    # 2.0.0 OMSystemAudit only knows STARTUP: the active file still holds the line of the last start
+    for h in b.oms:
+        s = starts[h] + 2_317 * MS
+        b.emit("%s/om-sys-audit-%s.log" % (h, h), s, Bundle.audit_text(
+            s, "INFO", "OMSystemAudit",
+            "user=null | ip= | op=STARTUP {NewOmState=RUNNING, OmState=INITIALIZED} | ret=SUCCESS"))
+    site = site_xml(BASE_SITE + [("ozone.om.lease.hard.limit", "1h"),
+                                 ("ozone.om.open.key.cleanup.service.interval", "10m")])
+    client_l4j = ("# log4j.properties of the ingest agent (Ozone client 2.0.0)\n"
+                  "log4j.rootLogger=INFO,console\n"
+                  "log4j.appender.console=org.apache.log4j.ConsoleAppender\n"
+                  "log4j.appender.console.target=System.err\n"
+                  "log4j.appender.console.layout=org.apache.log4j.PatternLayout\n"
+                  "log4j.appender.console.layout.ConversionPattern=%d{ISO8601} [%t] %p %c{2}: %m%n\n"
+                  "log4j.logger.org.apache.hadoop.ozone.client.io.BlockOutputStreamEntryPool=DEBUG\n")
+    b.finish(hms_periods(starts), {"conf/ozone-site.xml": site, "conf/log4j.properties": LOG4J_VENDOR,
+                                   "ingest1/conf/log4j.properties": client_l4j})
+    return b, dict(key=key, cid=cid, L_AUTO=L_AUTO, D_ALLOC=D_ALLOC, t_alloc=t_alloc, ticks=ticks,
+                   B2=(C2, B2), B1=(C1, B1))
+
+
+# ============================================================================================
+# 3. control: dead writer auto-committed (2.0.0)
+# ============================================================================================
+def bundle_dead_writer():
+    starts = {"om1": D("2026-06-29 03:02:40.000"), "om2": D("2026-06-29 03:06:03.000"),
+              "om3": D("2026-06-29 03:09:51.000")}
+    b = Bundle("HDDS-16825-control-dead-writer", "2.0.0", "vendor", 1682503, 2_508_300)
+    start, end = D("2026-07-03 00:40:00.000"), D("2026-07-03 05:30:00.000")
+    hard, interval = 2 * HOUR, 10 * MIN
+    VOL, BKT = "hbase", "wal"
+    # WALs of rs1/rs2 roll every hour (healthy, closed by their writer)
+    for rs, ipx, cnt in [("rs1", "10.20.0.11", 7), ("rs2", "10.20.0.12", 9)]:
+        for hh in range(1, 6):
+            t = D("2026-07-03 %02d:00:00.000" % hh) + b.rng.randint(90, 900) * MS
+            k = "WALs/%s/%s.%d" % (rs, rs, epoch_ms(t) - 40)
+            b.write(t, "CREATE_FILE", b.kv(VOL, BKT, k, 0), "hbase", ipx)
+            b.silent(t + b.rng.randint(300, 900) * MS)
+            size = b.rng.randint(40_000_000, 250_000_000)
+            if hh < 5:
+                b.write(t + HOUR + b.rng.randint(200, 2200) * MS, "COMMIT_KEY", b.kv(VOL, BKT, k, size), "hbase", ipx)
+    # victim look-alike: a log collector whose host dies at ~02:32, right after its first hsync in block 2
+    VOLC, BKTC = "logs", "raw"
+    cuser, cip = "svc-collector", "10.20.3.17"
+    t_create = D("2026-07-03 02:00:00.221")
+    k3 = "apps/inventory/2026-07-03/collector-5.log.1"
+    cid3 = client_id(t_create - 10 * MS, 3)
+    b.write(t_create, "CREATE_FILE", b.kv(VOLC, BKTC, k3, 0), cuser, cip)
+    b.silent(t_create + 744 * MS)
+    t_alloc = D("2026-07-03 02:31:40.010")
+    p = b.kv(VOLC, BKTC, k3, 268_435_000); p["clientID"] = str(cid3)
+    b.write(t_alloc, "ALLOCATE_BLOCK", p, cuser, cip)
+    L_AUTO = 268_439_113
+    b.silent(t_alloc + 871 * MS)    # first hsync in block 2 = last hsync of the writer (host crash ~02:32)
+
+    def autocommit(tc):
+        b.write(tc, "COMMIT_KEY", b.kv(VOLC, BKTC, k3, L_AUTO), "", "")
+    # an operator later runs a lease recovery on the file: it is already closed (ofs treats that as success)
+    t_rl = D("2026-07-03 04:52:03.114")
+    b.write(t_rl, "RECOVER_LEASE", {"volume": VOLC, "bucket": BKTC, "key": k3}, "ops", "10.20.0.5",
+            exc=("KEY_ALREADY_CLOSED", slf4j(E_CLOSED, k3), RECOVER_SITES[("2.0.0", "closed")]),
+            err=(L_RECOVER, slf4j(T_RECOVER_FAILED, VOLC, BKTC, k3)))
+    # the rebuilt host starts the collector again: a new file (new clientID)
+    t_new = D("2026-07-03 04:58:31.502")
+    k3b = "apps/inventory/2026-07-03/collector-5.log.2"
+    b.write(t_new, "CREATE_FILE", b.kv(VOLC, BKTC, k3b, 0), cuser, cip)
+    b.silent(t_new + 610 * MS)
+
+    traffic(b, start, end, 90,
+            [("hive", "10.20.2.31", "hive", "warehouse", "sales/dt=%(d)s/part-%(r)05d-c000.snappy.parquet")],
+            [("backup-svc", "10.20.0.40", "s3v", "backups", "db/%(d)s/chunk-%(r)05d")])
+    ticks = b.cleanup_ticks(D("2026-07-03 00:42:40.377"), end, interval,
+                            [(t_alloc + hard, "FSO", autocommit, "commit")])
+    for h in b.oms:
+        s = starts[h] + 2_102 * MS
+        b.emit("%s/om-sys-audit-%s.log" % (h, h), s, Bundle.audit_text(
+            s, "INFO", "OMSystemAudit",
+            "user=null | ip= | op=STARTUP {NewOmState=RUNNING, OmState=INITIALIZED} | ret=SUCCESS"))
+    site = site_xml(BASE_SITE + [("ozone.om.lease.hard.limit", "2h"),
+                                 ("ozone.om.open.key.cleanup.service.interval", "10m")])
+    b.finish(hms_periods(starts), {"conf/ozone-site.xml": site, "conf/log4j.properties": LOG4J_VENDOR})
+    return b, dict(key=k3, L_AUTO=L_AUTO, t_alloc=t_alloc, ticks=ticks)
+
+
+# ============================================================================================
+# 4. control: live hsync writer renews its lease by allocating blocks and closes normally (2.2.0)
+# ============================================================================================
+def bundle_live_writer():
+    b = Bundle("HDDS-16825-control-live-writer-closes", "2.2.0", "file", 1682504, 7_020_415)
+    start, end = D("2026-09-01 17:40:00.000"), D("2026-09-02 00:40:00.000")
+    hard, interval = 2 * HOUR, 10 * MIN
+    VOL, BKT = "logs", "raw"
+    user, ip = "svc-collector", "10.20.3.16"
+    key = "apps/orders/2026-09-01/collector-4.log"
+    t0 = D("2026-09-01 18:02:11.045")
+    cid = client_id(t0 - 10 * MS, 9)
+    b.write(t0, "CREATE_FILE", b.kv(VOL, BKT, key, 0), user, ip)
+    b.silent(t0 + 702 * MS)
+    off = 0
+    allocs = ["19:41:03.388", "21:17:40.912", "22:53:12.006"]     # gaps < 2h
+    for tb in allocs:
+        t = D("2026-09-01 " + tb)
+        off += BLOCK - b.rng.randint(700, 9000)
+        p = b.kv(VOL, BKT, key, off); p["clientID"] = str(cid)
+        b.write(t, "ALLOCATE_BLOCK", p, user, ip)
+        b.silent(t + b.rng.randint(500, 1500) * MS)
+        off = (off // BLOCK + 1) * BLOCK
+    t_close = D("2026-09-02 00:00:04.517")
+    L_CLOSE = off + 141_044_270
+    b.write(t_close, "COMMIT_KEY", b.kv(VOL, BKT, key, L_CLOSE), user, ip)
+    b.write(t_close - 1_402 * MS, "CREATE_DIRECTORY", b.kv(VOL, BKT, "apps/orders/2026-09-02", 0, repl=False), user, ip)
+    b.write(t_close + 1_288 * MS, "CREATE_FILE", b.kv(VOL, BKT, "apps/orders/2026-09-02/collector-4.log", 0), user, ip)
+    b.silent(t_close + 2_004 * MS)
+    # a short-lived hsync writer (job log) that closes after 25 minutes without allocating
+    k2 = "apps/batch/run-8812/driver.log"
+    t2 = D("2026-09-01 20:05:33.870")
+    b.write(t2, "CREATE_FILE", b.kv(VOL, BKT, k2, 0), "svc-batch", "10.20.3.30")
+    b.silent(t2 + 511 * MS)
+    b.write(t2 + 25 * MIN + 3_117 * MS, "COMMIT_KEY", b.kv(VOL, BKT, k2, 18_331_590), "svc-batch", "10.20.3.30")
+
+    traffic(b, start, end, 130,
+            [("hive", "10.20.2.31", "hive", "warehouse", "sales/dt=%(d)s/part-%(r)05d-c000.snappy.parquet"),
+             ("spark", "10.20.2.40", "spark", "events", "checkpoints/job-%(r)05d/offsets/%(i)d")],
+            [("backup-svc", "10.20.0.40", "s3v", "backups", "db/%(d)s/chunk-%(r)05d"),
+             ("etl", "10.20.0.41", "s3v", "staging", "ingest/%(d)s/batch-%(i)04d.json")])
+    failed_delete(b, D("2026-09-01 22:19:50.441"), "spark", "10.20.2.40", "spark", "events",
+                  "checkpoints/job-00417/offsets/12")
+
+    def delete_abandoned(tc):
+        b.silent(tc)
+        b.sysaudit(tc + MS, "OPEN_KEY_CLEANUP",
+                   {"numOpenKeysDeleted": "1",
+                    "openKeysDeleted": "[{volume=s3v, bucket=staging, key=ingest/20260825/batch-0311.json}]"})
+    ticks = b.cleanup_ticks(D("2026-09-01 17:46:02.955"), end, interval,
+                            [(D("2026-09-01 20:20:00.000"), "DEFAULT", delete_abandoned, "delete")])
+    startup_sysaudit_22(b, STARTS_22[b.slug])
+    site = site_xml(BASE_SITE + [("ozone.om.lease.hard.limit", "2h"),
+                                 ("ozone.om.open.key.cleanup.service.interval", "10m")])
+    b.finish(daily, {"conf/ozone-site.xml": site})
+    return b, dict(key=key, L_CLOSE=L_CLOSE, ticks=ticks)
+
+
+# ============================================================================================
+# 5. control: recoverLease fencing, then the old writer fails KEY_NOT_FOUND (2.2.0)
+# ============================================================================================
+def bundle_recover_lease():
+    b = Bundle("HDDS-16825-control-recover-lease-fencing", "2.2.0", "file", 1682505, 8_881_207)
+    start, end = D("2026-10-05 22:20:00.000"), D("2026-10-06 01:40:00.000")
+    VOL, BKT = "hbase", "wal"
+    vol_id, bkt_id, dir_tx = object_id(701), object_id(745), 5_102_377
+    rs, rip = "rs4", "10.20.0.14"
+    t_create = D("2026-10-05 23:00:00.412")
+    key = "WALs/rs4/rs4.%d" % (epoch_ms(t_create) - 37)
+    fname = key.split("/")[-1]
+    cid = client_id(t_create - 9 * MS, 21)
+    b.write(t_create, "CREATE_FILE", b.kv(VOL, BKT, key, 0), "hbase", rip)
+    b.silent(t_create + 580 * MS)
+    t_alloc = D("2026-10-05 23:38:51.640")
+    p = b.kv(VOL, BKT, key, 268_433_905); p["clientID"] = str(cid)
+    b.write(t_alloc, "ALLOCATE_BLOCK", p, "hbase", rip)
+    b.silent(t_alloc + 622 * MS)
+    # rs4 stalls in a long GC pause at ~23:39:05; the master (10.20.0.10) splits its WALs
+    mip = "10.20.0.10"
+    rl = {"volume": VOL, "bucket": BKT, "key": key}
+    soft = ("KEY_UNDER_LEASE_SOFT_LIMIT_PERIOD", slf4j(E_SOFT, key), RECOVER_SITES[("2.2.0", "soft")])
+    for tt in ["23:39:12.530", "23:39:16.602"]:
+        b.write(D("2026-10-05 " + tt), "RECOVER_LEASE", rl, "hbase", mip, exc=soft,
+                err=(L_RECOVER, slf4j(T_RECOVER_FAILED, VOL, BKT, key)))
+    t_rl = D("2026-10-05 23:40:20.713")
+    b.write(t_rl, "RECOVER_LEASE", rl, "hbase", mip)
+    L_R = 268_435_456 + 1_906_331      # block 2 length as finalized on the datanodes
+    b.write(t_rl + 688 * MS, "COMMIT_KEY", b.kv(VOL, BKT, key, L_R), "hbase", mip)
+    # rs4 wakes up at 23:41:02: its write hits the finalized block, it asks for a new block and fails
+    t_fail = D("2026-10-05 23:41:02.955")
+    D_LAST = 268_435_456 + 1_874_019    # offset of rs4's last successful hsync
+    db_open = "/%d/%d/%d/%s/%d" % (vol_id, bkt_id, object_id(dir_tx), fname, cid)
+    p = b.kv(VOL, BKT, key, D_LAST); p["clientID"] = str(cid)
+    b.write(t_fail, "ALLOCATE_BLOCK", p, "hbase", rip,
+            exc=("KEY_NOT_FOUND", slf4j(E_ALLOC_NF, db_open), [THROW_SITE[("2.2.0", "allocate")]]),
+            err=(L_ALLOC, slf4j(T_ALLOC_FAILED, VOL, BKT, db_open)))
+    # rs4 aborts; it comes back at 23:52 with a new WAL
+    t_new = D("2026-10-05 23:52:47.118")
+    k_new = "WALs/rs4/rs4.%d" % (epoch_ms(t_new) - 44)
+    b.write(t_new, "CREATE_FILE", b.kv(VOL, BKT, k_new, 0), "hbase", rip)
+    b.silent(t_new + 700 * MS)
+    b.write(D("2026-10-06 00:52:49.904"), "COMMIT_KEY", b.kv(VOL, BKT, k_new, 83_110_466), "hbase", rip)
+    # other region servers' WALs roll hourly
+    for rsx, ipx in [("rs1", "10.20.0.11"), ("rs2", "10.20.0.12")]:
+        for day, hh in (("2026-10-05", 22), ("2026-10-05", 23), ("2026-10-06", 0), ("2026-10-06", 1)):
+            t = D("%s %02d:00:00.000" % (day, hh)) + b.rng.randint(100, 900) * MS
+            k = "WALs/%s/%s.%d" % (rsx, rsx, epoch_ms(t) - 35)
+            b.write(t, "CREATE_FILE", b.kv(VOL, BKT, k, 0), "hbase", ipx)
+            b.silent(t + b.rng.randint(300, 900) * MS)
+            if hh != 1:
+                b.write(t + HOUR + b.rng.randint(100, 1900) * MS, "COMMIT_KEY",
+                        b.kv(VOL, BKT, k, b.rng.randint(30_000_000, 200_000_000)), "hbase", ipx)
+    traffic(b, start, end, 80,
+            [("hbase", "10.20.0.11", "hbase", "data", "data/default/usertable/%(r)05d/cf/%(i)d")],
+            [("backup-svc", "10.20.0.40", "s3v", "backups", "db/%(d)s/chunk-%(r)05d")])
+    ticks = b.cleanup_ticks(D("2026-10-05 22:27:19.806"), end, 10 * MIN, [])
+    startup_sysaudit_22(b, STARTS_22[b.slug])
+    site = site_xml(BASE_SITE + [("ozone.om.lease.hard.limit", "2h"),
+                                 ("ozone.om.open.key.cleanup.service.interval", "10m")])
+    b.finish(daily, {"conf/ozone-site.xml": site})
+    return b, dict(key=key, cid=cid, L_R=L_R, D_LAST=D_LAST, ticks=ticks)
+
+
+# ============================================================================================
+# EXPECTED.json and SOURCE.md (line numbers are looked up in the files just written)
+# ============================================================================================
+def _lines(bdir, rel):
+    full = os.path.join(bdir, rel)
+    if rel.endswith(".gz"):
+        with gzip.open(full, "rt") as f:
+            return f.read().split("\n")
+    with open(full) as f:
+        return f.read().split("\n")
+
+
+def loc(b, rel, *needles, nth=1):
+    """'rel:N' of the nth line containing every needle (1-based, decompressed)."""
+    if "*" in rel:
+        import glob
+        cands = sorted(glob.glob(os.path.join(b.dir, rel)))
+        assert len(cands) == 1, (rel, cands)
+        rel = os.path.relpath(cands[0], b.dir)
+    k = 0
+    for n, line in enumerate(_lines(b.dir, rel), 1):
+        if all(x in line for x in needles):
+            k += 1
+            if k == nth:
+                return "`%s:%d`" % (rel, n)
+    raise AssertionError("not found: %s %r" % (rel, needles))
+
+
+TEMPLATES_COMMON = """\
+## Templates used
+
+| Template (as written) | Catalogue | Ozone class, level | Releases |
+|---|---|---|---|
+| audit record `%d{DEFAULT} \\| %-5level \\| %c{1} \\| %msg \\| %throwable{3} %n`; success ends `\\|  `, failure = exception line + two `\\tat` frames, the last with a trailing space | om.md 1.2 | `om-audit-log4j2.properties`, `AuditMessage.formMessage` | all |
+| `user=U \\| ip=I \\| op=OP {params} \\| ret=R`; params {PARAMS} | om.md 0.5, 1.2 | `AuditMessage` ({PCLASS}) | {REL} |
+| `"Transaction"` appended last to every write-request audit map; every OM writes the line at apply | om.md 0.6, 1.2 | `OMAuditLogger.log` | 2.0.0+ |
+| `op=CREATE_FILE` volume, bucket, key, dataSize, replicationType, replicationFactor | om.md 1.4, 1.5 | `OMFileCreateRequestWithFSO` INFO (audit) | {REL} |
+| `op=ALLOCATE_BLOCK` … + `clientID` | om.md 1.4, 1.5 | `OMAllocateBlockRequest` INFO/ERROR (audit) | {REL} |
+| `op=COMMIT_KEY` (close, recovery commit, and the OpenKeyCleanupService auto-commit with `user= \\| ip=`) | om.md 0.4, 1.4, 1.5 | `OMKeyCommitRequestWithFSO` (audit) | {REL} |
+| `op=ALLOCATE_KEY` / `op=COMMIT_KEY` (S3/OBS puts of other users) | om.md 1.3, 1.4 | `OMKeyCreateRequest`, `OMKeyCommitRequest` (audit) | {REL} |
+| `op=DELETE_KEY {volume, bucket, key, Transaction} \\| ret=FAILURE \\| KEY_NOT_FOUND …OMException: Key not found. Key:<key>` (noise) | not in om.md; read at the tags: audit map `buildLightKeyArgsAuditMap` (dataSize/replicationConfig are only added once the key is found) | `OMKeyDeleteRequestWithFSO` | {REL} |
+| `Number of expired open keys submitted for deletion: {}, for commit: {}, cleanupLimit: {}, elapsed time: {}ms` (leader only, thread `om1-OpenKeyCleanupService#0`, two lines per run: OBS task, then FSO task) | om.md 2.1 | `OpenKeyCleanupService` INFO | 2.0.0, 2.2.0 (line 242 at both tags) |
+| `Key delete failed. Volume:{}, Bucket:{}, Key:{}.` + full stack trace | not in om.md; `OMKeyDeleteRequestWithFSO` line 215/228 | `OMKeyDeleteRequestWithFSO` ERROR | {REL} |
+| stack traces: `OMException.toString()` = `<RESULT> org.apache.hadoop.ozone.om.exceptions.OMException: <msg>`, then the apply-thread frames | om.md 1.1 | throw sites read at the tags (see generator `THROW_SITE`, `APPLY_TAIL`) | {REL} |
+"""
+
+
+COMMON_NOTES = [
+    "- All hosts write UTC. OM clocks: om2 about +83 ms and om3 about -47 ms from om1; followers apply 2-31 ms after the leader. "
+    "Every write-request audit line is on all three OMs with the same `Transaction`.",
+    "- Generated by `samples/gen/hdds_16825.py` (fixed seeds). Unverified details, as the catalogue also marks them: the JDK "
+    "frames (JDK 17 line numbers), javac lambda indices in the frames, the blank `user= | ip=` of the auto-commit (om.md 5 "
+    "open item), `dataSize` 0 in ALLOCATE_BLOCK of non-hsync writers (om.md 1.4), CREATE_DIRECTORY params without "
+    "replication fields (an ofs mkdir sets no type/factor; inferred), and objectIds derived from creating transactions (om.md 4).",
+]
+
+
+def write_docs(b, expected, release, layouts, templates_extra, story, chain, benign=None, notes=None):
+    with open(os.path.join(b.dir, "EXPECTED.json"), "w") as f:
+        f.write(json.dumps(expected, indent=2) + "\n")
+    pcls = "`formatParamsAsJson`, Jackson, all values strings" if b.json else "`Map.toString()` of a LinkedHashMap"
+    params = "JSON `{\"k\":\"v\",...}`" if b.json else "`{k=v, k=v}`"
+    out = ["# %s" % b.slug, "", "Release: **%s**. %s" % (release, layouts), "", "## Story", "", story.strip(), "",
+           TEMPLATES_COMMON.replace("{PARAMS}", params).replace("{PCLASS}", pcls).replace("{REL}", release.split()[0]).rstrip()]
+    out += templates_extra
+    out += ["", "## Evidence chain" if not benign else "## Lines a rule must read (and why this is benign)", ""]
+    out += chain
+    if benign:
+        out += ["", "### Why this is not HDDS-16825", ""] + benign
+    out += ["", "## Notes", ""] + (notes or []) + COMMON_NOTES
+    with open(os.path.join(b.dir, "SOURCE.md"), "w") as f:
+        f.write("\n".join(out) + "\n")
+
+
+def docs_writer_fails(b, m):
+    k = m["key"]
+    a = "om1/om-audit-om1-2026-08-18-1.log.gz"
+    write_docs(
+        b, [{"rule": "premature-lease-close", "entity": "key:/logs/raw/" + k, "confidence": "confirmed"}],
+        "2.2.0 (JSON audit params, daily audit rotation `-%d{yyyy-MM-dd}-%i.log.gz`)",
+        "OM main logs use the shipped file layout `%d{ISO8601} [%t] %p %c: %m%n`. "
+        "`conf/ozone-site.xml` sets `ozone.om.lease.hard.limit=2h` and `ozone.om.open.key.cleanup.service.interval=10m`. "
+        "OM om1 is the leader throughout; om2 runs ~83 ms ahead, om3 ~47 ms behind.",
+        [
+            "| `op=OPEN_KEY_CLEANUP {\"numOpenKeysDeleted\":\"1\",\"openKeysDeleted\":\"[{volume=…, bucket=…, key=…}]\"}`, `op=STARTUP`, `op=LEADER_CHANGE` with `user=null \\| ip=` | om.md 1.4 | `OMOpenKeysDeleteRequest`, `OzoneManager.start`, `OzoneManagerStateMachine.notifyLeaderChanged` (OMSystemAudit) | 2.1.0+ |",
+            "| `Key committed failed. Volume:{}, Bucket:{}, Key:{}. Exception:{}` (4th `{}` stays literal, stack trace follows; logged on every OM) | om.md 1.1, 2.3 | `OMKeyCommitRequest` ERROR (FSO failures use this logger) | 2.2.0 |",
+            "| `Failed to commit key, as <dbOpenFileKey> entry is not found in the OpenKey table` (KEY_NOT_FOUND) | om.md 2.3 | `OMKeyCommitRequestWithFSO` line 181 | 2.2.0 |",
+        ],
+        """
+A log collector (`svc-collector` at 10.20.3.15) writes `ofs://omservice/logs/raw/%s` and hsyncs it
+every few seconds. It backfills fast at first, so it crosses two block boundaries (ALLOCATE_BLOCK at
+20:31:47 and 20:47:52, each carrying the offset of its last hsync). Its first hsync in block 3 reaches OM
+(no audit line, om.md 0.1) and stores length %d in the fileTable. From then on it writes about 10 KB/s and
+stays in block 3, so every later hsync goes to the datanodes only and nothing refreshes the open key's
+modification time. Two hours after the last ALLOCATE_BLOCK the leader's OpenKeyCleanupService auto-commits
+the file at %d (blank `user= | ip=`). The writer does not notice. At the midnight rotation it closes the
+stream: COMMIT_KEY FAILURE KEY_NOT_FOUND with dataSize %d, i.e. about %d MB of hsync-acknowledged data
+are not in the closed file. All three OMs log the audit lines and the ERROR.
+
+Look-alikes in the same bundle: a second collector (10.20.3.16, `apps/orders/…/collector-4.log`) renews
+its lease with an ALLOCATE_BLOCK every 40-60 min and closes normally at 00:00:06; an abandoned OBS key
+is deleted by the same service (`submitted for deletion: 1`, OMSystemAudit `OPEN_KEY_CLEANUP`); other
+users' traffic (hive, spark, S3 puts) and a failed DELETE_KEY with a stack trace. The new day's files
+(created 00:00:08) are younger than the hard limit when the bundle ends.
+""" % (k, m["L_AUTO"], m["L_AUTO"], m["L_CLOSE"], (m["L_CLOSE"] - m["L_AUTO"]) // 1_000_000),
+        [
+            "1. %s CREATE_FILE of the key by `svc-collector`/10.20.3.15 (same line on om2/om3: %s, %s)."
+            % (loc(b, a, "CREATE_FILE", k), loc(b, "om2/om-audit-om2-2026-08-18-1.log.gz", "CREATE_FILE", k),
+               loc(b, "om3/om-audit-om3-2026-08-18-1.log.gz", "CREATE_FILE", k)),
+            "2. %s and %s ALLOCATE_BLOCK with `clientID` %d (= open time 20:14:03.206 << 16 | 17) and "
+            "dataSize 268428517 / 536866190: the last one (20:47:52) is T_last, the lease is not renewed after it."
+            % (loc(b, a, "ALLOCATE_BLOCK", k, nth=1), loc(b, a, "ALLOCATE_BLOCK", k, nth=2), m["cid"]),
+            "3. %s leader OpenKeyCleanupService, FSO task: `submitted for deletion: 0, for commit: 1` at 22:53:41 "
+            "(2h05m49s after T_last; hard limit 2h, interval 10m)." % loc(b, "om1/ozone-hadoop-om-om1.log", "for commit: 1"),
+            "4. %s the auto-commit: `user= | ip= | op=COMMIT_KEY` dataSize %d (om2 %s, om3 %s, same Transaction)."
+            % (loc(b, a, "user= | ip=", k), m["L_AUTO"], loc(b, "om2/om-audit-om2-2026-08-18-1.log.gz", "user= | ip=", k),
+               loc(b, "om3/om-audit-om3-2026-08-18-1.log.gz", "user= | ip=", k)),
+            "5. %s the writer's own close, COMMIT_KEY `ret=FAILURE` `KEY_NOT_FOUND … Failed to commit key, as "
+            "/…/collector-3.log/%d entry is not found in the OpenKey table`, dataSize %d > %d. The trailing path "
+            "component is the clientID of step 2. (om2 %s, om3 %s)"
+            % (loc(b, "om1/om-audit-om1.log", "ret=FAILURE", k), m["cid"], m["L_CLOSE"], m["L_AUTO"],
+               loc(b, "om2/om-audit-om2.log", "ret=FAILURE", k), loc(b, "om3/om-audit-om3.log", "ret=FAILURE", k)),
+            "6. %s (and om2 %s, om3 %s) OM ERROR `Key committed failed. Volume:logs, Bucket:raw, Key:%s. Exception:{}` "
+            "with the KEY_NOT_FOUND stack trace." % (loc(b, "om1/ozone-hadoop-om-om1.log", "Key committed failed"),
+                                                     loc(b, "om2/ozone-hadoop-om-om2.log", "Key committed failed"),
+                                                     loc(b, "om3/ozone-hadoop-om-om3.log", "Key committed failed"), k),
+            "",
+            "Also present (not evidence): the healthy collector-4 stream, e.g. its last ALLOCATE_BLOCK %s and its close %s; "
+            "the OBS open-key deletion %s / %s." % (
+                loc(b, a, "ALLOCATE_BLOCK", "collector-4.log", nth=5),
+                loc(b, "om1/om-audit-om1.log", "COMMIT_KEY", "apps/orders/2026-08-18/collector-4.log"),
+                loc(b, "om1/ozone-hadoop-om-om1.log", "submitted for deletion: 1"),
+                loc(b, "om1/om-sys-audit-om1.log", "OPEN_KEY_CLEANUP")),
+        ],
+        notes=[
+            "- The FSO path in the exception is `/<volumeObjectId>/<bucketObjectId>/<parentObjectId>/collector-3.log/<clientID>`; "
+            "objectIds are `(2<<62)|(txId<<8)` of the creating transactions 812 (volume), 1034 (bucket) and 6401037 (the "
+            "day directory, created at 2026-08-18 00:00, before this bundle). See om.md 4.",
+            "- Ratis indices without an audit line (hsync commits, DeleteOpenKeys, other services) leave gaps in `Transaction`.",
+        ])
+
+
+def docs_allocate_above(b, m):
+    k = m["key"]
+    c2, b2 = m["B2"]
+    c1, b1 = m["B1"]
+    r = "om1/om-audit-om1-2026-07-20-18-12-40-1.log.gz"
+    write_docs(
+        b, [{"rule": "premature-lease-close", "entity": "key:/ingest/events/" + k, "confidence": "likely"}],
+        "2.0.0 (`{k=v, ...}` audit params; OMAudit rotation `-%d{yyyy-MM-dd-HH-mm-ss}-%i.log.gz` every 86400 s counted from each OM's start; OMSystemAudit knows only STARTUP)",
+        "OM main logs use the vendor layout without thread `%d{ISO8601} %p %c: %m%n` (`conf/log4j.properties`). "
+        "The ingest agent's log (`ingest1/ingest-agent.log`) uses the Ozone console layout `%d{ISO8601} [%t] %p %c{2}: %m%n` "
+        "with DEBUG on `org.apache.hadoop.ozone.client.io.BlockOutputStreamEntryPool` only (`ingest1/conf/log4j.properties`). "
+        "`conf/ozone-site.xml` sets `ozone.om.lease.hard.limit=1h`, cleanup interval `10m`. Leader om1 throughout.",
+        [
+            "| `op=STARTUP {NewOmState=RUNNING, OmState=INITIALIZED}` with `user=null \\| ip=` (HashMap order), the only OMSystemAudit action in 2.0.0 | om.md 5 | `OzoneManager.start` | 2.0.0 |",
+            "| `block written conID: C locID: L bcsId: N replicaIndex: null, length <bytes in that block> bcsID N` (one line per stream entry at every hsync and close) | om.md 2.9 | `BlockOutputStreamEntryPool` DEBUG | 2.0.0 |",
+            "| DN `op=PUT_BLOCK {blockData=[blockId=conID: C locID: L bcsId: B replicaIndex: null, size=S]} \\| ret=null \\| perf={preOpLatencyMs=0, opLatencyMs=N}` (slow op only) | om.md 2.10, datanode.md 1.2 | `HddsDispatcher.performanceAudit` INFO | 2.0.0 |",
+            "| DN `op=CREATE_CONTAINER {containerID=…, containerType=KeyValueContainer}`, `op=CLOSE_CONTAINER {containerID=…}` `ret=SUCCESS` | datanode.md 1.2 | `HddsDispatcher` INFO | 2.0.0 |",
+        ],
+        """
+An ingest agent (`ingest` at 10.20.4.21, host `ingest1`) writes one hsync'ed file per partition. Partition 7
+(`%s`, thread `part-0007-writer`) is opened at 16:42:10; its first hsync (length %d) reaches OM and is what
+the fileTable holds. It then hsyncs every ~2 minutes inside block 1 (datanode only; every hsync prints
+`block written` lines in the agent log). At 18:10:33 block 1 is full and the writer allocates block 2:
+ALLOCATE_BLOCK carries dataSize %d, the offset of its last (acknowledged) hsync. Partition 7 then goes quiet:
+records trickle in, but no hsync is issued in block 2 for more than two hours, so OM never learns of any
+length beyond %d. One hour after the allocation the leader auto-commits the file at dataSize %d
+(blank user/ip). That drops %d bytes that hsync had acknowledged (everything in block 1 after the first hsync), and
+block 2 is not in the committed location list.
+
+At 20:31:18 the writer is demonstrably alive on this key: it flushes block 2 (`%d:%d`), dn2 records the slow
+PutBlock, and the agent logs the hsync's two `block written` lines (block 1 full, block 2 at 3 MB). That hsync
+is the first in block 2, so it goes to OM, and OM rejects it KEY_NOT_FOUND. An hsync leaves no audit and no ERROR (om.md 0.1), so
+the bundle contains **no** KEY_NOT_FOUND line: the failure is only visible to the application.
+Partition 8 (thread `part-0008-writer`, `%s`) runs in the same agent over the same period, crosses a block
+boundary normally and closes at ~20:50 with COMMIT_KEY; it has its own slow PutBlock on dn1.
+""" % (k, m["L_AUTO"], m["D_ALLOC"], m["L_AUTO"], m["L_AUTO"], m["D_ALLOC"] - m["L_AUTO"], c2, b2,
+       "streams/clicks/part-0008.log"),
+        [
+            "1. %s CREATE_FILE `%s` by ingest/10.20.4.21." % (loc(b, r, "CREATE_FILE", k), k),
+            "2. %s first `block written` of thread part-0007-writer: `conID: %d locID: %d`, length %d (the first hsync; this "
+            "length is what OM will auto-commit)." % (loc(b, "ingest1/ingest-agent.log", "part-0007-writer", nth=1), c1, b1, m["L_AUTO"]),
+            "3. %s last `block written` before the allocation: length %d." % (
+                loc(b, "ingest1/ingest-agent.log", "part-0007-writer", "length %d " % m["D_ALLOC"]), m["D_ALLOC"]),
+            "4. %s ALLOCATE_BLOCK SUCCESS, `dataSize=%d`, `clientID=%d` at 18:10:33 (T_last; om2/om3 write the same Transaction)."
+            % (loc(b, r, "ALLOCATE_BLOCK", k), m["D_ALLOC"], m["cid"]),
+            "5. %s leader: `submitted for deletion: 0, for commit: 1` at 19:14:52 (1h04m after T_last)."
+            % loc(b, "om1/ozone-hadoop-om-om1.log", "for commit: 1"),
+            "6. %s auto-commit `user= | ip= | op=COMMIT_KEY {… key=%s, dataSize=%d …}`: **%d < %d** of step 4 "
+            "(om2 %s, om3 %s)." % (loc(b, "om1/om-audit-om1.log", "user= | ip=", k), k, m["L_AUTO"], m["L_AUTO"], m["D_ALLOC"],
+                                   loc(b, "om2/om-audit-om2.log", "user= | ip=", k), loc(b, "om3/om-audit-om3.log", "user= | ip=", k)),
+            "7. %s dn2 slow `PUT_BLOCK` on `conID: %d locID: %d` at 20:31:18 (after the auto-commit)." % (
+                loc(b, "dn2/dn-audit-dn2.log", "PUT_BLOCK"), c2, b2),
+            "8. %s and %s part-0007-writer's hsync at 20:31:18: block 1 at 268435456 and block 2 `conID: %d locID: %d` "
+            "length 3145728. Same thread as steps 2-3, so the block in step 7 belongs to this key's writer. (Lengths of the block-1 lines equal the "
+            "audit dataSize values of steps 4 and 6.)" % (
+                loc(b, "ingest1/ingest-agent.log", "part-0007-writer", "length 268435456"),
+                loc(b, "ingest1/ingest-agent.log", "part-0007-writer", "locID: %d" % b2), c2, b2),
+            "",
+            "No COMMIT_KEY/ALLOCATE_BLOCK FAILURE exists for this key, which is why the confidence is `likely`, not `confirmed`: "
+            "the bundle shows the preconditions (acknowledged length above the committed one, writer active after the "
+            "commit) but not the writer's error.",
+        ],
+        notes=[
+            "- The partition-8 stream is the decoy for the block join: its blocks are in the same container 3044 "
+            "(`locID 113750153625660911`), its slow PutBlock is on dn1, and its lines interleave with partition 7's.",
+            "- In a real cluster the auto-commit also moves the uncommitted block 2 to the deleted table and KeyDeletingService "
+            "logs INFO `Send {} key(s) to SCM, first {} keys: {}` on the leader. That line is left out because its BlockGroup "
+            "format is not in the catalogue.",
+            "- 2.0.0 writes `om-sys-audit-<host>.log` (OMSystemAudit exists since HDDS-11306) but has no OPEN_KEY_CLEANUP / "
+            "LEADER_CHANGE actions. Each file holds only the STARTUP line of the last OM start (2026-07-14), because no later "
+            "event has triggered a rollover. The OBS open-key deletion at ~17:00 (`submitted for deletion: 1`) therefore has no audit line at all.",
+        ])
+
+
+def docs_dead_writer(b, m):
+    k = m["key"]
+    r = "om1/om-audit-om1-2026-07-02-03-02-40-1.log.gz"
+    write_docs(
+        b, [], "2.0.0 (`{k=v, ...}` audit params, OMAudit rotation `-%d{yyyy-MM-dd-HH-mm-ss}-%i.log.gz`)",
+        "OM main logs use the vendor layout without thread `%d{ISO8601} %p %c: %m%n`. Hard limit `2h`, cleanup interval `10m`.",
+        [
+            "| `op=RECOVER_LEASE {volume, bucket, key, Transaction} \\| ret=FAILURE \\| KEY_ALREADY_CLOSED …: Key: <key> is already closed` | om.md 1.5, 3.7 A | `OMRecoverLeaseRequest` line 211 | 2.0.0 |",
+            "| `Fail for recovering lease. Volume:{}, Bucket:{}, Key:{}` + stack trace (3 placeholders, real throwable) | om.md 2.6 | `OMRecoverLeaseRequest` ERROR | 2.0.0 |",
+            "| `op=STARTUP {NewOmState=RUNNING, OmState=INITIALIZED}` (OMSystemAudit, last OM start) | om.md 5 | `OzoneManager.start` | 2.0.0 |",
+        ],
+        """
+A log collector on 10.20.3.17 opens `%s` at 02:00:00, writes quickly and crosses into block 2 at 02:31:40
+(ALLOCATE_BLOCK dataSize 268435000). Its first hsync in block 2 (length %d, no audit line) is also its last:
+the host crashes at ~02:32. Nothing from that clientID follows. At the first cleanup run after the two-hour
+hard limit, 04:32, the leader auto-commits the file at %d, which is **at or above** every length the writer
+reported (the last ALLOCATE_BLOCK said 268435000). At 04:52 an operator (`ops`, 10.20.0.5) runs a lease recovery
+on the file and gets KEY_ALREADY_CLOSED. The rebuilt collector opens a new file `…collector-5.log.2`.
+Background: HBase WALs of rs1/rs2 roll hourly (created and closed by their writers well within 2h), hive and
+S3 traffic.
+""" % (k, m["L_AUTO"], m["L_AUTO"]),
+        [
+            "1. %s CREATE_FILE by svc-collector/10.20.3.17." % loc(b, r, "CREATE_FILE", k),
+            "2. %s ALLOCATE_BLOCK dataSize 268435000 at 02:31:40, the writer's last OM-visible act (T_last)." % loc(b, r, "ALLOCATE_BLOCK", k),
+            "3. %s leader `for commit: 1` at 04:32 (T_last + 2h + under one interval)." % loc(b, "om1/ozone-hadoop-om-om1.log", "for commit: 1"),
+            "4. %s auto-commit `user= | ip= | op=COMMIT_KEY` dataSize %d ≥ 268435000." % (
+                loc(b, "om1/om-audit-om1.log", "user= | ip=", k), m["L_AUTO"]),
+            "5. %s RECOVER_LEASE FAILURE KEY_ALREADY_CLOSED by **ops/10.20.0.5**, not the writer; OM ERROR %s."
+            % (loc(b, "om1/om-audit-om1.log", "RECOVER_LEASE", k), loc(b, "om1/ozone-hadoop-om-om1.log", "Fail for recovering lease")),
+        ],
+        benign=[
+            "- No ALLOCATE_BLOCK of the key has a dataSize above the auto-committed %d, and no activity of the writer "
+            "(user/ip/clientID, block, key) follows T_last: the writer is dead and no hsync-acknowledged length is dropped." % m["L_AUTO"],
+            "- The only post-commit failure on the key is a RECOVER_LEASE KEY_ALREADY_CLOSED from another client. "
+            "om.md 3.2 7c lists that pattern among the outcomes of the bug, so a rule that treats any failure after a blank-user "
+            "commit as the writer's would flag this bundle. The writer never failed here: it was already gone.",
+            "- Designed behaviour per HDDS-10141 (the hard limit closes files of dead writers).",
+        ])
+
+
+def docs_live_writer(b, m):
+    k = m["key"]
+    r = "om1/om-audit-om1-2026-09-01-1.log.gz"
+    write_docs(
+        b, [], "2.2.0 (JSON audit params, daily audit rotation)",
+        "OM main logs use the shipped file layout `%d{ISO8601} [%t] %p %c: %m%n`. Hard limit `2h`, cleanup interval `10m`.",
+        [
+            "| `op=OPEN_KEY_CLEANUP`, `op=STARTUP`, `op=LEADER_CHANGE` (OMSystemAudit, `user=null \\| ip=`) | om.md 1.4 | `OMOpenKeysDeleteRequest`, `OzoneManager`, `OzoneManagerStateMachine` | 2.1.0+ |",
+        ],
+        """
+A collector (`svc-collector` at 10.20.3.16) keeps `%s` open for six hours with hsync, far longer than the
+two-hour hard limit, but it writes fast enough to need a new block every ~95 minutes: every ALLOCATE_BLOCK
+renews the open key's modification time, so the file never expires. It closes normally at midnight
+(COMMIT_KEY by the writer, dataSize %d). OpenKeyCleanupService runs every 10 minutes and commits nothing
+(`for commit: 0` on every run); one run deletes an abandoned non-hsync OBS key (`for deletion: 1` +
+OMSystemAudit OPEN_KEY_CLEANUP). A short hsync'ed job log (svc-batch) opens and closes within 25 minutes. Background traffic and a failed DELETE_KEY.
+""" % (k, m["L_CLOSE"]),
+        [
+            "1. %s CREATE_FILE at 18:02:11." % loc(b, r, "CREATE_FILE", k),
+            "2. %s, %s, %s ALLOCATE_BLOCKs (gaps 99, 96, 96 min, all < 2h); dataSize = the last hsync offsets."
+            % (loc(b, r, "ALLOCATE_BLOCK", k, nth=1), loc(b, r, "ALLOCATE_BLOCK", k, nth=2), loc(b, r, "ALLOCATE_BLOCK", k, nth=3)),
+            "3. %s COMMIT_KEY SUCCESS by the writer at 00:00:04, dataSize %d." % (loc(b, "om1/om-audit-om1.log", "COMMIT_KEY", k), m["L_CLOSE"]),
+            "4. %s (the deletion run) and all other runs in `om1/ozone-hadoop-om-om1.log`: `for commit: 0`." % loc(
+                b, "om1/ozone-hadoop-om-om1.log", "submitted for deletion: 1"),
+        ],
+        benign=[
+            "- No blank-user COMMIT_KEY exists in the bundle, and no KEY_NOT_FOUND.",
+            "- A naive rule that flags any hsync'ed file open longer than `ozone.om.lease.hard.limit` (CREATE_FILE 18:02 → close 00:00 = 6h) "
+            "would fire here. The lease is measured from the last ALLOCATE_BLOCK, and the longest gap is 99 min.",
+            "- The OPEN_KEY_CLEANUP / `submitted for deletion: 1` is a non-hsync key of another user (normal 7-day expiry), not this file.",
+        ])
+
+
+def docs_recover_lease(b, m):
+    k = m["key"]
+    r = "om1/om-audit-om1-2026-10-05-1.log.gz"
+    write_docs(
+        b, [], "2.2.0 (JSON audit params, daily audit rotation)",
+        "OM main logs use the shipped file layout `%d{ISO8601} [%t] %p %c: %m%n`. Hard limit `2h`, soft limit default 60 s.",
+        [
+            "| `op=RECOVER_LEASE {volume, bucket, key, Transaction}` SUCCESS / FAILURE `KEY_UNDER_LEASE_SOFT_LIMIT_PERIOD …: Open Key <key> updated recently and is inside soft limit period` | om.md 1.5, 2.6 | `OMRecoverLeaseRequest` (lines 228 / 150) | 2.2.0 |",
+            "| `Fail for recovering lease. Volume:{}, Bucket:{}, Key:{}` + stack trace | om.md 2.6 | `OMRecoverLeaseRequest` ERROR | 2.2.0 |",
+            "| `Allocate Block failed. Volume:{}, Bucket:{}, OpenKey:{}. Exception:{}` (literal `{}` + stack trace), `Open Key not found <dbOpenFileKey>` | om.md 2.4 | `OMAllocateBlockRequest` ERROR, line 204 | 2.2.0 |",
+            "| `op=STARTUP`, `op=LEADER_CHANGE` (OMSystemAudit of the last OM start; no later system event, so no rollover) | om.md 1.4 | `OzoneManager`, `OzoneManagerStateMachine` | 2.1.0+ |",
+        ],
+        """
+HBase region server rs4 (10.20.0.14) writes WAL `%s` (hsync). At 23:38:51 it allocates block 2 (dataSize
+268433905) and, seconds later, stalls in a long GC pause. The master (hbase at 10.20.0.10) considers rs4
+dead and splits its WALs: its first two recoverLease calls fall inside the 60 s soft limit after the
+allocation and are rejected (KEY_UNDER_LEASE_SOFT_LIMIT_PERIOD, ERROR on every OM), the third at 23:40:20
+succeeds, and the master's recovery COMMIT_KEY (dataSize %d, the length finalized on the datanodes) follows
+0.7 s later. At 23:41:02 rs4 wakes up, its write hits the finalized block and it asks for a new one:
+ALLOCATE_BLOCK FAILURE KEY_NOT_FOUND `Open Key not found …/%d`, with dataSize %d (its last hsync offset).
+rs4 aborts and comes back at 23:52 with a new WAL. Other region servers roll their WALs hourly.
+""" % (k, m["L_R"], m["cid"], m["D_LAST"]),
+        [
+            "1. %s CREATE_FILE by hbase/10.20.0.14; %s ALLOCATE_BLOCK clientID %d at 23:38:51." % (
+                loc(b, r, "CREATE_FILE", k), loc(b, r, "ALLOCATE_BLOCK", k, "SUCCESS"), m["cid"]),
+            "2. %s, %s RECOVER_LEASE FAILURE KEY_UNDER_LEASE_SOFT_LIMIT_PERIOD by hbase/10.20.0.10 (ERROR %s)." % (
+                loc(b, r, "RECOVER_LEASE", k, nth=1), loc(b, r, "RECOVER_LEASE", k, nth=2),
+                loc(b, "om1/ozone-hadoop-om-om1.log", "Fail for recovering lease")),
+            "3. %s RECOVER_LEASE SUCCESS by hbase/10.20.0.10 at 23:40:20; %s its recovery COMMIT_KEY (same user/ip, dataSize %d)."
+            % (loc(b, r, "RECOVER_LEASE", k, "SUCCESS"), loc(b, r, "COMMIT_KEY", k), m["L_R"]),
+            "4. %s ALLOCATE_BLOCK FAILURE KEY_NOT_FOUND by the old writer hbase/10.20.0.14, dataSize %d; OM ERROR %s (also om2/om3)."
+            % (loc(b, r, "ALLOCATE_BLOCK", k, "FAILURE"), m["D_LAST"], loc(b, "om1/ozone-hadoop-om-om1.log", "Allocate Block failed")),
+        ],
+        benign=[
+            "- The COMMIT_KEY before the writer's failure carries a user and ip (the recovering master), and it is preceded by a "
+            "successful RECOVER_LEASE on the key: this is explicit lease recovery, the designed fencing path (om.md 3.7 C). "
+            "It is not the OpenKeyCleanupService auto-commit (`user= | ip=`), and no blank-user COMMIT_KEY exists in the bundle.",
+            "- Recovery takes the length from the datanodes, so the recovery commit (%d) is not below the fenced writer's "
+            "last acknowledged offset (%d): nothing hsynced is lost." % (m["L_R"], m["D_LAST"]),
+            "- A naive rule keyed on a writer's KEY_NOT_FOUND after someone else's COMMIT_KEY would flag %s." % loc(
+                b, r, "ALLOCATE_BLOCK", k, "FAILURE"),
+            "- The soft-limit behaviour the issue asks about (recovery accepted while the writer may still hsync inside one block) "
+            "is explicitly not a defect claim in HDDS-16825.",
+        ])
+
+
+def main():
+    info = {}
+    for fn, doc in ((bundle_writer_fails, docs_writer_fails), (bundle_allocate_above, docs_allocate_above),
+                    (bundle_dead_writer, docs_dead_writer), (bundle_live_writer, docs_live_writer),
+                    (bundle_recover_lease, docs_recover_lease)):
+        b, meta = fn()
+        doc(b, meta)
+        info[b.slug] = (b, meta)
+        print(b.slug, {k: v for k, v in meta.items() if k != "ticks"})
+    return info
+
+
+if __name__ == "__main__":
+    main()
