@@ -515,7 +515,9 @@ class Sim:
         return r
 
     # -- unrelated container traffic (scm.md §2.3, printed on every SCM) --
-    def container_close(self, t, cid, sid, members, first_dn=None):
+    def container_close(self, t, cid, sid, members, first_dn=None, close_after=2100):
+        # FINALIZE: the first replica turns CLOSING (container full on the datanode, which sends an ICR);
+        # CLOSE: the first CLOSED replica after the leader's close command
         first = first_dn or members[0]
         for s in self.cl.scms:
             th = "%s-FixedThreadPoolWithAffinityExecutor-%d-0" % (s.name, self.affinity[first.name])
@@ -524,7 +526,7 @@ class Sim:
                      "bcsid=%d, origin=%s, non-empty) from dn %s" % (cid, sid, sid, first.uid, first))
             closer = members[1]
             th2 = "%s-FixedThreadPoolWithAffinityExecutor-%d-0" % (s.name, self.affinity[closer.name])
-            self.log(s.name, tt + 2100 + self.rng.randrange(0, 900), th2, "INFO", ICR,
+            self.log(s.name, tt + close_after + self.rng.randrange(0, 900), th2, "INFO", ICR,
                      "CLOSE Container #%d (CLOSING, sid=%d) r0 (CLOSED, bcsid=%d, origin=%s, non-empty) from dn %s"
                      % (cid, sid, sid, closer.uid, closer))
 
@@ -773,7 +775,7 @@ def bundle1():
     # 3. the early heartbeat round of dn3 (triggered by the ICR of container #2050) reaches scm1
     #    between the monitor's status read and its IN_SERVICE write
     t_icr = ms_of(date, "02:04:10", 1)
-    sim.at(t_icr, lambda t: sim.container_close(t, 2050, 20318, [d3, dn["dn1"], dn["dn4"]]))
+    sim.at(t_icr, lambda t: sim.container_close(t, 2050, 20318, [d3, dn["dn1"], dn["dn4"]], close_after=14300))
 
     def triggered(t):
         for s in ("scm2", "scm3"):
@@ -859,7 +861,9 @@ the issue gives as the practical case).
   follows the issue: there is no interim leader, so no SCM prints `Continue admin for datanode` dn3.
   A rule must not require the interim leader's `Continue admin` line.
 - The early heartbeat round at 02:04:10 is tied to an ICR (datanode.md 3.B: ICRs trigger an immediate
-  heartbeat); the FINALIZE line for #2050 from dn3 is printed on all three SCMs at the same moment.
+  heartbeat): container #2050 on dn3 became full and the datanode marked it CLOSING (datanode.md 3.B step 4);
+  the FINALIZE line from dn3 is printed on all three SCMs at the same moment. Its CLOSE line follows only
+  after scm1 is leader again (the close command needs a leader).
 - The scm2 / scm3 election rounds between 02:03:41 and 02:04:14 are only visible as role lines; the
   LeaderElection round lines are left out (not catalogued).
 """
@@ -899,7 +903,7 @@ def bundle2():
                                                                             th=cl.scm("scm3").mid + "-LeaderElection8"))
     sim.at(ms_of(date, "09:22:24", 702), lambda t: sim.to_candidate(t, "scm1", 24, 17, known_leader="scm2"))
     t_icr = ms_of(date, "09:22:50", 97)
-    sim.at(t_icr, lambda t: sim.container_close(t, 5119, 31460, [d4, dn["dn1"], dn["dn3"]]))
+    sim.at(t_icr, lambda t: sim.container_close(t, 5119, 31460, [d4, dn["dn1"], dn["dn3"]], close_after=9800))
 
     def triggered(t):
         for s in ("scm1", "scm3"):
