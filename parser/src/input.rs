@@ -91,11 +91,14 @@ impl InputFile {
         if let Some(component) = self.hint.component
             && component.is_audit_like()
         {
-            let pattern = conf.audit_patterns.get(&component).or_else(|| match component {
-                // om-sys-audit shares the OM audit layout (om-audit-log4j2.properties, 2.0.0+).
-                Component::OmSysAudit => conf.audit_patterns.get(&Component::OmAudit),
-                _ => None,
-            });
+            let pattern = conf
+                .audit_patterns
+                .get(&component)
+                .or_else(|| match component {
+                    // om-sys-audit shares the OM audit layout (om-audit-log4j2.properties, 2.0.0+).
+                    Component::OmSysAudit => conf.audit_patterns.get(&Component::OmAudit),
+                    _ => None,
+                });
             return pattern.map(String::as_str);
         }
         let stream = self.rotation.stream.as_str();
@@ -163,7 +166,10 @@ impl InputUnit {
         match &self.source {
             UnitSource::Path(path) => match std::fs::File::open(path) {
                 Ok(file) => read_stream(Box::new(file), &self.origin, sink),
-                Err(e) => sink.unreadable(Unreadable { path: self.origin.display.clone(), reason: e.to_string() }),
+                Err(e) => sink.unreadable(Unreadable {
+                    path: self.origin.display.clone(),
+                    reason: e.to_string(),
+                }),
             },
             UnitSource::Stdin => read_stream(Box::new(io::stdin().lock()), &self.origin, sink),
         }
@@ -192,4 +198,132 @@ pub struct Discovery {
     /// Display paths of files that are neither logs nor configuration, of symlink loops, and of
     /// files reached a second time (through a symlink or a repeated argument).
     pub skipped: Vec<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::{hint_from_path, rotation_key};
+    use std::io::{Cursor, Write};
+
+    #[derive(Default)]
+    struct Streams {
+        logs: Vec<(String, Compression, String)>,
+        unreadable: Vec<Unreadable>,
+    }
+
+    impl StreamSink for Streams {
+        fn log(&mut self, file: &InputFile, reader: &mut dyn BufRead) -> io::Result<()> {
+            let mut text = String::new();
+            reader.read_to_string(&mut text)?;
+            self.logs
+                .push((file.display.clone(), file.compression, text));
+            Ok(())
+        }
+        fn config(&mut self, _config: ConfigFile) {}
+        fn unreadable(&mut self, item: Unreadable) {
+            self.unreadable.push(item);
+        }
+    }
+
+    fn gzip(data: &[u8]) -> Vec<u8> {
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        encoder.write_all(data).expect("gzip");
+        encoder.finish().expect("gzip")
+    }
+
+    /// Feeds bytes to the stdin unit's reader, as `zcat … | oztrace scan -` would.
+    fn read_as_stdin(bytes: Vec<u8>) -> Streams {
+        let discovery = discover(&[PathBuf::from("-")]);
+        let unit = discovery.units.first().expect("stdin unit");
+        let mut sink = Streams::default();
+        read_stream(Box::new(Cursor::new(bytes)), &unit.origin, &mut sink);
+        sink
+    }
+
+    #[test]
+    fn stdin_is_sniffed_for_compression_and_tar() {
+        let line = "2026-08-20 14:02:10,331 [main] INFO org.apache.hadoop.hdds.scm.ha.SCMContext: \
+                    Update SafeModeStatus from INITIAL to PRE_CHECKS_PASSED.\n";
+        let sink = read_as_stdin(gzip(line.as_bytes()));
+        assert_eq!(
+            sink.logs,
+            [("-".to_string(), Compression::Gzip, line.to_string())]
+        );
+
+        let mut builder = tar::Builder::new(Vec::new());
+        let mut header = tar::Header::new_gnu();
+        header.set_size(line.len() as u64);
+        header.set_cksum();
+        builder
+            .append_data(
+                &mut header,
+                "scm1/ozone-hadoop-scm-scm1.log",
+                line.as_bytes(),
+            )
+            .expect("tar");
+        let sink = read_as_stdin(gzip(&builder.into_inner().expect("tar")));
+        assert_eq!(
+            sink.logs,
+            [(
+                "scm1/ozone-hadoop-scm-scm1.log".to_string(),
+                Compression::None,
+                line.to_string()
+            )]
+        );
+        assert!(sink.unreadable.is_empty());
+
+        let sink = read_as_stdin(gzip(line.as_bytes())[..20].to_vec());
+        assert!(sink.logs.is_empty());
+        assert_eq!(sink.unreadable.len(), 1);
+        assert_eq!(sink.unreadable[0].path, "-");
+    }
+
+    #[test]
+    fn layout_pattern_by_file_kind() {
+        let audit = "%d{DEFAULT} | %-5level | %c{1} | %msg | %throwable{3} %n";
+        let container = "%d{DEFAULT} | %-5level | %msg | %throwable{3} %n";
+        let conf = Arc::new(Log4jConf {
+            file_pattern: Some("%d{ISO8601} %p %c: %m%n".into()),
+            console_pattern: Some("%d{ISO8601} [%t] %p %c{2}: %m%n".into()),
+            audit_patterns: [
+                (Component::OmAudit, audit.to_string()),
+                (Component::DnContainer, container.to_string()),
+            ]
+            .into_iter()
+            .collect(),
+            logger_levels: Default::default(),
+        });
+        let pattern = |display: &str| {
+            let file = InputFile {
+                display: display.into(),
+                hint: hint_from_path(display),
+                rotation: rotation_key(display),
+                log4j: Some(conf.clone()),
+                size: None,
+                compression: Compression::None,
+            };
+            file.layout_pattern().map(str::to_string)
+        };
+        assert_eq!(
+            pattern("ozone-hadoop-om-om1.log.2.gz").as_deref(),
+            conf.file_pattern.as_deref()
+        );
+        assert_eq!(
+            pattern("ozone-hadoop-om-om1.out.1").as_deref(),
+            conf.console_pattern.as_deref()
+        );
+        // Cloudera Manager's `.log.out` is written by its rolling file appender.
+        assert_eq!(
+            pattern("hadoop-cmf-ozone-OZONE_MANAGER-om1.log.out.2.gz").as_deref(),
+            conf.file_pattern.as_deref()
+        );
+        assert_eq!(
+            pattern("om-sys-audit-om1-2026-08-20-1.log.gz").as_deref(),
+            Some(audit)
+        );
+        assert_eq!(pattern("dn-container-dn1.log").as_deref(), Some(container));
+        assert_eq!(pattern("scm-audit-scm1.log"), None);
+        assert_eq!(pattern("kubectl-logs.txt"), None);
+    }
 }

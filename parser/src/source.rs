@@ -174,28 +174,42 @@ pub fn rotation_key(display: &str) -> RotationKey {
         None => ("", display),
     };
     let (base, age) = split_rotation(strip_compression_ext(name));
-    RotationKey { stream: format!("{folder}{base}"), age }
+    RotationKey {
+        stream: format!("{folder}{base}"),
+        age,
+    }
 }
 
 /// `name` without a trailing `.gz` / `.zst` / `.zstd`.
 pub(crate) fn strip_compression_ext(name: &str) -> &str {
-    COMPRESSION_EXTENSIONS.iter().find_map(|ext| strip_suffix_ignore_case(name, ext)).unwrap_or(name)
+    COMPRESSION_EXTENSIONS
+        .iter()
+        .find_map(|ext| strip_suffix_ignore_case(name, ext))
+        .unwrap_or(name)
 }
 
 /// `name` without a trailing tar archive extension, if it has one.
 pub(crate) fn strip_archive_ext(name: &str) -> Option<&str> {
-    ARCHIVE_EXTENSIONS.iter().find_map(|ext| strip_suffix_ignore_case(name, ext))
+    ARCHIVE_EXTENSIONS
+        .iter()
+        .find_map(|ext| strip_suffix_ignore_case(name, ext))
 }
 
 /// ASCII-case-insensitive `strip_suffix`. The suffix is ASCII, so the cut is on a char boundary.
 pub(crate) fn strip_suffix_ignore_case<'a>(s: &'a str, suffix: &str) -> Option<&'a str> {
     let cut = s.len().checked_sub(suffix.len())?;
     let tail = s.as_bytes().get(cut..)?;
-    if tail.eq_ignore_ascii_case(suffix.as_bytes()) { s.get(..cut) } else { None }
+    if tail.eq_ignore_ascii_case(suffix.as_bytes()) {
+        s.get(..cut)
+    } else {
+        None
+    }
 }
 
 fn ends_with_log_ext(s: &str) -> bool {
-    LOG_EXTENSIONS.iter().any(|ext| strip_suffix_ignore_case(s, ext).is_some())
+    LOG_EXTENSIONS
+        .iter()
+        .any(|ext| strip_suffix_ignore_case(s, ext).is_some())
 }
 
 fn is_digits(s: &str) -> bool {
@@ -204,7 +218,11 @@ fn is_digits(s: &str) -> bool {
 
 /// A rotation index; more than nine digits is not an index but part of a name.
 fn parse_index(s: &str) -> Option<u64> {
-    if is_digits(s) && s.len() <= 9 { s.parse().ok() } else { None }
+    if is_digits(s) && s.len() <= 9 {
+        s.parse().ok()
+    } else {
+        None
+    }
 }
 
 /// Splits the rotation suffix off a file name that has no compression extension.
@@ -280,7 +298,9 @@ fn parse_date_stamp(parts: &[&str]) -> Option<u64> {
     let mut stamp = 0u64;
     for (i, &(width, max)) in FIELDS.iter().enumerate() {
         let value = match parts.get(i) {
-            Some(p) if p.len() == width && is_digits(p) => p.parse::<u64>().ok().filter(|v| *v <= max)?,
+            Some(p) if p.len() == width && is_digits(p) => {
+                p.parse::<u64>().ok().filter(|v| *v <= max)?
+            }
             Some(_) => return None,
             None => 0,
         };
@@ -311,7 +331,11 @@ fn role_numbered(name: &str) -> Option<Component> {
     if without_digits.len() == name.len() {
         return None;
     }
-    role_component(without_digits.strip_suffix(['-', '_']).unwrap_or(without_digits))
+    role_component(
+        without_digits
+            .strip_suffix(['-', '_'])
+            .unwrap_or(without_digits),
+    )
 }
 
 /// A kubernetes pod of a StatefulSet: `ozone-datanode-2`, `<release>-ozone-om-0`.
@@ -348,7 +372,8 @@ const AUDIT_PREFIXES: &[(&str, Option<Component>)] = &[
 /// Whether a file name (without compression and rotation) starts like a log4j2 audit or container log.
 pub(crate) fn has_audit_prefix(name: &str) -> bool {
     AUDIT_PREFIXES.iter().any(|(prefix, _)| {
-        name.get(..prefix.len()).is_some_and(|head| head.eq_ignore_ascii_case(prefix))
+        name.get(..prefix.len())
+            .is_some_and(|head| head.eq_ignore_ascii_case(prefix))
     })
 }
 
@@ -378,7 +403,11 @@ pub fn hint_from_path(path: &str) -> SourceHint {
         }
     }
     // A trailing separator names a folder, not a file.
-    let name = if path.ends_with(['/', '\\']) { "" } else { components.pop().unwrap_or_default() };
+    let name = if path.ends_with(['/', '\\']) {
+        ""
+    } else {
+        components.pop().unwrap_or_default()
+    };
     let mut hint = hint_from_file_name(name);
     for folder in components.iter().rev() {
         if hint.host.is_some() && hint.component.is_some() {
@@ -402,7 +431,10 @@ pub fn hint_from_path(path: &str) -> SourceHint {
 fn hint_from_file_name(name: &str) -> SourceHint {
     let (base, _) = split_rotation(strip_compression_ext(name));
     let mut stem = base.as_str();
-    while let Some(shorter) = LOG_EXTENSIONS.iter().find_map(|ext| strip_suffix_ignore_case(stem, ext)) {
+    while let Some(shorter) = LOG_EXTENSIONS
+        .iter()
+        .find_map(|ext| strip_suffix_ignore_case(stem, ext))
+    {
         stem = shorter;
     }
     let hint = |host: &str, component| SourceHint {
@@ -441,13 +473,19 @@ fn hint_from_file_name(name: &str) -> SourceHint {
             offsets.push((start, token));
             start += token.len() + 1;
         }
-        let role_at = offsets.iter().skip(1).find(|(_, t)| role_component(t).is_some()).or_else(|| {
-            offsets.first().filter(|(_, t)| role_component(t).is_some())
-        });
+        let role_at = offsets
+            .iter()
+            .skip(1)
+            .find(|(_, t)| role_component(t).is_some())
+            .or_else(|| offsets.first().filter(|(_, t)| role_component(t).is_some()));
         if let Some(&(at, role)) = role_at {
             let host = rest.get(at + role.len() + 1..).unwrap_or_default();
             // `ozone-datanode-2` is a pod: its whole name is the host name.
-            let host = if at == 0 && is_digits(host) { stem } else { host };
+            let host = if at == 0 && is_digits(host) {
+                stem
+            } else {
+                host
+            };
             return hint(host, role_component(role));
         }
     }
@@ -462,7 +500,11 @@ fn hint_from_file_name(name: &str) -> SourceHint {
 
 fn strip_prefix_ignore_case<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
     let head = s.as_bytes().get(..prefix.len())?;
-    if head.eq_ignore_ascii_case(prefix.as_bytes()) { s.get(prefix.len()..) } else { None }
+    if head.eq_ignore_ascii_case(prefix.as_bytes()) {
+        s.get(prefix.len()..)
+    } else {
+        None
+    }
 }
 
 /// What a folder name says: a host (and its role when the name has one), or only a role.
@@ -486,7 +528,9 @@ fn folder_hint(folder: &str) -> (Option<String>, Option<Component>) {
 fn is_ipv4(s: &str) -> bool {
     let parts: Vec<&str> = s.split('.').collect();
     parts.len() == 4
-        && parts.iter().all(|p| p.len() <= 3 && is_digits(p) && p.parse::<u16>().is_ok_and(|v| v <= 255))
+        && parts
+            .iter()
+            .all(|p| p.len() <= 3 && is_digits(p) && p.parse::<u16>().is_ok_and(|v| v <= 255))
 }
 
 /// `ip-10-0-1-23`, the EC2 default host name.
@@ -499,7 +543,11 @@ fn is_generic_host(s: &str) -> bool {
     let without_digits = s.trim_end_matches(|c: char| c.is_ascii_digit());
     without_digits.len() < s.len()
         && matches!(
-            without_digits.strip_suffix('-').unwrap_or(without_digits).to_ascii_lowercase().as_str(),
+            without_digits
+                .strip_suffix('-')
+                .unwrap_or(without_digits)
+                .to_ascii_lowercase()
+                .as_str(),
             "host" | "node" | "worker"
         )
 }
@@ -526,59 +574,175 @@ mod tests {
 
     fn check(path: &str, host: Option<&str>, component: Option<Component>) {
         let hint = hint_from_path(path);
-        assert_eq!((hint.host.as_deref(), hint.component), (host, component), "{path}");
+        assert_eq!(
+            (hint.host.as_deref(), hint.component),
+            (host, component),
+            "{path}"
+        );
     }
 
     #[test]
     fn ozone_daemon_file_names() {
         // ozone-functions.sh: `ozone-${OZONE_IDENT_STRING}-${OZONE_SUBCMD}-${HOSTNAME}.log`
-        check("ozone-hadoop-scm-scm1.log", Some("scm1"), Some(Component::Scm));
-        check("ozone-hadoop-om-om1.example.com.log", Some("om1.example.com"), Some(Component::Om));
-        check("logs/ozone-hadoop-datanode-dn-2.example.com.log", Some("dn-2.example.com"), Some(Component::Datanode));
-        check("ozone-ozone-om-om1.example.com.log.3", Some("om1.example.com"), Some(Component::Om));
-        check("ozone-hadoop-recon-r1.log.2.gz", Some("r1"), Some(Component::Recon));
-        check("ozone-hadoop-s3g-gw-1.out", Some("gw-1"), Some(Component::S3g));
-        check("ozone-hadoop-scm-scm2.log-4.gz", Some("scm2"), Some(Component::Scm));
-        check("ozone-hadoop-scm-scm2.log.2026-08-20", Some("scm2"), Some(Component::Scm));
+        check(
+            "ozone-hadoop-scm-scm1.log",
+            Some("scm1"),
+            Some(Component::Scm),
+        );
+        check(
+            "ozone-hadoop-om-om1.example.com.log",
+            Some("om1.example.com"),
+            Some(Component::Om),
+        );
+        check(
+            "logs/ozone-hadoop-datanode-dn-2.example.com.log",
+            Some("dn-2.example.com"),
+            Some(Component::Datanode),
+        );
+        check(
+            "ozone-ozone-om-om1.example.com.log.3",
+            Some("om1.example.com"),
+            Some(Component::Om),
+        );
+        check(
+            "ozone-hadoop-recon-r1.log.2.gz",
+            Some("r1"),
+            Some(Component::Recon),
+        );
+        check(
+            "ozone-hadoop-s3g-gw-1.out",
+            Some("gw-1"),
+            Some(Component::S3g),
+        );
+        check(
+            "ozone-hadoop-scm-scm2.log-4.gz",
+            Some("scm2"),
+            Some(Component::Scm),
+        );
+        check(
+            "ozone-hadoop-scm-scm2.log.2026-08-20",
+            Some("scm2"),
+            Some(Component::Scm),
+        );
         // A host that itself contains a role word.
-        check("ozone-hadoop-om-scm-colocated-1.log", Some("scm-colocated-1"), Some(Component::Om));
+        check(
+            "ozone-hadoop-om-scm-colocated-1.log",
+            Some("scm-colocated-1"),
+            Some(Component::Om),
+        );
         // No host in the name: the folder gives it.
-        check("scm2/ozone-hadoop-scm.log", Some("scm2"), Some(Component::Scm));
+        check(
+            "scm2/ozone-hadoop-scm.log",
+            Some("scm2"),
+            Some(Component::Scm),
+        );
     }
 
     #[test]
     fn log4j2_file_names() {
         check("om-audit-om1.log", Some("om1"), Some(Component::OmAudit));
-        check("om-sys-audit-om1.example.com.log", Some("om1.example.com"), Some(Component::OmSysAudit));
-        check("scm-audit-scm-3-2026-08-19-1.log.gz", Some("scm-3"), Some(Component::ScmAudit));
-        check("dn-audit-dn1-2026-08-19-10-15-00-2.log.gz", Some("dn1"), Some(Component::DnAudit));
-        check("dn-container-dn-4.example.com.log", Some("dn-4.example.com"), Some(Component::DnContainer));
+        check(
+            "om-sys-audit-om1.example.com.log",
+            Some("om1.example.com"),
+            Some(Component::OmSysAudit),
+        );
+        check(
+            "scm-audit-scm-3-2026-08-19-1.log.gz",
+            Some("scm-3"),
+            Some(Component::ScmAudit),
+        );
+        check(
+            "dn-audit-dn1-2026-08-19-10-15-00-2.log.gz",
+            Some("dn1"),
+            Some(Component::DnAudit),
+        );
+        check(
+            "dn-container-dn-4.example.com.log",
+            Some("dn-4.example.com"),
+            Some(Component::DnContainer),
+        );
         check("s3g-audit-gw1.log", Some("gw1"), None);
         check("om1/om-audit.log", Some("om1"), Some(Component::OmAudit));
     }
 
     #[test]
     fn vendor_and_kubernetes_names() {
-        check("hadoop-cmf-ozone-OZONE_MANAGER-om1.example.com.log.out", Some("om1.example.com"), Some(Component::Om));
-        check("hadoop-cmf-ozone1-STORAGE_CONTAINER_MANAGER-scm-2.corp.local.log.out.1", Some("scm-2.corp.local"), Some(Component::Scm));
-        check("hadoop-cmf-ozone-HDDS_DATANODE-dn7.log.out.2.gz", Some("dn7"), Some(Component::Datanode));
-        check("hadoop-cmf-ozone-RECON-r.example.com.log.out", Some("r.example.com"), Some(Component::Recon));
-        check("hadoop-cmf-ozone-S3_GATEWAY-gw1.log.out", Some("gw1"), Some(Component::S3g));
-        check("ozone-datanode-2.log", Some("ozone-datanode-2"), Some(Component::Datanode));
+        check(
+            "hadoop-cmf-ozone-OZONE_MANAGER-om1.example.com.log.out",
+            Some("om1.example.com"),
+            Some(Component::Om),
+        );
+        check(
+            "hadoop-cmf-ozone1-STORAGE_CONTAINER_MANAGER-scm-2.corp.local.log.out.1",
+            Some("scm-2.corp.local"),
+            Some(Component::Scm),
+        );
+        check(
+            "hadoop-cmf-ozone-HDDS_DATANODE-dn7.log.out.2.gz",
+            Some("dn7"),
+            Some(Component::Datanode),
+        );
+        check(
+            "hadoop-cmf-ozone-RECON-r.example.com.log.out",
+            Some("r.example.com"),
+            Some(Component::Recon),
+        );
+        check(
+            "hadoop-cmf-ozone-S3_GATEWAY-gw1.log.out",
+            Some("gw1"),
+            Some(Component::S3g),
+        );
+        check(
+            "ozone-datanode-2.log",
+            Some("ozone-datanode-2"),
+            Some(Component::Datanode),
+        );
         check("ozone-om-0", Some("ozone-om-0"), Some(Component::Om));
-        check("ozone-om-0/stdout.txt", Some("ozone-om-0"), Some(Component::Om));
-        check("containers/ozone-scm-1_default_scm-0a1b2c.log", Some("ozone-scm-1"), Some(Component::Scm));
-        check("datanode4.log", Some("datanode4"), Some(Component::Datanode));
+        check(
+            "ozone-om-0/stdout.txt",
+            Some("ozone-om-0"),
+            Some(Component::Om),
+        );
+        check(
+            "containers/ozone-scm-1_default_scm-0a1b2c.log",
+            Some("ozone-scm-1"),
+            Some(Component::Scm),
+        );
+        check(
+            "datanode4.log",
+            Some("datanode4"),
+            Some(Component::Datanode),
+        );
         check("om.log", None, Some(Component::Om));
     }
 
     #[test]
     fn host_folders() {
-        check("bundle/dn3/logs/app.log", Some("dn3"), Some(Component::Datanode));
-        check("bundle/datanode-4/app.log", Some("datanode-4"), Some(Component::Datanode));
-        check("bundle/dn-2.example.com/logs/app.log", Some("dn-2.example.com"), Some(Component::Datanode));
-        check("bundle/h7.example.com/logs/app.log", Some("h7.example.com"), None);
-        check("b/scm1.example.com/x.log", Some("scm1.example.com"), Some(Component::Scm));
+        check(
+            "bundle/dn3/logs/app.log",
+            Some("dn3"),
+            Some(Component::Datanode),
+        );
+        check(
+            "bundle/datanode-4/app.log",
+            Some("datanode-4"),
+            Some(Component::Datanode),
+        );
+        check(
+            "bundle/dn-2.example.com/logs/app.log",
+            Some("dn-2.example.com"),
+            Some(Component::Datanode),
+        );
+        check(
+            "bundle/h7.example.com/logs/app.log",
+            Some("h7.example.com"),
+            None,
+        );
+        check(
+            "b/scm1.example.com/x.log",
+            Some("scm1.example.com"),
+            Some(Component::Scm),
+        );
         check("b/10.0.1.15/x.log", Some("10.0.1.15"), None);
         check("b/ip-10-0-1-15/x.log", Some("ip-10-0-1-15"), None);
         check("b/node3/x.log", Some("node3"), None);
@@ -587,24 +751,74 @@ mod tests {
         check("ozone-2.0.0/logs.old/x.log", None, None);
         check("scm1/../x.log", None, None);
         // An archive counts as a folder named after it.
-        check("bundle/om2.tar.gz!/logs/x.log", Some("om2"), Some(Component::Om));
+        check(
+            "bundle/om2.tar.gz!/logs/x.log",
+            Some("om2"),
+            Some(Component::Om),
+        );
         // The file name wins over the folder.
-        check("scm1/om-audit-om1.log", Some("om1"), Some(Component::OmAudit));
+        check(
+            "scm1/om-audit-om1.log",
+            Some("om1"),
+            Some(Component::OmAudit),
+        );
         check("scm1/", Some("scm1"), Some(Component::Scm));
     }
 
     #[test]
     fn rotation_of_rolling_appenders() {
-        assert_eq!(rotation_key("om1/ozone-hadoop-om-om1.log"), RotationKey { stream: "om1/ozone-hadoop-om-om1.log".into(), age: 0 });
+        assert_eq!(
+            rotation_key("om1/ozone-hadoop-om-om1.log"),
+            RotationKey {
+                stream: "om1/ozone-hadoop-om-om1.log".into(),
+                age: 0
+            }
+        );
         let key = |d| rotation_key(d);
-        assert_eq!(key("a/x.log.1"), RotationKey { stream: "a/x.log".into(), age: 1 });
-        assert_eq!(key("a/x.log.2.gz"), RotationKey { stream: "a/x.log".into(), age: 2 });
-        assert_eq!(key("a/x.log-3.gz"), RotationKey { stream: "a/x.log".into(), age: 3 });
-        assert_eq!(key("x.log.out.2.gz"), RotationKey { stream: "x.log.out".into(), age: 2 });
-        assert_eq!(key("x.out.1"), RotationKey { stream: "x.out".into(), age: 1 });
+        assert_eq!(
+            key("a/x.log.1"),
+            RotationKey {
+                stream: "a/x.log".into(),
+                age: 1
+            }
+        );
+        assert_eq!(
+            key("a/x.log.2.gz"),
+            RotationKey {
+                stream: "a/x.log".into(),
+                age: 2
+            }
+        );
+        assert_eq!(
+            key("a/x.log-3.gz"),
+            RotationKey {
+                stream: "a/x.log".into(),
+                age: 3
+            }
+        );
+        assert_eq!(
+            key("x.log.out.2.gz"),
+            RotationKey {
+                stream: "x.log.out".into(),
+                age: 2
+            }
+        );
+        assert_eq!(
+            key("x.out.1"),
+            RotationKey {
+                stream: "x.out".into(),
+                age: 1
+            }
+        );
         assert_eq!(key("x.log.zst").age, 0);
         // A host ending in digits is not a rotation.
-        assert_eq!(key("om-audit-dn-2.log"), RotationKey { stream: "om-audit-dn-2.log".into(), age: 0 });
+        assert_eq!(
+            key("om-audit-dn-2.log"),
+            RotationKey {
+                stream: "om-audit-dn-2.log".into(),
+                age: 0
+            }
+        );
     }
 
     #[test]
@@ -630,10 +844,22 @@ mod tests {
 
     #[test]
     fn non_ascii_names_do_not_panic() {
-        for path in ["é.log", "ozone-é-om-ü.log.ü", "-", "", "!/", "a!/b!/c.gz", "é-2026-08-20-1.log"] {
+        for path in [
+            "é.log",
+            "ozone-é-om-ü.log.ü",
+            "-",
+            "",
+            "!/",
+            "a!/b!/c.gz",
+            "é-2026-08-20-1.log",
+        ] {
             let _ = hint_from_path(path);
             let _ = rotation_key(path);
         }
-        check("ozone-hadoop-om-höst.log", Some("höst"), Some(Component::Om));
+        check(
+            "ozone-hadoop-om-höst.log",
+            Some("höst"),
+            Some(Component::Om),
+        );
     }
 }

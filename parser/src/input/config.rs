@@ -19,14 +19,26 @@ pub struct ConfigFile {
 }
 
 impl ConfigFile {
-    pub(crate) fn parse(display: String, hint_path: &str, kind: ConfigKind, text: &str) -> ConfigFile {
+    pub(crate) fn parse(
+        display: String,
+        hint_path: &str,
+        kind: ConfigKind,
+        text: &str,
+    ) -> ConfigFile {
         let properties = match kind {
             ConfigKind::Log4jProperties => parse_properties(text),
             ConfigKind::OzoneSiteXml => parse_hadoop_xml(text),
         };
-        let folder = hint_path.rsplit_once(['/', '\\']).map_or("", |(folder, _)| folder);
+        let folder = hint_path
+            .rsplit_once(['/', '\\'])
+            .map_or("", |(folder, _)| folder);
         let host = hint_from_path(&format!("{folder}/")).host;
-        ConfigFile { display, host, kind, properties }
+        ConfigFile {
+            display,
+            host,
+            kind,
+            properties,
+        }
     }
 }
 
@@ -49,7 +61,11 @@ impl Log4jConf {
     /// `${…}` that the file itself does not define (`${sys:…}`, `${env:…}`) is left out.
     pub fn from_properties(props: &BTreeMap<String, String>) -> Log4jConf {
         let expand = |value: &str| expand_variables(value, props, 0);
-        let appender_class = |name: &str| props.get(&format!("log4j.appender.{name}")).map(String::as_str);
+        let appender_class = |name: &str| {
+            props
+                .get(&format!("log4j.appender.{name}"))
+                .map(String::as_str)
+        };
         let pattern_of = |name: &str| {
             props
                 .get(&format!("log4j.appender.{name}.layout.ConversionPattern"))
@@ -62,7 +78,8 @@ impl Log4jConf {
             .and_then(|v| expand(v))
             .map(|v| v.split(',').skip(1).map(|a| a.trim().to_string()).collect())
             .unwrap_or_default();
-        let is_class = |name: &str, class: &str| appender_class(name).is_some_and(|c| c.contains(class));
+        let is_class =
+            |name: &str, class: &str| appender_class(name).is_some_and(|c| c.contains(class));
 
         // Daemons run with OZONE_DAEMON_ROOT_LOGGER=INFO,RFA from the environment, so the file's own
         // rootLogger (INFO,console) rarely names the file appender: fall back to the shipped names.
@@ -71,40 +88,61 @@ impl Log4jConf {
             .filter(|a| is_class(a, "FileAppender"))
             .map(String::as_str)
             .chain(["RFA", "DRFA", "ASYNCRFA"]);
-        let file_pattern = first_pattern(file_appenders, &pattern_of).and_then(|p| expand(p));
+        let file_pattern = file_appenders
+            .filter_map(&pattern_of)
+            .next()
+            .and_then(|p| expand(p));
         let console_appenders = root_appenders
             .iter()
             .filter(|a| is_class(a, "ConsoleAppender"))
             .map(String::as_str)
             .chain(["console", "CONSOLE", "stdout"]);
-        let console_pattern = first_pattern(console_appenders, &pattern_of).and_then(|p| expand(p));
+        let console_pattern = console_appenders
+            .filter_map(&pattern_of)
+            .next()
+            .and_then(|p| expand(p));
 
         let mut audit_patterns = BTreeMap::new();
         let mut logger_levels = BTreeMap::new();
         for (key, value) in props {
-            if let Some(appender) = key.strip_prefix("appender.").and_then(|k| k.strip_suffix(".layout.pattern")) {
+            if let Some(appender) = key
+                .strip_prefix("appender.")
+                .and_then(|k| k.strip_suffix(".layout.pattern"))
+            {
                 let file_name = props
                     .get(&format!("appender.{appender}.fileName"))
                     .or_else(|| props.get(&format!("appender.{appender}.filePattern")));
-                let component = file_name.and_then(|f| hint_from_path(&strip_variables(f)).component);
+                let component =
+                    file_name.and_then(|f| hint_from_path(&strip_variables(f)).component);
                 if let (Some(component), Some(pattern)) = (component, expand(value)) {
                     audit_patterns.entry(component).or_insert(pattern);
                 }
             }
-            let logger = key.strip_prefix("log4j.logger.").or_else(|| key.strip_prefix("log4j.category."));
+            let logger = key
+                .strip_prefix("log4j.logger.")
+                .or_else(|| key.strip_prefix("log4j.category."));
             if let Some(logger) = logger
                 && let Some(level) = expand(value).as_deref().and_then(level_of)
             {
                 logger_levels.insert(logger.to_string(), level);
             }
-            if let Some(id) = key.strip_prefix("logger.").and_then(|k| k.strip_suffix(".name"))
-                && let Some(level) = props.get(&format!("logger.{id}.level")).and_then(|l| expand(l))
+            if let Some(id) = key
+                .strip_prefix("logger.")
+                .and_then(|k| k.strip_suffix(".name"))
+                && let Some(level) = props
+                    .get(&format!("logger.{id}.level"))
+                    .and_then(|l| expand(l))
                 && let Some(level) = level_of(&level)
             {
                 logger_levels.insert(value.trim().to_string(), level);
             }
         }
-        Log4jConf { file_pattern, console_pattern, audit_patterns, logger_levels }
+        Log4jConf {
+            file_pattern,
+            console_pattern,
+            audit_patterns,
+            logger_levels,
+        }
     }
 
     /// Fills what this (nearer) configuration leaves open from an outer one.
@@ -116,19 +154,16 @@ impl Log4jConf {
             self.console_pattern.clone_from(&outer.console_pattern);
         }
         for (component, pattern) in &outer.audit_patterns {
-            self.audit_patterns.entry(*component).or_insert_with(|| pattern.clone());
+            self.audit_patterns
+                .entry(*component)
+                .or_insert_with(|| pattern.clone());
         }
         for (logger, level) in &outer.logger_levels {
-            self.logger_levels.entry(logger.clone()).or_insert_with(|| level.clone());
+            self.logger_levels
+                .entry(logger.clone())
+                .or_insert_with(|| level.clone());
         }
     }
-}
-
-fn first_pattern<'p, 'a>(
-    appenders: impl Iterator<Item = &'a str>,
-    pattern_of: &impl Fn(&str) -> Option<&'p String>,
-) -> Option<&'p String> {
-    appenders.into_iter().find_map(pattern_of)
 }
 
 /// `INFO`, `DEBUG,RFA` → the level, upper-cased; `OFF` and `ALL` are log4j levels too.
@@ -148,7 +183,9 @@ fn expand_variables(value: &str, props: &BTreeMap<String, String>, depth: usize)
         let after = rest.get(start + 2..)?;
         let end = after.find('}')?;
         let name = after.get(..end)?;
-        let defined = props.get(name).or_else(|| props.get(&format!("property.{name}")))?;
+        let defined = props
+            .get(name)
+            .or_else(|| props.get(&format!("property.{name}")))?;
         if depth >= MAX_DEPTH {
             return None;
         }
@@ -219,13 +256,19 @@ fn split_property(line: &str) -> (&str, &str) {
             '\\' => escaped = true,
             '=' | ':' | ' ' | '\t' | '\x0c' => {
                 let key = line.get(..i).unwrap_or_default();
-                let mut value = line.get(i..).unwrap_or_default().trim_start_matches([' ', '\t', '\x0c']);
+                let mut value = line
+                    .get(i..)
+                    .unwrap_or_default()
+                    .trim_start_matches([' ', '\t', '\x0c']);
                 if c.is_whitespace() || c == '\x0c' {
                     if let Some(v) = value.strip_prefix(['=', ':']) {
                         value = v.trim_start_matches([' ', '\t', '\x0c']);
                     }
                 } else {
-                    value = value.get(1..).unwrap_or_default().trim_start_matches([' ', '\t', '\x0c']);
+                    value = value
+                        .get(1..)
+                        .unwrap_or_default()
+                        .trim_start_matches([' ', '\t', '\x0c']);
                 }
                 return (key, value);
             }
@@ -273,7 +316,10 @@ pub fn parse_hadoop_xml(text: &str) -> BTreeMap<String, String> {
     let mut rest = text.as_str();
     while let Some(start) = find_element(rest, "property") {
         let body_start = start;
-        let end = rest.get(body_start..).and_then(|r| r.find("</property>")).map(|e| body_start + e);
+        let end = rest
+            .get(body_start..)
+            .and_then(|r| r.find("</property>"))
+            .map(|e| body_start + e);
         let body = match end {
             Some(end) => rest.get(body_start..end).unwrap_or_default(),
             None => rest.get(body_start..).unwrap_or_default(),
@@ -311,7 +357,8 @@ fn find_element(text: &str, tag: &str) -> Option<usize> {
     while let Some(at) = text.get(from..)?.find(&open) {
         let after = from + at + open.len();
         let rest = text.get(after..)?;
-        if rest.starts_with('>') || rest.starts_with(char::is_whitespace) || rest.starts_with("/>") {
+        if rest.starts_with('>') || rest.starts_with(char::is_whitespace) || rest.starts_with("/>")
+        {
             let close = rest.find('>')?;
             return Some(after + close + 1);
         }
@@ -330,7 +377,12 @@ fn element_text<'a>(body: &'a str, tag: &str) -> Option<&'a str> {
     let inner = body.get(start..)?;
     let end = inner.find(&format!("</{tag}>"))?;
     let text = inner.get(..end)?;
-    Some(text.trim().strip_prefix("<![CDATA[").and_then(|t| t.strip_suffix("]]>")).unwrap_or(text))
+    Some(
+        text.trim()
+            .strip_prefix("<![CDATA[")
+            .and_then(|t| t.strip_suffix("]]>"))
+            .unwrap_or(text),
+    )
 }
 
 fn decode_entities(s: &str) -> String {
@@ -351,7 +403,10 @@ fn decode_entities(s: &str) -> String {
                 "quot" => '"',
                 "apos" => '\'',
                 _ => {
-                    let code = match entity.strip_prefix("#x").or_else(|| entity.strip_prefix("#X")) {
+                    let code = match entity
+                        .strip_prefix("#x")
+                        .or_else(|| entity.strip_prefix("#X"))
+                    {
                         Some(hex) => u32::from_str_radix(hex, 16).ok()?,
                         None => entity.strip_prefix('#')?.parse().ok()?,
                     };
@@ -405,7 +460,11 @@ pub(crate) struct ConfScopes {
 
 impl ConfScopes {
     pub(crate) fn new(base: Option<Arc<Log4jConf>>) -> ConfScopes {
-        ConfScopes { base, own: BTreeMap::new(), effective: HashMap::new() }
+        ConfScopes {
+            base,
+            own: BTreeMap::new(),
+            effective: HashMap::new(),
+        }
     }
 
     /// Adds a configuration for `scope` (from [`scope_of`]); several files in one folder
@@ -422,7 +481,11 @@ impl ConfScopes {
 
     pub(crate) fn for_path(&mut self, relative_path: &str) -> Option<Arc<Log4jConf>> {
         // Scopes that contain the path, nearest (longest) first.
-        let mut matching: Vec<&String> = self.own.keys().filter(|s| relative_path.starts_with(s.as_str())).collect();
+        let mut matching: Vec<&String> = self
+            .own
+            .keys()
+            .filter(|s| relative_path.starts_with(s.as_str()))
+            .collect();
         matching.sort_by_key(|s| std::cmp::Reverse(s.len()));
         let Some(nearest) = matching.first() else {
             return self.base.clone();
@@ -474,11 +537,28 @@ log4j.logger.org.apache.ratis.conf.ConfUtils=WARN
     #[test]
     fn ozone_shipped_log4j() {
         let conf = Log4jConf::from_properties(&parse_properties(OZONE_LOG4J));
-        assert_eq!(conf.file_pattern.as_deref(), Some("%d{ISO8601} [%t] %p %c: %m%n"));
-        assert_eq!(conf.console_pattern.as_deref(), Some("%d{ISO8601} [%t] %p %c{2}: %m%n"));
-        assert_eq!(conf.logger_levels.get("org.apache.ratis.conf.ConfUtils").map(String::as_str), Some("WARN"));
-        assert_eq!(conf.logger_levels.get("SecurityLogger").map(String::as_str), Some("INFO"));
-        assert_eq!(conf.logger_levels.get("http.requests").map(String::as_str), Some("INFO"));
+        assert_eq!(
+            conf.file_pattern.as_deref(),
+            Some("%d{ISO8601} [%t] %p %c: %m%n")
+        );
+        assert_eq!(
+            conf.console_pattern.as_deref(),
+            Some("%d{ISO8601} [%t] %p %c{2}: %m%n")
+        );
+        assert_eq!(
+            conf.logger_levels
+                .get("org.apache.ratis.conf.ConfUtils")
+                .map(String::as_str),
+            Some("WARN")
+        );
+        assert_eq!(
+            conf.logger_levels.get("SecurityLogger").map(String::as_str),
+            Some("INFO")
+        );
+        assert_eq!(
+            conf.logger_levels.get("http.requests").map(String::as_str),
+            Some("INFO")
+        );
         assert!(!conf.logger_levels.contains_key("com.amazonaws"));
     }
 
@@ -491,7 +571,10 @@ log4j.logger.org.apache.ratis.conf.ConfUtils=WARN
                     log4j.appender.RFA.layout.ConversionPattern=%d [%t] %p %c: %m%n\n\
                     log4j.appender.console.layout.ConversionPattern=${console.pattern}\n";
         let conf = Log4jConf::from_properties(&parse_properties(text));
-        assert_eq!(conf.file_pattern.as_deref(), Some("%d{ISO8601} %p %c: %m%n"));
+        assert_eq!(
+            conf.file_pattern.as_deref(),
+            Some("%d{ISO8601} %p %c: %m%n")
+        );
         assert_eq!(conf.console_pattern, None);
     }
 
@@ -511,14 +594,29 @@ log4j.logger.org.apache.ratis.conf.ConfUtils=WARN
             logger.audit.level=INFO\n";
         let conf = Log4jConf::from_properties(&parse_properties(text));
         let audit = "%d{DEFAULT} | %-5level | %c{1} | %msg | %throwable{3} %n";
-        assert_eq!(conf.audit_patterns.get(&Component::OmAudit).map(String::as_str), Some(audit));
-        assert_eq!(conf.audit_patterns.get(&Component::OmSysAudit).map(String::as_str), Some(audit));
         assert_eq!(
-            conf.audit_patterns.get(&Component::DnContainer).map(String::as_str),
+            conf.audit_patterns
+                .get(&Component::OmAudit)
+                .map(String::as_str),
+            Some(audit)
+        );
+        assert_eq!(
+            conf.audit_patterns
+                .get(&Component::OmSysAudit)
+                .map(String::as_str),
+            Some(audit)
+        );
+        assert_eq!(
+            conf.audit_patterns
+                .get(&Component::DnContainer)
+                .map(String::as_str),
             Some("%d{DEFAULT} | %-5level | %msg | %throwable{3} %n")
         );
         assert_eq!(conf.audit_patterns.len(), 3);
-        assert_eq!(conf.logger_levels.get("OMAudit").map(String::as_str), Some("INFO"));
+        assert_eq!(
+            conf.logger_levels.get("OMAudit").map(String::as_str),
+            Some("INFO")
+        );
     }
 
     #[test]
@@ -551,10 +649,21 @@ log4j.logger.org.apache.ratis.conf.ConfUtils=WARN
   <property><name>ozone.om.address</name><value><![CDATA[om1:9862]]></value></property>
 </configuration>"#;
         let props = parse_hadoop_xml(xml);
-        assert_eq!(props.get("ozone.scm.names").map(String::as_str), Some("scm1.example.com,scm2.example.com"));
-        assert_eq!(props.get("ozone.audit.log.debug.cmd.list.omaudit").map(String::as_str), Some(""));
+        assert_eq!(
+            props.get("ozone.scm.names").map(String::as_str),
+            Some("scm1.example.com,scm2.example.com")
+        );
+        assert_eq!(
+            props
+                .get("ozone.audit.log.debug.cmd.list.omaudit")
+                .map(String::as_str),
+            Some("")
+        );
         assert_eq!(props.get("a&b").map(String::as_str), Some("AB"));
-        assert_eq!(props.get("ozone.om.address").map(String::as_str), Some("om1:9862"));
+        assert_eq!(
+            props.get("ozone.om.address").map(String::as_str),
+            Some("om1:9862")
+        );
         assert!(!props.contains_key("commented.out"));
         assert_eq!(props.len(), 4);
     }
@@ -567,8 +676,14 @@ log4j.logger.org.apache.ratis.conf.ConfUtils=WARN
         assert_eq!(scope_of("b/om1/etc/hadoop/log4j.properties"), "b/om1/");
         assert_eq!(scope_of("om1/log4j.properties"), "om1/");
 
-        let conf = |file: &str| Log4jConf { file_pattern: Some(file.into()), ..Log4jConf::default() };
-        let console = Log4jConf { console_pattern: Some("top console".into()), ..Log4jConf::default() };
+        let conf = |file: &str| Log4jConf {
+            file_pattern: Some(file.into()),
+            ..Log4jConf::default()
+        };
+        let console = Log4jConf {
+            console_pattern: Some("top console".into()),
+            ..Log4jConf::default()
+        };
         let mut scopes = ConfScopes::new(None);
         scopes.add(String::new(), conf("top"));
         scopes.add(String::new(), console);
@@ -578,6 +693,9 @@ log4j.logger.org.apache.ratis.conf.ConfUtils=WARN
         assert_eq!(scm1.console_pattern.as_deref(), Some("top console"));
         let other = scopes.for_path("scm10/x.log").expect("top conf");
         assert_eq!(other.file_pattern.as_deref(), Some("top"));
-        assert!(Arc::ptr_eq(&scm1, &scopes.for_path("scm1/y.log").expect("cached")));
+        assert!(Arc::ptr_eq(
+            &scm1,
+            &scopes.for_path("scm1/y.log").expect("cached")
+        ));
     }
 }

@@ -47,7 +47,11 @@ pub fn discover(paths: &[PathBuf]) -> Discovery {
     let global = global.map(Arc::new);
 
     let mut stdin_taken = false;
-    for (path, _) in paths.iter().zip(&config_args).filter(|(_, is_config)| !**is_config) {
+    for (path, _) in paths
+        .iter()
+        .zip(&config_args)
+        .filter(|(_, is_config)| !**is_config)
+    {
         if path.as_os_str() == "-" {
             if stdin_taken {
                 discovery.skipped.push("-".into());
@@ -59,8 +63,13 @@ pub fn discover(paths: &[PathBuf]) -> Discovery {
         }
         let display = display_path(path);
         match fs::metadata(path) {
-            Err(e) => discovery.unreadable.push(Unreadable { path: display, reason: e.to_string() }),
-            Ok(meta) if meta.is_dir() => walk_directory(path, &mut discovery, &mut seen, global.clone()),
+            Err(e) => discovery.unreadable.push(Unreadable {
+                path: display,
+                reason: e.to_string(),
+            }),
+            Ok(meta) if meta.is_dir() => {
+                walk_directory(path, &mut discovery, &mut seen, global.clone())
+            }
             Ok(meta) => {
                 if !first_visit(&mut seen, path) {
                     discovery.skipped.push(display);
@@ -75,7 +84,8 @@ pub fn discover(paths: &[PathBuf]) -> Discovery {
                         hint_path: display.clone(),
                         display,
                         log4j: global.clone(),
-                        size: Some(meta.len()),
+                        // A pipe (`<(zcat …)`) has no size worth reporting.
+                        size: meta.is_file().then_some(meta.len()),
                         depth: 0,
                     },
                 });
@@ -108,10 +118,19 @@ struct Found {
     size: Option<u64>,
 }
 
-fn walk_directory(root: &Path, discovery: &mut Discovery, seen: &mut HashSet<PathBuf>, global: Option<Arc<Log4jConf>>) {
+fn walk_directory(
+    root: &Path,
+    discovery: &mut Discovery,
+    seen: &mut HashSet<PathBuf>,
+    global: Option<Arc<Log4jConf>>,
+) {
     let hint_root = hint_root(root);
     let hint_path = |relative: &str| {
-        if hint_root.is_empty() { relative.to_string() } else { format!("{hint_root}/{relative}") }
+        if hint_root.is_empty() {
+            relative.to_string()
+        } else {
+            format!("{hint_root}/{relative}")
+        }
     };
     let mut scopes = ConfScopes::new(global);
     let mut found = Vec::new();
@@ -119,12 +138,17 @@ fn walk_directory(root: &Path, discovery: &mut Discovery, seen: &mut HashSet<Pat
         let entry = match entry {
             Ok(entry) => entry,
             Err(e) => {
-                let path = e.path().map(|p| relative_display(root, p)).filter(|p| !p.is_empty());
+                let path = e
+                    .path()
+                    .map(|p| relative_display(root, p))
+                    .filter(|p| !p.is_empty());
                 let path = path.unwrap_or_else(|| display_path(root));
                 if e.loop_ancestor().is_some() {
                     discovery.skipped.push(path);
                 } else {
-                    let reason = e.io_error().map_or_else(|| e.to_string(), ToString::to_string);
+                    let reason = e
+                        .io_error()
+                        .map_or_else(|| e.to_string(), ToString::to_string);
                     discovery.unreadable.push(Unreadable { path, reason });
                 }
                 continue;
@@ -149,7 +173,11 @@ fn walk_directory(root: &Path, discovery: &mut Discovery, seen: &mut HashSet<Pat
             }
             NameKind::Log | NameKind::Archive => {
                 let size = entry.metadata().ok().map(|m| m.len());
-                found.push(Found { path: entry.into_path(), relative, size });
+                found.push(Found {
+                    path: entry.into_path(),
+                    relative,
+                    size,
+                });
             }
             NameKind::Other => discovery.skipped.push(relative),
         }
@@ -182,12 +210,16 @@ fn load_config(
     let text = match fs::File::open(path).and_then(read_config) {
         Ok(text) => text,
         Err(e) => {
-            discovery.unreadable.push(Unreadable { path: display, reason: e.to_string() });
+            discovery.unreadable.push(Unreadable {
+                path: display,
+                reason: e.to_string(),
+            });
             return None;
         }
     };
     let config = ConfigFile::parse(display, hint_path, kind, &text);
-    let conf = (kind == ConfigKind::Log4jProperties).then(|| Log4jConf::from_properties(&config.properties));
+    let conf = (kind == ConfigKind::Log4jProperties)
+        .then(|| Log4jConf::from_properties(&config.properties));
     discovery.configs.push(config);
     conf
 }
@@ -211,13 +243,19 @@ fn hint_root(root: &Path) -> String {
 }
 
 fn file_name(path: &Path) -> String {
-    path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
 }
 
 /// A path as typed, `/`-separated.
 fn display_path(path: &Path) -> String {
     let shown = path.to_string_lossy();
-    if cfg!(windows) { shown.replace('\\', "/") } else { shown.into_owned() }
+    if cfg!(windows) {
+        shown.replace('\\', "/")
+    } else {
+        shown.into_owned()
+    }
 }
 
 /// `path` relative to `root`, `/`-separated.

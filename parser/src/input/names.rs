@@ -1,7 +1,9 @@
 //! What a file's name says it is: a log, an archive, a configuration file, or something else.
 
 use super::ConfigKind;
-use crate::source::{has_audit_prefix, is_role_host_name, strip_archive_ext, strip_compression_ext};
+use crate::source::{
+    has_audit_prefix, is_role_host_name, strip_archive_ext, strip_compression_ext,
+};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum NameKind {
@@ -13,8 +15,30 @@ pub(crate) enum NameKind {
 
 /// Last extensions that make a `.log`-looking name something else (`x.log.crc`, `x.log.lck`).
 const NOT_TEXT: &[&str] = &[
-    "crc", "lck", "lock", "pid", "swp", "jar", "class", "so", "bin", "db", "sst", "idx", "xml", "json",
-    "properties", "zip", "bz2", "xz", "lz4", "7z", "rar", "png", "jpg", "html",
+    "crc",
+    "lck",
+    "lock",
+    "pid",
+    "swp",
+    "jar",
+    "class",
+    "so",
+    "bin",
+    "db",
+    "sst",
+    "idx",
+    "xml",
+    "json",
+    "properties",
+    "zip",
+    "bz2",
+    "xz",
+    "lz4",
+    "7z",
+    "rar",
+    "png",
+    "jpg",
+    "html",
 ];
 
 /// Classifies a file by its name alone (the last path component).
@@ -40,7 +64,11 @@ pub(crate) fn classify(name: &str) -> NameKind {
     let is_log_segment = |s: &&str| {
         let s = match s.split_once('-') {
             // FixedWindowRollingPolicy `x.log-3`.
-            Some((ext, index)) if !index.is_empty() && index.bytes().all(|b| b.is_ascii_digit()) => ext,
+            Some((ext, index))
+                if !index.is_empty() && index.bytes().all(|b| b.is_ascii_digit()) =>
+            {
+                ext
+            }
             _ => s,
         };
         matches!(s, "log" | "out" | "txt")
@@ -90,9 +118,18 @@ mod tests {
         assert_eq!(classify("bundle.tar.gz"), NameKind::Archive);
         assert_eq!(classify("scm1.tgz"), NameKind::Archive);
         assert_eq!(classify("logs.tar.zst"), NameKind::Archive);
-        assert_eq!(classify("log4j.properties"), NameKind::Config(ConfigKind::Log4jProperties));
-        assert_eq!(classify("om-audit-log4j2.properties"), NameKind::Config(ConfigKind::Log4jProperties));
-        assert_eq!(classify("ozone-site.xml"), NameKind::Config(ConfigKind::OzoneSiteXml));
+        assert_eq!(
+            classify("log4j.properties"),
+            NameKind::Config(ConfigKind::Log4jProperties)
+        );
+        assert_eq!(
+            classify("om-audit-log4j2.properties"),
+            NameKind::Config(ConfigKind::Log4jProperties)
+        );
+        assert_eq!(
+            classify("ozone-site.xml"),
+            NameKind::Config(ConfigKind::OzoneSiteXml)
+        );
         for name in [
             "core-site.xml",
             "ozone-shell-log4j.properties",

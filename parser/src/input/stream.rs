@@ -34,7 +34,10 @@ pub(crate) struct Origin {
 
 impl Origin {
     fn unreadable(&self, sink: &mut dyn StreamSink, reason: String) {
-        sink.unreadable(Unreadable { path: self.display.clone(), reason });
+        sink.unreadable(Unreadable {
+            path: self.display.clone(),
+            reason,
+        });
     }
 
     fn file_name(&self) -> &str {
@@ -54,16 +57,25 @@ pub(crate) fn read_stream(raw: Box<dyn Read + '_>, origin: &Origin, sink: &mut d
         && !magic.is_empty()
     {
         let codec = named.as_str();
-        return origin.unreadable(sink, format!("named as {codec} but does not start with the {codec} magic bytes"));
+        return origin.unreadable(
+            sink,
+            format!("named as {codec} but does not start with the {codec} magic bytes"),
+        );
     }
     let decoded: Box<dyn Read + '_> = match compression {
         Compression::None => raw,
         Compression::Gzip => {
             // log4j rolls can leave several gzip members in one file; read them all.
-            Box::new(Decoding { inner: flate2::read::MultiGzDecoder::new(raw), codec: "gzip" })
+            Box::new(Decoding {
+                inner: flate2::read::MultiGzDecoder::new(raw),
+                codec: "gzip",
+            })
         }
         Compression::Zstd => match zstd::stream::read::Decoder::new(raw) {
-            Ok(decoder) => Box::new(Decoding { inner: decoder, codec: "zstd" }),
+            Ok(decoder) => Box::new(Decoding {
+                inner: decoder,
+                codec: "zstd",
+            }),
             Err(e) => return origin.unreadable(sink, format!("zstd decoder: {e}")),
         },
     };
@@ -93,7 +105,10 @@ pub(crate) fn read_stream(raw: Box<dyn Read + '_>, origin: &Origin, sink: &mut d
 /// pass cannot apply it to members that came before.
 fn read_archive(reader: Box<dyn Read + '_>, origin: &Origin, sink: &mut dyn StreamSink) {
     if origin.depth >= MAX_ARCHIVE_DEPTH {
-        return origin.unreadable(sink, format!("archive nested more than {MAX_ARCHIVE_DEPTH} deep, not read"));
+        return origin.unreadable(
+            sink,
+            format!("archive nested more than {MAX_ARCHIVE_DEPTH} deep, not read"),
+        );
     }
     let mut archive = tar::Archive::new(reader);
     let entries = match archive.entries() {
@@ -114,7 +129,8 @@ fn read_archive(reader: Box<dyn Read + '_>, origin: &Origin, sink: &mut dyn Stre
             }
         };
         let entry_type = entry.header().entry_type();
-        if entry_type.is_dir() {
+        // Folders, and pax global headers (`git archive` writes one) that carry no file.
+        if entry_type.is_dir() || entry_type.is_pax_global_extensions() {
             continue;
         }
         let member = member_path(&entry);
@@ -128,7 +144,11 @@ fn read_archive(reader: Box<dyn Read + '_>, origin: &Origin, sink: &mut dyn Stre
         let size = entry.size();
         let name = member.rsplit('/').next().unwrap_or(&member);
         let hint_path = format!("{}{member}", origin.member_hint_prefix);
-        let reader = ExactLength { inner: entry, remaining: size, total: size };
+        let reader = ExactLength {
+            inner: entry,
+            remaining: size,
+            total: size,
+        };
         match classify(name) {
             NameKind::Log | NameKind::Archive => {
                 let inner = Origin {
@@ -146,11 +166,17 @@ fn read_archive(reader: Box<dyn Read + '_>, origin: &Origin, sink: &mut dyn Stre
                 Ok(text) => {
                     let config = ConfigFile::parse(display, &hint_path, kind, &text);
                     if kind == ConfigKind::Log4jProperties {
-                        scopes.add(scope_of(&member), Log4jConf::from_properties(&config.properties));
+                        scopes.add(
+                            scope_of(&member),
+                            Log4jConf::from_properties(&config.properties),
+                        );
                     }
                     sink.config(config);
                 }
-                Err(e) => sink.unreadable(Unreadable { path: display, reason: e.to_string() }),
+                Err(e) => sink.unreadable(Unreadable {
+                    path: display,
+                    reason: e.to_string(),
+                }),
             },
             NameKind::Other => sink.skipped(display),
         }
@@ -216,7 +242,13 @@ fn is_tar_header(block: &[u8]) -> bool {
         .iter()
         .take(TAR_BLOCK)
         .enumerate()
-        .map(|(i, &b)| if (148..156).contains(&i) { u32::from(b' ') } else { u32::from(b) })
+        .map(|(i, &b)| {
+            if (148..156).contains(&i) {
+                u32::from(b' ')
+            } else {
+                u32::from(b)
+            }
+        })
         .sum();
     sum == recorded
 }
@@ -229,9 +261,12 @@ struct Decoding<R> {
 
 impl<R: Read> Read for Decoding<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        self.inner
-            .read(buf)
-            .map_err(|e| io::Error::new(e.kind(), format!("corrupt or truncated {} data: {e}", self.codec)))
+        self.inner.read(buf).map_err(|e| {
+            io::Error::new(
+                e.kind(),
+                format!("corrupt or truncated {} data: {e}", self.codec),
+            )
+        })
     }
 }
 
@@ -248,7 +283,11 @@ impl<R: Read> Read for ExactLength<R> {
         if n == 0 && !buf.is_empty() && self.remaining > 0 {
             return Err(io::Error::new(
                 io::ErrorKind::UnexpectedEof,
-                format!("archive member truncated after {} of {} bytes", self.total - self.remaining, self.total),
+                format!(
+                    "archive member truncated after {} of {} bytes",
+                    self.total - self.remaining,
+                    self.total
+                ),
             ));
         }
         self.remaining = self.remaining.saturating_sub(n as u64);
@@ -275,7 +314,11 @@ mod tests {
 
     #[test]
     fn truncated_member_is_an_error() {
-        let mut reader = ExactLength { inner: &b"abc"[..], remaining: 5, total: 5 };
+        let mut reader = ExactLength {
+            inner: &b"abc"[..],
+            remaining: 5,
+            total: 5,
+        };
         let mut out = Vec::new();
         let err = reader.read_to_end(&mut out).expect_err("truncated");
         assert_eq!(err.kind(), io::ErrorKind::UnexpectedEof);
