@@ -9,7 +9,7 @@ use std::io::{self, BufReader, Read};
 use std::sync::Arc;
 
 /// Configuration files are read whole; nothing Ozone ships comes near this.
-pub(crate) const MAX_CONFIG_BYTES: u64 = 4 << 20;
+const MAX_CONFIG_BYTES: u64 = 4 << 20;
 /// Archives inside archives are followed this deep (a bundle of per-host tarballs is depth 1).
 const MAX_ARCHIVE_DEPTH: usize = 4;
 const READ_BUFFER_BYTES: usize = 64 * 1024;
