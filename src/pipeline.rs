@@ -191,14 +191,7 @@ fn preferred_layout(file: &InputFile, component: Option<Component>, config: &Rea
     if !is_audit && let Some(forced) = &config.forced_layout {
         return Some(Arc::clone(forced));
     }
-    let conf = file.log4j.as_ref()?;
-    let pattern = if is_audit {
-        conf.audit_pattern.as_deref()
-    } else if file.display.contains(".out") {
-        conf.console_pattern.as_deref()
-    } else {
-        conf.file_pattern.as_deref()
-    }?;
+    let pattern = file.layout_pattern()?;
     Layout::custom(pattern).ok().map(Arc::new)
 }
 
