@@ -651,7 +651,7 @@ def p_entries(day):
         ("10:21:18.212", "WC", 1043, 113750153625600031, 1, CHUNK, CHUNK, CLIENT_O, call[CLIENT_O] + 2),
         ("10:21:19.530", "WC", 1043, 113750153625600031, 2, 2 * CHUNK, 2097152, CLIENT_O, call[CLIENT_O] + 3),
         ("10:21:19.874", "PB", 1043, 113750153625600031, None, None, 2 * CHUNK + 2097152, CLIENT_O, call[CLIENT_O] + 4),
-        ("10:21:41.310", "WC", 1042, C, 2, 2 * CHUNK, 2097152, CLIENT_C, 419),
+        ("10:21:41.280", "WC", 1042, C, 2, 2 * CHUNK, 2097152, CLIENT_C, 419),
         ("10:21:41.622", "PB", 1042, C, None, None, 2 * CHUNK + 2097152, CLIENT_C, 420),
         ("10:21:44.080", "WC", 1043, 113750153625600033, 0, 0, CHUNK, CLIENT_O, call[CLIENT_O] + 5),
         ("10:21:45.392", "WC", 1043, 113750153625600033, 1, CHUNK, 1048576, CLIENT_O, call[CLIENT_O] + 6),
@@ -1273,6 +1273,319 @@ def failing_disk():
 
 
 # ----------------------------------------------------------------------------------------------------------
+# EXPECTED.json and SOURCE.md (written by the generator so that file:line stays exact)
+# ----------------------------------------------------------------------------------------------------------
+EXPECTED = {
+    "HDDS-17675-bug-info": [
+        {"rule": "reused-write-future", "entity": f"block:1042:{B}", "confidence": "likely"},
+        {"rule": "reused-write-future", "entity": f"block:1042:{C}", "confidence": "likely"},
+    ],
+    "HDDS-17675-bug-debug": [
+        {"rule": "reused-write-future", "entity": f"block:1042:{B}", "confidence": "confirmed"},
+        {"rule": "reused-write-future", "entity": f"block:1042:{C}", "confidence": "confirmed"},
+    ],
+    "HDDS-17675-control-clean-failover": [],
+    "HDDS-17675-control-failing-disk": [],
+}
+
+IDS_MD = f"""## Identities
+
+| what | value |
+|---|---|
+| cluster | `{CLUSTER}` |
+| dn1 / dn2 / dn3 / dn4 | `{UUID['dn1']}` / `{UUID['dn2']}` / `{UUID['dn3']}` / `{UUID['dn4']}` |
+| pipeline P (dn1, dn2, dn3) | `Pipeline-{P}`, Ratis `{group(P)}` |
+| pipeline Q (dn2, dn3, dn4) | `Pipeline-{Q}`, Ratis `{group(Q)}` |
+| pipeline R (dn1, dn2, dn4) | `Pipeline-{R}`, Ratis `{group(R)}` |
+| containers | 1042, 1043 on P; 1048, 1051, 1053-1055 on Q; 1060, 1061 on R; 1012, 1017, 1023 old CLOSED |
+"""
+
+TEMPLATES_MD = """## Templates used (catalogue = /work/shared/ozone-logs/)
+
+Wording is the catalogue's (apache/ozone HEAD 78d5650c, Ratis 3.2.1). Audit params as JSON and
+`Pipeline-<uuid>` need Ozone >= 2.1.0, so the bundles stand for a 2.1.x/2.2.x cluster (HDDS-17675 affects
+2.0.0-2.2.2); I did not re-check each string at the `ozone-2.1.0`/`ozone-2.2.0` tags.
+
+| template | catalogue | class (logger), level |
+|---|---|---|
+| `{}: changes role from {} to {} at term {} for {}` (old role `%9s`: `   LEADER`, ` FOLLOWER`) | datanode.md 1.5, 2.1 | RaftServerImpl (`org.apache.ratis.server.RaftServer$Division`), INFO |
+| `{}: change Leader from {} to {} at term {} for {}{}` (`, leader elected after <n>ms`) | datanode.md 2.1 | ServerState (`RaftServer$Division`), INFO |
+| `{}: receive requestVote({}, {}, {}, {}, {})` | datanode.md 2.1 | RaftServerImpl, INFO |
+| `{}: change to CANDIDATE, lastRpcElapsedTime:{}, electionTimeout:{}` | datanode.md 2.1 | FollowerState, INFO |
+| `{}: shutdown {}` / `{}: start {}` | datanode.md 2.1 | RoleInfo, INFO |
+| `{}: {} {} received {} response(s) and {} exception(s):` + `  Response {}: {}`; `{} {} round {}: result {}` | datanode.md 2.1 | LeaderElection, INFO |
+| `{}: Failed appendEntries as previous log entry ({}) is not found`; `{}: appendEntries* reply {}` (INCONSISTENCY) | datanode.md 2.1, 4 | RaftServerImpl, INFO |
+| `Leader change notification received for group: {} with new leaderId: {}` | datanode.md 2.1, 2.4 | XceiverServerRatis, INFO |
+| `{}: Truncating segments truncate(N)` / `  toTruncate: ...` / `    toDelete: [], start index N` (3 lines) | datanode.md 1.1, 1.5, 2.2 | SegmentedRaftLogWorker, INFO |
+| `{}: Truncated log file {} to length {} and moved it to {}` | datanode.md 2.2 | SegmentedRaftLogWorker, INFO |
+| `Timeout 0/~` + `TimeoutIOException: Timeout 10s: WriteLog:<i>: (t:T, i:I), STATEMACHINELOGENTRY, <smProtoToString>-writeStateMachineData` | datanode.md 2.2, 3.A step 1 | SegmentedRaftLogWorker, WARN |
+| `{}: Rolling segment {} to index:{}`, `{}: Rolled log segment from {} to {}`, `{}: Starting segment from index:{}`, `{}: created new log segment {}` | datanode.md 2.2 | SegmentedRaftLogWorker, INFO |
+| `{}: Taking a snapshot at:{} file {}`, `{}: Finished taking a snapshot at:{} file:{} took: {} ms` / `{}: Took a snapshot at index {}` | datanode.md 2.3 / 2.2 | ContainerStateMachine / StateMachineUpdater, INFO |
+| `Operation: {} , Trace ID: {} , Message: {} , Result: {} , StorageContainerException Occurred.` + stack | datanode.md 2.5 | KeyValueHandler (ContainerUtils.logAndReturnError), WARN |
+| `Chunk offset <o> does not match length <l> of blockFile <localID>.block` (CHUNK_FILE_INCONSISTENCY) | datanode.md 2.5, 3.A step 6 | ChunkUtils.validateChunkSize (exception text) |
+| `Marked Container UNHEALTHY, ContainerID: {}` | datanode.md 2.5 | HddsDispatcher, INFO |
+| `Unexpected read size. expected: %d, actual: %d` | datanode.md 2.5, 3.A step 7 | ChunkUtils, ERROR |
+| `Duplicate write chunk request. Chunk overwrite without explicit request. {}` (`ChunkInfo{chunkName='..., offset=.., len=..}`) | datanode.md 2.5, 3.A step 6, 4 | ChunkUtils, WARN |
+| `Unable to find the block with bcsID <b>. Container <c> bcsId is <b'>.` (UNKNOWN_BCSID, benign noise) | datanode.md 2.5 | BlockUtils (exception text) via KeyValueHandler WARN |
+| `Detected timeout: Timeout occurred on endpoint: <recon HostAndPort>` (benign Recon timeout) | datanode.md 2.6, 3.B | RunningDatanodeState, WARN |
+| dn-audit `user=null | ip=null | op=OP {json} | ret=...` (+ ` | perf={preOpLatencyMs=0, opLatencyMs=N}` with `ret=null`), failures 3 lines | datanode.md 1.2 | DNAudit (log4j2 audit layout) |
+| dn-container `ID= | Index= | BCSID= | State= | Volume= | DataChecksum=` (+ ScanResult for UNHEALTHY) | datanode.md 1.3 | ContainerLogger |
+| `FINALIZE (i.e. CLOSING) {}`, `CLOSE {}` with `Container #<id> (<state>, sid=..) r0 (<state>, bcsid=.., origin=.., non-empty) from dn <uuid>(<host>/<ip>)` | scm.md 2.3 | IncrementalContainerReportHandler, INFO |
+| `Sending command [{}] for container {} to {} with datanode deadline {} and scm deadline {}` with `ContainerInfo{id=#.., state=.., stateEnterTime=.., pipelineID=Pipeline-.., owner=om1}` | scm.md 2.5, 3 | ReplicationManager, INFO |
+| `Replication Monitor Thread took {} milliseconds for processing {} containers.` | scm.md 2.5 | ReplicationManager, INFO |
+"""
+
+DEBUG_TEMPLATES_MD = """| `{}: writeChunk writeStateMachineData : blockId{} logIndex {} chunkName {}` (blockId = multi-line DatanodeBlockID TextFormat) | datanode.md 2.3, 1.1, 4 | ContainerStateMachine, DEBUG |
+| `<gid>: writeChunk writeStateMachineData  completed: blockId<..> logIndex <i> chunkName <n>` (two spaces) | datanode.md 2.3 | ContainerStateMachine, DEBUG |
+| `gid {} : ApplyTransaction completed. cmd {} logIndex {} msg : {} Container Result: {}` | datanode.md 2.3 | ContainerStateMachine, DEBUG |
+| `Writing chunk {} (overwrite: {}) in stage {} to file {}`, `Ignore chunk {} in stage {}` | datanode.md 2.5 | FilePerBlockStrategy, DEBUG |
+| `truncateIndex={}, arrayIndex={}` | datanode.md 2.2 | SegmentedRaftLog (`org.apache.ratis.server.raftlog.RaftLog`), DEBUG |
+| `{}: appendEntry {}` | datanode.md 2.2, 3.A | SegmentedRaftLog (`...raftlog.RaftLog`), TRACE |
+| `{}: truncate to {}, arrayIndex={}, ti={}, storedEntry={}, entries={}` | datanode.md 2.2 | SegmentedRaftLogCache, TRACE |
+"""
+
+INFERRED_COMMON = """## Values the catalogue does not give (inferred; say so if you rely on them)
+
+* Ratis segment name in `Rolling segment log-<start>_<end>`, the paths under `/data/ratis/<pipeline>/current/`
+  and snapshot files `/data/ratis/<pipeline>/sm/snapshot.<term>_<index>`.
+* The `change Leader ... for becomeLeader` op string on the new leader (only `APPEND_ENTRIES` is in the catalogue).
+* Executor indices: `ChunkWriter-<localID % 20>-0`, `ContainerOp-<pipeline>-<containerID % 10>`; slow-op
+  threshold 500 ms; `ChunkReader-<n>` for standalone reads.
+* Stack frames after the first one and all line numbers are illustrative (the catalogue gives the first frame only).
+* The `checksumData { type: CRC32 bytesPerChecksum: 16384 checksums: "..." }` part of the WriteChunk
+  shortDebugString in the `Timeout` exception comes from the ChunkInfo/ChecksumData proto, not the catalogue
+  (which elides it with `...`); `version`/`encodedToken` fields are not printed.
+* `Caused by: java.util.concurrent.TimeoutException` under the TimeoutIOException.
+
+## Lines real Ozone would print that are left out (catalogue lacks the wording)
+
+* LeaderElection `submit vote requests at term {} for {}` (the `ConfAndTerm` rendering is not given) and
+  RaftServerImpl `{} replies to {} vote request: {}. Peer's state: {}`; a `change Leader from <old> to null`
+  line at the term update (the catalogue's own excerpt shows none).
+"""
+
+
+def source_md(name, w):
+    if name == "HDDS-17675-bug-info":
+        return f"""# HDDS-17675-bug-info: stale write future reused after truncation (default INFO level)
+
+Rule `reused-write-future` (HDDS-17675). Expected: two findings, `likely` (effects + preconditions, the
+reuse itself is not logged at INFO; CLI-CONTRACT confidence words).
+
+## Layout
+Per-host folders, file layout `%d{{ISO8601}} [%t] %p %c: %m%n` (full logger). dn1 and dn2 main logs
+rotated at 10:00 (`.log.1` older); dn1 audit rotated into `dn-audit-dn1-2026-08-19-1.log.gz`. Audit and
+container logs use the log4j2 layouts of datanode.md 1.2/1.3. UTC; host clocks skewed (dn2 +112 ms,
+dn3 -87 ms, dn4 +41 ms, scm1 +18 ms). Generated by `samples/gen/hdds_17675.py` (seed 17675).
+
+{IDS_MD}
+Blocks: B = `{B}` (container 1042, key 1), C = `{C}` (1042, key 2); X/Y/Z = `{X}`, `{Y}`, `{Z}` (1043).
+
+## Story
+* 08:40-11:12 routine traffic on pipelines P, Q, R: segment rolls, snapshots, slow-op PERFORMANCE audit
+  records, container create/close (1048, 1053, 1060, 1061), a benign UNKNOWN_BCSID GetBlock on dn3, two Recon
+  `Detected timeout`s, and a leader change on pipeline Q at 09:22 (dn3 LEADER -> FOLLOWER, **no truncation**).
+* From 10:20:45 dn1's `/data/disk2` (containers 1042, 1043) is slow: WRITE_CHUNK PERFORMANCE records of 1-10 s.
+* dn1 leads P at term 6. At 10:21:00.7 it appends WriteChunks X, Y, Z chunk_0 at indices 18342-18344; its
+  outgoing traffic is lost for a few seconds, so dn2/dn3 never get them, and their data writes are queued
+  behind the slow disk. `Timeout 0/~` / `1/~` for `WriteLog:18342` show the pending write (X).
+* dn2 wins term 7; dn1 steps down (`candidate:`), learns the leader, and truncates at 18342 (its entries
+  18342-18344 of term 6). dn2's log puts its startup CONFIGURATIONENTRY at 18342, **B chunk_3 (last chunk of B)
+  at 18343, C chunk_1 at 18344**, PutBlock(B) at 18345.
+* On dn1 the new 18343/18344 reuse the pending futures of Y and Z (not logged): B chunk_3 and C chunk_1 are
+  never written on dn1, the entries are acked and applied, PutBlock(B) commits BCSID 18345.
+* The stale writes finish at 10:21:22-24 (PERFORMANCE records with 21.7-23.1 s latency); the client retries of
+  X, Y, Z overwrite what they wrote (`Duplicate write chunk request`, benign by itself).
+* 10:21:41 C chunk_2 (offset 8388608) arrives: C's block file on dn1 is only 4194304 long ->
+  CHUNK_FILE_INCONSISTENCY, container 1042 marked UNHEALTHY on dn1 only; SCM FINALIZEs 1042 from the ICR and
+  closes it on dn2/dn3 (BCSID 18360).
+* 10:21:57 a reader served by dn1 reads B chunk_3 (offset 12582912): `Unexpected read size. expected:
+  4194304, actual: -1` (B's file on dn1 ends at 12582912), CONTAINER_INTERNAL_ERROR, READ_CHUNK FAILURE.
+  dn2/dn3 hold the chunk (nothing logged there).
+
+## Evidence chain (file:line)
+Preconditions (dn1, group {group(P)}):
+* `{w['perf_slow']}` (and the lines around it): dn-audit PERFORMANCE WRITE_CHUNK records of 1-10 s on 1042/1043.
+* `{w['role_change']}`: `changes role from    LEADER to FOLLOWER at term 7 for candidate:{UUID['dn2']}`.
+* `{w['leader_change']}`: `change Leader from null to {UUID['dn2']} at term 7 for APPEND_ENTRIES`.
+* `{w['truncate']}`: `Truncating segments truncate(18342)` (3 lines), newEndIndex=18341, on the member that was
+  LEADER 1.4 s earlier; its last appended index was 18344.
+* `{w['timeout0']}`: WARN `Timeout 0/~`, `WriteLog:18342: (t:6, i:18342)` WriteChunk of container 1043: a data
+  write of a truncated entry was still pending at the truncation (10 s after append, 2.3 s after truncation).
+* `{w['perf_stale_18342']}`, `{w['perf_stale_18343']}`, `{w['perf_stale_18344']}`: those pending writes finish
+  21.7-23.1 s after they started, 14-16 s after the truncation.
+Effects (dn1 only):
+* `{w['inconsistency']}`: WARN `Operation: WriteChunk ... Chunk offset 8388608 does not match length 4194304
+  of blockFile {C}.block , Result: CHUNK_FILE_INCONSISTENCY` -> block `1042:{C}`; audit `{w['audit_inconsistency']}`.
+* `{w['unhealthy']}`: `Marked Container UNHEALTHY, ContainerID: 1042`; dn-container `{w['cont_unhealthy']}`
+  `State=UNHEALTHY ... WRITE_FAILURE`; SCM `{w['scm_finalize']}` `FINALIZE (i.e. CLOSING) Container #1042 (OPEN,
+  ...) r0 (UNHEALTHY, ...) from dn {UUID['dn1']}(dn1.example.com/10.20.1.11)` with the later close command
+  naming `pipelineID=Pipeline-{P}` (joins container 1042 to {group(P)}).
+* `{w['read_size']}`: ERROR `Unexpected read size. expected: 4194304, actual: -1`; `{w['read_kvh']}`: WARN
+  `Operation: ReadChunk ... Result: CONTAINER_INTERNAL_ERROR`; audit `{w['audit_read']}` READ_CHUNK FAILURE
+  `blockData: conID: 1042 locID: {B} bcsId: 18345` -> block `1042:{B}` (the block name is only in the audit line).
+Not the bug by itself: `{w['dup_0']}`-`{w['dup_2']}` `Duplicate write chunk request` (client retries of the
+truncated entries), the Q leader change at 09:22 (no truncate), UNKNOWN_BCSID on dn3, Recon timeouts.
+
+Why `likely`, not `confirmed`: at INFO nothing shows which index B chunk_3 / C chunk_1 had or that their
+futures were reused (datanode.md 3.A "Not logged at all").
+
+{TEMPLATES_MD}
+{INFERRED_COMMON}* On dn1, after 1042 is UNHEALTHY, the COMMIT_DATA apply of C chunk_2 and PutBlock(C) would be
+  rejected with CONTAINER_UNHEALTHY (KeyValueHandler WARN + dn-audit FAILURE) and the CloseContainer Ratis
+  transaction is applied on an UNHEALTHY replica; the catalogue gives neither message, so these lines are
+  absent. Reads from an UNHEALTHY container are assumed to be served (catalogue 3.A step 7 sequence).
+"""
+    if name == "HDDS-17675-bug-debug":
+        return f"""# HDDS-17675-bug-debug: the same incident with DEBUG/TRACE loggers on (docker-compose)
+
+Rule `reused-write-future` (HDDS-17675). Expected: the same two blocks, `confirmed`: the DEBUG lines show the
+reused future itself.
+
+## Layout
+`docker-compose.log`: compose v2 output of services `scm-1`, `datanode-1..4` interleaved, prefix
+`<service> | ` padded (`datanode-1  | `, `scm-1       | `) on every physical line including stack traces and
+multi-line messages; console layout `%d{{ISO8601}} [%t] %p %c{{2}}: %m%n` (`ratis.ContainerStateMachine`,
+`server.RaftServer$Division`, `raftlog.RaftLog`, ...). Non-HA SCM, so SCM thread names carry no `scm1-` prefix.
+Per-service `datanode-N/dn-audit-datanode-N.log` and `dn-container-datanode-N.log` (log4j2 layouts).
+`conf/log4j.properties` switches on ContainerStateMachine and FilePerBlockStrategy at DEBUG,
+`org.apache.ratis.server.raftlog.RaftLog` and `...segmented.SegmentedRaftLogCache` at TRACE, on all datanodes.
+Hosts `ozone-datanode-N.ozone_default/172.18.0.x`; one clock (same docker host). Window 10:12-10:27.
+
+{IDS_MD}
+Blocks as in bug-info: B = `{B}`, C = `{C}` (1042); X/Y/Z = `{X}`, `{Y}`, `{Z}` (1043).
+
+## Story
+Identical to HDDS-17675-bug-info (same indices, times, blocks), plus the DEBUG/TRACE lines of every log entry
+on every member of P, and of a little traffic on Q and R.
+
+## Evidence chain (file:line; all in docker-compose.log unless named)
+The index -> block mapping (new leader dn2, term 7):
+* `{w['dbg_dn2_18343_trace']}`/`{w['dbg_dn2_18343_submit']}`: dn2 `appendEntry (t:7, i:18343)` and
+  `writeChunk writeStateMachineData : blockIdcontainerID: 1042 / localID: {B} / ... logIndex 18343 chunkName {B}_chunk_3`.
+* `{w['dbg_dn2_18344_submit']}`: dn2 `... localID: {C} ... logIndex 18344 chunkName {C}_chunk_1`.
+The old entries at those indices on dn1 (term 6, still writing):
+* `{w['dbg_submit6_18342']}`, `{w['dbg_submit6_18343']}`, `{w['dbg_submit6_18344']}`: dn1 submits X, Y, Z chunk_0 at
+  logIndex 18342-18344 (term 6, `appendEntry (t:6, i:...)` just above), each followed by `Writing chunk ...
+  in stage WRITE_DATA` on its ChunkWriter.
+* `{w['role_change']}` LEADER -> FOLLOWER at term 7; `{w['leader_change']}` new leader dn2.
+* `{w['dbg_cache_truncate']}`: TRACE `truncate to 18342, arrayIndex=0, ti=(t:7, i:18342), storedEntry=(t:6, i:18342),
+  entries=[... (t:7, i:18343), STATEMACHINELOGENTRY, 626@{CLIENT_B}, (t:7, i:18344), ...]` (multi-line: the
+  CONFIGURATIONENTRY prints peer protos); `{w['truncate']}` INFO `Truncating segments truncate(18342)`.
+The reuse (dn1):
+* `{w['dbg_dn1_18343_trace']}`, `{w['dbg_dn1_18344_trace']}`: dn1 `appendEntry (t:7, i:18343)` / `(t:7, i:18344)` with
+  **no** following `writeChunk writeStateMachineData : ... logIndex 18343|18344` line (the only ones for those
+  indices on dn1 are the term-6 submits above) and no `Writing chunk ... {B}_chunk_3|{C}_chunk_1`.
+* `{w['dbg_stale_done_18343']}`, `{w['dbg_stale_done_18344']}`: `writeStateMachineData  completed: blockId ... localID:
+  {Y}|{Z} ... logIndex 18343|18344`: the truncated term-6 tasks complete the futures now held by the term-7 entries.
+* `{w['dbg_dn1_18343_ignore']}`, `{w['dbg_dn1_18344_ignore']}`: `Ignore chunk ChunkInfo{{chunkName='{B}_chunk_3, ...}} in stage
+  COMMIT_DATA` + `ApplyTransaction completed. cmd WriteChunk logIndex 18343 ... SUCCESS` (same for C chunk_1 at
+  18344); `{w['dbg_dn1_18345_apply']}`: `ApplyTransaction completed. cmd PutBlock logIndex 18345` (BCSID 18345).
+  Compare dn2 `{w['dbg_dn2_18343_ignore']}` and `{w['dbg_dn2_18345_apply']}`, which did write the data first.
+Effects (as in bug-info):
+* `{w['timeout0']}` `Timeout 0/~` (WriteLog:18342 pending); `{w['inconsistency']}` CHUNK_FILE_INCONSISTENCY on C
+  (after dn1's fresh submit of 18359 at `{w['dbg_dn1_18359_submit']}`); `{w['unhealthy']}` Marked UNHEALTHY;
+  `datanode-1/dn-container-datanode-1.log:1` State=UNHEALTHY; `{w['scm_finalize']}` SCM FINALIZE;
+  `{w['read_size']}`/`{w['read_kvh']}` Unexpected read size / CONTAINER_INTERNAL_ERROR for B chunk_3; audit
+  `{w['audit_read']}` READ_CHUNK FAILURE (`locID: {B}`), `{w['audit_inconsistency']}` WRITE_CHUNK FAILURE (`locID: {C}`);
+  PERFORMANCE records `{w['perf_slow']}`.., stale completions `{w['perf_stale_18342']}`-`{w['perf_stale_18344']}`.
+
+{TEMPLATES_MD}{DEBUG_TEMPLATES_MD}
+{INFERRED_COMMON}* **Catalogue disagreement**: datanode.md 3.A says RaftLog TRACE `appendEntry` prints the WriteChunk
+  shortDebugString. In Ratis 3.x `SegmentedRaftLog.appendEntryImpl` logs `LogProtoUtils.toLogEntryString(entry)`
+  with no state-machine formatter, i.e. `(t:T, i:I), STATEMACHINELOGENTRY, <callId>@client-<12 HEX>`
+  (`ClientInvocationId.toString` = `longId + "@" + clientId`); checked in the Ratis source. The bundle follows
+  the source, so the TRACE line does not name the block; the CSM DEBUG lines do.
+* `entries=` of the cache TRACE is `LogProtoUtils.toLogEntriesString` (a List of the same strings); the startup
+  CONFIGURATIONENTRY renders `(current:<RaftPeerProto.toString() joined by ','>, old:)`, multi-line TextFormat;
+  the peer fields shown (`id`, `address` with port 9858) are my guess.
+* Log names `<memberId>-SegmentedRaftLog` / `<memberId>-SegmentedRaftLogCache`; `truncateIndex=-1, arrayIndex=0`
+  for a batch without conflict (the cache code initialises truncateIndex to -1).
+* The CSM `completed` DEBUG line after a CHUNK_FILE_INCONSISTENCY result (CSM treats the result as OK) and no
+  `Writing chunk` DEBUG line for that failed write (validation precedes it).
+* The submit DEBUG line is logged on a `grpc-default-executor-N` thread (catalogue 1.4: free text).
+* Omitted for lack of wording, as in bug-info: dn1's rejected apply of C chunk_2 (18359) and PutBlock(C)
+  (18360) on the UNHEALTHY container (their `ApplyTransaction` DEBUG lines too), the CloseContainer transaction,
+  and `Removing data corresponding to log index {{}} min index {{}} from cache` (catalogue does not say when it fires).
+"""
+    if name == "HDDS-17675-control-clean-failover":
+        return f"""# HDDS-17675-control-clean-failover: leader change with truncation, nothing pending (benign)
+
+Expected `[]`.
+
+## Layout
+Flat folder, vendor-managed file names (`hadoop-cmf-ozone-HDDS_DATANODE-<fqdn>.log.out`,
+`hadoop-cmf-ozone-STORAGE_CONTAINER_MANAGER-scm1.example.com.log.out`) and the vendor layout without thread
+`%d{{ISO8601}} %p %c: %m%n`; `dn-audit-<fqdn>.log`, `dn-container-<fqdn>.log`. UTC, clocks skewed (dn2 -64 ms,
+dn3 +133 ms). Day 2026-08-21, 13:05-15:02. Same cluster identities as the bug bundles.
+
+{IDS_MD}
+## Story
+* dn1 leads P at term 9. At 14:10:3x its outgoing traffic is lost for a few seconds; its last two WriteChunks
+  (24762, 24763; blocks `113750153625600131`, `113750153625600133` of 1043) are not replicated. Their data writes
+  finish at once (no slow disk: no PERFORMANCE records for dn1's 1042/1043, no `Timeout n/~`), so no write
+  future is left in the map when the truncation comes.
+* dn2 wins term 10; dn1 steps down (`candidate:`), truncates at 24762 (same shape as the bug).
+* The clients' retries of those two chunks overwrite what dn1 already wrote: two `Duplicate write chunk
+  request` WARNs (benign).
+* Life goes on: 1042 fills and closes on all three replicas with the same BCSID 25802 (CLOSING/CLOSED in all
+  three dn-container logs, one SCM `CLOSE` ICR line), 1044 is created; an unrelated leader change on Q at
+  14:52 (dn3 LEADER -> FOLLOWER, no truncation); a benign UNKNOWN_BCSID on dn2 and a Recon timeout on dn3.
+* No CHUNK_FILE_INCONSISTENCY, no `Marked Container UNHEALTHY`, no `Unexpected read size`, no UNHEALTHY replica.
+
+## What a naive rule would flag (file:line)
+* `{w['role_change']}` `changes role from    LEADER to FOLLOWER at term 10 for candidate:{UUID['dn2']}` and
+  `{w['truncate']}` `Truncating segments truncate(24762)` on the same member 0.6 s later: the full Ratis-side
+  precondition of datanode.md 3.A (b).
+* `{w['dup_0']}`, `{w['dup_1']}` `Duplicate write chunk request` right after the truncation.
+Why benign: no sign of a pending data write at the truncation (no slow-op records, no `Timeout n/~`), and no
+effect afterwards on any block or container of P (datanode.md 3.A benign look-alike). A precondition alone.
+
+{TEMPLATES_MD}
+{INFERRED_COMMON}"""
+    if name == "HDDS-17675-control-failing-disk":
+        return f"""# HDDS-17675-control-failing-disk: short reads from a failing volume on dn3 (benign for this rule)
+
+Expected `[]` (a disk problem, not HDDS-17675).
+
+## Layout
+Per-host folders, vendor-managed file names and layout without thread `%d{{ISO8601}} %p %c: %m%n`; dn3's
+main log rotated as `.log.out.2.gz` (oldest), `.log.out.1`, `.log.out`; dn2 as `.log.out.1`, `.log.out`.
+`dn-audit-<fqdn>.log`, `dn-container-<fqdn>.log`. UTC, clocks skewed (dn3 -141 ms, dn4 +88 ms). Day
+2026-08-22, 00:30-03:40. Same cluster identities.
+
+{IDS_MD}
+## Story
+* Routine traffic on P, Q, R (segment rolls, snapshots, slow-op records, 1051 closes, 1055 is created, a benign
+  UNKNOWN_BCSID on dn1). No role change, no election and no truncation anywhere in the bundle.
+* 02:41-02:43 a batch job reads old CLOSED containers 1012, 1017, 1023 whose replicas on dn3 live on the
+  failing `/data/disk3`: four ReadChunks on four blocks in three containers return short (`actual: 1048576`,
+  `-1`, `0`, `2617344`). After each first failure the on-demand scan marks the container UNHEALTHY
+  (`INCONSISTENT_CHUNK_LENGTH` / `MISSING_CHUNK`), dn-container `State=UNHEALTHY`, and SCM re-replicates each
+  container from a healthy replica.
+
+## What a naive rule would flag (file:line)
+* `{w['read_size_0']}`, `{w['read_size_1']}`, `{w['read_size_2']}`, `{w['read_size_3']}`: `Unexpected read size`
+  (ERROR) with `{w['read_kvh_0']}`.. `Operation: ReadChunk ... Result: CONTAINER_INTERNAL_ERROR`; audits
+  `{w['audit_read_0']}`, `{w['audit_read_1']}`, `{w['audit_read_2']}`, `{w['audit_read_3']}`.
+* `{w['scan_1012']}`, `{w['scan_1017']}`, `{w['scan_1023']}` `Corruption detected ... Marking it UNHEALTHY`;
+  `{w['cont_unhealthy_1012']}`.. dn-container `State=UNHEALTHY`; SCM `{w['scm_replicate_1012']}`..
+Why benign: the effect alone. No LEADER -> FOLLOWER and no `Truncating segments` on dn3 (or anywhere) near it;
+many blocks of several CLOSED containers on one volume, some with partial reads, instead of isolated chunks
+right after a truncate (datanode.md 3.A, second benign look-alike).
+
+{TEMPLATES_MD}| `Corruption detected in container [{{}}]. Marking it UNHEALTHY. {{}}` (ScanResult `Container has 1 error: INCONSISTENT_CHUNK_LENGTH|MISSING_CHUNK for file <f> with exception: java.io.IOException: ...`) | datanode.md 2.5 | ContainerScanHelper via the on-demand scanner's logger, ERROR |
+| `Sending command [replicateContainerCommand: ..., containerId=<c>, replicaIndex=0, targetNode=<dn>, priority=NORMAL] for container ContainerInfo{{...}} to <dn> ...` | scm.md 2.5 | ReplicationManager, INFO |
+
+{INFERRED_COMMON}* The on-demand scanner's logger name `org.apache.hadoop.ozone.container.ozoneimpl.OnDemandContainerDataScanner`
+  (the catalogue names only ContainerScanHelper "logger of the scanner"); the vendor layout hides its thread.
+* The volume-failure messages a failing disk normally adds (`onFailure(volume)`, volume checker) are absent:
+  the catalogue mentions them but gives no wording. No IOException-based read failures either, for the same reason.
+"""
+    raise KeyError(name)
+
+
+# ----------------------------------------------------------------------------------------------------------
 def reset(name):
     d = SAMPLES / name
     if d.exists():
@@ -1284,17 +1597,13 @@ def main():
     for name, fn in (("HDDS-17675-bug-info", bug_info), ("HDDS-17675-bug-debug", bug_debug),
                      ("HDDS-17675-control-clean-failover", clean_failover),
                      ("HDDS-17675-control-failing-disk", failing_disk)):
-        keep = {}
         d = SAMPLES / name
-        for f in ("SOURCE.md", "EXPECTED.json"):
-            if (d / f).exists():
-                keep[f] = (d / f).read_bytes()
         reset(name)
         b = fn()
-        for f, data in keep.items():
-            (d / f).write_bytes(data)
+        (d / "EXPECTED.json").write_text(json.dumps(EXPECTED[name], indent=2) + "\n")
+        (d / "SOURCE.md").write_text(source_md(name, b.where))
         out[name] = b.where
-    # evidence locations for SOURCE.md (file:line of each marked record)
+    # evidence locations (file:line of each marked record), also cited in SOURCE.md
     print(json.dumps(out, indent=1, sort_keys=True))
 
 
