@@ -839,7 +839,7 @@ def incident(b, rng, day, debug):
                 t_done = ta + ms(slow.get(idx, 0)) if idx < 18342 else stale_done[idx]
             else:
                 t_done = t_app + ms(rng.randrange(18, 70))
-            if dn == "dn1" and term == 7 and 18349 <= idx <= 18354 and kind == "WC":
+            if dn == "dn1" and term == 7 and 18349 <= idx <= 18358 and kind == "WC":
                 t_done = max(t_done, t("10:21:24.150") + ms(300 * (idx - 18349)))  # FIFO behind the retries
             t_apply = max(t_done, t_app) + ms(rng.randrange(25, 80)) if kind != "CONF" else None
             if kind == "PB":
