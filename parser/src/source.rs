@@ -144,7 +144,9 @@ pub struct SourceHint {
 /// `datanode-2`, `dn3`, `ozone-datanode-2`, `s3g`, `recon`.
 pub fn component_from_service(name: &str) -> Option<Component> {
     let lower = name.to_ascii_lowercase();
-    let stem = lower.trim_start_matches("ozone-").trim_start_matches("ozone_");
+    let stem = lower
+        .trim_start_matches("ozone-")
+        .trim_start_matches("ozone_");
     const PREFIXES: &[(&str, Component)] = &[
         ("datanode", Component::Datanode),
         ("dn", Component::Datanode),
@@ -169,10 +171,16 @@ mod service_tests {
     #[test]
     fn compose_service_names() {
         assert_eq!(component_from_service("om2_1"), Some(Component::Om));
-        assert_eq!(component_from_service("datanode4-1"), Some(Component::Datanode));
+        assert_eq!(
+            component_from_service("datanode4-1"),
+            Some(Component::Datanode)
+        );
         assert_eq!(component_from_service("dn-2"), Some(Component::Datanode));
         assert_eq!(component_from_service("scm1"), Some(Component::Scm));
-        assert_eq!(component_from_service("ozone-datanode-2"), Some(Component::Datanode));
+        assert_eq!(
+            component_from_service("ozone-datanode-2"),
+            Some(Component::Datanode)
+        );
         assert_eq!(component_from_service("s3g"), Some(Component::S3g));
         assert_eq!(component_from_service("omega"), None);
         assert_eq!(component_from_service("kdc"), None);
