@@ -327,6 +327,10 @@ def normal_close(c, t, cid, members, sid, report_logger=L_ICR, mark=None):
     for s in c.scms:
         c.log(s.name, t + ms(60 + c.rng.randint(0, 30)), "INFO", c.fp(s.name, first), report_logger,
               "FINALIZE (i.e. CLOSING) " + details(cid, "OPEN", sid, "CLOSING", sid, c.dn(first).uuid, False, c.dn(first)))
+    # SCM's close command reaches the followers of the pipeline: only the Ratis leader (members[0]) closes
+    for i, m in enumerate(members[1:]):
+        c.log(m, t + ms(650 + 40 * i + c.rng.randint(0, 200)), "INFO", c.dn(m).uuid + "-CommandProcessorThread", L_CCH,
+              "Follower cannot close container #%d." % cid)
     tc = t + ms(1400 + c.rng.randint(0, 900))
     for i, m in enumerate(members):
         c.cont(m, tc + ms(11 * i), "INFO", cid, sid, "CLOSED")
@@ -566,6 +570,7 @@ def bundle1():
     # -- R (dn4) host crashes at 07:12:40 (no shutdown line); dn1/dn2 keep writing #3107 up to BCSID S
     # -- SCM: stale, pipelines finalized, #3107 closes on dn1/dn2 at S, dead
     node_stale(c, t("07:17:44,092"), R, [P["x"], P["d"]], mark="b1_stale")
+    c.log("dn2", t("07:17:46,127"), "INFO", c.dn("dn2").uuid + "-CommandProcessorThread", L_CCH, "Follower cannot close container #%d." % X)
     for i, m in enumerate(["dn1", "dn2"]):
         c.cont(m, t("07:17:46,310") + ms(8 * i), "INFO", X, S, "CLOSING")
         c.cont(m, t("07:17:51,128") + ms(12 * i), "INFO", X, S, "CLOSED", mark="b1_dnclosed_" + m)
@@ -703,6 +708,7 @@ def bundle2():
 
     # -- datanode3 is paused (docker-compose pause) at 10:09:10; its #1007 replica stays OPEN at BCSID 1384
     node_stale(c, t("10:14:12,530"), R, [P["x"]], mark="b2_stale")
+    c.log("datanode5", t("10:14:13,870"), "INFO", c.dn("datanode5").uuid + "-CommandProcessorThread", L_CCH, "Follower cannot close container #%d." % X)
     for i, m in enumerate(["datanode1", "datanode5"]):
         c.cont(m, t("10:14:14,008") + ms(5 * i), "INFO", X, S, "CLOSING")
         c.cont(m, t("10:14:16,442") + ms(8 * i), "INFO", X, S, "CLOSED")
@@ -792,9 +798,9 @@ def bundle2():
         "OZONE-SITE.XML_hdds.heartbeat.interval=30s",
         "OZONE-SITE.XML_hdds.scm.replication.thread.interval=300s",
         "OZONE-SITE.XML_ozone.audit.log.debug.cmd.list.scmaudit=SEND_HEARTBEAT",
-        "OZONE_IMAGE=apache/ozone:2.1.0",
         "",
     ]))
+    b.text(".env", "OZONE_IMAGE=apache/ozone:2.1.0\n")
     expected(b, [{"rule": "resurrected-container", "entity": "container:%d" % X, "confidence": "likely"}])
     return b, c, dict(X=X, S=S, R=R, P=P)
 
@@ -864,6 +870,7 @@ def bundle3():
     for d in c.dns:
         b.write("hadoop-cmf-ozone-HDDS_DATANODE-%s.log.out" % d.host, c.render_main(d.name, "vendor"))
         b.write("dn-container-%s.log" % d.host, c.render_dnc(d.name))
+    b.text("conf/ozone-site.xml", ozone_site(c.scms, AUDIT_DEBUG))
     expected(b, [])
     return b, c, dict(X=X, S=S, R=R, Y=Y, P=P)
 
@@ -1048,9 +1055,392 @@ def bundle5():
     return b, c, dict(X=X, S=S, B=B, R=R, P=P)
 
 
+# ==============================================================================================
+# SOURCE.md
+# ==============================================================================================
+TPL = {
+    "role": ("`{}: changes role from {} to {} at term {} for {}` (roles padded to 9: `   LEADER`, ` FOLLOWER`)", "Ratis RaftServerImpl via `RaftServer$Division`, INFO", "scm.md 2.1, datanode.md 2.1/1.5", "ratis 3.x (all Ozone releases in scope)"),
+    "leader": ("`{}: change Leader from {} to {} at term {} for {}{}` (suffix `, leader elected after <n>ms`)", "Ratis ServerState via `RaftServer$Division`, INFO", "scm.md 2.1, datanode.md 2.1", "ratis 3.x"),
+    "cand": ("`{}: change to CANDIDATE, lastRpcElapsedTime:{}, electionTimeout:{}`", "Ratis FollowerState, INFO", "datanode.md 2.1", "ratis 3.x"),
+    "becomes": ("`\"current SCM \" + scmId + \" becomes leader of term \" + term`", "SCMStateMachine, INFO", "scm.md 2.1", "HEAD (same text in 2.x)"),
+    "steps": ("`\"SCM \" + scmId + \" steps down from being leader.\"`", "SCMStateMachine, INFO", "scm.md 2.1", "HEAD"),
+    "changed": ("`\"Leader changed to \" + newLeaderId + \", current SCM \" + scmId + \" is still follower.\"`", "SCMStateMachine, INFO", "scm.md 2.1", "HEAD"),
+    "ctx": ("`update <isLeader,term> from <{},{}> to <{},{}>` / `update <isLeaderReady> from <{}> to <{}>`", "SCMContext, INFO", "scm.md 2.1", "HEAD"),
+    "svc": ("`Service {} transitions to RUNNING.` / `notifyStatusChanged:RUNNING`", "ReplicationManager / SCMBlockDeletingService, INFO", "scm.md 2.1", "HEAD"),
+    "stale": ("`Datanode {} moved to stale state. Finalizing its pipelines {}`; followers also `Could not finalize pipeline={} for dn={}`", "StaleNodeHandler, INFO", "scm.md 2.2 (health handlers)", "HEAD"),
+    "dead": ("`A dead datanode is detected. {}` / `Clearing command queue of size {} for DN {}`", "DeadNodeHandler, INFO", "scm.md 2.2, 5.3", "HEAD"),
+    "hro": ("`Datanode {} moved to HEALTHY READONLY state.`", "HealthyReadOnlyNodeHandler, INFO", "scm.md 2.2", "HEAD"),
+    "healthy": ("`Datanode {} moved to HEALTHY state.`", "ReadOnlyHealthyToHealthyNodeHandler, INFO", "scm.md 2.2", "HEAD"),
+    "finalize": ("`FINALIZE (i.e. CLOSING) {}` with `<D>`", "AbstractContainerReportHandler (logger ContainerReportHandler / IncrementalContainerReportHandler), INFO, printed on followers too", "scm.md 2.3", "HEAD (`<D>` format); 2.1.x assumed same"),
+    "close": ("`CLOSE {}` with `<D>`", "same, INFO", "scm.md 2.3", "HEAD"),
+    "qclose": ("`QUASI_CLOSE {}` with `<D>`", "same, INFO", "scm.md 2.3", "HEAD"),
+    "res": ("`Resurrecting container {} from {} to QUASI_CLOSED due to non-empty {} replica (keyCount={}, BCSID={}) from {}`", "same (ContainerReportHandler for an FCR), INFO", "scm.md 2.3, 5.1-5.3", ">= 2.2.0 / HEAD (HDDS-14684)"),
+    "res21": ("`transitionDeletingToClosed due to non-empty CLOSED replica (keyCount={}) for {}`", "same (IncrementalContainerReportHandler for an ICR), INFO", "scm.md 2.3 (version history), 5.4 rule sketch", "2.1.x"),
+    "failed": ("`Failed to process {}` + SCMException(NotLeaderException) stack", "ContainerReportHandler (FCR), ERROR", "scm.md 1.1, 2.3, 5.3", "HEAD"),
+    "failedicr": ("`SCM_NOT_LEADER: Failed to process {}` (no stack)", "IncrementalContainerReportHandler (ICR), INFO", "scm.md 2.3, 5.1", "HEAD; assumed unchanged in 2.1.x"),
+    "force": ("`Sending {}DeleteContainerCommand due to {} for {}` -> `Sending forceDeleteContainerCommand due to DELETED for <D>` / `Sending DeleteContainerCommand due to DELETED for <D>`", "ContainerReportHandler, INFO (leader only)", "scm.md 2.3, 5.4", "HEAD"),
+    "skip": ("`\"Skip sending DeleteContainerCommand for \" + <D> + \": \" + nle`", "ContainerReportHandler, WARN (followers)", "scm.md 2.3, 5.4", "HEAD"),
+    "rmpass": ("`Replication Monitor Thread took {} milliseconds for processing {} containers.`", "ReplicationManager, INFO", "scm.md 2.5", "HEAD"),
+    "rmsend": ("`Sending command [{}] for container {} to {} with datanode deadline {} and scm deadline {}` (delete / close / replicate command toString, ContainerInfo)", "ReplicationManager, INFO", "scm.md 2.5, 3", "HEAD; in bundle 2 assumed unchanged in 2.1.x"),
+    "emptyqc": ("`Deleting empty QUASI_CLOSED container {} (container BCSID={}, max replica BCSID={}) with {} replicas from originIds: [{}]. If resurrected, container will transition to QUASI_CLOSED`", "EmptyContainerHandler, INFO", "scm.md 2.5", ">= 2.2.0 / HEAD"),
+    "sbds": ("`Totally added {} blocks to be deleted for {} datanodes / {} totalnodes, limit per iteration : {}blocks, task elapsed time: {}ms`", "SCMBlockDeletingService, INFO (leader)", "scm.md 2.6", "HEAD"),
+    "skipcommit": ("`Skip commit transactions since current SCM is not leader.`", "DeletedBlockLogImpl, INFO (followers)", "scm.md 2.6", "HEAD"),
+    "audit_reg": ("audit `op=REGISTER {\"datanodeDetails\":\"<uuid>(<host>/<ip>)\"}`", "SCMAudit (log4j2 audit layout), INFO", "scm.md 1.2", "JSON params: >= 2.1.0"),
+    "audit_close": ("audit `op=CLOSE_CONTAINER {\"remoteUser\":\"..\",\"containerID\":\"..\"}`", "SCMAudit, INFO", "scm.md 1.2", ">= 2.1.0"),
+    "dnc": ("dn-container `ID= | Index= | BCSID= | State= | Volume= | DataChecksum=` [+ ` | Ratis group removed. Group id: group-XXXX` (WARN, QUASI_CLOSED) / `Empty container deleted` / `Container force deleted` / `Container exported` / `Container imported`]", "ContainerLogger (`ContainerLog`), INFO/WARN", "datanode.md 1.3", "HEAD (DataChecksum field: see below for 2.1)"),
+    "fpb": ("`Deleted block file: {}`", "FilePerBlockStrategy, INFO", "datanode.md 2.5", "HEAD"),
+    "dsm": ("`Datanode State Machine Task Thread Pool size {}` / `Ozone container server started.`", "DatanodeStateMachine, INFO", "datanode.md 2.6", "HEAD"),
+    "pipe": ("`{}: initialize {}` (CSM), `Created group {}` and `Leader change notification received for group: {} with new leaderId: {}` (XceiverServerRatis)", "ContainerStateMachine / XceiverServerRatis, INFO", "datanode.md 2.3, 2.4", "HEAD"),
+    "unable": ("`Unable to communicate to {} server at {} past {} seconds.` + exception", "EndpointStateMachine, WARN", "datanode.md 2.6, 1.5", "HEAD"),
+    "follower_cc": ("`Follower cannot close container #{}.`", "CloseContainerCommandHandler, INFO", "datanode.md 2.6", "HEAD"),
+}
+
+
+def tpl_table(keys):
+    rows = ["| template | class, level | catalogue | release |", "|---|---|---|---|"]
+    for k in keys:
+        a, b_, c_, d = TPL[k]
+        rows.append("| %s | %s | %s | %s |" % (a, b_, c_, d))
+    return "\n".join(rows)
+
+
+NOT_CATALOGUED = """Not from the catalogue (flagged on purpose):
+* Thread names `scmN-SCMBlockDeletingService#0` (SCM) and `BlockDeletingService#0` (DN) are not in the catalogue's
+  thread tables; they are a guess at the BackgroundService naming. `main` for the DN start-up line is a guess too.
+* Stack frames below the exception header lines (file names, line numbers, `$Invoker`, `Unknown Source`) are illustrative,
+  as the catalogue says of its own example; the exception header lines are exactly the catalogue's.
+* The RM deadlines are `+600000` / `+1200000` ms after the line's own time. The catalogue examples are not consistent
+  (one uses +30/+40 min with a 2025 epoch, the other +10/+20 min); only the order datanode < scm deadline is certain.
+* `encodedToken: ""` everywhere (security off); the catalogue prints `"…"` in one close-command example.
+* `Deleting empty QUASI_CLOSED container {}`: the catalogue does not say whether `{}` is `#id` or a ContainerInfo; `#id`
+  is used, and `originIds: [{}]` is filled with comma-space separated origin UUIDs.
+* `Could not finalize pipeline={} for dn={}` on followers is printed without a stack trace (the catalogue shows no throwable).
+"""
+
+
+def write_source(b, info):
+    b.text("SOURCE.md", info)
+
+
+def source1(b, c, v):
+    X, S, B, R = v["X"], v["S"], v["B"], v["R"]
+    r = c.dn(R)
+    w = b.where
+    md = f"""# HDDS-17400 bug: stale OPEN replica resurrects a DELETED container (2.2 / HEAD wording)
+
+Rule `resurrected-container`, entity `container:{X}`, expected confidence **confirmed**.
+
+## Story
+Cluster on 2.2/HEAD: three SCMs (`scm1` leader of term 7 after `scm2` stepped down at 06:02, `scm2`, `scm3`),
+five datanodes `dn1`..`dn5`. Container #{X} (RATIS/THREE) is OPEN on pipeline `Pipeline-{v['P']['x']}` (dn1, dn2, dn4).
+
+1. 07:12:40 the host of dn4 = `{r}` crashes (its main log just stops; no shutdown line). dn1 and dn2 keep
+   writing #{X}; dn4's copy stays OPEN at BCSID {B}.
+2. 07:17:4x every SCM marks dn4 stale and finalizes its pipelines; #{X} is closed through Ratis on dn1/dn2
+   at BCSID {S}: `CLOSE Container #{X} (CLOSING, sid={S}) …` on all three SCMs. 07:22:4x dn4 is dead on every SCM.
+3. 07:36 the keys are deleted; dn1/dn2 delete the 8 block files of #{X}. 08:13 the leader's RM deletes the empty
+   CLOSED container (`deleteContainerCommand` to dn1, dn2; dn-container `Empty container deleted`).
+   CLOSED -> DELETING -> DELETED is not logged at INFO.
+4. 08:32:20 dn4 is restarted, re-registers (audit `REGISTER` on every SCM), moves DEAD -> HEALTHY READONLY -> HEALTHY,
+   and its full container report carries the stale OPEN replica (6 blocks, BCSID {B} < sid {S}).
+5. 08:32:58 the leader **resurrects #{X} from DELETED to QUASI_CLOSED**; both followers print the same line and then
+   `Failed to process …` with the NotLeaderException stack.
+6. Aftermath on the leader: RM `closeContainerCommand` to dn4 (mismatched OPEN replica); dn4 quasi-closes the
+   replica when its old Ratis group is removed; RM `replicateContainerCommand` x2 (single origin, under-replicated),
+   dn3/dn5 `Container imported`. No `Force closing …`, no new `deleteContainerCommand` for #{X} until the end (09:05).
+
+## Evidence chain (rule should cite)
+| role | file:line | what it shows |
+|---|---|---|
+| context | {w('b1_stale')} | leader: dn4 stale, pipeline of #{X} finalized |
+| context | {w('b1_close')} | leader prints **sid={S}** for #{X} (CLOSE from dn1, bcsid {S}) |
+| context | {w('b1_dead')} | leader: `A dead datanode is detected.` dn4 |
+| context | {w('b1_delete_dn1')}, {w('b1_delete_dn2')} | RM deletes empty CLOSED #{X} |
+| context | {w('b1_dndeleted_dn1')}, {w('b1_dndeleted_dn2')} | dn1/dn2 `Empty container deleted` (BCSID {S}) |
+| context | {w('b1_register')} | dn4 re-registers (audit, leader) |
+| context | {w('b1_back')} | leader: dn4 `moved to HEALTHY READONLY state.` |
+| **cause** | {w('b1_res')} | leader: `Resurrecting container #{X} from DELETED to QUASI_CLOSED due to non-empty OPEN replica (keyCount=6, BCSID={B}) from Container #{X} (DELETED, sid={S}) r0 (OPEN, bcsid={B}, …)`: bcsid {B} < sid {S} |
+| (ignore) | {w('b1_res_follower_scm2')}, {w('b1_res_follower_scm3')} | follower copies of the same line |
+| (ignore) | {w('b1_failed_scm2')}, {w('b1_failed_scm3')} | follower `Failed to process` + NotLeaderException stack: proves they are followers |
+| effect | {w('b1_closecmd')} | RM close command to dn4 for QUASI_CLOSED #{X} |
+| effect | {w('b1_repl_dn3')}, {w('b1_repl_dn5')} | RM replicates the resurrected data |
+| effect | {w('b1_imported_dn3')}, {w('b1_imported_dn5')} | copies of the stale replica land on dn3/dn5 |
+| effect | {w('b1_dnqc')} | dn4's replica quasi-closed at BCSID {B} |
+
+Leader identity: `scm1/ozone-hadoop-scm-scm1.log-1.gz` (first lines: `becomes leader of term 7`, `update <isLeader,term> from <false,0> to <true,7>`);
+scm2 steps down in `scm2/ozone-hadoop-scm-scm2.log-1.gz`.
+
+## Templates
+{tpl_table(['role','cand','leader','becomes','steps','changed','ctx','svc','stale','dead','hro','healthy','finalize','close','res','failed','rmpass','rmsend','sbds','skipcommit','audit_reg','audit_close','dnc','fpb','dsm','pipe','follower_cc'])}
+
+Entities: `DatanodeDetails` `uuid(host/ip)`, `<D>` = `Container #<id> (<state>, sid=<n>) r0 (<state>, bcsid=<n>, origin=<uuid>, empty|non-empty) from dn <dn>`,
+`ContainerInfo{{…}}`, `Pipeline-<uuid>`, Ratis group `group-<last 12 hex of the cluster id>` (scm.md 3, 1.3).
+
+## Layouts and files
+* SCM and DN main logs: RFA `%d{{ISO8601}} [%t] %p %c: %m%n` (full logger), `scmN/ozone-hadoop-scm-scmN.log` plus one older
+  rotation `ozone-hadoop-scm-scmN.log-1.gz` (the catalogue's shipped `FileNamePattern=${{hadoop.log.file}}-%i.gz`).
+  DN: `dnN/ozone-hadoop-datanode-dnN.log`.
+* SCM audit: log4j2 audit layout, `scmN/scm-audit-scmN.log`; `scm2` also has yesterday's `scm-audit-scm2-2026-09-13-1.log.gz`.
+  `conf/ozone-site.xml` sets `ozone.audit.log.debug.cmd.list.scmaudit=SEND_HEARTBEAT`, so heartbeats are audited at DEBUG and are absent
+  (this avoids inventing the shortDebugString of close/delete/replicate command protos, which the catalogue does not give).
+* `dnN/dn-container-dnN.log`: dn-container layout. Times are UTC; hosts drift by up to ±180 ms.
+
+## Left out on purpose
+* `Sending close command for pipeline … HEALTHY READONLY` (scm.md 5.2 step 4): the pipelines of dn4 were already
+  destroyed by the dead-node handling and the catalogue does not give the placeholders; the SCM-side handling of
+  dn4's unknown pipeline report and the DN-side group removal are not logged at INFO (only the dn-container WARN).
+* DeletedBlockLog `Container: #X was deleted for the transaction: …` (DeletedBlocksTransaction toString not catalogued).
+* STARTUP_MSG banner of the restarted DN (format not in the catalogue).
+
+{NOT_CATALOGUED}"""
+    write_source(b, md)
+
+
+def source2(b, c, v):
+    X, S, R = v["X"], v["S"], v["R"]
+    r = c.dn(R)
+    w = b.where
+    md = f"""# HDDS-17400 bug on 2.1.x: `transitionDeletingToClosed` of a DELETED container for a stale replica
+
+Rule `resurrected-container`, entity `container:{X}`, expected confidence **likely** (not confirmed: no line
+ever prints a sequence id above the replica's BCSID).
+
+## Story
+docker-compose test cluster on `apache/ozone:2.1.0` (see `.env`, `docker-config`): `scm1`..`scm3`, `datanode1`..`datanode5`.
+The bundle is `docker-compose logs --no-color --tail=…` (compose v1 prefixes, all services interleaved) plus the
+audit and dn-container files copied out of the containers. At 10:00 `scm1` (term 2) steps down and `scm2` leads term 3.
+
+1. #{X} (RATIS/THREE) is OPEN on datanode1, datanode3, datanode5. 10:09 the tester runs `docker-compose pause datanode3`
+   = `{r}` (no log line; its replica stays OPEN).
+2. 10:14 all SCMs mark datanode3 stale and finalize its pipeline; #{X} closes on datanode1/datanode5 at BCSID {S}
+   (`CLOSE Container #{X} (CLOSING, sid={S}) r0 (CLOSED, bcsid={S}, …)`). 10:19 datanode3 is dead.
+3. 10:21 the 9 blocks of #{X} are deleted on datanode1/datanode5; 10:26:40 RM deletes the empty CLOSED container.
+4. 10:31:55 `docker-compose unpause datanode3`: its Ratis follower timer fires (`change to CANDIDATE, lastRpcElapsedTime:1365117ms`),
+   every SCM sees it back (HEALTHY READONLY, HEALTHY). Its old pipeline is closed, the group removed, and the replica goes
+   CLOSING then QUASI_CLOSED (dn-container). The CLOSING ICR reaches the SCMs first.
+5. 10:32:27 leader `scm2`: **`transitionDeletingToClosed due to non-empty CLOSED replica (keyCount=9) for Container #{X} (DELETED, sid={S}) r0 (CLOSING, bcsid={S}, …)`**:
+   the container goes back to CLOSED (2.1.x target state). Followers print the same line and `SCM_NOT_LEADER: Failed to process …`.
+6. Aftermath: RM force-closes datanode3's replica (CLOSED container, QUASI_CLOSED replica with bcsid == sid), then replicates
+   it to datanode2/datanode4. Nothing deletes #{X} again (log ends 10:55).
+
+Why only **likely**: the replica's BCSID equals the sid in the line (`bcsid={S}`, `sid={S}`), and the only earlier
+sequence id printed for #{X} is the same {S} (CLOSE line). With B == S the line alone cannot prove staleness (the caveat of
+scm.md 5.2: a newer replica would have raised the sid to its own BCSID before the line rendered). What makes it likely:
+the replica is CLOSING (not CLOSED/QUASI_CLOSED), the container was DELETED, and datanode3 was dead
+({w('b2_dead')}) and came back ({w('b2_back')}) minutes before.
+
+## Evidence chain
+| role | file:line | what it shows |
+|---|---|---|
+| context | {w('b2_stale')} | leader scm2: datanode3 stale, pipeline finalized |
+| context | {w('b2_close')} | leader: `CLOSE … sid={S}` for #{X} (sid equal to, not above, the later BCSID) |
+| context | {w('b2_dead')} | leader: datanode3 dead |
+| context | {w('b2_delete_datanode1')}, {w('b2_delete_datanode5')} | RM deletes empty CLOSED #{X} |
+| context | {w('b2_dndeleted_datanode1')}, {w('b2_dndeleted_datanode5')} | `Empty container deleted` |
+| context | {w('b2_back')} | leader: datanode3 HEALTHY READONLY |
+| context | {w('b2_dnclosing')} | datanode3's replica CLOSING at BCSID {S} (dn-container) |
+| **cause** | {w('b2_res')} | leader `transitionDeletingToClosed … for Container #{X} (DELETED, sid={S}) r0 (CLOSING, bcsid={S}, …, non-empty)` |
+| (ignore) | {w('b2_res_follower_scm1')}, {w('b2_res_follower_scm3')} | follower copies |
+| (ignore) | {w('b2_failed_scm1')}, {w('b2_failed_scm3')} | follower `SCM_NOT_LEADER: Failed to process …` |
+| effect | {w('b2_closecmd')} | RM force close to datanode3 for CLOSED #{X} |
+| effect | {w('b2_repl_datanode2')}, {w('b2_repl_datanode4')} | RM replicates the resurrected replica |
+| effect | {w('b2_imported_datanode2')}, {w('b2_imported_datanode4')} | `Container imported` |
+
+Leader identity: `scm2_1` lines `becomes leader of term 3` / `update <isLeader,term> from <false,0> to <true,3>` near the top of `docker-compose.log`.
+
+## Templates
+{tpl_table(['role','cand','leader','becomes','steps','changed','ctx','svc','stale','dead','hro','healthy','finalize','close','res21','failedicr','rmpass','rmsend','sbds','skipcommit','audit_reg','audit_close','dnc','fpb','follower_cc'])}
+
+## Layouts and files
+* `docker-compose.log`: console layout `%d{{ISO8601}} [%t] %p %c{{2}}: %m%n` (logger abbreviated to two segments, e.g.
+  `container.IncrementalContainerReportHandler`, `server.RaftServer$Division`), compose v1 prefix `<service>_1` padded to the
+  longest name + ` | `, every service in one stream, sorted by time as `docker-compose logs` would interleave them.
+* `scmN/scm-audit-scmN.log` (audit layout, JSON params of 2.1.0; only REGISTER at cluster start 09:41 and one admin CLOSE_CONTAINER,
+  since `docker-config` demotes SEND_HEARTBEAT to DEBUG), `datanodeN/dn-container-datanodeN.log`.
+* Host names are the compose service names (`datanode3`), IPs on 172.25.0.0/24.
+
+## 2.1.x wording: what is certain and what is assumed
+* Certain (catalogue scm.md 2.3 version history and 5.4): the `transitionDeletingToClosed due to non-empty CLOSED replica (keyCount={{}}) for {{}}`
+  text, that it says CLOSED whatever the replica state, that the target state is CLOSED, `<D>` with `sid=`, `Pipeline-<uuid>` ids (>= 2.1.0).
+* Assumed from HEAD (the catalogue does not list 2.1.x for these): the follower line `SCM_NOT_LEADER: Failed to process {{}}`, the RM
+  `Sending command […]` text and command toStrings, the node-handler lines, `DataChecksum=` in dn-container lines.
+* The RM close command for a CLOSED container with a QUASI_CLOSED replica is printed with `force: true`; the catalogue does not say
+  which value MismatchedReplicasHandler uses there.
+* A real unpaused datanode would log a few more Ratis election attempts before its group is removed; their LeaderElection lines
+  need the conf string, which the catalogue does not give, so they are left out.
+
+{NOT_CATALOGUED}"""
+    write_source(b, md)
+
+
+def source3(b, c, v):
+    X, S, R, Y = v["X"], v["S"], v["R"], v["Y"]
+    w = b.where
+    md = f"""# HDDS-17400 control: stale CLOSED replica of a DELETED container is force-deleted (benign, scm.md 5.4)
+
+EXPECTED `[]`.
+
+## Story
+Vendor-managed 2.2/HEAD cluster (`*.prod.example.net`), SCM leader `scm3` (term 11 from 01:30), six datanodes.
+#{X} closes normally on dn2, dn5 and dn6 at BCSID {S} (02:14, `CLOSE … sid={S}`) and **dn5's replica is CLOSED too**.
+02:40 dn5's host fails; 02:45 stale, 02:50 dead. 03:05 the blocks of #{X} are deleted on dn2/dn6, 03:37 RM deletes the
+empty CLOSED container. 04:10 the management agent restarts dn5: REGISTER, HEALTHY READONLY, HEALTHY; its FCR carries
+the CLOSED non-empty replica of #{X} with bcsid {S} == sid and an empty CLOSED replica of the long-deleted #{Y}.
+The leader sends `forceDeleteContainerCommand` for #{X} and a normal `DeleteContainerCommand` for #{Y}; the followers take
+the same branch and log `Skip sending DeleteContainerCommand … NotLeaderException`. dn5 logs `Container force deleted`.
+
+## Why it is benign, and what a naive rule would flag
+The container stays DELETED: the CLOSED replica with bcsid <= sid goes to the force-delete branch (HDDS-14416/HDDS-14684),
+there is **no** `Resurrecting …` / `transitionDeletingToClosed` / `Moving container …` line anywhere.
+A naive rule keyed on "DELETED container + non-empty replica from a datanode that was dead and came back" would flag
+{w('b3_force')} (leader `Sending forceDeleteContainerCommand due to DELETED for Container #{X} (DELETED, sid={S}) r0 (CLOSED, bcsid={S}, …, non-empty)`)
+together with {w('b3_dead')} / {w('b3_back')}.
+
+| file:line | what it shows |
+|---|---|
+| {w('b3_close')} | leader: #{X} CLOSE at sid {S} (all three replicas CLOSED) |
+| {w('b3_stale')}, {w('b3_dead')} | leader: dn5 stale, dead |
+| {w('b3_delete_dn2')}, {w('b3_delete_dn6')} | RM deletes empty CLOSED #{X} |
+| {w('b3_register')} | dn5 re-registers (audit) |
+| {w('b3_back')} | dn5 HEALTHY READONLY |
+| {w('b3_force')} | leader: force delete of the stale CLOSED replica (the look-alike) |
+| {w('b3_delempty')} | leader: normal delete of an empty replica of DELETED #{Y} |
+| {w('b3_skip_scm1')}, {w('b3_skip_scm2')} | followers: `Skip sending DeleteContainerCommand … NotLeaderException` |
+| {w('b3_dnforce')} | dn5: `Container force deleted` |
+
+## Templates
+{tpl_table(['becomes','steps','changed','ctx','svc','role','cand','leader','stale','dead','hro','healthy','finalize','close','force','skip','rmpass','rmsend','sbds','skipcommit','audit_reg','dnc','fpb','dsm','follower_cc'])}
+
+## Layouts and files
+* Vendor layout without thread `%d{{ISO8601}} %p %c: %m%n`, role-named files in one flat folder:
+  `hadoop-cmf-ozone-STORAGE_CONTAINER_MANAGER-<fqdn>.log.out` (+ `.log.out.1`), `hadoop-cmf-ozone-HDDS_DATANODE-<fqdn>.log.out`.
+* `scm-audit-<fqdn>.log` (audit layout; SEND_HEARTBEAT demoted to DEBUG by the site config, so only REGISTER appears),
+  `dn-container-<fqdn>.log`.
+* The layout has no `%t`, so leadership must come from `becomes leader of term 11` / SCMContext lines in `…scm3….log.out.1`.
+
+{NOT_CATALOGUED}"""
+    write_source(b, md)
+
+
+def source4(b, c, v):
+    X, S, B, R = v["X"], v["S"], v["B"], v["R"]
+    w = b.where
+    md = f"""# HDDS-17400 control: a replica with newer data of a DELETED container is force-deleted (2.2/HEAD)
+
+EXPECTED `[]`.
+
+## Story
+2.2/HEAD cluster (`*.lab.example.org`), leader `scm2` (term 4 from 09:20), five datanodes.
+#{X} (RATIS/THREE) is OPEN on dn2 (Ratis leader), dn3, dn5. At 10:12:31 its pipeline is closed at once (after a slow-follower
+pipeline action of dn2; that WARN and the SCM pipeline handling are not reproduced, see below). Group removal wins over the Ratis
+close on every member, so each replica quasi-closes at its own applied index: dn3 at 60391, dn5 at {S}, **dn2 (leader) at {B}**
+(`Ratis group removed. Group id: …`). dn5's ICR gives `QUASI_CLOSE Container #{X} (CLOSING, sid={S}) …`; dn3's is silent.
+dn2's host loses power at 10:12:31.5, right after it quasi-closed: its ICR never reaches SCM. dn2 stale 10:17, dead 10:22.
+The old blocks of #{X} are deleted on dn3/dn5 (10:44); 11:21 EmptyContainerHandler deletes the empty QUASI_CLOSED container
+(`Deleting empty QUASI_CLOSED container #{X} (container BCSID={S}, max replica BCSID={S}) … If resurrected, container will transition to QUASI_CLOSED`).
+11:48 dn2 is back (restart, REGISTER, HEALTHY READONLY, HEALTHY). Its FCR carries the **non-empty QUASI_CLOSED replica with
+BCSID {B} > {S}**. `updateContainerStats` first raises the sid to {B}, so the bcsid <= sid branch runs: the leader force-deletes it
+(`Sending forceDeleteContainerCommand due to DELETED for Container #{X} (DELETED, sid={B}) r0 (QUASI_CLOSED, bcsid={B}, …, non-empty)`),
+followers log `Skip sending DeleteContainerCommand …`, dn2 logs `Container force deleted`.
+
+## Why it is not this bug
+This is the force-delete branch of HDDS-11136/HDDS-14684 working as designed today (the sid-raise before the check is
+HDDS-16809, a different issue): the container stays DELETED, nothing is resurrected, there is no `Resurrecting …` line.
+A naive rule that looks at "non-empty replica of a DELETED container from a returning dead datanode with a BCSID that differs from
+the earlier sid" would flag {w('b4_force')}.
+
+| file:line | what it shows |
+|---|---|
+| {w('b4_dnqc_dn2')} | dn2 quasi-closes at {B} (newer data) |
+| {w('b4_dnqc_dn5')}, {w('b4_dnqc_dn3')} | dn5 at {S}, dn3 at 60391 |
+| {w('b4_qc')} | leader: `QUASI_CLOSE … sid={S}` |
+| {w('b4_stale')}, {w('b4_dead')} | leader: dn2 stale, dead |
+| {w('b4_deleting')} | leader: `Deleting empty QUASI_CLOSED container #{X} (container BCSID={S}, …)` |
+| {w('b4_delete_dn3')}, {w('b4_delete_dn5')} | RM delete commands |
+| {w('b4_register')}, {w('b4_back')} | dn2 returns |
+| {w('b4_force')} | leader: force delete with `sid={B}` (raised), `bcsid={B}` (the look-alike) |
+| {w('b4_skip_scm1')}, {w('b4_skip_scm3')} | followers skip the delete |
+| {w('b4_dnforce')} | dn2: `Container force deleted` |
+
+## Templates
+{tpl_table(['role','cand','leader','becomes','steps','changed','ctx','svc','stale','dead','hro','healthy','finalize','close','qclose','emptyqc','force','skip','rmpass','rmsend','sbds','skipcommit','audit_reg','dnc','fpb','dsm','follower_cc'])}
+
+## Layouts and files
+* RFA layout with full logger and thread, one flat folder, daemon user `ozone`: `ozone-ozone-scm-scmN.log` and its older rotation
+  `ozone-ozone-scm-scmN.log.1`, `ozone-ozone-datanode-dnN.log`, `scm-audit-scmN.log`, `dn-container-dnN.log`, `conf/ozone-site.xml`.
+
+## Left out on purpose
+* The slow-follower pipeline action that closed the pipeline: the DN WARN `pipeline Action {{}} on pipeline {{}}.Reason : {{}}` needs the
+  `handlePipelineFailure` reason whose first part (`name`) the catalogue does not resolve, and the SCM-side handler line is not catalogued.
+
+{NOT_CATALOGUED}"""
+    write_source(b, md)
+
+
+def source5(b, c, v):
+    X, S, B, R = v["X"], v["S"], v["B"], v["R"]
+    w = b.where
+    md = f"""# HDDS-17400 control: an empty QUASI_CLOSED container is deleted and resurrected by a replica with newer data (HDDS-14684, designed)
+
+EXPECTED `[]`.
+
+## Story
+2.2/HEAD cluster (`*.dc2.example.com`), leader `scm3` (term 9 from 12:55), six datanodes.
+#{X} is OPEN on dn1 (Ratis leader), dn2, dn3. At 13:40 a firewall change rejects dn1's traffic to the SCM ports (dn1 keeps talking to
+dn2/dn3 and to the client): dn1 logs `Unable to communicate to SCM server … past N seconds.` (Connection refused) every 300 s per SCM.
+13:45 the SCMs mark dn1 stale and finalize its pipelines. The containers go CLOSING; only the Ratis leader could close them, and it
+gets no commands, so dn2/dn3 log `Follower cannot close container #{X}.`. When the pipeline is closed on the followers, dn2's group is
+removed first (quasi-closed at 88190, `QUASI_CLOSE … sid=88190` on every SCM), dn3's 21 s later at {S} (its ICR raises the sid to {S}
+silently); the client's last PutBlock at index {B} is committed by dn1+dn3 and applied on dn1 only. dn1 steps down
+(`LOST_MAJORITY_HEARTBEATS`); 13:50 dn1 is dead. The old blocks are deleted on dn2/dn3 (14:02), and at 14:22 EmptyContainerHandler deletes the
+empty QUASI_CLOSED container: `Deleting empty QUASI_CLOSED container #{X} (container BCSID={S}, max replica BCSID={S}) … If resurrected, container will transition to QUASI_CLOSED`.
+14:31 dn1 is rebooted with the fixed firewall: REGISTER, HEALTHY READONLY, HEALTHY. Its FCR carries the OPEN replica with the live block
+(keyCount=1, **BCSID {B} > {S}**), and the leader resurrects #{X} to QUASI_CLOSED, as HDDS-14684 designed. The `sid=` in that line is
+already {B} because `updateContainerStats` raised it. RM closes the replica and replicates it (single origin).
+
+## Why it is benign, and what a naive rule would flag
+The resurrecting replica holds **newer** data than the container had when it was deleted: {B} > {S}, and {S} is printed before the
+deletion ({w('b5_deleting')}, also 88190 at {w('b5_qc')}). The `Deleting empty QUASI_CLOSED container … If resurrected, container will
+transition to QUASI_CLOSED` line announces exactly this resurrection. A naive rule would flag {w('b5_res')}
+(`Resurrecting container #{X} from DELETED to QUASI_CLOSED due to non-empty OPEN replica (keyCount=1, BCSID={B}) from Container #{X} (DELETED, sid={B}) r0 (OPEN, bcsid={B}, …)`):
+OPEN replica, bcsid == sid in the line, from a datanode that was dead ({w('b5_dead')}) and came back ({w('b5_back')}), followed by close and
+replication. The discriminator is the earlier printed sequence id ({S} < {B}).
+
+| file:line | what it shows |
+|---|---|
+| {w('b5_stale')} | leader: dn1 stale, pipelines finalized |
+| {w('b5_dnqc_dn2')}, {w('b5_dnqc_dn3')} | dn2 quasi-closed at 88190, dn3 at {S} |
+| {w('b5_qc')} | leader: `QUASI_CLOSE … sid=88190` |
+| {w('b5_dead')} | leader: dn1 dead |
+| {w('b5_deleting')} | leader: `Deleting empty QUASI_CLOSED container #{X} (container BCSID={S}, max replica BCSID={S}) …` |
+| {w('b5_delete_dn2')}, {w('b5_delete_dn3')} | RM delete commands |
+| {w('b5_register')}, {w('b5_back')} | dn1 returns |
+| {w('b5_res')} | leader: the designed resurrection (look-alike) |
+| {w('b5_res_follower_scm1')}, {w('b5_res_follower_scm2')}; {w('b5_failed_scm1')}, {w('b5_failed_scm2')} | follower copies + `Failed to process` stacks |
+| {w('b5_closecmd')}, {w('b5_repl_dn4')}, {w('b5_repl_dn5')} | RM close and replicate |
+| {w('b5_dnqc_dn1')} | dn1's replica quasi-closed at {B} |
+
+Other rules: dn1's `Unable to communicate` WARNs are connection-refused failures (the heartbeat fails fast), with **no**
+`Detected timeout` line and no dn-container change on dn1 during the outage, so `dropped-actions` must not fire either.
+
+## Templates
+{tpl_table(['role','cand','leader','becomes','steps','changed','ctx','svc','stale','dead','hro','healthy','finalize','close','qclose','emptyqc','res','failed','rmpass','rmsend','sbds','skipcommit','audit_reg','dnc','fpb','dsm','pipe','unable','follower_cc'])}
+
+## Layouts and files
+* RFA layout (full logger, thread), one folder per host, classic rotation names: `scmN/ozone-hadoop-scm-scmN.log` + `.log.1`,
+  `dnN/ozone-hadoop-datanode-dnN.log`, `scmN/scm-audit-scmN.log`, `dnN/dn-container-dnN.log`, `conf/ozone-site.xml`.
+
+## Left out on purpose
+* dn1's repeated Ratis election attempts after it stepped down (LeaderElection lines need the conf string, not in the catalogue).
+* The `Connection refused` exception text and frames follow Hadoop's `NetUtils.wrapException` wording (not in the catalogue beyond the
+  example's first line).
+
+{NOT_CATALOGUED}"""
+    write_source(b, md)
+
+
 if __name__ == "__main__":
-    for fn in (bundle1, bundle2, bundle3, bundle4, bundle5):
+    for fn, src in ((bundle1, source1), (bundle2, source2), (bundle3, source3), (bundle4, source4), (bundle5, source5)):
         b, c, info = fn()
+        src(b, c, info)
         print(b.name, b.nlines, "lines")
-        for k in sorted(b.marks):
-            print("  ", k, b.where(k))
