@@ -656,14 +656,16 @@ def bundle1():
 def routine(c, t0, t1, pipes, cid0, bcs0, dn_thread, sbds_thread, icr=L_ICR, step=(1100, 1700)):
     """Unrelated traffic: containers fill up and close (FINALIZE/CLOSE on every SCM, CLOSING/CLOSED
     on the DNs), a new one opens on the same pipeline, and block deletion passes run."""
-    t = t0 + sec(c.rng.randint(120, 500))
+    t = t0 + sec(c.rng.randint(120, 500)) + ms(c.rng.randint(0, 999))
     cid, k = cid0, 0
     open_now = {}
+    index = {tuple(p): bcs0 + c.rng.randint(0, 90000) for p in pipes}  # Ratis log index per pipeline
     while t < t1:
         members = pipes[k % len(pipes)]
         key = tuple(members)
+        index[key] += c.rng.randint(900, 6000)
         if key in open_now:
-            normal_close(c, t, open_now[key], list(members), bcs0 + c.rng.randint(100, 90000), report_logger=icr)
+            normal_close(c, t, open_now[key], list(members), index[key], report_logger=icr)
         cid += 1
         open_container(c, t + sec(31), cid, list(members))
         open_now[key] = cid
@@ -672,7 +674,7 @@ def routine(c, t0, t1, pipes, cid0, bcs0, dn_thread, sbds_thread, icr=L_ICR, ste
             ids = [113750153700000000 + c.rng.randint(1, 10 ** 9) for _ in range(c.rng.randint(2, 5))]
             block_deletion(c, t + sec(c.rng.randint(200, 600)), [(cid0 - 20 - k, list(victim), sorted(ids))], sbds_thread, dn_thread, len(c.dns))
         k += 1
-        t += sec(c.rng.randint(*step))
+        t += sec(c.rng.randint(*step)) + ms(c.rng.randint(0, 999))
     return cid
 
 
@@ -922,10 +924,10 @@ def bundle4():
     c.log(c.leader, tdel, "INFO", "scm2-ReplicationMonitor", L_EMPTY,
           "Deleting empty QUASI_CLOSED container #%d (container BCSID=%d, max replica BCSID=%d) with 2 replicas from originIds: [%s, %s]. If resurrected, container will transition to QUASI_CLOSED" % (
               X, S, S, c.dn("dn3").uuid, c.dn("dn5").uuid), mark="b4_deleting")
-    for i, m in enumerate(["dn3", "dn5"]):
+    for i, (m, bc) in enumerate((("dn3", S1), ("dn5", S))):
         c.log(c.leader, tdel + ms(1 + i), "INFO", "scm2-ReplicationMonitor", L_RM,
               rm_send(c, tdel + ms(1 + i), None, cmd_delete(c, X), cinfo(X, "QUASI_CLOSED", lt(c, qc_at), P["x"]), c.dn(m)), mark="b4_delete_" + m)
-        c.cont(m, t("11:21:57,338") + ms(19 * i), "INFO", X, S, "QUASI_CLOSED", "Empty container deleted")
+        c.cont(m, t("11:21:57,338") + ms(19 * i), "INFO", X, bc, "QUASI_CLOSED", "Empty container deleted")
     # -- dn2 repaired and restarted; its FCR carries the non-empty QUASI_CLOSED replica at B > S.
     #    updateContainerStats raises the sid to B first, so the branch is bcsid <= sid: force delete.
     dn_start(c, R, t("11:48:12,905"))
@@ -1010,10 +1012,10 @@ def bundle5():
     c.log(c.leader, tdel, "INFO", "scm3-ReplicationMonitor", L_EMPTY,
           "Deleting empty QUASI_CLOSED container #%d (container BCSID=%d, max replica BCSID=%d) with 2 replicas from originIds: [%s, %s]. If resurrected, container will transition to QUASI_CLOSED" % (
               X, S, S, c.dn("dn2").uuid, c.dn("dn3").uuid), mark="b5_deleting")
-    for i, m in enumerate(["dn2", "dn3"]):
+    for i, (m, bc) in enumerate((("dn2", S1), ("dn3", S))):
         c.log(c.leader, tdel + ms(1 + i), "INFO", "scm3-ReplicationMonitor", L_RM,
               rm_send(c, tdel + ms(1 + i), None, cmd_delete(c, X), cinfo(X, "QUASI_CLOSED", lt(c, qc_at), P["x"]), c.dn(m)), mark="b5_delete_" + m)
-        c.cont(m, t("14:22:31,160") + ms(23 * i), "INFO", X, S, "QUASI_CLOSED", "Empty container deleted")
+        c.cont(m, t("14:22:31,160") + ms(23 * i), "INFO", X, bc, "QUASI_CLOSED", "Empty container deleted")
     # -- 14:31 the host dn1 is rebooted (network fixed); DN restarts, re-registers; FCR: OPEN replica at B > S
     dn_start(c, R, t("14:31:10,772"))
     for s in c.scms:
