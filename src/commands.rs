@@ -73,11 +73,12 @@ fn warn_unreadable(parsed: &Parsed) {
 
 /// Moves the typed events out of the streams into one time order.
 fn build_trace(parsed: &mut Parsed, skew_ms: i64) -> Trace {
-    let streams = parsed
+    let mut streams: Vec<_> = parsed
         .streams
         .iter_mut()
         .map(|s| std::mem::take(&mut s.events))
         .collect();
+    oztrace_parser::catalog::om::merge_audit_copies(&mut streams, skew_ms);
     Trace::merge(streams, skew_ms)
 }
 
@@ -228,7 +229,16 @@ fn events(args: EventsArgs) -> Result<u8, Failure> {
     if args.format == EventsFormat::Parquet && args.output.is_none() {
         return Err(Failure::Usage("--format parquet needs -o FILE".into()));
     }
-    let parsed = read(&args.input, args.all)?;
+    let mut parsed = read(&args.input, args.all)?;
+    let mut streams: Vec<_> = parsed
+        .streams
+        .iter_mut()
+        .map(|s| std::mem::take(&mut s.events))
+        .collect();
+    oztrace_parser::catalog::om::merge_audit_copies(&mut streams, args.input.skew);
+    for (stream, events) in parsed.streams.iter_mut().zip(streams) {
+        stream.events = events;
+    }
     let events = parsed.streams.iter().flat_map(|s| s.events.iter());
     let result = match (&args.format, &args.output) {
         (EventsFormat::Jsonl, None) => {

@@ -1,0 +1,742 @@
+//! `om-lease`: the open-key lease of each key and writer session (key, clientID), as OM models it.
+//!
+//! The session opens with CREATE_FILE / ALLOCATE_KEY (`OMFileCreateRequest`, `OMKeyCreateRequest`:
+//! creation time = modification time M = now), each successful ALLOCATE_BLOCK renews M
+//! (`OMAllocateBlockRequest`), the first hsync of the key marks it hsynced (`hsyncClientId` in the
+//! open key, `OmKeyHSyncUtil.isHSyncedPreviously`) and renews M once; later hsyncs do not.
+//! `OmMetadataManagerImpl.getExpiredOpenKeys` selects an hsynced key once `M <= now - hard limit`
+//! and `OpenKeyCleanupService` commits it (COMMIT_KEY with `user= | ip=`); a non-hsynced key past
+//! `ozone.om.open.key.expire.threshold` is deleted (OMSystemAudit OPEN_KEY_CLEANUP).
+//! `OMRecoverLeaseRequest` sets `leaseRecovery` (no auto-commit any more) and the recovering
+//! client's COMMIT_KEY closes the file. A writer whose open key is gone gets KEY_NOT_FOUND (or
+//! KEY_UNDER_LEASE_RECOVERY) on its next COMMIT_KEY or ALLOCATE_BLOCK.
+//!
+//! hsync leaves no audit line (om.md 0.1): the step to HSYNCED is observed only from the OM DEBUG
+//! line `isHSync = true, …` of `org.apache.hadoop.ozone.om.request.key.OMKeyCommitRequest`, and
+//! otherwise inferred (an ALLOCATE_BLOCK carrying a non-zero `dataSize`, which hsync writers set
+//! to their last hsync offset, or an auto-commit, which only hsynced keys get).
+//!
+//! Timers: the lease limits (`ozone.om.lease.hard.limit`, `ozone.om.lease.soft.limit`, the cleanup
+//! interval) are [`LeaseLimits`]. An auto-commit earlier than M + hard limit is flagged illegal
+//! only when the limits came from configuration ([`LeaseLimits::configured`]): with the defaults
+//! (7d) a cluster configured shorter would be flagged wrongly.
+//!
+//! Entity `key:/<volume>/<bucket>/<key>`; scope `client:<clientID>` once a line prints it.
+
+use crate::machine::{EntityStates, Machine, Transition};
+use crate::trace::{EventId, Trace};
+use oztrace_parser::audit::AuditRet;
+use oztrace_parser::catalog::EventData;
+use oztrace_parser::catalog::om::{KeyAudit, OmEvent};
+use oztrace_parser::entity::Entity;
+use std::sync::Arc;
+
+pub const NAME: &str = "om-lease";
+
+/// The OM DEBUG line that shows an hsync (and would turn inferred HSYNCED steps into observed ones).
+pub const HSYNC_LINE: &str = "OM DEBUG `isHSync = true, isRecovery = …` \
+     (log4j.logger.org.apache.hadoop.ozone.om.request.key.OMKeyCommitRequest=DEBUG)";
+const CREATE_LINE: &str = "OMAudit CREATE_FILE / ALLOCATE_KEY of this session (before the logs)";
+const EXPIRY_LINE: &str = "OpenKeyCleanupService DEBUG `hsync'ed openKeys committed in current iteration` \
+     (log4j.logger.org.apache.hadoop.ozone.om.service.OpenKeyCleanupService=DEBUG)";
+
+/// (from, trigger, to, Ozone code). `*` = any state.
+pub const TRANSITIONS: &[(&str, &str, &str, &str)] = &[
+    (
+        "*",
+        "om_audit_create SUCCESS",
+        "OPEN",
+        "OMFileCreateRequest / OMKeyCreateRequest.validateAndUpdateCache (M = creation time)",
+    ),
+    (
+        "OPEN|HSYNCED",
+        "om_audit_allocate_block SUCCESS",
+        "same (M renewed)",
+        "OMAllocateBlockRequest.validateAndUpdateCache: openKeyInfo.setModificationTime",
+    ),
+    (
+        "NONE",
+        "om_audit_allocate_block SUCCESS",
+        "OPEN (inferred create)",
+        "the session was opened before the logs",
+    ),
+    (
+        "OPEN",
+        "om_key_commit_request isHSync=true",
+        "HSYNCED",
+        "OMKeyCommitRequest(WithFSO) with isHSync: OmKeyHSyncUtil.isHSyncedPreviously",
+    ),
+    (
+        "OPEN",
+        "om_audit_allocate_block dataSize > 0",
+        "HSYNCED (inferred)",
+        "BlockOutputStreamEntryPool.hsyncKey sets keyArgs.dataSize to the last hsync offset",
+    ),
+    (
+        "HSYNCED",
+        "om_audit_commit_key SUCCESS user= ip=",
+        "AUTO_COMMITTED",
+        "OmMetadataManagerImpl.getExpiredOpenKeys (mtime <= now - hard limit) → OpenKeyCleanupService commit",
+    ),
+    (
+        "OPEN",
+        "om_audit_commit_key SUCCESS user= ip=",
+        "HSYNCED (inferred) → AUTO_COMMITTED",
+        "only keys with hsyncClientId are auto-committed",
+    ),
+    (
+        "OPEN|HSYNCED",
+        "om_audit_recover_lease SUCCESS",
+        "RECOVERING",
+        "OMRecoverLeaseRequest: leaseRecovery=true, M = now",
+    ),
+    (
+        "RECOVERING",
+        "om_audit_commit_key SUCCESS",
+        "RECOVERED",
+        "the recovering client's commit (OMKeyCommitRequest with recovery)",
+    ),
+    (
+        "OPEN|HSYNCED|NONE",
+        "om_audit_commit_key SUCCESS by a user",
+        "CLOSED",
+        "OMKeyCommitRequest (KeyOutputStream.close)",
+    ),
+    (
+        "AUTO_COMMITTED|RECOVERING|RECOVERED|DELETED",
+        "COMMIT_KEY/ALLOCATE_BLOCK FAILURE KEY_NOT_FOUND|KEY_UNDER_LEASE_RECOVERY",
+        "WRITER_FAILED",
+        "OMKeyCommitRequest / OMAllocateBlockRequest: open key gone",
+    ),
+    (
+        "OPEN|HSYNCED|NONE",
+        "om_sys_open_key_cleanup, DELETE_KEY SUCCESS",
+        "DELETED",
+        "OMOpenKeysDeleteRequest, OMKeyDeleteRequest",
+    ),
+];
+
+/// The lease settings the timers use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LeaseLimits {
+    pub hard_ms: i64,
+    pub soft_ms: i64,
+    pub cleanup_interval_ms: i64,
+    /// The values came from `--set` or ozone-site.xml, not the defaults.
+    pub configured: bool,
+}
+
+impl Default for LeaseLimits {
+    /// `OMConfigKeys` defaults: hard limit 7d, soft limit 60s, cleanup interval 24h.
+    fn default() -> Self {
+        LeaseLimits {
+            hard_ms: 7 * 24 * 3_600_000,
+            soft_ms: 60_000,
+            cleanup_interval_ms: 24 * 3_600_000,
+            configured: false,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LeaseState {
+    None,
+    Open,
+    Hsynced,
+    Recovering,
+    AutoCommitted,
+    Recovered,
+    Closed,
+    Deleted,
+    WriterFailed,
+}
+
+impl LeaseState {
+    pub fn label(self) -> &'static str {
+        match self {
+            LeaseState::None => "NONE",
+            LeaseState::Open => "OPEN",
+            LeaseState::Hsynced => "HSYNCED",
+            LeaseState::Recovering => "RECOVERING",
+            LeaseState::AutoCommitted => "AUTO_COMMITTED",
+            LeaseState::Recovered => "RECOVERED",
+            LeaseState::Closed => "CLOSED",
+            LeaseState::Deleted => "DELETED",
+            LeaseState::WriterFailed => "WRITER_FAILED",
+        }
+    }
+
+    fn is_open(self) -> bool {
+        matches!(self, LeaseState::Open | LeaseState::Hsynced)
+    }
+}
+
+/// One key's lease.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KeyLease {
+    pub state: LeaseState,
+    /// The session's clientID, once an ALLOCATE_BLOCK or an error message prints it.
+    pub client: Option<u64>,
+    pub blocks_allocated: u32,
+    /// Last audited renewal of M (create, allocate block, recover lease).
+    pub renewed_at: Option<i64>,
+}
+
+impl Default for KeyLease {
+    fn default() -> Self {
+        KeyLease {
+            state: LeaseState::None,
+            client: None,
+            blocks_allocated: 0,
+            renewed_at: None,
+        }
+    }
+}
+
+pub struct LeaseMachine {
+    limits: LeaseLimits,
+    keys: EntityStates<Entity, KeyLease>,
+}
+
+impl Default for LeaseMachine {
+    fn default() -> Self {
+        LeaseMachine::new(LeaseLimits::default())
+    }
+}
+
+impl LeaseMachine {
+    pub fn new(limits: LeaseLimits) -> LeaseMachine {
+        LeaseMachine {
+            limits,
+            keys: EntityStates::default(),
+        }
+    }
+
+    /// The live lease of `key`, if any.
+    pub fn lease(&self, key: &Entity) -> Option<&KeyLease> {
+        self.keys.get(key)
+    }
+}
+
+/// Pushes one step.
+struct Step<'a> {
+    out: &'a mut Vec<Transition>,
+    entity: &'a Entity,
+    event: EventId,
+}
+
+impl Step<'_> {
+    fn push(
+        &mut self,
+        lease: &KeyLease,
+        from: LeaseState,
+        to: LeaseState,
+        inferred: Option<&'static str>,
+        illegal: bool,
+    ) {
+        self.out.push(Transition {
+            machine: NAME,
+            entity: self.entity.clone(),
+            scope: lease.client.map(|c| Arc::from(format!("client:{c}"))),
+            from: from.label().to_string(),
+            to: to.label().to_string(),
+            event: self.event,
+            inferred,
+            illegal,
+        });
+    }
+}
+
+fn is_key_gone(audit: &KeyAudit) -> bool {
+    matches!(
+        audit.result.as_deref(),
+        Some("KEY_NOT_FOUND" | "KEY_UNDER_LEASE_RECOVERY")
+    )
+}
+
+impl Machine for LeaseMachine {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn on_event(&mut self, trace: &Trace, id: EventId, out: &mut Vec<Transition>) {
+        let event = trace.get(id);
+        let EventData::Om(om) = &event.data else {
+            return;
+        };
+        let ts = event.ts;
+        match om {
+            OmEvent::AuditCreate(a) if a.succeeded() => {
+                let key = a.entity();
+                let lease = self.keys.entry_or(key.clone(), KeyLease::default, ts);
+                let from = lease.state;
+                *lease = KeyLease {
+                    state: LeaseState::Open,
+                    client: None,
+                    blocks_allocated: 0,
+                    renewed_at: ts,
+                };
+                let lease = *lease;
+                Step {
+                    out,
+                    entity: &key,
+                    event: id,
+                }
+                .push(&lease, from, LeaseState::Open, None, false);
+            }
+            OmEvent::AuditAllocateBlock(a) if a.succeeded() => {
+                let key = a.entity();
+                let lease = self.keys.entry_or(key.clone(), KeyLease::default, ts);
+                let mut step = Step {
+                    out,
+                    entity: &key,
+                    event: id,
+                };
+                let new_session =
+                    lease.client.is_some() && a.client_id.is_some() && lease.client != a.client_id;
+                if lease.state == LeaseState::None || new_session {
+                    let from = lease.state;
+                    *lease = KeyLease {
+                        state: LeaseState::Open,
+                        client: a.client_id,
+                        ..KeyLease::default()
+                    };
+                    step.push(lease, from, LeaseState::Open, Some(CREATE_LINE), false);
+                } else if !lease.state.is_open() {
+                    // A block cannot be allocated to a key that is no longer open.
+                    let from = lease.state;
+                    lease.state = LeaseState::Open;
+                    lease.client = a.client_id.or(lease.client);
+                    step.push(lease, from, LeaseState::Open, None, true);
+                }
+                lease.client = a.client_id.or(lease.client);
+                lease.blocks_allocated += 1;
+                lease.renewed_at = ts.or(lease.renewed_at);
+                let before = lease.state;
+                let hsynced = a.data_size.is_some_and(|d| d > 0);
+                if before == LeaseState::Open && hsynced {
+                    lease.state = LeaseState::Hsynced;
+                    step.push(lease, before, LeaseState::Hsynced, Some(HSYNC_LINE), false);
+                } else {
+                    step.push(lease, before, before, None, false);
+                }
+            }
+            OmEvent::KeyCommitRequest {
+                is_hsync: true,
+                volume,
+                bucket,
+                key,
+                ..
+            } => {
+                let key = oztrace_parser::entity::key_entity(volume, bucket, key);
+                let lease = self.keys.entry_or(key.clone(), KeyLease::default, ts);
+                if matches!(lease.state, LeaseState::Open | LeaseState::None) {
+                    let from = lease.state;
+                    lease.state = LeaseState::Hsynced;
+                    Step {
+                        out,
+                        entity: &key,
+                        event: id,
+                    }
+                    .push(lease, from, LeaseState::Hsynced, None, false);
+                }
+            }
+            OmEvent::AuditCommitKey(a) if a.succeeded() => {
+                let key = a.entity();
+                let limits = self.limits;
+                let lease = self.keys.entry_or(key.clone(), KeyLease::default, ts);
+                let mut step = Step {
+                    out,
+                    entity: &key,
+                    event: id,
+                };
+                let from = lease.state;
+                if a.system {
+                    if matches!(from, LeaseState::Open | LeaseState::None) {
+                        lease.state = LeaseState::Hsynced;
+                        step.push(lease, from, LeaseState::Hsynced, Some(HSYNC_LINE), false);
+                    }
+                    let before = lease.state;
+                    // The hard-limit timer: M + hard limit must have passed (configured limits only).
+                    let early = limits.configured
+                        && matches!((lease.renewed_at, ts), (Some(m), Some(t)) if t - m < limits.hard_ms);
+                    if before == LeaseState::Hsynced {
+                        step.push(lease, before, LeaseState::Hsynced, Some(EXPIRY_LINE), false);
+                    }
+                    lease.state = LeaseState::AutoCommitted;
+                    step.push(
+                        lease,
+                        before,
+                        LeaseState::AutoCommitted,
+                        None,
+                        early || before != LeaseState::Hsynced,
+                    );
+                } else {
+                    let to = if from == LeaseState::Recovering {
+                        LeaseState::Recovered
+                    } else {
+                        LeaseState::Closed
+                    };
+                    let illegal = !(from.is_open()
+                        || from == LeaseState::Recovering
+                        || from == LeaseState::None);
+                    lease.state = to;
+                    step.push(lease, from, to, None, illegal);
+                }
+            }
+            OmEvent::AuditRecoverLease(a) if a.succeeded() => {
+                let key = a.entity();
+                let lease = self.keys.entry_or(key.clone(), KeyLease::default, ts);
+                let from = lease.state;
+                lease.state = LeaseState::Recovering;
+                lease.renewed_at = ts.or(lease.renewed_at);
+                let illegal = !(from.is_open() || from == LeaseState::None);
+                Step {
+                    out,
+                    entity: &key,
+                    event: id,
+                }
+                .push(lease, from, LeaseState::Recovering, None, illegal);
+            }
+            OmEvent::AuditCommitKey(a) | OmEvent::AuditAllocateBlock(a)
+                if a.ret == AuditRet::Failure && !a.system && is_key_gone(a) =>
+            {
+                let key = a.entity();
+                let lease = self.keys.entry_or(key.clone(), KeyLease::default, ts);
+                let from = lease.state;
+                if from == LeaseState::WriterFailed {
+                    return;
+                }
+                lease.client = lease.client.or(a.client_id);
+                lease.state = LeaseState::WriterFailed;
+                // An open key does not vanish without a logged close, recovery or deletion.
+                let illegal = from.is_open();
+                Step {
+                    out,
+                    entity: &key,
+                    event: id,
+                }
+                .push(lease, from, LeaseState::WriterFailed, None, illegal);
+            }
+            OmEvent::SysOpenKeyCleanup { .. } => {
+                for key in &event.entities {
+                    self.delete(key, id, ts, out);
+                }
+            }
+            OmEvent::Audit(a) if a.ret == AuditRet::Success && a.op == "DELETE_KEY" => {
+                for key in &event.entities {
+                    self.delete(key, id, ts, out);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn evict(&mut self, before: i64) {
+        self.keys.evict(before);
+    }
+}
+
+impl LeaseMachine {
+    fn delete(&mut self, key: &Entity, id: EventId, ts: Option<i64>, out: &mut Vec<Transition>) {
+        let lease = self.keys.entry_or(key.clone(), KeyLease::default, ts);
+        let from = lease.state;
+        lease.state = LeaseState::Deleted;
+        Step {
+            out,
+            entity: key,
+            event: id,
+        }
+        .push(lease, from, LeaseState::Deleted, None, false);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use oztrace_parser::catalog::classify;
+    use oztrace_parser::event::Event;
+    use oztrace_parser::record::{ReadOptions, read_records};
+    use oztrace_parser::source::Component;
+
+    const KEY: &str = "key:/hbase/wal/WALs/rs1/f";
+
+    fn audit(ts: i64, user: &str, op: &str, params: &str, ret: &str, throwable: &str) -> Event {
+        let ip = if user.is_empty() { "" } else { "10.0.0.1" };
+        let level = if ret == "FAILURE" { "ERROR" } else { "INFO " };
+        let line = format!(
+            "2025-11-03 10:00:00,117 | {level} | OMAudit | user={user} | ip={ip} | op={op} {{\"volume\":\"hbase\",\"bucket\":\"wal\",\"key\":\"WALs/rs1/f\"{params}}} | ret={ret} | {throwable}\n"
+        );
+        let mut records = Vec::new();
+        read_records(&mut line.as_bytes(), &ReadOptions::default(), &mut |r| {
+            records.push(r)
+        });
+        let record = &records[0];
+        let typed = classify(record, Component::OmAudit).expect("typed");
+        Event {
+            ts: Some(ts),
+            host: "om1".into(),
+            component: Component::OmAudit,
+            level: record.level,
+            thread: None,
+            logger: record.logger.clone(),
+            entities: typed.entities,
+            data: typed.data,
+            file: "om1/om-audit-om1.log".into(),
+            line: ts as u64,
+            continuation_lines: 0,
+            text: record.message.clone(),
+            copies: Vec::new(),
+        }
+    }
+
+    fn steps(events: Vec<Event>, limits: LeaseLimits) -> Vec<(String, String, bool, bool)> {
+        let trace = Trace::from_ordered(events, 0);
+        let mut machine = LeaseMachine::new(limits);
+        let mut out = Vec::new();
+        for id in 0..trace.events.len() {
+            machine.on_event(&trace, id, &mut out);
+        }
+        let key: Entity = KEY.parse().unwrap();
+        out.into_iter()
+            .filter(|t| t.entity == key)
+            .map(|t| (t.from, t.to, t.inferred.is_some(), t.illegal))
+            .collect()
+    }
+
+    fn s(from: &str, to: &str, inferred: bool, illegal: bool) -> (String, String, bool, bool) {
+        (from.to_string(), to.to_string(), inferred, illegal)
+    }
+
+    const NOT_FOUND: &str = "KEY_NOT_FOUND org.apache.hadoop.ozone.om.exceptions.OMException: Failed to commit key, as /hbase/wal/WALs/rs1/f/7 entry is not found in the OpenKey table";
+    const HOUR: i64 = 3_600_000;
+
+    #[test]
+    fn live_writer_auto_committed_then_failing() {
+        let limits = LeaseLimits {
+            hard_ms: 2 * HOUR,
+            configured: true,
+            ..LeaseLimits::default()
+        };
+        let got = steps(
+            vec![
+                audit(
+                    0,
+                    "hbase",
+                    "CREATE_FILE",
+                    r#","dataSize":"0""#,
+                    "SUCCESS",
+                    "",
+                ),
+                audit(
+                    HOUR,
+                    "hbase",
+                    "ALLOCATE_BLOCK",
+                    r#","dataSize":"5000","clientID":"7""#,
+                    "SUCCESS",
+                    "",
+                ),
+                audit(
+                    3 * HOUR + 5,
+                    "",
+                    "COMMIT_KEY",
+                    r#","dataSize":"1184""#,
+                    "SUCCESS",
+                    "",
+                ),
+                audit(
+                    4 * HOUR,
+                    "hbase",
+                    "COMMIT_KEY",
+                    r#","dataSize":"9000""#,
+                    "FAILURE",
+                    NOT_FOUND,
+                ),
+            ],
+            limits,
+        );
+        assert_eq!(
+            got,
+            vec![
+                s("NONE", "OPEN", false, false),
+                s("OPEN", "HSYNCED", true, false),
+                s("HSYNCED", "HSYNCED", true, false),
+                s("HSYNCED", "AUTO_COMMITTED", false, false),
+                s("AUTO_COMMITTED", "WRITER_FAILED", false, false),
+            ]
+        );
+    }
+
+    #[test]
+    fn auto_commit_before_the_configured_hard_limit_is_illegal() {
+        let configured = LeaseLimits {
+            hard_ms: 2 * HOUR,
+            configured: true,
+            ..LeaseLimits::default()
+        };
+        let events = || {
+            vec![
+                audit(
+                    0,
+                    "hbase",
+                    "CREATE_FILE",
+                    r#","dataSize":"0""#,
+                    "SUCCESS",
+                    "",
+                ),
+                audit(HOUR, "", "COMMIT_KEY", r#","dataSize":"10""#, "SUCCESS", ""),
+            ]
+        };
+        let got = steps(events(), configured);
+        assert_eq!(
+            got.last(),
+            Some(&s("HSYNCED", "AUTO_COMMITTED", false, true))
+        );
+        assert_eq!(
+            got[1],
+            s("OPEN", "HSYNCED", true, false),
+            "hsync inferred from the auto-commit"
+        );
+        // With the defaults the timer is not trusted.
+        let got = steps(events(), LeaseLimits::default());
+        assert_eq!(
+            got.last(),
+            Some(&s("HSYNCED", "AUTO_COMMITTED", false, false))
+        );
+    }
+
+    #[test]
+    fn recovery_close_and_fenced_writer() {
+        let got = steps(
+            vec![
+                audit(
+                    0,
+                    "hbase",
+                    "CREATE_FILE",
+                    r#","dataSize":"0""#,
+                    "SUCCESS",
+                    "",
+                ),
+                audit(
+                    10,
+                    "hbase",
+                    "ALLOCATE_BLOCK",
+                    r#","dataSize":"0","clientID":"7""#,
+                    "SUCCESS",
+                    "",
+                ),
+                audit(20, "hbase", "RECOVER_LEASE", "", "SUCCESS", ""),
+                audit(
+                    30,
+                    "hbase",
+                    "COMMIT_KEY",
+                    r#","dataSize":"50""#,
+                    "SUCCESS",
+                    "",
+                ),
+                audit(
+                    40,
+                    "hbase",
+                    "ALLOCATE_BLOCK",
+                    r#","dataSize":"60","clientID":"7""#,
+                    "FAILURE",
+                    "KEY_NOT_FOUND org.apache.hadoop.ozone.om.exceptions.OMException: Open Key not found /hbase/wal/WALs/rs1/f/7",
+                ),
+            ],
+            LeaseLimits::default(),
+        );
+        assert_eq!(
+            got,
+            vec![
+                s("NONE", "OPEN", false, false),
+                s("OPEN", "OPEN", false, false),
+                s("OPEN", "RECOVERING", false, false),
+                s("RECOVERING", "RECOVERED", false, false),
+                s("RECOVERED", "WRITER_FAILED", false, false),
+            ]
+        );
+    }
+
+    #[test]
+    fn illegal_steps_are_flagged() {
+        let got = steps(
+            vec![
+                audit(
+                    0,
+                    "hbase",
+                    "CREATE_FILE",
+                    r#","dataSize":"0""#,
+                    "SUCCESS",
+                    "",
+                ),
+                // KEY_NOT_FOUND while the key is open: something unlogged removed it.
+                audit(
+                    10,
+                    "hbase",
+                    "COMMIT_KEY",
+                    r#","dataSize":"60""#,
+                    "FAILURE",
+                    NOT_FOUND,
+                ),
+                // A block allocated to a key whose writer already failed.
+                audit(
+                    20,
+                    "hbase",
+                    "ALLOCATE_BLOCK",
+                    r#","dataSize":"0","clientID":"7""#,
+                    "SUCCESS",
+                    "",
+                ),
+                audit(
+                    30,
+                    "hbase",
+                    "COMMIT_KEY",
+                    r#","dataSize":"60""#,
+                    "SUCCESS",
+                    "",
+                ),
+                audit(
+                    40,
+                    "hbase",
+                    "COMMIT_KEY",
+                    r#","dataSize":"60""#,
+                    "SUCCESS",
+                    "",
+                ),
+            ],
+            LeaseLimits::default(),
+        );
+        assert_eq!(
+            got,
+            vec![
+                s("NONE", "OPEN", false, false),
+                s("OPEN", "WRITER_FAILED", false, true),
+                s("WRITER_FAILED", "OPEN", false, true),
+                s("OPEN", "OPEN", false, false),
+                s("OPEN", "CLOSED", false, false),
+                s("CLOSED", "CLOSED", false, true),
+            ]
+        );
+    }
+
+    #[test]
+    fn eviction_drops_idle_keys() {
+        let trace = Trace::from_ordered(
+            vec![audit(
+                5,
+                "hbase",
+                "CREATE_FILE",
+                r#","dataSize":"0""#,
+                "SUCCESS",
+                "",
+            )],
+            0,
+        );
+        let mut machine = LeaseMachine::default();
+        machine.on_event(&trace, 0, &mut Vec::new());
+        let key: Entity = KEY.parse().unwrap();
+        assert_eq!(machine.lease(&key).map(|l| l.state), Some(LeaseState::Open));
+        machine.evict(10);
+        assert_eq!(machine.lease(&key), None);
+    }
+}
