@@ -1,0 +1,814 @@
+//! `premature-lease-close` (HDDS-16825): the lease hard limit auto-commits the file of a live
+//! hsync writer at a length below what hsync acknowledged.
+//!
+//! Evidence chain (om.md 3.3, issue 6): the `om-lease` machine's AUTO_COMMITTED step (COMMIT_KEY
+//! with empty `user=` and `ip=`) of key K at dataSize L, then
+//! - the same writer failing COMMIT_KEY or ALLOCATE_BLOCK with KEY_NOT_FOUND ("entry is not found
+//!   in the OpenKey table", "Open Key not found") at a dataSize above L: `confirmed`;
+//! - else an offset above L that hsync had acknowledged before the auto-commit (an ALLOCATE_BLOCK
+//!   `dataSize`, or a client `block written` dump tied to K): `likely` when the writer is seen
+//!   active after the auto-commit (its failure at or below L, a tied `block written` line, an OM
+//!   DEBUG hsync of K, a datanode slow-op or failure record on a block tied to K), else `possible`.
+//!
+//! A writer and its key are tied by key path and, when printed, clientID (`clientID >> 16` is the
+//! open time, which must match the session's CREATE_FILE). Client `block written` lines carry no
+//! key: a dump (the lines one stream prints at one hsync: same host, thread and millisecond) is
+//! tied to K when its total length equals a length K's audit lines print, or when it names a block
+//! already tied to K (by an earlier dump or an OM DEBUG `OmKeyInfo{…}` of K). A recoverLease never
+//! produces a finding: a RECOVER_LEASE success, a delete or a re-create of K before the writer's
+//! failure makes the failure the designed fencing path.
+
+use crate::{
+    Confidence, Context, Evidence, Finding, Gap, Output, Role, Rule, RuleDoc, Settings, Severity,
+};
+use oztrace_analyzer::machines::lease;
+use oztrace_analyzer::trace::{EventId, Trace};
+use oztrace_parser::audit::AuditRet;
+use oztrace_parser::catalog::EventData;
+use oztrace_parser::catalog::om::{KeyAudit, OmEvent};
+use oztrace_parser::entity::{Entity, decode_client_id};
+use oztrace_parser::event::Event;
+use std::collections::{BTreeSet, HashMap};
+
+pub const ID: &str = "premature-lease-close";
+
+/// The datanode audit kind (every dn-audit record; the datanode slice's catalogue).
+pub const DN_AUDIT_KIND: &str = "dn_audit";
+
+const HARD_LIMIT: &str = "ozone.om.lease.hard.limit";
+const SOFT_LIMIT: &str = "ozone.om.lease.soft.limit";
+const CLEANUP_INTERVAL: &str = "ozone.om.open.key.cleanup.service.interval";
+
+const CLIENT_LOGGER: &str = "org.apache.hadoop.ozone.client.io.BlockOutputStreamEntryPool";
+const OM_COMMIT_LOGGER: &str = "org.apache.hadoop.ozone.om.request.key.OMKeyCommitRequest";
+
+/// How far a clientID's open time may be from its CREATE_FILE line (leader clock vs. the
+/// auditing OM, plus preExecute-to-apply latency), beyond the configured skew.
+const OPEN_TIME_SLACK_MS: i64 = 5_000;
+
+static DOC: RuleDoc = RuleDoc {
+    id: ID,
+    ticket: "HDDS-16825",
+    severity: Severity::High,
+    title: "OM auto-commits the file of a live hsync writer at the lease hard limit, below what hsync acknowledged",
+    detects: "An OpenKeyCleanupService auto-commit (OMAudit COMMIT_KEY with empty user= and ip=) of a key whose \
+writer was still alive, at a dataSize below the offset its hsync calls had acknowledged. hsync does not renew the \
+open key's modification time after the first hsync of a block, so a writer that stays in one block longer than \
+ozone.om.lease.hard.limit looks idle to OM and its file is closed at the length of its last OM-reaching hsync.",
+    why: "Everything the writer hsynced in its current block after the first hsync there is missing from the closed \
+file, and the writer is not told: its hsync calls keep succeeding (they reach only the datanodes) and its first error \
+comes when it closes the stream or needs a new block. Readers (HBase WAL replay, log shippers) see a truncated file.",
+    example: "om-audit: user=svc | ip=10.0.0.5 | op=ALLOCATE_BLOCK {…\"key\":\"apps/c.log\",\"dataSize\":\"536866190\",\"clientID\":\"117118339855548433\"…} | ret=SUCCESS\n\
+om:       OpenKeyCleanupService: Number of expired open keys submitted for deletion: 0, for commit: 1, …\n\
+om-audit: user= | ip= | op=COMMIT_KEY {…\"key\":\"apps/c.log\",\"dataSize\":\"536872942\"…} | ret=SUCCESS\n\
+om-audit: user=svc | ip=10.0.0.5 | op=COMMIT_KEY {…\"dataSize\":\"651208334\"…} | ret=FAILURE | KEY_NOT_FOUND …OMException: Failed to commit key, as /…/117118339855548433 entry is not found in the OpenKey table",
+    evidence: "cause: the auto-commit (COMMIT_KEY, empty user and ip; copies on every OM are one event). \
+context: the session's CREATE_FILE/ALLOCATE_KEY, its last ALLOCATE_BLOCK (T_last, the last lease renewal OM audits), \
+the ALLOCATE_BLOCK or client `block written` dump with an acknowledged offset above the committed length, and the \
+leader's `submitted for … for commit: N` summary. effect: the writer's COMMIT_KEY/ALLOCATE_BLOCK FAILURE KEY_NOT_FOUND \
+(tied by key and clientID or user/ip), the OM ERROR for it, client `block written` lines and datanode slow-op \
+records on the key's blocks after the auto-commit. confirmed = the writer fails KEY_NOT_FOUND at a dataSize above the \
+committed one; likely = an acknowledged offset above the committed length before the auto-commit and the writer seen \
+active after it; possible = that offset alone (a dead writer loses its trailing hsyncs the same way, but its liveness \
+is not shown). A RECOVER_LEASE, delete or re-create of the key before the failure silences it (designed fencing). \
+Lease settings come from --set or ozone-site.xml (ozone.om.lease.hard.limit, ozone.om.lease.soft.limit, \
+ozone.om.open.key.cleanup.service.interval), else the defaults 7d / 60s / 24h; the finding's reason says which applied.",
+    loggers: &[
+        "log4j.logger.org.apache.hadoop.ozone.client.io.BlockOutputStreamEntryPool=DEBUG",
+        "log4j.logger.org.apache.hadoop.ozone.om.request.key.OMKeyCommitRequest=DEBUG",
+        "log4j.logger.org.apache.hadoop.ozone.om.service.OpenKeyCleanupService=DEBUG",
+    ],
+};
+
+pub struct PrematureLeaseClose;
+
+impl Rule for PrematureLeaseClose {
+    fn doc(&self) -> &'static RuleDoc {
+        &DOC
+    }
+
+    fn check(&self, context: &Context<'_>, out: &mut Output) {
+        let trace = &context.analysis.trace;
+        let limits = LeaseSettings::from(context.settings);
+        let dumps = Dumps::index(trace);
+        let auto_commits: Vec<EventId> = context
+            .analysis
+            .replay
+            .of_machine(lease::NAME)
+            .filter(|t| t.to == "AUTO_COMMITTED" && t.from != "AUTO_COMMITTED")
+            .map(|t| t.event)
+            .collect();
+        let mut unconfirmed_hosts: BTreeSet<String> = BTreeSet::new();
+        let mut writer_ips: BTreeSet<String> = BTreeSet::new();
+        for auto in auto_commits {
+            let Some(incident) = Incident::build(trace, auto, &dumps) else {
+                continue;
+            };
+            match incident.finding(trace, &limits, &dumps) {
+                Some(finding) => {
+                    if finding.confidence < Confidence::Confirmed {
+                        unconfirmed_hosts.extend(om_hosts(trace.get(auto)));
+                        writer_ips.extend(incident.writer_ip.clone());
+                    }
+                    out.findings.push(finding);
+                }
+                None => {
+                    unconfirmed_hosts.extend(om_hosts(trace.get(auto)));
+                    writer_ips.extend(incident.writer_ip.clone());
+                }
+            }
+        }
+        gaps(context, &dumps, unconfirmed_hosts, writer_ips, out);
+    }
+}
+
+/// The hosts that wrote an event (every copy).
+fn om_hosts(event: &Event) -> Vec<String> {
+    if event.copies.is_empty() {
+        vec![event.host.to_string()]
+    } else {
+        event.copies.iter().map(|c| c.host.to_string()).collect()
+    }
+}
+
+/// Gaps matter only where an auto-commit exists and the lines that would confirm or clear it
+/// (the writer's hsyncs) cannot be in the logs.
+fn gaps(
+    context: &Context<'_>,
+    dumps: &Dumps,
+    om_hosts: BTreeSet<String>,
+    writer_ips: BTreeSet<String>,
+    out: &mut Output,
+) {
+    if om_hosts.is_empty() {
+        return;
+    }
+    if dumps.dumps.is_empty() && !writer_ips.is_empty() {
+        out.gaps.push(Gap {
+            rule: ID,
+            missing: "the writer's hsync progress after its last OM-visible act (client `block written` lines), \
+which would show whether it was alive when OM auto-committed its file"
+                .to_string(),
+            enable: vec![format!("log4j.logger.{CLIENT_LOGGER}=DEBUG")],
+            hosts: writer_ips.into_iter().collect(),
+        });
+    }
+    let missing_om: Vec<String> = om_hosts
+        .into_iter()
+        .filter(|h| !context.logging.enabled(h, OM_COMMIT_LOGGER, "DEBUG"))
+        .collect();
+    if !missing_om.is_empty() {
+        out.gaps.push(Gap {
+            rule: ID,
+            missing: "OM's record of hsync commits (no audit line is written for hsync) and the blocks of the \
+auto-committed key"
+                .to_string(),
+            enable: vec![format!("log4j.logger.{OM_COMMIT_LOGGER}=DEBUG")],
+            hosts: missing_om,
+        });
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Settings
+
+/// One lease setting and where its value came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Setting {
+    pub ms: i64,
+    pub text: String,
+    pub source: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LeaseSettings {
+    pub hard: Setting,
+    pub soft: Setting,
+    pub interval: Setting,
+}
+
+impl From<&Settings> for LeaseSettings {
+    fn from(settings: &Settings) -> LeaseSettings {
+        let read = |key: &str, default: &str| -> Setting {
+            if let Some((value, source)) = settings.get(key)
+                && let Some(ms) = parse_duration_ms(value)
+            {
+                return Setting {
+                    ms,
+                    text: value.trim().to_string(),
+                    source: source.to_string(),
+                };
+            }
+            Setting {
+                ms: parse_duration_ms(default).unwrap_or(0),
+                text: default.to_string(),
+                source: "default".to_string(),
+            }
+        };
+        LeaseSettings {
+            hard: read(HARD_LIMIT, "7d"),
+            soft: read(SOFT_LIMIT, "60s"),
+            interval: read(CLEANUP_INTERVAL, "24h"),
+        }
+    }
+}
+
+impl LeaseSettings {
+    fn describe(&self) -> String {
+        let one = |name: &str, s: &Setting| format!("{name} {} ({})", s.text, s.source);
+        format!(
+            "{}, {}, {}",
+            one("hard limit", &self.hard),
+            one("soft limit", &self.soft),
+            one("cleanup interval", &self.interval)
+        )
+    }
+}
+
+/// `Configuration.getTimeDuration` text: a number with an optional unit (ns, us, ms, s, m, h, d);
+/// a bare number is milliseconds (the unit these settings are read in).
+pub fn parse_duration_ms(text: &str) -> Option<i64> {
+    let text = text.trim().to_ascii_lowercase();
+    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+    let value: i64 = text.get(..digits)?.parse().ok()?;
+    let per_unit: f64 = match text.get(digits..)?.trim() {
+        "" | "ms" => 1.0,
+        "ns" => 1e-6,
+        "us" => 1e-3,
+        "s" => 1e3,
+        "m" => 60e3,
+        "h" => 3_600e3,
+        "d" => 86_400e3,
+        _ => return None,
+    };
+    Some((value as f64 * per_unit) as i64)
+}
+
+fn human(ms: i64) -> String {
+    let s = ms / 1000;
+    match s {
+        s if s >= 86_400 => format!("{}d{}h", s / 86_400, (s % 86_400) / 3_600),
+        s if s >= 3_600 => format!("{}h{:02}m", s / 3_600, (s % 3_600) / 60),
+        s if s >= 60 => format!("{}m{:02}s", s / 60, s % 60),
+        s => format!("{s}s"),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Client `block written` dumps
+
+/// The `block written` lines one output stream printed at one hsync or close.
+#[derive(Debug, Clone)]
+struct Dump {
+    ts: Option<i64>,
+    events: Vec<EventId>,
+    blocks: Vec<Entity>,
+    total: u64,
+}
+
+#[derive(Debug, Default)]
+struct Dumps {
+    dumps: Vec<Dump>,
+    by_total: HashMap<u64, Vec<usize>>,
+    by_block: HashMap<Entity, Vec<usize>>,
+}
+
+impl Dumps {
+    fn index(trace: &Trace) -> Dumps {
+        let mut open: HashMap<(&str, &str, Option<&str>, Option<i64>), usize> = HashMap::new();
+        let mut dumps = Dumps::default();
+        for (id, event) in trace.events.iter().enumerate() {
+            let EventData::Om(OmEvent::ClientBlockWritten { length, .. }) = &event.data else {
+                continue;
+            };
+            let Some(block) = event.entities.first() else {
+                continue;
+            };
+            let key = (
+                &*event.host,
+                &*event.file,
+                event.thread.as_deref(),
+                event.ts,
+            );
+            let at = *open.entry(key).or_insert_with(|| {
+                dumps.dumps.push(Dump {
+                    ts: event.ts,
+                    events: Vec::new(),
+                    blocks: Vec::new(),
+                    total: 0,
+                });
+                dumps.dumps.len() - 1
+            });
+            let dump = &mut dumps.dumps[at];
+            dump.events.push(id);
+            dump.blocks.push(block.clone());
+            dump.total += length;
+        }
+        for (i, dump) in dumps.dumps.iter().enumerate() {
+            dumps.by_total.entry(dump.total).or_default().push(i);
+            for block in &dump.blocks {
+                dumps.by_block.entry(block.clone()).or_default().push(i);
+            }
+        }
+        dumps
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// One auto-commit and what surrounds it
+
+#[derive(Debug)]
+struct Incident {
+    key: Entity,
+    auto: EventId,
+    committed: Option<u64>,
+    create: Option<EventId>,
+    allocs: Vec<EventId>,
+    client: Option<u64>,
+    writer_user: Option<String>,
+    writer_ip: Option<String>,
+    /// The writer's KEY_NOT_FOUND failures after the auto-commit (no fencing in between).
+    failures: Vec<EventId>,
+    /// OM main-log ERROR lines for those failures.
+    errors: Vec<EventId>,
+    /// Lines showing the writer alive after the auto-commit (besides failures).
+    activity: Vec<EventId>,
+    /// Dumps tied to the key, and the blocks they name.
+    dumps: Vec<usize>,
+    blocks: BTreeSet<Entity>,
+    /// The leader's cleanup summary that submitted the commit.
+    summary: Option<EventId>,
+}
+
+fn key_audit(event: &Event) -> Option<&KeyAudit> {
+    match &event.data {
+        EventData::Om(om) => om.key_audit(),
+        _ => None,
+    }
+}
+
+fn om_event(event: &Event) -> Option<&OmEvent> {
+    match &event.data {
+        EventData::Om(om) => Some(om),
+        _ => None,
+    }
+}
+
+fn is_key_not_found(a: &KeyAudit) -> bool {
+    a.result.as_deref() == Some("KEY_NOT_FOUND")
+        && a.exception.as_deref().is_some_and(|m| {
+            m.contains("entry is not found in the OpenKey table")
+                || m.contains("Open Key not found")
+        })
+}
+
+/// A request that ends the session or fences its writer: recoverLease, delete, re-create.
+fn fences(event: &Event) -> bool {
+    match om_event(event) {
+        Some(OmEvent::AuditRecoverLease(a) | OmEvent::AuditCreate(a)) => a.succeeded(),
+        Some(OmEvent::Audit(a)) => {
+            a.ret == AuditRet::Success
+                && matches!(a.op.as_str(), "DELETE_KEY" | "DELETE_KEYS" | "RENAME_KEY")
+        }
+        Some(OmEvent::SysOpenKeyCleanup { .. }) => true,
+        _ => false,
+    }
+}
+
+impl Incident {
+    fn build(trace: &Trace, auto: EventId, dumps: &Dumps) -> Option<Incident> {
+        let auto_event = trace.get(auto);
+        let committed = key_audit(auto_event)?.data_size;
+        let key = key_audit(auto_event)?.entity();
+        let ids = trace.of_entity(&key);
+        let at = ids.iter().position(|&id| id == auto)?;
+        // The session: back to its CREATE_FILE / ALLOCATE_KEY.
+        let mut create = None;
+        let mut allocs = Vec::new();
+        for &id in ids[..at].iter().rev() {
+            match om_event(trace.get(id)) {
+                Some(OmEvent::AuditCreate(a)) if a.succeeded() => {
+                    create = Some(id);
+                    break;
+                }
+                Some(OmEvent::AuditAllocateBlock(a)) if a.succeeded() => allocs.push(id),
+                Some(OmEvent::AuditCommitKey(a)) if a.succeeded() => break,
+                _ => {}
+            }
+        }
+        allocs.reverse();
+        let session_audits: Vec<&KeyAudit> = create
+            .iter()
+            .chain(&allocs)
+            .filter_map(|&id| key_audit(trace.get(id)))
+            .collect();
+        let client = session_audits.iter().rev().find_map(|a| a.client_id);
+        let writer = session_audits.iter().rev().find(|a| !a.user.is_empty());
+        let mut incident = Incident {
+            key: key.clone(),
+            auto,
+            committed,
+            create,
+            allocs,
+            client,
+            writer_user: writer.map(|a| a.user.clone()),
+            writer_ip: writer.map(|a| a.ip.clone()),
+            failures: Vec::new(),
+            errors: Vec::new(),
+            activity: Vec::new(),
+            dumps: Vec::new(),
+            blocks: BTreeSet::new(),
+            summary: None,
+        };
+        incident.after(trace, &ids[at + 1..]);
+        incident.tie_dumps(trace, dumps);
+        incident.summary = cleanup_summary(trace, auto);
+        Some(incident)
+    }
+
+    fn session_start(&self, trace: &Trace) -> Option<i64> {
+        self.create
+            .or_else(|| self.allocs.first().copied())
+            .and_then(|id| trace.get(id).ts)
+    }
+
+    /// Whether a failure's printed identity (clientID, else user and ip) is this session's writer.
+    fn is_writer(&self, trace: &Trace, a: &KeyAudit) -> bool {
+        if a.system {
+            return false;
+        }
+        match (a.client_id, self.client) {
+            (Some(theirs), Some(ours)) => return theirs == ours,
+            (Some(theirs), None) => {
+                if let Some(start) = self.create.and_then(|id| trace.get(id).ts) {
+                    let opened = decode_client_id(theirs).0;
+                    return (opened - start).abs() <= trace.skew_ms + OPEN_TIME_SLACK_MS;
+                }
+            }
+            _ => {}
+        }
+        match (&self.writer_user, &self.writer_ip) {
+            (Some(user), Some(ip)) => &a.user == user && &a.ip == ip,
+            _ => true,
+        }
+    }
+
+    /// The writer's failures and activity after the auto-commit, up to a fencing request.
+    fn after(&mut self, trace: &Trace, later: &[EventId]) {
+        for &id in later {
+            let event = trace.get(id);
+            if fences(event) {
+                break;
+            }
+            match om_event(event) {
+                Some(OmEvent::AuditCommitKey(a) | OmEvent::AuditAllocateBlock(a))
+                    if a.ret == AuditRet::Failure && self.is_writer(trace, a) =>
+                {
+                    if is_key_not_found(a) {
+                        self.failures.push(id);
+                    } else {
+                        self.activity.push(id);
+                    }
+                }
+                Some(OmEvent::KeyCommitFailed(_)) => self.errors.push(id),
+                Some(OmEvent::KeyCommitRequest { is_hsync: true, .. }) => self.activity.push(id),
+                _ => {}
+            }
+        }
+        // `Allocate Block failed` of an FSO key names the open key by object ids: tie by clientID.
+        if let Some(client) = self.client {
+            let after_ts = trace.get(self.auto).ts;
+            for (id, event) in trace.events.iter().enumerate().skip(self.auto + 1) {
+                if let Some(OmEvent::AllocateBlockFailed(f)) = om_event(event)
+                    && f.client_id == Some(client)
+                    && event.entities.is_empty()
+                    && event.ts >= after_ts
+                {
+                    self.errors.push(id);
+                }
+            }
+        }
+    }
+
+    /// Lengths the key's lines print, with the latest time a dump showing that length can have.
+    fn known_lengths(&self, trace: &Trace) -> Vec<(u64, Option<i64>)> {
+        let mut lengths = Vec::new();
+        for &id in self.allocs.iter().chain([&self.auto]).chain(&self.failures) {
+            let event = trace.get(id);
+            if let Some(size) = key_audit(event)
+                .and_then(|a| a.data_size)
+                .filter(|&d| d > 0)
+            {
+                lengths.push((size, event.ts));
+            }
+        }
+        lengths
+    }
+
+    fn tie_dumps(&mut self, trace: &Trace, dumps: &Dumps) {
+        if dumps.dumps.is_empty() {
+            return;
+        }
+        let start = self.session_start(trace).map(|t| t - trace.skew_ms);
+        let in_session = |d: &Dump| match (start, d.ts) {
+            (Some(s), Some(t)) => t >= s,
+            _ => start.is_none(),
+        };
+        let mut tied: Vec<usize> = Vec::new();
+        for (length, until) in self.known_lengths(trace) {
+            for &i in dumps.by_total.get(&length).into_iter().flatten() {
+                let d = &dumps.dumps[i];
+                let before = match (d.ts, until) {
+                    (Some(t), Some(u)) => t <= u + trace.skew_ms,
+                    _ => true,
+                };
+                if in_session(d) && before && !tied.contains(&i) {
+                    tied.push(i);
+                }
+            }
+        }
+        // OM DEBUG `Key commit … omKeyInfo = OmKeyInfo{…}` of this key names its blocks.
+        for &id in trace.of_entity(&self.key) {
+            if let Some(OmEvent::KeyCommitResult { .. }) = om_event(trace.get(id)) {
+                self.blocks.extend(
+                    trace
+                        .get(id)
+                        .entities
+                        .iter()
+                        .filter(|e| e.kind() == "block")
+                        .cloned(),
+                );
+            }
+        }
+        let mut frontier: Vec<Entity> = self.blocks.iter().cloned().collect();
+        for &i in &tied {
+            frontier.extend(dumps.dumps[i].blocks.iter().cloned());
+        }
+        while let Some(block) = frontier.pop() {
+            if !self.blocks.insert(block.clone())
+                && !tied.iter().any(|&i| dumps.dumps[i].blocks.contains(&block))
+            {
+                continue;
+            }
+            for &i in dumps.by_block.get(&block).into_iter().flatten() {
+                if in_session(&dumps.dumps[i]) && !tied.contains(&i) {
+                    tied.push(i);
+                    frontier.extend(dumps.dumps[i].blocks.iter().cloned());
+                }
+            }
+        }
+        tied.sort_by_key(|&i| dumps.dumps[i].ts);
+        self.dumps = tied;
+        // Writer activity after the auto-commit: its hsyncs on the client and slow or failed
+        // datanode operations on its blocks.
+        let auto_ts = trace.get(self.auto).ts;
+        for &i in &self.dumps {
+            let d = &dumps.dumps[i];
+            if matches!((d.ts, auto_ts), (Some(t), Some(a)) if t > a) {
+                self.activity.extend(d.events.first());
+            }
+        }
+        if let Some(a) = auto_ts {
+            for block in &self.blocks {
+                for &id in trace.of_entity(block) {
+                    let e = trace.get(id);
+                    if e.ts.is_some_and(|t| t > a)
+                        && is_datanode_activity(e.kind(), &e.entities, block)
+                    {
+                        self.activity.push(id);
+                    }
+                }
+            }
+        }
+        self.activity.sort_unstable();
+        self.activity.dedup();
+    }
+
+    /// The largest offset hsync had acknowledged before the auto-commit, and the line showing it.
+    fn acknowledged_before(&self, trace: &Trace, dumps_index: &Dumps) -> Option<(u64, EventId)> {
+        let auto_ts = trace.get(self.auto).ts;
+        let from_allocs = self.allocs.iter().filter_map(|&id| {
+            key_audit(trace.get(id))
+                .and_then(|a| a.data_size)
+                .map(|d| (d, id))
+        });
+        let from_dumps = self.dumps.iter().filter_map(|&i| {
+            let d = &dumps_index.dumps[i];
+            let before = matches!((d.ts, auto_ts), (Some(t), Some(a)) if t <= a);
+            before.then(|| (d.total, *d.events.last().unwrap_or(&self.auto)))
+        });
+        from_allocs.chain(from_dumps).max_by_key(|(d, _)| *d)
+    }
+
+    fn finding(&self, trace: &Trace, limits: &LeaseSettings, dumps: &Dumps) -> Option<Finding> {
+        let committed = self.committed?;
+        let bigger_failure = self.failures.iter().copied().find(|&id| {
+            key_audit(trace.get(id))
+                .and_then(|a| a.data_size)
+                .is_some_and(|d| d > committed)
+        });
+        let acknowledged = self
+            .acknowledged_before(trace, dumps)
+            .filter(|(d, _)| *d > committed);
+        let alive_after = !self.failures.is_empty() || !self.activity.is_empty();
+        let (confidence, why) = if let Some(f) = bigger_failure {
+            let size = key_audit(trace.get(f))
+                .and_then(|a| a.data_size)
+                .unwrap_or(0);
+            (
+                Confidence::Confirmed,
+                format!(
+                    "confirmed: the writer failed KEY_NOT_FOUND at dataSize {size} after OM auto-committed the key at {committed} ({} bytes the writer had written are not in the file)",
+                    size - committed
+                ),
+            )
+        } else if let Some((offset, _)) = acknowledged {
+            if alive_after {
+                (
+                    Confidence::Likely,
+                    format!(
+                        "likely: hsync had acknowledged offset {offset} before OM auto-committed the key at {committed}, and the writer is seen active after the commit (no KEY_NOT_FOUND failure of it in the logs)"
+                    ),
+                )
+            } else {
+                (
+                    Confidence::Possible,
+                    format!(
+                        "possible: hsync had acknowledged offset {offset} before OM auto-committed the key at {committed}, but nothing shows the writer alive afterwards (a dead writer loses its trailing hsyncs the same way)"
+                    ),
+                )
+            }
+        } else {
+            return None;
+        };
+        let timing = self.timing(trace, limits);
+        let mut evidence = vec![Evidence {
+            event: self.auto,
+            role: Role::Cause,
+            note: format!(
+                "OpenKeyCleanupService auto-commit (empty user and ip) at dataSize {committed}"
+            ),
+        }];
+        if let Some(create) = self.create {
+            evidence.push(Evidence {
+                event: create,
+                role: Role::Context,
+                note: "the writer's session opens (no clientID is audited here)".to_string(),
+            });
+        }
+        if let Some(&last) = self.allocs.last() {
+            evidence.push(Evidence {
+                event: last,
+                role: Role::Context,
+                note: "the last ALLOCATE_BLOCK before the auto-commit: the last lease renewal OM audits".to_string(),
+            });
+        }
+        if let Some((offset, id)) = acknowledged {
+            evidence.push(Evidence {
+                event: id,
+                role: Role::Context,
+                note: format!(
+                    "hsync had acknowledged offset {offset} > {committed} before the auto-commit"
+                ),
+            });
+        }
+        if let Some(summary) = self.summary {
+            evidence.push(Evidence {
+                event: summary,
+                role: Role::Context,
+                note: "the leader's OpenKeyCleanupService run that submitted the auto-commit"
+                    .to_string(),
+            });
+        }
+        for &f in &self.failures {
+            let size = key_audit(trace.get(f)).and_then(|a| a.data_size);
+            evidence.push(Evidence {
+                event: f,
+                role: Role::Effect,
+                note: format!(
+                    "the writer's request fails KEY_NOT_FOUND at dataSize {}: its open key was committed under it",
+                    size.map_or("?".to_string(), |s| s.to_string())
+                ),
+            });
+        }
+        if let Some(&error) = self.errors.first() {
+            evidence.push(Evidence {
+                event: error,
+                role: Role::Effect,
+                note: "OM ERROR for the writer's failed request".to_string(),
+            });
+        }
+        // One client line and one datanode line suffice to show the writer alive.
+        let mut shown_client = false;
+        let mut shown_dn = false;
+        for &id in &self.activity {
+            let e = trace.get(id);
+            let is_client = e.kind() == "client_block_written";
+            let is_dn = e.kind() == DN_AUDIT_KIND;
+            if (is_client && shown_client) || (is_dn && shown_dn) {
+                continue;
+            }
+            shown_client |= is_client;
+            shown_dn |= is_dn;
+            let note = if is_client {
+                "the writer's client logs an hsync on a block of this key after the auto-commit"
+            } else if is_dn {
+                "a datanode records a slow or failed operation on a block of this key after the auto-commit"
+            } else {
+                "the writer acts on the key after the auto-commit"
+            };
+            evidence.push(Evidence {
+                event: id,
+                role: Role::Effect,
+                note: note.to_string(),
+            });
+        }
+        let summary = format!(
+            "OM auto-committed {} at {committed} bytes (lease hard limit, {}) while its writer{} {}.",
+            self.key,
+            limits.hard.text,
+            self.client
+                .map_or(String::new(), |c| format!(" (clientID {c})")),
+            match confidence {
+                Confidence::Confirmed =>
+                    "was still writing: the writer's next request failed KEY_NOT_FOUND and the bytes it wrote after the committed length are missing from the file",
+                Confidence::Likely =>
+                    "was still writing: hsync-acknowledged bytes beyond the committed length are missing from the file",
+                Confidence::Possible =>
+                    "had hsync-acknowledged bytes beyond the committed length, which are missing from the file",
+            }
+        );
+        Some(Finding {
+            rule: ID,
+            entity: self.key.clone(),
+            related: self.blocks.iter().cloned().collect(),
+            confidence,
+            reason: format!("{why}; {timing}; {}", limits.describe()),
+            summary,
+            evidence,
+        })
+    }
+
+    /// How long after the last audited lease renewal the auto-commit came, against the limit.
+    fn timing(&self, trace: &Trace, limits: &LeaseSettings) -> String {
+        let last = self.allocs.last().copied().or(self.create);
+        let Some(idle) = last.and_then(|l| trace.elapsed(l, self.auto)) else {
+            return "the session's last lease renewal is not in the logs".to_string();
+        };
+        let window = limits.hard.ms + limits.interval.ms;
+        if idle + trace.skew_ms < limits.hard.ms {
+            format!(
+                "the auto-commit came {} after the last audited renewal, before the hard limit: the settings may not be the cluster's, or an unaudited first hsync renewed the lease",
+                human(idle)
+            )
+        } else if idle > window + trace.skew_ms {
+            format!(
+                "the auto-commit came {} after the last audited renewal, later than hard limit + cleanup interval (an unaudited first hsync renewed the lease, or the cleanup backlog)",
+                human(idle)
+            )
+        } else {
+            format!(
+                "the auto-commit came {} after the last audited renewal, within hard limit + one cleanup interval",
+                human(idle)
+            )
+        }
+    }
+}
+
+/// The leader's `submitted for deletion: …, for commit: N` line (N > 0) closest before the
+/// auto-commit, within a minute.
+fn cleanup_summary(trace: &Trace, auto: EventId) -> Option<EventId> {
+    let ts = trace.get(auto).ts?;
+    let window = 60_000 + trace.skew_ms;
+    let mut best: Option<(i64, EventId)> = None;
+    let lo = auto.saturating_sub(10_000);
+    let hi = (auto + 10_000).min(trace.events.len());
+    for id in lo..hi {
+        let e = trace.get(id);
+        if let (
+            Some(OmEvent::OpenKeyCleanupSummary {
+                submitted_for_commit,
+                ..
+            }),
+            Some(t),
+        ) = (om_event(e), e.ts)
+            && *submitted_for_commit > 0
+            && (t - ts).abs() <= window
+        {
+            let distance = (t - ts).abs();
+            if best.is_none_or(|(d, _)| distance < d) {
+                best = Some((distance, id));
+            }
+        }
+    }
+    best.map(|(_, id)| id)
+}
+
+/// A datanode audit record on `block`: a slow-op PERFORMANCE record or a failure of a write op
+/// shows the block's writer active (om.md 0.3: successful PUT_BLOCK/WRITE_CHUNK are not audited).
+fn is_datanode_activity(kind: &str, entities: &[Entity], block: &Entity) -> bool {
+    kind == DN_AUDIT_KIND && entities.contains(block)
+}
+
+#[cfg(test)]
+mod tests;
