@@ -266,6 +266,9 @@ struct Dump {
     total: u64,
 }
 
+/// One stream's lines at one hsync: host, file, thread, millisecond.
+type DumpKey<'a> = (&'a str, &'a str, Option<&'a str>, Option<i64>);
+
 #[derive(Debug, Default)]
 struct Dumps {
     dumps: Vec<Dump>,
@@ -275,7 +278,7 @@ struct Dumps {
 
 impl Dumps {
     fn index(trace: &Trace) -> Dumps {
-        let mut open: HashMap<(&str, &str, Option<&str>, Option<i64>), usize> = HashMap::new();
+        let mut open: HashMap<DumpKey<'_>, usize> = HashMap::new();
         let mut dumps = Dumps::default();
         for (id, event) in trace.events.iter().enumerate() {
             let EventData::Om(OmEvent::ClientBlockWritten { length, .. }) = &event.data else {

@@ -100,11 +100,11 @@ pub struct RequestFailure {
 #[serde(untagged)]
 pub enum OmEvent {
     // OM audit
-    AuditCreate(KeyAudit),
-    AuditAllocateBlock(KeyAudit),
-    AuditCommitKey(KeyAudit),
-    AuditRecoverLease(KeyAudit),
-    Audit(OtherAudit),
+    AuditCreate(Box<KeyAudit>),
+    AuditAllocateBlock(Box<KeyAudit>),
+    AuditCommitKey(Box<KeyAudit>),
+    AuditRecoverLease(Box<KeyAudit>),
+    Audit(Box<OtherAudit>),
     // OM system audit
     SysStartup {
         params: Params,
@@ -147,12 +147,12 @@ pub enum OmEvent {
         timeout_ns: Option<u64>,
     },
     // Request failures (ERROR, every OM)
-    KeyCommitFailed(RequestFailure),
-    AllocateBlockFailed(RequestFailure),
-    KeyCreateFailed(RequestFailure),
-    FileCreateFailed(RequestFailure),
-    RecoverLeaseFailed(RequestFailure),
-    KeyDeleteFailed(RequestFailure),
+    KeyCommitFailed(Box<RequestFailure>),
+    AllocateBlockFailed(Box<RequestFailure>),
+    KeyCreateFailed(Box<RequestFailure>),
+    FileCreateFailed(Box<RequestFailure>),
+    RecoverLeaseFailed(Box<RequestFailure>),
+    KeyDeleteFailed(Box<RequestFailure>),
     OpenKeysDeleteFailed {
         count: Option<u64>,
         exception: Option<String>,
@@ -840,7 +840,7 @@ fn parse_audit(body: &AuditBody, input: &Input<'_>) -> Option<Typed> {
         .as_deref()
         .map_or((None, None), exception_parts);
     let transaction = body.params.get("Transaction").and_then(num);
-    let family = match body.op.as_str() {
+    let family: fn(Box<KeyAudit>) -> OmEvent = match body.op.as_str() {
         "CREATE_FILE" | "ALLOCATE_KEY" => OmEvent::AuditCreate,
         "ALLOCATE_BLOCK" => OmEvent::AuditAllocateBlock,
         "COMMIT_KEY" => OmEvent::AuditCommitKey,
@@ -875,7 +875,7 @@ fn parse_audit(body: &AuditBody, input: &Input<'_>) -> Option<Typed> {
         exception,
     };
     let entities = vec![audit.entity()];
-    typed(family(audit), entities)
+    typed(family(Box::new(audit)), entities)
 }
 
 fn other_audit(
@@ -893,7 +893,7 @@ fn other_audit(
         _ => Vec::new(),
     };
     typed(
-        OmEvent::Audit(OtherAudit {
+        OmEvent::Audit(Box::new(OtherAudit {
             op: body.op.clone(),
             user: body.user.clone(),
             ip: body.ip.clone(),
@@ -902,7 +902,7 @@ fn other_audit(
             transaction,
             result,
             exception,
-        }),
+        })),
         entities,
     )
 }
@@ -1099,7 +1099,7 @@ fn failure(input: &Input<'_>, v: &[&str], inline: Option<&str>) -> (RequestFailu
 }
 
 fn request(input: &Input<'_>, msg: &str) -> Option<Typed> {
-    let (template, make): (&str, fn(RequestFailure) -> OmEvent) =
+    let (template, make): (&str, fn(Box<RequestFailure>) -> OmEvent) =
         if msg.starts_with("Key committed failed.") {
             (KEY_COMMIT_FAILED, OmEvent::KeyCommitFailed)
         } else if msg.starts_with("Allocate Block failed.") {
@@ -1137,7 +1137,7 @@ fn request(input: &Input<'_>, msg: &str) -> Option<Typed> {
         };
     let v = fill(template, msg)?;
     let (failure, entities) = failure(input, &v, v.get(3).copied());
-    typed(make(failure), entities)
+    typed(make(Box::new(failure)), entities)
 }
 
 /// `Key commit {} with isHSync = {}, [isRecovery = {}, ]omKeyInfo = OmKeyInfo{…}`.

@@ -1,1 +1,434 @@
+use super::*;
+use crate::{LoggingCoverage, Settings};
+use oztrace_analyzer::{Analysis, ReplayOptions};
+use oztrace_parser::catalog::classify;
+use oztrace_parser::record::{ReadOptions, read_records};
+use oztrace_parser::source::Component;
 
+const KEY: &str = "key:/logs/raw/apps/c.log";
+const CLIENT: &str = "117118339855548433";
+
+/// One OM audit line of key `apps/c.log` at `time` (`HH:MM:SS` on 2026-08-18).
+fn audit(time: &str, user: &str, op: &str, extra: &str, ret: &str, throwable: &str) -> String {
+    let ip = if user.is_empty() { "" } else { "10.20.3.15" };
+    let level = if ret == "FAILURE" { "ERROR" } else { "INFO " };
+    format!(
+        "2026-08-18 {time},000 | {level} | OMAudit | user={user} | ip={ip} | op={op} {{\"volume\":\"logs\",\"bucket\":\"raw\",\"key\":\"apps/c.log\"{extra}}} | ret={ret} | {throwable}"
+    )
+}
+
+fn size(n: u64) -> String {
+    format!(r#","dataSize":"{n}","replicationType":"RATIS","replicationFactor":"THREE""#)
+}
+
+fn alloc(time: &str, data_size: u64, client: &str) -> String {
+    audit(
+        time,
+        "svc",
+        "ALLOCATE_BLOCK",
+        &format!(r#"{},"clientID":"{client}""#, size(data_size)),
+        "SUCCESS",
+        "",
+    )
+}
+
+fn create(time: &str) -> String {
+    audit(time, "svc", "CREATE_FILE", &size(0), "SUCCESS", "")
+}
+
+fn auto_commit(time: &str, data_size: u64) -> String {
+    audit(time, "", "COMMIT_KEY", &size(data_size), "SUCCESS", "")
+}
+
+fn writer_close_fails(time: &str, data_size: u64, client: &str) -> String {
+    audit(
+        time,
+        "svc",
+        "COMMIT_KEY",
+        &size(data_size),
+        "FAILURE",
+        &format!(
+            "KEY_NOT_FOUND org.apache.hadoop.ozone.om.exceptions.OMException: Failed to commit key, as /-9223372036854567936/-9223372036854511104/-9223372035216110336/c.log/{client} entry is not found in the OpenKey table"
+        ),
+    )
+}
+
+fn block_written(time: &str, thread: &str, local: u64, length: u64) -> String {
+    format!(
+        "2026-08-18 {time},262 [{thread}] DEBUG io.BlockOutputStreamEntryPool: block written conID: 3012 locID: {local} bcsId: 7 replicaIndex: null, length {length} bcsID 7"
+    )
+}
+
+/// Builds events from `(host, component, line)` in time order.
+fn trace(lines: &[(&str, Component, String)]) -> Trace {
+    let mut events = Vec::new();
+    for (n, (host, component, line)) in lines.iter().enumerate() {
+        let text = format!("{line}\n");
+        let mut records = Vec::new();
+        read_records(&mut text.as_bytes(), &ReadOptions::default(), &mut |r| {
+            records.push(r)
+        });
+        let record = records.remove(0);
+        let typed = classify(&record, *component).unwrap_or_else(|| panic!("untyped: {line}"));
+        events.push(Event {
+            ts: record.ts,
+            host: (*host).into(),
+            component: *component,
+            level: record.level,
+            thread: record.thread,
+            logger: record.logger,
+            entities: typed.entities,
+            data: typed.data,
+            file: format!("{host}/log").into(),
+            line: n as u64 + 1,
+            continuation_lines: 0,
+            text: record.message,
+            copies: Vec::new(),
+        });
+    }
+    Trace::from_ordered(events, 2_000)
+}
+
+fn om(line: String) -> (&'static str, Component, String) {
+    ("om1", Component::OmAudit, line)
+}
+
+fn client(line: String) -> (&'static str, Component, String) {
+    ("ingest1", Component::Client, line)
+}
+
+fn hard_2h() -> Settings {
+    let mut settings = Settings::default();
+    settings.set(HARD_LIMIT, "2h", "conf/ozone-site.xml");
+    settings
+}
+
+fn run_with(
+    lines: &[(&str, Component, String)],
+    settings: &Settings,
+    logging: &LoggingCoverage,
+) -> Output {
+    let analysis = Analysis::run(trace(lines), ReplayOptions::default());
+    let context = Context {
+        analysis: &analysis,
+        settings,
+        logging,
+    };
+    let mut out = Output::default();
+    PrematureLeaseClose.check(&context, &mut out);
+    out
+}
+
+fn run(lines: &[(&str, Component, String)]) -> Output {
+    run_with(lines, &hard_2h(), &LoggingCoverage::default())
+}
+
+fn confidence(out: &Output) -> Option<Confidence> {
+    assert!(out.findings.len() <= 1, "{:?}", out.findings);
+    out.findings.first().map(|f| {
+        assert_eq!(f.entity.to_string(), KEY);
+        f.confidence
+    })
+}
+
+#[test]
+fn writer_failing_above_the_committed_length_is_confirmed() {
+    let out = run(&[
+        om(create("20:14:03")),
+        om(alloc("20:47:52", 536866190, CLIENT)),
+        om(auto_commit("22:53:41", 536872942)),
+        om(writer_close_fails("23:59:59", 651208334, CLIENT)),
+    ]);
+    assert_eq!(confidence(&out), Some(Confidence::Confirmed));
+    let finding = &out.findings[0];
+    assert!(
+        finding
+            .reason
+            .contains("hard limit 2h (conf/ozone-site.xml)"),
+        "{}",
+        finding.reason
+    );
+    assert!(
+        finding.reason.contains("soft limit 60s (default)"),
+        "{}",
+        finding.reason
+    );
+    assert!(
+        finding
+            .reason
+            .contains("within hard limit + one cleanup interval"),
+        "{}",
+        finding.reason
+    );
+    let roles: Vec<(EventId, Role)> = finding.evidence.iter().map(|e| (e.event, e.role)).collect();
+    assert_eq!(
+        roles,
+        vec![
+            (2, Role::Cause),
+            (0, Role::Context),
+            (1, Role::Context),
+            (3, Role::Effect)
+        ]
+    );
+    assert!(
+        out.gaps
+            .iter()
+            .all(|g| !g.enable[0].contains("BlockOutputStreamEntryPool"))
+    );
+}
+
+#[test]
+fn acknowledged_offset_above_the_commit_is_likely_with_a_live_writer_and_possible_without() {
+    let before = vec![
+        om(create("16:42:10")),
+        client(block_written("16:42:11", "w7", 11, 5312)),
+        client(block_written("18:10:11", "w7", 11, 268401377)),
+        om(alloc("18:10:33", 268401377, CLIENT)),
+        om(auto_commit("19:14:52", 5312)),
+    ];
+    let out = run(&before);
+    assert_eq!(confidence(&out), Some(Confidence::Possible));
+    assert!(
+        out.findings[0]
+            .reason
+            .starts_with("possible: hsync had acknowledged offset 268401377")
+    );
+
+    let mut live = before.clone();
+    // The writer's next hsync lists block 1 (tied by the lengths above) and its new block 2.
+    live.push(client(block_written("20:31:18", "w7", 11, 268435456)));
+    live.push(client(block_written("20:31:18", "w7", 12, 3145728)));
+    // Another writer in the same process: not tied.
+    live.push(client(block_written("20:32:00", "w8", 99, 77)));
+    let out = run(&live);
+    assert_eq!(confidence(&out), Some(Confidence::Likely));
+    let finding = &out.findings[0];
+    assert_eq!(
+        finding.related,
+        vec![
+            Entity::Block {
+                container: 3012,
+                local: 11
+            },
+            Entity::Block {
+                container: 3012,
+                local: 12
+            }
+        ]
+    );
+    let effects: Vec<EventId> = finding
+        .evidence
+        .iter()
+        .filter(|e| e.role == Role::Effect)
+        .map(|e| e.event)
+        .collect();
+    assert_eq!(effects, vec![5], "the first client line after the commit");
+}
+
+#[test]
+fn a_failure_at_or_below_the_commit_shows_a_live_writer_but_not_the_loss() {
+    let out = run(&[
+        om(create("20:14:03")),
+        om(alloc("20:47:52", 536866190, CLIENT)),
+        om(auto_commit("22:53:41", 536800000)),
+        om(writer_close_fails("23:59:59", 536800000, CLIENT)),
+    ]);
+    assert_eq!(confidence(&out), Some(Confidence::Likely));
+}
+
+#[test]
+fn dead_writer_is_silent_and_asks_for_client_debug() {
+    let out = run(&[
+        om(create("00:31:00")),
+        om(alloc("02:31:40", 268435000, CLIENT)),
+        om(auto_commit("04:32:00", 268439113)),
+        om(audit(
+            "06:00:03",
+            "ops",
+            "RECOVER_LEASE",
+            r#","Transaction":"5""#,
+            "FAILURE",
+            "KEY_ALREADY_CLOSED org.apache.hadoop.ozone.om.exceptions.OMException: Key: apps/c.log is already closed",
+        )),
+    ]);
+    assert_eq!(confidence(&out), None);
+    let client_gap = out
+        .gaps
+        .iter()
+        .find(|g| g.enable[0].contains("BlockOutputStreamEntryPool"))
+        .expect("client gap");
+    assert_eq!(client_gap.hosts, vec!["10.20.3.15".to_string()]);
+    // With OM DEBUG on, only the client gap remains.
+    let mut logging = LoggingCoverage::default();
+    logging.record("om1", OM_COMMIT_LOGGER, "DEBUG");
+    let lines = [
+        om(create("00:31:00")),
+        om(alloc("02:31:40", 268435000, CLIENT)),
+        om(auto_commit("04:32:00", 268439113)),
+    ];
+    let out = run_with(&lines, &hard_2h(), &logging);
+    assert_eq!(out.gaps.len(), 1);
+}
+
+#[test]
+fn recover_lease_fencing_never_produces_a_finding() {
+    let fenced = "KEY_NOT_FOUND org.apache.hadoop.ozone.om.exceptions.OMException: Open Key not found /-1/-2/-3/c.log/117118339855548433";
+    // No auto-commit: a recovery and the fenced writer.
+    let out = run(&[
+        om(create("23:00:00")),
+        om(alloc("23:38:51", 268433905, CLIENT)),
+        om(audit(
+            "23:40:20",
+            "hbase",
+            "RECOVER_LEASE",
+            "",
+            "SUCCESS",
+            "",
+        )),
+        om(audit(
+            "23:40:21",
+            "hbase",
+            "COMMIT_KEY",
+            &size(270341787),
+            "SUCCESS",
+            "",
+        )),
+        om(audit(
+            "23:41:02",
+            "svc",
+            "ALLOCATE_BLOCK",
+            &format!(r#"{},"clientID":"{CLIENT}""#, size(270309475)),
+            "FAILURE",
+            fenced,
+        )),
+    ]);
+    assert_eq!(confidence(&out), None);
+    assert!(out.gaps.is_empty());
+    // An auto-commit, then a recoverLease (or a re-create) succeeding before the writer's
+    // failure: the failure belongs to the fencing, and nothing else shows acknowledged bytes
+    // above the commit. Without the fence the same failure confirms.
+    let chain = |fence: Option<String>| {
+        let mut lines = vec![
+            om(create("20:00:00")),
+            om(alloc("20:10:00", 100, CLIENT)),
+            om(auto_commit("22:11:00", 100)),
+        ];
+        lines.extend(fence.map(om));
+        lines.push(om(writer_close_fails("23:00:00", 900, CLIENT)));
+        run(&lines)
+    };
+    assert_eq!(confidence(&chain(None)), Some(Confidence::Confirmed));
+    assert_eq!(
+        confidence(&chain(Some(audit(
+            "22:30:00",
+            "hbase",
+            "RECOVER_LEASE",
+            "",
+            "SUCCESS",
+            ""
+        )))),
+        None
+    );
+    assert_eq!(confidence(&chain(Some(create("22:30:00")))), None);
+}
+
+#[test]
+fn live_writer_closing_normally_is_silent() {
+    let out = run(&[
+        om(create("18:02:11")),
+        om(alloc("19:41:00", 268435000, CLIENT)),
+        om(alloc("21:17:00", 536870000, CLIENT)),
+        om(audit(
+            "23:59:59",
+            "svc",
+            "COMMIT_KEY",
+            &size(946350638),
+            "SUCCESS",
+            "",
+        )),
+    ]);
+    assert_eq!(confidence(&out), None);
+    assert!(out.gaps.is_empty());
+}
+
+#[test]
+fn another_sessions_failure_is_not_the_writer() {
+    let out = run(&[
+        om(create("20:14:03")),
+        om(alloc("20:47:52", 100, CLIENT)),
+        om(auto_commit("22:53:41", 200)),
+        om(writer_close_fails(
+            "23:59:59",
+            651208334,
+            "117118339855540000",
+        )),
+    ]);
+    assert_eq!(confidence(&out), None);
+}
+
+#[test]
+fn early_auto_commit_says_the_settings_may_not_match() {
+    let out = run_with(
+        &[
+            om(create("20:14:03")),
+            om(alloc("20:47:52", 536866190, CLIENT)),
+            om(auto_commit("21:00:00", 100)),
+        ],
+        &Settings::default(),
+        &LoggingCoverage::default(),
+    );
+    let reason = &out.findings[0].reason;
+    assert!(reason.contains("before the hard limit"), "{reason}");
+    assert!(reason.contains("hard limit 7d (default)"), "{reason}");
+}
+
+#[test]
+fn durations_and_setting_sources() {
+    assert_eq!(parse_duration_ms("7d"), Some(7 * 86_400_000));
+    assert_eq!(parse_duration_ms(" 10m "), Some(600_000));
+    assert_eq!(parse_duration_ms("300000"), Some(300_000));
+    assert_eq!(parse_duration_ms("60S"), Some(60_000));
+    assert_eq!(parse_duration_ms("2 h"), Some(7_200_000));
+    assert_eq!(parse_duration_ms("1w"), None);
+    assert_eq!(parse_duration_ms("h"), None);
+    let mut settings = Settings::default();
+    settings.set(SOFT_LIMIT, "3s", "--set");
+    settings.set(HARD_LIMIT, "bogus", "conf/ozone-site.xml");
+    let limits = LeaseSettings::from(&settings);
+    assert_eq!(
+        (limits.soft.ms, limits.soft.source.as_str()),
+        (3_000, "--set")
+    );
+    assert_eq!(
+        (limits.hard.ms, limits.hard.source.as_str()),
+        (7 * 86_400_000, "default")
+    );
+    assert_eq!(limits.interval.ms, 86_400_000);
+}
+
+#[test]
+fn datanode_records_count_only_on_tied_blocks() {
+    let tied = Entity::Block {
+        container: 3044,
+        local: 113750153625661837,
+    };
+    let other = Entity::Block {
+        container: 3044,
+        local: 113750153625660911,
+    };
+    assert!(is_datanode_activity(
+        DN_AUDIT_KIND,
+        std::slice::from_ref(&tied),
+        &tied
+    ));
+    assert!(!is_datanode_activity(
+        DN_AUDIT_KIND,
+        std::slice::from_ref(&other),
+        &tied
+    ));
+    assert!(!is_datanode_activity(
+        "client_block_written",
+        std::slice::from_ref(&tied),
+        &tied
+    ));
+}
