@@ -91,6 +91,7 @@ impl Rule for PrematureLeaseClose {
         let trace = &context.analysis.trace;
         let limits = LeaseSettings::from(context.settings);
         let dumps = Dumps::index(trace);
+        let fso_errors = fso_allocate_errors(trace);
         let auto_commits: Vec<EventId> = context
             .analysis
             .replay
@@ -101,7 +102,7 @@ impl Rule for PrematureLeaseClose {
         let mut unconfirmed_hosts: BTreeSet<String> = BTreeSet::new();
         let mut writer_ips: BTreeSet<String> = BTreeSet::new();
         for auto in auto_commits {
-            let Some(incident) = Incident::build(trace, auto, &dumps) else {
+            let Some(incident) = Incident::build(trace, auto, &dumps, &fso_errors) else {
                 continue;
             };
             match incident.finding(trace, &limits, &dumps) {
@@ -379,7 +380,12 @@ fn fences(event: &Event) -> bool {
 }
 
 impl Incident {
-    fn build(trace: &Trace, auto: EventId, dumps: &Dumps) -> Option<Incident> {
+    fn build(
+        trace: &Trace,
+        auto: EventId,
+        dumps: &Dumps,
+        fso_errors: &HashMap<u64, Vec<EventId>>,
+    ) -> Option<Incident> {
         let auto_event = trace.get(auto);
         let committed = key_audit(auto_event)?.data_size;
         let key = key_audit(auto_event)?.entity();
@@ -423,7 +429,7 @@ impl Incident {
             blocks: BTreeSet::new(),
             summary: None,
         };
-        incident.after(trace, &ids[at + 1..]);
+        incident.after(trace, &ids[at + 1..], fso_errors);
         incident.tie_dumps(trace, dumps);
         incident.summary = cleanup_summary(trace, auto);
         Some(incident)
@@ -457,7 +463,7 @@ impl Incident {
     }
 
     /// The writer's failures and activity after the auto-commit, up to a fencing request.
-    fn after(&mut self, trace: &Trace, later: &[EventId]) {
+    fn after(&mut self, trace: &Trace, later: &[EventId], fso_errors: &HashMap<u64, Vec<EventId>>) {
         for &id in later {
             let event = trace.get(id);
             if fences(event) {
@@ -479,17 +485,13 @@ impl Incident {
             }
         }
         // `Allocate Block failed` of an FSO key names the open key by object ids: tie by clientID.
-        if let Some(client) = self.client {
+        if let Some(ids) = self.client.and_then(|c| fso_errors.get(&c)) {
             let after_ts = trace.get(self.auto).ts;
-            for (id, event) in trace.events.iter().enumerate().skip(self.auto + 1) {
-                if let Some(OmEvent::AllocateBlockFailed(f)) = om_event(event)
-                    && f.client_id == Some(client)
-                    && event.entities.is_empty()
-                    && event.ts >= after_ts
-                {
-                    self.errors.push(id);
-                }
-            }
+            self.errors.extend(
+                ids.iter()
+                    .copied()
+                    .filter(|&id| trace.get(id).ts >= after_ts),
+            );
         }
     }
 
@@ -776,6 +778,21 @@ impl Incident {
             )
         }
     }
+}
+
+/// OM ERROR `Allocate Block failed` lines whose open key is an FSO path (no key entity), by the
+/// clientID at its end.
+fn fso_allocate_errors(trace: &Trace) -> HashMap<u64, Vec<EventId>> {
+    let mut by_client: HashMap<u64, Vec<EventId>> = HashMap::new();
+    for (id, event) in trace.events.iter().enumerate() {
+        if let Some(OmEvent::AllocateBlockFailed(f)) = om_event(event)
+            && event.entities.is_empty()
+            && let Some(client) = f.client_id
+        {
+            by_client.entry(client).or_default().push(id);
+        }
+    }
+    by_client
 }
 
 /// The leader's `submitted for deletion: …, for commit: N` line (N > 0) closest before the

@@ -432,3 +432,40 @@ fn datanode_records_count_only_on_tied_blocks() {
         &tied
     ));
 }
+
+#[test]
+fn block_boundary_failure_confirms_and_cites_the_fso_om_error() {
+    let open_key =
+        format!("/-9223372036854567936/-9223372036854511104/-9223372035216110336/c.log/{CLIENT}");
+    let not_found = format!(
+        "KEY_NOT_FOUND org.apache.hadoop.ozone.om.exceptions.OMException: Open Key not found {open_key}"
+    );
+    let out = run(&[
+        om(create("20:14:03")),
+        om(alloc("20:47:52", 268430000, CLIENT)),
+        om(auto_commit("22:53:41", 268431000)),
+        om(audit(
+            "23:10:00",
+            "svc",
+            "ALLOCATE_BLOCK",
+            &format!(r#"{},"clientID":"{CLIENT}""#, size(536870000)),
+            "FAILURE",
+            &not_found,
+        )),
+        (
+            "om1",
+            Component::Om,
+            format!(
+                "2026-08-18 23:10:00,001 [om1-OMStateMachineApplyTransactionThread - 0] ERROR org.apache.hadoop.ozone.om.request.key.OMAllocateBlockRequest: Allocate Block failed. Volume:logs, Bucket:raw, OpenKey:{open_key}. Exception:{{}}"
+            ),
+        ),
+    ]);
+    assert_eq!(confidence(&out), Some(Confidence::Confirmed));
+    let effects: Vec<EventId> = out.findings[0]
+        .evidence
+        .iter()
+        .filter(|e| e.role == Role::Effect)
+        .map(|e| e.event)
+        .collect();
+    assert_eq!(effects, vec![3, 4]);
+}
