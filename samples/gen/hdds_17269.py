@@ -770,9 +770,9 @@ def build_bug(debug):
     # registration valid before the stop: registered() checks reg <= t, so keep a per-time view
     sim.registered = lambda d, s, t: (t < stop[s]) or (sim.reg[(d, s)] <= t)
     # dn2 -> scm1: the first heartbeat after the restart waits in scm1's call queue (registration storm)
-    SLOW_FROM, SLOW_TO = ms(2, 11, 5.04), ms(2, 12, 31.8)
+    SLOW_FROM, SLOW_TO = ms(2, 11, 5.04), ms(2, 12, 37.9)
     sim.slow = {("dn2", "scm1"): [(SLOW_FROM, SLOW_TO)]}
-    VOL_FULL = ms(2, 12, 29.617)
+    VOL_FULL = ms(2, 12, 35.417)
     sim.vol_full = ("dn2", VOL_FULL)
     sim.closed_icr = []
 
