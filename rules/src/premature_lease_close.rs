@@ -577,9 +577,11 @@ impl Incident {
             for block in &self.blocks {
                 for &id in trace.of_entity(block) {
                     let e = trace.get(id);
-                    if e.ts.is_some_and(|t| t > a)
-                        && is_datanode_activity(e.kind(), &e.entities, block)
-                    {
+                    if e.kind() != DN_AUDIT_KIND || e.ts.is_none_or(|t| t <= a) {
+                        continue;
+                    }
+                    let fields = serde_json::to_value(&e.data).unwrap_or_default();
+                    if is_datanode_activity(e.kind(), &fields, &e.entities, block) {
                         self.activity.push(id);
                     }
                 }
@@ -824,10 +826,24 @@ fn cleanup_summary(trace: &Trace, auto: EventId) -> Option<EventId> {
     best.map(|(_, id)| id)
 }
 
-/// A datanode audit record on `block`: a slow-op PERFORMANCE record or a failure of a write op
-/// shows the block's writer active (om.md 0.3: successful PUT_BLOCK/WRITE_CHUNK are not audited).
-fn is_datanode_activity(kind: &str, entities: &[Entity], block: &Entity) -> bool {
-    kind == DN_AUDIT_KIND && entities.contains(block)
+/// A datanode audit record (the datanode catalogue's `dn_audit`: fields `op`, `ret`, `perf`) of a
+/// write on `block` that shows its writer active: a slow-op PERFORMANCE record (`perf` present)
+/// or a failure of PUT_BLOCK / WRITE_CHUNK. Successful writes are never audited (om.md 0.3), and
+/// other ops on the block (DELETE_BLOCK after the auto-commit dropped it, FINALIZE_BLOCK of a
+/// lease recovery) are not the writer's.
+fn is_datanode_activity(
+    kind: &str,
+    fields: &serde_json::Value,
+    entities: &[Entity],
+    block: &Entity,
+) -> bool {
+    let op = fields.get("op").and_then(serde_json::Value::as_str);
+    let slow = fields.get("perf").is_some_and(|p| !p.is_null());
+    let failed = fields.get("ret").and_then(serde_json::Value::as_str) == Some("FAILURE");
+    kind == DN_AUDIT_KIND
+        && matches!(op, Some("PUT_BLOCK" | "WRITE_CHUNK"))
+        && (slow || failed)
+        && entities.contains(block)
 }
 
 #[cfg(test)]

@@ -406,8 +406,20 @@ fn durations_and_setting_sources() {
     assert_eq!(limits.interval.ms, 86_400_000);
 }
 
+/// The `fields` of the datanode catalogue's `dn_audit` kind (contract: op, ret, params, perf).
+fn dn_fields(op: &str, ret: &str, perf: bool) -> serde_json::Value {
+    let perf = perf.then(|| serde_json::json!({"preOpLatencyMs": "0", "opLatencyMs": "1873"}));
+    serde_json::json!({
+        "op": op,
+        "ret": ret,
+        "params": {"blockData": "[blockId=conID: 3044 locID: 113750153625661837 bcsId: 0 replicaIndex: null, size=3145728]"},
+        "perf": perf,
+        "throwable": null,
+    })
+}
+
 #[test]
-fn datanode_records_count_only_on_tied_blocks() {
+fn datanode_records_count_only_for_writes_on_tied_blocks() {
     let tied = Entity::Block {
         container: 3044,
         local: 113750153625661837,
@@ -416,19 +428,42 @@ fn datanode_records_count_only_on_tied_blocks() {
         container: 3044,
         local: 113750153625660911,
     };
+    let on_tied = [Entity::Container(3044), tied.clone()];
+    let slow_put = dn_fields("PUT_BLOCK", "null", true);
     assert!(is_datanode_activity(
         DN_AUDIT_KIND,
-        std::slice::from_ref(&tied),
+        &slow_put,
+        &on_tied,
+        &tied
+    ));
+    assert!(is_datanode_activity(
+        DN_AUDIT_KIND,
+        &dn_fields("WRITE_CHUNK", "FAILURE", false),
+        &on_tied,
         &tied
     ));
     assert!(!is_datanode_activity(
         DN_AUDIT_KIND,
-        std::slice::from_ref(&other),
+        &slow_put,
+        &[Entity::Container(3044), other],
+        &tied
+    ));
+    assert!(!is_datanode_activity(
+        DN_AUDIT_KIND,
+        &dn_fields("DELETE_BLOCK", "SUCCESS", false),
+        &on_tied,
+        &tied
+    ));
+    assert!(!is_datanode_activity(
+        DN_AUDIT_KIND,
+        &dn_fields("PUT_BLOCK", "SUCCESS", false),
+        &on_tied,
         &tied
     ));
     assert!(!is_datanode_activity(
         "client_block_written",
-        std::slice::from_ref(&tied),
+        &slow_put,
+        &on_tied,
         &tied
     ));
 }
