@@ -21,6 +21,7 @@
 use crate::{
     Confidence, Context, Evidence, Finding, Gap, Output, Role, Rule, RuleDoc, Settings, Severity,
 };
+use oztrace_analyzer::graph::{EdgeKind, EventGraph};
 use oztrace_analyzer::machines::lease;
 use oztrace_analyzer::trace::{EventId, Trace};
 use oztrace_parser::audit::AuditRet;
@@ -91,7 +92,6 @@ impl Rule for PrematureLeaseClose {
         let trace = &context.analysis.trace;
         let limits = LeaseSettings::from(context.settings);
         let dumps = Dumps::index(trace);
-        let fso_errors = fso_allocate_errors(trace);
         let auto_commits: Vec<EventId> = context
             .analysis
             .replay
@@ -102,7 +102,8 @@ impl Rule for PrematureLeaseClose {
         let mut unconfirmed_hosts: BTreeSet<String> = BTreeSet::new();
         let mut writer_ips: BTreeSet<String> = BTreeSet::new();
         for auto in auto_commits {
-            let Some(incident) = Incident::build(trace, auto, &dumps, &fso_errors) else {
+            let Some(incident) = Incident::build(&context.analysis.graph, trace, auto, &dumps)
+            else {
                 continue;
             };
             match incident.finding(trace, &limits, &dumps) {
@@ -380,12 +381,7 @@ fn fences(event: &Event) -> bool {
 }
 
 impl Incident {
-    fn build(
-        trace: &Trace,
-        auto: EventId,
-        dumps: &Dumps,
-        fso_errors: &HashMap<u64, Vec<EventId>>,
-    ) -> Option<Incident> {
+    fn build(graph: &EventGraph, trace: &Trace, auto: EventId, dumps: &Dumps) -> Option<Incident> {
         let auto_event = trace.get(auto);
         let committed = key_audit(auto_event)?.data_size;
         let key = key_audit(auto_event)?.entity();
@@ -429,9 +425,31 @@ impl Incident {
             blocks: BTreeSet::new(),
             summary: None,
         };
-        incident.after(trace, &ids[at + 1..], fso_errors);
+        incident.after(trace, &ids[at + 1..]);
+        // The `om-lease` linker ties each failure to the OM ERROR lines logged for it, and the
+        // auto-commit to the leader's cleanup run that submitted it.
+        incident.errors = incident
+            .failures
+            .iter()
+            .flat_map(|&f| graph.outgoing(f))
+            .filter(|(_, edge)| edge.kind == EdgeKind::Causal)
+            .map(|(id, _)| id)
+            .collect();
+        // The earliest copy first, as for the audit lines.
+        incident.errors.sort_unstable();
+        incident.errors.dedup();
+        incident.summary = graph
+            .incoming(auto)
+            .filter(|(id, edge)| {
+                edge.kind == EdgeKind::Causal
+                    && matches!(
+                        om_event(trace.get(*id)),
+                        Some(OmEvent::OpenKeyCleanupSummary { .. })
+                    )
+            })
+            .map(|(id, _)| id)
+            .min();
         incident.tie_dumps(trace, dumps);
-        incident.summary = cleanup_summary(trace, auto);
         Some(incident)
     }
 
@@ -463,7 +481,7 @@ impl Incident {
     }
 
     /// The writer's failures and activity after the auto-commit, up to a fencing request.
-    fn after(&mut self, trace: &Trace, later: &[EventId], fso_errors: &HashMap<u64, Vec<EventId>>) {
+    fn after(&mut self, trace: &Trace, later: &[EventId]) {
         for &id in later {
             let event = trace.get(id);
             if fences(event) {
@@ -479,19 +497,9 @@ impl Incident {
                         self.activity.push(id);
                     }
                 }
-                Some(OmEvent::KeyCommitFailed(_)) => self.errors.push(id),
                 Some(OmEvent::KeyCommitRequest { is_hsync: true, .. }) => self.activity.push(id),
                 _ => {}
             }
-        }
-        // `Allocate Block failed` of an FSO key names the open key by object ids: tie by clientID.
-        if let Some(ids) = self.client.and_then(|c| fso_errors.get(&c)) {
-            let after_ts = trace.get(self.auto).ts;
-            self.errors.extend(
-                ids.iter()
-                    .copied()
-                    .filter(|&id| trace.get(id).ts >= after_ts),
-            );
         }
     }
 
@@ -780,50 +788,6 @@ impl Incident {
             )
         }
     }
-}
-
-/// OM ERROR `Allocate Block failed` lines whose open key is an FSO path (no key entity), by the
-/// clientID at its end.
-fn fso_allocate_errors(trace: &Trace) -> HashMap<u64, Vec<EventId>> {
-    let mut by_client: HashMap<u64, Vec<EventId>> = HashMap::new();
-    for (id, event) in trace.events.iter().enumerate() {
-        if let Some(OmEvent::AllocateBlockFailed(f)) = om_event(event)
-            && event.entities.is_empty()
-            && let Some(client) = f.client_id
-        {
-            by_client.entry(client).or_default().push(id);
-        }
-    }
-    by_client
-}
-
-/// The leader's `submitted for deletion: …, for commit: N` line (N > 0) closest before the
-/// auto-commit, within a minute.
-fn cleanup_summary(trace: &Trace, auto: EventId) -> Option<EventId> {
-    let ts = trace.get(auto).ts?;
-    let window = 60_000 + trace.skew_ms;
-    let mut best: Option<(i64, EventId)> = None;
-    let lo = auto.saturating_sub(10_000);
-    let hi = (auto + 10_000).min(trace.events.len());
-    for id in lo..hi {
-        let e = trace.get(id);
-        if let (
-            Some(OmEvent::OpenKeyCleanupSummary {
-                submitted_for_commit,
-                ..
-            }),
-            Some(t),
-        ) = (om_event(e), e.ts)
-            && *submitted_for_commit > 0
-            && (t - ts).abs() <= window
-        {
-            let distance = (t - ts).abs();
-            if best.is_none_or(|(d, _)| distance < d) {
-                best = Some((distance, id));
-            }
-        }
-    }
-    best.map(|(_, id)| id)
 }
 
 /// A datanode audit record (the datanode catalogue's `dn_audit`: fields `op`, `ret`, `perf`) of a

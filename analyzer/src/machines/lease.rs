@@ -23,12 +23,14 @@
 //!
 //! Entity `key:/<volume>/<bucket>/<key>`; scope `client:<clientID>` once a line prints it.
 
+use crate::graph::Linker;
 use crate::machine::{EntityStates, Machine, Transition};
 use crate::trace::{EventId, Trace};
 use oztrace_parser::audit::AuditRet;
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::om::{KeyAudit, OmEvent};
 use oztrace_parser::entity::Entity;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 pub const NAME: &str = "om-lease";
@@ -451,6 +453,115 @@ impl LeaseMachine {
     }
 }
 
+/// How far from an auto-commit's audit line the leader's cleanup summary can be (the summary is
+/// printed after the task's submissions return).
+const SUMMARY_WINDOW_MS: i64 = 60_000;
+
+/// Causal links of the OM lease domain:
+/// - the leader's `… submitted for deletion: D, for commit: N …` run → the N auto-commits
+///   (COMMIT_KEY with empty user and ip) nearest to it;
+/// - a failed request's audit line → the OM ERROR each OM logs for it (`Key committed failed`,
+///   `Allocate Block failed`, `Fail for recovering lease`, …): same key (or, for an FSO open key
+///   printed by object ids, same clientID), within the clock skew.
+pub struct OmLinker;
+
+fn audit_of(trace: &Trace, id: EventId) -> Option<&KeyAudit> {
+    match &trace.get(id).data {
+        EventData::Om(om) => om.key_audit(),
+        _ => None,
+    }
+}
+
+impl Linker for OmLinker {
+    fn name(&self) -> &'static str {
+        "om-lease"
+    }
+
+    fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, String)>) {
+        let mut auto_commits: Vec<(i64, EventId)> = Vec::new();
+        let mut summaries: Vec<(i64, EventId, u64)> = Vec::new();
+        let mut failures_by_client: HashMap<u64, Vec<EventId>> = HashMap::new();
+        let mut errors: Vec<EventId> = Vec::new();
+        for (id, event) in trace.events.iter().enumerate() {
+            let EventData::Om(om) = &event.data else {
+                continue;
+            };
+            match om {
+                OmEvent::AuditCommitKey(a) if a.system && a.succeeded() => {
+                    auto_commits.extend(event.ts.map(|t| (t, id)));
+                }
+                OmEvent::OpenKeyCleanupSummary {
+                    submitted_for_commit,
+                    ..
+                } if *submitted_for_commit > 0 => {
+                    summaries.extend(event.ts.map(|t| (t, id, *submitted_for_commit)));
+                }
+                OmEvent::KeyCommitFailed(_)
+                | OmEvent::AllocateBlockFailed(_)
+                | OmEvent::RecoverLeaseFailed(_)
+                | OmEvent::KeyCreateFailed(_)
+                | OmEvent::FileCreateFailed(_) => errors.push(id),
+                _ => {
+                    if let Some(a) = om.key_audit()
+                        && a.ret == AuditRet::Failure
+                        && let Some(client) = a.client_id
+                    {
+                        failures_by_client.entry(client).or_default().push(id);
+                    }
+                }
+            }
+        }
+        let mut taken: HashSet<EventId> = HashSet::new();
+        for (ts, summary, count) in summaries {
+            let mut near: Vec<(i64, EventId)> = auto_commits
+                .iter()
+                .filter(|(t, id)| {
+                    (t - ts).abs() <= SUMMARY_WINDOW_MS + trace.skew_ms && !taken.contains(id)
+                })
+                .map(|&(t, id)| ((t - ts).abs(), id))
+                .collect();
+            near.sort_unstable();
+            for (_, id) in near.into_iter().take(count as usize) {
+                taken.insert(id);
+                out.push((
+                    summary,
+                    id,
+                    format!("OpenKeyCleanupService run submitted {count} auto-commit(s)"),
+                ));
+            }
+        }
+        for error in errors {
+            let e = trace.get(error);
+            let Some(ts) = e.ts else { continue };
+            let client = match &e.data {
+                EventData::Om(OmEvent::AllocateBlockFailed(f)) => f.client_id,
+                _ => None,
+            };
+            let candidates: Vec<EventId> = match e.entities.first() {
+                Some(key) => trace.of_entity(key).to_vec(),
+                None => client
+                    .and_then(|c| failures_by_client.get(&c))
+                    .cloned()
+                    .unwrap_or_default(),
+            };
+            let cause = candidates.into_iter().find(|&id| {
+                audit_of(trace, id).is_some_and(|a| a.ret == AuditRet::Failure)
+                    && trace
+                        .get(id)
+                        .ts
+                        .is_some_and(|t| (t - ts).abs() <= trace.skew_ms)
+            });
+            if let Some(cause) = cause {
+                out.push((
+                    cause,
+                    error,
+                    format!("OM ERROR on {} for the failed request", e.host),
+                ));
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -738,5 +849,56 @@ mod tests {
         assert_eq!(machine.lease(&key).map(|l| l.state), Some(LeaseState::Open));
         machine.evict(10);
         assert_eq!(machine.lease(&key), None);
+    }
+
+    #[test]
+    fn linker_ties_cleanup_run_and_errors_to_audit_lines() {
+        let error = |line: &str| {
+            let text = format!("{line}\n");
+            let mut records = Vec::new();
+            read_records(&mut text.as_bytes(), &ReadOptions::default(), &mut |r| {
+                records.push(r)
+            });
+            let record = &records[0];
+            let typed = classify(record, Component::Om).expect("typed");
+            Event {
+                ts: record.ts,
+                host: "om2".into(),
+                component: Component::Om,
+                level: record.level,
+                thread: record.thread.clone(),
+                logger: record.logger.clone(),
+                entities: typed.entities,
+                data: typed.data,
+                file: "om2/om.log".into(),
+                line: 1,
+                continuation_lines: 0,
+                text: record.message.clone(),
+                copies: Vec::new(),
+            }
+        };
+        let mut auto = audit(0, "", "COMMIT_KEY", r#","dataSize":"10""#, "SUCCESS", "");
+        auto.ts = Some(1_762_164_000_117);
+        let mut summary = error(
+            "2025-11-03 10:00:00,200 [om1-OpenKeyCleanupService#0] INFO org.apache.hadoop.ozone.om.service.OpenKeyCleanupService: Number of expired open keys submitted for deletion: 0, for commit: 1, cleanupLimit: 1000, elapsed time: 94ms",
+        );
+        summary.host = "om1".into();
+        let mut fail = audit(
+            0,
+            "hbase",
+            "COMMIT_KEY",
+            r#","dataSize":"20""#,
+            "FAILURE",
+            NOT_FOUND,
+        );
+        fail.ts = Some(1_762_164_001_000);
+        let err = error(
+            "2025-11-03 10:00:01,050 [om2-OMStateMachineApplyTransactionThread - 0] ERROR org.apache.hadoop.ozone.om.request.key.OMKeyCommitRequest: Key committed failed. Volume:hbase, Bucket:wal, Key:WALs/rs1/f. Exception:{}",
+        );
+        let trace = Trace::from_ordered(vec![auto, summary, fail, err], 2_000);
+        let mut links = Vec::new();
+        OmLinker.link(&trace, &mut links);
+        let pairs: Vec<(EventId, EventId)> = links.iter().map(|(a, b, _)| (*a, *b)).collect();
+        assert_eq!(pairs, vec![(1, 0), (2, 3)]);
     }
 }
