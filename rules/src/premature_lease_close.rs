@@ -92,13 +92,14 @@ impl Rule for PrematureLeaseClose {
         let trace = &context.analysis.trace;
         let limits = LeaseSettings::from(context.settings);
         let dumps = Dumps::index(trace);
-        let auto_commits: Vec<EventId> = context
+        let mut auto_commits: Vec<EventId> = context
             .analysis
             .replay
             .of_machine(lease::NAME)
-            .filter(|t| t.to == "AUTO_COMMITTED" && t.from != "AUTO_COMMITTED")
+            .filter(|t| t.to == "AUTO_COMMITTED")
             .map(|t| t.event)
             .collect();
+        auto_commits.dedup();
         let mut unconfirmed_hosts: BTreeSet<String> = BTreeSet::new();
         let mut writer_ips: BTreeSet<String> = BTreeSet::new();
         for auto in auto_commits {

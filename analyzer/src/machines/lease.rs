@@ -17,9 +17,10 @@
 //! to their last hsync offset, or an auto-commit, which only hsynced keys get).
 //!
 //! Timers: the lease limits (`ozone.om.lease.hard.limit`, `ozone.om.lease.soft.limit`, the cleanup
-//! interval) are [`LeaseLimits`]. An auto-commit earlier than M + hard limit is flagged illegal
-//! only when the limits came from configuration ([`LeaseLimits::configured`]): with the defaults
-//! (7d) a cluster configured shorter would be flagged wrongly.
+//! interval) are [`LeaseLimits`]. The timer's firing (HSYNCED → LEASE_EXPIRED) is not logged: it is
+//! inferred at the auto-commit, and flagged illegal when it comes before M + hard limit, only when
+//! the limits came from configuration ([`LeaseLimits::configured`]; with the defaults, 7d, a
+//! cluster configured shorter would be flagged wrongly).
 //!
 //! Entity `key:/<volume>/<bucket>/<key>`; scope `client:<clientID>` once a line prints it.
 
@@ -76,14 +77,20 @@ pub const TRANSITIONS: &[(&str, &str, &str, &str)] = &[
     ),
     (
         "HSYNCED",
+        "hard-limit timer: M + ozone.om.lease.hard.limit passed (inferred at the auto-commit)",
+        "LEASE_EXPIRED",
+        "OmMetadataManagerImpl.getExpiredOpenKeys: modificationTime <= now - leaseHardLimit",
+    ),
+    (
+        "LEASE_EXPIRED",
         "om_audit_commit_key SUCCESS user= ip=",
         "AUTO_COMMITTED",
-        "OmMetadataManagerImpl.getExpiredOpenKeys (mtime <= now - hard limit) → OpenKeyCleanupService commit",
+        "OpenKeyCleanupService submits a CommitKeyRequest built from the fileTable/keyTable entry",
     ),
     (
         "OPEN",
         "om_audit_commit_key SUCCESS user= ip=",
-        "HSYNCED (inferred) → AUTO_COMMITTED",
+        "HSYNCED (inferred) → LEASE_EXPIRED → AUTO_COMMITTED",
         "only keys with hsyncClientId are auto-committed",
     ),
     (
@@ -145,6 +152,8 @@ pub enum LeaseState {
     None,
     Open,
     Hsynced,
+    /// The hard-limit timer fired: getExpiredOpenKeys would select the key (not logged).
+    Expired,
     Recovering,
     AutoCommitted,
     Recovered,
@@ -159,6 +168,7 @@ impl LeaseState {
             LeaseState::None => "NONE",
             LeaseState::Open => "OPEN",
             LeaseState::Hsynced => "HSYNCED",
+            LeaseState::Expired => "LEASE_EXPIRED",
             LeaseState::Recovering => "RECOVERING",
             LeaseState::AutoCommitted => "AUTO_COMMITTED",
             LeaseState::Recovered => "RECOVERED",
@@ -362,17 +372,16 @@ impl Machine for LeaseMachine {
                     // The hard-limit timer: M + hard limit must have passed (configured limits only).
                     let early = limits.configured
                         && matches!((lease.renewed_at, ts), (Some(m), Some(t)) if t - m < limits.hard_ms);
-                    if before == LeaseState::Hsynced {
-                        step.push(lease, before, LeaseState::Hsynced, Some(EXPIRY_LINE), false);
-                    }
+                    let legal = before == LeaseState::Hsynced;
+                    let before = if legal {
+                        lease.state = LeaseState::Expired;
+                        step.push(lease, before, LeaseState::Expired, Some(EXPIRY_LINE), early);
+                        LeaseState::Expired
+                    } else {
+                        before
+                    };
                     lease.state = LeaseState::AutoCommitted;
-                    step.push(
-                        lease,
-                        before,
-                        LeaseState::AutoCommitted,
-                        None,
-                        early || before != LeaseState::Hsynced,
-                    );
+                    step.push(lease, before, LeaseState::AutoCommitted, None, !legal);
                 } else {
                     let to = if from == LeaseState::Recovering {
                         LeaseState::Recovered
@@ -671,8 +680,8 @@ mod tests {
             vec![
                 s("NONE", "OPEN", false, false),
                 s("OPEN", "HSYNCED", true, false),
-                s("HSYNCED", "HSYNCED", true, false),
-                s("HSYNCED", "AUTO_COMMITTED", false, false),
+                s("HSYNCED", "LEASE_EXPIRED", true, false),
+                s("LEASE_EXPIRED", "AUTO_COMMITTED", false, false),
                 s("AUTO_COMMITTED", "WRITER_FAILED", false, false),
             ]
         );
@@ -699,10 +708,7 @@ mod tests {
             ]
         };
         let got = steps(events(), configured);
-        assert_eq!(
-            got.last(),
-            Some(&s("HSYNCED", "AUTO_COMMITTED", false, true))
-        );
+        assert_eq!(got[2], s("HSYNCED", "LEASE_EXPIRED", true, true));
         assert_eq!(
             got[1],
             s("OPEN", "HSYNCED", true, false),
@@ -710,9 +716,10 @@ mod tests {
         );
         // With the defaults the timer is not trusted.
         let got = steps(events(), LeaseLimits::default());
+        assert_eq!(got[2], s("HSYNCED", "LEASE_EXPIRED", true, false));
         assert_eq!(
             got.last(),
-            Some(&s("HSYNCED", "AUTO_COMMITTED", false, false))
+            Some(&s("LEASE_EXPIRED", "AUTO_COMMITTED", false, false))
         );
     }
 
