@@ -813,16 +813,9 @@ pub fn parse(input: &Input<'_>) -> Option<Typed> {
     match input.component {
         Component::OmAudit => parse_audit(input.audit?, input),
         Component::OmSysAudit => parse_sys_audit(input.audit?),
-        _ => {
-            if let Some(audit) = input.audit {
-                return match input.record.logger.as_deref() {
-                    Some("OMSystemAudit") => parse_sys_audit(audit),
-                    Some("OMAudit") => parse_audit(audit, input),
-                    _ => None,
-                };
-            }
-            parse_main(input)
-        }
+        // Audit records of other components belong to their own modules.
+        _ if input.audit.is_some() => None,
+        _ => parse_main(input),
     }
 }
 

@@ -51,6 +51,11 @@ fn main_log_layouts(level: &str, logger: &str, message: &str, tail: &str) -> Vec
     ] {
         out.push(format!("{header}{message}\n{tail}"));
     }
+    // docker-compose console output: the service prefix on every line, stack traces included.
+    let prefixed_tail: String = tail.lines().map(|l| format!("om1_1  | {l}\n")).collect();
+    out.push(format!(
+        "om1_1  | 2026-08-18 22:53:41,485 [main] {level} {short}: {message}\n{prefixed_tail}"
+    ));
     out
 }
 
@@ -256,7 +261,9 @@ const MAP_AUTO_COMMIT: &str = "2025-11-10 23:17:41,906 | INFO  | OMAudit | user=
 
 #[test]
 fn auto_commit_in_both_param_syntaxes() {
-    for line in [JSON_AUTO_COMMIT, MAP_AUTO_COMMIT] {
+    // The second audit layout has no `%c{1}`: `%d{DEFAULT} | %-5level | %msg | %throwable{3} %n`.
+    let without_logger = MAP_AUTO_COMMIT.replace(" | OMAudit | ", " | ");
+    for line in [JSON_AUTO_COMMIT, MAP_AUTO_COMMIT, without_logger.as_str()] {
         let t = one(line, Component::OmAudit);
         assert_eq!(
             t.entities,
