@@ -91,7 +91,6 @@ impl Rule for PrematureLeaseClose {
     fn check(&self, context: &Context<'_>, out: &mut Output) {
         let trace = &context.analysis.trace;
         let limits = LeaseSettings::from(context.settings);
-        let dumps = Dumps::index(trace);
         let mut auto_commits: Vec<EventId> = context
             .analysis
             .replay
@@ -100,10 +99,16 @@ impl Rule for PrematureLeaseClose {
             .map(|t| t.event)
             .collect();
         auto_commits.dedup();
+        if auto_commits.is_empty() {
+            return;
+        }
+        let dumps = Dumps::index(trace);
+        let key_infos = KeyInfos::index(trace);
         let mut unconfirmed_hosts: BTreeSet<String> = BTreeSet::new();
         let mut writer_ips: BTreeSet<String> = BTreeSet::new();
         for auto in auto_commits {
-            let Some(incident) = Incident::build(&context.analysis.graph, trace, auto, &dumps)
+            let Some(incident) =
+                Incident::build(&context.analysis.graph, trace, auto, &dumps, &key_infos)
             else {
                 continue;
             };
@@ -320,12 +325,62 @@ impl Dumps {
     }
 }
 
+/// OM DEBUG `Key commit … omKeyInfo = OmKeyInfo{…}` lines by (volume, bucket, keyName as printed).
+#[derive(Debug, Default)]
+struct KeyInfos {
+    by_name: HashMap<(String, String, String), Vec<EventId>>,
+}
+
+impl KeyInfos {
+    fn index(trace: &Trace) -> KeyInfos {
+        let mut infos = KeyInfos::default();
+        for (id, event) in trace.events.iter().enumerate() {
+            if let Some(OmEvent::KeyCommitResult {
+                volume,
+                bucket,
+                key_name,
+                ..
+            }) = om_event(event)
+            {
+                infos
+                    .by_name
+                    .entry((volume.clone(), bucket.clone(), key_name.clone()))
+                    .or_default()
+                    .push(id);
+            }
+        }
+        infos
+    }
+
+    /// The lines of a key: by its full path, or (FSO keys print the leaf only) by its file name.
+    fn of<'a>(
+        &'a self,
+        (volume, bucket, key): (&str, &str, &str),
+    ) -> impl Iterator<Item = EventId> + 'a {
+        let full = (volume.to_string(), bucket.to_string(), key.to_string());
+        let leaf = key.rsplit('/').next().unwrap_or(key);
+        let by_leaf =
+            (leaf != key).then(|| (volume.to_string(), bucket.to_string(), leaf.to_string()));
+        let found: Vec<EventId> = [Some(full), by_leaf]
+            .into_iter()
+            .flatten()
+            .filter_map(|k| self.by_name.get(&k))
+            .flatten()
+            .copied()
+            .collect();
+        found.into_iter()
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // One auto-commit and what surrounds it
 
 #[derive(Debug)]
 struct Incident {
     key: Entity,
+    volume: String,
+    bucket: String,
+    key_name: String,
     auto: EventId,
     committed: Option<u64>,
     create: Option<EventId>,
@@ -382,10 +437,17 @@ fn fences(event: &Event) -> bool {
 }
 
 impl Incident {
-    fn build(graph: &EventGraph, trace: &Trace, auto: EventId, dumps: &Dumps) -> Option<Incident> {
+    fn build(
+        graph: &EventGraph,
+        trace: &Trace,
+        auto: EventId,
+        dumps: &Dumps,
+        key_infos: &KeyInfos,
+    ) -> Option<Incident> {
         let auto_event = trace.get(auto);
-        let committed = key_audit(auto_event)?.data_size;
-        let key = key_audit(auto_event)?.entity();
+        let auto_audit = key_audit(auto_event)?;
+        let committed = auto_audit.data_size;
+        let key = auto_audit.entity();
         let ids = trace.of_entity(&key);
         let at = ids.iter().position(|&id| id == auto)?;
         // The session: back to its CREATE_FILE / ALLOCATE_KEY.
@@ -412,6 +474,9 @@ impl Incident {
         let writer = session_audits.iter().rev().find(|a| !a.user.is_empty());
         let mut incident = Incident {
             key: key.clone(),
+            volume: auto_audit.volume.clone(),
+            bucket: auto_audit.bucket.clone(),
+            key_name: auto_audit.key.clone(),
             auto,
             committed,
             create,
@@ -450,7 +515,7 @@ impl Incident {
             })
             .map(|(id, _)| id)
             .min();
-        incident.tie_dumps(trace, dumps);
+        incident.tie_dumps(trace, dumps, key_infos);
         Some(incident)
     }
 
@@ -519,10 +584,12 @@ impl Incident {
         lengths
     }
 
-    fn tie_dumps(&mut self, trace: &Trace, dumps: &Dumps) {
-        if dumps.dumps.is_empty() {
-            return;
-        }
+    /// The auto-commit's volume, bucket and key as printed.
+    fn auto_key(&self) -> (&str, &str, &str) {
+        (&self.volume, &self.bucket, &self.key_name)
+    }
+
+    fn tie_dumps(&mut self, trace: &Trace, dumps: &Dumps, key_infos: &KeyInfos) {
         let start = self.session_start(trace).map(|t| t - trace.skew_ms);
         let in_session = |d: &Dump| match (start, d.ts) {
             (Some(s), Some(t)) => t >= s,
@@ -542,26 +609,17 @@ impl Incident {
             }
         }
         // OM DEBUG `Key commit … omKeyInfo = OmKeyInfo{…}` of this key names its blocks.
-        for &id in trace.of_entity(&self.key) {
-            if let Some(OmEvent::KeyCommitResult { .. }) = om_event(trace.get(id)) {
-                self.blocks.extend(
-                    trace
-                        .get(id)
-                        .entities
-                        .iter()
-                        .filter(|e| e.kind() == "block")
-                        .cloned(),
-                );
-            }
-        }
-        let mut frontier: Vec<Entity> = self.blocks.iter().cloned().collect();
+        let mut frontier: Vec<Entity> = key_infos
+            .of(self.auto_key())
+            .flat_map(|id| trace.get(id).entities.iter())
+            .filter(|e| e.kind() == "block")
+            .cloned()
+            .collect();
         for &i in &tied {
             frontier.extend(dumps.dumps[i].blocks.iter().cloned());
         }
         while let Some(block) = frontier.pop() {
-            if !self.blocks.insert(block.clone())
-                && !tied.iter().any(|&i| dumps.dumps[i].blocks.contains(&block))
-            {
+            if !self.blocks.insert(block.clone()) {
                 continue;
             }
             for &i in dumps.by_block.get(&block).into_iter().flatten() {

@@ -504,3 +504,33 @@ fn block_boundary_failure_confirms_and_cites_the_fso_om_error() {
         .collect();
     assert_eq!(effects, vec![3, 4]);
 }
+
+#[test]
+fn om_debug_key_info_ties_blocks_even_by_leaf_name() {
+    let debug = (
+        "om1",
+        Component::Om,
+        "2026-08-18 20:48:00,000 [om1-OMStateMachineApplyTransactionThread - 0] DEBUG org.apache.hadoop.ozone.om.request.key.OMKeyCommitRequestWithFSO: Key commit succeeded with isHSync = true, omKeyInfo = OmKeyInfo{volumeName='logs', bucketName='raw', keyName='c.log', dataSize=536870000, keyLocationVersions=[version:0 isMultipartKey:false conID 3012 locID 50 bcsID 3 || ], creationTime=1, modificationTime=2, replicationConfig=RATIS/THREE, encInfo=null, fileChecksum=null, isFile=true, fileName='c.log', acls=[]}".to_string(),
+    );
+    let head = vec![
+        om(create("20:14:03")),
+        om(alloc("20:47:52", 536866190, CLIENT)),
+    ];
+    let tail = vec![
+        om(auto_commit("22:53:41", 536800000)),
+        // The writer's next hsync: no length the audit prints, only the block ties it.
+        client(block_written("23:10:00", "sync.3", 50, 1234567)),
+    ];
+    let without: Vec<_> = head.iter().chain(&tail).cloned().collect();
+    assert_eq!(confidence(&run(&without)), Some(Confidence::Possible));
+    let with: Vec<_> = head.iter().cloned().chain([debug]).chain(tail).collect();
+    let out = run(&with);
+    assert_eq!(confidence(&out), Some(Confidence::Likely));
+    assert_eq!(
+        out.findings[0].related,
+        vec![Entity::Block {
+            container: 3012,
+            local: 50
+        }]
+    );
+}
