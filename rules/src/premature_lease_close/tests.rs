@@ -512,11 +512,11 @@ fn om_debug_key_info_ties_blocks_even_by_leaf_name() {
         Component::Om,
         "2026-08-18 20:48:00,000 [om1-OMStateMachineApplyTransactionThread - 0] DEBUG org.apache.hadoop.ozone.om.request.key.OMKeyCommitRequestWithFSO: Key commit succeeded with isHSync = true, omKeyInfo = OmKeyInfo{volumeName='logs', bucketName='raw', keyName='c.log', dataSize=536870000, keyLocationVersions=[version:0 isMultipartKey:false conID 3012 locID 50 bcsID 3 || ], creationTime=1, modificationTime=2, replicationConfig=RATIS/THREE, encInfo=null, fileChecksum=null, isFile=true, fileName='c.log', acls=[]}".to_string(),
     );
-    let head = vec![
+    let head = [
         om(create("20:14:03")),
         om(alloc("20:47:52", 536866190, CLIENT)),
     ];
-    let tail = vec![
+    let tail = [
         om(auto_commit("22:53:41", 536800000)),
         // The writer's next hsync: no length the audit prints, only the block ties it.
         client(block_written("23:10:00", "sync.3", 50, 1234567)),
