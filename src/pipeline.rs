@@ -376,15 +376,9 @@ fn count_shape(shapes: &mut HashMap<String, u64>, message: &str) {
     });
 }
 
-/// A message with numbers, ids, hex and paths masked, so that lines of one statement group
-/// together: `Container #1051 closed on 10.0.1.5` → `Container #N closed on N.N.N.N`.
-pub fn message_shape(message: &str) -> String {
-    let mut out = String::new();
-    write_shape(message, &mut out);
-    out
-}
-
-/// Writes the shape of the message's first 120 bytes into `out` (no allocation per word).
+/// Writes the shape of the message's first 120 bytes into `out` (no allocation per word): numbers,
+/// ids, hex and paths masked, so that lines of one statement group together:
+/// `Container #1051 closed on 10.0.1.5` → `Container #N closed on N.N.N.N`.
 fn write_shape(message: &str, out: &mut String) {
     let mut cut = message.len().min(120);
     while !message.is_char_boundary(cut) {
@@ -430,6 +424,12 @@ fn write_shape(message: &str, out: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn message_shape(message: &str) -> String {
+        let mut out = String::new();
+        write_shape(message, &mut out);
+        out
+    }
 
     #[test]
     fn shapes_mask_numbers_ids_and_paths() {
