@@ -6,6 +6,9 @@
 //! literal is checked with `starts_with` before [`fill`] matches the rest of it. The replica
 //! details `<D>` that every report-handler line ends with (`getDetailsForLogging`) are parsed once
 //! by [`replica_details`].
+//!
+//! `Service ReplicationManager transitions to RUNNING.` and `notifyStatusChanged:RUNNING` are
+//! scm.md 2.1 service-status lines: `scm.rs` types them (it runs first).
 
 use super::{Input, KindInfo, Typed};
 use crate::entity::{self, Entity};
@@ -405,7 +408,6 @@ const T_RM_SEND: &str = "Sending command [{}] for container {} to {} with datano
 const T_RM_UPDATE_FAILED: &str = "Failed to update the state of container {}, update Event {}";
 const T_RM_CLOSE_SKIPPED: &str = "Skip sending close container command, since current SCM is not leader.";
 const T_RM_STARTING: &str = "Starting Replication Monitor Thread.";
-const T_RM_RUNNING: &str = "Service ReplicationManager transitions to RUNNING.";
 const T_EMPTY_MARK_DELETING: &str = "Container {} is empty and closed, marking as DELETING";
 const T_EMPTY_BCSID: &str = "Updating bcsId for empty QUASI_CLOSED container {} from {} to {} before deletion";
 const T_EMPTY_QC_DELETE: &str = "Deleting empty QUASI_CLOSED container {} (container BCSID={}, max replica BCSID={}) with {} replicas from originIds: [{}]. If resurrected, container will transition to QUASI_CLOSED";
@@ -425,7 +427,6 @@ const T_UNHEALTHY_KEPT: &str = "Not handling container {} because replica index 
 const T_BLOCKS_ADDED: &str = "Totally added {} blocks to be deleted for {} datanodes / {} totalnodes, limit per iteration : {}blocks, task elapsed time: {}ms";
 const T_BLOCKS_THROTTLED: &str = "Skipping block deletion as transactionToDNsCommitMap size = {}, exceeds threshold {}";
 const T_BLOCKS_NOT_LEADER: &str = "Skip current run, since not leader any more.";
-const T_BLOCKS_RUNNING: &str = "notifyStatusChanged:RUNNING";
 const T_TXN_CONTAINER_DELETED: &str = "Container: {} was deleted for the transaction: {}.";
 const T_TXN_CONTAINER_MISSING: &str = "Container: {} was not found for the transaction: {}.";
 const T_COMMIT_SKIPPED: &str = "Skip commit transactions since current SCM is not leader.";
@@ -481,7 +482,6 @@ pub const KINDS: &[KindInfo] = &[
     kind("rm_state_update_failed", RM, "ERROR", "2.1–HEAD", T_RM_UPDATE_FAILED, "scm.md 2.5"),
     kind("rm_close_skipped_not_leader", RM, "WARN", "2.1–HEAD", T_RM_CLOSE_SKIPPED, "scm.md 2.5"),
     kind("rm_started", RM, "INFO", "2.1–HEAD", T_RM_STARTING, "scm.md 2.5"),
-    kind("rm_started", RM, "INFO", "2.1–HEAD", T_RM_RUNNING, "scm.md 2.1, 2.5"),
     kind("container_marked_deleting", ECH, "DEBUG", "2.1–HEAD", T_EMPTY_MARK_DELETING, "scm.md 2.5"),
     kind("container_bcsid_updated", ECH, "INFO", "2.2–HEAD", T_EMPTY_BCSID, "scm.md 2.5"),
     kind("empty_quasi_closed_deleted", ECH, "INFO", "2.2–HEAD (HDDS-14684)", T_EMPTY_QC_DELETE, "scm.md 2.5, 5.4"),
@@ -501,7 +501,6 @@ pub const KINDS: &[KindInfo] = &[
     kind("block_deletion_pass", "SCMBlockDeletingService", "INFO", "2.1–HEAD", T_BLOCKS_ADDED, "scm.md 2.6"),
     kind("block_deletion_throttled", "SCMBlockDeletingService", "WARN", "2.1–HEAD", T_BLOCKS_THROTTLED, "scm.md 2.6"),
     kind("block_deletion_not_leader", "SCMBlockDeletingService", "WARN", "2.1–HEAD", T_BLOCKS_NOT_LEADER, "scm.md 2.6"),
-    kind("block_deletion_running", "SCMBlockDeletingService", "INFO", "2.1–HEAD", T_BLOCKS_RUNNING, "scm.md 2.1, 2.6"),
     kind("deleted_block_txn_container_deleted", "DeletedBlockLogImpl", "WARN", "2.1–HEAD", T_TXN_CONTAINER_DELETED, "scm.md 2.6, 5.2"),
     kind("deleted_block_txn_container_missing", "DeletedBlockLogImpl", "WARN", "2.1–HEAD", T_TXN_CONTAINER_MISSING, "scm.md 2.6"),
     kind("deleted_block_commit_skipped_not_leader", "DeletedBlockLogImpl", "INFO", "2.1–HEAD", T_COMMIT_SKIPPED, "scm.md 2.6"),
@@ -850,13 +849,12 @@ fn replication_manager(msg: &str) -> Option<ScmContainerEvent> {
     if msg.starts_with("Sending command [") {
         return send_command(msg);
     }
-    let simple: [(&str, &'static str); 6] = [
+    let simple: [(&str, &'static str); 5] = [
         (T_RM_PASS, "rm_pass"),
         (T_RM_NOT_READY, "rm_not_ready"),
         (T_RM_UPDATE_FAILED, "rm_state_update_failed"),
         (T_RM_CLOSE_SKIPPED, "rm_close_skipped_not_leader"),
         (T_RM_STARTING, "rm_started"),
-        (T_RM_RUNNING, "rm_started"),
     ];
     simple_match(msg, &simple)
 }
@@ -980,11 +978,10 @@ fn health_handler(msg: &str) -> Option<ScmContainerEvent> {
 
 /// Block deletion (scm.md 2.6).
 fn block_deletion(msg: &str) -> Option<ScmContainerEvent> {
-    let simple: [(&str, &'static str); 9] = [
+    let simple: [(&str, &'static str); 8] = [
         (T_BLOCKS_ADDED, "block_deletion_pass"),
         (T_BLOCKS_THROTTLED, "block_deletion_throttled"),
         (T_BLOCKS_NOT_LEADER, "block_deletion_not_leader"),
-        (T_BLOCKS_RUNNING, "block_deletion_running"),
         (T_TXN_CONTAINER_DELETED, "deleted_block_txn_container_deleted"),
         (T_TXN_CONTAINER_MISSING, "deleted_block_txn_container_missing"),
         (T_COMMIT_SKIPPED, "deleted_block_commit_skipped_not_leader"),
@@ -1097,7 +1094,6 @@ mod tests {
             s(RM_LOGGER, "Failed to update the state of container #1051, update Event DELETE".to_string()),
             s(RM_LOGGER, "Skip sending close container command, since current SCM is not leader.".to_string()),
             s(RM_LOGGER, "Starting Replication Monitor Thread.".to_string()),
-            s(RM_LOGGER, "Service ReplicationManager transitions to RUNNING.".to_string()),
             h("EmptyContainerHandler", format!("Container {info} is empty and closed, marking as DELETING")),
             h("EmptyContainerHandler", "Updating bcsId for empty QUASI_CLOSED container #1051 from 4790 to 4821 before deletion".to_string()),
             h("EmptyContainerHandler", format!("Deleting empty QUASI_CLOSED container #1051 (container BCSID=4821, max replica BCSID=4821) with 2 replicas from originIds: [{DN5_UUID}, 9e1d3b5a-7c2f-4a8e-b6d1-3f5c7e9a2b40]. If resurrected, container will transition to QUASI_CLOSED")),
@@ -1116,7 +1112,6 @@ mod tests {
             b("SCMBlockDeletingService", "Totally added 4 blocks to be deleted for 3 datanodes / 5 totalnodes, limit per iteration : 500000blocks, task elapsed time: 19ms"),
             b("SCMBlockDeletingService", "Skipping block deletion as transactionToDNsCommitMap size = 6000, exceeds threshold 5000"),
             b("SCMBlockDeletingService", "Skip current run, since not leader any more."),
-            b("SCMBlockDeletingService", "notifyStatusChanged:RUNNING"),
             b("DeletedBlockLogImpl", "Container: #1051 was deleted for the transaction: txID: 77 containerID: 1051 localID: 1 count: 0."),
             b("DeletedBlockLogImpl", "Container: #1051 was not found for the transaction: txID: 78 containerID: 1051 localID: 2 count: 0."),
             b("DeletedBlockLogImpl", "Skip commit transactions since current SCM is not leader."),
