@@ -1,0 +1,443 @@
+//! `resurrected-container` (HDDS-17400): the leader SCM moves a DELETING or DELETED container
+//! back because of a stale non-empty OPEN, CLOSING or UNHEALTHY replica, so the blocks that were
+//! deleted come back and nothing deletes them again.
+
+use crate::{Confidence, Context, Evidence, Finding, Gap, Output, Role, Rule, RuleDoc, Severity};
+use oztrace_analyzer::Analysis;
+use oztrace_analyzer::machines::container as container_machine;
+use oztrace_analyzer::trace::{EventId, Trace};
+use oztrace_parser::catalog::EventData;
+use oztrace_parser::catalog::scm_container::{ResurrectedEvent, ScmContainerEvent};
+use oztrace_parser::entity::Entity;
+
+pub const ID: &str = "resurrected-container";
+
+/// How long after a resurrection line a follower's not-leader failure for the same replica
+/// still belongs to it (the failure follows within milliseconds on the same report thread).
+const FOLLOWER_FAILURE_WINDOW_MS: i64 = 60_000;
+/// Aftermath lines kept as evidence.
+const MAX_AFTERMATH: usize = 4;
+
+const DEBUG_LOGGERS: &[&str] = &[
+    "log4j.logger.org.apache.hadoop.hdds.scm.container.ContainerReportHandler=DEBUG",
+    "log4j.logger.org.apache.hadoop.hdds.scm.container.IncrementalContainerReportHandler=DEBUG",
+    "log4j.logger.org.apache.hadoop.hdds.scm.container.states.ContainerStateMap=TRACE",
+];
+
+pub static DOC: RuleDoc = RuleDoc {
+    id: ID,
+    ticket: "HDDS-17400",
+    severity: Severity::High,
+    title: "DELETED container resurrected by a stale OPEN/CLOSING replica",
+    detects: "The leader SCM moving a DELETING or DELETED container back (to QUASI_CLOSED on 2.2 and \
+HEAD, `Resurrecting container …`; to CLOSED with the 2.1.x `transitionDeletingToClosed` and 2.0.0 \
+`Moving container` wordings) because a datanode reported a non-empty OPEN, CLOSING or UNHEALTHY \
+replica whose BCSID is at or below the container's sequence id. \
+AbstractContainerReportHandler.updateContainerState compares the BCSID only for CLOSED and \
+QUASI_CLOSED replicas.",
+    why: "The replica belongs to a datanode that was away while the container was emptied and \
+deleted: it still holds the deleted blocks. They come back without any delete transaction that \
+refers to them, the ReplicationManager copies them to more datanodes, and the container is no \
+longer empty, so SCM never deletes it again (space leak; with a second origin the container can \
+stay QUASI_CLOSED_STUCK_UNDER_REPLICATED).",
+    example: "scm1 … INFO org.apache.hadoop.hdds.scm.container.ContainerReportHandler: Resurrecting \
+container #1051 from DELETED to QUASI_CLOSED due to non-empty OPEN replica (keyCount=37, BCSID=4790) \
+from Container #1051 (DELETED, sid=4821) r0 (OPEN, bcsid=4790, origin=b2c7e9d4-…, non-empty) from dn \
+b2c7e9d4-…(dn5.example.com/10.0.1.15)",
+    evidence: "Cause: the leader's resurrection line (follower copies are skipped: a host is a \
+follower when the scm-role machine says so, or when the same host logs a not-leader failure \
+(`Failed to process` with NotLeaderException, `SCM_NOT_LEADER: Failed to process`) for that \
+container and replica right after). The sequence id is taken from the latest earlier line that \
+prints it for the container (a report-handler `sid=`, `Updating bcsId …`, `Deleting empty \
+QUASI_CLOSED container … BCSID=`), not counting lines about the same replica, whose `sid=` \
+updateContainerStats may already have raised to its BCSID. Confirmed: BCSID < the printed sid, or \
+BCSID at or below an earlier printed sequence id. A BCSID above the earlier sequence id is newer \
+data (HDDS-11136, HDDS-14684: by design) and is not flagged. With no earlier sequence id: likely \
+when the replica's datanode was seen dead and back before the line, else possible. Context: the \
+earlier sequence id, the RM delete commands, the datanode's dead and return lines; effect: what \
+the leader's ReplicationManager sends for the container afterwards (close, replicate).",
+    loggers: DEBUG_LOGGERS,
+};
+
+pub struct ResurrectedContainer;
+
+pub static RULE: ResurrectedContainer = ResurrectedContainer;
+
+impl Rule for ResurrectedContainer {
+    fn doc(&self) -> &'static RuleDoc {
+        &DOC
+    }
+
+    fn check(&self, context: &Context<'_>, out: &mut Output) {
+        let analysis = context.analysis;
+        let trace = &analysis.trace;
+        for id in 0..trace.events.len() {
+            let Some(resurrection) = stale_candidate(trace, id) else {
+                continue;
+            };
+            // The container machine replays the line as a step out of DELETING/DELETED on this
+            // SCM (the resurrection transition of its table).
+            let resurrects = analysis.replay.of_event(id).any(|t| {
+                t.machine == container_machine::NAME
+                    && t.inferred.is_none()
+                    && matches!(t.from.as_str(), "DELETED" | "DELETING")
+            });
+            if !resurrects {
+                continue;
+            }
+            if is_follower(analysis, id, resurrection) {
+                continue;
+            }
+            if let Some(finding) = judge(analysis, id, resurrection) {
+                if finding.confidence < Confidence::Confirmed {
+                    push_gap(context, id, out);
+                }
+                out.findings.push(finding);
+            }
+        }
+    }
+}
+
+/// A resurrection of a DELETING/DELETED container by a non-empty OPEN, CLOSING or UNHEALTHY
+/// replica (the states the code moves back without a BCSID check).
+fn stale_candidate(trace: &Trace, id: EventId) -> Option<&ResurrectedEvent> {
+    let EventData::ScmContainer(ScmContainerEvent::Resurrected(e)) = &trace.get(id).data else {
+        return None;
+    };
+    let from_deleted = matches!(e.from.as_str(), "DELETED" | "DELETING");
+    let stale_state = matches!(
+        e.replica_state.as_deref(),
+        Some("OPEN" | "CLOSING" | "UNHEALTHY")
+    );
+    (from_deleted && stale_state && e.empty != Some(true)).then_some(e)
+}
+
+/// The datanode of the replica: its UUID, or the host the older wordings print (mapped to a UUID
+/// when a report-handler line names the same host).
+fn replica_datanode(trace: &Trace, e: &ResurrectedEvent) -> Option<Entity> {
+    if let Some(dn) = e.datanode.as_deref().and_then(Entity::datanode) {
+        return Some(dn);
+    }
+    let host = e.datanode_host.as_deref()?;
+    let mapped = trace.events.iter().find_map(|ev| match &ev.data {
+        EventData::ScmContainer(data) => data
+            .replica()
+            .filter(|r| r.datanode_host.eq_ignore_ascii_case(host))
+            .and_then(|r| Entity::datanode(&r.datanode)),
+        _ => None,
+    });
+    mapped.or_else(|| Entity::datanode_host(host))
+}
+
+/// The same SCM logs a not-leader failure for this container and replica right after the line,
+/// or the SCM role machine says this host was not the leader.
+fn is_follower(analysis: &Analysis, id: EventId, e: &ResurrectedEvent) -> bool {
+    let trace = &analysis.trace;
+    let event = trace.get(id);
+    let failed = trace
+        .of_host(&event.host)
+        .iter()
+        .copied()
+        .skip_while(|&other| other <= id)
+        .take_while(|&other| {
+            trace
+                .elapsed(id, other)
+                .is_none_or(|ms| ms <= FOLLOWER_FAILURE_WINDOW_MS)
+        })
+        .any(|other| match &trace.get(other).data {
+            EventData::ScmContainer(ScmContainerEvent::ReportFailed(f)) => {
+                f.not_leader
+                    && f.replica.container == e.container
+                    && e.bcsid.is_none_or(|b| b == f.replica.bcsid)
+            }
+            EventData::ScmContainer(s @ ScmContainerEvent::Statement(_)) => {
+                s.kind() == "container_update_skipped_follower" && s.container() == Some(e.container)
+            }
+            _ => false,
+        });
+    failed || leader_role(analysis, id) == Some(false)
+}
+
+/// The host's SCM role at the event, from the SCMContext and SCMStateMachine lines of that host
+/// (`update <isLeader,term>`, `becomes leader of term`, `steps down`), latest first.
+fn leader_role(analysis: &Analysis, id: EventId) -> Option<bool> {
+    let trace = &analysis.trace;
+    let host = &trace.get(id).host;
+    trace
+        .of_host(host)
+        .iter()
+        .rev()
+        .skip_while(|&&other| other >= id)
+        .find_map(|&other| {
+            let data = &trace.get(other).data;
+            match data.kind() {
+                "scm_became_leader" => Some(true),
+                "scm_stepped_down" => Some(false),
+                "scm_role_update" => serde_json::to_value(data)
+                    .ok()?
+                    .get("is_leader")?
+                    .as_bool(),
+                _ => None,
+            }
+        })
+}
+
+/// A printed sequence id and the line that printed it.
+struct PrintedSid {
+    sid: i64,
+    event: EventId,
+}
+
+/// The latest line before `id` that prints the container's sequence id, not counting lines about
+/// the same replica report (their `sid=` may have been raised to the replica's BCSID by
+/// updateContainerStats), except DEBUG `Processing replica`, which is rendered before the raise.
+fn earlier_sid(trace: &Trace, id: EventId, e: &ResurrectedEvent) -> Option<PrintedSid> {
+    // Every SCM prints the same report decisions: the leader's own line is the better evidence.
+    let host = &trace.get(id).host;
+    earlier_sid_on(trace, id, e, Some(host)).or_else(|| earlier_sid_on(trace, id, e, None))
+}
+
+fn earlier_sid_on(
+    trace: &Trace,
+    id: EventId,
+    e: &ResurrectedEvent,
+    host: Option<&std::sync::Arc<str>>,
+) -> Option<PrintedSid> {
+    let same_replica = |dn: &str, bcsid: u64| {
+        Some(bcsid) == e.bcsid
+            && (e.datanode.as_deref() == Some(dn) || e.datanode_host.as_deref() == Some(dn))
+    };
+    trace
+        .of_entity(&Entity::Container(e.container))
+        .iter()
+        .rev()
+        .copied()
+        .filter(|&other| other < id && host.is_none_or(|h| &trace.get(other).host == h))
+        .find_map(|other| {
+            let EventData::ScmContainer(data) = &trace.get(other).data else {
+                return None;
+            };
+            let sid = data.printed_sid()?;
+            let about_same_replica = match data {
+                ScmContainerEvent::Resurrected(r) => {
+                    let dn = r.datanode.as_deref().or(r.datanode_host.as_deref());
+                    dn.is_some_and(|dn| r.bcsid.is_some_and(|b| same_replica(dn, b)))
+                }
+                _ => data.replica().is_some_and(|r| {
+                    data.kind() != "container_replica_processing"
+                        && (same_replica(&r.datanode, r.bcsid)
+                            || same_replica(&r.datanode_host, r.bcsid))
+                }),
+            };
+            (!about_same_replica).then_some(PrintedSid { sid, event: other })
+        })
+}
+
+/// The datanode's last `A dead datanode is detected` before `id` and the first return after it
+/// (HEALTHY READONLY, registration), both before `id`. Lines of `host` are preferred.
+fn dead_and_back(trace: &Trace, id: EventId, dn: &Entity, host: &str) -> Option<(EventId, EventId)> {
+    let events = trace.of_entity(dn);
+    let pick = |same_host: bool| {
+        let on = |other: EventId| !same_host || &*trace.get(other).host == host;
+        let dead = events
+            .iter()
+            .copied()
+            .filter(|&o| o < id && on(o) && trace.get(o).kind() == "node_dead")
+            .next_back()?;
+        let back = events.iter().copied().find(|&o| {
+            o > dead
+                && o < id
+                && on(o)
+                && matches!(trace.get(o).kind(), "node_healthy_readonly" | "datanode_registered")
+        })?;
+        Some((dead, back))
+    };
+    pick(true).or_else(|| pick(false))
+}
+
+fn judge(analysis: &Analysis, id: EventId, e: &ResurrectedEvent) -> Option<Finding> {
+    let trace = &analysis.trace;
+    let host = &*trace.get(id).host;
+    let earlier = earlier_sid(trace, id, e);
+    let datanode = replica_datanode(trace, e);
+    let returned = datanode
+        .as_ref()
+        .and_then(|dn| dead_and_back(trace, id, dn, host));
+    let dn_name = e
+        .datanode_host
+        .clone()
+        .or_else(|| e.datanode.clone())
+        .unwrap_or_else(|| "its datanode".to_string());
+    let (confidence, reason) = match (e.bcsid, e.sid, earlier.as_ref()) {
+        (Some(b), Some(s), _) if (b as i128) < s as i128 => (
+            Confidence::Confirmed,
+            format!("replica BCSID {b} is below the container's sequence id {s} in the same line: the replica is stale"),
+        ),
+        (Some(b), _, Some(p)) if b as i128 <= p.sid as i128 => (
+            Confidence::Confirmed,
+            format!("replica BCSID {b} is at or below the sequence id {} printed earlier for the container: the replica is stale", p.sid),
+        ),
+        // Newer data than the container had: the designed resurrection (HDDS-11136, HDDS-14684).
+        (Some(b), _, Some(p)) if b as i128 > p.sid as i128 => return None,
+        (Some(b), Some(s), None) if b as i128 > s as i128 => return None,
+        _ if returned.is_some() => (
+            Confidence::Likely,
+            format!("no earlier line prints a sequence id to compare the BCSID with, but {dn_name} was dead and came back before the line"),
+        ),
+        _ => (
+            Confidence::Possible,
+            "no earlier line prints a sequence id to compare the BCSID with, and the datanode was not seen dead and back".to_string(),
+        ),
+    };
+    let mut evidence = vec![Evidence {
+        event: id,
+        role: Role::Cause,
+        note: format!(
+            "leader moves #{} from {} back to {} for a non-empty {} replica (BCSID {})",
+            e.container,
+            e.from,
+            e.to,
+            e.replica_state.as_deref().unwrap_or("?"),
+            e.bcsid.map_or("not printed".to_string(), |b| b.to_string())
+        ),
+    }];
+    if let Some(p) = &earlier {
+        evidence.push(Evidence {
+            event: p.event,
+            role: Role::Context,
+            note: format!("latest earlier sequence id of #{}: {}", e.container, p.sid),
+        });
+    }
+    if let Some((dead, back)) = returned {
+        evidence.push(Evidence {
+            event: dead,
+            role: Role::Context,
+            note: format!("{dn_name} dead: SCM removes its replicas and it misses the block deletes"),
+        });
+        evidence.push(Evidence {
+            event: back,
+            role: Role::Context,
+            note: format!("{dn_name} is back with its old replica"),
+        });
+    }
+    let (deletes, aftermath) = commands_around(analysis, id, e.container);
+    evidence.extend(deletes.into_iter().map(|d| Evidence {
+        event: d,
+        role: Role::Context,
+        note: format!("ReplicationManager deletes the empty container #{}", e.container),
+    }));
+    let deleted_again = aftermath.iter().any(|&a| {
+        matches!(&trace.get(a).data, EventData::ScmContainer(ScmContainerEvent::ReplicationCommand(c)) if c.command == "deleteContainerCommand")
+    });
+    evidence.extend(aftermath.into_iter().take(MAX_AFTERMATH).map(|a| Evidence {
+        event: a,
+        role: Role::Effect,
+        note: aftermath_note(trace, a),
+    }));
+    let summary = format!(
+        "SCM leader {host} moved {} container #{} back to {} for a stale non-empty {} replica on {dn_name} (BCSID {}{}); its deleted blocks are back and {}.",
+        e.from,
+        e.container,
+        e.to,
+        e.replica_state.as_deref().unwrap_or("?"),
+        e.bcsid.map_or("not printed".to_string(), |b| b.to_string()),
+        earlier
+            .as_ref()
+            .map(|p| format!(", sequence id {}", p.sid))
+            .or_else(|| e.sid.map(|s| format!(", sid {s}")))
+            .unwrap_or_default(),
+        if deleted_again {
+            "the container was deleted again later"
+        } else {
+            "nothing deletes them again"
+        }
+    );
+    Some(Finding {
+        rule: ID,
+        entity: Entity::Container(e.container),
+        related: datanode.into_iter().collect(),
+        confidence,
+        reason,
+        summary,
+        evidence,
+    })
+}
+
+/// The leader host's ReplicationManager commands for the container: the delete commands of the
+/// last deletion before `id`, and every command after it.
+fn commands_around(analysis: &Analysis, id: EventId, container: u64) -> (Vec<EventId>, Vec<EventId>) {
+    let trace = &analysis.trace;
+    let host = &trace.get(id).host;
+    let commands: Vec<EventId> = trace
+        .of_entity(&Entity::Container(container))
+        .iter()
+        .copied()
+        .filter(|&o| {
+            &trace.get(o).host == host
+                && matches!(
+                    trace.get(o).data,
+                    EventData::ScmContainer(ScmContainerEvent::ReplicationCommand(_))
+                        | EventData::ScmContainer(ScmContainerEvent::SequenceId(_))
+                )
+        })
+        .collect();
+    let is_delete = |o: EventId| match &trace.get(o).data {
+        EventData::ScmContainer(ScmContainerEvent::ReplicationCommand(c)) => {
+            c.command == "deleteContainerCommand"
+        }
+        EventData::ScmContainer(s) => s.kind() == "empty_quasi_closed_deleted",
+        _ => false,
+    };
+    let before: Vec<EventId> = commands.iter().copied().filter(|&o| o < id).collect();
+    let mut deletes: Vec<EventId> = before
+        .iter()
+        .rev()
+        .copied()
+        .skip_while(|&o| !is_delete(o))
+        .take_while(|&o| is_delete(o))
+        .collect();
+    deletes.reverse();
+    let after = commands
+        .into_iter()
+        .filter(|&o| o > id && matches!(trace.get(o).data, EventData::ScmContainer(ScmContainerEvent::ReplicationCommand(_))))
+        .collect();
+    (deletes, after)
+}
+
+fn aftermath_note(trace: &Trace, id: EventId) -> String {
+    match &trace.get(id).data {
+        EventData::ScmContainer(ScmContainerEvent::ReplicationCommand(c)) => match c.command.as_str() {
+            "closeContainerCommand" => "aftermath: RM closes the stale replica of the resurrected container".to_string(),
+            "replicateContainerCommand" => "aftermath: RM copies the resurrected (deleted) data to another datanode".to_string(),
+            "deleteContainerCommand" => "aftermath: RM deletes the container again".to_string(),
+            other => format!("aftermath: RM sends {other}"),
+        },
+        _ => "aftermath".to_string(),
+    }
+}
+
+/// Without an earlier sequence id the finding cannot be confirmed; DEBUG report handlers print
+/// `Processing replica` with the sid before updateContainerStats raises it.
+fn push_gap(context: &Context<'_>, id: EventId, out: &mut Output) {
+    let host = context.analysis.trace.get(id).host.to_string();
+    let missing: Vec<String> = DEBUG_LOGGERS
+        .iter()
+        .filter(|line| {
+            let (logger, level) = line
+                .trim_start_matches("log4j.logger.")
+                .split_once('=')
+                .unwrap_or(("", ""));
+            !context.logging.enabled(&host, logger, level)
+        })
+        .map(|line| line.to_string())
+        .collect();
+    if missing.is_empty() {
+        return;
+    }
+    out.gaps.push(Gap {
+        rule: ID,
+        missing: "the container's sequence id before the report (DEBUG `Processing replica`) and its lifecycle changes (TRACE ContainerStateMap), to tell a stale replica from newer data".to_string(),
+        enable: missing,
+        hosts: vec![host],
+    });
+}
