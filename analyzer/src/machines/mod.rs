@@ -4,9 +4,11 @@
 use crate::graph::Linker;
 use crate::machine::Machine;
 
+pub mod scm_role;
+
 /// A fresh instance of every machine.
 pub fn all() -> Vec<Box<dyn Machine>> {
-    vec![]
+    vec![Box::new(scm_role::ScmRole::new())]
 }
 
 /// Every causal linker.

@@ -79,11 +79,19 @@ pub struct ScmAudit {
 pub enum ScmEvent {
     Audit(ScmAudit),
     /// `current SCM {} becomes leader of term {}`.
-    BecameLeader { scm_id: String, term: u64 },
+    BecameLeader {
+        scm_id: String,
+        term: u64,
+    },
     /// `Leader changed to {}, current SCM {} is still follower.`
-    LeaderChanged { leader: String, scm_id: String },
+    LeaderChanged {
+        leader: String,
+        scm_id: String,
+    },
     /// `SCM {} steps down from being leader.`
-    SteppedDown { scm_id: String },
+    SteppedDown {
+        scm_id: String,
+    },
     /// `update <isLeader,term> from <{},{}> to <{},{}>`.
     RoleUpdate {
         was_leader: bool,
@@ -92,11 +100,20 @@ pub enum ScmEvent {
         new_term: i64,
     },
     /// `update <isLeaderReady> from <{}> to <{}>`.
-    LeaderReadyUpdate { was_ready: bool, is_ready: bool },
+    LeaderReadyUpdate {
+        was_ready: bool,
+        is_ready: bool,
+    },
     /// ` scm role is {} peers {}` (startup).
-    StartupRole { role: String, peers: String },
+    StartupRole {
+        role: String,
+        peers: String,
+    },
     /// `Service {} transitions to {}.` / `notifyStatusChanged:RUNNING`.
-    ServiceStatus { service: String, status: String },
+    ServiceStatus {
+        service: String,
+        status: String,
+    },
     /// `{}: applyTransaction {}` (DEBUG).
     ApplyTransaction {
         member: String,
@@ -116,7 +133,10 @@ pub enum ScmEvent {
         datanodes: Vec<String>,
     },
     /// `Starting Decommission for node {}` / `Starting Maintenance for node {}`.
-    AdminStarted { action: AdminAction, datanode: String },
+    AdminStarted {
+        action: AdminAction,
+        datanode: String,
+    },
     /// `… called on node {} … state {}. Nothing to do.` and `Cannot decommission node {} in state {}`.
     AdminNotStarted {
         #[serde(skip)]
@@ -127,11 +147,20 @@ pub enum ScmEvent {
     },
     /// `Datanode {} has an operational state of {} when it should be undergoing decommission or
     /// maintenance. Aborting admin for this node.`
-    AdminAborted { datanode: String, op_state: String },
+    AdminAborted {
+        datanode: String,
+        op_state: String,
+    },
     /// `Datanode {} has completed the admin workflow. The operational state has been set to {}`.
-    AdminCompleted { datanode: String, op_state: String },
+    AdminCompleted {
+        datanode: String,
+        op_state: String,
+    },
     /// `There are {} nodes tracked for decommission and maintenance.  {} pending nodes.`
-    TrackedCount { tracked: u64, pending: u64 },
+    TrackedCount {
+        tracked: u64,
+        pending: u64,
+    },
     /// `TrackedNode@<hex>` lines whose only value is the node: recommissioned, cancel failed.
     TrackedNode {
         #[serde(skip)]
@@ -139,7 +168,10 @@ pub enum ScmEvent {
         tracked_node: String,
     },
     /// `Waiting for pipelines to close for {}. There are {} pipelines`.
-    WaitingForPipelines { tracked_node: String, pipelines: u64 },
+    WaitingForPipelines {
+        tracked_node: String,
+        pipelines: u64,
+    },
     /// `{} has {} sufficientlyReplicated, {} deleting, {} underReplicated and {} unclosed containers`.
     ReplicationStatus {
         tracked_node: String,
@@ -197,7 +229,10 @@ pub enum ScmEvent {
     },
     /// `Updating nodeOperationalState on registration as the datanode has a persisted state of {}
     /// and expiry of {}` (no datanode id in the line).
-    OpStateOnRegistration { op_state: String, expiry: i64 },
+    OpStateOnRegistration {
+        op_state: String,
+        expiry: i64,
+    },
     /// `Updated datanode {} {} to {} {}` (NodeStatus `<OP>(no expiry)-<HEALTH>`).
     NodeStatusUpdated {
         datanode: String,
@@ -207,7 +242,10 @@ pub enum ScmEvent {
         new_health: String,
     },
     /// `Clearing command queue of size {} for DN {}`.
-    CommandQueueCleared { datanode: String, size: u64 },
+    CommandQueueCleared {
+        datanode: String,
+        size: u64,
+    },
     /// `Heartbeat dispatched for datanode {} with commands {}` (DEBUG).
     HeartbeatDispatched {
         datanode: String,
@@ -306,7 +344,6 @@ struct Pattern {
     template: &'static str,
     build: Build,
 }
-
 
 /// The releases the templates below were checked against (scm.md quotes HEAD 78d5650c313f; the
 /// samples' SOURCE.md notes the same wording in 2.0.0–2.2.0 for the admin flow).
@@ -948,7 +985,9 @@ fn dispatched_commands(list: &str) -> Vec<HeartbeatCommand> {
             .bytes()
             .take_while(|b| b.is_ascii_alphanumeric())
             .count();
-        if word_len > 0 && rest[..word_len].ends_with("Command") && rest[word_len..].starts_with(": ")
+        if word_len > 0
+            && rest[..word_len].ends_with("Command")
+            && rest[word_len..].starts_with(": ")
         {
             starts.push(at);
         }
@@ -964,7 +1003,10 @@ fn dispatched_commands(list: &str) -> Vec<HeartbeatCommand> {
             continue;
         };
         let value = |name: &str| {
-            fields.split(", ").find_map(|f| f.strip_prefix(name)).map(str::trim)
+            fields
+                .split(", ")
+                .find_map(|f| f.strip_prefix(name))
+                .map(str::trim)
         };
         out.push(HeartbeatCommand {
             command_type: command_type.to_string(),
@@ -976,8 +1018,8 @@ fn dispatched_commands(list: &str) -> Vec<HeartbeatCommand> {
     out
 }
 
-/// The SEND_HEARTBEAT `command` param (`constructCommandAuditMap`): `[` + entries joined by `, `
-/// + `]`, each `TextFormat.shortDebugString(SCMCommandProto)`: `commandType: <type>
+/// The SEND_HEARTBEAT `command` param (`constructCommandAuditMap`): entries joined by `, ` in
+/// brackets, each `TextFormat.shortDebugString(SCMCommandProto)`: `commandType: <type>
 /// <xxx>CommandProto { … } term: <t> encodedToken: "…" deadlineMsSinceEpoch: <d>`. No entry holds
 /// `, commandType: `, so that splits them.
 fn audit_commands(list: &str) -> Vec<HeartbeatCommand> {
@@ -998,7 +1040,10 @@ fn audit_commands(list: &str) -> Vec<HeartbeatCommand> {
             let top = entry.rfind('}').map_or(entry, |i| &entry[i..]);
             let after = |text: &str, name: &str| {
                 text.find(name).and_then(|i| {
-                    text[i + name.len()..].split_whitespace().next().map(str::to_string)
+                    text[i + name.len()..]
+                        .split_whitespace()
+                        .next()
+                        .map(str::to_string)
                 })
             };
             Some(HeartbeatCommand {
@@ -1033,12 +1078,20 @@ fn audit(body: &AuditBody) -> Typed {
             entities.extend(nodes.iter().filter_map(|h| Entity::datanode_host(h)));
         }
         "SEND_HEARTBEAT" => {
-            commands = params.get("command").map(audit_commands).unwrap_or_default();
+            commands = params
+                .get("command")
+                .map(audit_commands)
+                .unwrap_or_default();
         }
         _ => {}
     }
     entities.extend(params.get("datanodeUUID").and_then(Entity::datanode));
-    entities.extend(params.get("datanodeDetails").map(datanodes_in).unwrap_or_default());
+    entities.extend(
+        params
+            .get("datanodeDetails")
+            .map(datanodes_in)
+            .unwrap_or_default(),
+    );
     entities.extend(
         params
             .get("containerID")
@@ -1128,8 +1181,8 @@ fn logger_is(logger: &str, package: &str, class: &str) -> bool {
 pub fn parse(input: &Input<'_>) -> Option<Typed> {
     let record = input.record;
     if let Some(body) = input.audit {
-        let is_scm_audit = input.component == Component::ScmAudit
-            || record.logger.as_deref() == Some("SCMAudit");
+        let is_scm_audit =
+            input.component == Component::ScmAudit || record.logger.as_deref() == Some("SCMAudit");
         return is_scm_audit.then(|| audit(body));
     }
     let logger = record.logger.as_deref()?;
