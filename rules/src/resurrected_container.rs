@@ -5,6 +5,7 @@
 use crate::{Confidence, Context, Evidence, Finding, Gap, Output, Role, Rule, RuleDoc, Severity};
 use oztrace_analyzer::Analysis;
 use oztrace_analyzer::machines::container as container_machine;
+use oztrace_analyzer::machines::scm_role;
 use oztrace_analyzer::trace::{EventId, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::scm_container::{ResurrectedEvent, ScmContainerEvent};
@@ -155,31 +156,7 @@ fn is_follower(analysis: &Analysis, id: EventId, e: &ResurrectedEvent) -> bool {
             }
             _ => false,
         });
-    failed || leader_role(analysis, id) == Some(false)
-}
-
-/// The host's SCM role at the event, from the SCMContext and SCMStateMachine lines of that host
-/// (`update <isLeader,term>`, `becomes leader of term`, `steps down`), latest first.
-fn leader_role(analysis: &Analysis, id: EventId) -> Option<bool> {
-    let trace = &analysis.trace;
-    let host = &trace.get(id).host;
-    trace
-        .of_host(host)
-        .iter()
-        .rev()
-        .skip_while(|&&other| other >= id)
-        .find_map(|&other| {
-            let data = &trace.get(other).data;
-            match data.kind() {
-                "scm_became_leader" => Some(true),
-                "scm_stepped_down" => Some(false),
-                "scm_role_update" => serde_json::to_value(data)
-                    .ok()?
-                    .get("is_leader")?
-                    .as_bool(),
-                _ => None,
-            }
-        })
+    failed || scm_role::is_leader(&analysis.replay, trace, &event.host, id) == Some(false)
 }
 
 /// A printed sequence id and the line that printed it.

@@ -2,13 +2,17 @@
 //! and one line in each list.
 
 pub mod container;
+pub mod scm_role;
 
 use crate::graph::Linker;
 use crate::machine::Machine;
 
 /// A fresh instance of every machine.
 pub fn all() -> Vec<Box<dyn Machine>> {
-    vec![Box::new(container::ContainerMachine::new())]
+    vec![
+        Box::new(scm_role::ScmRole::new()),
+        Box::new(container::ContainerMachine::new()),
+    ]
 }
 
 /// Every causal linker.
