@@ -418,3 +418,240 @@ fn push_gap(context: &Context<'_>, id: EventId, out: &mut Output) {
         hosts: vec![host],
     });
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{LoggingCoverage, Settings};
+    use oztrace_analyzer::ReplayOptions;
+    use oztrace_parser::catalog::classify;
+    use oztrace_parser::event::Event;
+    use oztrace_parser::record::Record;
+    use oztrace_parser::source::Component;
+
+    const DN: &str = "b2c7e9d4-1f6a-4c3b-8e52-7a9d0c4f6e13";
+    const DN_REF: &str = "b2c7e9d4-1f6a-4c3b-8e52-7a9d0c4f6e13(dn5.example.com/10.0.1.15)";
+    const FCR: &str = "org.apache.hadoop.hdds.scm.container.ContainerReportHandler";
+    const ICR: &str = "org.apache.hadoop.hdds.scm.container.IncrementalContainerReportHandler";
+    const NLE: &str = "org.apache.hadoop.hdds.scm.exceptions.SCMException: org.apache.ratis.protocol.exceptions.NotLeaderException: Server 2d1e3f40-5b6c-4d7e-9f80-a1b2c3d4e5f6@group-112233445566 is not the leader, suggested leader is: 1c0d2e3f-4a5b-4c6d-8e7f-90a1b2c3d4e5|scm1.example.com:9894";
+
+    fn d(cstate: &str, sid: u64, rstate: &str, bcsid: u64) -> String {
+        format!("Container #1051 ({cstate}, sid={sid}) r0 ({rstate}, bcsid={bcsid}, origin={DN}, non-empty) from dn {DN_REF}")
+    }
+
+    fn resurrect(sid: u64, rstate: &str, bcsid: u64) -> String {
+        format!(
+            "Resurrecting container #1051 from DELETED to QUASI_CLOSED due to non-empty {rstate} replica (keyCount=37, BCSID={bcsid}) from {}",
+            d("DELETED", sid, rstate, bcsid)
+        )
+    }
+
+    /// A log line as the catalogue types it: (host, seconds, logger, message, continuation).
+    type Line<'a> = (&'a str, i64, &'a str, String, &'a str);
+
+    fn events(lines: Vec<Line<'_>>) -> Vec<Event> {
+        lines
+            .into_iter()
+            .enumerate()
+            .map(|(i, (host, secs, logger, message, continuation))| {
+                let record = Record {
+                    line: i as u64 + 1,
+                    ts: Some(secs * 1000),
+                    level: None,
+                    thread: None,
+                    logger: Some(logger.to_string()),
+                    message: message.clone(),
+                    throwable: None,
+                    continuation: continuation.to_string(),
+                    continuation_lines: continuation.lines().count() as u32,
+                    service: None,
+                    headerless: false,
+                };
+                let typed = classify(&record, Component::Scm)
+                    .unwrap_or_else(|| panic!("not typed: {message}"));
+                Event {
+                    ts: record.ts,
+                    host: host.into(),
+                    component: Component::Scm,
+                    level: None,
+                    thread: None,
+                    logger: record.logger.clone(),
+                    entities: typed.entities,
+                    data: typed.data,
+                    file: format!("{host}/scm.log").into(),
+                    line: record.line,
+                    continuation_lines: record.continuation_lines,
+                    text: message,
+                    copies: Vec::new(),
+                }
+            })
+            .collect()
+    }
+
+    fn check_with(lines: Vec<Line<'_>>, logging: &LoggingCoverage) -> (Output, Analysis) {
+        let trace = Trace::from_ordered(events(lines), 2000);
+        let analysis = Analysis::run(trace, ReplayOptions::default());
+        let mut out = Output::default();
+        let context = Context {
+            analysis: &analysis,
+            settings: &Settings::default(),
+            logging,
+        };
+        RULE.check(&context, &mut out);
+        (out, analysis)
+    }
+
+    fn check(lines: Vec<Line<'_>>) -> Output {
+        check_with(lines, &LoggingCoverage::default()).0
+    }
+
+    fn dead(host: &str, secs: i64) -> Line<'_> {
+        (host, secs, "org.apache.hadoop.hdds.scm.node.DeadNodeHandler", format!("A dead datanode is detected. {DN_REF}"), "")
+    }
+
+    fn back(host: &str, secs: i64) -> Line<'_> {
+        (
+            host,
+            secs,
+            "org.apache.hadoop.hdds.scm.node.HealthyReadOnlyNodeHandler",
+            format!("Datanode {DN_REF} moved to HEALTHY READONLY state."),
+            "",
+        )
+    }
+
+    fn close(host: &str, secs: i64, sid: u64) -> Line<'_> {
+        let other = "9e1d3b5a-7c2f-4a8e-b6d1-3f5c7e9a2b40";
+        (
+            host,
+            secs,
+            ICR,
+            format!("CLOSE Container #1051 (CLOSING, sid={sid}) r0 (CLOSED, bcsid={sid}, origin={other}, non-empty) from dn {other}(dn1.example.com/10.0.1.11)"),
+            "",
+        )
+    }
+
+    fn rm<'a>(host: &'a str, secs: i64, command: &str, state: &str) -> Line<'a> {
+        (
+            host,
+            secs,
+            "org.apache.hadoop.hdds.scm.container.replication.ReplicationManager",
+            format!("Sending command [{command}: cmdID: 1, encodedToken: \"\", term: 0, deadlineMsSinceEpoch: 0, containerID: 1051, replicaIndex: 0, force: false] for container ContainerInfo{{id=#1051, state={state}, stateEnterTime=2026-08-18T09:25:03.114Z, pipelineID=Pipeline-8a1f2e3d-4c5b-4a69-b7d8-0e1f2a3b4c5d, owner=om1}} to 9e1d3b5a-7c2f-4a8e-b6d1-3f5c7e9a2b40(dn1.example.com/10.0.1.11) with datanode deadline 1 and scm deadline 2"),
+            "",
+        )
+    }
+
+    #[test]
+    fn stale_open_replica_on_the_leader_is_confirmed_and_follower_copies_are_not_findings() {
+        let out = check(vec![
+            close("scm1", 10, 4821),
+            dead("scm1", 20),
+            rm("scm1", 30, "deleteContainerCommand", "CLOSED"),
+            back("scm1", 40),
+            ("scm1", 50, FCR, resurrect(4821, "OPEN", 4790), ""),
+            ("scm2", 50, FCR, resurrect(4821, "OPEN", 4790), ""),
+            ("scm2", 50, FCR, format!("Failed to process {}", d("DELETED", 4821, "OPEN", 4790)), NLE),
+            rm("scm1", 60, "closeContainerCommand", "QUASI_CLOSED"),
+            rm("scm1", 70, "replicateContainerCommand", "QUASI_CLOSED"),
+        ]);
+        assert_eq!(out.findings.len(), 1, "{:?}", out.findings);
+        let f = &out.findings[0];
+        assert_eq!((f.entity.clone(), f.confidence), (Entity::Container(1051), Confidence::Confirmed));
+        assert_eq!(f.related, vec![Entity::datanode(DN).unwrap()]);
+        let roles: Vec<(EventId, Role)> = f.evidence.iter().map(|e| (e.event, e.role)).collect();
+        // close (sid), dead, back, delete, then the cause and the two aftermath commands.
+        for expected in [(4, Role::Cause), (0, Role::Context), (1, Role::Context), (3, Role::Context), (2, Role::Context), (7, Role::Effect), (8, Role::Effect)] {
+            assert!(roles.contains(&expected), "{expected:?} not in {roles:?}");
+        }
+        assert!(!roles.iter().any(|(id, _)| *id == 5 || *id == 6), "follower lines are not evidence");
+        assert!(out.gaps.is_empty());
+    }
+
+    #[test]
+    fn a_follower_by_role_or_by_failure_is_silent() {
+        let failed_only = check(vec![
+            ("scm2", 50, FCR, resurrect(4821, "OPEN", 4790), ""),
+            ("scm2", 50, FCR, format!("Failed to process {}", d("DELETED", 4821, "OPEN", 4790)), NLE),
+        ]);
+        assert!(failed_only.findings.is_empty());
+        let icr = check(vec![
+            ("scm3", 50, ICR, resurrect(4821, "CLOSING", 4790), ""),
+            ("scm3", 50, ICR, format!("SCM_NOT_LEADER: Failed to process {}", d("DELETED", 4821, "CLOSING", 4790)), ""),
+        ]);
+        assert!(icr.findings.is_empty());
+        let by_role = check(vec![
+            ("scm2", 1, "org.apache.hadoop.hdds.scm.ha.SCMContext", "update <isLeader,term> from <true,3> to <false,0>".to_string(), ""),
+            ("scm2", 50, FCR, resurrect(4821, "OPEN", 4790), ""),
+        ]);
+        assert!(by_role.findings.is_empty());
+    }
+
+    #[test]
+    fn equal_bcsid_needs_an_earlier_sequence_id_or_the_dead_datanode() {
+        let earlier = check(vec![close("scm1", 10, 4821), ("scm1", 50, FCR, resurrect(4821, "OPEN", 4821), "")]);
+        assert_eq!(earlier.findings[0].confidence, Confidence::Confirmed);
+
+        let mut logging = LoggingCoverage::default();
+        let (likely, _) = check_with(
+            vec![dead("scm1", 20), back("scm1", 40), ("scm1", 50, FCR, resurrect(4821, "OPEN", 4821), "")],
+            &logging,
+        );
+        assert_eq!(likely.findings[0].confidence, Confidence::Likely);
+        assert_eq!(likely.gaps.len(), 1);
+        assert_eq!(likely.gaps[0].enable.len(), 3);
+        assert_eq!(likely.gaps[0].hosts, vec!["scm1".to_string()]);
+
+        logging.record("scm1", FCR, "DEBUG");
+        let (possible, _) = check_with(vec![("scm1", 50, FCR, resurrect(4821, "OPEN", 4821), "")], &logging);
+        assert_eq!(possible.findings[0].confidence, Confidence::Possible);
+        assert!(!possible.gaps[0].enable.iter().any(|l| l.contains(".ContainerReportHandler=")));
+    }
+
+    #[test]
+    fn newer_data_than_the_earlier_sequence_id_is_the_designed_resurrection() {
+        // HDDS-14684: empty QUASI_CLOSED container deleted at 88213, replica at 88217 raised sid.
+        let out = check(vec![
+            dead("scm3", 10),
+            (
+                "scm3",
+                20,
+                "org.apache.hadoop.hdds.scm.container.replication.health.EmptyContainerHandler",
+                "Deleting empty QUASI_CLOSED container #1051 (container BCSID=88213, max replica BCSID=88213) with 2 replicas from originIds: [a, b]. If resurrected, container will transition to QUASI_CLOSED".to_string(),
+                "",
+            ),
+            back("scm3", 30),
+            // A follower's copy, printed earlier than the leader's line, shows the raised sid too.
+            ("scm1", 39, FCR, resurrect(88217, "OPEN", 88217), ""),
+            ("scm1", 39, FCR, format!("Failed to process {}", d("DELETED", 88217, "OPEN", 88217)), NLE),
+            ("scm3", 40, FCR, resurrect(88217, "OPEN", 88217), ""),
+        ]);
+        assert!(out.findings.is_empty(), "{:?}", out.findings);
+    }
+
+    #[test]
+    fn closed_replicas_and_force_deletes_are_silent() {
+        let newer_closed = format!(
+            "Resurrecting container #1051 from DELETING to CLOSED due to non-empty CLOSED replica (keyCount=3, BCSID=4900) from {}",
+            d("DELETING", 4900, "CLOSED", 4900)
+        );
+        let out = check(vec![
+            close("scm1", 10, 4821),
+            ("scm1", 50, FCR, newer_closed, ""),
+            ("scm1", 60, FCR, format!("Sending forceDeleteContainerCommand due to DELETED for {}", d("DELETED", 4821, "CLOSED", 4790)), ""),
+        ]);
+        assert!(out.findings.is_empty());
+    }
+
+    #[test]
+    fn older_wordings_with_a_host_name_map_to_the_datanode() {
+        let moving = "Moving container ContainerInfo{id=#1051, state=DELETED, stateEnterTime=2026-08-19T22:10:03.120Z, pipelineID=PipelineID=8a1f2e3d-4c5b-4a69-b7d8-0e1f2a3b4c5d, owner=om1} from DELETED to CLOSED state, datanode dn5.example.com reported replica with state=OPEN, isEmpty=false, bcsId=4790, keyCount=37, and origin=b2c7e9d4-1f6a-4c3b-8e52-7a9d0c4f6e13".to_string();
+        let out = check(vec![
+            ("scm1", 5, ICR, format!("FINALIZE (i.e. CLOSING) {}", d("OPEN", 4790, "CLOSING", 4790)), ""),
+            close("scm1", 10, 4821),
+            ("scm1", 50, FCR, moving, ""),
+        ]);
+        let f = &out.findings[0];
+        assert_eq!(f.confidence, Confidence::Confirmed);
+        assert_eq!(f.related, vec![Entity::datanode(DN).unwrap()]);
+        assert!(f.reason.contains("4821"));
+    }
+}
