@@ -152,7 +152,8 @@ fn is_follower(analysis: &Analysis, id: EventId, e: &ResurrectedEvent) -> bool {
                     && e.bcsid.is_none_or(|b| b == f.replica.bcsid)
             }
             EventData::ScmContainer(s @ ScmContainerEvent::Statement(_)) => {
-                s.kind() == "container_update_skipped_follower" && s.container() == Some(e.container)
+                s.kind() == "container_update_skipped_follower"
+                    && s.container() == Some(e.container)
             }
             _ => false,
         });
@@ -212,20 +213,27 @@ fn earlier_sid_on(
 
 /// The datanode's last `A dead datanode is detected` before `id` and the first return after it
 /// (HEALTHY READONLY, registration), both before `id`. Lines of `host` are preferred.
-fn dead_and_back(trace: &Trace, id: EventId, dn: &Entity, host: &str) -> Option<(EventId, EventId)> {
+fn dead_and_back(
+    trace: &Trace,
+    id: EventId,
+    dn: &Entity,
+    host: &str,
+) -> Option<(EventId, EventId)> {
     let events = trace.of_entity(dn);
     let pick = |same_host: bool| {
         let on = |other: EventId| !same_host || &*trace.get(other).host == host;
         let dead = events
             .iter()
             .copied()
-            .filter(|&o| o < id && on(o) && trace.get(o).kind() == "node_dead")
-            .next_back()?;
+            .rfind(|&o| o < id && on(o) && trace.get(o).kind() == "node_dead")?;
         let back = events.iter().copied().find(|&o| {
             o > dead
                 && o < id
                 && on(o)
-                && matches!(trace.get(o).kind(), "node_healthy_readonly" | "datanode_registered")
+                && matches!(
+                    trace.get(o).kind(),
+                    "node_healthy_readonly" | "datanode_registered"
+                )
         })?;
         Some((dead, back))
     };
@@ -289,7 +297,9 @@ fn judge(analysis: &Analysis, id: EventId, e: &ResurrectedEvent) -> Option<Findi
         evidence.push(Evidence {
             event: dead,
             role: Role::Context,
-            note: format!("{dn_name} dead: SCM removes its replicas and it misses the block deletes"),
+            note: format!(
+                "{dn_name} dead: SCM removes its replicas and it misses the block deletes"
+            ),
         });
         evidence.push(Evidence {
             event: back,
@@ -301,7 +311,10 @@ fn judge(analysis: &Analysis, id: EventId, e: &ResurrectedEvent) -> Option<Findi
     evidence.extend(deletes.into_iter().map(|d| Evidence {
         event: d,
         role: Role::Context,
-        note: format!("ReplicationManager deletes the empty container #{}", e.container),
+        note: format!(
+            "ReplicationManager deletes the empty container #{}",
+            e.container
+        ),
     }));
     let deleted_again = aftermath.iter().any(|&a| {
         matches!(&trace.get(a).data, EventData::ScmContainer(ScmContainerEvent::ReplicationCommand(c)) if c.command == "deleteContainerCommand")
@@ -342,7 +355,11 @@ fn judge(analysis: &Analysis, id: EventId, e: &ResurrectedEvent) -> Option<Findi
 
 /// The leader host's ReplicationManager commands for the container: the delete commands of the
 /// last deletion before `id`, and every command after it.
-fn commands_around(analysis: &Analysis, id: EventId, container: u64) -> (Vec<EventId>, Vec<EventId>) {
+fn commands_around(
+    analysis: &Analysis,
+    id: EventId,
+    container: u64,
+) -> (Vec<EventId>, Vec<EventId>) {
     let trace = &analysis.trace;
     let host = &trace.get(id).host;
     let commands: Vec<EventId> = trace
@@ -376,19 +393,33 @@ fn commands_around(analysis: &Analysis, id: EventId, container: u64) -> (Vec<Eve
     deletes.reverse();
     let after = commands
         .into_iter()
-        .filter(|&o| o > id && matches!(trace.get(o).data, EventData::ScmContainer(ScmContainerEvent::ReplicationCommand(_))))
+        .filter(|&o| {
+            o > id
+                && matches!(
+                    trace.get(o).data,
+                    EventData::ScmContainer(ScmContainerEvent::ReplicationCommand(_))
+                )
+        })
         .collect();
     (deletes, after)
 }
 
 fn aftermath_note(trace: &Trace, id: EventId) -> String {
     match &trace.get(id).data {
-        EventData::ScmContainer(ScmContainerEvent::ReplicationCommand(c)) => match c.command.as_str() {
-            "closeContainerCommand" => "aftermath: RM closes the stale replica of the resurrected container".to_string(),
-            "replicateContainerCommand" => "aftermath: RM copies the resurrected (deleted) data to another datanode".to_string(),
-            "deleteContainerCommand" => "aftermath: RM deletes the container again".to_string(),
-            other => format!("aftermath: RM sends {other}"),
-        },
+        EventData::ScmContainer(ScmContainerEvent::ReplicationCommand(c)) => {
+            match c.command.as_str() {
+                "closeContainerCommand" => {
+                    "aftermath: RM closes the stale replica of the resurrected container"
+                        .to_string()
+                }
+                "replicateContainerCommand" => {
+                    "aftermath: RM copies the resurrected (deleted) data to another datanode"
+                        .to_string()
+                }
+                "deleteContainerCommand" => "aftermath: RM deletes the container again".to_string(),
+                other => format!("aftermath: RM sends {other}"),
+            }
+        }
         _ => "aftermath".to_string(),
     }
 }
@@ -436,7 +467,9 @@ mod tests {
     const NLE: &str = "org.apache.hadoop.hdds.scm.exceptions.SCMException: org.apache.ratis.protocol.exceptions.NotLeaderException: Server 2d1e3f40-5b6c-4d7e-9f80-a1b2c3d4e5f6@group-112233445566 is not the leader, suggested leader is: 1c0d2e3f-4a5b-4c6d-8e7f-90a1b2c3d4e5|scm1.example.com:9894";
 
     fn d(cstate: &str, sid: u64, rstate: &str, bcsid: u64) -> String {
-        format!("Container #1051 ({cstate}, sid={sid}) r0 ({rstate}, bcsid={bcsid}, origin={DN}, non-empty) from dn {DN_REF}")
+        format!(
+            "Container #1051 ({cstate}, sid={sid}) r0 ({rstate}, bcsid={bcsid}, origin={DN}, non-empty) from dn {DN_REF}"
+        )
     }
 
     fn resurrect(sid: u64, rstate: &str, bcsid: u64) -> String {
@@ -506,7 +539,13 @@ mod tests {
     }
 
     fn dead(host: &str, secs: i64) -> Line<'_> {
-        (host, secs, "org.apache.hadoop.hdds.scm.node.DeadNodeHandler", format!("A dead datanode is detected. {DN_REF}"), "")
+        (
+            host,
+            secs,
+            "org.apache.hadoop.hdds.scm.node.DeadNodeHandler",
+            format!("A dead datanode is detected. {DN_REF}"),
+            "",
+        )
     }
 
     fn back(host: &str, secs: i64) -> Line<'_> {
@@ -525,7 +564,9 @@ mod tests {
             host,
             secs,
             ICR,
-            format!("CLOSE Container #1051 (CLOSING, sid={sid}) r0 (CLOSED, bcsid={sid}, origin={other}, non-empty) from dn {other}(dn1.example.com/10.0.1.11)"),
+            format!(
+                "CLOSE Container #1051 (CLOSING, sid={sid}) r0 (CLOSED, bcsid={sid}, origin={other}, non-empty) from dn {other}(dn1.example.com/10.0.1.11)"
+            ),
             "",
         )
     }
@@ -535,7 +576,9 @@ mod tests {
             host,
             secs,
             "org.apache.hadoop.hdds.scm.container.replication.ReplicationManager",
-            format!("Sending command [{command}: cmdID: 1, encodedToken: \"\", term: 0, deadlineMsSinceEpoch: 0, containerID: 1051, replicaIndex: 0, force: false] for container ContainerInfo{{id=#1051, state={state}, stateEnterTime=2026-08-18T09:25:03.114Z, pipelineID=Pipeline-8a1f2e3d-4c5b-4a69-b7d8-0e1f2a3b4c5d, owner=om1}} to 9e1d3b5a-7c2f-4a8e-b6d1-3f5c7e9a2b40(dn1.example.com/10.0.1.11) with datanode deadline 1 and scm deadline 2"),
+            format!(
+                "Sending command [{command}: cmdID: 1, encodedToken: \"\", term: 0, deadlineMsSinceEpoch: 0, containerID: 1051, replicaIndex: 0, force: false] for container ContainerInfo{{id=#1051, state={state}, stateEnterTime=2026-08-18T09:25:03.114Z, pipelineID=Pipeline-8a1f2e3d-4c5b-4a69-b7d8-0e1f2a3b4c5d, owner=om1}} to 9e1d3b5a-7c2f-4a8e-b6d1-3f5c7e9a2b40(dn1.example.com/10.0.1.11) with datanode deadline 1 and scm deadline 2"
+            ),
             "",
         )
     }
@@ -549,20 +592,40 @@ mod tests {
             back("scm1", 40),
             ("scm1", 50, FCR, resurrect(4821, "OPEN", 4790), ""),
             ("scm2", 50, FCR, resurrect(4821, "OPEN", 4790), ""),
-            ("scm2", 50, FCR, format!("Failed to process {}", d("DELETED", 4821, "OPEN", 4790)), NLE),
+            (
+                "scm2",
+                50,
+                FCR,
+                format!("Failed to process {}", d("DELETED", 4821, "OPEN", 4790)),
+                NLE,
+            ),
             rm("scm1", 60, "closeContainerCommand", "QUASI_CLOSED"),
             rm("scm1", 70, "replicateContainerCommand", "QUASI_CLOSED"),
         ]);
         assert_eq!(out.findings.len(), 1, "{:?}", out.findings);
         let f = &out.findings[0];
-        assert_eq!((f.entity.clone(), f.confidence), (Entity::Container(1051), Confidence::Confirmed));
+        assert_eq!(
+            (f.entity.clone(), f.confidence),
+            (Entity::Container(1051), Confidence::Confirmed)
+        );
         assert_eq!(f.related, vec![Entity::datanode(DN).unwrap()]);
         let roles: Vec<(EventId, Role)> = f.evidence.iter().map(|e| (e.event, e.role)).collect();
         // close (sid), dead, back, delete, then the cause and the two aftermath commands.
-        for expected in [(4, Role::Cause), (0, Role::Context), (1, Role::Context), (3, Role::Context), (2, Role::Context), (7, Role::Effect), (8, Role::Effect)] {
+        for expected in [
+            (4, Role::Cause),
+            (0, Role::Context),
+            (1, Role::Context),
+            (3, Role::Context),
+            (2, Role::Context),
+            (7, Role::Effect),
+            (8, Role::Effect),
+        ] {
             assert!(roles.contains(&expected), "{expected:?} not in {roles:?}");
         }
-        assert!(!roles.iter().any(|(id, _)| *id == 5 || *id == 6), "follower lines are not evidence");
+        assert!(
+            !roles.iter().any(|(id, _)| *id == 5 || *id == 6),
+            "follower lines are not evidence"
+        );
         assert!(out.gaps.is_empty());
     }
 
@@ -570,16 +633,37 @@ mod tests {
     fn a_follower_by_role_or_by_failure_is_silent() {
         let failed_only = check(vec![
             ("scm2", 50, FCR, resurrect(4821, "OPEN", 4790), ""),
-            ("scm2", 50, FCR, format!("Failed to process {}", d("DELETED", 4821, "OPEN", 4790)), NLE),
+            (
+                "scm2",
+                50,
+                FCR,
+                format!("Failed to process {}", d("DELETED", 4821, "OPEN", 4790)),
+                NLE,
+            ),
         ]);
         assert!(failed_only.findings.is_empty());
         let icr = check(vec![
             ("scm3", 50, ICR, resurrect(4821, "CLOSING", 4790), ""),
-            ("scm3", 50, ICR, format!("SCM_NOT_LEADER: Failed to process {}", d("DELETED", 4821, "CLOSING", 4790)), ""),
+            (
+                "scm3",
+                50,
+                ICR,
+                format!(
+                    "SCM_NOT_LEADER: Failed to process {}",
+                    d("DELETED", 4821, "CLOSING", 4790)
+                ),
+                "",
+            ),
         ]);
         assert!(icr.findings.is_empty());
         let by_role = check(vec![
-            ("scm2", 1, "org.apache.hadoop.hdds.scm.ha.SCMContext", "update <isLeader,term> from <true,3> to <false,0>".to_string(), ""),
+            (
+                "scm2",
+                1,
+                "org.apache.hadoop.hdds.scm.ha.SCMContext",
+                "update <isLeader,term> from <true,3> to <false,0>".to_string(),
+                "",
+            ),
             ("scm2", 50, FCR, resurrect(4821, "OPEN", 4790), ""),
         ]);
         assert!(by_role.findings.is_empty());
@@ -587,12 +671,19 @@ mod tests {
 
     #[test]
     fn equal_bcsid_needs_an_earlier_sequence_id_or_the_dead_datanode() {
-        let earlier = check(vec![close("scm1", 10, 4821), ("scm1", 50, FCR, resurrect(4821, "OPEN", 4821), "")]);
+        let earlier = check(vec![
+            close("scm1", 10, 4821),
+            ("scm1", 50, FCR, resurrect(4821, "OPEN", 4821), ""),
+        ]);
         assert_eq!(earlier.findings[0].confidence, Confidence::Confirmed);
 
         let mut logging = LoggingCoverage::default();
         let (likely, _) = check_with(
-            vec![dead("scm1", 20), back("scm1", 40), ("scm1", 50, FCR, resurrect(4821, "OPEN", 4821), "")],
+            vec![
+                dead("scm1", 20),
+                back("scm1", 40),
+                ("scm1", 50, FCR, resurrect(4821, "OPEN", 4821), ""),
+            ],
             &logging,
         );
         assert_eq!(likely.findings[0].confidence, Confidence::Likely);
@@ -601,9 +692,17 @@ mod tests {
         assert_eq!(likely.gaps[0].hosts, vec!["scm1".to_string()]);
 
         logging.record("scm1", FCR, "DEBUG");
-        let (possible, _) = check_with(vec![("scm1", 50, FCR, resurrect(4821, "OPEN", 4821), "")], &logging);
+        let (possible, _) = check_with(
+            vec![("scm1", 50, FCR, resurrect(4821, "OPEN", 4821), "")],
+            &logging,
+        );
         assert_eq!(possible.findings[0].confidence, Confidence::Possible);
-        assert!(!possible.gaps[0].enable.iter().any(|l| l.contains(".ContainerReportHandler=")));
+        assert!(
+            !possible.gaps[0]
+                .enable
+                .iter()
+                .any(|l| l.contains(".ContainerReportHandler="))
+        );
     }
 
     #[test]
@@ -636,7 +735,16 @@ mod tests {
         let out = check(vec![
             close("scm1", 10, 4821),
             ("scm1", 50, FCR, newer_closed, ""),
-            ("scm1", 60, FCR, format!("Sending forceDeleteContainerCommand due to DELETED for {}", d("DELETED", 4821, "CLOSED", 4790)), ""),
+            (
+                "scm1",
+                60,
+                FCR,
+                format!(
+                    "Sending forceDeleteContainerCommand due to DELETED for {}",
+                    d("DELETED", 4821, "CLOSED", 4790)
+                ),
+                "",
+            ),
         ]);
         assert!(out.findings.is_empty());
     }
@@ -645,7 +753,16 @@ mod tests {
     fn older_wordings_with_a_host_name_map_to_the_datanode() {
         let moving = "Moving container ContainerInfo{id=#1051, state=DELETED, stateEnterTime=2026-08-19T22:10:03.120Z, pipelineID=PipelineID=8a1f2e3d-4c5b-4a69-b7d8-0e1f2a3b4c5d, owner=om1} from DELETED to CLOSED state, datanode dn5.example.com reported replica with state=OPEN, isEmpty=false, bcsId=4790, keyCount=37, and origin=b2c7e9d4-1f6a-4c3b-8e52-7a9d0c4f6e13".to_string();
         let out = check(vec![
-            ("scm1", 5, ICR, format!("FINALIZE (i.e. CLOSING) {}", d("OPEN", 4790, "CLOSING", 4790)), ""),
+            (
+                "scm1",
+                5,
+                ICR,
+                format!(
+                    "FINALIZE (i.e. CLOSING) {}",
+                    d("OPEN", 4790, "CLOSING", 4790)
+                ),
+                "",
+            ),
             close("scm1", 10, 4821),
             ("scm1", 50, FCR, moving, ""),
         ]);

@@ -275,9 +275,11 @@ impl Machine for ContainerMachine {
             return;
         };
         let host = Arc::clone(&event.host);
-        let view = self
-            .views
-            .entry_or((obs.container, Arc::clone(&host)), ContainerView::default, event.ts);
+        let view = self.views.entry_or(
+            (obs.container, Arc::clone(&host)),
+            ContainerView::default,
+            event.ts,
+        );
         let entity = Entity::Container(obs.container);
         let push = |out: &mut Vec<Transition>, from: &str, to: &str, inferred, illegal| {
             out.push(Transition {
@@ -310,15 +312,15 @@ impl Machine for ContainerMachine {
                 Some(_) => {}
             }
         }
-        if let Some((trigger, to)) = obs.step {
-            if let Some(to) = intern(to) {
-                let from = view.state.unwrap_or("UNKNOWN");
-                if from != to {
-                    let legal = view.state.is_none() || allowed(from, Some(trigger), to);
-                    push(out, from, to, None, !legal);
-                }
-                view.state = Some(to);
+        if let Some((trigger, to)) = obs.step
+            && let Some(to) = intern(to)
+        {
+            let from = view.state.unwrap_or("UNKNOWN");
+            if from != to {
+                let legal = view.state.is_none() || allowed(from, Some(trigger), to);
+                push(out, from, to, None, !legal);
             }
+            view.state = Some(to);
         }
         if let Some(sid) = obs.sid {
             view.sid = Some(sid);
@@ -402,7 +404,14 @@ mod tests {
     fn steps(replay: &Replay) -> Vec<(String, String, bool, bool)> {
         replay
             .of_machine(NAME)
-            .map(|t| (t.from.clone(), t.to.clone(), t.inferred.is_some(), t.illegal))
+            .map(|t| {
+                (
+                    t.from.clone(),
+                    t.to.clone(),
+                    t.inferred.is_some(),
+                    t.illegal,
+                )
+            })
             .collect()
     }
 
@@ -412,19 +421,35 @@ mod tests {
 
     #[test]
     fn lifecycle_with_silent_deletion_and_resurrection() {
-        let delete = format!(
-            "Sending command [deleteContainerCommand: cmdID: 1, encodedToken: \"\", term: 0, deadlineMsSinceEpoch: 0, containerID: 1051, replicaIndex: 0, force: false] for container ContainerInfo{{id=#1051, state=CLOSED, stateEnterTime=2026-08-18T09:25:03.114Z, pipelineID=Pipeline-8a1f2e3d-4c5b-4a69-b7d8-0e1f2a3b4c5d, owner=om1}} to 9e1d3b5a-7c2f-4a8e-b6d1-3f5c7e9a2b40(dn1.example.com/10.0.1.11) with datanode deadline 1 and scm deadline 2"
-        );
+        let delete = "Sending command [deleteContainerCommand: cmdID: 1, encodedToken: \"\", term: 0, deadlineMsSinceEpoch: 0, containerID: 1051, replicaIndex: 0, force: false] for container ContainerInfo{id=#1051, state=CLOSED, stateEnterTime=2026-08-18T09:25:03.114Z, pipelineID=Pipeline-8a1f2e3d-4c5b-4a69-b7d8-0e1f2a3b4c5d, owner=om1} to 9e1d3b5a-7c2f-4a8e-b6d1-3f5c7e9a2b40(dn1.example.com/10.0.1.11) with datanode deadline 1 and scm deadline 2";
         let (replay, machine) = run(vec![
-            scm_event("scm1", 1, 10, ICR, &format!("FINALIZE (i.e. CLOSING) {}", d("OPEN", 4821, "CLOSING", 4821))),
-            scm_event("scm1", 2, 20, ICR, &format!("CLOSE {}", d("CLOSING", 4821, "CLOSED", 4821))),
-            scm_event("scm1", 3, 30, RM, &delete),
+            scm_event(
+                "scm1",
+                1,
+                10,
+                ICR,
+                &format!(
+                    "FINALIZE (i.e. CLOSING) {}",
+                    d("OPEN", 4821, "CLOSING", 4821)
+                ),
+            ),
+            scm_event(
+                "scm1",
+                2,
+                20,
+                ICR,
+                &format!("CLOSE {}", d("CLOSING", 4821, "CLOSED", 4821)),
+            ),
+            scm_event("scm1", 3, 30, RM, delete),
             scm_event(
                 "scm1",
                 4,
                 40,
                 FCR,
-                &format!("Resurrecting container #1051 from DELETED to QUASI_CLOSED due to non-empty OPEN replica (keyCount=37, BCSID=4790) from {}", d("DELETED", 4821, "OPEN", 4790)),
+                &format!(
+                    "Resurrecting container #1051 from DELETED to QUASI_CLOSED due to non-empty OPEN replica (keyCount=37, BCSID=4790) from {}",
+                    d("DELETED", 4821, "OPEN", 4790)
+                ),
             ),
         ]);
         assert_eq!(
@@ -438,7 +463,11 @@ mod tests {
                 s("DELETED", "QUASI_CLOSED", false, false),
             ]
         );
-        assert!(replay.of_machine(NAME).all(|t| t.scope.as_deref() == Some("scm1")));
+        assert!(
+            replay
+                .of_machine(NAME)
+                .all(|t| t.scope.as_deref() == Some("scm1"))
+        );
         let view = machine.view(1051, "scm1").unwrap();
         assert_eq!(view.state, Some("QUASI_CLOSED"));
         assert_eq!(view.sid, Some(4821));
@@ -448,10 +477,28 @@ mod tests {
     #[test]
     fn views_are_per_scm_and_impossible_steps_are_flagged() {
         let (replay, machine) = run(vec![
-            scm_event("scm1", 1, 10, ICR, &format!("CLOSE {}", d("CLOSING", 5, "CLOSED", 5))),
-            scm_event("scm2", 1, 11, ICR, &format!("FINALIZE (i.e. CLOSING) {}", d("OPEN", 5, "CLOSING", 5))),
+            scm_event(
+                "scm1",
+                1,
+                10,
+                ICR,
+                &format!("CLOSE {}", d("CLOSING", 5, "CLOSED", 5)),
+            ),
+            scm_event(
+                "scm2",
+                1,
+                11,
+                ICR,
+                &format!("FINALIZE (i.e. CLOSING) {}", d("OPEN", 5, "CLOSING", 5)),
+            ),
             // A DELETED container printed as OPEN later: no table path leads back to OPEN.
-            scm_event("scm1", 2, 20, ICR, &format!("FINALIZE (i.e. CLOSING) {}", d("OPEN", 5, "CLOSING", 5))),
+            scm_event(
+                "scm1",
+                2,
+                20,
+                ICR,
+                &format!("FINALIZE (i.e. CLOSING) {}", d("OPEN", 5, "CLOSING", 5)),
+            ),
         ]);
         assert_eq!(
             steps(&replay),
@@ -471,16 +518,28 @@ mod tests {
         assert!(allowed("DELETING", Some(Trigger::Resurrect), "CLOSED"));
         assert!(!allowed("CLOSED", Some(Trigger::Resurrect), "QUASI_CLOSED"));
         assert!(!allowed("DELETED", Some(Trigger::Close), "CLOSED"));
-        assert_eq!(silent_path("CLOSED", "DELETED"), Some(vec!["DELETING", "DELETED"]));
+        assert_eq!(
+            silent_path("CLOSED", "DELETED"),
+            Some(vec!["DELETING", "DELETED"])
+        );
         assert_eq!(silent_path("DELETED", "QUASI_CLOSED"), None);
         let (replay, _) = run(vec![
-            scm_event("scm1", 1, 10, ICR, &format!("CLOSE {}", d("CLOSING", 5, "CLOSED", 5))),
+            scm_event(
+                "scm1",
+                1,
+                10,
+                ICR,
+                &format!("CLOSE {}", d("CLOSING", 5, "CLOSED", 5)),
+            ),
             scm_event(
                 "scm1",
                 2,
                 20,
                 FCR,
-                &format!("Resurrecting container #1051 from DELETED to QUASI_CLOSED due to non-empty OPEN replica (keyCount=1, BCSID=5) from {}", d("DELETED", 5, "OPEN", 5)),
+                &format!(
+                    "Resurrecting container #1051 from DELETED to QUASI_CLOSED due to non-empty OPEN replica (keyCount=1, BCSID=5) from {}",
+                    d("DELETED", 5, "OPEN", 5)
+                ),
             ),
         ]);
         assert_eq!(
@@ -497,7 +556,13 @@ mod tests {
     #[test]
     fn idle_containers_are_evicted() {
         let trace = Trace::from_ordered(
-            vec![scm_event("scm1", 1, 10, ICR, &format!("CLOSE {}", d("CLOSING", 5, "CLOSED", 5)))],
+            vec![scm_event(
+                "scm1",
+                1,
+                10,
+                ICR,
+                &format!("CLOSE {}", d("CLOSING", 5, "CLOSED", 5)),
+            )],
             0,
         );
         let mut machine = ContainerMachine::new();

@@ -374,12 +374,14 @@ const T_QUASI_CLOSE: &str = "QUASI_CLOSE {}";
 const T_CLOSE: &str = "CLOSE {}";
 const T_FORCE_CLOSE: &str = "FORCE_CLOSE for {}";
 const T_BCSID_MISMATCH: &str = "Replica BCSID mismatched for {} ";
-const T_SKIP_UPDATE: &str = "Skipping updateContainerState on non-leader SCM, container {} event {}";
+const T_SKIP_UPDATE: &str =
+    "Skipping updateContainerState on non-leader SCM, container {} event {}";
 const T_DELETE: &str = "Sending {}DeleteContainerCommand due to {} for {}";
 const T_SKIP_DELETE: &str = "Skip sending DeleteContainerCommand for {}: {}";
 const T_RESURRECT_QC: &str = "Resurrecting container {} from {} to QUASI_CLOSED due to non-empty {} replica (keyCount={}, BCSID={}) from {}";
 const T_RESURRECT_CLOSED: &str = "Resurrecting container {} from {} to CLOSED due to non-empty CLOSED replica (keyCount={}, BCSID={}) from {}";
-const T_DELETING_TO_CLOSED: &str = "transitionDeletingToClosed due to non-empty CLOSED replica (keyCount={}) for {}";
+const T_DELETING_TO_CLOSED: &str =
+    "transitionDeletingToClosed due to non-empty CLOSED replica (keyCount={}) for {}";
 const T_MOVING: &str = "Moving container {} from {} to CLOSED state, datanode {} reported replica with state={}, isEmpty={}, bcsId={}, keyCount={}, and origin={}";
 const T_MOVING_DELETING: &str = "Moving DELETING container {} to CLOSED state, datanode {} reported replica with state={}, isEmpty={} and keyCount={}.";
 const T_SKIP_DELETE_2_0: &str = "Skip sending delete container command, since not leader SCM";
@@ -391,47 +393,66 @@ const T_CONTAINER_NOT_FOUND_ICR: &str = "Container not found: {}";
 const T_REPLICA_NOT_FOUND_ICR: &str = "Container replica not found: {}";
 const T_DN_NOT_FOUND: &str = "Datanode not found: {}";
 const T_CONTAINER_NOT_FOUND: &str = "CONTAINER_NOT_FOUND for {}";
-const T_REMOVE_MISSING_FAILED: &str = "Failed to remove missing container {}: datanode {} not found";
-const T_REMOVE_REPLICA_FAILED: &str = "Failed to remove container replica: container {} not found in datanode {}";
+const T_REMOVE_MISSING_FAILED: &str =
+    "Failed to remove missing container {}: datanode {} not found";
+const T_REMOVE_REPLICA_FAILED: &str =
+    "Failed to remove container replica: container {} not found in datanode {}";
 
-const T_SID_AHEAD: &str = "Container sequenceId is {} greater than the leader container sequenceId {}";
-const T_SID_UPDATE_FAILED: &str = "Failed to updateContainerStateWithSequenceId for container {} at sequenceId {}, ignoring it.";
-const T_OPEN_NO_PIPELINE: &str = "Found container {} which is in OPEN state without a pipeline ID. {}";
-const T_OPEN_MISSING_PIPELINE: &str = "Found container {} which is in OPEN state with pipeline {} that does not exist.";
+const T_SID_AHEAD: &str =
+    "Container sequenceId is {} greater than the leader container sequenceId {}";
+const T_SID_UPDATE_FAILED: &str =
+    "Failed to updateContainerStateWithSequenceId for container {} at sequenceId {}, ignoring it.";
+const T_OPEN_NO_PIPELINE: &str =
+    "Found container {} which is in OPEN state without a pipeline ID. {}";
+const T_OPEN_MISSING_PIPELINE: &str =
+    "Found container {} which is in OPEN state with pipeline {} that does not exist.";
 const T_STATE_UPDATED: &str = "Updated the container {} from {} to {}";
 const T_ALLOCATED: &str = "New container allocated: {}";
 const T_ALLOCATION_FAILED: &str = "Container allocation failed on pipeline={}";
 
-const T_RM_PASS: &str = "Replication Monitor Thread took {} milliseconds for processing {} containers.";
-const T_RM_NOT_READY: &str = "Replication Manager is not ready to run until {}ms after safemode exit";
-const T_RM_SEND: &str = "Sending command [{}] for container {} to {} with datanode deadline {} and scm deadline {}";
+const T_RM_PASS: &str =
+    "Replication Monitor Thread took {} milliseconds for processing {} containers.";
+const T_RM_NOT_READY: &str =
+    "Replication Manager is not ready to run until {}ms after safemode exit";
+const T_RM_SEND: &str =
+    "Sending command [{}] for container {} to {} with datanode deadline {} and scm deadline {}";
 const T_RM_UPDATE_FAILED: &str = "Failed to update the state of container {}, update Event {}";
-const T_RM_CLOSE_SKIPPED: &str = "Skip sending close container command, since current SCM is not leader.";
+const T_RM_CLOSE_SKIPPED: &str =
+    "Skip sending close container command, since current SCM is not leader.";
 const T_RM_STARTING: &str = "Starting Replication Monitor Thread.";
 const T_EMPTY_MARK_DELETING: &str = "Container {} is empty and closed, marking as DELETING";
-const T_EMPTY_BCSID: &str = "Updating bcsId for empty QUASI_CLOSED container {} from {} to {} before deletion";
+const T_EMPTY_BCSID: &str =
+    "Updating bcsId for empty QUASI_CLOSED container {} from {} to {} before deletion";
 const T_EMPTY_QC_DELETE: &str = "Deleting empty QUASI_CLOSED container {} (container BCSID={}, max replica BCSID={}) with {} replicas from originIds: [{}]. If resurrected, container will transition to QUASI_CLOSED";
 const T_EMPTY_SKIP: &str = "Skipping delete command for replica in {} state for empty container {} on datanode {}. Will retry after replica transitions to QUASI_CLOSED or CLOSED.";
-const T_EMPTY_DELETE_FAILED: &str = "Failed to delete empty replica with index {} for container {} on datanode {}";
-const T_DELETING_CLEANUP: &str = "Deleting Container {} has no replicas so marking for cleanup and returning true";
-const T_FORCE_CLOSING: &str = "Force closing container {} with BCSID {}, which is in QUASI_CLOSED state.";
+const T_EMPTY_DELETE_FAILED: &str =
+    "Failed to delete empty replica with index {} for container {} on datanode {}";
+const T_DELETING_CLEANUP: &str =
+    "Deleting Container {} has no replicas so marking for cleanup and returning true";
+const T_FORCE_CLOSING: &str =
+    "Force closing container {} with BCSID {}, which is in QUASI_CLOSED state.";
 const T_STUCK_EMPTY: &str = "Skipping replication for empty QUASI_CLOSED stuck container {}. It will be deleted by EmptyContainerHandler.";
 const T_STUCK_PARTIAL: &str = "A command was not sent for all required new replicas for container {}. Total sent {}, required {} ";
-const T_STUCK_NO_TARGETS: &str = "Cannot replicate container {} because no suitable targets were found.";
-const T_STUCK_OVERLOADED: &str = "Cannot replicate container {} because all sources are overloaded.";
+const T_STUCK_NO_TARGETS: &str =
+    "Cannot replicate container {} because no suitable targets were found.";
+const T_STUCK_OVERLOADED: &str =
+    "Cannot replicate container {} because all sources are overloaded.";
 const T_OPEN_TRIGGER_CLOSE: &str = "Container {} is open but {}. Triggering close.";
-const T_NOT_HEALTHY_UNKNOWN: &str = "Container {} is not healthy but is not under, over or  mis-replicated. Should not happen.";
+const T_NOT_HEALTHY_UNKNOWN: &str =
+    "Container {} is not healthy but is not under, over or  mis-replicated. Should not happen.";
 const T_MISMATCHED_CLOSE: &str = "Sending close command for mismatched replica {} of container {}.";
 const T_UNHEALTHY_KEPT: &str = "Not handling container {} because replica index {} is under replicated. Not deleting UNHEALTHY replica [{}].";
 
 const T_BLOCKS_ADDED: &str = "Totally added {} blocks to be deleted for {} datanodes / {} totalnodes, limit per iteration : {}blocks, task elapsed time: {}ms";
-const T_BLOCKS_THROTTLED: &str = "Skipping block deletion as transactionToDNsCommitMap size = {}, exceeds threshold {}";
+const T_BLOCKS_THROTTLED: &str =
+    "Skipping block deletion as transactionToDNsCommitMap size = {}, exceeds threshold {}";
 const T_BLOCKS_NOT_LEADER: &str = "Skip current run, since not leader any more.";
 const T_TXN_CONTAINER_DELETED: &str = "Container: {} was deleted for the transaction: {}.";
 const T_TXN_CONTAINER_MISSING: &str = "Container: {} was not found for the transaction: {}.";
 const T_COMMIT_SKIPPED: &str = "Skip commit transactions since current SCM is not leader.";
 const T_CLEAN_RECORD: &str = "Clean SCMCommand record for Datanode: {}";
-const T_COMMAND_EXPIRED: &str = "SCM BlockDeletionCommand {} for Datanode: {} was removed after {}ms without update";
+const T_COMMAND_EXPIRED: &str =
+    "SCM BlockDeletionCommand {} for Datanode: {} was removed after {}ms without update";
 
 const RM: &str = "ReplicationManager";
 const ECH: &str = "EmptyContainerHandler";
@@ -439,73 +460,514 @@ const STUCK: &str = "QuasiClosedStuckUnderReplicationHandler";
 
 pub const KINDS: &[KindInfo] = &[
     // scm.md 2.3: report handlers. `<D>` is getDetailsForLogging.
-    kind("container_replica_processing", RH, "DEBUG", "2.2–HEAD", T_PROCESSING, "scm.md 2.3"),
-    kind("container_closed_sid_lower", RH, "ERROR", "2.2–HEAD", T_CLOSED_LOWER, "scm.md 2.3"),
-    kind("container_finalize", RH, "INFO", "2.1–HEAD", T_FINALIZE, "scm.md 2.3"),
-    kind("container_quasi_close", RH, "INFO", "2.1–HEAD", T_QUASI_CLOSE, "scm.md 2.3"),
-    kind("container_close", RH, "INFO", "2.1–HEAD", T_CLOSE, "scm.md 2.3"),
-    kind("container_force_close", RH, "INFO", "2.1–HEAD", T_FORCE_CLOSE, "scm.md 2.3"),
-    kind("replica_bcsid_mismatch", RH, "WARN", "2.1–HEAD", T_BCSID_MISMATCH, "scm.md 2.3"),
-    kind("container_update_skipped_follower", RH, "DEBUG", "2.1–HEAD", T_SKIP_UPDATE, "scm.md 2.3"),
-    kind("container_delete_command", RH, "INFO", "2.1–HEAD", T_DELETE, "scm.md 2.3, 5.4"),
-    kind("container_delete_command", RH, "INFO", "≤ 1.4.x", T_DELETE_1_4, "scm.md 2.3 (version history)"),
-    kind("container_delete_skipped_not_leader", RH, "WARN", "2.1–HEAD", T_SKIP_DELETE, "scm.md 2.3, 5.4"),
-    kind("container_delete_skipped_not_leader", RH, "WARN", "2.0.0", T_SKIP_DELETE_2_0, "scm.md 2.3 (version history)"),
-    kind("container_resurrected", RH, "INFO", "2.2–HEAD (HDDS-14684)", T_RESURRECT_QC, "scm.md 2.3, 5"),
-    kind("container_resurrected", RH, "INFO", "2.2–HEAD (HDDS-14684)", T_RESURRECT_CLOSED, "scm.md 2.3"),
-    kind("container_resurrected", RH, "INFO", "2.1.x", T_DELETING_TO_CLOSED, "scm.md 2.3 (version history)"),
-    kind("container_resurrected", RH, "INFO", "2.0.0", T_MOVING, "scm.md 2.3 (version history)"),
-    kind("container_resurrected", RH, "INFO", "≤ 1.4.x", T_MOVING_DELETING, "scm.md 2.3 (version history)"),
-    kind("replica_not_processed", RH, "ERROR", "2.1–HEAD", T_NOT_PROCESSED, "scm.md 2.3"),
-    kind("container_report_failed", RH, "ERROR (FCR) / INFO (ICR)", "2.1–HEAD", T_FAILED, "scm.md 2.3, 5.3"),
-    kind("container_report_not_leader", RH, "ERROR (FCR, NotLeaderException stack)", "2.1–HEAD", T_FAILED, "scm.md 1.1, 5.3"),
-    kind("container_report_not_leader", "IncrementalContainerReportHandler", "INFO", "2.1–HEAD", T_NOT_LEADER, "scm.md 2.3"),
-    kind("container_report_error", "IncrementalContainerReportHandler", "ERROR", "2.1–HEAD", "{}: {}", "scm.md 2.3"),
-    kind("container_not_found_icr", "IncrementalContainerReportHandler", "WARN", "2.1–HEAD", T_CONTAINER_NOT_FOUND_ICR, "scm.md 2.3"),
-    kind("container_replica_not_found_icr", "IncrementalContainerReportHandler", "WARN", "2.1–HEAD", T_REPLICA_NOT_FOUND_ICR, "scm.md 2.3"),
-    kind("report_datanode_not_found", RH, "WARN", "2.1–HEAD", T_DN_NOT_FOUND, "scm.md 2.3"),
-    kind("container_not_found", "ContainerReportHandler", "ERROR", "2.1–HEAD", T_CONTAINER_NOT_FOUND, "scm.md 2.3"),
-    kind("missing_replica_remove_failed", "ContainerReportHandler", "WARN", "2.1–HEAD", T_REMOVE_MISSING_FAILED, "scm.md 2.3"),
-    kind("missing_replica_remove_failed", "ContainerReportHandler", "WARN", "2.1–HEAD", T_REMOVE_REPLICA_FAILED, "scm.md 2.3"),
+    kind(
+        "container_replica_processing",
+        RH,
+        "DEBUG",
+        "2.2–HEAD",
+        T_PROCESSING,
+        "scm.md 2.3",
+    ),
+    kind(
+        "container_closed_sid_lower",
+        RH,
+        "ERROR",
+        "2.2–HEAD",
+        T_CLOSED_LOWER,
+        "scm.md 2.3",
+    ),
+    kind(
+        "container_finalize",
+        RH,
+        "INFO",
+        "2.1–HEAD",
+        T_FINALIZE,
+        "scm.md 2.3",
+    ),
+    kind(
+        "container_quasi_close",
+        RH,
+        "INFO",
+        "2.1–HEAD",
+        T_QUASI_CLOSE,
+        "scm.md 2.3",
+    ),
+    kind(
+        "container_close",
+        RH,
+        "INFO",
+        "2.1–HEAD",
+        T_CLOSE,
+        "scm.md 2.3",
+    ),
+    kind(
+        "container_force_close",
+        RH,
+        "INFO",
+        "2.1–HEAD",
+        T_FORCE_CLOSE,
+        "scm.md 2.3",
+    ),
+    kind(
+        "replica_bcsid_mismatch",
+        RH,
+        "WARN",
+        "2.1–HEAD",
+        T_BCSID_MISMATCH,
+        "scm.md 2.3",
+    ),
+    kind(
+        "container_update_skipped_follower",
+        RH,
+        "DEBUG",
+        "2.1–HEAD",
+        T_SKIP_UPDATE,
+        "scm.md 2.3",
+    ),
+    kind(
+        "container_delete_command",
+        RH,
+        "INFO",
+        "2.1–HEAD",
+        T_DELETE,
+        "scm.md 2.3, 5.4",
+    ),
+    kind(
+        "container_delete_command",
+        RH,
+        "INFO",
+        "≤ 1.4.x",
+        T_DELETE_1_4,
+        "scm.md 2.3 (version history)",
+    ),
+    kind(
+        "container_delete_skipped_not_leader",
+        RH,
+        "WARN",
+        "2.1–HEAD",
+        T_SKIP_DELETE,
+        "scm.md 2.3, 5.4",
+    ),
+    kind(
+        "container_delete_skipped_not_leader",
+        RH,
+        "WARN",
+        "2.0.0",
+        T_SKIP_DELETE_2_0,
+        "scm.md 2.3 (version history)",
+    ),
+    kind(
+        "container_resurrected",
+        RH,
+        "INFO",
+        "2.2–HEAD (HDDS-14684)",
+        T_RESURRECT_QC,
+        "scm.md 2.3, 5",
+    ),
+    kind(
+        "container_resurrected",
+        RH,
+        "INFO",
+        "2.2–HEAD (HDDS-14684)",
+        T_RESURRECT_CLOSED,
+        "scm.md 2.3",
+    ),
+    kind(
+        "container_resurrected",
+        RH,
+        "INFO",
+        "2.1.x",
+        T_DELETING_TO_CLOSED,
+        "scm.md 2.3 (version history)",
+    ),
+    kind(
+        "container_resurrected",
+        RH,
+        "INFO",
+        "2.0.0",
+        T_MOVING,
+        "scm.md 2.3 (version history)",
+    ),
+    kind(
+        "container_resurrected",
+        RH,
+        "INFO",
+        "≤ 1.4.x",
+        T_MOVING_DELETING,
+        "scm.md 2.3 (version history)",
+    ),
+    kind(
+        "replica_not_processed",
+        RH,
+        "ERROR",
+        "2.1–HEAD",
+        T_NOT_PROCESSED,
+        "scm.md 2.3",
+    ),
+    kind(
+        "container_report_failed",
+        RH,
+        "ERROR (FCR) / INFO (ICR)",
+        "2.1–HEAD",
+        T_FAILED,
+        "scm.md 2.3, 5.3",
+    ),
+    kind(
+        "container_report_not_leader",
+        RH,
+        "ERROR (FCR, NotLeaderException stack)",
+        "2.1–HEAD",
+        T_FAILED,
+        "scm.md 1.1, 5.3",
+    ),
+    kind(
+        "container_report_not_leader",
+        "IncrementalContainerReportHandler",
+        "INFO",
+        "2.1–HEAD",
+        T_NOT_LEADER,
+        "scm.md 2.3",
+    ),
+    kind(
+        "container_report_error",
+        "IncrementalContainerReportHandler",
+        "ERROR",
+        "2.1–HEAD",
+        "{}: {}",
+        "scm.md 2.3",
+    ),
+    kind(
+        "container_not_found_icr",
+        "IncrementalContainerReportHandler",
+        "WARN",
+        "2.1–HEAD",
+        T_CONTAINER_NOT_FOUND_ICR,
+        "scm.md 2.3",
+    ),
+    kind(
+        "container_replica_not_found_icr",
+        "IncrementalContainerReportHandler",
+        "WARN",
+        "2.1–HEAD",
+        T_REPLICA_NOT_FOUND_ICR,
+        "scm.md 2.3",
+    ),
+    kind(
+        "report_datanode_not_found",
+        RH,
+        "WARN",
+        "2.1–HEAD",
+        T_DN_NOT_FOUND,
+        "scm.md 2.3",
+    ),
+    kind(
+        "container_not_found",
+        "ContainerReportHandler",
+        "ERROR",
+        "2.1–HEAD",
+        T_CONTAINER_NOT_FOUND,
+        "scm.md 2.3",
+    ),
+    kind(
+        "missing_replica_remove_failed",
+        "ContainerReportHandler",
+        "WARN",
+        "2.1–HEAD",
+        T_REMOVE_MISSING_FAILED,
+        "scm.md 2.3",
+    ),
+    kind(
+        "missing_replica_remove_failed",
+        "ContainerReportHandler",
+        "WARN",
+        "2.1–HEAD",
+        T_REMOVE_REPLICA_FAILED,
+        "scm.md 2.3",
+    ),
     // scm.md 2.4: container manager.
-    kind("container_sid_ahead", "ContainerStateManagerImpl", "WARN", "2.1–HEAD", T_SID_AHEAD, "scm.md 2.4"),
-    kind("container_sid_update_failed", "ContainerStateManagerImpl", "WARN", "2.1–HEAD", T_SID_UPDATE_FAILED, "scm.md 2.4"),
-    kind("open_container_without_pipeline", "ContainerStateManagerImpl", "WARN", "2.1–HEAD", T_OPEN_NO_PIPELINE, "scm.md 2.4"),
-    kind("open_container_without_pipeline", "ContainerStateManagerImpl", "WARN", "2.1–HEAD", T_OPEN_MISSING_PIPELINE, "scm.md 2.4"),
-    kind("container_state_updated", "ContainerStateMap", "TRACE", "2.1–HEAD", T_STATE_UPDATED, "scm.md 2.4"),
-    kind("container_allocated", "ContainerManagerImpl", "TRACE", "2.1–HEAD", T_ALLOCATED, "scm.md 2.4"),
-    kind("container_allocation_failed", "ContainerManagerImpl", "WARN", "2.1–HEAD", T_ALLOCATION_FAILED, "scm.md 2.4"),
+    kind(
+        "container_sid_ahead",
+        "ContainerStateManagerImpl",
+        "WARN",
+        "2.1–HEAD",
+        T_SID_AHEAD,
+        "scm.md 2.4",
+    ),
+    kind(
+        "container_sid_update_failed",
+        "ContainerStateManagerImpl",
+        "WARN",
+        "2.1–HEAD",
+        T_SID_UPDATE_FAILED,
+        "scm.md 2.4",
+    ),
+    kind(
+        "open_container_without_pipeline",
+        "ContainerStateManagerImpl",
+        "WARN",
+        "2.1–HEAD",
+        T_OPEN_NO_PIPELINE,
+        "scm.md 2.4",
+    ),
+    kind(
+        "open_container_without_pipeline",
+        "ContainerStateManagerImpl",
+        "WARN",
+        "2.1–HEAD",
+        T_OPEN_MISSING_PIPELINE,
+        "scm.md 2.4",
+    ),
+    kind(
+        "container_state_updated",
+        "ContainerStateMap",
+        "TRACE",
+        "2.1–HEAD",
+        T_STATE_UPDATED,
+        "scm.md 2.4",
+    ),
+    kind(
+        "container_allocated",
+        "ContainerManagerImpl",
+        "TRACE",
+        "2.1–HEAD",
+        T_ALLOCATED,
+        "scm.md 2.4",
+    ),
+    kind(
+        "container_allocation_failed",
+        "ContainerManagerImpl",
+        "WARN",
+        "2.1–HEAD",
+        T_ALLOCATION_FAILED,
+        "scm.md 2.4",
+    ),
     // scm.md 2.5: ReplicationManager and its health handlers.
     kind("rm_pass", RM, "INFO", "2.1–HEAD", T_RM_PASS, "scm.md 2.5"),
-    kind("rm_not_ready", RM, "INFO", "2.1–HEAD", T_RM_NOT_READY, "scm.md 2.5"),
-    kind("rm_send_command", RM, "INFO", "2.1–HEAD", T_RM_SEND, "scm.md 2.5, 3"),
-    kind("rm_state_update_failed", RM, "ERROR", "2.1–HEAD", T_RM_UPDATE_FAILED, "scm.md 2.5"),
-    kind("rm_close_skipped_not_leader", RM, "WARN", "2.1–HEAD", T_RM_CLOSE_SKIPPED, "scm.md 2.5"),
-    kind("rm_started", RM, "INFO", "2.1–HEAD", T_RM_STARTING, "scm.md 2.5"),
-    kind("container_marked_deleting", ECH, "DEBUG", "2.1–HEAD", T_EMPTY_MARK_DELETING, "scm.md 2.5"),
-    kind("container_bcsid_updated", ECH, "INFO", "2.2–HEAD", T_EMPTY_BCSID, "scm.md 2.5"),
-    kind("empty_quasi_closed_deleted", ECH, "INFO", "2.2–HEAD (HDDS-14684)", T_EMPTY_QC_DELETE, "scm.md 2.5, 5.4"),
-    kind("empty_replica_delete_deferred", ECH, "INFO", "2.2–HEAD", T_EMPTY_SKIP, "scm.md 2.5"),
-    kind("empty_replica_delete_failed", "EmptyContainerHandler / DeletingContainerHandler", "WARN", "2.1–HEAD", T_EMPTY_DELETE_FAILED, "scm.md 2.5"),
-    kind("container_cleanup", "DeletingContainerHandler", "DEBUG", "2.1–HEAD", T_DELETING_CLEANUP, "scm.md 2.5"),
-    kind("container_force_closing", "QuasiClosedContainerHandler", "INFO", "2.1–HEAD", T_FORCE_CLOSING, "scm.md 2.5"),
-    kind("stuck_replication_skipped", STUCK, "INFO", "2.2–HEAD", T_STUCK_EMPTY, "scm.md 2.5"),
-    kind("stuck_replication_incomplete", STUCK, "INFO", "2.2–HEAD", T_STUCK_PARTIAL, "scm.md 2.5"),
-    kind("stuck_replication_blocked", STUCK, "WARN", "2.2–HEAD", T_STUCK_NO_TARGETS, "scm.md 2.5"),
-    kind("stuck_replication_blocked", STUCK, "WARN", "2.2–HEAD", T_STUCK_OVERLOADED, "scm.md 2.5"),
-    kind("open_container_closing", "OpenContainerHandler", "INFO", "2.1–HEAD", T_OPEN_TRIGGER_CLOSE, "scm.md 2.5"),
-    kind("container_health_unknown", "RatisReplicationCheckHandler", "WARN", "2.1–HEAD", T_NOT_HEALTHY_UNKNOWN, "scm.md 2.5"),
-    kind("mismatched_replica_close", "MismatchedReplicasHandler", "DEBUG", "2.1–HEAD", T_MISMATCHED_CLOSE, "scm.md 2.5, 5.2"),
-    kind("unhealthy_replica_kept", "ClosedWithUnhealthyReplicasHandler", "WARN", "2.1–HEAD", T_UNHEALTHY_KEPT, "scm.md 2.5"),
+    kind(
+        "rm_not_ready",
+        RM,
+        "INFO",
+        "2.1–HEAD",
+        T_RM_NOT_READY,
+        "scm.md 2.5",
+    ),
+    kind(
+        "rm_send_command",
+        RM,
+        "INFO",
+        "2.1–HEAD",
+        T_RM_SEND,
+        "scm.md 2.5, 3",
+    ),
+    kind(
+        "rm_state_update_failed",
+        RM,
+        "ERROR",
+        "2.1–HEAD",
+        T_RM_UPDATE_FAILED,
+        "scm.md 2.5",
+    ),
+    kind(
+        "rm_close_skipped_not_leader",
+        RM,
+        "WARN",
+        "2.1–HEAD",
+        T_RM_CLOSE_SKIPPED,
+        "scm.md 2.5",
+    ),
+    kind(
+        "rm_started",
+        RM,
+        "INFO",
+        "2.1–HEAD",
+        T_RM_STARTING,
+        "scm.md 2.5",
+    ),
+    kind(
+        "container_marked_deleting",
+        ECH,
+        "DEBUG",
+        "2.1–HEAD",
+        T_EMPTY_MARK_DELETING,
+        "scm.md 2.5",
+    ),
+    kind(
+        "container_bcsid_updated",
+        ECH,
+        "INFO",
+        "2.2–HEAD",
+        T_EMPTY_BCSID,
+        "scm.md 2.5",
+    ),
+    kind(
+        "empty_quasi_closed_deleted",
+        ECH,
+        "INFO",
+        "2.2–HEAD (HDDS-14684)",
+        T_EMPTY_QC_DELETE,
+        "scm.md 2.5, 5.4",
+    ),
+    kind(
+        "empty_replica_delete_deferred",
+        ECH,
+        "INFO",
+        "2.2–HEAD",
+        T_EMPTY_SKIP,
+        "scm.md 2.5",
+    ),
+    kind(
+        "empty_replica_delete_failed",
+        "EmptyContainerHandler / DeletingContainerHandler",
+        "WARN",
+        "2.1–HEAD",
+        T_EMPTY_DELETE_FAILED,
+        "scm.md 2.5",
+    ),
+    kind(
+        "container_cleanup",
+        "DeletingContainerHandler",
+        "DEBUG",
+        "2.1–HEAD",
+        T_DELETING_CLEANUP,
+        "scm.md 2.5",
+    ),
+    kind(
+        "container_force_closing",
+        "QuasiClosedContainerHandler",
+        "INFO",
+        "2.1–HEAD",
+        T_FORCE_CLOSING,
+        "scm.md 2.5",
+    ),
+    kind(
+        "stuck_replication_skipped",
+        STUCK,
+        "INFO",
+        "2.2–HEAD",
+        T_STUCK_EMPTY,
+        "scm.md 2.5",
+    ),
+    kind(
+        "stuck_replication_incomplete",
+        STUCK,
+        "INFO",
+        "2.2–HEAD",
+        T_STUCK_PARTIAL,
+        "scm.md 2.5",
+    ),
+    kind(
+        "stuck_replication_blocked",
+        STUCK,
+        "WARN",
+        "2.2–HEAD",
+        T_STUCK_NO_TARGETS,
+        "scm.md 2.5",
+    ),
+    kind(
+        "stuck_replication_blocked",
+        STUCK,
+        "WARN",
+        "2.2–HEAD",
+        T_STUCK_OVERLOADED,
+        "scm.md 2.5",
+    ),
+    kind(
+        "open_container_closing",
+        "OpenContainerHandler",
+        "INFO",
+        "2.1–HEAD",
+        T_OPEN_TRIGGER_CLOSE,
+        "scm.md 2.5",
+    ),
+    kind(
+        "container_health_unknown",
+        "RatisReplicationCheckHandler",
+        "WARN",
+        "2.1–HEAD",
+        T_NOT_HEALTHY_UNKNOWN,
+        "scm.md 2.5",
+    ),
+    kind(
+        "mismatched_replica_close",
+        "MismatchedReplicasHandler",
+        "DEBUG",
+        "2.1–HEAD",
+        T_MISMATCHED_CLOSE,
+        "scm.md 2.5, 5.2",
+    ),
+    kind(
+        "unhealthy_replica_kept",
+        "ClosedWithUnhealthyReplicasHandler",
+        "WARN",
+        "2.1–HEAD",
+        T_UNHEALTHY_KEPT,
+        "scm.md 2.5",
+    ),
     // scm.md 2.6: block deletion.
-    kind("block_deletion_pass", "SCMBlockDeletingService", "INFO", "2.1–HEAD", T_BLOCKS_ADDED, "scm.md 2.6"),
-    kind("block_deletion_throttled", "SCMBlockDeletingService", "WARN", "2.1–HEAD", T_BLOCKS_THROTTLED, "scm.md 2.6"),
-    kind("block_deletion_not_leader", "SCMBlockDeletingService", "WARN", "2.1–HEAD", T_BLOCKS_NOT_LEADER, "scm.md 2.6"),
-    kind("deleted_block_txn_container_deleted", "DeletedBlockLogImpl", "WARN", "2.1–HEAD", T_TXN_CONTAINER_DELETED, "scm.md 2.6, 5.2"),
-    kind("deleted_block_txn_container_missing", "DeletedBlockLogImpl", "WARN", "2.1–HEAD", T_TXN_CONTAINER_MISSING, "scm.md 2.6"),
-    kind("deleted_block_commit_skipped_not_leader", "DeletedBlockLogImpl", "INFO", "2.1–HEAD", T_COMMIT_SKIPPED, "scm.md 2.6"),
-    kind("block_deletion_records_cleaned", "SCMDeletedBlockTransactionStatusManager", "INFO", "2.1–HEAD", T_CLEAN_RECORD, "scm.md 2.6"),
-    kind("block_deletion_command_expired", "SCMDeletedBlockTransactionStatusManager", "WARN", "2.1–HEAD", T_COMMAND_EXPIRED, "scm.md 2.6"),
+    kind(
+        "block_deletion_pass",
+        "SCMBlockDeletingService",
+        "INFO",
+        "2.1–HEAD",
+        T_BLOCKS_ADDED,
+        "scm.md 2.6",
+    ),
+    kind(
+        "block_deletion_throttled",
+        "SCMBlockDeletingService",
+        "WARN",
+        "2.1–HEAD",
+        T_BLOCKS_THROTTLED,
+        "scm.md 2.6",
+    ),
+    kind(
+        "block_deletion_not_leader",
+        "SCMBlockDeletingService",
+        "WARN",
+        "2.1–HEAD",
+        T_BLOCKS_NOT_LEADER,
+        "scm.md 2.6",
+    ),
+    kind(
+        "deleted_block_txn_container_deleted",
+        "DeletedBlockLogImpl",
+        "WARN",
+        "2.1–HEAD",
+        T_TXN_CONTAINER_DELETED,
+        "scm.md 2.6, 5.2",
+    ),
+    kind(
+        "deleted_block_txn_container_missing",
+        "DeletedBlockLogImpl",
+        "WARN",
+        "2.1–HEAD",
+        T_TXN_CONTAINER_MISSING,
+        "scm.md 2.6",
+    ),
+    kind(
+        "deleted_block_commit_skipped_not_leader",
+        "DeletedBlockLogImpl",
+        "INFO",
+        "2.1–HEAD",
+        T_COMMIT_SKIPPED,
+        "scm.md 2.6",
+    ),
+    kind(
+        "block_deletion_records_cleaned",
+        "SCMDeletedBlockTransactionStatusManager",
+        "INFO",
+        "2.1–HEAD",
+        T_CLEAN_RECORD,
+        "scm.md 2.6",
+    ),
+    kind(
+        "block_deletion_command_expired",
+        "SCMDeletedBlockTransactionStatusManager",
+        "WARN",
+        "2.1–HEAD",
+        T_COMMAND_EXPIRED,
+        "scm.md 2.6",
+    ),
 ];
 
 /// The logger's class name: the last segment of the full name or of `%c{2}`.
@@ -533,9 +995,9 @@ pub fn parse(input: &Input<'_>) -> Option<Typed> {
         | "RatisReplicationCheckHandler"
         | "MismatchedReplicasHandler"
         | "ClosedWithUnhealthyReplicasHandler" => health_handler(msg),
-        "SCMBlockDeletingService" | "DeletedBlockLogImpl" | "SCMDeletedBlockTransactionStatusManager" => {
-            block_deletion(msg)
-        }
+        "SCMBlockDeletingService"
+        | "DeletedBlockLogImpl"
+        | "SCMDeletedBlockTransactionStatusManager" => block_deletion(msg),
         _ => None,
     }?;
     let entities = entities_of(&event, msg);
@@ -642,7 +1104,8 @@ fn report_handler(msg: &str, continuation: &str) -> Option<ScmContainerEvent> {
             if let Some(v) = fill(T_CONTAINER_NOT_FOUND_ICR, msg) {
                 return Some(statement("container_not_found_icr", v));
             }
-            fill(T_REPLICA_NOT_FOUND_ICR, msg).map(|v| statement("container_replica_not_found_icr", v))
+            fill(T_REPLICA_NOT_FOUND_ICR, msg)
+                .map(|v| statement("container_replica_not_found_icr", v))
         }
         b'R' => {
             if msg.starts_with("Resurrecting container ") {
@@ -654,7 +1117,10 @@ fn report_handler(msg: &str, continuation: &str) -> Option<ScmContainerEvent> {
             let v = fill(T_NOT_PROCESSED, msg)?;
             replica(ReplicaAction::NotProcessed, v[1])
         }
-        b'P' => replica(ReplicaAction::Processing, msg.strip_prefix("Processing replica ")?),
+        b'P' => replica(
+            ReplicaAction::Processing,
+            msg.strip_prefix("Processing replica ")?,
+        ),
         b'S' => {
             if msg.starts_with("Sending ") {
                 if let Some(v) = fill(T_DELETE, msg) {
@@ -749,7 +1215,8 @@ fn resurrected_from_details(
 fn resurrecting(msg: &str) -> Option<ScmContainerEvent> {
     if let Some(v) = fill(T_RESURRECT_QC, msg) {
         let d = replica_details(v[5])?;
-        let mut event = resurrected_from_details(d, "QUASI_CLOSED", v[3].parse().ok(), Wording::Resurrecting);
+        let mut event =
+            resurrected_from_details(d, "QUASI_CLOSED", v[3].parse().ok(), Wording::Resurrecting);
         if let ScmContainerEvent::Resurrected(e) = &mut event {
             e.from = v[1].to_string();
             // The replica state the message names; `<D>` says the same.
@@ -875,10 +1342,11 @@ fn send_command(msg: &str) -> Option<ScmContainerEvent> {
             (None, after)
         }
     };
-    let (dn, datanode_deadline, scm_deadline) = match fill("{} with datanode deadline {} and scm deadline {}", rest) {
-        Some(v) => (v[0], v[1].parse().ok(), v[2].parse().ok()),
-        None => (rest, None, None),
-    };
+    let (dn, datanode_deadline, scm_deadline) =
+        match fill("{} with datanode deadline {} and scm deadline {}", rest) {
+            Some(v) => (v[0], v[1].parse().ok(), v[2].parse().ok()),
+            None => (rest, None, None),
+        };
     let dn_ref = entity::datanode_details(dn).map(|(d, _)| d);
     let (name, fields) = command.split_once(": ").unwrap_or((command, ""));
     let field = |key: &str| -> Option<&str> {
@@ -888,7 +1356,9 @@ fn send_command(msg: &str) -> Option<ScmContainerEvent> {
         })
     };
     let info_field = |key: &str| -> Option<&str> {
-        info?.split(", ").find_map(|f| f.strip_prefix(key)?.strip_prefix('='))
+        info?
+            .split(", ")
+            .find_map(|f| f.strip_prefix(key)?.strip_prefix('='))
     };
     let container = field("containerID")
         .or_else(|| field("containerId"))
@@ -896,26 +1366,28 @@ fn send_command(msg: &str) -> Option<ScmContainerEvent> {
         .or_else(|| info_field("id").and_then(entity::container_id))?;
     let target = field("targetNode")
         .and_then(|t| entity::datanode_details(t).map(|(d, _)| d.uuid.to_ascii_lowercase()));
-    Some(ScmContainerEvent::ReplicationCommand(ReplicationCommandEvent {
-        command: name.to_string(),
-        cmd_id: field("cmdID").and_then(|v| v.parse().ok()),
-        container,
-        replica_index: field("replicaIndex").and_then(|v| v.parse().ok()),
-        force: field("force").and_then(|v| v.parse().ok()),
-        pipeline: field("pipelineID")
-            .and_then(|p| entity::pipeline_id(p).map(|(u, _)| u.to_ascii_lowercase())),
-        target,
-        state: info_field("state").map(str::to_string),
-        sequence_id: info_field("sequenceId").and_then(|v| v.parse().ok()),
-        state_enter_time: info_field("stateEnterTime").map(str::to_string),
-        info_pipeline: info_field("pipelineID")
-            .and_then(|p| entity::pipeline_id(p).map(|(u, _)| u.to_ascii_lowercase())),
-        owner: info_field("owner").map(str::to_string),
-        datanode: dn_ref.map(|d| d.uuid.to_ascii_lowercase()),
-        datanode_host: dn_ref.map(|d| d.host.to_string()),
-        datanode_deadline,
-        scm_deadline,
-    }))
+    Some(ScmContainerEvent::ReplicationCommand(
+        ReplicationCommandEvent {
+            command: name.to_string(),
+            cmd_id: field("cmdID").and_then(|v| v.parse().ok()),
+            container,
+            replica_index: field("replicaIndex").and_then(|v| v.parse().ok()),
+            force: field("force").and_then(|v| v.parse().ok()),
+            pipeline: field("pipelineID")
+                .and_then(|p| entity::pipeline_id(p).map(|(u, _)| u.to_ascii_lowercase())),
+            target,
+            state: info_field("state").map(str::to_string),
+            sequence_id: info_field("sequenceId").and_then(|v| v.parse().ok()),
+            state_enter_time: info_field("stateEnterTime").map(str::to_string),
+            info_pipeline: info_field("pipelineID")
+                .and_then(|p| entity::pipeline_id(p).map(|(u, _)| u.to_ascii_lowercase())),
+            owner: info_field("owner").map(str::to_string),
+            datanode: dn_ref.map(|d| d.uuid.to_ascii_lowercase()),
+            datanode_host: dn_ref.map(|d| d.host.to_string()),
+            datanode_deadline,
+            scm_deadline,
+        },
+    ))
 }
 
 /// The ReplicationManager health handlers (scm.md 2.5).
@@ -982,8 +1454,14 @@ fn block_deletion(msg: &str) -> Option<ScmContainerEvent> {
         (T_BLOCKS_ADDED, "block_deletion_pass"),
         (T_BLOCKS_THROTTLED, "block_deletion_throttled"),
         (T_BLOCKS_NOT_LEADER, "block_deletion_not_leader"),
-        (T_TXN_CONTAINER_DELETED, "deleted_block_txn_container_deleted"),
-        (T_TXN_CONTAINER_MISSING, "deleted_block_txn_container_missing"),
+        (
+            T_TXN_CONTAINER_DELETED,
+            "deleted_block_txn_container_deleted",
+        ),
+        (
+            T_TXN_CONTAINER_MISSING,
+            "deleted_block_txn_container_missing",
+        ),
         (T_COMMIT_SKIPPED, "deleted_block_commit_skipped_not_leader"),
         (T_CLEAN_RECORD, "block_deletion_records_cleaned"),
         (T_COMMAND_EXPIRED, "block_deletion_command_expired"),
@@ -1051,8 +1529,15 @@ mod tests {
         );
         let s = |logger: &str, msg: String| (logger.to_string(), msg);
         let h = |class: &str, msg: String| (format!("{HEALTH}{class}"), msg);
-        let b = |class: &str, msg: &str| (format!("org.apache.hadoop.hdds.scm.block.{class}"), msg.to_string());
-        let c = |class: &str, msg: String| (format!("org.apache.hadoop.hdds.scm.container.{class}"), msg);
+        let b = |class: &str, msg: &str| {
+            (
+                format!("org.apache.hadoop.hdds.scm.block.{class}"),
+                msg.to_string(),
+            )
+        };
+        let c = |class: &str, msg: String| {
+            (format!("org.apache.hadoop.hdds.scm.container.{class}"), msg)
+        };
         vec![
             s(FCR, format!("Processing replica {d_open}")),
             s(FCR, format!("Container CLOSED with sequence ID lower than a replica: {d_closing}, proto=containerID: 1051 state: CLOSED")),
@@ -1150,8 +1635,19 @@ mod tests {
             let short = format!("{}.{class}", parts.next().unwrap());
             assert_eq!(event(&logger, &msg), event(&short, &msg), "{short}");
         }
-        let other = record("org.apache.hadoop.hdds.scm.node.SCMNodeManager", "CLOSE x", "");
-        assert!(parse(&Input { record: &other, component: Component::Scm, audit: None }).is_none());
+        let other = record(
+            "org.apache.hadoop.hdds.scm.node.SCMNodeManager",
+            "CLOSE x",
+            "",
+        );
+        assert!(
+            parse(&Input {
+                record: &other,
+                component: Component::Scm,
+                audit: None
+            })
+            .is_none()
+        );
     }
 
     #[test]
@@ -1176,9 +1672,17 @@ mod tests {
             "Container #7 (NOT_FOUND) r2 (CLOSED, bcsid=12, origin=, empty) from dn {DN5}"
         ))
         .unwrap();
-        assert_eq!((nf.container_state, nf.sid, nf.replica_index, nf.empty), (None, None, 2, true));
+        assert_eq!(
+            (nf.container_state, nf.sid, nf.replica_index, nf.empty),
+            (None, None, 2, true)
+        );
         assert_eq!(replica_details("Container #7 (DELETED, sid=x) r0"), None);
-        assert_eq!(replica_details("Container #7 (DELETED, sid=-1) r0 (OPEN, bcsid=1, origin=a, empty) from dn nobody"), None);
+        assert_eq!(
+            replica_details(
+                "Container #7 (DELETED, sid=-1) r0 (OPEN, bcsid=1, origin=a, empty) from dn nobody"
+            ),
+            None
+        );
         let neg = details("OPEN", 0, "OPEN", 1, "empty").replace("sid=0", "sid=-1");
         assert_eq!(replica_details(&neg).unwrap().sid, Some(-1));
     }
@@ -1186,41 +1690,127 @@ mod tests {
     #[test]
     fn resurrection_wordings_of_every_release() {
         let head = event(FCR, &sample("Resurrecting container #1051 from DELETED"));
-        let ScmContainerEvent::Resurrected(r) = &head else { panic!("{head:?}") };
+        let ScmContainerEvent::Resurrected(r) = &head else {
+            panic!("{head:?}")
+        };
         assert_eq!(
-            (r.from.as_str(), r.to.as_str(), r.replica_state.as_deref(), r.key_count, r.bcsid, r.sid, r.wording),
-            ("DELETED", "QUASI_CLOSED", Some("OPEN"), Some(37), Some(4790), Some(4821), Wording::Resurrecting)
+            (
+                r.from.as_str(),
+                r.to.as_str(),
+                r.replica_state.as_deref(),
+                r.key_count,
+                r.bcsid,
+                r.sid,
+                r.wording
+            ),
+            (
+                "DELETED",
+                "QUASI_CLOSED",
+                Some("OPEN"),
+                Some(37),
+                Some(4790),
+                Some(4821),
+                Wording::Resurrecting
+            )
         );
         assert_eq!(head.printed_sid(), Some(4821));
         let t = typed(FCR, &sample("Resurrecting container #1051 from DELETED"));
-        assert_eq!(t.entities, vec![Entity::Container(1051), Entity::datanode(DN5_UUID).unwrap()]);
-
-        let ScmContainerEvent::Resurrected(r) = event(ICR, &sample("transitionDeletingToClosed")) else { panic!() };
         assert_eq!(
-            (r.from.as_str(), r.to.as_str(), r.replica_state.as_deref(), r.key_count, r.bcsid, r.sid, r.wording),
-            ("DELETED", "CLOSED", Some("CLOSING"), Some(9), Some(1384), Some(1384), Wording::TransitionDeletingToClosed)
+            t.entities,
+            vec![Entity::Container(1051), Entity::datanode(DN5_UUID).unwrap()]
+        );
+
+        let ScmContainerEvent::Resurrected(r) = event(ICR, &sample("transitionDeletingToClosed"))
+        else {
+            panic!()
+        };
+        assert_eq!(
+            (
+                r.from.as_str(),
+                r.to.as_str(),
+                r.replica_state.as_deref(),
+                r.key_count,
+                r.bcsid,
+                r.sid,
+                r.wording
+            ),
+            (
+                "DELETED",
+                "CLOSED",
+                Some("CLOSING"),
+                Some(9),
+                Some(1384),
+                Some(1384),
+                Wording::TransitionDeletingToClosed
+            )
         );
         let moving = typed(FCR, &sample("Moving container"));
-        let EventData::ScmContainer(ScmContainerEvent::Resurrected(r)) = &moving.data else { panic!() };
+        let EventData::ScmContainer(ScmContainerEvent::Resurrected(r)) = &moving.data else {
+            panic!()
+        };
         assert_eq!(
-            (r.container, r.replica_state.as_deref(), r.bcsid, r.sid, r.empty, r.datanode_host.as_deref(), r.wording),
-            (1051, Some("OPEN"), Some(4790), None, Some(false), Some("dn5.example.com"), Wording::MovingContainer)
+            (
+                r.container,
+                r.replica_state.as_deref(),
+                r.bcsid,
+                r.sid,
+                r.empty,
+                r.datanode_host.as_deref(),
+                r.wording
+            ),
+            (
+                1051,
+                Some("OPEN"),
+                Some(4790),
+                None,
+                Some(false),
+                Some("dn5.example.com"),
+                Wording::MovingContainer
+            )
         );
-        assert!(moving.entities.contains(&Entity::DatanodeHost("dn5.example.com".into())));
-        let ScmContainerEvent::Resurrected(r) = event(FCR, &sample("Moving DELETING")) else { panic!() };
-        assert_eq!((r.from.as_str(), r.key_count, r.wording), ("DELETING", Some(37), Wording::MovingDeleting));
+        assert!(
+            moving
+                .entities
+                .contains(&Entity::DatanodeHost("dn5.example.com".into()))
+        );
+        let ScmContainerEvent::Resurrected(r) = event(FCR, &sample("Moving DELETING")) else {
+            panic!()
+        };
+        assert_eq!(
+            (r.from.as_str(), r.key_count, r.wording),
+            ("DELETING", Some(37), Wording::MovingDeleting)
+        );
     }
 
     #[test]
     fn failures_say_whether_the_scm_was_not_leader() {
         let d = details("DELETED", 4821, "OPEN", 4790, "non-empty");
         let nle = "org.apache.hadoop.hdds.scm.exceptions.SCMException: org.apache.ratis.protocol.exceptions.NotLeaderException: Server x@group-112233445566 is not the leader\n\tat org.X.y(X.java:1)";
-        let with_stack = classify(&record(FCR, &format!("Failed to process {d}"), nle), Component::Scm).unwrap();
-        let EventData::ScmContainer(ScmContainerEvent::ReportFailed(f)) = &with_stack.data else { panic!() };
+        let with_stack = classify(
+            &record(FCR, &format!("Failed to process {d}"), nle),
+            Component::Scm,
+        )
+        .unwrap();
+        let EventData::ScmContainer(ScmContainerEvent::ReportFailed(f)) = &with_stack.data else {
+            panic!()
+        };
         assert!(f.not_leader);
-        assert!(f.exception.as_deref().unwrap().starts_with("org.apache.hadoop.hdds.scm.exceptions.SCMException"));
+        assert!(
+            f.exception
+                .as_deref()
+                .unwrap()
+                .starts_with("org.apache.hadoop.hdds.scm.exceptions.SCMException")
+        );
         assert_eq!(with_stack.data.kind(), "container_report_not_leader");
-        let io = classify(&record(ICR, &format!("Failed to process {d}"), "java.io.IOException: disk"), Component::Scm).unwrap();
+        let io = classify(
+            &record(
+                ICR,
+                &format!("Failed to process {d}"),
+                "java.io.IOException: disk",
+            ),
+            Component::Scm,
+        )
+        .unwrap();
         assert_eq!(io.data.kind(), "container_report_failed");
         let icr = event(ICR, &format!("SCM_NOT_LEADER: Failed to process {d}"));
         assert_eq!(icr.kind(), "container_report_not_leader");
@@ -1228,57 +1818,139 @@ mod tests {
 
     #[test]
     fn delete_commands_and_skips() {
-        let ScmContainerEvent::DeleteCommand(c) = event(FCR, &sample("Sending forceDelete")) else { panic!() };
+        let ScmContainerEvent::DeleteCommand(c) = event(FCR, &sample("Sending forceDelete")) else {
+            panic!()
+        };
         assert!(c.sent && c.force);
         assert_eq!(c.reason.as_deref(), Some("DELETED"));
-        assert_eq!((c.replica.replica_state.as_str(), c.replica.bcsid, c.replica.sid), ("CLOSED", 4790, Some(4821)));
-        let normal = event(FCR, &format!("Sending DeleteContainerCommand due to DELETED for {}", details("DELETED", 4821, "CLOSED", 4790, "empty")));
-        let ScmContainerEvent::DeleteCommand(n) = normal else { panic!() };
+        assert_eq!(
+            (
+                c.replica.replica_state.as_str(),
+                c.replica.bcsid,
+                c.replica.sid
+            ),
+            ("CLOSED", 4790, Some(4821))
+        );
+        let normal = event(
+            FCR,
+            &format!(
+                "Sending DeleteContainerCommand due to DELETED for {}",
+                details("DELETED", 4821, "CLOSED", 4790, "empty")
+            ),
+        );
+        let ScmContainerEvent::DeleteCommand(n) = normal else {
+            panic!()
+        };
         assert!(n.sent && !n.force && n.replica.empty);
         let skip = event(FCR, &sample("Skip sending DeleteContainerCommand"));
         assert_eq!(skip.kind(), "container_delete_skipped_not_leader");
-        assert!(parse(&Input { record: &record(FCR, "Sending bogusDeleteContainerCommand due to DELETED for x", ""), component: Component::Scm, audit: None }).is_none());
+        assert!(
+            parse(&Input {
+                record: &record(
+                    FCR,
+                    "Sending bogusDeleteContainerCommand due to DELETED for x",
+                    ""
+                ),
+                component: Component::Scm,
+                audit: None
+            })
+            .is_none()
+        );
     }
 
     #[test]
     fn replication_manager_command_and_container_info() {
         let t = typed(RM_LOGGER, &sample("Sending command [close"));
-        let EventData::ScmContainer(ScmContainerEvent::ReplicationCommand(c)) = &t.data else { panic!() };
+        let EventData::ScmContainer(ScmContainerEvent::ReplicationCommand(c)) = &t.data else {
+            panic!()
+        };
         assert_eq!(c.command, "closeContainerCommand");
-        assert_eq!((c.cmd_id, c.container, c.force), (Some(118990871), 1051, Some(false)));
+        assert_eq!(
+            (c.cmd_id, c.container, c.force),
+            (Some(118990871), 1051, Some(false))
+        );
         assert_eq!(c.pipeline.as_deref(), Some(&PIPE[9..]));
         assert_eq!(c.state.as_deref(), Some("QUASI_CLOSED"));
-        assert_eq!(c.state_enter_time.as_deref(), Some("2026-08-20T11:02:47.391Z"));
+        assert_eq!(
+            c.state_enter_time.as_deref(),
+            Some("2026-08-20T11:02:47.391Z")
+        );
         assert_eq!(c.owner.as_deref(), Some("om1"));
         assert_eq!(c.datanode.as_deref(), Some(DN5_UUID));
-        assert_eq!((c.datanode_deadline, c.scm_deadline), (Some(1755688623552), Some(1755689223552)));
+        assert_eq!(
+            (c.datanode_deadline, c.scm_deadline),
+            (Some(1755688623552), Some(1755689223552))
+        );
         assert!(t.entities.contains(&Entity::pipeline(&PIPE[9..]).unwrap()));
 
         let replicate = format!(
             "Sending command [replicateContainerCommand: cmdID: 119003360, encodedToken: \"\", term: 0, deadlineMsSinceEpoch: 0, containerId=1051, replicaIndex=0, targetNode=9e1d3b5a-7c2f-4a8e-b6d1-3f5c7e9a2b40(dn1.example.com/10.0.1.11), priority=NORMAL] for container ContainerInfo{{id=#1051, state=QUASI_CLOSED, stateEnterTime=2026-08-20T11:02:47.391Z, sequenceId=4821, pipelineID={PIPE}, owner=om1}} to {DN5} with datanode deadline 1 and scm deadline 2"
         );
         let t = typed("replication.ReplicationManager", &replicate);
-        let EventData::ScmContainer(ScmContainerEvent::ReplicationCommand(c)) = &t.data else { panic!() };
-        assert_eq!((c.command.as_str(), c.container, c.replica_index, c.sequence_id), ("replicateContainerCommand", 1051, Some(0), Some(4821)));
-        assert_eq!(c.target.as_deref(), Some("9e1d3b5a-7c2f-4a8e-b6d1-3f5c7e9a2b40"));
-        assert!(t.entities.contains(&Entity::datanode("9e1d3b5a-7c2f-4a8e-b6d1-3f5c7e9a2b40").unwrap()));
+        let EventData::ScmContainer(ScmContainerEvent::ReplicationCommand(c)) = &t.data else {
+            panic!()
+        };
+        assert_eq!(
+            (
+                c.command.as_str(),
+                c.container,
+                c.replica_index,
+                c.sequence_id
+            ),
+            ("replicateContainerCommand", 1051, Some(0), Some(4821))
+        );
+        assert_eq!(
+            c.target.as_deref(),
+            Some("9e1d3b5a-7c2f-4a8e-b6d1-3f5c7e9a2b40")
+        );
+        assert!(
+            t.entities
+                .contains(&Entity::datanode("9e1d3b5a-7c2f-4a8e-b6d1-3f5c7e9a2b40").unwrap())
+        );
 
         let delete = "Sending command [deleteContainerCommand: cmdID: 9, encodedToken: \"\", term: 0, deadlineMsSinceEpoch: 0, containerID: 1051, replicaIndex: 0, force: true] for container ContainerInfo{id=#1051, state=CLOSED} to 9e1d3b5a-7c2f-4a8e-b6d1-3f5c7e9a2b40(dn1.example.com/10.0.1.11) with datanode deadline 1 and scm deadline 2";
-        let ScmContainerEvent::ReplicationCommand(c) = event(RM_LOGGER, delete) else { panic!() };
-        assert_eq!((c.command.as_str(), c.force, c.state.as_deref()), ("deleteContainerCommand", Some(true), Some("CLOSED")));
+        let ScmContainerEvent::ReplicationCommand(c) = event(RM_LOGGER, delete) else {
+            panic!()
+        };
+        assert_eq!(
+            (c.command.as_str(), c.force, c.state.as_deref()),
+            ("deleteContainerCommand", Some(true), Some("CLOSED"))
+        );
     }
 
     #[test]
     fn sequence_ids_outside_the_details() {
-        let e = event(&format!("{HEALTH}EmptyContainerHandler"), &sample("Deleting empty QUASI"));
-        assert_eq!((e.kind(), e.container(), e.printed_sid()), ("empty_quasi_closed_deleted", Some(1051), Some(4821)));
-        let ScmContainerEvent::SequenceId(s) = e else { panic!() };
-        assert_eq!((s.other, s.replicas, s.origins.len()), (Some(4821), Some(2), 2));
-        let e = event(&format!("{HEALTH}EmptyContainerHandler"), &sample("Updating bcsId"));
-        assert_eq!((e.kind(), e.printed_sid()), ("container_bcsid_updated", Some(4821)));
+        let e = event(
+            &format!("{HEALTH}EmptyContainerHandler"),
+            &sample("Deleting empty QUASI"),
+        );
+        assert_eq!(
+            (e.kind(), e.container(), e.printed_sid()),
+            ("empty_quasi_closed_deleted", Some(1051), Some(4821))
+        );
+        let ScmContainerEvent::SequenceId(s) = e else {
+            panic!()
+        };
+        assert_eq!(
+            (s.other, s.replicas, s.origins.len()),
+            (Some(4821), Some(2), 2)
+        );
+        let e = event(
+            &format!("{HEALTH}EmptyContainerHandler"),
+            &sample("Updating bcsId"),
+        );
+        assert_eq!(
+            (e.kind(), e.printed_sid()),
+            ("container_bcsid_updated", Some(4821))
+        );
         let e = event("states.ContainerStateMap", &sample("Updated the container"));
-        let ScmContainerEvent::StateChange(c) = e else { panic!() };
-        assert_eq!((c.container, c.from.as_deref(), c.to.as_str()), (1051, Some("DELETED"), "QUASI_CLOSED"));
+        let ScmContainerEvent::StateChange(c) = e else {
+            panic!()
+        };
+        assert_eq!(
+            (c.container, c.from.as_deref(), c.to.as_str()),
+            (1051, Some("DELETED"), "QUASI_CLOSED")
+        );
     }
 
     #[test]
@@ -1287,13 +1959,21 @@ mod tests {
         assert_eq!(fill("a {} b {}.", "a 1 b 2"), None);
         assert_eq!(fill("x", "x"), Some(vec![]));
         assert_eq!(fill("x", "xy"), None);
-        assert_eq!(fill("Sending {}DeleteContainerCommand", "Sending DeleteContainerCommand"), Some(vec![""]));
+        assert_eq!(
+            fill(
+                "Sending {}DeleteContainerCommand",
+                "Sending DeleteContainerCommand"
+            ),
+            Some(vec![""])
+        );
         assert_eq!(fill("é{}", "é\u{1F600}"), Some(vec!["\u{1F600}"]));
     }
 
     fn read(text: &str) -> Vec<Record> {
         let mut records = Vec::new();
-        let (_, error) = read_records(&mut text.as_bytes(), &ReadOptions::default(), &mut |r| records.push(r));
+        let (_, error) = read_records(&mut text.as_bytes(), &ReadOptions::default(), &mut |r| {
+            records.push(r)
+        });
         assert!(error.is_none());
         records
     }
@@ -1313,13 +1993,23 @@ org.apache.hadoop.hdds.scm.exceptions.SCMException: org.apache.ratis.protocol.ex
 scm2_1  | 2026-08-20 11:02:47,405 [scm2-FixedThreadPoolWithAffinityExecutor-3-0] INFO container.IncrementalContainerReportHandler: SCM_NOT_LEADER: Failed to process {d}\n"
         );
         for (text, kinds) in [
-            (file, ["container_resurrected", "container_report_not_leader"]),
-            (console, ["container_resurrected", "container_report_not_leader"]),
+            (
+                file,
+                ["container_resurrected", "container_report_not_leader"],
+            ),
+            (
+                console,
+                ["container_resurrected", "container_report_not_leader"],
+            ),
         ] {
             let records = read(&text);
             let got: Vec<&str> = records
                 .iter()
-                .map(|r| classify(r, Component::Scm).map(|t| t.data.kind()).unwrap_or("none"))
+                .map(|r| {
+                    classify(r, Component::Scm)
+                        .map(|t| t.data.kind())
+                        .unwrap_or("none")
+                })
                 .collect();
             assert_eq!(got, kinds);
         }
@@ -1330,7 +2020,11 @@ scm2_1  | 2026-08-20 11:02:47,405 [scm2-FixedThreadPoolWithAffinityExecutor-3-0]
         for (logger, msg) in samples() {
             for cut in 0..msg.len() {
                 if msg.is_char_boundary(cut) {
-                    let _ = parse(&Input { record: &record(&logger, &msg[..cut], ""), component: Component::Scm, audit: None });
+                    let _ = parse(&Input {
+                        record: &record(&logger, &msg[..cut], ""),
+                        component: Component::Scm,
+                        audit: None,
+                    });
                 }
             }
         }
