@@ -204,8 +204,12 @@ fn observe(data: &ScmContainerEvent) -> Option<Observation<'_>> {
         replica: None,
     };
     if let Some(r) = data.replica() {
-        obs.printed = r.container_state.as_deref();
         obs.replica = Some((r.datanode.clone(), r.bcsid));
+        // A failure prints `<D>` as memoized before the decision it failed to write: its state
+        // is not the current one.
+        if !matches!(data, ScmContainerEvent::ReportFailed(_)) {
+            obs.printed = r.container_state.as_deref();
+        }
     }
     let kind = data.kind();
     match data {
@@ -280,6 +284,13 @@ impl Machine for ContainerMachine {
             ContainerView::default,
             event.ts,
         );
+        // The RM sends one delete command per replica, each printing the ContainerInfo of the pass
+        // (CLOSED), and moves the container to DELETING after the last: one step, not several.
+        let same_pass_delete = obs.step.is_some_and(|(t, _)| t == Trigger::Delete)
+            && view.state == Some("DELETING");
+        if same_pass_delete {
+            return;
+        }
         let entity = Entity::Container(obs.container);
         let push = |out: &mut Vec<Transition>, from: &str, to: &str, inferred, illegal| {
             out.push(Transition {
@@ -441,6 +452,7 @@ mod tests {
                 &format!("CLOSE {}", d("CLOSING", 4821, "CLOSED", 4821)),
             ),
             scm_event("scm1", 3, 30, RM, delete),
+            scm_event("scm1", 4, 31, RM, delete),
             scm_event(
                 "scm1",
                 4,
@@ -551,6 +563,21 @@ mod tests {
                 s("DELETED", "QUASI_CLOSED", false, false),
             ]
         );
+    }
+
+    #[test]
+    fn a_failed_write_prints_the_state_before_its_decision() {
+        let resurrect = format!(
+            "Resurrecting container #1051 from DELETED to QUASI_CLOSED due to non-empty OPEN replica (keyCount=37, BCSID=4790) from {}",
+            d("DELETED", 4821, "OPEN", 4790)
+        );
+        let failed = format!("Failed to process {}", d("DELETED", 4821, "OPEN", 4790));
+        let (replay, machine) = run(vec![
+            scm_event("scm2", 1, 10, FCR, &resurrect),
+            scm_event("scm2", 2, 11, FCR, &failed),
+        ]);
+        assert_eq!(steps(&replay), vec![s("DELETED", "QUASI_CLOSED", false, false)]);
+        assert_eq!(machine.view(1051, "scm2").unwrap().state, Some("QUASI_CLOSED"));
     }
 
     #[test]
