@@ -17,12 +17,13 @@
 //! Besides the state, each (container, SCM) keeps the last sequence id SCM printed and the last
 //! BCSID printed per replica (datanode), as `replay` shows them.
 
+use crate::graph::Linker;
 use crate::machine::{EntityStates, Machine, Transition};
 use crate::trace::{EventId, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::scm_container::{ScmContainerEvent, Wording};
 use oztrace_parser::entity::Entity;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 pub const NAME: &str = "container";
@@ -286,8 +287,8 @@ impl Machine for ContainerMachine {
         );
         // The RM sends one delete command per replica, each printing the ContainerInfo of the pass
         // (CLOSED), and moves the container to DELETING after the last: one step, not several.
-        let same_pass_delete = obs.step.is_some_and(|(t, _)| t == Trigger::Delete)
-            && view.state == Some("DELETING");
+        let same_pass_delete =
+            obs.step.is_some_and(|(t, _)| t == Trigger::Delete) && view.state == Some("DELETING");
         if same_pass_delete {
             return;
         }
@@ -343,6 +344,51 @@ impl Machine for ContainerMachine {
 
     fn evict(&mut self, before: i64) {
         self.views.evict(before);
+    }
+}
+
+/// Links a report-handler decision that needs a Ratis write (a resurrection, a delete command) to
+/// the not-leader failure the same SCM logs for the same replica right after it: the follower
+/// printed the decision but could not apply it.
+pub struct FailedWriteLinker;
+
+impl Linker for FailedWriteLinker {
+    fn name(&self) -> &'static str {
+        "container-report"
+    }
+
+    fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, String)>) {
+        let mut hosts: Vec<&Arc<str>> = trace.hosts().collect();
+        hosts.sort();
+        for host in hosts {
+            // (container, datanode, BCSID) → the latest decision line for that replica.
+            let mut decisions: HashMap<(u64, &str, u64), EventId> = HashMap::new();
+            for &id in trace.of_host(host) {
+                let EventData::ScmContainer(data) = &trace.get(id).data else {
+                    continue;
+                };
+                match data {
+                    ScmContainerEvent::Resurrected(e) => {
+                        if let (Some(dn), Some(bcsid)) = (e.datanode.as_deref(), e.bcsid) {
+                            decisions.insert((e.container, dn, bcsid), id);
+                        }
+                    }
+                    ScmContainerEvent::ReportFailed(f) if f.not_leader => {
+                        let r = &f.replica;
+                        if let Some(decision) =
+                            decisions.remove(&(r.container, r.datanode.as_str(), r.bcsid))
+                        {
+                            out.push((
+                                decision,
+                                id,
+                                "this SCM is not the leader: the decision was not written".into(),
+                            ));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
     }
 }
 
@@ -571,13 +617,34 @@ mod tests {
             "Resurrecting container #1051 from DELETED to QUASI_CLOSED due to non-empty OPEN replica (keyCount=37, BCSID=4790) from {}",
             d("DELETED", 4821, "OPEN", 4790)
         );
-        let failed = format!("Failed to process {}", d("DELETED", 4821, "OPEN", 4790));
+        let failed = format!(
+            "SCM_NOT_LEADER: Failed to process {}",
+            d("DELETED", 4821, "OPEN", 4790)
+        );
         let (replay, machine) = run(vec![
             scm_event("scm2", 1, 10, FCR, &resurrect),
             scm_event("scm2", 2, 11, FCR, &failed),
         ]);
-        assert_eq!(steps(&replay), vec![s("DELETED", "QUASI_CLOSED", false, false)]);
-        assert_eq!(machine.view(1051, "scm2").unwrap().state, Some("QUASI_CLOSED"));
+        assert_eq!(
+            steps(&replay),
+            vec![s("DELETED", "QUASI_CLOSED", false, false)]
+        );
+        assert_eq!(
+            machine.view(1051, "scm2").unwrap().state,
+            Some("QUASI_CLOSED")
+        );
+        let trace = Trace::from_ordered(
+            vec![
+                scm_event("scm2", 1, 10, FCR, &resurrect),
+                scm_event("scm1", 1, 10, FCR, &resurrect),
+                scm_event("scm2", 2, 11, FCR, &failed),
+            ],
+            0,
+        );
+        let mut links = Vec::new();
+        FailedWriteLinker.link(&trace, &mut links);
+        assert_eq!(links.len(), 1);
+        assert_eq!((links[0].0, links[0].1), (0, 2));
     }
 
     #[test]
