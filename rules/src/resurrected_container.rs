@@ -727,6 +727,31 @@ mod tests {
     }
 
     #[test]
+    fn debug_processing_replica_shows_the_sid_before_the_raise() {
+        let processing = |sid| {
+            (
+                "scm1",
+                49,
+                FCR,
+                format!("Processing replica {}", d("DELETED", sid, "OPEN", 4821)),
+                "",
+            )
+        };
+        // The replica raised the sid from 4800 to its own 4821: newer data, not this bug.
+        let newer = check(vec![
+            processing(4800),
+            ("scm1", 50, FCR, resurrect(4821, "OPEN", 4821), ""),
+        ]);
+        assert!(newer.findings.is_empty());
+        let stale = check(vec![
+            processing(4821),
+            ("scm1", 50, FCR, resurrect(4821, "OPEN", 4821), ""),
+        ]);
+        assert_eq!(stale.findings[0].confidence, Confidence::Confirmed);
+        assert_eq!(stale.findings[0].evidence[1].event, 0);
+    }
+
+    #[test]
     fn closed_replicas_and_force_deletes_are_silent() {
         let newer_closed = format!(
             "Resurrecting container #1051 from DELETING to CLOSED due to non-empty CLOSED replica (keyCount=3, BCSID=4900) from {}",
