@@ -135,11 +135,10 @@ fn replica_datanode(trace: &Trace, e: &ResurrectedEvent) -> Option<Entity> {
 fn is_follower(analysis: &Analysis, id: EventId, e: &ResurrectedEvent) -> bool {
     let trace = &analysis.trace;
     let event = trace.get(id);
-    let failed = trace
-        .of_host(&event.host)
+    let on_host = trace.of_host(&event.host);
+    let failed = on_host[on_host.partition_point(|&other| other <= id)..]
         .iter()
         .copied()
-        .skip_while(|&other| other <= id)
         .take_while(|&other| {
             trace
                 .elapsed(id, other)
