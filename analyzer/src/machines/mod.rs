@@ -4,11 +4,15 @@
 use crate::graph::Linker;
 use crate::machine::Machine;
 
+pub mod node_admin;
 pub mod scm_role;
 
 /// A fresh instance of every machine.
 pub fn all() -> Vec<Box<dyn Machine>> {
-    vec![Box::new(scm_role::ScmRole::new())]
+    vec![
+        Box::new(scm_role::ScmRole::new()),
+        Box::new(node_admin::NodeAdmin::new()),
+    ]
 }
 
 /// Every causal linker.
