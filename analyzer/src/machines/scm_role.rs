@@ -265,10 +265,10 @@ impl Machine for ScmRole {
         // heartbeats with the main-log lines missing; both steps are inferred.
         if let (Signal::Audit(Role::Leader(Some(new))), Role::Leader(Some(old))) = (&signal, from)
             && *new > old
-            && !state
+            && state
                 .last_logged_change
                 .zip(event.ts)
-                .is_some_and(|(change, ts)| ts - change <= AUDIT_GRACE_MS)
+                .is_none_or(|(change, ts)| ts - change > AUDIT_GRACE_MS)
         {
             out.push(Transition {
                 machine: NAME,
