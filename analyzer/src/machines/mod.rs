@@ -2,6 +2,7 @@
 //! and one line in each list.
 
 pub mod container;
+pub mod node_admin;
 pub mod scm_role;
 
 use crate::graph::Linker;
@@ -11,6 +12,7 @@ use crate::machine::Machine;
 pub fn all() -> Vec<Box<dyn Machine>> {
     vec![
         Box::new(scm_role::ScmRole::new()),
+        Box::new(node_admin::NodeAdmin::new()),
         Box::new(container::ContainerMachine::new()),
     ]
 }

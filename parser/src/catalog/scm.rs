@@ -1205,3 +1205,6 @@ pub fn parse(input: &Input<'_>) -> Option<Typed> {
     }
     None
 }
+
+#[cfg(test)]
+mod tests;
