@@ -1,10 +1,11 @@
 //! The commands: each reads the inputs once and prints one view of them.
 
 use crate::cli::{
-    Command, EventsArgs, EventsFormat, ExplainArgs, FailOn, InputArgs, ReplayArgs, ScanArgs,
-    StatsArgs, StatsFormat,
+    Cli, Command, EventsArgs, EventsFormat, ExplainArgs, FailOn, InputArgs, ReplayArgs, ScanArgs,
+    StatsArgs, StatsFormat, parse_time_bound,
 };
 use crate::pipeline::{Parsed, ReadConfig, read_inputs};
+use crate::report::baseline::Baseline;
 use crate::report::{self, ReportInputs};
 use crate::{Failure, exit};
 use oztrace_analyzer::trace::Trace;
@@ -14,8 +15,17 @@ use oztrace_parser::input::ConfigKind;
 use oztrace_parser::layout::Layout;
 use oztrace_parser::time::{TimeZones, format_rfc3339};
 use oztrace_rules::{Confidence, Context, LoggingCoverage, Rule, Settings};
-use std::io::Write;
+use clap::CommandFactory;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::fs::File;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
+
+/// Inputs larger than this (on disk) get a progress bar when standard error is a terminal.
+const PROGRESS_THRESHOLD: u64 = 64 << 20;
 
 pub fn run(command: Command) -> Result<u8, Failure> {
     match command {
@@ -28,6 +38,22 @@ pub fn run(command: Command) -> Result<u8, Failure> {
             Ok(exit::OK)
         }
         Command::Explain(args) => explain(args),
+        Command::Completions(args) => {
+            let mut script = Vec::new();
+            clap_complete::generate(args.shell, &mut Cli::command(), "oztrace", &mut script);
+            std::io::stdout()
+                .write_all(&script)
+                .map_err(|e| Failure::Internal(format!("writing the completion script: {e}")))?;
+            Ok(exit::OK)
+        }
+        Command::Man => {
+            let mut page = Vec::new();
+            clap_mangen::Man::new(Cli::command())
+                .render(&mut page)
+                .and_then(|()| std::io::stdout().write_all(&page))
+                .map_err(|e| Failure::Internal(format!("writing the man page: {e}")))?;
+            Ok(exit::OK)
+        }
     }
 }
 
@@ -42,11 +68,12 @@ fn read(input: &InputArgs, keep_unrecognized: bool) -> Result<Parsed, Failure> {
     let jobs = input
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
-    let config = ReadConfig {
+    let mut config = ReadConfig {
         zones,
         forced_layout,
         keep_unrecognized,
         jobs,
+        progress: None,
     };
     for path in &input.paths {
         if path.as_os_str() != "-" && !path.exists() {
@@ -54,7 +81,86 @@ fn read(input: &InputArgs, keep_unrecognized: bool) -> Result<Parsed, Failure> {
             eprintln!("oztrace: {}: no such file or directory", path.display());
         }
     }
-    Ok(read_inputs(&input.paths, &config))
+    let Some(bar) = progress_bar(&input.paths) else {
+        return Ok(read_inputs(&input.paths, &config));
+    };
+    let counter = Arc::new(AtomicU64::new(0));
+    config.progress = Some(Arc::clone(&counter));
+    let done = AtomicBool::new(false);
+    let parsed = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !done.load(Ordering::Relaxed) {
+                bar.set_position(counter.load(Ordering::Relaxed));
+                std::thread::sleep(Duration::from_millis(120));
+            }
+        });
+        let parsed = read_inputs(&input.paths, &config);
+        done.store(true, Ordering::Relaxed);
+        parsed
+    });
+    bar.finish_and_clear();
+    Ok(parsed)
+}
+
+/// A progress bar on standard error for large inputs read from a terminal session: a bar over
+/// the bytes on disk, or a byte counter when compressed inputs make the total unknown.
+fn progress_bar(paths: &[PathBuf]) -> Option<ProgressBar> {
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let mut size = DiskSize::default();
+    for path in paths {
+        size.add(path, 0);
+    }
+    if size.bytes <= PROGRESS_THRESHOLD {
+        return None;
+    }
+    let (bar, template) = if size.compressed {
+        (
+            ProgressBar::no_length(),
+            "{spinner} reading logs: {bytes} decompressed ({bytes_per_sec}, {elapsed})",
+        )
+    } else {
+        (
+            ProgressBar::new(size.bytes),
+            "reading logs [{bar:32}] {bytes}/{total_bytes} ({bytes_per_sec}, eta {eta})",
+        )
+    };
+    let style = ProgressStyle::with_template(template)
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("=> ");
+    bar.set_style(style);
+    bar.enable_steady_tick(Duration::from_millis(120));
+    Some(bar)
+}
+
+/// The inputs' size on disk, and whether any is compressed (then bytes read exceed it).
+#[derive(Default)]
+struct DiskSize {
+    bytes: u64,
+    compressed: bool,
+}
+
+impl DiskSize {
+    /// Directory trees deeper than this are not followed for the estimate.
+    const MAX_DEPTH: usize = 32;
+
+    fn add(&mut self, path: &Path, depth: usize) {
+        let Ok(meta) = std::fs::symlink_metadata(path) else {
+            return;
+        };
+        if meta.is_dir() && depth < Self::MAX_DEPTH {
+            for entry in std::fs::read_dir(path).into_iter().flatten().flatten() {
+                self.add(&entry.path(), depth + 1);
+            }
+        } else if meta.is_file() {
+            self.bytes += meta.len();
+            let name = path.to_string_lossy();
+            self.compressed |= [".gz", ".tgz", ".zst", ".zstd"]
+                .iter()
+                .any(|ext| name.ends_with(ext));
+        }
+    }
 }
 
 fn input_exit(parsed: &Parsed) -> u8 {
@@ -158,9 +264,63 @@ fn selected_rules(args: &ScanArgs) -> Result<Vec<&'static dyn Rule>, Failure> {
         .collect())
 }
 
+/// What `scan` settles before it reads anything, so that a bad value is a usage error (exit 2)
+/// with nothing analysed.
+struct ScanPlan {
+    rules: Vec<&'static dyn Rule>,
+    window: Window,
+    baseline: Option<Baseline>,
+    report: Option<(PathBuf, File)>,
+    write_baseline: Option<(PathBuf, File)>,
+}
+
+fn plan(args: &ScanArgs) -> Result<ScanPlan, Failure> {
+    let rules = selected_rules(args)?;
+    let zones = TimeZones::from_specs(&args.input.tz).map_err(Failure::Usage)?;
+    let zone = zones.for_host(None);
+    let bound = |flag: &str, value: &Option<String>| {
+        value
+            .as_deref()
+            .map(|v| parse_time_bound(v, zone).map_err(|e| Failure::Usage(format!("{flag}: {e}"))))
+            .transpose()
+    };
+    let window = Window {
+        since: bound("--since", &args.since)?,
+        until: bound("--until", &args.until)?,
+    };
+    if let (Some(since), Some(until)) = (window.since, window.until)
+        && since > until
+    {
+        return Err(Failure::Usage("--since is later than --until".into()));
+    }
+    let baseline = args
+        .baseline
+        .as_deref()
+        .map(Baseline::load)
+        .transpose()
+        .map_err(Failure::Usage)?;
+    let create = |flag: &str, path: &Option<PathBuf>| {
+        path.as_ref()
+            .map(|p| {
+                File::create(p)
+                    .map(|f| (p.clone(), f))
+                    .map_err(|e| Failure::Usage(format!("{flag} {}: {e}", p.display())))
+            })
+            .transpose()
+    };
+    Ok(ScanPlan {
+        rules,
+        window,
+        baseline,
+        report: create("--report", &args.report)?,
+        write_baseline: create("--write-baseline", &args.write_baseline)?,
+    })
+}
+
 fn scan(args: ScanArgs) -> Result<u8, Failure> {
+    let mut plan = plan(&args)?;
     if !args.each {
-        return scan_one(&args, &args.input);
+        return scan_one(&args, &args.input, &mut plan);
     }
     // One cluster per argument; the exit status is the most severe of the runs (3 before 1).
     let mut worst = exit::OK;
@@ -172,7 +332,7 @@ fn scan(args: ScanArgs) -> Result<u8, Failure> {
         if args.format == crate::cli::ScanFormat::Text {
             println!("== {}", path.display());
         }
-        let code = scan_one(&args, &input)?;
+        let code = scan_one(&args, &input, &mut plan)?;
         worst = match (worst, code) {
             (exit::UNREADABLE, _) | (_, exit::UNREADABLE) => exit::UNREADABLE,
             (exit::FINDINGS, _) | (_, exit::FINDINGS) => exit::FINDINGS,
@@ -182,11 +342,46 @@ fn scan(args: ScanArgs) -> Result<u8, Failure> {
     Ok(worst)
 }
 
-fn scan_one(args: &ScanArgs, input: &InputArgs) -> Result<u8, Failure> {
-    let rules = selected_rules(args)?;
+/// `--since` / `--until`: events outside are dropped before analysis.
+#[derive(Debug, Clone, Copy, Default)]
+struct Window {
+    since: Option<i64>,
+    until: Option<i64>,
+}
+
+impl Window {
+    fn is_open(&self) -> bool {
+        self.since.is_none() && self.until.is_none()
+    }
+
+    fn contains(&self, ts: i64) -> bool {
+        self.since.is_none_or(|s| ts >= s) && self.until.is_none_or(|u| ts <= u)
+    }
+
+    /// Keeps each stream's events inside the window. An untimed event (a line without a time
+    /// of its own) goes with the timed event before it in its file, as the trace places it; a
+    /// stream with no time at all cannot be placed and is dropped.
+    fn apply(&self, parsed: &mut Parsed) {
+        if self.is_open() {
+            return;
+        }
+        for stream in &mut parsed.streams {
+            let mut placed = stream.events.iter().find_map(|e| e.ts);
+            stream.events.retain(|event| {
+                if event.ts.is_some() {
+                    placed = event.ts;
+                }
+                placed.is_some_and(|ts| self.contains(ts))
+            });
+        }
+    }
+}
+
+fn scan_one(args: &ScanArgs, input: &InputArgs, plan: &mut ScanPlan) -> Result<u8, Failure> {
     let mut parsed = read(input, false)?;
     let settings = settings(&parsed, &args.settings)?;
     let logging = logging_coverage(&parsed);
+    plan.window.apply(&mut parsed);
     let trace = build_trace(&mut parsed, input.skew);
     let analysis = Analysis::run(
         trace,
@@ -199,9 +394,18 @@ fn scan_one(args: &ScanArgs, input: &InputArgs) -> Result<u8, Failure> {
         settings: &settings,
         logging: &logging,
     };
-    let output = oztrace_rules::run(&context, &rules);
+    let output = oztrace_rules::run(&context, &plan.rules);
     let inputs = ReportInputs::from_parsed(&parsed);
-    let document = report::Document::build(&analysis, &output, inputs);
+    let mut document = report::Document::build(&analysis, &output, inputs);
+    if let Some((path, file)) = &mut plan.write_baseline {
+        let json = Baseline::of(&document)
+            .to_json()
+            .map_err(|e| Failure::Internal(format!("building the baseline: {e}")))?;
+        write_file(path, file, &json)?;
+    }
+    if let Some(baseline) = &plan.baseline {
+        document.suppress(baseline);
+    }
     let rendered = report::render(&document, args.format, args.color)
         .map_err(|e| Failure::Internal(format!("rendering the report: {e}")))?;
     let mut stdout = std::io::stdout().lock();
@@ -209,6 +413,9 @@ fn scan_one(args: &ScanArgs, input: &InputArgs) -> Result<u8, Failure> {
         .write_all(rendered.as_bytes())
         .and_then(|()| stdout.flush())
         .map_err(|e| Failure::Internal(format!("writing the report: {e}")))?;
+    if let Some((path, file)) = &mut plan.report {
+        write_file(path, file, &report::html::page(&document))?;
+    }
     warn_unreadable(&parsed);
     let threshold = match args.fail_on {
         FailOn::Possible => Confidence::Possible,
@@ -217,11 +424,17 @@ fn scan_one(args: &ScanArgs, input: &InputArgs) -> Result<u8, Failure> {
     };
     Ok(if !parsed.unreadable.is_empty() {
         exit::UNREADABLE
-    } else if output.findings.iter().any(|f| f.confidence >= threshold) {
+    } else if document.fails(threshold) {
         exit::FINDINGS
     } else {
         exit::OK
     })
+}
+
+fn write_file(path: &Path, file: &mut File, contents: &str) -> Result<(), Failure> {
+    file.write_all(contents.as_bytes())
+        .and_then(|()| file.flush())
+        .map_err(|e| Failure::Internal(format!("writing {}: {e}", path.display())))
 }
 
 fn events(args: EventsArgs) -> Result<u8, Failure> {

@@ -1,5 +1,9 @@
 //! Reports: the contract's JSON document and the views built on it.
 
+pub mod baseline;
+pub mod html;
+mod markdown;
+mod sarif;
 mod text;
 
 pub use text::{explain, kinds_table, replay_lines, rules_table, stats_json, stats_text};
@@ -7,11 +11,13 @@ pub use text::{explain, kinds_table, replay_lines, rules_table, stats_json, stat
 use crate::cli::{ColorChoice, ScanFormat};
 use crate::pipeline::Parsed;
 use oztrace_analyzer::Analysis;
+use oztrace_analyzer::graph::EdgeKind;
+use oztrace_analyzer::trace::EventId;
 use oztrace_parser::input::Unreadable;
 use oztrace_parser::time::format_rfc3339;
-use oztrace_rules::{Gap, Output, Role, Rule, fingerprint};
+use oztrace_rules::{Confidence, Gap, Output, Role, RuleDoc, fingerprint};
 use serde::Serialize;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 pub const SCHEMA: &str = "oztrace.findings/v1";
 
@@ -59,7 +65,18 @@ pub struct EvidenceDoc {
     /// Why this line belongs to the evidence (an extension of the contract).
     pub note: String,
     #[serde(skip)]
-    ts_ms: Option<i64>,
+    pub ts_ms: Option<i64>,
+    #[serde(skip)]
+    event: EventId,
+}
+
+/// A causal edge of the event graph between two evidence lines of one finding (indexes into
+/// its `evidence`), drawn in the HTML timeline.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Link {
+    pub from: usize,
+    pub to: usize,
+    pub reason: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -79,7 +96,11 @@ pub struct FindingDoc {
     pub fingerprint: String,
     pub evidence: Vec<EvidenceDoc>,
     #[serde(skip)]
-    severity_rank: oztrace_rules::Severity,
+    pub links: Vec<Link>,
+    #[serde(skip)]
+    pub severity_rank: oztrace_rules::Severity,
+    #[serde(skip)]
+    pub confidence_rank: Confidence,
     #[serde(skip)]
     first_ms: Option<i64>,
 }
@@ -92,19 +113,18 @@ pub struct Document {
     pub findings: Vec<FindingDoc>,
     pub gaps: Vec<Gap>,
     pub inputs: ReportInputs,
+    /// Findings left out because `--baseline` lists their fingerprint (an extension of the
+    /// contract; 0 without a baseline).
+    pub suppressed: u64,
 }
 
 impl Document {
     pub fn build(analysis: &Analysis, output: &Output, inputs: ReportInputs) -> Document {
-        let registry = oztrace_rules::registry();
         let mut findings: Vec<FindingDoc> = output
             .findings
             .iter()
             .map(|finding| {
-                let doc = registry
-                    .iter()
-                    .map(|r: &&dyn Rule| r.doc())
-                    .find(|d| d.id == finding.rule);
+                let doc = rule_doc(finding.rule);
                 let mut evidence: Vec<EvidenceDoc> = finding
                     .evidence
                     .iter()
@@ -120,6 +140,7 @@ impl Document {
                             text: event.text.clone(),
                             note: e.note.clone(),
                             ts_ms: event.ts,
+                            event: e.event,
                         }
                     })
                     .collect();
@@ -132,6 +153,7 @@ impl Document {
                         b.line,
                     ))
                 });
+                let links = causal_links(analysis, &evidence);
                 let times: Vec<i64> = evidence.iter().filter_map(|e| e.ts_ms).collect();
                 let first = times.iter().min().copied();
                 let last = times.iter().max().copied();
@@ -153,7 +175,9 @@ impl Document {
                     hosts: hosts.into_iter().collect(),
                     fingerprint: fingerprint(finding.rule, &finding.entity),
                     evidence,
+                    links,
                     severity_rank: severity,
+                    confidence_rank: finding.confidence,
                     first_ms: first,
                 }
             })
@@ -189,8 +213,62 @@ impl Document {
             findings,
             gaps,
             inputs,
+            suppressed: 0,
         }
     }
+
+    /// Drops the findings whose fingerprint the baseline lists, counting them in `suppressed`.
+    pub fn suppress(&mut self, baseline: &baseline::Baseline) {
+        let before = self.findings.len();
+        self.findings.retain(|f| !baseline.contains(&f.fingerprint));
+        self.suppressed += (before - self.findings.len()) as u64;
+    }
+
+    /// Whether a finding left in the report is at or above `threshold` (exit status 1).
+    pub fn fails(&self, threshold: Confidence) -> bool {
+        self.findings
+            .iter()
+            .any(|f| f.confidence_rank >= threshold)
+    }
+}
+
+/// The registry's documentation of a rule id, if it is registered.
+pub fn rule_doc(id: &str) -> Option<&'static RuleDoc> {
+    oztrace_rules::registry()
+        .into_iter()
+        .map(|r| r.doc())
+        .find(|d| d.id == id)
+}
+
+/// Causal edges of the event graph whose both ends are evidence of the finding, in a stable order.
+fn causal_links(analysis: &Analysis, evidence: &[EvidenceDoc]) -> Vec<Link> {
+    let index: HashMap<EventId, usize> = evidence
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (e.event, i))
+        .collect();
+    let mut links: Vec<Link> = evidence
+        .iter()
+        .enumerate()
+        .flat_map(|(to, e)| {
+            let index = &index;
+            analysis
+                .graph
+                .incoming(e.event)
+                .filter(|(_, edge)| edge.kind == EdgeKind::Causal)
+                .filter_map(move |(source, edge)| {
+                    index.get(&source).map(|&from| Link {
+                        from,
+                        to,
+                        reason: edge.reason.clone(),
+                    })
+                })
+        })
+        .filter(|link| link.from != link.to)
+        .collect();
+    links.sort();
+    links.dedup();
+    links
 }
 
 /// Renders the document in the chosen format.
@@ -215,10 +293,17 @@ pub fn render(
                 "schema": "oztrace.summary/v1",
                 "gaps": document.gaps,
                 "inputs": document.inputs,
+                "suppressed": document.suppressed,
             }))?);
             s.push('\n');
             s
         }
+        ScanFormat::Sarif => {
+            let mut s = serde_json::to_string_pretty(&sarif::sarif(document))?;
+            s.push('\n');
+            s
+        }
+        ScanFormat::Markdown => markdown::findings_markdown(document),
         ScanFormat::Text => text::findings_text(document, text::use_color(color)),
     })
 }
