@@ -160,7 +160,7 @@ fn finding(out: &mut String, i: usize, f: &FindingDoc) {
         esc(&f.fingerprint)
     );
     swimlanes(out, i, f);
-    out.push_str("<pre class=\"hover-line\"></pre>\n");
+    out.push_str("<pre class=\"hover-line\">Hover over or focus a mark to read its log line.</pre>\n");
     out.push_str(
         "<table class=\"evidence\">\n<tr><th>time (UTC)</th><th>host</th><th>role</th><th>file:line</th><th>log line</th></tr>\n",
     );
@@ -283,8 +283,14 @@ fn swimlanes(out: &mut String, i: usize, f: &FindingDoc) {
         else {
             continue;
         };
+        // The arrow stops at the edge of the effect's mark instead of hiding under it.
+        let (x2, y2) = if (y1 - y2).abs() < f64::EPSILON {
+            (x2, y2 - 7.0)
+        } else {
+            (x2, y2 + 7.0_f64.copysign(y1 - y2))
+        };
         // Same-lane links arc above the lane; others bend between lanes.
-        let d = if (y1 - y2).abs() < f64::EPSILON {
+        let d = if (y1 - y2).abs() < 8.0 {
             let lift = y1 - LANE * 0.45;
             format!("M {x1:.1} {y1:.1} C {x1:.1} {lift:.1}, {x2:.1} {lift:.1}, {x2:.1} {y2:.1}")
         } else {
@@ -431,4 +437,178 @@ fn base64(bytes: &[u8]) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fixture::{self, HOSTILE_ATTR, HOSTILE_IMG, HOSTILE_SCRIPT};
+    use super::*;
+
+    /// Every tag of the page as (name, attributes); the contents of `<script>` and `<style>` are
+    /// skipped. Since log text is escaped, every raw `<` in the page opens one of oztrace's tags.
+    fn tags(page: &str) -> Vec<(String, Vec<(String, String)>)> {
+        let mut found = Vec::new();
+        let mut rest = page;
+        while let Some(open) = rest.find('<') {
+            rest = &rest[open + 1..];
+            let close = rest.find('>').expect("every tag closes");
+            let tag = &rest[..close];
+            rest = &rest[close + 1..];
+            if tag.starts_with('/') || tag.starts_with('!') {
+                continue;
+            }
+            let tag = tag.trim_end_matches('/');
+            let (name, mut attrs_text) = tag.split_once(' ').unwrap_or((tag, ""));
+            let mut attrs = Vec::new();
+            while !attrs_text.trim().is_empty() {
+                attrs_text = attrs_text.trim_start();
+                let end = attrs_text.find(['=', ' ']).unwrap_or(attrs_text.len());
+                let key = attrs_text[..end].to_string();
+                attrs_text = &attrs_text[end..];
+                let mut value = String::new();
+                if let Some(quoted) = attrs_text.strip_prefix("=\"") {
+                    let q = quoted.find('"').expect("attribute values are quoted");
+                    value = quoted[..q].to_string();
+                    attrs_text = &quoted[q + 1..];
+                }
+                attrs.push((key, value));
+            }
+            if name == "script" || name == "style" {
+                let end = rest.find(&format!("</{name}>")).expect("raw text element closes");
+                rest = &rest[end..];
+            }
+            found.push((name.to_string(), attrs));
+        }
+        found
+    }
+
+    const ALLOWED_TAGS: &[&str] = &[
+        "html", "head", "meta", "title", "style", "body", "h1", "h2", "h3", "p", "ul", "li", "a",
+        "span", "code", "svg", "defs", "marker", "path", "line", "text", "g", "circle", "rect",
+        "pre", "table", "tr", "th", "td", "script", "section",
+    ];
+    const ALLOWED_ATTRS: &[&str] = &[
+        "lang", "charset", "http-equiv", "content", "name", "class", "id", "href", "title",
+        "viewBox", "role", "aria-label", "refX", "refY", "markerWidth", "markerHeight", "orient",
+        "d", "fill", "x1", "y1", "x2", "y2", "x", "y", "text-anchor", "cx", "cy", "r", "width",
+        "height", "marker-end", "tabindex", "data-pair",
+    ];
+
+    #[test]
+    fn log_text_stays_inert_and_the_only_script_is_oztraces() {
+        let page = page(&fixture::document());
+        let tags = tags(&page);
+        let scripts = tags.iter().filter(|(name, _)| name == "script").count();
+        assert_eq!(scripts, 1, "exactly one script element");
+        assert!(page.contains(&format!("<script>{SCRIPT}</script>")));
+        for (name, attrs) in &tags {
+            assert!(ALLOWED_TAGS.contains(&name.as_str()), "unexpected tag <{name}>");
+            for (key, value) in attrs {
+                assert!(
+                    ALLOWED_ATTRS.contains(&key.as_str()),
+                    "unexpected attribute {key} on <{name}>"
+                );
+                if key == "href" {
+                    assert!(value.starts_with('#'), "a link leaves the page: {value}");
+                }
+            }
+        }
+        // The hostile lines are shown, escaped, in the table and in the marks' tooltips.
+        for raw in [HOSTILE_SCRIPT, HOSTILE_ATTR, HOSTILE_IMG] {
+            assert!(!page.contains(raw), "raw log text in the page: {raw}");
+            assert_eq!(page.matches(&esc(raw)).count(), 2, "{raw} shown twice");
+        }
+        assert!(page.contains("&lt;script&gt;alert(&quot;pwned&quot;)&lt;/script&gt;"));
+        assert!(!page.contains('\x1b'));
+        assert!(!page.contains("http:") && !page.contains("https:"));
+    }
+
+    #[test]
+    fn the_policy_allows_exactly_the_pages_own_script_and_style() {
+        let page = page(&fixture::document());
+        let policy = tags(&page)
+            .into_iter()
+            .find(|(name, attrs)| {
+                name == "meta" && attrs.iter().any(|(k, v)| k == "http-equiv" && v == "Content-Security-Policy")
+            })
+            .and_then(|(_, attrs)| attrs.into_iter().find(|(k, _)| k == "content"))
+            .map(|(_, v)| v)
+            .expect("a CSP meta tag");
+        assert!(policy.starts_with("default-src 'none';"));
+        assert!(policy.contains(&format!("script-src '{}'", csp_hash(SCRIPT))));
+        assert!(policy.contains(&format!("style-src '{}'", csp_hash(STYLE))));
+        assert!(page.contains(&format!("<style>{STYLE}</style>")));
+    }
+
+    #[test]
+    fn each_finding_has_a_swimlane_per_host_with_marks_and_links() {
+        let doc = fixture::document();
+        let page = page(&doc);
+        let tags = tags(&page);
+        assert_eq!(tags.iter().filter(|(n, _)| n == "svg").count(), 2);
+        let marks: Vec<&Vec<(String, String)>> = tags
+            .iter()
+            .filter(|(n, a)| n == "g" && a.iter().any(|(k, v)| k == "class" && v == "mark"))
+            .map(|(_, a)| a)
+            .collect();
+        assert_eq!(marks.len(), 5);
+        let lanes = tags
+            .iter()
+            .filter(|(n, a)| n == "text" && a.iter().any(|(k, v)| k == "class" && v == "lane-label"))
+            .count();
+        assert_eq!(lanes, 1 + 3, "scm1 for one finding; dn1, dn2, scm1 for the other");
+        let links: Vec<&Vec<(String, String)>> = tags
+            .iter()
+            .filter(|(n, a)| n == "path" && a.iter().any(|(k, v)| k == "class" && v == "link"))
+            .map(|(_, a)| a)
+            .collect();
+        assert_eq!(links.len(), 1);
+        assert!(links[0].iter().any(|(k, v)| k == "marker-end" && v == "url(#arrow1)"));
+        // Marks pair with table rows, for the hover highlight.
+        assert!(page.contains("id=\"m1-2\" data-pair=\"r1-2\""));
+        assert!(page.contains("id=\"r1-2\" data-pair=\"m1-2\""));
+        assert!(page.contains(">no time</text>"));
+        // The cause mark sits left of the effect it links to (time runs left to right).
+        let x_of = |id: &str| -> f64 {
+            let start = page.find(&format!("id=\"{id}\"")).unwrap();
+            let shape = &page[start + page[start..].find("</title>").unwrap()..];
+            let attr = if shape.starts_with("</title><circle") {
+                " cx=\""
+            } else {
+                " x=\""
+            };
+            let at = shape.find(attr).unwrap() + attr.len();
+            shape[at..at + shape[at..].find('"').unwrap()].parse().unwrap()
+        };
+        assert!(x_of("m1-0") < x_of("m1-1") && x_of("m1-1") < x_of("m1-2"));
+        assert!(x_of("m1-3") > x_of("m1-2"), "the untimed line is at the right");
+    }
+
+    #[test]
+    fn the_page_is_deterministic() {
+        assert_eq!(page(&fixture::document()), page(&fixture::document()));
+    }
+
+    #[test]
+    fn base64_matches_rfc4648_vectors() {
+        for (input, expected) in [
+            ("", ""),
+            ("f", "Zg=="),
+            ("fo", "Zm8="),
+            ("foo", "Zm9v"),
+            ("foob", "Zm9vYg=="),
+            ("foobar", "Zm9vYmFy"),
+        ] {
+            assert_eq!(base64(input.as_bytes()), expected);
+        }
+    }
+
+    /// Writes the fixture's page to $OZTRACE_RENDER_FIXTURE for scripts/render-check.sh.
+    #[test]
+    #[ignore = "run by scripts/render-check.sh"]
+    fn write_render_fixture() {
+        let path = std::env::var_os("OZTRACE_RENDER_FIXTURE")
+            .expect("OZTRACE_RENDER_FIXTURE names the file to write");
+        std::fs::write(path, page(&fixture::document())).unwrap();
+    }
 }

@@ -14,12 +14,16 @@ pub fn findings_markdown(doc: &Document) -> String {
     for f in &doc.findings {
         if group != Some((f.severity, f.rule)) {
             group = Some((f.severity, f.rule));
+            let ticket = if f.ticket.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", escape(f.ticket))
+            };
             let _ = writeln!(
                 out,
-                "## {} · {} ({})\n",
+                "## {} · {}{ticket}\n",
                 f.severity.to_uppercase(),
                 escape(f.rule),
-                escape(f.ticket)
             );
         }
         let _ = writeln!(out, "### {} — {}\n", code(&f.entity), f.confidence);
@@ -149,5 +153,49 @@ mod tests {
             escape("<script>[x](y) *a* |b|"),
             "\\<script\\>\\[x\\](y) \\*a\\* \\|b\\|"
         );
+    }
+}
+
+#[cfg(test)]
+mod document_tests {
+    use super::super::fixture::{self, HOSTILE_SCRIPT};
+    use super::*;
+
+    /// The Markdown outside fenced code blocks.
+    fn prose(md: &str) -> String {
+        let mut inside = false;
+        let mut out = String::new();
+        for line in md.lines() {
+            if line.trim_start().starts_with("```") {
+                inside = !inside;
+                continue;
+            }
+            if !inside {
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn log_text_stays_in_code_blocks_and_prose_is_escaped() {
+        let md = findings_markdown(&fixture::document());
+        assert!(md.starts_with("# oztrace findings\n\n2 findings (2 medium).\n"));
+        assert!(md.contains("## MEDIUM · resurrected-container\n"));
+        assert!(md.contains("### ` container:1051 ` — confirmed"));
+        assert!(md.contains("- **Related:** ` datanode:b2c7e9d4-1f6a-4c3b-8e52-7a9d0c4f6e13 `"));
+        // Hostile log text appears verbatim, inside a fence only.
+        assert!(md.contains(HOSTILE_SCRIPT));
+        let prose = prose(&md);
+        assert!(!prose.contains("<script"));
+        assert!(prose.contains("for \\<b\\>key\\</b\\>."));
+        // Code spans keep the entity as written.
+        assert!(prose.contains("` key:/vol/bucket/<b>key</b> `"));
+        assert!(md.contains(
+            "2026-08-20T11:02:47.000Z scm1 cause scm1/ozone-scm.log:1234  (SCM closes the container)\n    Container #1051 is closed\n"
+        ));
+        assert!(md.contains("```properties"));
+        assert!(md.contains("- unreadable: ` dn3/ozone.log.gz `: corrupt gzip stream"));
     }
 }

@@ -5,6 +5,8 @@ pub mod html;
 mod markdown;
 mod sarif;
 mod text;
+#[cfg(test)]
+mod fixture;
 
 pub use text::{explain, kinds_table, replay_lines, rules_table, stats_json, stats_text};
 
@@ -306,4 +308,156 @@ pub fn render(
         ScanFormat::Markdown => markdown::findings_markdown(document),
         ScanFormat::Text => text::findings_text(document, text::use_color(color)),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fixture::{self, T0};
+    use super::*;
+    use crate::cli::{ColorChoice, ScanFormat};
+
+    #[test]
+    fn findings_and_evidence_follow_the_contract_order() {
+        let doc = fixture::document();
+        let order: Vec<(&str, &str)> = doc
+            .findings
+            .iter()
+            .map(|f| (f.rule, f.entity.as_str()))
+            .collect();
+        // Same severity (neither rule is registered): by rule id.
+        assert_eq!(
+            order,
+            [
+                ("dropped-actions", "key:/vol/bucket/<b>key</b>"),
+                ("resurrected-container", "container:1051")
+            ]
+        );
+        let f = &doc.findings[1];
+        let lines: Vec<(&str, u64)> = f
+            .evidence
+            .iter()
+            .map(|e| (e.host.as_str(), e.line))
+            .collect();
+        // By time across hosts, the untimed line last.
+        assert_eq!(
+            lines,
+            [("scm1", 1234), ("dn1", 77), ("dn2", 9), ("dn1", 78)]
+        );
+        assert_eq!(f.first_seen.as_deref(), Some("2026-08-20T11:02:47.000Z"));
+        assert_eq!(f.last_seen, Some(format_rfc3339(T0 + 1200)));
+        assert_eq!(f.hosts, ["dn1", "dn2", "scm1"]);
+        assert_eq!(f.confidence, "confirmed");
+        assert_eq!(
+            f.fingerprint,
+            fingerprint("resurrected-container", &oztrace_parser::entity::Entity::Container(1051))
+        );
+        // The causal edge scm1:1234 → dn2:9, as evidence indexes after sorting.
+        assert_eq!(
+            f.links,
+            [Link {
+                from: 0,
+                to: 2,
+                reason: "close-reported: dn2 reports the replica SCM closed".into()
+            }]
+        );
+        // Gap lists are sorted.
+        assert_eq!(doc.gaps[0].hosts, ["dn1", "dn2"]);
+    }
+
+    #[test]
+    fn json_is_byte_identical_across_builds() {
+        let a = render(&fixture::document(), ScanFormat::Json, ColorChoice::Never).unwrap();
+        let b = render(&fixture::document(), ScanFormat::Json, ColorChoice::Never).unwrap();
+        assert_eq!(a, b);
+        let value: serde_json::Value = serde_json::from_str(&a).unwrap();
+        assert_eq!(value["schema"], SCHEMA);
+        assert_eq!(value["suppressed"], 0);
+        let evidence = &value["findings"][1]["evidence"][0];
+        for key in ["file", "line", "ts", "host", "component", "role", "text"] {
+            assert!(!evidence[key].is_null(), "evidence lacks {key}");
+        }
+        assert_eq!(evidence["role"], "cause");
+        assert_eq!(evidence["file"], "scm1/ozone-scm.log");
+    }
+
+    #[test]
+    fn jsonl_is_one_finding_per_line_then_the_summary() {
+        let out = render(&fixture::document(), ScanFormat::Jsonl, ColorChoice::Never).unwrap();
+        let lines: Vec<serde_json::Value> = out
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 3);
+        assert_eq!(lines[0]["rule"], "dropped-actions");
+        assert_eq!(lines[1]["entity"], "container:1051");
+        assert_eq!(lines[2]["schema"], "oztrace.summary/v1");
+        assert_eq!(lines[2]["inputs"]["unreadable"][0]["path"], "dn3/ozone.log.gz");
+        assert_eq!(lines[2]["gaps"][0]["rule"], "dropped-actions");
+    }
+
+    #[test]
+    fn a_baseline_suppresses_known_findings_and_their_exit_status() {
+        let mut doc = fixture::document();
+        assert!(doc.fails(Confidence::Possible));
+        assert!(doc.fails(Confidence::Confirmed));
+        let mut known = baseline::Baseline::of(&doc);
+        // Keep only the confirmed finding in the baseline.
+        known.fingerprints.retain(|k| k.rule == "resurrected-container");
+        doc.suppress(&known);
+        assert_eq!(doc.suppressed, 1);
+        assert_eq!(doc.findings.len(), 1);
+        assert_eq!(doc.findings[0].rule, "dropped-actions");
+        assert!(doc.fails(Confidence::Possible));
+        assert!(!doc.fails(Confidence::Likely));
+        let text = render(&doc, ScanFormat::Text, ColorChoice::Never).unwrap();
+        assert!(text.starts_with("1 finding (1 medium); 1 suppressed by the baseline."));
+    }
+
+    #[test]
+    fn baseline_files_round_trip_sorted() {
+        let doc = fixture::document();
+        let json = baseline::Baseline::of(&doc).to_json().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("baseline.json");
+        std::fs::write(&path, &json).unwrap();
+        let loaded = baseline::Baseline::load(&path).unwrap();
+        assert_eq!(loaded.schema, baseline::SCHEMA);
+        let prints: Vec<&str> = loaded
+            .fingerprints
+            .iter()
+            .map(|k| k.fingerprint.as_str())
+            .collect();
+        let mut sorted = prints.clone();
+        sorted.sort();
+        assert_eq!(prints, sorted);
+        assert!(loaded.contains(&doc.findings[1].fingerprint));
+        std::fs::write(&path, r#"{"schema": "other/v9", "fingerprints": []}"#).unwrap();
+        assert!(baseline::Baseline::load(&path).unwrap_err().contains("other/v9"));
+        std::fs::write(&path, "not json").unwrap();
+        assert!(baseline::Baseline::load(&path).unwrap_err().contains("baseline.json"));
+    }
+
+    #[test]
+    fn text_groups_by_severity_and_rule_and_shows_why() {
+        let doc = fixture::document();
+        let plain = render(&doc, ScanFormat::Text, ColorChoice::Never).unwrap();
+        assert!(plain.starts_with("2 findings (2 medium)."));
+        let dropped = plain.find("MEDIUM · dropped-actions").unwrap();
+        let resurrected = plain.find("MEDIUM · resurrected-container").unwrap();
+        assert!(dropped < resurrected);
+        assert!(plain.contains(
+            "why confirmed: SCM closed the container and a stale replica brought it back"
+        ));
+        let scm = plain.find("scm1/ozone-scm.log:1234").unwrap();
+        let dn2 = plain.find("dn2/ozone-datanode.log:9").unwrap();
+        let untimed = plain.find("- dn1").unwrap();
+        assert!(scm < dn2 && dn2 < untimed);
+        assert!(plain.contains("unreadable: dn3/ozone.log.gz: corrupt gzip stream"));
+        assert!(plain.contains("HeartbeatEndpointTask=DEBUG"));
+        // The log's own escape sequence is shown, not obeyed; no colour when off.
+        assert!(!plain.contains('\x1b'));
+        let coloured = render(&doc, ScanFormat::Text, ColorChoice::Always).unwrap();
+        assert!(coloured.contains("\x1b[1;33mMEDIUM · dropped-actions"));
+        assert!(!coloured.contains("\x1b[31mred"));
+    }
 }

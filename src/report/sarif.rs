@@ -190,3 +190,78 @@ pub fn uri(path: &str) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::fixture;
+    use super::*;
+
+    #[test]
+    fn results_carry_location_entities_code_flow_and_fingerprint() {
+        let doc = fixture::document();
+        let log = sarif(&doc);
+        assert_eq!(log["version"], "2.1.0");
+        let run = &log["runs"][0];
+        let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
+        let results = run["results"].as_array().unwrap();
+        assert_eq!(results.len(), 2);
+        for r in results {
+            let index = r["ruleIndex"].as_u64().unwrap() as usize;
+            assert_eq!(rules[index]["id"], r["ruleId"]);
+        }
+        let r = &results[1];
+        assert_eq!(r["ruleId"], "resurrected-container");
+        assert_eq!(r["level"], "warning");
+        assert_eq!(
+            r["message"]["text"],
+            "Container 1051 was resurrected by a stale replica."
+        );
+        // The first cause line, not the first line in time that is not a cause.
+        let location = &r["locations"][0];
+        assert_eq!(
+            location["physicalLocation"]["artifactLocation"]["uri"],
+            "scm1/ozone-scm.log"
+        );
+        assert_eq!(location["physicalLocation"]["region"]["startLine"], 1234);
+        let names: Vec<&str> = location["logicalLocations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l["fullyQualifiedName"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, ["container:1051", &format!("datanode:{}", fixture::DATANODE)]);
+        let flow = r["codeFlows"][0]["threadFlows"][0]["locations"]
+            .as_array()
+            .unwrap();
+        let steps: Vec<(u64, &str)> = flow
+            .iter()
+            .map(|s| {
+                (
+                    s["location"]["physicalLocation"]["region"]["startLine"]
+                        .as_u64()
+                        .unwrap(),
+                    s["kinds"][0].as_str().unwrap(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            steps,
+            [(1234, "cause"), (77, "context"), (9, "effect"), (78, "context")]
+        );
+        assert_eq!(flow[0]["timestamp"], "2026-08-20T11:02:47.000Z");
+        assert!(flow[3].get("timestamp").is_none());
+        assert_eq!(
+            r["partialFingerprints"][FINGERPRINT_KEY],
+            doc.findings[1].fingerprint.as_str()
+        );
+        assert_eq!(r["properties"]["confidence"], "confirmed");
+    }
+
+    #[test]
+    fn uris_encode_what_a_uri_cannot_hold() {
+        assert_eq!(uri("dn1/ozone-datanode.log"), "dn1/ozone-datanode.log");
+        assert_eq!(uri("logs/b.tgz!/dn1/x log"), "logs/b.tgz!/dn1/x%20log");
+        assert_eq!(uri("c:\\ü"), "c%3A%5C%C3%BC");
+        assert_eq!(uri("-"), "-");
+    }
+}

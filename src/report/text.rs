@@ -63,7 +63,10 @@ pub fn findings_text(doc: &Document, color: bool) -> String {
     for f in &doc.findings {
         if current_group != Some((f.severity, f.rule)) {
             current_group = Some((f.severity, f.rule));
-            let heading = format!("{} · {} ({})", f.severity.to_uppercase(), f.rule, f.ticket);
+            let mut heading = format!("{} · {}", f.severity.to_uppercase(), f.rule);
+            if !f.ticket.is_empty() {
+                heading.push_str(&format!(" ({})", f.ticket));
+            }
             let code = if f.severity == "high" || f.severity == "critical" {
                 "1;31"
             } else {
