@@ -286,7 +286,10 @@ mod tests {
         );
         // A local time is read in the --tz zone: 13:02:47 in Berlin (CEST) is 11:02:47 UTC.
         let berlin = Zone::parse("Europe/Berlin").unwrap();
-        assert_eq!(parse_time_bound("2026-08-20 13:02:47", &berlin), Ok(expected));
+        assert_eq!(
+            parse_time_bound("2026-08-20 13:02:47", &berlin),
+            Ok(expected)
+        );
         assert!(parse_time_bound("2026-08-20", &utc).is_err());
         assert!(parse_time_bound("2026-02-30 00:00:00", &utc).is_err());
         assert!(parse_time_bound("2026-08-20 11:02:4x", &utc).is_err());

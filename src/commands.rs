@@ -8,6 +8,8 @@ use crate::pipeline::{Parsed, ReadConfig, read_inputs};
 use crate::report::baseline::Baseline;
 use crate::report::{self, ReportInputs};
 use crate::{Failure, exit};
+use clap::CommandFactory;
+use indicatif::{ProgressBar, ProgressStyle};
 use oztrace_analyzer::trace::Trace;
 use oztrace_analyzer::{Analysis, ReplayOptions};
 use oztrace_parser::entity::Entity;
@@ -15,8 +17,6 @@ use oztrace_parser::input::ConfigKind;
 use oztrace_parser::layout::Layout;
 use oztrace_parser::time::{TimeZones, format_rfc3339};
 use oztrace_rules::{Confidence, Context, LoggingCoverage, Rule, Settings};
-use clap::CommandFactory;
-use indicatif::{ProgressBar, ProgressStyle};
 use std::fs::File;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -397,6 +397,13 @@ fn scan_one(args: &ScanArgs, input: &InputArgs, plan: &mut ScanPlan) -> Result<u
     let output = oztrace_rules::run(&context, &plan.rules);
     let inputs = ReportInputs::from_parsed(&parsed);
     let mut document = report::Document::build(&analysis, &output, inputs);
+    if !plan.window.is_open() {
+        document.window = Some(report::WindowDoc {
+            since: plan.window.since.map(format_rfc3339),
+            until: plan.window.until.map(format_rfc3339),
+            events: analysis.trace.events.len() as u64,
+        });
+    }
     if let Some((path, file)) = &mut plan.write_baseline {
         let json = Baseline::of(&document)
             .to_json()
@@ -422,13 +429,23 @@ fn scan_one(args: &ScanArgs, input: &InputArgs, plan: &mut ScanPlan) -> Result<u
         FailOn::Likely => Confidence::Likely,
         FailOn::Confirmed => Confidence::Confirmed,
     };
-    Ok(if !parsed.unreadable.is_empty() {
+    Ok(scan_status(
+        !parsed.unreadable.is_empty(),
+        &document,
+        threshold,
+    ))
+}
+
+/// The contract's exit status of a scan that ran: 3 when an input could not be read, else 1
+/// when a finding left after the baseline is at or above `--fail-on`, else 0.
+fn scan_status(unreadable: bool, document: &report::Document, threshold: Confidence) -> u8 {
+    if unreadable {
         exit::UNREADABLE
     } else if document.fails(threshold) {
         exit::FINDINGS
     } else {
         exit::OK
-    })
+    }
 }
 
 fn write_file(path: &Path, file: &mut File, contents: &str) -> Result<(), Failure> {
@@ -504,4 +521,82 @@ fn explain(args: ExplainArgs) -> Result<u8, Failure> {
 /// RFC 3339 or `-` for untimed events, for text views.
 pub fn time_or_dash(ts: Option<i64>) -> String {
     ts.map_or_else(|| "-".to_string(), format_rfc3339)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::baseline::Baseline;
+    use crate::report::fixture;
+
+    #[test]
+    fn scan_status_follows_the_contract_order() {
+        let mut document = fixture::document();
+        // The fixture's findings: one possible, one confirmed.
+        assert_eq!(
+            scan_status(false, &document, Confidence::Possible),
+            exit::FINDINGS
+        );
+        assert_eq!(
+            scan_status(false, &document, Confidence::Confirmed),
+            exit::FINDINGS
+        );
+        assert_eq!(
+            scan_status(true, &document, Confidence::Possible),
+            exit::UNREADABLE
+        );
+        let mut confirmed_only = Baseline::of(&document);
+        confirmed_only
+            .fingerprints
+            .retain(|k| k.rule == "resurrected-container");
+        document.suppress(&confirmed_only);
+        assert_eq!(scan_status(false, &document, Confidence::Likely), exit::OK);
+        assert_eq!(
+            scan_status(false, &document, Confidence::Possible),
+            exit::FINDINGS
+        );
+        let everything = Baseline::of(&fixture::document());
+        document.suppress(&everything);
+        assert_eq!(
+            scan_status(false, &document, Confidence::Possible),
+            exit::OK
+        );
+    }
+
+    #[test]
+    fn the_time_window_drops_events_outside_it_and_keeps_untimed_lines_with_their_neighbour() {
+        use crate::pipeline::StreamOutcome;
+        let analysis = fixture::analysis();
+        let events: Vec<_> = analysis.trace.events.clone();
+        let stream = |events| StreamOutcome {
+            file: Arc::from("f"),
+            host: Arc::from("h"),
+            component: oztrace_parser::source::Component::Scm,
+            rotation: (String::new(), 0),
+            summary: Default::default(),
+            bytes: 0,
+            typed: 0,
+            unrecognized: 0,
+            info_records: 0,
+            info_typed: 0,
+            shapes: Default::default(),
+            verbose_loggers: Vec::new(),
+            events,
+        };
+        let mut parsed = Parsed {
+            streams: vec![stream(events)],
+            ..Parsed::default()
+        };
+        // Events at T0, T0+500, T0+1200, untimed, T0+3000.
+        let window = Window {
+            since: Some(fixture::T0 + 500),
+            until: Some(fixture::T0 + 1200),
+        };
+        window.apply(&mut parsed);
+        let lines: Vec<u64> = parsed.streams[0].events.iter().map(|e| e.line).collect();
+        // The untimed line (78) follows the event at T0+1200 in the stream.
+        assert_eq!(lines, [77, 9, 78]);
+        Window::default().apply(&mut parsed);
+        assert_eq!(parsed.streams[0].events.len(), 3);
+    }
 }

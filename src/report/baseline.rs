@@ -43,7 +43,9 @@ impl Baseline {
     }
 
     pub fn contains(&self, fingerprint: &str) -> bool {
-        self.fingerprints.iter().any(|k| k.fingerprint == fingerprint)
+        self.fingerprints
+            .iter()
+            .any(|k| k.fingerprint == fingerprint)
     }
 
     /// Reads and checks a baseline file; the error names the file.

@@ -53,7 +53,13 @@ impl Linker for CloseReported {
 
 pub fn analysis() -> Analysis {
     let events = vec![
-        event(Some(T0), "scm1", Component::Scm, 1234, "Container #1051 is closed"),
+        event(
+            Some(T0),
+            "scm1",
+            Component::Scm,
+            1234,
+            "Container #1051 is closed",
+        ),
         event(
             Some(T0 + 500),
             "dn1",
@@ -62,8 +68,20 @@ pub fn analysis() -> Analysis {
             &format!("{HOSTILE_SCRIPT} and {HOSTILE_ATTR}"),
         ),
         event(Some(T0 + 1200), "dn2", Component::Datanode, 9, HOSTILE_IMG),
-        event(None, "dn1", Component::Datanode, 78, "\x1b[31mred\x1b[0m `x` | y"),
-        event(Some(T0 + 3000), "scm1", Component::Scm, 1300, "heartbeat dropped"),
+        event(
+            None,
+            "dn1",
+            Component::Datanode,
+            78,
+            "\x1b[31mred\x1b[0m `x` | y",
+        ),
+        event(
+            Some(T0 + 3000),
+            "scm1",
+            Component::Scm,
+            1300,
+            "heartbeat dropped",
+        ),
     ];
     let trace = Trace::from_ordered(events, 2000);
     let graph = EventGraph::build(&trace, &[&CloseReported]);

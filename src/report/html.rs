@@ -160,7 +160,9 @@ fn finding(out: &mut String, i: usize, f: &FindingDoc) {
         esc(&f.fingerprint)
     );
     swimlanes(out, i, f);
-    out.push_str("<pre class=\"hover-line\">Hover over or focus a mark to read its log line.</pre>\n");
+    out.push_str(
+        "<pre class=\"hover-line\">Hover over or focus a mark to read its log line.</pre>\n",
+    );
     out.push_str(
         "<table class=\"evidence\">\n<tr><th>time (UTC)</th><th>host</th><th>role</th><th>file:line</th><th>log line</th></tr>\n",
     );
@@ -225,7 +227,10 @@ fn swimlanes(out: &mut String, i: usize, f: &FindingDoc) {
             (x, lane_y(&e.host))
         })
         .collect();
-    let right_edge = points.iter().map(|p| p.0).fold(WIDTH, |a, b| a.max(b + 12.0));
+    let right_edge = points
+        .iter()
+        .map(|p| p.0)
+        .fold(WIDTH, |a, b| a.max(b + 12.0));
     let _ = writeln!(
         out,
         "<svg class=\"lanes\" viewBox=\"0 0 {right_edge:.0} {height:.0}\" role=\"img\" aria-label=\"evidence timeline, one lane per host\">\n\
@@ -474,7 +479,9 @@ mod tests {
                 attrs.push((key, value));
             }
             if name == "script" || name == "style" {
-                let end = rest.find(&format!("</{name}>")).expect("raw text element closes");
+                let end = rest
+                    .find(&format!("</{name}>"))
+                    .expect("raw text element closes");
                 rest = &rest[end..];
             }
             found.push((name.to_string(), attrs));
@@ -488,10 +495,40 @@ mod tests {
         "pre", "table", "tr", "th", "td", "script", "section",
     ];
     const ALLOWED_ATTRS: &[&str] = &[
-        "lang", "charset", "http-equiv", "content", "name", "class", "id", "href", "title",
-        "viewBox", "role", "aria-label", "refX", "refY", "markerWidth", "markerHeight", "orient",
-        "d", "fill", "x1", "y1", "x2", "y2", "x", "y", "text-anchor", "cx", "cy", "r", "width",
-        "height", "marker-end", "tabindex", "data-pair",
+        "lang",
+        "charset",
+        "http-equiv",
+        "content",
+        "name",
+        "class",
+        "id",
+        "href",
+        "title",
+        "viewBox",
+        "role",
+        "aria-label",
+        "refX",
+        "refY",
+        "markerWidth",
+        "markerHeight",
+        "orient",
+        "d",
+        "fill",
+        "x1",
+        "y1",
+        "x2",
+        "y2",
+        "x",
+        "y",
+        "text-anchor",
+        "cx",
+        "cy",
+        "r",
+        "width",
+        "height",
+        "marker-end",
+        "tabindex",
+        "data-pair",
     ];
 
     #[test]
@@ -502,7 +539,10 @@ mod tests {
         assert_eq!(scripts, 1, "exactly one script element");
         assert!(page.contains(&format!("<script>{SCRIPT}</script>")));
         for (name, attrs) in &tags {
-            assert!(ALLOWED_TAGS.contains(&name.as_str()), "unexpected tag <{name}>");
+            assert!(
+                ALLOWED_TAGS.contains(&name.as_str()),
+                "unexpected tag <{name}>"
+            );
             for (key, value) in attrs {
                 assert!(
                     ALLOWED_ATTRS.contains(&key.as_str()),
@@ -529,7 +569,10 @@ mod tests {
         let policy = tags(&page)
             .into_iter()
             .find(|(name, attrs)| {
-                name == "meta" && attrs.iter().any(|(k, v)| k == "http-equiv" && v == "Content-Security-Policy")
+                name == "meta"
+                    && attrs
+                        .iter()
+                        .any(|(k, v)| k == "http-equiv" && v == "Content-Security-Policy")
             })
             .and_then(|(_, attrs)| attrs.into_iter().find(|(k, _)| k == "content"))
             .map(|(_, v)| v)
@@ -554,16 +597,26 @@ mod tests {
         assert_eq!(marks.len(), 5);
         let lanes = tags
             .iter()
-            .filter(|(n, a)| n == "text" && a.iter().any(|(k, v)| k == "class" && v == "lane-label"))
+            .filter(|(n, a)| {
+                n == "text" && a.iter().any(|(k, v)| k == "class" && v == "lane-label")
+            })
             .count();
-        assert_eq!(lanes, 1 + 3, "scm1 for one finding; dn1, dn2, scm1 for the other");
+        assert_eq!(
+            lanes,
+            1 + 3,
+            "scm1 for one finding; dn1, dn2, scm1 for the other"
+        );
         let links: Vec<&Vec<(String, String)>> = tags
             .iter()
             .filter(|(n, a)| n == "path" && a.iter().any(|(k, v)| k == "class" && v == "link"))
             .map(|(_, a)| a)
             .collect();
         assert_eq!(links.len(), 1);
-        assert!(links[0].iter().any(|(k, v)| k == "marker-end" && v == "url(#arrow1)"));
+        assert!(
+            links[0]
+                .iter()
+                .any(|(k, v)| k == "marker-end" && v == "url(#arrow1)")
+        );
         // Marks pair with table rows, for the hover highlight.
         assert!(page.contains("id=\"m1-2\" data-pair=\"r1-2\""));
         assert!(page.contains("id=\"r1-2\" data-pair=\"m1-2\""));
@@ -578,10 +631,15 @@ mod tests {
                 " x=\""
             };
             let at = shape.find(attr).unwrap() + attr.len();
-            shape[at..at + shape[at..].find('"').unwrap()].parse().unwrap()
+            shape[at..at + shape[at..].find('"').unwrap()]
+                .parse()
+                .unwrap()
         };
         assert!(x_of("m1-0") < x_of("m1-1") && x_of("m1-1") < x_of("m1-2"));
-        assert!(x_of("m1-3") > x_of("m1-2"), "the untimed line is at the right");
+        assert!(
+            x_of("m1-3") > x_of("m1-2"),
+            "the untimed line is at the right"
+        );
     }
 
     #[test]

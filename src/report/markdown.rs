@@ -96,7 +96,12 @@ pub fn findings_markdown(doc: &Document) -> String {
         i.unreadable.len()
     );
     for u in &i.unreadable {
-        let _ = writeln!(out, "- unreadable: {}: {}", code(&u.path), escape(&u.reason));
+        let _ = writeln!(
+            out,
+            "- unreadable: {}: {}",
+            code(&u.path),
+            escape(&u.reason)
+        );
     }
     out
 }

@@ -1,12 +1,12 @@
 //! Reports: the contract's JSON document and the views built on it.
 
 pub mod baseline;
+#[cfg(test)]
+pub mod fixture;
 pub mod html;
 mod markdown;
 mod sarif;
 mod text;
-#[cfg(test)]
-mod fixture;
 
 pub use text::{explain, kinds_table, replay_lines, rules_table, stats_json, stats_text};
 
@@ -118,6 +118,18 @@ pub struct Document {
     /// Findings left out because `--baseline` lists their fingerprint (an extension of the
     /// contract; 0 without a baseline).
     pub suppressed: u64,
+    /// The `--since` / `--until` window the analysis was limited to (an extension of the
+    /// contract; absent without one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub window: Option<WindowDoc>,
+}
+
+/// The time window of an analysis and how many typed events fell inside it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct WindowDoc {
+    pub since: Option<String>,
+    pub until: Option<String>,
+    pub events: u64,
 }
 
 impl Document {
@@ -216,6 +228,7 @@ impl Document {
             gaps,
             inputs,
             suppressed: 0,
+            window: None,
         }
     }
 
@@ -228,9 +241,7 @@ impl Document {
 
     /// Whether a finding left in the report is at or above `threshold` (exit status 1).
     pub fn fails(&self, threshold: Confidence) -> bool {
-        self.findings
-            .iter()
-            .any(|f| f.confidence_rank >= threshold)
+        self.findings.iter().any(|f| f.confidence_rank >= threshold)
     }
 }
 
@@ -291,12 +302,16 @@ pub fn render(
                 s.push_str(&serde_json::to_string(finding)?);
                 s.push('\n');
             }
-            s.push_str(&serde_json::to_string(&serde_json::json!({
+            let mut summary = serde_json::json!({
                 "schema": "oztrace.summary/v1",
                 "gaps": document.gaps,
                 "inputs": document.inputs,
                 "suppressed": document.suppressed,
-            }))?);
+            });
+            if let Some(window) = &document.window {
+                summary["window"] = serde_json::to_value(window)?;
+            }
+            s.push_str(&serde_json::to_string(&summary)?);
             s.push('\n');
             s
         }
@@ -349,7 +364,10 @@ mod tests {
         assert_eq!(f.confidence, "confirmed");
         assert_eq!(
             f.fingerprint,
-            fingerprint("resurrected-container", &oztrace_parser::entity::Entity::Container(1051))
+            fingerprint(
+                "resurrected-container",
+                &oztrace_parser::entity::Entity::Container(1051)
+            )
         );
         // The causal edge scm1:1234 → dn2:9, as evidence indexes after sorting.
         assert_eq!(
@@ -391,7 +409,10 @@ mod tests {
         assert_eq!(lines[0]["rule"], "dropped-actions");
         assert_eq!(lines[1]["entity"], "container:1051");
         assert_eq!(lines[2]["schema"], "oztrace.summary/v1");
-        assert_eq!(lines[2]["inputs"]["unreadable"][0]["path"], "dn3/ozone.log.gz");
+        assert_eq!(
+            lines[2]["inputs"]["unreadable"][0]["path"],
+            "dn3/ozone.log.gz"
+        );
         assert_eq!(lines[2]["gaps"][0]["rule"], "dropped-actions");
     }
 
@@ -402,7 +423,9 @@ mod tests {
         assert!(doc.fails(Confidence::Confirmed));
         let mut known = baseline::Baseline::of(&doc);
         // Keep only the confirmed finding in the baseline.
-        known.fingerprints.retain(|k| k.rule == "resurrected-container");
+        known
+            .fingerprints
+            .retain(|k| k.rule == "resurrected-container");
         doc.suppress(&known);
         assert_eq!(doc.suppressed, 1);
         assert_eq!(doc.findings.len(), 1);
@@ -432,9 +455,17 @@ mod tests {
         assert_eq!(prints, sorted);
         assert!(loaded.contains(&doc.findings[1].fingerprint));
         std::fs::write(&path, r#"{"schema": "other/v9", "fingerprints": []}"#).unwrap();
-        assert!(baseline::Baseline::load(&path).unwrap_err().contains("other/v9"));
+        assert!(
+            baseline::Baseline::load(&path)
+                .unwrap_err()
+                .contains("other/v9")
+        );
         std::fs::write(&path, "not json").unwrap();
-        assert!(baseline::Baseline::load(&path).unwrap_err().contains("baseline.json"));
+        assert!(
+            baseline::Baseline::load(&path)
+                .unwrap_err()
+                .contains("baseline.json")
+        );
     }
 
     #[test]

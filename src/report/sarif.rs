@@ -78,7 +78,9 @@ fn rule(id: &str, doc: Option<&'static RuleDoc>) -> Value {
     );
     if !doc.loggers.is_empty() {
         let lines = doc.loggers.join("\n");
-        help.push_str(&format!("\nlog4j.properties lines that sharpen it:\n{lines}\n"));
+        help.push_str(&format!(
+            "\nlog4j.properties lines that sharpen it:\n{lines}\n"
+        ));
         help_markdown.push_str(&format!(
             "\n**log4j.properties lines that sharpen it:**\n\n```properties\n{lines}\n```\n"
         ));
@@ -229,7 +231,10 @@ mod tests {
             .iter()
             .map(|l| l["fullyQualifiedName"].as_str().unwrap())
             .collect();
-        assert_eq!(names, ["container:1051", &format!("datanode:{}", fixture::DATANODE)]);
+        assert_eq!(
+            names,
+            ["container:1051", &format!("datanode:{}", fixture::DATANODE)]
+        );
         let flow = r["codeFlows"][0]["threadFlows"][0]["locations"]
             .as_array()
             .unwrap();
@@ -246,7 +251,12 @@ mod tests {
             .collect();
         assert_eq!(
             steps,
-            [(1234, "cause"), (77, "context"), (9, "effect"), (78, "context")]
+            [
+                (1234, "cause"),
+                (77, "context"),
+                (9, "effect"),
+                (78, "context")
+            ]
         );
         assert_eq!(flow[0]["timestamp"], "2026-08-20T11:02:47.000Z");
         assert!(flow[3].get("timestamp").is_none());

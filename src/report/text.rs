@@ -52,6 +52,14 @@ pub fn headline(doc: &Document) -> String {
     if doc.suppressed > 0 {
         line.push_str(&format!("; {} suppressed by the baseline", doc.suppressed));
     }
+    if let Some(w) = &doc.window {
+        line.push_str(&format!(
+            "; analysed {} events from {} to {}",
+            w.events,
+            w.since.as_deref().unwrap_or("the start"),
+            w.until.as_deref().unwrap_or("the end")
+        ));
+    }
     line.push('.');
     line
 }
@@ -134,7 +142,13 @@ pub fn findings_text(doc: &Document, color: bool) -> String {
 /// the terminal shows the line instead of obeying it.
 fn printable(s: &str) -> String {
     s.chars()
-        .map(|c| if c.is_control() && c != '\t' { '\u{FFFD}' } else { c })
+        .map(|c| {
+            if c.is_control() && c != '\t' {
+                '\u{FFFD}'
+            } else {
+                c
+            }
+        })
         .collect()
 }
 
