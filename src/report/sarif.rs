@@ -128,10 +128,15 @@ fn result(f: &FindingDoc, rule_index: usize) -> Value {
                 },
                 "executionOrder": i + 1,
                 "kinds": [role(e.role)],
+                "importance": match e.role {
+                    Role::Cause => "essential",
+                    Role::Effect => "important",
+                    Role::Context => "unimportant",
+                },
                 "properties": {"host": e.host, "component": e.component},
             });
             if let Some(ts) = &e.ts {
-                step["timestamp"] = json!(ts);
+                step["executionTimeUtc"] = json!(ts);
             }
             step
         })
@@ -258,8 +263,9 @@ mod tests {
                 (78, "context")
             ]
         );
-        assert_eq!(flow[0]["timestamp"], "2026-08-20T11:02:47.000Z");
-        assert!(flow[3].get("timestamp").is_none());
+        assert_eq!(flow[0]["executionTimeUtc"], "2026-08-20T11:02:47.000Z");
+        assert_eq!(flow[0]["importance"], "essential");
+        assert!(flow[3].get("executionTimeUtc").is_none());
         assert_eq!(
             r["partialFingerprints"][FINGERPRINT_KEY],
             doc.findings[1].fingerprint.as_str()
