@@ -112,10 +112,11 @@ fn progress_bar(paths: &[PathBuf]) -> Option<ProgressBar> {
     for path in paths {
         size.add(path, 0);
     }
-    if size.bytes <= PROGRESS_THRESHOLD {
+    // Logs compress about tenfold or better: a compressed file reads as ten times its size.
+    if size.bytes + 9 * size.compressed_bytes <= PROGRESS_THRESHOLD {
         return None;
     }
-    let (bar, template) = if size.compressed {
+    let (bar, template) = if size.compressed_bytes > 0 {
         (
             ProgressBar::no_length(),
             "{spinner} reading logs: {bytes} decompressed ({bytes_per_sec}, {elapsed})",
@@ -134,11 +135,11 @@ fn progress_bar(paths: &[PathBuf]) -> Option<ProgressBar> {
     Some(bar)
 }
 
-/// The inputs' size on disk, and whether any is compressed (then bytes read exceed it).
+/// The inputs' size on disk, and how much of it is compressed (then bytes read exceed it).
 #[derive(Default)]
 struct DiskSize {
     bytes: u64,
-    compressed: bool,
+    compressed_bytes: u64,
 }
 
 impl DiskSize {
@@ -156,9 +157,12 @@ impl DiskSize {
         } else if meta.is_file() {
             self.bytes += meta.len();
             let name = path.to_string_lossy();
-            self.compressed |= [".gz", ".tgz", ".zst", ".zstd"]
+            if [".gz", ".tgz", ".zst", ".zstd"]
                 .iter()
-                .any(|ext| name.ends_with(ext));
+                .any(|ext| name.ends_with(ext))
+            {
+                self.compressed_bytes += meta.len();
+            }
         }
     }
 }
