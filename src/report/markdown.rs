@@ -5,6 +5,7 @@
 //! says can turn into markup, links or HTML in the ticket.
 
 use super::Document;
+use super::text::printable;
 use std::fmt::Write;
 
 pub fn findings_markdown(doc: &Document) -> String {
@@ -56,8 +57,8 @@ pub fn findings_markdown(doc: &Document) -> String {
                 format!("{:?}", e.role).to_lowercase(),
                 e.file,
                 e.line,
-                e.note,
-                e.text
+                printable(&e.note),
+                printable(&e.text)
             );
         }
         out.push_str(&fenced("text", &block));
@@ -201,6 +202,10 @@ mod document_tests {
             "2026-08-20T11:02:47.000Z scm1 cause scm1/ozone-scm.log:1234  (SCM closes the container)\n    Container #1051 is closed\n"
         ));
         assert!(md.contains("```properties"));
+        assert!(
+            !md.contains('\x1b'),
+            "escape sequences from logs are made visible"
+        );
         assert!(md.contains("- unreadable: ` dn3/ozone.log.gz `: corrupt gzip stream"));
     }
 }

@@ -481,7 +481,7 @@ mod tests {
         ));
         let scm = plain.find("scm1/ozone-scm.log:1234").unwrap();
         let dn2 = plain.find("dn2/ozone-datanode.log:9").unwrap();
-        let untimed = plain.find("- dn1").unwrap();
+        let untimed = plain.find("dn1/ozone-datanode.log:78").unwrap();
         assert!(scm < dn2 && dn2 < untimed);
         assert!(plain.contains("unreadable: dn3/ozone.log.gz: corrupt gzip stream"));
         assert!(plain.contains("HeartbeatEndpointTask=DEBUG"));

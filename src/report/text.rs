@@ -101,7 +101,7 @@ pub fn findings_text(doc: &Document, color: bool) -> String {
         for e in &f.evidence {
             let _ = writeln!(
                 out,
-                "    {} {:<8} {:<7} {}:{}  {}",
+                "    {:<24} {:<8} {:<7} {}:{}  {}",
                 e.ts.as_deref().unwrap_or("-"),
                 e.host,
                 format!("{:?}", e.role).to_lowercase(),
@@ -140,7 +140,7 @@ pub fn findings_text(doc: &Document, color: bool) -> String {
 
 /// Log text with control characters (escape sequences a log line may carry) made visible, so
 /// the terminal shows the line instead of obeying it.
-fn printable(s: &str) -> String {
+pub(super) fn printable(s: &str) -> String {
     s.chars()
         .map(|c| {
             if c.is_control() && c != '\t' {
