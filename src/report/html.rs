@@ -63,6 +63,7 @@ svg .untimed { fill: #888; font-size: 10px; }
 .hover-line { min-height: 1.4em; background: #f4f4f8; padding: 0.3em 0.5em; white-space: pre-wrap; word-break: break-all; margin: 0.4em 0; }
 table { border-collapse: collapse; width: 100%; } td, th { text-align: left; vertical-align: top; padding: 2px 6px; border-bottom: 1px solid #eee; }
 td.text { white-space: pre-wrap; word-break: break-all; }
+td.time { white-space: nowrap; }
 tr.ev.hot { background: #fff3c4; }
 .role-cause { color: #b3261e; } .role-effect { color: #b25e00; } .role-context { color: #666; }
 .legend span { margin-right: 1.2em; }
@@ -169,7 +170,7 @@ fn finding(out: &mut String, i: usize, f: &FindingDoc) {
     for (j, e) in f.evidence.iter().enumerate() {
         let _ = writeln!(
             out,
-            "<tr class=\"ev\" id=\"r{i}-{j}\" data-pair=\"m{i}-{j}\"><td>{}</td><td>{}</td><td class=\"role-{role}\" title=\"{}\">{role}</td><td>{}:{}</td><td class=\"text\">{}</td></tr>",
+            "<tr class=\"ev\" id=\"r{i}-{j}\" data-pair=\"m{i}-{j}\"><td class=\"time\">{}</td><td>{}</td><td class=\"role-{role}\" title=\"{}\">{role}</td><td>{}:{}</td><td class=\"text\">{}</td></tr>",
             esc(e.ts.as_deref().unwrap_or("-")),
             esc(&e.host),
             esc(&e.note),
