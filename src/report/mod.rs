@@ -100,9 +100,9 @@ pub struct FindingDoc {
     #[serde(skip)]
     pub links: Vec<Link>,
     #[serde(skip)]
-    pub severity_rank: oztrace_rules::Severity,
+    severity_rank: oztrace_rules::Severity,
     #[serde(skip)]
-    pub confidence_rank: Confidence,
+    confidence_rank: Confidence,
     #[serde(skip)]
     first_ms: Option<i64>,
 }
