@@ -4,7 +4,9 @@
 //! example, the evidence it uses and the loggers that sharpen it. Adding a rule touches its file,
 //! its sample bundles and one line of [`registry`].
 
+pub mod overwritten_op_state;
 pub mod premature_lease_close;
+pub mod resurrected_container;
 
 use oztrace_analyzer::Analysis;
 use oztrace_analyzer::trace::EventId;
@@ -199,7 +201,11 @@ pub trait Rule: Sync {
 
 /// Every rule, in contract order.
 pub fn registry() -> Vec<&'static dyn Rule> {
-    vec![&premature_lease_close::PrematureLeaseClose]
+    vec![
+        &overwritten_op_state::OverwrittenOpState,
+        &premature_lease_close::PrematureLeaseClose,
+        &resurrected_container::RULE,
+    ]
 }
 
 /// The contract's fingerprint: the first 16 hex digits of SHA-256 of `rule + "\n" + entity`.
