@@ -7,6 +7,7 @@
 //! few templates worth extracting with nom or one regex.
 
 pub mod datanode;
+pub mod dn_endpoint;
 pub mod om;
 pub mod ratis;
 pub mod scm;
@@ -43,6 +44,7 @@ pub enum EventData {
     Ratis(ratis::RatisEvent),
     Scm(scm::ScmEvent),
     Datanode(datanode::DatanodeEvent),
+    DnEndpoint(dn_endpoint::DnEndpointEvent),
     Om(om::OmEvent),
 }
 
@@ -57,6 +59,7 @@ impl EventData {
             EventData::Ratis(e) => e.kind(),
             EventData::Scm(e) => e.kind(),
             EventData::Datanode(e) => e.kind(),
+            EventData::DnEndpoint(e) => e.kind(),
             EventData::Om(e) => e.kind(),
         }
     }
@@ -85,6 +88,7 @@ pub fn kinds() -> impl Iterator<Item = &'static KindInfo> {
         .iter()
         .chain(scm::KINDS)
         .chain(datanode::KINDS)
+        .chain(dn_endpoint::KINDS)
         .chain(om::KINDS)
 }
 
@@ -106,7 +110,9 @@ pub fn classify(record: &Record, component: Component) -> Option<Typed> {
     match component {
         Component::Scm | Component::ScmAudit => scm::parse(&input).or_else(|| ratis::parse(&input)),
         Component::Datanode | Component::DnAudit | Component::DnContainer => {
-            datanode::parse(&input).or_else(|| ratis::parse(&input))
+            dn_endpoint::parse(&input)
+                .or_else(|| datanode::parse(&input))
+                .or_else(|| ratis::parse(&input))
         }
         Component::Om | Component::OmAudit | Component::OmSysAudit | Component::Client => {
             om::parse(&input).or_else(|| ratis::parse(&input))
@@ -114,6 +120,7 @@ pub fn classify(record: &Record, component: Component) -> Option<Typed> {
         Component::Recon | Component::S3g | Component::Unknown => ratis::parse(&input)
             .or_else(|| scm::parse(&input))
             .or_else(|| datanode::parse(&input))
+            .or_else(|| dn_endpoint::parse(&input))
             .or_else(|| om::parse(&input)),
     }
 }
