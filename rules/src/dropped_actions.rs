@@ -501,14 +501,23 @@ pub fn detect(
                     note,
                 });
             }
-            if let Some(id) = registration {
-                evidence.push(Evidence {
-                    event: id,
-                    role: Role::Context,
-                    note: format!(
-                        "re-registration with {scm}: the window for a close starts here ({CLOSE_WINDOW_HEARTBEATS} heartbeat intervals)"
-                    ),
-                });
+            if let Some(first_registration) = registration {
+                // The audit REGISTER and the main-log `Registered datanode:` of one registration.
+                for (id, s) in &obs.signals {
+                    if matches!(s, ScmSignal::Registered { datanode: d, .. } if d == datanode)
+                        && from_scm(*id)
+                        && ts(*id) >= ts(first_registration)
+                        && ts(*id) <= ts(first_registration) + heartbeat_ms
+                    {
+                        evidence.push(Evidence {
+                            event: *id,
+                            role: Role::Context,
+                            note: format!(
+                                "re-registration with {scm}: the window for a close starts here ({CLOSE_WINDOW_HEARTBEATS} heartbeat intervals)"
+                            ),
+                        });
+                    }
+                }
             }
             let mut containers = BTreeSet::new();
             for &(id, container) in &effects {
@@ -657,10 +666,10 @@ fn describe(
     effects: usize,
 ) -> (String, String) {
     let named = if containers.is_empty() {
-        "a container whose close action names no container at INFO".to_string()
+        "a close action the logs do not name (queued silently for a full volume)".to_string()
     } else {
         format!(
-            "container {}",
+            "the close action for container {}",
             containers
                 .iter()
                 .map(u64::to_string)
@@ -668,8 +677,17 @@ fn describe(
                 .join(", ")
         )
     };
+    let outcome = if confidence == Some(Confidence::Confirmed) {
+        format!(
+            "{named} was drained by a queued heartbeat sent after the reregister, and SCM never closed the container"
+        )
+    } else {
+        format!(
+            "{named}, raised meanwhile, got no SCM close within {CLOSE_WINDOW_HEARTBEATS} heartbeat intervals of the re-registration: a queued heartbeat may have drained it"
+        )
+    };
     let summary = format!(
-        "Datanode {datanode} queued {timeouts} heartbeat tasks for SCM {scm} (Detected timeout) while {scm} restarted or failed over and answered with {reregisters} reregister command(s); the close action for {named} was drained by a queued heartbeat and SCM never closed it (HDDS-17269)."
+        "Datanode {datanode} queued {timeouts} heartbeat tasks for SCM {scm} (Detected timeout) while {scm} restarted or failed over and answered with {reregisters} reregister command(s); {outcome} (HDDS-17269)."
     );
     let reason = match confidence {
         Some(Confidence::Confirmed) => "HeartbeatEndpointTask DEBUG shows a heartbeat sent while the endpoint was in GETVERSION carrying the container action, answered with reregister, and SCM never closed the container".to_string(),
