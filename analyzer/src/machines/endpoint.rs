@@ -19,6 +19,7 @@
 //! Entity: `datanode:<uuid>`; scope: the endpoint key ([`endpoint_key`], the SCM's short host
 //! name), so the datanode's view of each SCM is one replayable line.
 
+use crate::graph::Linker;
 use crate::machine::{EntityStates, Machine, Transition};
 use crate::trace::{EventId, Trace};
 use oztrace_parser::catalog::EventData;
@@ -660,6 +661,98 @@ impl Machine for EndpointMachine {
     }
 }
 
+/// Links an SCM's command to the datanode's receipt of it: a reregister (SCM audit / main log)
+/// to `Received SCM notification to register`, and a `closeContainerCommand` in a
+/// `SEND_HEARTBEAT` audit to `Received SCM container close request for container {}`. The receipt
+/// follows the answer within the RPC's return; allow the trace's skew plus one second.
+pub struct CommandReceipt;
+
+const RECEIPT_LAG_MS: i64 = 1_000;
+
+impl Linker for CommandReceipt {
+    fn name(&self) -> &'static str {
+        "scm-command-receipt"
+    }
+
+    fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, String)>) {
+        let signals: Vec<(EventId, ScmSignal)> = trace
+            .events
+            .iter()
+            .enumerate()
+            .filter_map(|(id, e)| Some((id, scm_signal(e)?)))
+            .collect();
+        link_receipts(trace, &signals, out);
+    }
+}
+
+/// [`CommandReceipt`] over SCM signals already read from the trace.
+fn link_receipts(
+    trace: &Trace,
+    signals: &[(EventId, ScmSignal)],
+    out: &mut Vec<(EventId, EventId, String)>,
+) {
+    let hosts = DatanodeHosts::learn(trace);
+    // (datanode, scm) → reregisters; (datanode, scm, container) → close commands.
+    let mut rereg: HashMap<(String, String), Vec<EventId>> = HashMap::new();
+    let mut closes: HashMap<(String, String, u64), Vec<EventId>> = HashMap::new();
+    for (id, signal) in signals {
+        let id = *id;
+        let scm = host_key(&trace.get(id).host);
+        match signal {
+            ScmSignal::Reregister { datanode, .. } => {
+                rereg.entry((datanode.clone(), scm)).or_default().push(id);
+            }
+            ScmSignal::Answered {
+                datanode,
+                close_containers,
+            } => {
+                for &c in close_containers {
+                    closes
+                        .entry((datanode.clone(), scm.clone(), c))
+                        .or_default()
+                        .push(id);
+                }
+            }
+            _ => {}
+        }
+    }
+    for (id, event) in trace.events.iter().enumerate() {
+        let EventData::DnEndpoint(e) = &event.data else {
+            continue;
+        };
+        let (Some(datanode), Some(endpoint), Some(at)) =
+            (hosts.datanode_of(event), e.endpoint(), event.ts)
+        else {
+            continue;
+        };
+        let scm = endpoint_key(endpoint);
+        let candidates = match e {
+            DnEndpointEvent::ReregisterReceived { .. } => rereg.get(&(datanode, scm)),
+            DnEndpointEvent::CloseCommandReceived { container, .. } => {
+                closes.get(&(datanode, scm, *container))
+            }
+            _ => None,
+        };
+        let lag = trace.skew_ms + RECEIPT_LAG_MS;
+        // The latest SCM answer that can precede the receipt.
+        let cause = candidates.and_then(|ids| {
+            ids.iter().rev().copied().find(|&c| {
+                trace
+                    .get(c)
+                    .ts
+                    .is_some_and(|t| t <= at + trace.skew_ms && t >= at - lag)
+            })
+        });
+        if let Some(cause) = cause {
+            out.push((
+                cause,
+                id,
+                format!("{} received from {}", e.kind(), trace.get(cause).host),
+            ));
+        }
+    }
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
@@ -1041,5 +1134,32 @@ pub(crate) mod tests {
         let before = out.len();
         machine.on_signal(&trace, 3, &main_log, &mut out);
         assert_eq!(out.len(), before);
+    }
+
+    #[test]
+    fn receipts_link_to_the_scm_answer_on_the_same_endpoint() {
+        let trace = Trace::from_ordered(
+            vec![
+                scm_event(0, "scm1-1"),
+                scm_event(5, "scm2"),
+                reregister_received(10),
+                reregister_received(5_000),
+            ],
+            0,
+        );
+        let rereg = ScmSignal::Reregister {
+            datanode: DN.into(),
+            audit: true,
+        };
+        let signals = vec![(0, rereg.clone()), (1, rereg)];
+        let mut out = Vec::new();
+        link_receipts(&trace, &signals, &mut out);
+        // scm2's reregister is another endpoint; the receipt 5 s later has no answer before it.
+        assert_eq!(out.len(), 1);
+        assert_eq!((out[0].0, out[0].1), (0, 2));
+        assert!(out[0].2.contains("reregister_received"));
+        let mut none = Vec::new();
+        CommandReceipt.link(&trace, &mut none);
+        assert!(none.is_empty(), "placeholder SCM events carry no signal");
     }
 }

@@ -13,5 +13,5 @@ pub fn all() -> Vec<Box<dyn Machine>> {
 
 /// Every causal linker.
 pub fn linkers() -> Vec<Box<dyn Linker>> {
-    vec![]
+    vec![Box::new(endpoint::CommandReceipt)]
 }
