@@ -248,7 +248,7 @@ pub mod scm_kinds {
     pub const AUDIT: &str = "scm_audit";
     /// SCMDatanodeHeartbeatDispatcher INFO `SCM received heartbeat from an unregistered
     /// datanode {}. Asking datanode to re-register.`.
-    pub const UNREGISTERED_HEARTBEAT: &str = "heartbeat_from_unregistered_datanode";
+    pub const UNREGISTERED_HEARTBEAT: &str = "reregister_requested";
     /// SCMNodeManager INFO `Registered datanode: {}`.
     pub const REGISTERED: &str = "datanode_registered";
 }
