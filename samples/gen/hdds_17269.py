@@ -416,7 +416,6 @@ def ms(h, m, s=0.0):
 SCMS = ["scm1", "scm2", "scm3"]
 DNS = ["dn1", "dn2", "dn3", "dn4"]
 HB_PHASE = {"dn1": 3217, "dn2": 11708, "dn3": 19455, "dn4": 25931}
-IPC = {"scm1": 0, "scm2": 0, "scm3": 0}
 
 
 def ipc_thread(rng, port=9861):
