@@ -6,9 +6,16 @@ pub mod endpoint;
 use crate::graph::Linker;
 use crate::machine::Machine;
 
+pub mod node_admin;
+pub mod scm_role;
+
 /// A fresh instance of every machine.
 pub fn all() -> Vec<Box<dyn Machine>> {
-    vec![Box::new(endpoint::EndpointMachine::new())]
+    vec![
+        Box::new(scm_role::ScmRole::new()),
+        Box::new(node_admin::NodeAdmin::new()),
+        Box::new(endpoint::EndpointMachine::new()),
+    ]
 }
 
 /// Every causal linker.
