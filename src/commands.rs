@@ -83,7 +83,11 @@ fn build_trace(parsed: &mut Parsed, skew_ms: i64) -> Trace {
 
 fn settings(parsed: &Parsed, overrides: &[String]) -> Result<Settings, Failure> {
     let mut settings = Settings::default();
-    for config in parsed.configs.iter().filter(|c| c.kind == ConfigKind::OzoneSiteXml) {
+    for config in parsed
+        .configs
+        .iter()
+        .filter(|c| c.kind == ConfigKind::OzoneSiteXml)
+    {
         for (key, value) in &config.properties {
             settings.set(key, value, &config.display);
         }
@@ -99,7 +103,11 @@ fn settings(parsed: &Parsed, overrides: &[String]) -> Result<Settings, Failure> 
 
 fn logging_coverage(parsed: &Parsed) -> LoggingCoverage {
     let mut coverage = LoggingCoverage::default();
-    for config in parsed.configs.iter().filter(|c| c.kind == ConfigKind::Log4jProperties) {
+    for config in parsed
+        .configs
+        .iter()
+        .filter(|c| c.kind == ConfigKind::Log4jProperties)
+    {
         let hosts: Vec<&str> = match &config.host {
             Some(host) => vec![host.as_str()],
             None => parsed.streams.iter().map(|s| &*s.host).collect(),
@@ -108,9 +116,18 @@ fn logging_coverage(parsed: &Parsed) -> LoggingCoverage {
             let Some(logger) = key.strip_prefix("log4j.logger.") else {
                 continue;
             };
-            let level = value.split(',').next().unwrap_or("").trim().to_ascii_uppercase();
+            let level = value
+                .split(',')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_ascii_uppercase();
             if level == "DEBUG" || level == "TRACE" || level == "ALL" {
-                let level = if level == "ALL" { "TRACE" } else { level.as_str() };
+                let level = if level == "ALL" {
+                    "TRACE"
+                } else {
+                    level.as_str()
+                };
                 for host in &hosts {
                     coverage.record(host, logger, level);
                 }
@@ -214,7 +231,9 @@ fn events(args: EventsArgs) -> Result<u8, Failure> {
     let parsed = read(&args.input, args.all)?;
     let events = parsed.streams.iter().flat_map(|s| s.events.iter());
     let result = match (&args.format, &args.output) {
-        (EventsFormat::Jsonl, None) => crate::export::write_jsonl(events, &mut std::io::stdout().lock()),
+        (EventsFormat::Jsonl, None) => {
+            crate::export::write_jsonl(events, &mut std::io::stdout().lock())
+        }
         (EventsFormat::Jsonl, Some(path)) => std::fs::File::create(path)
             .map_err(|e| Failure::Usage(format!("{}: {e}", path.display())))
             .and_then(|f| crate::export::write_jsonl(events, &mut std::io::BufWriter::new(f))),

@@ -73,20 +73,23 @@ pub fn write_table<'a>(
             entities.iter().map(|v| v.join(";")).collect::<Vec<_>>(),
         ),
     };
-    let mut frame = DataFrame::new(vec![
-        Series::new("ts".into(), ts).into(),
-        Series::new("host".into(), host).into(),
-        Series::new("component".into(), component).into(),
-        Series::new("level".into(), level).into(),
-        Series::new("thread".into(), thread).into(),
-        Series::new("logger".into(), logger).into(),
-        Series::new("kind".into(), kind).into(),
-        entities_column.into(),
-        Series::new("fields".into(), fields).into(),
-        Series::new("file".into(), file).into(),
-        Series::new("line".into(), line).into(),
-        Series::new("ts_ms".into(), ts_ms).into(),
-    ])
+    let mut frame = DataFrame::new(
+        events.len(),
+        vec![
+            Series::new("ts".into(), ts).into(),
+            Series::new("host".into(), host).into(),
+            Series::new("component".into(), component).into(),
+            Series::new("level".into(), level).into(),
+            Series::new("thread".into(), thread).into(),
+            Series::new("logger".into(), logger).into(),
+            Series::new("kind".into(), kind).into(),
+            entities_column.into(),
+            Series::new("fields".into(), fields).into(),
+            Series::new("file".into(), file).into(),
+            Series::new("line".into(), line).into(),
+            Series::new("ts_ms".into(), ts_ms).into(),
+        ],
+    )
     .map_err(|e| Failure::Internal(format!("building the events table: {e}")))?;
     let fail = |e: PolarsError| Failure::Internal(format!("writing events: {e}"));
     match (format, output) {

@@ -115,9 +115,12 @@ pub fn read_inputs(paths: &[PathBuf], config: &ReadConfig) -> Parsed {
         parsed.configs.extend(unit.configs);
     }
     // Rotated files of one log are read oldest first.
-    parsed
-        .streams
-        .sort_by(|a, b| a.rotation.0.cmp(&b.rotation.0).then(b.rotation.1.cmp(&a.rotation.1)));
+    parsed.streams.sort_by(|a, b| {
+        a.rotation
+            .0
+            .cmp(&b.rotation.0)
+            .then(b.rotation.1.cmp(&a.rotation.1))
+    });
     parsed.unreadable.sort_by(|a, b| a.path.cmp(&b.path));
     parsed
 }
@@ -186,19 +189,16 @@ impl BufRead for Counting<'_> {
     }
 }
 
-fn preferred_layout(file: &InputFile, component: Option<Component>, config: &ReadConfig) -> Option<Arc<Layout>> {
+fn preferred_layout(
+    file: &InputFile,
+    component: Option<Component>,
+    config: &ReadConfig,
+) -> Option<Arc<Layout>> {
     let is_audit = component.is_some_and(Component::is_audit_like);
     if !is_audit && let Some(forced) = &config.forced_layout {
         return Some(Arc::clone(forced));
     }
-    let conf = file.log4j.as_ref()?;
-    let pattern = if is_audit {
-        conf.audit_pattern.as_deref()
-    } else if file.display.contains(".out") {
-        conf.console_pattern.as_deref()
-    } else {
-        conf.file_pattern.as_deref()
-    }?;
+    let pattern = file.layout_pattern()?;
     Layout::custom(pattern).ok().map(Arc::new)
 }
 
@@ -232,7 +232,10 @@ fn read_stream(
         events: Vec::new(),
     };
     let mut stream_component = file.hint.component;
-    let mut counting = Counting { inner: reader, bytes: 0 };
+    let mut counting = Counting {
+        inner: reader,
+        bytes: 0,
+    };
     let mut verbose_seen: std::collections::HashSet<(Arc<str>, String)> = Default::default();
     let (summary, error) = read_records(&mut counting, &options, &mut |record: Record| {
         let host_name = record
@@ -247,10 +250,12 @@ fn read_stream(
         );
         *host_counts.entry(Arc::clone(&host)).or_default() += 1;
         let component = record_component(&record, stream_component);
-        if stream_component.is_none() && component != Component::Unknown && record.service.is_none() {
+        if stream_component.is_none() && component != Component::Unknown && record.service.is_none()
+        {
             stream_component = Some(component);
         }
-        if let (Some(level @ (Level::Debug | Level::Trace)), Some(logger)) = (record.level, &record.logger)
+        if let (Some(level @ (Level::Debug | Level::Trace)), Some(logger)) =
+            (record.level, &record.logger)
             && verbose_seen.insert((Arc::clone(&host), logger.clone()))
         {
             outcome
@@ -265,7 +270,9 @@ fn read_stream(
             outcome.unrecognized += 1;
             count_shape(&mut outcome.shapes, &record.message);
             if config.keep_unrecognized {
-                outcome.events.push(unrecognized_event(record, host, component, &file_name));
+                outcome
+                    .events
+                    .push(unrecognized_event(record, host, component, &file_name));
             }
             return;
         }
@@ -295,7 +302,9 @@ fn read_stream(
                 outcome.unrecognized += 1;
                 count_shape(&mut outcome.shapes, &record.message);
                 if config.keep_unrecognized {
-                    outcome.events.push(unrecognized_event(record, host, component, &file_name));
+                    outcome
+                        .events
+                        .push(unrecognized_event(record, host, component, &file_name));
                 }
             }
         }
@@ -303,7 +312,10 @@ fn read_stream(
     outcome.summary = summary;
     outcome.bytes = counting.bytes;
     outcome.component = stream_component.unwrap_or(Component::Unknown);
-    if let Some((host, _)) = host_counts.into_iter().max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0))) {
+    if let Some((host, _)) = host_counts
+        .into_iter()
+        .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
+    {
         outcome.host = host;
     }
     (outcome, error)
@@ -326,7 +338,12 @@ fn record_component(record: &Record, stream: Option<Component>) -> Component {
         .unwrap_or(Component::Unknown)
 }
 
-fn unrecognized_event(record: Record, host: Arc<str>, component: Component, file: &Arc<str>) -> Event {
+fn unrecognized_event(
+    record: Record,
+    host: Arc<str>,
+    component: Component,
+    file: &Arc<str>,
+) -> Event {
     Event {
         ts: record.ts,
         host,
@@ -345,45 +362,69 @@ fn unrecognized_event(record: Record, host: Arc<str>, component: Component, file
 }
 
 fn count_shape(shapes: &mut HashMap<String, u64>, message: &str) {
-    let shape = message_shape(message);
-    if let Some(n) = shapes.get_mut(&shape) {
-        *n += 1;
-    } else if shapes.len() < MAX_SHAPES {
-        shapes.insert(shape, 1);
+    thread_local! {
+        static SHAPE: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
     }
+    SHAPE.with_borrow_mut(|shape| {
+        shape.clear();
+        write_shape(message, shape);
+        if let Some(n) = shapes.get_mut(shape.as_str()) {
+            *n += 1;
+        } else if shapes.len() < MAX_SHAPES {
+            shapes.insert(shape.clone(), 1);
+        }
+    });
 }
 
 /// A message with numbers, ids, hex and paths masked, so that lines of one statement group
 /// together: `Container #1051 closed on 10.0.1.5` → `Container #N closed on N.N.N.N`.
 pub fn message_shape(message: &str) -> String {
-    let head: String = message.chars().take(120).collect();
-    let mut out = String::with_capacity(head.len());
-    for word in head.split(' ') {
-        if !out.is_empty() {
+    let mut out = String::new();
+    write_shape(message, &mut out);
+    out
+}
+
+/// Writes the shape of the message's first 120 bytes into `out` (no allocation per word).
+fn write_shape(message: &str, out: &mut String) {
+    let mut cut = message.len().min(120);
+    while !message.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    for (i, word) in message[..cut].split(' ').enumerate() {
+        if i > 0 {
             out.push(' ');
         }
-        if word.contains('/') && word.len() > 1 {
+        if word.len() > 1 && word.contains('/') {
             out.push_str("<path>");
             continue;
         }
-        let mut chars = word.chars().peekable();
-        while let Some(c) = chars.next() {
-            if c.is_ascii_digit() {
-                while chars.peek().is_some_and(|c| c.is_ascii_hexdigit()) {
-                    chars.next();
-                }
-                out.push('N');
-            } else if c.is_ascii_hexdigit() && chars.peek().is_some_and(|n| n.is_ascii_digit()) {
-                while chars.peek().is_some_and(|c| c.is_ascii_hexdigit()) {
-                    chars.next();
-                }
-                out.push('N');
-            } else {
-                out.push(c);
+        // Runs of letters and digits: a run that is all hex with a digit in it is an id or a
+        // number (`1051`, `eeef75e3`, `0x1f`), masked; words stay.
+        let bytes = word.as_bytes();
+        let mut start = 0;
+        while start < bytes.len() {
+            if !bytes[start].is_ascii_alphanumeric() {
+                let end = start
+                    + bytes[start..]
+                        .iter()
+                        .take_while(|b| !b.is_ascii_alphanumeric())
+                        .count();
+                out.push_str(&word[start..end]);
+                start = end;
+                continue;
             }
+            let end = start
+                + bytes[start..]
+                    .iter()
+                    .take_while(|b| b.is_ascii_alphanumeric())
+                    .count();
+            let run = &bytes[start..end];
+            let is_id = run.iter().any(u8::is_ascii_digit)
+                && run.iter().all(|b| b.is_ascii_hexdigit() || *b == b'x');
+            out.push_str(if is_id { "N" } else { &word[start..end] });
+            start = end;
         }
     }
-    out
 }
 
 #[cfg(test)]
@@ -398,7 +439,14 @@ mod tests {
         );
         assert_eq!(
             message_shape("Node 0d7c3a51-93e2-4b0a-8f61-2c5e9d4b7a18 is dead"),
-            message_shape("Node 4f6a2c1e-8b3d-4e2a-9c71-0d5e8f3a1b27 is dead")
+            "Node N-N-N-N-N is dead"
         );
+        assert_eq!(
+            message_shape("Node eeef75e3-b676-4243-868a-0f77f54eb9ab is dead"),
+            "Node N-N-N-N-N is dead"
+        );
+        assert_eq!(message_shape("WARN deadbeef cafe"), "WARN deadbeef cafe");
+        let long = format!("{}é tail", "x".repeat(119));
+        assert_eq!(message_shape(&long), "x".repeat(119));
     }
 }

@@ -112,12 +112,18 @@ fn every_bug_sample_has_a_control_and_sources() {
         .map(|d| d.file_name().unwrap().to_string_lossy().to_string())
         .collect();
     for dir in &dirs {
-        assert!(dir.join("SOURCE.md").is_file(), "{} lacks SOURCE.md", dir.display());
+        assert!(
+            dir.join("SOURCE.md").is_file(),
+            "{} lacks SOURCE.md",
+            dir.display()
+        );
     }
     for name in names.iter().filter(|n| n.contains("-bug-")) {
         let ticket = name.split("-bug-").next().unwrap();
         assert!(
-            names.iter().any(|n| n.starts_with(&format!("{ticket}-control-"))),
+            names
+                .iter()
+                .any(|n| n.starts_with(&format!("{ticket}-control-"))),
             "{name} has no control bundle"
         );
     }

@@ -164,11 +164,21 @@ mod tests {
             0,
         );
         let graph = EventGraph::build(&trace, &[&SameLine]);
-        let into_dn: Vec<_> = graph.incoming(2).map(|(from, e)| (from, e.kind.clone())).collect();
+        let into_dn: Vec<_> = graph
+            .incoming(2)
+            .map(|(from, e)| (from, e.kind.clone()))
+            .collect();
         assert!(into_dn.contains(&(0, EdgeKind::Entity(c.clone()))));
         assert!(into_dn.contains(&(0, EdgeKind::Causal)));
-        assert_eq!(graph.incoming(1).next().map(|(f, e)| (f, e.kind.clone())), Some((0, EdgeKind::Host)));
-        assert!(graph.incoming(2).any(|(_, e)| e.reason == "same-line: test link"));
+        assert_eq!(
+            graph.incoming(1).next().map(|(f, e)| (f, e.kind.clone())),
+            Some((0, EdgeKind::Host))
+        );
+        assert!(
+            graph
+                .incoming(2)
+                .any(|(_, e)| e.reason == "same-line: test link")
+        );
         let causes = graph.walk_back(2, 3, |e| e.kind == EdgeKind::Causal);
         assert_eq!(causes, vec![0]);
         assert_eq!(graph.walk_back(2, 0, |_| true), Vec::<EventId>::new());

@@ -69,7 +69,10 @@ impl<K: Eq + Hash, S> EntityStates<K, S> {
     }
 
     pub fn entry_or(&mut self, key: K, default: impl FnOnce() -> S, ts: Option<i64>) -> &mut S {
-        let slot = self.states.entry(key).or_insert_with(|| (default(), i64::MIN));
+        let slot = self
+            .states
+            .entry(key)
+            .or_insert_with(|| (default(), i64::MIN));
         if let Some(ts) = ts {
             slot.1 = slot.1.max(ts);
         }
@@ -154,7 +157,9 @@ impl Replay {
 
     /// Transitions of one machine, in time order.
     pub fn of_machine(&self, machine: &str) -> impl Iterator<Item = &Transition> {
-        self.transitions.iter().filter(move |t| t.machine == machine)
+        self.transitions
+            .iter()
+            .filter(move |t| t.machine == machine)
     }
 }
 
@@ -203,7 +208,10 @@ mod tests {
         );
         let mut machines: Vec<Box<dyn Machine>> = vec![Box::new(Counter(EntityStates::default()))];
         let replay = Replay::run(&trace, &mut machines, 1000);
-        let steps: Vec<_> = replay.of_entity(&c).map(|t| (t.from.as_str(), t.to.as_str())).collect();
+        let steps: Vec<_> = replay
+            .of_entity(&c)
+            .map(|t| (t.from.as_str(), t.to.as_str()))
+            .collect();
         assert_eq!(steps, vec![("0", "1"), ("1", "2")]);
         assert_eq!(replay.of_event(1).count(), 1);
 

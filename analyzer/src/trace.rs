@@ -154,7 +154,13 @@ pub(crate) mod tests {
     use oztrace_parser::catalog::{EventData, Unrecognized};
     use oztrace_parser::source::Component;
 
-    pub(crate) fn event(host: &str, file: &str, line: u64, ts: Option<i64>, entities: Vec<Entity>) -> Event {
+    pub(crate) fn event(
+        host: &str,
+        file: &str,
+        line: u64,
+        ts: Option<i64>,
+        entities: Vec<Entity>,
+    ) -> Event {
         Event {
             ts,
             host: host.into(),
@@ -185,12 +191,11 @@ pub(crate) mod tests {
             event("dn1", "b", 2, Some(5), vec![]),
         ];
         let trace = Trace::merge(vec![a, b], 2000);
-        let order: Vec<(&str, u64)> = trace
-            .events
-            .iter()
-            .map(|e| (&*e.file, e.line))
-            .collect();
-        assert_eq!(order, vec![("b", 2), ("a", 1), ("a", 2), ("b", 1), ("a", 3)]);
+        let order: Vec<(&str, u64)> = trace.events.iter().map(|e| (&*e.file, e.line)).collect();
+        assert_eq!(
+            order,
+            vec![("b", 2), ("a", 1), ("a", 2), ("b", 1), ("a", 3)]
+        );
     }
 
     #[test]

@@ -45,10 +45,9 @@ fn records(c: &mut Criterion) {
         b.iter(|| {
             let mut count = 0u64;
             let options = ReadOptions::default();
-            let (summary, error) =
-                read_records(&mut data.as_slice(), &options, &mut |r| {
-                    count += u64::from(r.continuation_lines) + 1;
-                });
+            let (summary, error) = read_records(&mut data.as_slice(), &options, &mut |r| {
+                count += u64::from(r.continuation_lines) + 1;
+            });
             assert!(error.is_none());
             black_box((count, summary.records))
         })

@@ -7,8 +7,8 @@ use crate::catalog::EventData;
 use crate::entity::Entity;
 use crate::source::{Component, Level};
 use crate::time::format_rfc3339;
-use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
+use serde::ser::{SerializeMap, Serializer};
 use std::sync::Arc;
 
 /// Where one copy of an event was written (OM audit lines are written by every OM).

@@ -13,6 +13,7 @@ pub mod audit;
 pub mod catalog;
 pub mod entity;
 pub mod event;
+pub mod input;
 pub mod layout;
 pub mod pattern;
 pub mod record;

@@ -138,9 +138,7 @@ impl Settings {
 
     /// The value and its source (`--set`, a file path), if any.
     pub fn get(&self, key: &str) -> Option<(&str, &str)> {
-        self.values
-            .get(key)
-            .map(|(v, s)| (v.as_str(), s.as_str()))
+        self.values.get(key).map(|(v, s)| (v.as_str(), s.as_str()))
     }
 }
 
@@ -155,7 +153,9 @@ pub struct LoggingCoverage {
 impl LoggingCoverage {
     pub fn record(&mut self, host: &str, logger: &str, level: &str) {
         let levels = self.verbose.entry(host.to_string()).or_default();
-        let slot = levels.entry(logger.to_string()).or_insert_with(|| level.to_string());
+        let slot = levels
+            .entry(logger.to_string())
+            .or_insert_with(|| level.to_string());
         if level == "TRACE" {
             *slot = "TRACE".to_string();
         }

@@ -136,7 +136,8 @@ impl Document {
                 let first = times.iter().min().copied();
                 let last = times.iter().max().copied();
                 let hosts: BTreeSet<String> = evidence.iter().map(|e| e.host.clone()).collect();
-                let related: BTreeSet<String> = finding.related.iter().map(ToString::to_string).collect();
+                let related: BTreeSet<String> =
+                    finding.related.iter().map(ToString::to_string).collect();
                 let severity = doc.map_or(oztrace_rules::Severity::Medium, |d| d.severity);
                 FindingDoc {
                     rule: finding.rule,
@@ -158,13 +159,20 @@ impl Document {
             })
             .collect();
         findings.sort_by(|a, b| {
-            (a.severity_rank, a.rule, a.first_ms.is_none(), a.first_ms, &a.entity).cmp(&(
-                b.severity_rank,
-                b.rule,
-                b.first_ms.is_none(),
-                b.first_ms,
-                &b.entity,
-            ))
+            (
+                a.severity_rank,
+                a.rule,
+                a.first_ms.is_none(),
+                a.first_ms,
+                &a.entity,
+            )
+                .cmp(&(
+                    b.severity_rank,
+                    b.rule,
+                    b.first_ms.is_none(),
+                    b.first_ms,
+                    &b.entity,
+                ))
         });
         let mut gaps = output.gaps.clone();
         for gap in &mut gaps {

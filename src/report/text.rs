@@ -40,7 +40,11 @@ pub fn findings_text(doc: &Document, color: bool) -> String {
         if current_group != Some((f.severity, f.rule)) {
             current_group = Some((f.severity, f.rule));
             let heading = format!("{} · {} ({})", f.severity.to_uppercase(), f.rule, f.ticket);
-            let code = if f.severity == "high" || f.severity == "critical" { "1;31" } else { "1;33" };
+            let code = if f.severity == "high" || f.severity == "critical" {
+                "1;31"
+            } else {
+                "1;33"
+            };
             let _ = writeln!(out, "\n{}", paint(color, code, &heading));
         }
         let _ = writeln!(out, "  {} [{}]", paint(color, "1", &f.entity), f.confidence);
@@ -139,12 +143,25 @@ pub fn stats_text(parsed: &Parsed) -> String {
                 s.summary.records.to_string(),
                 s.typed.to_string(),
                 s.unrecognized.to_string(),
-                format!("{} .. {}", time_or_dash(s.summary.first_ts), time_or_dash(s.summary.last_ts)),
+                format!(
+                    "{} .. {}",
+                    time_or_dash(s.summary.first_ts),
+                    time_or_dash(s.summary.last_ts)
+                ),
             ]
         })
         .collect();
     let mut out = table(
-        &["file", "component", "host", "layout", "records", "typed", "unrecognized", "time range"],
+        &[
+            "file",
+            "component",
+            "host",
+            "layout",
+            "records",
+            "typed",
+            "unrecognized",
+            "time range",
+        ],
         &rows,
     );
     let info: u64 = parsed.streams.iter().map(|s| s.info_records).sum();
@@ -227,7 +244,10 @@ pub fn stats_json(parsed: &Parsed) -> String {
         "unreadable": parsed.unreadable,
         "skipped": parsed.skipped,
     });
-    format!("{}\n", serde_json::to_string_pretty(&doc).unwrap_or_default())
+    format!(
+        "{}\n",
+        serde_json::to_string_pretty(&doc).unwrap_or_default()
+    )
 }
 
 pub fn rules_table(rules: &[&'static dyn Rule]) -> String {
@@ -235,7 +255,12 @@ pub fn rules_table(rules: &[&'static dyn Rule]) -> String {
         .iter()
         .map(|r| {
             let d = r.doc();
-            vec![d.id.into(), d.ticket.into(), d.severity.as_str().into(), d.title.into()]
+            vec![
+                d.id.into(),
+                d.ticket.into(),
+                d.severity.as_str().into(),
+                d.title.into(),
+            ]
         })
         .collect();
     table(&["rule", "ticket", "severity", "what it finds"], &rows)
@@ -243,7 +268,13 @@ pub fn rules_table(rules: &[&'static dyn Rule]) -> String {
 
 pub fn explain(doc: &RuleDoc) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "{} ({}, severity {})\n", doc.id, doc.ticket, doc.severity.as_str());
+    let _ = writeln!(
+        out,
+        "{} ({}, severity {})\n",
+        doc.id,
+        doc.ticket,
+        doc.severity.as_str()
+    );
     let _ = writeln!(out, "{}\n", doc.title);
     let _ = writeln!(out, "What it detects:\n{}\n", doc.detects);
     let _ = writeln!(out, "Why it matters:\n{}\n", doc.why);
@@ -271,7 +302,10 @@ pub fn kinds_table() -> String {
             ]
         })
         .collect();
-    table(&["kind", "log", "level", "class", "releases", "template"], &rows)
+    table(
+        &["kind", "log", "level", "class", "releases", "template"],
+        &rows,
+    )
 }
 
 /// `oztrace replay --entity`: one line per event of the entity, with its machines' states.
@@ -289,8 +323,16 @@ pub fn replay_lines(analysis: &Analysis, entity: &Entity) -> String {
             .of_event(id)
             .filter(|t| &t.entity == entity)
             .map(|t| {
-                let scope = t.scope.as_deref().map(|s| format!("@{s} ")).unwrap_or_default();
-                let mark = if t.inferred.is_some() { " (inferred)" } else { "" };
+                let scope = t
+                    .scope
+                    .as_deref()
+                    .map(|s| format!("@{s} "))
+                    .unwrap_or_default();
+                let mark = if t.inferred.is_some() {
+                    " (inferred)"
+                } else {
+                    ""
+                };
                 let bad = if t.illegal { " ILLEGAL" } else { "" };
                 format!("{}: {scope}{} -> {}{mark}{bad}", t.machine, t.from, t.to)
             })
@@ -301,13 +343,20 @@ pub fn replay_lines(analysis: &Analysis, entity: &Entity) -> String {
             time_or_dash(e.ts),
             e.host,
             e.kind(),
-            if steps.is_empty() { "-".to_string() } else { steps.join("; ") },
+            if steps.is_empty() {
+                "-".to_string()
+            } else {
+                steps.join("; ")
+            },
             e.file,
             e.line
         );
         for t in analysis.replay.of_event(id).filter(|t| &t.entity == entity) {
             if let Some(line) = t.inferred {
-                let _ = writeln!(out, "    inferred: not logged at INFO; {line} would show it");
+                let _ = writeln!(
+                    out,
+                    "    inferred: not logged at INFO; {line} would show it"
+                );
             }
         }
     }

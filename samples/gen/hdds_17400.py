@@ -1,0 +1,1448 @@
+#!/usr/bin/env python3
+"""Sample bundles for rule `resurrected-container` (HDDS-17400, SCM).
+
+Deterministic (fixed seeds, gzip mtime=0): `python3 samples/gen/hdds_17400.py` rewrites
+
+  samples/HDDS-17400-bug-stale-open-replica/
+  samples/HDDS-17400-bug-closed-wording-2-1/
+  samples/HDDS-17400-control-stale-closed-replica-force-deleted/
+  samples/HDDS-17400-control-newer-data-force-deleted/
+  samples/HDDS-17400-control-empty-quasi-closed-resurrected/
+
+Every log message below is built from a format string of /work/shared/ozone-logs/scm.md or
+datanode.md (section given next to the template).  Where the catalogue gives no exact string the
+bundle leaves the line out; the few exceptions (thread names not in the catalogue, stack frames)
+are listed in each SOURCE.md under "Not from the catalogue".
+"""
+import datetime as _dt
+import gzip
+import json
+import os
+import random
+import shutil
+import uuid
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+# ----------------------------------------------------------------------------------------------
+# loggers (scm.md 2.x, datanode.md 2.x): the logger name is the FQCN
+# ----------------------------------------------------------------------------------------------
+L_RAFT = "org.apache.ratis.server.RaftServer$Division"
+L_FOLLOWER = "org.apache.ratis.server.impl.FollowerState"
+L_SM = "org.apache.hadoop.hdds.scm.ha.SCMStateMachine"
+L_CTX = "org.apache.hadoop.hdds.scm.ha.SCMContext"
+L_STALE = "org.apache.hadoop.hdds.scm.node.StaleNodeHandler"
+L_DEAD = "org.apache.hadoop.hdds.scm.node.DeadNodeHandler"
+L_HRO = "org.apache.hadoop.hdds.scm.node.HealthyReadOnlyNodeHandler"
+L_RO2H = "org.apache.hadoop.hdds.scm.node.ReadOnlyHealthyToHealthyNodeHandler"
+L_FCR = "org.apache.hadoop.hdds.scm.container.ContainerReportHandler"
+L_ICR = "org.apache.hadoop.hdds.scm.container.IncrementalContainerReportHandler"
+L_RM = "org.apache.hadoop.hdds.scm.container.replication.ReplicationManager"
+L_EMPTY = "org.apache.hadoop.hdds.scm.container.replication.health.EmptyContainerHandler"
+L_SBDS = "org.apache.hadoop.hdds.scm.block.SCMBlockDeletingService"
+L_DBL = "org.apache.hadoop.hdds.scm.block.DeletedBlockLogImpl"
+# datanode
+L_DSM = "org.apache.hadoop.ozone.container.common.statemachine.DatanodeStateMachine"
+L_EPSM = "org.apache.hadoop.ozone.container.common.statemachine.EndpointStateMachine"
+L_FPB = "org.apache.hadoop.ozone.container.keyvalue.impl.FilePerBlockStrategy"
+L_XSR = "org.apache.hadoop.ozone.container.common.transport.server.ratis.XceiverServerRatis"
+L_CSM = "org.apache.hadoop.ozone.container.common.transport.server.ratis.ContainerStateMachine"
+L_CCH = "org.apache.hadoop.ozone.container.common.statemachine.commandhandler.CloseContainerCommandHandler"
+
+
+def c2(logger):
+    """%c{2}: the last two segments of the logger name (scm.md 1.1)."""
+    return ".".join(logger.split(".")[-2:])
+
+
+# ----------------------------------------------------------------------------------------------
+# time
+# ----------------------------------------------------------------------------------------------
+def T(s):
+    return _dt.datetime.strptime(s, "%Y-%m-%d %H:%M:%S,%f")
+
+
+def fmt_ts(t):
+    return t.strftime("%Y-%m-%d %H:%M:%S,") + "%03d" % (t.microsecond // 1000)
+
+
+def iso_z(t):
+    """java.time.Instant.toString() with millis (ContainerInfo stateEnterTime, scm.md 3)."""
+    return t.strftime("%Y-%m-%dT%H:%M:%S.") + "%03dZ" % (t.microsecond // 1000)
+
+
+def epoch_ms(t):
+    return int((t - _dt.datetime(1970, 1, 1)).total_seconds() * 1000)
+
+
+def ms(n):
+    return _dt.timedelta(milliseconds=n)
+
+
+def sec(n):
+    return _dt.timedelta(seconds=n)
+
+
+# ----------------------------------------------------------------------------------------------
+# identities
+# ----------------------------------------------------------------------------------------------
+def ruuid(rng):
+    return str(uuid.UUID(int=rng.getrandbits(128), version=4))
+
+
+class DN:
+    def __init__(self, name, uid, host, ip, disk):
+        self.name, self.uuid, self.host, self.ip, self.disk = name, uid, host, ip, disk
+
+    def __str__(self):  # DatanodeDetails.toString (scm.md 3)
+        return "%s(%s/%s)" % (self.uuid, self.host, self.ip)
+
+
+class SCM:
+    def __init__(self, name, scm_id, host, ip):
+        self.name, self.id, self.host, self.ip = name, scm_id, host, ip
+
+
+def details(cid, cstate, sid, rstate, bcsid, origin, empty, dn):
+    """detailsForLogging <D> (scm.md 2.3)."""
+    return "Container #%d (%s, sid=%d) r0 (%s, bcsid=%d, origin=%s, %s) from dn %s" % (
+        cid, cstate, sid, rstate, bcsid, origin, "empty" if empty else "non-empty", dn)
+
+
+def cinfo(cid, state, enter, pipeline):
+    """ContainerInfo.toString (scm.md 3)."""
+    return "ContainerInfo{id=#%d, state=%s, stateEnterTime=%s, pipelineID=Pipeline-%s, owner=om1}" % (
+        cid, state, iso_z(enter), pipeline)
+
+
+# ----------------------------------------------------------------------------------------------
+# a cluster: records per host, rendered per layout
+# ----------------------------------------------------------------------------------------------
+class Cluster:
+    def __init__(self, seed, scms, dns, cluster_id, leader, term):
+        self.rng = random.Random(seed)
+        self.scms = scms
+        self.dns = dns
+        self.cluster_id = cluster_id
+        self.group = "group-" + cluster_id.replace("-", "")[-12:].upper()
+        self.leader = leader  # node id of the leader SCM
+        self.term = term
+        self.main = {h: [] for h in [s.name for s in scms] + [d.name for d in dns]}
+        self.audit = {s.name: [] for s in scms}
+        self.dnc = {d.name: [] for d in dns}
+        self.skew = {h: self.rng.randint(-180, 180) for h in self.main}
+        self.seq = 0
+        self.cmd = 118840100 + self.rng.randint(0, 999)
+        self.marks = {}
+
+    # --- records --------------------------------------------------------------------------
+    def _rec(self, store, host, t, payload, mark=None):
+        self.seq += 1
+        store[host].append((t + ms(self.skew[host]), self.seq, payload, mark))
+
+    def log(self, host, t, level, thread, logger, msg, extra=None, mark=None):
+        self._rec(self.main, host, t, (level, thread, logger, msg, extra or []), mark)
+
+    def aud(self, host, t, user, ip, op, params, mark=None):
+        # AuditMessage.formMessage (scm.md 1.2); success line ends with "|  "
+        msg = "user=%s | ip=%s | op=%s %s | ret=SUCCESS" % (user, ip, op, params)
+        self._rec(self.audit, host, t, ("INFO", msg), mark)
+
+    def cont(self, dn, t, level, cid, bcsid, state, suffix=None, mark=None):
+        # ContainerLogger.getMessage (datanode.md 1.3)
+        d = self.dn(dn)
+        msg = "ID=%d | Index=0 | BCSID=%d | State=%s | Volume=/data/disk%d/hdds | DataChecksum=0" % (
+            cid, bcsid, state, d.disk)
+        if suffix:
+            msg += " | " + suffix
+        self._rec(self.dnc, dn, t, (level, msg), mark)
+
+    def dn(self, name):
+        return next(d for d in self.dns if d.name == name)
+
+    def scm(self, name):
+        return next(s for s in self.scms if s.name == name)
+
+    def next_cmd(self):
+        self.cmd += self.rng.randint(3, 40)
+        return self.cmd
+
+    def fp(self, scm, dn):
+        """FixedThreadPoolWithAffinityExecutor thread; a DN maps to a fixed executor index."""
+        return "%s-FixedThreadPoolWithAffinityExecutor-%d-0" % (scm, self.dns.index(self.dn(dn)) % 4)
+
+    def followers(self):
+        return [s.name for s in self.scms if s.name != self.leader]
+
+    def member(self, scm):
+        return "%s@%s" % (self.scm(scm).id, self.group)
+
+    # --- rendering ------------------------------------------------------------------------
+    @staticmethod
+    def line(layout, t, level, thread, logger, msg):
+        if layout == "rfa":       # %d{ISO8601} [%t] %p %c: %m%n
+            return "%s [%s] %s %s: %s" % (fmt_ts(t), thread, level, logger, msg)
+        if layout == "console":   # %d{ISO8601} [%t] %p %c{2}: %m%n
+            return "%s [%s] %s %s: %s" % (fmt_ts(t), thread, level, c2(logger), msg)
+        if layout == "vendor":    # %d{ISO8601} %p %c: %m%n
+            return "%s %s %s: %s" % (fmt_ts(t), level, logger, msg)
+        raise ValueError(layout)
+
+    def render_main(self, host, layout, t0=None, t1=None):
+        out = []
+        for t, _, (level, thread, logger, msg, extra), mark in sorted(self.main[host], key=lambda r: (r[0], r[1])):
+            if (t0 and t < t0) or (t1 and t >= t1):
+                continue
+            out.append((self.line(layout, t, level, thread, logger, msg), mark))
+            out.extend((e, None) for e in extra)
+        return out
+
+    def render_audit(self, host, t0=None, t1=None):
+        out = []
+        for t, _, (level, msg), mark in sorted(self.audit[host], key=lambda r: (r[0], r[1])):
+            if (t0 and t < t0) or (t1 and t >= t1):
+                continue
+            # %d{DEFAULT} | %-5level | %c{1} | %msg | %throwable{3} %n
+            out.append(("%s | %-5s | SCMAudit | %s |  " % (fmt_ts(t), level, msg), mark))
+        return out
+
+    def render_dnc(self, host):
+        out = []
+        for t, _, (level, msg), mark in sorted(self.dnc[host], key=lambda r: (r[0], r[1])):
+            # %d{DEFAULT} | %-5level | %msg | %throwable{3} %n
+            out.append(("%s | %-5s | %s |  " % (fmt_ts(t), level, msg), mark))
+        return out
+
+
+class Bundle:
+    def __init__(self, name):
+        self.name = name
+        self.dir = os.path.join(ROOT, name)
+        if os.path.isdir(self.dir):
+            shutil.rmtree(self.dir)
+        os.makedirs(self.dir)
+        self.marks = {}
+        self.nlines = 0
+
+    def write(self, rel, lines, gz=False):
+        path = os.path.join(self.dir, rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        text = "".join(l + "\n" for l, _ in lines)
+        for i, (_, mark) in enumerate(lines, 1):
+            if mark:
+                self.marks.setdefault(mark, []).append("%s:%d" % (rel, i))
+        self.nlines += len(lines)
+        data = text.encode("utf-8")
+        if gz:
+            with open(path, "wb") as f:
+                with gzip.GzipFile(filename="", mode="wb", fileobj=f, mtime=0) as g:
+                    g.write(data)
+        else:
+            with open(path, "wb") as f:
+                f.write(data)
+
+    def text(self, rel, content):
+        path = os.path.join(self.dir, rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write(content)
+
+    def where(self, mark):
+        return ", ".join(self.marks.get(mark, ["(missing)"]))
+
+
+# ----------------------------------------------------------------------------------------------
+# building blocks (each is a catalogued statement; section in the comment)
+# ----------------------------------------------------------------------------------------------
+def leader_change(c, t, old, new, new_term, election_no):
+    """scm.md 2.1 + 4.3 excerpt: old leader steps down, new one wins the election."""
+    m_old, m_new = c.member(old), c.member(new)
+    th = m_old + "-LeaderStateImpl"
+    c.log(old, t, "INFO", th, L_RAFT, "%s: changes role from    LEADER to FOLLOWER at term %d for StepDownReason:JVM_PAUSE" % (m_old, new_term - 1))
+    c.log(old, t + ms(1), "INFO", th, L_SM, "SCM %s steps down from being leader." % c.scm(old).id)
+    c.log(old, t + ms(1), "INFO", th, L_CTX, "update <isLeader,term> from <true,%d> to <false,0>" % (new_term - 1))
+    c.log(old, t + ms(1), "INFO", th, L_CTX, "update <isLeaderReady> from <true> to <false>")
+    t2 = t + ms(5120)
+    c.log(new, t2, "INFO", m_new + "-FollowerState", L_FOLLOWER, "%s: change to CANDIDATE, lastRpcElapsedTime:5236ms, electionTimeout:5119ms" % m_new)
+    c.log(new, t2, "INFO", m_new + "-FollowerState", L_RAFT, "%s: changes role from  FOLLOWER to CANDIDATE at term %d for changeToCandidate" % (m_new, new_term - 1))
+    el = "%s-LeaderElection%d" % (m_new, election_no)
+    t3 = t2 + ms(61)
+    c.log(new, t3, "INFO", el, L_RAFT, "%s: changes role from CANDIDATE to LEADER at term %d for changeToLeader" % (m_new, new_term))
+    c.log(new, t3 + ms(2), "INFO", el, L_SM, "current SCM %s becomes leader of term %d" % (c.scm(new).id, new_term))
+    c.log(new, t3 + ms(2), "INFO", el, L_CTX, "update <isLeader,term> from <false,0> to <true,%d>" % new_term)
+    smu = m_new + "-StateMachineUpdater"
+    c.log(new, t3 + ms(131), "INFO", smu, L_CTX, "update <isLeaderReady> from <false> to <true>")
+    c.log(new, t3 + ms(133), "INFO", smu, L_RM, "Service ReplicationManager transitions to RUNNING.")
+    c.log(new, t3 + ms(134), "INFO", smu, L_SBDS, "notifyStatusChanged:RUNNING")
+    for i, s in enumerate(x.name for x in c.scms if x.name != new):
+        m = c.member(s)
+        th = "%s-server-thread%d" % (c.scm(s).id, 2 + i)
+        tt = t3 + ms(40 + 9 * i)
+        c.log(s, tt, "INFO", th, L_RAFT, "%s: change Leader from null to %s at term %d for APPEND_ENTRIES, leader elected after %dms" % (m, c.scm(new).id, new_term, 5201 + 17 * i))
+        c.log(s, tt + ms(1), "INFO", th, L_SM, "Leader changed to %s, current SCM %s is still follower." % (c.scm(new).id, c.scm(s).id))
+
+
+def rm_passes(c, t0, t1, every=300, ncont=1800, busy=None):
+    """ReplicationManager pass summary on the leader (scm.md 2.5). busy: {time: [callback]}"""
+    t = t0
+    while t < t1:
+        c.log(c.leader, t + ms(c.rng.randint(40, 260)), "INFO", c.leader + "-ReplicationMonitor", L_RM,
+              "Replication Monitor Thread took %d milliseconds for processing %d containers." % (c.rng.randint(31, 140), ncont + c.rng.randint(0, 12)))
+        t += sec(every)
+
+
+def rm_send(c, t, thread, command, cid_info, target):
+    """RM 'Sending command [...]' (scm.md 2.5); deadlines: +10 min / +20 min (see SOURCE.md)."""
+    e = epoch_ms(t + ms(c.skew[c.leader]))  # the leader's own clock
+    return "Sending command [%s] for container %s to %s with datanode deadline %d and scm deadline %d" % (
+        command, cid_info, target, e + 600000, e + 1200000)
+
+
+def lt(c, t):
+    """a time as the leader's clock prints it"""
+    return t + ms(c.skew[c.leader])
+
+
+def cmd_delete(c, cid, force=False):
+    return 'deleteContainerCommand: cmdID: %d, encodedToken: "", term: 0, deadlineMsSinceEpoch: 0, containerID: %d, replicaIndex: 0, force: %s' % (
+        c.next_cmd(), cid, "true" if force else "false")
+
+
+def cmd_close(c, cid, pipeline, force=False):
+    return 'closeContainerCommand: cmdID: %d, encodedToken: "", term: 0, deadlineMsSinceEpoch: 0, containerID: %d, pipelineID: Pipeline-%s, force: %s' % (
+        c.next_cmd(), cid, pipeline, "true" if force else "false")
+
+
+def cmd_replicate(c, cid, target):
+    return 'replicateContainerCommand: cmdID: %d, encodedToken: "", term: 0, deadlineMsSinceEpoch: 0, containerId=%d, replicaIndex=0, targetNode=%s, priority=NORMAL' % (
+        c.next_cmd(), cid, target)
+
+
+def normal_close(c, t, cid, members, sid, report_logger=L_ICR, mark=None):
+    """DN-initiated close of a full container: DN CLOSING/CLOSED (datanode.md 1.3), SCM
+    FINALIZE on the first CLOSING ICR and CLOSE on the first CLOSED ICR, on every SCM (scm.md 2.3)."""
+    first = members[0]
+    for i, m in enumerate(members):
+        c.cont(m, t + ms(7 * i), "INFO", cid, sid, "CLOSING")
+    for s in c.scms:
+        c.log(s.name, t + ms(60 + c.rng.randint(0, 30)), "INFO", c.fp(s.name, first), report_logger,
+              "FINALIZE (i.e. CLOSING) " + details(cid, "OPEN", sid, "CLOSING", sid, c.dn(first).uuid, False, c.dn(first)))
+    # SCM's close command reaches the followers of the pipeline: only the Ratis leader (members[0]) closes
+    for i, m in enumerate(members[1:]):
+        c.log(m, t + ms(650 + 40 * i + c.rng.randint(0, 200)), "INFO", c.dn(m).uuid + "-CommandProcessorThread", L_CCH,
+              "Follower cannot close container #%d." % cid)
+    tc = t + ms(1400 + c.rng.randint(0, 900))
+    for i, m in enumerate(members):
+        c.cont(m, tc + ms(11 * i), "INFO", cid, sid, "CLOSED")
+    for s in c.scms:
+        c.log(s.name, tc + ms(70 + c.rng.randint(0, 30)), "INFO", c.fp(s.name, first), report_logger,
+              "CLOSE " + details(cid, "CLOSING", sid, "CLOSED", sid, c.dn(first).uuid, False, c.dn(first)),
+              mark=mark if s.name == c.leader else None)
+
+
+def open_container(c, t, cid, members):
+    for i, m in enumerate(members):
+        c.cont(m, t + ms(4 * i), "INFO", cid, 0, "OPEN")
+
+
+def block_file(c, dn, cid, local_id):
+    d = c.dn(dn)
+    return "/data/disk%d/hdds/CID-%s/current/containerDir0/%d/chunks/%d.block" % (d.disk, c.cluster_id, cid, local_id)
+
+
+def block_deletion(c, t, per_container, thread_scm, dn_thread, nodes_total):
+    """Leader aggregate line (scm.md 2.6), DN 'Deleted block file' (datanode.md 2.5),
+    follower 'Skip commit transactions' when the DNs report the delete status (scm.md 2.6)."""
+    nblocks = sum(len(ids) for _, _, ids in per_container)
+    dns = sorted({d for _, members, _ in per_container for d in members})
+    c.log(c.leader, t, "INFO", thread_scm, L_SBDS,
+          "Totally added %d blocks to be deleted for %d datanodes / %d totalnodes, limit per iteration : 500000blocks, task elapsed time: %dms" % (
+              nblocks, len(dns), nodes_total, c.rng.randint(3, 21)))
+    for cid, members, ids in per_container:
+        for m in members:
+            tt = t + ms(30500 + c.rng.randint(0, 2500))
+            for lid in ids:
+                c.log(m, tt, "INFO", dn_thread, L_FPB, "Deleted block file: %s" % block_file(c, m, cid, lid))
+                tt += ms(c.rng.randint(1, 6))
+    for f in c.followers():
+        for k in range(min(2, len(dns))):
+            c.log(f, t + ms(61000 + 900 * k), "INFO", "%s-EventQueue-DeleteBlockStatusForDeletedBlockLogImpl" % f, L_DBL,
+                  "Skip commit transactions since current SCM is not leader.")
+
+
+def node_stale(c, t, dn, pipelines, mark=None):
+    for s in c.scms:
+        th = s.name + "-EventQueue-StaleNodeForStaleNodeHandler"
+        tt = t + ms(c.rng.randint(0, 900))
+        c.log(s.name, tt, "INFO", th, L_STALE, "Datanode %s moved to stale state. Finalizing its pipelines [%s]" % (
+            c.dn(dn), ", ".join("Pipeline-" + p for p in pipelines)), mark=mark if s.name == c.leader else None)
+        if s.name != c.leader:
+            for p in pipelines:
+                c.log(s.name, tt + ms(3), "INFO", th, L_STALE, "Could not finalize pipeline=Pipeline-%s for dn=%s" % (p, c.dn(dn)))
+
+
+def node_dead(c, t, dn, mark=None):
+    for s in c.scms:
+        th = s.name + "-EventQueue-DeadNodeForDeadNodeHandler"
+        tt = t + ms(c.rng.randint(0, 900))
+        c.log(s.name, tt, "INFO", th, L_DEAD, "A dead datanode is detected. %s" % c.dn(dn), mark=mark if s.name == c.leader else None)
+        c.log(s.name, tt + ms(c.rng.randint(60, 140)), "INFO", th, L_DEAD, "Clearing command queue of size 0 for DN %s" % c.dn(dn))
+
+
+def node_back(c, t, dn, mark=None, via_readonly=True):
+    for s in c.scms:
+        tt = t + ms(c.rng.randint(0, 900))
+        if via_readonly:
+            c.log(s.name, tt, "INFO", s.name + "-EventQueue-HealthyReadonlyNodeForHealthyReadOnlyNodeHandler", L_HRO,
+                  "Datanode %s moved to HEALTHY READONLY state." % c.dn(dn), mark=mark if s.name == c.leader else None)
+        c.log(s.name, tt + ms(2), "INFO", s.name + "-EventQueue-HealthyReadonlyToHealthyNodeForReadOnlyHealthyToHealthyNodeHandler", L_RO2H,
+              "Datanode %s moved to HEALTHY state." % c.dn(dn))
+
+
+def not_leader(c, follower):
+    return "org.apache.ratis.protocol.exceptions.NotLeaderException: Server %s is not the leader, suggested leader is: %s|%s:9894" % (
+        c.member(follower), c.scm(c.leader).id, c.scm(c.leader).host)
+
+
+def fcr_failed_stack(c, follower):
+    """Follower FCR: ERROR 'Failed to process <D>' + stack (scm.md 1.1, 2.3). Frames illustrative."""
+    nle = not_leader(c, follower)
+    return [
+        "org.apache.hadoop.hdds.scm.exceptions.SCMException: " + nle,
+        "\tat org.apache.hadoop.hdds.scm.ha.invoker.ScmInvoker.translateException(ScmInvoker.java:118)",
+        "\tat org.apache.hadoop.hdds.scm.ha.invoker.ScmInvoker.invokeReplicateDirect(ScmInvoker.java:78)",
+        "\tat org.apache.hadoop.hdds.scm.container.ContainerStateManagerImpl$Invoker.transitionDeletingOrDeletedToTargetState(Unknown Source)",
+        "\tat org.apache.hadoop.hdds.scm.container.ContainerManagerImpl.transitionDeletingOrDeletedToTargetState(ContainerManagerImpl.java:341)",
+        "\tat org.apache.hadoop.hdds.scm.container.AbstractContainerReportHandler.updateContainerState(AbstractContainerReportHandler.java:412)",
+        "\tat org.apache.hadoop.hdds.scm.container.AbstractContainerReportHandler.processContainerReplica(AbstractContainerReportHandler.java:128)",
+        "\tat org.apache.hadoop.hdds.scm.container.ContainerReportHandler.processSingleReplica(ContainerReportHandler.java:227)",
+        "\tat org.apache.hadoop.hdds.scm.container.ContainerReportHandler.processContainerReplicas(ContainerReportHandler.java:205)",
+        "\tat org.apache.hadoop.hdds.scm.container.ContainerReportHandler.onMessage(ContainerReportHandler.java:170)",
+        "\tat org.apache.hadoop.hdds.server.events.FixedThreadPoolWithAffinityExecutor$ContainerReportProcessTask.run(FixedThreadPoolWithAffinityExecutor.java:276)",
+        "\tat java.base/java.util.concurrent.ThreadPoolExecutor.runWorker(ThreadPoolExecutor.java:1136)",
+        "\tat java.base/java.util.concurrent.ThreadPoolExecutor$Worker.run(ThreadPoolExecutor.java:635)",
+        "\tat java.base/java.lang.Thread.run(Thread.java:840)",
+        "Caused by: " + nle,
+        "\tat org.apache.hadoop.hdds.scm.ha.SCMRatisServerImpl.submitRequest(SCMRatisServerImpl.java:232)",
+        "\tat org.apache.hadoop.hdds.scm.ha.invoker.ScmInvoker.invokeReplicateDirect(ScmInvoker.java:74)",
+        "\t... 12 more",
+    ]
+
+
+def unable_to_communicate(c, dn, t, scm, seconds):
+    """datanode.md 2.6 EndpointStateMachine.logIfNeeded WARN + exception (1.5 shape)."""
+    d, s = c.dn(dn), c.scm(scm)
+    hp = "%s:9861/%s/%s" % (s.host, s.host, s.ip)
+    th = "%s-EndpointStateMachineTaskThread-%s-0 " % (d.uuid, hp)
+    c.log(dn, t, "WARN", th, L_EPSM, "Unable to communicate to SCM server at %s past %d seconds." % (hp, seconds), extra=[
+        "java.net.ConnectException: Call From %s/%s to %s:9861 failed on connection exception: java.net.ConnectException: Connection refused; For more details see:  http://wiki.apache.org/hadoop/ConnectionRefused" % (d.host, d.ip, s.host),
+        "\tat java.base/jdk.internal.reflect.NativeConstructorAccessorImpl.newInstance0(Native Method)",
+        "\tat java.base/jdk.internal.reflect.NativeConstructorAccessorImpl.newInstance(NativeConstructorAccessorImpl.java:77)",
+        "\tat java.base/java.lang.reflect.Constructor.newInstance(Constructor.java:499)",
+        "\tat org.apache.hadoop.net.NetUtils.wrapWithMessage(NetUtils.java:930)",
+        "\tat org.apache.hadoop.net.NetUtils.wrapException(NetUtils.java:905)",
+        "\tat org.apache.hadoop.ipc_.Client.getRpcResponse(Client.java:1597)",
+        "\tat org.apache.hadoop.ipc_.Client.call(Client.java:1539)",
+        "\tat org.apache.hadoop.ozone.protocolPB.StorageContainerDatanodeProtocolClientSideTranslatorPB.sendHeartbeat(StorageContainerDatanodeProtocolClientSideTranslatorPB.java:148)",
+        "\tat org.apache.hadoop.ozone.container.common.states.endpoint.HeartbeatEndpointTask.call(HeartbeatEndpointTask.java:155)",
+        "\tat org.apache.hadoop.ozone.container.common.states.endpoint.HeartbeatEndpointTask.call(HeartbeatEndpointTask.java:82)",
+        "\tat java.base/java.util.concurrent.FutureTask.run(FutureTask.java:264)",
+        "\tat java.base/java.util.concurrent.ThreadPoolExecutor.runWorker(ThreadPoolExecutor.java:1136)",
+        "\tat java.base/java.util.concurrent.ThreadPoolExecutor$Worker.run(ThreadPoolExecutor.java:635)",
+        "\tat java.base/java.lang.Thread.run(Thread.java:840)",
+        "Caused by: java.net.ConnectException: Connection refused",
+        "\tat java.base/sun.nio.ch.Net.pollConnect(Native Method)",
+        "\tat java.base/sun.nio.ch.Net.pollConnectNow(Net.java:672)",
+        "\t... 14 more",
+    ])
+
+
+def dn_start(c, dn, t):
+    """datanode.md 2.6: DatanodeStateMachine startup INFO lines (pool size = 1 + #SCMs)."""
+    d = c.dn(dn)
+    c.log(dn, t, "INFO", "main", L_DSM, "Datanode State Machine Task Thread Pool size %d" % (1 + len(c.scms)))
+    c.log(dn, t + ms(2311), "INFO", d.uuid + "-DatanodeStateMachineDaemonThread", L_DSM, "Ozone container server started.")
+
+
+def new_pipeline(c, t, pipeline, members, leader_dn, term=1):
+    """XceiverServerRatis 'Created group', CSM 'initialize', Ratis role/leader lines (datanode.md 2.1, 2.3, 2.4)."""
+    gid = "group-" + pipeline.replace("-", "")[-12:].upper()
+    for m in members:
+        d = c.dn(m)
+        mem = "%s@%s" % (d.uuid, gid)
+        tt = t + ms(c.rng.randint(0, 120))
+        c.log(m, tt, "INFO", "%s-CreatePipelineCommandHandlerThread-0" % d.uuid, L_CSM, "%s: initialize %s" % (d.uuid, gid))
+        c.log(m, tt + ms(3), "INFO", "%s-CreatePipelineCommandHandlerThread-0" % d.uuid, L_XSR, "Created group Pipeline-%s" % pipeline)
+        if m == leader_dn:
+            c.log(m, tt + ms(5150), "INFO", mem + "-FollowerState", L_RAFT, "%s: changes role from  FOLLOWER to CANDIDATE at term %d for changeToCandidate" % (mem, term - 1))
+            c.log(m, tt + ms(5212), "INFO", mem + "-LeaderElection1", L_RAFT, "%s: changes role from CANDIDATE to LEADER at term %d for changeToLeader" % (mem, term))
+            c.log(m, tt + ms(5260), "INFO", mem + "-LeaderElection1", L_XSR,
+                  "Leader change notification received for group: %s with new leaderId: %s" % (gid, c.dn(leader_dn).uuid))
+            continue
+        else:
+            c.log(m, tt + ms(5240), "INFO", "%s-server-thread1" % d.uuid, L_RAFT,
+                  "%s: change Leader from null to %s at term %d for APPEND_ENTRIES, leader elected after %dms" % (mem, c.dn(leader_dn).uuid, term, 5100 + c.rng.randint(0, 300)))
+        c.log(m, tt + ms(5260), "INFO", "%s-server-thread1" % d.uuid, L_XSR,
+              "Leader change notification received for group: %s with new leaderId: %s" % (gid, c.dn(leader_dn).uuid))
+
+
+# ----------------------------------------------------------------------------------------------
+# shared config files
+# ----------------------------------------------------------------------------------------------
+def ozone_site(scms, extra):
+    props = [
+        ("ozone.scm.service.ids", "scmservice"),
+        ("ozone.scm.nodes.scmservice", ",".join(s.name for s in scms)),
+    ]
+    for s in scms:
+        props.append(("ozone.scm.address.scmservice." + s.name, s.host))
+    props += [
+        ("hdds.heartbeat.interval", "30s"),
+        ("ozone.scm.stale.node.interval", "5m"),
+        ("ozone.scm.dead.node.interval", "10m"),
+        ("hdds.scm.replication.thread.interval", "300s"),
+        ("hdds.container.report.interval", "60m"),
+    ] + extra
+    body = "".join("  <property>\n    <name>%s</name>\n    <value>%s</value>\n  </property>\n" % kv for kv in props)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n<configuration>\n' + body + "</configuration>\n"
+
+
+AUDIT_DEBUG = [("ozone.audit.log.debug.cmd.list.scmaudit", "SEND_HEARTBEAT")]
+
+
+def mk_cluster(seed, domain, scm_net, dn_net, ndn, leader, term, cluster_id=None, hostfmt=None):
+    rng = random.Random(seed * 7919)
+    scms = []
+    for i in range(1, 4):
+        host = ("scm%d" % i) + domain
+        scms.append(SCM("scm%d" % i, ruuid(rng), host, "%s.%d" % (scm_net, 10 + i)))
+    dns = []
+    for i in range(1, ndn + 1):
+        name = (hostfmt or "dn%d") % i
+        dns.append(DN(name, ruuid(rng), name + domain, "%s.%d" % (dn_net, 20 + i), 1 + (i % 3)))
+    cid = cluster_id or ruuid(rng)
+    c = Cluster(seed, scms, dns, cid, leader, term)
+    return c
+
+
+def expected(b, items):
+    b.text("EXPECTED.json", json.dumps(items, indent=2) + "\n")
+
+
+# ==============================================================================================
+# Bundle 1: HEAD/2.2 wording, stale OPEN replica resurrects DELETED container (confirmed)
+# ==============================================================================================
+def bundle1():
+    b = Bundle("HDDS-17400-bug-stale-open-replica")
+    c = mk_cluster(17401, ".example.com", "10.0.0", "10.0.1", 5, "scm1", 7)
+    rng = c.rng
+    P = {k: ruuid(rng) for k in ("a", "b", "x", "d", "new")}
+    members = {"a": ["dn1", "dn3", "dn5"], "b": ["dn5", "dn2", "dn3"], "x": ["dn1", "dn2", "dn4"], "d": ["dn3", "dn4", "dn5"]}
+    X, S, B, R = 3107, 4821, 4790, "dn4"
+    day = "2026-09-14 "
+    t = lambda s: T(day + s)
+    dn_blk = "BlockDeletingService#0"
+    sbds = "scm1-SCMBlockDeletingService#0"
+
+    # -- leadership at the start of the window: scm2 (term 6) -> scm1 (term 7)
+    c.log("scm2", t("06:00:31,204"), "INFO", "scm2-ReplicationMonitor", L_RM,
+          "Replication Monitor Thread took 88 milliseconds for processing 1794 containers.")
+    leader_change(c, t("06:02:11,517"), "scm2", "scm1", 7, 12)
+    rm_passes(c, t("06:03:05,000"), t("09:06:00,000"), ncont=1796)
+
+    # -- routine container traffic (other containers)
+    normal_close(c, t("06:21:07,331"), 3098, members["a"], 15532)
+    open_container(c, t("06:21:39,120"), 3103, members["a"])
+    c.aud("scm1", t("06:38:14,022"), "hadoop", "10.0.0.21", "CLOSE_CONTAINER", '{"remoteUser":"hadoop","containerID":"3102"}')
+    for i, m in enumerate(members["b"]):
+        c.cont(m, t("06:38:14,640") + ms(9 * i), "INFO", 3102, 9874, "CLOSING")
+        c.cont(m, t("06:38:15,902") + ms(13 * i), "INFO", 3102, 9874, "CLOSED")
+    for s in c.scms:
+        c.log(s.name, t("06:38:16,011") + ms(rng.randint(0, 40)), "INFO", c.fp(s.name, "dn5"), L_ICR,
+              "CLOSE " + details(3102, "CLOSING", 9874, "CLOSED", 9874, c.dn("dn5").uuid, False, c.dn("dn5")))
+    open_container(c, t("06:39:02,417"), 3106, members["b"])
+    open_container(c, t("06:55:12,208"), X, members["x"])
+    normal_close(c, t("07:04:48,115"), 3104, members["d"], 22310)
+    block_deletion(c, t("06:15:40,118"), [(3087, members["a"], [113750153625600000 + 1411 * k for k in range(1, 5)])], sbds, dn_blk, 5)
+    block_deletion(c, t("06:52:10,502"), [(3091, members["b"], [113750153625700000 + 977 * k for k in range(1, 4)])], sbds, dn_blk, 5)
+    block_deletion(c, t("07:10:02,881"), [(3093, members["d"], [113750153625750000 + 513 * k for k in range(1, 3)])], sbds, dn_blk, 5)
+
+    # -- R (dn4) host crashes at 07:12:40 (no shutdown line); dn1/dn2 keep writing #3107 up to BCSID S
+    # -- SCM: stale, pipelines finalized, #3107 closes on dn1/dn2 at S, dead
+    node_stale(c, t("07:17:44,092"), R, [P["x"], P["d"]], mark="b1_stale")
+    c.log("dn2", t("07:17:46,127"), "INFO", c.dn("dn2").uuid + "-CommandProcessorThread", L_CCH, "Follower cannot close container #%d." % X)
+    for i, m in enumerate(["dn1", "dn2"]):
+        c.cont(m, t("07:17:46,310") + ms(8 * i), "INFO", X, S, "CLOSING")
+        c.cont(m, t("07:17:51,128") + ms(12 * i), "INFO", X, S, "CLOSED", mark="b1_dnclosed_" + m)
+    closed_at = t("07:17:51,233")
+    for s in c.scms:
+        c.log(s.name, closed_at + ms(rng.randint(0, 35)), "INFO", c.fp(s.name, "dn1"), L_ICR,
+              "CLOSE " + details(X, "CLOSING", S, "CLOSED", S, c.dn("dn1").uuid, False, c.dn("dn1")),
+              mark="b1_close" if s.name == c.leader else None)
+    node_dead(c, t("07:22:45,310"), R, mark="b1_dead")
+
+    # -- the client deletes the keys of #3107 (8 blocks); dn1/dn2 delete them, dn4 is away
+    x_blocks = [113750153626100000 + 2203 * k for k in range(1, 9)]
+    block_deletion(c, t("07:36:12,774"), [(X, ["dn1", "dn2"], x_blocks), (3098, members["a"], [113750153625810000 + 311 * k for k in range(1, 3)])], sbds, dn_blk, 5)
+    normal_close(c, t("07:49:30,610"), 3103, members["a"], 16011)
+    open_container(c, t("07:50:02,954"), 3109, members["a"])
+
+    # -- RM deletes the empty CLOSED container #3107 (EmptyContainerHandler; CLOSED->DELETING->DELETED silent)
+    tdel = t("08:13:05,020")
+    for i, m in enumerate(["dn1", "dn2"]):
+        c.log(c.leader, tdel + ms(i), "INFO", "scm1-ReplicationMonitor", L_RM,
+              rm_send(c, tdel + ms(i), None, cmd_delete(c, X), cinfo(X, "CLOSED", lt(c, closed_at), P["x"]), c.dn(m)),
+              mark="b1_delete_" + m)
+        c.cont(m, t("08:13:36,402") + ms(17 * i), "INFO", X, S, "CLOSED", "Empty container deleted", mark="b1_dndeleted_" + m)
+    block_deletion(c, t("08:24:50,092"), [(3101, members["b"], [113750153625850000 + 733 * k for k in range(1, 6)])], sbds, dn_blk, 5)
+
+    # -- dn4 (R) comes back: restart, re-register, DEAD -> HEALTHY_READONLY -> HEALTHY
+    # before the crash dn4 had applied #3107 up to B and holds 6 of its blocks
+    dn_start(c, R, t("08:32:20,518"))
+    for s in c.scms:
+        c.aud(s.name, t("08:32:27,330") + ms(rng.randint(0, 30)), "hadoop", c.dn(R).ip, "REGISTER",
+              '{"datanodeDetails":"%s"}' % c.dn(R), mark="b1_register" if s.name == c.leader else None)
+    node_back(c, t("08:32:33,004"), R, mark="b1_back")
+    # -- the FCR of dn4: the stale non-empty OPEN replica (bcsid B < sid S) resurrects #3107
+    tres = t("08:32:58,617")
+    D = details(X, "DELETED", S, "OPEN", B, c.dn(R).uuid, False, c.dn(R))
+    res = "Resurrecting container #%d from DELETED to QUASI_CLOSED due to non-empty OPEN replica (keyCount=6, BCSID=%d) from %s" % (X, B, D)
+    c.log(c.leader, tres, "INFO", c.fp(c.leader, R), L_FCR, res, mark="b1_res")
+    for f in c.followers():
+        tf = tres + ms(rng.randint(5, 25))
+        c.log(f, tf, "INFO", c.fp(f, R), L_FCR, res, mark="b1_res_follower_" + f)
+        c.log(f, tf + ms(3), "ERROR", c.fp(f, R), L_FCR, "Failed to process " + D, extra=fcr_failed_stack(c, f),
+              mark="b1_failed_" + f)
+    # -- aftermath on the leader: close the mismatched OPEN replica, then replicate the single origin
+    tclose = t("08:33:05,020")
+    c.log(c.leader, tclose, "INFO", "scm1-ReplicationMonitor", L_RM,
+          rm_send(c, tclose, None, cmd_close(c, X, P["x"]), cinfo(X, "QUASI_CLOSED", lt(c, tres + ms(1)), P["x"]), c.dn(R)),
+          mark="b1_closecmd")
+    gx = "group-" + P["x"].replace("-", "")[-12:].upper()
+    c.cont(R, t("08:33:29,771"), "INFO", X, B, "CLOSING")
+    c.cont(R, t("08:33:29,790"), "WARN", X, B, "QUASI_CLOSED", "Ratis group removed. Group id: " + gx, mark="b1_dnqc")
+    new_pipeline(c, t("08:34:41,300"), P["new"], ["dn4", "dn2", "dn5"], "dn2")
+    trep = t("08:38:35,402")
+    for i, tgt in enumerate(["dn3", "dn5"]):
+        c.log(c.leader, trep + ms(2 * i), "INFO", "scm1-UnderReplicatedProcessor", L_RM,
+              rm_send(c, trep + ms(2 * i), None, cmd_replicate(c, X, c.dn(tgt)), cinfo(X, "QUASI_CLOSED", lt(c, tres + ms(1)), P["x"]), c.dn(R)),
+              mark="b1_repl_" + tgt)
+        c.cont(R, t("08:39:11,005") + ms(900 * i), "INFO", X, B, "QUASI_CLOSED", "Container exported")
+        c.cont(tgt, t("08:39:12,118") + ms(900 * i), "INFO", X, B, "QUASI_CLOSED", "Container imported", mark="b1_imported_" + tgt)
+    open_container(c, t("08:40:11,640"), 3113, ["dn4", "dn2", "dn5"])
+    normal_close(c, t("08:48:19,225"), 3109, members["a"], 16502)
+    open_container(c, t("08:48:51,093"), 3114, members["a"])
+    block_deletion(c, t("08:55:31,660"), [(3102, members["b"], [113750153625910000 + 409 * k for k in range(1, 4)])], sbds, dn_blk, 5)
+
+    # -- write files
+    cut = t("07:30:00,000")
+    for s in c.scms:
+        b.write("%s/ozone-hadoop-scm-%s.log-1.gz" % (s.name, s.name), c.render_main(s.name, "rfa", None, cut), gz=True)
+        b.write("%s/ozone-hadoop-scm-%s.log" % (s.name, s.name), c.render_main(s.name, "rfa", cut, None))
+        b.write("%s/scm-audit-%s.log" % (s.name, s.name), c.render_audit(s.name))
+    old = Cluster(1, c.scms, c.dns, c.cluster_id, "scm2", 6)
+    old.skew = dict(c.skew)
+    old.aud("scm2", T("2026-09-13 15:12:40,551"), "hadoop", "10.0.0.21", "CLOSE_CONTAINER", '{"remoteUser":"hadoop","containerID":"3049"}')
+    old.aud("scm2", T("2026-09-13 15:13:02,914"), "hadoop", "10.0.0.21", "CLOSE_CONTAINER", '{"remoteUser":"hadoop","containerID":"3050"}')
+    b.write("scm2/scm-audit-scm2-2026-09-13-1.log.gz", old.render_audit("scm2"), gz=True)
+    for d in c.dns:
+        b.write("%s/ozone-hadoop-datanode-%s.log" % (d.name, d.name), c.render_main(d.name, "rfa"))
+        b.write("%s/dn-container-%s.log" % (d.name, d.name), c.render_dnc(d.name))
+    b.text("conf/ozone-site.xml", ozone_site(c.scms, AUDIT_DEBUG))
+    expected(b, [{"rule": "resurrected-container", "entity": "container:%d" % X, "confidence": "confirmed"}])
+    return b, c, dict(X=X, S=S, B=B, R=R, P=P)
+
+
+def routine(c, t0, t1, pipes, cid0, bcs0, dn_thread, sbds_thread, icr=L_ICR, step=(1100, 1700)):
+    """Unrelated traffic: containers fill up and close (FINALIZE/CLOSE on every SCM, CLOSING/CLOSED
+    on the DNs), a new one opens on the same pipeline, and block deletion passes run."""
+    t = t0 + sec(c.rng.randint(120, 500)) + ms(c.rng.randint(0, 999))
+    cid, k = cid0, 0
+    open_now = {}
+    index = {tuple(p): bcs0 + c.rng.randint(0, 90000) for p in pipes}  # Ratis log index per pipeline
+    while t < t1:
+        members = pipes[k % len(pipes)]
+        key = tuple(members)
+        index[key] += c.rng.randint(900, 6000)
+        if key in open_now:
+            normal_close(c, t, open_now[key], list(members), index[key], report_logger=icr)
+        cid += 1
+        open_container(c, t + sec(31), cid, list(members))
+        open_now[key] = cid
+        if k % 2 == 1:
+            victim = pipes[(k + 1) % len(pipes)]
+            ids = [113750153700000000 + c.rng.randint(1, 10 ** 9) for _ in range(c.rng.randint(2, 5))]
+            block_deletion(c, t + sec(c.rng.randint(200, 600)), [(cid0 - 20 - k, list(victim), sorted(ids))], sbds_thread, dn_thread, len(c.dns))
+        k += 1
+        t += sec(c.rng.randint(*step)) + ms(c.rng.randint(0, 999))
+    return cid
+
+
+# ==============================================================================================
+# Bundle 2: 2.1.x wording (transitionDeletingToClosed, back to CLOSED), docker-compose console
+# ==============================================================================================
+def bundle2():
+    b = Bundle("HDDS-17400-bug-closed-wording-2-1")
+    c = mk_cluster(17402, "", "172.25.0", "172.25.0", 5, "scm2", 3, hostfmt="datanode%d")
+    rng = c.rng
+    P = {k: ruuid(rng) for k in ("x", "y", "z")}
+    members = {"x": ["datanode1", "datanode3", "datanode5"], "y": ["datanode2", "datanode4", "datanode1"], "z": ["datanode5", "datanode2", "datanode4"]}
+    X, S, R = 1007, 1384, "datanode3"
+    day = "2026-10-02 "
+    t = lambda s: T(day + s)
+    dn_blk = "BlockDeletingService#0"
+    sbds = "scm2-SCMBlockDeletingService#0"
+
+    leader_change(c, t("10:00:12,408"), "scm1", "scm2", 3, 4)
+    rm_passes(c, t("10:01:40,000"), t("10:58:00,000"), ncont=31)
+    routine(c, t("10:00:30,000"), t("10:55:00,000"), [members["y"], members["z"]], 1010, 2000, dn_blk, sbds, step=(700, 1000))
+    # admin close of #1005 from the test script (audit on the leader)
+    c.aud("scm2", t("10:03:21,774"), "hadoop", "172.25.0.30", "CLOSE_CONTAINER", '{"remoteUser":"hadoop","containerID":"1005"}')
+    for i, m in enumerate(members["z"]):
+        c.cont(m, t("10:03:22,101") + ms(6 * i), "INFO", 1005, 1921, "CLOSING")
+        c.cont(m, t("10:03:23,530") + ms(9 * i), "INFO", 1005, 1921, "CLOSED")
+    for s in c.scms:
+        c.log(s.name, t("10:03:23,611") + ms(rng.randint(0, 40)), "INFO", c.fp(s.name, "datanode5"), L_ICR,
+              "CLOSE " + details(1005, "CLOSING", 1921, "CLOSED", 1921, c.dn("datanode5").uuid, False, c.dn("datanode5")))
+    normal_close(c, t("10:01:49,660"), 1003, members["x"], 1207)
+    open_container(c, t("10:02:10,518"), X, members["x"])
+    block_deletion(c, t("10:05:12,330"), [(1001, members["x"], [113750153611100000 + 97 * k for k in range(1, 4)])], sbds, dn_blk, 5)
+
+    # -- datanode3 is paused (docker-compose pause) at 10:09:10; its #1007 replica stays OPEN at BCSID 1384
+    node_stale(c, t("10:14:12,530"), R, [P["x"]], mark="b2_stale")
+    c.log("datanode5", t("10:14:13,870"), "INFO", c.dn("datanode5").uuid + "-CommandProcessorThread", L_CCH, "Follower cannot close container #%d." % X)
+    for i, m in enumerate(["datanode1", "datanode5"]):
+        c.cont(m, t("10:14:14,008") + ms(5 * i), "INFO", X, S, "CLOSING")
+        c.cont(m, t("10:14:16,442") + ms(8 * i), "INFO", X, S, "CLOSED")
+    closed_at = t("10:14:16,517")
+    for s in c.scms:
+        c.log(s.name, closed_at + ms(rng.randint(0, 30)), "INFO", c.fp(s.name, "datanode1"), L_ICR,
+              "CLOSE " + details(X, "CLOSING", S, "CLOSED", S, c.dn("datanode1").uuid, False, c.dn("datanode1")),
+              mark="b2_close" if s.name == c.leader else None)
+    node_dead(c, t("10:19:12,604"), R, mark="b2_dead")
+    x_blocks = [113750153612200000 + 4099 * k for k in range(1, 10)]
+    block_deletion(c, t("10:21:47,219"), [(X, ["datanode1", "datanode5"], x_blocks)], sbds, dn_blk, 5)
+    tdel = t("10:26:40,020")
+    for i, m in enumerate(["datanode1", "datanode5"]):
+        c.log(c.leader, tdel + ms(i), "INFO", "scm2-ReplicationMonitor", L_RM,
+              rm_send(c, tdel + ms(i), None, cmd_delete(c, X), cinfo(X, "CLOSED", lt(c, closed_at), P["x"]), c.dn(m)),
+              mark="b2_delete_" + m)
+        c.cont(m, t("10:27:02,117") + ms(13 * i), "INFO", X, S, "CLOSED", "Empty container deleted", mark="b2_dndeleted_" + m)
+
+    # -- datanode3 unpaused at 10:31:55: Ratis follower timer fires, SCM sees it back, closes its pipeline
+    d3 = c.dn(R)
+    gx = "group-" + P["x"].replace("-", "")[-12:].upper()
+    mem = "%s@%s" % (d3.uuid, gx)
+    c.log(R, t("10:31:55,402"), "INFO", mem + "-FollowerState", L_FOLLOWER,
+          "%s: change to CANDIDATE, lastRpcElapsedTime:1365117ms, electionTimeout:5046ms" % mem)
+    c.log(R, t("10:31:55,403"), "INFO", mem + "-FollowerState", L_RAFT,
+          "%s: changes role from  FOLLOWER to CANDIDATE at term 1 for changeToCandidate" % mem)
+    node_back(c, t("10:31:58,117"), R, mark="b2_back")
+    c.cont(R, t("10:32:26,804"), "INFO", X, S, "CLOSING", mark="b2_dnclosing")
+    c.cont(R, t("10:32:26,825"), "WARN", X, S, "QUASI_CLOSED", "Ratis group removed. Group id: " + gx)
+    tres = t("10:32:27,031")
+    D = details(X, "DELETED", S, "CLOSING", S, d3.uuid, False, d3)
+    line = "transitionDeletingToClosed due to non-empty CLOSED replica (keyCount=9) for " + D
+    c.log(c.leader, tres, "INFO", c.fp(c.leader, R), L_ICR, line, mark="b2_res")
+    for f in c.followers():
+        tf = tres + ms(rng.randint(4, 30))
+        c.log(f, tf, "INFO", c.fp(f, R), L_ICR, line, mark="b2_res_follower_" + f)
+        c.log(f, tf + ms(2), "INFO", c.fp(f, R), L_ICR, "SCM_NOT_LEADER: Failed to process " + D, mark="b2_failed_" + f)
+    # -- aftermath: RM force-closes the replica of the (now CLOSED) container, then replicates it
+    tclose = t("10:36:40,020")
+    c.log(c.leader, tclose, "INFO", "scm2-ReplicationMonitor", L_RM,
+          rm_send(c, tclose, None, cmd_close(c, X, P["x"], force=True), cinfo(X, "CLOSED", lt(c, tres + ms(1)), P["x"]), d3),
+          mark="b2_closecmd")
+    c.cont(R, t("10:37:03,348"), "INFO", X, S, "CLOSED", mark="b2_dnclosed")
+    trep = t("10:42:10,377")
+    for i, tgt in enumerate(["datanode2", "datanode4"]):
+        c.log(c.leader, trep + ms(2 * i), "INFO", "scm2-UnderReplicatedProcessor", L_RM,
+              rm_send(c, trep + ms(2 * i), None, cmd_replicate(c, X, c.dn(tgt)), cinfo(X, "CLOSED", lt(c, tres + ms(1)), P["x"]), d3),
+              mark="b2_repl_" + tgt)
+        c.cont(R, t("10:42:28,610") + ms(700 * i), "INFO", X, S, "CLOSED", "Container exported")
+        c.cont(tgt, t("10:42:29,205") + ms(700 * i), "INFO", X, S, "CLOSED", "Container imported", mark="b2_imported_" + tgt)
+
+    # -- files: one interleaved docker-compose (v1) stream, console layout %c{2}
+    services = [s.name for s in c.scms] + [d.name for d in c.dns]
+    width = max(len(n + "_1") for n in services)
+    merged = []
+    for h in services:
+        lines = c.render_main(h, "console")
+        prefix = (h + "_1").ljust(width) + " | "
+        # keep records together: a record = header + its continuation lines
+        rec = []
+        for text, mark in lines:
+            if text[:4].isdigit() and text[4] == "-":
+                if rec:
+                    merged.append(rec)
+                rec = [(T(text[:23]), h, prefix + text, mark)]
+            else:
+                rec.append((None, h, prefix + text, None))
+        if rec:
+            merged.append(rec)
+    merged.sort(key=lambda r: (r[0][0], services.index(r[0][1])))
+    b.write("docker-compose.log", [(x[2], x[3]) for r in merged for x in r])
+    # audit files copied out of the containers: REGISTER of every DN at cluster start, admin close
+    for s in c.scms:
+        for i, d in enumerate(c.dns):
+            c.aud(s.name, t("09:41:07,220") + ms(173 * i + rng.randint(0, 40)), "hadoop", d.ip, "REGISTER", '{"datanodeDetails":"%s"}' % d)
+        b.write("%s/scm-audit-%s.log" % (s.name, s.name), c.render_audit(s.name))
+    for d in c.dns:
+        b.write("%s/dn-container-%s.log" % (d.name, d.name), c.render_dnc(d.name))
+    b.text("docker-config", "\n".join([
+        "OZONE-SITE.XML_ozone.scm.service.ids=scmservice",
+        "OZONE-SITE.XML_ozone.scm.nodes.scmservice=scm1,scm2,scm3",
+        "OZONE-SITE.XML_ozone.scm.address.scmservice.scm1=scm1",
+        "OZONE-SITE.XML_ozone.scm.address.scmservice.scm2=scm2",
+        "OZONE-SITE.XML_ozone.scm.address.scmservice.scm3=scm3",
+        "OZONE-SITE.XML_ozone.scm.stale.node.interval=5m",
+        "OZONE-SITE.XML_ozone.scm.dead.node.interval=10m",
+        "OZONE-SITE.XML_hdds.heartbeat.interval=30s",
+        "OZONE-SITE.XML_hdds.scm.replication.thread.interval=300s",
+        "OZONE-SITE.XML_ozone.audit.log.debug.cmd.list.scmaudit=SEND_HEARTBEAT",
+        "",
+    ]))
+    b.text(".env", "OZONE_IMAGE=apache/ozone:2.1.0\n")
+    expected(b, [{"rule": "resurrected-container", "entity": "container:%d" % X, "confidence": "likely"}])
+    return b, c, dict(X=X, S=S, R=R, P=P)
+
+
+# ==============================================================================================
+# Bundle 3: stale CLOSED replica of a DELETED container is force-deleted (scm.md 5.4), vendor layout
+# ==============================================================================================
+def bundle3():
+    b = Bundle("HDDS-17400-control-stale-closed-replica-force-deleted")
+    c = mk_cluster(17403, ".prod.example.net", "10.40.2", "10.40.3", 6, "scm3", 11)
+    rng = c.rng
+    P = {k: ruuid(rng) for k in ("x", "q", "a", "b")}
+    members = {"x": ["dn2", "dn5", "dn6"], "q": ["dn5", "dn1", "dn3"], "a": ["dn1", "dn4", "dn6"], "b": ["dn3", "dn2", "dn4"]}
+    X, S, R, Y, SY = 51877, 771230, "dn5", 51850, 640118
+    day = "2026-10-19 "
+    t = lambda s: T(day + s)
+    dn_blk = "BlockDeletingService#0"
+    sbds = "scm3-SCMBlockDeletingService#0"
+
+    leader_change(c, t("01:30:44,105"), "scm1", "scm3", 11, 7)
+    rm_passes(c, t("01:32:10,000"), t("04:31:00,000"), ncont=48211)
+    routine(c, t("01:31:00,000"), t("04:25:00,000"), [members["a"], members["b"]], 51890, 300000, dn_blk, sbds, step=(900, 1500))
+    # #51877 closes normally on all three replicas (dn5 included) at S; #51850 was emptied and deleted earlier
+    block_deletion(c, t("01:36:51,412"), [(51861, members["q"], [113750153990100000 + 5557 * k for k in range(1, 4)])], sbds, dn_blk, 6)
+    normal_close(c, t("01:40:58,306"), 51869, members["x"], 770114)
+    open_container(c, t("01:41:20,050"), X, members["x"])
+    block_deletion(c, t("02:31:07,935"), [(51858, members["x"], [113750153990400000 + 1213 * k for k in range(1, 6)])], sbds, dn_blk, 6)
+    normal_close(c, t("02:14:03,771"), X, members["x"], S, mark="b3_close")
+    x_closed = t("02:14:05,602")
+    # -- dn5 host fails at 02:40 (no shutdown line); stale, dead
+    node_stale(c, t("02:45:31,118"), R, [P["x"], P["q"]], mark="b3_stale")
+    node_dead(c, t("02:50:31,640"), R, mark="b3_dead")
+    x_blocks = [113750154000300000 + 8093 * k for k in range(1, 4)]
+    block_deletion(c, t("03:05:44,210"), [(X, ["dn2", "dn6"], x_blocks)], sbds, dn_blk, 6)
+    tdel = t("03:37:10,020")
+    for i, m in enumerate(["dn2", "dn6"]):
+        c.log(c.leader, tdel + ms(i), "INFO", "scm3-ReplicationMonitor", L_RM,
+              rm_send(c, tdel + ms(i), None, cmd_delete(c, X), cinfo(X, "CLOSED", lt(c, x_closed), P["x"]), c.dn(m)), mark="b3_delete_" + m)
+        c.cont(m, t("03:37:41,009") + ms(21 * i), "INFO", X, S, "CLOSED", "Empty container deleted")
+    # -- dn5 restarted by the management agent at 04:10; re-registers, back to HEALTHY
+    dn_start(c, R, t("04:10:02,337"))
+    for s in c.scms:
+        c.aud(s.name, t("04:10:09,118") + ms(rng.randint(0, 30)), "ozone", c.dn(R).ip, "REGISTER",
+              '{"datanodeDetails":"%s"}' % c.dn(R), mark="b3_register" if s.name == c.leader else None)
+    node_back(c, t("04:10:15,502"), R, mark="b3_back")
+    # -- FCR of dn5: stale CLOSED non-empty replica of DELETED #51877 (bcsid == sid) -> force delete;
+    #    an empty replica of DELETED #51850 -> normal delete.  Followers take the same branch and skip.
+    tf = t("04:10:40,226")
+    D = details(X, "DELETED", S, "CLOSED", S, c.dn(R).uuid, False, c.dn(R))
+    DY = details(Y, "DELETED", SY, "CLOSED", SY, c.dn(R).uuid, True, c.dn(R))
+    c.log(c.leader, tf, "INFO", c.fp(c.leader, R), L_FCR, "Sending forceDeleteContainerCommand due to DELETED for " + D, mark="b3_force")
+    c.log(c.leader, tf + ms(2), "INFO", c.fp(c.leader, R), L_FCR, "Sending DeleteContainerCommand due to DELETED for " + DY, mark="b3_delempty")
+    for f in c.followers():
+        tt = tf + ms(rng.randint(4, 30))
+        c.log(f, tt, "WARN", c.fp(f, R), L_FCR, "Skip sending DeleteContainerCommand for " + D + ": " + not_leader(c, f), mark="b3_skip_" + f)
+        c.log(f, tt + ms(2), "WARN", c.fp(f, R), L_FCR, "Skip sending DeleteContainerCommand for " + DY + ": " + not_leader(c, f))
+    c.cont(R, t("04:11:12,540"), "INFO", X, S, "CLOSED", "Container force deleted", mark="b3_dnforce")
+    c.cont(R, t("04:11:12,611"), "INFO", Y, SY, "CLOSED", "Empty container deleted")
+
+    # -- files: vendor-managed (no thread), one flat folder
+    cut = t("02:30:00,000")
+    for s in c.scms:
+        base = "hadoop-cmf-ozone-STORAGE_CONTAINER_MANAGER-%s.log.out" % s.host
+        b.write(base + ".1", c.render_main(s.name, "vendor", None, cut))
+        b.write(base, c.render_main(s.name, "vendor", cut, None))
+        b.write("scm-audit-%s.log" % s.host, c.render_audit(s.name))
+    for d in c.dns:
+        b.write("hadoop-cmf-ozone-HDDS_DATANODE-%s.log.out" % d.host, c.render_main(d.name, "vendor"))
+        b.write("dn-container-%s.log" % d.host, c.render_dnc(d.name))
+    b.text("conf/ozone-site.xml", ozone_site(c.scms, AUDIT_DEBUG))
+    expected(b, [])
+    return b, c, dict(X=X, S=S, R=R, Y=Y, P=P)
+
+
+# ==============================================================================================
+# Bundle 4: 2.2/HEAD, a QUASI_CLOSED replica with newer data (bcsid above the sid) of a DELETED
+# container is force-deleted (HDDS-11136 design, sid raised first: HDDS-16809); RFA, flat folder
+# ==============================================================================================
+def bundle4():
+    b = Bundle("HDDS-17400-control-newer-data-force-deleted")
+    c = mk_cluster(17404, ".lab.example.org", "192.168.40", "192.168.41", 5, "scm2", 4)
+    rng = c.rng
+    P = {k: ruuid(rng) for k in ("x", "o", "a", "b", "o2")}
+    members = {"x": ["dn2", "dn3", "dn5"], "o": ["dn3", "dn1", "dn4"], "a": ["dn1", "dn4", "dn5"], "b": ["dn4", "dn5", "dn1"]}
+    X, S1, S, B, R = 7731, 60391, 60409, 60417, "dn2"
+    day = "2026-11-03 "
+    t = lambda s: T(day + s)
+    dn_blk = "BlockDeletingService#0"
+    sbds = "scm2-SCMBlockDeletingService#0"
+
+    leader_change(c, t("09:20:03,912"), "scm3", "scm2", 4, 9)
+    rm_passes(c, t("09:21:30,000"), t("12:16:00,000"), ncont=6020)
+    routine(c, t("09:20:30,000"), t("12:10:00,000"), [members["a"], members["b"]], 7740, 140000, dn_blk, sbds, step=(1000, 1600))
+    block_deletion(c, t("09:31:44,090"), [(7702, members["o"], [113750154100100000 + 907 * k for k in range(1, 4)])], sbds, dn_blk, 5)
+    normal_close(c, t("09:48:05,873"), 7725, members["x"], 59012)
+    open_container(c, t("09:48:27,301"), X, members["x"])
+    block_deletion(c, t("10:03:29,660"), [(7711, members["x"], [113750154100200000 + 2111 * k for k in range(1, 5)])], sbds, dn_blk, 5)
+    # -- dn3 stalls (GC): stale, its pipelines are finalized; #7731 CLOSING, groups removed on all members.
+    #    dn3/dn5 had applied up to S, the leader dn2 up to B: QUASI_CLOSED at different BCSIDs.
+    # -- 10:12:31 the pipeline of #7731 is closed at once (slow-follower pipeline action from the leader
+    #    dn2; neither the DN WARN nor the SCM handling is reproduced, see SOURCE.md). Group removal
+    #    beats the Ratis close on every member: each replica quasi-closes at its own applied index.
+    gx = "group-" + P["x"].replace("-", "")[-12:].upper()
+    for m, bc, dt in (("dn2", B, 0), ("dn5", S, 61), ("dn3", S1, 140)):
+        c.cont(m, t("10:12:31,402") + ms(dt), "INFO", X, bc, "CLOSING")
+        c.cont(m, t("10:12:31,419") + ms(dt), "WARN", X, bc, "QUASI_CLOSED", "Ratis group removed. Group id: " + gx, mark="b4_dnqc_" + m)
+    qc_at = t("10:12:31,622")
+    for s in c.scms:
+        c.log(s.name, qc_at + ms(rng.randint(0, 30)), "INFO", c.fp(s.name, "dn5"), L_ICR,
+              "QUASI_CLOSE " + details(X, "CLOSING", S, "QUASI_CLOSED", S, c.dn("dn5").uuid, False, c.dn("dn5")),
+              mark="b4_qc" if s.name == c.leader else None)
+    # -- dn2's host loses power at 10:12:31,5 (its QUASI_CLOSED ICR never reached SCM); stale, dead
+    node_stale(c, t("10:17:33,201"), R, [P["o2"]], mark="b4_stale")
+    node_dead(c, t("10:22:33,517"), R, mark="b4_dead")
+    x_blocks = [113750154100400000 + 6607 * k for k in range(1, 6)]
+    block_deletion(c, t("10:44:18,003"), [(X, ["dn3", "dn5"], x_blocks)], sbds, dn_blk, 5)
+    # -- the empty QUASI_CLOSED container (2 origins) is deleted by EmptyContainerHandler
+    tdel = t("11:21:30,020")
+    c.log(c.leader, tdel, "INFO", "scm2-ReplicationMonitor", L_EMPTY,
+          "Deleting empty QUASI_CLOSED container #%d (container BCSID=%d, max replica BCSID=%d) with 2 replicas from originIds: [%s, %s]. If resurrected, container will transition to QUASI_CLOSED" % (
+              X, S, S, c.dn("dn3").uuid, c.dn("dn5").uuid), mark="b4_deleting")
+    for i, (m, bc) in enumerate((("dn3", S1), ("dn5", S))):
+        c.log(c.leader, tdel + ms(1 + i), "INFO", "scm2-ReplicationMonitor", L_RM,
+              rm_send(c, tdel + ms(1 + i), None, cmd_delete(c, X), cinfo(X, "QUASI_CLOSED", lt(c, qc_at), P["x"]), c.dn(m)), mark="b4_delete_" + m)
+        c.cont(m, t("11:21:57,338") + ms(19 * i), "INFO", X, bc, "QUASI_CLOSED", "Empty container deleted")
+    # -- dn2 repaired and restarted; its FCR carries the non-empty QUASI_CLOSED replica at B > S.
+    #    updateContainerStats raises the sid to B first, so the branch is bcsid <= sid: force delete.
+    dn_start(c, R, t("11:48:12,905"))
+    for s in c.scms:
+        c.aud(s.name, t("11:48:19,440") + ms(rng.randint(0, 30)), "ozone", c.dn(R).ip, "REGISTER",
+              '{"datanodeDetails":"%s"}' % c.dn(R), mark="b4_register" if s.name == c.leader else None)
+    node_back(c, t("11:48:25,117"), R, mark="b4_back")
+    tf = t("11:48:49,730")
+    D = details(X, "DELETED", B, "QUASI_CLOSED", B, c.dn(R).uuid, False, c.dn(R))
+    c.log(c.leader, tf, "INFO", c.fp(c.leader, R), L_FCR, "Sending forceDeleteContainerCommand due to DELETED for " + D, mark="b4_force")
+    for f in c.followers():
+        c.log(f, tf + ms(rng.randint(4, 30)), "WARN", c.fp(f, R), L_FCR,
+              "Skip sending DeleteContainerCommand for " + D + ": " + not_leader(c, f), mark="b4_skip_" + f)
+    c.cont(R, t("11:49:20,502"), "INFO", X, B, "QUASI_CLOSED", "Container force deleted", mark="b4_dnforce")
+
+    # -- files: RFA layout, flat folder, classic .log / .log.1 rotation, user "ozone"
+    cut = t("10:30:00,000")
+    for s in c.scms:
+        b.write("ozone-ozone-scm-%s.log.1" % s.name, c.render_main(s.name, "rfa", None, cut))
+        b.write("ozone-ozone-scm-%s.log" % s.name, c.render_main(s.name, "rfa", cut, None))
+        b.write("scm-audit-%s.log" % s.name, c.render_audit(s.name))
+    for d in c.dns:
+        b.write("ozone-ozone-datanode-%s.log" % d.name, c.render_main(d.name, "rfa"))
+        b.write("dn-container-%s.log" % d.name, c.render_dnc(d.name))
+    b.text("conf/ozone-site.xml", ozone_site(c.scms, AUDIT_DEBUG))
+    expected(b, [])
+    return b, c, dict(X=X, S=S, B=B, R=R, P=P)
+
+
+# ==============================================================================================
+# Bundle 5: empty QUASI_CLOSED container deleted, then resurrected by a replica with newer data
+# (HDDS-14684 design); RFA, per-host folders
+# ==============================================================================================
+def bundle5():
+    b = Bundle("HDDS-17400-control-empty-quasi-closed-resurrected")
+    c = mk_cluster(17405, ".dc2.example.com", "10.8.0", "10.8.1", 6, "scm3", 9)
+    rng = c.rng
+    P = {k: ruuid(rng) for k in ("x", "w", "a", "b", "new")}
+    members = {"x": ["dn1", "dn2", "dn3"], "w": ["dn4", "dn1", "dn6"], "a": ["dn2", "dn4", "dn5"], "b": ["dn5", "dn6", "dn3"]}
+    X, S1, S, B, R = 20815, 88190, 88213, 88217, "dn1"
+    day = "2026-11-21 "
+    t = lambda s: T(day + s)
+    dn_blk = "BlockDeletingService#0"
+    sbds = "scm3-SCMBlockDeletingService#0"
+
+    leader_change(c, t("12:55:40,331"), "scm1", "scm3", 9, 21)
+    rm_passes(c, t("12:57:00,000"), t("15:01:00,000"), ncont=9410)
+    routine(c, t("12:56:00,000"), t("14:58:00,000"), [members["a"], members["b"]], 20830, 70000, dn_blk, sbds, step=(900, 1400))
+    block_deletion(c, t("13:02:15,804"), [(20790, members["w"], [113750154200100000 + 743 * k for k in range(1, 4)])], sbds, dn_blk, 6)
+    normal_close(c, t("13:10:41,377"), 20801, members["x"], 86995)
+    open_container(c, t("13:11:04,228"), X, members["x"])
+    block_deletion(c, t("13:27:52,118"), [(20797, members["x"], [113750154200300000 + 1609 * k for k in range(1, 4)])], sbds, dn_blk, 6)
+    # -- 13:40: dn1 loses its route to the SCMs (not to the other datanodes)
+    for k, secs in enumerate(range(300, 3001, 300)):
+        for j, s in enumerate(c.scms):
+            unable_to_communicate(c, R, t("13:45:05,118") + sec(300 * k) + ms(40 * j), s.name, secs)
+    # -- SCM: dn1 stale; pipelines finalized; dn2/dn3 have their group removed at S (dn1, the leader, applied up to B)
+    node_stale(c, t("13:45:02,640"), R, [P["x"], P["w"]], mark="b5_stale")
+    # -- the containers of the finalized pipelines go CLOSING; only the Ratis leader (dn1, cut off) could
+    #    close them, so the followers log 'Follower cannot close'; ~66 s later the pipelines are closed on
+    #    the followers and they quasi-close at their own applied index (the leader dn1 keeps B)
+    for m, dt in (("dn2", 0), ("dn3", 27200)):
+        d = c.dn(m)
+        c.log(m, t("13:45:31,118") + ms(dt), "INFO", d.uuid + "-CommandProcessorThread", L_CCH, "Follower cannot close container #%d." % X)
+    gx = "group-" + P["x"].replace("-", "")[-12:].upper()
+    for m, bc, tt in (("dn2", S1, "13:46:10,205"), ("dn3", S, "13:46:31,774")):
+        c.cont(m, t(tt), "INFO", X, bc, "CLOSING")
+        c.cont(m, t(tt) + ms(21), "WARN", X, bc, "QUASI_CLOSED", "Ratis group removed. Group id: " + gx, mark="b5_dnqc_" + m)
+    qc_at = t("13:46:10,411")
+    for s in c.scms:
+        c.log(s.name, qc_at + ms(rng.randint(0, 30)), "INFO", c.fp(s.name, "dn2"), L_ICR,
+              "QUASI_CLOSE " + details(X, "CLOSING", S1, "QUASI_CLOSED", S1, c.dn("dn2").uuid, False, c.dn("dn2")),
+              mark="b5_qc" if s.name == c.leader else None)
+    mx = "%s@%s" % (c.dn(R).uuid, gx)
+    c.log(R, t("13:46:36,907"), "INFO", mx + "-LeaderStateImpl", L_RAFT,
+          "%s: changes role from    LEADER to FOLLOWER at term 2 for StepDownReason:LOST_MAJORITY_HEARTBEATS" % mx)
+    node_dead(c, t("13:50:02,911"), R, mark="b5_dead")
+    # -- old blocks of #20815 deleted on dn2/dn3 (the block committed at B is only on dn1 and its key still exists)
+    x_blocks = [113750154200700000 + 3301 * k for k in range(1, 5)]
+    block_deletion(c, t("14:02:33,480"), [(X, ["dn2", "dn3"], x_blocks)], sbds, dn_blk, 6)
+    tdel = t("14:22:00,020")
+    c.log(c.leader, tdel, "INFO", "scm3-ReplicationMonitor", L_EMPTY,
+          "Deleting empty QUASI_CLOSED container #%d (container BCSID=%d, max replica BCSID=%d) with 2 replicas from originIds: [%s, %s]. If resurrected, container will transition to QUASI_CLOSED" % (
+              X, S, S, c.dn("dn2").uuid, c.dn("dn3").uuid), mark="b5_deleting")
+    for i, (m, bc) in enumerate((("dn2", S1), ("dn3", S))):
+        c.log(c.leader, tdel + ms(1 + i), "INFO", "scm3-ReplicationMonitor", L_RM,
+              rm_send(c, tdel + ms(1 + i), None, cmd_delete(c, X), cinfo(X, "QUASI_CLOSED", lt(c, qc_at), P["x"]), c.dn(m)), mark="b5_delete_" + m)
+        c.cont(m, t("14:22:31,160") + ms(23 * i), "INFO", X, bc, "QUASI_CLOSED", "Empty container deleted")
+    # -- 14:31 the host dn1 is rebooted (network fixed); DN restarts, re-registers; FCR: OPEN replica at B > S
+    dn_start(c, R, t("14:31:10,772"))
+    for s in c.scms:
+        c.aud(s.name, t("14:31:17,305") + ms(rng.randint(0, 30)), "hadoop", c.dn(R).ip, "REGISTER",
+              '{"datanodeDetails":"%s"}' % c.dn(R), mark="b5_register" if s.name == c.leader else None)
+    node_back(c, t("14:31:23,448"), R, mark="b5_back")
+    tres = t("14:31:48,052")
+    D = details(X, "DELETED", B, "OPEN", B, c.dn(R).uuid, False, c.dn(R))
+    res = "Resurrecting container #%d from DELETED to QUASI_CLOSED due to non-empty OPEN replica (keyCount=1, BCSID=%d) from %s" % (X, B, D)
+    c.log(c.leader, tres, "INFO", c.fp(c.leader, R), L_FCR, res, mark="b5_res")
+    for f in c.followers():
+        tf = tres + ms(rng.randint(5, 25))
+        c.log(f, tf, "INFO", c.fp(f, R), L_FCR, res, mark="b5_res_follower_" + f)
+        c.log(f, tf + ms(3), "ERROR", c.fp(f, R), L_FCR, "Failed to process " + D, extra=fcr_failed_stack(c, f), mark="b5_failed_" + f)
+    tclose = t("14:32:00,020")
+    c.log(c.leader, tclose, "INFO", "scm3-ReplicationMonitor", L_RM,
+          rm_send(c, tclose, None, cmd_close(c, X, P["x"]), cinfo(X, "QUASI_CLOSED", lt(c, tres + ms(1)), P["x"]), c.dn(R)), mark="b5_closecmd")
+    c.cont(R, t("14:32:19,630"), "INFO", X, B, "CLOSING")
+    c.cont(R, t("14:32:19,652"), "WARN", X, B, "QUASI_CLOSED", "Ratis group removed. Group id: " + gx, mark="b5_dnqc_dn1")
+    new_pipeline(c, t("14:33:30,118"), P["new"], ["dn1", "dn5", "dn6"], "dn5")
+    trep = t("14:37:30,655")
+    for i, tgt in enumerate(["dn4", "dn5"]):
+        c.log(c.leader, trep + ms(2 * i), "INFO", "scm3-UnderReplicatedProcessor", L_RM,
+              rm_send(c, trep + ms(2 * i), None, cmd_replicate(c, X, c.dn(tgt)), cinfo(X, "QUASI_CLOSED", lt(c, tres + ms(1)), P["x"]), c.dn(R)),
+              mark="b5_repl_" + tgt)
+        c.cont(R, t("14:38:01,844") + ms(800 * i), "INFO", X, B, "QUASI_CLOSED", "Container exported")
+        c.cont(tgt, t("14:38:02,507") + ms(800 * i), "INFO", X, B, "QUASI_CLOSED", "Container imported")
+
+    cut = t("13:55:00,000")
+    for s in c.scms:
+        b.write("%s/ozone-hadoop-scm-%s.log.1" % (s.name, s.name), c.render_main(s.name, "rfa", None, cut))
+        b.write("%s/ozone-hadoop-scm-%s.log" % (s.name, s.name), c.render_main(s.name, "rfa", cut, None))
+        b.write("%s/scm-audit-%s.log" % (s.name, s.name), c.render_audit(s.name))
+    for d in c.dns:
+        b.write("%s/ozone-hadoop-datanode-%s.log" % (d.name, d.name), c.render_main(d.name, "rfa"))
+        b.write("%s/dn-container-%s.log" % (d.name, d.name), c.render_dnc(d.name))
+    b.text("conf/ozone-site.xml", ozone_site(c.scms, AUDIT_DEBUG))
+    expected(b, [])
+    return b, c, dict(X=X, S=S, B=B, R=R, P=P)
+
+
+# ==============================================================================================
+# SOURCE.md
+# ==============================================================================================
+TPL = {
+    "role": ("`{}: changes role from {} to {} at term {} for {}` (roles padded to 9: `   LEADER`, ` FOLLOWER`)", "Ratis RaftServerImpl via `RaftServer$Division`, INFO", "scm.md 2.1, datanode.md 2.1/1.5", "ratis 3.x (all Ozone releases in scope)"),
+    "leader": ("`{}: change Leader from {} to {} at term {} for {}{}` (suffix `, leader elected after <n>ms`)", "Ratis ServerState via `RaftServer$Division`, INFO", "scm.md 2.1, datanode.md 2.1", "ratis 3.x"),
+    "cand": ("`{}: change to CANDIDATE, lastRpcElapsedTime:{}, electionTimeout:{}`", "Ratis FollowerState, INFO", "datanode.md 2.1", "ratis 3.x"),
+    "becomes": ("`\"current SCM \" + scmId + \" becomes leader of term \" + term`", "SCMStateMachine, INFO", "scm.md 2.1", "HEAD (same text in 2.x)"),
+    "steps": ("`\"SCM \" + scmId + \" steps down from being leader.\"`", "SCMStateMachine, INFO", "scm.md 2.1", "HEAD"),
+    "changed": ("`\"Leader changed to \" + newLeaderId + \", current SCM \" + scmId + \" is still follower.\"`", "SCMStateMachine, INFO", "scm.md 2.1", "HEAD"),
+    "ctx": ("`update <isLeader,term> from <{},{}> to <{},{}>` / `update <isLeaderReady> from <{}> to <{}>`", "SCMContext, INFO", "scm.md 2.1", "HEAD"),
+    "svc": ("`Service {} transitions to RUNNING.` / `notifyStatusChanged:RUNNING`", "ReplicationManager / SCMBlockDeletingService, INFO", "scm.md 2.1", "HEAD"),
+    "stale": ("`Datanode {} moved to stale state. Finalizing its pipelines {}`; followers also `Could not finalize pipeline={} for dn={}`", "StaleNodeHandler, INFO", "scm.md 2.2 (health handlers)", "HEAD"),
+    "dead": ("`A dead datanode is detected. {}` / `Clearing command queue of size {} for DN {}`", "DeadNodeHandler, INFO", "scm.md 2.2, 5.3", "HEAD"),
+    "hro": ("`Datanode {} moved to HEALTHY READONLY state.`", "HealthyReadOnlyNodeHandler, INFO", "scm.md 2.2", "HEAD"),
+    "healthy": ("`Datanode {} moved to HEALTHY state.`", "ReadOnlyHealthyToHealthyNodeHandler, INFO", "scm.md 2.2", "HEAD"),
+    "finalize": ("`FINALIZE (i.e. CLOSING) {}` with `<D>`", "AbstractContainerReportHandler (logger ContainerReportHandler / IncrementalContainerReportHandler), INFO, printed on followers too", "scm.md 2.3", "HEAD (`<D>` format); 2.1.x assumed same"),
+    "close": ("`CLOSE {}` with `<D>`", "same, INFO", "scm.md 2.3", "HEAD"),
+    "qclose": ("`QUASI_CLOSE {}` with `<D>`", "same, INFO", "scm.md 2.3", "HEAD"),
+    "res": ("`Resurrecting container {} from {} to QUASI_CLOSED due to non-empty {} replica (keyCount={}, BCSID={}) from {}`", "same (ContainerReportHandler for an FCR), INFO", "scm.md 2.3, 5.1-5.3", ">= 2.2.0 / HEAD (HDDS-14684)"),
+    "res21": ("`transitionDeletingToClosed due to non-empty CLOSED replica (keyCount={}) for {}`", "same (IncrementalContainerReportHandler for an ICR), INFO", "scm.md 2.3 (version history), 5.4 rule sketch", "2.1.x"),
+    "failed": ("`Failed to process {}` + SCMException(NotLeaderException) stack", "ContainerReportHandler (FCR), ERROR", "scm.md 1.1, 2.3, 5.3", "HEAD"),
+    "failedicr": ("`SCM_NOT_LEADER: Failed to process {}` (no stack)", "IncrementalContainerReportHandler (ICR), INFO", "scm.md 2.3, 5.1", "HEAD; assumed unchanged in 2.1.x"),
+    "force": ("`Sending {}DeleteContainerCommand due to {} for {}` -> `Sending forceDeleteContainerCommand due to DELETED for <D>` / `Sending DeleteContainerCommand due to DELETED for <D>`", "ContainerReportHandler, INFO (leader only)", "scm.md 2.3, 5.4", "HEAD"),
+    "skip": ("`\"Skip sending DeleteContainerCommand for \" + <D> + \": \" + nle`", "ContainerReportHandler, WARN (followers)", "scm.md 2.3, 5.4", "HEAD"),
+    "rmpass": ("`Replication Monitor Thread took {} milliseconds for processing {} containers.`", "ReplicationManager, INFO", "scm.md 2.5", "HEAD"),
+    "rmsend": ("`Sending command [{}] for container {} to {} with datanode deadline {} and scm deadline {}` (delete / close / replicate command toString, ContainerInfo)", "ReplicationManager, INFO", "scm.md 2.5, 3", "HEAD; in bundle 2 assumed unchanged in 2.1.x"),
+    "emptyqc": ("`Deleting empty QUASI_CLOSED container {} (container BCSID={}, max replica BCSID={}) with {} replicas from originIds: [{}]. If resurrected, container will transition to QUASI_CLOSED`", "EmptyContainerHandler, INFO", "scm.md 2.5", ">= 2.2.0 / HEAD"),
+    "sbds": ("`Totally added {} blocks to be deleted for {} datanodes / {} totalnodes, limit per iteration : {}blocks, task elapsed time: {}ms`", "SCMBlockDeletingService, INFO (leader)", "scm.md 2.6", "HEAD"),
+    "skipcommit": ("`Skip commit transactions since current SCM is not leader.`", "DeletedBlockLogImpl, INFO (followers)", "scm.md 2.6", "HEAD"),
+    "audit_reg": ("audit `op=REGISTER {\"datanodeDetails\":\"<uuid>(<host>/<ip>)\"}`", "SCMAudit (log4j2 audit layout), INFO", "scm.md 1.2", "JSON params: >= 2.1.0"),
+    "audit_close": ("audit `op=CLOSE_CONTAINER {\"remoteUser\":\"..\",\"containerID\":\"..\"}`", "SCMAudit, INFO", "scm.md 1.2", ">= 2.1.0"),
+    "dnc": ("dn-container `ID= | Index= | BCSID= | State= | Volume= | DataChecksum=` [+ ` | Ratis group removed. Group id: group-XXXX` (WARN, QUASI_CLOSED) / `Empty container deleted` / `Container force deleted` / `Container exported` / `Container imported`]", "ContainerLogger (`ContainerLog`), INFO/WARN", "datanode.md 1.3", "HEAD (DataChecksum field: see below for 2.1)"),
+    "fpb": ("`Deleted block file: {}`", "FilePerBlockStrategy, INFO", "datanode.md 2.5", "HEAD"),
+    "dsm": ("`Datanode State Machine Task Thread Pool size {}` / `Ozone container server started.`", "DatanodeStateMachine, INFO", "datanode.md 2.6", "HEAD"),
+    "pipe": ("`{}: initialize {}` (CSM), `Created group {}` and `Leader change notification received for group: {} with new leaderId: {}` (XceiverServerRatis)", "ContainerStateMachine / XceiverServerRatis, INFO", "datanode.md 2.3, 2.4", "HEAD"),
+    "unable": ("`Unable to communicate to {} server at {} past {} seconds.` + exception", "EndpointStateMachine, WARN", "datanode.md 2.6, 1.5", "HEAD"),
+    "follower_cc": ("`Follower cannot close container #{}.`", "CloseContainerCommandHandler, INFO", "datanode.md 2.6", "HEAD"),
+}
+
+
+def tpl_table(keys):
+    rows = ["| template | class, level | catalogue | release |", "|---|---|---|---|"]
+    for k in keys:
+        a, b_, c_, d = TPL[k]
+        rows.append("| %s | %s | %s | %s |" % (a, b_, c_, d))
+    return "\n".join(rows)
+
+
+NOT_CATALOGUED = """Not from the catalogue (flagged on purpose):
+* Thread names `scmN-SCMBlockDeletingService#0` (SCM) and `BlockDeletingService#0` (DN) are not in the catalogue's
+  thread tables; they are a guess at the BackgroundService naming. `main` for the DN start-up line is a guess too.
+* Stack frames below the exception header lines (file names, line numbers, `$Invoker`, `Unknown Source`) are illustrative,
+  as the catalogue says of its own example; the exception header lines are exactly the catalogue's.
+* The RM deadlines are `+600000` / `+1200000` ms after the line's own time. The catalogue examples are not consistent
+  (one uses +30/+40 min with a 2025 epoch, the other +10/+20 min); only the order datanode < scm deadline is certain.
+* `encodedToken: ""` everywhere (security off); the catalogue prints `"…"` in one close-command example.
+* `Deleting empty QUASI_CLOSED container {}`: the catalogue does not say whether `{}` is `#id` or a ContainerInfo; `#id`
+  is used, and `originIds: [{}]` is filled with comma-space separated origin UUIDs.
+* `Could not finalize pipeline={} for dn={}` on followers is printed without a stack trace (the catalogue shows no throwable).
+"""
+
+
+def write_source(b, info):
+    b.text("SOURCE.md", info)
+
+
+def source1(b, c, v):
+    X, S, B, R = v["X"], v["S"], v["B"], v["R"]
+    r = c.dn(R)
+    w = b.where
+    md = f"""# HDDS-17400 bug: stale OPEN replica resurrects a DELETED container (2.2 / HEAD wording)
+
+Rule `resurrected-container`, entity `container:{X}`, expected confidence **confirmed**.
+
+## Story
+Cluster on 2.2/HEAD: three SCMs (`scm1` leader of term 7 after `scm2` stepped down at 06:02, `scm2`, `scm3`),
+five datanodes `dn1`..`dn5`. Container #{X} (RATIS/THREE) is OPEN on pipeline `Pipeline-{v['P']['x']}` (dn1, dn2, dn4).
+
+1. 07:12:40 the host of dn4 = `{r}` crashes (its main log just stops; no shutdown line). dn1 and dn2 keep
+   writing #{X}; dn4's copy stays OPEN at BCSID {B}.
+2. 07:17:4x every SCM marks dn4 stale and finalizes its pipelines; #{X} is closed through Ratis on dn1/dn2
+   at BCSID {S}: `CLOSE Container #{X} (CLOSING, sid={S}) …` on all three SCMs. 07:22:4x dn4 is dead on every SCM.
+3. 07:36 the keys are deleted; dn1/dn2 delete the 8 block files of #{X}. 08:13 the leader's RM deletes the empty
+   CLOSED container (`deleteContainerCommand` to dn1, dn2; dn-container `Empty container deleted`).
+   CLOSED -> DELETING -> DELETED is not logged at INFO.
+4. 08:32:20 dn4 is restarted, re-registers (audit `REGISTER` on every SCM), moves DEAD -> HEALTHY READONLY -> HEALTHY,
+   and its full container report carries the stale OPEN replica (6 blocks, BCSID {B} < sid {S}).
+5. 08:32:58 the leader **resurrects #{X} from DELETED to QUASI_CLOSED**; both followers print the same line and then
+   `Failed to process …` with the NotLeaderException stack.
+6. Aftermath on the leader: RM `closeContainerCommand` to dn4 (mismatched OPEN replica); dn4 quasi-closes the
+   replica when its old Ratis group is removed; RM `replicateContainerCommand` x2 (single origin, under-replicated),
+   dn3/dn5 `Container imported`. No `Force closing …`, no new `deleteContainerCommand` for #{X} until the end (09:05).
+
+## Evidence chain (rule should cite)
+| role | file:line | what it shows |
+|---|---|---|
+| context | {w('b1_stale')} | leader: dn4 stale, pipeline of #{X} finalized |
+| context | {w('b1_close')} | leader prints **sid={S}** for #{X} (CLOSE from dn1, bcsid {S}) |
+| context | {w('b1_dead')} | leader: `A dead datanode is detected.` dn4 |
+| context | {w('b1_delete_dn1')}, {w('b1_delete_dn2')} | RM deletes empty CLOSED #{X} |
+| context | {w('b1_dndeleted_dn1')}, {w('b1_dndeleted_dn2')} | dn1/dn2 `Empty container deleted` (BCSID {S}) |
+| context | {w('b1_register')} | dn4 re-registers (audit, leader) |
+| context | {w('b1_back')} | leader: dn4 `moved to HEALTHY READONLY state.` |
+| **cause** | {w('b1_res')} | leader: `Resurrecting container #{X} from DELETED to QUASI_CLOSED due to non-empty OPEN replica (keyCount=6, BCSID={B}) from Container #{X} (DELETED, sid={S}) r0 (OPEN, bcsid={B}, …)`: bcsid {B} < sid {S} |
+| (ignore) | {w('b1_res_follower_scm2')}, {w('b1_res_follower_scm3')} | follower copies of the same line |
+| (ignore) | {w('b1_failed_scm2')}, {w('b1_failed_scm3')} | follower `Failed to process` + NotLeaderException stack: proves they are followers |
+| effect | {w('b1_closecmd')} | RM close command to dn4 for QUASI_CLOSED #{X} |
+| effect | {w('b1_repl_dn3')}, {w('b1_repl_dn5')} | RM replicates the resurrected data |
+| effect | {w('b1_imported_dn3')}, {w('b1_imported_dn5')} | copies of the stale replica land on dn3/dn5 |
+| effect | {w('b1_dnqc')} | dn4's replica quasi-closed at BCSID {B} |
+
+Leader identity: `scm1/ozone-hadoop-scm-scm1.log-1.gz` (first lines: `becomes leader of term 7`, `update <isLeader,term> from <false,0> to <true,7>`);
+scm2 steps down in `scm2/ozone-hadoop-scm-scm2.log-1.gz`.
+
+## Templates
+{tpl_table(['role','cand','leader','becomes','steps','changed','ctx','svc','stale','dead','hro','healthy','finalize','close','res','failed','rmpass','rmsend','sbds','skipcommit','audit_reg','audit_close','dnc','fpb','dsm','pipe','follower_cc'])}
+
+Entities: `DatanodeDetails` `uuid(host/ip)`, `<D>` = `Container #<id> (<state>, sid=<n>) r0 (<state>, bcsid=<n>, origin=<uuid>, empty|non-empty) from dn <dn>`,
+`ContainerInfo{{…}}`, `Pipeline-<uuid>`, Ratis group `group-<last 12 hex of the cluster id>` (scm.md 3, 1.3).
+
+## Layouts and files
+* SCM and DN main logs: RFA `%d{{ISO8601}} [%t] %p %c: %m%n` (full logger), `scmN/ozone-hadoop-scm-scmN.log` plus one older
+  rotation `ozone-hadoop-scm-scmN.log-1.gz` (the catalogue's shipped `FileNamePattern=${{hadoop.log.file}}-%i.gz`).
+  DN: `dnN/ozone-hadoop-datanode-dnN.log`.
+* SCM audit: log4j2 audit layout, `scmN/scm-audit-scmN.log`; `scm2` also has yesterday's `scm-audit-scm2-2026-09-13-1.log.gz`.
+  `conf/ozone-site.xml` sets `ozone.audit.log.debug.cmd.list.scmaudit=SEND_HEARTBEAT`, so heartbeats are audited at DEBUG and are absent
+  (this avoids inventing the shortDebugString of close/delete/replicate command protos, which the catalogue does not give).
+* `dnN/dn-container-dnN.log`: dn-container layout. Times are UTC; hosts drift by up to ±180 ms.
+
+## Left out on purpose
+* `Sending close command for pipeline … HEALTHY READONLY` (scm.md 5.2 step 4): the pipelines of dn4 were already
+  destroyed by the dead-node handling and the catalogue does not give the placeholders; the SCM-side handling of
+  dn4's unknown pipeline report and the DN-side group removal are not logged at INFO (only the dn-container WARN).
+* DeletedBlockLog `Container: #X was deleted for the transaction: …` (DeletedBlocksTransaction toString not catalogued).
+* STARTUP_MSG banner of the restarted DN (format not in the catalogue).
+
+{NOT_CATALOGUED}"""
+    write_source(b, md)
+
+
+def source2(b, c, v):
+    X, S, R = v["X"], v["S"], v["R"]
+    r = c.dn(R)
+    w = b.where
+    md = f"""# HDDS-17400 bug on 2.1.x: `transitionDeletingToClosed` of a DELETED container for a stale replica
+
+Rule `resurrected-container`, entity `container:{X}`, expected confidence **likely** (not confirmed: no line
+ever prints a sequence id above the replica's BCSID).
+
+## Story
+docker-compose test cluster on `apache/ozone:2.1.0` (see `.env`, `docker-config`): `scm1`..`scm3`, `datanode1`..`datanode5`.
+The bundle is `docker-compose logs --no-color --tail=…` (compose v1 prefixes, all services interleaved) plus the
+audit and dn-container files copied out of the containers. At 10:00 `scm1` (term 2) steps down and `scm2` leads term 3.
+
+1. #{X} (RATIS/THREE) is OPEN on datanode1, datanode3, datanode5. 10:09 the tester runs `docker-compose pause datanode3`
+   = `{r}` (no log line; its replica stays OPEN).
+2. 10:14 all SCMs mark datanode3 stale and finalize its pipeline; #{X} closes on datanode1/datanode5 at BCSID {S}
+   (`CLOSE Container #{X} (CLOSING, sid={S}) r0 (CLOSED, bcsid={S}, …)`). 10:19 datanode3 is dead.
+3. 10:21 the 9 blocks of #{X} are deleted on datanode1/datanode5; 10:26:40 RM deletes the empty CLOSED container.
+4. 10:31:55 `docker-compose unpause datanode3`: its Ratis follower timer fires (`change to CANDIDATE, lastRpcElapsedTime:1365117ms`),
+   every SCM sees it back (HEALTHY READONLY, HEALTHY). Its old pipeline is closed, the group removed, and the replica goes
+   CLOSING then QUASI_CLOSED (dn-container). The CLOSING ICR reaches the SCMs first.
+5. 10:32:27 leader `scm2`: **`transitionDeletingToClosed due to non-empty CLOSED replica (keyCount=9) for Container #{X} (DELETED, sid={S}) r0 (CLOSING, bcsid={S}, …)`**:
+   the container goes back to CLOSED (2.1.x target state). Followers print the same line and `SCM_NOT_LEADER: Failed to process …`.
+6. Aftermath: RM force-closes datanode3's replica (CLOSED container, QUASI_CLOSED replica with bcsid == sid), then replicates
+   it to datanode2/datanode4. Nothing deletes #{X} again (log ends 10:55).
+
+Why only **likely**: the replica's BCSID equals the sid in the line (`bcsid={S}`, `sid={S}`), and the only earlier
+sequence id printed for #{X} is the same {S} (CLOSE line). With B == S the line alone cannot prove staleness (the caveat of
+scm.md 5.2: a newer replica would have raised the sid to its own BCSID before the line rendered). What makes it likely:
+the replica is CLOSING (not CLOSED/QUASI_CLOSED), the container was DELETED, and datanode3 was dead
+({w('b2_dead')}) and came back ({w('b2_back')}) minutes before.
+
+## Evidence chain
+| role | file:line | what it shows |
+|---|---|---|
+| context | {w('b2_stale')} | leader scm2: datanode3 stale, pipeline finalized |
+| context | {w('b2_close')} | leader: `CLOSE … sid={S}` for #{X} (sid equal to, not above, the later BCSID) |
+| context | {w('b2_dead')} | leader: datanode3 dead |
+| context | {w('b2_delete_datanode1')}, {w('b2_delete_datanode5')} | RM deletes empty CLOSED #{X} |
+| context | {w('b2_dndeleted_datanode1')}, {w('b2_dndeleted_datanode5')} | `Empty container deleted` |
+| context | {w('b2_back')} | leader: datanode3 HEALTHY READONLY |
+| context | {w('b2_dnclosing')} | datanode3's replica CLOSING at BCSID {S} (dn-container) |
+| **cause** | {w('b2_res')} | leader `transitionDeletingToClosed … for Container #{X} (DELETED, sid={S}) r0 (CLOSING, bcsid={S}, …, non-empty)` |
+| (ignore) | {w('b2_res_follower_scm1')}, {w('b2_res_follower_scm3')} | follower copies |
+| (ignore) | {w('b2_failed_scm1')}, {w('b2_failed_scm3')} | follower `SCM_NOT_LEADER: Failed to process …` |
+| effect | {w('b2_closecmd')} | RM force close to datanode3 for CLOSED #{X} |
+| effect | {w('b2_repl_datanode2')}, {w('b2_repl_datanode4')} | RM replicates the resurrected replica |
+| effect | {w('b2_imported_datanode2')}, {w('b2_imported_datanode4')} | `Container imported` |
+
+Leader identity: `scm2_1` lines `becomes leader of term 3` / `update <isLeader,term> from <false,0> to <true,3>` near the top of `docker-compose.log`.
+
+## Templates
+{tpl_table(['role','cand','leader','becomes','steps','changed','ctx','svc','stale','dead','hro','healthy','finalize','close','res21','failedicr','rmpass','rmsend','sbds','skipcommit','audit_reg','audit_close','dnc','fpb','follower_cc'])}
+
+## Layouts and files
+* `docker-compose.log`: console layout `%d{{ISO8601}} [%t] %p %c{{2}}: %m%n` (logger abbreviated to two segments, e.g.
+  `container.IncrementalContainerReportHandler`, `server.RaftServer$Division`), compose v1 prefix `<service>_1` padded to the
+  longest name + ` | `, every service in one stream, sorted by time as `docker-compose logs` would interleave them.
+* `scmN/scm-audit-scmN.log` (audit layout, JSON params of 2.1.0; only REGISTER at cluster start 09:41 and one admin CLOSE_CONTAINER,
+  since `docker-config` demotes SEND_HEARTBEAT to DEBUG), `datanodeN/dn-container-datanodeN.log`.
+* Host names are the compose service names (`datanode3`), IPs on 172.25.0.0/24.
+
+## 2.1.x wording: what is certain and what is assumed
+* Certain (catalogue scm.md 2.3 version history and 5.4): the `transitionDeletingToClosed due to non-empty CLOSED replica (keyCount={{}}) for {{}}`
+  text, that it says CLOSED whatever the replica state, that the target state is CLOSED, `<D>` with `sid=`, `Pipeline-<uuid>` ids (>= 2.1.0).
+* Assumed from HEAD (the catalogue does not list 2.1.x for these): the follower line `SCM_NOT_LEADER: Failed to process {{}}`, the RM
+  `Sending command […]` text and command toStrings, the node-handler lines, `DataChecksum=` in dn-container lines.
+* The RM close command for a CLOSED container with a QUASI_CLOSED replica is printed with `force: true`; the catalogue does not say
+  which value MismatchedReplicasHandler uses there.
+* A real unpaused datanode would log a few more Ratis election attempts before its group is removed; their LeaderElection lines
+  need the conf string, which the catalogue does not give, so they are left out.
+
+{NOT_CATALOGUED}"""
+    write_source(b, md)
+
+
+def source3(b, c, v):
+    X, S, R, Y = v["X"], v["S"], v["R"], v["Y"]
+    w = b.where
+    md = f"""# HDDS-17400 control: stale CLOSED replica of a DELETED container is force-deleted (benign, scm.md 5.4)
+
+EXPECTED `[]`.
+
+## Story
+Vendor-managed 2.2/HEAD cluster (`*.prod.example.net`), SCM leader `scm3` (term 11 from 01:30), six datanodes.
+#{X} closes normally on dn2, dn5 and dn6 at BCSID {S} (02:14, `CLOSE … sid={S}`) and **dn5's replica is CLOSED too**.
+02:40 dn5's host fails; 02:45 stale, 02:50 dead. 03:05 the blocks of #{X} are deleted on dn2/dn6, 03:37 RM deletes the
+empty CLOSED container. 04:10 the management agent restarts dn5: REGISTER, HEALTHY READONLY, HEALTHY; its FCR carries
+the CLOSED non-empty replica of #{X} with bcsid {S} == sid and an empty CLOSED replica of the long-deleted #{Y}.
+The leader sends `forceDeleteContainerCommand` for #{X} and a normal `DeleteContainerCommand` for #{Y}; the followers take
+the same branch and log `Skip sending DeleteContainerCommand … NotLeaderException`. dn5 logs `Container force deleted`.
+
+## Why it is benign, and what a naive rule would flag
+The container stays DELETED: the CLOSED replica with bcsid <= sid goes to the force-delete branch (HDDS-14416/HDDS-14684),
+there is **no** `Resurrecting …` / `transitionDeletingToClosed` / `Moving container …` line anywhere.
+A naive rule keyed on "DELETED container + non-empty replica from a datanode that was dead and came back" would flag
+{w('b3_force')} (leader `Sending forceDeleteContainerCommand due to DELETED for Container #{X} (DELETED, sid={S}) r0 (CLOSED, bcsid={S}, …, non-empty)`)
+together with {w('b3_dead')} / {w('b3_back')}.
+
+| file:line | what it shows |
+|---|---|
+| {w('b3_close')} | leader: #{X} CLOSE at sid {S} (all three replicas CLOSED) |
+| {w('b3_stale')}, {w('b3_dead')} | leader: dn5 stale, dead |
+| {w('b3_delete_dn2')}, {w('b3_delete_dn6')} | RM deletes empty CLOSED #{X} |
+| {w('b3_register')} | dn5 re-registers (audit) |
+| {w('b3_back')} | dn5 HEALTHY READONLY |
+| {w('b3_force')} | leader: force delete of the stale CLOSED replica (the look-alike) |
+| {w('b3_delempty')} | leader: normal delete of an empty replica of DELETED #{Y} |
+| {w('b3_skip_scm1')}, {w('b3_skip_scm2')} | followers: `Skip sending DeleteContainerCommand … NotLeaderException` |
+| {w('b3_dnforce')} | dn5: `Container force deleted` |
+
+## Templates
+{tpl_table(['becomes','steps','changed','ctx','svc','role','cand','leader','stale','dead','hro','healthy','finalize','close','force','skip','rmpass','rmsend','sbds','skipcommit','audit_reg','dnc','fpb','dsm','follower_cc'])}
+
+## Layouts and files
+* Vendor layout without thread `%d{{ISO8601}} %p %c: %m%n`, role-named files in one flat folder:
+  `hadoop-cmf-ozone-STORAGE_CONTAINER_MANAGER-<fqdn>.log.out` (+ `.log.out.1`), `hadoop-cmf-ozone-HDDS_DATANODE-<fqdn>.log.out`.
+* `scm-audit-<fqdn>.log` (audit layout; SEND_HEARTBEAT demoted to DEBUG by the site config, so only REGISTER appears),
+  `dn-container-<fqdn>.log`.
+* The layout has no `%t`, so leadership must come from `becomes leader of term 11` / SCMContext lines in `…scm3….log.out.1`.
+
+{NOT_CATALOGUED}"""
+    write_source(b, md)
+
+
+def source4(b, c, v):
+    X, S, B, R = v["X"], v["S"], v["B"], v["R"]
+    w = b.where
+    md = f"""# HDDS-17400 control: a replica with newer data of a DELETED container is force-deleted (2.2/HEAD)
+
+EXPECTED `[]`.
+
+## Story
+2.2/HEAD cluster (`*.lab.example.org`), leader `scm2` (term 4 from 09:20), five datanodes.
+#{X} (RATIS/THREE) is OPEN on dn2 (Ratis leader), dn3, dn5. At 10:12:31 its pipeline is closed at once (after a slow-follower
+pipeline action of dn2; that WARN and the SCM pipeline handling are not reproduced, see below). Group removal wins over the Ratis
+close on every member, so each replica quasi-closes at its own applied index: dn3 at 60391, dn5 at {S}, **dn2 (leader) at {B}**
+(`Ratis group removed. Group id: …`). dn5's ICR gives `QUASI_CLOSE Container #{X} (CLOSING, sid={S}) …`; dn3's is silent.
+dn2's host loses power at 10:12:31.5, right after it quasi-closed: its ICR never reaches SCM. dn2 stale 10:17, dead 10:22.
+The old blocks of #{X} are deleted on dn3/dn5 (10:44); 11:21 EmptyContainerHandler deletes the empty QUASI_CLOSED container
+(`Deleting empty QUASI_CLOSED container #{X} (container BCSID={S}, max replica BCSID={S}) … If resurrected, container will transition to QUASI_CLOSED`).
+11:48 dn2 is back (restart, REGISTER, HEALTHY READONLY, HEALTHY). Its FCR carries the **non-empty QUASI_CLOSED replica with
+BCSID {B} > {S}**. `updateContainerStats` first raises the sid to {B}, so the bcsid <= sid branch runs: the leader force-deletes it
+(`Sending forceDeleteContainerCommand due to DELETED for Container #{X} (DELETED, sid={B}) r0 (QUASI_CLOSED, bcsid={B}, …, non-empty)`),
+followers log `Skip sending DeleteContainerCommand …`, dn2 logs `Container force deleted`.
+
+## Why it is not this bug
+This is the force-delete branch of HDDS-11136/HDDS-14684 working as designed today (the sid-raise before the check is
+HDDS-16809, a different issue): the container stays DELETED, nothing is resurrected, there is no `Resurrecting …` line.
+A naive rule that looks at "non-empty replica of a DELETED container from a returning dead datanode with a BCSID that differs from
+the earlier sid" would flag {w('b4_force')}.
+
+| file:line | what it shows |
+|---|---|
+| {w('b4_dnqc_dn2')} | dn2 quasi-closes at {B} (newer data) |
+| {w('b4_dnqc_dn5')}, {w('b4_dnqc_dn3')} | dn5 at {S}, dn3 at 60391 |
+| {w('b4_qc')} | leader: `QUASI_CLOSE … sid={S}` |
+| {w('b4_stale')}, {w('b4_dead')} | leader: dn2 stale, dead |
+| {w('b4_deleting')} | leader: `Deleting empty QUASI_CLOSED container #{X} (container BCSID={S}, …)` |
+| {w('b4_delete_dn3')}, {w('b4_delete_dn5')} | RM delete commands |
+| {w('b4_register')}, {w('b4_back')} | dn2 returns |
+| {w('b4_force')} | leader: force delete with `sid={B}` (raised), `bcsid={B}` (the look-alike) |
+| {w('b4_skip_scm1')}, {w('b4_skip_scm3')} | followers skip the delete |
+| {w('b4_dnforce')} | dn2: `Container force deleted` |
+
+## Templates
+{tpl_table(['role','cand','leader','becomes','steps','changed','ctx','svc','stale','dead','hro','healthy','finalize','close','qclose','emptyqc','force','skip','rmpass','rmsend','sbds','skipcommit','audit_reg','dnc','fpb','dsm','follower_cc'])}
+
+## Layouts and files
+* RFA layout with full logger and thread, one flat folder, daemon user `ozone`: `ozone-ozone-scm-scmN.log` and its older rotation
+  `ozone-ozone-scm-scmN.log.1`, `ozone-ozone-datanode-dnN.log`, `scm-audit-scmN.log`, `dn-container-dnN.log`, `conf/ozone-site.xml`.
+
+## Left out on purpose
+* The slow-follower pipeline action that closed the pipeline: the DN WARN `pipeline Action {{}} on pipeline {{}}.Reason : {{}}` needs the
+  `handlePipelineFailure` reason whose first part (`name`) the catalogue does not resolve, and the SCM-side handler line is not catalogued.
+
+{NOT_CATALOGUED}"""
+    write_source(b, md)
+
+
+def source5(b, c, v):
+    X, S, B, R = v["X"], v["S"], v["B"], v["R"]
+    w = b.where
+    md = f"""# HDDS-17400 control: an empty QUASI_CLOSED container is deleted and resurrected by a replica with newer data (HDDS-14684, designed)
+
+EXPECTED `[]`.
+
+## Story
+2.2/HEAD cluster (`*.dc2.example.com`), leader `scm3` (term 9 from 12:55), six datanodes.
+#{X} is OPEN on dn1 (Ratis leader), dn2, dn3. At 13:40 a firewall change rejects dn1's traffic to the SCM ports (dn1 keeps talking to
+dn2/dn3 and to the client): dn1 logs `Unable to communicate to SCM server … past N seconds.` (Connection refused) every 300 s per SCM.
+13:45 the SCMs mark dn1 stale and finalize its pipelines. The containers go CLOSING; only the Ratis leader could close them, and it
+gets no commands, so dn2/dn3 log `Follower cannot close container #{X}.`. When the pipeline is closed on the followers, dn2's group is
+removed first (quasi-closed at 88190, `QUASI_CLOSE … sid=88190` on every SCM), dn3's 21 s later at {S} (its ICR raises the sid to {S}
+silently); the client's last PutBlock at index {B} is committed by dn1+dn3 and applied on dn1 only. dn1 steps down
+(`LOST_MAJORITY_HEARTBEATS`); 13:50 dn1 is dead. The old blocks are deleted on dn2/dn3 (14:02), and at 14:22 EmptyContainerHandler deletes the
+empty QUASI_CLOSED container: `Deleting empty QUASI_CLOSED container #{X} (container BCSID={S}, max replica BCSID={S}) … If resurrected, container will transition to QUASI_CLOSED`.
+14:31 dn1 is rebooted with the fixed firewall: REGISTER, HEALTHY READONLY, HEALTHY. Its FCR carries the OPEN replica with the live block
+(keyCount=1, **BCSID {B} > {S}**), and the leader resurrects #{X} to QUASI_CLOSED, as HDDS-14684 designed. The `sid=` in that line is
+already {B} because `updateContainerStats` raised it. RM closes the replica and replicates it (single origin).
+
+## Why it is benign, and what a naive rule would flag
+The resurrecting replica holds **newer** data than the container had when it was deleted: {B} > {S}, and {S} is printed before the
+deletion ({w('b5_deleting')}, also 88190 at {w('b5_qc')}). The `Deleting empty QUASI_CLOSED container … If resurrected, container will
+transition to QUASI_CLOSED` line announces exactly this resurrection. A naive rule would flag {w('b5_res')}
+(`Resurrecting container #{X} from DELETED to QUASI_CLOSED due to non-empty OPEN replica (keyCount=1, BCSID={B}) from Container #{X} (DELETED, sid={B}) r0 (OPEN, bcsid={B}, …)`):
+OPEN replica, bcsid == sid in the line, from a datanode that was dead ({w('b5_dead')}) and came back ({w('b5_back')}), followed by close and
+replication. The discriminator is the earlier printed sequence id ({S} < {B}).
+
+| file:line | what it shows |
+|---|---|
+| {w('b5_stale')} | leader: dn1 stale, pipelines finalized |
+| {w('b5_dnqc_dn2')}, {w('b5_dnqc_dn3')} | dn2 quasi-closed at 88190, dn3 at {S} |
+| {w('b5_qc')} | leader: `QUASI_CLOSE … sid=88190` |
+| {w('b5_dead')} | leader: dn1 dead |
+| {w('b5_deleting')} | leader: `Deleting empty QUASI_CLOSED container #{X} (container BCSID={S}, max replica BCSID={S}) …` |
+| {w('b5_delete_dn2')}, {w('b5_delete_dn3')} | RM delete commands |
+| {w('b5_register')}, {w('b5_back')} | dn1 returns |
+| {w('b5_res')} | leader: the designed resurrection (look-alike) |
+| {w('b5_res_follower_scm1')}, {w('b5_res_follower_scm2')}; {w('b5_failed_scm1')}, {w('b5_failed_scm2')} | follower copies + `Failed to process` stacks |
+| {w('b5_closecmd')}, {w('b5_repl_dn4')}, {w('b5_repl_dn5')} | RM close and replicate |
+| {w('b5_dnqc_dn1')} | dn1's replica quasi-closed at {B} |
+
+Other rules: dn1's `Unable to communicate` WARNs are connection-refused failures (the heartbeat fails fast), with **no**
+`Detected timeout` line and no dn-container change on dn1 during the outage, so `dropped-actions` must not fire either.
+
+## Templates
+{tpl_table(['role','cand','leader','becomes','steps','changed','ctx','svc','stale','dead','hro','healthy','finalize','close','qclose','emptyqc','res','failed','rmpass','rmsend','sbds','skipcommit','audit_reg','dnc','fpb','dsm','pipe','unable','follower_cc'])}
+
+## Layouts and files
+* RFA layout (full logger, thread), one folder per host, classic rotation names: `scmN/ozone-hadoop-scm-scmN.log` + `.log.1`,
+  `dnN/ozone-hadoop-datanode-dnN.log`, `scmN/scm-audit-scmN.log`, `dnN/dn-container-dnN.log`, `conf/ozone-site.xml`.
+
+## Left out on purpose
+* dn1's repeated Ratis election attempts after it stepped down (LeaderElection lines need the conf string, not in the catalogue).
+* The `Connection refused` exception text and frames follow Hadoop's `NetUtils.wrapException` wording (not in the catalogue beyond the
+  example's first line).
+
+{NOT_CATALOGUED}"""
+    write_source(b, md)
+
+
+if __name__ == "__main__":
+    for fn, src in ((bundle1, source1), (bundle2, source2), (bundle3, source3), (bundle4, source4), (bundle5, source5)):
+        b, c, info = fn()
+        src(b, c, info)
+        print(b.name, b.nlines, "lines")

@@ -1,0 +1,406 @@
+//! The input layer and the recorded trace through the binary: every layout, compose streams,
+//! multi-line records, compression and archives, unreadable inputs, time zones, exit codes.
+
+use serde_json::Value;
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+fn oztrace(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_oztrace"))
+        .args(args)
+        .output()
+        .expect("oztrace runs")
+}
+
+fn jsonl(out: &Output) -> Vec<Value> {
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect()
+}
+
+fn write(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+fn gzip(text: &str) -> Vec<u8> {
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    enc.write_all(text.as_bytes()).unwrap();
+    enc.finish().unwrap()
+}
+
+const SCM_FILE: &str = "\
+2026-08-20 14:12:03,551 [scm1-FixedThreadPoolWithAffinityExecutor-3-0] ERROR org.apache.hadoop.hdds.scm.container.ContainerReportHandler: Failed to process Container #1051
+org.apache.hadoop.hdds.scm.exceptions.SCMException: not the leader
+\tat org.apache.hadoop.hdds.scm.ha.invoker.ScmInvoker.translateException(ScmInvoker.java:118)
+Caused by: org.apache.ratis.protocol.exceptions.NotLeaderException: Server x is not the leader
+\t... 12 more
+2026-08-20 14:12:04,000 [IPC Server handler 12 on default port 9861] INFO org.apache.hadoop.hdds.scm.node.SCMNodeManager: next
+";
+
+const VENDOR_DN: &str = "\
+2026-08-20 14:12:05,100 INFO org.apache.ratis.server.RaftServer$Division: 3f2b9c1e-7a4d-4e8b-9c0f-5d6e7f8a9b0c@group-D2C8A1B9F0E4: changes role from    LEADER to FOLLOWER at term 7 for StepDownReason:HIGHER_TERM
+2026-08-20 14:12:05,245 INFO org.apache.ratis.server.raftlog.segmented.SegmentedRaftLogWorker: 3f2b9c1e-7a4d-4e8b-9c0f-5d6e7f8a9b0c@group-D2C8A1B9F0E4-SegmentedRaftLogWorker: Truncating segments truncate(18342)
+  toTruncate: (17901, 18345) isOpen? true, length=96231, newEndIndex=18341
+    toDelete: [], start index 18342
+";
+
+const COMPOSE: &str = "\
+scm1_1      | 2026-08-20 14:12:03,551 [main] ERROR container.ContainerReportHandler: failed
+om1_1       | 2026-08-20 14:12:03,552 [main] INFO om.OzoneManager: started
+scm1_1      | java.io.IOException: boom
+scm1_1      | \tat org.X.y(X.java:1)
+datanode_2  | 2026-08-20 14:12:03,553 [main] INFO statemachine.DatanodeStateMachine: up
+";
+
+const AUDIT: &str = "\
+2025-11-04 08:00:05,003 | ERROR | OMAudit | user=hbase | ip=10.20.0.12 | op=RECOVER_LEASE {\"volume\":\"hbase\",\"bucket\":\"wal\",\"key\":\"k\",\"Transaction\":\"5123456\"} | ret=FAILURE | KEY_UNDER_LEASE_SOFT_LIMIT_PERIOD org.apache.hadoop.ozone.om.exceptions.OMException: Open Key k updated recently
+\tat org.apache.hadoop.ozone.om.request.file.OMRecoverLeaseRequest.doWork(OMRecoverLeaseRequest.java:228)
+\tat org.apache.hadoop.ozone.om.request.file.OMRecoverLeaseRequest.validateAndUpdateCache(OMRecoverLeaseRequest.java:150) 
+2025-11-03 10:00:00,117 | INFO  | OMAudit | user=hbase | ip=10.20.0.11 | op=CREATE_FILE {volume=hbase, bucket=wal, key=WALs/rs1/rs1.1762164000000, dataSize=0, Transaction=5001230} | ret=SUCCESS |  
+";
+
+fn bundle(dir: &Path) {
+    write(&dir.join("scm1/ozone-hadoop-scm-scm1.log"), SCM_FILE);
+    write(
+        &dir.join("dn3/hadoop-cmf-ozone-HDDS_DATANODE-dn3.example.com.log.out"),
+        VENDOR_DN,
+    );
+    write(&dir.join("compose/docker-compose.log"), COMPOSE);
+    write(&dir.join("om1/om-audit-om1.log"), AUDIT);
+}
+
+fn by_file<'a>(events: &'a [Value], file: &str) -> Vec<&'a Value> {
+    events.iter().filter(|e| e["file"] == file).collect()
+}
+
+#[test]
+fn events_all_reads_every_layout_into_contract_records() {
+    let dir = tempfile::tempdir().unwrap();
+    bundle(dir.path());
+    let out = oztrace(&[
+        "events",
+        "--all",
+        "--format",
+        "jsonl",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let events = jsonl(&out);
+
+    let scm = by_file(&events, "scm1/ozone-hadoop-scm-scm1.log");
+    assert_eq!(scm.len(), 2);
+    assert_eq!(scm[0]["ts"], "2026-08-20T14:12:03.551Z");
+    assert_eq!(scm[0]["host"], "scm1");
+    assert_eq!(scm[0]["component"], "scm");
+    assert_eq!(scm[0]["level"], "ERROR");
+    assert_eq!(
+        scm[0]["thread"],
+        "scm1-FixedThreadPoolWithAffinityExecutor-3-0"
+    );
+    assert_eq!(
+        scm[0]["logger"],
+        "org.apache.hadoop.hdds.scm.container.ContainerReportHandler"
+    );
+    assert_eq!(scm[0]["text"], "Failed to process Container #1051");
+    assert_eq!(scm[0]["continuation_lines"], 4);
+    assert_eq!(scm[1]["line"], 6);
+    assert_eq!(
+        scm[1]["thread"],
+        "IPC Server handler 12 on default port 9861"
+    );
+
+    let dn = by_file(
+        &events,
+        "dn3/hadoop-cmf-ozone-HDDS_DATANODE-dn3.example.com.log.out",
+    );
+    assert_eq!(dn.len(), 2);
+    assert_eq!(
+        dn[0]["thread"],
+        Value::Null,
+        "the vendor layout has no thread"
+    );
+    assert_eq!(
+        dn[0]["logger"],
+        "org.apache.ratis.server.RaftServer$Division"
+    );
+    assert_eq!(dn[0]["component"], "datanode");
+    assert_eq!(dn[1]["continuation_lines"], 2);
+
+    let compose = by_file(&events, "compose/docker-compose.log");
+    let hosts: Vec<&str> = compose
+        .iter()
+        .map(|e| e["host"].as_str().unwrap())
+        .collect();
+    assert_eq!(hosts, vec!["scm1_1", "om1_1", "datanode_2"]);
+    let components: Vec<&str> = compose
+        .iter()
+        .map(|e| e["component"].as_str().unwrap())
+        .collect();
+    assert_eq!(components, vec!["scm", "om", "datanode"]);
+    assert_eq!(compose[0]["continuation_lines"], 2);
+    assert_eq!(compose[0]["logger"], "container.ContainerReportHandler");
+
+    let audit = by_file(&events, "om1/om-audit-om1.log");
+    assert_eq!(audit.len(), 2);
+    assert_eq!(audit[0]["component"], "om-audit");
+    assert_eq!(audit[0]["logger"], "OMAudit");
+    assert_eq!(audit[0]["continuation_lines"], 2);
+    assert!(audit[0]["text"].as_str().unwrap().ends_with("ret=FAILURE"));
+
+    for e in &events {
+        for key in [
+            "ts",
+            "host",
+            "component",
+            "level",
+            "thread",
+            "logger",
+            "kind",
+            "entities",
+            "fields",
+            "file",
+            "line",
+            "continuation_lines",
+            "text",
+        ] {
+            assert!(e.get(key).is_some(), "{key} missing in {e}");
+        }
+    }
+}
+
+#[test]
+fn stats_names_layouts_and_counts_records() {
+    let dir = tempfile::tempdir().unwrap();
+    bundle(dir.path());
+    let out = oztrace(&["stats", "--format", "json", dir.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    let stats: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let layout = |file: &str| {
+        stats["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["file"] == file)
+            .map(|f| {
+                (
+                    f["layout"].as_str().unwrap().to_string(),
+                    f["records"].as_u64().unwrap(),
+                )
+            })
+            .unwrap()
+    };
+    assert_eq!(layout("scm1/ozone-hadoop-scm-scm1.log"), ("file".into(), 2));
+    assert_eq!(
+        layout("dn3/hadoop-cmf-ozone-HDDS_DATANODE-dn3.example.com.log.out"),
+        ("vendor".into(), 2)
+    );
+    assert_eq!(
+        layout("compose/docker-compose.log"),
+        ("compose+console".into(), 3)
+    );
+    assert_eq!(layout("om1/om-audit-om1.log"), ("audit".into(), 2));
+    let text = oztrace(&["stats", dir.path().to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains("INFO-or-above typed"), "{text}");
+}
+
+#[test]
+fn compressed_archived_and_corrupt_inputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::write(root.join("ozone-hadoop-scm-scm1.log.1.gz"), gzip(SCM_FILE)).unwrap();
+    std::fs::write(
+        root.join("ozone-hadoop-datanode-dn3.log.zst"),
+        zstd::encode_all(VENDOR_DN.as_bytes(), 3).unwrap(),
+    )
+    .unwrap();
+    let mut tar = tar::Builder::new(flate2::write::GzEncoder::new(
+        Vec::new(),
+        flate2::Compression::fast(),
+    ));
+    let mut header = tar::Header::new_gnu();
+    header.set_size(AUDIT.len() as u64);
+    header.set_mode(0o644);
+    header.set_cksum();
+    tar.append_data(&mut header, "./om1/om-audit-om1.log", AUDIT.as_bytes())
+        .unwrap();
+    std::fs::write(
+        root.join("bundle.tar.gz"),
+        tar.into_inner().unwrap().finish().unwrap(),
+    )
+    .unwrap();
+    let mut corrupt = gzip(SCM_FILE);
+    corrupt.truncate(corrupt.len() / 2);
+    std::fs::write(root.join("ozone-hadoop-scm-scm2.log.gz"), corrupt).unwrap();
+
+    let out = oztrace(&[
+        "events",
+        "--all",
+        "--format",
+        "jsonl",
+        root.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(3), "a corrupt input exits 3");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("ozone-hadoop-scm-scm2.log.gz"), "{stderr}");
+    let events = jsonl(&out);
+    let files: std::collections::BTreeSet<&str> =
+        events.iter().map(|e| e["file"].as_str().unwrap()).collect();
+    assert!(files.contains("ozone-hadoop-scm-scm1.log.1.gz"));
+    assert!(files.contains("ozone-hadoop-datanode-dn3.log.zst"));
+    assert!(
+        files.contains("bundle.tar.gz!/om1/om-audit-om1.log"),
+        "{files:?}"
+    );
+    assert_eq!(by_file(&events, "ozone-hadoop-scm-scm1.log.1.gz").len(), 2);
+
+    let stats = oztrace(&["stats", "--format", "json", root.to_str().unwrap()]);
+    assert_eq!(stats.status.code(), Some(3));
+    let stats: Value = serde_json::from_slice(&stats.stdout).unwrap();
+    let unreadable = stats["unreadable"].as_array().unwrap();
+    assert_eq!(unreadable.len(), 1);
+    assert!(
+        unreadable[0]["path"]
+            .as_str()
+            .unwrap()
+            .ends_with("ozone-hadoop-scm-scm2.log.gz")
+    );
+    assert!(!unreadable[0]["reason"].as_str().unwrap().is_empty());
+}
+
+#[test]
+fn stdin_time_zones_and_usage_errors() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_oztrace"))
+        .args(["events", "--all", "--tz", "Europe/Berlin", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(SCM_FILE.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let events = jsonl(&out);
+    assert_eq!(events[0]["file"], "-");
+    assert_eq!(
+        events[0]["ts"], "2026-08-20T12:12:03.551Z",
+        "Berlin is UTC+2 in August"
+    );
+
+    assert_eq!(
+        oztrace(&["events", "--tz", "Mars/Olympus", "-"])
+            .status
+            .code(),
+        Some(2)
+    );
+    assert_eq!(
+        oztrace(&["events", "--layout", "%d [%t"]).status.code(),
+        Some(2)
+    );
+    assert_eq!(
+        oztrace(&["stats"]).status.code(),
+        Some(2),
+        "no PATH is a usage error"
+    );
+    assert_eq!(oztrace(&["explain", "no-such-rule"]).status.code(), Some(2));
+}
+
+#[test]
+fn forced_layout_reads_a_custom_pattern() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        &dir.path().join("ozone-hadoop-om-om1.log"),
+        "2026-08-20 14:12:03,551 <WARN> {om1-OMStateMachineApplyTransactionThread - 0} org.apache.hadoop.ozone.om.X ~ hello\n",
+    );
+    let out = oztrace(&[
+        "events",
+        "--all",
+        "--layout",
+        "%d{ISO8601} <%p> {%t} %c ~ %m%n",
+        dir.path().to_str().unwrap(),
+    ]);
+    let events = jsonl(&out);
+    assert_eq!(events.len(), 1);
+    assert_eq!(events[0]["level"], "WARN");
+    assert_eq!(
+        events[0]["thread"],
+        "om1-OMStateMachineApplyTransactionThread - 0"
+    );
+    assert_eq!(events[0]["text"], "hello");
+}
+
+#[cfg(feature = "parquet")]
+#[test]
+fn parquet_and_csv_are_written_and_read_back() {
+    use polars::prelude::*;
+    let dir = tempfile::tempdir().unwrap();
+    bundle(dir.path());
+    let pq = dir.path().join("trace.parquet");
+    let out = oztrace(&[
+        "events",
+        "--all",
+        "--format",
+        "parquet",
+        "-o",
+        pq.to_str().unwrap(),
+        dir.path().to_str().unwrap(),
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let frame = ParquetReader::new(std::fs::File::open(&pq).unwrap())
+        .finish()
+        .unwrap();
+    assert_eq!(frame.height(), 9);
+    for column in [
+        "ts",
+        "host",
+        "component",
+        "level",
+        "thread",
+        "logger",
+        "kind",
+        "entities",
+        "fields",
+        "file",
+        "line",
+    ] {
+        assert!(frame.column(column).is_ok(), "{column} missing");
+    }
+    assert!(matches!(
+        frame.column("entities").unwrap().dtype(),
+        DataType::List(_)
+    ));
+
+    let csv = dir.path().join("trace.csv");
+    let out = oztrace(&[
+        "events",
+        "--all",
+        "--format",
+        "csv",
+        "-o",
+        csv.to_str().unwrap(),
+        dir.path().to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = std::fs::read_to_string(&csv).unwrap();
+    assert!(
+        text.starts_with("ts,host,component,level,thread,logger,kind,entities,fields,file,line")
+    );
+    assert_eq!(text.lines().count(), 10);
+}
