@@ -2,6 +2,7 @@
 //! and one line in each list.
 
 pub mod endpoint;
+pub mod ratis_member;
 
 use crate::graph::Linker;
 use crate::machine::Machine;
@@ -15,6 +16,7 @@ pub fn all() -> Vec<Box<dyn Machine>> {
         Box::new(scm_role::ScmRole::new()),
         Box::new(node_admin::NodeAdmin::new()),
         Box::new(endpoint::EndpointMachine::new()),
+        Box::new(ratis_member::RatisMember::new()),
     ]
 }
 
