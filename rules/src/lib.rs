@@ -6,6 +6,7 @@
 
 pub mod dropped_actions;
 pub mod overwritten_op_state;
+pub mod resurrected_container;
 
 use oztrace_analyzer::Analysis;
 use oztrace_analyzer::trace::EventId;
@@ -203,6 +204,7 @@ pub fn registry() -> Vec<&'static dyn Rule> {
     vec![
         &overwritten_op_state::OverwrittenOpState,
         &dropped_actions::DroppedActions,
+        &resurrected_container::RULE,
     ]
 }
 

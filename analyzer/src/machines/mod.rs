@@ -1,20 +1,21 @@
 //! The registry of reference state machines and causal linkers: adding a model is one module
 //! and one line in each list.
 
+pub mod container;
 pub mod endpoint;
+pub mod node_admin;
 pub mod ratis_member;
+pub mod scm_role;
 
 use crate::graph::Linker;
 use crate::machine::Machine;
-
-pub mod node_admin;
-pub mod scm_role;
 
 /// A fresh instance of every machine.
 pub fn all() -> Vec<Box<dyn Machine>> {
     vec![
         Box::new(scm_role::ScmRole::new()),
         Box::new(node_admin::NodeAdmin::new()),
+        Box::new(container::ContainerMachine::new()),
         Box::new(endpoint::EndpointMachine::new()),
         Box::new(ratis_member::RatisMember::new()),
     ]
@@ -22,5 +23,8 @@ pub fn all() -> Vec<Box<dyn Machine>> {
 
 /// Every causal linker.
 pub fn linkers() -> Vec<Box<dyn Linker>> {
-    vec![Box::new(endpoint::CommandReceipt)]
+    vec![
+        Box::new(container::FailedWriteLinker),
+        Box::new(endpoint::CommandReceipt),
+    ]
 }

@@ -11,6 +11,7 @@ pub mod dn_endpoint;
 pub mod om;
 pub mod ratis;
 pub mod scm;
+pub mod scm_container;
 
 use crate::audit::{AuditBody, parse_audit_body};
 use crate::entity::Entity;
@@ -43,6 +44,7 @@ pub enum EventData {
     Unrecognized(Unrecognized),
     Ratis(ratis::RatisEvent),
     Scm(scm::ScmEvent),
+    ScmContainer(scm_container::ScmContainerEvent),
     Datanode(datanode::DatanodeEvent),
     DnEndpoint(dn_endpoint::DnEndpointEvent),
     Om(om::OmEvent),
@@ -58,6 +60,7 @@ impl EventData {
             EventData::Unrecognized(_) => "unrecognized",
             EventData::Ratis(e) => e.kind(),
             EventData::Scm(e) => e.kind(),
+            EventData::ScmContainer(e) => e.kind(),
             EventData::Datanode(e) => e.kind(),
             EventData::DnEndpoint(e) => e.kind(),
             EventData::Om(e) => e.kind(),
@@ -87,6 +90,7 @@ pub fn kinds() -> impl Iterator<Item = &'static KindInfo> {
     ratis::KINDS
         .iter()
         .chain(scm::KINDS)
+        .chain(scm_container::KINDS)
         .chain(datanode::KINDS)
         .chain(dn_endpoint::KINDS)
         .chain(om::KINDS)
@@ -108,7 +112,9 @@ pub fn classify(record: &Record, component: Component) -> Option<Typed> {
         audit: audit.as_ref(),
     };
     match component {
-        Component::Scm | Component::ScmAudit => scm::parse(&input).or_else(|| ratis::parse(&input)),
+        Component::Scm | Component::ScmAudit => scm::parse(&input)
+            .or_else(|| scm_container::parse(&input))
+            .or_else(|| ratis::parse(&input)),
         Component::Datanode | Component::DnAudit | Component::DnContainer => {
             dn_endpoint::parse(&input)
                 .or_else(|| datanode::parse(&input))
@@ -119,6 +125,7 @@ pub fn classify(record: &Record, component: Component) -> Option<Typed> {
         }
         Component::Recon | Component::S3g | Component::Unknown => ratis::parse(&input)
             .or_else(|| scm::parse(&input))
+            .or_else(|| scm_container::parse(&input))
             .or_else(|| datanode::parse(&input))
             .or_else(|| dn_endpoint::parse(&input))
             .or_else(|| om::parse(&input)),
