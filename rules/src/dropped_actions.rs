@@ -67,6 +67,9 @@ pub mod datanode_kinds {
     /// HddsDispatcher WARN `Triggered immediate heartbeat because of full volume.`: a close
     /// action (CONTAINER_FULL) was queued without a line naming the container.
     pub const FULL_VOLUME_HEARTBEAT: &str = "full_volume_heartbeat";
+    /// CloseContainerCommandHandler INFO/ERROR outcomes (`Marking Container {} quasi closed`,
+    /// `Follower cannot close container #{}.`, …): a close command reached the datanode.
+    pub const CLOSE_HANDLING: &str = "close_container_handling";
 }
 
 pub static DOC: RuleDoc = RuleDoc {
@@ -188,8 +191,6 @@ impl Observations {
             EventData::DnEndpoint(e) => match e {
                 DnEndpointEvent::CloseCommandReceived { .. }
                 | DnEndpointEvent::CloseCommandProcessing { .. }
-                | DnEndpointEvent::CloseContainerQuasiClosed { .. }
-                | DnEndpointEvent::CloseContainerFollower { .. }
                 | DnEndpointEvent::CloseContainerSkipped { .. } => {
                     for c in containers() {
                         self.closed.push((id, Closed::Container(c)));
@@ -200,6 +201,13 @@ impl Observations {
                 _ => {}
             },
             _ => match event.kind() {
+                datanode_kinds::CLOSE_HANDLING => {
+                    for c in containers() {
+                        self.closed.push((id, Closed::Container(c)));
+                    }
+                    self.closed
+                        .push((id, Closed::OnDatanode { host, datanode }));
+                }
                 datanode_kinds::MARKED_UNHEALTHY => {
                     for c in containers() {
                         self.raised.push((
