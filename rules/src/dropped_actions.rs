@@ -376,15 +376,39 @@ pub fn detect(
                 .filter(|&&(_, audit)| audit == audited)
                 .map(|&(id, _)| id)
                 .collect();
-            let Some(&first_rereg) = rereg.first() else {
-                continue;
-            };
+            let lines = endpoint_lines
+                .get(&(datanode.clone(), scm.clone()))
+                .map(Vec::as_slice)
+                .unwrap_or(&[]);
+            // HDDS-15533 builds: the endpoint rebuilt after a DNS refresh; the old one's queued
+            // tasks still run.
+            let re_resolved = lines.iter().copied().find(|&id| {
+                matches!(
+                    &trace.get(id).data,
+                    EventData::DnEndpoint(DnEndpointEvent::ScmEndpointReResolved { .. })
+                ) && ts(id) >= window_start - skew
+                    && ts(id) <= rereg_deadline + skew
+            });
             let burst: Vec<EventId> = rereg
                 .iter()
                 .copied()
-                .filter(|&id| ts(id) <= ts(first_rereg) + heartbeat_ms)
+                .filter(|&id| {
+                    rereg
+                        .first()
+                        .is_some_and(|&f| ts(id) <= ts(f) + heartbeat_ms)
+                })
                 .collect();
-            let last_rereg = burst.last().copied().unwrap_or(first_rereg);
+            let (first_rereg, last_rereg) = match (burst.first(), burst.last(), re_resolved) {
+                (Some(&first), Some(&last), _) => (first, last),
+                (_, _, Some(resolved)) => (resolved, resolved),
+                _ => continue,
+            };
+            // Tasks queued on a replaced endpoint run after the rebuild, one RPC timeout each.
+            let drained_until = if burst.is_empty() {
+                ts(last_rereg) + heartbeat_ms
+            } else {
+                ts(last_rereg)
+            };
             let registration = obs.signals.iter().find_map(|(id, s)| match s {
                 ScmSignal::Registered { datanode: d, .. }
                     if d == datanode && from_scm(*id) && ts(*id) >= ts(first_rereg) =>
@@ -423,16 +447,12 @@ pub fn detect(
                 .filter(|(id, r)| {
                     on_datanode(r)
                         && ts(*id) >= window_start - skew
-                        && ts(*id) <= ts(last_rereg) + skew
+                        && ts(*id) <= drained_until + skew
                 })
                 .filter(|(id, r)| covered && !closed_after(ts(*id), r.container))
                 .map(|(id, r)| (*id, r.container))
                 .collect();
             // DEBUG: stale heartbeats the dn-endpoint machine flagged, carrying actions, dropped.
-            let lines = endpoint_lines
-                .get(&(datanode.clone(), scm.clone()))
-                .map(Vec::as_slice)
-                .unwrap_or(&[]);
             let mut dropped: Vec<(EventId, Vec<u64>, Option<EventId>)> = Vec::new();
             for t in replay.of_entity(&Entity::Datanode(datanode.clone())) {
                 if t.machine != MACHINE || !t.illegal || t.scope.as_deref() != Some(scm.as_str()) {
@@ -445,11 +465,10 @@ pub fn detect(
                 else {
                     continue;
                 };
-                if ts(t.event) < window_start - skew || ts(t.event) > registered_at + skew {
+                if ts(t.event) < window_start - skew || ts(t.event) > registered_at.max(drained_until) + skew {
                     continue;
                 }
-                let answer =
-                    answered_with_reregister(trace, t.event, lines, &rereg_all, heartbeat_ms);
+                let answer = dropped_by(trace, t.event, lines, &rereg_all, heartbeat_ms);
                 let lost: Vec<u64> = container_actions
                     .iter()
                     .map(|a| a.container)
@@ -507,6 +526,13 @@ pub fn detect(
                     event: id,
                     role: Role::Cause,
                     note,
+                });
+            }
+            if let Some(id) = re_resolved {
+                evidence.push(Evidence {
+                    event: id,
+                    role: Role::Cause,
+                    note: "the endpoint was rebuilt after a DNS refresh (HDDS-15533); heartbeats queued on the old endpoint still run and drain the shared queues".to_string(),
                 });
             }
             if let Some(first_registration) = registration {
@@ -582,12 +608,20 @@ pub fn detect(
                     });
                 }
             }
+            let what = if burst.is_empty() {
+                format!("{scm}'s address was re-resolved and the endpoint rebuilt")
+            } else {
+                format!(
+                    "{scm} restarted or failed over and answered with {} reregister command(s)",
+                    burst.len()
+                )
+            };
             let (reason, summary) = describe(
                 confidence,
                 datanode,
                 scm,
                 n,
-                burst.len(),
+                &what,
                 &containers,
                 effects.len(),
             );
@@ -635,10 +669,11 @@ fn runs(trace: &Trace, ids: &[EventId], heartbeat_ms: i64) -> Vec<Run> {
     runs
 }
 
-/// The line showing the SCM answered heartbeat `hb` with reregister: the datanode's DEBUG
-/// `Illegal state … expecting HEARTBEAT` on the same endpoint before its next heartbeat, else an
-/// SCM reregister for the datanode within one interval after it.
-fn answered_with_reregister(
+/// The line showing heartbeat `hb`'s payload was dropped: on the same endpoint before its next
+/// heartbeat, the datanode's DEBUG `Illegal state … expecting HEARTBEAT` (answered with
+/// reregister) or `Unable to communicate` (the call failed: container actions are not put back);
+/// else an SCM reregister for the datanode within one interval after it.
+fn dropped_by(
     trace: &Trace,
     hb: EventId,
     endpoint_lines: &[EventId],
@@ -648,7 +683,10 @@ fn answered_with_reregister(
     let after = endpoint_lines.iter().copied().filter(|&id| id > hb);
     for id in after {
         match &trace.get(id).data {
-            EventData::DnEndpoint(DnEndpointEvent::ReregisterIllegalState { .. }) => {
+            EventData::DnEndpoint(
+                DnEndpointEvent::ReregisterIllegalState { .. }
+                | DnEndpointEvent::EndpointUnreachable { .. },
+            ) => {
                 return Some(id);
             }
             EventData::DnEndpoint(DnEndpointEvent::HeartbeatSent { .. }) => break,
@@ -669,7 +707,7 @@ fn describe(
     datanode: &str,
     scm: &str,
     timeouts: usize,
-    reregisters: usize,
+    what: &str,
     containers: &BTreeSet<u64>,
     effects: usize,
 ) -> (String, String) {
@@ -695,10 +733,10 @@ fn describe(
         )
     };
     let summary = format!(
-        "Datanode {datanode} queued {timeouts} heartbeat tasks for SCM {scm} (Detected timeout) while {scm} restarted or failed over and answered with {reregisters} reregister command(s); {outcome} (HDDS-17269)."
+        "Datanode {datanode} queued {timeouts} heartbeat tasks for SCM {scm} (Detected timeout) while {what}; {outcome} (HDDS-17269)."
     );
     let reason = match confidence {
-        Some(Confidence::Confirmed) => "HeartbeatEndpointTask DEBUG shows a heartbeat sent while the endpoint was in GETVERSION carrying the container action, answered with reregister, and SCM never closed the container".to_string(),
+        Some(Confidence::Confirmed) => "HeartbeatEndpointTask DEBUG shows a heartbeat sent while the endpoint was in GETVERSION (or by a replaced endpoint) carrying the container action, answered with reregister or failed, and SCM never closed the container".to_string(),
         Some(_) => format!(
             "backlog, reregister and {effects} unanswered container action(s) at INFO; which heartbeat carried the action is logged only at DEBUG"
         ),
@@ -1088,5 +1126,41 @@ mod tests {
         assert_eq!(heartbeat_interval_ms(&settings), 60_000);
         settings.set("hdds.heartbeat.interval", "soon", "--set");
         assert_eq!(heartbeat_interval_ms(&settings), 30_000);
+    }
+
+    #[test]
+    fn replaced_endpoint_draining_an_action_into_a_failed_call_is_confirmed() {
+        let mut s = Scenario::new();
+        s.push(heartbeat(0, &[]));
+        s.push(timeout(30_000));
+        s.push(timeout(60_000));
+        s.push(dn(
+            90_000,
+            DnEndpointEvent::ScmEndpointReResolved {
+                datanode: Some(DN.into()),
+                endpoint: "scm1.example.com:9861".into(),
+                old_address: "scm1.example.com/10.20.0.11:9861".into(),
+                new_address: "scm1.example.com/10.20.0.42:9861".into(),
+            },
+        ));
+        s.raised(90_500, Some(2077));
+        // The old endpoint's queued task: sent with the action, then the call fails.
+        s.push(heartbeat(91_000, &[2077]));
+        s.push(dn(
+            186_000,
+            DnEndpointEvent::EndpointUnreachable {
+                datanode: Some(DN.into()),
+                server: "SCM".into(),
+                endpoint: "scm1.example.com:9861/scm1.example.com/10.20.0.42".into(),
+                seconds: Some(180),
+            },
+        ));
+        tail(&mut s, 90_000 + 11 * HB);
+        let incidents = s.run();
+        assert_eq!(incidents.len(), 1);
+        let i = &incidents[0];
+        assert_eq!(i.confidence, Some(Confidence::Confirmed));
+        assert!(i.summary.contains("re-resolved"));
+        assert!(i.containers.contains(&2077));
     }
 }
