@@ -465,7 +465,9 @@ pub fn detect(
                 else {
                     continue;
                 };
-                if ts(t.event) < window_start - skew || ts(t.event) > registered_at.max(drained_until) + skew {
+                if ts(t.event) < window_start - skew
+                    || ts(t.event) > registered_at.max(drained_until) + skew
+                {
                     continue;
                 }
                 let answer = dropped_by(trace, t.event, lines, &rereg_all, heartbeat_ms);
@@ -1162,5 +1164,118 @@ mod tests {
         assert_eq!(i.confidence, Some(Confidence::Confirmed));
         assert!(i.summary.contains("re-resolved"));
         assert!(i.containers.contains(&2077));
+    }
+
+    /// Reads log text as one file of `host` and types it with the real catalogues.
+    fn typed_file(host: &str, file: &str, component: Component, text: &str) -> Vec<Event> {
+        use oztrace_parser::record::{ReadOptions, read_records};
+        let mut events = Vec::new();
+        let (_, error) = read_records(&mut text.as_bytes(), &ReadOptions::default(), &mut |r| {
+            if let Some(t) = oztrace_parser::catalog::classify(&r, component) {
+                events.push(Event {
+                    ts: r.ts,
+                    host: host.into(),
+                    component,
+                    level: r.level,
+                    thread: r.thread.clone(),
+                    logger: r.logger.clone(),
+                    entities: t.entities,
+                    data: t.data,
+                    file: file.into(),
+                    line: r.line,
+                    continuation_lines: r.continuation_lines,
+                    text: r.message.clone(),
+                    copies: Vec::new(),
+                });
+            }
+        });
+        assert!(error.is_none());
+        events
+    }
+
+    /// The bug at INFO end to end from log lines (datanode.md 3.B, scm.md 1.2 and 2.2 templates),
+    /// through every catalogue the rule reads, the replay and the rule with its gap.
+    #[test]
+    fn from_log_lines_through_the_catalogues() {
+        let t = format!("{DN}-DatanodeStateMachineDaemonThread");
+        let dn_log = format!(
+            "2026-09-14 02:11:33,864 [{t}] WARN org.apache.hadoop.ozone.container.common.states.datanode.RunningDatanodeState: Detected timeout: Timeout occurred on endpoint: {ADDR}\n\
+2026-09-14 02:12:03,868 [{t}] WARN org.apache.hadoop.ozone.container.common.states.datanode.RunningDatanodeState: Detected timeout: Timeout occurred on endpoint: {ADDR}\n\
+2026-09-14 02:12:33,864 [{t}] WARN org.apache.hadoop.ozone.container.common.states.datanode.RunningDatanodeState: Detected timeout: Timeout occurred on endpoint: {ADDR}\n\
+2026-09-14 02:12:35,353 [{DN}-ChunkWriter-1-0] INFO org.apache.hadoop.ozone.container.common.impl.HddsDispatcher: Marked Container UNHEALTHY, ContainerID: 2043\n"
+        );
+        let rereg = format!(
+            "\"command\":\"[commandType: reregisterCommand reregisterCommandProto {{ }} term: 0 encodedToken: \\\"\\\" deadlineMsSinceEpoch: 0]\"}} | ret=SUCCESS |  "
+        );
+        let audit = format!(
+            "2026-09-14 02:12:37,903 | INFO  | SCMAudit | user=hadoop | ip=10.20.1.12 | op=SEND_HEARTBEAT {{\"datanodeUUID\":\"{DN}\",\"term\":\"7\",{rereg}\n\
+2026-09-14 02:12:37,918 | INFO  | SCMAudit | user=hadoop | ip=10.20.1.12 | op=SEND_HEARTBEAT {{\"datanodeUUID\":\"{DN}\",\"term\":\"7\",{rereg}\n\
+2026-09-14 02:12:37,979 | INFO  | SCMAudit | user=hadoop | ip=10.20.1.12 | op=REGISTER {{\"datanodeDetails\":\"{DN}(dn2.example.com/10.20.1.12)\"}} | ret=SUCCESS |  \n\
+2026-09-14 02:20:00,000 | INFO  | SCMAudit | user=hadoop | ip=10.20.1.12 | op=SEND_HEARTBEAT {{\"datanodeUUID\":\"{DN}\",\"term\":\"7\",\"command\":\"[]\"}} | ret=SUCCESS |  \n"
+        );
+        let container = "2026-09-14 02:12:35,354 | ERROR | ID=2043 | Index=0 | BCSID=40551 | State=UNHEALTHY | Volume=/data/disk2/hdds | DataChecksum=0 | Container has 1 error: WRITE_FAILURE for file /data/disk2/hdds/2043 with exception: org.apache.hadoop.hdds.scm.container.common.helpers.StorageContainerException |  \n";
+        let streams = vec![
+            typed_file(
+                "dn2",
+                "dn2/ozone-hadoop-datanode-dn2.log",
+                Component::Datanode,
+                &dn_log,
+            ),
+            typed_file(
+                "scm1",
+                "scm1/scm-audit-scm1.log",
+                Component::ScmAudit,
+                &audit,
+            ),
+            typed_file(
+                "dn2",
+                "dn2/dn-container-dn2.log",
+                Component::DnContainer,
+                container,
+            ),
+        ];
+        let kinds: Vec<&str> = streams.iter().flatten().map(Event::kind).collect();
+        assert_eq!(
+            kinds,
+            vec![
+                "endpoint_timeout",
+                "endpoint_timeout",
+                "endpoint_timeout",
+                datanode_kinds::MARKED_UNHEALTHY,
+                "scm_audit",
+                "scm_audit",
+                "scm_audit",
+                "scm_audit",
+                datanode_kinds::CONTAINER_STATE,
+            ]
+        );
+        let analysis = oztrace_analyzer::Analysis::run(
+            Trace::merge(streams, 2_000),
+            oztrace_analyzer::ReplayOptions::default(),
+        );
+        let context = Context {
+            analysis: &analysis,
+            settings: &Settings::default(),
+            logging: &crate::LoggingCoverage::default(),
+        };
+        let mut out = Output::default();
+        DroppedActions.check(&context, &mut out);
+        assert_eq!(out.findings.len(), 1);
+        let f = &out.findings[0];
+        assert_eq!(f.entity, Entity::Datanode(DN.into()));
+        assert_eq!(f.confidence, Confidence::Possible);
+        assert!(f.related.contains(&Entity::Container(2043)));
+        assert_eq!(
+            f.evidence.iter().filter(|e| e.role == Role::Effect).count(),
+            2
+        );
+        assert_eq!(out.gaps.len(), 1);
+        assert_eq!(out.gaps[0].hosts, vec!["dn2".to_string()]);
+        assert!(
+            out.gaps[0]
+                .enable
+                .iter()
+                .any(|l| l.contains("HeartbeatEndpointTask=DEBUG"))
+        );
     }
 }

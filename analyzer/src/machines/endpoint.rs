@@ -572,14 +572,7 @@ impl EndpointMachine {
                 phase: Phase::Register,
                 queued: from.queued,
             };
-            push(
-                from,
-                mid,
-                "version answered",
-                Some(
-                    "none on the datanode (VersionEndpointTask logs no success); SCM audit GET_VERSION",
-                ),
-            );
+            push(from, mid, "version answered", Some(VERSION_LINE));
             push(mid, to, "registered", inferred);
         } else if trigger == Trigger::Registered && from.phase == Phase::Heartbeat {
             // The reregister that sent it back to GETVERSION was not in the trace.
@@ -592,14 +585,7 @@ impl EndpointMachine {
                 phase: Phase::Register,
                 queued: from.queued,
             };
-            push(
-                lost,
-                mid,
-                "version answered",
-                Some(
-                    "none on the datanode (VersionEndpointTask logs no success); SCM audit GET_VERSION",
-                ),
-            );
+            push(lost, mid, "version answered", Some(VERSION_LINE));
             push(mid, to, "registered", inferred);
         } else {
             push(from, to, trigger.name(), inferred);
@@ -612,7 +598,10 @@ impl EndpointMachine {
 pub const REREGISTER_LINE: &str = "DEBUG org.apache.hadoop.ozone.container.common.states.endpoint.HeartbeatEndpointTask: Received SCM notification to register. Interrupt HEARTBEAT and transit to GETVERSION state.";
 /// No datanode line shows a successful registration; the SCM side does.
 const REGISTERED_LINE: &str =
-    "none on the datanode (RegisterEndpointTask logs no success); SCM audit REGISTER";
+    "the SCM audit REGISTER of this datanode (no datanode line logs a successful register)";
+/// No datanode line shows a successful getVersion either.
+const VERSION_LINE: &str =
+    "the SCM audit GET_VERSION from this datanode (no datanode line logs a successful getVersion)";
 
 impl Machine for EndpointMachine {
     fn name(&self) -> &'static str {
