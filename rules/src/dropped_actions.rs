@@ -1204,9 +1204,7 @@ mod tests {
 2026-09-14 02:12:33,864 [{t}] WARN org.apache.hadoop.ozone.container.common.states.datanode.RunningDatanodeState: Detected timeout: Timeout occurred on endpoint: {ADDR}\n\
 2026-09-14 02:12:35,353 [{DN}-ChunkWriter-1-0] INFO org.apache.hadoop.ozone.container.common.impl.HddsDispatcher: Marked Container UNHEALTHY, ContainerID: 2043\n"
         );
-        let rereg = format!(
-            "\"command\":\"[commandType: reregisterCommand reregisterCommandProto {{ }} term: 0 encodedToken: \\\"\\\" deadlineMsSinceEpoch: 0]\"}} | ret=SUCCESS |  "
-        );
+        let rereg = "\"command\":\"[commandType: reregisterCommand reregisterCommandProto { } term: 0 encodedToken: \\\"\\\" deadlineMsSinceEpoch: 0]\"} | ret=SUCCESS |  ";
         let audit = format!(
             "2026-09-14 02:12:37,903 | INFO  | SCMAudit | user=hadoop | ip=10.20.1.12 | op=SEND_HEARTBEAT {{\"datanodeUUID\":\"{DN}\",\"term\":\"7\",{rereg}\n\
 2026-09-14 02:12:37,918 | INFO  | SCMAudit | user=hadoop | ip=10.20.1.12 | op=SEND_HEARTBEAT {{\"datanodeUUID\":\"{DN}\",\"term\":\"7\",{rereg}\n\
