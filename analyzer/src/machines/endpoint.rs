@@ -282,7 +282,25 @@ pub fn scm_signal(event: &Event) -> Option<ScmSignal> {
         })
     };
     match kind {
-        scm_kinds::AUDIT => audit_signal(&serde_json::to_value(&event.data).ok()?),
+        scm_kinds::AUDIT => {
+            // Literal prefilter on the audit message before reading the typed fields: most
+            // records are plain heartbeats, one per interval per datanode per SCM.
+            let text = event.text.as_str();
+            let heartbeat = text.contains("op=SEND_HEARTBEAT ");
+            if !heartbeat && !text.contains("op=REGISTER ") {
+                return None;
+            }
+            if heartbeat
+                && !text.contains("reregisterCommand")
+                && !text.contains("closeContainerCommand")
+            {
+                return (!text.contains("ret=FAILURE")).then_some(ScmSignal::Answered {
+                    datanode: datanode()?,
+                    close_containers: Vec::new(),
+                });
+            }
+            audit_signal(&serde_json::to_value(&event.data).ok()?)
+        }
         scm_kinds::UNREGISTERED_HEARTBEAT => Some(ScmSignal::Reregister {
             datanode: datanode()?,
             audit: false,
