@@ -81,7 +81,9 @@ pub static DOC: RuleDoc = RuleDoc {
 (consecutive `Detected timeout` warnings: one queued task each), while that SCM restarted or \
 failed over and answered the datanode with reregister commands; a container action raised in that \
 window (a full or UNHEALTHY container's close action) that the SCM never acted on within ten \
-heartbeat intervals of the re-registration.",
+heartbeat intervals of the re-registration. In builds with HDDS-15533 and \
+`ozone.client.failover.resolve-needed=true`, an `SCM endpoint … re-resolved` line stands in for the \
+reregister (the replaced endpoint's queued heartbeats still run).",
     why: "RunningDatanodeState never cancels a timed-out endpoint task; the queued \
 HeartbeatEndpointTask runs after the reregister moved the endpoint to GETVERSION, drains the \
 container actions queued for that SCM and sends them to an SCM that does not consider the \
@@ -101,8 +103,8 @@ any SEND_HEARTBEAT audit, no SCM line naming it, no CLOSING/CLOSED replica) with
 intervals (`hdds.heartbeat.interval`, default 30s) after the REGISTER. At INFO this is at best \
 `possible`: nothing shows which heartbeat carried the action. `confirmed` when HeartbeatEndpointTask \
 DEBUG shows a heartbeat sent while the endpoint was in GETVERSION (or by a replaced endpoint) \
-carrying that container action, answered by another reregister. With that DEBUG logger on and no \
-such heartbeat, nothing is reported. A slow SCM that recovers without reregister is silent.",
+carrying that container action, answered by another reregister (or, after a DNS refresh, failing: \
+actions are not put back). With that DEBUG logger on and no such heartbeat, nothing is reported. A slow SCM that recovers without reregister is silent.",
     loggers: DEBUG_LINES,
 };
 
