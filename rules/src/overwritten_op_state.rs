@@ -21,6 +21,7 @@
 
 use crate::{Confidence, Context, Evidence, Finding, Gap, Output, Role, Rule, RuleDoc, Severity};
 use oztrace_analyzer::Analysis;
+use oztrace_analyzer::graph::EdgeKind;
 use oztrace_analyzer::machines::node_admin::{self, ABORT_WRITE_OVERWRITES_COPY};
 use oztrace_analyzer::machines::scm_role;
 use oztrace_analyzer::trace::{EventId, Trace};
@@ -586,12 +587,20 @@ follower; a re-election before the next heartbeat would drop the decommission/ma
                 "leader {host} schedules IN_SERVICE although the datanode persisted the admin state"
             ),
         });
-        if let Some(told) = self
-            .told_in_service
-            .iter()
-            .copied()
-            .find(|&t| t > drop.effect && same_host(trace, t, drop.effect))
-        {
+        // The heartbeat response that carried the command (the `op-state-command` causal link),
+        // else the next line of that SCM saying the datanode is told or reports IN_SERVICE.
+        let delivered = analysis
+            .graph
+            .outgoing(drop.effect)
+            .find(|(_, edge)| edge.kind == EdgeKind::Causal)
+            .map(|(to, _)| to);
+        let told = delivered.or_else(|| {
+            self.told_in_service
+                .iter()
+                .copied()
+                .find(|&t| t > drop.effect && same_host(trace, t, drop.effect))
+        });
+        if let Some(told) = told {
             evidence.push(Evidence {
                 event: told,
                 role: Role::Effect,

@@ -17,5 +17,5 @@ pub fn all() -> Vec<Box<dyn Machine>> {
 
 /// Every causal linker.
 pub fn linkers() -> Vec<Box<dyn Linker>> {
-    vec![]
+    vec![Box::new(node_admin::OpStateCommandDelivery)]
 }
