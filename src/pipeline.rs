@@ -362,45 +362,69 @@ fn unrecognized_event(
 }
 
 fn count_shape(shapes: &mut HashMap<String, u64>, message: &str) {
-    let shape = message_shape(message);
-    if let Some(n) = shapes.get_mut(&shape) {
-        *n += 1;
-    } else if shapes.len() < MAX_SHAPES {
-        shapes.insert(shape, 1);
+    thread_local! {
+        static SHAPE: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
     }
+    SHAPE.with_borrow_mut(|shape| {
+        shape.clear();
+        write_shape(message, shape);
+        if let Some(n) = shapes.get_mut(shape.as_str()) {
+            *n += 1;
+        } else if shapes.len() < MAX_SHAPES {
+            shapes.insert(shape.clone(), 1);
+        }
+    });
 }
 
 /// A message with numbers, ids, hex and paths masked, so that lines of one statement group
 /// together: `Container #1051 closed on 10.0.1.5` → `Container #N closed on N.N.N.N`.
 pub fn message_shape(message: &str) -> String {
-    let head: String = message.chars().take(120).collect();
-    let mut out = String::with_capacity(head.len());
-    for word in head.split(' ') {
-        if !out.is_empty() {
+    let mut out = String::new();
+    write_shape(message, &mut out);
+    out
+}
+
+/// Writes the shape of the message's first 120 bytes into `out` (no allocation per word).
+fn write_shape(message: &str, out: &mut String) {
+    let mut cut = message.len().min(120);
+    while !message.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    for (i, word) in message[..cut].split(' ').enumerate() {
+        if i > 0 {
             out.push(' ');
         }
-        if word.contains('/') && word.len() > 1 {
+        if word.len() > 1 && word.contains('/') {
             out.push_str("<path>");
             continue;
         }
         // Runs of letters and digits: a run that is all hex with a digit in it is an id or a
         // number (`1051`, `eeef75e3`, `0x1f`), masked; words stay.
-        let mut run = String::new();
-        for c in word.chars().chain(std::iter::once(' ')) {
-            if c.is_ascii_alphanumeric() {
-                run.push(c);
+        let bytes = word.as_bytes();
+        let mut start = 0;
+        while start < bytes.len() {
+            if !bytes[start].is_ascii_alphanumeric() {
+                let end = start
+                    + bytes[start..]
+                        .iter()
+                        .take_while(|b| !b.is_ascii_alphanumeric())
+                        .count();
+                out.push_str(&word[start..end]);
+                start = end;
                 continue;
             }
-            let is_id = run.chars().any(|c| c.is_ascii_digit())
-                && run.chars().all(|c| c.is_ascii_hexdigit() || c == 'x');
-            out.push_str(if is_id { "N" } else { &run });
-            run.clear();
-            if c != ' ' {
-                out.push(c);
-            }
+            let end = start
+                + bytes[start..]
+                    .iter()
+                    .take_while(|b| b.is_ascii_alphanumeric())
+                    .count();
+            let run = &bytes[start..end];
+            let is_id = run.iter().any(u8::is_ascii_digit)
+                && run.iter().all(|b| b.is_ascii_hexdigit() || *b == b'x');
+            out.push_str(if is_id { "N" } else { &word[start..end] });
+            start = end;
         }
     }
-    out
 }
 
 #[cfg(test)]
@@ -422,5 +446,7 @@ mod tests {
             "Node N-N-N-N-N is dead"
         );
         assert_eq!(message_shape("WARN deadbeef cafe"), "WARN deadbeef cafe");
+        let long = format!("{}é tail", "x".repeat(119));
+        assert_eq!(message_shape(&long), "x".repeat(119));
     }
 }

@@ -293,18 +293,19 @@ impl Pattern {
             return accept(end, h);
         };
         let trimmed_lit = lit.trim_end();
-        let mut ends: Vec<usize> = memmem::find_iter(rest.as_bytes(), lit.as_bytes()).collect();
-        if self.only_optional_after(index + 1)
+        // A line whose trailing spaces were trimmed can end where the literal would start.
+        let trimmed_end = (self.only_optional_after(index + 1)
             && trimmed_lit.len() < lit.len()
-            && rest.trim_end().ends_with(trimmed_lit)
-        {
-            ends.push(rest.trim_end().len() - trimmed_lit.len());
-        }
-        let greedy = matches!(token, Token::Message | Token::Throwable);
-        if greedy {
-            ends.iter().rev().any(|&end| accept(end, h))
+            && rest.trim_end().ends_with(trimmed_lit))
+        .then(|| rest.trim_end().len() - trimmed_lit.len());
+        let (haystack, needle) = (rest.as_bytes(), lit.as_bytes());
+        if matches!(token, Token::Message | Token::Throwable) {
+            // Greedy: the message runs to the last place the rest of the pattern can follow.
+            trimmed_end.is_some_and(|end| accept(end, h))
+                || memmem::rfind_iter(haystack, needle).any(|end| accept(end, h))
         } else {
-            ends.iter().any(|&end| accept(end, h))
+            memmem::find_iter(haystack, needle).any(|end| accept(end, h))
+                || trimmed_end.is_some_and(|end| accept(end, h))
         }
     }
 }

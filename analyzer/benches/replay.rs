@@ -1,0 +1,99 @@
+//! Replay throughput: the typed events of every sample bundle, repeated with shifted times and
+//! hosts to about a million events, merged into one trace and replayed through every machine.
+//! Run: `cargo bench -p oztrace-analyzer --bench replay` (criterion prints events/s).
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use oztrace_analyzer::trace::Trace;
+use oztrace_analyzer::{Analysis, ReplayOptions};
+use oztrace_parser::catalog::classify;
+use oztrace_parser::event::Event;
+use oztrace_parser::input::{ConfigFile, InputFile, StreamSink, Unreadable, discover};
+use oztrace_parser::record::{ReadOptions, read_records};
+use oztrace_parser::source::Component;
+use std::hint::black_box;
+use std::io::BufRead;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+struct Collect(Vec<Vec<Event>>);
+
+impl StreamSink for Collect {
+    fn log(&mut self, file: &InputFile, reader: &mut dyn BufRead) -> std::io::Result<()> {
+        let component = file.hint.component.unwrap_or(Component::Unknown);
+        let host: Arc<str> = Arc::from(file.hint.host.as_deref().unwrap_or("unknown"));
+        let name: Arc<str> = Arc::from(file.display.as_str());
+        let mut events = Vec::new();
+        let (_, error) = read_records(reader, &ReadOptions::default(), &mut |r| {
+            if let Some(typed) = classify(&r, component) {
+                events.push(Event {
+                    ts: r.ts,
+                    host: Arc::clone(&host),
+                    component,
+                    level: r.level,
+                    thread: r.thread,
+                    logger: r.logger,
+                    entities: typed.entities,
+                    data: typed.data,
+                    file: Arc::clone(&name),
+                    line: r.line,
+                    continuation_lines: r.continuation_lines,
+                    text: r.message,
+                    copies: Vec::new(),
+                });
+            }
+        });
+        self.0.push(events);
+        error.map_or(Ok(()), Err)
+    }
+    fn config(&mut self, _: ConfigFile) {}
+    fn unreadable(&mut self, _: Unreadable) {}
+}
+
+fn sample_streams() -> Vec<Vec<Event>> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../samples");
+    let mut sink = Collect(Vec::new());
+    for unit in discover(&[root]).units {
+        unit.read(&mut sink);
+    }
+    sink.0.retain(|s| !s.is_empty());
+    sink.0
+}
+
+fn replay(c: &mut Criterion) {
+    let base = sample_streams();
+    let per_copy: usize = base.iter().map(Vec::len).sum::<usize>().max(1);
+    let copies = (1_000_000 / per_copy).max(1);
+    let streams: Vec<Vec<Event>> = (0..copies)
+        .flat_map(|copy| {
+            base.iter().map(move |stream| {
+                stream
+                    .iter()
+                    .map(|e| {
+                        let mut e = e.clone();
+                        e.ts = e.ts.map(|t| t + copy as i64 * 86_400_000);
+                        e.host = Arc::from(format!("{}-{copy}", e.host));
+                        e
+                    })
+                    .collect()
+            })
+        })
+        .collect();
+    let total: usize = streams.iter().map(Vec::len).sum();
+    let mut group = c.benchmark_group("replay");
+    group.throughput(Throughput::Elements(total as u64));
+    group.sample_size(10);
+    group.bench_function("merge_graph_and_machines", |b| {
+        b.iter_batched(
+            || streams.clone(),
+            |streams| {
+                let analysis = Analysis::run(Trace::merge(streams, 2000), ReplayOptions::default());
+                black_box(analysis.replay.transitions.len())
+            },
+            criterion::BatchSize::LargeInput,
+        )
+    });
+    group.finish();
+}
+
+criterion_group!(benches, replay);
+criterion_main!(benches);
