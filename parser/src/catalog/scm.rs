@@ -1131,9 +1131,10 @@ fn match_template<'a>(template: &str, message: &'a str, caps: &mut Vec<&'a str>)
     let Some(mut rest) = message.strip_prefix(first) else {
         return false;
     };
-    let fragments: Vec<&str> = fragments.collect();
-    for (i, fragment) in fragments.iter().enumerate() {
-        if i + 1 == fragments.len() {
+    let mut fragments = fragments.peekable();
+    while let Some(fragment) = fragments.next() {
+        if fragments.peek().is_none() {
+            // The last placeholder runs up to the template's tail.
             let Some(value) = rest.strip_suffix(fragment) else {
                 return false;
             };
