@@ -553,3 +553,11 @@ fn template_matching_edges() {
     assert!(!match_template("{} has {} x", "a has b", &mut caps));
     assert!(!match_template("A {} B", "A", &mut caps));
 }
+
+#[test]
+fn an_audit_record_in_a_compose_stream_types_too() {
+    let records = read(&format!("scm1_1  | {AUDIT_HB_LEADER}\n"));
+    let t = typed(&records[0], Component::Scm);
+    assert_eq!(t.data.kind(), "scm_audit");
+    assert_eq!(t.entities, vec![Entity::Datanode(DN3_UUID.into())]);
+}
