@@ -32,6 +32,9 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 
 pub const ID: &str = "overwritten-op-state";
 
+const HEARTBEAT_DISPATCHER: &str =
+    "org.apache.hadoop.hdds.scm.server.SCMDatanodeHeartbeatDispatcher";
+
 /// Op states of a running admin workflow the datanode may report.
 const ADMIN_STATES: &[&str] = &["DECOMMISSIONING", "ENTERING_MAINTENANCE", "IN_MAINTENANCE"];
 
@@ -90,27 +93,30 @@ impl Rule for OverwrittenOpState {
             let Some(finding) = node.finding(analysis, uuid) else {
                 continue;
             };
-            if finding.confidence < Confidence::Confirmed {
-                for e in &finding.evidence {
-                    let host = &analysis.trace.get(e.event).host;
-                    if e.role == Role::Effect && !facts.heartbeat_audit_hosts.contains(&**host) {
-                        audit_gap_hosts.insert(host.to_string());
-                    }
+            // The IN_SERVICE push is only default-on in the SCM audit (SEND_HEARTBEAT); without it
+            // and without the dispatcher's DEBUG line, the command reaching the datanode is unseen.
+            for e in finding.evidence.iter().filter(|e| e.role == Role::Effect) {
+                let host = &*analysis.trace.get(e.event).host;
+                if !facts.heartbeat_audit_hosts.contains(host)
+                    && !context.logging.enabled(host, HEARTBEAT_DISPATCHER, "DEBUG")
+                {
+                    audit_gap_hosts.insert(host.to_string());
                 }
             }
             out.findings.push(finding);
         }
-        if !audit_gap_hosts.is_empty() {
+        for host in audit_gap_hosts {
             out.gaps.push(Gap {
                 rule: ID,
-                missing: "SEND_HEARTBEAT audit records (the setNodeOperationalStateCommand the re-elected SCM sent) \
-on the SCM that dropped the decommission: the SCM audit log is missing or SEND_HEARTBEAT is demoted to DEBUG"
+                missing: "the setNodeOperationalStateCommand the re-elected SCM returned to the datanode: no \
+SEND_HEARTBEAT audit records from this SCM (audit log missing, or SEND_HEARTBEAT demoted to DEBUG)"
                     .to_string(),
                 enable: vec![
-                    "ozone.audit.log.debug.cmd.list.scmaudit must not list SEND_HEARTBEAT (ozone-site.xml)".to_string(),
-                    "log4j.logger.org.apache.hadoop.hdds.scm.server.SCMDatanodeHeartbeatDispatcher=DEBUG".to_string(),
+                    format!("log4j.logger.{HEARTBEAT_DISPATCHER}=DEBUG"),
+                    "ozone.audit.log.debug.cmd.list.scmaudit= (ozone-site.xml: keep SEND_HEARTBEAT out of the list)"
+                        .to_string(),
                 ],
-                hosts: audit_gap_hosts.into_iter().collect(),
+                hosts: vec![host],
             });
         }
     }
