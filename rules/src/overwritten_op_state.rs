@@ -163,6 +163,13 @@ impl Facts {
             if !matches!(event.data, EventData::Scm(_)) {
                 continue;
             }
+            for e in &event.entities {
+                if let Entity::Datanode(uuid) = e
+                    && let Some(hash) = uuid_hash_code(uuid)
+                {
+                    by_hash.insert(hash, uuid.clone());
+                }
+            }
             for found in find_datanode_details(&event.text) {
                 let uuid = found.value.uuid.to_ascii_lowercase();
                 for name in [found.value.host, found.value.ip] {
@@ -291,7 +298,7 @@ struct Race {
 }
 
 /// The re-elected leader's IN_SERVICE push.
-struct Drop {
+struct Dropped {
     effect: EventId,
     admission: EventId,
     /// The scm-role transition that made the SCM leader.
@@ -381,7 +388,7 @@ impl Node {
         out
     }
 
-    fn drops(&self, analysis: &Analysis) -> Vec<Drop> {
+    fn drops(&self, analysis: &Analysis) -> Vec<Dropped> {
         let trace = &analysis.trace;
         let mut out = Vec::new();
         for &effect in &self.effects {
@@ -419,7 +426,7 @@ impl Node {
                 })
                 .map(|t| t.event)
                 .last();
-            out.push(Drop {
+            out.push(Dropped {
                 effect,
                 admission,
                 elected: elected.event,
@@ -560,7 +567,7 @@ follower; a re-election before the next heartbeat would drop the decommission/ma
         })
     }
 
-    fn drop_evidence(&self, analysis: &Analysis, drop: &Drop, evidence: &mut Vec<Evidence>) {
+    fn drop_evidence(&self, analysis: &Analysis, drop: &Dropped, evidence: &mut Vec<Evidence>) {
         let trace = &analysis.trace;
         let host = trace.get(drop.effect).host.to_string();
         if let Some(down) = drop.stepped_down {
