@@ -24,6 +24,7 @@ pub fn all() -> Vec<Box<dyn Machine>> {
 /// Every causal linker.
 pub fn linkers() -> Vec<Box<dyn Linker>> {
     vec![
+        Box::new(node_admin::OpStateCommandDelivery),
         Box::new(container::FailedWriteLinker),
         Box::new(endpoint::CommandReceipt),
     ]

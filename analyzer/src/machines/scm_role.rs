@@ -29,6 +29,10 @@ pub const NAME: &str = "scm-role";
 /// heartbeat that was in flight during the change, not a missed change.
 const AUDIT_GRACE_MS: i64 = 2_000;
 
+/// The SCMContext lines an audit-inferred step stands for.
+const AUDIT_ELECTED: &str = "SCMContext INFO `update <isLeader,term> from <false,0> to <true,T>` (SCM audit SEND_HEARTBEAT has `term`)";
+const AUDIT_STEP_DOWN: &str = "SCMContext INFO `update <isLeader,term> from <true,T> to <false,0>` (SCM audit SEND_HEARTBEAT has no `term`, or a higher one)";
+
 /// (from, trigger, to, Ozone code). `*` = any state.
 pub const TRANSITIONS: &[(&str, &str, &str, &str)] = &[
     (
@@ -256,7 +260,29 @@ impl Machine for ScmRole {
             },
             event.ts,
         );
-        let from = state.role;
+        let mut from = state.role;
+        // An audit term above the one this SCM leads: it lost and regained leadership between two
+        // heartbeats with the main-log lines missing; both steps are inferred.
+        if let (Signal::Audit(Role::Leader(Some(new))), Role::Leader(Some(old))) = (&signal, from)
+            && *new > old
+            && state
+                .last_logged_change
+                .zip(event.ts)
+                .is_none_or(|(change, ts)| ts - change > AUDIT_GRACE_MS)
+        {
+            out.push(Transition {
+                machine: NAME,
+                entity: state.entity.clone(),
+                scope: Some(Arc::clone(&host)),
+                from: from.label(),
+                to: Role::Follower.label(),
+                event: id,
+                inferred: Some(AUDIT_STEP_DOWN),
+                illegal: false,
+            });
+            from = Role::Follower;
+            state.role = from;
+        }
         let (to, inferred): (Role, Option<&'static str>) = match signal {
             Signal::Logged(role) => {
                 state.has_scm_lines = true;
@@ -290,9 +316,9 @@ impl Machine for ScmRole {
                     return;
                 }
                 let line = if role.is_leader() {
-                    "SCMContext INFO `update <isLeader,term> from <false,0> to <true,T>` (SCM audit SEND_HEARTBEAT has `term`)"
+                    AUDIT_ELECTED
                 } else {
-                    "SCMContext INFO `update <isLeader,term> from <true,T> to <false,0>` (SCM audit SEND_HEARTBEAT has no `term`)"
+                    AUDIT_STEP_DOWN
                 };
                 (role, Some(line))
             }
@@ -505,6 +531,25 @@ pub(crate) mod tests {
         );
         assert_eq!(is_leader(&replay, &trace, "scm2", 2), Some(false));
         assert_eq!(is_leader(&replay, &trace, "scm2", 4), Some(true));
+    }
+
+    #[test]
+    fn a_higher_audit_term_infers_a_step_down_and_a_re_election() {
+        let (_, replay) = replay(vec![
+            heartbeat("scm1", 1, 0, Some(6)),
+            heartbeat("scm1", 2, 30_000, Some(7)),
+            // A lower term than one it led: terms never go back.
+            heartbeat("scm1", 3, 60_000, Some(5)),
+        ]);
+        assert_eq!(
+            steps(&replay),
+            vec![
+                ("UNKNOWN".into(), "LEADER term 6".into(), true, false),
+                ("LEADER term 6".into(), "FOLLOWER".into(), true, false),
+                ("FOLLOWER".into(), "LEADER term 7".into(), true, false),
+                ("LEADER term 7".into(), "LEADER term 5".into(), true, true),
+            ]
+        );
     }
 
     #[test]
