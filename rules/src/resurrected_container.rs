@@ -135,11 +135,10 @@ fn replica_datanode(trace: &Trace, e: &ResurrectedEvent) -> Option<Entity> {
 fn is_follower(analysis: &Analysis, id: EventId, e: &ResurrectedEvent) -> bool {
     let trace = &analysis.trace;
     let event = trace.get(id);
-    let failed = trace
-        .of_host(&event.host)
+    let on_host = trace.of_host(&event.host);
+    let failed = on_host[on_host.partition_point(|&other| other <= id)..]
         .iter()
         .copied()
-        .skip_while(|&other| other <= id)
         .take_while(|&other| {
             trace
                 .elapsed(id, other)
@@ -724,6 +723,31 @@ mod tests {
             ("scm3", 40, FCR, resurrect(88217, "OPEN", 88217), ""),
         ]);
         assert!(out.findings.is_empty(), "{:?}", out.findings);
+    }
+
+    #[test]
+    fn debug_processing_replica_shows_the_sid_before_the_raise() {
+        let processing = |sid| {
+            (
+                "scm1",
+                49,
+                FCR,
+                format!("Processing replica {}", d("DELETED", sid, "OPEN", 4821)),
+                "",
+            )
+        };
+        // The replica raised the sid from 4800 to its own 4821: newer data, not this bug.
+        let newer = check(vec![
+            processing(4800),
+            ("scm1", 50, FCR, resurrect(4821, "OPEN", 4821), ""),
+        ]);
+        assert!(newer.findings.is_empty());
+        let stale = check(vec![
+            processing(4821),
+            ("scm1", 50, FCR, resurrect(4821, "OPEN", 4821), ""),
+        ]);
+        assert_eq!(stale.findings[0].confidence, Confidence::Confirmed);
+        assert_eq!(stale.findings[0].evidence[1].event, 0);
     }
 
     #[test]
