@@ -4,6 +4,8 @@
 //! example, the evidence it uses and the loggers that sharpen it. Adding a rule touches its file,
 //! its sample bundles and one line of [`registry`].
 
+pub mod reused_write_future;
+
 use oztrace_analyzer::Analysis;
 use oztrace_analyzer::trace::EventId;
 use oztrace_parser::entity::Entity;
@@ -197,7 +199,7 @@ pub trait Rule: Sync {
 
 /// Every rule, in contract order.
 pub fn registry() -> Vec<&'static dyn Rule> {
-    vec![]
+    vec![&reused_write_future::RULE]
 }
 
 /// The contract's fingerprint: the first 16 hex digits of SHA-256 of `rule + "\n" + entity`.
