@@ -44,6 +44,12 @@ const NEAR_LEADERSHIP_CHANGE_MS: i64 = 30 * 60 * 1000;
 /// A main-log effect and its dn-audit record are written within this distance.
 const SAME_FAILURE_MS: i64 = 5_000;
 
+/// Notes of the write failures that mark a replica UNHEALTHY (dn-audit, main log).
+const WRITE_FAILURE_NOTES: [&str; 2] = [
+    "a later chunk of this block found the block file short (CHUNK_FILE_INCONSISTENCY)",
+    "WriteChunk failed CHUNK_FILE_INCONSISTENCY: the block file is shorter than the committed chunks",
+];
+
 const LOGGERS: &[(&str, &str)] = &[
     (
         "org.apache.hadoop.ozone.container.common.transport.server.ratis.ContainerStateMachine",
@@ -180,11 +186,29 @@ impl Rule for ReusedWriteFuture {
                 if *h == host
                     && matches!(entity, Entity::Block { container: c, .. } if *c == container)
                 {
+                    // The replica's UNHEALTHY lines are an effect of this block's failed write
+                    // when they follow it; for the other blocks of the container, context.
+                    let own_write_failure = |at: EventId| {
+                        draft.evidence.iter().any(|d| {
+                            WRITE_FAILURE_NOTES.contains(&d.note.as_str())
+                                && trace
+                                    .elapsed(d.event, at)
+                                    .is_some_and(|ms| (0..=SAME_FAILURE_MS).contains(&ms))
+                        })
+                    };
+                    let mut added = Vec::new();
                     for e in &extra.evidence {
-                        if !draft.evidence.iter().any(|d| d.event == e.event) {
-                            draft.evidence.push(e.clone());
+                        if draft.evidence.iter().any(|d| d.event == e.event) {
+                            continue;
                         }
+                        let mut e = e.clone();
+                        if e.role == Role::Effect && !own_write_failure(e.event) {
+                            e.role = Role::Context;
+                            e.note = format!("same replica (container {container}): {}", e.note);
+                        }
+                        added.push(e);
                     }
+                    draft.evidence.extend(added);
                 }
             }
         }
@@ -525,11 +549,7 @@ impl HostFacts {
                     && op == "WRITE_CHUNK"
                     && thrown.contains("does not match length")
                 {
-                    effect(
-                        container,
-                        local,
-                        "a later chunk of this block found the block file short (CHUNK_FILE_INCONSISTENCY)",
-                    );
+                    effect(container, local, WRITE_FAILURE_NOTES[0]);
                 } else if ret == "FAILURE"
                     && op == "READ_CHUNK"
                     && thrown.contains("Unexpected read size")
@@ -1202,8 +1222,16 @@ mod tests {
         let f = &out.findings[1];
         assert!(f.related.contains(&Entity::Datanode(DN1.into())));
         assert!(f.related.contains(&Entity::Group("41A9C03D5E7B".into())));
-        // The container-level UNHEALTHY line joins the block findings of its container.
-        assert!(f.evidence.iter().any(|e| e.note.contains("UNHEALTHY")));
+        // The container-level UNHEALTHY line joins the block findings of its container: an
+        // effect of block 23's failed write, context for block 17.
+        let unhealthy = |f: &Finding| {
+            f.evidence
+                .iter()
+                .find(|e| e.note.contains("marked this replica UNHEALTHY"))
+                .map(|e| e.role)
+        };
+        assert_eq!(unhealthy(f), Some(Role::Effect));
+        assert_eq!(unhealthy(&out.findings[0]), Some(Role::Context));
         assert!(
             f.evidence
                 .iter()
