@@ -848,8 +848,9 @@ fn election(msg: &str) -> Option<RatisEvent> {
 }
 
 fn follower_state(msg: &str) -> Option<RatisEvent> {
-    // `{}: change to CANDIDATE, lastRpcElapsedTime:{}, electionTimeout:{}`.
-    let (member, text) = member_daemon(msg, "-FollowerState")?;
+    // `{}: change to CANDIDATE, lastRpcElapsedTime:{}, electionTimeout:{}`, where `{}` is the
+    // daemon's name `<memberId>-FollowerState`; accept the bare member id as well.
+    let (member, text) = member_daemon(msg, "-FollowerState").or_else(|| member_daemon(msg, ""))?;
     let after = text.strip_prefix("change to CANDIDATE")?;
     Some(RatisEvent::ElectionTimeout {
         member,
@@ -1465,6 +1466,18 @@ mod tests {
                 election_timeout_ms: Some(5012),
                 ..
             }
+        ));
+        let (e, _) = one(
+            "x",
+            "INFO",
+            "org.apache.ratis.server.impl.FollowerState",
+            &format!(
+                "{MEMBER}: change to CANDIDATE, lastRpcElapsedTime:5236ms, electionTimeout:5119ms"
+            ),
+        );
+        assert!(matches!(
+            e,
+            RatisEvent::ElectionTimeout { ref member, last_rpc_elapsed_ms: Some(5236), .. } if member.member == MEMBER
         ));
         let (e, _) = one(
             "x",
