@@ -299,7 +299,7 @@ impl Machine for RatisMember {
                         before,
                         state.render(),
                         Some(
-                            "RaftServer$Division INFO `<member>: changes role from <role> to <from> at term <T> for <reason>`",
+                            "RaftServer$Division INFO `<memberId>: changes role from <role> to <this line's old role> at term <T> for <reason>`",
                         ),
                         false,
                     );
