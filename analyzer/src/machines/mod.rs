@@ -1,6 +1,7 @@
 //! The registry of reference state machines and causal linkers: adding a model is one module
 //! and one line in each list.
 
+pub mod datanode_links;
 pub mod ratis_member;
 
 use crate::graph::Linker;
@@ -13,5 +14,5 @@ pub fn all() -> Vec<Box<dyn Machine>> {
 
 /// Every causal linker.
 pub fn linkers() -> Vec<Box<dyn Linker>> {
-    vec![]
+    vec![Box::new(datanode_links::DatanodeLinks)]
 }
