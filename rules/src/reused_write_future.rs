@@ -141,15 +141,14 @@ impl Rule for ReusedWriteFuture {
                         "DEBUG lines show index {}, truncated at {} after the step-down to term {}, re-applied as a WriteChunk of chunk {} with no chunk write submitted or done on this datanode",
                         proof.index, t.index, t.new_term, proof.chunk
                     );
-                    draft.evidence.extend(t.cause_evidence(trace, facts));
+                    draft.evidence.extend(t.cause_evidence());
                     draft.evidence.extend(proof.evidence);
                     merge(&mut findings, (Arc::clone(host), entity), draft);
                 }
             }
             // Gaps: the preconditions are here, the confirming lines cannot be.
             let relevant = truncations.iter().any(|t| {
-                !facts.slow_writes_near(trace, t).is_empty()
-                    || facts.effects.iter().any(|e| t.precedes(trace, e.id))
+                !t.slow.is_empty() || facts.effects.iter().any(|e| t.precedes(trace, e.id))
             });
             if relevant {
                 let missing: Vec<String> = LOGGERS
@@ -248,6 +247,8 @@ struct Truncation {
     group: String,
     index: u64,
     new_term: u64,
+    /// Slow-write evidence around it (see [`HostFacts::slow_writes_near`]).
+    slow: Vec<Evidence>,
 }
 
 impl Truncation {
@@ -259,7 +260,7 @@ impl Truncation {
                 .is_some_and(|ms| (0..=EFFECT_WINDOW_MS).contains(&ms))
     }
 
-    fn cause_evidence(&self, trace: &Trace, facts: &HostFacts) -> Vec<Evidence> {
+    fn cause_evidence(&self) -> Vec<Evidence> {
         let mut ev = vec![
             Evidence {
                 event: self.step_down,
@@ -278,7 +279,7 @@ impl Truncation {
                 ),
             },
         ];
-        ev.extend(facts.slow_writes_near(trace, self));
+        ev.extend(self.slow.iter().cloned());
         ev
     }
 }
@@ -683,13 +684,16 @@ impl HostFacts {
                             .elapsed(*s, *id)
                             .is_some_and(|ms| (0..=STEP_DOWN_BEFORE_TRUNCATE_MS).contains(&ms))
                 })?;
-                Some(Truncation {
+                let mut t = Truncation {
                     id: *id,
                     step_down,
                     group: group.clone(),
                     index: *index,
                     new_term: term,
-                })
+                    slow: Vec::new(),
+                };
+                t.slow = self.slow_writes_near(trace, &t);
+                Some(t)
             })
             .collect()
     }
@@ -762,47 +766,58 @@ impl HostFacts {
     /// chunk write, re-applied after the truncation as a WriteChunk of another chunk with no new
     /// submit and no chunk write.
     fn proofs(&self, trace: &Trace, index: &Index, t: &Truncation) -> Vec<Proof> {
+        // The truncated entries' chunk writes (the latest submit per index at or above the
+        // truncation), and the indexes that got a fresh submit after it.
+        let mut old_submits: HashMap<u64, &Submit> = HashMap::new();
+        let mut resubmitted: HashMap<u64, EventId> = HashMap::new();
+        for s in self
+            .submits
+            .iter()
+            .filter(|s| s.group == t.group && s.index >= t.index)
+        {
+            if s.id < t.id {
+                old_submits.insert(s.index, s);
+            } else {
+                resubmitted.entry(s.index).or_insert(s.id);
+            }
+        }
         let mut proofs = Vec::new();
+        if old_submits.is_empty() {
+            return proofs;
+        }
+        let first_after = self.applies.partition_point(|a| a.id <= t.id);
         for Apply {
             id: apply,
             group,
             cmd,
             index: i,
             result,
-        } in &self.applies
+        } in &self.applies[first_after..]
         {
-            if *apply <= t.id
-                || *group != t.group
-                || cmd != "WriteChunk"
-                || result != "SUCCESS"
-                || *i < t.index
-            {
+            if *group != t.group || cmd != "WriteChunk" || result != "SUCCESS" {
                 continue;
             }
-            let Some(old) = self
-                .submits
-                .iter()
-                .rev()
-                .find(|s| s.id < t.id && s.group == t.group && s.index == *i)
-            else {
+            let Some(old) = old_submits.get(i) else {
                 continue;
             };
-            let resubmitted = self
-                .submits
-                .iter()
-                .any(|s| s.id > t.id && s.id < *apply && s.group == t.group && s.index == *i);
-            if resubmitted {
+            if resubmitted.get(i).is_some_and(|s| s < apply) {
                 continue;
             }
+            // The chunk of the applied entry: FilePerBlockStrategy's `Ignore chunk` just before
+            // the apply, on the same executor thread.
             let apply_thread = trace.get(*apply).thread.as_deref();
-            let Some((ignored, chunk, _)) = self.ignored.iter().rev().find(|(id, _, thread)| {
-                *id < *apply
-                    && *id > t.id
-                    && (apply_thread.is_none() || thread.as_deref() == apply_thread)
-                    && trace
-                        .elapsed(*id, *apply)
-                        .is_some_and(|ms| (0..=1000).contains(&ms))
-            }) else {
+            let before = self.ignored.partition_point(|(id, ..)| id < apply);
+            let Some((ignored, chunk, _)) = self.ignored[..before]
+                .iter()
+                .rev()
+                .take_while(|(id, ..)| {
+                    *id > t.id
+                        && trace
+                            .elapsed(*id, *apply)
+                            .is_some_and(|ms| (0..=1000).contains(&ms))
+                })
+                .find(|(_, _, thread)| apply_thread.is_none() || thread.as_deref() == apply_thread)
+            else {
                 continue;
             };
             if *chunk == old.chunk || self.written_chunks.contains(chunk) {
@@ -1000,7 +1015,10 @@ fn assess(
         Some(c) => (c, effect.local),
         // A main-log line without a container: borrow the block of its dn-audit record.
         None => {
-            let twin = facts.effects.iter().find(|other| {
+            // Effects are in time order; the twin is among the neighbours.
+            let at = facts.effects.partition_point(|e| e.id < effect.id);
+            let nearby = &facts.effects[at.saturating_sub(16)..(at + 17).min(facts.effects.len())];
+            let twin = nearby.iter().find(|other| {
                 other.id != effect.id
                     && other.container.is_some()
                     && (effect.local.is_none() || other.local == effect.local)
@@ -1028,8 +1046,8 @@ fn assess(
         .find(|t| t.precedes(trace, effect.id) && !index.tied_elsewhere(container, &t.group))
     {
         let mut draft = Draft::new(entity, t);
-        draft.evidence = t.cause_evidence(trace, facts);
-        let slow = facts.slow_writes_near(trace, t);
+        draft.evidence = t.cause_evidence();
+        let slow = &t.slow;
         if slow.is_empty() {
             draft.confidence = Confidence::Possible;
             draft.reason = format!(
@@ -1059,11 +1077,13 @@ fn assess(
         return Some(draft);
     }
     // `possible`: an effect near a leadership change or truncation of a member on this datanode.
-    let near = facts.leadership_changes.iter().rev().find(|id| {
-        **id < effect.id
-            && trace
-                .elapsed(**id, effect.id)
-                .is_some_and(|ms| (0..=NEAR_LEADERSHIP_CHANGE_MS).contains(&ms))
+    let before = facts
+        .leadership_changes
+        .partition_point(|id| *id < effect.id);
+    let near = facts.leadership_changes[..before].last().filter(|id| {
+        trace
+            .elapsed(**id, effect.id)
+            .is_some_and(|ms| (0..=NEAR_LEADERSHIP_CHANGE_MS).contains(&ms))
     })?;
     let group = match &trace.get(*near).data {
         EventData::Ratis(r) => r.member().map(|m| m.group.clone()),
