@@ -1775,6 +1775,53 @@ org.apache.ratis.protocol.exceptions.TimeoutIOException: Timeout 10s: WriteLog:1
     }
 
     #[test]
+    fn cut_lines_never_panic() {
+        let lines = [
+            format!(
+                "{MEMBER}: changes role from    LEADER to FOLLOWER at term 7 for candidate:{DN1}"
+            ),
+            format!(
+                "{MEMBER}: change Leader from null to {DN1} at term 7 for APPEND_ENTRIES, leader elected after 58ms"
+            ),
+            format!("{MEMBER}-SegmentedRaftLogWorker: Truncating segments truncate(18342)"),
+            format!(
+                "{MEMBER}-SegmentedRaftLogCache: truncate to 18342, arrayIndex=0, ti=(t:7, i:18342), storedEntry=(t:6, i:18342), entries=[(t:7, i:18343)]"
+            ),
+            format!(
+                "{MEMBER}-SegmentedRaftLog: appendEntry (t:7, i:18343), STATEMACHINELOGENTRY, 626@client-3E8A41D7C2B9"
+            ),
+            format!(
+                "{MEMBER}-LeaderElection3: ELECTION PASSED received 2 response(s) and 0 exception(s):"
+            ),
+            format!(
+                "{MEMBER}: receive requestVote(PRE_VOTE, {DN1}, group-D2C8A1B9F0E4, 6, (t:6, i:18341))"
+            ),
+            "Timeout 0/~".to_string(),
+            "  Response 0: a<-b#0:OK-t6".to_string(),
+        ];
+        let continuation = "  toTruncate: (17901, 18345) isOpen? true, length=96231, newEndIndex=18341\nWriteLog:1: (t:6, i:1), STATEMACHINELOGENTRY, containerID: 5 pipelineID: \"é";
+        for line in &lines {
+            for (cut, _) in line.char_indices() {
+                for tail in [
+                    "RaftServer$Division",
+                    "SegmentedRaftLogWorker",
+                    "LeaderElection",
+                    "RaftLog",
+                    "SegmentedRaftLogCache",
+                    "StateMachineUpdater",
+                    "RoleInfo",
+                    "FollowerState",
+                ] {
+                    let _ = by_logger(tail, &line[..cut], continuation);
+                    for (c, _) in continuation.char_indices().step_by(7) {
+                        let _ = by_logger(tail, line, &continuation[..c]);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn every_kind_is_registered() {
         let m = || split_member(MEMBER).unwrap().0;
         let samples = [
