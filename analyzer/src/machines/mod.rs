@@ -2,6 +2,7 @@
 //! and one line in each list.
 
 pub mod container;
+pub mod datanode_links;
 pub mod endpoint;
 pub mod node_admin;
 pub mod ratis_member;
@@ -27,5 +28,6 @@ pub fn linkers() -> Vec<Box<dyn Linker>> {
         Box::new(node_admin::OpStateCommandDelivery),
         Box::new(container::FailedWriteLinker),
         Box::new(endpoint::CommandReceipt),
+        Box::new(datanode_links::DatanodeLinks),
     ]
 }

@@ -290,16 +290,16 @@ impl Machine for RatisMember {
         };
         match step {
             Step::Role(from, to, term) => {
-                if state.role != "null" && state.role != from {
-                    // The line that moved the member into `from` is missing (rotated away, or
-                    // a gap in the bundle): infer it.
+                if state.role != from {
+                    // The line that moved the member into `from` is missing (before the first
+                    // log file, rotated away, or a gap in the bundle): infer it.
                     let before = state.render();
                     state.role = from.clone();
                     push(
                         before,
                         state.render(),
                         Some(
-                            "RaftServer$Division INFO `<member>: changes role from <role> to <from> at term <T> for <reason>`",
+                            "RaftServer$Division INFO `<memberId>: changes role from <role> to <this line's old role> at term <T> for <reason>`",
                         ),
                         false,
                     );
@@ -455,13 +455,18 @@ mod tests {
             truncate(2, 10),
             role(3, "CANDIDATE", "FOLLOWER", 2),
         ]);
-        // FOLLOWER -> LEADER skips the election; a leader never truncates.
+        // The logs start with the member already FOLLOWER: inferred.
         assert_eq!(
             steps[0],
-            ("null t0".into(), "LEADER t3".into(), false, true)
+            ("null t0".into(), "FOLLOWER t0".into(), true, false)
         );
+        // FOLLOWER -> LEADER skips the election; a leader never truncates.
         assert_eq!(
             steps[1],
+            ("FOLLOWER t0".into(), "LEADER t3".into(), false, true)
+        );
+        assert_eq!(
+            steps[2],
             (
                 "LEADER t3".into(),
                 "LEADER t3 truncated<10".into(),
@@ -470,11 +475,11 @@ mod tests {
             )
         );
         // The member was LEADER; the line moving it to CANDIDATE is missing: inferred.
-        assert!(steps[2].2);
-        assert_eq!(steps[2].1, "CANDIDATE t3 truncated<10");
+        assert!(steps[3].2);
+        assert_eq!(steps[3].1, "CANDIDATE t3 truncated<10");
         // The term went back from 3 to 2: illegal.
         assert_eq!(
-            steps[3],
+            steps[4],
             (
                 "CANDIDATE t3 truncated<10".into(),
                 "FOLLOWER t3 truncated<10".into(),
@@ -507,9 +512,15 @@ mod tests {
                 group: "group-41A9C03D5E7B".into(),
             }),
         );
-        let steps = run(vec![role(1, "CANDIDATE", "LEADER", 6), timeout, failed]);
-        assert_eq!(steps[1].1, "LEADER t6 write-timeouts=1");
-        assert_eq!(steps[2].1, "LEADER t6 write-timeouts=1 write-failures=1");
+        let steps = run(vec![
+            role(0, "null", "FOLLOWER", 5),
+            role(1, "FOLLOWER", "CANDIDATE", 5),
+            role(1, "CANDIDATE", "LEADER", 6),
+            timeout,
+            failed,
+        ]);
+        assert_eq!(steps[3].1, "LEADER t6 write-timeouts=1");
+        assert_eq!(steps[4].1, "LEADER t6 write-timeouts=1 write-failures=1");
         assert!(steps.iter().all(|s| !s.3));
     }
 

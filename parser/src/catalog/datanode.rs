@@ -1969,6 +1969,39 @@ mod tests {
     }
 
     #[test]
+    fn cut_lines_never_panic() {
+        let lines = [
+            "Operation: WriteChunk , Trace ID:  , Message: Chunk offset 8388608 does not match length 4194304 of blockFile 23.block , Result: CHUNK_FILE_INCONSISTENCY , StorageContainerException Occurred.",
+            "gid group-41A9C03D5E7B : ApplyTransaction completed. cmd WriteChunk logIndex 18343 msg :  Container Result: SUCCESS",
+            "group-41A9C03D5E7B: writeChunk writeStateMachineData : blockIdcontainerID: 1043",
+            "Writing chunk ChunkInfo{chunkName='17_chunk_3, offset=12582912, len=4194304} (overwrite: false) in stage WRITE_DATA to file /d/1042/chunks/17.block",
+            "Ignore chunk ChunkInfo{chunkName='17_chunk_3, offset=1, len=2} in stage COMMIT_DATA",
+            "Unexpected read size. expected: 4194304, actual: -1",
+            "Duplicate write chunk request. Chunk overwrite without explicit request. ChunkInfo{chunkName='1_chunk_0, offset=0, len=4}",
+            "Block conID: 1 locID: 2 bcsId: 3 replicaIndex: null successfully committed with bcsId 3 chunk size 4",
+            "Corruption detected in container [1012]. Marking it UNHEALTHY. Container has 1 error: MISSING_CHUNK for file /x",
+            "pipeline Action CLOSE on pipeline Pipeline-7e3b1c52-9a4d-4f18-b6e2-41a9c03d5e7b.Reason : é",
+        ];
+        let continuation =
+            "localID: 25\nblockCommitSequenceId: 0\n logIndex 18343 chunkName 25_chunk_é";
+        for line in lines {
+            for (cut, _) in line.char_indices() {
+                for tail in LOGGER_TAILS {
+                    let _ = by_logger(tail, &line[..cut], continuation);
+                }
+            }
+            for (cut, _) in continuation.char_indices() {
+                let _ = by_logger("ContainerStateMachine", line, &continuation[..cut]);
+            }
+        }
+        let container =
+            "ID=1042 | Index=0 | BCSID=18345 | State=UNHEALTHY | Volume=/d | DataChecksum=0 | é";
+        for (cut, _) in container.char_indices() {
+            let _ = container_log(&container[..cut], Some(&container[cut..]));
+        }
+    }
+
+    #[test]
     fn every_kind_is_registered() {
         let names: Vec<&str> = KINDS.iter().map(|k| k.kind).collect();
         let mut seen = std::collections::BTreeSet::new();

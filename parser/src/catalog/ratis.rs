@@ -848,8 +848,9 @@ fn election(msg: &str) -> Option<RatisEvent> {
 }
 
 fn follower_state(msg: &str) -> Option<RatisEvent> {
-    // `{}: change to CANDIDATE, lastRpcElapsedTime:{}, electionTimeout:{}`.
-    let (member, text) = member_daemon(msg, "-FollowerState")?;
+    // `{}: change to CANDIDATE, lastRpcElapsedTime:{}, electionTimeout:{}`, where `{}` is the
+    // daemon's name `<memberId>-FollowerState`; accept the bare member id as well.
+    let (member, text) = member_daemon(msg, "-FollowerState").or_else(|| member_daemon(msg, ""))?;
     let after = text.strip_prefix("change to CANDIDATE")?;
     Some(RatisEvent::ElectionTimeout {
         member,
@@ -1469,6 +1470,18 @@ mod tests {
         let (e, _) = one(
             "x",
             "INFO",
+            "org.apache.ratis.server.impl.FollowerState",
+            &format!(
+                "{MEMBER}: change to CANDIDATE, lastRpcElapsedTime:5236ms, electionTimeout:5119ms"
+            ),
+        );
+        assert!(matches!(
+            e,
+            RatisEvent::ElectionTimeout { ref member, last_rpc_elapsed_ms: Some(5236), .. } if member.member == MEMBER
+        ));
+        let (e, _) = one(
+            "x",
+            "INFO",
             "org.apache.ratis.server.impl.RoleInfo",
             &format!("{DN1}: shutdown {MEMBER}-LeaderStateImpl"),
         );
@@ -1757,6 +1770,53 @@ org.apache.ratis.protocol.exceptions.TimeoutIOException: Timeout 10s: WriteLog:1
                 "FollowerState",
             ] {
                 assert!(by_logger(tail, msg, "").is_none(), "{tail}: {msg}");
+            }
+        }
+    }
+
+    #[test]
+    fn cut_lines_never_panic() {
+        let lines = [
+            format!(
+                "{MEMBER}: changes role from    LEADER to FOLLOWER at term 7 for candidate:{DN1}"
+            ),
+            format!(
+                "{MEMBER}: change Leader from null to {DN1} at term 7 for APPEND_ENTRIES, leader elected after 58ms"
+            ),
+            format!("{MEMBER}-SegmentedRaftLogWorker: Truncating segments truncate(18342)"),
+            format!(
+                "{MEMBER}-SegmentedRaftLogCache: truncate to 18342, arrayIndex=0, ti=(t:7, i:18342), storedEntry=(t:6, i:18342), entries=[(t:7, i:18343)]"
+            ),
+            format!(
+                "{MEMBER}-SegmentedRaftLog: appendEntry (t:7, i:18343), STATEMACHINELOGENTRY, 626@client-3E8A41D7C2B9"
+            ),
+            format!(
+                "{MEMBER}-LeaderElection3: ELECTION PASSED received 2 response(s) and 0 exception(s):"
+            ),
+            format!(
+                "{MEMBER}: receive requestVote(PRE_VOTE, {DN1}, group-D2C8A1B9F0E4, 6, (t:6, i:18341))"
+            ),
+            "Timeout 0/~".to_string(),
+            "  Response 0: a<-b#0:OK-t6".to_string(),
+        ];
+        let continuation = "  toTruncate: (17901, 18345) isOpen? true, length=96231, newEndIndex=18341\nWriteLog:1: (t:6, i:1), STATEMACHINELOGENTRY, containerID: 5 pipelineID: \"é";
+        for line in &lines {
+            for (cut, _) in line.char_indices() {
+                for tail in [
+                    "RaftServer$Division",
+                    "SegmentedRaftLogWorker",
+                    "LeaderElection",
+                    "RaftLog",
+                    "SegmentedRaftLogCache",
+                    "StateMachineUpdater",
+                    "RoleInfo",
+                    "FollowerState",
+                ] {
+                    let _ = by_logger(tail, &line[..cut], continuation);
+                    for (c, _) in continuation.char_indices().step_by(7) {
+                        let _ = by_logger(tail, line, &continuation[..c]);
+                    }
+                }
             }
         }
     }
