@@ -2,7 +2,10 @@
 //! and one line in each list.
 
 pub mod container;
+pub mod datanode_links;
+pub mod endpoint;
 pub mod node_admin;
+pub mod ratis_member;
 pub mod scm_role;
 
 use crate::graph::Linker;
@@ -14,10 +17,17 @@ pub fn all() -> Vec<Box<dyn Machine>> {
         Box::new(scm_role::ScmRole::new()),
         Box::new(node_admin::NodeAdmin::new()),
         Box::new(container::ContainerMachine::new()),
+        Box::new(endpoint::EndpointMachine::new()),
+        Box::new(ratis_member::RatisMember::new()),
     ]
 }
 
 /// Every causal linker.
 pub fn linkers() -> Vec<Box<dyn Linker>> {
-    vec![Box::new(container::FailedWriteLinker)]
+    vec![
+        Box::new(node_admin::OpStateCommandDelivery),
+        Box::new(container::FailedWriteLinker),
+        Box::new(endpoint::CommandReceipt),
+        Box::new(datanode_links::DatanodeLinks),
+    ]
 }
