@@ -4,9 +4,11 @@
 //! example, the evidence it uses and the loggers that sharpen it. Adding a rule touches its file,
 //! its sample bundles and one line of [`registry`].
 
+pub mod dropped_actions;
 pub mod overwritten_op_state;
 pub mod premature_lease_close;
 pub mod resurrected_container;
+pub mod reused_write_future;
 
 use oztrace_analyzer::Analysis;
 use oztrace_analyzer::trace::EventId;
@@ -202,8 +204,10 @@ pub trait Rule: Sync {
 /// Every rule, in contract order.
 pub fn registry() -> Vec<&'static dyn Rule> {
     vec![
+        &reused_write_future::RULE,
         &overwritten_op_state::OverwrittenOpState,
         &premature_lease_close::PrematureLeaseClose,
+        &dropped_actions::DroppedActions,
         &resurrected_container::RULE,
     ]
 }

@@ -134,11 +134,22 @@ pub struct WindowDoc {
 
 impl Document {
     pub fn build(analysis: &Analysis, output: &Output, inputs: ReportInputs) -> Document {
+        Document::build_with(analysis, output, inputs, rule_doc)
+    }
+
+    /// Builds the document with rule documentation from `docs` (tests use a fixed registry,
+    /// so that their expectations do not move as rules are registered).
+    pub fn build_with(
+        analysis: &Analysis,
+        output: &Output,
+        inputs: ReportInputs,
+        docs: fn(&str) -> Option<&'static RuleDoc>,
+    ) -> Document {
         let mut findings: Vec<FindingDoc> = output
             .findings
             .iter()
             .map(|finding| {
-                let doc = rule_doc(finding.rule);
+                let doc = docs(finding.rule);
                 let mut evidence: Vec<EvidenceDoc> = finding
                     .evidence
                     .iter()

@@ -1,0 +1,1481 @@
+//! `reused-write-future` (HDDS-17675): a datanode acknowledges and commits a WriteChunk whose data
+//! it never wrote, because the new entry at a truncated log index reuses the pending write future
+//! of the truncated entry (`ContainerStateMachine.writeChunkFutureMap` is keyed by index only).
+//!
+//! The reuse itself logs nothing at INFO (../shared/ozone-logs/datanode.md 3.A). On one datanode
+//! the rule looks for the preconditions (its member of a pipeline steps down from LEADER, the log
+//! is truncated, chunk writes are slow) and, after the truncation, the effects on that datanode
+//! (`CHUNK_FILE_INCONSISTENCY`, `Unexpected read size` / `CONTAINER_INTERNAL_ERROR`, `Marked
+//! Container UNHEALTHY`, dn-container `UNHEALTHY`). With ContainerStateMachine and
+//! FilePerBlockStrategy at DEBUG (and the RaftLog / SegmentedRaftLogCache TRACE lines for context)
+//! the defect itself is visible: an index that was truncated is applied as a WriteChunk of another
+//! chunk, no chunk write was submitted for the new entry, and its chunk was never written.
+
+use crate::{Confidence, Context, Evidence, Finding, Gap, Output, Role, Rule, RuleDoc, Severity};
+use oztrace_analyzer::trace::{EventId, Trace};
+use oztrace_parser::catalog::EventData;
+use oztrace_parser::catalog::datanode::DatanodeEvent;
+use oztrace_parser::catalog::ratis::RatisEvent;
+use oztrace_parser::entity::{Entity, group_of_pipeline};
+use oztrace_parser::event::Event;
+use oztrace_parser::source::Component;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
+
+pub const ID: &str = "reused-write-future";
+
+/// A truncation belongs to a leadership loss if the member stepped down at most this long before.
+const STEP_DOWN_BEFORE_TRUNCATE_MS: i64 = 5 * 60 * 1000;
+/// Slow-write evidence counts within this distance of the truncation: a pending write older than
+/// `hdds.container.ratis.statemachine.write.wait.interval` (default 10 min) makes the next write
+/// fail the state machine instead.
+const SLOW_WRITE_WINDOW_MS: i64 = 10 * 60 * 1000;
+/// A slow-op record (written when the op ends) shows a write pending at the truncation if it
+/// ended at most this long before it...
+const SLOW_OP_BEFORE_TRUNCATE_MS: i64 = 2 * 60 * 1000;
+/// ... and started at most this long after it.
+const SLOW_OP_START_AFTER_MS: i64 = 60 * 1000;
+/// Effects are tied to a truncation on the same datanode up to this long after it: the missing
+/// chunk shows when later chunks of its block arrive (seconds) or when it is read (any time
+/// before the container is closed and scanned).
+const EFFECT_WINDOW_MS: i64 = 24 * 3600 * 1000;
+/// `possible`: an effect this soon after a role change of a member on the same datanode.
+const NEAR_LEADERSHIP_CHANGE_MS: i64 = 30 * 60 * 1000;
+/// A main-log effect and its dn-audit record are written within this distance.
+const SAME_FAILURE_MS: i64 = 5_000;
+
+/// Notes of the write failures that mark a replica UNHEALTHY (dn-audit, main log).
+const WRITE_FAILURE_NOTES: [&str; 2] = [
+    "a later chunk of this block found the block file short (CHUNK_FILE_INCONSISTENCY)",
+    "WriteChunk failed CHUNK_FILE_INCONSISTENCY: the block file is shorter than the committed chunks",
+];
+
+const LOGGERS: &[(&str, &str)] = &[
+    (
+        "org.apache.hadoop.ozone.container.common.transport.server.ratis.ContainerStateMachine",
+        "DEBUG",
+    ),
+    (
+        "org.apache.hadoop.ozone.container.keyvalue.impl.FilePerBlockStrategy",
+        "DEBUG",
+    ),
+    ("org.apache.ratis.server.raftlog.RaftLog", "TRACE"),
+    (
+        "org.apache.ratis.server.raftlog.segmented.SegmentedRaftLogCache",
+        "TRACE",
+    ),
+];
+
+static DOC: RuleDoc = RuleDoc {
+    id: ID,
+    ticket: "HDDS-17675",
+    severity: Severity::High,
+    title: "WriteChunk committed without its data after a truncated entry's pending write was reused",
+    detects: "A datanode that lost leadership of a pipeline while its chunk writes were slow, had its \
+Ratis log truncated, and then shows a missing or short chunk: CHUNK_FILE_INCONSISTENCY on a later \
+chunk of the block, `Unexpected read size` / CONTAINER_INTERNAL_ERROR on a read, or the container \
+marked UNHEALTHY. ContainerStateMachine.writeStateMachineData keeps pending chunk writes keyed by \
+log index only, so a new WriteChunk at a truncated index reuses the old entry's future: the new \
+chunk is never written but is acknowledged and committed.",
+    why: "The replica's BCSID and block metadata include a chunk its block file lacks; readers served \
+by that replica fail, the container scanner skips OPEN containers, and the replica's acknowledgement \
+counts towards a commit of data it does not hold.",
+    example: "dn1 `…@group-41A9C03D5E7B: changes role from    LEADER to FOLLOWER at term 7 for \
+candidate:…`, `Truncating segments truncate(18342)`, `Timeout 0/~ … WriteLog:18342`, then \
+`Operation: WriteChunk … Chunk offset 8388608 does not match length 4194304 of blockFile \
+113750153625600023.block , Result: CHUNK_FILE_INCONSISTENCY` and a READ_CHUNK FAILURE `Unexpected \
+read size. expected: 4194304, actual: -1` on dn1 only.",
+    evidence: "Per datanode: a Ratis LEADER -> FOLLOWER step-down of its member, a log truncation of that \
+member within minutes, slow writes around it (SegmentedRaftLogWorker `Timeout n/~`, dn-audit \
+PERFORMANCE WRITE_CHUNK records, `Write chunk has taken`), and effects on the same datanode after \
+the truncation, tied by datanode and time (a container that a line ties to another pipeline is not \
+counted). likely: all preconditions and an effect on a block or container. confirmed: the DEBUG \
+lines show an index at or above the truncation whose old entry submitted a chunk write, applied \
+after the truncation as a WriteChunk of another chunk (`Ignore chunk … in stage COMMIT_DATA` + \
+`ApplyTransaction completed. cmd WriteChunk logIndex i`) with no new `writeStateMachineData :` \
+submit and no `Writing chunk` for that chunk. possible: an effect near a leadership change or \
+truncation of a member on that datanode, without the other preconditions. The entity is the block \
+when a line names it, else the container.",
+    loggers: &[
+        "log4j.logger.org.apache.hadoop.ozone.container.common.transport.server.ratis.ContainerStateMachine=DEBUG",
+        "log4j.logger.org.apache.hadoop.ozone.container.keyvalue.impl.FilePerBlockStrategy=DEBUG",
+        "log4j.logger.org.apache.ratis.server.raftlog.RaftLog=TRACE",
+        "log4j.logger.org.apache.ratis.server.raftlog.segmented.SegmentedRaftLogCache=TRACE",
+    ],
+};
+
+pub struct ReusedWriteFuture;
+
+pub static RULE: ReusedWriteFuture = ReusedWriteFuture;
+
+impl Rule for ReusedWriteFuture {
+    fn doc(&self) -> &'static RuleDoc {
+        &DOC
+    }
+
+    fn check(&self, context: &Context<'_>, out: &mut Output) {
+        let trace = &context.analysis.trace;
+        let index = Index::build(trace);
+        let mut findings: BTreeMap<(Arc<str>, Entity), Draft> = BTreeMap::new();
+        let mut gap_hosts: BTreeMap<Vec<String>, BTreeSet<String>> = BTreeMap::new();
+        for (host, facts) in &index.hosts {
+            let truncations = facts.truncations_after_step_down(trace);
+            for effect in &facts.effects {
+                if let Some(draft) = assess(trace, &index, facts, &truncations, effect) {
+                    let key = (Arc::clone(host), draft.entity.clone());
+                    merge(&mut findings, key, draft);
+                }
+            }
+            for t in &truncations {
+                for proof in facts.proofs(trace, &index, t) {
+                    let Some(container) = proof.container else {
+                        continue;
+                    };
+                    let entity = Entity::Block {
+                        container,
+                        local: proof.local,
+                    };
+                    let mut draft = Draft::new(entity.clone(), t);
+                    draft.confidence = Confidence::Confirmed;
+                    draft.reason = format!(
+                        "DEBUG lines show index {}, truncated at {} after the step-down to term {}, re-applied as a WriteChunk of chunk {} with no chunk write submitted or done on this datanode",
+                        proof.index, t.index, t.new_term, proof.chunk
+                    );
+                    draft.evidence.extend(t.cause_evidence());
+                    draft.evidence.extend(proof.evidence);
+                    merge(&mut findings, (Arc::clone(host), entity), draft);
+                }
+            }
+            // Gaps: the preconditions are here, the confirming lines cannot be.
+            let relevant = truncations.iter().any(|t| {
+                !t.slow.is_empty() || facts.effects.iter().any(|e| t.precedes(trace, e.id))
+            });
+            if relevant {
+                let missing: Vec<String> = LOGGERS
+                    .iter()
+                    .filter(|(logger, level)| !context.logging.enabled(host, logger, level))
+                    .map(|(logger, level)| format!("log4j.logger.{logger}={level}"))
+                    .collect();
+                if !missing.is_empty() {
+                    gap_hosts
+                        .entry(missing)
+                        .or_default()
+                        .insert(host.to_string());
+                }
+            }
+        }
+        // A container finding whose block findings exist on the same host is folded into them.
+        let blocks: BTreeSet<(Arc<str>, u64)> = findings
+            .keys()
+            .filter_map(|(h, e)| match e {
+                Entity::Block { container, .. } => Some((Arc::clone(h), *container)),
+                _ => None,
+            })
+            .collect();
+        let mut folded: Vec<(Arc<str>, u64, Draft)> = Vec::new();
+        findings.retain(|(host, entity), draft| match entity {
+            Entity::Container(c) if blocks.contains(&(Arc::clone(host), *c)) => {
+                folded.push((Arc::clone(host), *c, draft.clone()));
+                false
+            }
+            _ => true,
+        });
+        for (host, container, extra) in folded {
+            for ((h, entity), draft) in findings.iter_mut() {
+                if *h == host
+                    && matches!(entity, Entity::Block { container: c, .. } if *c == container)
+                {
+                    // The replica's UNHEALTHY lines are an effect of this block's failed write
+                    // when they follow it; for the other blocks of the container, context.
+                    let own_write_failure = |at: EventId| {
+                        draft.evidence.iter().any(|d| {
+                            WRITE_FAILURE_NOTES.contains(&d.note.as_str())
+                                && trace
+                                    .elapsed(d.event, at)
+                                    .is_some_and(|ms| (0..=SAME_FAILURE_MS).contains(&ms))
+                        })
+                    };
+                    let mut added = Vec::new();
+                    for e in &extra.evidence {
+                        if draft.evidence.iter().any(|d| d.event == e.event) {
+                            continue;
+                        }
+                        let mut e = e.clone();
+                        if e.role == Role::Effect && !own_write_failure(e.event) {
+                            e.role = Role::Context;
+                            e.note = format!("same replica (container {container}): {}", e.note);
+                        }
+                        added.push(e);
+                    }
+                    draft.evidence.extend(added);
+                }
+            }
+        }
+        for ((host, _), draft) in findings {
+            out.findings.push(draft.finish(&host, &index));
+        }
+        for (enable, hosts) in gap_hosts {
+            out.gaps.push(Gap {
+                rule: ID,
+                missing: "DEBUG/TRACE lines that show whether a truncated log index was reused without \
+its chunk write (ContainerStateMachine writeStateMachineData/ApplyTransaction, FilePerBlockStrategy \
+chunk writes, RaftLog appendEntry, SegmentedRaftLogCache truncate): at INFO this rule can only say likely"
+                    .to_string(),
+                enable,
+                hosts: hosts.into_iter().collect(),
+            });
+        }
+    }
+}
+
+// --- Facts per host -----------------------------------------------------------------------------
+
+/// An effect of a missing chunk on one datanode.
+#[derive(Debug, Clone)]
+struct Effect {
+    id: EventId,
+    container: Option<u64>,
+    local: Option<u64>,
+    note: &'static str,
+}
+
+/// A truncation of a member's log shortly after that member stepped down from LEADER.
+#[derive(Debug, Clone)]
+struct Truncation {
+    id: EventId,
+    step_down: EventId,
+    group: String,
+    index: u64,
+    new_term: u64,
+    /// Slow-write evidence around it (see [`HostFacts::slow_writes_near`]).
+    slow: Vec<Evidence>,
+}
+
+impl Truncation {
+    /// Whether `effect` comes after this truncation within the effect window.
+    fn precedes(&self, trace: &Trace, effect: EventId) -> bool {
+        effect > self.id
+            && trace
+                .elapsed(self.id, effect)
+                .is_some_and(|ms| (0..=EFFECT_WINDOW_MS).contains(&ms))
+    }
+
+    fn cause_evidence(&self) -> Vec<Evidence> {
+        let mut ev = vec![
+            Evidence {
+                event: self.step_down,
+                role: Role::Cause,
+                note: format!(
+                    "this datanode's member of {} stepped down from LEADER at term {}",
+                    self.group, self.new_term
+                ),
+            },
+            Evidence {
+                event: self.id,
+                role: Role::Cause,
+                note: format!(
+                    "its log was truncated at index {}: entries it appended as leader were dropped",
+                    self.index
+                ),
+            },
+        ];
+        ev.extend(self.slow.iter().cloned());
+        ev
+    }
+}
+
+#[derive(Debug, Clone)]
+struct Submit {
+    id: EventId,
+    group: String,
+    index: u64,
+    chunk: String,
+    container: Option<u64>,
+    local: Option<u64>,
+}
+
+#[derive(Default)]
+struct HostFacts {
+    datanode: Option<String>,
+    /// (event, group, term) of LEADER -> FOLLOWER.
+    step_downs: Vec<(EventId, String, u64)>,
+    /// Every role change and truncation (for `possible`).
+    leadership_changes: Vec<EventId>,
+    /// (event, group, index).
+    truncates: Vec<(EventId, String, u64)>,
+    write_timeouts: Vec<WriteTimeout>,
+    /// (event, latency in ms when the record gives it).
+    slow_ops: Vec<(EventId, Option<i64>)>,
+    effects: Vec<Effect>,
+    submits: Vec<Submit>,
+    completions: Vec<Submit>,
+    applies: Vec<Apply>,
+    /// (event, chunk, thread).
+    ignored: Vec<(EventId, String, Option<String>)>,
+    written_chunks: BTreeSet<String>,
+    /// (event, group, index).
+    cache_truncates: Vec<(EventId, String, u64)>,
+    /// (event, group, index, term).
+    appends: Vec<(EventId, String, u64, Option<u64>)>,
+}
+
+/// A `Timeout n/~` of a state machine data write: its group and entry when the line names them.
+struct WriteTimeout {
+    id: EventId,
+    group: Option<String>,
+    index: Option<u64>,
+    term: Option<u64>,
+}
+
+/// A ContainerStateMachine `ApplyTransaction completed` line.
+struct Apply {
+    id: EventId,
+    group: String,
+    cmd: String,
+    index: u64,
+    result: String,
+}
+
+struct Index {
+    hosts: BTreeMap<Arc<str>, HostFacts>,
+    /// localID → containerID from every line that names a whole block.
+    container_of_local: HashMap<u64, u64>,
+    /// containerID → Ratis groups, from lines that name both.
+    groups_of_container: HashMap<u64, BTreeSet<String>>,
+    /// group → pipeline UUID, from lines that name the pipeline.
+    pipeline_of_group: HashMap<String, String>,
+}
+
+fn is_datanode_side(component: Component) -> bool {
+    matches!(
+        component,
+        Component::Datanode | Component::DnAudit | Component::DnContainer
+    )
+}
+
+impl Index {
+    fn build(trace: &Trace) -> Index {
+        let mut index = Index {
+            hosts: BTreeMap::new(),
+            container_of_local: HashMap::new(),
+            groups_of_container: HashMap::new(),
+            pipeline_of_group: HashMap::new(),
+        };
+        for (id, event) in trace.events.iter().enumerate() {
+            for entity in &event.entities {
+                if let Entity::Block { container, local } = entity {
+                    index.container_of_local.insert(*local, *container);
+                }
+            }
+            index.tie(event);
+            if !is_datanode_side(event.component) {
+                continue;
+            }
+            let facts = index.hosts.entry(Arc::clone(&event.host)).or_default();
+            facts.observe(id, event);
+        }
+        index
+    }
+
+    /// Records container ↔ group ties from lines that name both.
+    fn tie(&mut self, event: &Event) {
+        let (container, group) = match &event.data {
+            EventData::Ratis(RatisEvent::WriteTimeout {
+                container: Some(c),
+                pipeline: Some(p),
+                ..
+            }) => {
+                let Some(g) = group_of_pipeline(p) else {
+                    return;
+                };
+                self.pipeline_of_group
+                    .insert(format!("group-{g}"), p.clone());
+                (*c, format!("group-{g}"))
+            }
+            EventData::Datanode(
+                DatanodeEvent::CsmWriteSubmitted {
+                    group,
+                    container: Some(c),
+                    ..
+                }
+                | DatanodeEvent::CsmWriteCompleted {
+                    group,
+                    container: Some(c),
+                    ..
+                },
+            ) => (*c, group.clone()),
+            // Any other line that names exactly one container and one pipeline
+            // (SCM `ContainerInfo{id=#C, … pipelineID=Pipeline-…}`).
+            _ => {
+                let containers: Vec<u64> = event
+                    .entities
+                    .iter()
+                    .filter_map(|e| match e {
+                        Entity::Container(c) => Some(*c),
+                        _ => None,
+                    })
+                    .collect();
+                let pipelines: Vec<&str> = event
+                    .entities
+                    .iter()
+                    .filter_map(|e| match e {
+                        Entity::Pipeline(p) => Some(p.as_str()),
+                        _ => None,
+                    })
+                    .collect();
+                match (containers.as_slice(), pipelines.as_slice()) {
+                    ([c], [p]) if event.text.contains("ContainerInfo{") => {
+                        let Some(g) = group_of_pipeline(p) else {
+                            return;
+                        };
+                        self.pipeline_of_group
+                            .insert(format!("group-{g}"), (*p).to_owned());
+                        (*c, format!("group-{g}"))
+                    }
+                    _ => return,
+                }
+            }
+        };
+        self.groups_of_container
+            .entry(container)
+            .or_default()
+            .insert(group);
+    }
+
+    fn container_of(&self, container: Option<u64>, local: Option<u64>) -> Option<u64> {
+        container.or_else(|| local.and_then(|l| self.container_of_local.get(&l).copied()))
+    }
+
+    /// Whether a line ties `container` to a group other than `group` (and none to `group`).
+    fn tied_elsewhere(&self, container: u64, group: &str) -> bool {
+        self.groups_of_container
+            .get(&container)
+            .is_some_and(|groups| !groups.contains(group))
+    }
+}
+
+fn block_of(params: &oztrace_parser::audit::Params) -> (Option<u64>, Option<u64>) {
+    params
+        .get("blockData")
+        .and_then(|b| oztrace_parser::entity::find_blocks(b).next())
+        .map_or((None, None), |m| {
+            (Some(m.value.container), Some(m.value.local))
+        })
+}
+
+impl HostFacts {
+    fn observe(&mut self, id: EventId, event: &Event) {
+        match &event.data {
+            EventData::Ratis(r) => {
+                if let Some(m) = r.member()
+                    && Entity::datanode(&m.peer).is_some()
+                {
+                    self.datanode = Some(m.peer.to_ascii_lowercase());
+                }
+                match r {
+                    RatisEvent::RoleChange {
+                        member,
+                        from,
+                        to,
+                        term,
+                        ..
+                    } => {
+                        self.leadership_changes.push(id);
+                        if from == "LEADER" && to == "FOLLOWER" {
+                            self.step_downs.push((id, member.group.clone(), *term));
+                        }
+                    }
+                    RatisEvent::LogTruncate { member, index, .. } => {
+                        self.leadership_changes.push(id);
+                        self.truncates.push((id, member.group.clone(), *index));
+                    }
+                    RatisEvent::WriteTimeout {
+                        pipeline,
+                        index,
+                        term,
+                        ..
+                    } => {
+                        let group = pipeline
+                            .as_deref()
+                            .and_then(group_of_pipeline)
+                            .map(|g| format!("group-{g}"));
+                        self.write_timeouts.push(WriteTimeout {
+                            id,
+                            group,
+                            index: *index,
+                            term: *term,
+                        });
+                    }
+                    RatisEvent::CacheTruncate { member, index, .. } => {
+                        self.cache_truncates
+                            .push((id, member.group.clone(), *index));
+                    }
+                    RatisEvent::AppendEntry {
+                        member,
+                        index: Some(i),
+                        term,
+                        ..
+                    } => self.appends.push((id, member.group.clone(), *i, *term)),
+                    _ => {}
+                }
+            }
+            EventData::Datanode(d) => self.observe_datanode(id, event, d),
+            _ => {}
+        }
+    }
+
+    fn observe_datanode(&mut self, id: EventId, event: &Event, d: &DatanodeEvent) {
+        let mut effect = |container, local, note| {
+            self.effects.push(Effect {
+                id,
+                container,
+                local,
+                note,
+            })
+        };
+        match d {
+            DatanodeEvent::DnAudit {
+                op,
+                ret,
+                params,
+                perf,
+                throwable,
+            } => {
+                let thrown = throwable.as_deref().unwrap_or("");
+                let (container, local) = block_of(params);
+                if let Some(perf) = perf.as_ref().filter(|_| op == "WRITE_CHUNK") {
+                    let latency = perf.get("opLatencyMs").and_then(|ms| ms.parse().ok());
+                    self.slow_ops.push((id, latency));
+                } else if ret == "FAILURE"
+                    && op == "WRITE_CHUNK"
+                    && thrown.contains("does not match length")
+                {
+                    effect(container, local, WRITE_FAILURE_NOTES[0]);
+                } else if ret == "FAILURE"
+                    && op == "READ_CHUNK"
+                    && thrown.contains("Unexpected read size")
+                {
+                    effect(
+                        container,
+                        local,
+                        "a read of a committed chunk of this block found the block file short",
+                    );
+                }
+            }
+            DatanodeEvent::DispatchError {
+                op,
+                result,
+                message,
+                local,
+                ..
+            } => {
+                if result == "CHUNK_FILE_INCONSISTENCY" {
+                    effect(
+                        None,
+                        *local,
+                        "WriteChunk failed CHUNK_FILE_INCONSISTENCY: the block file is shorter than the committed chunks",
+                    );
+                } else if op == "ReadChunk"
+                    && result == "CONTAINER_INTERNAL_ERROR"
+                    && message.starts_with("Unexpected read size")
+                {
+                    effect(
+                        None,
+                        None,
+                        "ReadChunk failed CONTAINER_INTERNAL_ERROR: Unexpected read size",
+                    );
+                }
+            }
+            DatanodeEvent::ChunkUnexpectedSize { of, .. } if of == "read" => {
+                effect(
+                    None,
+                    None,
+                    "ChunkUtils: the block file returned fewer bytes than the chunk length",
+                );
+            }
+            DatanodeEvent::CsmReadFailed { message, .. }
+                if message.starts_with("Unexpected read size") =>
+            {
+                effect(
+                    None,
+                    None,
+                    "the leader could not re-read a committed chunk for a follower",
+                );
+            }
+            DatanodeEvent::ContainerMarkedUnhealthy { container } => {
+                effect(
+                    Some(*container),
+                    None,
+                    "the failed write marked this replica UNHEALTHY",
+                );
+            }
+            DatanodeEvent::DnContainerState {
+                id: container,
+                state: Some(state),
+                ..
+            } if state == "UNHEALTHY" => {
+                effect(
+                    Some(*container),
+                    None,
+                    "dn-container: this replica became UNHEALTHY",
+                );
+            }
+            DatanodeEvent::CsmWriteCancelled { .. } => self.slow_ops.push((id, None)),
+            DatanodeEvent::CsmWriteSubmitted {
+                group,
+                container,
+                local,
+                index,
+                chunk,
+            } => self.submits.push(Submit {
+                id,
+                group: group.clone(),
+                index: *index,
+                chunk: chunk.clone(),
+                container: *container,
+                local: *local,
+            }),
+            DatanodeEvent::CsmWriteCompleted {
+                group,
+                container,
+                local,
+                index,
+                chunk,
+            } => self.completions.push(Submit {
+                id,
+                group: group.clone(),
+                index: *index,
+                chunk: chunk.clone(),
+                container: *container,
+                local: *local,
+            }),
+            DatanodeEvent::CsmApply {
+                group,
+                cmd,
+                index: Some(i),
+                result,
+                completed: true,
+                ..
+            } => self.applies.push(Apply {
+                id,
+                group: group.clone(),
+                cmd: cmd.clone(),
+                index: *i,
+                result: result.clone(),
+            }),
+            DatanodeEvent::ChunkIgnored { chunk, stage, .. } if stage == "COMMIT_DATA" => {
+                self.ignored.push((id, chunk.clone(), event.thread.clone()));
+            }
+            DatanodeEvent::ChunkWrite { chunk, stage, .. } if stage == "WRITE_DATA" => {
+                self.written_chunks.insert(chunk.clone());
+            }
+            _ => {}
+        }
+    }
+
+    fn truncations_after_step_down(&self, trace: &Trace) -> Vec<Truncation> {
+        self.truncates
+            .iter()
+            .filter_map(|(id, group, index)| {
+                let &(step_down, _, term) = self.step_downs.iter().rev().find(|(s, g, _)| {
+                    s < id
+                        && g == group
+                        && trace
+                            .elapsed(*s, *id)
+                            .is_some_and(|ms| (0..=STEP_DOWN_BEFORE_TRUNCATE_MS).contains(&ms))
+                })?;
+                let mut t = Truncation {
+                    id: *id,
+                    step_down,
+                    group: group.clone(),
+                    index: *index,
+                    new_term: term,
+                    slow: Vec::new(),
+                };
+                t.slow = self.slow_writes_near(trace, &t);
+                Some(t)
+            })
+            .collect()
+    }
+
+    /// Evidence of slow chunk writes around a truncation: a write timeout of a truncated entry
+    /// first, else the slow-op records.
+    fn slow_writes_near(&self, trace: &Trace, t: &Truncation) -> Vec<Evidence> {
+        let near = |id: EventId| {
+            trace
+                .elapsed(t.id, id)
+                .is_some_and(|ms| ms.abs() <= SLOW_WRITE_WINDOW_MS)
+        };
+        let mut out = Vec::new();
+        for WriteTimeout {
+            id,
+            group,
+            index,
+            term,
+        } in &self.write_timeouts
+        {
+            if !near(*id) || group.as_deref().is_some_and(|g| g != t.group) {
+                continue;
+            }
+            let truncated =
+                index.is_some_and(|i| i >= t.index) && term.is_some_and(|x| x < t.new_term);
+            out.push(Evidence {
+                event: *id,
+                role: Role::Cause,
+                note: if truncated {
+                    format!(
+                        "the data write of entry {} (term {}), at or above the truncation index, was still pending",
+                        index.unwrap_or_default(),
+                        term.unwrap_or_default()
+                    )
+                } else {
+                    "a chunk write of this pipeline exceeded the Ratis sync timeout".to_string()
+                },
+            });
+            if out.len() >= 2 {
+                return out;
+            }
+        }
+        if out.is_empty() {
+            // A slow-op record is written when the op ends: it counts if the op was running
+            // around the truncation (started before it, ended at most a little before it).
+            let pending =
+                |id: EventId, latency: Option<i64>| match (latency, trace.elapsed(t.id, id)) {
+                    (Some(latency), Some(after)) => {
+                        after >= -SLOW_OP_BEFORE_TRUNCATE_MS
+                            && after - latency <= SLOW_OP_START_AFTER_MS
+                    }
+                    _ => near(id),
+                };
+            out.extend(
+                self.slow_ops
+                    .iter()
+                    .filter(|(id, l)| pending(*id, *l))
+                    .take(2)
+                    .map(|(id, _)| Evidence {
+                        event: *id,
+                        role: Role::Cause,
+                        note: "slow chunk write on this datanode (slow-op record)".to_string(),
+                    }),
+            );
+        }
+        out
+    }
+
+    /// The DEBUG proof for truncation `t`: indexes at or above it whose old entry submitted a
+    /// chunk write, re-applied after the truncation as a WriteChunk of another chunk with no new
+    /// submit and no chunk write.
+    fn proofs(&self, trace: &Trace, index: &Index, t: &Truncation) -> Vec<Proof> {
+        // The truncated entries' chunk writes (the latest submit per index at or above the
+        // truncation), and the indexes that got a fresh submit after it.
+        let mut old_submits: HashMap<u64, &Submit> = HashMap::new();
+        let mut resubmitted: HashMap<u64, EventId> = HashMap::new();
+        for s in self
+            .submits
+            .iter()
+            .filter(|s| s.group == t.group && s.index >= t.index)
+        {
+            if s.id < t.id {
+                old_submits.insert(s.index, s);
+            } else {
+                resubmitted.entry(s.index).or_insert(s.id);
+            }
+        }
+        let mut proofs = Vec::new();
+        if old_submits.is_empty() {
+            return proofs;
+        }
+        let first_after = self.applies.partition_point(|a| a.id <= t.id);
+        for Apply {
+            id: apply,
+            group,
+            cmd,
+            index: i,
+            result,
+        } in &self.applies[first_after..]
+        {
+            if *group != t.group || cmd != "WriteChunk" || result != "SUCCESS" {
+                continue;
+            }
+            let Some(old) = old_submits.get(i) else {
+                continue;
+            };
+            if resubmitted.get(i).is_some_and(|s| s < apply) {
+                continue;
+            }
+            // The chunk of the applied entry: FilePerBlockStrategy's `Ignore chunk` just before
+            // the apply, on the same executor thread.
+            let apply_thread = trace.get(*apply).thread.as_deref();
+            let before = self.ignored.partition_point(|(id, ..)| id < apply);
+            let Some((ignored, chunk, _)) = self.ignored[..before]
+                .iter()
+                .rev()
+                .take_while(|(id, ..)| {
+                    *id > t.id
+                        && trace
+                            .elapsed(*id, *apply)
+                            .is_some_and(|ms| (0..=1000).contains(&ms))
+                })
+                .find(|(_, _, thread)| apply_thread.is_none() || thread.as_deref() == apply_thread)
+            else {
+                continue;
+            };
+            if *chunk == old.chunk || self.written_chunks.contains(chunk) {
+                continue;
+            }
+            let Some(local) = local_of_chunk(chunk) else {
+                continue;
+            };
+            let container = index
+                .hosts
+                .values()
+                .flat_map(|f| f.submits.iter())
+                .find(|s| s.group == t.group && s.index == *i && s.local == Some(local))
+                .and_then(|s| s.container)
+                .or_else(|| index.container_of(None, Some(local)));
+            let mut evidence = vec![Evidence {
+                event: old.id,
+                role: Role::Cause,
+                note: format!(
+                    "before the truncation, entry {i} (chunk {}) submitted its chunk write on this datanode",
+                    old.chunk
+                ),
+            }];
+            if let Some((id, ..)) = self.cache_truncates.iter().find(|(id, g, n)| {
+                *id < t.id + 8
+                    && *g == t.group
+                    && *n == t.index
+                    && trace.elapsed(*id, t.id).is_some_and(|ms| ms.abs() <= 5_000)
+            }) {
+                evidence.push(Evidence {
+                    event: *id,
+                    role: Role::Context,
+                    note: "the cache truncation shows the stored entry's older term against the leader's".to_string(),
+                });
+            }
+            if let Some((id, ..)) = self
+                .appends
+                .iter()
+                .find(|(id, g, n, _)| *id > t.id && *id < *apply && *g == t.group && *n == *i)
+            {
+                evidence.push(Evidence {
+                    event: *id,
+                    role: Role::Context,
+                    note: format!("the new leader's entry {i} was appended, with no chunk write submitted for it"),
+                });
+            }
+            if let Some(done) = self.completions.iter().find(|c| {
+                c.id > t.id && c.group == t.group && c.index == *i && c.chunk == old.chunk
+            }) {
+                evidence.push(Evidence {
+                    event: done.id,
+                    role: Role::Effect,
+                    note: format!(
+                        "the truncated entry's write ({}) completed the future now held by the new entry {i}",
+                        old.chunk
+                    ),
+                });
+            }
+            evidence.push(Evidence {
+                event: *ignored,
+                role: Role::Effect,
+                note: format!("chunk {chunk} is committed (COMMIT_DATA) but was never written on this datanode"),
+            });
+            evidence.push(Evidence {
+                event: *apply,
+                role: Role::Effect,
+                note: format!("index {i} applied as a successful WriteChunk without its data"),
+            });
+            proofs.push(Proof {
+                index: *i,
+                chunk: chunk.clone(),
+                local,
+                container,
+                evidence,
+            });
+        }
+        proofs
+    }
+}
+
+struct Proof {
+    index: u64,
+    chunk: String,
+    local: u64,
+    container: Option<u64>,
+    evidence: Vec<Evidence>,
+}
+
+/// `<localID>_chunk_<n>` → localID.
+fn local_of_chunk(chunk: &str) -> Option<u64> {
+    chunk.split_once("_chunk_")?.0.parse().ok()
+}
+
+// --- Findings -----------------------------------------------------------------------------------
+
+#[derive(Debug, Clone)]
+struct Draft {
+    entity: Entity,
+    confidence: Confidence,
+    reason: String,
+    evidence: Vec<Evidence>,
+    groups: BTreeSet<String>,
+}
+
+impl Draft {
+    fn new(entity: Entity, t: &Truncation) -> Draft {
+        Draft {
+            entity,
+            confidence: Confidence::Possible,
+            reason: String::new(),
+            evidence: Vec::new(),
+            groups: BTreeSet::from([t.group.clone()]),
+        }
+    }
+
+    fn finish(mut self, host: &str, index: &Index) -> Finding {
+        let facts = index.hosts.get(host);
+        let datanode = facts.and_then(|f| f.datanode.clone());
+        let mut related: BTreeSet<Entity> = BTreeSet::new();
+        if let Entity::Block { container, .. } = &self.entity {
+            related.insert(Entity::Container(*container));
+        }
+        if let Some(dn) = datanode.as_deref().and_then(Entity::datanode) {
+            related.insert(dn);
+        }
+        for g in &self.groups {
+            related.extend(Entity::group(g));
+            if let Some(p) = index.pipeline_of_group.get(g) {
+                related.extend(Entity::pipeline(p));
+            }
+        }
+        self.evidence.sort_by_key(|e| e.event);
+        self.evidence.dedup_by_key(|e| e.event);
+        let who = datanode.map_or_else(|| host.to_string(), |d| format!("{host} ({d})"));
+        let summary = match self.confidence {
+            Confidence::Confirmed => format!(
+                "{} on datanode {who} was committed without its chunk data: a WriteChunk at a truncated Ratis index reused the pending write of the truncated entry (HDDS-17675).",
+                self.entity
+            ),
+            Confidence::Likely => format!(
+                "{} on datanode {who} is short or inconsistent after the datanode lost leadership with slow chunk writes and its Ratis log was truncated; likely HDDS-17675 (a WriteChunk committed without its data).",
+                self.entity
+            ),
+            Confidence::Possible => format!(
+                "{} on datanode {who} shows a missing or short chunk near a Ratis leadership change; possibly HDDS-17675.",
+                self.entity
+            ),
+        };
+        Finding {
+            rule: ID,
+            entity: self.entity,
+            related: related.into_iter().collect(),
+            confidence: self.confidence,
+            reason: self.reason,
+            summary,
+            evidence: self.evidence,
+        }
+    }
+}
+
+fn merge(
+    findings: &mut BTreeMap<(Arc<str>, Entity), Draft>,
+    key: (Arc<str>, Entity),
+    draft: Draft,
+) {
+    match findings.get_mut(&key) {
+        None => {
+            findings.insert(key, draft);
+        }
+        Some(kept) => {
+            if draft.confidence > kept.confidence {
+                kept.confidence = draft.confidence;
+                kept.reason = draft.reason;
+            }
+            kept.groups.extend(draft.groups);
+            for e in draft.evidence {
+                if !kept.evidence.iter().any(|k| k.event == e.event) {
+                    kept.evidence.push(e);
+                }
+            }
+        }
+    }
+}
+
+/// One effect on one datanode: which truncation it follows, and how sure that makes it.
+fn assess(
+    trace: &Trace,
+    index: &Index,
+    facts: &HostFacts,
+    truncations: &[Truncation],
+    effect: &Effect,
+) -> Option<Draft> {
+    let container = index.container_of(effect.container, effect.local);
+    let (container, local) = match container {
+        Some(c) => (c, effect.local),
+        // A main-log line without a container: borrow the block of its dn-audit record.
+        None => {
+            // Effects are in time order; the twin is among the neighbours.
+            let at = facts.effects.partition_point(|e| e.id < effect.id);
+            let nearby = &facts.effects[at.saturating_sub(16)..(at + 17).min(facts.effects.len())];
+            let twin = nearby.iter().find(|other| {
+                other.id != effect.id
+                    && other.container.is_some()
+                    && (effect.local.is_none() || other.local == effect.local)
+                    && trace
+                        .elapsed(effect.id, other.id)
+                        .is_some_and(|ms| ms.abs() <= SAME_FAILURE_MS)
+            })?;
+            (twin.container?, twin.local)
+        }
+    };
+    let entity = match local {
+        Some(local) => Entity::Block { container, local },
+        None => Entity::Container(container),
+    };
+    let effect_evidence = Evidence {
+        event: effect.id,
+        role: Role::Effect,
+        note: effect.note.to_string(),
+    };
+    // The latest truncation after a step-down that precedes the effect on this datanode, on a
+    // pipeline no line contradicts for this container.
+    if let Some(t) = truncations
+        .iter()
+        .rev()
+        .find(|t| t.precedes(trace, effect.id) && !index.tied_elsewhere(container, &t.group))
+    {
+        let mut draft = Draft::new(entity, t);
+        draft.evidence = t.cause_evidence();
+        let slow = &t.slow;
+        if slow.is_empty() {
+            draft.confidence = Confidence::Possible;
+            draft.reason = format!(
+                "a step-down and a log truncation of {} precede the effect on this datanode, but no slow chunk write is logged around them",
+                t.group
+            );
+        } else {
+            draft.confidence = Confidence::Likely;
+            draft.reason = format!(
+                "this datanode stepped down from LEADER of {}, its log was truncated at {} while chunk writes were slow, and then this {} showed a missing chunk; the reuse itself is not logged at INFO",
+                t.group,
+                t.index,
+                draft.entity.kind()
+            );
+        }
+        if index
+            .groups_of_container
+            .get(&container)
+            .is_some_and(|g| g.contains(&t.group))
+        {
+            draft.reason.push_str(&format!(
+                " (a log line ties container {container} to {})",
+                t.group
+            ));
+        }
+        draft.evidence.push(effect_evidence);
+        return Some(draft);
+    }
+    // `possible`: an effect near a leadership change or truncation of a member on this datanode.
+    let before = facts
+        .leadership_changes
+        .partition_point(|id| *id < effect.id);
+    let near = facts.leadership_changes[..before].last().filter(|id| {
+        trace
+            .elapsed(**id, effect.id)
+            .is_some_and(|ms| (0..=NEAR_LEADERSHIP_CHANGE_MS).contains(&ms))
+    })?;
+    let group = match &trace.get(*near).data {
+        EventData::Ratis(r) => r.member().map(|m| m.group.clone()),
+        _ => None,
+    }?;
+    if index.tied_elsewhere(container, &group) {
+        return None;
+    }
+    Some(Draft {
+        entity,
+        confidence: Confidence::Possible,
+        reason: format!(
+            "a missing or short chunk follows a leadership change of {group} on this datanode, without the step-down, truncation and slow writes that make it likely"
+        ),
+        evidence: vec![
+            Evidence {
+                event: *near,
+                role: Role::Context,
+                note: format!("leadership change or truncation of {group} on this datanode"),
+            },
+            effect_evidence,
+        ],
+        groups: BTreeSet::from([group]),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{LoggingCoverage, Settings};
+    use oztrace_analyzer::{Analysis, ReplayOptions};
+    use oztrace_parser::catalog::classify;
+    use oztrace_parser::record::{ReadOptions, read_records};
+
+    const DN1: &str = "a41c7e92-5d3b-4f8a-9e06-1b2c3d4e5f60";
+    const M1: &str = "a41c7e92-5d3b-4f8a-9e06-1b2c3d4e5f60@group-41A9C03D5E7B";
+    const RS: &str = "org.apache.ratis.server.RaftServer$Division";
+    const WORKER: &str = "org.apache.ratis.server.raftlog.segmented.SegmentedRaftLogWorker";
+
+    /// Events of one host from log text in the file layout (or an audit/container layout).
+    fn events(host: &str, component: Component, text: &str) -> Vec<Event> {
+        let mut out = Vec::new();
+        let (_, error) = read_records(&mut text.as_bytes(), &ReadOptions::default(), &mut |r| {
+            let Some(typed) = classify(&r, component) else {
+                panic!("untyped test line: {}", r.message)
+            };
+            out.push(Event {
+                ts: r.ts,
+                host: host.into(),
+                component,
+                level: r.level,
+                thread: r.thread,
+                logger: r.logger,
+                entities: typed.entities,
+                data: typed.data,
+                file: format!("{host}.log").into(),
+                line: r.line,
+                continuation_lines: r.continuation_lines,
+                text: r.message,
+                copies: vec![],
+            });
+        });
+        assert!(error.is_none());
+        out
+    }
+
+    fn main_log(lines: &[(&str, &str, &str, &str)]) -> String {
+        lines
+            .iter()
+            .map(|(time, level, logger, msg)| {
+                format!("2026-08-19 {time} [t] {level} {logger}: {msg}\n")
+            })
+            .collect()
+    }
+
+    fn scan(streams: Vec<Vec<Event>>, logging: &LoggingCoverage) -> Output {
+        let trace = Trace::merge(streams, 2000);
+        let analysis = Analysis::run(trace, ReplayOptions::default());
+        let settings = Settings::default();
+        let context = Context {
+            analysis: &analysis,
+            settings: &settings,
+            logging,
+        };
+        let mut out = Output::default();
+        RULE.check(&context, &mut out);
+        out
+    }
+
+    fn preconditions(slow: bool) -> String {
+        let mut lines = vec![
+            (
+                "10:21:07,013",
+                "INFO",
+                RS,
+                format!(
+                    "{M1}: changes role from    LEADER to FOLLOWER at term 7 for candidate:6e8d0f13-2a4b-4c7d-8e9f-0a1b2c3d4e71"
+                ),
+            ),
+            (
+                "10:21:08,412",
+                "INFO",
+                WORKER,
+                format!(
+                    "{M1}-SegmentedRaftLogWorker: Truncating segments truncate(18342)\n  toTruncate: (18001, 18344) isOpen? true, length=412733, newEndIndex=18341\n    toDelete: [], start index 18342"
+                ),
+            ),
+        ];
+        if slow {
+            lines.push(("10:21:10,731", "WARN", WORKER, format!("Timeout 0/~\norg.apache.ratis.protocol.exceptions.TimeoutIOException: Timeout 10s: WriteLog:18342: (t:6, i:18342), STATEMACHINELOGENTRY, cmdType: WriteChunk traceID: \"\" containerID: 1043 datanodeUuid: \"{DN1}\" pipelineID: \"7e3b1c52-9a4d-4f18-b6e2-41a9c03d5e7b\" writeChunk {{ blockID {{ containerID: 1043 localID: 19 blockCommitSequenceId: 0 }} chunkData {{ chunkName: \"19_chunk_0\" }} }}")));
+        }
+        let owned: Vec<(&str, &str, &str, &str)> = lines
+            .iter()
+            .map(|(a, b, c, d)| (*a, *b, *c, d.as_str()))
+            .collect();
+        main_log(&owned)
+    }
+
+    const EFFECTS_MAIN: &str = "\
+2026-08-19 10:21:41,331 [c] WARN org.apache.hadoop.ozone.container.keyvalue.KeyValueHandler: Operation: WriteChunk , Trace ID:  , Message: Chunk offset 8388608 does not match length 4194304 of blockFile 23.block , Result: CHUNK_FILE_INCONSISTENCY , StorageContainerException Occurred.
+2026-08-19 10:21:41,335 [c] INFO org.apache.hadoop.ozone.container.common.impl.HddsDispatcher: Marked Container UNHEALTHY, ContainerID: 1042
+2026-08-19 10:21:57,604 [r] ERROR org.apache.hadoop.ozone.container.keyvalue.helpers.ChunkUtils: Unexpected read size. expected: 4194304, actual: -1
+";
+    const EFFECTS_AUDIT: &str = "\
+2026-08-19 10:21:41,332 | ERROR | DNAudit | user=null | ip=null | op=WRITE_CHUNK {\"blockData\":\"conID: 1042 locID: 23 bcsId: 0 replicaIndex: null\",\"offset\":\"8388608\",\"size\":\"2097152\",\"stage\":\"WRITE_DATA\"} | ret=FAILURE | java.lang.Exception: Chunk offset 8388608 does not match length 4194304 of blockFile 23.block
+2026-08-19 10:21:57,606 | ERROR | DNAudit | user=null | ip=null | op=READ_CHUNK {\"blockData\":\"conID: 1042 locID: 17 bcsId: 18345 replicaIndex: null\",\"offset\":\"12582912\",\"size\":\"4194304\"} | ret=FAILURE | java.lang.Exception: Unexpected read size. expected: 4194304, actual: -1
+";
+
+    fn found(out: &Output) -> Vec<(String, Confidence)> {
+        out.findings
+            .iter()
+            .map(|f| (f.entity.to_string(), f.confidence))
+            .collect()
+    }
+
+    #[test]
+    fn bug_at_info_is_likely_per_block_with_a_gap() {
+        let out = scan(
+            vec![
+                events(
+                    "dn1",
+                    Component::Datanode,
+                    &(preconditions(true) + EFFECTS_MAIN),
+                ),
+                events("dn1", Component::DnAudit, EFFECTS_AUDIT),
+            ],
+            &LoggingCoverage::default(),
+        );
+        assert_eq!(
+            found(&out),
+            vec![
+                ("block:1042:17".to_string(), Confidence::Likely),
+                ("block:1042:23".to_string(), Confidence::Likely),
+            ]
+        );
+        let f = &out.findings[1];
+        assert!(f.related.contains(&Entity::Datanode(DN1.into())));
+        assert!(f.related.contains(&Entity::Group("41A9C03D5E7B".into())));
+        // The container-level UNHEALTHY line joins the block findings of its container: an
+        // effect of block 23's failed write, context for block 17.
+        let unhealthy = |f: &Finding| {
+            f.evidence
+                .iter()
+                .find(|e| e.note.contains("marked this replica UNHEALTHY"))
+                .map(|e| e.role)
+        };
+        assert_eq!(unhealthy(f), Some(Role::Effect));
+        assert_eq!(unhealthy(&out.findings[0]), Some(Role::Context));
+        assert!(
+            f.evidence
+                .iter()
+                .any(|e| e.role == Role::Cause && e.note.contains("still pending"))
+        );
+        assert_eq!(out.gaps.len(), 1);
+        assert_eq!(out.gaps[0].hosts, vec!["dn1".to_string()]);
+        assert_eq!(out.gaps[0].enable.len(), 4);
+        assert!(
+            out.gaps[0].enable.contains(
+                &"log4j.logger.org.apache.ratis.server.raftlog.RaftLog=TRACE".to_string()
+            )
+        );
+    }
+
+    #[test]
+    fn effects_without_slow_writes_are_possible() {
+        let out = scan(
+            vec![
+                events(
+                    "dn1",
+                    Component::Datanode,
+                    &(preconditions(false) + EFFECTS_MAIN),
+                ),
+                events("dn1", Component::DnAudit, EFFECTS_AUDIT),
+            ],
+            &LoggingCoverage::default(),
+        );
+        assert!(
+            out.findings
+                .iter()
+                .all(|f| f.confidence == Confidence::Possible)
+        );
+        assert_eq!(out.findings.len(), 2);
+    }
+
+    #[test]
+    fn effect_on_another_datanode_is_not_tied_to_the_truncate() {
+        let out = scan(
+            vec![
+                events("dn1", Component::Datanode, &preconditions(true)),
+                events("dn2", Component::DnAudit, EFFECTS_AUDIT),
+            ],
+            &LoggingCoverage::default(),
+        );
+        assert!(out.findings.is_empty(), "{:?}", found(&out));
+        // The preconditions are there: the gap says which loggers would show the reuse.
+        assert_eq!(out.gaps.len(), 1);
+    }
+
+    const PERF_FAR: &str = "2026-08-19 10:12:10,000 | INFO  | DNAudit | user=null | ip=null | op=WRITE_CHUNK {\"blockData\":\"conID: 1060 locID: 9 bcsId: 0 replicaIndex: null\",\"offset\":\"0\",\"size\":\"4194304\",\"stage\":\"WRITE_DATA\"} | ret=null | perf={preOpLatencyMs=0, opLatencyMs=1200} |  \n";
+    const PERF_PENDING: &str = "2026-08-19 10:21:22,407 | INFO  | DNAudit | user=null | ip=null | op=WRITE_CHUNK {\"blockData\":\"conID: 1043 locID: 19 bcsId: 0 replicaIndex: null\",\"offset\":\"0\",\"size\":\"4194304\",\"stage\":\"WRITE_DATA\"} | ret=null | perf={preOpLatencyMs=0, opLatencyMs=21704} |  \n";
+
+    #[test]
+    fn clean_failover_is_silent() {
+        // A slow op that ended nine minutes before the truncation was not pending at it.
+        let out = scan(
+            vec![
+                events("dn1", Component::Datanode, &preconditions(false)),
+                events("dn1", Component::DnAudit, PERF_FAR),
+            ],
+            &LoggingCoverage::default(),
+        );
+        assert!(out.findings.is_empty());
+        assert!(out.gaps.is_empty());
+    }
+
+    #[test]
+    fn a_slow_op_running_across_the_truncation_counts_as_slow_writes() {
+        let out = scan(
+            vec![
+                events(
+                    "dn1",
+                    Component::Datanode,
+                    &(preconditions(false) + EFFECTS_MAIN),
+                ),
+                events(
+                    "dn1",
+                    Component::DnAudit,
+                    &(PERF_PENDING.to_string() + EFFECTS_AUDIT),
+                ),
+            ],
+            &LoggingCoverage::default(),
+        );
+        assert_eq!(out.findings.len(), 2);
+        assert!(
+            out.findings
+                .iter()
+                .all(|f| f.confidence == Confidence::Likely)
+        );
+        assert!(
+            out.findings[0]
+                .evidence
+                .iter()
+                .any(|e| e.note.contains("slow-op"))
+        );
+    }
+
+    #[test]
+    fn failing_disk_without_leadership_change_is_silent() {
+        let out = scan(
+            vec![
+                events("dn3", Component::Datanode, EFFECTS_MAIN),
+                events("dn3", Component::DnAudit, EFFECTS_AUDIT),
+            ],
+            &LoggingCoverage::default(),
+        );
+        assert!(out.findings.is_empty());
+        assert!(out.gaps.is_empty());
+    }
+
+    #[test]
+    fn container_tied_to_another_pipeline_is_not_counted() {
+        // A timeout line ties container 1042 to another pipeline than the truncated one.
+        let other = "2026-08-19 10:21:00,000 [w] WARN org.apache.ratis.server.raftlog.segmented.SegmentedRaftLogWorker: Timeout 0/~\norg.apache.ratis.protocol.exceptions.TimeoutIOException: Timeout 10s: WriteLog:5: (t:2, i:5), STATEMACHINELOGENTRY, cmdType: WriteChunk containerID: 1042 pipelineID: \"2d9f6b84-1c3e-4a5b-8d7f-e6c5b4a39281\" writeChunk { blockID { containerID: 1042 localID: 1 blockCommitSequenceId: 0 } }\n";
+        let out = scan(
+            vec![
+                events(
+                    "dn1",
+                    Component::Datanode,
+                    &(other.to_string() + &preconditions(true)),
+                ),
+                events("dn1", Component::DnAudit, EFFECTS_AUDIT),
+            ],
+            &LoggingCoverage::default(),
+        );
+        assert!(
+            out.findings
+                .iter()
+                .all(|f| f.confidence < Confidence::Likely),
+            "{:?}",
+            found(&out)
+        );
+    }
+
+    #[test]
+    fn debug_lines_confirm_the_reuse() {
+        let csm =
+            "org.apache.hadoop.ozone.container.common.transport.server.ratis.ContainerStateMachine";
+        let fpbs = "org.apache.hadoop.ozone.container.keyvalue.impl.FilePerBlockStrategy";
+        let debug = format!(
+            "\
+2026-08-19 10:21:00,813 [g] DEBUG {csm}: group-41A9C03D5E7B: writeChunk writeStateMachineData : blockIdcontainerID: 1043
+localID: 25
+blockCommitSequenceId: 0
+ logIndex 18343 chunkName 25_chunk_0
+2026-08-19 10:21:00,815 [w] DEBUG {fpbs}: Writing chunk ChunkInfo{{chunkName='25_chunk_0, offset=0, len=4194304}} (overwrite: false) in stage WRITE_DATA to file /d/1043/chunks/25.block
+"
+        );
+        let after = format!(
+            "\
+2026-08-19 10:21:23,118 [w] DEBUG {csm}: group-41A9C03D5E7B: writeChunk writeStateMachineData  completed: blockIdcontainerID: 1043
+localID: 25
+blockCommitSequenceId: 0
+ logIndex 18343 chunkName 25_chunk_0
+2026-08-19 10:21:24,080 [op] DEBUG {fpbs}: Ignore chunk ChunkInfo{{chunkName='17_chunk_3, offset=12582912, len=4194304}} in stage COMMIT_DATA
+2026-08-19 10:21:24,081 [op] DEBUG {csm}: gid group-41A9C03D5E7B : ApplyTransaction completed. cmd WriteChunk logIndex 18343 msg :  Container Result: SUCCESS
+"
+        );
+        let mut logging = LoggingCoverage::default();
+        for (logger, level) in LOGGERS {
+            logging.record("dn1", logger, level);
+        }
+        let out = scan(
+            vec![
+                events(
+                    "dn1",
+                    Component::Datanode,
+                    &(debug.clone() + &preconditions(true) + &after + EFFECTS_MAIN),
+                ),
+                events("dn1", Component::DnAudit, EFFECTS_AUDIT),
+            ],
+            &logging,
+        );
+        assert_eq!(
+            found(&out),
+            vec![
+                ("block:1042:17".to_string(), Confidence::Confirmed),
+                ("block:1042:23".to_string(), Confidence::Likely),
+            ]
+        );
+        assert!(out.gaps.is_empty());
+        let f = &out.findings[0];
+        assert!(f.reason.contains("18343"));
+        assert!(f.evidence.iter().any(|e| e.note.contains("never written")));
+
+        // The same apply after a fresh submit and chunk write of the new entry is no proof.
+        let resubmitted = after.replace(
+            "2026-08-19 10:21:24,080",
+            &format!("2026-08-19 10:21:09,000 [g] DEBUG {fpbs}: Writing chunk ChunkInfo{{chunkName='17_chunk_3, offset=12582912, len=4194304}} (overwrite: false) in stage WRITE_DATA to file /d/1042/chunks/17.block\n2026-08-19 10:21:24,080"),
+        );
+        let out = scan(
+            vec![
+                events(
+                    "dn1",
+                    Component::Datanode,
+                    &(debug + &preconditions(true) + &resubmitted + EFFECTS_MAIN),
+                ),
+                events("dn1", Component::DnAudit, EFFECTS_AUDIT),
+            ],
+            &logging,
+        );
+        assert!(
+            out.findings
+                .iter()
+                .all(|f| f.confidence == Confidence::Likely)
+        );
+    }
+
+    #[test]
+    fn documentation_names_the_loggers() {
+        assert_eq!(RULE.doc().id, "reused-write-future");
+        assert_eq!(RULE.doc().loggers.len(), LOGGERS.len());
+        for (logger, level) in LOGGERS {
+            assert!(
+                RULE.doc()
+                    .loggers
+                    .contains(&format!("log4j.logger.{logger}={level}").as_str())
+            );
+        }
+        assert_eq!(
+            local_of_chunk("113750153625600017_chunk_3"),
+            Some(113750153625600017)
+        );
+        assert_eq!(local_of_chunk("x"), None);
+    }
+}
