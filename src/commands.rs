@@ -4,7 +4,7 @@ use crate::cli::{
     Cli, Command, EventsArgs, EventsFormat, ExplainArgs, FailOn, InputArgs, ReplayArgs, ScanArgs,
     StatsArgs, StatsFormat, parse_time_bound,
 };
-use crate::pipeline::{Parsed, ReadConfig, read_inputs};
+use crate::pipeline::{Parsed, ReadConfig, StreamOutcome, read_inputs_streaming};
 use crate::report::baseline::Baseline;
 use crate::report::{self, ReportInputs};
 use crate::{Failure, exit};
@@ -13,8 +13,10 @@ use indicatif::{ProgressBar, ProgressStyle};
 use oztrace_analyzer::trace::Trace;
 use oztrace_analyzer::{Analysis, ReplayOptions};
 use oztrace_parser::entity::Entity;
+use oztrace_parser::event::Event;
 use oztrace_parser::input::ConfigKind;
 use oztrace_parser::layout::Layout;
+use oztrace_parser::source::Component;
 use oztrace_parser::time::{TimeZones, format_rfc3339};
 use oztrace_rules::{Confidence, Context, LoggingCoverage, Rule, Settings};
 use std::fs::File;
@@ -58,6 +60,16 @@ pub fn run(command: Command) -> Result<u8, Failure> {
 }
 
 fn read(input: &InputArgs, keep_unrecognized: bool) -> Result<Parsed, Failure> {
+    read_streaming(input, keep_unrecognized, &mut |_| {})
+}
+
+/// Reads the inputs, handing each stream to `on_stream` in input order as soon as it is read
+/// (see `pipeline::read_inputs_streaming`).
+fn read_streaming(
+    input: &InputArgs,
+    keep_unrecognized: bool,
+    on_stream: &mut dyn FnMut(&mut StreamOutcome),
+) -> Result<Parsed, Failure> {
     let zones = TimeZones::from_specs(&input.tz).map_err(Failure::Usage)?;
     let forced_layout = match &input.layout {
         Some(pattern) => Some(Arc::new(
@@ -82,7 +94,7 @@ fn read(input: &InputArgs, keep_unrecognized: bool) -> Result<Parsed, Failure> {
         }
     }
     let Some(bar) = progress_bar(&input.paths) else {
-        return Ok(read_inputs(&input.paths, &config));
+        return Ok(read_inputs_streaming(&input.paths, &config, on_stream));
     };
     let counter = Arc::new(AtomicU64::new(0));
     config.progress = Some(Arc::clone(&counter));
@@ -94,7 +106,7 @@ fn read(input: &InputArgs, keep_unrecognized: bool) -> Result<Parsed, Failure> {
                 std::thread::sleep(Duration::from_millis(120));
             }
         });
-        let parsed = read_inputs(&input.paths, &config);
+        let parsed = read_inputs_streaming(&input.paths, &config, on_stream);
         done.store(true, Ordering::Relaxed);
         parsed
     });
@@ -463,26 +475,45 @@ fn events(args: EventsArgs) -> Result<u8, Failure> {
     if args.format == EventsFormat::Parquet && args.output.is_none() {
         return Err(Failure::Usage("--format parquet needs -o FILE".into()));
     }
-    let mut parsed = read(&args.input, args.all)?;
-    let mut streams: Vec<_> = parsed
+    if args.format != EventsFormat::Jsonl {
+        // CSV and Parquet are written as one table: every event is held until the end.
+        let mut parsed = read(&args.input, args.all)?;
+        let mut streams: Vec<_> = parsed
+            .streams
+            .iter_mut()
+            .map(|s| std::mem::take(&mut s.events))
+            .collect();
+        oztrace_parser::catalog::om::merge_audit_copies(&mut streams, args.input.skew);
+        let events = streams.iter().flatten();
+        crate::export::write_table(events, args.format, args.output.as_deref())?;
+        warn_unreadable(&parsed);
+        return Ok(input_exit(&parsed));
+    }
+    let mut out: Box<dyn Write> = match &args.output {
+        None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
+        Some(path) => Box::new(std::io::BufWriter::new(
+            std::fs::File::create(path)
+                .map_err(|e| Failure::Usage(format!("{}: {e}", path.display())))?,
+        )),
+    };
+    // JSON Lines stream out as each file is read; only OM audit streams wait until the end,
+    // since every OM writes the same audit line and the copies merge into one event.
+    let mut written: Result<(), Failure> = Ok(());
+    let mut parsed = read_streaming(&args.input, args.all, &mut |stream| {
+        if stream.component != Component::OmAudit && written.is_ok() {
+            written = crate::export::write_jsonl(stream.events.iter(), &mut *out);
+            stream.events = Vec::new();
+        }
+    })?;
+    written?;
+    let mut audit: Vec<Vec<Event>> = parsed
         .streams
         .iter_mut()
         .map(|s| std::mem::take(&mut s.events))
+        .filter(|events| !events.is_empty())
         .collect();
-    oztrace_parser::catalog::om::merge_audit_copies(&mut streams, args.input.skew);
-    for (stream, events) in parsed.streams.iter_mut().zip(streams) {
-        stream.events = events;
-    }
-    let events = parsed.streams.iter().flat_map(|s| s.events.iter());
-    let result = match (&args.format, &args.output) {
-        (EventsFormat::Jsonl, None) => {
-            crate::export::write_jsonl(events, &mut std::io::stdout().lock())
-        }
-        (EventsFormat::Jsonl, Some(path)) => std::fs::File::create(path)
-            .map_err(|e| Failure::Usage(format!("{}: {e}", path.display())))
-            .and_then(|f| crate::export::write_jsonl(events, &mut std::io::BufWriter::new(f))),
-        (format, output) => crate::export::write_table(events, *format, output.as_deref()),
-    };
+    oztrace_parser::catalog::om::merge_audit_copies(&mut audit, args.input.skew);
+    let result = crate::export::write_jsonl(audit.iter().flatten(), &mut *out);
     result?;
     warn_unreadable(&parsed);
     Ok(input_exit(&parsed))
@@ -507,7 +538,8 @@ fn replay(args: ReplayArgs) -> Result<u8, Failure> {
 }
 
 fn stats(args: StatsArgs) -> Result<u8, Failure> {
-    let parsed = read(&args.input, false)?;
+    // Stats count; they keep no events.
+    let parsed = read_streaming(&args.input, false, &mut |stream| stream.events = Vec::new())?;
     let out = match args.format {
         StatsFormat::Text => report::stats_text(&parsed),
         StatsFormat::Json => report::stats_json(&parsed),
@@ -586,7 +618,6 @@ mod tests {
             file: Arc::from("f"),
             host: Arc::from("h"),
             component: oztrace_parser::source::Component::Scm,
-            rotation: (String::new(), 0),
             summary: Default::default(),
             bytes: 0,
             typed: 0,

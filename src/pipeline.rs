@@ -10,13 +10,13 @@ use oztrace_parser::event::Event;
 use oztrace_parser::input::{self, ConfigFile, InputFile, InputUnit, StreamSink, Unreadable};
 use oztrace_parser::layout::Layout;
 use oztrace_parser::record::{ReadOptions, Record, StreamSummary, read_records};
-use oztrace_parser::source::{Component, Level};
+use oztrace_parser::source::{Component, Level, rotation_key};
 use oztrace_parser::time::TimeZones;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io::BufRead;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex, mpsc};
 
 /// How many distinct unrecognized message shapes a stream tracks (bounded memory).
 const MAX_SHAPES: usize = 2048;
@@ -40,7 +40,6 @@ pub struct StreamOutcome {
     /// The stream's host (a compose stream has several: the most frequent one here).
     pub host: Arc<str>,
     pub component: Component,
-    pub rotation: (String, u64),
     pub summary: StreamSummary,
     pub bytes: u64,
     pub typed: u64,
@@ -79,53 +78,81 @@ impl Parsed {
     }
 }
 
-/// Reads every input.
-pub fn read_inputs(paths: &[PathBuf], config: &ReadConfig) -> Parsed {
+/// Reads every input; `on_stream` sees each stream in input order as soon as it and every
+/// stream before it are read, and may take its events, so that a caller that writes them out
+/// holds at most a few units' events in memory: workers run at most [`UNITS_AHEAD`] per thread
+/// ahead of the stream being delivered.
+pub fn read_inputs_streaming(
+    paths: &[PathBuf],
+    config: &ReadConfig,
+    on_stream: &mut dyn FnMut(&mut StreamOutcome),
+) -> Parsed {
     let discovery = input::discover(paths);
-    let units = discovery.units;
-    let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<(usize, UnitResult)>> = Mutex::new(Vec::new());
-    let threads = config.jobs.max(1).min(units.len().max(1));
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(unit) = units.get(i) else { break };
-                    let result = read_unit(unit, config);
-                    results
-                        .lock()
-                        .unwrap_or_else(|poisoned| poisoned.into_inner())
-                        .push((i, result));
-                }
-            });
-        }
+    let mut units = discovery.units;
+    // Rotated files of one log are read oldest first.
+    units.sort_by_cached_key(|unit| {
+        let key = rotation_key(unit.display());
+        (key.stream, std::cmp::Reverse(key.age))
     });
-    let mut results = results
-        .into_inner()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
-    results.sort_by_key(|(i, _)| *i);
     let mut parsed = Parsed {
         unreadable: discovery.unreadable,
         configs: discovery.configs,
         skipped: discovery.skipped,
         ..Parsed::default()
     };
-    for (_, unit) in results {
-        parsed.streams.extend(unit.streams);
-        parsed.unreadable.extend(unit.unreadable);
-        parsed.configs.extend(unit.configs);
-    }
-    // Rotated files of one log are read oldest first.
-    parsed.streams.sort_by(|a, b| {
-        a.rotation
-            .0
-            .cmp(&b.rotation.0)
-            .then(b.rotation.1.cmp(&a.rotation.1))
+    let threads = config.jobs.max(1).min(units.len().max(1));
+    let window = UNITS_AHEAD * threads;
+    // (next unit to start, units delivered so far)
+    let progress = Mutex::new((0usize, 0usize));
+    let turn = Condvar::new();
+    let (sender, receiver) = mpsc::channel::<(usize, UnitResult)>();
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let sender = sender.clone();
+            let (units, progress, turn) = (&units, &progress, &turn);
+            scope.spawn(move || {
+                loop {
+                    let i = {
+                        let mut state = progress.lock().unwrap_or_else(|p| p.into_inner());
+                        while state.0 < units.len() && state.0 - state.1 >= window {
+                            state = turn.wait(state).unwrap_or_else(|p| p.into_inner());
+                        }
+                        if state.0 >= units.len() {
+                            break;
+                        }
+                        state.0 += 1;
+                        state.0 - 1
+                    };
+                    if sender.send((i, read_unit(&units[i], config))).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(sender);
+        let mut waiting: BTreeMap<usize, UnitResult> = BTreeMap::new();
+        let mut delivered = 0;
+        for (i, result) in receiver {
+            waiting.insert(i, result);
+            while let Some(unit) = waiting.remove(&delivered) {
+                for mut stream in unit.streams {
+                    on_stream(&mut stream);
+                    parsed.streams.push(stream);
+                }
+                parsed.unreadable.extend(unit.unreadable);
+                parsed.configs.extend(unit.configs);
+                delivered += 1;
+                progress.lock().unwrap_or_else(|p| p.into_inner()).1 = delivered;
+                turn.notify_all();
+            }
+        }
     });
     parsed.unreadable.sort_by(|a, b| a.path.cmp(&b.path));
     parsed
 }
+
+/// How many units per thread may be read ahead of the one being delivered.
+const UNITS_AHEAD: usize = 2;
 
 #[derive(Default)]
 struct UnitResult {
@@ -246,7 +273,6 @@ fn read_stream(
         file: Arc::clone(&file_name),
         host: Arc::from(file_host.as_deref().unwrap_or("unknown")),
         component: file.hint.component.unwrap_or(Component::Unknown),
-        rotation: (file.rotation.stream.clone(), file.rotation.age),
         summary: StreamSummary::default(),
         bytes: 0,
         typed: 0,

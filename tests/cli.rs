@@ -404,3 +404,33 @@ fn parquet_and_csv_are_written_and_read_back() {
     );
     assert_eq!(text.lines().count(), 10);
 }
+
+#[test]
+fn om_audit_copies_merge_into_one_event_while_other_files_stream() {
+    let dir = tempfile::tempdir().unwrap();
+    let line = |ms: u32| {
+        format!(
+            "2025-11-03 10:41:12,{ms:03} | INFO  | OMAudit | user=hbase | ip=10.20.0.11 | op=ALLOCATE_BLOCK {{\"volume\":\"hbase\",\"bucket\":\"wal\",\"key\":\"WALs/rs1/rs1.1762164000000\",\"dataSize\":\"268431871\",\"replicationType\":\"RATIS\",\"replicationFactor\":\"THREE\",\"clientID\":\"115485179904000017\",\"Transaction\":\"5002871\"}} | ret=SUCCESS |  \n"
+        )
+    };
+    write(&dir.path().join("om1/om-audit-om1.log"), &line(118));
+    write(&dir.path().join("om2/om-audit-om2.log"), &line(201));
+    write(&dir.path().join("scm1/ozone-hadoop-scm-scm1.log"), SCM_FILE);
+    let out = oztrace(&["events", "--all", dir.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    let events = jsonl(&out);
+    let audit: Vec<&Value> = events
+        .iter()
+        .filter(|e| e["component"] == "om-audit")
+        .collect();
+    assert_eq!(audit.len(), 1, "one event for the Transaction: {audit:?}");
+    assert_eq!(audit[0]["host"], "om1", "the earliest copy names the event");
+    let copies: Vec<&str> = audit[0]["copies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["host"].as_str().unwrap())
+        .collect();
+    assert_eq!(copies, ["om1", "om2"]);
+    assert_eq!(by_file(&events, "scm1/ozone-hadoop-scm-scm1.log").len(), 2);
+}
