@@ -26,7 +26,7 @@ use oztrace_analyzer::machines::node_admin::{self, ABORT_WRITE_OVERWRITES_COPY};
 use oztrace_analyzer::machines::scm_role;
 use oztrace_analyzer::trace::{EventId, Trace};
 use oztrace_parser::catalog::EventData;
-use oztrace_parser::catalog::scm::{AdminAction, ScmAudit, ScmEvent};
+use oztrace_parser::catalog::scm::{AdminAction, HeartbeatCommand, ScmAudit, ScmEvent};
 use oztrace_parser::entity::{Entity, find_datanode_details, uuid_hash_code};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
@@ -73,8 +73,6 @@ recommission`, `Recommissioned node …TrackedNode@hash`) or a dead-node abort l
 the new leader continues the workflow, and for an abort on a leader.",
     loggers: &[
         "log4j.logger.org.apache.hadoop.hdds.scm.server.SCMDatanodeHeartbeatDispatcher=DEBUG",
-        "log4j.logger.org.apache.hadoop.hdds.scm.node.SCMNodeManager=TRACE",
-        "log4j.logger.org.apache.hadoop.hdds.server.events.EventQueue=DEBUG",
     ],
 };
 
@@ -266,6 +264,11 @@ impl Facts {
                     datanode,
                     ..
                 } => push(datanode, |n| &mut n.copies),
+                ScmEvent::HeartbeatDispatched { datanode, commands }
+                    if commands.iter().any(sets_in_service) =>
+                {
+                    push(datanode, |n| &mut n.told_in_service);
+                }
                 ScmEvent::OpStateChangeNotified { datanode, to, .. } if to == "IN_SERVICE" => {
                     push(datanode, |n| &mut n.told_in_service);
                 }
@@ -284,10 +287,12 @@ impl Facts {
 
 /// A SEND_HEARTBEAT returning setNodeOperationalStateCommand IN_SERVICE.
 fn tells_in_service(audit: &ScmAudit) -> bool {
-    audit.commands.iter().any(|c| {
-        c.command_type == "setNodeOperationalStateCommand"
-            && c.op_state.as_deref() == Some("IN_SERVICE")
-    })
+    audit.commands.iter().any(sets_in_service)
+}
+
+fn sets_in_service(command: &HeartbeatCommand) -> bool {
+    command.command_type == "setNodeOperationalStateCommand"
+        && command.op_state.as_deref() == Some("IN_SERVICE")
 }
 
 /// The follower abort race on one SCM: the WARN and the copy its write replaced.

@@ -501,8 +501,9 @@ impl Machine for NodeAdmin {
 const DELIVERY_WINDOW_MS: i64 = 5_000;
 
 /// Links the leader's `Scheduling a command to update the operationalState …` (SCMNodeManager
-/// queues a SetNodeOperationalStateCommand with the SCM's value) to the SEND_HEARTBEAT audit of the
-/// same SCM and datanode whose command list carries it: the command reaching the datanode.
+/// queues a SetNodeOperationalStateCommand with the SCM's value) to the SEND_HEARTBEAT audit (or
+/// the DEBUG `Heartbeat dispatched …`) of the same SCM and datanode whose command list carries it:
+/// the command reaching the datanode.
 pub struct OpStateCommandDelivery;
 
 impl Linker for OpStateCommandDelivery {
@@ -533,12 +534,16 @@ impl Linker for OpStateCommandDelivery {
                 })
                 .find(|&j| {
                     let candidate = trace.get(j);
+                    let commands = match &candidate.data {
+                        EventData::Scm(ScmEvent::Audit(audit)) => &audit.commands,
+                        EventData::Scm(ScmEvent::HeartbeatDispatched { commands, .. }) => commands,
+                        _ => return false,
+                    };
                     candidate.host == event.host
-                        && matches!(&candidate.data, EventData::Scm(ScmEvent::Audit(audit))
-                        if audit.commands.iter().any(|c| {
+                        && commands.iter().any(|c| {
                             c.command_type == "setNodeOperationalStateCommand"
                                 && c.op_state.as_deref() == Some(stored.as_str())
-                        }))
+                        })
                 });
             if let Some(j) = delivered {
                 out.push((

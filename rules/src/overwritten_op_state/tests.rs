@@ -387,3 +387,36 @@ fn a_follower_abort_without_a_racing_copy_is_silent() {
     lines.push(tick("14:03:10,010"));
     assert_eq!(found(&lines), None);
 }
+
+#[test]
+fn the_dispatcher_debug_line_shows_the_push_when_the_audit_is_missing() {
+    let mut lines = bug(true);
+    lines.pop();
+    lines.push(main_line(
+        "scm1",
+        "14:03:31,903",
+        "org.apache.hadoop.hdds.scm.server.SCMDatanodeHeartbeatDispatcher".into(),
+        "DEBUG",
+        format!(
+            "Heartbeat dispatched for datanode {DN3} with commands [setNodeOperationalStateCommand: cmdID: 117359301, encodedToken: \"\", term: 5, deadlineMsSinceEpoch: 0, opState: IN_SERVICE, stateExpiryEpochSeconds: 0]"
+        ),
+    ));
+    let mut logging = LoggingCoverage::default();
+    logging.record(
+        "scm1",
+        "org.apache.hadoop.hdds.scm.server.SCMDatanodeHeartbeatDispatcher",
+        "DEBUG",
+    );
+    let out = check_with(&lines, &logging);
+    let finding = &out.findings[0];
+    assert_eq!(finding.confidence, Confidence::Confirmed);
+    assert_eq!(
+        finding
+            .evidence
+            .iter()
+            .filter(|e| e.role == Role::Effect)
+            .count(),
+        2
+    );
+    assert!(out.gaps.is_empty());
+}
