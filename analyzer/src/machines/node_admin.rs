@@ -864,6 +864,18 @@ mod tests {
     }
 
     #[test]
+    fn idle_views_are_evicted_after_retain() {
+        let trace = Trace::from_ordered(vec![started(1, 0), node("node_healthy", 2, 100_000)], 0);
+        let mut machine = NodeAdmin::new();
+        let mut out = Vec::new();
+        machine.on_event(&trace, 0, &mut out);
+        machine.evict(50_000);
+        machine.on_event(&trace, 1, &mut out);
+        // The DECOMMISSIONING view was dropped: the next line starts from nothing known.
+        assert_eq!(out.last().map(|t| t.from.as_str()), Some("?-?"));
+    }
+
+    #[test]
     fn views_are_per_scm() {
         let mut other = started(2, 10);
         other.host = "scm2".into();

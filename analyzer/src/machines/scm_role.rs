@@ -553,6 +553,23 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn idle_hosts_are_evicted_after_retain() {
+        let trace = Trace::from_ordered(
+            vec![
+                role_update("scm1", 1, 0, true, 3),
+                role_update("scm1", 2, 100_000, false, 3),
+            ],
+            0,
+        );
+        let mut machine = ScmRole::new();
+        let mut out = Vec::new();
+        machine.on_event(&trace, 0, &mut out);
+        machine.evict(50_000);
+        machine.on_event(&trace, 1, &mut out);
+        assert_eq!(out[1].from, "UNKNOWN");
+    }
+
+    #[test]
     fn illegal_steps_are_flagged() {
         let (_, replay) = replay(vec![
             scm_event(
