@@ -5,6 +5,7 @@
 //! its sample bundles and one line of [`registry`].
 
 pub mod overwritten_op_state;
+pub mod resurrected_container;
 
 use oztrace_analyzer::Analysis;
 use oztrace_analyzer::trace::EventId;
@@ -199,7 +200,10 @@ pub trait Rule: Sync {
 
 /// Every rule, in contract order.
 pub fn registry() -> Vec<&'static dyn Rule> {
-    vec![&overwritten_op_state::OverwrittenOpState]
+    vec![
+        &overwritten_op_state::OverwrittenOpState,
+        &resurrected_container::RULE,
+    ]
 }
 
 /// The contract's fingerprint: the first 16 hex digits of SHA-256 of `rule + "\n" + entity`.
