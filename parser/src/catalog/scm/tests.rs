@@ -237,11 +237,30 @@ fn leadership_fields_and_entities() {
             term: 5
         }
     );
-    assert_eq!(t.entities, vec![Entity::Scm(SCM1.into())]);
+    // The message's id, then the Ratis group of the SCM's own election thread.
+    assert_eq!(
+        t.entities,
+        vec![
+            Entity::Scm(SCM1.into()),
+            Entity::Group("112233445566".into())
+        ]
+    );
 
-    let rec = &read(
-        "2026-08-20 14:02:44,561 [x-LeaderStateImpl] INFO ha.SCMContext: update <isLeader,term> from <true,3> to <false,0>\n",
+    let rec = &read(&format!(
+        "2026-08-20 14:02:44,561 [{SCM1}@group-112233445566-LeaderStateImpl] INFO ha.SCMContext: update <isLeader,term> from <true,3> to <false,0>\n",
+    ))[0];
+    // No id in the message: the thread is the SCM's own Ratis member.
+    assert_eq!(
+        typed(rec, Component::Scm).entities,
+        vec![
+            Entity::Scm(SCM1.into()),
+            Entity::Group("112233445566".into())
+        ]
+    );
+    let other_thread = &read(
+        "2026-08-20 14:02:44,561 [main] INFO ha.SCMContext: update <isLeader,term> from <true,3> to <false,0>\n",
     )[0];
+    assert!(typed(other_thread, Component::Scm).entities.is_empty());
     assert_eq!(
         scm_event(&typed(rec, Component::Scm)),
         &ScmEvent::RoleUpdate {
