@@ -580,3 +580,26 @@ fn an_audit_record_in_a_compose_stream_types_too() {
     assert_eq!(t.data.kind(), "scm_audit");
     assert_eq!(t.entities, vec![Entity::Datanode(DN3_UUID.into())]);
 }
+
+#[test]
+fn pipelines_in_both_printed_forms() {
+    // `PipelineID=<uuid>` before 2.1.0, `Pipeline-<uuid>` since (HDDS-13044).
+    for pipeline in [
+        "PipelineID=5e0c1d2a-9b7f-4c3e-a1d2-6f8e0b4c7a91",
+        "Pipeline-5e0c1d2a-9b7f-4c3e-a1d2-6f8e0b4c7a91",
+    ] {
+        let rec = read(&format!(
+            "2026-08-18 09:14:22,610 [scm1-EventQueue-StaleNodeForStaleNodeHandler] INFO org.apache.hadoop.hdds.scm.node.StaleNodeHandler: Datanode {DN5} moved to stale state. Finalizing its pipelines [{pipeline}]\n"
+        ))
+        .remove(0);
+        let t = typed(&rec, Component::Scm);
+        assert_eq!(t.data.kind(), "node_stale");
+        assert_eq!(
+            t.entities,
+            vec![
+                Entity::Datanode("b2c7e9d4-1f6a-4c3b-8e52-7a9d0c4f6e13".into()),
+                Entity::Pipeline("5e0c1d2a-9b7f-4c3e-a1d2-6f8e0b4c7a91".into()),
+            ]
+        );
+    }
+}
