@@ -124,7 +124,7 @@ SEND_HEARTBEAT audit records from this SCM (audit log missing, or SEND_HEARTBEAT
 #[derive(Debug, Default)]
 struct Node {
     admissions: Vec<EventId>,
-    /// Recommissions and dead-node aborts: each ends an admission.
+    /// Recommissions, dead-node aborts and maintenance expiry: each ends an admission by design.
     cancels: Vec<EventId>,
     aborts: Vec<EventId>,
     continues: Vec<EventId>,
@@ -225,7 +225,10 @@ impl Facts {
                     push(datanode, |n| &mut n.tracking);
                 }
                 ScmEvent::Node { kind, datanode, .. } => match *kind {
-                    "recommission_queued" | "admin_aborted_dead" | "admin_dead_cannot_continue" => {
+                    "recommission_queued"
+                    | "admin_aborted_dead"
+                    | "admin_dead_cannot_continue"
+                    | "admin_maintenance_ended" => {
                         push(datanode, |n| &mut n.cancels);
                     }
                     "continue_admin" => {

@@ -420,3 +420,31 @@ fn the_dispatcher_debug_line_shows_the_push_when_the_audit_is_missing() {
     );
     assert!(out.gaps.is_empty());
 }
+
+#[test]
+fn maintenance_ending_by_expiry_is_silent() {
+    // A maintenance window that expires on a re-elected leader: IN_SERVICE by design.
+    let mut lines = leader("scm1", "14:00:00,000", SCM1, 3);
+    lines.push(main_line(
+        "scm1",
+        "14:02:10,329",
+        node("NodeDecommissionManager"),
+        "INFO",
+        format!("Starting Maintenance for node {DN3}"),
+    ));
+    lines.extend(step_down("scm1", "14:02:44,561", SCM1, 3));
+    lines.extend(leader("scm1", "14:03:15,390", SCM1, 5));
+    lines.push(main_line(
+        "scm1",
+        "18:02:40,000",
+        node("DatanodeAdminMonitorImpl"),
+        "INFO",
+        format!("Datanode {DN3} has ended maintenance automatically"),
+    ));
+    lines.push(main_line("scm1", "18:03:01,000", node("SCMNodeManager"), "INFO", format!(
+        "Scheduling a command to update the operationalState persisted on {DN3} as the reported value (IN_MAINTENANCE, 0) does not match the value stored in SCM (IN_SERVICE, 0)")));
+    assert_eq!(found(&lines), None);
+    // Without the expiry line the same push is the bug's effect.
+    lines.remove(lines.len() - 2);
+    assert_eq!(found(&lines), Some(Confidence::Likely));
+}
