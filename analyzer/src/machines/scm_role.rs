@@ -370,12 +370,15 @@ pub fn is_leader(analysis_replay: &Replay, trace: &Trace, host: &str, at: EventI
     role_at(analysis_replay, host, at).map(|t| t.to.starts_with("LEADER"))
 }
 
-/// The last `scm-role` transition of `host` at or before event `at`.
+/// The last `scm-role` transition of `host` at or before event `at`. `Replay::run` steps events
+/// in order and this machine reports each step at its own event, so the search starts at `at`
+/// and walks back.
 pub fn role_at<'r>(replay: &'r Replay, host: &str, at: EventId) -> Option<&'r Transition> {
-    replay
-        .of_machine(NAME)
-        .filter(|t| t.event <= at && t.scope.as_deref() == Some(host))
-        .last()
+    let end = replay.transitions.partition_point(|t| t.event <= at);
+    replay.transitions[..end]
+        .iter()
+        .rev()
+        .find(|t| t.machine == NAME && t.scope.as_deref() == Some(host))
 }
 
 /// The leader term in a `scm-role` state label (`LEADER term 7`).
