@@ -271,6 +271,7 @@ pub enum ScmEvent {
     Notice {
         #[serde(skip)]
         kind: &'static str,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
         values: Vec<String>,
     },
 }
