@@ -14,10 +14,12 @@
 //!   request or tracked D before that leadership began;
 //! - nowhere between admission and effect: a recommission (audit DECOMMISSION_NODES without
 //!   `force` naming D, `Queued node D for recommission`, `Recommissioned node …TrackedNode@hash(D)`)
-//!   or a dead-node abort of D (by design, scm.md §4.4(c)).
+//!   a dead-node abort of D (by design, scm.md §4.4(c)) or the automatic end of its maintenance.
 //!
 //! `confirmed` = race, then re-election and effect on X; `likely` = re-election and effect without
-//! the race lines; `possible` = the race alone.
+//! the race lines; `possible` = the race alone (not when a recommission later ends the request).
+//! A gap names X when the IN_SERVICE push cannot be seen: no SEND_HEARTBEAT audit from X and
+//! `SCMDatanodeHeartbeatDispatcher` not at DEBUG there.
 
 use crate::{Confidence, Context, Evidence, Finding, Gap, Output, Role, Rule, RuleDoc, Severity};
 use oztrace_analyzer::Analysis;
