@@ -864,6 +864,22 @@ mod tests {
     }
 
     #[test]
+    fn the_transition_table_names_catalogued_kinds() {
+        let known: Vec<&str> = oztrace_parser::catalog::kinds().map(|k| k.kind).collect();
+        for (_, trigger, _, code) in TRANSITIONS {
+            assert!(!code.is_empty());
+            for word in trigger.split([' ', '/', '(', ')']) {
+                let snake =
+                    word.contains('_') && word.bytes().all(|b| b.is_ascii_lowercase() || b == b'_');
+                // Kinds of the Ratis slice are named by their contract names.
+                if snake && word != "ratis_role_change" {
+                    assert!(known.contains(&word), "{word} in {trigger}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn idle_views_are_evicted_after_retain() {
         let trace = Trace::from_ordered(vec![started(1, 0), node("node_healthy", 2, 100_000)], 0);
         let mut machine = NodeAdmin::new();
