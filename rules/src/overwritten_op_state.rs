@@ -14,10 +14,12 @@
 //!   request or tracked D before that leadership began;
 //! - nowhere between admission and effect: a recommission (audit DECOMMISSION_NODES without
 //!   `force` naming D, `Queued node D for recommission`, `Recommissioned node …TrackedNode@hash(D)`)
-//!   or a dead-node abort of D (by design, scm.md §4.4(c)).
+//!   a dead-node abort of D (by design, scm.md §4.4(c)) or the automatic end of its maintenance.
 //!
 //! `confirmed` = race, then re-election and effect on X; `likely` = re-election and effect without
-//! the race lines; `possible` = the race alone.
+//! the race lines; `possible` = the race alone (not when a recommission later ends the request).
+//! A gap names X when the IN_SERVICE push cannot be seen: no SEND_HEARTBEAT audit from X and
+//! `SCMDatanodeHeartbeatDispatcher` not at DEBUG there.
 
 use crate::{Confidence, Context, Evidence, Finding, Gap, Output, Role, Rule, RuleDoc, Severity};
 use oztrace_analyzer::Analysis;
@@ -26,7 +28,7 @@ use oztrace_analyzer::machines::node_admin::{self, ABORT_WRITE_OVERWRITES_COPY};
 use oztrace_analyzer::machines::scm_role;
 use oztrace_analyzer::trace::{EventId, Trace};
 use oztrace_parser::catalog::EventData;
-use oztrace_parser::catalog::scm::{AdminAction, ScmAudit, ScmEvent};
+use oztrace_parser::catalog::scm::{AdminAction, HeartbeatCommand, ScmAudit, ScmEvent};
 use oztrace_parser::entity::{Entity, find_datanode_details, uuid_hash_code};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
@@ -73,8 +75,6 @@ recommission`, `Recommissioned node …TrackedNode@hash`) or a dead-node abort l
 the new leader continues the workflow, and for an abort on a leader.",
     loggers: &[
         "log4j.logger.org.apache.hadoop.hdds.scm.server.SCMDatanodeHeartbeatDispatcher=DEBUG",
-        "log4j.logger.org.apache.hadoop.hdds.scm.node.SCMNodeManager=TRACE",
-        "log4j.logger.org.apache.hadoop.hdds.server.events.EventQueue=DEBUG",
     ],
 };
 
@@ -126,7 +126,7 @@ SEND_HEARTBEAT audit records from this SCM (audit log missing, or SEND_HEARTBEAT
 #[derive(Debug, Default)]
 struct Node {
     admissions: Vec<EventId>,
-    /// Recommissions and dead-node aborts: each ends an admission.
+    /// Recommissions, dead-node aborts and maintenance expiry: each ends an admission by design.
     cancels: Vec<EventId>,
     aborts: Vec<EventId>,
     continues: Vec<EventId>,
@@ -227,7 +227,10 @@ impl Facts {
                     push(datanode, |n| &mut n.tracking);
                 }
                 ScmEvent::Node { kind, datanode, .. } => match *kind {
-                    "recommission_queued" | "admin_aborted_dead" | "admin_dead_cannot_continue" => {
+                    "recommission_queued"
+                    | "admin_aborted_dead"
+                    | "admin_dead_cannot_continue"
+                    | "admin_maintenance_ended" => {
                         push(datanode, |n| &mut n.cancels);
                     }
                     "continue_admin" => {
@@ -266,6 +269,11 @@ impl Facts {
                     datanode,
                     ..
                 } => push(datanode, |n| &mut n.copies),
+                ScmEvent::HeartbeatDispatched { datanode, commands }
+                    if commands.iter().any(sets_in_service) =>
+                {
+                    push(datanode, |n| &mut n.told_in_service);
+                }
                 ScmEvent::OpStateChangeNotified { datanode, to, .. } if to == "IN_SERVICE" => {
                     push(datanode, |n| &mut n.told_in_service);
                 }
@@ -284,10 +292,12 @@ impl Facts {
 
 /// A SEND_HEARTBEAT returning setNodeOperationalStateCommand IN_SERVICE.
 fn tells_in_service(audit: &ScmAudit) -> bool {
-    audit.commands.iter().any(|c| {
-        c.command_type == "setNodeOperationalStateCommand"
-            && c.op_state.as_deref() == Some("IN_SERVICE")
-    })
+    audit.commands.iter().any(sets_in_service)
+}
+
+fn sets_in_service(command: &HeartbeatCommand) -> bool {
+    command.command_type == "setNodeOperationalStateCommand"
+        && command.op_state.as_deref() == Some("IN_SERVICE")
 }
 
 /// The follower abort race on one SCM: the WARN and the copy its write replaced.

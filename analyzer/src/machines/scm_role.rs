@@ -9,6 +9,7 @@
 //! default-on witness: `SEND_HEARTBEAT` carries `term` only when the SCM answered as leader
 //! (`SCMDatanodeProtocolServer`), so a host whose main log lost its role lines (a missing rotation)
 //! still gets its role, as an inferred step naming the SCMContext line that would have shown it.
+//! Whether a host logs SCM role lines at all, and its SCM id, are read once from all its lines.
 //!
 //! Entity `scm:<scmId>` (the Ratis peer id, learnt from the host's own lines), else `scm:<host>`;
 //! scope = the host.
@@ -129,15 +130,14 @@ struct HostState {
     max_led_term: Option<u64>,
     /// Time of the last role line from the main log.
     last_logged_change: Option<i64>,
-    /// The host logs SCM role lines, so Ratis lines only cross-check.
-    has_scm_lines: bool,
     entity: Entity,
 }
 
 #[derive(Default)]
 pub struct ScmRole {
     hosts: EntityStates<Arc<str>, HostState>,
-    ids: HashMap<Arc<str>, Entity>,
+    /// Per host, read once from all its lines: its entity and whether it logs SCM role lines.
+    known: HashMap<Arc<str>, (Entity, bool)>,
 }
 
 impl ScmRole {
@@ -145,20 +145,25 @@ impl ScmRole {
         ScmRole::default()
     }
 
-    /// The SCM id of a host: the first of its own lines that prints it.
-    fn entity_of(&mut self, trace: &Trace, host: &Arc<str>) -> Entity {
-        if let Some(e) = self.ids.get(host) {
-            return e.clone();
+    /// The SCM id of a host (the first of its own lines that prints it) and whether any of its
+    /// lines is an SCM role line (then Ratis lines do not move its role).
+    fn host_facts(&mut self, trace: &Trace, host: &Arc<str>) -> (Entity, bool) {
+        if let Some(known) = self.known.get(host) {
+            return known.clone();
         }
-        let found = trace
-            .of_host(host)
+        let lines = trace.of_host(host);
+        let entity = lines
             .iter()
             .find_map(|&id| own_scm_id(trace.get(id)))
             .and_then(|id| Entity::scm(&id))
             .or_else(|| Entity::scm(host))
             .unwrap_or_else(|| Entity::Scm(host.to_string()));
-        self.ids.insert(Arc::clone(host), found.clone());
-        found
+        let has_scm_lines = lines
+            .iter()
+            .any(|&id| matches!(signal(trace.get(id)), Some(Signal::Logged(_))));
+        self.known
+            .insert(Arc::clone(host), (entity.clone(), has_scm_lines));
+        (entity, has_scm_lines)
     }
 }
 
@@ -171,6 +176,10 @@ fn own_scm_id(event: &Event) -> Option<String> {
         | EventData::Scm(ScmEvent::LeaderChanged { scm_id, .. }) => Some(scm_id.clone()),
         EventData::Scm(ScmEvent::ApplyTransaction { member, .. }) => {
             member.split('@').next().map(str::to_string)
+        }
+        _ if event.kind() == "ratis_role_change" && event.component == Component::Scm => {
+            let fields = serde_json::to_value(&event.data).ok()?;
+            fields.get("peer")?.as_str().map(str::to_string)
         }
         _ => None,
     }
@@ -248,14 +257,16 @@ impl Machine for ScmRole {
             return;
         };
         let host = Arc::clone(&event.host);
-        let entity = self.entity_of(trace, &host);
+        let (entity, has_scm_lines) = self.host_facts(trace, &host);
+        if matches!(signal, Signal::Ratis(_)) && has_scm_lines {
+            return;
+        }
         let state = self.hosts.entry_or(
             Arc::clone(&host),
             || HostState {
                 role: Role::Unknown,
                 max_led_term: None,
                 last_logged_change: None,
-                has_scm_lines: false,
                 entity: entity.clone(),
             },
             event.ts,
@@ -285,7 +296,6 @@ impl Machine for ScmRole {
         }
         let (to, inferred): (Role, Option<&'static str>) = match signal {
             Signal::Logged(role) => {
-                state.has_scm_lines = true;
                 let to = match (from, role) {
                     // `update … to <true,T>` after `becomes leader of term T` repeats it.
                     (Role::Leader(Some(t)), Role::Leader(None)) => Role::Leader(Some(t)),
@@ -296,12 +306,7 @@ impl Machine for ScmRole {
                 .then_some("SCMStateMachine INFO `SCM {} steps down from being leader.`");
                 (to, inferred)
             }
-            Signal::Ratis(role) => {
-                if state.has_scm_lines {
-                    return;
-                }
-                (role, None)
-            }
+            Signal::Ratis(role) => (role, None),
             Signal::Audit(role) => {
                 let agrees = match (from, role) {
                     (Role::Leader(Some(a)), Role::Leader(Some(b))) => a == b,
@@ -365,12 +370,15 @@ pub fn is_leader(analysis_replay: &Replay, trace: &Trace, host: &str, at: EventI
     role_at(analysis_replay, host, at).map(|t| t.to.starts_with("LEADER"))
 }
 
-/// The last `scm-role` transition of `host` at or before event `at`.
+/// The last `scm-role` transition of `host` at or before event `at`. `Replay::run` steps events
+/// in order and this machine reports each step at its own event, so the search starts at `at`
+/// and walks back.
 pub fn role_at<'r>(replay: &'r Replay, host: &str, at: EventId) -> Option<&'r Transition> {
-    replay
-        .of_machine(NAME)
-        .filter(|t| t.event <= at && t.scope.as_deref() == Some(host))
-        .last()
+    let end = replay.transitions.partition_point(|t| t.event <= at);
+    replay.transitions[..end]
+        .iter()
+        .rev()
+        .find(|t| t.machine == NAME && t.scope.as_deref() == Some(host))
 }
 
 /// The leader term in a `scm-role` state label (`LEADER term 7`).
@@ -550,6 +558,39 @@ pub(crate) mod tests {
                 ("LEADER term 7".into(), "LEADER term 5".into(), true, true),
             ]
         );
+    }
+
+    #[test]
+    fn the_transition_table_names_catalogued_kinds() {
+        let known: Vec<&str> = oztrace_parser::catalog::kinds().map(|k| k.kind).collect();
+        for (_, trigger, _, code) in TRANSITIONS {
+            assert!(!code.is_empty());
+            for word in trigger.split([' ', '/', '(', ')']) {
+                let snake =
+                    word.contains('_') && word.bytes().all(|b| b.is_ascii_lowercase() || b == b'_');
+                // Kinds of the Ratis slice are named by their contract names.
+                if snake && word != "ratis_role_change" {
+                    assert!(known.contains(&word), "{word} in {trigger}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn idle_hosts_are_evicted_after_retain() {
+        let trace = Trace::from_ordered(
+            vec![
+                role_update("scm1", 1, 0, true, 3),
+                role_update("scm1", 2, 100_000, false, 3),
+            ],
+            0,
+        );
+        let mut machine = ScmRole::new();
+        let mut out = Vec::new();
+        machine.on_event(&trace, 0, &mut out);
+        machine.evict(50_000);
+        machine.on_event(&trace, 1, &mut out);
+        assert_eq!(out[1].from, "UNKNOWN");
     }
 
     #[test]

@@ -271,6 +271,7 @@ pub enum ScmEvent {
     Notice {
         #[serde(skip)]
         kind: &'static str,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
         values: Vec<String>,
     },
 }
@@ -1163,6 +1164,25 @@ static BY_CLASS: LazyLock<HashMap<&'static str, Vec<usize>>> = LazyLock::new(|| 
     map
 });
 
+const HA_PACKAGE: &str = "org.apache.hadoop.hdds.scm.ha";
+
+/// SCMStateMachine/SCMContext lines run on the SCM's own Ratis threads
+/// (`<scmId>@group-<12HEX>-LeaderStateImpl`, `…-StateMachineUpdater`, `…-LeaderElection7`; §1.3):
+/// the thread names the SCM even where the message does not (`update <isLeader,term> …`).
+fn own_member_from_thread(thread: Option<&str>, entities: &mut Vec<Entity>) {
+    let Some((member, _)) = thread.and_then(entity::member_id) else {
+        return;
+    };
+    for e in Entity::scm(member.peer)
+        .into_iter()
+        .chain(Entity::group(member.group))
+    {
+        if !entities.contains(&e) {
+            entities.push(e);
+        }
+    }
+}
+
 /// Whether `logger` names `package.class` in full or abbreviated by `%c{n}` (`node.SCMNodeManager`,
 /// `SCMNodeManager`).
 fn logger_is(logger: &str, package: &str, class: &str) -> bool {
@@ -1202,8 +1222,11 @@ pub fn parse(input: &Input<'_>) -> Option<Typed> {
             continue;
         }
         if match_template(pattern.template, &record.message, &mut caps)
-            && let Some((event, entities)) = (pattern.build)(pattern.kind, &caps)
+            && let Some((event, mut entities)) = (pattern.build)(pattern.kind, &caps)
         {
+            if pattern.package == HA_PACKAGE {
+                own_member_from_thread(record.thread.as_deref(), &mut entities);
+            }
             return Some(Typed {
                 data: super::EventData::Scm(event),
                 entities,

@@ -387,3 +387,64 @@ fn a_follower_abort_without_a_racing_copy_is_silent() {
     lines.push(tick("14:03:10,010"));
     assert_eq!(found(&lines), None);
 }
+
+#[test]
+fn the_dispatcher_debug_line_shows_the_push_when_the_audit_is_missing() {
+    let mut lines = bug(true);
+    lines.pop();
+    lines.push(main_line(
+        "scm1",
+        "14:03:31,903",
+        "org.apache.hadoop.hdds.scm.server.SCMDatanodeHeartbeatDispatcher".into(),
+        "DEBUG",
+        format!(
+            "Heartbeat dispatched for datanode {DN3} with commands [setNodeOperationalStateCommand: cmdID: 117359301, encodedToken: \"\", term: 5, deadlineMsSinceEpoch: 0, opState: IN_SERVICE, stateExpiryEpochSeconds: 0]"
+        ),
+    ));
+    let mut logging = LoggingCoverage::default();
+    logging.record(
+        "scm1",
+        "org.apache.hadoop.hdds.scm.server.SCMDatanodeHeartbeatDispatcher",
+        "DEBUG",
+    );
+    let out = check_with(&lines, &logging);
+    let finding = &out.findings[0];
+    assert_eq!(finding.confidence, Confidence::Confirmed);
+    assert_eq!(
+        finding
+            .evidence
+            .iter()
+            .filter(|e| e.role == Role::Effect)
+            .count(),
+        2
+    );
+    assert!(out.gaps.is_empty());
+}
+
+#[test]
+fn maintenance_ending_by_expiry_is_silent() {
+    // A maintenance window that expires on a re-elected leader: IN_SERVICE by design.
+    let mut lines = leader("scm1", "14:00:00,000", SCM1, 3);
+    lines.push(main_line(
+        "scm1",
+        "14:02:10,329",
+        node("NodeDecommissionManager"),
+        "INFO",
+        format!("Starting Maintenance for node {DN3}"),
+    ));
+    lines.extend(step_down("scm1", "14:02:44,561", SCM1, 3));
+    lines.extend(leader("scm1", "14:03:15,390", SCM1, 5));
+    lines.push(main_line(
+        "scm1",
+        "18:02:40,000",
+        node("DatanodeAdminMonitorImpl"),
+        "INFO",
+        format!("Datanode {DN3} has ended maintenance automatically"),
+    ));
+    lines.push(main_line("scm1", "18:03:01,000", node("SCMNodeManager"), "INFO", format!(
+        "Scheduling a command to update the operationalState persisted on {DN3} as the reported value (IN_MAINTENANCE, 0) does not match the value stored in SCM (IN_SERVICE, 0)")));
+    assert_eq!(found(&lines), None);
+    // Without the expiry line the same push is the bug's effect.
+    lines.remove(lines.len() - 2);
+    assert_eq!(found(&lines), Some(Confidence::Likely));
+}

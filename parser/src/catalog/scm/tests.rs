@@ -237,11 +237,30 @@ fn leadership_fields_and_entities() {
             term: 5
         }
     );
-    assert_eq!(t.entities, vec![Entity::Scm(SCM1.into())]);
+    // The message's id, then the Ratis group of the SCM's own election thread.
+    assert_eq!(
+        t.entities,
+        vec![
+            Entity::Scm(SCM1.into()),
+            Entity::Group("112233445566".into())
+        ]
+    );
 
-    let rec = &read(
-        "2026-08-20 14:02:44,561 [x-LeaderStateImpl] INFO ha.SCMContext: update <isLeader,term> from <true,3> to <false,0>\n",
+    let rec = &read(&format!(
+        "2026-08-20 14:02:44,561 [{SCM1}@group-112233445566-LeaderStateImpl] INFO ha.SCMContext: update <isLeader,term> from <true,3> to <false,0>\n",
+    ))[0];
+    // No id in the message: the thread is the SCM's own Ratis member.
+    assert_eq!(
+        typed(rec, Component::Scm).entities,
+        vec![
+            Entity::Scm(SCM1.into()),
+            Entity::Group("112233445566".into())
+        ]
+    );
+    let other_thread = &read(
+        "2026-08-20 14:02:44,561 [main] INFO ha.SCMContext: update <isLeader,term> from <true,3> to <false,0>\n",
     )[0];
+    assert!(typed(other_thread, Component::Scm).entities.is_empty());
     assert_eq!(
         scm_event(&typed(rec, Component::Scm)),
         &ScmEvent::RoleUpdate {
@@ -560,4 +579,27 @@ fn an_audit_record_in_a_compose_stream_types_too() {
     let t = typed(&records[0], Component::Scm);
     assert_eq!(t.data.kind(), "scm_audit");
     assert_eq!(t.entities, vec![Entity::Datanode(DN3_UUID.into())]);
+}
+
+#[test]
+fn pipelines_in_both_printed_forms() {
+    // `PipelineID=<uuid>` before 2.1.0, `Pipeline-<uuid>` since (HDDS-13044).
+    for pipeline in [
+        "PipelineID=5e0c1d2a-9b7f-4c3e-a1d2-6f8e0b4c7a91",
+        "Pipeline-5e0c1d2a-9b7f-4c3e-a1d2-6f8e0b4c7a91",
+    ] {
+        let rec = read(&format!(
+            "2026-08-18 09:14:22,610 [scm1-EventQueue-StaleNodeForStaleNodeHandler] INFO org.apache.hadoop.hdds.scm.node.StaleNodeHandler: Datanode {DN5} moved to stale state. Finalizing its pipelines [{pipeline}]\n"
+        ))
+        .remove(0);
+        let t = typed(&rec, Component::Scm);
+        assert_eq!(t.data.kind(), "node_stale");
+        assert_eq!(
+            t.entities,
+            vec![
+                Entity::Datanode("b2c7e9d4-1f6a-4c3b-8e52-7a9d0c4f6e13".into()),
+                Entity::Pipeline("5e0c1d2a-9b7f-4c3e-a1d2-6f8e0b4c7a91".into()),
+            ]
+        );
+    }
 }
