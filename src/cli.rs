@@ -1,6 +1,7 @@
 //! The command line (../shared/CLI-CONTRACT.md).
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use oztrace_parser::time::{LocalTime, Zone, parse_rfc3339};
 use std::path::PathBuf;
 
 #[derive(Debug, Parser)]
@@ -32,6 +33,17 @@ pub enum Command {
     Rules,
     /// One rule's documentation, the evidence it uses and the loggers it needs; or `--kinds`.
     Explain(ExplainArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to standard output.
+    Completions(CompletionsArgs),
+    /// Print the oztrace(1) man page (roff) to standard output.
+    Man,
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 /// Options shared by every command that reads logs.
@@ -56,9 +68,16 @@ pub struct InputArgs {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ScanFormat {
+    /// For people: findings grouped by severity then rule, evidence interleaved across hosts.
     Text,
+    /// The versioned JSON document (oztrace.findings/v1), deterministic.
     Json,
+    /// One finding per line, then one summary line (oztrace.summary/v1).
     Jsonl,
+    /// SARIF 2.1.0, for code-scanning dashboards.
+    Sarif,
+    /// Markdown to paste into a ticket.
+    Markdown,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -100,8 +119,24 @@ pub struct ScanArgs {
     #[arg(long, value_enum, default_value = "auto")]
     pub color: ColorChoice,
     /// Analyse each PATH as a cluster of its own (a folder of support bundles), one report each.
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["report", "write_baseline"])]
     pub each: bool,
+    /// Also write a self-contained HTML page (timelines per finding) to FILE.
+    #[arg(long, value_name = "FILE.html")]
+    pub report: Option<PathBuf>,
+    /// Leave out findings whose fingerprint this baseline file lists (they never set exit 1).
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+    /// Write every finding of this run to a baseline FILE (for a later `--baseline`).
+    #[arg(long, value_name = "FILE")]
+    pub write_baseline: Option<PathBuf>,
+    /// Analyse only events at or after this time: RFC 3339, or `yyyy-MM-dd HH:mm:ss` in the
+    /// `--tz` zone.
+    #[arg(long, value_name = "TIME")]
+    pub since: Option<String>,
+    /// Analyse only events at or before this time (same forms as --since).
+    #[arg(long, value_name = "TIME")]
+    pub until: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -181,9 +216,86 @@ pub fn parse_duration_ms(s: &str) -> Result<i64, String> {
     Ok((value * factor).round() as i64)
 }
 
+/// A `--since` / `--until` bound in UTC epoch milliseconds: RFC 3339 with an offset, or a local
+/// `yyyy-MM-dd HH:mm:ss` (optionally `,SSS` or `.SSS`, `T` instead of the space) in `zone`.
+pub fn parse_time_bound(s: &str, zone: &Zone) -> Result<i64, String> {
+    let s = s.trim();
+    if let Some(ms) = parse_rfc3339(s) {
+        return Ok(ms);
+    }
+    let bad = || format!("`{s}` is not a time (RFC 3339, or yyyy-MM-dd HH:mm:ss)");
+    let b = s.as_bytes();
+    let digits = |from: usize, to: usize| -> Option<i64> {
+        let part = b.get(from..to)?;
+        if part.iter().all(u8::is_ascii_digit) {
+            std::str::from_utf8(part).ok()?.parse().ok()
+        } else {
+            None
+        }
+    };
+    let shape_ok = b.len() >= 19
+        && b[4] == b'-'
+        && b[7] == b'-'
+        && (b[10] == b' ' || b[10] == b'T')
+        && b[13] == b':'
+        && b[16] == b':';
+    if !shape_ok {
+        return Err(bad());
+    }
+    let milli = match b.len() {
+        19 => 0,
+        23 if b[19] == b',' || b[19] == b'.' => digits(20, 23).ok_or_else(bad)?,
+        _ => return Err(bad()),
+    };
+    let field = |from, to| digits(from, to).ok_or_else(bad);
+    let local = LocalTime {
+        year: field(0, 4)? as i16,
+        month: field(5, 7)? as i8,
+        day: field(8, 10)? as i8,
+        hour: field(11, 13)? as i8,
+        minute: field(14, 16)? as i8,
+        second: field(17, 19)? as i8,
+        milli: milli as i16,
+    };
+    zone.to_epoch_millis(&local).ok_or_else(bad)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn time_bounds_take_rfc3339_and_log_local_times() {
+        let utc = Zone::Utc;
+        let expected = parse_rfc3339("2026-08-20T11:02:47Z").unwrap();
+        assert_eq!(parse_time_bound("2026-08-20T11:02:47Z", &utc), Ok(expected));
+        assert_eq!(parse_time_bound("2026-08-20 11:02:47", &utc), Ok(expected));
+        assert_eq!(
+            parse_time_bound("2026-08-20 11:02:47,390", &utc),
+            Ok(expected + 390)
+        );
+        assert_eq!(
+            parse_time_bound("2026-08-20T13:02:47+02:00", &utc),
+            Ok(expected)
+        );
+        // A local time is read in the --tz zone: 13:02:47 in Berlin (CEST) is 11:02:47 UTC.
+        let berlin = Zone::parse("Europe/Berlin").unwrap();
+        assert_eq!(
+            parse_time_bound("2026-08-20 13:02:47", &berlin),
+            Ok(expected)
+        );
+        assert!(parse_time_bound("2026-08-20", &utc).is_err());
+        assert!(parse_time_bound("2026-02-30 00:00:00", &utc).is_err());
+        assert!(parse_time_bound("2026-08-20 11:02:4x", &utc).is_err());
+        assert!(parse_time_bound("2026-08-20 11:02:47,3", &utc).is_err());
+        assert!(parse_time_bound("yesterday", &utc).is_err());
+    }
 
     #[test]
     fn durations() {

@@ -1,12 +1,15 @@
 //! The commands: each reads the inputs once and prints one view of them.
 
 use crate::cli::{
-    Command, EventsArgs, EventsFormat, ExplainArgs, FailOn, InputArgs, ReplayArgs, ScanArgs,
-    StatsArgs, StatsFormat,
+    Cli, Command, EventsArgs, EventsFormat, ExplainArgs, FailOn, InputArgs, ReplayArgs, ScanArgs,
+    StatsArgs, StatsFormat, parse_time_bound,
 };
 use crate::pipeline::{Parsed, ReadConfig, read_inputs};
+use crate::report::baseline::Baseline;
 use crate::report::{self, ReportInputs};
 use crate::{Failure, exit};
+use clap::CommandFactory;
+use indicatif::{ProgressBar, ProgressStyle};
 use oztrace_analyzer::trace::Trace;
 use oztrace_analyzer::{Analysis, ReplayOptions};
 use oztrace_parser::entity::Entity;
@@ -14,8 +17,15 @@ use oztrace_parser::input::ConfigKind;
 use oztrace_parser::layout::Layout;
 use oztrace_parser::time::{TimeZones, format_rfc3339};
 use oztrace_rules::{Confidence, Context, LoggingCoverage, Rule, Settings};
-use std::io::Write;
+use std::fs::File;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
+
+/// Inputs larger than this (on disk) get a progress bar when standard error is a terminal.
+const PROGRESS_THRESHOLD: u64 = 64 << 20;
 
 pub fn run(command: Command) -> Result<u8, Failure> {
     match command {
@@ -28,6 +38,22 @@ pub fn run(command: Command) -> Result<u8, Failure> {
             Ok(exit::OK)
         }
         Command::Explain(args) => explain(args),
+        Command::Completions(args) => {
+            let mut script = Vec::new();
+            clap_complete::generate(args.shell, &mut Cli::command(), "oztrace", &mut script);
+            std::io::stdout()
+                .write_all(&script)
+                .map_err(|e| Failure::Internal(format!("writing the completion script: {e}")))?;
+            Ok(exit::OK)
+        }
+        Command::Man => {
+            let mut page = Vec::new();
+            clap_mangen::Man::new(Cli::command())
+                .render(&mut page)
+                .and_then(|()| std::io::stdout().write_all(&page))
+                .map_err(|e| Failure::Internal(format!("writing the man page: {e}")))?;
+            Ok(exit::OK)
+        }
     }
 }
 
@@ -42,11 +68,12 @@ fn read(input: &InputArgs, keep_unrecognized: bool) -> Result<Parsed, Failure> {
     let jobs = input
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
-    let config = ReadConfig {
+    let mut config = ReadConfig {
         zones,
         forced_layout,
         keep_unrecognized,
         jobs,
+        progress: None,
     };
     for path in &input.paths {
         if path.as_os_str() != "-" && !path.exists() {
@@ -54,7 +81,90 @@ fn read(input: &InputArgs, keep_unrecognized: bool) -> Result<Parsed, Failure> {
             eprintln!("oztrace: {}: no such file or directory", path.display());
         }
     }
-    Ok(read_inputs(&input.paths, &config))
+    let Some(bar) = progress_bar(&input.paths) else {
+        return Ok(read_inputs(&input.paths, &config));
+    };
+    let counter = Arc::new(AtomicU64::new(0));
+    config.progress = Some(Arc::clone(&counter));
+    let done = AtomicBool::new(false);
+    let parsed = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !done.load(Ordering::Relaxed) {
+                bar.set_position(counter.load(Ordering::Relaxed));
+                std::thread::sleep(Duration::from_millis(120));
+            }
+        });
+        let parsed = read_inputs(&input.paths, &config);
+        done.store(true, Ordering::Relaxed);
+        parsed
+    });
+    bar.finish_and_clear();
+    Ok(parsed)
+}
+
+/// A progress bar on standard error for large inputs read from a terminal session: a bar over
+/// the bytes on disk, or a byte counter when compressed inputs make the total unknown.
+fn progress_bar(paths: &[PathBuf]) -> Option<ProgressBar> {
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let mut size = DiskSize::default();
+    for path in paths {
+        size.add(path, 0);
+    }
+    // Logs compress about tenfold or better: a compressed file reads as ten times its size.
+    if size.bytes + 9 * size.compressed_bytes <= PROGRESS_THRESHOLD {
+        return None;
+    }
+    let (bar, template) = if size.compressed_bytes > 0 {
+        (
+            ProgressBar::no_length(),
+            "{spinner} reading logs: {bytes} decompressed ({bytes_per_sec}, {elapsed})",
+        )
+    } else {
+        (
+            ProgressBar::new(size.bytes),
+            "reading logs [{bar:32}] {bytes}/{total_bytes} ({bytes_per_sec}, eta {eta})",
+        )
+    };
+    let style = ProgressStyle::with_template(template)
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("=> ");
+    bar.set_style(style);
+    bar.enable_steady_tick(Duration::from_millis(120));
+    Some(bar)
+}
+
+/// The inputs' size on disk, and how much of it is compressed (then bytes read exceed it).
+#[derive(Default)]
+struct DiskSize {
+    bytes: u64,
+    compressed_bytes: u64,
+}
+
+impl DiskSize {
+    /// Directory trees deeper than this are not followed for the estimate.
+    const MAX_DEPTH: usize = 32;
+
+    fn add(&mut self, path: &Path, depth: usize) {
+        let Ok(meta) = std::fs::symlink_metadata(path) else {
+            return;
+        };
+        if meta.is_dir() && depth < Self::MAX_DEPTH {
+            for entry in std::fs::read_dir(path).into_iter().flatten().flatten() {
+                self.add(&entry.path(), depth + 1);
+            }
+        } else if meta.is_file() {
+            self.bytes += meta.len();
+            let name = path.to_string_lossy();
+            if [".gz", ".tgz", ".zst", ".zstd"]
+                .iter()
+                .any(|ext| name.ends_with(ext))
+            {
+                self.compressed_bytes += meta.len();
+            }
+        }
+    }
 }
 
 fn input_exit(parsed: &Parsed) -> u8 {
@@ -158,9 +268,63 @@ fn selected_rules(args: &ScanArgs) -> Result<Vec<&'static dyn Rule>, Failure> {
         .collect())
 }
 
+/// What `scan` settles before it reads anything, so that a bad value is a usage error (exit 2)
+/// with nothing analysed.
+struct ScanPlan {
+    rules: Vec<&'static dyn Rule>,
+    window: Window,
+    baseline: Option<Baseline>,
+    report: Option<(PathBuf, File)>,
+    write_baseline: Option<(PathBuf, File)>,
+}
+
+fn plan(args: &ScanArgs) -> Result<ScanPlan, Failure> {
+    let rules = selected_rules(args)?;
+    let zones = TimeZones::from_specs(&args.input.tz).map_err(Failure::Usage)?;
+    let zone = zones.for_host(None);
+    let bound = |flag: &str, value: &Option<String>| {
+        value
+            .as_deref()
+            .map(|v| parse_time_bound(v, zone).map_err(|e| Failure::Usage(format!("{flag}: {e}"))))
+            .transpose()
+    };
+    let window = Window {
+        since: bound("--since", &args.since)?,
+        until: bound("--until", &args.until)?,
+    };
+    if let (Some(since), Some(until)) = (window.since, window.until)
+        && since > until
+    {
+        return Err(Failure::Usage("--since is later than --until".into()));
+    }
+    let baseline = args
+        .baseline
+        .as_deref()
+        .map(Baseline::load)
+        .transpose()
+        .map_err(Failure::Usage)?;
+    let create = |flag: &str, path: &Option<PathBuf>| {
+        path.as_ref()
+            .map(|p| {
+                File::create(p)
+                    .map(|f| (p.clone(), f))
+                    .map_err(|e| Failure::Usage(format!("{flag} {}: {e}", p.display())))
+            })
+            .transpose()
+    };
+    Ok(ScanPlan {
+        rules,
+        window,
+        baseline,
+        report: create("--report", &args.report)?,
+        write_baseline: create("--write-baseline", &args.write_baseline)?,
+    })
+}
+
 fn scan(args: ScanArgs) -> Result<u8, Failure> {
+    let mut plan = plan(&args)?;
     if !args.each {
-        return scan_one(&args, &args.input);
+        return scan_one(&args, &args.input, &mut plan);
     }
     // One cluster per argument; the exit status is the most severe of the runs (3 before 1).
     let mut worst = exit::OK;
@@ -172,7 +336,7 @@ fn scan(args: ScanArgs) -> Result<u8, Failure> {
         if args.format == crate::cli::ScanFormat::Text {
             println!("== {}", path.display());
         }
-        let code = scan_one(&args, &input)?;
+        let code = scan_one(&args, &input, &mut plan)?;
         worst = match (worst, code) {
             (exit::UNREADABLE, _) | (_, exit::UNREADABLE) => exit::UNREADABLE,
             (exit::FINDINGS, _) | (_, exit::FINDINGS) => exit::FINDINGS,
@@ -182,11 +346,46 @@ fn scan(args: ScanArgs) -> Result<u8, Failure> {
     Ok(worst)
 }
 
-fn scan_one(args: &ScanArgs, input: &InputArgs) -> Result<u8, Failure> {
-    let rules = selected_rules(args)?;
+/// `--since` / `--until`: events outside are dropped before analysis.
+#[derive(Debug, Clone, Copy, Default)]
+struct Window {
+    since: Option<i64>,
+    until: Option<i64>,
+}
+
+impl Window {
+    fn is_open(&self) -> bool {
+        self.since.is_none() && self.until.is_none()
+    }
+
+    fn contains(&self, ts: i64) -> bool {
+        self.since.is_none_or(|s| ts >= s) && self.until.is_none_or(|u| ts <= u)
+    }
+
+    /// Keeps each stream's events inside the window. An untimed event (a line without a time
+    /// of its own) goes with the timed event before it in its file, as the trace places it; a
+    /// stream with no time at all cannot be placed and is dropped.
+    fn apply(&self, parsed: &mut Parsed) {
+        if self.is_open() {
+            return;
+        }
+        for stream in &mut parsed.streams {
+            let mut placed = stream.events.iter().find_map(|e| e.ts);
+            stream.events.retain(|event| {
+                if event.ts.is_some() {
+                    placed = event.ts;
+                }
+                placed.is_some_and(|ts| self.contains(ts))
+            });
+        }
+    }
+}
+
+fn scan_one(args: &ScanArgs, input: &InputArgs, plan: &mut ScanPlan) -> Result<u8, Failure> {
     let mut parsed = read(input, false)?;
     let settings = settings(&parsed, &args.settings)?;
     let logging = logging_coverage(&parsed);
+    plan.window.apply(&mut parsed);
     let trace = build_trace(&mut parsed, input.skew);
     let analysis = Analysis::run(
         trace,
@@ -199,9 +398,25 @@ fn scan_one(args: &ScanArgs, input: &InputArgs) -> Result<u8, Failure> {
         settings: &settings,
         logging: &logging,
     };
-    let output = oztrace_rules::run(&context, &rules);
+    let output = oztrace_rules::run(&context, &plan.rules);
     let inputs = ReportInputs::from_parsed(&parsed);
-    let document = report::Document::build(&analysis, &output, inputs);
+    let mut document = report::Document::build(&analysis, &output, inputs);
+    if !plan.window.is_open() {
+        document.window = Some(report::WindowDoc {
+            since: plan.window.since.map(format_rfc3339),
+            until: plan.window.until.map(format_rfc3339),
+            events: analysis.trace.events.len() as u64,
+        });
+    }
+    if let Some((path, file)) = &mut plan.write_baseline {
+        let json = Baseline::of(&document)
+            .to_json()
+            .map_err(|e| Failure::Internal(format!("building the baseline: {e}")))?;
+        write_file(path, file, &json)?;
+    }
+    if let Some(baseline) = &plan.baseline {
+        document.suppress(baseline);
+    }
     let rendered = report::render(&document, args.format, args.color)
         .map_err(|e| Failure::Internal(format!("rendering the report: {e}")))?;
     let mut stdout = std::io::stdout().lock();
@@ -209,19 +424,38 @@ fn scan_one(args: &ScanArgs, input: &InputArgs) -> Result<u8, Failure> {
         .write_all(rendered.as_bytes())
         .and_then(|()| stdout.flush())
         .map_err(|e| Failure::Internal(format!("writing the report: {e}")))?;
+    if let Some((path, file)) = &mut plan.report {
+        write_file(path, file, &report::html::page(&document))?;
+    }
     warn_unreadable(&parsed);
     let threshold = match args.fail_on {
         FailOn::Possible => Confidence::Possible,
         FailOn::Likely => Confidence::Likely,
         FailOn::Confirmed => Confidence::Confirmed,
     };
-    Ok(if !parsed.unreadable.is_empty() {
+    Ok(scan_status(
+        !parsed.unreadable.is_empty(),
+        &document,
+        threshold,
+    ))
+}
+
+/// The contract's exit status of a scan that ran: 3 when an input could not be read, else 1
+/// when a finding left after the baseline is at or above `--fail-on`, else 0.
+fn scan_status(unreadable: bool, document: &report::Document, threshold: Confidence) -> u8 {
+    if unreadable {
         exit::UNREADABLE
-    } else if output.findings.iter().any(|f| f.confidence >= threshold) {
+    } else if document.fails(threshold) {
         exit::FINDINGS
     } else {
         exit::OK
-    })
+    }
+}
+
+fn write_file(path: &Path, file: &mut File, contents: &str) -> Result<(), Failure> {
+    file.write_all(contents.as_bytes())
+        .and_then(|()| file.flush())
+        .map_err(|e| Failure::Internal(format!("writing {}: {e}", path.display())))
 }
 
 fn events(args: EventsArgs) -> Result<u8, Failure> {
@@ -291,4 +525,82 @@ fn explain(args: ExplainArgs) -> Result<u8, Failure> {
 /// RFC 3339 or `-` for untimed events, for text views.
 pub fn time_or_dash(ts: Option<i64>) -> String {
     ts.map_or_else(|| "-".to_string(), format_rfc3339)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::baseline::Baseline;
+    use crate::report::fixture;
+
+    #[test]
+    fn scan_status_follows_the_contract_order() {
+        let mut document = fixture::document();
+        // The fixture's findings: one possible, one confirmed.
+        assert_eq!(
+            scan_status(false, &document, Confidence::Possible),
+            exit::FINDINGS
+        );
+        assert_eq!(
+            scan_status(false, &document, Confidence::Confirmed),
+            exit::FINDINGS
+        );
+        assert_eq!(
+            scan_status(true, &document, Confidence::Possible),
+            exit::UNREADABLE
+        );
+        let mut confirmed_only = Baseline::of(&document);
+        confirmed_only
+            .fingerprints
+            .retain(|k| k.rule == "resurrected-container");
+        document.suppress(&confirmed_only);
+        assert_eq!(scan_status(false, &document, Confidence::Likely), exit::OK);
+        assert_eq!(
+            scan_status(false, &document, Confidence::Possible),
+            exit::FINDINGS
+        );
+        let everything = Baseline::of(&fixture::document());
+        document.suppress(&everything);
+        assert_eq!(
+            scan_status(false, &document, Confidence::Possible),
+            exit::OK
+        );
+    }
+
+    #[test]
+    fn the_time_window_drops_events_outside_it_and_keeps_untimed_lines_with_their_neighbour() {
+        use crate::pipeline::StreamOutcome;
+        let analysis = fixture::analysis();
+        let events: Vec<_> = analysis.trace.events.clone();
+        let stream = |events| StreamOutcome {
+            file: Arc::from("f"),
+            host: Arc::from("h"),
+            component: oztrace_parser::source::Component::Scm,
+            rotation: (String::new(), 0),
+            summary: Default::default(),
+            bytes: 0,
+            typed: 0,
+            unrecognized: 0,
+            info_records: 0,
+            info_typed: 0,
+            shapes: Default::default(),
+            verbose_loggers: Vec::new(),
+            events,
+        };
+        let mut parsed = Parsed {
+            streams: vec![stream(events)],
+            ..Parsed::default()
+        };
+        // Events at T0, T0+500, T0+1200, untimed, T0+3000.
+        let window = Window {
+            since: Some(fixture::T0 + 500),
+            until: Some(fixture::T0 + 1200),
+        };
+        window.apply(&mut parsed);
+        let lines: Vec<u64> = parsed.streams[0].events.iter().map(|e| e.line).collect();
+        // The untimed line (78) follows the event at T0+1200 in the stream.
+        assert_eq!(lines, [77, 9, 78]);
+        Window::default().apply(&mut parsed);
+        assert_eq!(parsed.streams[0].events.len(), 3);
+    }
 }

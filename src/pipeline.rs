@@ -15,7 +15,7 @@ use oztrace_parser::time::TimeZones;
 use std::collections::HashMap;
 use std::io::BufRead;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// How many distinct unrecognized message shapes a stream tracks (bounded memory).
@@ -29,6 +29,8 @@ pub struct ReadConfig {
     /// Keep unrecognized records as events (`events --all`).
     pub keep_unrecognized: bool,
     pub jobs: usize,
+    /// Decompressed bytes read so far, across threads, for a progress bar (updated per MiB).
+    pub progress: Option<Arc<AtomicU64>>,
 }
 
 /// What one log stream gave.
@@ -165,16 +167,40 @@ fn read_unit(unit: &InputUnit, config: &ReadConfig) -> UnitResult {
     sink.result
 }
 
+/// How many bytes a stream reads between updates of the shared progress counter.
+const PROGRESS_STEP: u64 = 1 << 20;
+
 /// Counts bytes as they are read, for coverage and throughput.
 struct Counting<'a> {
     inner: &'a mut dyn BufRead,
     bytes: u64,
+    /// The shared counter, and how much of `bytes` it already has.
+    progress: Option<(&'a AtomicU64, u64)>,
+}
+
+impl Counting<'_> {
+    fn advance(&mut self, n: u64) {
+        self.bytes += n;
+        if let Some((counter, reported)) = &mut self.progress
+            && self.bytes - *reported >= PROGRESS_STEP
+        {
+            counter.fetch_add(self.bytes - *reported, Ordering::Relaxed);
+            *reported = self.bytes;
+        }
+    }
+
+    fn finish_progress(&mut self) {
+        if let Some((counter, reported)) = &mut self.progress {
+            counter.fetch_add(self.bytes - *reported, Ordering::Relaxed);
+            *reported = self.bytes;
+        }
+    }
 }
 
 impl std::io::Read for Counting<'_> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         let n = self.inner.read(buf)?;
-        self.bytes += n as u64;
+        self.advance(n as u64);
         Ok(n)
     }
 }
@@ -184,7 +210,7 @@ impl BufRead for Counting<'_> {
         self.inner.fill_buf()
     }
     fn consume(&mut self, amount: usize) {
-        self.bytes += amount as u64;
+        self.advance(amount as u64);
         self.inner.consume(amount);
     }
 }
@@ -235,6 +261,7 @@ fn read_stream(
     let mut counting = Counting {
         inner: reader,
         bytes: 0,
+        progress: config.progress.as_deref().map(|counter| (counter, 0)),
     };
     let mut verbose_seen: std::collections::HashSet<(Arc<str>, String)> = Default::default();
     let (summary, error) = read_records(&mut counting, &options, &mut |record: Record| {
@@ -309,6 +336,7 @@ fn read_stream(
             }
         }
     });
+    counting.finish_progress();
     outcome.summary = summary;
     outcome.bytes = counting.bytes;
     outcome.component = stream_component.unwrap_or(Component::Unknown);
@@ -376,15 +404,9 @@ fn count_shape(shapes: &mut HashMap<String, u64>, message: &str) {
     });
 }
 
-/// A message with numbers, ids, hex and paths masked, so that lines of one statement group
-/// together: `Container #1051 closed on 10.0.1.5` → `Container #N closed on N.N.N.N`.
-pub fn message_shape(message: &str) -> String {
-    let mut out = String::new();
-    write_shape(message, &mut out);
-    out
-}
-
-/// Writes the shape of the message's first 120 bytes into `out` (no allocation per word).
+/// Writes the shape of the message's first 120 bytes into `out` (no allocation per word): numbers,
+/// ids, hex and paths masked, so that lines of one statement group together:
+/// `Container #1051 closed on 10.0.1.5` → `Container #N closed on N.N.N.N`.
 fn write_shape(message: &str, out: &mut String) {
     let mut cut = message.len().min(120);
     while !message.is_char_boundary(cut) {
@@ -430,6 +452,12 @@ fn write_shape(message: &str, out: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn message_shape(message: &str) -> String {
+        let mut out = String::new();
+        write_shape(message, &mut out);
+        out
+    }
 
     #[test]
     fn shapes_mask_numbers_ids_and_paths() {

@@ -4,6 +4,8 @@
 //! example, the evidence it uses and the loggers that sharpen it. Adding a rule touches its file,
 //! its sample bundles and one line of [`registry`].
 
+pub mod overwritten_op_state;
+pub mod resurrected_container;
 pub mod reused_write_future;
 
 use oztrace_analyzer::Analysis;
@@ -199,7 +201,11 @@ pub trait Rule: Sync {
 
 /// Every rule, in contract order.
 pub fn registry() -> Vec<&'static dyn Rule> {
-    vec![&reused_write_future::RULE]
+    vec![
+        &reused_write_future::RULE,
+        &overwritten_op_state::OverwrittenOpState,
+        &resurrected_container::RULE,
+    ]
 }
 
 /// The contract's fingerprint: the first 16 hex digits of SHA-256 of `rule + "\n" + entity`.

@@ -1,5 +1,11 @@
 //! Reports: the contract's JSON document and the views built on it.
 
+pub mod baseline;
+#[cfg(test)]
+pub mod fixture;
+pub mod html;
+mod markdown;
+mod sarif;
 mod text;
 
 pub use text::{explain, kinds_table, replay_lines, rules_table, stats_json, stats_text};
@@ -7,11 +13,13 @@ pub use text::{explain, kinds_table, replay_lines, rules_table, stats_json, stat
 use crate::cli::{ColorChoice, ScanFormat};
 use crate::pipeline::Parsed;
 use oztrace_analyzer::Analysis;
+use oztrace_analyzer::graph::EdgeKind;
+use oztrace_analyzer::trace::EventId;
 use oztrace_parser::input::Unreadable;
 use oztrace_parser::time::format_rfc3339;
-use oztrace_rules::{Gap, Output, Role, Rule, fingerprint};
+use oztrace_rules::{Confidence, Gap, Output, Role, RuleDoc, fingerprint};
 use serde::Serialize;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 pub const SCHEMA: &str = "oztrace.findings/v1";
 
@@ -59,7 +67,18 @@ pub struct EvidenceDoc {
     /// Why this line belongs to the evidence (an extension of the contract).
     pub note: String,
     #[serde(skip)]
-    ts_ms: Option<i64>,
+    pub ts_ms: Option<i64>,
+    #[serde(skip)]
+    event: EventId,
+}
+
+/// A causal edge of the event graph between two evidence lines of one finding (indexes into
+/// its `evidence`), drawn in the HTML timeline.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Link {
+    pub from: usize,
+    pub to: usize,
+    pub reason: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -79,7 +98,11 @@ pub struct FindingDoc {
     pub fingerprint: String,
     pub evidence: Vec<EvidenceDoc>,
     #[serde(skip)]
+    pub links: Vec<Link>,
+    #[serde(skip)]
     severity_rank: oztrace_rules::Severity,
+    #[serde(skip)]
+    confidence_rank: Confidence,
     #[serde(skip)]
     first_ms: Option<i64>,
 }
@@ -92,19 +115,41 @@ pub struct Document {
     pub findings: Vec<FindingDoc>,
     pub gaps: Vec<Gap>,
     pub inputs: ReportInputs,
+    /// Findings left out because `--baseline` lists their fingerprint (an extension of the
+    /// contract; 0 without a baseline).
+    pub suppressed: u64,
+    /// The `--since` / `--until` window the analysis was limited to (an extension of the
+    /// contract; absent without one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub window: Option<WindowDoc>,
+}
+
+/// The time window of an analysis and how many typed events fell inside it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct WindowDoc {
+    pub since: Option<String>,
+    pub until: Option<String>,
+    pub events: u64,
 }
 
 impl Document {
     pub fn build(analysis: &Analysis, output: &Output, inputs: ReportInputs) -> Document {
-        let registry = oztrace_rules::registry();
+        Document::build_with(analysis, output, inputs, rule_doc)
+    }
+
+    /// Builds the document with rule documentation from `docs` (tests use a fixed registry,
+    /// so that their expectations do not move as rules are registered).
+    pub fn build_with(
+        analysis: &Analysis,
+        output: &Output,
+        inputs: ReportInputs,
+        docs: fn(&str) -> Option<&'static RuleDoc>,
+    ) -> Document {
         let mut findings: Vec<FindingDoc> = output
             .findings
             .iter()
             .map(|finding| {
-                let doc = registry
-                    .iter()
-                    .map(|r: &&dyn Rule| r.doc())
-                    .find(|d| d.id == finding.rule);
+                let doc = docs(finding.rule);
                 let mut evidence: Vec<EvidenceDoc> = finding
                     .evidence
                     .iter()
@@ -120,6 +165,7 @@ impl Document {
                             text: event.text.clone(),
                             note: e.note.clone(),
                             ts_ms: event.ts,
+                            event: e.event,
                         }
                     })
                     .collect();
@@ -132,6 +178,7 @@ impl Document {
                         b.line,
                     ))
                 });
+                let links = causal_links(analysis, &evidence);
                 let times: Vec<i64> = evidence.iter().filter_map(|e| e.ts_ms).collect();
                 let first = times.iter().min().copied();
                 let last = times.iter().max().copied();
@@ -153,7 +200,9 @@ impl Document {
                     hosts: hosts.into_iter().collect(),
                     fingerprint: fingerprint(finding.rule, &finding.entity),
                     evidence,
+                    links,
                     severity_rank: severity,
+                    confidence_rank: finding.confidence,
                     first_ms: first,
                 }
             })
@@ -189,8 +238,61 @@ impl Document {
             findings,
             gaps,
             inputs,
+            suppressed: 0,
+            window: None,
         }
     }
+
+    /// Drops the findings whose fingerprint the baseline lists, counting them in `suppressed`.
+    pub fn suppress(&mut self, baseline: &baseline::Baseline) {
+        let before = self.findings.len();
+        self.findings.retain(|f| !baseline.contains(&f.fingerprint));
+        self.suppressed += (before - self.findings.len()) as u64;
+    }
+
+    /// Whether a finding left in the report is at or above `threshold` (exit status 1).
+    pub fn fails(&self, threshold: Confidence) -> bool {
+        self.findings.iter().any(|f| f.confidence_rank >= threshold)
+    }
+}
+
+/// The registry's documentation of a rule id, if it is registered.
+pub fn rule_doc(id: &str) -> Option<&'static RuleDoc> {
+    oztrace_rules::registry()
+        .into_iter()
+        .map(|r| r.doc())
+        .find(|d| d.id == id)
+}
+
+/// Causal edges of the event graph whose both ends are evidence of the finding, in a stable order.
+fn causal_links(analysis: &Analysis, evidence: &[EvidenceDoc]) -> Vec<Link> {
+    let index: HashMap<EventId, usize> = evidence
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (e.event, i))
+        .collect();
+    let mut links: Vec<Link> = evidence
+        .iter()
+        .enumerate()
+        .flat_map(|(to, e)| {
+            let index = &index;
+            analysis
+                .graph
+                .incoming(e.event)
+                .filter(|(_, edge)| edge.kind == EdgeKind::Causal)
+                .filter_map(move |(source, edge)| {
+                    index.get(&source).map(|&from| Link {
+                        from,
+                        to,
+                        reason: edge.reason.clone(),
+                    })
+                })
+        })
+        .filter(|link| link.from != link.to)
+        .collect();
+    links.sort();
+    links.dedup();
+    links
 }
 
 /// Renders the document in the chosen format.
@@ -211,14 +313,193 @@ pub fn render(
                 s.push_str(&serde_json::to_string(finding)?);
                 s.push('\n');
             }
-            s.push_str(&serde_json::to_string(&serde_json::json!({
+            let mut summary = serde_json::json!({
                 "schema": "oztrace.summary/v1",
                 "gaps": document.gaps,
                 "inputs": document.inputs,
-            }))?);
+                "suppressed": document.suppressed,
+            });
+            if let Some(window) = &document.window {
+                summary["window"] = serde_json::to_value(window)?;
+            }
+            s.push_str(&serde_json::to_string(&summary)?);
             s.push('\n');
             s
         }
+        ScanFormat::Sarif => {
+            let mut s = serde_json::to_string_pretty(&sarif::sarif(document))?;
+            s.push('\n');
+            s
+        }
+        ScanFormat::Markdown => markdown::findings_markdown(document),
         ScanFormat::Text => text::findings_text(document, text::use_color(color)),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fixture::{self, T0};
+    use super::*;
+    use crate::cli::{ColorChoice, ScanFormat};
+
+    #[test]
+    fn findings_and_evidence_follow_the_contract_order() {
+        let doc = fixture::document();
+        let order: Vec<(&str, &str)> = doc
+            .findings
+            .iter()
+            .map(|f| (f.rule, f.entity.as_str()))
+            .collect();
+        // Same severity (neither rule is registered): by rule id.
+        assert_eq!(
+            order,
+            [
+                ("dropped-actions", "key:/vol/bucket/<b>key</b>"),
+                ("resurrected-container", "container:1051")
+            ]
+        );
+        let f = &doc.findings[1];
+        let lines: Vec<(&str, u64)> = f
+            .evidence
+            .iter()
+            .map(|e| (e.host.as_str(), e.line))
+            .collect();
+        // By time across hosts, the untimed line last.
+        assert_eq!(
+            lines,
+            [("scm1", 1234), ("dn1", 77), ("dn2", 9), ("dn1", 78)]
+        );
+        assert_eq!(f.first_seen.as_deref(), Some("2026-08-20T11:02:47.000Z"));
+        assert_eq!(f.last_seen, Some(format_rfc3339(T0 + 1200)));
+        assert_eq!(f.hosts, ["dn1", "dn2", "scm1"]);
+        assert_eq!(f.confidence, "confirmed");
+        assert_eq!(
+            f.fingerprint,
+            fingerprint(
+                "resurrected-container",
+                &oztrace_parser::entity::Entity::Container(1051)
+            )
+        );
+        // The causal edge scm1:1234 → dn2:9, as evidence indexes after sorting.
+        assert_eq!(
+            f.links,
+            [Link {
+                from: 0,
+                to: 2,
+                reason: "close-reported: dn2 reports the replica SCM closed".into()
+            }]
+        );
+        // Gap lists are sorted.
+        assert_eq!(doc.gaps[0].hosts, ["dn1", "dn2"]);
+    }
+
+    #[test]
+    fn json_is_byte_identical_across_builds() {
+        let a = render(&fixture::document(), ScanFormat::Json, ColorChoice::Never).unwrap();
+        let b = render(&fixture::document(), ScanFormat::Json, ColorChoice::Never).unwrap();
+        assert_eq!(a, b);
+        let value: serde_json::Value = serde_json::from_str(&a).unwrap();
+        assert_eq!(value["schema"], SCHEMA);
+        assert_eq!(value["suppressed"], 0);
+        let evidence = &value["findings"][1]["evidence"][0];
+        for key in ["file", "line", "ts", "host", "component", "role", "text"] {
+            assert!(!evidence[key].is_null(), "evidence lacks {key}");
+        }
+        assert_eq!(evidence["role"], "cause");
+        assert_eq!(evidence["file"], "scm1/ozone-scm.log");
+    }
+
+    #[test]
+    fn jsonl_is_one_finding_per_line_then_the_summary() {
+        let out = render(&fixture::document(), ScanFormat::Jsonl, ColorChoice::Never).unwrap();
+        let lines: Vec<serde_json::Value> = out
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 3);
+        assert_eq!(lines[0]["rule"], "dropped-actions");
+        assert_eq!(lines[1]["entity"], "container:1051");
+        assert_eq!(lines[2]["schema"], "oztrace.summary/v1");
+        assert_eq!(
+            lines[2]["inputs"]["unreadable"][0]["path"],
+            "dn3/ozone.log.gz"
+        );
+        assert_eq!(lines[2]["gaps"][0]["rule"], "dropped-actions");
+    }
+
+    #[test]
+    fn a_baseline_suppresses_known_findings_and_their_exit_status() {
+        let mut doc = fixture::document();
+        assert!(doc.fails(Confidence::Possible));
+        assert!(doc.fails(Confidence::Confirmed));
+        let mut known = baseline::Baseline::of(&doc);
+        // Keep only the confirmed finding in the baseline.
+        known
+            .fingerprints
+            .retain(|k| k.rule == "resurrected-container");
+        doc.suppress(&known);
+        assert_eq!(doc.suppressed, 1);
+        assert_eq!(doc.findings.len(), 1);
+        assert_eq!(doc.findings[0].rule, "dropped-actions");
+        assert!(doc.fails(Confidence::Possible));
+        assert!(!doc.fails(Confidence::Likely));
+        let text = render(&doc, ScanFormat::Text, ColorChoice::Never).unwrap();
+        assert!(text.starts_with("1 finding (1 medium); 1 suppressed by the baseline."));
+    }
+
+    #[test]
+    fn baseline_files_round_trip_sorted() {
+        let doc = fixture::document();
+        let json = baseline::Baseline::of(&doc).to_json().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("baseline.json");
+        std::fs::write(&path, &json).unwrap();
+        let loaded = baseline::Baseline::load(&path).unwrap();
+        assert_eq!(loaded.schema, baseline::SCHEMA);
+        let prints: Vec<&str> = loaded
+            .fingerprints
+            .iter()
+            .map(|k| k.fingerprint.as_str())
+            .collect();
+        let mut sorted = prints.clone();
+        sorted.sort();
+        assert_eq!(prints, sorted);
+        assert!(loaded.contains(&doc.findings[1].fingerprint));
+        std::fs::write(&path, r#"{"schema": "other/v9", "fingerprints": []}"#).unwrap();
+        assert!(
+            baseline::Baseline::load(&path)
+                .unwrap_err()
+                .contains("other/v9")
+        );
+        std::fs::write(&path, "not json").unwrap();
+        assert!(
+            baseline::Baseline::load(&path)
+                .unwrap_err()
+                .contains("baseline.json")
+        );
+    }
+
+    #[test]
+    fn text_groups_by_severity_and_rule_and_shows_why() {
+        let doc = fixture::document();
+        let plain = render(&doc, ScanFormat::Text, ColorChoice::Never).unwrap();
+        assert!(plain.starts_with("2 findings (2 medium)."));
+        let dropped = plain.find("MEDIUM · dropped-actions").unwrap();
+        let resurrected = plain.find("MEDIUM · resurrected-container").unwrap();
+        assert!(dropped < resurrected);
+        assert!(plain.contains(
+            "why confirmed: SCM closed the container and a stale replica brought it back"
+        ));
+        let scm = plain.find("scm1/ozone-scm.log:1234").unwrap();
+        let dn2 = plain.find("dn2/ozone-datanode.log:9").unwrap();
+        let untimed = plain.find("dn1/ozone-datanode.log:78").unwrap();
+        assert!(scm < dn2 && dn2 < untimed);
+        assert!(plain.contains("unreadable: dn3/ozone.log.gz: corrupt gzip stream"));
+        assert!(plain.contains("HeartbeatEndpointTask=DEBUG"));
+        // The log's own escape sequence is shown, not obeyed; no colour when off.
+        assert!(!plain.contains('\x1b'));
+        let coloured = render(&doc, ScanFormat::Text, ColorChoice::Always).unwrap();
+        assert!(coloured.contains("\x1b[1;33mMEDIUM · dropped-actions"));
+        assert!(!coloured.contains("\x1b[31mred"));
+    }
 }

@@ -30,16 +30,51 @@ fn paint(on: bool, code: &str, text: &str) -> String {
     }
 }
 
+/// One line for the top of a report: how many findings at which severity, and how many the
+/// baseline suppressed.
+pub fn headline(doc: &Document) -> String {
+    let mut counts: Vec<(&str, usize)> = Vec::new();
+    for f in &doc.findings {
+        match counts.iter_mut().find(|(s, _)| *s == f.severity) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((f.severity, 1)),
+        }
+    }
+    let mut line = match doc.findings.len() {
+        0 => "No findings".to_string(),
+        1 => "1 finding".to_string(),
+        n => format!("{n} findings"),
+    };
+    if !counts.is_empty() {
+        let parts: Vec<String> = counts.iter().map(|(s, n)| format!("{n} {s}")).collect();
+        line.push_str(&format!(" ({})", parts.join(", ")));
+    }
+    if doc.suppressed > 0 {
+        line.push_str(&format!("; {} suppressed by the baseline", doc.suppressed));
+    }
+    if let Some(w) = &doc.window {
+        line.push_str(&format!(
+            "; analysed {} events from {} to {}",
+            w.events,
+            w.since.as_deref().unwrap_or("the start"),
+            w.until.as_deref().unwrap_or("the end")
+        ));
+    }
+    line.push('.');
+    line
+}
+
 pub fn findings_text(doc: &Document, color: bool) -> String {
     let mut out = String::new();
-    if doc.findings.is_empty() {
-        out.push_str("No findings.\n");
-    }
+    let _ = writeln!(out, "{}", paint(color, "1", &headline(doc)));
     let mut current_group: Option<(&str, &str)> = None;
     for f in &doc.findings {
         if current_group != Some((f.severity, f.rule)) {
             current_group = Some((f.severity, f.rule));
-            let heading = format!("{} · {} ({})", f.severity.to_uppercase(), f.rule, f.ticket);
+            let mut heading = format!("{} · {}", f.severity.to_uppercase(), f.rule);
+            if !f.ticket.is_empty() {
+                heading.push_str(&format!(" ({})", f.ticket));
+            }
             let code = if f.severity == "high" || f.severity == "critical" {
                 "1;31"
             } else {
@@ -47,24 +82,34 @@ pub fn findings_text(doc: &Document, color: bool) -> String {
             };
             let _ = writeln!(out, "\n{}", paint(color, code, &heading));
         }
-        let _ = writeln!(out, "  {} [{}]", paint(color, "1", &f.entity), f.confidence);
-        let _ = writeln!(out, "    {}", f.summary);
-        let _ = writeln!(out, "    why {}: {}", f.confidence, f.confidence_reason);
+        let _ = writeln!(
+            out,
+            "\n  {} [{}]",
+            paint(color, "1", &printable(&f.entity)),
+            f.confidence
+        );
+        let _ = writeln!(out, "    {}", printable(&f.summary));
+        let _ = writeln!(
+            out,
+            "    why {}: {}",
+            f.confidence,
+            printable(&f.confidence_reason)
+        );
         if !f.related.is_empty() {
-            let _ = writeln!(out, "    related: {}", f.related.join(", "));
+            let _ = writeln!(out, "    related: {}", printable(&f.related.join(", ")));
         }
         for e in &f.evidence {
             let _ = writeln!(
                 out,
-                "    {} {:<8} {:<7} {}:{}  {}",
+                "    {:<24} {:<8} {:<7} {}:{}  {}",
                 e.ts.as_deref().unwrap_or("-"),
                 e.host,
                 format!("{:?}", e.role).to_lowercase(),
                 e.file,
                 e.line,
-                paint(color, "2", &e.note),
+                paint(color, "2", &printable(&e.note)),
             );
-            let _ = writeln!(out, "        {}", truncate(&e.text, 200));
+            let _ = writeln!(out, "        {}", truncate(&printable(&e.text), 200));
         }
     }
     let i = &doc.inputs;
@@ -91,6 +136,20 @@ pub fn findings_text(doc: &Document, color: bool) -> String {
         }
     }
     out
+}
+
+/// Log text with control characters (escape sequences a log line may carry) made visible, so
+/// the terminal shows the line instead of obeying it.
+pub(super) fn printable(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_control() && c != '\t' {
+                '\u{FFFD}'
+            } else {
+                c
+            }
+        })
+        .collect()
 }
 
 fn truncate(s: &str, max: usize) -> String {
@@ -263,7 +322,12 @@ pub fn rules_table(rules: &[&'static dyn Rule]) -> String {
             ]
         })
         .collect();
-    table(&["rule", "ticket", "severity", "what it finds"], &rows)
+    if rows.is_empty() {
+        return "No rules are registered in this build.\n".to_string();
+    }
+    let mut out = table(&["rule", "ticket", "severity", "what it finds"], &rows);
+    out.push_str("\n`oztrace explain RULE` shows a rule's evidence and the loggers it needs.\n");
+    out
 }
 
 pub fn explain(doc: &RuleDoc) -> String {
@@ -280,10 +344,15 @@ pub fn explain(doc: &RuleDoc) -> String {
     let _ = writeln!(out, "Why it matters:\n{}\n", doc.why);
     let _ = writeln!(out, "Evidence and confidence:\n{}\n", doc.evidence);
     let _ = writeln!(out, "Example:\n{}\n", doc.example);
-    if !doc.loggers.is_empty() {
-        out.push_str("log4j.properties lines that sharpen it:\n");
+    if doc.loggers.is_empty() {
+        out.push_str("It needs no logger above the default INFO level.\n");
+    } else {
+        out.push_str(
+            "Loggers that sharpen it: paste these lines into log4j.properties on every host\n\
+             that runs the component (the change takes effect when log4j reloads or at restart):\n\n",
+        );
         for line in doc.loggers {
-            let _ = writeln!(out, "  {line}");
+            let _ = writeln!(out, "{line}");
         }
     }
     out

@@ -10,6 +10,7 @@ pub mod datanode;
 pub mod om;
 pub mod ratis;
 pub mod scm;
+pub mod scm_container;
 
 use crate::audit::{AuditBody, parse_audit_body};
 use crate::entity::Entity;
@@ -42,6 +43,7 @@ pub enum EventData {
     Unrecognized(Unrecognized),
     Ratis(ratis::RatisEvent),
     Scm(scm::ScmEvent),
+    ScmContainer(scm_container::ScmContainerEvent),
     Datanode(datanode::DatanodeEvent),
     Om(om::OmEvent),
 }
@@ -56,6 +58,7 @@ impl EventData {
             EventData::Unrecognized(_) => "unrecognized",
             EventData::Ratis(e) => e.kind(),
             EventData::Scm(e) => e.kind(),
+            EventData::ScmContainer(e) => e.kind(),
             EventData::Datanode(e) => e.kind(),
             EventData::Om(e) => e.kind(),
         }
@@ -84,6 +87,7 @@ pub fn kinds() -> impl Iterator<Item = &'static KindInfo> {
     ratis::KINDS
         .iter()
         .chain(scm::KINDS)
+        .chain(scm_container::KINDS)
         .chain(datanode::KINDS)
         .chain(om::KINDS)
 }
@@ -104,7 +108,9 @@ pub fn classify(record: &Record, component: Component) -> Option<Typed> {
         audit: audit.as_ref(),
     };
     match component {
-        Component::Scm | Component::ScmAudit => scm::parse(&input).or_else(|| ratis::parse(&input)),
+        Component::Scm | Component::ScmAudit => scm::parse(&input)
+            .or_else(|| scm_container::parse(&input))
+            .or_else(|| ratis::parse(&input)),
         Component::Datanode | Component::DnAudit | Component::DnContainer => {
             datanode::parse(&input).or_else(|| ratis::parse(&input))
         }
@@ -113,6 +119,7 @@ pub fn classify(record: &Record, component: Component) -> Option<Typed> {
         }
         Component::Recon | Component::S3g | Component::Unknown => ratis::parse(&input)
             .or_else(|| scm::parse(&input))
+            .or_else(|| scm_container::parse(&input))
             .or_else(|| datanode::parse(&input))
             .or_else(|| om::parse(&input)),
     }

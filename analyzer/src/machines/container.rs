@@ -1,0 +1,668 @@
+//! Machine `container`: SCM's container lifecycle, per container and per SCM member.
+//!
+//! Each SCM keeps its own copy of the container map (replicated through Ratis, applied in
+//! `SCMStateMachine.applyTransaction`), and each prints its own report-handler lines, so the model
+//! keeps one state per (container, SCM host): the transition's `scope` is the SCM host. The
+//! authoritative view is the leader's: a follower prints the same report-handler decisions and
+//! then fails to write them (`Failed to process …` with NotLeaderException); the change reaches it
+//! silently through Ratis. Rules pick the leader's transitions (see `scm-role`).
+//!
+//! The lifecycle (`LifeCycleState`, `hadoop-hdds/interface-client/.../hdds.proto` and
+//! `ContainerStateManagerImpl`'s state machine) changes silently: only TRACE `ContainerStateMap`
+//! prints it. At INFO the machine sees it through the lines that act on a state
+//! (`AbstractContainerReportHandler`: FINALIZE, QUASI_CLOSE, CLOSE, FORCE_CLOSE, the resurrection)
+//! and through the state every `<D>` and `ContainerInfo` prints; a printed state the model did not
+//! expect is reached by inferred steps, each naming the line that would have shown it.
+//!
+//! Besides the state, each (container, SCM) keeps the last sequence id SCM printed and the last
+//! BCSID printed per replica (datanode), as `replay` shows them.
+
+use crate::graph::Linker;
+use crate::machine::{EntityStates, Machine, Transition};
+use crate::trace::{EventId, Trace};
+use oztrace_parser::catalog::EventData;
+use oztrace_parser::catalog::scm_container::{ScmContainerEvent, Wording};
+use oztrace_parser::entity::Entity;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+pub const NAME: &str = "container";
+
+/// What moves a container between states (`HddsProtos.LifeCycleEvent`, plus the resurrection,
+/// which is a direct state write, `ContainerStateManagerImpl.transitionDeletingOrDeletedToTargetState`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Trigger {
+    Finalize,
+    QuasiClose,
+    Close,
+    ForceClose,
+    Delete,
+    Cleanup,
+    Resurrect,
+}
+
+/// The transition table: (from, trigger, to, the Ozone code that makes the step).
+pub const TRANSITIONS: &[(&str, Trigger, &str, &str)] = &[
+    (
+        "OPEN",
+        Trigger::Finalize,
+        "CLOSING",
+        "AbstractContainerReportHandler.updateContainerState case OPEN (non-OPEN replica); CloseContainerEventHandler",
+    ),
+    (
+        "CLOSING",
+        Trigger::QuasiClose,
+        "QUASI_CLOSED",
+        "AbstractContainerReportHandler.updateContainerState case CLOSING, QUASI_CLOSED replica",
+    ),
+    (
+        "CLOSING",
+        Trigger::Close,
+        "CLOSED",
+        "AbstractContainerReportHandler.updateContainerState case CLOSING, CLOSED replica with bcsid == sid",
+    ),
+    (
+        "QUASI_CLOSED",
+        Trigger::ForceClose,
+        "CLOSED",
+        "AbstractContainerReportHandler case QUASI_CLOSED, CLOSED replica; QuasiClosedContainerHandler (enough origins)",
+    ),
+    (
+        "CLOSED",
+        Trigger::Delete,
+        "DELETING",
+        "EmptyContainerHandler: empty CLOSED container, LifeCycleEvent.DELETE after the delete commands",
+    ),
+    (
+        "QUASI_CLOSED",
+        Trigger::Delete,
+        "DELETING",
+        "EmptyContainerHandler: empty QUASI_CLOSED container (HDDS-14684)",
+    ),
+    (
+        "DELETING",
+        Trigger::Cleanup,
+        "DELETED",
+        "DeletingContainerHandler: no replicas left, LifeCycleEvent.CLEANUP",
+    ),
+    (
+        "DELETING",
+        Trigger::Resurrect,
+        "CLOSED",
+        "AbstractContainerReportHandler case DELETING/DELETED, non-empty replica → transitionDeletingOrDeletedToTargetState (HDDS-11136; 2.0.0/2.1.x for any replica state)",
+    ),
+    (
+        "DELETED",
+        Trigger::Resurrect,
+        "CLOSED",
+        "AbstractContainerReportHandler case DELETED falls through to DELETING (HDDS-12421)",
+    ),
+    (
+        "DELETING",
+        Trigger::Resurrect,
+        "QUASI_CLOSED",
+        "AbstractContainerReportHandler: OPEN/CLOSING/UNHEALTHY replica, or QUASI_CLOSED with bcsid > sid (HDDS-14684, ≥ 2.2.0)",
+    ),
+    (
+        "DELETED",
+        Trigger::Resurrect,
+        "QUASI_CLOSED",
+        "AbstractContainerReportHandler: OPEN/CLOSING/UNHEALTHY replica, or QUASI_CLOSED with bcsid > sid (HDDS-14684, ≥ 2.2.0)",
+    ),
+];
+
+/// The line that would have shown a silent step.
+const TRACE_LINE: &str = "TRACE org.apache.hadoop.hdds.scm.container.states.ContainerStateMap `Updated the container {} from {} to {}`";
+
+/// Whether the table allows `from --trigger--> to` (any trigger when `None`).
+pub fn allowed(from: &str, trigger: Option<Trigger>, to: &str) -> bool {
+    TRANSITIONS
+        .iter()
+        .any(|(f, t, d, _)| *f == from && *d == to && trigger.is_none_or(|want| want == *t))
+}
+
+/// The shortest chain of table steps from `from` to `to` without resurrection (the silent steps
+/// between two printed states), or `None` when the table has none.
+fn silent_path(from: &str, to: &str) -> Option<Vec<&'static str>> {
+    let mut queue: Vec<(&str, Vec<&'static str>)> = vec![(from, Vec::new())];
+    let mut seen = vec![from];
+    while !queue.is_empty() {
+        let (at, path) = queue.remove(0);
+        for (f, trigger, d, _) in TRANSITIONS {
+            if *f != at || *trigger == Trigger::Resurrect || seen.contains(d) {
+                continue;
+            }
+            let mut next = path.clone();
+            next.push(*d);
+            if *d == to {
+                return Some(next);
+            }
+            seen.push(d);
+            queue.push((d, next));
+        }
+    }
+    None
+}
+
+/// One SCM's view of one container.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ContainerView {
+    pub state: Option<&'static str>,
+    /// The last sequence id this SCM printed for the container.
+    pub sid: Option<i64>,
+    /// The last BCSID printed per replica, by datanode UUID (or host for older wordings).
+    pub replica_bcsid: BTreeMap<String, u64>,
+}
+
+#[derive(Default)]
+pub struct ContainerMachine {
+    views: EntityStates<(u64, Arc<str>), ContainerView>,
+}
+
+impl ContainerMachine {
+    pub fn new() -> ContainerMachine {
+        ContainerMachine::default()
+    }
+
+    /// The current view of `container` on `host` (for tests and `replay`).
+    pub fn view(&self, container: u64, host: &str) -> Option<&ContainerView> {
+        self.views.get(&(container, Arc::from(host)))
+    }
+}
+
+fn intern(state: &str) -> Option<&'static str> {
+    [
+        "OPEN",
+        "CLOSING",
+        "QUASI_CLOSED",
+        "CLOSED",
+        "DELETING",
+        "DELETED",
+        "RECOVERING",
+    ]
+    .into_iter()
+    .find(|s| *s == state)
+}
+
+/// What one event says about a container.
+struct Observation<'a> {
+    container: u64,
+    /// The state the line prints as current before its own action.
+    printed: Option<&'a str>,
+    /// The step the line itself makes.
+    step: Option<(Trigger, &'a str)>,
+    sid: Option<i64>,
+    replica: Option<(String, u64)>,
+}
+
+fn observe(data: &ScmContainerEvent) -> Option<Observation<'_>> {
+    let container = data.container()?;
+    let mut obs = Observation {
+        container,
+        printed: None,
+        step: None,
+        sid: data.printed_sid(),
+        replica: None,
+    };
+    if let Some(r) = data.replica() {
+        obs.replica = Some((r.datanode.clone(), r.bcsid));
+        // A failure prints `<D>` as memoized before the decision it failed to write: its state
+        // is not the current one.
+        if !matches!(data, ScmContainerEvent::ReportFailed(_)) {
+            obs.printed = r.container_state.as_deref();
+        }
+    }
+    let kind = data.kind();
+    match data {
+        ScmContainerEvent::Replica(_) => {
+            obs.step = match kind {
+                "container_finalize" => Some((Trigger::Finalize, "CLOSING")),
+                "container_quasi_close" => Some((Trigger::QuasiClose, "QUASI_CLOSED")),
+                "container_close" => Some((Trigger::Close, "CLOSED")),
+                "container_force_close" => Some((Trigger::ForceClose, "CLOSED")),
+                _ => None,
+            };
+        }
+        ScmContainerEvent::Resurrected(e) => {
+            obs.printed = Some(e.from.as_str());
+            obs.step = Some((Trigger::Resurrect, e.to.as_str()));
+            let who = e.datanode.clone().or_else(|| e.datanode_host.clone());
+            if let (Some(dn), Some(b)) = (who, e.bcsid) {
+                obs.replica = Some((dn, b));
+            }
+            if e.wording == Wording::MovingDeleting {
+                obs.printed = Some("DELETING");
+            }
+        }
+        ScmContainerEvent::ReplicationCommand(e) => {
+            obs.printed = e.state.as_deref();
+            // EmptyContainerHandler sends the delete commands, then moves the container to DELETING.
+            if e.command == "deleteContainerCommand"
+                && e.force != Some(true)
+                && matches!(obs.printed, Some("CLOSED" | "QUASI_CLOSED"))
+            {
+                obs.step = Some((Trigger::Delete, "DELETING"));
+            }
+        }
+        ScmContainerEvent::SequenceId(_) if kind == "empty_quasi_closed_deleted" => {
+            obs.printed = Some("QUASI_CLOSED");
+            obs.step = Some((Trigger::Delete, "DELETING"));
+        }
+        ScmContainerEvent::StateChange(e) => {
+            obs.printed = e.from.as_deref();
+            let trigger = match kind {
+                "container_cleanup" => Trigger::Cleanup,
+                "container_marked_deleting" => Trigger::Delete,
+                // TRACE ContainerStateMap names no event: take the table's.
+                _ => TRANSITIONS
+                    .iter()
+                    .find(|(f, _, d, _)| Some(*f) == obs.printed && *d == e.to)
+                    .map_or(Trigger::Resurrect, |(_, t, _, _)| *t),
+            };
+            obs.step = Some((trigger, e.to.as_str()));
+        }
+        _ => {}
+    }
+    Some(obs)
+}
+
+impl Machine for ContainerMachine {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn on_event(&mut self, trace: &Trace, id: EventId, out: &mut Vec<Transition>) {
+        let event = trace.get(id);
+        let EventData::ScmContainer(data) = &event.data else {
+            return;
+        };
+        let Some(obs) = observe(data) else {
+            return;
+        };
+        let host = Arc::clone(&event.host);
+        let view = self.views.entry_or(
+            (obs.container, Arc::clone(&host)),
+            ContainerView::default,
+            event.ts,
+        );
+        // The RM sends one delete command per replica, each printing the ContainerInfo of the pass
+        // (CLOSED), and moves the container to DELETING after the last: one step, not several.
+        let same_pass_delete =
+            obs.step.is_some_and(|(t, _)| t == Trigger::Delete) && view.state == Some("DELETING");
+        if same_pass_delete {
+            return;
+        }
+        let entity = Entity::Container(obs.container);
+        let push = |out: &mut Vec<Transition>, from: &str, to: &str, inferred, illegal| {
+            out.push(Transition {
+                machine: NAME,
+                entity: entity.clone(),
+                scope: Some(Arc::clone(&host)),
+                from: from.to_string(),
+                to: to.to_string(),
+                event: id,
+                inferred,
+                illegal,
+            });
+        };
+        if let Some(printed) = obs.printed.and_then(intern) {
+            match view.state {
+                None => view.state = Some(printed),
+                Some(current) if current != printed => {
+                    match silent_path(current, printed) {
+                        Some(path) => {
+                            let mut at = current;
+                            for step in path {
+                                push(out, at, step, Some(TRACE_LINE), false);
+                                at = step;
+                            }
+                        }
+                        None => push(out, current, printed, Some(TRACE_LINE), true),
+                    }
+                    view.state = Some(printed);
+                }
+                Some(_) => {}
+            }
+        }
+        if let Some((trigger, to)) = obs.step
+            && let Some(to) = intern(to)
+        {
+            let from = view.state.unwrap_or("UNKNOWN");
+            if from != to {
+                let legal = view.state.is_none() || allowed(from, Some(trigger), to);
+                push(out, from, to, None, !legal);
+            }
+            view.state = Some(to);
+        }
+        if let Some(sid) = obs.sid {
+            view.sid = Some(sid);
+        }
+        if let Some((dn, bcsid)) = obs.replica {
+            view.replica_bcsid.insert(dn, bcsid);
+        }
+    }
+
+    fn evict(&mut self, before: i64) {
+        self.views.evict(before);
+    }
+}
+
+/// Links a report-handler decision that needs a Ratis write (a resurrection, a delete command) to
+/// the not-leader failure the same SCM logs for the same replica right after it: the follower
+/// printed the decision but could not apply it.
+pub struct FailedWriteLinker;
+
+impl Linker for FailedWriteLinker {
+    fn name(&self) -> &'static str {
+        "container-report"
+    }
+
+    fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, String)>) {
+        let mut hosts: Vec<&Arc<str>> = trace.hosts().collect();
+        hosts.sort();
+        for host in hosts {
+            // (container, datanode, BCSID) → the latest decision line for that replica.
+            let mut decisions: HashMap<(u64, &str, u64), EventId> = HashMap::new();
+            for &id in trace.of_host(host) {
+                let EventData::ScmContainer(data) = &trace.get(id).data else {
+                    continue;
+                };
+                match data {
+                    ScmContainerEvent::Resurrected(e) => {
+                        if let (Some(dn), Some(bcsid)) = (e.datanode.as_deref(), e.bcsid) {
+                            decisions.insert((e.container, dn, bcsid), id);
+                        }
+                    }
+                    ScmContainerEvent::ReportFailed(f) if f.not_leader => {
+                        let r = &f.replica;
+                        if let Some(decision) =
+                            decisions.remove(&(r.container, r.datanode.as_str(), r.bcsid))
+                        {
+                            out.push((
+                                decision,
+                                id,
+                                "this SCM is not the leader: the decision was not written".into(),
+                            ));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::machine::Replay;
+    use oztrace_parser::catalog::classify;
+    use oztrace_parser::event::Event;
+    use oztrace_parser::record::Record;
+    use oztrace_parser::source::Component;
+
+    const DN: &str = "b2c7e9d4-1f6a-4c3b-8e52-7a9d0c4f6e13";
+
+    fn d(cstate: &str, sid: u64, rstate: &str, bcsid: u64) -> String {
+        format!(
+            "Container #1051 ({cstate}, sid={sid}) r0 ({rstate}, bcsid={bcsid}, origin={DN}, non-empty) from dn {DN}(dn5.example.com/10.0.1.15)"
+        )
+    }
+
+    pub(crate) fn scm_event(host: &str, line: u64, ts: i64, logger: &str, message: &str) -> Event {
+        let record = Record {
+            line,
+            ts: Some(ts),
+            level: None,
+            thread: None,
+            logger: Some(logger.to_string()),
+            message: message.to_string(),
+            throwable: None,
+            continuation: String::new(),
+            continuation_lines: 0,
+            service: None,
+            headerless: false,
+        };
+        let typed = classify(&record, Component::Scm).expect("typed");
+        Event {
+            ts: Some(ts),
+            host: host.into(),
+            component: Component::Scm,
+            level: None,
+            thread: None,
+            logger: record.logger.clone(),
+            entities: typed.entities,
+            data: typed.data,
+            file: format!("{host}/scm.log").into(),
+            line,
+            continuation_lines: 0,
+            text: message.to_string(),
+            copies: Vec::new(),
+        }
+    }
+
+    const ICR: &str = "org.apache.hadoop.hdds.scm.container.IncrementalContainerReportHandler";
+    const FCR: &str = "org.apache.hadoop.hdds.scm.container.ContainerReportHandler";
+    const RM: &str = "org.apache.hadoop.hdds.scm.container.replication.ReplicationManager";
+
+    fn run(events: Vec<Event>) -> (Replay, ContainerMachine) {
+        let trace = Trace::from_ordered(events, 0);
+        let mut machine = ContainerMachine::new();
+        let mut out = Vec::new();
+        for id in 0..trace.events.len() {
+            machine.on_event(&trace, id, &mut out);
+        }
+        let mut boxed: Vec<Box<dyn Machine>> = vec![Box::new(ContainerMachine::new())];
+        let replay = Replay::run(&trace, &mut boxed, i64::MAX);
+        assert_eq!(replay.transitions, out);
+        (replay, machine)
+    }
+
+    fn steps(replay: &Replay) -> Vec<(String, String, bool, bool)> {
+        replay
+            .of_machine(NAME)
+            .map(|t| {
+                (
+                    t.from.clone(),
+                    t.to.clone(),
+                    t.inferred.is_some(),
+                    t.illegal,
+                )
+            })
+            .collect()
+    }
+
+    fn s(from: &str, to: &str, inferred: bool, illegal: bool) -> (String, String, bool, bool) {
+        (from.into(), to.into(), inferred, illegal)
+    }
+
+    #[test]
+    fn lifecycle_with_silent_deletion_and_resurrection() {
+        let delete = "Sending command [deleteContainerCommand: cmdID: 1, encodedToken: \"\", term: 0, deadlineMsSinceEpoch: 0, containerID: 1051, replicaIndex: 0, force: false] for container ContainerInfo{id=#1051, state=CLOSED, stateEnterTime=2026-08-18T09:25:03.114Z, pipelineID=Pipeline-8a1f2e3d-4c5b-4a69-b7d8-0e1f2a3b4c5d, owner=om1} to 9e1d3b5a-7c2f-4a8e-b6d1-3f5c7e9a2b40(dn1.example.com/10.0.1.11) with datanode deadline 1 and scm deadline 2";
+        let (replay, machine) = run(vec![
+            scm_event(
+                "scm1",
+                1,
+                10,
+                ICR,
+                &format!(
+                    "FINALIZE (i.e. CLOSING) {}",
+                    d("OPEN", 4821, "CLOSING", 4821)
+                ),
+            ),
+            scm_event(
+                "scm1",
+                2,
+                20,
+                ICR,
+                &format!("CLOSE {}", d("CLOSING", 4821, "CLOSED", 4821)),
+            ),
+            scm_event("scm1", 3, 30, RM, delete),
+            scm_event("scm1", 4, 31, RM, delete),
+            scm_event(
+                "scm1",
+                4,
+                40,
+                FCR,
+                &format!(
+                    "Resurrecting container #1051 from DELETED to QUASI_CLOSED due to non-empty OPEN replica (keyCount=37, BCSID=4790) from {}",
+                    d("DELETED", 4821, "OPEN", 4790)
+                ),
+            ),
+        ]);
+        assert_eq!(
+            steps(&replay),
+            vec![
+                s("OPEN", "CLOSING", false, false),
+                s("CLOSING", "CLOSED", false, false),
+                s("CLOSED", "DELETING", false, false),
+                // DeletingContainerHandler's CLEANUP is DEBUG only: inferred from the printed DELETED.
+                s("DELETING", "DELETED", true, false),
+                s("DELETED", "QUASI_CLOSED", false, false),
+            ]
+        );
+        assert!(
+            replay
+                .of_machine(NAME)
+                .all(|t| t.scope.as_deref() == Some("scm1"))
+        );
+        let view = machine.view(1051, "scm1").unwrap();
+        assert_eq!(view.state, Some("QUASI_CLOSED"));
+        assert_eq!(view.sid, Some(4821));
+        assert_eq!(view.replica_bcsid.get(DN), Some(&4790));
+    }
+
+    #[test]
+    fn views_are_per_scm_and_impossible_steps_are_flagged() {
+        let (replay, machine) = run(vec![
+            scm_event(
+                "scm1",
+                1,
+                10,
+                ICR,
+                &format!("CLOSE {}", d("CLOSING", 5, "CLOSED", 5)),
+            ),
+            scm_event(
+                "scm2",
+                1,
+                11,
+                ICR,
+                &format!("FINALIZE (i.e. CLOSING) {}", d("OPEN", 5, "CLOSING", 5)),
+            ),
+            // A DELETED container printed as OPEN later: no table path leads back to OPEN.
+            scm_event(
+                "scm1",
+                2,
+                20,
+                ICR,
+                &format!("FINALIZE (i.e. CLOSING) {}", d("OPEN", 5, "CLOSING", 5)),
+            ),
+        ]);
+        assert_eq!(
+            steps(&replay),
+            vec![
+                s("CLOSING", "CLOSED", false, false),
+                s("OPEN", "CLOSING", false, false),
+                s("CLOSED", "OPEN", true, true),
+                s("OPEN", "CLOSING", false, false),
+            ]
+        );
+        assert_eq!(machine.view(1051, "scm2").unwrap().state, Some("CLOSING"));
+    }
+
+    #[test]
+    fn table_allows_resurrection_only_from_deleting_or_deleted() {
+        assert!(allowed("DELETED", Some(Trigger::Resurrect), "QUASI_CLOSED"));
+        assert!(allowed("DELETING", Some(Trigger::Resurrect), "CLOSED"));
+        assert!(!allowed("CLOSED", Some(Trigger::Resurrect), "QUASI_CLOSED"));
+        assert!(!allowed("DELETED", Some(Trigger::Close), "CLOSED"));
+        assert_eq!(
+            silent_path("CLOSED", "DELETED"),
+            Some(vec!["DELETING", "DELETED"])
+        );
+        assert_eq!(silent_path("DELETED", "QUASI_CLOSED"), None);
+        let (replay, _) = run(vec![
+            scm_event(
+                "scm1",
+                1,
+                10,
+                ICR,
+                &format!("CLOSE {}", d("CLOSING", 5, "CLOSED", 5)),
+            ),
+            scm_event(
+                "scm1",
+                2,
+                20,
+                FCR,
+                &format!(
+                    "Resurrecting container #1051 from DELETED to QUASI_CLOSED due to non-empty OPEN replica (keyCount=1, BCSID=5) from {}",
+                    d("DELETED", 5, "OPEN", 5)
+                ),
+            ),
+        ]);
+        assert_eq!(
+            steps(&replay),
+            vec![
+                s("CLOSING", "CLOSED", false, false),
+                s("CLOSED", "DELETING", true, false),
+                s("DELETING", "DELETED", true, false),
+                s("DELETED", "QUASI_CLOSED", false, false),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_failed_write_prints_the_state_before_its_decision() {
+        let resurrect = format!(
+            "Resurrecting container #1051 from DELETED to QUASI_CLOSED due to non-empty OPEN replica (keyCount=37, BCSID=4790) from {}",
+            d("DELETED", 4821, "OPEN", 4790)
+        );
+        let failed = format!(
+            "SCM_NOT_LEADER: Failed to process {}",
+            d("DELETED", 4821, "OPEN", 4790)
+        );
+        let (replay, machine) = run(vec![
+            scm_event("scm2", 1, 10, FCR, &resurrect),
+            scm_event("scm2", 2, 11, FCR, &failed),
+        ]);
+        assert_eq!(
+            steps(&replay),
+            vec![s("DELETED", "QUASI_CLOSED", false, false)]
+        );
+        assert_eq!(
+            machine.view(1051, "scm2").unwrap().state,
+            Some("QUASI_CLOSED")
+        );
+        let trace = Trace::from_ordered(
+            vec![
+                scm_event("scm2", 1, 10, FCR, &resurrect),
+                scm_event("scm1", 1, 10, FCR, &resurrect),
+                scm_event("scm2", 2, 11, FCR, &failed),
+            ],
+            0,
+        );
+        let mut links = Vec::new();
+        FailedWriteLinker.link(&trace, &mut links);
+        assert_eq!(links.len(), 1);
+        assert_eq!((links[0].0, links[0].1), (0, 2));
+    }
+
+    #[test]
+    fn idle_containers_are_evicted() {
+        let trace = Trace::from_ordered(
+            vec![scm_event(
+                "scm1",
+                1,
+                10,
+                ICR,
+                &format!("CLOSE {}", d("CLOSING", 5, "CLOSED", 5)),
+            )],
+            0,
+        );
+        let mut machine = ContainerMachine::new();
+        machine.on_event(&trace, 0, &mut Vec::new());
+        assert!(machine.view(1051, "scm1").is_some());
+        machine.evict(11);
+        assert!(machine.view(1051, "scm1").is_none());
+    }
+}

@@ -1,0 +1,794 @@
+//! `node-admin`: each SCM's view of each datanode: operational state (IN_SERVICE, DECOMMISSIONING,
+//! DECOMMISSIONED, ENTERING_MAINTENANCE, IN_MAINTENANCE), health (HEALTHY, HEALTHY_READONLY, STALE,
+//! DEAD) and whether that SCM's `DatanodeAdminMonitorImpl` tracks it.
+//!
+//! The operational state is not replicated through Ratis: every SCM keeps its own in
+//! `NodeStateManager`, so the entity is the datanode and the scope the SCM host. The leader writes
+//! it (`NodeDecommissionManager` start/recommission, the monitor's completion and abort) and pushes
+//! it to the datanode (`SCMNodeManager` `Scheduling a command …`); a follower copies what the
+//! datanode reports (`Update the operationalState saved in follower SCM …`); the monitor runs on
+//! every SCM and keeps its tracked nodes across a step-down (scm.md §4.1).
+//!
+//! The monitor's writes (`setNodeOpState`) have no log line at any level: a state after an abort
+//! is the abort's write, and when a follower's heartbeat copy lands between the monitor's read and
+//! that write (scm.md §4.2 steps 5–6), the overwrite is an inferred transition marked
+//! [`ABORT_WRITE_OVERWRITES_COPY`].
+//!
+//! `TrackedNode@<hex>` lines are resolved here with [`TrackedNodeMap`]: the parser sees one record
+//! at a time, this machine sees every datanode UUID printed earlier in the trace (and, for a hash
+//! still unknown, every UUID in the trace).
+
+use crate::machine::{EntityStates, Machine, Transition};
+use crate::trace::{EventId, Trace};
+use oztrace_parser::catalog::EventData;
+use oztrace_parser::catalog::scm::{AdminAction, ScmEvent};
+use oztrace_parser::entity::{Entity, TrackedNodeMap};
+use oztrace_parser::event::Event;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+pub const NAME: &str = "node-admin";
+
+/// The inferred transition of a follower's abort write replacing a heartbeat copy (HDDS-17219).
+pub const ABORT_WRITE_OVERWRITES_COPY: &str = "DatanodeAdminMonitorImpl.abortWorkflow → setNodeOpState(IN_SERVICE) after the heartbeat copy (no log line at any level; the second `moved to HEALTHY state.` marks it)";
+/// The inferred read behind an abort WARN whose op state differs from the SCM's known one.
+pub const ABORT_READ: &str = "SCMNodeManager INFO `Update the operationalState saved in follower SCM …` (the state the monitor read)";
+
+/// (from, trigger, to, Ozone code). Op states; `*` = any; `tracked`/`untracked` = the monitor.
+pub const TRANSITIONS: &[(&str, &str, &str, &str)] = &[
+    (
+        "IN_SERVICE",
+        "decommission_started",
+        "DECOMMISSIONING tracked",
+        "NodeDecommissionManager.startDecommission → setNodeOperationalState + monitor.startMonitoring",
+    ),
+    (
+        "IN_SERVICE",
+        "maintenance_started",
+        "ENTERING_MAINTENANCE tracked",
+        "NodeDecommissionManager.startMaintenance",
+    ),
+    (
+        "DECOMMISSIONING|ENTERING_MAINTENANCE|IN_MAINTENANCE",
+        "continue_admin",
+        "tracked",
+        "NodeDecommissionManager.continueAdminForNode (onBecomeLeader, NewNodeHandler)",
+    ),
+    (
+        "*",
+        "admin_start_on_node / tracked-node lines",
+        "tracked",
+        "StartDatanodeAdminHandler (START_ADMIN_ON_NODE), DatanodeAdminMonitorImpl tick",
+    ),
+    (
+        "tracked",
+        "recommission_queued",
+        "cancelling",
+        "NodeDecommissionManager.recommission → monitor.stopMonitoring",
+    ),
+    (
+        "tracked|cancelling",
+        "admin_recommissioned",
+        "IN_SERVICE untracked",
+        "DatanodeAdminMonitorImpl.processCancelledNodes → putNodeBackInService",
+    ),
+    (
+        "tracked",
+        "admin_aborted",
+        "IN_SERVICE untracked",
+        "DatanodeAdminMonitorImpl.shouldContinueWorkflow false → abortWorkflow → setNodeOpState(IN_SERVICE)",
+    ),
+    (
+        "tracked",
+        "admin_aborted_dead / admin_dead_cannot_continue / admin_unexpected_error",
+        "IN_SERVICE untracked",
+        "DatanodeAdminMonitorImpl.abortWorkflow / putNodeBackInService",
+    ),
+    (
+        "DECOMMISSIONING tracked",
+        "admin_completed",
+        "DECOMMISSIONED untracked",
+        "DatanodeAdminMonitorImpl.completeDecommission",
+    ),
+    (
+        "ENTERING_MAINTENANCE tracked",
+        "admin_entered_maintenance",
+        "IN_MAINTENANCE tracked",
+        "DatanodeAdminMonitorImpl.putIntoMaintenance",
+    ),
+    (
+        "IN_MAINTENANCE tracked",
+        "admin_maintenance_ended",
+        "IN_SERVICE untracked",
+        "DatanodeAdminMonitorImpl (maintenance expiry)",
+    ),
+    (
+        "stored",
+        "follower_op_state_copied",
+        "reported",
+        "SCMNodeManager.updateDatanodeOpState (follower copies the datanode's persisted state)",
+    ),
+    (
+        "*",
+        "op_state_command_scheduled",
+        "stored",
+        "SCMNodeManager.processHeartbeat (leader keeps its value, queues SetNodeOperationalStateCommand)",
+    ),
+    (
+        "*",
+        "datanode_registered / node_status_updated",
+        "printed",
+        "SCMNodeManager.register, NodeStateManager.updateNode",
+    ),
+    (
+        "reported (copy) after admin_aborted in the same tick",
+        "inferred abort write",
+        "IN_SERVICE",
+        "DatanodeAdminMonitorImpl.setNodeOpState without a leader check (HDDS-17219)",
+    ),
+    (
+        "HEALTHY|HEALTHY_READONLY",
+        "node_stale",
+        "STALE",
+        "NodeStateManager health check → StaleNodeHandler",
+    ),
+    (
+        "STALE",
+        "node_dead",
+        "DEAD",
+        "NodeStateManager → DeadNodeHandler",
+    ),
+    (
+        "STALE|DEAD",
+        "node_healthy_readonly",
+        "HEALTHY_READONLY",
+        "NodeStateManager → HealthyReadOnlyNodeHandler",
+    ),
+    (
+        "HEALTHY_READONLY",
+        "node_healthy",
+        "HEALTHY",
+        "ReadOnlyHealthyToHealthyNodeHandler (on a HEALTHY node: an op-state write, no change)",
+    ),
+];
+
+/// A write that follows an abort WARN belongs to the same tick; past this a copy is a new heartbeat.
+const ABORT_WINDOW_MS: i64 = 30_000;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tracking {
+    Untracked,
+    Tracked,
+    /// A recommission is queued for the monitor's next tick.
+    Cancelling,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct View {
+    op: Option<String>,
+    health: Option<&'static str>,
+    tracking: Option<Tracking>,
+    /// An abort WARN's write not yet seen replaced: (tick on that host, time).
+    pending_abort: Option<(u64, i64)>,
+    /// The tick of the last follower heartbeat copy.
+    copied_in_tick: Option<u64>,
+}
+
+impl View {
+    fn label(&self) -> String {
+        let tracking = match self.tracking {
+            Some(Tracking::Tracked) => " tracked",
+            Some(Tracking::Cancelling) => " cancelling",
+            Some(Tracking::Untracked) | None => "",
+        };
+        format!(
+            "{}-{}{}",
+            self.op.as_deref().unwrap_or("?"),
+            self.health.unwrap_or("?"),
+            tracking
+        )
+    }
+}
+
+#[derive(Default)]
+pub struct NodeAdmin {
+    views: EntityStates<(Arc<str>, String), View>,
+    /// Monitor ticks seen per SCM host (`There are {} nodes tracked …` ends a tick).
+    ticks: HashMap<Arc<str>, u64>,
+    tracked_nodes: TrackedNodeMap,
+    /// Every datanode UUID in the trace, built once when a hash is not resolvable from the past.
+    whole_trace: Option<TrackedNodeMap>,
+}
+
+impl NodeAdmin {
+    pub fn new() -> NodeAdmin {
+        NodeAdmin::default()
+    }
+
+    fn resolve(&mut self, trace: &Trace, hash: u32) -> Option<String> {
+        let found = self.tracked_nodes.resolve(hash).or_else(|| {
+            self.whole_trace
+                .get_or_insert_with(|| {
+                    let mut map = TrackedNodeMap::new();
+                    for e in trace.entities() {
+                        if let Entity::Datanode(uuid) = e {
+                            map.observe_uuid(uuid);
+                        }
+                    }
+                    map
+                })
+                .resolve(hash)
+        });
+        match found {
+            Some(Entity::Datanode(uuid)) => Some(uuid),
+            _ => None,
+        }
+    }
+}
+
+/// The datanode a line is about: its `datanode` field, or its resolved `TrackedNode@hex`.
+fn datanode_of(data: &ScmEvent) -> Option<&str> {
+    match data {
+        ScmEvent::AdminStarted { datanode, .. }
+        | ScmEvent::AdminNotStarted { datanode, .. }
+        | ScmEvent::AdminAborted { datanode, .. }
+        | ScmEvent::AdminCompleted { datanode, .. }
+        | ScmEvent::NodePipelines { datanode, .. }
+        | ScmEvent::OpStateMismatch { datanode, .. }
+        | ScmEvent::Registered { datanode, .. }
+        | ScmEvent::NodeStatusUpdated { datanode, .. }
+        | ScmEvent::Node { datanode, .. } => Some(datanode),
+        _ => None,
+    }
+}
+
+/// One step a line causes: the new view, and whether the table forbids it.
+struct Step {
+    view: View,
+    illegal: bool,
+    inferred: Option<&'static str>,
+}
+
+fn op_is(view: &View, states: &[&str]) -> bool {
+    view.op.as_deref().is_none_or(|op| states.contains(&op))
+}
+
+fn set_op(view: &View, op: &str) -> View {
+    View {
+        op: Some(op.to_string()),
+        ..view.clone()
+    }
+}
+
+/// The steps of one event on one view, in order (an abort racing a copy gives two).
+fn steps(data: &ScmEvent, view: &View, tick: u64, ts: Option<i64>) -> Vec<Step> {
+    let step = |view: View, illegal: bool| Step {
+        view,
+        illegal,
+        inferred: None,
+    };
+    let tracked = |view: &View, tracking: Tracking| View {
+        tracking: Some(tracking),
+        ..view.clone()
+    };
+    let not_tracked = view.tracking == Some(Tracking::Untracked);
+    match data {
+        ScmEvent::AdminStarted { action, .. } => {
+            let op = match action {
+                AdminAction::Maintenance => "ENTERING_MAINTENANCE",
+                _ => "DECOMMISSIONING",
+            };
+            let illegal = !op_is(view, &["IN_SERVICE"]);
+            vec![step(tracked(&set_op(view, op), Tracking::Tracked), illegal)]
+        }
+        ScmEvent::Node {
+            kind: "continue_admin",
+            ..
+        } => {
+            let illegal = !op_is(
+                view,
+                &["DECOMMISSIONING", "ENTERING_MAINTENANCE", "IN_MAINTENANCE"],
+            );
+            vec![step(tracked(view, Tracking::Tracked), illegal)]
+        }
+        ScmEvent::NodePipelines {
+            kind: "admin_start_on_node",
+            ..
+        }
+        | ScmEvent::WaitingForPipelines { .. }
+        | ScmEvent::ReplicationStatus { .. } => {
+            if view.tracking == Some(Tracking::Cancelling) {
+                return Vec::new();
+            }
+            vec![step(tracked(view, Tracking::Tracked), false)]
+        }
+        ScmEvent::Node {
+            kind: "recommission_queued",
+            ..
+        } => vec![step(tracked(view, Tracking::Cancelling), false)],
+        ScmEvent::TrackedNode {
+            kind: "admin_recommissioned",
+            ..
+        } => vec![step(
+            tracked(&set_op(view, "IN_SERVICE"), Tracking::Untracked),
+            not_tracked,
+        )],
+        ScmEvent::AdminAborted { op_state, .. } => {
+            let mut after = tracked(&set_op(view, "IN_SERVICE"), Tracking::Untracked);
+            let held = view.op.as_deref().filter(|op| *op != op_state);
+            // A copy logged between the monitor's read and this WARN: the write replaces it.
+            if held.is_some_and(|op| op != "IN_SERVICE") && view.copied_in_tick == Some(tick) {
+                return vec![Step {
+                    view: after,
+                    illegal: not_tracked,
+                    inferred: Some(ABORT_WRITE_OVERWRITES_COPY),
+                }];
+            }
+            let mut out = Vec::new();
+            if held.is_some() {
+                out.push(Step {
+                    view: set_op(view, op_state),
+                    illegal: false,
+                    inferred: Some(ABORT_READ),
+                });
+            }
+            after.pending_abort = ts.map(|t| (tick, t));
+            out.push(step(after, not_tracked));
+            out
+        }
+        ScmEvent::Node {
+            kind: "admin_aborted_dead" | "admin_dead_cannot_continue" | "admin_unexpected_error",
+            ..
+        } => vec![step(
+            tracked(&set_op(view, "IN_SERVICE"), Tracking::Untracked),
+            not_tracked,
+        )],
+        ScmEvent::AdminCompleted { op_state, .. } => vec![step(
+            tracked(&set_op(view, op_state), Tracking::Untracked),
+            !op_is(view, &["DECOMMISSIONING"]),
+        )],
+        ScmEvent::Node {
+            kind: "admin_entered_maintenance",
+            ..
+        } => vec![step(
+            set_op(view, "IN_MAINTENANCE"),
+            !op_is(view, &["ENTERING_MAINTENANCE"]),
+        )],
+        ScmEvent::Node {
+            kind: "admin_maintenance_ended",
+            ..
+        } => vec![step(
+            tracked(&set_op(view, "IN_SERVICE"), Tracking::Untracked),
+            !op_is(view, &["IN_MAINTENANCE"]),
+        )],
+        ScmEvent::OpStateMismatch {
+            kind: "follower_op_state_copied",
+            reported,
+            ..
+        } => {
+            let mut copied = set_op(view, reported);
+            let racing = match (view.pending_abort, ts) {
+                (Some((abort_tick, at)), Some(ts)) => {
+                    abort_tick == tick && ts - at <= ABORT_WINDOW_MS
+                }
+                _ => false,
+            };
+            copied.pending_abort = None;
+            copied.copied_in_tick = Some(tick);
+            let mut out = vec![step(copied.clone(), false)];
+            if racing && reported != "IN_SERVICE" {
+                out.push(Step {
+                    view: set_op(&copied, "IN_SERVICE"),
+                    illegal: false,
+                    inferred: Some(ABORT_WRITE_OVERWRITES_COPY),
+                });
+            }
+            out
+        }
+        ScmEvent::OpStateMismatch { stored, .. } => vec![step(set_op(view, stored), false)],
+        ScmEvent::Registered {
+            persisted_op_state: Some(op),
+            ..
+        } => vec![step(set_op(view, op), false)],
+        ScmEvent::NodeStatusUpdated {
+            new_op_state,
+            new_health,
+            ..
+        } => {
+            let mut v = set_op(view, new_op_state);
+            v.health = health_name(new_health);
+            vec![step(v, false)]
+        }
+        ScmEvent::NodePipelines {
+            kind: "node_stale", ..
+        } => vec![health(view, "STALE", &["HEALTHY", "HEALTHY_READONLY"])],
+        ScmEvent::Node {
+            kind: "node_dead", ..
+        } => vec![health(view, "DEAD", &["STALE"])],
+        ScmEvent::Node {
+            kind: "node_healthy_readonly",
+            ..
+        } => vec![health(
+            view,
+            "HEALTHY_READONLY",
+            &["STALE", "DEAD", "HEALTHY"],
+        )],
+        ScmEvent::Node {
+            kind: "node_healthy",
+            ..
+        } => vec![health(view, "HEALTHY", &["HEALTHY_READONLY", "HEALTHY"])],
+        _ => Vec::new(),
+    }
+}
+
+fn health_name(s: &str) -> Option<&'static str> {
+    ["HEALTHY", "HEALTHY_READONLY", "STALE", "DEAD"]
+        .into_iter()
+        .find(|h| *h == s)
+}
+
+fn health(view: &View, to: &'static str, from: &[&str]) -> Step {
+    Step {
+        illegal: view.health.is_some_and(|h| !from.contains(&h)),
+        view: View {
+            health: Some(to),
+            ..view.clone()
+        },
+        inferred: None,
+    }
+}
+
+impl Machine for NodeAdmin {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn on_event(&mut self, trace: &Trace, id: EventId, out: &mut Vec<Transition>) {
+        let event: &Event = trace.get(id);
+        for e in &event.entities {
+            if let Entity::Datanode(uuid) = e {
+                self.tracked_nodes.observe_uuid(uuid);
+            }
+        }
+        let EventData::Scm(data) = &event.data else {
+            return;
+        };
+        if let ScmEvent::TrackedCount { .. } = data {
+            *self.ticks.entry(Arc::clone(&event.host)).or_default() += 1;
+            return;
+        }
+        let uuid = match data.tracked_node_hash() {
+            Some(hash) => self.resolve(trace, hash),
+            None => datanode_of(data).map(str::to_string),
+        };
+        let Some(uuid) = uuid else {
+            return;
+        };
+        let tick = self.ticks.get(&event.host).copied().unwrap_or(0);
+        let key = (Arc::clone(&event.host), uuid.clone());
+        let view = self
+            .views
+            .entry_or(key.clone(), View::default, event.ts)
+            .clone();
+        let mut current = view;
+        for step in steps(data, &current, tick, event.ts) {
+            let from = current.label();
+            let to = step.view.label();
+            if from != to || step.illegal || step.inferred.is_some() {
+                out.push(Transition {
+                    machine: NAME,
+                    entity: Entity::Datanode(uuid.clone()),
+                    scope: Some(Arc::clone(&event.host)),
+                    from,
+                    to,
+                    event: id,
+                    inferred: step.inferred,
+                    illegal: step.illegal,
+                });
+            }
+            current = step.view;
+        }
+        self.views.set(key, current, event.ts);
+    }
+
+    fn evict(&mut self, before: i64) {
+        self.views.evict(before);
+    }
+}
+
+/// The op state in a `node-admin` label (`DECOMMISSIONING-HEALTHY tracked` → `DECOMMISSIONING`).
+pub fn op_state_of(label: &str) -> Option<&str> {
+    let op = label.split('-').next()?;
+    (op != "?").then_some(op)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::machine::Replay;
+    use crate::machines::scm_role::tests::scm_event;
+    use oztrace_parser::entity::uuid_hash_code;
+
+    const DN: &str = "4f6a2c1e-8b3d-4e2a-9c71-0d5e8f3a1b27";
+
+    fn with_dn(mut e: Event) -> Event {
+        e.entities = vec![Entity::Datanode(DN.into())];
+        e
+    }
+
+    fn node(kind: &'static str, line: u64, ts: i64) -> Event {
+        with_dn(scm_event(
+            "scm1",
+            line,
+            ts,
+            ScmEvent::Node {
+                kind,
+                datanode: DN.into(),
+                state: None,
+            },
+        ))
+    }
+
+    fn mismatch(kind: &'static str, line: u64, ts: i64, reported: &str, stored: &str) -> Event {
+        with_dn(scm_event(
+            "scm1",
+            line,
+            ts,
+            ScmEvent::OpStateMismatch {
+                kind,
+                datanode: DN.into(),
+                reported: reported.into(),
+                reported_expiry: 0,
+                stored: stored.into(),
+                stored_expiry: 0,
+            },
+        ))
+    }
+
+    fn started(line: u64, ts: i64) -> Event {
+        with_dn(scm_event(
+            "scm1",
+            line,
+            ts,
+            ScmEvent::AdminStarted {
+                action: AdminAction::Decommission,
+                datanode: DN.into(),
+            },
+        ))
+    }
+
+    fn aborted(line: u64, ts: i64, read: &str) -> Event {
+        with_dn(scm_event(
+            "scm1",
+            line,
+            ts,
+            ScmEvent::AdminAborted {
+                datanode: DN.into(),
+                op_state: read.into(),
+            },
+        ))
+    }
+
+    fn tick(line: u64, ts: i64) -> Event {
+        scm_event(
+            "scm1",
+            line,
+            ts,
+            ScmEvent::TrackedCount {
+                tracked: 1,
+                pending: 0,
+            },
+        )
+    }
+
+    fn run(events: Vec<Event>) -> Vec<Step> {
+        let trace = Trace::from_ordered(events, 0);
+        let mut machines: Vec<Box<dyn Machine>> = vec![Box::new(NodeAdmin::new())];
+        let replay = Replay::run(&trace, &mut machines, i64::MAX);
+        replay
+            .of_machine(NAME)
+            .map(|t| (t.from.clone(), t.to.clone(), t.inferred, t.illegal))
+            .collect()
+    }
+
+    type Step = (String, String, Option<&'static str>, bool);
+
+    fn labels(steps: &[Step]) -> Vec<(&str, &str)> {
+        steps
+            .iter()
+            .map(|(f, t, _, _)| (f.as_str(), t.as_str()))
+            .collect()
+    }
+
+    #[test]
+    fn decommission_completes_on_the_leader() {
+        let steps = run(vec![
+            node("node_healthy", 1, 0),
+            started(2, 10),
+            mismatch(
+                "op_state_command_scheduled",
+                3,
+                20,
+                "IN_SERVICE",
+                "DECOMMISSIONING",
+            ),
+            with_dn(scm_event(
+                "scm1",
+                4,
+                30,
+                ScmEvent::AdminCompleted {
+                    datanode: DN.into(),
+                    op_state: "DECOMMISSIONED".into(),
+                },
+            )),
+        ]);
+        assert_eq!(
+            labels(&steps),
+            vec![
+                ("?-?", "?-HEALTHY"),
+                ("?-HEALTHY", "DECOMMISSIONING-HEALTHY tracked"),
+                ("DECOMMISSIONING-HEALTHY tracked", "DECOMMISSIONED-HEALTHY"),
+            ]
+        );
+        assert!(steps.iter().all(|s| !s.3 && s.2.is_none()));
+    }
+
+    #[test]
+    fn follower_abort_racing_a_heartbeat_copy_is_inferred() {
+        let steps = run(vec![
+            started(1, 0),
+            tick(2, 1_000),
+            mismatch(
+                "follower_op_state_copied",
+                3,
+                2_000,
+                "IN_SERVICE",
+                "DECOMMISSIONING",
+            ),
+            aborted(4, 3_000, "IN_SERVICE"),
+            mismatch(
+                "follower_op_state_copied",
+                5,
+                3_001,
+                "DECOMMISSIONING",
+                "IN_SERVICE",
+            ),
+        ]);
+        assert_eq!(
+            labels(&steps),
+            vec![
+                ("?-?", "DECOMMISSIONING-? tracked"),
+                ("DECOMMISSIONING-? tracked", "IN_SERVICE-? tracked"),
+                ("IN_SERVICE-? tracked", "IN_SERVICE-?"),
+                ("IN_SERVICE-?", "DECOMMISSIONING-?"),
+                ("DECOMMISSIONING-?", "IN_SERVICE-?"),
+            ]
+        );
+        assert_eq!(steps[4].2, Some(ABORT_WRITE_OVERWRITES_COPY));
+    }
+
+    #[test]
+    fn a_copy_logged_between_the_read_and_the_warn_is_overwritten_too() {
+        let steps = run(vec![
+            started(1, 0),
+            tick(2, 1_000),
+            mismatch(
+                "follower_op_state_copied",
+                3,
+                3_000,
+                "DECOMMISSIONING",
+                "IN_SERVICE",
+            ),
+            aborted(4, 3_001, "IN_SERVICE"),
+        ]);
+        let last = steps.last().unwrap();
+        assert_eq!(
+            (last.0.as_str(), last.1.as_str(), last.2),
+            (
+                "DECOMMISSIONING-? tracked",
+                "IN_SERVICE-?",
+                Some(ABORT_WRITE_OVERWRITES_COPY)
+            )
+        );
+    }
+
+    #[test]
+    fn a_copy_after_the_tick_is_a_repair_not_a_race() {
+        let steps = run(vec![
+            started(1, 0),
+            aborted(2, 3_000, "IN_SERVICE"),
+            tick(3, 3_010),
+            mismatch(
+                "follower_op_state_copied",
+                4,
+                30_000,
+                "DECOMMISSIONING",
+                "IN_SERVICE",
+            ),
+        ]);
+        assert!(
+            steps
+                .iter()
+                .all(|s| s.2 != Some(ABORT_WRITE_OVERWRITES_COPY))
+        );
+        // The WARN read IN_SERVICE while the SCM held DECOMMISSIONING: the read is inferred.
+        assert_eq!(steps[1].2, Some(ABORT_READ));
+        assert_eq!(
+            steps.last().map(|s| s.1.as_str()),
+            Some("DECOMMISSIONING-?")
+        );
+    }
+
+    #[test]
+    fn recommission_resolves_the_tracked_node_hash() {
+        let hash = format!("{:x}", uuid_hash_code(DN).unwrap());
+        let steps = run(vec![
+            started(1, 0),
+            node("recommission_queued", 2, 10),
+            scm_event(
+                "scm1",
+                3,
+                20,
+                ScmEvent::TrackedNode {
+                    kind: "admin_recommissioned",
+                    tracked_node: hash,
+                },
+            ),
+        ]);
+        assert_eq!(
+            labels(&steps),
+            vec![
+                ("?-?", "DECOMMISSIONING-? tracked"),
+                ("DECOMMISSIONING-? tracked", "DECOMMISSIONING-? cancelling"),
+                ("DECOMMISSIONING-? cancelling", "IN_SERVICE-?"),
+            ]
+        );
+    }
+
+    #[test]
+    fn illegal_admin_and_health_steps_are_flagged() {
+        let steps = run(vec![
+            mismatch(
+                "op_state_command_scheduled",
+                1,
+                0,
+                "IN_SERVICE",
+                "DECOMMISSIONED",
+            ),
+            // Decommission of a node not IN_SERVICE: Ozone logs `Start Decommission called … Nothing to do.`
+            started(2, 10),
+            node("node_healthy", 3, 20),
+            // HEALTHY → DEAD skips STALE.
+            node("node_dead", 4, 30),
+            // Maintenance ending for a node never in maintenance.
+            node("admin_maintenance_ended", 5, 40),
+        ]);
+        let illegal: Vec<bool> = steps.iter().map(|s| s.3).collect();
+        assert_eq!(illegal, vec![false, true, false, true, true]);
+    }
+
+    #[test]
+    fn views_are_per_scm() {
+        let mut other = started(2, 10);
+        other.host = "scm2".into();
+        let trace = Trace::from_ordered(vec![started(1, 0), other], 0);
+        let mut machines: Vec<Box<dyn Machine>> = vec![Box::new(NodeAdmin::new())];
+        let replay = Replay::run(&trace, &mut machines, i64::MAX);
+        let scopes: Vec<_> = replay
+            .of_machine(NAME)
+            .map(|t| (t.scope.as_deref().map(str::to_string), t.from.clone()))
+            .collect();
+        assert_eq!(
+            scopes,
+            vec![
+                (Some("scm1".into()), "?-?".into()),
+                (Some("scm2".into()), "?-?".into())
+            ]
+        );
+        assert_eq!(
+            op_state_of("DECOMMISSIONING-HEALTHY tracked"),
+            Some("DECOMMISSIONING")
+        );
+        assert_eq!(op_state_of("?-HEALTHY"), None);
+    }
+}

@@ -1,0 +1,630 @@
+//! `scm-role`: each SCM member's role (LEADER with its term, or FOLLOWER) as the SCM code sees it.
+//!
+//! The authority is `SCMContext` (`update <isLeader,term> from <a,b> to <c,d>`), which every SCM
+//! code path consults (`SCMContext.isLeader()`); the `SCMStateMachine` Ratis callbacks log around
+//! it (`current SCM … becomes leader of term N` → `updateLeaderAndTerm(true, N)`; `SCM … steps down
+//! from being leader.` → `updateLeaderAndTerm(false, 0)`; `Leader changed to …, current SCM … is
+//! still follower.`). Ratis `changes role` lines (kind `ratis_role_change`, the Ratis slice) are
+//! used only on a host that logs none of those SCM lines. The SCM audit log gives a second,
+//! default-on witness: `SEND_HEARTBEAT` carries `term` only when the SCM answered as leader
+//! (`SCMDatanodeProtocolServer`), so a host whose main log lost its role lines (a missing rotation)
+//! still gets its role, as an inferred step naming the SCMContext line that would have shown it.
+//!
+//! Entity `scm:<scmId>` (the Ratis peer id, learnt from the host's own lines), else `scm:<host>`;
+//! scope = the host.
+
+use crate::machine::{EntityStates, Machine, Replay, Transition};
+use crate::trace::{EventId, Trace};
+use oztrace_parser::catalog::EventData;
+use oztrace_parser::catalog::scm::ScmEvent;
+use oztrace_parser::entity::Entity;
+use oztrace_parser::event::Event;
+use oztrace_parser::source::Component;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+pub const NAME: &str = "scm-role";
+
+/// An audit line disagreeing with the role within this long after a logged role change is the
+/// heartbeat that was in flight during the change, not a missed change.
+const AUDIT_GRACE_MS: i64 = 2_000;
+
+/// The SCMContext lines an audit-inferred step stands for.
+const AUDIT_ELECTED: &str = "SCMContext INFO `update <isLeader,term> from <false,0> to <true,T>` (SCM audit SEND_HEARTBEAT has `term`)";
+const AUDIT_STEP_DOWN: &str = "SCMContext INFO `update <isLeader,term> from <true,T> to <false,0>` (SCM audit SEND_HEARTBEAT has no `term`, or a higher one)";
+
+/// (from, trigger, to, Ozone code). `*` = any state.
+pub const TRANSITIONS: &[(&str, &str, &str, &str)] = &[
+    (
+        "FOLLOWER|UNKNOWN",
+        "scm_became_leader",
+        "LEADER",
+        "SCMStateMachine.notifyLeaderChanged (this SCM won) → SCMContext.updateLeaderAndTerm(true, term)",
+    ),
+    (
+        "FOLLOWER|UNKNOWN",
+        "scm_role_update to <true,T>",
+        "LEADER",
+        "SCMContext.updateLeaderAndTerm",
+    ),
+    (
+        "LEADER|UNKNOWN",
+        "scm_stepped_down",
+        "FOLLOWER",
+        "SCMStateMachine.notifyNotLeader (Ratis LeaderStateImpl.stop) → updateLeaderAndTerm(false, 0)",
+    ),
+    (
+        "LEADER|UNKNOWN",
+        "scm_role_update to <false,0>",
+        "FOLLOWER",
+        "SCMContext.updateLeaderAndTerm",
+    ),
+    (
+        "UNKNOWN",
+        "scm_leader_changed",
+        "FOLLOWER",
+        "SCMStateMachine.notifyLeaderChanged (another SCM won)",
+    ),
+    (
+        "LEADER",
+        "scm_leader_changed",
+        "FOLLOWER",
+        "inferred: notifyNotLeader precedes notifyLeaderChanged on a deposed leader",
+    ),
+    (
+        "UNKNOWN",
+        "scm_startup_role",
+        "LEADER|FOLLOWER",
+        "SCMHAManagerImpl.start ` scm role is {} peers {}`",
+    ),
+    (
+        "*",
+        "ratis_role_change (host without SCM role lines)",
+        "LEADER|FOLLOWER",
+        "RaftServerImpl.setRole → SCMStateMachine callbacks",
+    ),
+    (
+        "*",
+        "scm_audit SEND_HEARTBEAT with term T",
+        "LEADER",
+        "inferred: SCMDatanodeProtocolServer audits `term` only when SCMContext.isLeader()",
+    ),
+    (
+        "*",
+        "scm_audit SEND_HEARTBEAT without term",
+        "FOLLOWER",
+        "inferred: SCMDatanodeProtocolServer omits `term` when not leader",
+    ),
+];
+
+/// An SCM's role. Illegal steps: becoming leader of a term at or below one this SCM already led
+/// (Ratis terms only grow), LEADER of one term → LEADER of another with no step-down between, and
+/// a step-down line while FOLLOWER.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    Unknown,
+    Leader(Option<u64>),
+    Follower,
+}
+
+impl Role {
+    pub fn label(self) -> String {
+        match self {
+            Role::Unknown => "UNKNOWN".to_string(),
+            Role::Leader(Some(term)) => format!("LEADER term {term}"),
+            Role::Leader(None) => "LEADER".to_string(),
+            Role::Follower => "FOLLOWER".to_string(),
+        }
+    }
+
+    fn is_leader(self) -> bool {
+        matches!(self, Role::Leader(_))
+    }
+}
+
+#[derive(Debug, Clone)]
+struct HostState {
+    role: Role,
+    /// Highest term this SCM led.
+    max_led_term: Option<u64>,
+    /// Time of the last role line from the main log.
+    last_logged_change: Option<i64>,
+    /// The host logs SCM role lines, so Ratis lines only cross-check.
+    has_scm_lines: bool,
+    entity: Entity,
+}
+
+#[derive(Default)]
+pub struct ScmRole {
+    hosts: EntityStates<Arc<str>, HostState>,
+    ids: HashMap<Arc<str>, Entity>,
+}
+
+impl ScmRole {
+    pub fn new() -> ScmRole {
+        ScmRole::default()
+    }
+
+    /// The SCM id of a host: the first of its own lines that prints it.
+    fn entity_of(&mut self, trace: &Trace, host: &Arc<str>) -> Entity {
+        if let Some(e) = self.ids.get(host) {
+            return e.clone();
+        }
+        let found = trace
+            .of_host(host)
+            .iter()
+            .find_map(|&id| own_scm_id(trace.get(id)))
+            .and_then(|id| Entity::scm(&id))
+            .or_else(|| Entity::scm(host))
+            .unwrap_or_else(|| Entity::Scm(host.to_string()));
+        self.ids.insert(Arc::clone(host), found.clone());
+        found
+    }
+}
+
+/// The scmId a line prints as its own: SCMStateMachine lines name it; Ratis member ids
+/// (`<peer>@group-…`) in SCM logs are the SCM's own.
+fn own_scm_id(event: &Event) -> Option<String> {
+    match &event.data {
+        EventData::Scm(ScmEvent::BecameLeader { scm_id, .. })
+        | EventData::Scm(ScmEvent::SteppedDown { scm_id })
+        | EventData::Scm(ScmEvent::LeaderChanged { scm_id, .. }) => Some(scm_id.clone()),
+        EventData::Scm(ScmEvent::ApplyTransaction { member, .. }) => {
+            member.split('@').next().map(str::to_string)
+        }
+        _ => None,
+    }
+}
+
+/// What one event says about its host's role.
+enum Signal {
+    /// A line of the SCM's own role code (authoritative).
+    Logged(Role),
+    /// A Ratis role line.
+    Ratis(Role),
+    /// The audit's witness; inferred when it changes the state.
+    Audit(Role),
+}
+
+fn signal(event: &Event) -> Option<Signal> {
+    match &event.data {
+        EventData::Scm(ScmEvent::BecameLeader { term, .. }) => {
+            Some(Signal::Logged(Role::Leader(Some(*term))))
+        }
+        EventData::Scm(ScmEvent::RoleUpdate {
+            is_leader,
+            new_term,
+            ..
+        }) => Some(Signal::Logged(if *is_leader {
+            Role::Leader(u64::try_from(*new_term).ok())
+        } else {
+            Role::Follower
+        })),
+        EventData::Scm(ScmEvent::SteppedDown { .. } | ScmEvent::LeaderChanged { .. }) => {
+            Some(Signal::Logged(Role::Follower))
+        }
+        EventData::Scm(ScmEvent::StartupRole { role, .. }) => {
+            Some(Signal::Logged(if role.trim() == "LEADER" {
+                Role::Leader(None)
+            } else {
+                Role::Follower
+            }))
+        }
+        EventData::Scm(ScmEvent::Audit(audit)) if audit.op == "SEND_HEARTBEAT" => {
+            Some(Signal::Audit(match audit.term {
+                Some(term) => Role::Leader(Some(term)),
+                None => Role::Follower,
+            }))
+        }
+        _ if event.kind() == "ratis_role_change" && event.component == Component::Scm => {
+            ratis_role(event).map(Signal::Ratis)
+        }
+        _ => None,
+    }
+}
+
+/// `to` and `term` of a Ratis `changes role` event (fields of the Ratis slice's kind).
+fn ratis_role(event: &Event) -> Option<Role> {
+    let fields = serde_json::to_value(&event.data).ok()?;
+    let to = fields.get("to")?.as_str()?.trim().to_string();
+    let term = fields.get("term").and_then(|t| {
+        t.as_u64()
+            .or_else(|| t.as_str().and_then(|s| s.trim().parse().ok()))
+    });
+    Some(match to.as_str() {
+        "LEADER" => Role::Leader(term),
+        _ => Role::Follower,
+    })
+}
+
+impl Machine for ScmRole {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn on_event(&mut self, trace: &Trace, id: EventId, out: &mut Vec<Transition>) {
+        let event = trace.get(id);
+        let Some(signal) = signal(event) else {
+            return;
+        };
+        let host = Arc::clone(&event.host);
+        let entity = self.entity_of(trace, &host);
+        let state = self.hosts.entry_or(
+            Arc::clone(&host),
+            || HostState {
+                role: Role::Unknown,
+                max_led_term: None,
+                last_logged_change: None,
+                has_scm_lines: false,
+                entity: entity.clone(),
+            },
+            event.ts,
+        );
+        let mut from = state.role;
+        // An audit term above the one this SCM leads: it lost and regained leadership between two
+        // heartbeats with the main-log lines missing; both steps are inferred.
+        if let (Signal::Audit(Role::Leader(Some(new))), Role::Leader(Some(old))) = (&signal, from)
+            && *new > old
+            && state
+                .last_logged_change
+                .zip(event.ts)
+                .is_none_or(|(change, ts)| ts - change > AUDIT_GRACE_MS)
+        {
+            out.push(Transition {
+                machine: NAME,
+                entity: state.entity.clone(),
+                scope: Some(Arc::clone(&host)),
+                from: from.label(),
+                to: Role::Follower.label(),
+                event: id,
+                inferred: Some(AUDIT_STEP_DOWN),
+                illegal: false,
+            });
+            from = Role::Follower;
+            state.role = from;
+        }
+        let (to, inferred): (Role, Option<&'static str>) = match signal {
+            Signal::Logged(role) => {
+                state.has_scm_lines = true;
+                let to = match (from, role) {
+                    // `update … to <true,T>` after `becomes leader of term T` repeats it.
+                    (Role::Leader(Some(t)), Role::Leader(None)) => Role::Leader(Some(t)),
+                    _ => role,
+                };
+                let inferred = (from.is_leader()
+                    && matches!(event.data, EventData::Scm(ScmEvent::LeaderChanged { .. })))
+                .then_some("SCMStateMachine INFO `SCM {} steps down from being leader.`");
+                (to, inferred)
+            }
+            Signal::Ratis(role) => {
+                if state.has_scm_lines {
+                    return;
+                }
+                (role, None)
+            }
+            Signal::Audit(role) => {
+                let agrees = match (from, role) {
+                    (Role::Leader(Some(a)), Role::Leader(Some(b))) => a == b,
+                    (Role::Leader(None), Role::Leader(_)) => true,
+                    (a, b) => a == b,
+                };
+                let in_grace = match (state.last_logged_change, event.ts) {
+                    (Some(change), Some(ts)) => ts - change <= AUDIT_GRACE_MS,
+                    _ => false,
+                };
+                if agrees || in_grace {
+                    return;
+                }
+                let line = if role.is_leader() {
+                    AUDIT_ELECTED
+                } else {
+                    AUDIT_STEP_DOWN
+                };
+                (role, Some(line))
+            }
+        };
+        let stepped_down_as_follower = from == Role::Follower
+            && matches!(event.data, EventData::Scm(ScmEvent::SteppedDown { .. }));
+        if from == to && !stepped_down_as_follower {
+            return;
+        }
+        let illegal = stepped_down_as_follower
+            || match (from, to) {
+                (Role::Leader(Some(a)), Role::Leader(Some(b))) => a != b,
+                (_, Role::Leader(Some(t))) => state.max_led_term.is_some_and(|max| t <= max),
+                _ => false,
+            };
+        if let Role::Leader(Some(t)) = to {
+            state.max_led_term = Some(state.max_led_term.map_or(t, |m| m.max(t)));
+        }
+        if inferred.is_none() {
+            state.last_logged_change = event.ts.or(state.last_logged_change);
+        }
+        state.role = to;
+        out.push(Transition {
+            machine: NAME,
+            entity: state.entity.clone(),
+            scope: Some(host),
+            from: from.label(),
+            to: to.label(),
+            event: id,
+            inferred,
+            illegal,
+        });
+    }
+
+    fn evict(&mut self, before: i64) {
+        self.hosts.evict(before);
+    }
+}
+
+/// The role of SCM `host` at event `at` (after it), from the `scm-role` transitions: `None` before
+/// the first thing the logs say about it.
+pub fn is_leader(analysis_replay: &Replay, trace: &Trace, host: &str, at: EventId) -> Option<bool> {
+    let _ = trace; // Positions in `trace` are the event ids transitions carry.
+    role_at(analysis_replay, host, at).map(|t| t.to.starts_with("LEADER"))
+}
+
+/// The last `scm-role` transition of `host` at or before event `at`.
+pub fn role_at<'r>(replay: &'r Replay, host: &str, at: EventId) -> Option<&'r Transition> {
+    replay
+        .of_machine(NAME)
+        .filter(|t| t.event <= at && t.scope.as_deref() == Some(host))
+        .last()
+}
+
+/// The leader term in a `scm-role` state label (`LEADER term 7`).
+pub fn term_of(label: &str) -> Option<u64> {
+    label.strip_prefix("LEADER term ")?.parse().ok()
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use oztrace_parser::audit::Params;
+    use oztrace_parser::catalog::scm::ScmAudit;
+
+    const SCM1: &str = "1c0d2e3f-4a5b-4c6d-8e7f-90a1b2c3d4e5";
+
+    pub(crate) fn scm_event(host: &str, line: u64, ts: i64, data: ScmEvent) -> Event {
+        let mut e = crate::trace::tests::event(host, "scm.log", line, Some(ts), vec![]);
+        e.data = EventData::Scm(data);
+        e
+    }
+
+    pub(crate) fn heartbeat(host: &str, line: u64, ts: i64, term: Option<u64>) -> Event {
+        let mut e = scm_event(
+            host,
+            line,
+            ts,
+            ScmEvent::Audit(ScmAudit {
+                user: "hadoop".into(),
+                ip: "10.0.1.13".into(),
+                op: "SEND_HEARTBEAT".into(),
+                params: Params::new(),
+                ret: "SUCCESS".into(),
+                term,
+                action: None,
+                force: None,
+                nodes: Vec::new(),
+                commands: Vec::new(),
+            }),
+        );
+        e.file = "scm-audit.log".into();
+        e.component = Component::ScmAudit;
+        e
+    }
+
+    pub(crate) fn role_update(host: &str, line: u64, ts: i64, leader: bool, term: i64) -> Event {
+        scm_event(
+            host,
+            line,
+            ts,
+            ScmEvent::RoleUpdate {
+                was_leader: !leader,
+                old_term: if leader { 0 } else { term },
+                is_leader: leader,
+                new_term: if leader { term } else { 0 },
+            },
+        )
+    }
+
+    fn replay(events: Vec<Event>) -> (Trace, Replay) {
+        let trace = Trace::from_ordered(events, 2000);
+        let mut machines: Vec<Box<dyn Machine>> = vec![Box::new(ScmRole::new())];
+        let replay = Replay::run(&trace, &mut machines, i64::MAX);
+        (trace, replay)
+    }
+
+    fn steps(replay: &Replay) -> Vec<(String, String, bool, bool)> {
+        replay
+            .of_machine(NAME)
+            .map(|t| {
+                (
+                    t.from.clone(),
+                    t.to.clone(),
+                    t.inferred.is_some(),
+                    t.illegal,
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn step_down_and_re_election_from_scm_lines() {
+        let (trace, replay) = replay(vec![
+            scm_event(
+                "scm1",
+                1,
+                0,
+                ScmEvent::BecameLeader {
+                    scm_id: SCM1.into(),
+                    term: 3,
+                },
+            ),
+            role_update("scm1", 2, 1, true, 3),
+            scm_event(
+                "scm1",
+                3,
+                100,
+                ScmEvent::SteppedDown {
+                    scm_id: SCM1.into(),
+                },
+            ),
+            role_update("scm1", 4, 101, false, 3),
+            scm_event(
+                "scm1",
+                5,
+                200,
+                ScmEvent::BecameLeader {
+                    scm_id: SCM1.into(),
+                    term: 5,
+                },
+            ),
+            role_update("scm1", 6, 201, true, 5),
+        ]);
+        assert_eq!(
+            steps(&replay),
+            vec![
+                ("UNKNOWN".into(), "LEADER term 3".into(), false, false),
+                ("LEADER term 3".into(), "FOLLOWER".into(), false, false),
+                ("FOLLOWER".into(), "LEADER term 5".into(), false, false),
+            ]
+        );
+        let t = replay.of_machine(NAME).next().unwrap();
+        assert_eq!(t.entity, Entity::Scm(SCM1.into()));
+        assert_eq!(t.scope.as_deref(), Some("scm1"));
+        assert_eq!(is_leader(&replay, &trace, "scm1", 0), Some(true));
+        assert_eq!(is_leader(&replay, &trace, "scm1", 3), Some(false));
+        assert_eq!(is_leader(&replay, &trace, "scm1", 5), Some(true));
+        assert_eq!(is_leader(&replay, &trace, "scm2", 5), None);
+        assert_eq!(term_of(&role_at(&replay, "scm1", 5).unwrap().to), Some(5));
+    }
+
+    #[test]
+    fn audit_terms_infer_a_role_change_missing_from_the_main_log() {
+        let (trace, replay) = replay(vec![
+            heartbeat("scm2", 1, 0, Some(23)),
+            heartbeat("scm2", 2, 30_000, Some(23)),
+            // The main log rotation with the step-down is missing: the audit stops carrying `term`.
+            heartbeat("scm2", 3, 60_000, None),
+            scm_event(
+                "scm2",
+                4,
+                90_000,
+                ScmEvent::BecameLeader {
+                    scm_id: SCM1.into(),
+                    term: 26,
+                },
+            ),
+            // In flight during the election: no term, within the grace window.
+            heartbeat("scm2", 5, 90_500, None),
+            heartbeat("scm2", 6, 100_000, Some(26)),
+        ]);
+        assert_eq!(
+            steps(&replay),
+            vec![
+                ("UNKNOWN".into(), "LEADER term 23".into(), true, false),
+                ("LEADER term 23".into(), "FOLLOWER".into(), true, false),
+                ("FOLLOWER".into(), "LEADER term 26".into(), false, false),
+            ]
+        );
+        assert_eq!(is_leader(&replay, &trace, "scm2", 2), Some(false));
+        assert_eq!(is_leader(&replay, &trace, "scm2", 4), Some(true));
+    }
+
+    #[test]
+    fn a_higher_audit_term_infers_a_step_down_and_a_re_election() {
+        let (_, replay) = replay(vec![
+            heartbeat("scm1", 1, 0, Some(6)),
+            heartbeat("scm1", 2, 30_000, Some(7)),
+            // A lower term than one it led: terms never go back.
+            heartbeat("scm1", 3, 60_000, Some(5)),
+        ]);
+        assert_eq!(
+            steps(&replay),
+            vec![
+                ("UNKNOWN".into(), "LEADER term 6".into(), true, false),
+                ("LEADER term 6".into(), "FOLLOWER".into(), true, false),
+                ("FOLLOWER".into(), "LEADER term 7".into(), true, false),
+                ("LEADER term 7".into(), "LEADER term 5".into(), true, true),
+            ]
+        );
+    }
+
+    #[test]
+    fn illegal_steps_are_flagged() {
+        let (_, replay) = replay(vec![
+            scm_event(
+                "scm1",
+                1,
+                0,
+                ScmEvent::BecameLeader {
+                    scm_id: SCM1.into(),
+                    term: 7,
+                },
+            ),
+            // Leader of another term without a step-down between.
+            scm_event(
+                "scm1",
+                2,
+                10_000,
+                ScmEvent::BecameLeader {
+                    scm_id: SCM1.into(),
+                    term: 9,
+                },
+            ),
+            scm_event(
+                "scm1",
+                3,
+                20_000,
+                ScmEvent::SteppedDown {
+                    scm_id: SCM1.into(),
+                },
+            ),
+            // A step-down while follower.
+            scm_event(
+                "scm1",
+                4,
+                30_000,
+                ScmEvent::SteppedDown {
+                    scm_id: SCM1.into(),
+                },
+            ),
+            // A term this SCM already led.
+            scm_event(
+                "scm1",
+                5,
+                40_000,
+                ScmEvent::BecameLeader {
+                    scm_id: SCM1.into(),
+                    term: 8,
+                },
+            ),
+        ]);
+        let illegal: Vec<bool> = replay.of_machine(NAME).map(|t| t.illegal).collect();
+        assert_eq!(illegal, vec![false, true, false, true, true]);
+    }
+
+    #[test]
+    fn a_deposed_leader_learning_the_new_leader_infers_its_step_down() {
+        let (_, replay) = replay(vec![
+            role_update("scm1", 1, 0, true, 4),
+            scm_event(
+                "scm1",
+                2,
+                5_000,
+                ScmEvent::LeaderChanged {
+                    leader: "x".into(),
+                    scm_id: SCM1.into(),
+                },
+            ),
+        ]);
+        let last = replay.of_machine(NAME).last().unwrap();
+        assert_eq!(
+            (last.from.as_str(), last.to.as_str()),
+            ("LEADER term 4", "FOLLOWER")
+        );
+        assert!(last.inferred.unwrap().contains("steps down"));
+    }
+}

@@ -1,0 +1,527 @@
+//! Every template filled from its format string, read through the record splitter in the RFA
+//! (full logger), console (`%c{2}`) and docker-compose layouts, plus the audit layout.
+
+use super::*;
+use crate::catalog::{EventData, classify};
+use crate::record::{ReadOptions, Record, read_records};
+
+const DN3: &str = "4f6a2c1e-8b3d-4e2a-9c71-0d5e8f3a1b27(dn3.example.com/10.0.1.13)";
+const DN3_UUID: &str = "4f6a2c1e-8b3d-4e2a-9c71-0d5e8f3a1b27";
+const DN5: &str = "b2c7e9d4-1f6a-4c3b-8e52-7a9d0c4f6e13(dn5.example.com/10.0.1.15)";
+const SCM1: &str = "1c0d2e3f-4a5b-4c6d-8e7f-90a1b2c3d4e5";
+const SCM2: &str = "2d1e3f40-5b6c-4d7e-9f80-a1b2c3d4e5f6";
+const PIPE: &str = "Pipeline-5e0c1d2a-9b7f-4c3e-a1d2-6f8e0b4c7a91";
+const TRACKED: &str =
+    "org.apache.hadoop.hdds.scm.node.DatanodeAdminMonitorImpl$TrackedNode@d71c744d";
+const REGISTERED: &str = "4f6a2c1e-8b3d-4e2a-9c71-0d5e8f3a1b27{ip: 10.0.1.13, host: dn3.example.com, ports: [HTTP=9882, RATIS=9858], networkLocation: /default-rack, certSerialId: null, persistedOpState: DECOMMISSIONING, persistedOpStateExpiryEpochSec: 0}";
+const REPLICA_COUNT: &str = "Container State: CLOSED Replica Count: 3 Healthy (I/D/M): 2/1/0 Unhealthy (I/D/M): 0/0/0 inFlightAdd: 0 inFightDel: 0 ReplicationFactor: 3 minMaintenance: 2";
+
+/// Placeholder values for each row of `PATTERNS`, in order.
+fn values() -> Vec<Vec<String>> {
+    let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+    let member = format!("{SCM1}@group-112233445566");
+    let list = format!("[{DN3}, {DN5}]");
+    let replicas = format!(
+        "Replicas{{ContainerReplica{{#1051 (CLOSED) currentDN={DN3}, originDN={DN3_UUID}, bcsid=4821, keyCount=12, bytesUsed=1, non-empty, checksums=x}}}}"
+    );
+    let dispatched = "[setNodeOperationalStateCommand: cmdID: 117359301, encodedToken: \"\", term: 5, deadlineMsSinceEpoch: 0, opState: IN_SERVICE, stateExpiryEpochSeconds: 0]";
+    vec![
+        s(&[SCM1, "5"]),
+        s(&[SCM2, SCM1]),
+        s(&[SCM1]),
+        s(&[&member, "(t:5, i:1234)"]),
+        s(&["1234", "1240"]),
+        s(&["scm1.example.com:9894", "(t:5, i:1234)"]),
+        s(&[&member, "(t:5, i:1234)"]),
+        s(&["(t:5, i:1234), CONTAINER"]),
+        s(&["true", "3", "false", "0"]),
+        s(&["false", "true"]),
+        s(&[]),
+        s(&[
+            "SafeModeStatus{safeModeStatus=true, preCheckPassed=false}",
+            "SafeModeStatus{safeModeStatus=false, preCheckPassed=true}",
+        ]),
+        s(&["FOLLOWER", "[1c0d…|scm1.example.com:9894]"]),
+        s(&["SCMBlockDeletingService", "RUNNING"]),
+        s(&["ReplicationManager", "RUNNING"]),
+        s(&["RatisPipelineUtilsThread", "PAUSING"]),
+        s(&["SCMBlockDeletingService", "PAUSING"]),
+        s(&["RUNNING"]),
+        s(&["false", &list]),
+        s(&["true", &list]),
+        s(&["false", &list]),
+        s(&["true", &list]),
+        s(&[]),
+        s(&[]),
+        s(&["1", "3", "1", "3", DN3, "#1051"]),
+        s(&["dn3.example.com"]),
+        s(&["dn9.example.com"]),
+        s(&[DN3]),
+        s(&[DN3, "DECOMMISSIONING"]),
+        s(&[DN3, "IN_MAINTENANCE"]),
+        s(&[DN3]),
+        s(&[DN3, "IN_SERVICE"]),
+        s(&["dn9.example.com"]),
+        s(&[DN3]),
+        s(&[DN3, "IN_MAINTENANCE"]),
+        s(&[DN3, "DECOMMISSIONED"]),
+        s(&[DN3]),
+        s(&[DN3]),
+        s(&[]),
+        s(&["dn9.example.com"]),
+        s(&["2", "1"]),
+        s(&[TRACKED]),
+        s(&[TRACKED]),
+        s(&[DN3, "IN_SERVICE"]),
+        s(&[DN3]),
+        s(&[DN3]),
+        s(&[DN3]),
+        s(&[DN3]),
+        s(&[TRACKED, "3"]),
+        s(&["#1051", REPLICA_COUNT, &replicas]),
+        s(&["#1052", REPLICA_COUNT, &replicas]),
+        s(&["#1053", DN3]),
+        s(&[TRACKED, "412", "3", "0", "0"]),
+        s(&[DN3, "DECOMMISSIONED"]),
+        s(&[DN3]),
+        s(&[DN3]),
+        s(&[]),
+        s(&[DN3]),
+        s(&[DN3, &format!("[{PIPE}]")]),
+        s(&[PIPE, DN3]),
+        s(&[DN3, &format!("[{PIPE}]")]),
+        s(&[PIPE, DN3]),
+        s(&[DN3]),
+        s(&[DN3, "HEALTHY_READONLY"]),
+        s(&["3", DN3]),
+        s(&[DN3, "IN_MAINTENANCE"]),
+        s(&[PIPE]),
+        s(&[DN3_UUID, "#1051"]),
+        s(&["#1051"]),
+        s(&[DN3]),
+        s(&[DN3]),
+        s(&[PIPE, "OPEN", "RATIS/THREE", DN3]),
+        s(&[DN3]),
+        s(&[DN3]),
+        s(&[DN3, dispatched]),
+        s(&[DN3, "DECOMMISSIONING", "0", "IN_SERVICE", "0"]),
+        s(&[]),
+        s(&[DN3, "DECOMMISSIONING", "0", "IN_SERVICE", "0"]),
+        s(&[DN3, "DECOMMISSIONING", "IN_SERVICE"]),
+        s(&[DN3]),
+        s(&[REGISTERED]),
+        s(&[DN3, DN5]),
+        s(&[DN3]),
+        s(&[DN3, "1", "2"]),
+        s(&[DN3, "[RATIS=9858]", "[RATIS=9859]"]),
+        s(&[DN3]),
+        s(&["0", DN3]),
+        s(&[]),
+        s(&["DECOMMISSIONING", "0"]),
+        s(&[
+            DN3,
+            "IN_SERVICE(no expiry)-HEALTHY",
+            DN3,
+            "DECOMMISSIONING(expiry: 1795851672s)-STALE",
+        ]),
+        s(&[DN3, "HEALTHY", "TIMEOUT"]),
+        s(&[]),
+        s(&["35", "30"]),
+    ]
+}
+
+/// The template with `{}` replaced by `values`, as SLF4J fills it.
+fn fill(template: &str, values: &[String]) -> String {
+    let mut out = String::new();
+    let mut parts = template.split("{}");
+    out.push_str(parts.next().unwrap_or(""));
+    for (part, value) in parts.zip(values) {
+        out.push_str(value);
+        out.push_str(part);
+    }
+    out
+}
+
+fn read(text: &str) -> Vec<Record> {
+    let mut records = Vec::new();
+    let (_, error) = read_records(&mut text.as_bytes(), &ReadOptions::default(), &mut |r| {
+        records.push(r)
+    });
+    assert!(error.is_none());
+    records
+}
+
+fn typed(record: &Record, component: Component) -> Typed {
+    classify(record, component).unwrap_or_else(|| panic!("untyped: {:?}", record.message))
+}
+
+fn scm_event(t: &Typed) -> &ScmEvent {
+    match &t.data {
+        EventData::Scm(e) => e,
+        other => panic!("not an SCM event: {other:?}"),
+    }
+}
+
+/// `org.apache.hadoop.hdds.scm.node.X` → `node.X` (log4j `%c{2}`).
+fn abbreviated(logger: &str) -> &str {
+    let mut dots = logger.rmatch_indices('.');
+    dots.nth(1).map_or(logger, |(i, _)| &logger[i + 1..])
+}
+
+#[test]
+fn every_template_types_in_file_console_and_compose_layouts() {
+    let values = values();
+    assert_eq!(values.len(), PATTERNS.len(), "one sample per template row");
+    let mut seen = std::collections::BTreeSet::new();
+    for (pattern, values) in PATTERNS.iter().zip(&values) {
+        assert_eq!(
+            pattern.template.matches("{}").count(),
+            values.len(),
+            "{}",
+            pattern.template
+        );
+        let message = fill(pattern.template, values);
+        let logger = format!("{}.{}", pattern.package, pattern.class);
+        let short = abbreviated(&logger);
+        let rfa = format!(
+            "2026-08-20 14:02:10,318 [scm1-DatanodeAdminManager-0] INFO {logger}: {message}\n"
+        );
+        let console = format!(
+            "2026-08-20 14:02:10,318 [IPC Server handler 4 on default port 9860] WARN {short}: {message}\n"
+        );
+        let compose = format!(
+            "scm1_1  | 2026-08-20 14:02:10,318 [main] INFO {short}: {message}\nscm1_1  | 2026-08-20 14:02:10,319 [main] INFO {short}: {message}\n"
+        );
+        for text in [rfa, console, compose] {
+            for record in read(&text) {
+                let t = typed(&record, Component::Scm);
+                assert_eq!(t.data.kind(), pattern.kind, "{text}");
+                seen.insert(t.data.kind());
+            }
+        }
+    }
+    let registered: std::collections::BTreeSet<&str> = KINDS.iter().map(|k| k.kind).collect();
+    seen.insert("scm_audit");
+    assert_eq!(seen, registered, "every kind is produced and registered");
+    for k in KINDS {
+        assert!(
+            !k.class.is_empty() && k.catalogue.starts_with("scm.md"),
+            "{k:?}"
+        );
+    }
+}
+
+#[test]
+fn kinds_table_and_patterns_agree() {
+    for p in PATTERNS {
+        assert!(
+            KINDS.iter().any(|k| k.kind == p.kind
+                && k.template == p.template
+                && k.class.ends_with(p.class)),
+            "{}",
+            p.template
+        );
+    }
+}
+
+#[test]
+fn leadership_fields_and_entities() {
+    let rec = &read(&format!(
+        "2026-08-20 14:03:15,390 [{SCM1}@group-112233445566-LeaderElection7] INFO org.apache.hadoop.hdds.scm.ha.SCMStateMachine: current SCM {SCM1} becomes leader of term 5\n"
+    ))[0];
+    let t = typed(rec, Component::Scm);
+    assert_eq!(
+        scm_event(&t),
+        &ScmEvent::BecameLeader {
+            scm_id: SCM1.into(),
+            term: 5
+        }
+    );
+    assert_eq!(t.entities, vec![Entity::Scm(SCM1.into())]);
+
+    let rec = &read(
+        "2026-08-20 14:02:44,561 [x-LeaderStateImpl] INFO ha.SCMContext: update <isLeader,term> from <true,3> to <false,0>\n",
+    )[0];
+    assert_eq!(
+        scm_event(&typed(rec, Component::Scm)),
+        &ScmEvent::RoleUpdate {
+            was_leader: true,
+            old_term: 3,
+            is_leader: false,
+            new_term: 0
+        }
+    );
+    let json = serde_json::to_string(&typed(rec, Component::Scm).data).unwrap();
+    assert_eq!(
+        json,
+        r#"{"was_leader":true,"old_term":3,"is_leader":false,"new_term":0}"#
+    );
+
+    let rec = &read(&format!(
+        "2026-08-20 14:03:15,512 [{SCM1}@group-112233445566-StateMachineUpdater] DEBUG org.apache.hadoop.hdds.scm.ha.SCMStateMachine: {SCM1}@group-112233445566: applyTransaction (t:5, i:1234)\n"
+    ))[0];
+    let t = typed(rec, Component::Scm);
+    assert_eq!(
+        scm_event(&t),
+        &ScmEvent::ApplyTransaction {
+            member: format!("{SCM1}@group-112233445566"),
+            term: Some(5),
+            index: Some(1234)
+        }
+    );
+    assert_eq!(
+        t.entities,
+        vec![
+            Entity::Scm(SCM1.into()),
+            Entity::Group("112233445566".into())
+        ]
+    );
+}
+
+#[test]
+fn admin_and_node_manager_fields() {
+    let line = |msg: &str, logger: &str| {
+        read(&format!(
+            "2026-08-20 14:03:10,004 [scm1-DatanodeAdminManager-0] WARN {logger}: {msg}\n"
+        ))
+        .remove(0)
+    };
+    let rec = line(
+        &format!(
+            "Datanode {DN3} has an operational state of IN_SERVICE when it should be undergoing decommission or maintenance. Aborting admin for this node."
+        ),
+        "org.apache.hadoop.hdds.scm.node.DatanodeAdminMonitorImpl",
+    );
+    let t = typed(&rec, Component::Scm);
+    assert_eq!(
+        scm_event(&t),
+        &ScmEvent::AdminAborted {
+            datanode: DN3_UUID.into(),
+            op_state: "IN_SERVICE".into()
+        }
+    );
+    assert_eq!(t.entities, vec![Entity::Datanode(DN3_UUID.into())]);
+
+    let rec = line(
+        &format!(
+            "Update the operationalState saved in follower SCM for {DN3} as the reported value (DECOMMISSIONING, 0) does not match the value stored in SCM (IN_SERVICE, 0)"
+        ),
+        "node.SCMNodeManager",
+    );
+    let t = typed(&rec, Component::Scm);
+    assert_eq!(t.data.kind(), "follower_op_state_copied");
+    assert_eq!(
+        serde_json::to_string(&t.data).unwrap(),
+        format!(
+            r#"{{"datanode":"{DN3_UUID}","reported":"DECOMMISSIONING","reported_expiry":0,"stored":"IN_SERVICE","stored_expiry":0}}"#
+        )
+    );
+
+    let rec = line(
+        &format!(
+            "{TRACKED} has 412 sufficientlyReplicated, 3 deleting, 0 underReplicated and 0 unclosed containers"
+        ),
+        "node.DatanodeAdminMonitorImpl",
+    );
+    let e = typed(&rec, Component::Scm);
+    assert_eq!(scm_event(&e).tracked_node_hash(), Some(0xd71c744d));
+    // The hash maps back to dn3 once its UUID is known (scm.md §3).
+    let mut map = entity::TrackedNodeMap::new();
+    map.observe(DN3);
+    assert_eq!(
+        scm_event(&e)
+            .tracked_node_hash()
+            .and_then(|h| map.resolve(h)),
+        Some(Entity::Datanode(DN3_UUID.into()))
+    );
+
+    let rec = line(
+        &format!("Registered datanode: {REGISTERED}"),
+        "org.apache.hadoop.hdds.scm.node.SCMNodeManager",
+    );
+    assert_eq!(
+        scm_event(&typed(&rec, Component::Scm)),
+        &ScmEvent::Registered {
+            datanode: DN3_UUID.into(),
+            host: "dn3.example.com".into(),
+            ip: "10.0.1.13".into(),
+            persisted_op_state: Some("DECOMMISSIONING".into()),
+            persisted_op_state_expiry: Some(0),
+        }
+    );
+
+    let rec = line(
+        &format!(
+            "Updated datanode {DN3} IN_SERVICE(no expiry)-HEALTHY to {DN3} DECOMMISSIONING(expiry: 1795851672s)-STALE"
+        ),
+        "node.NodeStateManager",
+    );
+    assert_eq!(
+        scm_event(&typed(&rec, Component::Scm)),
+        &ScmEvent::NodeStatusUpdated {
+            datanode: DN3_UUID.into(),
+            old_op_state: "IN_SERVICE".into(),
+            old_health: "HEALTHY".into(),
+            new_op_state: "DECOMMISSIONING".into(),
+            new_health: "STALE".into(),
+        }
+    );
+
+    let rec = line(
+        &format!(
+            "Force flag = true. Skip checking if decommission is possible for dns: [{DN3}, {DN5}]"
+        ),
+        "node.NodeDecommissionManager",
+    );
+    let t = typed(&rec, Component::Scm);
+    assert!(
+        matches!(scm_event(&t), ScmEvent::AdminRequested { action: AdminAction::Decommission, force: true, datanodes } if datanodes.len() == 2)
+    );
+    assert_eq!(t.entities.len(), 2);
+
+    let rec = line(
+        &format!(
+            "Heartbeat dispatched for datanode {DN3} with commands [setNodeOperationalStateCommand: cmdID: 7, encodedToken: \"\", term: 5, deadlineMsSinceEpoch: 0, opState: IN_SERVICE, stateExpiryEpochSeconds: 0, closeContainerCommand: cmdID: 8, encodedToken: \"\", term: 5, deadlineMsSinceEpoch: 0, containerID: 1051, pipelineID: {PIPE}, force: false]"
+        ),
+        "server.SCMDatanodeHeartbeatDispatcher",
+    );
+    let dispatched = typed(&rec, Component::Scm);
+    let ScmEvent::HeartbeatDispatched { commands, .. } = scm_event(&dispatched) else {
+        panic!("not dispatched");
+    };
+    assert_eq!(
+        commands,
+        &vec![
+            HeartbeatCommand {
+                command_type: "setNodeOperationalStateCommand".into(),
+                op_state: Some("IN_SERVICE".into()),
+                term: Some(5),
+                cmd_id: Some(7)
+            },
+            HeartbeatCommand {
+                command_type: "closeContainerCommand".into(),
+                op_state: None,
+                term: Some(5),
+                cmd_id: Some(8)
+            },
+        ]
+    );
+}
+
+#[test]
+fn wrong_values_or_other_classes_do_not_type() {
+    let one = |text: &str| read(text).remove(0);
+    // A word where an op state goes.
+    let rec = one(&format!(
+        "2026-08-20 14:03:10,004 [t] WARN node.DatanodeAdminMonitorImpl: Datanode {DN3} has an operational state of in service when it should be undergoing decommission or maintenance. Aborting admin for this node.\n"
+    ));
+    assert!(classify(&rec, Component::Scm).is_none());
+    // The same text from a class that does not write it.
+    let rec = one(&format!(
+        "2026-08-20 14:03:10,004 [t] INFO org.apache.hadoop.hdds.scm.container.ContainerReportHandler: Continue admin for datanode {DN3}\n"
+    ));
+    assert!(
+        parse(&Input {
+            record: &rec,
+            component: Component::Scm,
+            audit: None
+        })
+        .is_none()
+    );
+    // A package that is not the class's.
+    let rec = one(&format!(
+        "2026-08-20 14:03:10,004 [t] INFO org.example.node.NodeDecommissionManager: Continue admin for datanode {DN3}\n"
+    ));
+    assert!(
+        parse(&Input {
+            record: &rec,
+            component: Component::Scm,
+            audit: None
+        })
+        .is_none()
+    );
+    // Truncated lines never panic.
+    let full = format!(
+        "Scheduling a command to update the operationalState persisted on {DN3} as the reported value (DECOMMISSIONING, 0) does not match the value stored in SCM (IN_SERVICE, 0)"
+    );
+    for (cut, _) in full.char_indices() {
+        let rec = one(&format!(
+            "2026-08-20 14:03:10,004 [t] INFO node.SCMNodeManager: {}\n",
+            &full[..cut]
+        ));
+        let _ = classify(&rec, Component::Scm);
+    }
+}
+
+const AUDIT_DECOM: &str = r#"2026-08-20 14:02:10,331 | INFO  | SCMAudit | user=hadoop | ip=10.0.0.21 | op=DECOMMISSION_NODES {"nodes":"[dn3.example.com, 10.0.1.14:9858]","force":"false"} | ret=SUCCESS |  "#;
+const AUDIT_RECOM: &str = r#"2026-08-20 15:40:02,019 | INFO  | SCMAudit | user=hadoop | ip=10.0.0.21 | op=DECOMMISSION_NODES {"nodes":"[dn3.example.com]"} | ret=SUCCESS |  "#;
+const AUDIT_MAINT: &str = r#"2026-08-20 16:00:00,004 | INFO  | SCMAudit | user=hadoop | ip=10.0.0.21 | op=START_MAINTENANCE_NODES {"endInHours":"4","nodes":"[dn4.example.com]","force":"true"} | ret=SUCCESS |  "#;
+const AUDIT_HB_LEADER: &str = r#"2026-08-20 14:07:41,118 | INFO  | SCMAudit | user=hadoop | ip=10.0.1.13 | op=SEND_HEARTBEAT {"datanodeUUID":"4f6a2c1e-8b3d-4e2a-9c71-0d5e8f3a1b27","term":"5","command":"[commandType: setNodeOperationalStateCommand setNodeOperationalStateCommandProto { cmdId: 117359301 nodeOperationalState: IN_SERVICE stateExpiryEpochSeconds: 0 } term: 5 encodedToken: \"\" deadlineMsSinceEpoch: 0, commandType: deleteBlocksCommand deleteTransactionsCount: 3 cmdID: 9 encodedToken: \"\" deadlineMsSinceEpoch: 0]"} | ret=SUCCESS |  "#;
+const AUDIT_HB_FOLLOWER: &str = r#"2026-08-20 14:07:41,120 | INFO  | SCMAudit | user=hadoop | ip=10.0.1.13 | op=SEND_HEARTBEAT {"datanodeUUID":"4f6a2c1e-8b3d-4e2a-9c71-0d5e8f3a1b27","command":"[]"} | ret=SUCCESS |  "#;
+const AUDIT_REGISTER: &str = r#"2026-08-20 09:00:02,000 | INFO  | SCMAudit | user=dn/dn3.example.com@REALM | ip=10.0.1.13 | op=REGISTER {"datanodeDetails":"4f6a2c1e-8b3d-4e2a-9c71-0d5e8f3a1b27(dn3.example.com/10.0.1.13)"} | ret=SUCCESS |  "#;
+
+fn audit_of(line: &str) -> (ScmAudit, Vec<Entity>) {
+    let records = read(&format!("{line}\n"));
+    let t = typed(&records[0], Component::ScmAudit);
+    assert_eq!(t.data.kind(), "scm_audit");
+    match t.data {
+        EventData::Scm(ScmEvent::Audit(a)) => (a, t.entities),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn audit_admin_ops_tell_decommission_recommission_and_maintenance_apart() {
+    let (a, entities) = audit_of(AUDIT_DECOM);
+    assert_eq!(
+        (a.action, a.force),
+        (Some(AdminAction::Decommission), Some(false))
+    );
+    assert_eq!(a.nodes, vec!["dn3.example.com", "10.0.1.14:9858"]);
+    assert_eq!(
+        entities,
+        vec![
+            Entity::DatanodeHost("dn3.example.com".into()),
+            Entity::DatanodeHost("10.0.1.14:9858".into())
+        ]
+    );
+    let (a, _) = audit_of(AUDIT_RECOM);
+    assert_eq!((a.action, a.force), (Some(AdminAction::Recommission), None));
+    let (a, _) = audit_of(AUDIT_MAINT);
+    assert_eq!(
+        (a.action, a.force),
+        (Some(AdminAction::Maintenance), Some(true))
+    );
+    let (a, entities) = audit_of(AUDIT_REGISTER);
+    assert_eq!(a.op, "REGISTER");
+    assert_eq!(entities, vec![Entity::Datanode(DN3_UUID.into())]);
+}
+
+#[test]
+fn audit_heartbeats_carry_term_and_commands() {
+    let (a, entities) = audit_of(AUDIT_HB_LEADER);
+    assert_eq!(a.term, Some(5));
+    assert_eq!(entities, vec![Entity::Datanode(DN3_UUID.into())]);
+    assert_eq!(
+        a.commands,
+        vec![
+            HeartbeatCommand {
+                command_type: "setNodeOperationalStateCommand".into(),
+                op_state: Some("IN_SERVICE".into()),
+                term: Some(5),
+                cmd_id: Some(117359301)
+            },
+            HeartbeatCommand {
+                command_type: "deleteBlocksCommand".into(),
+                op_state: None,
+                term: None,
+                cmd_id: Some(9)
+            },
+        ]
+    );
+    let json = serde_json::to_value(EventData::Scm(ScmEvent::Audit(a))).unwrap();
+    assert_eq!(json["term"], 5);
+    assert_eq!(json["params"]["datanodeUUID"], DN3_UUID);
+    let (a, _) = audit_of(AUDIT_HB_FOLLOWER);
+    assert_eq!((a.term, a.commands.len()), (None, 0));
+}

@@ -1,0 +1,614 @@
+//! `overwritten-op-state` (HDDS-17219): a stepped-down SCM's admin monitor overwrites the
+//! operational state a heartbeat just copied, and the SCM, re-elected, drops an accepted
+//! decommission (or maintenance) by telling the datanode IN_SERVICE.
+//!
+//! Evidence chain (scm.md §4.2, issue 5), per datanode D:
+//! - admission: `Starting Decommission|Maintenance for node D`, or the audit DECOMMISSION_NODES
+//!   with `force` / START_MAINTENANCE_NODES naming D's host (SUCCESS);
+//! - the race on SCM X while follower (`scm-role`): the WARN `Datanode D has an operational state
+//!   of IN_SERVICE … Aborting admin` and, in the same monitor tick, the heartbeat copy of
+//!   DECOMMISSIONING (the `node-admin` machine's inferred abort-write-over-copy step);
+//! - the effect on X, leader again: `Scheduling a command … reported value (DECOMMISSIONING |
+//!   ENTERING_MAINTENANCE | IN_MAINTENANCE, …) … stored in SCM (IN_SERVICE, …)`, with no
+//!   `Continue admin for datanode D` on X since it became leader, and X the SCM that took the
+//!   request or tracked D before that leadership began;
+//! - nowhere between admission and effect: a recommission (audit DECOMMISSION_NODES without
+//!   `force` naming D, `Queued node D for recommission`, `Recommissioned node …TrackedNode@hash(D)`)
+//!   or a dead-node abort of D (by design, scm.md §4.4(c)).
+//!
+//! `confirmed` = race, then re-election and effect on X; `likely` = re-election and effect without
+//! the race lines; `possible` = the race alone.
+
+use crate::{Confidence, Context, Evidence, Finding, Gap, Output, Role, Rule, RuleDoc, Severity};
+use oztrace_analyzer::Analysis;
+use oztrace_analyzer::machines::node_admin::{self, ABORT_WRITE_OVERWRITES_COPY};
+use oztrace_analyzer::machines::scm_role;
+use oztrace_analyzer::trace::{EventId, Trace};
+use oztrace_parser::catalog::EventData;
+use oztrace_parser::catalog::scm::{AdminAction, ScmAudit, ScmEvent};
+use oztrace_parser::entity::{Entity, find_datanode_details, uuid_hash_code};
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+pub const ID: &str = "overwritten-op-state";
+
+/// Op states of a running admin workflow the datanode may report.
+const ADMIN_STATES: &[&str] = &["DECOMMISSIONING", "ENTERING_MAINTENANCE", "IN_MAINTENANCE"];
+
+/// The audit record of a request follows its `Starting …` line by milliseconds (audit after the
+/// manager call returns).
+const ADMISSION_SPREAD_MS: i64 = 60_000;
+
+static DOC: RuleDoc = RuleDoc {
+    id: ID,
+    ticket: "HDDS-17219",
+    severity: Severity::Medium,
+    title: "A stepped-down SCM's admin monitor overwrites the reported op state; re-elected, it drops the decommission",
+    detects: "An accepted decommission or maintenance silently undone: the SCM that tracked the node steps down, its \
+DatanodeAdminMonitorImpl (which runs on every SCM and keeps its tracked nodes) reads IN_SERVICE and aborts the \
+workflow while a heartbeat reporting DECOMMISSIONING is copied in between, so its abort write replaces the copy; \
+re-elected before the next heartbeat, the SCM's onBecomeLeader sees IN_SERVICE (no `Continue admin`) and tells the \
+datanode IN_SERVICE.",
+    why: "The operator's decommission or maintenance is dropped with no error: the datanode returns to IN_SERVICE, \
+replication for the decommission stops, and the node is not drained. No data is lost; the operator has to issue the \
+request again. Only the abort write racing a heartbeat is harmful (HDDS-5090 accepts the loss for a failover before \
+the state reaches the followers).",
+    example: "scm1 WARN  DatanodeAdminMonitorImpl: Datanode 4f6a…(dn3.example.com/10.0.1.13) has an operational state of IN_SERVICE when it should be undergoing decommission or maintenance. Aborting admin for this node.   (scm1 follower)\n\
+scm1 INFO  SCMNodeManager: Update the operationalState saved in follower SCM for 4f6a…(dn3…) as the reported value (DECOMMISSIONING, 0) does not match the value stored in SCM (IN_SERVICE, 0)\n\
+scm1 INFO  SCMStateMachine: current SCM 1c0d… becomes leader of term 5   (no `Continue admin for datanode 4f6a…`)\n\
+scm1 INFO  SCMNodeManager: Scheduling a command to update the operationalState persisted on 4f6a…(dn3…) as the reported value (DECOMMISSIONING, 0) does not match the value stored in SCM (IN_SERVICE, 0)",
+    evidence: "context: the admission (audit DECOMMISSION_NODES with `force` or START_MAINTENANCE_NODES, `Starting \
+Decommission for node`), the step-down of the SCM (scm-role machine: SCMContext/SCMStateMachine lines, or SEND_HEARTBEAT \
+audit lines losing their `term`), its re-election. cause: the follower's abort WARN with op state IN_SERVICE and the \
+heartbeat copy of the admin state in the same monitor tick (the node-admin machine infers the unlogged abort write over \
+it). effect: the re-elected leader's `Scheduling a command … (DECOMMISSIONING, …) … (IN_SERVICE, …)`, the SEND_HEARTBEAT \
+audit carrying setNodeOperationalStateCommand IN_SERVICE, `Notifying ReplicationManager … -> IN_SERVICE`. \
+confirmed = race, then re-election and effect on that SCM with no recommission; likely = re-election and effect with no \
+`Continue admin` for the node, without the race lines; possible = the race alone (the next heartbeat repairs a follower \
+unless it is re-elected first). Silent when a recommission (audit DECOMMISSION_NODES without `force`, `Queued node … for \
+recommission`, `Recommissioned node …TrackedNode@hash`) or a dead-node abort lies between admission and effect, when \
+the new leader continues the workflow, and for an abort on a leader.",
+    loggers: &[
+        "log4j.logger.org.apache.hadoop.hdds.scm.server.SCMDatanodeHeartbeatDispatcher=DEBUG",
+        "log4j.logger.org.apache.hadoop.hdds.scm.node.SCMNodeManager=TRACE",
+        "log4j.logger.org.apache.hadoop.hdds.server.events.EventQueue=DEBUG",
+    ],
+};
+
+pub struct OverwrittenOpState;
+
+impl Rule for OverwrittenOpState {
+    fn doc(&self) -> &'static RuleDoc {
+        &DOC
+    }
+
+    fn check(&self, context: &Context<'_>, out: &mut Output) {
+        let analysis = context.analysis;
+        let facts = Facts::collect(&analysis.trace);
+        let mut audit_gap_hosts: BTreeSet<String> = BTreeSet::new();
+        for (uuid, node) in &facts.nodes {
+            let Some(finding) = node.finding(analysis, uuid) else {
+                continue;
+            };
+            if finding.confidence < Confidence::Confirmed {
+                for e in &finding.evidence {
+                    let host = &analysis.trace.get(e.event).host;
+                    if e.role == Role::Effect && !facts.heartbeat_audit_hosts.contains(&**host) {
+                        audit_gap_hosts.insert(host.to_string());
+                    }
+                }
+            }
+            out.findings.push(finding);
+        }
+        if !audit_gap_hosts.is_empty() {
+            out.gaps.push(Gap {
+                rule: ID,
+                missing: "SEND_HEARTBEAT audit records (the setNodeOperationalStateCommand the re-elected SCM sent) \
+on the SCM that dropped the decommission: the SCM audit log is missing or SEND_HEARTBEAT is demoted to DEBUG"
+                    .to_string(),
+                enable: vec![
+                    "ozone.audit.log.debug.cmd.list.scmaudit must not list SEND_HEARTBEAT (ozone-site.xml)".to_string(),
+                    "log4j.logger.org.apache.hadoop.hdds.scm.server.SCMDatanodeHeartbeatDispatcher=DEBUG".to_string(),
+                ],
+                hosts: audit_gap_hosts.into_iter().collect(),
+            });
+        }
+    }
+}
+
+/// What the trace says about one datanode, as event ids in trace order.
+#[derive(Debug, Default)]
+struct Node {
+    admissions: Vec<EventId>,
+    /// Recommissions and dead-node aborts: each ends an admission.
+    cancels: Vec<EventId>,
+    aborts: Vec<EventId>,
+    continues: Vec<EventId>,
+    /// Lines of an SCM tracking or taking the request (start, continue, admin start).
+    tracking: Vec<EventId>,
+    effects: Vec<EventId>,
+    /// SEND_HEARTBEAT audits telling the datanode IN_SERVICE, and RM notifications `-> IN_SERVICE`.
+    told_in_service: Vec<EventId>,
+    copies: Vec<EventId>,
+}
+
+struct Facts {
+    nodes: HashMap<String, Node>,
+    heartbeat_audit_hosts: HashSet<String>,
+}
+
+/// A host string as an admin types it (`dn3.example.com`, `10.0.1.13:9858`), normalised.
+fn host_key(name: &str) -> String {
+    let name = name.trim().to_ascii_lowercase();
+    match name.rsplit_once(':') {
+        Some((host, port)) if port.bytes().all(|b| b.is_ascii_digit()) && !host.contains(':') => {
+            host.to_string()
+        }
+        _ => name,
+    }
+}
+
+impl Facts {
+    fn collect(trace: &Trace) -> Facts {
+        // Names (host and ip) of each datanode, from every `uuid(host/ip)` printed.
+        let mut by_name: HashMap<String, BTreeSet<String>> = HashMap::new();
+        let mut by_hash: HashMap<u32, String> = HashMap::new();
+        for event in &trace.events {
+            if !matches!(event.data, EventData::Scm(_)) {
+                continue;
+            }
+            for found in find_datanode_details(&event.text) {
+                let uuid = found.value.uuid.to_ascii_lowercase();
+                for name in [found.value.host, found.value.ip] {
+                    by_name
+                        .entry(host_key(name))
+                        .or_default()
+                        .insert(uuid.clone());
+                }
+                if let Some(hash) = uuid_hash_code(&uuid) {
+                    by_hash.insert(hash, uuid);
+                }
+            }
+        }
+        let uuids_of = |hosts: &[String]| -> Vec<String> {
+            hosts
+                .iter()
+                .flat_map(|h| by_name.get(&host_key(h)).into_iter().flatten().cloned())
+                .collect()
+        };
+        let mut nodes: HashMap<String, Node> = HashMap::new();
+        let mut heartbeat_audit_hosts = HashSet::new();
+        for (id, event) in trace.events.iter().enumerate() {
+            let EventData::Scm(data) = &event.data else {
+                continue;
+            };
+            let mut push = |uuid: &str, pick: fn(&mut Node) -> &mut Vec<EventId>| {
+                pick(nodes.entry(uuid.to_string()).or_default()).push(id);
+            };
+            match data {
+                ScmEvent::Audit(audit) => {
+                    if audit.op == "SEND_HEARTBEAT" {
+                        heartbeat_audit_hosts.insert(event.host.to_string());
+                        if let Some(uuid) = audit.params.get("datanodeUUID")
+                            && tells_in_service(audit)
+                        {
+                            push(&uuid.to_ascii_lowercase(), |n| &mut n.told_in_service);
+                        }
+                    }
+                    if audit.ret != "SUCCESS" {
+                        continue;
+                    }
+                    let pick: fn(&mut Node) -> &mut Vec<EventId> = match audit.action {
+                        Some(AdminAction::Decommission | AdminAction::Maintenance) => {
+                            |n| &mut n.admissions
+                        }
+                        Some(AdminAction::Recommission) => |n| &mut n.cancels,
+                        None => continue,
+                    };
+                    for uuid in uuids_of(&audit.nodes) {
+                        push(&uuid, pick);
+                    }
+                }
+                ScmEvent::AdminStarted { datanode, .. } => {
+                    push(datanode, |n| &mut n.admissions);
+                    push(datanode, |n| &mut n.tracking);
+                }
+                ScmEvent::Node { kind, datanode, .. } => match *kind {
+                    "recommission_queued" | "admin_aborted_dead" | "admin_dead_cannot_continue" => {
+                        push(datanode, |n| &mut n.cancels);
+                    }
+                    "continue_admin" => {
+                        push(datanode, |n| &mut n.continues);
+                        push(datanode, |n| &mut n.tracking);
+                    }
+                    _ => {}
+                },
+                ScmEvent::NodePipelines {
+                    kind: "admin_start_on_node",
+                    datanode,
+                    ..
+                } => push(datanode, |n| &mut n.tracking),
+                ScmEvent::TrackedNode {
+                    kind: "admin_recommissioned",
+                    ..
+                } => {
+                    if let Some(uuid) = data.tracked_node_hash().and_then(|h| by_hash.get(&h)) {
+                        push(uuid, |n| &mut n.cancels);
+                    }
+                }
+                ScmEvent::AdminAborted { datanode, op_state } if op_state == "IN_SERVICE" => {
+                    push(datanode, |n| &mut n.aborts);
+                }
+                ScmEvent::OpStateMismatch {
+                    kind: "op_state_command_scheduled",
+                    datanode,
+                    reported,
+                    stored,
+                    ..
+                } if stored == "IN_SERVICE" && ADMIN_STATES.contains(&reported.as_str()) => {
+                    push(datanode, |n| &mut n.effects);
+                }
+                ScmEvent::OpStateMismatch {
+                    kind: "follower_op_state_copied",
+                    datanode,
+                    ..
+                } => push(datanode, |n| &mut n.copies),
+                ScmEvent::OpStateChangeNotified { datanode, to, .. } if to == "IN_SERVICE" => {
+                    push(datanode, |n| &mut n.told_in_service);
+                }
+                _ => {}
+            }
+        }
+        nodes.retain(|_, n| {
+            !n.admissions.is_empty() && (!n.aborts.is_empty() || !n.effects.is_empty())
+        });
+        Facts {
+            nodes,
+            heartbeat_audit_hosts,
+        }
+    }
+}
+
+/// A SEND_HEARTBEAT returning setNodeOperationalStateCommand IN_SERVICE.
+fn tells_in_service(audit: &ScmAudit) -> bool {
+    audit.commands.iter().any(|c| {
+        c.command_type == "setNodeOperationalStateCommand"
+            && c.op_state.as_deref() == Some("IN_SERVICE")
+    })
+}
+
+/// The follower abort race on one SCM: the WARN and the copy its write replaced.
+struct Race {
+    warn: EventId,
+    copy: EventId,
+    admission: EventId,
+}
+
+/// The re-elected leader's IN_SERVICE push.
+struct Drop {
+    effect: EventId,
+    admission: EventId,
+    /// The scm-role transition that made the SCM leader.
+    elected: EventId,
+    /// Its step-down before that, when logged or inferred.
+    stepped_down: Option<EventId>,
+}
+
+fn last_before(ids: &[EventId], before: EventId) -> Option<EventId> {
+    ids.iter().copied().take_while(|&i| i < before).last()
+}
+
+fn any_between(ids: &[EventId], after: EventId, before: EventId) -> bool {
+    ids.iter().any(|&i| i > after && i < before)
+}
+
+fn same_host(trace: &Trace, a: EventId, b: EventId) -> bool {
+    trace.get(a).host == trace.get(b).host
+}
+
+impl Node {
+    /// The admission a step at `at` belongs to, if no recommission or dead-node abort ended it.
+    fn live_admission(&self, at: EventId) -> Option<EventId> {
+        let admission = last_before(&self.admissions, at)?;
+        (!any_between(&self.cancels, admission, at)).then_some(admission)
+    }
+
+    /// Whether a recommission or dead-node abort ends `admission` before any newer admission: the
+    /// operator (or the design) wanted the node out of the workflow anyway.
+    fn cancelled_later(&self, admission: EventId) -> bool {
+        let next = self
+            .admissions
+            .iter()
+            .copied()
+            .find(|&a| a > admission)
+            .unwrap_or(usize::MAX);
+        any_between(&self.cancels, admission, next)
+    }
+
+    fn races(&self, analysis: &Analysis, uuid: &str) -> Vec<Race> {
+        let trace = &analysis.trace;
+        let entity = Entity::Datanode(uuid.to_string());
+        let mut out = Vec::new();
+        for &warn in &self.aborts {
+            let host = &*trace.get(warn).host;
+            if scm_role::is_leader(&analysis.replay, trace, host, warn) != Some(false) {
+                continue;
+            }
+            let Some(admission) = self.live_admission(warn) else {
+                continue;
+            };
+            // The inferred overwrite at the WARN (copy logged before it) or at the copy after it,
+            // before the next abort of this node on this host.
+            let next_abort = self
+                .aborts
+                .iter()
+                .copied()
+                .find(|&a| a > warn && same_host(trace, a, warn))
+                .unwrap_or(usize::MAX);
+            let overwrite = analysis.replay.of_entity(&entity).find(|t| {
+                t.machine == node_admin::NAME
+                    && t.inferred == Some(ABORT_WRITE_OVERWRITES_COPY)
+                    && t.scope.as_deref() == Some(host)
+                    && t.event >= warn
+                    && t.event < next_abort
+            });
+            let Some(overwrite) = overwrite else {
+                continue;
+            };
+            let copy = if overwrite.event == warn {
+                self.copies
+                    .iter()
+                    .copied()
+                    .rev()
+                    .find(|&c| c < warn && same_host(trace, c, warn))
+            } else {
+                Some(overwrite.event)
+            };
+            if let Some(copy) = copy {
+                out.push(Race {
+                    warn,
+                    copy,
+                    admission,
+                });
+            }
+        }
+        out
+    }
+
+    fn drops(&self, analysis: &Analysis) -> Vec<Drop> {
+        let trace = &analysis.trace;
+        let mut out = Vec::new();
+        for &effect in &self.effects {
+            let host = &*trace.get(effect).host;
+            let Some(admission) = self.live_admission(effect) else {
+                continue;
+            };
+            let Some(elected) = scm_role::role_at(&analysis.replay, host, effect) else {
+                continue;
+            };
+            if !elected.to.starts_with("LEADER") || elected.event <= admission {
+                continue;
+            }
+            // This SCM took the request or tracked the node before its leadership began.
+            let took_it = self
+                .admissions
+                .iter()
+                .chain(&self.tracking)
+                .any(|&i| i >= admission && i < elected.event && same_host(trace, i, effect));
+            let continued = self
+                .continues
+                .iter()
+                .any(|&c| c >= elected.event && c < effect && same_host(trace, c, effect));
+            if !took_it || continued {
+                continue;
+            }
+            let stepped_down = analysis
+                .replay
+                .of_machine(scm_role::NAME)
+                .filter(|t| {
+                    t.scope.as_deref() == Some(host)
+                        && t.event > admission
+                        && t.event < elected.event
+                        && t.from.starts_with("LEADER")
+                })
+                .map(|t| t.event)
+                .last();
+            out.push(Drop {
+                effect,
+                admission,
+                elected: elected.event,
+                stepped_down,
+            });
+        }
+        out
+    }
+
+    fn finding(&self, analysis: &Analysis, uuid: &str) -> Option<Finding> {
+        let trace = &analysis.trace;
+        let races = self.races(analysis, uuid);
+        let drops = self.drops(analysis);
+        // Confirmed: a race on the dropping SCM after the admission and before its re-election.
+        let confirmed = drops.iter().find_map(|d| {
+            races
+                .iter()
+                .find(|r| {
+                    same_host(trace, r.warn, d.effect)
+                        && r.admission == d.admission
+                        && r.warn < d.elected
+                        && d.stepped_down.is_none_or(|s| s < r.warn)
+                })
+                .map(|r| (d, r))
+        });
+        let mut evidence = Vec::new();
+        let note = |event: EventId, role: Role, note: String| Evidence { event, role, note };
+        let (confidence, reason, admission, host) = if let Some((drop, race)) = confirmed {
+            let host = trace.get(drop.effect).host.to_string();
+            evidence.push(note(
+                race.warn,
+                Role::Cause,
+                format!("{host}, not leader, aborts the admin workflow after reading IN_SERVICE"),
+            ));
+            evidence.push(note(race.copy, Role::Cause, format!(
+                "heartbeat copy of the datanode's admin state on {host} in the same monitor tick: the abort write replaces it"
+            )));
+            self.drop_evidence(analysis, drop, &mut evidence);
+            (
+                Confidence::Confirmed,
+                format!(
+                    "the follower abort raced a heartbeat copy on {host}, which was then re-elected and told the datanode \
+IN_SERVICE with no recommission and no `Continue admin`"
+                ),
+                drop.admission,
+                host,
+            )
+        } else if let Some(drop) = drops.first() {
+            let host = trace.get(drop.effect).host.to_string();
+            self.drop_evidence(analysis, drop, &mut evidence);
+            (
+                Confidence::Likely,
+                format!(
+                    "{host} was re-elected and told the datanode IN_SERVICE with no recommission and no `Continue admin`; \
+the follower abort race itself is not in the logs"
+                ),
+                drop.admission,
+                host,
+            )
+        } else if let Some(race) = races.iter().find(|r| !self.cancelled_later(r.admission)) {
+            let host = trace.get(race.warn).host.to_string();
+            evidence.push(note(
+                race.warn,
+                Role::Cause,
+                format!("{host}, not leader, aborts the admin workflow after reading IN_SERVICE"),
+            ));
+            evidence.push(note(race.copy, Role::Cause, format!(
+                "heartbeat copy of the datanode's admin state on {host} in the same monitor tick: the abort write replaces it"
+            )));
+            if let Some(down) = analysis
+                .replay
+                .of_machine(scm_role::NAME)
+                .filter(|t| {
+                    t.scope.as_deref() == Some(host.as_str())
+                        && t.event < race.warn
+                        && t.from.starts_with("LEADER")
+                })
+                .map(|t| t.event)
+                .last()
+            {
+                evidence.push(note(
+                    down,
+                    Role::Context,
+                    format!("{host} stops being leader"),
+                ));
+            }
+            (
+                Confidence::Possible,
+                format!(
+                    "the follower abort raced a heartbeat copy on {host}; no re-election of {host} followed by an \
+IN_SERVICE push is in the logs (the next heartbeat repairs a follower)"
+                ),
+                race.admission,
+                host,
+            )
+        } else {
+            return None;
+        };
+        // The request's lines (`Force flag …`, `Starting Decommission …`, the audit) around the admission.
+        for &a in &self.admissions {
+            let same_request = a <= admission
+                && trace
+                    .elapsed(a, admission)
+                    .is_some_and(|ms| ms <= ADMISSION_SPREAD_MS);
+            if same_request {
+                evidence.push(note(
+                    a,
+                    Role::Context,
+                    "the decommission or maintenance is accepted".to_string(),
+                ));
+            }
+        }
+        let entity = Entity::Datanode(uuid.to_string());
+        let related: Vec<Entity> = scm_entity(analysis, &host).into_iter().collect();
+        let summary = match confidence {
+            Confidence::Confirmed => format!(
+                "An accepted decommission/maintenance of datanode {uuid} was dropped: SCM {host}'s admin monitor \
+overwrote the reported state while follower, and {host}, re-elected, told the datanode IN_SERVICE without any \
+recommission (HDDS-17219)."
+            ),
+            Confidence::Likely => format!(
+                "An accepted decommission/maintenance of datanode {uuid} was probably dropped: SCM {host}, re-elected \
+without continuing it, told the datanode IN_SERVICE without any recommission (HDDS-17219)."
+            ),
+            Confidence::Possible => format!(
+                "SCM {host}'s admin monitor overwrote the reported admin state of datanode {uuid} with IN_SERVICE while \
+follower; a re-election before the next heartbeat would drop the decommission/maintenance (HDDS-17219)."
+            ),
+        };
+        Some(Finding {
+            rule: ID,
+            entity,
+            related,
+            confidence,
+            reason,
+            summary,
+            evidence,
+        })
+    }
+
+    fn drop_evidence(&self, analysis: &Analysis, drop: &Drop, evidence: &mut Vec<Evidence>) {
+        let trace = &analysis.trace;
+        let host = trace.get(drop.effect).host.to_string();
+        if let Some(down) = drop.stepped_down {
+            let inferred = analysis
+                .replay
+                .of_event(down)
+                .any(|t| t.machine == scm_role::NAME && t.inferred.is_some());
+            let how = if inferred {
+                " (inferred: its SEND_HEARTBEAT audit records lose their `term`)"
+            } else {
+                ""
+            };
+            evidence.push(Evidence {
+                event: down,
+                role: Role::Context,
+                note: format!("{host}, which took or tracked the request, stops being leader{how}"),
+            });
+        }
+        evidence.push(Evidence {
+            event: drop.elected,
+            role: Role::Context,
+            note: format!(
+                "{host} becomes leader again; no `Continue admin` for the datanode follows"
+            ),
+        });
+        evidence.push(Evidence {
+            event: drop.effect,
+            role: Role::Effect,
+            note: format!(
+                "leader {host} schedules IN_SERVICE although the datanode persisted the admin state"
+            ),
+        });
+        if let Some(told) = self
+            .told_in_service
+            .iter()
+            .copied()
+            .find(|&t| t > drop.effect && same_host(trace, t, drop.effect))
+        {
+            evidence.push(Evidence {
+                event: told,
+                role: Role::Effect,
+                note: "the datanode is told or reports IN_SERVICE".to_string(),
+            });
+        }
+    }
+}
+
+/// The SCM entity `scm-role` uses for `host`.
+fn scm_entity(analysis: &Analysis, host: &str) -> Option<Entity> {
+    analysis
+        .replay
+        .of_machine(scm_role::NAME)
+        .find(|t| t.scope.as_deref() == Some(host))
+        .map(|t| t.entity.clone())
+}
+
+#[cfg(test)]
+mod tests;

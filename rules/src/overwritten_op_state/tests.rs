@@ -1,0 +1,380 @@
+//! The rule on small traces built from scm.md §4.3/§4.4 lines, parsed by the real catalogue.
+
+use super::*;
+use crate::{LoggingCoverage, Settings};
+use oztrace_analyzer::ReplayOptions;
+use oztrace_parser::catalog;
+use oztrace_parser::event::Event;
+use oztrace_parser::record::{ReadOptions, read_records};
+use oztrace_parser::source::Component;
+use std::sync::Arc;
+
+const DN: &str = "4f6a2c1e-8b3d-4e2a-9c71-0d5e8f3a1b27";
+const DN3: &str = "4f6a2c1e-8b3d-4e2a-9c71-0d5e8f3a1b27(dn3.example.com/10.0.1.13)";
+const SCM1: &str = "1c0d2e3f-4a5b-4c6d-8e7f-90a1b2c3d4e5";
+const SCM2: &str = "2d1e3f40-5b6c-4d7e-9f80-a1b2c3d4e5f6";
+const NODE: &str = "org.apache.hadoop.hdds.scm.node";
+const HA: &str = "org.apache.hadoop.hdds.scm.ha";
+
+/// One log line: host, time (`HH:MM:SS,mmm` on 2026-08-20), logger, level, message; `None` logger
+/// = an SCM audit message.
+struct Line(
+    &'static str,
+    &'static str,
+    Option<String>,
+    &'static str,
+    String,
+);
+
+fn main_line(
+    host: &'static str,
+    time: &'static str,
+    logger: String,
+    level: &'static str,
+    msg: String,
+) -> Line {
+    Line(host, time, Some(logger), level, msg)
+}
+
+fn audit(host: &'static str, time: &'static str, msg: String) -> Line {
+    Line(host, time, None, "INFO", msg)
+}
+
+fn parse(lines: &[Line]) -> Vec<Event> {
+    let mut events = Vec::new();
+    for (n, Line(host, time, logger, level, msg)) in lines.iter().enumerate() {
+        let (text, component) = match logger {
+            Some(logger) => (
+                format!("2026-08-20 {time} [main] {level} {logger}: {msg}\n"),
+                Component::Scm,
+            ),
+            None => (
+                format!("2026-08-20 {time} | {level:<5} | SCMAudit | {msg} |  \n"),
+                Component::ScmAudit,
+            ),
+        };
+        let mut records = Vec::new();
+        let (_, error) = read_records(&mut text.as_bytes(), &ReadOptions::default(), &mut |r| {
+            records.push(r)
+        });
+        assert!(error.is_none());
+        let record = records.pop().expect("one record");
+        let typed =
+            catalog::classify(&record, component).unwrap_or_else(|| panic!("untyped: {msg}"));
+        events.push(Event {
+            ts: record.ts,
+            host: Arc::from(*host),
+            component,
+            level: record.level,
+            thread: record.thread,
+            logger: record.logger,
+            entities: typed.entities,
+            data: typed.data,
+            file: Arc::from(format!("{host}.log")),
+            line: n as u64 + 1,
+            continuation_lines: 0,
+            text: record.message,
+            copies: Vec::new(),
+        });
+    }
+    events.sort_by_key(|e| e.ts);
+    events
+}
+
+fn check(lines: &[Line]) -> Output {
+    let trace = Trace::from_ordered(parse(lines), 2000);
+    let analysis = Analysis::run(trace, ReplayOptions::default());
+    let context = Context {
+        analysis: &analysis,
+        settings: &Settings::default(),
+        logging: &LoggingCoverage::default(),
+    };
+    let mut out = Output::default();
+    OverwrittenOpState.check(&context, &mut out);
+    out
+}
+
+fn found(lines: &[Line]) -> Option<Confidence> {
+    let out = check(lines);
+    assert!(out.findings.len() <= 1);
+    out.findings.first().map(|f| {
+        assert_eq!(f.entity, Entity::Datanode(DN.into()));
+        f.confidence
+    })
+}
+
+fn node(logger: &str) -> String {
+    format!("{NODE}.{logger}")
+}
+
+fn ha(logger: &str) -> String {
+    format!("{HA}.{logger}")
+}
+
+// ---- building blocks (scm.md §4.3)
+
+fn admission() -> Vec<Line> {
+    vec![
+        main_line("scm1", "14:02:10,329", node("NodeDecommissionManager"), "INFO", format!("Starting Decommission for node {DN3}")),
+        audit("scm1", "14:02:10,331", r#"user=hadoop | ip=10.0.0.21 | op=DECOMMISSION_NODES {"nodes":"[dn3.example.com]","force":"false"} | ret=SUCCESS"#.into()),
+    ]
+}
+
+fn leader(host: &'static str, time: &'static str, id: &str, term: u64) -> Vec<Line> {
+    vec![
+        main_line(
+            host,
+            time,
+            ha("SCMStateMachine"),
+            "INFO",
+            format!("current SCM {id} becomes leader of term {term}"),
+        ),
+        main_line(
+            host,
+            time,
+            ha("SCMContext"),
+            "INFO",
+            format!("update <isLeader,term> from <false,0> to <true,{term}>"),
+        ),
+    ]
+}
+
+fn step_down(host: &'static str, time: &'static str, id: &str, term: u64) -> Vec<Line> {
+    vec![
+        main_line(
+            host,
+            time,
+            ha("SCMStateMachine"),
+            "INFO",
+            format!("SCM {id} steps down from being leader."),
+        ),
+        main_line(
+            host,
+            time,
+            ha("SCMContext"),
+            "INFO",
+            format!("update <isLeader,term> from <true,{term}> to <false,0>"),
+        ),
+    ]
+}
+
+fn copy(time: &'static str, reported: &str, stored: &str) -> Line {
+    main_line(
+        "scm1",
+        time,
+        node("SCMNodeManager"),
+        "INFO",
+        format!(
+            "Update the operationalState saved in follower SCM for {DN3} as the reported value ({reported}, 0) does not match the value stored in SCM ({stored}, 0)"
+        ),
+    )
+}
+
+fn abort_warn(time: &'static str) -> Line {
+    main_line(
+        "scm1",
+        time,
+        node("DatanodeAdminMonitorImpl"),
+        "WARN",
+        format!(
+            "Datanode {DN3} has an operational state of IN_SERVICE when it should be undergoing decommission or maintenance. Aborting admin for this node."
+        ),
+    )
+}
+
+fn tick(time: &'static str) -> Line {
+    main_line(
+        "scm1",
+        time,
+        node("DatanodeAdminMonitorImpl"),
+        "INFO",
+        "There are 1 nodes tracked for decommission and maintenance.  0 pending nodes.".into(),
+    )
+}
+
+fn race() -> Vec<Line> {
+    vec![
+        copy("14:03:01,877", "IN_SERVICE", "DECOMMISSIONING"),
+        abort_warn("14:03:10,004"),
+        copy("14:03:10,005", "DECOMMISSIONING", "IN_SERVICE"),
+        tick("14:03:10,010"),
+    ]
+}
+
+fn scheduling(time: &'static str) -> Line {
+    main_line(
+        "scm1",
+        time,
+        node("SCMNodeManager"),
+        "INFO",
+        format!(
+            "Scheduling a command to update the operationalState persisted on {DN3} as the reported value (DECOMMISSIONING, 0) does not match the value stored in SCM (IN_SERVICE, 0)"
+        ),
+    )
+}
+
+fn in_service_heartbeat(time: &'static str) -> Line {
+    audit(
+        "scm1",
+        time,
+        format!(
+            r#"user=hadoop | ip=10.0.1.13 | op=SEND_HEARTBEAT {{"datanodeUUID":"{DN}","term":"5","command":"[commandType: setNodeOperationalStateCommand setNodeOperationalStateCommandProto {{ cmdId: 117359301 nodeOperationalState: IN_SERVICE stateExpiryEpochSeconds: 0 }} term: 5 encodedToken: \"\" deadlineMsSinceEpoch: 0]"}} | ret=SUCCESS"#
+        ),
+    )
+}
+
+fn bug(with_race: bool) -> Vec<Line> {
+    let mut lines = leader("scm1", "14:00:00,000", SCM1, 3);
+    lines.extend(admission());
+    lines.extend(step_down("scm1", "14:02:44,561", SCM1, 3));
+    if with_race {
+        lines.extend(race());
+    }
+    lines.extend(leader("scm1", "14:03:15,390", SCM1, 5));
+    lines.push(scheduling("14:03:31,902"));
+    lines.push(in_service_heartbeat("14:03:31,903"));
+    lines
+}
+
+#[test]
+fn race_then_re_election_and_in_service_push_is_confirmed() {
+    let out = check(&bug(true));
+    let finding = &out.findings[0];
+    assert_eq!(finding.confidence, Confidence::Confirmed);
+    assert_eq!(finding.related, vec![Entity::Scm(SCM1.into())]);
+    let roles: Vec<Role> = finding.evidence.iter().map(|e| e.role).collect();
+    assert_eq!(roles.iter().filter(|r| **r == Role::Cause).count(), 2);
+    assert_eq!(roles.iter().filter(|r| **r == Role::Effect).count(), 2);
+    assert!(out.gaps.is_empty());
+}
+
+#[test]
+fn re_election_and_push_without_the_race_lines_is_likely() {
+    assert_eq!(found(&bug(false)), Some(Confidence::Likely));
+}
+
+#[test]
+fn the_race_alone_is_possible() {
+    let mut lines = leader("scm1", "14:00:00,000", SCM1, 3);
+    lines.extend(admission());
+    lines.extend(step_down("scm1", "14:02:44,561", SCM1, 3));
+    lines.extend(race());
+    assert_eq!(found(&lines), Some(Confidence::Possible));
+}
+
+#[test]
+fn without_the_heartbeat_audit_a_likely_finding_names_the_gap() {
+    let mut lines = bug(false);
+    lines.pop();
+    let out = check(&lines);
+    assert_eq!(out.findings[0].confidence, Confidence::Likely);
+    assert_eq!(out.gaps.len(), 1);
+    assert_eq!(out.gaps[0].hosts, vec!["scm1".to_string()]);
+}
+
+#[test]
+fn a_real_recommission_is_silent() {
+    // scm.md §4.4(a): audit without `force`, `Queued node`, `Recommissioned node` before the push.
+    let mut lines = bug(true);
+    lines.insert(
+        lines.len() - 2,
+        main_line(
+            "scm1",
+            "14:03:20,011",
+            node("NodeDecommissionManager"),
+            "INFO",
+            format!("Queued node {DN3} for recommission"),
+        ),
+    );
+    lines.insert(lines.len() - 2, audit("scm1", "14:03:20,019",
+        r#"user=hadoop | ip=10.0.0.21 | op=DECOMMISSION_NODES {"nodes":"[dn3.example.com]"} | ret=SUCCESS"#.into()));
+    assert_eq!(found(&lines), None);
+
+    // The audit alone (its main log rotated away) is enough.
+    let mut lines = bug(true);
+    lines.insert(lines.len() - 2, audit("scm1", "14:03:20,019",
+        r#"user=hadoop | ip=10.0.0.21 | op=DECOMMISSION_NODES {"nodes":"[10.0.1.13:9858]"} | ret=SUCCESS"#.into()));
+    assert_eq!(found(&lines), None);
+
+    // Or the monitor's `Recommissioned node …TrackedNode@d71c744d` (hash of DN).
+    let mut lines = bug(true);
+    lines.insert(lines.len() - 2, main_line("scm1", "14:03:25,003", node("DatanodeAdminMonitorImpl"), "INFO",
+        "Recommissioned node org.apache.hadoop.hdds.scm.node.DatanodeAdminMonitorImpl$TrackedNode@d71c744d".into()));
+    assert_eq!(found(&lines), None);
+}
+
+#[test]
+fn a_failover_where_the_new_leader_continues_is_silent() {
+    // scm.md §4.4(b): scm2 continues and completes; nobody pushes IN_SERVICE.
+    let mut lines = leader("scm1", "14:00:00,000", SCM1, 3);
+    lines.extend(admission());
+    lines.extend(step_down("scm1", "14:02:44,561", SCM1, 3));
+    lines.extend(leader("scm2", "14:02:45,102", SCM2, 4));
+    lines.push(main_line(
+        "scm2",
+        "14:02:45,131",
+        node("NodeDecommissionManager"),
+        "INFO",
+        format!("Continue admin for datanode {DN3}"),
+    ));
+    lines.push(main_line("scm2", "14:32:40,121", node("DatanodeAdminMonitorImpl"), "INFO", format!(
+        "Datanode {DN3} has completed the admin workflow. The operational state has been set to DECOMMISSIONED")));
+    lines.push(main_line("scm2", "14:33:01,900", node("SCMNodeManager"), "INFO", format!(
+        "Scheduling a command to update the operationalState persisted on {DN3} as the reported value (DECOMMISSIONING, 0) does not match the value stored in SCM (DECOMMISSIONED, 0)")));
+    assert_eq!(found(&lines), None);
+}
+
+#[test]
+fn a_node_dying_during_decommission_is_silent() {
+    // scm.md §4.4(c): the leader aborts a dead node by design; when it returns, the leader pushes
+    // its IN_SERVICE.
+    let mut lines = leader("scm1", "14:00:00,000", SCM1, 3);
+    lines.extend(admission());
+    lines.push(main_line(
+        "scm1",
+        "14:12:10,000",
+        node("DeadNodeHandler"),
+        "INFO",
+        format!("A dead datanode is detected. {DN3}"),
+    ));
+    lines.push(main_line("scm1", "14:12:40,000", node("DatanodeAdminMonitorImpl"), "ERROR", format!(
+        "Datanode {DN3} is dead but is not IN_MAINTENANCE. Aborting the admin workflow for this node")));
+    lines.extend(step_down("scm1", "14:20:00,000", SCM1, 3));
+    lines.extend(leader("scm1", "14:21:00,000", SCM1, 5));
+    lines.push(scheduling("14:30:00,000"));
+    assert_eq!(found(&lines), None);
+}
+
+#[test]
+fn an_abort_on_a_leader_after_a_recommission_is_silent() {
+    // scm1 keeps dn3 tracked across its step-down; the operator recommissions through scm2; scm1,
+    // re-elected, aborts the stale entry as leader.
+    let mut lines = leader("scm1", "14:00:00,000", SCM1, 3);
+    lines.extend(admission());
+    lines.extend(step_down("scm1", "14:02:44,561", SCM1, 3));
+    lines.extend(leader("scm2", "14:02:45,102", SCM2, 4));
+    lines.push(main_line(
+        "scm2",
+        "14:05:00,000",
+        node("NodeDecommissionManager"),
+        "INFO",
+        format!("Queued node {DN3} for recommission"),
+    ));
+    lines.push(audit("scm2", "14:05:00,010", r#"user=hadoop | ip=10.0.0.21 | op=DECOMMISSION_NODES {"nodes":"[dn3.example.com]"} | ret=SUCCESS"#.into()));
+    lines.push(copy("14:06:01,000", "IN_SERVICE", "DECOMMISSIONING"));
+    lines.extend(leader("scm1", "14:06:10,000", SCM1, 6));
+    lines.push(abort_warn("14:06:40,004"));
+    assert_eq!(found(&lines), None);
+}
+
+#[test]
+fn a_follower_abort_without_a_racing_copy_is_silent() {
+    // The follower read IN_SERVICE and nothing was overwritten: the datanode itself is IN_SERVICE.
+    let mut lines = leader("scm1", "14:00:00,000", SCM1, 3);
+    lines.extend(admission());
+    lines.extend(step_down("scm1", "14:02:44,561", SCM1, 3));
+    lines.push(copy("14:03:01,877", "IN_SERVICE", "DECOMMISSIONING"));
+    lines.push(abort_warn("14:03:10,004"));
+    lines.push(tick("14:03:10,010"));
+    assert_eq!(found(&lines), None);
+}
