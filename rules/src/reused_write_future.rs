@@ -341,7 +341,8 @@ struct Index {
     /// localID → containerID from every line that names a whole block.
     container_of_local: HashMap<u64, u64>,
     /// containerID → Ratis groups, from lines that name both.
-    groups_of_container: HashMap<u64, BTreeSet<String>>,
+    /// containerID → Ratis group → the first line that ties them.
+    groups_of_container: HashMap<u64, BTreeMap<String, EventId>>,
     /// group → pipeline UUID, from lines that name the pipeline.
     pipeline_of_group: HashMap<String, String>,
 }
@@ -367,7 +368,7 @@ impl Index {
                     index.container_of_local.insert(*local, *container);
                 }
             }
-            index.tie(event);
+            index.tie(id, event);
             if !is_datanode_side(event.component) {
                 continue;
             }
@@ -378,7 +379,7 @@ impl Index {
     }
 
     /// Records container ↔ group ties from lines that name both.
-    fn tie(&mut self, event: &Event) {
+    fn tie(&mut self, id: EventId, event: &Event) {
         let (container, group) = match &event.data {
             EventData::Ratis(RatisEvent::WriteTimeout {
                 container: Some(c),
@@ -439,7 +440,8 @@ impl Index {
         self.groups_of_container
             .entry(container)
             .or_default()
-            .insert(group);
+            .entry(group)
+            .or_insert(id);
     }
 
     fn container_of(&self, container: Option<u64>, local: Option<u64>) -> Option<u64> {
@@ -450,7 +452,7 @@ impl Index {
     fn tied_elsewhere(&self, container: u64, group: &str) -> bool {
         self.groups_of_container
             .get(&container)
-            .is_some_and(|groups| !groups.contains(group))
+            .is_some_and(|groups| !groups.contains_key(group))
     }
 }
 
@@ -1063,15 +1065,23 @@ fn assess(
                 draft.entity.kind()
             );
         }
-        if index
+        if let Some(tie) = index
             .groups_of_container
             .get(&container)
-            .is_some_and(|g| g.contains(&t.group))
+            .and_then(|g| g.get(&t.group))
         {
             draft.reason.push_str(&format!(
                 " (a log line ties container {container} to {})",
                 t.group
             ));
+            draft.evidence.push(Evidence {
+                event: *tie,
+                role: Role::Context,
+                note: format!(
+                    "names container {container} with the pipeline of {}",
+                    t.group
+                ),
+            });
         }
         draft.evidence.push(effect_evidence);
         return Some(draft);
@@ -1385,6 +1395,29 @@ mod tests {
             "{:?}",
             found(&out)
         );
+    }
+
+    #[test]
+    fn a_line_naming_container_and_pipeline_is_context() {
+        let same = "2026-08-19 10:21:00,000 [w] WARN org.apache.ratis.server.raftlog.segmented.SegmentedRaftLogWorker: Timeout 0/~\norg.apache.ratis.protocol.exceptions.TimeoutIOException: Timeout 10s: WriteLog:5: (t:2, i:5), STATEMACHINELOGENTRY, cmdType: WriteChunk containerID: 1042 pipelineID: \"7e3b1c52-9a4d-4f18-b6e2-41a9c03d5e7b\" writeChunk { blockID { containerID: 1042 localID: 1 blockCommitSequenceId: 0 } }\n";
+        let out = scan(
+            vec![
+                events(
+                    "dn1",
+                    Component::Datanode,
+                    &(same.to_string() + &preconditions(true)),
+                ),
+                events("dn1", Component::DnAudit, EFFECTS_AUDIT),
+            ],
+            &LoggingCoverage::default(),
+        );
+        assert_eq!(out.findings.len(), 2);
+        for f in &out.findings {
+            assert_eq!(f.confidence, Confidence::Likely);
+            assert!(f.reason.contains("ties container 1042"));
+            // The tying line is also the slow-write evidence here: listed once.
+            assert_eq!(f.evidence.iter().filter(|e| e.event == 0).count(), 1);
+        }
     }
 
     #[test]
