@@ -41,6 +41,9 @@ const SLOW_OP_START_AFTER_MS: i64 = 60 * 1000;
 const EFFECT_WINDOW_MS: i64 = 24 * 3600 * 1000;
 /// `possible`: an effect this soon after a role change of a member on the same datanode.
 const NEAR_LEADERSHIP_CHANGE_MS: i64 = 30 * 60 * 1000;
+/// Effects in this many containers of one datanode within the window look like a failing volume.
+const FAILING_VOLUME_CONTAINERS: usize = 3;
+const FAILING_VOLUME_WINDOW_MS: i64 = 3600 * 1000;
 /// A main-log effect and its dn-audit record are written within this distance.
 const SAME_FAILURE_MS: i64 = 5_000;
 
@@ -94,8 +97,9 @@ lines show an index at or above the truncation whose old entry submitted a chunk
 after the truncation as a WriteChunk of another chunk (`Ignore chunk … in stage COMMIT_DATA` + \
 `ApplyTransaction completed. cmd WriteChunk logIndex i`) with no new `writeStateMachineData :` \
 submit and no `Writing chunk` for that chunk. possible: an effect near a leadership change or \
-truncation of a member on that datanode, without the other preconditions. The entity is the block \
-when a line names it, else the container.",
+truncation of a member on that datanode, without the other preconditions (silent when short reads \
+or UNHEALTHY replicas hit three or more containers of the datanode within an hour: a failing \
+volume). The entity is the block when a line names it, else the container.",
     loggers: &[
         "log4j.logger.org.apache.hadoop.ozone.container.common.transport.server.ratis.ContainerStateMachine=DEBUG",
         "log4j.logger.org.apache.hadoop.ozone.container.keyvalue.impl.FilePerBlockStrategy=DEBUG",
@@ -1004,6 +1008,22 @@ fn merge(
     }
 }
 
+/// Short reads or UNHEALTHY replicas in several containers of one datanode around `at`: a failing
+/// volume (datanode.md 3.A's look-alike), not isolated chunks lost after a truncation.
+fn failing_volume(trace: &Trace, index: &Index, facts: &HostFacts, at: EventId) -> bool {
+    let containers: BTreeSet<u64> = facts
+        .effects
+        .iter()
+        .filter(|e| {
+            trace
+                .elapsed(at, e.id)
+                .is_some_and(|ms| ms.abs() <= FAILING_VOLUME_WINDOW_MS)
+        })
+        .filter_map(|e| index.container_of(e.container, e.local))
+        .collect();
+    containers.len() >= FAILING_VOLUME_CONTAINERS
+}
+
 /// One effect on one datanode: which truncation it follows, and how sure that makes it.
 fn assess(
     trace: &Trace,
@@ -1099,7 +1119,7 @@ fn assess(
         EventData::Ratis(r) => r.member().map(|m| m.group.clone()),
         _ => None,
     }?;
-    if index.tied_elsewhere(container, &group) {
+    if index.tied_elsewhere(container, &group) || failing_volume(trace, index, facts, effect.id) {
         return None;
     }
     Some(Draft {
@@ -1371,6 +1391,45 @@ mod tests {
         );
         assert!(out.findings.is_empty());
         assert!(out.gaps.is_empty());
+    }
+
+    #[test]
+    fn effects_near_a_role_change_are_possible_unless_a_volume_is_failing() {
+        let role = format!(
+            "2026-08-19 10:20:00,000 [t] INFO {RS}: {M1}: changes role from  FOLLOWER to CANDIDATE at term 7 for changeToCandidate\n"
+        );
+        let out = scan(
+            vec![
+                events("dn1", Component::Datanode, &role),
+                events("dn1", Component::DnAudit, EFFECTS_AUDIT),
+            ],
+            &LoggingCoverage::default(),
+        );
+        assert_eq!(
+            found(&out),
+            vec![
+                ("block:1042:17".to_string(), Confidence::Possible),
+                ("block:1042:23".to_string(), Confidence::Possible),
+            ]
+        );
+        assert!(out.gaps.is_empty());
+        // Short reads in three containers at once: a failing volume, silent.
+        let more = "\
+2026-08-19 10:22:00,000 | ERROR | DNAudit | user=null | ip=null | op=READ_CHUNK {\"blockData\":\"conID: 1012 locID: 5 bcsId: 9 replicaIndex: null\",\"offset\":\"0\",\"size\":\"4194304\"} | ret=FAILURE | java.lang.Exception: Unexpected read size. expected: 4194304, actual: 1048576
+2026-08-19 10:22:30,000 | ERROR | DNAudit | user=null | ip=null | op=READ_CHUNK {\"blockData\":\"conID: 1017 locID: 6 bcsId: 9 replicaIndex: null\",\"offset\":\"0\",\"size\":\"4194304\"} | ret=FAILURE | java.lang.Exception: Unexpected read size. expected: 4194304, actual: 1048576
+";
+        let out = scan(
+            vec![
+                events("dn1", Component::Datanode, &role),
+                events(
+                    "dn1",
+                    Component::DnAudit,
+                    &(EFFECTS_AUDIT.to_string() + more),
+                ),
+            ],
+            &LoggingCoverage::default(),
+        );
+        assert!(out.findings.is_empty(), "{:?}", found(&out));
     }
 
     #[test]
