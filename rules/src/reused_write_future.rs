@@ -99,7 +99,7 @@ after the truncation as a WriteChunk of another chunk (`Ignore chunk … in stag
 submit and no `Writing chunk` for that chunk. possible: an effect near a leadership change or \
 truncation of a member on that datanode, without the other preconditions (silent when short reads \
 or UNHEALTHY replicas hit three or more containers of the datanode within an hour: a failing \
-volume). The entity is the block when a line names it, else the container.",
+volume; the same signature turns likely into possible). The entity is the block when a line names it, else the container.",
     loggers: &[
         "log4j.logger.org.apache.hadoop.ozone.container.common.transport.server.ratis.ContainerStateMachine=DEBUG",
         "log4j.logger.org.apache.hadoop.ozone.container.keyvalue.impl.FilePerBlockStrategy=DEBUG",
@@ -1085,6 +1085,14 @@ fn assess(
                 draft.entity.kind()
             );
         }
+        if draft.confidence == Confidence::Likely && failing_volume(trace, index, facts, effect.id)
+        {
+            draft.confidence = Confidence::Possible;
+            draft.reason = format!(
+                "a step-down, a truncation of {} and slow writes precede the effect, but short reads or UNHEALTHY replicas in {FAILING_VOLUME_CONTAINERS} or more containers of this datanode point to a failing volume",
+                t.group
+            );
+        }
         if let Some(tie) = index
             .groups_of_container
             .get(&container)
@@ -1430,6 +1438,32 @@ mod tests {
             &LoggingCoverage::default(),
         );
         assert!(out.findings.is_empty(), "{:?}", found(&out));
+    }
+
+    #[test]
+    fn a_failing_volume_after_a_truncation_is_only_possible() {
+        let more = "\
+2026-08-19 10:22:00,000 | ERROR | DNAudit | user=null | ip=null | op=READ_CHUNK {\"blockData\":\"conID: 1012 locID: 5 bcsId: 9 replicaIndex: null\",\"offset\":\"0\",\"size\":\"4194304\"} | ret=FAILURE | java.lang.Exception: Unexpected read size. expected: 4194304, actual: 1048576
+2026-08-19 10:22:30,000 | ERROR | DNAudit | user=null | ip=null | op=READ_CHUNK {\"blockData\":\"conID: 1017 locID: 6 bcsId: 9 replicaIndex: null\",\"offset\":\"0\",\"size\":\"4194304\"} | ret=FAILURE | java.lang.Exception: Unexpected read size. expected: 4194304, actual: 1048576
+";
+        let out = scan(
+            vec![
+                events("dn1", Component::Datanode, &preconditions(true)),
+                events(
+                    "dn1",
+                    Component::DnAudit,
+                    &(EFFECTS_AUDIT.to_string() + more),
+                ),
+            ],
+            &LoggingCoverage::default(),
+        );
+        assert_eq!(out.findings.len(), 4);
+        assert!(
+            out.findings
+                .iter()
+                .all(|f| f.confidence == Confidence::Possible)
+        );
+        assert!(out.findings[0].reason.contains("failing volume"));
     }
 
     #[test]
