@@ -16,7 +16,7 @@ use oztrace_analyzer::trace::{EventId, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::datanode::DatanodeEvent;
 use oztrace_parser::catalog::ratis::RatisEvent;
-use oztrace_parser::entity::{Entity, group_of_pipeline};
+use oztrace_parser::entity::{Entity, find_member_ids, group_of_pipeline};
 use oztrace_parser::event::Event;
 use oztrace_parser::source::Component;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -501,9 +501,15 @@ impl HostFacts {
                         term,
                         ..
                     } => {
+                        // The entry names the pipeline; else the worker thread names the member.
                         let group = pipeline
                             .as_deref()
                             .and_then(group_of_pipeline)
+                            .or_else(|| {
+                                event.thread.as_deref().and_then(|t| {
+                                    find_member_ids(t).next().map(|m| m.value.group.to_owned())
+                                })
+                            })
                             .map(|g| format!("group-{g}"));
                         self.write_timeouts.push(WriteTimeout {
                             id,
