@@ -4,6 +4,7 @@
 //! example, the evidence it uses and the loggers that sharpen it. Adding a rule touches its file,
 //! its sample bundles and one line of [`registry`].
 
+pub mod dropped_actions;
 pub mod overwritten_op_state;
 pub mod resurrected_container;
 pub mod reused_write_future;
@@ -204,6 +205,7 @@ pub fn registry() -> Vec<&'static dyn Rule> {
     vec![
         &reused_write_future::RULE,
         &overwritten_op_state::OverwrittenOpState,
+        &dropped_actions::DroppedActions,
         &resurrected_container::RULE,
     ]
 }

@@ -21,6 +21,7 @@
 
 use crate::{Confidence, Context, Evidence, Finding, Gap, Output, Role, Rule, RuleDoc, Severity};
 use oztrace_analyzer::Analysis;
+use oztrace_analyzer::graph::EdgeKind;
 use oztrace_analyzer::machines::node_admin::{self, ABORT_WRITE_OVERWRITES_COPY};
 use oztrace_analyzer::machines::scm_role;
 use oztrace_analyzer::trace::{EventId, Trace};
@@ -30,6 +31,9 @@ use oztrace_parser::entity::{Entity, find_datanode_details, uuid_hash_code};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 pub const ID: &str = "overwritten-op-state";
+
+const HEARTBEAT_DISPATCHER: &str =
+    "org.apache.hadoop.hdds.scm.server.SCMDatanodeHeartbeatDispatcher";
 
 /// Op states of a running admin workflow the datanode may report.
 const ADMIN_STATES: &[&str] = &["DECOMMISSIONING", "ENTERING_MAINTENANCE", "IN_MAINTENANCE"];
@@ -89,27 +93,30 @@ impl Rule for OverwrittenOpState {
             let Some(finding) = node.finding(analysis, uuid) else {
                 continue;
             };
-            if finding.confidence < Confidence::Confirmed {
-                for e in &finding.evidence {
-                    let host = &analysis.trace.get(e.event).host;
-                    if e.role == Role::Effect && !facts.heartbeat_audit_hosts.contains(&**host) {
-                        audit_gap_hosts.insert(host.to_string());
-                    }
+            // The IN_SERVICE push is only default-on in the SCM audit (SEND_HEARTBEAT); without it
+            // and without the dispatcher's DEBUG line, the command reaching the datanode is unseen.
+            for e in finding.evidence.iter().filter(|e| e.role == Role::Effect) {
+                let host = &*analysis.trace.get(e.event).host;
+                if !facts.heartbeat_audit_hosts.contains(host)
+                    && !context.logging.enabled(host, HEARTBEAT_DISPATCHER, "DEBUG")
+                {
+                    audit_gap_hosts.insert(host.to_string());
                 }
             }
             out.findings.push(finding);
         }
-        if !audit_gap_hosts.is_empty() {
+        for host in audit_gap_hosts {
             out.gaps.push(Gap {
                 rule: ID,
-                missing: "SEND_HEARTBEAT audit records (the setNodeOperationalStateCommand the re-elected SCM sent) \
-on the SCM that dropped the decommission: the SCM audit log is missing or SEND_HEARTBEAT is demoted to DEBUG"
+                missing: "the setNodeOperationalStateCommand the re-elected SCM returned to the datanode: no \
+SEND_HEARTBEAT audit records from this SCM (audit log missing, or SEND_HEARTBEAT demoted to DEBUG)"
                     .to_string(),
                 enable: vec![
-                    "ozone.audit.log.debug.cmd.list.scmaudit must not list SEND_HEARTBEAT (ozone-site.xml)".to_string(),
-                    "log4j.logger.org.apache.hadoop.hdds.scm.server.SCMDatanodeHeartbeatDispatcher=DEBUG".to_string(),
+                    format!("log4j.logger.{HEARTBEAT_DISPATCHER}=DEBUG"),
+                    "ozone.audit.log.debug.cmd.list.scmaudit= (ozone-site.xml: keep SEND_HEARTBEAT out of the list)"
+                        .to_string(),
                 ],
-                hosts: audit_gap_hosts.into_iter().collect(),
+                hosts: vec![host],
             });
         }
     }
@@ -155,6 +162,13 @@ impl Facts {
         for event in &trace.events {
             if !matches!(event.data, EventData::Scm(_)) {
                 continue;
+            }
+            for e in &event.entities {
+                if let Entity::Datanode(uuid) = e
+                    && let Some(hash) = uuid_hash_code(uuid)
+                {
+                    by_hash.insert(hash, uuid.clone());
+                }
             }
             for found in find_datanode_details(&event.text) {
                 let uuid = found.value.uuid.to_ascii_lowercase();
@@ -284,7 +298,7 @@ struct Race {
 }
 
 /// The re-elected leader's IN_SERVICE push.
-struct Drop {
+struct Dropped {
     effect: EventId,
     admission: EventId,
     /// The scm-role transition that made the SCM leader.
@@ -374,7 +388,7 @@ impl Node {
         out
     }
 
-    fn drops(&self, analysis: &Analysis) -> Vec<Drop> {
+    fn drops(&self, analysis: &Analysis) -> Vec<Dropped> {
         let trace = &analysis.trace;
         let mut out = Vec::new();
         for &effect in &self.effects {
@@ -412,7 +426,7 @@ impl Node {
                 })
                 .map(|t| t.event)
                 .last();
-            out.push(Drop {
+            out.push(Dropped {
                 effect,
                 admission,
                 elected: elected.event,
@@ -553,7 +567,7 @@ follower; a re-election before the next heartbeat would drop the decommission/ma
         })
     }
 
-    fn drop_evidence(&self, analysis: &Analysis, drop: &Drop, evidence: &mut Vec<Evidence>) {
+    fn drop_evidence(&self, analysis: &Analysis, drop: &Dropped, evidence: &mut Vec<Evidence>) {
         let trace = &analysis.trace;
         let host = trace.get(drop.effect).host.to_string();
         if let Some(down) = drop.stepped_down {
@@ -586,12 +600,20 @@ follower; a re-election before the next heartbeat would drop the decommission/ma
                 "leader {host} schedules IN_SERVICE although the datanode persisted the admin state"
             ),
         });
-        if let Some(told) = self
-            .told_in_service
-            .iter()
-            .copied()
-            .find(|&t| t > drop.effect && same_host(trace, t, drop.effect))
-        {
+        // The heartbeat response that carried the command (the `op-state-command` causal link),
+        // else the next line of that SCM saying the datanode is told or reports IN_SERVICE.
+        let delivered = analysis
+            .graph
+            .outgoing(drop.effect)
+            .find(|(_, edge)| edge.kind == EdgeKind::Causal)
+            .map(|(to, _)| to);
+        let told = delivered.or_else(|| {
+            self.told_in_service
+                .iter()
+                .copied()
+                .find(|&t| t > drop.effect && same_host(trace, t, drop.effect))
+        });
+        if let Some(told) = told {
             evidence.push(Evidence {
                 event: told,
                 role: Role::Effect,

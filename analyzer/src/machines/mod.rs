@@ -3,6 +3,7 @@
 
 pub mod container;
 pub mod datanode_links;
+pub mod endpoint;
 pub mod node_admin;
 pub mod ratis_member;
 pub mod scm_role;
@@ -16,6 +17,7 @@ pub fn all() -> Vec<Box<dyn Machine>> {
         Box::new(scm_role::ScmRole::new()),
         Box::new(node_admin::NodeAdmin::new()),
         Box::new(container::ContainerMachine::new()),
+        Box::new(endpoint::EndpointMachine::new()),
         Box::new(ratis_member::RatisMember::new()),
     ]
 }
@@ -23,7 +25,9 @@ pub fn all() -> Vec<Box<dyn Machine>> {
 /// Every causal linker.
 pub fn linkers() -> Vec<Box<dyn Linker>> {
     vec![
+        Box::new(node_admin::OpStateCommandDelivery),
         Box::new(container::FailedWriteLinker),
+        Box::new(endpoint::CommandReceipt),
         Box::new(datanode_links::DatanodeLinks),
     ]
 }

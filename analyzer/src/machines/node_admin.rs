@@ -18,6 +18,7 @@
 //! at a time, this machine sees every datanode UUID printed earlier in the trace (and, for a hash
 //! still unknown, every UUID in the trace).
 
+use crate::graph::Linker;
 use crate::machine::{EntityStates, Machine, Transition};
 use crate::trace::{EventId, Trace};
 use oztrace_parser::catalog::EventData;
@@ -496,6 +497,60 @@ impl Machine for NodeAdmin {
     }
 }
 
+/// How long after `Scheduling a command …` the heartbeat response carrying it is audited.
+const DELIVERY_WINDOW_MS: i64 = 5_000;
+
+/// Links the leader's `Scheduling a command to update the operationalState …` (SCMNodeManager
+/// queues a SetNodeOperationalStateCommand with the SCM's value) to the SEND_HEARTBEAT audit of the
+/// same SCM and datanode whose command list carries it: the command reaching the datanode.
+pub struct OpStateCommandDelivery;
+
+impl Linker for OpStateCommandDelivery {
+    fn name(&self) -> &'static str {
+        "op-state-command"
+    }
+
+    fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, String)>) {
+        for (id, event) in trace.events.iter().enumerate() {
+            let EventData::Scm(ScmEvent::OpStateMismatch {
+                kind: "op_state_command_scheduled",
+                datanode,
+                stored,
+                ..
+            }) = &event.data
+            else {
+                continue;
+            };
+            let of_node = trace.of_entity(&Entity::Datanode(datanode.clone()));
+            let after = of_node.partition_point(|&j| j <= id);
+            let delivered = of_node[after..]
+                .iter()
+                .copied()
+                .take_while(|&j| {
+                    trace
+                        .elapsed(id, j)
+                        .is_none_or(|ms| ms <= DELIVERY_WINDOW_MS)
+                })
+                .find(|&j| {
+                    let candidate = trace.get(j);
+                    candidate.host == event.host
+                        && matches!(&candidate.data, EventData::Scm(ScmEvent::Audit(audit))
+                        if audit.commands.iter().any(|c| {
+                            c.command_type == "setNodeOperationalStateCommand"
+                                && c.op_state.as_deref() == Some(stored.as_str())
+                        }))
+                });
+            if let Some(j) = delivered {
+                out.push((
+                    id,
+                    j,
+                    format!("SetNodeOperationalStateCommand({stored}) returned in the heartbeat response"),
+                ));
+            }
+        }
+    }
+}
+
 /// The op state in a `node-admin` label (`DECOMMISSIONING-HEALTHY tracked` → `DECOMMISSIONING`).
 pub fn op_state_of(label: &str) -> Option<&str> {
     let op = label.split('-').next()?;
@@ -765,6 +820,42 @@ mod tests {
         ]);
         let illegal: Vec<bool> = steps.iter().map(|s| s.3).collect();
         assert_eq!(illegal, vec![false, true, false, true, true]);
+    }
+
+    #[test]
+    fn scheduling_links_to_the_heartbeat_that_delivered_it() {
+        use crate::machines::scm_role::tests::heartbeat;
+        use oztrace_parser::catalog::scm::{HeartbeatCommand, ScmAudit};
+        let mut delivered = heartbeat("scm1", 2, 1, Some(5));
+        if let EventData::Scm(ScmEvent::Audit(ScmAudit { commands, .. })) = &mut delivered.data {
+            commands.push(HeartbeatCommand {
+                command_type: "setNodeOperationalStateCommand".into(),
+                op_state: Some("IN_SERVICE".into()),
+                term: Some(5),
+                cmd_id: Some(1),
+            });
+        }
+        delivered.entities = vec![Entity::Datanode(DN.into())];
+        let mut elsewhere = delivered.clone();
+        elsewhere.host = "scm2".into();
+        let trace = Trace::from_ordered(
+            vec![
+                mismatch(
+                    "op_state_command_scheduled",
+                    1,
+                    0,
+                    "DECOMMISSIONING",
+                    "IN_SERVICE",
+                ),
+                elsewhere,
+                delivered,
+            ],
+            0,
+        );
+        let mut links = Vec::new();
+        OpStateCommandDelivery.link(&trace, &mut links);
+        assert_eq!(links.len(), 1);
+        assert_eq!((links[0].0, links[0].1), (0, 2));
     }
 
     #[test]

@@ -7,6 +7,7 @@
 //! few templates worth extracting with nom or one regex.
 
 pub mod datanode;
+pub mod dn_endpoint;
 pub mod om;
 pub mod ratis;
 pub mod scm;
@@ -45,6 +46,7 @@ pub enum EventData {
     Scm(scm::ScmEvent),
     ScmContainer(scm_container::ScmContainerEvent),
     Datanode(datanode::DatanodeEvent),
+    DnEndpoint(dn_endpoint::DnEndpointEvent),
     Om(om::OmEvent),
 }
 
@@ -60,6 +62,7 @@ impl EventData {
             EventData::Scm(e) => e.kind(),
             EventData::ScmContainer(e) => e.kind(),
             EventData::Datanode(e) => e.kind(),
+            EventData::DnEndpoint(e) => e.kind(),
             EventData::Om(e) => e.kind(),
         }
     }
@@ -89,6 +92,7 @@ pub fn kinds() -> impl Iterator<Item = &'static KindInfo> {
         .chain(scm::KINDS)
         .chain(scm_container::KINDS)
         .chain(datanode::KINDS)
+        .chain(dn_endpoint::KINDS)
         .chain(om::KINDS)
 }
 
@@ -112,7 +116,9 @@ pub fn classify(record: &Record, component: Component) -> Option<Typed> {
             .or_else(|| scm_container::parse(&input))
             .or_else(|| ratis::parse(&input)),
         Component::Datanode | Component::DnAudit | Component::DnContainer => {
-            datanode::parse(&input).or_else(|| ratis::parse(&input))
+            dn_endpoint::parse(&input)
+                .or_else(|| datanode::parse(&input))
+                .or_else(|| ratis::parse(&input))
         }
         Component::Om | Component::OmAudit | Component::OmSysAudit | Component::Client => {
             om::parse(&input).or_else(|| ratis::parse(&input))
@@ -121,6 +127,7 @@ pub fn classify(record: &Record, component: Component) -> Option<Typed> {
             .or_else(|| scm::parse(&input))
             .or_else(|| scm_container::parse(&input))
             .or_else(|| datanode::parse(&input))
+            .or_else(|| dn_endpoint::parse(&input))
             .or_else(|| om::parse(&input)),
     }
 }

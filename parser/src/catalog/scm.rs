@@ -16,7 +16,7 @@
 //! (`oztrace_analyzer::machines::node_admin`), since a record's parse sees no earlier lines.
 
 use super::{Input, KindInfo, Typed};
-use crate::audit::{AuditBody, Params};
+use crate::audit::{AuditBody, Params, parse_audit_body};
 use crate::entity::{self, Entity};
 use crate::source::Component;
 use serde::Serialize;
@@ -1131,9 +1131,10 @@ fn match_template<'a>(template: &str, message: &'a str, caps: &mut Vec<&'a str>)
     let Some(mut rest) = message.strip_prefix(first) else {
         return false;
     };
-    let fragments: Vec<&str> = fragments.collect();
-    for (i, fragment) in fragments.iter().enumerate() {
-        if i + 1 == fragments.len() {
+    let mut fragments = fragments.peekable();
+    while let Some(fragment) = fragments.next() {
+        if fragments.peek().is_none() {
+            // The last placeholder runs up to the template's tail.
             let Some(value) = rest.strip_suffix(fragment) else {
                 return false;
             };
@@ -1186,6 +1187,12 @@ pub fn parse(input: &Input<'_>) -> Option<Typed> {
         return is_scm_audit.then(|| audit(body));
     }
     let logger = record.logger.as_deref()?;
+    if logger == "SCMAudit" {
+        // An audit record in a stream whose component is not the audit's (a compose service).
+        return parse_audit_body(&record.message)
+            .ok()
+            .map(|(body, _)| audit(&body));
+    }
     let class = logger.rsplit('.').next()?;
     let candidates = BY_CLASS.get(class)?;
     let mut caps = Vec::with_capacity(6);

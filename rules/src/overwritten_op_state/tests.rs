@@ -82,12 +82,16 @@ fn parse(lines: &[Line]) -> Vec<Event> {
 }
 
 fn check(lines: &[Line]) -> Output {
+    check_with(lines, &LoggingCoverage::default())
+}
+
+fn check_with(lines: &[Line], logging: &LoggingCoverage) -> Output {
     let trace = Trace::from_ordered(parse(lines), 2000);
     let analysis = Analysis::run(trace, ReplayOptions::default());
     let context = Context {
         analysis: &analysis,
         settings: &Settings::default(),
-        logging: &LoggingCoverage::default(),
+        logging,
     };
     let mut out = Output::default();
     OverwrittenOpState.check(&context, &mut out);
@@ -270,6 +274,11 @@ fn without_the_heartbeat_audit_a_likely_finding_names_the_gap() {
     assert_eq!(out.findings[0].confidence, Confidence::Likely);
     assert_eq!(out.gaps.len(), 1);
     assert_eq!(out.gaps[0].hosts, vec!["scm1".to_string()]);
+    assert!(out.gaps[0].enable[0].ends_with("SCMDatanodeHeartbeatDispatcher=DEBUG"));
+    // With the dispatcher at DEBUG the main log shows the command: no gap.
+    let mut logging = LoggingCoverage::default();
+    logging.record("scm1", "server.SCMDatanodeHeartbeatDispatcher", "DEBUG");
+    assert!(check_with(&lines, &logging).gaps.is_empty());
 }
 
 #[test]

@@ -525,3 +525,39 @@ fn audit_heartbeats_carry_term_and_commands() {
     let (a, _) = audit_of(AUDIT_HB_FOLLOWER);
     assert_eq!((a.term, a.commands.len()), (None, 0));
 }
+
+#[test]
+fn template_matching_edges() {
+    let mut caps = Vec::new();
+    assert!(match_template(
+        "Entering startup safe mode.",
+        "Entering startup safe mode.",
+        &mut caps
+    ));
+    assert!(caps.is_empty());
+    assert!(!match_template(
+        "Entering startup safe mode.",
+        "Entering startup safe mode. now",
+        &mut caps
+    ));
+    // A template ending in a space matches with or without it.
+    assert!(match_template(
+        "Unable to resolve host {} ",
+        "Unable to resolve host dn9",
+        &mut caps
+    ));
+    assert_eq!(caps, ["dn9"]);
+    // Middle fragments match their first occurrence, the last one the tail.
+    assert!(match_template("{} has {} x", "a has b has c x", &mut caps));
+    assert_eq!(caps, ["a", "b has c"]);
+    assert!(!match_template("{} has {} x", "a has b", &mut caps));
+    assert!(!match_template("A {} B", "A", &mut caps));
+}
+
+#[test]
+fn an_audit_record_in_a_compose_stream_types_too() {
+    let records = read(&format!("scm1_1  | {AUDIT_HB_LEADER}\n"));
+    let t = typed(&records[0], Component::Scm);
+    assert_eq!(t.data.kind(), "scm_audit");
+    assert_eq!(t.entities, vec![Entity::Datanode(DN3_UUID.into())]);
+}

@@ -1,0 +1,1172 @@
+//! `dn-endpoint`: the datanode's endpoint state machine, one per (datanode, SCM endpoint).
+//!
+//! Models `EndpointStateMachine.EndPointStates` (GETVERSION → REGISTER → HEARTBEAT, SHUTDOWN)
+//! as `RunningDatanodeState` drives it (apache/ozone HEAD `78d5650c`,
+//! `hadoop-hdds/container-service/.../container/common/`): every heartbeat cycle
+//! `RunningDatanodeState.execute` builds one task for the endpoint's state *at that moment*
+//! (`getEndPointTask`) and submits it to the endpoint's single-thread executor; `await` waits one
+//! heartbeat interval and on timeout logs `Detected timeout` without cancelling, so the task stays
+//! queued. `VersionEndpointTask` and `RegisterEndpointTask` re-check the state under the endpoint
+//! lock; `HeartbeatEndpointTask.call` does not (HDDS-17269), so a heartbeat sent while the
+//! endpoint is in GETVERSION or REGISTER is a stale queued task: an illegal step here.
+//!
+//! None of the state changes is logged at INFO (datanode.md 2.6). The machine reads them from the
+//! HeartbeatEndpointTask DEBUG lines when present, else infers them from the SCM side (a
+//! reregister command in the SCM audit `SEND_HEARTBEAT`, the SCM's `REGISTER` audit) and marks
+//! those steps inferred with the line that would have shown them. The state also counts the
+//! tasks that timed out and are still queued behind the running one.
+//!
+//! Entity: `datanode:<uuid>`; scope: the endpoint key ([`endpoint_key`], the SCM's short host
+//! name), so the datanode's view of each SCM is one replayable line.
+
+use crate::graph::Linker;
+use crate::machine::{EntityStates, Machine, Transition};
+use crate::trace::{EventId, Trace};
+use oztrace_parser::catalog::EventData;
+use oztrace_parser::catalog::dn_endpoint::{DnEndpointEvent, endpoint_address};
+use oztrace_parser::entity::{Entity, datanode_details};
+use oztrace_parser::event::Event;
+use oztrace_parser::source::Component;
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+pub const MACHINE: &str = "dn-endpoint";
+
+/// `EndpointStateMachine.EndPointStates`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Phase {
+    GetVersion,
+    Register,
+    Heartbeat,
+    Shutdown,
+}
+
+impl Phase {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Phase::GetVersion => "GETVERSION",
+            Phase::Register => "REGISTER",
+            Phase::Heartbeat => "HEARTBEAT",
+            Phase::Shutdown => "SHUTDOWN",
+        }
+    }
+
+    fn parse(s: &str) -> Option<Phase> {
+        Some(match s {
+            "GETVERSION" => Phase::GetVersion,
+            "REGISTER" => Phase::Register,
+            "HEARTBEAT" => Phase::Heartbeat,
+            "SHUTDOWN" => Phase::Shutdown,
+            _ => return None,
+        })
+    }
+}
+
+/// What moved the endpoint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Trigger {
+    /// RunningDatanodeState `Detected timeout`: one more task queued behind the running one.
+    TimedOut,
+    /// EndpointStateMachine `Unable to communicate`: a task's RPC failed.
+    Unreachable,
+    /// HeartbeatEndpointTask DEBUG `Sending heartbeat message`.
+    HeartbeatSent,
+    /// The SCM answered a heartbeat normally (SCM audit `SEND_HEARTBEAT` without reregister).
+    HeartbeatAnswered,
+    /// A reregister command: DEBUG `Received SCM notification to register` on the datanode, or
+    /// the SCM's audit / `unregistered datanode` line.
+    Reregister,
+    /// HeartbeatEndpointTask DEBUG `Illegal state {} found, expecting HEARTBEAT.`.
+    ReregisterInState(Phase),
+    /// VersionEndpointTask DEBUG `Cannot execute GetVersion task … in {} state`.
+    StaleVersionTask(Phase),
+    /// The SCM's `REGISTER` audit or `Registered datanode:` line.
+    Registered,
+    /// SCMConnectionManager `SCM endpoint … re-resolved`: a new endpoint object in GETVERSION.
+    Replaced,
+    /// RegisterEndpointTask `DatanodeDetails cannot be null … shutting down the endpoint.`.
+    Shutdown,
+}
+
+impl Trigger {
+    fn name(self) -> &'static str {
+        match self {
+            Trigger::TimedOut => "task timed out",
+            Trigger::Unreachable => "SCM unreachable",
+            Trigger::HeartbeatSent => "heartbeat sent",
+            Trigger::HeartbeatAnswered => "heartbeat answered",
+            Trigger::Reregister => "reregister command",
+            Trigger::ReregisterInState(_) => "reregister in state",
+            Trigger::StaleVersionTask(_) => "stale version task",
+            Trigger::Registered => "registered",
+            Trigger::Replaced => "endpoint replaced",
+            Trigger::Shutdown => "shutdown",
+        }
+    }
+}
+
+/// One row of the transition table: (from, trigger, to, the Ozone code that does it). `None` as
+/// `from` means any state.
+pub type Row = (Option<Phase>, &'static str, Phase, &'static str);
+
+/// Legal steps. A step not in this table is replayed as `illegal`.
+pub const TRANSITIONS: &[Row] = &[
+    (
+        Some(Phase::GetVersion),
+        "version answered",
+        Phase::Register,
+        "VersionEndpointTask.call: setState(REGISTER) after getVersion",
+    ),
+    (
+        Some(Phase::Register),
+        "registered",
+        Phase::Heartbeat,
+        "RegisterEndpointTask.call: setState(HEARTBEAT) after register",
+    ),
+    (
+        Some(Phase::Heartbeat),
+        "heartbeat sent",
+        Phase::Heartbeat,
+        "HeartbeatEndpointTask.call, built by RunningDatanodeState.getEndPointTask in HEARTBEAT",
+    ),
+    (
+        Some(Phase::Heartbeat),
+        "heartbeat answered",
+        Phase::Heartbeat,
+        "HeartbeatEndpointTask.processResponse",
+    ),
+    (
+        Some(Phase::Heartbeat),
+        "reregister command",
+        Phase::GetVersion,
+        "HeartbeatEndpointTask.processReregisterCommand: setState(GETVERSION)",
+    ),
+    (
+        Some(Phase::GetVersion),
+        "reregister command",
+        Phase::GetVersion,
+        "processReregisterCommand outside HEARTBEAT: logs Illegal state, no change",
+    ),
+    (
+        Some(Phase::Register),
+        "reregister command",
+        Phase::Register,
+        "processReregisterCommand outside HEARTBEAT: logs Illegal state, no change",
+    ),
+    (
+        Some(Phase::GetVersion),
+        "reregister in state",
+        Phase::GetVersion,
+        "HeartbeatEndpointTask.processReregisterCommand: Illegal state",
+    ),
+    (
+        Some(Phase::Register),
+        "reregister in state",
+        Phase::Register,
+        "HeartbeatEndpointTask.processReregisterCommand: Illegal state",
+    ),
+    (
+        None,
+        "task timed out",
+        Phase::Heartbeat,
+        "RunningDatanodeState.await: Detected timeout, task not cancelled",
+    ),
+    (
+        None,
+        "SCM unreachable",
+        Phase::Heartbeat,
+        "EndpointStateMachine.logIfNeeded from a task's IOException path",
+    ),
+    (
+        None,
+        "stale version task",
+        Phase::Heartbeat,
+        "VersionEndpointTask.call: state checked under the endpoint lock, no-op",
+    ),
+    (
+        None,
+        "endpoint replaced",
+        Phase::GetVersion,
+        "SCMConnectionManager.refreshSCMServer: new EndpointStateMachine (GETVERSION)",
+    ),
+    (
+        None,
+        "shutdown",
+        Phase::Shutdown,
+        "RegisterEndpointTask.call: setState(SHUTDOWN)",
+    ),
+];
+
+/// Whether `trigger` may move `from` to `to`. Rows whose `from` is `None` are self-loops
+/// (`to` is a placeholder) except where the target is fixed (replaced, shutdown).
+pub fn is_legal(from: Phase, trigger: &str, to: Phase) -> bool {
+    TRANSITIONS.iter().any(|&(f, t, target, _)| {
+        t == trigger
+            && match f {
+                Some(f) => f == from && target == to,
+                None if matches!(trigger, "endpoint replaced" | "shutdown") => target == to,
+                None => from == to && from != Phase::Shutdown,
+            }
+    })
+}
+
+/// The key of an SCM endpoint: its host's first DNS label, lower-cased, without a
+/// docker-compose replica suffix (`scm1-1`); an IP address stays whole. Datanode lines print
+/// `scm1.example.com:9861/scm1.example.com/10.20.0.11`, SCM files are named by host (`scm1`,
+/// `scm1.example.com`, compose service `scm1-1`): all give `scm1`.
+pub fn endpoint_key(address_or_host: &str) -> String {
+    let host = endpoint_address(address_or_host)
+        .map(|a| a.host)
+        .unwrap_or(address_or_host)
+        .trim();
+    host_key(host)
+}
+
+/// A host's short name, as [`endpoint_key`] reads it (also for datanode hosts).
+pub fn host_key(host: &str) -> String {
+    let host = host.trim().to_ascii_lowercase();
+    if host.parse::<std::net::IpAddr>().is_ok() {
+        return host;
+    }
+    let label = host.split('.').next().unwrap_or(&host);
+    match label.rsplit_once(['-', '_']) {
+        Some((stem, replica))
+            if !stem.is_empty()
+                && !replica.is_empty()
+                && replica.bytes().all(|b| b.is_ascii_digit()) =>
+        {
+            stem.to_string()
+        }
+        _ => label.to_string(),
+    }
+}
+
+/// The SCM kinds written by other slices that this machine and the `dropped-actions` rule read
+/// by name (their fields are not read; the datanode comes from the event's entities).
+pub mod scm_kinds {
+    /// Every SCM audit record (fields `op`, `ret`, `params`, `term`).
+    pub const AUDIT: &str = "scm_audit";
+    /// SCMDatanodeHeartbeatDispatcher INFO `SCM received heartbeat from an unregistered
+    /// datanode {}. Asking datanode to re-register.`.
+    pub const UNREGISTERED_HEARTBEAT: &str = "reregister_requested";
+    /// SCMNodeManager INFO `Registered datanode: {}`.
+    pub const REGISTERED: &str = "datanode_registered";
+}
+
+/// What an SCM-side event says about one datanode's endpoint to that SCM.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ScmSignal {
+    /// The SCM answered a heartbeat with a reregister command (it does not know the datanode).
+    Reregister { datanode: String, audit: bool },
+    /// The datanode registered (again).
+    Registered { datanode: String, audit: bool },
+    /// The SCM answered a heartbeat normally, with these close-container commands.
+    Answered {
+        datanode: String,
+        close_containers: Vec<u64>,
+    },
+}
+
+/// Reads an SCM-side event: the SCM audit's `SEND_HEARTBEAT` (`command` lists the commands
+/// returned: `reregisterCommand`, `closeContainerCommand … containerID: N`) and `REGISTER`
+/// (`datanodeDetails` = `uuid(host/ip)`), and the SCM main-log lines named in [`scm_kinds`].
+pub fn scm_signal(event: &Event) -> Option<ScmSignal> {
+    if !matches!(event.component, Component::Scm | Component::ScmAudit) {
+        return None;
+    }
+    let kind = event.kind();
+    let datanode = || {
+        event.entities.iter().find_map(|e| match e {
+            Entity::Datanode(uuid) => Some(uuid.clone()),
+            _ => None,
+        })
+    };
+    match kind {
+        scm_kinds::AUDIT => {
+            // Literal prefilter on the audit message before reading the typed fields: most
+            // records are plain heartbeats, one per interval per datanode per SCM.
+            let text = event.text.as_str();
+            let heartbeat = text.contains("op=SEND_HEARTBEAT ");
+            if !heartbeat && !text.contains("op=REGISTER ") {
+                return None;
+            }
+            if heartbeat
+                && !text.contains("reregisterCommand")
+                && !text.contains("closeContainerCommand")
+            {
+                return (!text.contains("ret=FAILURE")).then_some(ScmSignal::Answered {
+                    datanode: datanode()?,
+                    close_containers: Vec::new(),
+                });
+            }
+            audit_signal(&serde_json::to_value(&event.data).ok()?)
+        }
+        scm_kinds::UNREGISTERED_HEARTBEAT => Some(ScmSignal::Reregister {
+            datanode: datanode()?,
+            audit: false,
+        }),
+        scm_kinds::REGISTERED => Some(ScmSignal::Registered {
+            datanode: datanode()?,
+            audit: false,
+        }),
+        _ => None,
+    }
+}
+
+/// Reads the fields of one `scm_audit` event (`op`, `ret`, `params`).
+pub fn audit_signal(fields: &serde_json::Value) -> Option<ScmSignal> {
+    let op = fields.get("op")?.as_str()?;
+    let params = fields.get("params")?;
+    let param = |key: &str| params.get(key).and_then(|v| v.as_str());
+    if fields.get("ret").and_then(|r| r.as_str()) == Some("FAILURE") {
+        return None;
+    }
+    match op {
+        "SEND_HEARTBEAT" => {
+            let datanode = param("datanodeUUID")?.to_ascii_lowercase();
+            let command = param("command").unwrap_or("");
+            if command.contains("reregisterCommand") {
+                Some(ScmSignal::Reregister {
+                    datanode,
+                    audit: true,
+                })
+            } else {
+                Some(ScmSignal::Answered {
+                    datanode,
+                    close_containers: close_command_containers(command),
+                })
+            }
+        }
+        "REGISTER" => {
+            let (dn, _) = datanode_details(param("datanodeDetails")?)?;
+            Some(ScmSignal::Registered {
+                datanode: dn.uuid.to_ascii_lowercase(),
+                audit: true,
+            })
+        }
+        _ => None,
+    }
+}
+
+/// Container ids of the `closeContainerCommand` entries in an SCM audit `command` list
+/// (`commandType: closeContainerCommand closeContainerCommandProto { containerID: N … }`, one
+/// entry per command).
+pub fn close_command_containers(command: &str) -> Vec<u64> {
+    const CLOSE: &str = "commandType: closeContainerCommand";
+    const ID: &str = "containerID: ";
+    let mut ids = Vec::new();
+    let mut rest = command;
+    while let Some(at) = rest.find(CLOSE) {
+        rest = &rest[at + CLOSE.len()..];
+        // The id belongs to this entry if it comes before the next entry's `commandType:`.
+        let entry_end = rest.find("commandType:").unwrap_or(rest.len());
+        if let Some(id_at) = rest[..entry_end].find(ID) {
+            let digits: &str = &rest[id_at + ID.len()..];
+            let len = digits.bytes().take_while(u8::is_ascii_digit).count();
+            if let Ok(id) = digits[..len].parse() {
+                ids.push(id);
+            }
+        }
+    }
+    ids
+}
+
+/// Which datanode a datanode-side event belongs to: the uuid of its thread name, else the one
+/// learnt for its host (from other thread names, or an SCM `uuid(host/ip)` naming that host).
+#[derive(Debug, Default, Clone)]
+pub struct DatanodeHosts {
+    by_host: HashMap<String, String>,
+}
+
+impl DatanodeHosts {
+    /// Learns from every event of the trace.
+    pub fn learn(trace: &Trace) -> DatanodeHosts {
+        let mut hosts = DatanodeHosts::default();
+        for event in &trace.events {
+            hosts.observe(event);
+        }
+        hosts
+    }
+
+    pub fn observe(&mut self, event: &Event) {
+        if let EventData::DnEndpoint(e) = &event.data
+            && let Some(uuid) = e.datanode()
+        {
+            self.by_host
+                .insert(host_key(&event.host), uuid.to_ascii_lowercase());
+        } else if let Some(ScmSignal::Registered { .. }) = scm_signal(event)
+            && let Some(dn) = oztrace_parser::entity::find_datanode_details(&event.text).next()
+        {
+            self.by_host
+                .entry(host_key(dn.value.host))
+                .or_insert_with(|| dn.value.uuid.to_ascii_lowercase());
+        }
+    }
+
+    /// The datanode uuid of a datanode-side event, if known.
+    pub fn datanode_of(&self, event: &Event) -> Option<String> {
+        if let EventData::DnEndpoint(e) = &event.data
+            && let Some(uuid) = e.datanode()
+        {
+            return Some(uuid.to_ascii_lowercase());
+        }
+        if let Some(Entity::Datanode(uuid)) = event
+            .entities
+            .iter()
+            .find(|e| matches!(e, Entity::Datanode(_)))
+            && event.component != Component::Scm
+            && event.component != Component::ScmAudit
+        {
+            return Some(uuid.clone());
+        }
+        self.by_host.get(&host_key(&event.host)).cloned()
+    }
+}
+
+/// State of one endpoint as the datanode sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EndpointState {
+    pub phase: Phase,
+    /// Tasks that timed out and are still queued behind the running one (consecutive
+    /// `Detected timeout` since the SCM last answered).
+    pub queued: u32,
+}
+
+impl EndpointState {
+    fn render(self) -> String {
+        if self.queued == 0 {
+            self.phase.as_str().to_string()
+        } else {
+            format!("{} queued={}", self.phase.as_str(), self.queued)
+        }
+    }
+}
+
+/// The `dn-endpoint` machine.
+#[derive(Debug, Default)]
+pub struct EndpointMachine {
+    states: EntityStates<(String, String), EndpointState>,
+    hosts: DatanodeHosts,
+    /// SCMs whose audit log is in the trace: their main-log reregister lines repeat the audit.
+    audited: HashSet<String>,
+}
+
+impl EndpointMachine {
+    pub fn new() -> EndpointMachine {
+        EndpointMachine::default()
+    }
+
+    /// Steps the endpoint an SCM-side event names (`id` is that event, written by SCM host
+    /// `trace.get(id).host`).
+    pub fn on_signal(
+        &mut self,
+        trace: &Trace,
+        id: EventId,
+        signal: &ScmSignal,
+        out: &mut Vec<Transition>,
+    ) {
+        let scm = host_key(&trace.get(id).host);
+        match signal {
+            ScmSignal::Reregister { datanode, audit } => {
+                if *audit {
+                    self.audited.insert(scm.clone());
+                } else if self.audited.contains(&scm) {
+                    return;
+                }
+                let dn = datanode.clone();
+                self.step(
+                    trace,
+                    id,
+                    dn,
+                    scm,
+                    Trigger::Reregister,
+                    Some(REREGISTER_LINE),
+                    out,
+                );
+            }
+            ScmSignal::Registered { datanode, audit } => {
+                if *audit {
+                    self.audited.insert(scm.clone());
+                } else if self.audited.contains(&scm) {
+                    return;
+                }
+                let dn = datanode.clone();
+                self.step(
+                    trace,
+                    id,
+                    dn,
+                    scm,
+                    Trigger::Registered,
+                    Some(REGISTERED_LINE),
+                    out,
+                );
+            }
+            ScmSignal::Answered { datanode, .. } => {
+                self.audited.insert(scm.clone());
+                // Only endpoints with queued tasks change: every heartbeat of every datanode is
+                // audited, and a plain answer to a healthy endpoint is no step.
+                let key = (datanode.clone(), scm);
+                if self.states.get(&key).is_some_and(|s| s.queued > 0) {
+                    let (dn, scm) = key;
+                    self.step(trace, id, dn, scm, Trigger::HeartbeatAnswered, None, out);
+                }
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn step(
+        &mut self,
+        trace: &Trace,
+        id: EventId,
+        datanode: String,
+        scm: String,
+        trigger: Trigger,
+        inferred: Option<&'static str>,
+        out: &mut Vec<Transition>,
+    ) {
+        let ts = trace.get(id).ts;
+        let key = (datanode, scm);
+        let before = self.states.get(&key).copied();
+        // A running datanode spends its time in HEARTBEAT: an endpoint first seen is there.
+        let from = before.unwrap_or(EndpointState {
+            phase: Phase::Heartbeat,
+            queued: 0,
+        });
+        let mut to = from;
+        match trigger {
+            Trigger::TimedOut => to.queued += 1,
+            Trigger::Unreachable | Trigger::HeartbeatSent => {}
+            Trigger::HeartbeatAnswered => to.queued = 0,
+            Trigger::Reregister => {
+                if from.phase == Phase::Heartbeat {
+                    to.phase = Phase::GetVersion;
+                }
+            }
+            Trigger::ReregisterInState(phase) | Trigger::StaleVersionTask(phase) => {
+                to.phase = phase;
+            }
+            Trigger::Registered => {
+                to.phase = Phase::Heartbeat;
+                to.queued = 0;
+            }
+            Trigger::Replaced => {
+                to = EndpointState {
+                    phase: Phase::GetVersion,
+                    queued: 0,
+                };
+            }
+            Trigger::Shutdown => to.phase = Phase::Shutdown,
+        }
+        let entity = Entity::Datanode(key.0.clone());
+        let scope: Arc<str> = Arc::from(key.1.as_str());
+        let mut first = before.is_none();
+        let mut push = |from: EndpointState, to: EndpointState, name: &str, inferred| {
+            let illegal = match trigger {
+                // The task was built for another state and the model's state was right.
+                Trigger::ReregisterInState(phase) | Trigger::StaleVersionTask(phase) => {
+                    before.is_some() && from.phase != phase
+                }
+                _ => !is_legal(from.phase, name, to.phase),
+            };
+            out.push(Transition {
+                machine: MACHINE,
+                entity: entity.clone(),
+                scope: Some(Arc::clone(&scope)),
+                from: if std::mem::take(&mut first) {
+                    "?".to_string()
+                } else {
+                    from.render()
+                },
+                to: to.render(),
+                event: id,
+                inferred,
+                illegal,
+            });
+        };
+        if trigger == Trigger::Registered && from.phase == Phase::GetVersion {
+            // getVersion succeeded first: no datanode line shows it.
+            let mid = EndpointState {
+                phase: Phase::Register,
+                queued: from.queued,
+            };
+            push(from, mid, "version answered", Some(VERSION_LINE));
+            push(mid, to, "registered", inferred);
+        } else if trigger == Trigger::Registered && from.phase == Phase::Heartbeat {
+            // The reregister that sent it back to GETVERSION was not in the trace.
+            let lost = EndpointState {
+                phase: Phase::GetVersion,
+                queued: from.queued,
+            };
+            push(from, lost, "reregister command", Some(REREGISTER_LINE));
+            let mid = EndpointState {
+                phase: Phase::Register,
+                queued: from.queued,
+            };
+            push(lost, mid, "version answered", Some(VERSION_LINE));
+            push(mid, to, "registered", inferred);
+        } else {
+            push(from, to, trigger.name(), inferred);
+        }
+        self.states.set(key, to, ts);
+    }
+}
+
+/// The DEBUG line that shows a reregister on the datanode.
+pub const REREGISTER_LINE: &str = "DEBUG org.apache.hadoop.ozone.container.common.states.endpoint.HeartbeatEndpointTask: Received SCM notification to register. Interrupt HEARTBEAT and transit to GETVERSION state.";
+/// No datanode line shows a successful registration; the SCM side does.
+const REGISTERED_LINE: &str =
+    "the SCM audit REGISTER of this datanode (no datanode line logs a successful register)";
+/// No datanode line shows a successful getVersion either.
+const VERSION_LINE: &str =
+    "the SCM audit GET_VERSION from this datanode (no datanode line logs a successful getVersion)";
+
+impl Machine for EndpointMachine {
+    fn name(&self) -> &'static str {
+        MACHINE
+    }
+
+    fn on_event(&mut self, trace: &Trace, id: EventId, out: &mut Vec<Transition>) {
+        let event = trace.get(id);
+        if let EventData::DnEndpoint(e) = &event.data {
+            self.hosts.observe(event);
+            let Some(datanode) = self.hosts.datanode_of(event) else {
+                return;
+            };
+            let trigger = match e {
+                DnEndpointEvent::EndpointTimeout { .. } => Trigger::TimedOut,
+                DnEndpointEvent::EndpointUnreachable { .. } => Trigger::Unreachable,
+                DnEndpointEvent::HeartbeatSent { .. } => Trigger::HeartbeatSent,
+                DnEndpointEvent::ReregisterReceived { .. } => Trigger::Reregister,
+                DnEndpointEvent::ReregisterIllegalState { state, .. } => {
+                    match Phase::parse(state) {
+                        Some(phase) => Trigger::ReregisterInState(phase),
+                        None => return,
+                    }
+                }
+                DnEndpointEvent::StaleVersionTask { state, .. } => match Phase::parse(state) {
+                    Some(phase) => Trigger::StaleVersionTask(phase),
+                    None => return,
+                },
+                DnEndpointEvent::ScmEndpointReResolved { .. } => Trigger::Replaced,
+                DnEndpointEvent::RegisterEndpointShutdown { .. } => Trigger::Shutdown,
+                _ => return,
+            };
+            let Some(endpoint) = e.endpoint() else { return };
+            let scm = endpoint_key(endpoint);
+            self.step(trace, id, datanode, scm, trigger, None, out);
+            return;
+        }
+        if let Some(signal) = scm_signal(event) {
+            self.hosts.observe(event);
+            self.on_signal(trace, id, &signal, out);
+        }
+    }
+
+    fn evict(&mut self, before: i64) {
+        self.states.evict(before);
+    }
+}
+
+/// Links an SCM's command to the datanode's receipt of it: a reregister (SCM audit / main log)
+/// to `Received SCM notification to register`, and a `closeContainerCommand` in a
+/// `SEND_HEARTBEAT` audit to `Received SCM container close request for container {}`. The receipt
+/// follows the answer within the RPC's return; allow the trace's skew plus one second.
+pub struct CommandReceipt;
+
+const RECEIPT_LAG_MS: i64 = 1_000;
+
+impl Linker for CommandReceipt {
+    fn name(&self) -> &'static str {
+        "scm-command-receipt"
+    }
+
+    fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, String)>) {
+        let signals: Vec<(EventId, ScmSignal)> = trace
+            .events
+            .iter()
+            .enumerate()
+            .filter_map(|(id, e)| Some((id, scm_signal(e)?)))
+            .collect();
+        link_receipts(trace, &signals, out);
+    }
+}
+
+/// [`CommandReceipt`] over SCM signals already read from the trace.
+fn link_receipts(
+    trace: &Trace,
+    signals: &[(EventId, ScmSignal)],
+    out: &mut Vec<(EventId, EventId, String)>,
+) {
+    let hosts = DatanodeHosts::learn(trace);
+    // (datanode, scm) → reregisters; (datanode, scm, container) → close commands.
+    let mut rereg: HashMap<(String, String), Vec<EventId>> = HashMap::new();
+    let mut closes: HashMap<(String, String, u64), Vec<EventId>> = HashMap::new();
+    for (id, signal) in signals {
+        let id = *id;
+        let scm = host_key(&trace.get(id).host);
+        match signal {
+            ScmSignal::Reregister { datanode, .. } => {
+                rereg.entry((datanode.clone(), scm)).or_default().push(id);
+            }
+            ScmSignal::Answered {
+                datanode,
+                close_containers,
+            } => {
+                for &c in close_containers {
+                    closes
+                        .entry((datanode.clone(), scm.clone(), c))
+                        .or_default()
+                        .push(id);
+                }
+            }
+            _ => {}
+        }
+    }
+    for (id, event) in trace.events.iter().enumerate() {
+        let EventData::DnEndpoint(e) = &event.data else {
+            continue;
+        };
+        let (Some(datanode), Some(endpoint), Some(at)) =
+            (hosts.datanode_of(event), e.endpoint(), event.ts)
+        else {
+            continue;
+        };
+        let scm = endpoint_key(endpoint);
+        let candidates = match e {
+            DnEndpointEvent::ReregisterReceived { .. } => rereg.get(&(datanode, scm)),
+            DnEndpointEvent::CloseCommandReceived { container, .. } => {
+                closes.get(&(datanode, scm, *container))
+            }
+            _ => None,
+        };
+        let lag = trace.skew_ms + RECEIPT_LAG_MS;
+        // The latest SCM answer that can precede the receipt.
+        let cause = candidates.and_then(|ids| {
+            ids.iter().rev().copied().find(|&c| {
+                trace
+                    .get(c)
+                    .ts
+                    .is_some_and(|t| t <= at + trace.skew_ms && t >= at - lag)
+            })
+        });
+        if let Some(cause) = cause {
+            out.push((
+                cause,
+                id,
+                format!("{} received from {}", e.kind(), trace.get(cause).host),
+            ));
+        }
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::machine::Replay;
+    use oztrace_parser::catalog::Unrecognized;
+    use oztrace_parser::catalog::dn_endpoint::ContainerActionRef;
+    use serde_json::json;
+
+    pub(crate) const DN: &str = "4f6a2c1e-8b3d-4e2a-9c71-0d5e8f3a1b27";
+    pub(crate) const ADDR: &str = "scm1.example.com:9861/scm1.example.com/10.20.0.11";
+
+    pub(crate) fn dn_event(ts: i64, data: DnEndpointEvent) -> Event {
+        Event {
+            ts: Some(ts),
+            host: "dn2".into(),
+            component: Component::Datanode,
+            level: None,
+            thread: None,
+            logger: None,
+            entities: vec![Entity::Datanode(DN.into())],
+            data: EventData::DnEndpoint(data),
+            file: "dn2/ozone-hadoop-datanode-dn2.log".into(),
+            line: ts as u64,
+            continuation_lines: 0,
+            text: String::new(),
+            copies: Vec::new(),
+        }
+    }
+
+    pub(crate) fn timeout(ts: i64) -> Event {
+        dn_event(
+            ts,
+            DnEndpointEvent::EndpointTimeout {
+                datanode: Some(DN.into()),
+                endpoint: ADDR.into(),
+            },
+        )
+    }
+
+    pub(crate) fn heartbeat(ts: i64, actions: &[u64]) -> Event {
+        dn_event(
+            ts,
+            DnEndpointEvent::HeartbeatSent {
+                datanode: Some(DN.into()),
+                endpoint: Some(ADDR.into()),
+                container_actions: actions
+                    .iter()
+                    .map(|&c| ContainerActionRef {
+                        container: c,
+                        action: "CLOSE".into(),
+                        reason: "CONTAINER_FULL".into(),
+                    })
+                    .collect(),
+                icrs: vec![],
+                pipeline_actions: 0,
+            },
+        )
+    }
+
+    pub(crate) fn reregister_received(ts: i64) -> Event {
+        dn_event(
+            ts,
+            DnEndpointEvent::ReregisterReceived {
+                datanode: Some(DN.into()),
+                endpoint: Some(ADDR.into()),
+            },
+        )
+    }
+
+    pub(crate) fn illegal_state(ts: i64) -> Event {
+        dn_event(
+            ts,
+            DnEndpointEvent::ReregisterIllegalState {
+                datanode: Some(DN.into()),
+                endpoint: Some(ADDR.into()),
+                state: "GETVERSION".into(),
+                expected: "HEARTBEAT".into(),
+            },
+        )
+    }
+
+    #[test]
+    fn table_allows_the_normal_lifecycle_and_rejects_stale_heartbeats() {
+        assert!(is_legal(
+            Phase::Heartbeat,
+            "heartbeat sent",
+            Phase::Heartbeat
+        ));
+        assert!(is_legal(
+            Phase::Heartbeat,
+            "reregister command",
+            Phase::GetVersion
+        ));
+        assert!(is_legal(
+            Phase::GetVersion,
+            "version answered",
+            Phase::Register
+        ));
+        assert!(is_legal(Phase::Register, "registered", Phase::Heartbeat));
+        assert!(is_legal(
+            Phase::GetVersion,
+            "task timed out",
+            Phase::GetVersion
+        ));
+        assert!(is_legal(
+            Phase::Shutdown,
+            "endpoint replaced",
+            Phase::GetVersion
+        ));
+        // HDDS-17269: a heartbeat task built in HEARTBEAT runs after the reregister.
+        assert!(!is_legal(
+            Phase::GetVersion,
+            "heartbeat sent",
+            Phase::GetVersion
+        ));
+        assert!(!is_legal(
+            Phase::Register,
+            "heartbeat sent",
+            Phase::Register
+        ));
+        assert!(!is_legal(Phase::GetVersion, "registered", Phase::Heartbeat));
+        assert!(!is_legal(
+            Phase::Shutdown,
+            "task timed out",
+            Phase::Shutdown
+        ));
+    }
+
+    #[test]
+    fn keys_match_datanode_addresses_and_scm_hosts() {
+        assert_eq!(endpoint_key(ADDR), "scm1");
+        assert_eq!(endpoint_key("scm1:9861/scm1/172.25.0.11"), "scm1");
+        assert_eq!(endpoint_key("scm1.example.com/10.20.0.42:9861"), "scm1");
+        assert_eq!(endpoint_key("10.20.0.11:9861"), "10.20.0.11");
+        assert_eq!(host_key("scm1-1"), "scm1");
+        assert_eq!(host_key("SCM1.example.com"), "scm1");
+        assert_eq!(host_key("datanode2_1"), "datanode2");
+        assert_eq!(host_key("dn2"), "dn2");
+    }
+
+    #[test]
+    fn close_commands_in_an_audit_command_list() {
+        let command = "[commandType: deleteBlocksCommand deleteTransactionsCount: 3 cmdID: 9, commandType: closeContainerCommand closeContainerCommandProto { containerID: 2043 pipelineID { id: \"8a1f\" } cmdId: 11 force: false } term: 6 encodedToken: \"\" deadlineMsSinceEpoch: 0, commandType: closeContainerCommand closeContainerCommandProto { containerID: 7 } term: 6]";
+        assert_eq!(close_command_containers(command), vec![2043, 7]);
+        assert_eq!(close_command_containers("[]"), Vec::<u64>::new());
+        assert_eq!(
+            close_command_containers(
+                "[commandType: reregisterCommand reregisterCommandProto { } term: 0]"
+            ),
+            Vec::<u64>::new()
+        );
+    }
+
+    fn replay(events: Vec<Event>) -> Vec<Transition> {
+        let trace = Trace::from_ordered(events, 0);
+        let mut machines: Vec<Box<dyn Machine>> = vec![Box::new(EndpointMachine::new())];
+        Replay::run(&trace, &mut machines, i64::MAX).transitions
+    }
+
+    #[test]
+    fn backlog_then_reregister_then_stale_heartbeat_is_illegal() {
+        let steps = replay(vec![
+            heartbeat(0, &[]),
+            timeout(30_000),
+            timeout(60_000),
+            reregister_received(94_000),
+            heartbeat(94_001, &[2043]),
+            illegal_state(94_010),
+        ]);
+        let view: Vec<(&str, &str, bool)> = steps
+            .iter()
+            .map(|t| (t.from.as_str(), t.to.as_str(), t.illegal))
+            .collect();
+        assert_eq!(
+            view,
+            vec![
+                ("?", "HEARTBEAT", false),
+                ("HEARTBEAT", "HEARTBEAT queued=1", false),
+                ("HEARTBEAT queued=1", "HEARTBEAT queued=2", false),
+                ("HEARTBEAT queued=2", "GETVERSION queued=2", false),
+                ("GETVERSION queued=2", "GETVERSION queued=2", true),
+                ("GETVERSION queued=2", "GETVERSION queued=2", false),
+            ]
+        );
+        assert!(steps.iter().all(|t| t.scope.as_deref() == Some("scm1")));
+        assert!(
+            steps
+                .iter()
+                .all(|t| t.entity == Entity::Datanode(DN.into()))
+        );
+        assert!(steps.iter().all(|t| t.inferred.is_none()));
+    }
+
+    #[test]
+    fn illegal_state_line_corrects_a_model_that_missed_the_reregister() {
+        let steps = replay(vec![heartbeat(0, &[]), illegal_state(10)]);
+        assert_eq!(steps[1].to, "GETVERSION");
+        assert!(steps[1].illegal, "the model believed HEARTBEAT");
+    }
+
+    #[test]
+    fn re_resolve_starts_a_new_endpoint_in_getversion() {
+        let steps = replay(vec![
+            timeout(0),
+            dn_event(
+                10,
+                DnEndpointEvent::ScmEndpointReResolved {
+                    datanode: Some(DN.into()),
+                    endpoint: "scm1.example.com:9861".into(),
+                    old_address: "scm1.example.com/10.20.0.11:9861".into(),
+                    new_address: "scm1.example.com/10.20.0.42:9861".into(),
+                },
+            ),
+            heartbeat(20, &[2043]),
+        ]);
+        assert_eq!(steps[1].to, "GETVERSION");
+        assert!(!steps[1].illegal);
+        assert!(
+            steps[2].illegal,
+            "a heartbeat right after the rebuild is the old endpoint's"
+        );
+    }
+
+    #[test]
+    fn eviction_forgets_idle_endpoints() {
+        let mut machine = EndpointMachine::new();
+        let trace = Trace::from_ordered(vec![timeout(0), timeout(100)], 0);
+        let mut out = Vec::new();
+        machine.on_event(&trace, 0, &mut out);
+        machine.evict(50);
+        machine.on_event(&trace, 1, &mut out);
+        assert_eq!(out[1].from, "?");
+    }
+
+    /// A placeholder event written by an SCM host: SCM-side steps come through
+    /// [`EndpointMachine::on_signal`], so tests need no SCM catalogue types.
+    pub(crate) fn scm_event(ts: i64, host: &str) -> Event {
+        Event {
+            ts: Some(ts),
+            host: host.into(),
+            component: Component::ScmAudit,
+            level: None,
+            thread: None,
+            logger: None,
+            entities: vec![Entity::Datanode(DN.into())],
+            data: EventData::Unrecognized(Unrecognized {}),
+            file: format!("{host}/scm-audit-{host}.log").into(),
+            line: ts as u64,
+            continuation_lines: 0,
+            text: String::new(),
+            copies: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn audit_fields_give_reregister_register_and_close_commands() {
+        let rereg = json!({"op": "SEND_HEARTBEAT", "ret": "SUCCESS", "term": "7", "params": {
+            "datanodeUUID": DN, "term": "7",
+            "command": "[commandType: reregisterCommand reregisterCommandProto { } term: 0 encodedToken: \"\" deadlineMsSinceEpoch: 0]"}});
+        assert_eq!(
+            audit_signal(&rereg),
+            Some(ScmSignal::Reregister {
+                datanode: DN.into(),
+                audit: true
+            })
+        );
+        let register = json!({"op": "REGISTER", "ret": "SUCCESS", "params": {
+            "datanodeDetails": format!("{DN}(dn2.example.com/10.20.1.12)")}});
+        assert_eq!(
+            audit_signal(&register),
+            Some(ScmSignal::Registered {
+                datanode: DN.into(),
+                audit: true
+            })
+        );
+        let close = json!({"op": "SEND_HEARTBEAT", "ret": "SUCCESS", "params": {
+            "datanodeUUID": DN,
+            "command": "[commandType: closeContainerCommand closeContainerCommandProto { containerID: 2043 force: false } term: 6]"}});
+        assert_eq!(
+            audit_signal(&close),
+            Some(ScmSignal::Answered {
+                datanode: DN.into(),
+                close_containers: vec![2043]
+            })
+        );
+        let failed = json!({"op": "REGISTER", "ret": "FAILURE", "params": {}});
+        assert_eq!(audit_signal(&failed), None);
+        assert_eq!(
+            audit_signal(&json!({"op": "GET_VERSION", "params": {}})),
+            None
+        );
+    }
+
+    #[test]
+    fn scm_side_reregister_and_register_are_inferred_steps() {
+        let trace = Trace::from_ordered(
+            vec![
+                timeout(0),
+                timeout(30_000),
+                scm_event(94_000, "scm1"),
+                scm_event(94_010, "scm1"),
+                scm_event(94_100, "scm1"),
+                scm_event(95_000, "scm2"),
+            ],
+            0,
+        );
+        let mut machine = EndpointMachine::new();
+        let mut out = Vec::new();
+        machine.on_event(&trace, 0, &mut out);
+        machine.on_event(&trace, 1, &mut out);
+        let rereg = ScmSignal::Reregister {
+            datanode: DN.into(),
+            audit: true,
+        };
+        machine.on_signal(&trace, 2, &rereg, &mut out);
+        machine.on_signal(&trace, 3, &rereg, &mut out);
+        let registered = ScmSignal::Registered {
+            datanode: DN.into(),
+            audit: true,
+        };
+        machine.on_signal(&trace, 4, &registered, &mut out);
+        // scm2 never showed a reregister: the registration implies one.
+        machine.on_signal(&trace, 5, &registered, &mut out);
+        let view: Vec<(&str, &str, &str, bool, bool)> = out
+            .iter()
+            .map(|t| {
+                (
+                    t.scope.as_deref().unwrap_or(""),
+                    t.from.as_str(),
+                    t.to.as_str(),
+                    t.inferred.is_some(),
+                    t.illegal,
+                )
+            })
+            .collect();
+        assert_eq!(
+            view,
+            vec![
+                ("scm1", "?", "HEARTBEAT queued=1", false, false),
+                (
+                    "scm1",
+                    "HEARTBEAT queued=1",
+                    "HEARTBEAT queued=2",
+                    false,
+                    false
+                ),
+                (
+                    "scm1",
+                    "HEARTBEAT queued=2",
+                    "GETVERSION queued=2",
+                    true,
+                    false
+                ),
+                (
+                    "scm1",
+                    "GETVERSION queued=2",
+                    "GETVERSION queued=2",
+                    true,
+                    false
+                ),
+                (
+                    "scm1",
+                    "GETVERSION queued=2",
+                    "REGISTER queued=2",
+                    true,
+                    false
+                ),
+                ("scm1", "REGISTER queued=2", "HEARTBEAT", true, false),
+                ("scm2", "?", "GETVERSION", true, false),
+                ("scm2", "GETVERSION", "REGISTER", true, false),
+                ("scm2", "REGISTER", "HEARTBEAT", true, false),
+            ]
+        );
+        // A main-log reregister repeats the audit of an audited SCM: not a second step.
+        let main_log = ScmSignal::Reregister {
+            datanode: DN.into(),
+            audit: false,
+        };
+        let before = out.len();
+        machine.on_signal(&trace, 3, &main_log, &mut out);
+        assert_eq!(out.len(), before);
+    }
+
+    #[test]
+    fn receipts_link_to_the_scm_answer_on_the_same_endpoint() {
+        let trace = Trace::from_ordered(
+            vec![
+                scm_event(0, "scm1-1"),
+                scm_event(5, "scm2"),
+                reregister_received(10),
+                reregister_received(5_000),
+            ],
+            0,
+        );
+        let rereg = ScmSignal::Reregister {
+            datanode: DN.into(),
+            audit: true,
+        };
+        let signals = vec![(0, rereg.clone()), (1, rereg)];
+        let mut out = Vec::new();
+        link_receipts(&trace, &signals, &mut out);
+        // scm2's reregister is another endpoint; the receipt 5 s later has no answer before it.
+        assert_eq!(out.len(), 1);
+        assert_eq!((out[0].0, out[0].1), (0, 2));
+        assert!(out[0].2.contains("reregister_received"));
+        let mut none = Vec::new();
+        CommandReceipt.link(&trace, &mut none);
+        assert!(none.is_empty(), "placeholder SCM events carry no signal");
+    }
+}

@@ -1,0 +1,1281 @@
+//! `dropped-actions` (HDDS-17269): a heartbeat task queued behind a slow one runs after the SCM
+//! asked the datanode to reregister, drains the pending container actions and sends them to an
+//! SCM that drops them.
+//!
+//! Evidence, as the logs allow it (datanode.md 3.B, issue 7):
+//! - backlog: two or more consecutive `Detected timeout` for one SCM endpoint of a datanode
+//!   (each one is a task left queued), around an `Unable to communicate to SCM server`;
+//! - the SCM restarted or failed over: it answers the datanode with reregister (SCM audit
+//!   `SEND_HEARTBEAT … reregisterCommand`, `SCM received heartbeat from an unregistered
+//!   datanode`), then `REGISTER`. Several reregisters in a burst are the queued heartbeats replayed;
+//! - effect: a container action raised in that window (`Marked Container UNHEALTHY`, dn-container
+//!   `State=UNHEALTHY`, the full-volume immediate heartbeat whose close action is queued without a
+//!   line) and no SCM close for the container within ten heartbeat intervals after the
+//!   re-registration;
+//! - with HeartbeatEndpointTask DEBUG: the heartbeat sent while the endpoint was back in
+//!   GETVERSION (an illegal step of the `dn-endpoint` machine) carrying the action, answered with
+//!   another reregister: the defect itself.
+//!
+//! Lost ICRs and CLOSING replicas are repaired by the full container report sent at
+//! registration, and pipeline actions stay queued: they are context, not the effect.
+
+use crate::{
+    Confidence, Context, Evidence, Finding, Gap, Output, Role, Rule, RuleDoc, Settings, Severity,
+};
+use oztrace_analyzer::machine::Replay;
+use oztrace_analyzer::machines::endpoint::{
+    DatanodeHosts, MACHINE, ScmSignal, endpoint_key, host_key, scm_signal,
+};
+use oztrace_analyzer::trace::{EventId, Trace};
+use oztrace_parser::catalog::EventData;
+use oztrace_parser::catalog::dn_endpoint::DnEndpointEvent;
+use oztrace_parser::entity::Entity;
+use oztrace_parser::event::Event;
+use oztrace_parser::source::Component;
+use std::collections::{BTreeMap, BTreeSet};
+
+pub const RULE: &str = "dropped-actions";
+
+/// Default `hdds.heartbeat.interval` (ozone-default.xml: 30s).
+const DEFAULT_HEARTBEAT_MS: i64 = 30_000;
+/// How long after the re-registration the SCM has to close a container whose action was raised.
+const CLOSE_WINDOW_HEARTBEATS: i64 = 10;
+/// Timeouts further apart than this are separate backlogs.
+const RUN_GAP_HEARTBEATS: i64 = 2;
+/// A stuck heartbeat RPC lasts up to ~95 s with the defaults (16 × 5 s rpc-timeout + 15 × 1 s):
+/// the reregister that answers it comes at most this many intervals after the last timeout.
+const REREGISTER_AFTER_RUN_HEARTBEATS: i64 = 4;
+
+/// Loggers that show which heartbeat carried which action and in which endpoint state it ran
+/// (datanode.md 3.B "DEBUG loggers an operator must enable").
+pub const HEARTBEAT_TASK_LOGGER: &str =
+    "org.apache.hadoop.ozone.container.common.states.endpoint.HeartbeatEndpointTask";
+const DEBUG_LINES: &[&str] = &[
+    "log4j.logger.org.apache.hadoop.ozone.container.common.states.endpoint.HeartbeatEndpointTask=DEBUG",
+    "log4j.logger.org.apache.hadoop.ozone.container.common.states.endpoint.VersionEndpointTask=DEBUG",
+    "log4j.logger.org.apache.hadoop.ozone.container.common.statemachine.StateContext=DEBUG",
+    "log4j.logger.org.apache.hadoop.ozone.container.common.statemachine.DatanodeStateMachine=DEBUG",
+    "log4j.logger.org.apache.hadoop.ozone.container.common.statemachine.commandhandler.CloseContainerCommandHandler=DEBUG",
+];
+
+/// Datanode kinds written by another slice (`datanode.rs`) that this rule reads by name.
+pub mod datanode_kinds {
+    /// HddsDispatcher INFO `Marked Container UNHEALTHY, ContainerID: {}` (a close action follows).
+    pub const MARKED_UNHEALTHY: &str = "container_marked_unhealthy";
+    /// Every dn-container record (fields `id`, `index`, `bcsid`, `state`, `volume`, `message`).
+    pub const CONTAINER_STATE: &str = "dn_container_state";
+    /// HddsDispatcher WARN `Triggered immediate heartbeat because of full volume.`: a close
+    /// action (CONTAINER_FULL) was queued without a line naming the container.
+    pub const FULL_VOLUME_HEARTBEAT: &str = "full_volume_heartbeat";
+    /// CloseContainerCommandHandler INFO/ERROR outcomes (`Marking Container {} quasi closed`,
+    /// `Follower cannot close container #{}.`, …): a close command reached the datanode.
+    pub const CLOSE_HANDLING: &str = "close_container_handling";
+}
+
+pub static DOC: RuleDoc = RuleDoc {
+    id: RULE,
+    ticket: "HDDS-17269",
+    severity: Severity::Medium,
+    title: "Datanode heartbeat queued behind a slow one runs after a reregister and drops container actions",
+    detects: "A datanode whose heartbeat to one SCM did not return within the heartbeat interval \
+(consecutive `Detected timeout` warnings: one queued task each), while that SCM restarted or \
+failed over and answered the datanode with reregister commands; a container action raised in that \
+window (a full or UNHEALTHY container's close action) that the SCM never acted on within ten \
+heartbeat intervals of the re-registration. In builds with HDDS-15533 and \
+`ozone.client.failover.resolve-needed=true`, an `SCM endpoint … re-resolved` line stands in for the \
+reregister (the replaced endpoint's queued heartbeats still run).",
+    why: "RunningDatanodeState never cancels a timed-out endpoint task; the queued \
+HeartbeatEndpointTask runs after the reregister moved the endpoint to GETVERSION, drains the \
+container actions queued for that SCM and sends them to an SCM that does not consider the \
+datanode registered, which answers with another reregister and processes nothing. A lost close \
+action for a full container is not raised again unless a write reaches it, so the container stays \
+OPEN in SCM until its pipeline closes.",
+    example: "dn2 WARN RunningDatanodeState: Detected timeout: Timeout occurred on endpoint: \
+scm1.example.com:9861/… (×3); dn2 WARN HddsDispatcher: Triggered immediate heartbeat because of \
+full volume.; scm1 INFO SCMDatanodeHeartbeatDispatcher: SCM received heartbeat from an \
+unregistered datanode 4f6a…(dn2…). Asking datanode to re-register. (×5 in 46 ms); scm1 audit \
+REGISTER; no FINALIZE/CLOSE or closeContainerCommand for the container afterwards.",
+    evidence: "Cause: the `Detected timeout` run for the endpoint and the SCM's reregister answers \
+(audit SEND_HEARTBEAT with reregisterCommand, or the unregistered-datanode INFO line). Effect: the \
+action raised inside the window (Marked Container UNHEALTHY, dn-container State=UNHEALTHY, the \
+full-volume immediate heartbeat) with no SCM close of that container (no closeContainerCommand in \
+any SEND_HEARTBEAT audit, no SCM line naming it, no CLOSING/CLOSED replica) within ten heartbeat \
+intervals (`hdds.heartbeat.interval`, default 30s) after the REGISTER. At INFO this is at best \
+`possible`: nothing shows which heartbeat carried the action. `confirmed` when HeartbeatEndpointTask \
+DEBUG shows a heartbeat sent while the endpoint was in GETVERSION (or by a replaced endpoint) \
+carrying that container action, answered by another reregister (or, after a DNS refresh, failing: \
+actions are not put back). With that DEBUG logger on and no such heartbeat, nothing is reported. A slow SCM that recovers without reregister is silent.",
+    loggers: DEBUG_LINES,
+};
+
+pub struct DroppedActions;
+
+/// A container action the datanode raised (or the line that shows one was raised).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Raised {
+    /// The datanode host's short name ([`host_key`]).
+    pub host: String,
+    pub datanode: Option<String>,
+    /// `None` for the full-volume trigger, whose close action names no container in the logs.
+    pub container: Option<u64>,
+}
+
+/// A sign that a container was closed or handled by SCM.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Closed {
+    /// The container, wherever it closed (SCM lines, close commands, replicas going CLOSING+).
+    Container(u64),
+    /// A close command reached this datanode, or one of its replicas started closing: clears an
+    /// action whose container the logs do not name.
+    OnDatanode {
+        host: String,
+        datanode: Option<String>,
+    },
+}
+
+/// What the rule reads from other slices' events, by kind name and fields.
+#[derive(Debug, Default)]
+pub struct Observations {
+    pub signals: Vec<(EventId, ScmSignal)>,
+    pub raised: Vec<(EventId, Raised)>,
+    pub closed: Vec<(EventId, Closed)>,
+}
+
+impl Observations {
+    /// Reads the trace once.
+    pub fn read(trace: &Trace, hosts: &DatanodeHosts) -> Observations {
+        let mut obs = Observations::default();
+        for (id, event) in trace.events.iter().enumerate() {
+            if let Some(signal) = scm_signal(event) {
+                if let ScmSignal::Answered {
+                    datanode,
+                    close_containers,
+                } = &signal
+                    && !close_containers.is_empty()
+                {
+                    for &c in close_containers {
+                        obs.closed.push((id, Closed::Container(c)));
+                    }
+                    obs.closed.push((
+                        id,
+                        Closed::OnDatanode {
+                            host: String::new(),
+                            datanode: Some(datanode.clone()),
+                        },
+                    ));
+                }
+                obs.signals.push((id, signal));
+                continue;
+            }
+            obs.read_event(id, event, hosts);
+        }
+        obs
+    }
+
+    fn read_event(&mut self, id: EventId, event: &Event, hosts: &DatanodeHosts) {
+        let containers = || {
+            event.entities.iter().filter_map(|e| match e {
+                Entity::Container(c) => Some(*c),
+                _ => None,
+            })
+        };
+        let on_scm = matches!(event.component, Component::Scm | Component::ScmAudit);
+        if on_scm {
+            // SCM prints a container at INFO when it changes it or sends a command for it.
+            for c in containers() {
+                self.closed.push((id, Closed::Container(c)));
+            }
+            return;
+        }
+        let host = host_key(&event.host);
+        let datanode = hosts.datanode_of(event);
+        match &event.data {
+            EventData::DnEndpoint(e) => match e {
+                DnEndpointEvent::CloseCommandReceived { .. }
+                | DnEndpointEvent::CloseCommandProcessing { .. }
+                | DnEndpointEvent::CloseContainerSkipped { .. } => {
+                    for c in containers() {
+                        self.closed.push((id, Closed::Container(c)));
+                    }
+                    self.closed
+                        .push((id, Closed::OnDatanode { host, datanode }));
+                }
+                _ => {}
+            },
+            _ => match event.kind() {
+                datanode_kinds::CLOSE_HANDLING => {
+                    for c in containers() {
+                        self.closed.push((id, Closed::Container(c)));
+                    }
+                    self.closed
+                        .push((id, Closed::OnDatanode { host, datanode }));
+                }
+                datanode_kinds::MARKED_UNHEALTHY => {
+                    for c in containers() {
+                        self.raised.push((
+                            id,
+                            Raised {
+                                host: host.clone(),
+                                datanode: datanode.clone(),
+                                container: Some(c),
+                            },
+                        ));
+                    }
+                }
+                datanode_kinds::FULL_VOLUME_HEARTBEAT => self.raised.push((
+                    id,
+                    Raised {
+                        host,
+                        datanode,
+                        container: None,
+                    },
+                )),
+                datanode_kinds::CONTAINER_STATE => {
+                    let Ok(fields) = serde_json::to_value(&event.data) else {
+                        return;
+                    };
+                    let state = fields.get("state").and_then(|s| s.as_str()).unwrap_or("");
+                    let container = fields
+                        .get("id")
+                        .and_then(|v| v.as_u64().or_else(|| v.as_str()?.parse().ok()))
+                        .or_else(|| containers().next());
+                    let Some(container) = container else { return };
+                    match state {
+                        "UNHEALTHY" => self.raised.push((
+                            id,
+                            Raised {
+                                host,
+                                datanode,
+                                container: Some(container),
+                            },
+                        )),
+                        "CLOSING" | "QUASI_CLOSED" | "CLOSED" => {
+                            self.closed.push((id, Closed::Container(container)));
+                            self.closed
+                                .push((id, Closed::OnDatanode { host, datanode }));
+                        }
+                        _ => {}
+                    }
+                }
+                _ => {}
+            },
+        }
+    }
+}
+
+/// `hdds.heartbeat.interval` in milliseconds: `30s`, `1m`, `500ms`; a bare number is
+/// milliseconds (`HddsServerUtil.getScmHeartbeatInterval` reads it with
+/// `getTimeDuration(…, TimeUnit.MILLISECONDS)`).
+pub fn heartbeat_interval_ms(settings: &Settings) -> i64 {
+    settings
+        .get("hdds.heartbeat.interval")
+        .and_then(|(v, _)| parse_duration_ms(v))
+        .filter(|&ms| ms > 0)
+        .unwrap_or(DEFAULT_HEARTBEAT_MS)
+}
+
+fn parse_duration_ms(value: &str) -> Option<i64> {
+    let value = value.trim().to_ascii_lowercase();
+    let digits = value.bytes().take_while(u8::is_ascii_digit).count();
+    let number: i64 = value.get(..digits)?.parse().ok()?;
+    let scale = match value[digits..].trim() {
+        "" | "ms" => 1,
+        "s" => 1_000,
+        "m" => 60_000,
+        "h" => 3_600_000,
+        "d" => 86_400_000,
+        _ => return None,
+    };
+    number.checked_mul(scale)
+}
+
+/// One incident on one (datanode, SCM endpoint).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Incident {
+    pub datanode: String,
+    pub scm: String,
+    /// The datanode's host as the trace names it (for gaps).
+    pub host: String,
+    pub confidence: Option<Confidence>,
+    pub reason: String,
+    pub summary: String,
+    pub evidence: Vec<Evidence>,
+    pub containers: BTreeSet<u64>,
+    /// HeartbeatEndpointTask DEBUG lines exist for this datanode.
+    pub debug_seen: bool,
+}
+
+struct Run {
+    events: Vec<EventId>,
+}
+
+/// Finds every incident; `confidence` is `None` for a backlog and reregister with no provable
+/// effect (a gap may still be worth reporting).
+pub fn detect(
+    trace: &Trace,
+    replay: &Replay,
+    obs: &Observations,
+    hosts: &DatanodeHosts,
+    heartbeat_ms: i64,
+) -> Vec<Incident> {
+    // Timeouts per (datanode, endpoint), and the datanode-side lines of each endpoint.
+    let mut timeouts: BTreeMap<(String, String), Vec<EventId>> = BTreeMap::new();
+    let mut endpoint_lines: BTreeMap<(String, String), Vec<EventId>> = BTreeMap::new();
+    let mut debug_datanodes: BTreeSet<String> = BTreeSet::new();
+    for (id, event) in trace.events.iter().enumerate() {
+        let EventData::DnEndpoint(e) = &event.data else {
+            continue;
+        };
+        let Some(datanode) = hosts.datanode_of(event) else {
+            continue;
+        };
+        if matches!(e, DnEndpointEvent::HeartbeatSent { .. }) {
+            debug_datanodes.insert(datanode.clone());
+        }
+        let Some(endpoint) = e.endpoint() else {
+            continue;
+        };
+        let key = (datanode, endpoint_key(endpoint));
+        if event.ts.is_some() && matches!(e, DnEndpointEvent::EndpointTimeout { .. }) {
+            timeouts.entry(key.clone()).or_default().push(id);
+        }
+        endpoint_lines.entry(key).or_default().push(id);
+    }
+    let trace_end = trace
+        .events
+        .iter()
+        .filter_map(|e| e.ts)
+        .max()
+        .unwrap_or(i64::MIN);
+    let ts = |id: EventId| trace.get(id).ts.unwrap_or(i64::MIN);
+    let skew = trace.skew_ms;
+    let mut incidents = Vec::new();
+    for ((datanode, scm), ids) in &timeouts {
+        for run in runs(trace, ids, heartbeat_ms) {
+            let (Some(&first), Some(&last)) = (run.events.first(), run.events.last()) else {
+                continue;
+            };
+            let window_start = ts(first) - heartbeat_ms;
+            let rereg_deadline = ts(last) + REREGISTER_AFTER_RUN_HEARTBEATS * heartbeat_ms;
+            let from_scm = |id: EventId| host_key(&trace.get(id).host) == *scm;
+            let rereg_all: Vec<(EventId, bool)> = obs
+                .signals
+                .iter()
+                .filter_map(|(id, s)| match s {
+                    ScmSignal::Reregister { datanode: d, audit } if d == datanode => {
+                        Some((*id, *audit))
+                    }
+                    _ => None,
+                })
+                .filter(|&(id, _)| {
+                    from_scm(id) && ts(id) >= window_start - skew && ts(id) <= rereg_deadline + skew
+                })
+                .collect();
+            // The audit and the main log print every reregister once each: count one source.
+            let audited = rereg_all.iter().any(|&(_, audit)| audit);
+            let rereg: Vec<EventId> = rereg_all
+                .iter()
+                .filter(|&&(_, audit)| audit == audited)
+                .map(|&(id, _)| id)
+                .collect();
+            let lines = endpoint_lines
+                .get(&(datanode.clone(), scm.clone()))
+                .map(Vec::as_slice)
+                .unwrap_or(&[]);
+            // HDDS-15533 builds: the endpoint rebuilt after a DNS refresh; the old one's queued
+            // tasks still run.
+            let re_resolved = lines.iter().copied().find(|&id| {
+                matches!(
+                    &trace.get(id).data,
+                    EventData::DnEndpoint(DnEndpointEvent::ScmEndpointReResolved { .. })
+                ) && ts(id) >= window_start - skew
+                    && ts(id) <= rereg_deadline + skew
+            });
+            let burst: Vec<EventId> = rereg
+                .iter()
+                .copied()
+                .filter(|&id| {
+                    rereg
+                        .first()
+                        .is_some_and(|&f| ts(id) <= ts(f) + heartbeat_ms)
+                })
+                .collect();
+            let (first_rereg, last_rereg) = match (burst.first(), burst.last(), re_resolved) {
+                (Some(&first), Some(&last), _) => (first, last),
+                (_, _, Some(resolved)) => (resolved, resolved),
+                _ => continue,
+            };
+            // Tasks queued on a replaced endpoint run after the rebuild, one RPC timeout each.
+            let drained_until = if burst.is_empty() {
+                ts(last_rereg) + heartbeat_ms
+            } else {
+                ts(last_rereg)
+            };
+            let registration = obs.signals.iter().find_map(|(id, s)| match s {
+                ScmSignal::Registered { datanode: d, .. }
+                    if d == datanode && from_scm(*id) && ts(*id) >= ts(first_rereg) =>
+                {
+                    Some(*id)
+                }
+                _ => None,
+            });
+            let registered_at = registration.map_or(ts(last_rereg), ts);
+            let close_deadline = registered_at + CLOSE_WINDOW_HEARTBEATS * heartbeat_ms;
+            let dn_host = host_key(&trace.get(first).host);
+            let on_datanode = |r: &Raised| {
+                r.datanode.as_deref() == Some(datanode.as_str())
+                    || (r.datanode.is_none() && r.host == dn_host)
+            };
+            let closed_after = |raised_at: i64, container: Option<u64>| {
+                obs.closed.iter().any(|(id, c)| {
+                    let t = ts(*id);
+                    t >= raised_at - skew
+                        && t <= close_deadline + skew
+                        && match (c, container) {
+                            (Closed::Container(c), Some(want)) => *c == want,
+                            (Closed::OnDatanode { host, datanode: d }, None) => {
+                                d.as_deref() == Some(datanode.as_str())
+                                    || (d.is_none() && *host == dn_host)
+                            }
+                            _ => false,
+                        }
+                })
+            };
+            let covered = trace_end >= close_deadline;
+            // Actions raised while the heartbeats were queued, before the replay drained them.
+            let effects: Vec<(EventId, Option<u64>)> = obs
+                .raised
+                .iter()
+                .filter(|(id, r)| {
+                    on_datanode(r)
+                        && ts(*id) >= window_start - skew
+                        && ts(*id) <= drained_until + skew
+                })
+                .filter(|(id, r)| covered && !closed_after(ts(*id), r.container))
+                .map(|(id, r)| (*id, r.container))
+                .collect();
+            // DEBUG: stale heartbeats the dn-endpoint machine flagged, carrying actions, dropped.
+            let mut dropped: Vec<(EventId, Vec<u64>, Option<EventId>)> = Vec::new();
+            for t in replay.of_entity(&Entity::Datanode(datanode.clone())) {
+                if t.machine != MACHINE || !t.illegal || t.scope.as_deref() != Some(scm.as_str()) {
+                    continue;
+                }
+                let hb = trace.get(t.event);
+                let EventData::DnEndpoint(DnEndpointEvent::HeartbeatSent {
+                    container_actions, ..
+                }) = &hb.data
+                else {
+                    continue;
+                };
+                if ts(t.event) < window_start - skew
+                    || ts(t.event) > registered_at.max(drained_until) + skew
+                {
+                    continue;
+                }
+                let answer = dropped_by(trace, t.event, lines, &rereg_all, heartbeat_ms);
+                let lost: Vec<u64> = container_actions
+                    .iter()
+                    .map(|a| a.container)
+                    .filter(|&c| covered && !closed_after(ts(t.event), Some(c)))
+                    .collect();
+                if answer.is_some() && !lost.is_empty() {
+                    dropped.push((t.event, lost, answer));
+                }
+            }
+            let debug_seen = debug_datanodes.contains(datanode);
+            let confidence = if !dropped.is_empty() {
+                Some(Confidence::Confirmed)
+            } else if !effects.is_empty() && !debug_seen {
+                Some(Confidence::Possible)
+            } else {
+                None
+            };
+            let mut evidence = Vec::new();
+            let n = run.events.len();
+            for (i, &id) in run.events.iter().enumerate() {
+                evidence.push(Evidence {
+                    event: id,
+                    role: Role::Cause,
+                    note: format!(
+                        "timeout {}/{n} for {scm}: the heartbeat task is not cancelled, one more task queues behind it",
+                        i + 1
+                    ),
+                });
+            }
+            for &id in lines {
+                if matches!(
+                    &trace.get(id).data,
+                    EventData::DnEndpoint(DnEndpointEvent::EndpointUnreachable { .. })
+                ) && ts(id) >= window_start - 3 * heartbeat_ms
+                    && ts(id) <= registered_at
+                {
+                    evidence.push(Evidence {
+                        event: id,
+                        role: Role::Context,
+                        note: format!("the datanode could not reach {scm}"),
+                    });
+                }
+            }
+            for (i, &(id, _)) in rereg_all.iter().enumerate() {
+                let note = if i == 0 {
+                    format!(
+                        "{scm} no longer knows the datanode (restart or failover) and answers its heartbeat with reregister"
+                    )
+                } else if ts(id) <= ts(first_rereg) + heartbeat_ms {
+                    "another reregister for a queued heartbeat replayed after the first: SCM processes none of its reports or actions".to_string()
+                } else {
+                    "reregister".to_string()
+                };
+                evidence.push(Evidence {
+                    event: id,
+                    role: Role::Cause,
+                    note,
+                });
+            }
+            if let Some(id) = re_resolved {
+                evidence.push(Evidence {
+                    event: id,
+                    role: Role::Cause,
+                    note: "the endpoint was rebuilt after a DNS refresh (HDDS-15533); heartbeats queued on the old endpoint still run and drain the shared queues".to_string(),
+                });
+            }
+            if let Some(first_registration) = registration {
+                // The audit REGISTER and the main-log `Registered datanode:` of one registration.
+                for (id, s) in &obs.signals {
+                    if matches!(s, ScmSignal::Registered { datanode: d, .. } if d == datanode)
+                        && from_scm(*id)
+                        && ts(*id) >= ts(first_registration)
+                        && ts(*id) <= ts(first_registration) + heartbeat_ms
+                    {
+                        evidence.push(Evidence {
+                            event: *id,
+                            role: Role::Context,
+                            note: format!(
+                                "re-registration with {scm}: the window for a close starts here ({CLOSE_WINDOW_HEARTBEATS} heartbeat intervals)"
+                            ),
+                        });
+                    }
+                }
+            }
+            let mut containers = BTreeSet::new();
+            for &(id, container) in &effects {
+                evidence.push(Evidence {
+                    event: id,
+                    role: Role::Effect,
+                    note: match container {
+                        Some(c) => {
+                            containers.insert(c);
+                            format!(
+                                "close action for container {c} raised while heartbeats were queued; no SCM close for it within {CLOSE_WINDOW_HEARTBEATS} heartbeat intervals of the re-registration"
+                            )
+                        }
+                        None => format!(
+                            "a close action was queued silently (full volume) while heartbeats were queued; no close command reached the datanode within {CLOSE_WINDOW_HEARTBEATS} heartbeat intervals of the re-registration"
+                        ),
+                    },
+                });
+            }
+            for (hb, lost, answer) in &dropped {
+                containers.extend(lost.iter().copied());
+                let list = lost
+                    .iter()
+                    .map(u64::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                evidence.push(Evidence {
+                    event: *hb,
+                    role: Role::Effect,
+                    note: format!(
+                        "queued heartbeat sent while the endpoint was back in GETVERSION drained the action for container {list}"
+                    ),
+                });
+                if let Some(answer) = answer {
+                    evidence.push(Evidence {
+                        event: *answer,
+                        role: Role::Effect,
+                        note: "answered with reregister: the actions it carried are dropped"
+                            .to_string(),
+                    });
+                }
+            }
+            for &id in lines {
+                if matches!(
+                    &trace.get(id).data,
+                    EventData::DnEndpoint(DnEndpointEvent::ReregisterReceived { .. })
+                ) && ts(id) >= ts(first_rereg) - skew
+                    && ts(id) <= registered_at + skew
+                {
+                    evidence.push(Evidence {
+                        event: id,
+                        role: Role::Context,
+                        note: "the endpoint moves to GETVERSION; tasks already queued were built for HEARTBEAT".to_string(),
+                    });
+                }
+            }
+            let what = if burst.is_empty() {
+                format!("{scm}'s address was re-resolved and the endpoint rebuilt")
+            } else {
+                format!(
+                    "{scm} restarted or failed over and answered with {} reregister command(s)",
+                    burst.len()
+                )
+            };
+            let (reason, summary) = describe(
+                confidence,
+                datanode,
+                scm,
+                n,
+                &what,
+                &containers,
+                effects.len(),
+            );
+            evidence.sort_by_key(|e| e.event);
+            evidence.dedup_by_key(|e| e.event);
+            incidents.push(Incident {
+                datanode: datanode.clone(),
+                scm: scm.clone(),
+                host: trace.get(first).host.to_string(),
+                confidence,
+                reason,
+                summary,
+                evidence,
+                containers,
+                debug_seen,
+            });
+        }
+    }
+    incidents
+}
+
+/// Splits one endpoint's timeouts into runs of two or more, consecutive within
+/// [`RUN_GAP_HEARTBEATS`] intervals.
+fn runs(trace: &Trace, ids: &[EventId], heartbeat_ms: i64) -> Vec<Run> {
+    let mut runs = Vec::new();
+    let mut current: Vec<EventId> = Vec::new();
+    for &id in ids {
+        if let Some(&prev) = current.last()
+            && trace
+                .elapsed(prev, id)
+                .is_none_or(|gap| gap > RUN_GAP_HEARTBEATS * heartbeat_ms)
+        {
+            if current.len() >= 2 {
+                runs.push(Run {
+                    events: std::mem::take(&mut current),
+                });
+            }
+            current.clear();
+        }
+        current.push(id);
+    }
+    if current.len() >= 2 {
+        runs.push(Run { events: current });
+    }
+    runs
+}
+
+/// The line showing heartbeat `hb`'s payload was dropped: on the same endpoint before its next
+/// heartbeat, the datanode's DEBUG `Illegal state … expecting HEARTBEAT` (answered with
+/// reregister) or `Unable to communicate` (the call failed: container actions are not put back);
+/// else an SCM reregister for the datanode within one interval after it.
+fn dropped_by(
+    trace: &Trace,
+    hb: EventId,
+    endpoint_lines: &[EventId],
+    rereg: &[(EventId, bool)],
+    heartbeat_ms: i64,
+) -> Option<EventId> {
+    let after = endpoint_lines.iter().copied().filter(|&id| id > hb);
+    for id in after {
+        match &trace.get(id).data {
+            EventData::DnEndpoint(
+                DnEndpointEvent::ReregisterIllegalState { .. }
+                | DnEndpointEvent::EndpointUnreachable { .. },
+            ) => {
+                return Some(id);
+            }
+            EventData::DnEndpoint(DnEndpointEvent::HeartbeatSent { .. }) => break,
+            _ => {}
+        }
+    }
+    let at = trace.get(hb).ts?;
+    rereg.iter().map(|&(id, _)| id).find(|&id| {
+        trace
+            .get(id)
+            .ts
+            .is_some_and(|t| t >= at - trace.skew_ms && t <= at + heartbeat_ms)
+    })
+}
+
+fn describe(
+    confidence: Option<Confidence>,
+    datanode: &str,
+    scm: &str,
+    timeouts: usize,
+    what: &str,
+    containers: &BTreeSet<u64>,
+    effects: usize,
+) -> (String, String) {
+    let named = if containers.is_empty() {
+        "a close action the logs do not name (queued silently for a full volume)".to_string()
+    } else {
+        format!(
+            "the close action for container {}",
+            containers
+                .iter()
+                .map(u64::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
+    let outcome = if confidence == Some(Confidence::Confirmed) {
+        format!(
+            "{named} was drained by a queued heartbeat sent after the reregister, and SCM never closed the container"
+        )
+    } else {
+        format!(
+            "{named}, raised meanwhile, got no SCM close within {CLOSE_WINDOW_HEARTBEATS} heartbeat intervals of the re-registration: a queued heartbeat may have drained it"
+        )
+    };
+    let summary = format!(
+        "Datanode {datanode} queued {timeouts} heartbeat tasks for SCM {scm} (Detected timeout) while {what}; {outcome} (HDDS-17269)."
+    );
+    let reason = match confidence {
+        Some(Confidence::Confirmed) => "HeartbeatEndpointTask DEBUG shows a heartbeat sent while the endpoint was in GETVERSION (or by a replaced endpoint) carrying the container action, answered with reregister or failed, and SCM never closed the container".to_string(),
+        Some(_) => format!(
+            "backlog, reregister and {effects} unanswered container action(s) at INFO; which heartbeat carried the action is logged only at DEBUG"
+        ),
+        None => "backlog and reregister without an unanswered container action".to_string(),
+    };
+    (reason, summary)
+}
+
+impl Rule for DroppedActions {
+    fn doc(&self) -> &'static RuleDoc {
+        &DOC
+    }
+
+    fn check(&self, context: &Context<'_>, out: &mut Output) {
+        let analysis = context.analysis;
+        let trace = &analysis.trace;
+        let hosts = DatanodeHosts::learn(trace);
+        let obs = Observations::read(trace, &hosts);
+        let heartbeat_ms = heartbeat_interval_ms(context.settings);
+        let mut gap_hosts: BTreeSet<String> = BTreeSet::new();
+        for incident in detect(trace, &analysis.replay, &obs, &hosts, heartbeat_ms) {
+            let debug_on = incident.debug_seen
+                || context
+                    .logging
+                    .enabled(&incident.host, HEARTBEAT_TASK_LOGGER, "DEBUG");
+            if !debug_on {
+                gap_hosts.insert(incident.host.clone());
+            }
+            let Some(confidence) = incident.confidence else {
+                continue;
+            };
+            let Some(entity) = Entity::datanode(&incident.datanode) else {
+                continue;
+            };
+            let mut related: Vec<Entity> = incident
+                .containers
+                .iter()
+                .map(|&c| Entity::Container(c))
+                .collect();
+            related.extend(Entity::scm(&incident.scm));
+            out.findings.push(Finding {
+                rule: RULE,
+                entity,
+                related,
+                confidence,
+                reason: incident.reason,
+                summary: incident.summary,
+                evidence: incident.evidence,
+            });
+        }
+        if !gap_hosts.is_empty() {
+            out.gaps.push(Gap {
+                rule: RULE,
+                missing: "which heartbeat carried the container actions and in which endpoint state it ran (a queued heartbeat sent after the reregister)".to_string(),
+                enable: DEBUG_LINES.iter().map(|s| s.to_string()).collect(),
+                hosts: gap_hosts.into_iter().collect(),
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use oztrace_analyzer::machine::Machine;
+    use oztrace_analyzer::machines::endpoint::EndpointMachine;
+    use oztrace_parser::catalog::Unrecognized;
+    use oztrace_parser::catalog::dn_endpoint::ContainerActionRef;
+
+    const DN: &str = "4f6a2c1e-8b3d-4e2a-9c71-0d5e8f3a1b27";
+    const ADDR: &str = "scm1.example.com:9861/scm1.example.com/10.20.0.11";
+    const HB: i64 = 30_000;
+
+    fn base(ts: i64, host: &str, component: Component, data: EventData) -> Event {
+        Event {
+            ts: Some(ts),
+            host: host.into(),
+            component,
+            level: None,
+            thread: None,
+            logger: None,
+            entities: vec![],
+            data,
+            file: format!("{host}/log").into(),
+            line: 0,
+            continuation_lines: 0,
+            text: String::new(),
+            copies: Vec::new(),
+        }
+    }
+
+    fn dn(ts: i64, e: DnEndpointEvent) -> Event {
+        base(ts, "dn2", Component::Datanode, EventData::DnEndpoint(e))
+    }
+
+    fn timeout(ts: i64) -> Event {
+        dn(
+            ts,
+            DnEndpointEvent::EndpointTimeout {
+                datanode: Some(DN.into()),
+                endpoint: ADDR.into(),
+            },
+        )
+    }
+
+    fn heartbeat(ts: i64, actions: &[u64]) -> Event {
+        dn(
+            ts,
+            DnEndpointEvent::HeartbeatSent {
+                datanode: Some(DN.into()),
+                endpoint: Some(ADDR.into()),
+                container_actions: actions
+                    .iter()
+                    .map(|&c| ContainerActionRef {
+                        container: c,
+                        action: "CLOSE".into(),
+                        reason: "CONTAINER_FULL".into(),
+                    })
+                    .collect(),
+                icrs: vec![],
+                pipeline_actions: 0,
+            },
+        )
+    }
+
+    /// A placeholder for an event of another slice's kind: what it says goes into
+    /// [`Observations`] by hand.
+    fn other(ts: i64, host: &str, component: Component) -> Event {
+        base(
+            ts,
+            host,
+            component,
+            EventData::Unrecognized(Unrecognized {}),
+        )
+    }
+
+    /// A scenario: events in time order, and what the observations say about the placeholders.
+    struct Scenario {
+        events: Vec<Event>,
+        obs: Observations,
+    }
+
+    impl Scenario {
+        fn new() -> Scenario {
+            Scenario {
+                events: Vec::new(),
+                obs: Observations::default(),
+            }
+        }
+        fn push(&mut self, e: Event) -> EventId {
+            self.events.push(e);
+            self.events.len() - 1
+        }
+        fn signal(&mut self, ts: i64, host: &str, s: ScmSignal) {
+            let id = self.push(other(ts, host, Component::ScmAudit));
+            self.obs.signals.push((id, s));
+        }
+        fn rereg(&mut self, ts: i64, host: &str) {
+            self.signal(
+                ts,
+                host,
+                ScmSignal::Reregister {
+                    datanode: DN.into(),
+                    audit: true,
+                },
+            );
+        }
+        fn register(&mut self, ts: i64, host: &str) {
+            self.signal(
+                ts,
+                host,
+                ScmSignal::Registered {
+                    datanode: DN.into(),
+                    audit: true,
+                },
+            );
+        }
+        fn raised(&mut self, ts: i64, container: Option<u64>) {
+            let id = self.push(other(ts, "dn2", Component::Datanode));
+            self.obs.raised.push((
+                id,
+                Raised {
+                    host: "dn2".into(),
+                    datanode: Some(DN.into()),
+                    container,
+                },
+            ));
+        }
+        fn closed(&mut self, ts: i64, container: u64) {
+            let id = self.push(other(ts, "scm1", Component::Scm));
+            self.obs.closed.push((id, Closed::Container(container)));
+        }
+        fn run(self) -> Vec<Incident> {
+            // Observations point at placeholder ids: events must be pushed in time order.
+            assert!(self.events.windows(2).all(|w| w[0].ts <= w[1].ts));
+            let trace = Trace::from_ordered(self.events, 0);
+            let replay = {
+                let mut machines: Vec<Box<dyn Machine>> = vec![Box::new(EndpointMachine::new())];
+                Replay::run(&trace, &mut machines, i64::MAX)
+            };
+            let hosts = DatanodeHosts::learn(&trace);
+            detect(&trace, &replay, &self.obs, &hosts, HB)
+        }
+    }
+
+    /// The bug at INFO: three timeouts, a restart's reregister burst, a full-volume action and no
+    /// close. Events are pushed in time order so placeholder ids stay valid.
+    fn bug_info(s: &mut Scenario) {
+        s.push(dn(
+            0,
+            DnEndpointEvent::EndpointUnreachable {
+                datanode: Some(DN.into()),
+                server: "SCM".into(),
+                endpoint: ADDR.into(),
+                seconds: Some(0),
+            },
+        ));
+        s.push(timeout(60_000));
+        s.push(timeout(90_000));
+        s.push(timeout(120_000));
+        s.raised(121_500, None);
+        s.rereg(124_000, "scm1");
+        s.rereg(124_010, "scm1");
+        s.rereg(124_020, "scm1");
+        s.register(124_100, "scm1");
+    }
+
+    fn tail(s: &mut Scenario, until: i64) {
+        s.push(other(until, "scm2", Component::Scm));
+    }
+
+    #[test]
+    fn bug_at_info_is_possible() {
+        let mut s = Scenario::new();
+        bug_info(&mut s);
+        tail(&mut s, 124_100 + 11 * HB);
+        let incidents = s.run();
+        assert_eq!(incidents.len(), 1);
+        let i = &incidents[0];
+        assert_eq!(i.confidence, Some(Confidence::Possible));
+        assert_eq!((i.datanode.as_str(), i.scm.as_str()), (DN, "scm1"));
+        let roles: Vec<Role> = i.evidence.iter().map(|e| e.role).collect();
+        assert_eq!(roles.iter().filter(|r| **r == Role::Cause).count(), 6);
+        assert_eq!(roles.iter().filter(|r| **r == Role::Effect).count(), 1);
+        assert!(i.summary.contains("3 reregister"));
+        assert!(!i.debug_seen);
+    }
+
+    #[test]
+    fn a_close_within_the_window_clears_it() {
+        let mut s = Scenario::new();
+        s.push(timeout(60_000));
+        s.push(timeout(90_000));
+        s.raised(95_000, Some(2041));
+        s.rereg(100_000, "scm1");
+        s.register(100_100, "scm1");
+        s.closed(100_000 + 9 * HB, 2041);
+        tail(&mut s, 100_100 + 11 * HB);
+        let incidents = s.run();
+        assert_eq!(incidents.len(), 1);
+        assert_eq!(incidents[0].confidence, None);
+    }
+
+    #[test]
+    fn a_slow_scm_that_recovers_without_reregister_is_silent() {
+        let mut s = Scenario::new();
+        s.push(timeout(60_000));
+        s.push(timeout(90_000));
+        s.raised(100_000, Some(2041));
+        s.push(timeout(120_000));
+        s.signal(
+            130_000,
+            "scm1",
+            ScmSignal::Answered {
+                datanode: DN.into(),
+                close_containers: vec![],
+            },
+        );
+        tail(&mut s, 130_000 + 11 * HB);
+        assert!(s.run().is_empty());
+    }
+
+    #[test]
+    fn a_single_timeout_or_another_scms_reregister_is_no_backlog() {
+        let mut s = Scenario::new();
+        s.push(timeout(60_000));
+        s.raised(61_000, Some(7));
+        s.rereg(70_000, "scm1");
+        s.register(70_100, "scm1");
+        tail(&mut s, 70_100 + 11 * HB);
+        assert!(s.run().is_empty());
+
+        let mut s = Scenario::new();
+        s.push(timeout(60_000));
+        s.push(timeout(90_000));
+        s.raised(95_000, Some(7));
+        s.rereg(100_000, "scm2");
+        s.register(100_100, "scm2");
+        tail(&mut s, 100_100 + 11 * HB);
+        assert!(s.run().is_empty());
+    }
+
+    #[test]
+    fn logs_ending_before_the_close_window_prove_no_effect() {
+        let mut s = Scenario::new();
+        bug_info(&mut s);
+        tail(&mut s, 124_100 + 5 * HB);
+        let incidents = s.run();
+        assert_eq!(incidents[0].confidence, None);
+    }
+
+    #[test]
+    fn debug_heartbeat_in_getversion_with_the_action_is_confirmed() {
+        let mut s = Scenario::new();
+        s.push(heartbeat(30_000, &[]));
+        s.push(timeout(60_000));
+        s.push(timeout(90_000));
+        s.push(timeout(120_000));
+        s.raised(121_500, None);
+        s.rereg(124_000, "scm1");
+        s.push(dn(
+            124_005,
+            DnEndpointEvent::ReregisterReceived {
+                datanode: Some(DN.into()),
+                endpoint: Some(ADDR.into()),
+            },
+        ));
+        s.push(heartbeat(124_006, &[2043]));
+        s.rereg(124_010, "scm1");
+        s.push(dn(
+            124_012,
+            DnEndpointEvent::ReregisterIllegalState {
+                datanode: Some(DN.into()),
+                endpoint: Some(ADDR.into()),
+                state: "GETVERSION".into(),
+                expected: "HEARTBEAT".into(),
+            },
+        ));
+        s.register(124_100, "scm1");
+        tail(&mut s, 124_100 + 11 * HB);
+        let incidents = s.run();
+        assert_eq!(incidents.len(), 1);
+        let i = &incidents[0];
+        assert_eq!(i.confidence, Some(Confidence::Confirmed));
+        assert!(i.containers.contains(&2043));
+        assert!(i.debug_seen);
+        assert!(
+            i.evidence
+                .iter()
+                .any(|e| e.role == Role::Effect && e.note.contains("GETVERSION"))
+        );
+    }
+
+    #[test]
+    fn debug_showing_no_stale_heartbeat_with_actions_clears_it() {
+        let mut s = Scenario::new();
+        s.push(heartbeat(30_000, &[]));
+        s.push(timeout(60_000));
+        s.push(timeout(90_000));
+        s.raised(95_000, None);
+        s.rereg(100_000, "scm1");
+        s.push(dn(
+            100_005,
+            DnEndpointEvent::ReregisterReceived {
+                datanode: Some(DN.into()),
+                endpoint: Some(ADDR.into()),
+            },
+        ));
+        // The queued heartbeat ran in GETVERSION but carried nothing.
+        s.push(heartbeat(100_006, &[]));
+        s.rereg(100_010, "scm1");
+        s.register(100_100, "scm1");
+        tail(&mut s, 100_100 + 11 * HB);
+        let incidents = s.run();
+        assert_eq!(incidents[0].confidence, None);
+    }
+
+    #[test]
+    fn heartbeat_interval_setting() {
+        let mut settings = Settings::default();
+        assert_eq!(heartbeat_interval_ms(&settings), 30_000);
+        settings.set("hdds.heartbeat.interval", "10s", "ozone-site.xml");
+        assert_eq!(heartbeat_interval_ms(&settings), 10_000);
+        settings.set("hdds.heartbeat.interval", "500", "--set");
+        assert_eq!(heartbeat_interval_ms(&settings), 500);
+        settings.set("hdds.heartbeat.interval", "1m", "--set");
+        assert_eq!(heartbeat_interval_ms(&settings), 60_000);
+        settings.set("hdds.heartbeat.interval", "soon", "--set");
+        assert_eq!(heartbeat_interval_ms(&settings), 30_000);
+    }
+
+    #[test]
+    fn replaced_endpoint_draining_an_action_into_a_failed_call_is_confirmed() {
+        let mut s = Scenario::new();
+        s.push(heartbeat(0, &[]));
+        s.push(timeout(30_000));
+        s.push(timeout(60_000));
+        s.push(dn(
+            90_000,
+            DnEndpointEvent::ScmEndpointReResolved {
+                datanode: Some(DN.into()),
+                endpoint: "scm1.example.com:9861".into(),
+                old_address: "scm1.example.com/10.20.0.11:9861".into(),
+                new_address: "scm1.example.com/10.20.0.42:9861".into(),
+            },
+        ));
+        s.raised(90_500, Some(2077));
+        // The old endpoint's queued task: sent with the action, then the call fails.
+        s.push(heartbeat(91_000, &[2077]));
+        s.push(dn(
+            186_000,
+            DnEndpointEvent::EndpointUnreachable {
+                datanode: Some(DN.into()),
+                server: "SCM".into(),
+                endpoint: "scm1.example.com:9861/scm1.example.com/10.20.0.42".into(),
+                seconds: Some(180),
+            },
+        ));
+        tail(&mut s, 90_000 + 11 * HB);
+        let incidents = s.run();
+        assert_eq!(incidents.len(), 1);
+        let i = &incidents[0];
+        assert_eq!(i.confidence, Some(Confidence::Confirmed));
+        assert!(i.summary.contains("re-resolved"));
+        assert!(i.containers.contains(&2077));
+    }
+
+    /// Reads log text as one file of `host` and types it with the real catalogues.
+    fn typed_file(host: &str, file: &str, component: Component, text: &str) -> Vec<Event> {
+        use oztrace_parser::record::{ReadOptions, read_records};
+        let mut events = Vec::new();
+        let (_, error) = read_records(&mut text.as_bytes(), &ReadOptions::default(), &mut |r| {
+            if let Some(t) = oztrace_parser::catalog::classify(&r, component) {
+                events.push(Event {
+                    ts: r.ts,
+                    host: host.into(),
+                    component,
+                    level: r.level,
+                    thread: r.thread.clone(),
+                    logger: r.logger.clone(),
+                    entities: t.entities,
+                    data: t.data,
+                    file: file.into(),
+                    line: r.line,
+                    continuation_lines: r.continuation_lines,
+                    text: r.message.clone(),
+                    copies: Vec::new(),
+                });
+            }
+        });
+        assert!(error.is_none());
+        events
+    }
+
+    /// The bug at INFO end to end from log lines (datanode.md 3.B, scm.md 1.2 and 2.2 templates),
+    /// through every catalogue the rule reads, the replay and the rule with its gap.
+    #[test]
+    fn from_log_lines_through_the_catalogues() {
+        let t = format!("{DN}-DatanodeStateMachineDaemonThread");
+        let dn_log = format!(
+            "2026-09-14 02:11:33,864 [{t}] WARN org.apache.hadoop.ozone.container.common.states.datanode.RunningDatanodeState: Detected timeout: Timeout occurred on endpoint: {ADDR}\n\
+2026-09-14 02:12:03,868 [{t}] WARN org.apache.hadoop.ozone.container.common.states.datanode.RunningDatanodeState: Detected timeout: Timeout occurred on endpoint: {ADDR}\n\
+2026-09-14 02:12:33,864 [{t}] WARN org.apache.hadoop.ozone.container.common.states.datanode.RunningDatanodeState: Detected timeout: Timeout occurred on endpoint: {ADDR}\n\
+2026-09-14 02:12:35,353 [{DN}-ChunkWriter-1-0] INFO org.apache.hadoop.ozone.container.common.impl.HddsDispatcher: Marked Container UNHEALTHY, ContainerID: 2043\n"
+        );
+        let rereg = "\"command\":\"[commandType: reregisterCommand reregisterCommandProto { } term: 0 encodedToken: \\\"\\\" deadlineMsSinceEpoch: 0]\"} | ret=SUCCESS |  ";
+        let audit = format!(
+            "2026-09-14 02:12:37,903 | INFO  | SCMAudit | user=hadoop | ip=10.20.1.12 | op=SEND_HEARTBEAT {{\"datanodeUUID\":\"{DN}\",\"term\":\"7\",{rereg}\n\
+2026-09-14 02:12:37,918 | INFO  | SCMAudit | user=hadoop | ip=10.20.1.12 | op=SEND_HEARTBEAT {{\"datanodeUUID\":\"{DN}\",\"term\":\"7\",{rereg}\n\
+2026-09-14 02:12:37,979 | INFO  | SCMAudit | user=hadoop | ip=10.20.1.12 | op=REGISTER {{\"datanodeDetails\":\"{DN}(dn2.example.com/10.20.1.12)\"}} | ret=SUCCESS |  \n\
+2026-09-14 02:20:00,000 | INFO  | SCMAudit | user=hadoop | ip=10.20.1.12 | op=SEND_HEARTBEAT {{\"datanodeUUID\":\"{DN}\",\"term\":\"7\",\"command\":\"[]\"}} | ret=SUCCESS |  \n"
+        );
+        let container = "2026-09-14 02:12:35,354 | ERROR | ID=2043 | Index=0 | BCSID=40551 | State=UNHEALTHY | Volume=/data/disk2/hdds | DataChecksum=0 | Container has 1 error: WRITE_FAILURE for file /data/disk2/hdds/2043 with exception: org.apache.hadoop.hdds.scm.container.common.helpers.StorageContainerException |  \n";
+        let streams = vec![
+            typed_file(
+                "dn2",
+                "dn2/ozone-hadoop-datanode-dn2.log",
+                Component::Datanode,
+                &dn_log,
+            ),
+            typed_file(
+                "scm1",
+                "scm1/scm-audit-scm1.log",
+                Component::ScmAudit,
+                &audit,
+            ),
+            typed_file(
+                "dn2",
+                "dn2/dn-container-dn2.log",
+                Component::DnContainer,
+                container,
+            ),
+        ];
+        let kinds: Vec<&str> = streams.iter().flatten().map(Event::kind).collect();
+        assert_eq!(
+            kinds,
+            vec![
+                "endpoint_timeout",
+                "endpoint_timeout",
+                "endpoint_timeout",
+                datanode_kinds::MARKED_UNHEALTHY,
+                "scm_audit",
+                "scm_audit",
+                "scm_audit",
+                "scm_audit",
+                datanode_kinds::CONTAINER_STATE,
+            ]
+        );
+        let analysis = oztrace_analyzer::Analysis::run(
+            Trace::merge(streams, 2_000),
+            oztrace_analyzer::ReplayOptions::default(),
+        );
+        let context = Context {
+            analysis: &analysis,
+            settings: &Settings::default(),
+            logging: &crate::LoggingCoverage::default(),
+        };
+        let mut out = Output::default();
+        DroppedActions.check(&context, &mut out);
+        assert_eq!(out.findings.len(), 1);
+        let f = &out.findings[0];
+        assert_eq!(f.entity, Entity::Datanode(DN.into()));
+        assert_eq!(f.confidence, Confidence::Possible);
+        assert!(f.related.contains(&Entity::Container(2043)));
+        assert_eq!(
+            f.evidence.iter().filter(|e| e.role == Role::Effect).count(),
+            2
+        );
+        assert_eq!(out.gaps.len(), 1);
+        assert_eq!(out.gaps[0].hosts, vec!["dn2".to_string()]);
+        assert!(
+            out.gaps[0]
+                .enable
+                .iter()
+                .any(|l| l.contains("HeartbeatEndpointTask=DEBUG"))
+        );
+    }
+}
