@@ -16,7 +16,7 @@ use oztrace_analyzer::trace::{EventId, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::datanode::DatanodeEvent;
 use oztrace_parser::catalog::ratis::RatisEvent;
-use oztrace_parser::entity::{Entity, group_of_pipeline};
+use oztrace_parser::entity::{Entity, find_member_ids, group_of_pipeline};
 use oztrace_parser::event::Event;
 use oztrace_parser::source::Component;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -41,6 +41,9 @@ const SLOW_OP_START_AFTER_MS: i64 = 60 * 1000;
 const EFFECT_WINDOW_MS: i64 = 24 * 3600 * 1000;
 /// `possible`: an effect this soon after a role change of a member on the same datanode.
 const NEAR_LEADERSHIP_CHANGE_MS: i64 = 30 * 60 * 1000;
+/// Effects in this many containers of one datanode within the window look like a failing volume.
+const FAILING_VOLUME_CONTAINERS: usize = 3;
+const FAILING_VOLUME_WINDOW_MS: i64 = 3600 * 1000;
 /// A main-log effect and its dn-audit record are written within this distance.
 const SAME_FAILURE_MS: i64 = 5_000;
 
@@ -94,8 +97,9 @@ lines show an index at or above the truncation whose old entry submitted a chunk
 after the truncation as a WriteChunk of another chunk (`Ignore chunk … in stage COMMIT_DATA` + \
 `ApplyTransaction completed. cmd WriteChunk logIndex i`) with no new `writeStateMachineData :` \
 submit and no `Writing chunk` for that chunk. possible: an effect near a leadership change or \
-truncation of a member on that datanode, without the other preconditions. The entity is the block \
-when a line names it, else the container.",
+truncation of a member on that datanode, without the other preconditions (silent when short reads \
+or UNHEALTHY replicas hit three or more containers of the datanode within an hour: a failing \
+volume; the same signature turns likely into possible). The entity is the block when a line names it, else the container.",
     loggers: &[
         "log4j.logger.org.apache.hadoop.ozone.container.common.transport.server.ratis.ContainerStateMachine=DEBUG",
         "log4j.logger.org.apache.hadoop.ozone.container.keyvalue.impl.FilePerBlockStrategy=DEBUG",
@@ -341,7 +345,8 @@ struct Index {
     /// localID → containerID from every line that names a whole block.
     container_of_local: HashMap<u64, u64>,
     /// containerID → Ratis groups, from lines that name both.
-    groups_of_container: HashMap<u64, BTreeSet<String>>,
+    /// containerID → Ratis group → the first line that ties them.
+    groups_of_container: HashMap<u64, BTreeMap<String, EventId>>,
     /// group → pipeline UUID, from lines that name the pipeline.
     pipeline_of_group: HashMap<String, String>,
 }
@@ -367,7 +372,7 @@ impl Index {
                     index.container_of_local.insert(*local, *container);
                 }
             }
-            index.tie(event);
+            index.tie(id, event);
             if !is_datanode_side(event.component) {
                 continue;
             }
@@ -378,7 +383,7 @@ impl Index {
     }
 
     /// Records container ↔ group ties from lines that name both.
-    fn tie(&mut self, event: &Event) {
+    fn tie(&mut self, id: EventId, event: &Event) {
         let (container, group) = match &event.data {
             EventData::Ratis(RatisEvent::WriteTimeout {
                 container: Some(c),
@@ -439,7 +444,8 @@ impl Index {
         self.groups_of_container
             .entry(container)
             .or_default()
-            .insert(group);
+            .entry(group)
+            .or_insert(id);
     }
 
     fn container_of(&self, container: Option<u64>, local: Option<u64>) -> Option<u64> {
@@ -450,7 +456,7 @@ impl Index {
     fn tied_elsewhere(&self, container: u64, group: &str) -> bool {
         self.groups_of_container
             .get(&container)
-            .is_some_and(|groups| !groups.contains(group))
+            .is_some_and(|groups| !groups.contains_key(group))
     }
 }
 
@@ -495,9 +501,15 @@ impl HostFacts {
                         term,
                         ..
                     } => {
+                        // The entry names the pipeline; else the worker thread names the member.
                         let group = pipeline
                             .as_deref()
                             .and_then(group_of_pipeline)
+                            .or_else(|| {
+                                event.thread.as_deref().and_then(|t| {
+                                    find_member_ids(t).next().map(|m| m.value.group.to_owned())
+                                })
+                            })
                             .map(|g| format!("group-{g}"));
                         self.write_timeouts.push(WriteTimeout {
                             id,
@@ -1002,6 +1014,22 @@ fn merge(
     }
 }
 
+/// Short reads or UNHEALTHY replicas in several containers of one datanode around `at`: a failing
+/// volume (datanode.md 3.A's look-alike), not isolated chunks lost after a truncation.
+fn failing_volume(trace: &Trace, index: &Index, facts: &HostFacts, at: EventId) -> bool {
+    let containers: BTreeSet<u64> = facts
+        .effects
+        .iter()
+        .filter(|e| {
+            trace
+                .elapsed(at, e.id)
+                .is_some_and(|ms| ms.abs() <= FAILING_VOLUME_WINDOW_MS)
+        })
+        .filter_map(|e| index.container_of(e.container, e.local))
+        .collect();
+    containers.len() >= FAILING_VOLUME_CONTAINERS
+}
+
 /// One effect on one datanode: which truncation it follows, and how sure that makes it.
 fn assess(
     trace: &Trace,
@@ -1063,15 +1091,31 @@ fn assess(
                 draft.entity.kind()
             );
         }
-        if index
+        if draft.confidence == Confidence::Likely && failing_volume(trace, index, facts, effect.id)
+        {
+            draft.confidence = Confidence::Possible;
+            draft.reason = format!(
+                "a step-down, a truncation of {} and slow writes precede the effect, but short reads or UNHEALTHY replicas in {FAILING_VOLUME_CONTAINERS} or more containers of this datanode point to a failing volume",
+                t.group
+            );
+        }
+        if let Some(tie) = index
             .groups_of_container
             .get(&container)
-            .is_some_and(|g| g.contains(&t.group))
+            .and_then(|g| g.get(&t.group))
         {
             draft.reason.push_str(&format!(
                 " (a log line ties container {container} to {})",
                 t.group
             ));
+            draft.evidence.push(Evidence {
+                event: *tie,
+                role: Role::Context,
+                note: format!(
+                    "names container {container} with the pipeline of {}",
+                    t.group
+                ),
+            });
         }
         draft.evidence.push(effect_evidence);
         return Some(draft);
@@ -1089,7 +1133,7 @@ fn assess(
         EventData::Ratis(r) => r.member().map(|m| m.group.clone()),
         _ => None,
     }?;
-    if index.tied_elsewhere(container, &group) {
+    if index.tied_elsewhere(container, &group) || failing_volume(trace, index, facts, effect.id) {
         return None;
     }
     Some(Draft {
@@ -1364,6 +1408,71 @@ mod tests {
     }
 
     #[test]
+    fn effects_near_a_role_change_are_possible_unless_a_volume_is_failing() {
+        let role = format!(
+            "2026-08-19 10:20:00,000 [t] INFO {RS}: {M1}: changes role from  FOLLOWER to CANDIDATE at term 7 for changeToCandidate\n"
+        );
+        let out = scan(
+            vec![
+                events("dn1", Component::Datanode, &role),
+                events("dn1", Component::DnAudit, EFFECTS_AUDIT),
+            ],
+            &LoggingCoverage::default(),
+        );
+        assert_eq!(
+            found(&out),
+            vec![
+                ("block:1042:17".to_string(), Confidence::Possible),
+                ("block:1042:23".to_string(), Confidence::Possible),
+            ]
+        );
+        assert!(out.gaps.is_empty());
+        // Short reads in three containers at once: a failing volume, silent.
+        let more = "\
+2026-08-19 10:22:00,000 | ERROR | DNAudit | user=null | ip=null | op=READ_CHUNK {\"blockData\":\"conID: 1012 locID: 5 bcsId: 9 replicaIndex: null\",\"offset\":\"0\",\"size\":\"4194304\"} | ret=FAILURE | java.lang.Exception: Unexpected read size. expected: 4194304, actual: 1048576
+2026-08-19 10:22:30,000 | ERROR | DNAudit | user=null | ip=null | op=READ_CHUNK {\"blockData\":\"conID: 1017 locID: 6 bcsId: 9 replicaIndex: null\",\"offset\":\"0\",\"size\":\"4194304\"} | ret=FAILURE | java.lang.Exception: Unexpected read size. expected: 4194304, actual: 1048576
+";
+        let out = scan(
+            vec![
+                events("dn1", Component::Datanode, &role),
+                events(
+                    "dn1",
+                    Component::DnAudit,
+                    &(EFFECTS_AUDIT.to_string() + more),
+                ),
+            ],
+            &LoggingCoverage::default(),
+        );
+        assert!(out.findings.is_empty(), "{:?}", found(&out));
+    }
+
+    #[test]
+    fn a_failing_volume_after_a_truncation_is_only_possible() {
+        let more = "\
+2026-08-19 10:22:00,000 | ERROR | DNAudit | user=null | ip=null | op=READ_CHUNK {\"blockData\":\"conID: 1012 locID: 5 bcsId: 9 replicaIndex: null\",\"offset\":\"0\",\"size\":\"4194304\"} | ret=FAILURE | java.lang.Exception: Unexpected read size. expected: 4194304, actual: 1048576
+2026-08-19 10:22:30,000 | ERROR | DNAudit | user=null | ip=null | op=READ_CHUNK {\"blockData\":\"conID: 1017 locID: 6 bcsId: 9 replicaIndex: null\",\"offset\":\"0\",\"size\":\"4194304\"} | ret=FAILURE | java.lang.Exception: Unexpected read size. expected: 4194304, actual: 1048576
+";
+        let out = scan(
+            vec![
+                events("dn1", Component::Datanode, &preconditions(true)),
+                events(
+                    "dn1",
+                    Component::DnAudit,
+                    &(EFFECTS_AUDIT.to_string() + more),
+                ),
+            ],
+            &LoggingCoverage::default(),
+        );
+        assert_eq!(out.findings.len(), 4);
+        assert!(
+            out.findings
+                .iter()
+                .all(|f| f.confidence == Confidence::Possible)
+        );
+        assert!(out.findings[0].reason.contains("failing volume"));
+    }
+
+    #[test]
     fn container_tied_to_another_pipeline_is_not_counted() {
         // A timeout line ties container 1042 to another pipeline than the truncated one.
         let other = "2026-08-19 10:21:00,000 [w] WARN org.apache.ratis.server.raftlog.segmented.SegmentedRaftLogWorker: Timeout 0/~\norg.apache.ratis.protocol.exceptions.TimeoutIOException: Timeout 10s: WriteLog:5: (t:2, i:5), STATEMACHINELOGENTRY, cmdType: WriteChunk containerID: 1042 pipelineID: \"2d9f6b84-1c3e-4a5b-8d7f-e6c5b4a39281\" writeChunk { blockID { containerID: 1042 localID: 1 blockCommitSequenceId: 0 } }\n";
@@ -1385,6 +1494,29 @@ mod tests {
             "{:?}",
             found(&out)
         );
+    }
+
+    #[test]
+    fn a_line_naming_container_and_pipeline_is_context() {
+        let same = "2026-08-19 10:21:00,000 [w] WARN org.apache.ratis.server.raftlog.segmented.SegmentedRaftLogWorker: Timeout 0/~\norg.apache.ratis.protocol.exceptions.TimeoutIOException: Timeout 10s: WriteLog:5: (t:2, i:5), STATEMACHINELOGENTRY, cmdType: WriteChunk containerID: 1042 pipelineID: \"7e3b1c52-9a4d-4f18-b6e2-41a9c03d5e7b\" writeChunk { blockID { containerID: 1042 localID: 1 blockCommitSequenceId: 0 } }\n";
+        let out = scan(
+            vec![
+                events(
+                    "dn1",
+                    Component::Datanode,
+                    &(same.to_string() + &preconditions(true)),
+                ),
+                events("dn1", Component::DnAudit, EFFECTS_AUDIT),
+            ],
+            &LoggingCoverage::default(),
+        );
+        assert_eq!(out.findings.len(), 2);
+        for f in &out.findings {
+            assert_eq!(f.confidence, Confidence::Likely);
+            assert!(f.reason.contains("ties container 1042"));
+            // The tying line is also the slow-write evidence here: listed once.
+            assert_eq!(f.evidence.iter().filter(|e| e.event == 0).count(), 1);
+        }
     }
 
     #[test]

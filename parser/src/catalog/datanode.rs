@@ -126,6 +126,12 @@ pub enum DatanodeEvent {
         result: String,
         completed: bool,
     },
+    /// ContainerStateMachine ERROR `{}: {} {}` (`notifyLogFailed`): group, TermIndex, entry.
+    CsmLogFailed {
+        group: String,
+        term: Option<u64>,
+        index: Option<u64>,
+    },
     /// ContainerStateMachine `{} is closed by ratis` (INFO) / `Container statemachine is closed by
     /// ratis, terminating HddsDatanodeService. closed({})/total({})` (ERROR).
     CsmClosed {
@@ -252,6 +258,7 @@ impl DatanodeEvent {
             DatanodeEvent::CsmApply {
                 completed: false, ..
             } => "csm_apply_failed",
+            DatanodeEvent::CsmLogFailed { .. } => "csm_log_failed",
             DatanodeEvent::CsmClosed { .. } => "csm_closed",
             DatanodeEvent::PipelineAction { .. } => "pipeline_action",
             DatanodeEvent::InstallSnapshotTerminating { .. } => "install_snapshot_terminating",
@@ -440,6 +447,14 @@ pub const KINDS: &[KindInfo] = &[
         "DEBUG",
         "gid {} : ApplyTransaction completed. cmd {} logIndex {} msg : {} Container Result: {}",
         "datanode.md 2.3, 3.A"
+    ),
+    kind!(
+        "csm_log_failed",
+        "datanode",
+        CSM,
+        "ERROR",
+        "{}: {} {} (notifyLogFailed: groupId, TermIndex, log entry) + throwable",
+        "datanode.md 2.3"
     ),
     kind!(
         "csm_closed",
@@ -851,6 +866,15 @@ fn csm(msg: &str, continuation: &str) -> Option<DatanodeEvent> {
     if let Some(after) = text.strip_prefix("writeChunk writeStateMachineData") {
         return csm_write(group, after, continuation);
     }
+    // notifyLogFailed: `{}: {} {}` = group id, TermIndex `(t:T, i:I)`, the entry.
+    if text.starts_with("(t:") && Entity::group(&group).is_some() {
+        let ti = entity::term_index(text).map(|(ti, _)| ti);
+        return Some(DatanodeEvent::CsmLogFailed {
+            group,
+            term: ti.and_then(|t| t.term),
+            index: ti.and_then(|t| t.index),
+        });
+    }
     if let Some(after) = text.strip_prefix("initialize ") {
         return Some(DatanodeEvent::CsmInitialize {
             peer: group,
@@ -1221,6 +1245,7 @@ fn entities(event: &DatanodeEvent, msg: &str) -> Vec<Entity> {
         | DatanodeEvent::CsmReadDataFailed { group }
         | DatanodeEvent::CsmApplyException { group, .. }
         | DatanodeEvent::CsmApply { group, .. }
+        | DatanodeEvent::CsmLogFailed { group, .. }
         | DatanodeEvent::LeaderChangeNotification { group, .. } => out.extend(Entity::group(group)),
         DatanodeEvent::CsmWriteSubmitted {
             group,
@@ -1771,6 +1796,10 @@ mod tests {
             ),
             ("group-41A9C03D5E7B is closed by ratis", "csm_closed"),
             (
+                "group-41A9C03D5E7B: (t:6, i:18342) cmdType: WriteChunk containerID: 1043",
+                "csm_log_failed",
+            ),
+            (
                 "Container statemachine is closed by ratis, terminating HddsDatanodeService. closed(1)/total(3)",
                 "csm_closed",
             ),
@@ -2106,6 +2135,11 @@ mod tests {
                 message: String::new(),
                 result: String::new(),
                 completed: false,
+            },
+            DatanodeEvent::CsmLogFailed {
+                group: String::new(),
+                term: None,
+                index: None,
             },
             DatanodeEvent::CsmClosed {
                 group: None,
