@@ -1,4 +1,5 @@
-//! Every sample bundle against its EXPECTED.json, and a snapshot of its JSON report.
+//! Every sample bundle against its EXPECTED.json, a snapshot of its JSON report, and a snapshot of
+//! the replay of each entity its REPLAY file names.
 //!
 //! EXPECTED.json is the ground truth: exactly these (rule, entity) findings, each at or above the
 //! listed confidence; `[]` for a control. The snapshot only records what the tool printed last
@@ -139,5 +140,50 @@ fn sample_reports_match_their_snapshots_and_are_deterministic() {
         insta::with_settings!({snapshot_path => "snapshots", prepend_module_to_snapshot => false}, {
             insta::assert_snapshot!(name, serde_json::to_string_pretty(&first).unwrap());
         });
+    }
+}
+
+/// The entities a bundle's REPLAY file names, one `KIND:ID` a line (blank lines ignored).
+fn replay_entities(dir: &Path) -> Vec<String> {
+    let path = dir.join("REPLAY");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let entities: Vec<String> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(str::to_string)
+        .collect();
+    assert!(!entities.is_empty(), "{} names no entity", path.display());
+    entities
+}
+
+#[test]
+fn every_sample_replays_its_story() {
+    for dir in samples() {
+        let name = dir.file_name().unwrap().to_string_lossy().to_string();
+        for entity in replay_entities(&dir) {
+            let out = Command::new(env!("CARGO_BIN_EXE_oztrace"))
+                .arg("replay")
+                .arg(&dir)
+                .args(["--entity", &entity])
+                .output()
+                .expect("oztrace runs");
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{name} {entity}: exit {:?}; stderr: {}",
+                out.status.code(),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            assert!(
+                stdout.contains(" -> "),
+                "{name} {entity}: no machine transition in the replay:\n{stdout}"
+            );
+            let snapshot = format!("replay-{name}-{}", entity.replace([':', '/'], "_"));
+            insta::with_settings!({snapshot_path => "snapshots", prepend_module_to_snapshot => false}, {
+                insta::assert_snapshot!(snapshot, stdout);
+            });
+        }
     }
 }
