@@ -10,7 +10,7 @@
 //! records by component; main-log records by the logger's last segment (full name, `%c{2}` or
 //! `%c{1}`), then by a constant message prefix.
 
-use super::ratis::logger_tail;
+use super::template::{logger_class, u64_prefix};
 use super::{EventData, Input, KindInfo, Typed};
 use crate::audit::Params;
 use crate::entity::{self, Entity};
@@ -634,7 +634,7 @@ pub fn parse(input: &Input<'_>) -> Option<Typed> {
         Component::DnContainer => container_log(&record.message, record.throwable.as_deref())?,
         _ => {
             let msg = record.message.as_str();
-            match record.logger.as_deref().map(logger_tail) {
+            match record.logger.as_deref().map(logger_class) {
                 Some(tail) => by_logger(tail, msg, &record.continuation)?,
                 None => LOGGER_TAILS
                     .iter()
@@ -750,11 +750,6 @@ fn by_logger(tail: &str, msg: &str, continuation: &str) -> Option<DatanodeEvent>
         "CloseContainerCommandHandler" => close_container(msg),
         _ => None,
     }
-}
-
-fn u64_prefix(s: &str) -> Option<u64> {
-    let len = s.bytes().take_while(u8::is_ascii_digit).count();
-    s.get(..len)?.parse().ok()
 }
 
 fn i64_prefix(s: &str) -> Option<i64> {

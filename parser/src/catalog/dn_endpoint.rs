@@ -18,6 +18,7 @@
 //! DatanodeStateMachineDaemonThread`. The thread name gives the datanode (and the endpoint) of
 //! lines whose message does not print them.
 
+use super::template::logger_class;
 use super::{EventData, Input, KindInfo, Typed};
 use crate::entity::{Entity, container_id, is_uuid};
 use crate::source::Component;
@@ -605,8 +606,7 @@ const CLASSES: &[Class] = &[
 /// The class of a logger name, full (`org.apache…RunningDatanodeState`) or abbreviated by
 /// `%c{1}`/`%c{2}` (`datanode.RunningDatanodeState`): both end in the simple class name.
 fn class_of(logger: &str) -> Option<Class> {
-    let simple = logger.rsplit('.').next().unwrap_or(logger);
-    Some(match simple {
+    Some(match logger_class(logger) {
         "RunningDatanodeState" => Class::Running,
         "StateContext" => Class::StateContext,
         "DatanodeStateMachine" => Class::DnStateMachine,

@@ -12,6 +12,7 @@ pub mod om;
 pub mod ratis;
 pub mod scm;
 pub mod scm_container;
+pub mod template;
 
 use crate::audit::{AuditBody, parse_audit_body};
 use crate::entity::Entity;

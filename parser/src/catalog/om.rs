@@ -11,6 +11,7 @@
 //! OM audit lines are written by every OM for one Ratis transaction; [`merge_audit_copies`] folds
 //! the copies into one event (the contract's `copies`).
 
+use super::template::{fill, logger_class};
 use super::{EventData, Input, KindInfo, Typed};
 use crate::audit::{AuditBody, AuditRet, Params};
 use crate::entity::{self, Entity, OpenKeyPath, key_entity};
@@ -727,34 +728,6 @@ pub const KINDS: &[KindInfo] = &[
 // ---------------------------------------------------------------------------------------------
 // Extraction
 
-/// Matches `text` against a `{}` template: literal fragments in order, each placeholder taking
-/// the shortest text up to the next fragment, the last one the rest (minus a literal tail).
-/// Trailing whitespace of both is ignored (appenders and copy-paste trim it).
-pub fn fill<'t>(template: &str, text: &'t str) -> Option<Vec<&'t str>> {
-    let template = template.trim_end();
-    let text = text.trim_end();
-    let mut parts = template.split("{}");
-    let head = parts.next()?;
-    let mut rest = text.strip_prefix(head)?;
-    let literals: Vec<&str> = parts.collect();
-    let mut values = Vec::with_capacity(literals.len());
-    for (i, literal) in literals.iter().enumerate() {
-        let last = i + 1 == literals.len();
-        if last {
-            let value = rest.strip_suffix(literal)?;
-            values.push(value);
-            rest = "";
-        } else if literal.is_empty() {
-            return None;
-        } else {
-            let at = rest.find(literal)?;
-            values.push(&rest[..at]);
-            rest = &rest[at + literal.len()..];
-        }
-    }
-    rest.is_empty().then_some(values)
-}
-
 fn num(s: &str) -> Option<u64> {
     s.trim().parse().ok()
 }
@@ -957,11 +930,6 @@ fn open_keys_listed(listed: &str) -> Vec<Entity> {
         rest = &rest[open + close + 1..];
     }
     out
-}
-
-/// The class name at the end of a logger (`org.a.B`, `a.B` and `B` all give `B`).
-fn logger_class(logger: &str) -> &str {
-    logger.rsplit('.').next().unwrap_or(logger)
 }
 
 fn parse_main(input: &Input<'_>) -> Option<Typed> {

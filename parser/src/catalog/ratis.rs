@@ -13,6 +13,7 @@
 //! datanode logs, the SCM id in SCM logs and the OM node id in OM logs, so the peer's entity
 //! depends on the record's component.
 
+use super::template::{logger_class, u64_prefix};
 use super::{EventData, Input, KindInfo, Typed};
 use crate::entity::{self, Entity, TermIndex, member_id, term_index};
 use crate::source::Component;
@@ -567,7 +568,7 @@ pub const KINDS: &[KindInfo] = &[
 pub fn parse(input: &Input<'_>) -> Option<Typed> {
     let record = input.record;
     let msg = record.message.as_str();
-    let event = match record.logger.as_deref().map(logger_tail) {
+    let event = match record.logger.as_deref().map(logger_class) {
         Some(tail) => by_logger(tail, msg, &record.continuation)?,
         // Layouts without a logger: try every Ratis family; each starts with a literal check.
         None => [
@@ -588,12 +589,6 @@ pub fn parse(input: &Input<'_>) -> Option<Typed> {
         data: EventData::Ratis(event),
         entities,
     })
-}
-
-/// The last dot-separated segment of a logger name: `RaftServer$Division` for the full name,
-/// `server.RaftServer$Division` (`%c{2}`) and `RaftServer$Division` (`%c{1}`).
-pub(crate) fn logger_tail(logger: &str) -> &str {
-    logger.rsplit('.').next().unwrap_or(logger)
 }
 
 fn by_logger(tail: &str, msg: &str, continuation: &str) -> Option<RatisEvent> {
@@ -635,11 +630,6 @@ fn member_daemon<'a>(msg: &'a str, daemon: &str) -> Option<(Member, &'a str)> {
     let (member, suffix, rest) = split_member(msg)?;
     (suffix == daemon).then_some(())?;
     Some((member, rest.strip_prefix(": ")?))
-}
-
-fn u64_prefix(s: &str) -> Option<u64> {
-    let len = s.bytes().take_while(u8::is_ascii_digit).count();
-    s.get(..len)?.parse().ok()
 }
 
 /// The number after `label` in `s` (`newEndIndex=18341`).

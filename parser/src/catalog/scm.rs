@@ -15,6 +15,7 @@
 //! resolved against the datanodes seen anywhere in the trace by the `node-admin` machine
 //! (`oztrace_analyzer::machines::node_admin`), since a record's parse sees no earlier lines.
 
+use super::template::logger_class;
 use super::{Input, KindInfo, Typed};
 use crate::audit::{AuditBody, Params, parse_audit_body};
 use crate::entity::{self, Entity};
@@ -1213,7 +1214,7 @@ pub fn parse(input: &Input<'_>) -> Option<Typed> {
             .ok()
             .map(|(body, _)| audit(&body));
     }
-    let class = logger.rsplit('.').next()?;
+    let class = logger_class(logger);
     let candidates = BY_CLASS.get(class)?;
     let mut caps = Vec::with_capacity(6);
     for &i in candidates {

@@ -10,6 +10,7 @@
 //! `Service ReplicationManager transitions to RUNNING.` and `notifyStatusChanged:RUNNING` are
 //! scm.md 2.1 service-status lines: `scm.rs` types them (it runs first).
 
+use super::template::{fill, logger_class};
 use super::{Input, KindInfo, Typed};
 use crate::entity::{self, Entity};
 use serde::Serialize;
@@ -91,30 +92,6 @@ fn leading_signed(s: &str) -> Option<(i64, &str)> {
     let len = sign + s[sign..].bytes().take_while(u8::is_ascii_digit).count();
     let n = s.get(..len)?.parse().ok()?;
     Some((n, &s[len..]))
-}
-
-/// Matches `msg` against a format string with `{}` placeholders and returns the placeholder
-/// texts. Literals are matched in order, each placeholder taking the shortest text up to the next
-/// literal; the last literal must end the message.
-pub fn fill<'a>(template: &str, msg: &'a str) -> Option<Vec<&'a str>> {
-    let mut pieces = template.split("{}");
-    let first = pieces.next()?;
-    let mut rest = msg.strip_prefix(first)?;
-    let pieces: Vec<&str> = pieces.collect();
-    let mut values = Vec::with_capacity(pieces.len());
-    for (i, piece) in pieces.iter().enumerate() {
-        if i + 1 == pieces.len() {
-            values.push(rest.strip_suffix(piece)?);
-            return Some(values);
-        }
-        if piece.is_empty() {
-            return None;
-        }
-        let at = rest.find(piece)?;
-        values.push(&rest[..at]);
-        rest = &rest[at + piece.len()..];
-    }
-    rest.is_empty().then_some(values)
 }
 
 /// What a report handler decided for a replica (scm.md 2.3; `AbstractContainerReportHandler`).
@@ -970,14 +947,9 @@ pub const KINDS: &[KindInfo] = &[
     ),
 ];
 
-/// The logger's class name: the last segment of the full name or of `%c{2}`.
-fn class_of(logger: &str) -> &str {
-    logger.rsplit('.').next().unwrap_or(logger)
-}
-
 pub fn parse(input: &Input<'_>) -> Option<Typed> {
     let record = input.record;
-    let class = class_of(record.logger.as_deref()?);
+    let class = logger_class(record.logger.as_deref()?);
     let msg = record.message.as_str();
     let event = match class {
         "ContainerReportHandler" | "IncrementalContainerReportHandler" => {
