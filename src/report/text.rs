@@ -380,12 +380,20 @@ pub fn kinds_table() -> String {
 /// `oztrace replay --entity`: one line per event of the entity, with its machines' states.
 pub fn replay_lines(analysis: &Analysis, entity: &Entity) -> String {
     let mut out = String::new();
-    let ids = analysis.trace.of_entity(entity);
+    // Events that name the entity, and events a machine tied to it by other means (a
+    // `TrackedNode@hash` resolved to its datanode), in trace order.
+    let ids: std::collections::BTreeSet<usize> = analysis
+        .trace
+        .of_entity(entity)
+        .iter()
+        .copied()
+        .chain(analysis.replay.of_entity(entity).map(|t| t.event))
+        .collect();
     if ids.is_empty() {
         let _ = writeln!(out, "no events name {entity}");
         return out;
     }
-    for &id in ids {
+    for id in ids {
         let e = analysis.trace.get(id);
         let steps: Vec<String> = analysis
             .replay

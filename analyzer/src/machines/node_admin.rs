@@ -134,10 +134,10 @@ pub const TRANSITIONS: &[(&str, &str, &str, &str)] = &[
         "NodeStateManager health check → StaleNodeHandler",
     ),
     (
-        "STALE",
+        "STALE|DEAD",
         "node_dead",
         "DEAD",
-        "NodeStateManager → DeadNodeHandler",
+        "NodeStateManager → DeadNodeHandler (on a DEAD node: an op-state write re-fires the health event)",
     ),
     (
         "STALE|DEAD",
@@ -405,7 +405,7 @@ fn steps(data: &ScmEvent, view: &View, tick: u64, ts: Option<i64>) -> Vec<Step> 
         } => vec![health(view, "STALE", &["HEALTHY", "HEALTHY_READONLY"])],
         ScmEvent::Node {
             kind: "node_dead", ..
-        } => vec![health(view, "DEAD", &["STALE"])],
+        } => vec![health(view, "DEAD", &["STALE", "DEAD"])],
         ScmEvent::Node {
             kind: "node_healthy_readonly",
             ..
@@ -825,6 +825,15 @@ mod tests {
         ]);
         let illegal: Vec<bool> = steps.iter().map(|s| s.3).collect();
         assert_eq!(illegal, vec![false, true, false, true, true]);
+    }
+
+    #[test]
+    fn a_dead_node_reported_dead_again_is_legal() {
+        // Writing the op state of a DEAD node fires DEAD_NODE again (scm.md 2.2).
+        let steps = run(vec![node("node_dead", 2, 10), node("node_dead", 3, 20)]);
+        let illegal: Vec<bool> = steps.iter().map(|s| s.3).collect();
+        // The repeat changes nothing, so it is no step at all (before: a step flagged illegal).
+        assert_eq!(illegal, vec![false]);
     }
 
     #[test]
