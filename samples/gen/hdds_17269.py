@@ -694,12 +694,16 @@ def container_close_flow(b, cl, sim, cid, pipe_key, sid, when_ready, leader, ter
 
 
 def close_icr_lines(b, cl, sim):
-    """SCM side of the CLOSED ICRs: every SCM that processed the heartbeat carrying it logs CLOSE <D>."""
-    for (t, d, s, acts, icrs, how) in sim.delivered:
+    """SCM side of the CLOSED ICRs: every SCM that processed the heartbeat carrying it logs CLOSE <D>
+    for the first CLOSED replica only: `CLOSE {}` is printed for a CLOSING container (scm.md 2.3),
+    and that first replica closes it, so later CLOSED replicas of a CLOSED container log nothing."""
+    closed = set()
+    for (t, d, s, acts, icrs, how) in sorted(sim.delivered, key=lambda x: x[0]):
         if how != "processed":
             continue
         for r in icrs:
-            if r[1] == "CLOSED":
+            if r[1] == "CLOSED" and (s, r[0]) not in closed:
+                closed.add((s, r[0]))
                 b.log(s, t + sim.j(30, 60), "INFO", "%s-FixedThreadPoolWithAffinityExecutor-%d-0" % (s, DNS.index(d)),
                       L_ICRH, "CLOSE " + D(cl, r[0], "CLOSING", r[5], "CLOSED", r[5], d))
 
