@@ -803,7 +803,7 @@ def bundle2():
         "",
     ]))
     b.text(".env", "OZONE_IMAGE=apache/ozone:2.1.0\n")
-    expected(b, [{"rule": "resurrected-container", "entity": "container:%d" % X, "confidence": "likely"}])
+    expected(b, [{"rule": "resurrected-container", "entity": "container:%d" % X, "confidence": "confirmed"}])
     return b, c, dict(X=X, S=S, R=R, P=P)
 
 
@@ -1204,8 +1204,8 @@ def source2(b, c, v):
     w = b.where
     md = f"""# HDDS-17400 bug on 2.1.x: `transitionDeletingToClosed` of a DELETED container for a stale replica
 
-Rule `resurrected-container`, entity `container:{X}`, expected confidence **likely** (not confirmed: no line
-ever prints a sequence id above the replica's BCSID).
+Rule `resurrected-container`, entity `container:{X}`, expected confidence **confirmed** (the replica's BCSID
+equals the printed sid, and an earlier line printed a sequence id at or above it: issue 5's rule).
 
 ## Story
 docker-compose test cluster on `apache/ozone:2.1.0` (see `.env`, `docker-config`): `scm1`..`scm3`, `datanode1`..`datanode5`.
@@ -1225,11 +1225,13 @@ audit and dn-container files copied out of the containers. At 10:00 `scm1` (term
 6. Aftermath: RM force-closes datanode3's replica (CLOSED container, QUASI_CLOSED replica with bcsid == sid), then replicates
    it to datanode2/datanode4. Nothing deletes #{X} again (log ends 10:55).
 
-Why only **likely**: the replica's BCSID equals the sid in the line (`bcsid={S}`, `sid={S}`), and the only earlier
-sequence id printed for #{X} is the same {S} (CLOSE line). With B == S the line alone cannot prove staleness (the caveat of
-scm.md 5.2: a newer replica would have raised the sid to its own BCSID before the line rendered). What makes it likely:
-the replica is CLOSING (not CLOSED/QUASI_CLOSED), the container was DELETED, and datanode3 was dead
-({w('b2_dead')}) and came back ({w('b2_back')}) minutes before.
+Why **confirmed**: the replica's BCSID equals the sid in the line (`bcsid={S}`, `sid={S}`). With B == S the line
+alone cannot prove staleness (the caveat of scm.md 5.2: a newer replica would have raised the sid to its own BCSID
+before the line rendered), but the earlier CLOSE line printed sid {S} for #{X} before the deletion, so the container's
+sequence id was already at the replica's BCSID: the replica holds nothing newer than the deleted container. The issue
+text makes that `confirmed` ("BCSID equals the printed sid and an earlier line shows a sequence id at or above the
+BCSID"). Without the earlier line the rule could only say `likely`, from the CLOSING replica of a DELETED container and
+datanode3 being dead ({w('b2_dead')}) and back ({w('b2_back')}) minutes before.
 
 ## Evidence chain
 | role | file:line | what it shows |
