@@ -692,7 +692,7 @@ impl Incident {
             (
                 Confidence::Confirmed,
                 format!(
-                    "confirmed: the writer failed KEY_NOT_FOUND at dataSize {size} after OM auto-committed the key at {committed} ({} bytes the writer had written are not in the file)",
+                    "the writer failed KEY_NOT_FOUND at dataSize {size} after OM auto-committed the key at {committed} ({} bytes the writer had written are not in the file)",
                     size - committed
                 ),
             )
@@ -701,14 +701,14 @@ impl Incident {
                 (
                     Confidence::Likely,
                     format!(
-                        "likely: hsync had acknowledged offset {offset} before OM auto-committed the key at {committed}, and the writer is seen active after the commit (no KEY_NOT_FOUND failure of it in the logs)"
+                        "hsync had acknowledged offset {offset} before OM auto-committed the key at {committed}, and the writer is seen active after the commit (no KEY_NOT_FOUND failure of it in the logs)"
                     ),
                 )
             } else {
                 (
                     Confidence::Possible,
                     format!(
-                        "possible: hsync had acknowledged offset {offset} before OM auto-committed the key at {committed}, but nothing shows the writer alive afterwards (a dead writer loses its trailing hsyncs the same way)"
+                        "hsync had acknowledged offset {offset} before OM auto-committed the key at {committed}, but nothing shows the writer alive afterwards (a dead writer loses its trailing hsyncs the same way)"
                     ),
                 )
             }

@@ -191,7 +191,7 @@ fn acknowledged_offset_above_the_commit_is_likely_with_a_live_writer_and_possibl
     assert!(
         out.findings[0]
             .reason
-            .starts_with("possible: hsync had acknowledged offset 268401377")
+            .starts_with("hsync had acknowledged offset 268401377")
     );
 
     let mut live = before.clone();
