@@ -1,10 +1,13 @@
 //! Replay throughput: the typed events of every sample bundle, repeated with shifted times and
-//! hosts to about a million events, merged into one trace and replayed through every machine.
+//! hosts to about a million events: the k-way merge, the event graph (with every linker) and the
+//! replay through every state machine, each measured on its own.
 //! Run: `cargo bench -p oztrace-analyzer --bench replay` (criterion prints events/s).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use oztrace_analyzer::graph::{EventGraph, Linker};
+use oztrace_analyzer::machine::Replay;
 use oztrace_analyzer::trace::Trace;
-use oztrace_analyzer::{Analysis, ReplayOptions};
+use oztrace_analyzer::{ReplayOptions, machines};
 use oztrace_parser::catalog::classify;
 use oztrace_parser::event::Event;
 use oztrace_parser::input::{ConfigFile, InputFile, StreamSink, Unreadable, discover};
@@ -79,18 +82,28 @@ fn replay(c: &mut Criterion) {
         })
         .collect();
     let total: usize = streams.iter().map(Vec::len).sum();
+    let trace = Trace::merge(streams.clone(), 2000);
     let mut group = c.benchmark_group("replay");
     group.throughput(Throughput::Elements(total as u64));
     group.sample_size(10);
-    group.bench_function("merge_graph_and_machines", |b| {
+    group.bench_function("merge", |b| {
         b.iter_batched(
             || streams.clone(),
-            |streams| {
-                let analysis = Analysis::run(Trace::merge(streams, 2000), ReplayOptions::default());
-                black_box(analysis.replay.transitions.len())
-            },
+            |streams| Trace::merge(streams, 2000),
             criterion::BatchSize::LargeInput,
         )
+    });
+    group.bench_function("graph", |b| {
+        let linkers = machines::linkers();
+        let refs: Vec<&dyn Linker> = linkers.iter().map(|l| l.as_ref()).collect();
+        b.iter(|| black_box(EventGraph::build(&trace, &refs).edge_count()))
+    });
+    group.bench_function("machines", |b| {
+        b.iter(|| {
+            let mut models = machines::all();
+            let replay = Replay::run(&trace, &mut models, ReplayOptions::default().retain_ms);
+            black_box(replay.transitions.len())
+        })
     });
     group.finish();
 }

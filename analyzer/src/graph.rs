@@ -8,6 +8,7 @@ use oztrace_parser::entity::Entity;
 use petgraph::Direction;
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::EdgeRef;
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet, VecDeque};
 
 /// Why two events are linked.
@@ -25,7 +26,20 @@ pub enum EdgeKind {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Edge {
     pub kind: EdgeKind,
-    pub reason: String,
+    /// Why a causal link holds (`<linker>: <reason>`); order edges derive theirs from the kind,
+    /// so building them allocates nothing.
+    causal_reason: String,
+}
+
+impl Edge {
+    /// Why the two events are linked.
+    pub fn reason(&self) -> Cow<'_, str> {
+        match &self.kind {
+            EdgeKind::Host => Cow::Borrowed("next event on the same host"),
+            EdgeKind::Entity(entity) => Cow::Owned(format!("next event of {entity}")),
+            EdgeKind::Causal => Cow::Borrowed(&self.causal_reason),
+        }
+    }
 }
 
 /// Finds causal links of one kind. Linkers live next to the state machine of their domain.
@@ -54,13 +68,13 @@ impl EventGraph {
                     NodeIndex::new(id),
                     Edge {
                         kind: EdgeKind::Host,
-                        reason: format!("next on {}", event.host),
+                        causal_reason: String::new(),
                     },
                 );
             }
-            let mut seen = HashSet::new();
-            for entity in &event.entities {
-                if !seen.insert(entity) {
+            for (i, entity) in event.entities.iter().enumerate() {
+                // An event naming an entity twice links once (entity lists are short).
+                if event.entities[..i].contains(entity) {
                     continue;
                 }
                 if let Some(prev) = last_of_entity.insert(entity, id) {
@@ -69,7 +83,7 @@ impl EventGraph {
                         NodeIndex::new(id),
                         Edge {
                             kind: EdgeKind::Entity(entity.clone()),
-                            reason: format!("next event of {entity}"),
+                            causal_reason: String::new(),
                         },
                     );
                 }
@@ -85,7 +99,7 @@ impl EventGraph {
                     NodeIndex::new(effect),
                     Edge {
                         kind: EdgeKind::Causal,
-                        reason: format!("{}: {reason}", linker.name()),
+                        causal_reason: format!("{}: {reason}", linker.name()),
                     },
                 );
             }
@@ -177,8 +191,13 @@ mod tests {
         assert!(
             graph
                 .incoming(2)
-                .any(|(_, e)| e.reason == "same-line: test link")
+                .any(|(_, e)| e.reason() == "same-line: test link")
         );
+        let entity_edge = graph
+            .incoming(2)
+            .find(|(_, e)| e.kind == EdgeKind::Entity(c.clone()))
+            .unwrap();
+        assert_eq!(entity_edge.1.reason(), "next event of container:1");
         let causes = graph.walk_back(2, 3, |e| e.kind == EdgeKind::Causal);
         assert_eq!(causes, vec![0]);
         assert_eq!(graph.walk_back(2, 0, |_| true), Vec::<EventId>::new());

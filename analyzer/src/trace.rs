@@ -1,15 +1,16 @@
-//! One time order across hosts: a k-way merge of per-stream event buffers.
+//! One time order across hosts: a merge of per-stream event buffers.
 //!
 //! Each stream (file or archive member) is parsed in one pass into a buffer of typed events.
-//! Lines inside a stream can be slightly out of order (async appenders, several threads), so
-//! each buffer is first sorted by time stably, keeping untimed events next to the event before
-//! them; then the buffers are merged by (time, host, file, line). Hosts' clocks differ: rules
-//! compare events of different hosts with [`Trace::before`], which allows `skew`.
+//! Lines inside a stream can be slightly out of order (async appenders, several threads), so the
+//! merge orders every event by time, keeping untimed events next to the event before them, then
+//! by (host, file, line). It sorts compact keys and moves each event once, which beats a
+//! heap-based k-way merge of the buffers (events are large; the merge is not streamed, since
+//! rules need the whole trace). Hosts' clocks differ: rules compare events of different hosts
+//! with [`Trace::before`], which allows `skew`.
 
 use oztrace_parser::entity::Entity;
 use oztrace_parser::event::Event;
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::HashMap;
 use std::sync::Arc;
 
 /// Index of an event in [`Trace::events`].
@@ -25,45 +26,37 @@ pub struct Trace {
     by_entity: HashMap<Entity, Vec<EventId>>,
 }
 
-/// The merge key of an event: untimed events inherit the time of the event before them.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-struct MergeKey {
-    ts: i64,
-    host: Arc<str>,
-    file: Arc<str>,
-    line: u64,
-}
-
 impl Trace {
-    /// Merges per-stream buffers into one order.
+    /// Merges per-stream buffers into one order: by time (untimed events keep the time of the
+    /// event before them in their stream, so they stay where their file put them), then host,
+    /// file and line. The merge sorts small keys, not events, and moves each event once.
     pub fn merge(streams: Vec<Vec<Event>>, skew_ms: i64) -> Trace {
-        let mut sorted: Vec<std::vec::IntoIter<(i64, Event)>> = streams
+        let mut keys: Vec<(i64, u32, u32)> = Vec::with_capacity(streams.iter().map(Vec::len).sum());
+        for (s, events) in streams.iter().enumerate() {
+            let mut last = events.iter().find_map(|e| e.ts).unwrap_or(i64::MIN);
+            for (i, event) in events.iter().enumerate() {
+                if let Some(ts) = event.ts {
+                    last = ts;
+                }
+                keys.push((last, s as u32, i as u32));
+            }
+        }
+        let at = |&(_, s, i): &(i64, u32, u32)| &streams[s as usize][i as usize];
+        keys.sort_by(|a, b| {
+            a.0.cmp(&b.0).then_with(|| {
+                let (ea, eb) = (at(a), at(b));
+                (&ea.host, &ea.file, ea.line, a.1, a.2)
+                    .cmp(&(&eb.host, &eb.file, eb.line, b.1, b.2))
+            })
+        });
+        let mut slots: Vec<Vec<Option<Event>>> = streams
             .into_iter()
-            .map(|events| sort_stream(events).into_iter())
+            .map(|events| events.into_iter().map(Some).collect())
             .collect();
-        let mut heap = BinaryHeap::new();
-        let key = |ts: i64, e: &Event| MergeKey {
-            ts,
-            host: Arc::clone(&e.host),
-            file: Arc::clone(&e.file),
-            line: e.line,
-        };
-        let mut heads: Vec<Option<(i64, Event)>> = sorted.iter_mut().map(Iterator::next).collect();
-        for (i, head) in heads.iter().enumerate() {
-            if let Some((ts, e)) = head {
-                heap.push(Reverse((key(*ts, e), i)));
-            }
-        }
-        let mut events = Vec::new();
-        while let Some(Reverse((_, i))) = heap.pop() {
-            if let Some((_, event)) = heads[i].take() {
-                events.push(event);
-            }
-            heads[i] = sorted[i].next();
-            if let Some((ts, e)) = &heads[i] {
-                heap.push(Reverse((key(*ts, e), i)));
-            }
-        }
+        let events = keys
+            .into_iter()
+            .filter_map(|(_, s, i)| slots[s as usize][i as usize].take())
+            .collect();
         Trace::from_ordered(events, skew_ms)
     }
 
@@ -128,24 +121,6 @@ impl Trace {
     pub fn elapsed(&self, a: EventId, b: EventId) -> Option<i64> {
         Some(self.events[b].ts? - self.events[a].ts?)
     }
-}
-
-/// Sorts one stream's events by time, stably; untimed events keep the time of their
-/// predecessor (or of the first timed event) so they stay where the file put them.
-fn sort_stream(events: Vec<Event>) -> Vec<(i64, Event)> {
-    let first = events.iter().find_map(|e| e.ts).unwrap_or(i64::MIN);
-    let mut last = first;
-    let mut keyed: Vec<(i64, Event)> = events
-        .into_iter()
-        .map(|e| {
-            if let Some(ts) = e.ts {
-                last = ts;
-            }
-            (last, e)
-        })
-        .collect();
-    keyed.sort_by_key(|(ts, _)| *ts);
-    keyed
 }
 
 #[cfg(test)]

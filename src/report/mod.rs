@@ -284,7 +284,7 @@ fn causal_links(analysis: &Analysis, evidence: &[EvidenceDoc]) -> Vec<Link> {
                     index.get(&source).map(|&from| Link {
                         from,
                         to,
-                        reason: edge.reason.clone(),
+                        reason: edge.reason().into_owned(),
                     })
                 })
         })
