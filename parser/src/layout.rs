@@ -96,6 +96,11 @@ pub fn split_prefix(line: &str, compose: bool) -> LinePrefix<'_> {
         rest: line,
     };
     if !compose {
+        // `kubectl logs --timestamps` and `docker logs -t` stamp every physical line.
+        if let Some((time, after)) = split_viewer_stamp(line) {
+            prefix.viewer_time = Some(time);
+            prefix.rest = after;
+        }
         return prefix;
     }
     let mut rest = line;
@@ -267,6 +272,23 @@ mod tests {
                 "2021-03-01 10:00:01 INFO  SCMNodeManager:412 - Registered Data node",
             ),
             ("no-timestamp", "[main] INFO node.SCMNodeManager: msg"),
+            // `%-5p` instead of `%p`, log4j2's `T` in ISO8601, a kubectl stamp in front.
+            (
+                "file",
+                "2026-08-20 14:02:10,331 [main] INFO  org.apache.hadoop.hdds.scm.node.SCMNodeManager: msg",
+            ),
+            (
+                "file",
+                "2026-08-20T14:02:10,331 [main] WARN  org.apache.hadoop.hdds.scm.node.SCMNodeManager: msg",
+            ),
+            (
+                "file",
+                "2026-08-20T14:02:10.331847123Z 2026-08-20 14:02:10,331 [main] INFO org.apache.hadoop.ozone.om.OzoneManager: msg",
+            ),
+            (
+                "vendor",
+                "2026-08-20 14:02:10,331 INFO  org.apache.hadoop.hdds.scm.node.SCMNodeManager: msg",
+            ),
         ];
         for (name, line) in cases {
             assert_eq!(
@@ -319,6 +341,20 @@ mod tests {
         let audit = "2026-08-20 14:02:10,331 | INFO  | SCMAudit | user=hadoop";
         assert_eq!(split_prefix(audit, true).service, None);
         assert_eq!(split_prefix("om1_1 | x", false).service, None);
+
+        // `kubectl logs --timestamps`: a stamp, no service.
+        let p = split_prefix(
+            "2026-08-20T14:02:10.331847123Z 2026-08-20 14:02:10,331 [main] INFO a.B: x",
+            false,
+        );
+        assert_eq!(
+            (p.service, p.rest),
+            (None, "2026-08-20 14:02:10,331 [main] INFO a.B: x")
+        );
+        assert!(p.viewer_time.is_some());
+        // A log4j2 ISO8601 date is no viewer stamp.
+        let log4j2 = "2026-08-20T14:02:10,331 [main] INFO a.B: x";
+        assert_eq!(split_prefix(log4j2, false).rest, log4j2);
     }
 
     #[test]

@@ -234,8 +234,9 @@ impl Pattern {
                 h.level = Some(level);
                 let end = pos + leading + word_len;
                 let spaces = line[end..].bytes().take_while(|&b| b == b' ').count();
-                let padding = width.saturating_sub(word_len).min(spaces);
-                // Padding is optional: some copies squeeze `INFO  |` to `INFO |`.
+                // `%p` is often configured as `%-5p`: allow up to five columns whatever the
+                // pattern says. Padding is optional too: copies squeeze `INFO  |` to `INFO |`.
+                let padding = (*width).max(5).saturating_sub(word_len).min(spaces);
                 (0..=padding)
                     .rev()
                     .any(|pad| self.match_at(index + 1, line, end + pad, h))

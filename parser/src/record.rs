@@ -388,6 +388,23 @@ om1_1       | 2026-08-20 14:12:03,553 [main] INFO om.OzoneManager: again
     }
 
     #[test]
+    fn kubectl_timestamps_are_stripped_from_headers_and_continuations() {
+        let text = "\
+2026-08-20T14:02:10.331847123Z 2026-08-20 14:02:10,331 [main] ERROR org.apache.hadoop.ozone.om.OzoneManager: failed
+2026-08-20T14:02:10.331901000Z java.io.IOException: boom
+2026-08-20T14:02:10.332000000Z \tat org.X.y(X.java:1)
+";
+        let (records, summary) = read(text);
+        assert_eq!(records.len(), 1);
+        assert_eq!(records[0].message, "failed");
+        assert_eq!(
+            records[0].continuation,
+            "java.io.IOException: boom\n\tat org.X.y(X.java:1)"
+        );
+        assert_eq!(summary.layout.as_deref(), Some("file"));
+    }
+
+    #[test]
     fn no_timestamp_layout_takes_the_viewer_stamp() {
         let text = "dn-2  | 2026-08-20T14:02:10.331Z [grpc-default-executor-3] INFO impl.RaftServerImpl: a\n";
         let (records, _) = read(text);
