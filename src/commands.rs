@@ -4,7 +4,7 @@ use crate::cli::{
     Cli, Command, EventsArgs, EventsFormat, ExplainArgs, FailOn, InputArgs, ReplayArgs, ScanArgs,
     StatsArgs, StatsFormat, parse_time_bound,
 };
-use crate::pipeline::{Parsed, ReadConfig, StreamOutcome, read_inputs_streaming};
+use crate::pipeline::{Keep, Parsed, ReadConfig, StreamOutcome, read_inputs_streaming};
 use crate::report::baseline::Baseline;
 use crate::report::{self, ReportInputs};
 use crate::{Failure, exit};
@@ -59,15 +59,15 @@ pub fn run(command: Command) -> Result<u8, Failure> {
     }
 }
 
-fn read(input: &InputArgs, keep_unrecognized: bool) -> Result<Parsed, Failure> {
-    read_streaming(input, keep_unrecognized, &mut |_| {})
+fn read(input: &InputArgs, keep: Keep) -> Result<Parsed, Failure> {
+    read_streaming(input, keep, &mut |_| {})
 }
 
 /// Reads the inputs, handing each stream to `on_stream` in input order as soon as it is read
 /// (see `pipeline::read_inputs_streaming`).
 fn read_streaming(
     input: &InputArgs,
-    keep_unrecognized: bool,
+    keep: Keep,
     on_stream: &mut dyn FnMut(&mut StreamOutcome),
 ) -> Result<Parsed, Failure> {
     let zones = TimeZones::from_specs(&input.tz).map_err(Failure::Usage)?;
@@ -83,7 +83,7 @@ fn read_streaming(
     let mut config = ReadConfig {
         zones,
         forced_layout,
-        keep_unrecognized,
+        keep,
         jobs,
         progress: None,
     };
@@ -395,7 +395,7 @@ impl Window {
 }
 
 fn scan_one(args: &ScanArgs, input: &InputArgs, plan: &mut ScanPlan) -> Result<u8, Failure> {
-    let mut parsed = read(input, false)?;
+    let mut parsed = read(input, Keep::Typed)?;
     let settings = settings(&parsed, &args.settings)?;
     let logging = logging_coverage(&parsed);
     plan.window.apply(&mut parsed);
@@ -471,13 +471,18 @@ fn write_file(path: &Path, file: &mut File, contents: &str) -> Result<(), Failur
         .map_err(|e| Failure::Internal(format!("writing {}: {e}", path.display())))
 }
 
+/// `events --all` keeps every record, `events` the typed ones.
+fn keep_for(all: bool) -> Keep {
+    if all { Keep::All } else { Keep::Typed }
+}
+
 fn events(args: EventsArgs) -> Result<u8, Failure> {
     if args.format == EventsFormat::Parquet && args.output.is_none() {
         return Err(Failure::Usage("--format parquet needs -o FILE".into()));
     }
     if args.format != EventsFormat::Jsonl {
         // CSV and Parquet are written as one table: every event is held until the end.
-        let mut parsed = read(&args.input, args.all)?;
+        let mut parsed = read(&args.input, keep_for(args.all))?;
         let mut streams: Vec<_> = parsed
             .streams
             .iter_mut()
@@ -499,7 +504,7 @@ fn events(args: EventsArgs) -> Result<u8, Failure> {
     // JSON Lines stream out as each file is read; only OM audit streams wait until the end,
     // since every OM writes the same audit line and the copies merge into one event.
     let mut written: Result<(), Failure> = Ok(());
-    let mut parsed = read_streaming(&args.input, args.all, &mut |stream| {
+    let mut parsed = read_streaming(&args.input, keep_for(args.all), &mut |stream| {
         if stream.component != Component::OmAudit && written.is_ok() {
             written = crate::export::write_jsonl(stream.events.iter(), &mut *out);
             stream.events = Vec::new();
@@ -524,7 +529,7 @@ fn replay(args: ReplayArgs) -> Result<u8, Failure> {
         .entity
         .parse()
         .map_err(|e| Failure::Usage(format!("--entity `{}`: {e}", args.entity)))?;
-    let mut parsed = read(&args.input, false)?;
+    let mut parsed = read(&args.input, Keep::Typed)?;
     let trace = build_trace(&mut parsed, args.input.skew);
     let analysis = Analysis::run(
         trace,
@@ -539,7 +544,7 @@ fn replay(args: ReplayArgs) -> Result<u8, Failure> {
 
 fn stats(args: StatsArgs) -> Result<u8, Failure> {
     // Stats count; they keep no events.
-    let parsed = read_streaming(&args.input, false, &mut |stream| stream.events = Vec::new())?;
+    let parsed = read(&args.input, Keep::Nothing)?;
     let out = match args.format {
         StatsFormat::Text => report::stats_text(&parsed),
         StatsFormat::Json => report::stats_json(&parsed),

@@ -26,11 +26,22 @@ const MAX_SHAPES: usize = 2048;
 pub struct ReadConfig {
     pub zones: TimeZones,
     pub forced_layout: Option<Arc<Layout>>,
-    /// Keep unrecognized records as events (`events --all`).
-    pub keep_unrecognized: bool,
+    /// Which records become events in the outcome.
+    pub keep: Keep,
     pub jobs: usize,
     /// Decompressed bytes read so far, across threads, for a progress bar (updated per MiB).
     pub progress: Option<Arc<AtomicU64>>,
+}
+
+/// Which records a read keeps as events.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Keep {
+    /// Counts only (`stats`).
+    Nothing,
+    /// Typed events (`scan`, `replay`, `events`).
+    Typed,
+    /// Every record, unrecognized ones as `unrecognized` events (`events --all`).
+    All,
 }
 
 /// What one log stream gave.
@@ -322,7 +333,7 @@ fn read_stream(
         if record.headerless {
             outcome.unrecognized += 1;
             count_shape(&mut outcome.shapes, &record.message);
-            if config.keep_unrecognized {
+            if config.keep == Keep::All {
                 outcome
                     .events
                     .push(unrecognized_event(record, host, component, &file_name));
@@ -334,6 +345,9 @@ fn read_stream(
                 outcome.typed += 1;
                 if info {
                     outcome.info_typed += 1;
+                }
+                if config.keep == Keep::Nothing {
+                    return;
                 }
                 outcome.events.push(Event {
                     ts: record.ts,
@@ -354,7 +368,7 @@ fn read_stream(
             None => {
                 outcome.unrecognized += 1;
                 count_shape(&mut outcome.shapes, &record.message);
-                if config.keep_unrecognized {
+                if config.keep == Keep::All {
                     outcome
                         .events
                         .push(unrecognized_event(record, host, component, &file_name));

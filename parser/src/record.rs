@@ -104,7 +104,11 @@ pub fn read_records(
         while matches!(buf.last(), Some(b'\n' | b'\r')) {
             buf.pop();
         }
-        let line = String::from_utf8_lossy(&buf);
+        // Valid UTF-8 is the rule; the lossy path (slower) only for lines that are not.
+        let line = match std::str::from_utf8(&buf) {
+            Ok(valid) => std::borrow::Cow::Borrowed(valid),
+            Err(_) => String::from_utf8_lossy(&buf),
+        };
         if splitter.detected.is_none() {
             head.push(line.into_owned());
             if head.len() >= DETECTION_LINES {
