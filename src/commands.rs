@@ -2,7 +2,7 @@
 
 use crate::cli::{
     Cli, Command, EventsArgs, EventsFormat, ExplainArgs, FailOn, InputArgs, ReplayArgs, ScanArgs,
-    StatsArgs, StatsFormat, parse_time_bound,
+    ScanFormat, StatsArgs, StatsFormat, parse_time_bound,
 };
 use crate::pipeline::{Keep, Parsed, ReadConfig, StreamOutcome, read_inputs_streaming};
 use crate::report::baseline::Baseline;
@@ -292,6 +292,12 @@ struct ScanPlan {
 }
 
 fn plan(args: &ScanArgs) -> Result<ScanPlan, Failure> {
+    if args.each && args.format == ScanFormat::Sarif {
+        return Err(Failure::Usage(
+            "--each writes one report per input; SARIF is one log per run: scan each input alone"
+                .into(),
+        ));
+    }
     let rules = selected_rules(args)?;
     let zones = TimeZones::from_specs(&args.input.tz).map_err(Failure::Usage)?;
     let zone = zones.for_host(None);
@@ -346,8 +352,10 @@ fn scan(args: ScanArgs) -> Result<u8, Failure> {
             paths: vec![path.clone()],
             ..args.input.clone()
         };
-        if args.format == crate::cli::ScanFormat::Text {
-            println!("== {}", path.display());
+        match args.format {
+            ScanFormat::Text => println!("== {}", path.display()),
+            ScanFormat::Markdown => println!("<!-- oztrace: {} -->", path.display()),
+            _ => {}
         }
         let code = scan_one(&args, &input, &mut plan)?;
         worst = match (worst, code) {
@@ -430,8 +438,12 @@ fn scan_one(args: &ScanArgs, input: &InputArgs, plan: &mut ScanPlan) -> Result<u
     if let Some(baseline) = &plan.baseline {
         document.suppress(baseline);
     }
-    let rendered = report::render(&document, args.format, args.color)
-        .map_err(|e| Failure::Internal(format!("rendering the report: {e}")))?;
+    let rendered = if args.each {
+        report::render_for_input(&document, args.format, args.color, &input.paths[0])
+    } else {
+        report::render(&document, args.format, args.color)
+    }
+    .map_err(|e| Failure::Internal(format!("rendering the report: {e}")))?;
     let mut stdout = std::io::stdout().lock();
     stdout
         .write_all(rendered.as_bytes())

@@ -506,3 +506,28 @@ fn rules_explain_completions_and_man_page() {
     assert!(man.contains(".TH oztrace 1"));
     assert!(man.contains("scan"));
 }
+
+#[test]
+fn each_input_is_its_own_cluster_and_json_stays_one_document_per_line() {
+    let bug = sample("HDDS-17400-bug-stale-open-replica");
+    let control = sample("HDDS-17400-control-stale-closed-replica-force-deleted");
+    let out = oztrace(&["scan", "--each", "--format", "json", &bug, &control]);
+    assert_eq!(out.status.code(), Some(1), "the bug input has a finding");
+    let docs: Vec<Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one compact document per line"))
+        .collect();
+    assert_eq!(docs.len(), 2);
+    assert_eq!(docs[0]["input"], bug.as_str());
+    assert_eq!(docs[0]["findings"][0]["entity"], "container:3107");
+    assert_eq!(docs[1]["input"], control.as_str());
+    assert_eq!(docs[1]["findings"], Value::Array(vec![]));
+
+    let lines = oztrace(&["scan", "--each", "--format", "jsonl", &bug, &control]);
+    for line in stdout(&lines).lines() {
+        let value: Value = serde_json::from_str(line).unwrap();
+        assert!(value["input"].is_string(), "{line}");
+    }
+    let sarif = oztrace(&["scan", "--each", "--format", "sarif", &bug, &control]);
+    assert_eq!(sarif.status.code(), Some(2));
+}

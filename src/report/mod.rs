@@ -296,6 +296,40 @@ fn causal_links(analysis: &Analysis, evidence: &[EvidenceDoc]) -> Vec<Link> {
 }
 
 /// Renders the document in the chosen format.
+/// Renders one input's document of `scan --each`: JSON becomes one compact line per input and
+/// JSON Lines carry the input on every line, so that the whole output stays machine-readable.
+pub fn render_for_input(
+    document: &Document,
+    format: ScanFormat,
+    color: ColorChoice,
+    input: &std::path::Path,
+) -> Result<String, serde_json::Error> {
+    let input = input.display().to_string();
+    let tagged = |value: &mut serde_json::Value| {
+        if let Some(object) = value.as_object_mut() {
+            object.insert("input".into(), serde_json::Value::String(input.clone()));
+        }
+    };
+    match format {
+        ScanFormat::Json => {
+            let mut value = serde_json::to_value(document)?;
+            tagged(&mut value);
+            Ok(format!("{}\n", serde_json::to_string(&value)?))
+        }
+        ScanFormat::Jsonl => {
+            let mut out = String::new();
+            for line in render(document, format, color)?.lines() {
+                let mut value: serde_json::Value = serde_json::from_str(line)?;
+                tagged(&mut value);
+                out.push_str(&serde_json::to_string(&value)?);
+                out.push('\n');
+            }
+            Ok(out)
+        }
+        _ => render(document, format, color),
+    }
+}
+
 pub fn render(
     document: &Document,
     format: ScanFormat,
