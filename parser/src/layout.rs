@@ -47,6 +47,8 @@ const BUILTIN_PATTERNS: &[(&str, &str)] = &[
     // RFA/DRFA (`%c`) and console (`%c{2}`) match the same lines; see `Layout::display_name`.
     ("file", "%d{ISO8601} [%t] %p %c: %m%n"),
     ("glued", "%d{ISO8601} %p [%t]-%c: %m%n"),
+    // Hadoop distributions that put the level before the thread.
+    ("level-thread", "%d{ISO8601} %p [%t] %c: %m%n"),
     ("vendor", "%d{ISO8601} %p %c: %m%n"),
     ("old-docker", "%d{yyyy-MM-dd HH:mm:ss} %-5p %c{1}:%L - %m%n"),
     ("no-timestamp", "[%t] %p %c: %m%n"),

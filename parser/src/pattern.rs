@@ -217,7 +217,11 @@ impl Pattern {
             }
             Token::Date(parts) => match parse_date(parts, rest) {
                 Some((time, used)) => {
-                    h.time = Some(time);
+                    // A time of day without a date (`%d{HH:mm:ss.SSS}`) places no record in time.
+                    let dated = [DatePart::Year, DatePart::Day]
+                        .iter()
+                        .all(|p| parts.contains(p));
+                    h.time = dated.then_some(time);
                     self.match_at(index + 1, line, pos + used, h)
                 }
                 None => false,
@@ -321,7 +325,8 @@ fn date_parts(format: &str) -> Option<Vec<DatePart>> {
         "ISO8601" | "DEFAULT" => "yyyy-MM-dd HH:mm:ss,SSS",
         "ISO8601_BASIC" => "yyyyMMdd'T'HHmmss,SSS",
         "DATE" => "dd MMM yyyy HH:mm:ss,SSS",
-        "ABSOLUTE" | "COMPACT" | "UNIX" | "UNIX_MILLIS" => return None,
+        "ABSOLUTE" => "HH:mm:ss,SSS",
+        "COMPACT" | "UNIX" | "UNIX_MILLIS" => return None,
         other => other,
     };
     let mut parts = Vec::new();
@@ -534,7 +539,18 @@ mod tests {
         let err = Pattern::compile("%d{ISO8601 [%t]").unwrap_err();
         assert!(err.column > 1, "{err}");
         assert!(Pattern::compile("%d [%t] %p").is_err());
-        assert!(Pattern::compile("%d{ABSOLUTE} %m").is_err());
+        assert!(Pattern::compile("%d{UNIX} %m").is_err());
+    }
+
+    #[test]
+    fn a_time_of_day_without_a_date_gives_no_time() {
+        let p = Pattern::compile("%d{HH:mm:ss.SSS} [%t] %-5level %logger{36} - %msg%n").unwrap();
+        let h = p
+            .parse("14:02:10.331 [main] INFO  org.apache.X - hi")
+            .unwrap();
+        assert_eq!((h.time, h.message), (None, "hi"));
+        let p = Pattern::compile("%d{ABSOLUTE} %p %c: %m").unwrap();
+        assert_eq!(p.parse("14:02:10,331 WARN a.B: m").unwrap().time, None);
     }
 
     #[test]
