@@ -21,6 +21,7 @@ use crate::graph::Linker;
 use crate::machine::{EntityStates, Machine, Transition};
 use crate::trace::{EventId, Trace};
 use oztrace_parser::catalog::EventData;
+use oztrace_parser::catalog::datanode::DatanodeEvent;
 use oztrace_parser::catalog::scm_container::{ScmContainerEvent, Wording};
 use oztrace_parser::entity::Entity;
 use std::collections::{BTreeMap, HashMap};
@@ -392,6 +393,84 @@ impl Linker for FailedWriteLinker {
     }
 }
 
+/// How long after a datanode's container state change SCM's report-handler line for it can come:
+/// the change goes out as an incremental container report with the next heartbeat (30 s by
+/// default), and a busy SCM queues it.
+const REPORT_WINDOW_MS: i64 = 5 * 60 * 1000;
+
+/// Links a datanode's container state change (dn-container log: `State=CLOSED`, …) to each SCM's
+/// report-handler line for that replica (`CLOSE Container #C (…) rN (CLOSED, …) from dn <uuid>(<host>/…)`):
+/// every state change the dn-container log records is sent as an ICR (ContainerLogger callers
+/// `sendICR` right after), and every SCM logs what it decided for it.
+pub struct ReplicaReported;
+
+impl Linker for ReplicaReported {
+    fn name(&self) -> &'static str {
+        "replica-reported"
+    }
+
+    fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, String)>) {
+        // (container, replica state) → SCM report-handler lines, in time order.
+        let mut handled: HashMap<(u64, &str), Vec<EventId>> = HashMap::new();
+        for (id, event) in trace.events.iter().enumerate() {
+            if let EventData::ScmContainer(ScmContainerEvent::Replica(e)) = &event.data {
+                handled
+                    .entry((e.replica.container, e.replica.replica_state.as_str()))
+                    .or_default()
+                    .push(id);
+            }
+        }
+        for (id, event) in trace.events.iter().enumerate() {
+            let EventData::Datanode(DatanodeEvent::DnContainerState {
+                id: container,
+                state: Some(state),
+                ..
+            }) = &event.data
+            else {
+                continue;
+            };
+            let Some(candidates) = handled.get(&(*container, state.as_str())) else {
+                continue;
+            };
+            let mut seen_hosts: Vec<&str> = Vec::new();
+            for &scm in candidates {
+                let line = trace.get(scm);
+                let EventData::ScmContainer(ScmContainerEvent::Replica(e)) = &line.data else {
+                    continue;
+                };
+                let in_window = trace
+                    .elapsed(id, scm)
+                    .is_some_and(|ms| ms >= -trace.skew_ms && ms <= REPORT_WINDOW_MS);
+                if in_window
+                    && same_host(&event.host, &e.replica.datanode_host)
+                    && !seen_hosts.contains(&&*line.host)
+                {
+                    // The first line per SCM after the change is the one that handled this report.
+                    seen_hosts.push(&line.host);
+                    out.push((
+                        id,
+                        scm,
+                        format!(
+                            "{} reports #{container} {state}; {} handles the report",
+                            event.host, line.host
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+}
+
+/// Whether a log's host (`dn1`, `dn1.example.com`, compose `datanode-1`) and the host a
+/// `uuid(host/ip)` prints (`dn1.example.com`, `ozone-datanode-1`) name one machine.
+fn same_host(log_host: &str, printed: &str) -> bool {
+    let short = |h: &str| h.split('.').next().unwrap_or(h).to_ascii_lowercase();
+    let (a, b) = (short(log_host), short(printed));
+    !a.is_empty()
+        && !b.is_empty()
+        && (a == b || a.ends_with(&format!("-{b}")) || b.ends_with(&format!("-{a}")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -664,5 +743,66 @@ mod tests {
         assert!(machine.view(1051, "scm1").is_some());
         machine.evict(11);
         assert!(machine.view(1051, "scm1").is_none());
+    }
+
+    fn dn_container_event(host: &str, ts: i64, state: &str) -> Event {
+        let message = format!(
+            "ID=1051 | Index=0 | BCSID=4790 | State={state} | Volume=/data/disk1/hdds | DataChecksum=0"
+        );
+        let record = Record {
+            line: 1,
+            ts: Some(ts),
+            level: None,
+            thread: None,
+            logger: None,
+            message: message.clone(),
+            throwable: None,
+            continuation: String::new(),
+            continuation_lines: 0,
+            service: None,
+            headerless: false,
+        };
+        let typed = classify(&record, Component::DnContainer).expect("typed");
+        Event {
+            ts: Some(ts),
+            host: host.into(),
+            component: Component::DnContainer,
+            level: None,
+            thread: None,
+            logger: None,
+            entities: typed.entities,
+            data: typed.data,
+            file: format!("{host}/dn-container-{host}.log").into(),
+            line: 1,
+            continuation_lines: 0,
+            text: message,
+            copies: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_replica_state_change_links_to_each_scms_report_line_for_it() {
+        const ICRH: &str = "org.apache.hadoop.hdds.scm.container.IncrementalContainerReportHandler";
+        let close = format!("CLOSE {}", d("CLOSING", 4790, "CLOSED", 4790));
+        let trace = Trace::from_ordered(
+            vec![
+                dn_container_event("dn5", 1_000, "CLOSED"),
+                scm_event("scm1", 10, 2_000, ICRH, &close),
+                scm_event("scm2", 10, 2_100, ICRH, &close),
+                // A second report of the same replica on scm1 is not this change's.
+                scm_event("scm1", 11, 3_000, ICRH, &close),
+                // Another datanode's replica in the same state: not linked.
+                dn_container_event("dn6", 1_500, "CLOSED"),
+            ],
+            200,
+        );
+        let mut links = Vec::new();
+        ReplicaReported.link(&trace, &mut links);
+        let pairs: Vec<(EventId, EventId)> = links.iter().map(|(a, b, _)| (*a, *b)).collect();
+        assert_eq!(pairs, vec![(0, 1), (0, 2)]);
+        assert!(links[0].2.contains("dn5 reports #1051 CLOSED"));
+        assert!(same_host("dn5", "dn5.example.com"));
+        assert!(same_host("datanode-1", "ozone-datanode-1"));
+        assert!(!same_host("dn1", "dn11.example.com"));
     }
 }

@@ -29,6 +29,7 @@ pub fn linkers() -> Vec<Box<dyn Linker>> {
     vec![
         Box::new(node_admin::OpStateCommandDelivery),
         Box::new(container::FailedWriteLinker),
+        Box::new(container::ReplicaReported),
         Box::new(endpoint::CommandReceipt),
         Box::new(datanode_links::DatanodeLinks),
         Box::new(lease::OmLinker),
