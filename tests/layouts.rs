@@ -19,11 +19,15 @@ fn file_layout() -> Regex {
     .unwrap()
 }
 
-type Rewrite = fn(&regex::Captures<'_>) -> String;
+/// Rewrites one line; `header` holds the fields when the line is a file-layout header.
+type Rewrite = fn(&str, Option<&regex::Captures<'_>>) -> String;
 
 const REWRITES: &[(&str, Rewrite)] = &[
     // The console appender: `%c{2}`.
-    ("console", |c| {
+    ("console", |line, header| {
+        let Some(c) = header else {
+            return line.to_string();
+        };
         let logger: Vec<&str> = c[4].rsplitn(3, '.').collect();
         let short = if logger.len() >= 2 {
             format!("{}.{}", logger[1], logger[0])
@@ -33,23 +37,28 @@ const REWRITES: &[(&str, Rewrite)] = &[
         format!("{} [{}] {} {}: {}", &c[1], &c[2], &c[3], short, &c[5])
     }),
     // Level before the thread, padded: `%d{ISO8601} %-5p [%t] %c: %m%n`.
-    ("level-thread", |c| {
-        format!("{} {:<5} [{}] {}: {}", &c[1], &c[3], &c[2], &c[4], &c[5])
+    ("level-thread", |line, header| match header {
+        Some(c) => format!("{} {:<5} [{}] {}: {}", &c[1], &c[3], &c[2], &c[4], &c[5]),
+        None => line.to_string(),
     }),
     // log4j2's ISO8601 (`T`, `.` before the millis) and a `%-5p`.
-    ("log4j2-iso", |c| {
+    ("log4j2-iso", |line, header| {
+        let Some(c) = header else {
+            return line.to_string();
+        };
         let ts = c[1].replacen(' ', "T", 1).replace(',', ".");
         format!("{ts} [{}] {:<5} {}: {}", &c[2], &c[3], &c[4], &c[5])
+    }),
+    // `kubectl logs --timestamps`: every physical line, continuation lines too, stamped.
+    ("kubectl", |line, _| {
+        format!("2026-01-01T00:00:00.123456789Z {line}")
     }),
 ];
 
 fn rewrite_text(text: &str, header: &Regex, rewrite: Rewrite, crlf: bool) -> String {
     let mut out = String::with_capacity(text.len() + text.len() / 8);
     for line in text.lines() {
-        match header.captures(line) {
-            Some(c) => out.push_str(&rewrite(&c)),
-            None => out.push_str(line),
-        }
+        out.push_str(&rewrite(line, header.captures(line).as_ref()));
         out.push_str(if crlf { "\r\n" } else { "\n" });
     }
     out
