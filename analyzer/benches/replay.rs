@@ -98,6 +98,24 @@ fn replay(c: &mut Criterion) {
         let refs: Vec<&dyn Linker> = linkers.iter().map(|l| l.as_ref()).collect();
         b.iter(|| black_box(EventGraph::build(&trace, &refs).edge_count()))
     });
+    for (i, machine) in machines::all().iter().enumerate() {
+        group.bench_function(format!("machine/{}", machine.name()), |b| {
+            b.iter(|| {
+                let mut models = vec![machines::all().swap_remove(i)];
+                let replay = Replay::run(&trace, &mut models, ReplayOptions::default().retain_ms);
+                black_box(replay.transitions.len())
+            })
+        });
+    }
+    for linker in machines::linkers() {
+        group.bench_function(format!("linker/{}", linker.name()), |b| {
+            b.iter(|| {
+                let mut links = Vec::new();
+                linker.link(&trace, &mut links);
+                black_box(links.len())
+            })
+        });
+    }
     group.bench_function("machines", |b| {
         b.iter(|| {
             let mut models = machines::all();
