@@ -28,6 +28,7 @@ use oztrace_analyzer::machines::endpoint::{
 };
 use oztrace_analyzer::trace::{EventId, Trace};
 use oztrace_parser::catalog::EventData;
+use oztrace_parser::catalog::datanode::DatanodeEvent;
 use oztrace_parser::catalog::dn_endpoint::DnEndpointEvent;
 use oztrace_parser::entity::Entity;
 use oztrace_parser::event::Event;
@@ -231,16 +232,16 @@ impl Observations {
                     },
                 )),
                 datanode_kinds::CONTAINER_STATE => {
-                    let Ok(fields) = serde_json::to_value(&event.data) else {
+                    let EventData::Datanode(DatanodeEvent::DnContainerState {
+                        id: container,
+                        state,
+                        ..
+                    }) = &event.data
+                    else {
                         return;
                     };
-                    let state = fields.get("state").and_then(|s| s.as_str()).unwrap_or("");
-                    let container = fields
-                        .get("id")
-                        .and_then(|v| v.as_u64().or_else(|| v.as_str()?.parse().ok()))
-                        .or_else(|| containers().next());
-                    let Some(container) = container else { return };
-                    match state {
+                    let container = *container;
+                    match state.as_deref().unwrap_or("") {
                         "UNHEALTHY" => self.raised.push((
                             id,
                             Raised {

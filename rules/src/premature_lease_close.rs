@@ -26,6 +26,7 @@ use oztrace_analyzer::machines::lease;
 use oztrace_analyzer::trace::{EventId, Trace};
 use oztrace_parser::audit::AuditRet;
 use oztrace_parser::catalog::EventData;
+use oztrace_parser::catalog::datanode::DatanodeEvent;
 use oztrace_parser::catalog::om::{KeyAudit, OmEvent};
 use oztrace_parser::entity::{Entity, decode_client_id};
 use oztrace_parser::event::Event;
@@ -644,11 +645,7 @@ impl Incident {
             for block in &self.blocks {
                 for &id in trace.of_entity(block) {
                     let e = trace.get(id);
-                    if e.kind() != DN_AUDIT_KIND || e.ts.is_none_or(|t| t <= a) {
-                        continue;
-                    }
-                    let fields = serde_json::to_value(&e.data).unwrap_or_default();
-                    if is_datanode_activity(e.kind(), &fields, &e.entities, block) {
+                    if e.ts.is_some_and(|t| t > a) && is_datanode_activity(e, block) {
                         self.activity.push(id);
                     }
                 }
@@ -854,19 +851,15 @@ impl Incident {
 /// or a failure of PUT_BLOCK / WRITE_CHUNK. Successful writes are never audited (om.md 0.3), and
 /// other ops on the block (DELETE_BLOCK after the auto-commit dropped it, FINALIZE_BLOCK of a
 /// lease recovery) are not the writer's.
-fn is_datanode_activity(
-    kind: &str,
-    fields: &serde_json::Value,
-    entities: &[Entity],
-    block: &Entity,
-) -> bool {
-    let op = fields.get("op").and_then(serde_json::Value::as_str);
-    let slow = fields.get("perf").is_some_and(|p| !p.is_null());
-    let failed = fields.get("ret").and_then(serde_json::Value::as_str) == Some("FAILURE");
-    kind == DN_AUDIT_KIND
-        && matches!(op, Some("PUT_BLOCK" | "WRITE_CHUNK"))
-        && (slow || failed)
-        && entities.contains(block)
+/// A datanode audit record of the writer's block that shows it writing: a slow (PERFORMANCE) or
+/// failed PUT_BLOCK or WRITE_CHUNK.
+fn is_datanode_activity(event: &Event, block: &Entity) -> bool {
+    let EventData::Datanode(DatanodeEvent::DnAudit { op, ret, perf, .. }) = &event.data else {
+        return false;
+    };
+    matches!(op.as_str(), "PUT_BLOCK" | "WRITE_CHUNK")
+        && (perf.is_some() || ret == "FAILURE")
+        && event.entities.contains(block)
 }
 
 #[cfg(test)]

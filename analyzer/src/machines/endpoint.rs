@@ -24,6 +24,7 @@ use crate::machine::{EntityStates, Machine, Transition};
 use crate::trace::{EventId, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::dn_endpoint::{DnEndpointEvent, endpoint_address};
+use oztrace_parser::catalog::scm::{ScmAudit, ScmEvent};
 use oztrace_parser::entity::{Entity, datanode_details};
 use oztrace_parser::event::Event;
 use oztrace_parser::source::Component;
@@ -282,25 +283,10 @@ pub fn scm_signal(event: &Event) -> Option<ScmSignal> {
         })
     };
     match kind {
-        scm_kinds::AUDIT => {
-            // Literal prefilter on the audit message before reading the typed fields: most
-            // records are plain heartbeats, one per interval per datanode per SCM.
-            let text = event.text.as_str();
-            let heartbeat = text.contains("op=SEND_HEARTBEAT ");
-            if !heartbeat && !text.contains("op=REGISTER ") {
-                return None;
-            }
-            if heartbeat
-                && !text.contains("reregisterCommand")
-                && !text.contains("closeContainerCommand")
-            {
-                return (!text.contains("ret=FAILURE")).then_some(ScmSignal::Answered {
-                    datanode: datanode()?,
-                    close_containers: Vec::new(),
-                });
-            }
-            audit_signal(&serde_json::to_value(&event.data).ok()?)
-        }
+        scm_kinds::AUDIT => match &event.data {
+            EventData::Scm(ScmEvent::Audit(audit)) => audit_signal(audit),
+            _ => None,
+        },
         scm_kinds::UNREGISTERED_HEARTBEAT => Some(ScmSignal::Reregister {
             datanode: datanode()?,
             audit: false,
@@ -313,32 +299,35 @@ pub fn scm_signal(event: &Event) -> Option<ScmSignal> {
     }
 }
 
-/// Reads the fields of one `scm_audit` event (`op`, `ret`, `params`).
-pub fn audit_signal(fields: &serde_json::Value) -> Option<ScmSignal> {
-    let op = fields.get("op")?.as_str()?;
-    let params = fields.get("params")?;
-    let param = |key: &str| params.get(key).and_then(|v| v.as_str());
-    if fields.get("ret").and_then(|r| r.as_str()) == Some("FAILURE") {
+/// Reads one `scm_audit` event: `SEND_HEARTBEAT` answered with a reregister or with commands,
+/// `REGISTER`. Failed calls say nothing.
+pub fn audit_signal(audit: &ScmAudit) -> Option<ScmSignal> {
+    if audit.ret == "FAILURE" {
         return None;
     }
-    match op {
+    match audit.op.as_str() {
         "SEND_HEARTBEAT" => {
-            let datanode = param("datanodeUUID")?.to_ascii_lowercase();
-            let command = param("command").unwrap_or("");
-            if command.contains("reregisterCommand") {
+            let datanode = audit.params.get("datanodeUUID")?.to_ascii_lowercase();
+            let returned = |kind: &str| audit.commands.iter().any(|c| c.command_type == kind);
+            if returned("reregisterCommand") {
                 Some(ScmSignal::Reregister {
                     datanode,
                     audit: true,
                 })
             } else {
+                let close_containers = if returned("closeContainerCommand") {
+                    close_command_containers(audit.params.get("command").unwrap_or(""))
+                } else {
+                    Vec::new()
+                };
                 Some(ScmSignal::Answered {
                     datanode,
-                    close_containers: close_command_containers(command),
+                    close_containers,
                 })
             }
         }
         "REGISTER" => {
-            let (dn, _) = datanode_details(param("datanodeDetails")?)?;
+            let (dn, _) = datanode_details(audit.params.get("datanodeDetails")?)?;
             Some(ScmSignal::Registered {
                 datanode: dn.uuid.to_ascii_lowercase(),
                 audit: true,
@@ -766,7 +755,6 @@ pub(crate) mod tests {
     use crate::machine::Replay;
     use oztrace_parser::catalog::Unrecognized;
     use oztrace_parser::catalog::dn_endpoint::ContainerActionRef;
-    use serde_json::json;
 
     pub(crate) const DN: &str = "4f6a2c1e-8b3d-4e2a-9c71-0d5e8f3a1b27";
     pub(crate) const ADDR: &str = "scm1.example.com:9861/scm1.example.com/10.20.0.11";
@@ -1014,11 +1002,32 @@ pub(crate) mod tests {
         }
     }
 
+    /// An SCM audit record as the SCM catalogue types it.
+    fn audit(line: &str) -> ScmAudit {
+        let record = oztrace_parser::record::Record {
+            line: 1,
+            ts: None,
+            level: None,
+            thread: None,
+            logger: Some("SCMAudit".into()),
+            message: line.into(),
+            throwable: None,
+            continuation: String::new(),
+            continuation_lines: 0,
+            service: None,
+            headerless: false,
+        };
+        match oztrace_parser::catalog::classify(&record, Component::ScmAudit).map(|t| t.data) {
+            Some(EventData::Scm(ScmEvent::Audit(audit))) => audit,
+            other => panic!("not an SCM audit record: {other:?}"),
+        }
+    }
+
     #[test]
     fn audit_fields_give_reregister_register_and_close_commands() {
-        let rereg = json!({"op": "SEND_HEARTBEAT", "ret": "SUCCESS", "term": "7", "params": {
-            "datanodeUUID": DN, "term": "7",
-            "command": "[commandType: reregisterCommand reregisterCommandProto { } term: 0 encodedToken: \"\" deadlineMsSinceEpoch: 0]"}});
+        let rereg = audit(&format!(
+            "user=dn | ip=10.20.1.12 | op=SEND_HEARTBEAT {{\"datanodeUUID\":\"{DN}\",\"term\":\"7\",\"command\":\"[commandType: reregisterCommand reregisterCommandProto {{ }} term: 0 encodedToken: \\\"\\\" deadlineMsSinceEpoch: 0]\"}} | ret=SUCCESS"
+        ));
         assert_eq!(
             audit_signal(&rereg),
             Some(ScmSignal::Reregister {
@@ -1026,8 +1035,9 @@ pub(crate) mod tests {
                 audit: true
             })
         );
-        let register = json!({"op": "REGISTER", "ret": "SUCCESS", "params": {
-            "datanodeDetails": format!("{DN}(dn2.example.com/10.20.1.12)")}});
+        let register = audit(&format!(
+            "user=dn | ip=10.20.1.12 | op=REGISTER {{\"datanodeDetails\":\"{DN}(dn2.example.com/10.20.1.12)\"}} | ret=SUCCESS"
+        ));
         assert_eq!(
             audit_signal(&register),
             Some(ScmSignal::Registered {
@@ -1035,9 +1045,9 @@ pub(crate) mod tests {
                 audit: true
             })
         );
-        let close = json!({"op": "SEND_HEARTBEAT", "ret": "SUCCESS", "params": {
-            "datanodeUUID": DN,
-            "command": "[commandType: closeContainerCommand closeContainerCommandProto { containerID: 2043 force: false } term: 6]"}});
+        let close = audit(&format!(
+            "user=dn | ip=10.20.1.12 | op=SEND_HEARTBEAT {{\"datanodeUUID\":\"{DN}\",\"command\":\"[commandType: closeContainerCommand closeContainerCommandProto {{ containerID: 2043 force: false }} term: 6]\"}} | ret=SUCCESS"
+        ));
         assert_eq!(
             audit_signal(&close),
             Some(ScmSignal::Answered {
@@ -1045,12 +1055,10 @@ pub(crate) mod tests {
                 close_containers: vec![2043]
             })
         );
-        let failed = json!({"op": "REGISTER", "ret": "FAILURE", "params": {}});
+        let failed = audit("user=dn | ip=10.20.1.12 | op=REGISTER {} | ret=FAILURE");
         assert_eq!(audit_signal(&failed), None);
-        assert_eq!(
-            audit_signal(&json!({"op": "GET_VERSION", "params": {}})),
-            None
-        );
+        let version = audit("user=dn | ip=10.20.1.12 | op=GET_VERSION {} | ret=SUCCESS");
+        assert_eq!(audit_signal(&version), None);
     }
 
     #[test]

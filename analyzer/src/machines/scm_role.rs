@@ -17,6 +17,7 @@
 use crate::machine::{EntityStates, Machine, Replay, Transition};
 use crate::trace::{EventId, Trace};
 use oztrace_parser::catalog::EventData;
+use oztrace_parser::catalog::ratis::RatisEvent;
 use oztrace_parser::catalog::scm::ScmEvent;
 use oztrace_parser::entity::Entity;
 use oztrace_parser::event::Event;
@@ -177,9 +178,10 @@ fn own_scm_id(event: &Event) -> Option<String> {
         EventData::Scm(ScmEvent::ApplyTransaction { member, .. }) => {
             member.split('@').next().map(str::to_string)
         }
-        _ if event.kind() == "ratis_role_change" && event.component == Component::Scm => {
-            let fields = serde_json::to_value(&event.data).ok()?;
-            fields.get("peer")?.as_str().map(str::to_string)
+        EventData::Ratis(RatisEvent::RoleChange { member, .. })
+            if event.component == Component::Scm =>
+        {
+            Some(member.peer.clone())
         }
         _ => None,
     }
@@ -225,25 +227,17 @@ fn signal(event: &Event) -> Option<Signal> {
                 None => Role::Follower,
             }))
         }
-        _ if event.kind() == "ratis_role_change" && event.component == Component::Scm => {
-            ratis_role(event).map(Signal::Ratis)
+        EventData::Ratis(RatisEvent::RoleChange { to, term, .. })
+            if event.component == Component::Scm =>
+        {
+            Some(Signal::Ratis(if to.trim() == "LEADER" {
+                Role::Leader(Some(*term))
+            } else {
+                Role::Follower
+            }))
         }
         _ => None,
     }
-}
-
-/// `to` and `term` of a Ratis `changes role` event (fields of the Ratis slice's kind).
-fn ratis_role(event: &Event) -> Option<Role> {
-    let fields = serde_json::to_value(&event.data).ok()?;
-    let to = fields.get("to")?.as_str()?.trim().to_string();
-    let term = fields.get("term").and_then(|t| {
-        t.as_u64()
-            .or_else(|| t.as_str().and_then(|s| s.trim().parse().ok()))
-    });
-    Some(match to.as_str() {
-        "LEADER" => Role::Leader(term),
-        _ => Role::Follower,
-    })
 }
 
 impl Machine for ScmRole {

@@ -407,15 +407,40 @@ fn durations_and_setting_sources() {
 }
 
 /// The `fields` of the datanode catalogue's `dn_audit` kind (contract: op, ret, params, perf).
-fn dn_fields(op: &str, ret: &str, perf: bool) -> serde_json::Value {
-    let perf = perf.then(|| serde_json::json!({"preOpLatencyMs": "0", "opLatencyMs": "1873"}));
-    serde_json::json!({
-        "op": op,
-        "ret": ret,
-        "params": {"blockData": "[blockId=conID: 3044 locID: 113750153625661837 bcsId: 0 replicaIndex: null, size=3145728]"},
-        "perf": perf,
-        "throwable": null,
-    })
+/// A dn-audit record of a block write, with the entities the catalogue gives it.
+fn dn_audit(op: &str, ret: &str, perf: bool, entities: &[Entity]) -> Event {
+    let perf = perf.then(|| {
+        [("preOpLatencyMs", "0"), ("opLatencyMs", "1873")]
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    });
+    Event {
+        ts: Some(0),
+        host: "dn2".into(),
+        component: Component::DnAudit,
+        level: None,
+        thread: None,
+        logger: Some("DNAudit".into()),
+        entities: entities.to_vec(),
+        data: EventData::Datanode(DatanodeEvent::DnAudit {
+            op: op.into(),
+            ret: ret.into(),
+            params: [(
+                "blockData".to_string(),
+                "[blockId=conID: 3044 locID: 113750153625661837 bcsId: 0 replicaIndex: null, size=3145728]".to_string(),
+            )]
+            .into_iter()
+            .collect(),
+            perf,
+            throwable: None,
+        }),
+        file: "dn2/dn-audit-dn2.log".into(),
+        line: 1,
+        continuation_lines: 0,
+        text: String::new(),
+        copies: Vec::new(),
+    }
 }
 
 #[test]
@@ -429,41 +454,25 @@ fn datanode_records_count_only_for_writes_on_tied_blocks() {
         local: 113750153625660911,
     };
     let on_tied = [Entity::Container(3044), tied.clone()];
-    let slow_put = dn_fields("PUT_BLOCK", "null", true);
+    let on_other = [Entity::Container(3044), other];
     assert!(is_datanode_activity(
-        DN_AUDIT_KIND,
-        &slow_put,
-        &on_tied,
+        &dn_audit("PUT_BLOCK", "null", true, &on_tied),
         &tied
     ));
     assert!(is_datanode_activity(
-        DN_AUDIT_KIND,
-        &dn_fields("WRITE_CHUNK", "FAILURE", false),
-        &on_tied,
+        &dn_audit("WRITE_CHUNK", "FAILURE", false, &on_tied),
         &tied
     ));
     assert!(!is_datanode_activity(
-        DN_AUDIT_KIND,
-        &slow_put,
-        &[Entity::Container(3044), other],
+        &dn_audit("PUT_BLOCK", "null", true, &on_other),
         &tied
     ));
     assert!(!is_datanode_activity(
-        DN_AUDIT_KIND,
-        &dn_fields("DELETE_BLOCK", "SUCCESS", false),
-        &on_tied,
+        &dn_audit("DELETE_BLOCK", "SUCCESS", false, &on_tied),
         &tied
     ));
     assert!(!is_datanode_activity(
-        DN_AUDIT_KIND,
-        &dn_fields("PUT_BLOCK", "SUCCESS", false),
-        &on_tied,
-        &tied
-    ));
-    assert!(!is_datanode_activity(
-        "client_block_written",
-        &slow_put,
-        &on_tied,
+        &dn_audit("PUT_BLOCK", "SUCCESS", false, &on_tied),
         &tied
     ));
 }
