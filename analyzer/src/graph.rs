@@ -8,8 +8,9 @@ use oztrace_parser::entity::Entity;
 use petgraph::Direction;
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::EdgeRef;
+use rustc_hash::FxHashMap as HashMap;
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashSet, VecDeque};
 
 /// Why two events are linked.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -59,8 +60,8 @@ impl EventGraph {
         for id in 0..trace.events.len() {
             graph.add_node(id);
         }
-        let mut last_on_host: HashMap<&str, EventId> = HashMap::new();
-        let mut last_of_entity: HashMap<&Entity, EventId> = HashMap::new();
+        let mut last_on_host: HashMap<&str, EventId> = HashMap::default();
+        let mut last_of_entity: HashMap<&Entity, EventId> = HashMap::default();
         for (id, event) in trace.events.iter().enumerate() {
             if let Some(prev) = last_on_host.insert(&event.host, id) {
                 graph.add_edge(

@@ -8,7 +8,7 @@
 
 use crate::trace::{EventId, Trace};
 use oztrace_parser::entity::Entity;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::hash::Hash;
 use std::sync::Arc;
 
@@ -46,7 +46,7 @@ pub struct EntityStates<K, S> {
 impl<K, S> Default for EntityStates<K, S> {
     fn default() -> Self {
         EntityStates {
-            states: HashMap::new(),
+            states: HashMap::default(),
         }
     }
 }
@@ -124,8 +124,8 @@ impl Replay {
     }
 
     fn index(transitions: Vec<Transition>) -> Replay {
-        let mut by_event: HashMap<EventId, Vec<usize>> = HashMap::new();
-        let mut by_entity: HashMap<Entity, Vec<usize>> = HashMap::new();
+        let mut by_event: HashMap<EventId, Vec<usize>> = HashMap::default();
+        let mut by_entity: HashMap<Entity, Vec<usize>> = HashMap::default();
         for (i, t) in transitions.iter().enumerate() {
             by_event.entry(t.event).or_default().push(i);
             by_entity.entry(t.entity.clone()).or_default().push(i);

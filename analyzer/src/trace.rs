@@ -10,7 +10,7 @@
 
 use oztrace_parser::entity::Entity;
 use oztrace_parser::event::Event;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
 
 /// Index of an event in [`Trace::events`].
@@ -62,8 +62,8 @@ impl Trace {
 
     /// A trace of events already in time order (tests, replays of a recorded trace).
     pub fn from_ordered(events: Vec<Event>, skew_ms: i64) -> Trace {
-        let mut by_host: HashMap<Arc<str>, Vec<EventId>> = HashMap::new();
-        let mut by_entity: HashMap<Entity, Vec<EventId>> = HashMap::new();
+        let mut by_host: HashMap<Arc<str>, Vec<EventId>> = HashMap::default();
+        let mut by_entity: HashMap<Entity, Vec<EventId>> = HashMap::default();
         for (id, event) in events.iter().enumerate() {
             by_host.entry(Arc::clone(&event.host)).or_default().push(id);
             for entity in &event.entities {
