@@ -472,7 +472,25 @@ pub fn hint_from_path(path: &str) -> SourceHint {
             hint.component = component;
         }
     }
+    // Nothing names the host: a numbered folder holding the file (`ingest1/agent.log`,
+    // `edge-3/client.log`) is one machine's logs.
+    if hint.host.is_none()
+        && let Some(parent) = components.last()
+        && is_numbered_name(parent)
+    {
+        hint.host = Some((*parent).to_string());
+    }
     hint
+}
+
+/// `ingest1`, `edge-3`, `client_2`: a letter first, a digit last, nothing but letters, digits,
+/// `-` and `_` between.
+fn is_numbered_name(s: &str) -> bool {
+    s.len() <= 63
+        && s.starts_with(|c: char| c.is_ascii_alphabetic())
+        && s.ends_with(|c: char| c.is_ascii_digit())
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
 fn hint_from_file_name(name: &str) -> SourceHint {
@@ -682,6 +700,21 @@ mod tests {
             "scm2/ozone-hadoop-scm.log",
             Some("scm2"),
             Some(Component::Scm),
+        );
+    }
+
+    #[test]
+    fn a_numbered_folder_names_the_host_when_nothing_else_does() {
+        check("ingest1/ingest-agent.log", Some("ingest1"), None);
+        check("bundle/edge-3/client.log", Some("edge-3"), None);
+        // Only the folder holding the file, and only a numbered name.
+        check("case12345/logs/client.log", None, None);
+        check("ozone-2.0.0/client.log", None, None);
+        // The file name still wins.
+        check(
+            "ingest1/ozone-hadoop-om-om2.log",
+            Some("om2"),
+            Some(Component::Om),
         );
     }
 
