@@ -1,4 +1,4 @@
-//! The replay half of record-and-replay.
+//! The replay half of record-and-replay, and the one pipeline that feeds it ([`load`]).
 //!
 //! [`trace`] merges per-stream event buffers into one time order across hosts; [`graph`] links
 //! events per host, per entity and by causality; [`machine`] is the framework of reference state
@@ -6,9 +6,12 @@
 //! through [`Analysis`].
 
 pub mod graph;
+pub mod load;
 pub mod machine;
 pub mod machines;
 pub mod trace;
+
+pub use load::{LoadOptions, Loaded, load};
 
 use graph::{EventGraph, Linker};
 use machine::{Machine, Replay};

@@ -3,8 +3,9 @@
 //! A record that the catalogue recognises becomes an [`Event`] with a stable `kind` (snake_case,
 //! from the kinds registry in [`crate::catalog`]), the entities it names, and typed fields.
 
-use crate::catalog::EventData;
+use crate::catalog::{EventData, Typed, Unrecognized};
 use crate::entity::Entity;
+use crate::record::Record;
 use crate::source::{Component, Level};
 use crate::time::format_rfc3339;
 use serde::Serialize;
@@ -40,6 +41,36 @@ pub struct Event {
 }
 
 impl Event {
+    /// The event of one record read from `file`: its header, and the catalogue's fields and
+    /// entities (`None`: an unrecognized record, kept by `events --all`).
+    pub fn of_record(
+        record: Record,
+        typed: Option<Typed>,
+        host: Arc<str>,
+        component: Component,
+        file: Arc<str>,
+    ) -> Event {
+        let (data, entities) = match typed {
+            Some(typed) => (typed.data, typed.entities),
+            None => (EventData::Unrecognized(Unrecognized {}), Vec::new()),
+        };
+        Event {
+            ts: record.ts,
+            host,
+            component,
+            level: record.level,
+            thread: record.thread,
+            logger: record.logger,
+            entities,
+            data,
+            file,
+            line: record.line,
+            continuation_lines: record.continuation_lines,
+            text: record.message,
+            copies: Vec::new(),
+        }
+    }
+
     pub fn kind(&self) -> &'static str {
         self.data.kind()
     }

@@ -3,8 +3,8 @@
 use super::Document;
 use crate::cli::ColorChoice;
 use crate::commands::time_or_dash;
-use crate::pipeline::Parsed;
 use oztrace_analyzer::Analysis;
+use oztrace_analyzer::load::Parsed;
 use oztrace_parser::entity::Entity;
 use oztrace_rules::{Rule, RuleDoc};
 use std::fmt::Write;

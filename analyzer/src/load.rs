@@ -1,11 +1,16 @@
-//! Reading every input in parallel: bytes → records → typed events, with coverage counts.
+//! The one pipeline from the user's inputs to an analysed trace: bytes → records → typed events
+//! → one time order → graph and state machines. The binary, the benchmarks and the tests all
+//! come through here: [`load`] for the whole path, [`read_inputs_streaming`] for the commands
+//! that only read (`stats`, `events`), [`events_of_text`] for tests that type a few lines.
 //!
-//! Work is split by input unit (a file, an archive, stdin) over a small pool of threads, so both
-//! cores are busy across files; an archive is read member by member in one pass. Each stream's
-//! typed events are buffered (the trace keeps only typed events, never raw lines) and its summary
-//! kept for `stats` and the report's coverage.
+//! Work is split by input unit (a file, an archive, stdin) over a rayon pool, so both cores are
+//! busy across files; an archive is read member by member in one pass. Each stream's typed events
+//! are buffered (the trace keeps only typed events, never raw lines) and its summary kept for
+//! `stats` and the report's coverage.
 
-use oztrace_parser::catalog::{self, EventData, Unrecognized};
+use crate::trace::Trace;
+use crate::{Analysis, ReplayOptions};
+use oztrace_parser::catalog;
 use oztrace_parser::event::Event;
 use oztrace_parser::input::{self, ConfigFile, InputFile, InputUnit, StreamSink, Unreadable};
 use oztrace_parser::layout::Layout;
@@ -15,8 +20,156 @@ use oztrace_parser::time::TimeZones;
 use std::collections::{BTreeMap, HashMap};
 use std::io::BufRead;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Condvar, Mutex, mpsc};
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+use std::sync::{Arc, mpsc};
+
+/// How far a run is, for a progress bar: the stage, and the decompressed bytes read so far
+/// across threads (updated per MiB).
+#[derive(Debug, Default)]
+pub struct Progress {
+    bytes: AtomicU64,
+    stage: AtomicU8,
+}
+
+/// The stages of a [`load`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    Reading,
+    Merging,
+    Analysing,
+}
+
+impl Stage {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Stage::Reading => "reading logs",
+            Stage::Merging => "merging into one time order",
+            Stage::Analysing => "replaying the state machines",
+        }
+    }
+}
+
+impl Progress {
+    pub fn bytes(&self) -> u64 {
+        self.bytes.load(Ordering::Relaxed)
+    }
+
+    pub fn stage(&self) -> Stage {
+        match self.stage.load(Ordering::Relaxed) {
+            0 => Stage::Reading,
+            1 => Stage::Merging,
+            _ => Stage::Analysing,
+        }
+    }
+
+    fn enter(&self, stage: Stage) {
+        self.stage.store(stage as u8, Ordering::Relaxed);
+    }
+}
+
+/// What [`load`] does.
+#[derive(Debug, Clone)]
+pub struct LoadOptions {
+    pub read: ReadConfig,
+    /// `--since` / `--until`.
+    pub window: Window,
+    /// Clock skew tolerated between hosts (`--skew`), in milliseconds.
+    pub skew_ms: i64,
+    pub replay: ReplayOptions,
+}
+
+/// What [`load`] gives: what was read (coverage, configuration, failures) and its analysis.
+pub struct Loaded {
+    pub parsed: Parsed,
+    pub analysis: Analysis,
+}
+
+/// Reads every input, keeps the typed events inside the window, merges them into one time order
+/// and analyses them (graph, state machines).
+pub fn load(paths: &[PathBuf], options: &LoadOptions) -> Loaded {
+    let mut parsed = read_inputs_streaming(paths, &options.read, &mut |_| {});
+    let progress = options.read.progress.as_deref();
+    progress.inspect(|p| p.enter(Stage::Merging));
+    options.window.apply(&mut parsed);
+    let trace = build_trace(&mut parsed, options.skew_ms);
+    progress.inspect(|p| p.enter(Stage::Analysing));
+    let analysis = Analysis::run(trace, options.replay);
+    Loaded { parsed, analysis }
+}
+
+/// Moves the typed events out of the streams into one time order (OM audit copies merged).
+pub fn build_trace(parsed: &mut Parsed, skew_ms: i64) -> Trace {
+    let mut streams = parsed.take_events();
+    catalog::om::merge_audit_copies(&mut streams, skew_ms);
+    Trace::merge(streams, skew_ms)
+}
+
+/// `--since` / `--until`: events outside are dropped before analysis.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Window {
+    pub since: Option<i64>,
+    pub until: Option<i64>,
+}
+
+impl Window {
+    pub fn is_open(&self) -> bool {
+        self.since.is_none() && self.until.is_none()
+    }
+
+    fn contains(&self, ts: i64) -> bool {
+        self.since.is_none_or(|s| ts >= s) && self.until.is_none_or(|u| ts <= u)
+    }
+
+    /// Keeps each stream's events inside the window. An untimed event (a line without a time
+    /// of its own) goes with the timed event before it in its file, as the trace places it; a
+    /// stream with no time at all cannot be placed and is dropped.
+    pub fn apply(&self, parsed: &mut Parsed) {
+        if self.is_open() {
+            return;
+        }
+        for stream in &mut parsed.streams {
+            let mut placed = stream.events.iter().find_map(|e| e.ts);
+            stream.events.retain(|event| {
+                if event.ts.is_some() {
+                    placed = event.ts;
+                }
+                placed.is_some_and(|ts| self.contains(ts))
+            });
+        }
+    }
+}
+
+/// The events of log text read as one file of `host`: the typed ones, and the messages of the
+/// records the catalogue did not type (tests assert on both).
+pub fn events_of_text(
+    text: &str,
+    host: &str,
+    file: &str,
+    component: Component,
+) -> (Vec<Event>, Vec<String>) {
+    let (host, file): (Arc<str>, Arc<str>) = (Arc::from(host), Arc::from(file));
+    let mut events = Vec::new();
+    let mut untyped = Vec::new();
+    let options = ReadOptions::default();
+    let (_, error) =
+        read_records(
+            &mut text.as_bytes(),
+            &options,
+            &mut |record| match catalog::classify(&record, component) {
+                Some(typed) => events.push(Event::of_record(
+                    record,
+                    Some(typed),
+                    Arc::clone(&host),
+                    component,
+                    Arc::clone(&file),
+                )),
+                None => untyped.push(record.message),
+            },
+        );
+    // Reading from memory cannot fail.
+    debug_assert!(error.is_none());
+    (events, untyped)
+}
 
 /// How many distinct unrecognized message shapes a stream tracks (bounded memory).
 const MAX_SHAPES: usize = 2048;
@@ -29,8 +182,21 @@ pub struct ReadConfig {
     /// Which records become events in the outcome.
     pub keep: Keep,
     pub jobs: usize,
-    /// Decompressed bytes read so far, across threads, for a progress bar (updated per MiB).
-    pub progress: Option<Arc<AtomicU64>>,
+    /// Where a progress bar reads how far the run is.
+    pub progress: Option<Arc<Progress>>,
+}
+
+impl ReadConfig {
+    /// Reads with the built-in layouts in UTC on every available core.
+    pub fn new(keep: Keep) -> ReadConfig {
+        ReadConfig {
+            zones: TimeZones::default(),
+            forced_layout: None,
+            keep,
+            jobs: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            progress: None,
+        }
+    }
 }
 
 /// Which records a read keeps as events.
@@ -72,6 +238,9 @@ pub struct Parsed {
     pub unreadable: Vec<Unreadable>,
     pub configs: Vec<ConfigFile>,
     pub skipped: Vec<String>,
+    /// Inputs whose reading failed inside oztrace (a caught panic): the run goes on without them
+    /// and ends with the internal-error status.
+    pub errors: Vec<Unreadable>,
 }
 
 impl Parsed {
@@ -87,12 +256,23 @@ impl Parsed {
     pub fn bytes(&self) -> u64 {
         self.streams.iter().map(|s| s.bytes).sum()
     }
+
+    /// Takes every stream's events, one buffer per stream in input order.
+    pub fn take_events(&mut self) -> Vec<Vec<Event>> {
+        self.streams
+            .iter_mut()
+            .map(|s| std::mem::take(&mut s.events))
+            .collect()
+    }
 }
 
 /// Reads every input; `on_stream` sees each stream in input order as soon as it and every
 /// stream before it are read, and may take its events, so that a caller that writes them out
 /// holds at most a few units' events in memory: workers run at most [`UNITS_AHEAD`] per thread
 /// ahead of the stream being delivered.
+///
+/// Units are read on a rayon pool of `config.jobs` threads. A unit whose reading panics is caught
+/// there (`catch_unwind` per unit): it is named in [`Parsed::errors`] and the rest is still read.
 pub fn read_inputs_streaming(
     paths: &[PathBuf],
     config: &ReadConfig,
@@ -112,54 +292,94 @@ pub fn read_inputs_streaming(
         ..Parsed::default()
     };
     let threads = config.jobs.max(1).min(units.len().max(1));
-    let window = UNITS_AHEAD * threads;
-    // (next unit to start, units delivered so far)
-    let progress = Mutex::new((0usize, 0usize));
-    let turn = Condvar::new();
-    let (sender, receiver) = mpsc::channel::<(usize, UnitResult)>();
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            let sender = sender.clone();
-            let (units, progress, turn) = (&units, &progress, &turn);
-            scope.spawn(move || {
-                loop {
-                    let i = {
-                        let mut state = progress.lock().unwrap_or_else(|p| p.into_inner());
-                        while state.0 < units.len() && state.0 - state.1 >= window {
-                            state = turn.wait(state).unwrap_or_else(|p| p.into_inner());
-                        }
-                        if state.0 >= units.len() {
-                            break;
-                        }
-                        state.0 += 1;
-                        state.0 - 1
-                    };
-                    if sender.send((i, read_unit(&units[i], config))).is_err() {
-                        break;
-                    }
-                }
-            });
+    let read = |i: usize| {
+        let unit: &InputUnit = &units[i];
+        caught(unit.display(), || read_unit(unit, config))
+    };
+    let delivered = in_order(units.len(), threads, &read, &mut |unit: UnitResult| {
+        for mut stream in unit.streams {
+            on_stream(&mut stream);
+            parsed.streams.push(stream);
         }
-        drop(sender);
-        let mut waiting: BTreeMap<usize, UnitResult> = BTreeMap::new();
-        let mut delivered = 0;
-        for (i, result) in receiver {
-            waiting.insert(i, result);
-            while let Some(unit) = waiting.remove(&delivered) {
-                for mut stream in unit.streams {
-                    on_stream(&mut stream);
-                    parsed.streams.push(stream);
-                }
-                parsed.unreadable.extend(unit.unreadable);
-                parsed.configs.extend(unit.configs);
-                delivered += 1;
-                progress.lock().unwrap_or_else(|p| p.into_inner()).1 = delivered;
-                turn.notify_all();
-            }
-        }
+        parsed.unreadable.extend(unit.unreadable);
+        parsed.configs.extend(unit.configs);
+        parsed.errors.extend(unit.error);
     });
+    if let Err(e) = delivered {
+        parsed.errors.push(Unreadable {
+            path: "-".into(),
+            reason: format!("internal error: cannot start the reading threads: {e}"),
+        });
+    }
     parsed.unreadable.sort_by(|a, b| a.path.cmp(&b.path));
     parsed
+}
+
+/// Runs `work(0..n)` on a pool of `threads` and hands each result to `deliver` in index order,
+/// at most [`UNITS_AHEAD`] per thread ahead of the one being delivered (bounded memory). `work`
+/// must not panic (wrap it in [`caught`]): every index is then delivered exactly once.
+fn in_order<T: Send>(
+    n: usize,
+    threads: usize,
+    work: &(dyn Fn(usize) -> T + Sync),
+    deliver: &mut dyn FnMut(T),
+) -> Result<(), rayon::ThreadPoolBuildError> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|i| format!("oztrace-read-{i}"))
+        .build()?;
+    let window = UNITS_AHEAD * threads;
+    let (sender, receiver) = mpsc::channel::<(usize, T)>();
+    pool.in_place_scope(|scope| {
+        let mut waiting: BTreeMap<usize, T> = BTreeMap::new();
+        let mut delivered = 0;
+        let mut receive = |delivered: &mut usize| {
+            // Every spawned index sends exactly once, so this returns.
+            if let Ok((i, result)) = receiver.recv() {
+                waiting.insert(i, result);
+            }
+            while let Some(result) = waiting.remove(delivered) {
+                deliver(result);
+                *delivered += 1;
+            }
+        };
+        for i in 0..n {
+            while i - delivered >= window {
+                receive(&mut delivered);
+            }
+            let sender = sender.clone();
+            scope.spawn(move |_| {
+                // The receiver outlives the scope: a send cannot fail.
+                let _ = sender.send((i, work(i)));
+            });
+        }
+        while delivered < n {
+            receive(&mut delivered);
+        }
+    });
+    Ok(())
+}
+
+/// Runs `read` for the input `display`; a panic inside becomes an internal error naming the input,
+/// and what the input gave before it is dropped (it cannot be trusted).
+fn caught(display: &str, read: impl FnOnce() -> UnitResult) -> UnitResult {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(read)) {
+        Ok(result) => result,
+        Err(payload) => {
+            let message = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".to_string());
+            UnitResult {
+                error: Some(Unreadable {
+                    path: display.to_string(),
+                    reason: format!("internal error while reading: {message}"),
+                }),
+                ..UnitResult::default()
+            }
+        }
+    }
 }
 
 /// How many units per thread may be read ahead of the one being delivered.
@@ -170,6 +390,7 @@ struct UnitResult {
     streams: Vec<StreamOutcome>,
     unreadable: Vec<Unreadable>,
     configs: Vec<ConfigFile>,
+    error: Option<Unreadable>,
 }
 
 struct Sink<'a> {
@@ -298,7 +519,7 @@ fn read_stream(
     let mut counting = Counting {
         inner: reader,
         bytes: 0,
-        progress: config.progress.as_deref().map(|counter| (counter, 0)),
+        progress: config.progress.as_deref().map(|p| (&p.bytes, 0)),
     };
     let mut verbose_seen: std::collections::HashSet<(Arc<str>, String)> = Default::default();
     let (summary, error) = read_records(&mut counting, &options, &mut |record: Record| {
@@ -334,9 +555,13 @@ fn read_stream(
             outcome.unrecognized += 1;
             count_shape(&mut outcome.shapes, &record.message);
             if config.keep == Keep::All {
-                outcome
-                    .events
-                    .push(unrecognized_event(record, host, component, &file_name));
+                outcome.events.push(Event::of_record(
+                    record,
+                    None,
+                    host,
+                    component,
+                    Arc::clone(&file_name),
+                ));
             }
             return;
         }
@@ -349,29 +574,25 @@ fn read_stream(
                 if config.keep == Keep::Nothing {
                     return;
                 }
-                outcome.events.push(Event {
-                    ts: record.ts,
+                outcome.events.push(Event::of_record(
+                    record,
+                    Some(typed),
                     host,
                     component,
-                    level: record.level,
-                    thread: record.thread,
-                    logger: record.logger,
-                    entities: typed.entities,
-                    data: typed.data,
-                    file: Arc::clone(&file_name),
-                    line: record.line,
-                    continuation_lines: record.continuation_lines,
-                    text: record.message,
-                    copies: Vec::new(),
-                });
+                    Arc::clone(&file_name),
+                ));
             }
             None => {
                 outcome.unrecognized += 1;
                 count_shape(&mut outcome.shapes, &record.message);
                 if config.keep == Keep::All {
-                    outcome
-                        .events
-                        .push(unrecognized_event(record, host, component, &file_name));
+                    outcome.events.push(Event::of_record(
+                        record,
+                        None,
+                        host,
+                        component,
+                        Arc::clone(&file_name),
+                    ));
                 }
             }
         }
@@ -404,29 +625,6 @@ fn record_component(record: &Record, stream: Option<Component>) -> Component {
         .as_deref()
         .and_then(|l| Component::from_audit_logger(l).or_else(|| Component::from_logger(l)))
         .unwrap_or(Component::Unknown)
-}
-
-fn unrecognized_event(
-    record: Record,
-    host: Arc<str>,
-    component: Component,
-    file: &Arc<str>,
-) -> Event {
-    Event {
-        ts: record.ts,
-        host,
-        component,
-        level: record.level,
-        thread: record.thread,
-        logger: record.logger,
-        entities: Vec::new(),
-        data: EventData::Unrecognized(Unrecognized {}),
-        file: Arc::clone(file),
-        line: record.line,
-        continuation_lines: record.continuation_lines,
-        text: record.message,
-        copies: Vec::new(),
-    }
 }
 
 fn count_shape(shapes: &mut HashMap<String, u64>, message: &str) {
@@ -492,6 +690,80 @@ fn write_shape(message: &str, out: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::trace::tests::event;
+
+    #[test]
+    fn a_panicking_unit_is_named_and_the_others_are_delivered_in_order() {
+        let work = |i: usize| {
+            caught(&format!("unit{i}"), || {
+                if i == 3 {
+                    panic!("boom in unit 3");
+                }
+                UnitResult {
+                    configs: Vec::new(),
+                    unreadable: vec![Unreadable {
+                        path: format!("unit{i}"),
+                        reason: "ok".into(),
+                    }],
+                    ..UnitResult::default()
+                }
+            })
+        };
+        let mut seen = Vec::new();
+        in_order(9, 2, &work, &mut |result: UnitResult| {
+            seen.push(match result.error {
+                Some(e) => format!("{}: {}", e.path, e.reason),
+                None => result.unreadable[0].path.clone(),
+            });
+        })
+        .expect("pool");
+        assert_eq!(seen.len(), 9);
+        assert_eq!(seen[2], "unit2");
+        assert_eq!(
+            seen[3],
+            "unit3: internal error while reading: boom in unit 3"
+        );
+        assert_eq!(seen[8], "unit8");
+    }
+
+    #[test]
+    fn the_time_window_drops_events_outside_it_and_keeps_untimed_lines_with_their_neighbour() {
+        let events = vec![
+            event("h", "f", 1, Some(0), vec![]),
+            event("h", "f", 2, Some(500), vec![]),
+            event("h", "f", 3, Some(1200), vec![]),
+            event("h", "f", 4, None, vec![]),
+            event("h", "f", 5, Some(3000), vec![]),
+        ];
+        let stream = StreamOutcome {
+            file: Arc::from("f"),
+            host: Arc::from("h"),
+            component: Component::Scm,
+            summary: Default::default(),
+            bytes: 0,
+            typed: 0,
+            unrecognized: 0,
+            info_records: 0,
+            info_typed: 0,
+            shapes: Default::default(),
+            verbose_loggers: Vec::new(),
+            events,
+        };
+        let mut parsed = Parsed {
+            streams: vec![stream],
+            ..Parsed::default()
+        };
+        let window = Window {
+            since: Some(500),
+            until: Some(1200),
+        };
+        window.apply(&mut parsed);
+        let lines: Vec<u64> = parsed.streams[0].events.iter().map(|e| e.line).collect();
+        // The untimed line 4 follows the event at 1200 in the stream.
+        assert_eq!(lines, [2, 3, 4]);
+        Window::default().apply(&mut parsed);
+        assert_eq!(parsed.streams[0].events.len(), 3);
+    }
 
     fn message_shape(message: &str) -> String {
         let mut out = String::new();
