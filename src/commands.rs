@@ -78,7 +78,12 @@ fn read_streaming(
 }
 
 /// Reads and analyses the inputs (`scan`, `replay`).
-fn load(input: &InputArgs, window: Window, retain_ms: i64) -> Result<Loaded, Failure> {
+fn load(
+    input: &InputArgs,
+    window: Window,
+    retain_ms: i64,
+    prefilter: bool,
+) -> Result<Loaded, Failure> {
     let read = read_config(input, Keep::Typed)?;
     Ok(with_progress(&input.paths, read, |read| {
         oztrace_analyzer::load(
@@ -88,6 +93,7 @@ fn load(input: &InputArgs, window: Window, retain_ms: i64) -> Result<Loaded, Fai
                 window,
                 skew_ms: input.skew,
                 replay: ReplayOptions { retain_ms },
+                prefilter,
             },
         )
     }))
@@ -116,6 +122,7 @@ fn read_config(input: &InputArgs, keep: Keep) -> Result<ReadConfig, Failure> {
         keep,
         jobs,
         progress: None,
+        skip: None,
     })
 }
 
@@ -409,7 +416,7 @@ fn scan(args: ScanArgs) -> Result<u8, Failure> {
 }
 
 fn scan_one(args: &ScanArgs, input: &InputArgs, plan: &mut ScanPlan) -> Result<u8, Failure> {
-    let Loaded { parsed, analysis } = load(input, plan.window, args.retain)?;
+    let Loaded { parsed, analysis } = load(input, plan.window, args.retain, !args.no_prefilter)?;
     let settings = settings(&parsed, &args.settings)?;
     let logging = logging_coverage(&parsed);
     let context = Context {
@@ -532,7 +539,7 @@ fn replay(args: ReplayArgs) -> Result<u8, Failure> {
         .entity
         .parse()
         .map_err(|e| Failure::Usage(format!("--entity `{}`: {e}", args.entity)))?;
-    let Loaded { parsed, analysis } = load(&args.input, Window::default(), args.retain)?;
+    let Loaded { parsed, analysis } = load(&args.input, Window::default(), args.retain, false)?;
     print!("{}", report::replay_lines(&analysis, &entity));
     warn_unreadable(&parsed);
     Ok(input_exit(&parsed))

@@ -9,6 +9,7 @@ pub mod graph;
 pub mod load;
 pub mod machine;
 pub mod machines;
+pub mod prefilter;
 pub mod trace;
 
 pub use load::{LoadOptions, Loaded, load};

@@ -9,15 +9,18 @@
 //! `stats` and the report's coverage.
 
 use crate::trace::Trace;
-use crate::{Analysis, ReplayOptions};
+use crate::{Analysis, ReplayOptions, prefilter};
 use oztrace_parser::catalog;
+use oztrace_parser::catalog::EventData;
+use oztrace_parser::catalog::om::OmEvent;
+use oztrace_parser::entity::Entity;
 use oztrace_parser::event::Event;
 use oztrace_parser::input::{self, ConfigFile, InputFile, InputUnit, StreamSink, Unreadable};
 use oztrace_parser::layout::Layout;
-use oztrace_parser::record::{ReadOptions, Record, StreamSummary, read_records};
+use oztrace_parser::record::{ReadOptions, Record, Skip, StreamSummary, read_records};
 use oztrace_parser::source::{Component, Level, rotation_key};
 use oztrace_parser::time::TimeZones;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io::BufRead;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
@@ -76,6 +79,8 @@ pub struct LoadOptions {
     /// Clock skew tolerated between hosts (`--skew`), in milliseconds.
     pub skew_ms: i64,
     pub replay: ReplayOptions,
+    /// Leave unparsed the records no consumer needs ([`crate::prefilter`]): `scan`.
+    pub prefilter: bool,
 }
 
 /// What [`load`] gives: what was read (coverage, configuration, failures) and its analysis.
@@ -87,7 +92,14 @@ pub struct Loaded {
 /// Reads every input, keeps the typed events inside the window, merges them into one time order
 /// and analyses them (graph, state machines).
 pub fn load(paths: &[PathBuf], options: &LoadOptions) -> Loaded {
-    let mut parsed = read_inputs_streaming(paths, &options.read, &mut |_| {});
+    let mut read = options.read.clone();
+    if options.prefilter {
+        read.skip = Some(prefilter::first_pass());
+    }
+    let mut parsed = read_inputs_streaming(paths, &read, &mut |_| {});
+    if options.prefilter {
+        read_anchored(paths, &options.read, &mut parsed);
+    }
     let progress = options.read.progress.as_deref();
     progress.inspect(|p| p.enter(Stage::Merging));
     options.window.apply(&mut parsed);
@@ -95,6 +107,61 @@ pub fn load(paths: &[PathBuf], options: &LoadOptions) -> Loaded {
     progress.inspect(|p| p.enter(Stage::Analysing));
     let analysis = Analysis::run(trace, options.replay);
     Loaded { parsed, analysis }
+}
+
+/// The prefilter's second pass: the anchored keys' records, from the OM audit streams of the hosts
+/// that wrote an anchor, spliced into their streams in line order.
+fn read_anchored(paths: &[PathBuf], config: &ReadConfig, parsed: &mut Parsed) {
+    let mut anchors: BTreeSet<Entity> = BTreeSet::new();
+    let mut hosts: BTreeSet<Arc<str>> = BTreeSet::new();
+    for stream in &parsed.streams {
+        for event in &stream.events {
+            if let EventData::Om(OmEvent::AuditCommitKey(audit)) = &event.data
+                && audit.system
+            {
+                anchors.extend(
+                    event
+                        .entities
+                        .iter()
+                        .filter(|e| matches!(e, Entity::Key(_)))
+                        .cloned(),
+                );
+                hosts.insert(Arc::clone(&event.host));
+            }
+        }
+    }
+    if anchors.is_empty() {
+        return;
+    }
+    let units: BTreeSet<usize> = parsed
+        .streams
+        .iter()
+        .filter(|s| s.summary.skipped > 0 && hosts.contains(&s.host))
+        .map(|s| s.unit)
+        .collect();
+    let config = ReadConfig {
+        skip: Some(prefilter::second_pass(&anchors)),
+        progress: None,
+        ..config.clone()
+    };
+    let mut by_file: HashMap<Arc<str>, usize> = HashMap::new();
+    for (i, stream) in parsed.streams.iter().enumerate() {
+        by_file.insert(Arc::clone(&stream.file), i);
+    }
+    let again = read_units(paths, &config, Some(&units), &mut |_| {});
+    for stream in again.streams {
+        let Some(&i) = by_file.get(&stream.file) else {
+            continue;
+        };
+        let anchored = stream
+            .events
+            .into_iter()
+            .filter(|e| e.entities.iter().any(|entity| anchors.contains(entity)));
+        let events = &mut parsed.streams[i].events;
+        events.extend(anchored);
+        // Both passes emit in line order; a stable sort keeps it.
+        events.sort_by_key(|e| e.line);
+    }
 }
 
 /// Moves the typed events out of the streams into one time order (OM audit copies merged).
@@ -184,6 +251,8 @@ pub struct ReadConfig {
     pub jobs: usize,
     /// Where a progress bar reads how far the run is.
     pub progress: Option<Arc<Progress>>,
+    /// OM audit lines left unparsed (see [`crate::prefilter`]); counted as typed records.
+    pub skip: Option<Skip>,
 }
 
 impl ReadConfig {
@@ -195,6 +264,7 @@ impl ReadConfig {
             keep,
             jobs: std::thread::available_parallelism().map_or(2, |n| n.get()),
             progress: None,
+            skip: None,
         }
     }
 }
@@ -228,6 +298,8 @@ pub struct StreamOutcome {
     /// Loggers seen at DEBUG/TRACE per host.
     pub verbose_loggers: Vec<(Arc<str>, String, Level)>,
     pub events: Vec<Event>,
+    /// The input unit it was read from (its index in discovery order).
+    pub unit: usize,
 }
 
 /// Everything read from the inputs.
@@ -278,6 +350,16 @@ pub fn read_inputs_streaming(
     config: &ReadConfig,
     on_stream: &mut dyn FnMut(&mut StreamOutcome),
 ) -> Parsed {
+    read_units(paths, config, None, on_stream)
+}
+
+/// [`read_inputs_streaming`] of the units whose indexes are in `only` (all when `None`).
+fn read_units(
+    paths: &[PathBuf],
+    config: &ReadConfig,
+    only: Option<&BTreeSet<usize>>,
+    on_stream: &mut dyn FnMut(&mut StreamOutcome),
+) -> Parsed {
     let discovery = input::discover(paths);
     let mut units = discovery.units;
     // Rotated files of one log are read oldest first.
@@ -291,12 +373,21 @@ pub fn read_inputs_streaming(
         skipped: discovery.skipped,
         ..Parsed::default()
     };
-    let threads = config.jobs.max(1).min(units.len().max(1));
-    let read = |i: usize| {
-        let unit: &InputUnit = &units[i];
-        caught(unit.display(), || read_unit(unit, config))
+    let indexes: Vec<usize> = match only {
+        Some(only) => only.iter().copied().filter(|&i| i < units.len()).collect(),
+        None => (0..units.len()).collect(),
     };
-    let delivered = in_order(units.len(), threads, &read, &mut |unit: UnitResult| {
+    let threads = config.jobs.max(1).min(indexes.len().max(1));
+    let read = |n: usize| {
+        let i = indexes[n];
+        let unit: &InputUnit = &units[i];
+        let mut result = caught(unit.display(), || read_unit(unit, config));
+        for stream in &mut result.streams {
+            stream.unit = i;
+        }
+        result
+    };
+    let delivered = in_order(indexes.len(), threads, &read, &mut |unit: UnitResult| {
         for mut stream in unit.streams {
             on_stream(&mut stream);
             parsed.streams.push(stream);
@@ -498,6 +589,11 @@ fn read_stream(
         preferred: preferred_layout(file, file.hint.component, config),
         zones: config.zones.clone(),
         host: file_host.clone(),
+        // The prefilter's literals are OM audit wordings.
+        skip: config
+            .skip
+            .clone()
+            .filter(|_| file.hint.component == Some(Component::OmAudit)),
     };
     let mut hosts: HashMap<String, Arc<str>> = HashMap::new();
     let mut host_counts: HashMap<Arc<str>, u64> = HashMap::new();
@@ -514,6 +610,7 @@ fn read_stream(
         shapes: HashMap::new(),
         verbose_loggers: Vec::new(),
         events: Vec::new(),
+        unit: 0,
     };
     let mut stream_component = file.hint.component;
     let mut counting = Counting {
@@ -598,6 +695,10 @@ fn read_stream(
         }
     });
     counting.finish_progress();
+    // Skipped records are OM audit records of kinds the catalogue types, at INFO.
+    outcome.typed += summary.skipped;
+    outcome.info_records += summary.skipped;
+    outcome.info_typed += summary.skipped;
     outcome.summary = summary;
     outcome.bytes = counting.bytes;
     outcome.component = stream_component.unwrap_or(Component::Unknown);
@@ -748,6 +849,7 @@ mod tests {
             shapes: Default::default(),
             verbose_loggers: Vec::new(),
             events,
+            unit: 0,
         };
         let mut parsed = Parsed {
             streams: vec![stream],

@@ -60,6 +60,20 @@ pub struct ReadOptions {
     pub zones: TimeZones,
     /// The host the file name or folder gave (compose services override it per record).
     pub host: Option<String>,
+    /// Lines the caller knows to be headers of records it does not need (`scan`'s prefilter):
+    /// counted as records, with their continuation lines, and never parsed or emitted. Not
+    /// applied to docker-compose streams, whose lines interleave services.
+    pub skip: Option<Skip>,
+}
+
+/// A predicate over raw lines, see [`ReadOptions::skip`].
+#[derive(Clone)]
+pub struct Skip(pub Arc<dyn Fn(&str) -> bool + Send + Sync>);
+
+impl std::fmt::Debug for Skip {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Skip(..)")
+    }
 }
 
 /// What reading one stream found.
@@ -76,6 +90,8 @@ pub struct StreamSummary {
     pub last_ts: Option<i64>,
     /// Headers read by a different built-in layout than the file's (mixed streams).
     pub other_layout_headers: u64,
+    /// Records [`ReadOptions::skip`] left unparsed (counted in `records`).
+    pub skipped: u64,
 }
 
 /// Reads records from `reader` and hands each to `emit` in input order. On a read error
@@ -140,6 +156,8 @@ struct Splitter<'a> {
     finished: BTreeMap<u64, Record>,
     summary: StreamSummary,
     sample_logger: Option<String>,
+    /// The last header was skipped: its continuation lines go with it.
+    skipping: bool,
 }
 
 impl<'a> Splitter<'a> {
@@ -152,6 +170,7 @@ impl<'a> Splitter<'a> {
             finished: BTreeMap::new(),
             summary: StreamSummary::default(),
             sample_logger: None,
+            skipping: false,
         }
     }
 
@@ -166,9 +185,31 @@ impl<'a> Splitter<'a> {
             self.headerless(line_no, None, raw);
             return;
         };
+        if !detected.compose
+            && let Some(skip) = &self.options.skip
+            && (skip.0)(raw)
+        {
+            // A new record starts: the open one is finished.
+            if let Some((_, done)) = self.pending.pop() {
+                self.finished.insert(done.line, done);
+            }
+            self.skipping = true;
+            self.summary.records += 1;
+            self.summary.skipped += 1;
+            self.flush();
+            return;
+        }
         let prefix = split_prefix(raw, detected.compose);
         let service = prefix.service.map(str::to_string);
-        match parse_header(prefix.rest, &detected.layout) {
+        let header = parse_header(prefix.rest, &detected.layout);
+        if self.skipping {
+            if header.is_none() {
+                self.summary.continuation_lines += 1;
+                return;
+            }
+            self.skipping = false;
+        }
+        match header {
             Some((header, other)) => {
                 if other.is_some() {
                     self.summary.other_layout_headers += 1;
