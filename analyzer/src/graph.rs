@@ -90,11 +90,18 @@ impl EventGraph {
                 }
             }
         }
-        let mut links = Vec::new();
-        for linker in linkers {
-            links.clear();
-            linker.link(trace, &mut links);
-            for (cause, effect, reason) in links.drain(..) {
+        // Linkers read the trace only: each on its own core, their links added in linker order.
+        use rayon::prelude::*;
+        let found: Vec<Vec<(EventId, EventId, String)>> = linkers
+            .par_iter()
+            .map(|linker| {
+                let mut links = Vec::new();
+                linker.link(trace, &mut links);
+                links
+            })
+            .collect();
+        for (linker, links) in linkers.iter().zip(found) {
+            for (cause, effect, reason) in links {
                 graph.add_edge(
                     NodeIndex::new(cause),
                     NodeIndex::new(effect),

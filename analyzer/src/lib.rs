@@ -45,9 +45,12 @@ impl Analysis {
     pub fn run(trace: Trace, options: ReplayOptions) -> Analysis {
         let linkers = machines::linkers();
         let linker_refs: Vec<&dyn Linker> = linkers.iter().map(|l| l.as_ref()).collect();
-        let graph = EventGraph::build(&trace, &linker_refs);
         let mut models: Vec<Box<dyn Machine>> = machines::all();
-        let replay = Replay::run(&trace, &mut models, options.retain_ms);
+        // The graph and the machines read the trace only: both at once.
+        let (graph, replay) = rayon::join(
+            || EventGraph::build(&trace, &linker_refs),
+            || Replay::run(&trace, &mut models, options.retain_ms),
+        );
         Analysis {
             trace,
             graph,
