@@ -29,65 +29,53 @@ use oztrace_parser::record::Skip;
 use std::collections::BTreeSet;
 use std::sync::{Arc, LazyLock};
 
-/// A consumer's declaration: the kinds it reads only for entities an anchor names.
+/// A consumer's declaration: the audit ops (and their kinds) it reads only for entities an
+/// anchor names, and what marks an anchor.
 pub struct Anchored {
     /// The consumer that declares it (a machine, linker or rule).
     pub consumer: &'static str,
-    /// The kinds, with the literal that marks each one's records in the raw line.
-    pub kinds: &'static [(&'static str, &'static str)],
-    /// The literal of the anchor records (of one of `kinds`).
-    pub anchor: &'static str,
+    /// `(kind, audit op)`: records of these ops are of these kinds.
+    pub ops: &'static [(&'static str, &'static str)],
+    /// What stands right before ` | op=` in an anchor record (of one of `ops`).
+    pub anchor_before_op: &'static str,
+    /// The op of the anchor records.
+    pub anchor_op: &'static str,
 }
 
 /// Every anchored declaration. The om-lease machine (and with it its linker and the
 /// premature-lease-close rule, which start from its AUTO_COMMITTED steps) reads key audit lines
-/// only for keys the OpenKeyCleanupService auto-committed.
+/// only for keys the OpenKeyCleanupService auto-committed (`user= | ip=`, om.md 0.4).
 pub const ANCHORED: &[Anchored] = &[Anchored {
     consumer: crate::machines::lease::NAME,
-    kinds: &[
-        ("om_audit_create", " | op=CREATE_FILE {"),
-        ("om_audit_create", " | op=ALLOCATE_KEY {"),
-        ("om_audit_allocate_block", " | op=ALLOCATE_BLOCK {"),
-        ("om_audit_commit_key", " | op=COMMIT_KEY {"),
+    ops: &[
+        ("om_audit_create", "CREATE_FILE"),
+        ("om_audit_create", "ALLOCATE_KEY"),
+        ("om_audit_allocate_block", "ALLOCATE_BLOCK"),
+        ("om_audit_commit_key", "COMMIT_KEY"),
     ],
-    anchor: "| user= | ip= | op=COMMIT_KEY {",
+    anchor_before_op: "| user= | ip=",
+    anchor_op: "COMMIT_KEY",
 }];
 
-struct Literals {
-    kinds: Vec<Finder<'static>>,
-    anchors: Vec<Finder<'static>>,
-}
-
-static LITERALS: LazyLock<Literals> = LazyLock::new(|| Literals {
-    kinds: ANCHORED
-        .iter()
-        .flat_map(|a| {
-            a.kinds
-                .iter()
-                .map(|(_, literal)| Finder::new(literal.as_bytes()))
-        })
-        .collect(),
-    anchors: ANCHORED
-        .iter()
-        .map(|a| Finder::new(a.anchor.as_bytes()))
-        .collect(),
-});
+/// ` | op=`, found once per line (memchr's memmem); the op and what precedes it are then compared
+/// in place.
+static OP: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b" | op="));
 
 /// Whether a raw line is a record of an anchored kind, and whether it is an anchor.
 fn anchored_kind(line: &[u8]) -> Option<bool> {
-    let literals = &*LITERALS;
-    literals
-        .kinds
-        .iter()
-        .any(|f| f.find(line).is_some())
-        .then(|| literals.anchors.iter().any(|f| f.find(line).is_some()))
+    let at = OP.find(line)?;
+    let rest = &line[at + 6..];
+    let op_is = |op: &str| rest.starts_with(op.as_bytes()) && rest.get(op.len()) == Some(&b' ');
+    ANCHORED.iter().find_map(|declared| {
+        declared.ops.iter().any(|(_, op)| op_is(op)).then(|| {
+            op_is(declared.anchor_op) && line[..at].ends_with(declared.anchor_before_op.as_bytes())
+        })
+    })
 }
 
 /// Pass 1: skips the anchored kinds' records that are not anchors.
 pub fn first_pass() -> Skip {
-    Skip(Arc::new(|line: &str| {
-        anchored_kind(line.as_bytes()) == Some(false)
-    }))
+    Skip(Arc::new(|line: &[u8]| anchored_kind(line) == Some(false)))
 }
 
 /// Pass 2: reads only the anchored kinds' records (anchors excepted: pass 1 has them) that
@@ -103,9 +91,8 @@ pub fn second_pass(keys: &BTreeSet<Entity>) -> Skip {
         .into_iter()
         .map(|name| Finder::new(name.as_bytes()).into_owned())
         .collect();
-    Skip(Arc::new(move |line: &str| {
-        let bytes = line.as_bytes();
-        anchored_kind(bytes) != Some(false) || !names.iter().any(|n| n.find(bytes).is_some())
+    Skip(Arc::new(move |line: &[u8]| {
+        anchored_kind(line) != Some(false) || !names.iter().any(|n| n.find(line).is_some())
     }))
 }
 
@@ -120,11 +107,11 @@ mod tests {
     #[test]
     fn the_first_pass_skips_key_lines_but_anchors_and_other_ops() {
         let skip = first_pass();
-        assert!((skip.0)(CREATE));
-        assert!(!(skip.0)(AUTO));
-        assert!(!(skip.0)(RECOVER));
+        assert!((skip.0)(CREATE.as_bytes()));
+        assert!(!(skip.0)(AUTO.as_bytes()));
+        assert!(!(skip.0)(RECOVER.as_bytes()));
         assert!(!(skip.0)(
-            "2026-08-19 00:00:05,131 [main] INFO a.B: something else"
+            b"2026-08-19 00:00:05,131 [main] INFO a.B: something else"
         ));
     }
 
@@ -132,9 +119,15 @@ mod tests {
     fn the_second_pass_reads_only_anchored_keys_lines() {
         let keys = BTreeSet::from([Entity::Key("/logs/raw/a/c.log".into())]);
         let skip = second_pass(&keys);
-        assert!(!(skip.0)(CREATE));
-        assert!((skip.0)(AUTO), "anchors were read by the first pass");
-        assert!((skip.0)(RECOVER), "other ops were read by the first pass");
-        assert!((skip.0)(&CREATE.replace("c.log", "d.log")));
+        assert!(!(skip.0)(CREATE.as_bytes()));
+        assert!(
+            (skip.0)(AUTO.as_bytes()),
+            "anchors were read by the first pass"
+        );
+        assert!(
+            (skip.0)(RECOVER.as_bytes()),
+            "other ops were read by the first pass"
+        );
+        assert!((skip.0)(CREATE.replace("c.log", "d.log").as_bytes()));
     }
 }

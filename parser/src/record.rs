@@ -68,7 +68,7 @@ pub struct ReadOptions {
 
 /// A predicate over raw lines, see [`ReadOptions::skip`].
 #[derive(Clone)]
-pub struct Skip(pub Arc<dyn Fn(&str) -> bool + Send + Sync>);
+pub struct Skip(pub Arc<dyn Fn(&[u8]) -> bool + Send + Sync>);
 
 impl std::fmt::Debug for Skip {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -119,6 +119,11 @@ pub fn read_records(
         }
         while matches!(buf.last(), Some(b'\n' | b'\r')) {
             buf.pop();
+        }
+        // Skipped lines are dropped before any other work, UTF-8 validation included.
+        if splitter.detected.is_some() && splitter.try_skip(&buf) {
+            splitter.summary.lines += 1;
+            continue;
         }
         // Valid UTF-8 is the rule; the lossy path (slower) only for lines that are not.
         let line = match std::str::from_utf8(&buf) {
@@ -181,24 +186,13 @@ impl<'a> Splitter<'a> {
     fn push(&mut self, raw: &str) {
         self.summary.lines += 1;
         let line_no = self.summary.lines;
+        if self.try_skip(raw.as_bytes()) {
+            return;
+        }
         let Some(Some(detected)) = &self.detected else {
             self.headerless(line_no, None, raw);
             return;
         };
-        if !detected.compose
-            && let Some(skip) = &self.options.skip
-            && (skip.0)(raw)
-        {
-            // A new record starts: the open one is finished.
-            if let Some((_, done)) = self.pending.pop() {
-                self.finished.insert(done.line, done);
-            }
-            self.skipping = true;
-            self.summary.records += 1;
-            self.summary.skipped += 1;
-            self.flush();
-            return;
-        }
         let prefix = split_prefix(raw, detected.compose);
         let service = prefix.service.map(str::to_string);
         let header = parse_header(prefix.rest, &detected.layout);
@@ -251,6 +245,27 @@ impl<'a> Splitter<'a> {
                 None => self.headerless(line_no, service, prefix.rest),
             },
         }
+    }
+
+    /// Counts `raw` as a skipped record when [`ReadOptions::skip`] says so (once the layout is
+    /// known, outside compose streams).
+    fn try_skip(&mut self, raw: &[u8]) -> bool {
+        let Some(Some(detected)) = &self.detected else {
+            return false;
+        };
+        match &self.options.skip {
+            Some(skip) if !detected.compose && (skip.0)(raw) => {}
+            _ => return false,
+        }
+        // A new record starts: the open one is finished.
+        if let Some((_, done)) = self.pending.pop() {
+            self.finished.insert(done.line, done);
+        }
+        self.skipping = true;
+        self.summary.records += 1;
+        self.summary.skipped += 1;
+        self.flush();
+        true
     }
 
     fn headerless(&mut self, line: u64, service: Option<String>, text: &str) {
@@ -501,6 +516,31 @@ om1_1       | 2026-08-20 14:12:03,553 [main] INFO om.OzoneManager: again
             records[0].ts.map(crate::time::format_rfc3339).as_deref(),
             Some("2026-08-20T14:02:10.331Z")
         );
+    }
+
+    #[test]
+    fn skipped_records_are_counted_with_their_continuations_and_never_emitted() {
+        let text = "\
+2026-08-20 14:12:03,551 [main] INFO a.B: keep one
+2026-08-20 14:12:03,552 [main] INFO a.B: SKIP me
+java.io.IOException: boom
+\tat org.X.y(X.java:1)
+2026-08-20 14:12:03,553 [main] INFO a.B: keep two
+";
+        let options = ReadOptions {
+            skip: Some(Skip(Arc::new(|line: &[u8]| {
+                line.windows(4).any(|w| w == b"SKIP")
+            }))),
+            ..ReadOptions::default()
+        };
+        let (records, summary) = read_with(text, options);
+        let kept: Vec<(u64, &str, u32)> = records
+            .iter()
+            .map(|r| (r.line, r.message.as_str(), r.continuation_lines))
+            .collect();
+        assert_eq!(kept, [(1, "keep one", 0), (5, "keep two", 0)]);
+        assert_eq!((summary.records, summary.skipped, summary.lines), (3, 1, 5));
+        assert_eq!(summary.continuation_lines, 2);
     }
 
     #[test]
