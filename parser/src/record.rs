@@ -66,9 +66,12 @@ pub struct ReadOptions {
     pub skip: Option<Skip>,
 }
 
+/// Whether a raw line (without its line break) is to be skipped.
+pub type LinePredicate = dyn Fn(&[u8]) -> bool + Send + Sync;
+
 /// A predicate over raw lines, see [`ReadOptions::skip`].
 #[derive(Clone)]
-pub struct Skip(pub Arc<dyn Fn(&[u8]) -> bool + Send + Sync>);
+pub struct Skip(pub Arc<LinePredicate>);
 
 impl std::fmt::Debug for Skip {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
