@@ -695,6 +695,8 @@ fn read_stream(
         }
     });
     counting.finish_progress();
+    // The buffer's growth slack (up to half of it) is not kept until the merge.
+    outcome.events.shrink_to_fit();
     // Skipped records are OM audit records of kinds the catalogue types, at INFO.
     outcome.typed += summary.skipped;
     outcome.info_records += summary.skipped;
