@@ -14,7 +14,7 @@ use oztrace_parser::catalog;
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::om::OmEvent;
 use oztrace_parser::entity::Entity;
-use oztrace_parser::event::Event;
+use oztrace_parser::event::{Event, Names};
 use oztrace_parser::input::{self, ConfigFile, InputFile, InputUnit, StreamSink, Unreadable};
 use oztrace_parser::layout::Layout;
 use oztrace_parser::record::{ReadOptions, Record, Skip, StreamSummary, read_records};
@@ -217,6 +217,7 @@ pub fn events_of_text(
     let (host, file): (Arc<str>, Arc<str>) = (Arc::from(host), Arc::from(file));
     let mut events = Vec::new();
     let mut untyped = Vec::new();
+    let mut names = Names::default();
     let options = ReadOptions::default();
     let (_, error) =
         read_records(
@@ -229,6 +230,7 @@ pub fn events_of_text(
                     Arc::clone(&host),
                     component,
                     Arc::clone(&file),
+                    &mut names,
                 )),
                 None => untyped.push(record.message),
             },
@@ -619,6 +621,7 @@ fn read_stream(
         progress: config.progress.as_deref().map(|p| (&p.bytes, 0)),
     };
     let mut verbose_seen: std::collections::HashSet<(Arc<str>, String)> = Default::default();
+    let mut names = Names::default();
     let (summary, error) = read_records(&mut counting, &options, &mut |record: Record| {
         let host_name = record
             .service
@@ -658,6 +661,7 @@ fn read_stream(
                     host,
                     component,
                     Arc::clone(&file_name),
+                    &mut names,
                 ));
             }
             return;
@@ -677,6 +681,7 @@ fn read_stream(
                     host,
                     component,
                     Arc::clone(&file_name),
+                    &mut names,
                 ));
             }
             None => {
@@ -689,6 +694,7 @@ fn read_stream(
                         host,
                         component,
                         Arc::clone(&file_name),
+                        &mut names,
                     ));
                 }
             }

@@ -20,6 +20,22 @@ pub struct Copy {
     pub line: u64,
 }
 
+/// Thread and logger names of one stream, each kept once.
+#[derive(Debug, Default)]
+pub struct Names(std::collections::HashSet<Arc<str>>);
+
+impl Names {
+    /// The shared copy of `name`.
+    pub fn get(&mut self, name: String) -> Arc<str> {
+        if let Some(known) = self.0.get(name.as_str()) {
+            return Arc::clone(known);
+        }
+        let name: Arc<str> = Arc::from(name);
+        self.0.insert(Arc::clone(&name));
+        name
+    }
+}
+
 /// One typed event.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Event {
@@ -27,8 +43,9 @@ pub struct Event {
     pub host: Arc<str>,
     pub component: Component,
     pub level: Option<Level>,
-    pub thread: Option<String>,
-    pub logger: Option<String>,
+    /// Thread and logger names repeat on almost every line: shared, not copied, per stream.
+    pub thread: Option<Arc<str>>,
+    pub logger: Option<Arc<str>>,
     pub entities: Vec<Entity>,
     pub data: EventData,
     pub file: Arc<str>,
@@ -49,6 +66,7 @@ impl Event {
         host: Arc<str>,
         component: Component,
         file: Arc<str>,
+        names: &mut Names,
     ) -> Event {
         let (data, entities) = match typed {
             Some(typed) => (typed.data, typed.entities),
@@ -59,8 +77,8 @@ impl Event {
             host,
             component,
             level: record.level,
-            thread: record.thread,
-            logger: record.logger,
+            thread: record.thread.map(|t| names.get(t)),
+            logger: record.logger.map(|l| names.get(l)),
             entities,
             data,
             file,

@@ -676,7 +676,11 @@ impl HostFacts {
                 result: result.clone(),
             }),
             DatanodeEvent::ChunkIgnored { chunk, stage, .. } if stage == "COMMIT_DATA" => {
-                self.ignored.push((id, chunk.clone(), event.thread.clone()));
+                self.ignored.push((
+                    id,
+                    chunk.clone(),
+                    event.thread.as_deref().map(str::to_string),
+                ));
             }
             DatanodeEvent::ChunkWrite { chunk, stage, .. } if stage == "WRITE_DATA" => {
                 self.written_chunks.insert(chunk.clone());
