@@ -1,11 +1,13 @@
 //! Replay throughput: the typed events of every sample bundle, repeated with shifted times and
 //! hosts to about a million events: the k-way merge, the event graph (with every linker) and the
-//! replay through every state machine, each measured on its own.
+//! replay through every state machine, each measured on its own; and the whole pipeline
+//! (`oztrace_analyzer::load`, as `scan` runs it) over the sample bundles.
 //! Run: `cargo bench -p oztrace-analyzer --bench replay` (criterion prints events/s).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use oztrace_analyzer::LoadOptions;
 use oztrace_analyzer::graph::{EventGraph, Linker};
-use oztrace_analyzer::load::{Keep, ReadConfig, read_inputs_streaming};
+use oztrace_analyzer::load::{Keep, ReadConfig, Window, read_inputs_streaming};
 use oztrace_analyzer::machine::Replay;
 use oztrace_analyzer::trace::Trace;
 use oztrace_analyzer::{ReplayOptions, machines};
@@ -87,5 +89,30 @@ fn replay(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, replay);
+/// The whole pipeline users run (`scan`'s `load`, prefilter on) over every sample bundle.
+fn load(c: &mut Criterion) {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../samples");
+    let options = LoadOptions {
+        read: ReadConfig::new(Keep::Typed),
+        window: Window::default(),
+        skew_ms: 2000,
+        replay: ReplayOptions::default(),
+        prefilter: true,
+    };
+    let bytes = oztrace_analyzer::load(std::slice::from_ref(&root), &options)
+        .parsed
+        .bytes();
+    let mut group = c.benchmark_group("load");
+    group.throughput(Throughput::Bytes(bytes));
+    group.sample_size(10);
+    group.bench_function("samples", |b| {
+        b.iter(|| {
+            let loaded = oztrace_analyzer::load(std::slice::from_ref(&root), &options);
+            black_box(loaded.analysis.replay.transitions.len())
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, replay, load);
 criterion_main!(benches);
