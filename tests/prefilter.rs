@@ -1,7 +1,8 @@
 //! `scan`'s prefilter leaves unparsed the OM audit records no consumer needs
 //! (oztrace_analyzer::prefilter). It must change nothing: on every sample and on a generated
 //! bundle with every scenario injected, the report (findings with their evidence, gaps, coverage
-//! counts) is the same with the prefilter on and off.
+//! counts) is the same with the prefilter on and off; and `stats`, which counts OM audit key
+//! records without building them, counts what the full path counts.
 
 use serde_json::Value;
 use std::path::Path;
@@ -23,6 +24,28 @@ fn report(dir: &Path, prefilter: bool) -> Value {
     json
 }
 
+/// Records, typed events and unrecognized records summed over `stats --format json`'s files.
+fn stats_totals(dir: &Path) -> Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_oztrace"))
+        .args(["stats", "--format", "json"])
+        .arg(dir)
+        .output()
+        .expect("oztrace runs");
+    let json: Value = serde_json::from_slice(&out.stdout).expect("stats JSON");
+    let files = json["files"].as_array().cloned().unwrap_or_default();
+    let sum = |field: &str| {
+        files
+            .iter()
+            .map(|f| f[field].as_u64().unwrap_or(0))
+            .sum::<u64>()
+    };
+    serde_json::json!({
+        "records": sum("records"),
+        "typed_events": sum("typed_events"),
+        "unrecognized": sum("unrecognized"),
+    })
+}
+
 fn same_with_and_without(dir: &Path) -> Result<(), String> {
     let (on, off) = (report(dir, true), report(dir, false));
     for part in ["findings", "gaps", "inputs"] {
@@ -32,6 +55,18 @@ fn same_with_and_without(dir: &Path) -> Result<(), String> {
                 dir.display(),
                 on[part],
                 off[part]
+            ));
+        }
+    }
+    let full = &off["inputs"];
+    let counted = stats_totals(dir);
+    for field in ["records", "typed_events", "unrecognized"] {
+        if counted[field] != full[field] {
+            return Err(format!(
+                "{}: stats counts {field} {} where the full path counts {}",
+                dir.display(),
+                counted[field],
+                full[field]
             ));
         }
     }

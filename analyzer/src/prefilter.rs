@@ -73,6 +73,14 @@ fn anchored_kind(line: &[u8]) -> Option<bool> {
     })
 }
 
+/// Whether an OM audit message (`user=… | ip=… | op=… {…} | ret=…`) is a record of an anchored
+/// kind that the catalogue types whatever its fields (`stats` counts it without building it).
+pub fn certainly_typed(message: &str) -> bool {
+    static RET: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"} | ret="));
+    let bytes = message.as_bytes();
+    message.starts_with("user=") && anchored_kind(bytes).is_some() && RET.find(bytes).is_some()
+}
+
 /// Pass 1: skips the anchored kinds' records that are not anchors.
 pub fn first_pass() -> Skip {
     Skip(Arc::new(|line: &[u8]| anchored_kind(line) == Some(false)))
