@@ -342,7 +342,7 @@ impl Parsed {
 
 /// Reads every input; `on_stream` sees each stream in input order as soon as it and every
 /// stream before it are read, and may take its events, so that a caller that writes them out
-/// holds at most a few units' events in memory: workers run at most [`UNITS_AHEAD`] per thread
+/// holds at most a few units' events in memory: workers run at most two units per thread
 /// ahead of the stream being delivered.
 ///
 /// Units are read on a rayon pool of `config.jobs` threads. A unit whose reading panics is caught
