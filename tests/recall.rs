@@ -3,17 +3,11 @@
 //! expected confidence or above, and nothing else may be flagged: not a look-alike, not the
 //! background. The expected findings are the samples' EXPECTED.json with the injections' ids.
 
+mod common;
+
+use common::rank;
 use serde_json::Value;
 use std::process::Command;
-
-fn rank(confidence: &str) -> u8 {
-    match confidence {
-        "possible" => 1,
-        "likely" => 2,
-        "confirmed" => 3,
-        other => panic!("unknown confidence {other}"),
-    }
-}
 
 #[test]
 fn every_injected_bug_is_found_and_no_look_alike_is_flagged() {

@@ -5,6 +5,9 @@
 //! listed confidence; `[]` for a control. The snapshot only records what the tool printed last
 //! time, so a change in evidence or wording shows up in review.
 
+mod common;
+
+use common::rank;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -18,15 +21,6 @@ fn samples() -> Vec<PathBuf> {
         .collect();
     dirs.sort();
     dirs
-}
-
-fn rank(confidence: &str) -> u8 {
-    match confidence {
-        "possible" => 1,
-        "likely" => 2,
-        "confirmed" => 3,
-        other => panic!("unknown confidence {other}"),
-    }
 }
 
 fn scan_json(dir: &Path) -> (Value, Option<i32>) {

@@ -651,65 +651,39 @@ fn read_stream(
         if info {
             outcome.info_records += 1;
         }
-        if record.headerless {
-            outcome.unrecognized += 1;
-            count_shape(&mut outcome.shapes, &record.message);
-            if config.keep == Keep::All {
-                outcome.events.push(Event::of_record(
-                    record,
-                    None,
-                    host,
-                    component,
-                    Arc::clone(&file_name),
-                    &mut names,
-                ));
-            }
-            return;
-        }
         // Counting only: an OM audit key record is typed whatever its fields, no need to build it.
-        if config.keep == Keep::Nothing
+        let counted_typed = config.keep == Keep::Nothing
             && component == Component::OmAudit
-            && prefilter::certainly_typed(&record.message)
-        {
+            && !record.headerless
+            && prefilter::certainly_typed(&record.message);
+        let typed = if record.headerless || counted_typed {
+            None
+        } else {
+            catalog::classify(&record, component)
+        };
+        if counted_typed || typed.is_some() {
             outcome.typed += 1;
             if info {
                 outcome.info_typed += 1;
             }
-            return;
-        }
-        match catalog::classify(&record, component) {
-            Some(typed) => {
-                outcome.typed += 1;
-                if info {
-                    outcome.info_typed += 1;
-                }
-                if config.keep == Keep::Nothing {
-                    return;
-                }
-                outcome.events.push(Event::of_record(
-                    record,
-                    Some(typed),
-                    host,
-                    component,
-                    Arc::clone(&file_name),
-                    &mut names,
-                ));
+            if config.keep == Keep::Nothing {
+                return;
             }
-            None => {
-                outcome.unrecognized += 1;
-                count_shape(&mut outcome.shapes, &record.message);
-                if config.keep == Keep::All {
-                    outcome.events.push(Event::of_record(
-                        record,
-                        None,
-                        host,
-                        component,
-                        Arc::clone(&file_name),
-                        &mut names,
-                    ));
-                }
+        } else {
+            outcome.unrecognized += 1;
+            count_shape(&mut outcome.shapes, &record.message);
+            if config.keep != Keep::All {
+                return;
             }
         }
+        outcome.events.push(Event::of_record(
+            record,
+            typed,
+            host,
+            component,
+            Arc::clone(&file_name),
+            &mut names,
+        ));
     });
     counting.finish_progress();
     // The buffer's growth slack (up to half of it) is not kept until the merge.
