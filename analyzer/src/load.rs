@@ -15,7 +15,9 @@ use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::om::OmEvent;
 use oztrace_parser::entity::Entity;
 use oztrace_parser::event::{Event, Names};
-use oztrace_parser::input::{self, ConfigFile, InputFile, InputUnit, StreamSink, Unreadable};
+use oztrace_parser::input::{
+    self, Compression, ConfigFile, InputFile, InputUnit, StreamSink, Unreadable,
+};
 use oztrace_parser::layout::Layout;
 use oztrace_parser::record::{ReadOptions, Record, Skip, StreamSummary, read_records};
 use oztrace_parser::source::{Component, Level, rotation_key};
@@ -493,7 +495,12 @@ struct Sink<'a> {
 
 impl StreamSink for Sink<'_> {
     fn log(&mut self, file: &InputFile, reader: &mut dyn BufRead) -> std::io::Result<()> {
-        let (outcome, error) = read_stream(file, reader, self.config);
+        let large = file.size.is_none_or(|size| size >= PIPELINE_BYTES);
+        let (outcome, error) = if file.compression != Compression::None && large {
+            read_pipelined(file, reader, self.config)
+        } else {
+            read_stream(file, reader, self.config)
+        };
         self.result.streams.push(outcome);
         match error {
             Some(e) => Err(e),
@@ -507,6 +514,106 @@ impl StreamSink for Sink<'_> {
 
     fn unreadable(&mut self, item: Unreadable) {
         self.result.unreadable.push(item);
+    }
+}
+
+/// Compressed streams this large (on disk; or of unknown size) are decompressed on this thread
+/// while a second one splits and classifies their records: one big `.gz` uses both cores.
+const PIPELINE_BYTES: u64 = 4 << 20;
+/// Decompressed bytes handed over at a time, and how many may wait.
+const BLOCK_BYTES: usize = 1 << 20;
+const BLOCKS_AHEAD: usize = 4;
+
+/// [`read_stream`] with decompression (this thread) and record work (a scoped thread)
+/// overlapped. A read error ends the stream after the records before it, as in one thread.
+fn read_pipelined(
+    file: &InputFile,
+    reader: &mut dyn BufRead,
+    config: &ReadConfig,
+) -> (StreamOutcome, Option<std::io::Error>) {
+    let (blocks, received) = mpsc::sync_channel::<Vec<u8>>(BLOCKS_AHEAD);
+    std::thread::scope(|scope| {
+        let parser = scope.spawn(move || {
+            let mut blocks = BlockReader {
+                received,
+                block: Vec::new(),
+                at: 0,
+            };
+            read_stream(file, &mut blocks, config)
+        });
+        let error = loop {
+            let (block, error) = read_block(reader);
+            let end = block.is_empty();
+            // What came before an error is handed over first. The parser only hangs up when it
+            // panicked: the join below says so.
+            let hung_up = !end && blocks.send(block).is_err();
+            if end || hung_up || error.is_some() {
+                break error;
+            }
+        };
+        drop(blocks);
+        match parser.join() {
+            Ok((outcome, parse_error)) => (outcome, error.or(parse_error)),
+            // Re-raised here, the unit's catch names the input.
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    })
+}
+
+/// Up to [`BLOCK_BYTES`] from `reader` (empty at the end), and the read error that ended it early.
+fn read_block(reader: &mut dyn BufRead) -> (Vec<u8>, Option<std::io::Error>) {
+    let mut block = vec![0u8; BLOCK_BYTES];
+    let mut filled = 0;
+    let mut error = None;
+    while filled < block.len() {
+        match reader.read(&mut block[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => {
+                error = Some(e);
+                break;
+            }
+        }
+    }
+    block.truncate(filled);
+    (block, error)
+}
+
+/// The receiving end of [`read_pipelined`]: the blocks, read as one stream.
+struct BlockReader {
+    received: mpsc::Receiver<Vec<u8>>,
+    block: Vec<u8>,
+    at: usize,
+}
+
+impl std::io::Read for BlockReader {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        let available = self.fill_buf()?;
+        let n = available.len().min(out.len());
+        out[..n].copy_from_slice(&available[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl BufRead for BlockReader {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        if self.at == self.block.len() {
+            match self.received.recv() {
+                Ok(block) => {
+                    self.block = block;
+                    self.at = 0;
+                }
+                // The sender is done: the end of the stream.
+                Err(_) => return Ok(&[]),
+            }
+        }
+        Ok(&self.block[self.at..])
+    }
+
+    fn consume(&mut self, amount: usize) {
+        self.at = (self.at + amount).min(self.block.len());
     }
 }
 
@@ -818,6 +925,68 @@ mod tests {
             "unit3: internal error while reading: boom in unit 3"
         );
         assert_eq!(seen[8], "unit8");
+    }
+
+    #[test]
+    fn blocks_read_back_as_the_stream_they_were_cut_from() {
+        let text: String = (0..50_000).map(|i| format!("line {i}\n")).collect();
+        let (blocks, received) = mpsc::sync_channel::<Vec<u8>>(2);
+        let mut source = text.as_bytes();
+        let reading = std::thread::spawn(move || {
+            let mut reader = BlockReader {
+                received,
+                block: Vec::new(),
+                at: 0,
+            };
+            let mut back = String::new();
+            std::io::Read::read_to_string(&mut reader, &mut back).map(|_| back)
+        });
+        loop {
+            let (block, error) = read_block(&mut source);
+            assert!(error.is_none());
+            if block.is_empty() {
+                break;
+            }
+            blocks.send(block).expect("reader alive");
+        }
+        drop(blocks);
+        assert_eq!(reading.join().expect("no panic").expect("read"), text);
+    }
+
+    #[test]
+    fn a_pipelined_stream_keeps_the_records_before_a_read_error_and_reports_it() {
+        struct Failing(Vec<u8>, usize);
+        impl std::io::Read for Failing {
+            fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+                if self.1 >= self.0.len() {
+                    return Err(std::io::Error::new(
+                        std::io::ErrorKind::UnexpectedEof,
+                        "truncated gzip",
+                    ));
+                }
+                let n = (self.0.len() - self.1).min(out.len()).min(1000);
+                out[..n].copy_from_slice(&self.0[self.1..self.1 + n]);
+                self.1 += n;
+                Ok(n)
+            }
+        }
+        let text: String = (0..3000)
+            .map(|i| format!("2026-08-20 14:12:03,551 [main] INFO a.b.C: line {i}\n"))
+            .collect();
+        let display = "scm1/ozone-hadoop-scm-scm1.log.gz";
+        let file = InputFile {
+            display: display.into(),
+            hint: oztrace_parser::source::hint_from_path(display),
+            rotation: rotation_key(display),
+            log4j: None,
+            size: None,
+            compression: Compression::Gzip,
+        };
+        let mut reader = std::io::BufReader::new(Failing(text.into_bytes(), 0));
+        let (outcome, error) = read_pipelined(&file, &mut reader, &ReadConfig::new(Keep::All));
+        assert_eq!(outcome.summary.records, 3000);
+        assert_eq!(outcome.events.len(), 3000);
+        assert!(error.expect("the error").to_string().contains("truncated"));
     }
 
     #[test]
