@@ -50,8 +50,8 @@ pub fn write_table<'a>(
     let host = strings(&|e| Some(e.host.to_string()));
     let component = strings(&|e| Some(e.component.as_str().to_string()));
     let level = strings(&|e| e.level.map(|l| l.as_str().to_string()));
-    let thread = strings(&|e| e.thread.clone());
-    let logger = strings(&|e| e.logger.clone());
+    let thread = strings(&|e| e.thread.as_deref().map(str::to_string));
+    let logger = strings(&|e| e.logger.as_deref().map(str::to_string));
     let kind = strings(&|e| Some(e.kind().to_string()));
     let fields = strings(&|e| serde_json::to_string(&e.data).ok());
     let file = strings(&|e| Some(e.file.to_string()));
