@@ -74,6 +74,14 @@ APPLY_TAIL = {
         "org.apache.hadoop.ozone.om.ratis.OzoneManagerStateMachine.runCommand(OzoneManagerStateMachine.java:671)",
         "org.apache.hadoop.ozone.om.ratis.OzoneManagerStateMachine.lambda$applyTransaction$3(OzoneManagerStateMachine.java:474)",
     ] + JDK_TAIL,
+    "2.1.0": [
+        "org.apache.hadoop.ozone.protocolPB.OzoneManagerRequestHandler.lambda$handleWriteRequestImpl$0(OzoneManagerRequestHandler.java:418)",
+        "org.apache.hadoop.ozone.util.MetricUtil.captureLatencyNs(MetricUtil.java:45)",
+        "org.apache.hadoop.ozone.protocolPB.OzoneManagerRequestHandler.handleWriteRequestImpl(OzoneManagerRequestHandler.java:416)",
+        "org.apache.hadoop.ozone.protocolPB.RequestHandler.handleWriteRequest(RequestHandler.java:62)",
+        "org.apache.hadoop.ozone.om.ratis.OzoneManagerStateMachine.runCommand(OzoneManagerStateMachine.java:599)",
+        "org.apache.hadoop.ozone.om.ratis.OzoneManagerStateMachine.lambda$applyTransaction$3(OzoneManagerStateMachine.java:415)",
+    ] + JDK_TAIL,
     "2.0.0": [
         "org.apache.hadoop.ozone.protocolPB.OzoneManagerRequestHandler.lambda$handleWriteRequestImpl$0(OzoneManagerRequestHandler.java:419)",
         "org.apache.hadoop.ozone.util.MetricUtil.captureLatencyNs(MetricUtil.java:45)",
@@ -86,6 +94,9 @@ APPLY_TAIL = {
 THROW_SITE = {
     ("2.2.0", "commit_fso"): PKG + ".key.OMKeyCommitRequestWithFSO.validateAndUpdateCache(OMKeyCommitRequestWithFSO.java:181)",
     ("2.0.0", "commit_fso"): PKG + ".key.OMKeyCommitRequestWithFSO.validateAndUpdateCache(OMKeyCommitRequestWithFSO.java:179)",
+    ("2.1.0", "commit_fso"): PKG + ".key.OMKeyCommitRequestWithFSO.validateAndUpdateCache(OMKeyCommitRequestWithFSO.java:181)",
+    # 2.0.0 / 2.1.0: the FSO subclass has its own validateAndUpdateCache (and logger)
+    ("2.1.0", "allocate_fso"): PKG + ".key.OMAllocateBlockRequestWithFSO.validateAndUpdateCache(OMAllocateBlockRequestWithFSO.java:124)",
     ("2.2.0", "allocate"): PKG + ".key.OMAllocateBlockRequest.validateAndUpdateCache(OMAllocateBlockRequest.java:204)",
     ("2.2.0", "delete_fso"): PKG + ".key.OMKeyDeleteRequestWithFSO.validateAndUpdateCache(OMKeyDeleteRequestWithFSO.java:117)",
     ("2.0.0", "delete_fso"): PKG + ".key.OMKeyDeleteRequestWithFSO.validateAndUpdateCache(OMKeyDeleteRequestWithFSO.java:112)",
@@ -102,6 +113,7 @@ OMEX = "org.apache.hadoop.ozone.om.exceptions.OMException"
 L_CLEANUP = "org.apache.hadoop.ozone.om.service.OpenKeyCleanupService"
 L_COMMIT = "org.apache.hadoop.ozone.om.request.key.OMKeyCommitRequest"          # FSO failures too (om.md 2.3)
 L_ALLOC = "org.apache.hadoop.ozone.om.request.key.OMAllocateBlockRequest"       # 2.2.0: validateAndUpdateCache is final in the base class
+L_ALLOC_FSO = "org.apache.hadoop.ozone.om.request.key.OMAllocateBlockRequestWithFSO"  # 2.0.0 / 2.1.0: own LOG.error
 L_DELETE_FSO = "org.apache.hadoop.ozone.om.request.key.OMKeyDeleteRequestWithFSO"
 L_RECOVER = "org.apache.hadoop.ozone.om.request.file.OMRecoverLeaseRequest"
 
@@ -136,8 +148,13 @@ def block_id(con, loc, bcs):
 
 
 class Bundle:
-    def __init__(self, slug, version, layout, seed, start_tx, leader="om1"):
+    def __init__(self, slug, version, layout, seed, start_tx, leader="om1", flat=False, domain=""):
+        """flat: every file in the bundle's top folder (host only in the file names); domain: appended
+        to the OM ids in file names (`om1.example.com`)."""
         self.slug = slug
+        self.flat = flat
+        self.name = {h: h + domain for h in ("om1", "om2", "om3")}
+        self.path_host = {}
         self.dir = os.path.join(SAMPLES, slug)
         self.version = version
         self.json = version != "2.0.0"
@@ -185,8 +202,19 @@ class Bundle:
             s += "\n" + "\n".join(extra)
         return s
 
+    def host_file(self, host, name):
+        path = name if self.flat else "%s/%s" % (host, name)
+        self.path_host[path] = host
+        return path
+
     def main_path(self, host):
-        return "%s/ozone-hadoop-om-%s.log" % (host, host)
+        return self.host_file(host, "ozone-hadoop-om-%s.log" % self.name[host])
+
+    def audit_path(self, host):
+        return self.host_file(host, "om-audit-%s.log" % self.name[host])
+
+    def sys_path(self, host):
+        return self.host_file(host, "om-sys-audit-%s.log" % self.name[host])
 
     def om_main(self, host, t, thread, level, logger, msg, extra=None):
         self.emit(self.main_path(host), t, self.main_text(t, thread, level, logger, msg, extra))
@@ -235,8 +263,7 @@ class Bundle:
                 th = self.host_t(h, ta)
                 if e["kind"] == "sys":   # OMSystemAudit: user=null (non-RPC thread), ip="" ; no Transaction
                     msg = "user=null | ip= | op=%s %s | ret=SUCCESS" % (e["op"], self.params(e["params"]))
-                    self.emit("%s/om-sys-audit-%s.log" % (h, h), th,
-                              self.audit_text(th, "INFO", "OMSystemAudit", msg))
+                    self.emit(self.sys_path(h), th, self.audit_text(th, "INFO", "OMSystemAudit", msg))
                     continue
                 p = dict(e["params"])
                 p["Transaction"] = str(tx)
@@ -253,7 +280,7 @@ class Bundle:
                         self.om_main(h, th, "%s-OMStateMachineApplyTransactionThread - 0" % h, "ERROR",
                                      logger, emsg_log, [first] + ["\tat " + f for f in frames])
                     th = th + self.rng.randint(0, 1) * MS
-                self.emit("%s/om-audit-%s.log" % (h, h), th, self.audit_text(th, "ERROR" if exc3 else "INFO",
+                self.emit(self.audit_path(h), th, self.audit_text(th, "ERROR" if exc3 else "INFO",
                                                                               "OMAudit", msg, exc3))
 
     # ---- OpenKeyCleanupService (leader only) ------------------------------------------------
@@ -303,7 +330,7 @@ class Bundle:
                 self._write(path, [e[2] for e in entries])
                 continue
             stem = path[:-4]  # without .log
-            host = path.split("/")[0]
+            host = self.path_host.get(path, path.split("/")[0])
             groups = []
             for e in entries:
                 key = rot(host, e[0])
@@ -337,15 +364,24 @@ def startup_sysaudit_22(b, starts, leader="om1"):
     """OMSystemAudit at the last OM start (2.1.0+): STARTUP (HashMap order) and the first LEADER_CHANGE."""
     for h in b.oms:
         s = starts[h]
-        b.emit("%s/om-sys-audit-%s.log" % (h, h), s, Bundle.audit_text(
+        b.emit(b.sys_path(h), s, Bundle.audit_text(
             s, "INFO", "OMSystemAudit", "user=null | ip= | op=STARTUP %s | ret=SUCCESS"
             % b.params({"NewOmState": "RUNNING", "OmState": "INITIALIZED"})))
     tl = max(starts.values()) + 4_118 * MS
     for h in b.oms:
         s = tl + b.rng.randint(1, 40) * MS
-        b.emit("%s/om-sys-audit-%s.log" % (h, h), s, Bundle.audit_text(
+        b.emit(b.sys_path(h), s, Bundle.audit_text(
             s, "INFO", "OMSystemAudit", "user=null | ip= | op=LEADER_CHANGE %s | ret=SUCCESS"
             % b.params({"previousLeader": "NONE", "newLeader": leader})))
+
+
+def startup_sysaudit_20(b, starts, after):
+    """2.0.0 OMSystemAudit only knows STARTUP: the active file still holds the line of the last start."""
+    for h in b.oms:
+        s = starts[h] + after
+        b.emit(b.sys_path(h), s, Bundle.audit_text(
+            s, "INFO", "OMSystemAudit",
+            "user=null | ip= | op=STARTUP {NewOmState=RUNNING, OmState=INITIALIZED} | ret=SUCCESS"))
 
 
 def daily(host, t):
@@ -674,12 +710,7 @@ def bundle_allocate_above():
     ticks = b.cleanup_ticks(D("2026-07-21 15:54:52.611"), end, interval,
                             [(t_alloc + hard, "FSO", autocommit, "commit"),
                              (D("2026-07-21 17:00:00.000"), "DEFAULT", delete_abandoned, "delete")])
-    # 2.0.0 OMSystemAudit only knows STARTUP: the active file still holds the line of the last start
-    for h in b.oms:
-        s = starts[h] + 2_317 * MS
-        b.emit("%s/om-sys-audit-%s.log" % (h, h), s, Bundle.audit_text(
-            s, "INFO", "OMSystemAudit",
-            "user=null | ip= | op=STARTUP {NewOmState=RUNNING, OmState=INITIALIZED} | ret=SUCCESS"))
+    startup_sysaudit_20(b, starts, 2_317 * MS)
     site = site_xml(BASE_SITE + [("ozone.om.lease.hard.limit", "1h"),
                                  ("ozone.om.open.key.cleanup.service.interval", "10m")])
     client_l4j = ("# log4j.properties of the ingest agent (Ozone client 2.0.0)\n"
@@ -747,11 +778,7 @@ def bundle_dead_writer():
             [("backup-svc", "10.20.0.40", "s3v", "backups", "db/%(d)s/chunk-%(r)05d")])
     ticks = b.cleanup_ticks(D("2026-07-03 00:42:40.377"), end, interval,
                             [(t_alloc + hard, "FSO", autocommit, "commit")])
-    for h in b.oms:
-        s = starts[h] + 2_102 * MS
-        b.emit("%s/om-sys-audit-%s.log" % (h, h), s, Bundle.audit_text(
-            s, "INFO", "OMSystemAudit",
-            "user=null | ip= | op=STARTUP {NewOmState=RUNNING, OmState=INITIALIZED} | ret=SUCCESS"))
+    startup_sysaudit_20(b, starts, 2_102 * MS)
     site = site_xml(BASE_SITE + [("ozone.om.lease.hard.limit", "2h"),
                                  ("ozone.om.open.key.cleanup.service.interval", "10m")])
     b.finish(hms_periods(starts), {"conf/ozone-site.xml": site, "conf/log4j.properties": LOG4J_VENDOR})
@@ -879,6 +906,269 @@ def bundle_recover_lease():
                                  ("ozone.om.open.key.cleanup.service.interval", "10m")])
     b.finish(daily, {"conf/ozone-site.xml": site})
     return b, dict(key=key, cid=cid, L_R=L_R, D_LAST=D_LAST, ticks=ticks)
+
+
+# ============================================================================================
+# First-block writers (issue 13): a slow hsync writer that never leaves its first block is seen by
+# OM three times only: CREATE_FILE, the auto-commit at the hard limit, and its own failure much later.
+# Default lease settings (7d hard limit, 24h cleanup interval): the story spans rotated audit files
+# over more than a week.
+# ============================================================================================
+def open_first_block(b, t_create, vol, bkt, key, user, ip, counter):
+    """CREATE_FILE, then the first hsync of the key (reaches OM, renews M once, no audit line)."""
+    cid = client_id(t_create - b.rng.randint(6, 14) * MS, counter)
+    b.write(t_create, "CREATE_FILE", b.kv(vol, bkt, key, 0), user, ip)
+    b.silent(t_create + b.rng.randint(500, 1100) * MS)
+    return cid
+
+
+def close_fails(b, t, vol, bkt, key, size, user, ip, db_open):
+    """The writer's close after its open key is gone: COMMIT_KEY FAILURE KEY_NOT_FOUND + OM ERROR (om.md 2.3)."""
+    b.write(t, "COMMIT_KEY", b.kv(vol, bkt, key, size), user, ip, label="fail",
+            exc=("KEY_NOT_FOUND", slf4j(E_COMMIT_NF, db_open), [THROW_SITE[(b.version, "commit_fso")]]),
+            err=(L_COMMIT, slf4j(T_COMMIT_FAILED, vol, bkt, key)))
+
+
+def fso_open_key(vol_tx, bkt_tx, dir_tx, fname, cid):
+    """FSO dbOpenFileKey `/<volumeId>/<bucketId>/<parentId>/<fileName>/<clientID>` (om.md 4)."""
+    return "/%d/%d/%d/%s/%d" % (object_id(vol_tx), object_id(bkt_tx), object_id(dir_tx), fname, cid)
+
+
+LEDGER_TRAFFIC = (
+    [("hive", "10.20.2.31", "hive", "warehouse", "sales/dt=%(d)s/part-%(r)05d-c000.snappy.parquet"),
+     ("spark", "10.20.2.40", "spark", "events", "checkpoints/job-%(r)05d/offsets/%(i)d")],
+    [("backup-svc", "10.20.0.40", "s3v", "backups", "db/%(d)s/chunk-%(r)05d"),
+     ("etl", "10.20.0.41", "s3v", "staging", "ingest/%(d)s/batch-%(i)04d.json")])
+
+
+# 6. bug: first-block writer auto-committed after 7 days, its close fails (2.0.0, vendor layout)
+def bundle_first_block_2_0():
+    starts = {"om1": D("2026-05-02 03:41:17.000"), "om2": D("2026-05-02 03:44:52.000"),
+              "om3": D("2026-05-02 03:48:09.000")}
+    b = Bundle("HDDS-16825-bug-first-block-writer-2-0", "2.0.0", "vendor", 1682506, 4_410_072)
+    start, end = D("2026-05-02 04:10:00.000"), D("2026-05-13 08:30:00.000")
+    hard = 7 * DAY                                # ozone.om.lease.hard.limit default (not set in ozone-site.xml)
+    VOL, BKT = "ledgers", "journal"
+    user = "svc-ledger"
+    # ledger-1 and ledger-3 roll their journal segment on every restart, well inside the hard limit
+    l1, l3 = "10.20.5.31", "10.20.5.33"
+    for ip, name, seg, t_open, t_close, size in [
+            (l1, "ledger-1", 391, "2026-05-02 04:31:10.228", "2026-05-06 14:02:37.611", 114_870_299),
+            (l1, "ledger-1", 392, "2026-05-06 14:02:39.004", "2026-05-12 20:41:12.773", 163_201_874),
+            (l3, "ledger-3", 287, "2026-05-02 04:35:51.960", "2026-05-09 02:15:40.317", 178_022_615),
+            (l3, "ledger-3", 288, "2026-05-09 02:15:41.802", "2026-05-12 21:52:05.126", 97_436_118)]:
+        k = "%s/journal/segment-%010d.log" % (name, seg)
+        open_first_block(b, D(t_open), VOL, BKT, k, user, ip, b.rng.randint(2, 60))
+        b.write(D(t_close), "COMMIT_KEY", b.kv(VOL, BKT, k, size), user, ip)
+    for ip, name, seg, t_open in [(l1, "ledger-1", 393, "2026-05-12 20:41:14.390"),
+                                  (l3, "ledger-3", 289, "2026-05-12 21:52:06.551")]:
+        open_first_block(b, D(t_open), VOL, BKT, "%s/journal/segment-%010d.log" % (name, seg), user, ip,
+                         b.rng.randint(2, 60))
+    # ledger-2: its previous segment closes at a clean restart; the new one stays in block 1 for 8 days
+    ip2 = "10.20.5.32"
+    b.write(D("2026-05-04 11:23:05.970"), "COMMIT_KEY",
+            b.kv(VOL, BKT, "ledger-2/journal/segment-0000000417.log", 71_388_120), user, ip2)
+    fname = "segment-0000000418.log"
+    key = "ledger-2/journal/" + fname
+    t_create = D("2026-05-04 11:23:07.412")
+    cid = client_id(t_create - 9 * MS, 41)
+    b.write(t_create, "CREATE_FILE", b.kv(VOL, BKT, key, 0), user, ip2, label="victim_create")
+    t_first = t_create + 893 * MS
+    b.silent(t_first, label="victim_first_hsync")     # M = t_first; fileTable length = L_AUTO
+    L_AUTO = 1_536
+    # ... ~300 B/s of hsync'ed records, datanode-only, for eight days ...
+
+    def autocommit(t):
+        b.write(t, "COMMIT_KEY", b.kv(VOL, BKT, key, L_AUTO), "", "", label="victim_auto")
+
+    # rolling upgrade on 2026-05-12: ledger-2 closes its segment, which OM committed 17 hours earlier
+    t_fail = D("2026-05-12 21:17:33.806")
+    L_CLOSE = 218_061_447
+    close_fails(b, t_fail, VOL, BKT, key, L_CLOSE, user, ip2, fso_open_key(1_207, 1_311, 3_902_554, fname, cid))
+    open_first_block(b, t_fail + 1_644 * MS, VOL, BKT, "ledger-2/journal/segment-0000000419.log", user, ip2, 7)
+
+    traffic(b, start, end, 260, *LEDGER_TRAFFIC)
+    failed_delete(b, D("2026-05-07 10:51:30.449"), "hive", "10.20.2.31", "hive", "warehouse",
+                  "sales/dt=20260506/_temporary/0")
+
+    def delete_abandoned(tc):
+        b.silent(tc)   # DeleteOpenKeys: no OMAudit and, in 2.0.0, no OMSystemAudit line
+    ticks = b.cleanup_ticks(starts["om1"] + 4_611 * MS, end, DAY,
+                            [(t_first + hard, "FSO", autocommit, "commit"),
+                             (D("2026-05-08 00:00:00.000"), "DEFAULT", delete_abandoned, "delete")])
+    startup_sysaudit_20(b, starts, 2_260 * MS)
+    b.finish(hms_periods(starts), {"conf/ozone-site.xml": site_xml(BASE_SITE), "conf/log4j.properties": LOG4J_VENDOR})
+    return b, dict(key=key, cid=cid, L_AUTO=L_AUTO, L_CLOSE=L_CLOSE, t_create=t_create, t_fail=t_fail, ticks=ticks)
+
+
+# 7. bug: first-block writer auto-committed, fails at the block boundary (2.1.0, flat bundle, FQDN names)
+def bundle_first_block_allocate_2_1():
+    starts = {"om1": D("2026-10-19 22:05:40.118"), "om2": D("2026-10-19 22:08:03.502"),
+              "om3": D("2026-10-19 22:10:31.977")}
+    b = Bundle("HDDS-16825-bug-first-block-allocate-fails-2-1", "2.1.0", "file", 1682507, 9_771_305,
+               leader="om2", flat=True, domain=".example.com")
+    start, end = D("2026-10-19 22:30:00.000"), D("2026-10-31 06:00:00.000")
+    hard = 7 * DAY
+    VOL, BKT = "logs", "archive"
+    user = "svc-shipper"
+    # gw-1 ships ~1.3 KB/s: a new block every ~2.4 days renews its lease
+    ip1 = "10.20.6.12"
+    k1 = "edge/gw-1/audit-000114.log"
+    cid1 = open_first_block(b, D("2026-10-20 02:14:36.770"), VOL, BKT, k1, user, ip1, 12)
+    off = 0
+    for tb in ["2026-10-22 09:31:02.118", "2026-10-24 17:05:49.660", "2026-10-27 00:48:13.207",
+               "2026-10-29 08:22:57.941"]:
+        off += BLOCK - b.rng.randint(700, 9_000)
+        p = b.kv(VOL, BKT, k1, off); p["clientID"] = str(cid1)
+        b.write(D(tb), "ALLOCATE_BLOCK", p, user, ip1)
+        b.silent(D(tb) + b.rng.randint(400, 1_500) * MS)
+        off = (off // BLOCK + 1) * BLOCK
+    # gw-3 ships ~320 B/s: its segment stays in block 1 for nine days
+    ip3 = "10.20.6.14"
+    fname = "audit-000071.log"
+    key = "edge/gw-3/" + fname
+    t_create = D("2026-10-21 09:12:55.301")
+    cid = client_id(t_create - 12 * MS, 33)
+    b.write(t_create, "CREATE_FILE", b.kv(VOL, BKT, key, 0), user, ip3, label="victim_create")
+    t_first = t_create + 712 * MS
+    b.silent(t_first, label="victim_first_hsync")
+    L_AUTO = 3_112
+
+    def autocommit(t):
+        b.write(t, "COMMIT_KEY", b.kv(VOL, BKT, key, L_AUTO), "", "", label="victim_auto")
+
+    # the writer reaches the end of block 1: ALLOCATE_BLOCK with its last hsync offset fails
+    t_fail = D("2026-10-30 05:40:18.227")
+    D_FAIL = 268_433_721
+    db_open = fso_open_key(388, 2_904, 9_702_118, fname, cid)
+    p = b.kv(VOL, BKT, key, D_FAIL); p["clientID"] = str(cid)
+    b.write(t_fail, "ALLOCATE_BLOCK", p, user, ip3, label="fail",
+            exc=("KEY_NOT_FOUND", slf4j(E_ALLOC_NF, db_open), [THROW_SITE[("2.1.0", "allocate_fso")]]),
+            err=(L_ALLOC_FSO, slf4j(T_ALLOC_FAILED, VOL, BKT, db_open)))
+    # the shipper reopens a new segment and resends from its checkpoint
+    open_first_block(b, t_fail + 3_019 * MS, VOL, BKT, "edge/gw-3/audit-000072.log", user, ip3, 5)
+
+    traffic(b, start, end, 240, *LEDGER_TRAFFIC)
+    failed_delete(b, D("2026-10-25 13:07:44.580"), "spark", "10.20.2.40", "spark", "events",
+                  "checkpoints/job-00912/offsets/40")
+
+    def delete_abandoned(tc):
+        b.silent(tc)
+        b.sysaudit(tc + MS, "OPEN_KEY_CLEANUP",
+                   {"numOpenKeysDeleted": "1",
+                    "openKeysDeleted": "[{volume=s3v, bucket=staging, key=ingest/20261017/batch-0072.json}]"})
+    # om2 leads from 22:10:36; its cleanup runs keep the phase of its start (22:08:03) and print as leader only
+    ticks = b.cleanup_ticks(D("2026-10-20 22:08:03.914"), end, DAY,
+                            [(t_first + hard, "FSO", autocommit, "commit"),
+                             (D("2026-10-24 00:00:00.000"), "DEFAULT", delete_abandoned, "delete")])
+    startup_sysaudit_22(b, starts, leader="om2")
+    b.finish(hms_periods(starts), {"ozone-site.xml": site_xml(BASE_SITE)})
+    return b, dict(key=key, cid=cid, L_AUTO=L_AUTO, D_FAIL=D_FAIL, t_create=t_create, t_fail=t_fail,
+                   ticks=ticks, k1=k1)
+
+
+# 8. control: first-block writers that close in time, are fenced by recoverLease, or are dead (2.2.0)
+def bundle_first_block_controls_2_2():
+    starts = {"om1": D("2026-11-30 06:12:44.210"), "om2": D("2026-11-30 06:15:10.871"),
+              "om3": D("2026-11-30 06:17:38.054")}
+    b = Bundle("HDDS-16825-control-first-block-writers-2-2", "2.2.0", "file", 1682508, 12_004_771)
+    start, end = D("2026-11-30 06:30:00.000"), D("2026-12-10 12:00:00.000")
+    hard = 7 * DAY
+    VOL, BKT = "ledgers", "journal"
+    user = "svc-ledger"
+    # W1: ledger-1 stays in block 1 for 6 days 21 hours and closes its segment itself
+    ip1 = "10.20.5.31"
+    k1 = "ledger-1/journal/segment-0000000512.log"
+    open_first_block(b, D("2026-12-01 08:02:41.118"), VOL, BKT, k1, user, ip1, 19)
+    b.write(D("2026-12-08 05:10:02.664"), "COMMIT_KEY", b.kv(VOL, BKT, k1, 178_433_012), user, ip1)
+    open_first_block(b, D("2026-12-08 05:10:04.015"), VOL, BKT, "ledger-1/journal/segment-0000000513.log",
+                     user, ip1, 20)
+    # W2: ledger-3 is partitioned; the ledger auditor fences its segment with recoverLease, then ledger-3
+    # comes back and its close fails KEY_NOT_FOUND (no auto-commit involved)
+    ip3, auditor = "10.20.5.33", "10.20.5.40"
+    f2 = "segment-0000000301.log"
+    k2 = "ledger-3/journal/" + f2
+    t2 = D("2026-12-02 14:30:09.602")
+    cid2 = open_first_block(b, t2, VOL, BKT, k2, user, ip3, 44)
+    t_rl = D("2026-12-05 16:04:12.330")
+    b.write(t_rl, "RECOVER_LEASE", {"volume": VOL, "bucket": BKT, "key": k2}, user, auditor)
+    L_R = 81_220_544
+    b.write(t_rl + 802 * MS, "COMMIT_KEY", b.kv(VOL, BKT, k2, L_R), user, auditor)
+    t_f2 = D("2026-12-05 16:21:47.093")
+    L_F2 = 81_519_330
+    close_fails(b, t_f2, VOL, BKT, k2, L_F2, user, ip3, fso_open_key(1_207, 1_311, 11_480_662, f2, cid2))
+    open_first_block(b, t_f2 + 2_210 * MS, VOL, BKT, "ledger-3/journal/segment-0000000302.log", user, ip3, 3)
+    # W3: ledger-2's host dies a few hours after it opened its segment: auto-committed at the hard limit,
+    # nothing of the writer follows; the re-provisioned ledger-2 opens a new segment
+    ip2 = "10.20.5.32"
+    k3 = "ledger-2/journal/segment-0000000460.log"
+    t3 = D("2026-12-01 19:44:20.505")
+    open_first_block(b, t3, VOL, BKT, k3, user, ip2, 8)
+    L_AUTO3 = 2_048
+
+    def autocommit(t):
+        b.write(t, "COMMIT_KEY", b.kv(VOL, BKT, k3, L_AUTO3), "", "", label="auto")
+    open_first_block(b, D("2026-12-09 10:03:55.870"), VOL, BKT, "ledger-2/journal/segment-0000000461.log",
+                     user, ip2, 2)
+
+    traffic(b, start, end, 240, *LEDGER_TRAFFIC)
+    failed_delete(b, D("2026-12-04 09:12:03.007"), "hive", "10.20.2.31", "hive", "warehouse",
+                  "sales/dt=20261203/_temporary/0")
+    ticks = b.cleanup_ticks(starts["om1"] + 3_980 * MS, end, DAY,
+                            [(t3 + 1_000 * MS + hard, "FSO", autocommit, "commit")])
+    startup_sysaudit_22(b, starts)
+    b.finish(daily, {"conf/ozone-site.xml": site_xml(BASE_SITE)})
+    return b, dict(k1=k1, k2=k2, k3=k3, cid2=cid2, L_R=L_R, L_F2=L_F2, L_AUTO3=L_AUTO3, ticks=ticks)
+
+
+# 9. control: a dead first-block writer is auto-committed; a stale older session of the same key, same
+# user and ip, fails KEY_NOT_FOUND afterwards (2.0.0, vendor layout)
+def bundle_other_session_2_0():
+    starts = {"om1": D("2026-03-08 01:02:03.000"), "om2": D("2026-03-08 01:05:29.000"),
+              "om3": D("2026-03-08 01:08:47.000")}
+    b = Bundle("HDDS-16825-control-other-session-fails-2-0", "2.0.0", "vendor", 1682509, 2_177_430)
+    start, end = D("2026-03-08 01:30:00.000"), D("2026-03-19 10:00:00.000")
+    hard, expire = 7 * DAY, 7 * DAY     # ozone.om.lease.hard.limit, ozone.om.open.key.expire.threshold
+    VOL, BKT = "ingest", "raw"
+    user, ip = "svc-ingest", "10.20.4.27"
+    fname = "stream.log"
+    key = "sensors/site-12/" + fname
+    # session B: the agent opens the stream (no hsync yet) and hangs on a dead NFS spool at 16:41
+    t_b = D("2026-03-09 16:20:11.847")
+    cid_b = client_id(t_b - 7 * MS, 3)
+    b.write(t_b, "CREATE_FILE", b.kv(VOL, BKT, key, 0), user, ip)
+    # session A: the watchdog starts a new agent process on the same stream; it hsyncs, then is killed
+    t_a = D("2026-03-09 16:52:30.114")
+    cid_a = client_id(t_a - 10 * MS, 9)
+    b.write(t_a, "CREATE_FILE", b.kv(VOL, BKT, key, 0), user, ip, label="a_create")
+    t_a_first = t_a + 655 * MS
+    b.silent(t_a_first)
+    L_AUTO = 4_096
+
+    def autocommit(t):
+        b.write(t, "COMMIT_KEY", b.kv(VOL, BKT, key, L_AUTO), "", "", label="auto")
+
+    def expire_b(t):
+        b.silent(t)    # DeleteOpenKeys of B's open key (not hsync'ed, creation time past the threshold)
+    # the agent is moved to ingest4 on 2026-03-10 and writes a file of its own there
+    open_first_block(b, D("2026-03-10 09:35:12.402"), VOL, BKT, "sensors/site-12/stream-ingest4.log",
+                     user, "10.20.4.28", 14)
+    # B wakes up when the spool is remounted, flushes what it buffered and closes: its open key is gone
+    t_fail = D("2026-03-18 11:46:02.590")
+    L_B = 41_903_223
+    close_fails(b, t_fail, VOL, BKT, key, L_B, user, ip, fso_open_key(611, 698, 2_101_904, fname, cid_b))
+
+    traffic(b, start, end, 240,
+            [("hive", "10.20.2.31", "hive", "warehouse", "sales/dt=%(d)s/part-%(r)05d-c000.snappy.parquet")],
+            [("backup-svc", "10.20.0.40", "s3v", "backups", "db/%(d)s/chunk-%(r)05d")])
+    failed_delete(b, D("2026-03-13 22:40:19.300"), "hive", "10.20.2.31", "hive", "warehouse",
+                  "sales/dt=20260312/_temporary/0")
+    ticks = b.cleanup_ticks(starts["om1"] + 5_004 * MS, end, DAY,
+                            [(t_a_first + hard, "FSO", autocommit, "commit"),
+                             (t_b + expire, "FSO", expire_b, "delete")])
+    startup_sysaudit_20(b, starts, 2_418 * MS)
+    b.finish(hms_periods(starts), {"conf/ozone-site.xml": site_xml(BASE_SITE), "conf/log4j.properties": LOG4J_VENDOR})
+    return b, dict(key=key, cid_a=cid_a, cid_b=cid_b, L_AUTO=L_AUTO, L_B=L_B, t_a=t_a, t_b=t_b, ticks=ticks)
 
 
 # ============================================================================================
