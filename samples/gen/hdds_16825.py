@@ -99,6 +99,7 @@ THROW_SITE = {
     ("2.1.0", "allocate_fso"): PKG + ".key.OMAllocateBlockRequestWithFSO.validateAndUpdateCache(OMAllocateBlockRequestWithFSO.java:124)",
     ("2.2.0", "allocate"): PKG + ".key.OMAllocateBlockRequest.validateAndUpdateCache(OMAllocateBlockRequest.java:204)",
     ("2.2.0", "delete_fso"): PKG + ".key.OMKeyDeleteRequestWithFSO.validateAndUpdateCache(OMKeyDeleteRequestWithFSO.java:117)",
+    ("2.1.0", "delete_fso"): PKG + ".key.OMKeyDeleteRequestWithFSO.validateAndUpdateCache(OMKeyDeleteRequestWithFSO.java:117)",
     ("2.0.0", "delete_fso"): PKG + ".key.OMKeyDeleteRequestWithFSO.validateAndUpdateCache(OMKeyDeleteRequestWithFSO.java:112)",
 }
 RECOVER_SITES = {
@@ -1212,8 +1213,8 @@ TEMPLATES_COMMON = """\
 | `op=COMMIT_KEY` (close, recovery commit, and the OpenKeyCleanupService auto-commit with `user= \\| ip=`) | om.md 0.4, 1.4, 1.5 | `OMKeyCommitRequestWithFSO` (audit) | {REL} |
 | `op=ALLOCATE_KEY` / `op=COMMIT_KEY` (S3/OBS puts of other users) | om.md 1.3, 1.4 | `OMKeyCreateRequest`, `OMKeyCommitRequest` (audit) | {REL} |
 | `op=DELETE_KEY {volume, bucket, key, Transaction} \\| ret=FAILURE \\| KEY_NOT_FOUND …OMException: Key not found. Key:<key>` (noise) | not in om.md; read at the tags: audit map `buildLightKeyArgsAuditMap` (dataSize/replicationConfig are only added once the key is found) | `OMKeyDeleteRequestWithFSO` | {REL} |
-| `Number of expired open keys submitted for deletion: {}, for commit: {}, cleanupLimit: {}, elapsed time: {}ms` (leader only, thread `om1-OpenKeyCleanupService#0`, two lines per run: OBS task, then FSO task) | om.md 2.1 | `OpenKeyCleanupService` INFO | 2.0.0, 2.2.0 (line 242 at both tags) |
-| `Key delete failed. Volume:{}, Bucket:{}, Key:{}.` + full stack trace | not in om.md; `OMKeyDeleteRequestWithFSO` line 215/228 | `OMKeyDeleteRequestWithFSO` ERROR | {REL} |
+| `Number of expired open keys submitted for deletion: {}, for commit: {}, cleanupLimit: {}, elapsed time: {}ms` (leader only, thread `om1-OpenKeyCleanupService#0`, two lines per run: OBS task, then FSO task) | om.md 2.1 | `OpenKeyCleanupService` INFO | 2.0.0–2.2.0 (line 242 at each tag) |
+| `Key delete failed. Volume:{}, Bucket:{}, Key:{}.` + full stack trace | not in om.md; `OMKeyDeleteRequestWithFSO` line 215 (2.0.0), 226 (2.1.0), 228 (2.2.0) | `OMKeyDeleteRequestWithFSO` ERROR | {REL} |
 | stack traces: `OMException.toString()` = `<RESULT> org.apache.hadoop.ozone.om.exceptions.OMException: <msg>`, then the apply-thread frames | om.md 1.1 | throw sites read at the tags (see generator `THROW_SITE`, `APPLY_TAIL`) | {REL} |
 """
 
@@ -1506,11 +1507,244 @@ rs4 aborts and comes back at 23:52 with a new WAL. Other region servers roll the
         ])
 
 
+def locf(b, pattern, *needles, nth=1):
+    """`loc` over the rotated files of one log (glob, in rotation order, the live file last)."""
+    import glob
+    cands = sorted(glob.glob(os.path.join(b.dir, pattern)), key=lambda p: (not p.endswith(".gz"), p))
+    k = 0
+    for full in cands:
+        rel = os.path.relpath(full, b.dir)
+        for n, line in enumerate(_lines(b.dir, rel), 1):
+            if all(x in line for x in needles):
+                k += 1
+                if k == nth:
+                    return "`%s:%d`" % (rel, n)
+    raise AssertionError("not found: %s %r" % (pattern, needles))
+
+
+FIRST_BLOCK_NOTE = (
+    "- Lease settings are the defaults: `ozone.om.lease.hard.limit` 7d and `ozone.om.open.key.cleanup.service.interval` "
+    "24h (`OMConfigKeys`, `ozone-default.xml`); `ozone-site.xml` does not set them. The first run of "
+    "OpenKeyCleanupService is at the leader's start (initial delay 0) and then every 24 h, so the auto-commit comes "
+    "between 7 and 8 days after the writer's last lease renewal (here its first hsync, about a second after CREATE_FILE).")
+
+
+def docs_first_block_2_0(b, m):
+    k = m["key"]
+    a = "om1/om-audit-om1-*.log.gz"
+    write_docs(
+        b, [{"rule": "premature-lease-close", "entity": "key:/ledgers/journal/" + k, "confidence": "confirmed"}],
+        "2.0.0 (`{k=v, ...}` audit params; OMAudit rotation `-%d{yyyy-MM-dd-HH-mm-ss}-%i.log.gz` every 86400 s counted from each OM's start, 11 days of rotated files)",
+        "OM main logs use the vendor layout without thread `%d{ISO8601} %p %c: %m%n` (`conf/log4j.properties`). "
+        "One folder per OM host. Leader om1 throughout.",
+        [
+            "| `Key committed failed. Volume:{}, Bucket:{}, Key:{}. Exception:{}` (4th `{}` stays literal, stack trace follows; every OM) | om.md 1.1, 2.3 | `OMKeyCommitRequest` ERROR, line 479 (FSO failures use this logger) | 2.0.0 |",
+            "| `Failed to commit key, as <dbOpenFileKey> entry is not found in the OpenKey table` (KEY_NOT_FOUND) | om.md 2.3 | `OMKeyCommitRequestWithFSO` line 179 | 2.0.0 |",
+            "| `op=STARTUP {NewOmState=RUNNING, OmState=INITIALIZED}` with `user=null \\| ip=`, the only OMSystemAudit action in 2.0.0 | om.md 5 | `OzoneManager.start` | 2.0.0 |",
+        ],
+        """
+A ledger service writes journal segments to `ofs://omservice/ledgers/journal/`, one open segment per
+ledger node, hsync'ing every record. Its three nodes write about 300 bytes/s each, so a segment stays in
+its first 256 MB block for weeks; a node rolls its segment when it restarts. ledger-2 restarts cleanly on
+2026-05-04 at 11:23 and opens `%s` (CREATE_FILE by `svc-ledger`/10.20.5.32). Its first hsync reaches OM
+about a second later (no audit line) and stores length %d; every later hsync goes to the datanodes only,
+because the writer never needs a second block. OM sees nothing more of this writer for eight days. On
+2026-05-12 at 03:41, the first OpenKeyCleanupService run more than 7 days after that first hsync, the leader
+auto-commits the file at %d bytes (blank `user= | ip=`). At 21:17 that evening a rolling upgrade restarts
+ledger-2: closing the segment fails KEY_NOT_FOUND at dataSize %d, on every OM, with the OM ERROR and its
+stack trace. About 218 MB that hsync had acknowledged are not in the closed file.
+
+Look-alikes in the same bundle: ledger-1 and ledger-3 also stay in their first block and close their
+segments themselves before the hard limit (4d9h, 6d6h, 6d21h and 3d19h after their CREATE_FILE), and open new
+ones; ledger-2's previous segment closes normally at the restart on 05-04; other users' traffic, an OBS
+open-key deletion (`submitted for deletion: 1`, no audit line in 2.0.0) and a failed DELETE_KEY.
+""" % (k, m["L_AUTO"], m["L_AUTO"], m["L_CLOSE"]),
+        [
+            "1. %s CREATE_FILE of the segment by `svc-ledger`/10.20.5.32 on 2026-05-04 11:23:07 (om2 %s, om3 %s). No clientID "
+            "is audited here (om.md 0.2)." % (locf(b, a, "CREATE_FILE", k), locf(b, "om2/om-audit-om2-*.log.gz", "CREATE_FILE", k),
+                                              locf(b, "om3/om-audit-om3-*.log.gz", "CREATE_FILE", k)),
+            "2. Nothing of this key for eight days: no ALLOCATE_BLOCK (the writer never leaves block 1), no audit of hsync.",
+            "3. %s leader om1, FSO task: `submitted for deletion: 0, for commit: 1` on 2026-05-12 03:41 (7d16h after step 1)."
+            % loc(b, "om1/ozone-hadoop-om-om1.log", "for commit: 1"),
+            "4. %s the auto-commit `user= | ip= | op=COMMIT_KEY {… dataSize=%d …}` (om2 %s, om3 %s, same Transaction)."
+            % (locf(b, a, "user= | ip=", k), m["L_AUTO"], locf(b, "om2/om-audit-om2-*.log.gz", "user= | ip=", k),
+               locf(b, "om3/om-audit-om3-*.log.gz", "user= | ip=", k)),
+            "5. %s the writer's close: COMMIT_KEY `ret=FAILURE` by the same user and ip as step 1, `KEY_NOT_FOUND … Failed to "
+            "commit key, as /…/%s/%d entry is not found in the OpenKey table`, dataSize %d > %d. The clientID in the path "
+            "decodes (`>> 16`) to 2026-05-04 11:23:07.403, the time of step 1. (om2 %s, om3 %s)"
+            % (locf(b, "om1/om-audit-om1*.log*", "ret=FAILURE", k), k.split("/")[-1], m["cid"], m["L_CLOSE"], m["L_AUTO"],
+               locf(b, "om2/om-audit-om2*.log*", "ret=FAILURE", k), locf(b, "om3/om-audit-om3*.log*", "ret=FAILURE", k)),
+            "6. %s (om2 %s, om3 %s) OM ERROR `Key committed failed. Volume:ledgers, Bucket:journal, Key:%s. Exception:{}` "
+            "with the KEY_NOT_FOUND stack trace." % (loc(b, "om1/ozone-hadoop-om-om1.log", "Key committed failed"),
+                                                     loc(b, "om2/ozone-hadoop-om-om2.log", "Key committed failed"),
+                                                     loc(b, "om3/ozone-hadoop-om-om3.log", "Key committed failed"), k),
+        ],
+        notes=[
+            FIRST_BLOCK_NOTE,
+            "- The FSO path in the exception is `/<volumeObjectId>/<bucketObjectId>/<parentObjectId>/%s/<clientID>` with "
+            "objectIds `(2<<62)|(txId<<8)` of the creating transactions 1207, 1311 and 3902554 (before the bundle)." % k.split("/")[-1],
+        ])
+
+
+def docs_first_block_allocate_2_1(b, m):
+    k = m["key"]
+    a = "om-audit-om1.example.com-*.log.gz"
+    write_docs(
+        b, [{"rule": "premature-lease-close", "entity": "key:/logs/archive/" + k, "confidence": "confirmed"}],
+        "2.1.0 (JSON audit params; 2.1.0 still rotates OMAudit as `-%d{yyyy-MM-dd-HH-mm-ss}-%i.log.gz` every 86400 s, the daily `-%d{yyyy-MM-dd}-%i` pattern came with 2.2.0)",
+        "Flat bundle (every file in one folder, hosts only in the file names `om1.example.com` …), shipped file layout "
+        "`%d{ISO8601} [%t] %p %c: %m%n`. om2 is the leader throughout (its OpenKeyCleanupService runs keep the phase of "
+        "its start, 22:08).",
+        [
+            "| `op=OPEN_KEY_CLEANUP {\"numOpenKeysDeleted\":\"1\",\"openKeysDeleted\":\"[{volume=…, bucket=…, key=…}]\"}`, `op=STARTUP`, `op=LEADER_CHANGE` with `user=null \\| ip=` | om.md 1.4 | `OMOpenKeysDeleteRequest`, `OzoneManager.start`, `OzoneManagerStateMachine.notifyLeaderChanged` (OMSystemAudit) | 2.1.0+ |",
+            "| `Allocate Block failed. Volume:{}, Bucket:{}, OpenKey:{}. Exception:{}` (4th `{}` literal, stack trace follows; every OM) | om.md 2.4 | `OMAllocateBlockRequestWithFSO` ERROR, line 181: in 2.0.0 and 2.1.0 the FSO subclass has its own `validateAndUpdateCache` and logger (2.2.0 moved it to the base class) | 2.1.0 |",
+            "| `Open Key not found <dbOpenFileKey>` (KEY_NOT_FOUND) | om.md 2.4 | `OMAllocateBlockRequestWithFSO` line 124 | 2.1.0 |",
+        ],
+        """
+A log shipper (`svc-shipper`) archives the audit stream of three edge gateways into
+`ofs://omservice/logs/archive/edge/<gw>/audit-<n>.log`, one hsync'ed segment per gateway, rolled at 1 GB.
+gw-3 (10.20.6.14) sends about 320 bytes/s: its segment `%s`, opened on 2026-10-21 at 09:12:55, stays in its
+first block for nine days. Its first hsync stored length %d at OM; nothing else reaches OM. On 2026-10-28 at
+22:08, the first run of the leader's OpenKeyCleanupService more than 7 days later, om2 auto-commits the file
+at %d bytes. The shipper does not notice (its hsync calls go to the datanodes). On 2026-10-30 at 05:40 the
+segment reaches the end of its first block: the writer asks for block 2 and ALLOCATE_BLOCK fails
+KEY_NOT_FOUND `Open Key not found /…/%d` with dataSize %d (the offset of its last hsync), on every OM,
+with the OM ERROR. The shipper opens `audit-000072.log` and resends from its checkpoint.
+
+Look-alike in the same bundle: gw-1 (10.20.6.12) sends about 1.3 KB/s and allocates a new block every ~2.4
+days, which renews its lease; it is never auto-committed. Other users' traffic, an OBS open-key deletion
+(OMSystemAudit OPEN_KEY_CLEANUP) and a failed DELETE_KEY.
+""" % (k, m["L_AUTO"], m["L_AUTO"], m["cid"], m["D_FAIL"]),
+        [
+            "1. %s CREATE_FILE by `svc-shipper`/10.20.6.14 on 2026-10-21 09:12:55 (om2 %s, om3 %s)."
+            % (locf(b, a, "CREATE_FILE", k), locf(b, "om-audit-om2.example.com-*.log.gz", "CREATE_FILE", k),
+               locf(b, "om-audit-om3.example.com-*.log.gz", "CREATE_FILE", k)),
+            "2. %s leader om2, FSO task: `submitted for deletion: 0, for commit: 1` on 2026-10-28 22:08 (7d12h55m after step 1)."
+            % loc(b, "ozone-hadoop-om-om2.example.com.log", "for commit: 1"),
+            "3. %s the auto-commit `user= | ip= | op=COMMIT_KEY {…\"dataSize\":\"%d\"…}` (om2 %s, om3 %s, same Transaction)."
+            % (locf(b, a, "user= | ip=", k), m["L_AUTO"], locf(b, "om-audit-om2.example.com-*.log.gz", "user= | ip=", k),
+               locf(b, "om-audit-om3.example.com-*.log.gz", "user= | ip=", k)),
+            "4. %s the writer's ALLOCATE_BLOCK `ret=FAILURE` by the same user and ip as step 1, `\"clientID\":\"%d\"` "
+            "(`>> 16` = 2026-10-21 09:12:55.289, step 1), dataSize %d > %d, `KEY_NOT_FOUND … Open Key not found /…/%s/%d`."
+            " (om2 %s, om3 %s)" % (locf(b, "om-audit-om1.example.com*.log*", "ret=FAILURE", k), m["cid"], m["D_FAIL"], m["L_AUTO"],
+                                   k.split("/")[-1], m["cid"], locf(b, "om-audit-om2.example.com*.log*", "ret=FAILURE", k),
+                                   locf(b, "om-audit-om3.example.com*.log*", "ret=FAILURE", k)),
+            "5. %s (om2 %s, om3 %s) OM ERROR `Allocate Block failed. Volume:logs, Bucket:archive, OpenKey:/…/%d. Exception:{}` "
+            "with the KEY_NOT_FOUND stack trace." % (loc(b, "ozone-hadoop-om-om1.example.com.log", "Allocate Block failed"),
+                                                     loc(b, "ozone-hadoop-om-om2.example.com.log", "Allocate Block failed"),
+                                                     loc(b, "ozone-hadoop-om-om3.example.com.log", "Allocate Block failed"), m["cid"]),
+        ],
+        notes=[
+            FIRST_BLOCK_NOTE,
+            "- OM clocks: om2 about +83 ms and om3 about -47 ms from om1; the leader (om2) applies first.",
+        ])
+
+
+def docs_first_block_controls_2_2(b, m):
+    r = "om1/om-audit-om1-*.log.gz"
+    write_docs(
+        b, [], "2.2.0 (JSON audit params, daily audit rotation `-%d{yyyy-MM-dd}-%i.log.gz`, ten days)",
+        "OM main logs use the shipped file layout `%d{ISO8601} [%t] %p %c: %m%n`, one folder per OM host. Leader om1.",
+        [
+            "| `op=RECOVER_LEASE {volume, bucket, key, Transaction}` SUCCESS | om.md 1.5, 2.6 | `OMRecoverLeaseRequest` | 2.2.0 |",
+            "| `Key committed failed. Volume:{}, Bucket:{}, Key:{}. Exception:{}` + stack trace, `Failed to commit key, as <dbOpenFileKey> entry is not found in the OpenKey table` | om.md 2.3 | `OMKeyCommitRequest` ERROR line 501, `OMKeyCommitRequestWithFSO` line 181 | 2.2.0 |",
+            "| `op=STARTUP`, `op=LEADER_CHANGE` (OMSystemAudit of the last OM start) | om.md 1.4 | `OzoneManager`, `OzoneManagerStateMachine` | 2.1.0+ |",
+        ],
+        """
+The ledger service of the first-block bug bundles, on a 2.2.0 cluster with the default lease settings.
+Three segments never leave their first block, and none of them is the bug:
+- ledger-1 (10.20.5.31) keeps `%s` open for 6 days 21 hours and closes it itself (COMMIT_KEY SUCCESS),
+  before the 7-day hard limit; it opens the next segment.
+- ledger-3 (10.20.5.33) is cut off by a network partition on 2026-12-05. The ledger auditor (`svc-ledger`
+  at 10.20.5.40) fences its segment `%s`: RECOVER_LEASE SUCCESS, then the recovery COMMIT_KEY at %d (the
+  length on the datanodes). When the partition heals, ledger-3 closes the segment and gets KEY_NOT_FOUND
+  at dataSize %d, with the OM ERROR on every OM. No auto-commit is involved: lease recovery is the designed
+  fencing path and it loses nothing that was acknowledged.
+- ledger-2 (10.20.5.32) opens `%s` on 2026-12-01 and its host dies that night. On 2026-12-09 at 06:12, the
+  first cleanup run more than 7 days after its first hsync, the leader auto-commits the file at %d bytes.
+  Nothing of the writer follows (the re-provisioned node opens a new segment, another key): a dead writer,
+  which is what the hard limit is for.
+""" % (m["k1"], m["k2"], m["L_R"], m["L_F2"], m["k3"], m["L_AUTO3"]),
+        [
+            "1. %s CREATE_FILE of ledger-1's segment; %s its COMMIT_KEY SUCCESS by the writer 6d21h later."
+            % (locf(b, r, "CREATE_FILE", m["k1"]), locf(b, r, "COMMIT_KEY", m["k1"])),
+            "2. %s CREATE_FILE of ledger-3's segment; %s RECOVER_LEASE SUCCESS by 10.20.5.40; %s the recovery COMMIT_KEY "
+            "(user and ip of the recoverer); %s ledger-3's COMMIT_KEY FAILURE KEY_NOT_FOUND (clientID %d = its own session); "
+            "%s OM ERROR." % (locf(b, r, "CREATE_FILE", m["k2"]), locf(b, r, "RECOVER_LEASE", m["k2"]),
+                              locf(b, r, "COMMIT_KEY", m["k2"], "10.20.5.40"), locf(b, r, "ret=FAILURE", m["k2"]),
+                              m["cid2"], loc(b, "om1/ozone-hadoop-om-om1.log", "Key committed failed")),
+            "3. %s CREATE_FILE of ledger-2's segment; %s leader `for commit: 1`; %s the auto-commit (`user= | ip=`), "
+            "dataSize %d. No later line of that key." % (
+                locf(b, r, "CREATE_FILE", m["k3"]), loc(b, "om1/ozone-hadoop-om-om1.log", "for commit: 1"),
+                locf(b, "om1/om-audit-om1*.log*", "user= | ip=", m["k3"]), m["L_AUTO3"]),
+        ],
+        benign=[
+            "- ledger-1: the writer closes its own file before the hard limit; OM never auto-commits it. A rule that flags "
+            "hsync writers that never leave their first block for days would fire here.",
+            "- ledger-3: the writer fails KEY_NOT_FOUND after a commit it did not make, at a dataSize above the committed one, "
+            "which is what the bug looks like at close. But the commit came from an explicit RECOVER_LEASE (a user and ip, "
+            "preceded by RECOVER_LEASE SUCCESS), not from OpenKeyCleanupService: the designed fencing path (om.md 3.7 C).",
+            "- ledger-2: auto-committed at the hard limit, but nothing shows its writer alive afterwards and no offset above "
+            "the committed length was ever acknowledged to OM: a dead writer (om.md 3.7 A).",
+        ],
+        notes=[FIRST_BLOCK_NOTE])
+
+
+def docs_other_session_2_0(b, m):
+    k = m["key"]
+    r = "om1/om-audit-om1-*.log.gz"
+    write_docs(
+        b, [], "2.0.0 (`{k=v, ...}` audit params; OMAudit rotation `-%d{yyyy-MM-dd-HH-mm-ss}-%i.log.gz`, eleven days)",
+        "OM main logs use the vendor layout without thread `%d{ISO8601} %p %c: %m%n`, one folder per OM host. Leader om1.",
+        [
+            "| `Key committed failed. Volume:{}, Bucket:{}, Key:{}. Exception:{}` + stack trace, `Failed to commit key, as <dbOpenFileKey> entry is not found in the OpenKey table` | om.md 2.3 | `OMKeyCommitRequest` ERROR line 479, `OMKeyCommitRequestWithFSO` line 179 | 2.0.0 |",
+            "| `op=STARTUP {NewOmState=RUNNING, OmState=INITIALIZED}` (OMSystemAudit, last OM start) | om.md 5 | `OzoneManager.start` | 2.0.0 |",
+        ],
+        """
+An ingest agent (`svc-ingest` on ingest3, 10.20.4.27) appends sensor records to `%s`. On 2026-03-09 at
+16:20 it opens the stream (session B, clientID %d) and, before its first hsync, hangs on a dead NFS spool.
+At 16:52 its watchdog starts a second agent process on the same host, which opens the same file again
+(session A, clientID %d): OM allows it, B's open key was never hsync'ed. A hsyncs once (length %d, no
+audit line) and is killed on 2026-03-10 when the agent moves to ingest4 (which writes a file of its own).
+On 2026-03-17 at 01:02 the leader's cleanup run handles both open keys in one FSO task (`submitted for
+deletion: 1, for commit: 1`): B's, not hsync'ed and created more than `ozone.om.open.key.expire.threshold`
+(7d) ago, is deleted (no audit line in 2.0.0); A's, hsync'ed and idle past the hard limit, is auto-committed
+at %d bytes. On 2026-03-18 the spool is remounted, B wakes up, flushes what it buffered and closes: COMMIT_KEY
+FAILURE KEY_NOT_FOUND at dataSize %d, by the same user and ip as A's CREATE_FILE, with the OM ERROR.
+""" % (k, m["cid_b"], m["cid_a"], m["L_AUTO"], m["L_AUTO"], m["L_B"]),
+        [
+            "1. %s CREATE_FILE at 16:20:11 (session B) and %s CREATE_FILE at 16:52:30 (session A), both `svc-ingest`/10.20.4.27."
+            % (locf(b, r, "CREATE_FILE", k), locf(b, r, "CREATE_FILE", k, nth=2)),
+            "2. %s leader `submitted for deletion: 1, for commit: 1`; %s A's auto-commit (`user= | ip=`, dataSize %d)."
+            % (loc(b, "om1/ozone-hadoop-om-om1.log", "for commit: 1"), locf(b, r, "user= | ip=", k), m["L_AUTO"]),
+            "3. %s COMMIT_KEY FAILURE KEY_NOT_FOUND at dataSize %d, `…/%s/%d entry is not found in the OpenKey table`; "
+            "%s OM ERROR." % (locf(b, "om1/om-audit-om1*.log*", "ret=FAILURE", k), m["L_B"], k.split("/")[-1], m["cid_b"],
+                              loc(b, "om1/ozone-hadoop-om-om1.log", "Key committed failed")),
+        ],
+        benign=[
+            "- The failing request is not the auto-committed session's writer: the clientID in its path, %d, decodes (`>> 16`) "
+            "to 2026-03-09 16:20:11.840, session B's CREATE_FILE, not 16:52:30 (session A, the one OM auto-committed). Its "
+            "open key was deleted by the non-hsync expiry, not committed under it." % m["cid_b"],
+            "- Key, user and ip all match A's CREATE_FILE, and the dataSize is far above the auto-committed one: a rule that "
+            "ties the failure by key and user/ip alone reports `confirmed` here.",
+            "- Session A is a dead writer: nothing of it follows the auto-commit, and OM never saw an offset above %d." % m["L_AUTO"],
+        ],
+        notes=[
+            FIRST_BLOCK_NOTE,
+            "- `ozone.om.open.key.expire.threshold` (7d, `OMConfigKeys`) deletes open keys that were never hsync'ed by their "
+            "creation time; hsync'ed ones are auto-committed by their modification time against the hard limit (om.md 2.2).",
+        ])
+
+
 def main():
     info = {}
     for fn, doc in ((bundle_writer_fails, docs_writer_fails), (bundle_allocate_above, docs_allocate_above),
                     (bundle_dead_writer, docs_dead_writer), (bundle_live_writer, docs_live_writer),
-                    (bundle_recover_lease, docs_recover_lease)):
+                    (bundle_recover_lease, docs_recover_lease),
+                    (bundle_first_block_2_0, docs_first_block_2_0),
+                    (bundle_first_block_allocate_2_1, docs_first_block_allocate_2_1),
+                    (bundle_first_block_controls_2_2, docs_first_block_controls_2_2),
+                    (bundle_other_session_2_0, docs_other_session_2_0)):
         b, meta = fn()
         doc(b, meta)
         info[b.slug] = (b, meta)

@@ -61,8 +61,11 @@ def uuid_bits(u):
 class Cluster:
     """Identities. `style` selects host names / IPs (example.com vs docker-compose)."""
 
-    def __init__(self, style):
+    def __init__(self, style, wording="head"):
+        """wording: "head" (HEAD 78d5650c: HostAndPort endpoints, EnumMap ports) or "2.2" (2.1.0-2.2.0:
+        InetSocketAddress endpoints `host/ip:port`, `… at {}:{} for past {} seconds.`, List ports)."""
         self.style = style
+        self.wording = wording
         self.cluster_id = "CID-5e7a1c3d-2b4f-4a6e-9d8c-0f1e2a3b4c5d"
         self.group = "group-0F1E2A3B4C5D"
         self.scm_ids = {
@@ -103,6 +106,19 @@ class Cluster:
     def hp(self, s):
         return "%s:9861/%s/%s" % (self.scm_host[s], self.scm_host[s], self.scm_ip[s])
 
+    def ep(self, s):
+        """The endpoint as RunningDatanodeState / the endpoint thread name print it (datanode.md 2.6)."""
+        if self.wording == "2.2":   # InetSocketAddress.toString: host/ip:port
+            return "%s/%s:9861" % (self.scm_host[s], self.scm_ip[s])
+        return self.hp(s)
+
+    def unable(self, s, seconds):
+        """EndpointStateMachine.logIfNeeded WARN (datanode.md 2.6; 2.1.0-2.2.0 wording read at the tags)."""
+        if self.wording == "2.2":   # address.getAddress() + ":" + address.getPort()
+            return "Unable to communicate to SCM server at %s/%s:9861 for past %d seconds." % (
+                self.scm_host[s], self.scm_ip[s], seconds)
+        return "Unable to communicate to SCM server at %s past %d seconds." % (self.hp(s), seconds)
+
     def hp_recon(self):
         if self.style == "compose":
             return "recon:9891/recon/172.25.0.31"
@@ -116,7 +132,7 @@ class Cluster:
 
     def t_endpoint(self, d, s):
         # <dn>EndpointStateMachineTaskThread-<HostAndPort>-%d  (trailing space!)  datanode.md 1.4
-        return self.prefix(d) + "EndpointStateMachineTaskThread-" + self.hp(s) + "-0 "
+        return self.prefix(d) + "EndpointStateMachineTaskThread-" + self.ep(s) + "-0 "
 
     # SCMNodeManager "Registered datanode: {}" with DatanodeDetails.toDebugString() (scm.md 2.2).
     # HEAD 78d5650c keeps ports in an EnumMap, so `ports` prints as a map {NAME=NAME=port, ...}
@@ -125,6 +141,9 @@ class Cluster:
         ports = "{STANDALONE=STANDALONE=9859, RATIS=RATIS=9858, REPLICATION=REPLICATION=9886, " \
                 "RATIS_ADMIN=RATIS_ADMIN=9857, RATIS_SERVER=RATIS_SERVER=9856, HTTP=HTTP=9882, " \
                 "CLIENT_RPC=CLIENT_RPC=19864}"
+        if self.wording == "2.2":   # List<Port>: [NAME=port, ...] (DatanodeDetails at ozone-2.2.0)
+            ports = "[HTTP=9882, CLIENT_RPC=19864, STANDALONE=9859, RATIS=9858, RATIS_ADMIN=9857, " \
+                    "RATIS_SERVER=9856, REPLICATION=9886]"
         return ("%s{ip: %s, host: %s, ports: %s, networkLocation: /default-rack, certSerialId: null, "
                 "persistedOpState: IN_SERVICE, persistedOpStateExpiryEpochSec: 0}"
                 % (self.dn_ids[d], self.dn_ip[d], self.dn_host[d], ports))
@@ -248,6 +267,40 @@ def connect_exc(cl, d, s):
         "\tat org.apache.hadoop.ipc_.Client.getConnection(Client.java:1645)",
         "\tat org.apache.hadoop.ipc_.Client.call(Client.java:1473)",
         "\t... 15 more",
+    ]
+
+
+def eof_exc(cl, d, s):
+    """The call in flight when the SCM process dies (Hadoop NetUtils.wrapException, EOFException)."""
+    return [
+        'java.io.EOFException: End of File Exception between local host is: "%s/%s"; destination host is: '
+        '"%s":9861; : java.io.EOFException; For more details see:  http://wiki.apache.org/hadoop/EOFException'
+        % (cl.dn_host[d], cl.dn_ip[d], cl.scm_host[s]),
+        "\tat sun.reflect.NativeConstructorAccessorImpl.newInstance0(Native Method)",
+        "\tat sun.reflect.NativeConstructorAccessorImpl.newInstance(NativeConstructorAccessorImpl.java:62)",
+        "\tat sun.reflect.DelegatingConstructorAccessorImpl.newInstance(DelegatingConstructorAccessorImpl.java:45)",
+        "\tat java.lang.reflect.Constructor.newInstance(Constructor.java:423)",
+        "\tat org.apache.hadoop.net.NetUtils.wrapWithMessage(NetUtils.java:930)",
+        "\tat org.apache.hadoop.net.NetUtils.wrapException(NetUtils.java:879)",
+        "\tat org.apache.hadoop.ipc_.Client.getRpcResponse(Client.java:1588)",
+        "\tat org.apache.hadoop.ipc_.Client.call(Client.java:1530)",
+        "\tat org.apache.hadoop.ipc_.Client.call(Client.java:1427)",
+        "\tat org.apache.hadoop.ipc_.ProtobufRpcEngine$Invoker.invoke(ProtobufRpcEngine.java:258)",
+        "\tat org.apache.hadoop.ipc_.ProtobufRpcEngine$Invoker.invoke(ProtobufRpcEngine.java:139)",
+        "\tat com.sun.proxy.$Proxy38.submitRequest(Unknown Source)",
+        "\tat org.apache.hadoop.ozone.protocolPB.StorageContainerDatanodeProtocolClientSideTranslatorPB.submitRequest(StorageContainerDatanodeProtocolClientSideTranslatorPB.java:105)",
+        "\tat org.apache.hadoop.ozone.protocolPB.StorageContainerDatanodeProtocolClientSideTranslatorPB.sendHeartbeat(StorageContainerDatanodeProtocolClientSideTranslatorPB.java:137)",
+        "\tat org.apache.hadoop.ozone.container.common.states.endpoint.HeartbeatEndpointTask.call(HeartbeatEndpointTask.java:161)",
+        "\tat org.apache.hadoop.ozone.container.common.states.endpoint.HeartbeatEndpointTask.call(HeartbeatEndpointTask.java:82)",
+        "\tat java.util.concurrent.FutureTask.run(FutureTask.java:266)",
+        "\tat java.util.concurrent.ThreadPoolExecutor.runWorker(ThreadPoolExecutor.java:1149)",
+        "\tat java.util.concurrent.ThreadPoolExecutor$Worker.run(ThreadPoolExecutor.java:624)",
+        "\tat java.lang.Thread.run(Thread.java:750)",
+        "Caused by: java.io.EOFException",
+        "\tat java.io.DataInputStream.readInt(DataInputStream.java:392)",
+        "\tat org.apache.hadoop.ipc_.Client$IpcStreams.readResponse(Client.java:1922)",
+        "\tat org.apache.hadoop.ipc_.Client$Connection.receiveRpcResponse(Client.java:1238)",
+        "\tat org.apache.hadoop.ipc_.Client$Connection.run(Client.java:1134)",
     ]
 
 
@@ -436,6 +489,7 @@ class Sim:
         self.t0, self.t1 = t0, t1
         self.leader_term = leader_term  # function t -> (leader scm, term)
         self.down = {}                  # scm -> (stop, reachable again)
+        self.hang = {}                  # scm -> (from, killed): accepts calls, answers none, then dies
         self.slow = {}                  # (dn, scm) -> list of (from, to): calls answered only at `to`
         self.scm_proc = {}              # scm -> function t -> bool: process/RM up (for leader-only services)
         self.cmdq = {}                  # (dn, scm) -> list of (ready_t, cmd_str)
@@ -479,6 +533,11 @@ class Sim:
         meanwhile.  Slow SCM: the call is answered when the SCM catches up, if that is within the
         ~95 s the retries of the 5 s ozone.scm.heartbeat.rpc-timeout allow; otherwise it fails."""
         reach = start
+        h0, killed = self.hang.get(s, (None, None))
+        if h0 is not None and h0 <= start < killed:
+            if start + 95_000 < killed:
+                return "fail_timeout", None, start + 95_000 + self.j(200, 900)
+            return "fail_reset", None, killed + self.j(1, 40)   # the process dies: the socket is closed
         dn0, dn1 = self.down.get(s, (None, None))
         if dn0 is not None and dn0 <= start < dn1:
             if start + 15_600 < dn1:
@@ -548,10 +607,14 @@ class Sim:
                                        [r for r in icrs], [a for a in acts], pr))
                     if out != "ok":
                         if missed[s] % 10 == 0:
-                            exc = connect_exc(cl, d, s) if out == "fail_connect" else timeout_exc(cl, d, s, 40000 + self.j(1000, 20000))
+                            if out == "fail_connect":
+                                exc = connect_exc(cl, d, s)
+                            elif out == "fail_reset":
+                                exc = eof_exc(cl, d, s)
+                            else:
+                                exc = timeout_exc(cl, d, s, 40000 + self.j(1000, 20000))
                             b.log(d, done, "WARN", cl.t_endpoint(d, s), L_ESM,
-                                  "Unable to communicate to SCM server at %s past %d seconds."
-                                  % (cl.hp(s), missed[s] * HB_MS // 1000), exc)
+                                  cl.unable(s, missed[s] * HB_MS // 1000), exc)
                         if dbg:
                             b.log(d, done + 1, "DEBUG", cl.t_endpoint(d, s), L_SCTX,
                                   "endpoint: %s, size of reportsToPutBack: %d" % (cl.hp(s), len(icrs)))
@@ -602,7 +665,7 @@ class Sim:
             for s in SCMS:
                 if dones[s] > c + HB_MS and not trig:
                     b.log(d, c + HB_MS + self.j(4, 15), "WARN", cl.t_daemon(d), L_RDS,
-                          "Detected timeout: Timeout occurred on endpoint: %s" % cl.hp(s))
+                          "Detected timeout: Timeout occurred on endpoint: %s" % cl.ep(s))
             c = min(trig) if trig else nxt
 
     def node_report(self, d, t):
@@ -998,7 +1061,7 @@ def main():
     out1 = os.path.join(ROOT, "HDDS-17269-bug-info")
     out2 = os.path.join(ROOT, "HDDS-17269-bug-debug")
     out3 = os.path.join(ROOT, "HDDS-17269-control-slow-scm-recovers")
-    keep = ("EXPECTED.json", "SOURCE.md")
+    keep = ("EXPECTED.json", "SOURCE.md", "REPLAY")
     for o in (out1, out2, out3):
         if os.path.isdir(o):
             for e in os.listdir(o):
