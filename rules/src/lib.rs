@@ -127,6 +127,20 @@ pub struct RuleDoc {
     pub evidence: &'static str,
     /// `log4j.logger.<name>=<LEVEL>` lines that sharpen it.
     pub loggers: &'static [&'static str],
+    /// The settings it reads (`--set`, else `ozone-site.xml` in the bundle, else the default).
+    pub settings: &'static [SettingDoc],
+}
+
+/// A setting a rule reads: an Ozone key where Ozone has one, else an `oztrace.<rule>.<name>`
+/// key for a threshold of the rule's own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct SettingDoc {
+    pub key: &'static str,
+    pub default: &'static str,
+    /// Where the default comes from: the Ozone constant, or why the rule chose it.
+    pub default_from: &'static str,
+    /// What the rule does with it.
+    pub used_for: &'static str,
 }
 
 /// Configuration the rules read: `--set KEY=VALUE` and `ozone-site.xml` found in the bundle.

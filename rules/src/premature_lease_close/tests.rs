@@ -570,7 +570,9 @@ fn first_block_writer_over_a_week_with_default_limits_is_confirmed() {
     assert_eq!(confidence(&out), Some(Confidence::Confirmed));
     let reason = &out.findings[0].reason;
     assert!(
-        reason.contains("7d16h after the last audited renewal, within hard limit + one cleanup interval"),
+        reason.contains(
+            "7d16h after the last audited renewal, within hard limit + one cleanup interval"
+        ),
         "{reason}"
     );
     assert!(reason.contains("hard limit 7d (default)"), "{reason}");
