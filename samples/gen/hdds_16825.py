@@ -318,9 +318,16 @@ class Bundle:
     # ---- output ------------------------------------------------------------------------------
     def finish(self, audit_rotation, extra_files=None):
         self.flush_events()
+        replay = None   # REPLAY is written by hand (samples/README.md): keep it across reruns
         if os.path.isdir(self.dir):
+            if os.path.isfile(os.path.join(self.dir, "REPLAY")):
+                with open(os.path.join(self.dir, "REPLAY")) as f:
+                    replay = f.read()
             shutil.rmtree(self.dir)
         os.makedirs(self.dir)
+        if replay is not None:
+            with open(os.path.join(self.dir, "REPLAY"), "w", newline="\n") as f:
+                f.write(replay)
         for path, entries in sorted(self.files.items()):
             entries.sort(key=lambda e: (e[0], e[1]))
             base = os.path.basename(path)
