@@ -814,4 +814,12 @@ mod tests {
         assert_eq!(f.related, vec![Entity::datanode(DN).unwrap()]);
         assert!(f.reason.contains("4821"));
     }
+
+    #[test]
+    fn follower_failure_window_is_a_named_setting() {
+        let mut settings = Settings::default();
+        assert_eq!(follower_failure_window_ms(&settings), 60_000);
+        settings.set(FOLLOWER_FAILURE_WINDOW, "2s", "ozone-site.xml");
+        assert_eq!(follower_failure_window_ms(&settings), 2_000);
+    }
 }

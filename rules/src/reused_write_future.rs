@@ -1288,12 +1288,19 @@ mod tests {
     }
 
     fn scan(streams: Vec<Vec<Event>>, logging: &LoggingCoverage) -> Output {
+        scan_with(streams, logging, &Settings::default())
+    }
+
+    fn scan_with(
+        streams: Vec<Vec<Event>>,
+        logging: &LoggingCoverage,
+        settings: &Settings,
+    ) -> Output {
         let trace = Trace::merge(streams, 2000);
         let analysis = Analysis::run(trace, ReplayOptions::default());
-        let settings = Settings::default();
         let context = Context {
             analysis: &analysis,
-            settings: &settings,
+            settings,
             logging,
         };
         let mut out = Output::default();
@@ -1528,6 +1535,45 @@ mod tests {
             &LoggingCoverage::default(),
         );
         assert!(out.findings.is_empty(), "{:?}", found(&out));
+    }
+
+    #[test]
+    fn thresholds_come_from_the_settings() {
+        let defaults = Thresholds::from(&Settings::default());
+        assert_eq!(
+            defaults,
+            Thresholds {
+                failing_volume_window_ms: 3_600_000,
+                failing_volume_containers: 3,
+                near_leadership_change_ms: 1_800_000,
+            }
+        );
+        let mut settings = Settings::default();
+        settings.set(DISK_CHECK_INTERVAL, "15", "ozone-site.xml");
+        settings.set(FAILING_VOLUME_CONTAINERS, "0", "--set");
+        settings.set(NEAR_LEADERSHIP_CHANGE, "1m", "--set");
+        let t = Thresholds::from(&settings);
+        assert_eq!(t.failing_volume_window_ms, 900_000);
+        // Not a usable count: the default stays.
+        assert_eq!(t.failing_volume_containers, 3);
+        assert_eq!(t.near_leadership_change_ms, 60_000);
+
+        // The possible-near-a-role-change scenario: effects ~1.7 min after the role change.
+        let role = format!(
+            "2026-08-19 10:20:00,000 [t] INFO {RS}: {M1}: changes role from  FOLLOWER to CANDIDATE at term 7 for changeToCandidate\n"
+        );
+        let streams = || {
+            vec![
+                events("dn1", Component::Datanode, &role),
+                events("dn1", Component::DnAudit, EFFECTS_AUDIT),
+            ]
+        };
+        let mut near = Settings::default();
+        near.set(NEAR_LEADERSHIP_CHANGE, "1m", "--set");
+        let out = scan_with(streams(), &LoggingCoverage::default(), &near);
+        assert!(out.findings.is_empty(), "{:?}", found(&out));
+        let out = scan_with(streams(), &LoggingCoverage::default(), &Settings::default());
+        assert_eq!(out.findings.len(), 2);
     }
 
     #[test]
