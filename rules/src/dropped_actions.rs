@@ -346,17 +346,7 @@ pub struct Timing {
 }
 
 impl From<&Settings> for Timing {
-    /// Durations are read as `getTimeDuration(…, TimeUnit.MILLISECONDS)` does (`30s`, `1m`,
-    /// `500ms`; a bare number is milliseconds); a value that does not parse keeps the default.
     fn from(settings: &Settings) -> Timing {
-        let read = |doc: &SettingDoc| {
-            settings
-                .get(doc.key)
-                .and_then(|(v, _)| parse_duration_ms(v))
-                .filter(|&ms| ms > 0)
-                .or_else(|| parse_duration_ms(doc.default))
-                .unwrap_or(0)
-        };
         let [
             heartbeat,
             rpc_timeout,
@@ -364,34 +354,16 @@ impl From<&Settings> for Timing {
             retry_interval,
             close_wait,
         ] = SETTINGS;
-        let retries = settings
-            .get(retry_count.key)
-            .and_then(|(v, _)| v.trim().parse::<i64>().ok())
-            .filter(|&n| n >= 0)
-            .unwrap_or_else(|| retry_count.default.parse().unwrap_or(0));
-        let heartbeat_ms = read(heartbeat);
-        let longest_call_ms = (retries + 1) * read(rpc_timeout) + retries * read(retry_interval);
+        let retries = settings.number(retry_count, 0);
+        let heartbeat_ms = settings.duration_ms(heartbeat);
+        let longest_call_ms = (retries + 1) * settings.duration_ms(rpc_timeout)
+            + retries * settings.duration_ms(retry_interval);
         Timing {
             heartbeat_ms,
             longest_call_ms,
-            close_window_ms: 2 * heartbeat_ms + read(close_wait) + longest_call_ms,
+            close_window_ms: 2 * heartbeat_ms + settings.duration_ms(close_wait) + longest_call_ms,
         }
     }
-}
-
-fn parse_duration_ms(value: &str) -> Option<i64> {
-    let value = value.trim().to_ascii_lowercase();
-    let digits = value.bytes().take_while(u8::is_ascii_digit).count();
-    let number: i64 = value.get(..digits)?.parse().ok()?;
-    let scale = match value[digits..].trim() {
-        "" | "ms" => 1,
-        "s" => 1_000,
-        "m" => 60_000,
-        "h" => 3_600_000,
-        "d" => 86_400_000,
-        _ => return None,
-    };
-    number.checked_mul(scale)
 }
 
 /// One incident on one (datanode, SCM endpoint).

@@ -160,6 +160,25 @@ impl Settings {
     pub fn get(&self, key: &str) -> Option<(&str, &str)> {
         self.values.get(key).map(|(v, s)| (v.as_str(), s.as_str()))
     }
+
+    /// A duration setting in milliseconds, read as `Configuration.getTimeDuration` reads it (a
+    /// bare number is milliseconds); the documented default when unset or not a positive duration.
+    pub fn duration_ms(&self, doc: &SettingDoc) -> i64 {
+        self.get(doc.key)
+            .and_then(|(v, _)| premature_lease_close::parse_duration_ms(v))
+            .filter(|&ms| ms > 0)
+            .or_else(|| premature_lease_close::parse_duration_ms(doc.default))
+            .unwrap_or(0)
+    }
+
+    /// A whole-number setting; the documented default when unset or not a number of at least `min`.
+    pub fn number(&self, doc: &SettingDoc, min: i64) -> i64 {
+        self.get(doc.key)
+            .and_then(|(v, _)| v.trim().parse::<i64>().ok())
+            .filter(|&n| n >= min)
+            .or_else(|| doc.default.parse().ok())
+            .unwrap_or(min)
+    }
 }
 
 /// Which loggers each host had at DEBUG/TRACE, from `log4j.properties` in the bundle and from the
@@ -280,6 +299,34 @@ mod tests {
             fingerprint("resurrected-container", &Entity::Container(1051)),
             "8e6488650462a0f2"
         );
+    }
+
+    #[test]
+    fn settings_read_durations_and_numbers_else_their_defaults() {
+        const WAIT: SettingDoc = SettingDoc {
+            key: "ozone.scm.close.container.wait.duration",
+            default: "150s",
+            default_from: "",
+            used_for: "",
+        };
+        const COUNT: SettingDoc = SettingDoc {
+            key: "ozone.scm.heartbeat.rpc-retry-count",
+            default: "15",
+            default_from: "",
+            used_for: "",
+        };
+        let mut settings = Settings::default();
+        assert_eq!(settings.duration_ms(&WAIT), 150_000);
+        assert_eq!(settings.number(&COUNT, 0), 15);
+        settings.set(WAIT.key, "2m", "ozone-site.xml");
+        settings.set(COUNT.key, "0", "--set");
+        assert_eq!(settings.duration_ms(&WAIT), 120_000);
+        assert_eq!(settings.number(&COUNT, 0), 0);
+        assert_eq!(settings.number(&COUNT, 1), 15, "below the minimum");
+        settings.set(WAIT.key, "soon", "--set");
+        settings.set(COUNT.key, "many", "--set");
+        assert_eq!(settings.duration_ms(&WAIT), 150_000);
+        assert_eq!(settings.number(&COUNT, 0), 15);
     }
 
     #[test]

@@ -21,10 +21,8 @@
 //! A gap names X when the IN_SERVICE push cannot be seen: no SEND_HEARTBEAT audit from X and
 //! `SCMDatanodeHeartbeatDispatcher` not at DEBUG there.
 
-use crate::premature_lease_close::parse_duration_ms;
 use crate::{
-    Confidence, Context, Evidence, Finding, Gap, Output, Role, Rule, RuleDoc, SettingDoc, Settings,
-    Severity,
+    Confidence, Context, Evidence, Finding, Gap, Output, Role, Rule, RuleDoc, SettingDoc, Severity,
 };
 use oztrace_analyzer::Analysis;
 use oztrace_analyzer::graph::EdgeKind;
@@ -54,15 +52,6 @@ on one IPC handler within one call, milliseconds apart unless the pre-check walk
 them together and still separates a request an operator repeats",
     used_for: "the lines cited as the accepted request: those at most this long before the admission",
 }];
-
-/// `oztrace.overwritten-op-state.admission-spread` in milliseconds.
-fn admission_spread_ms(settings: &Settings) -> i64 {
-    settings
-        .get(ADMISSION_SPREAD)
-        .and_then(|(v, _)| parse_duration_ms(v))
-        .or_else(|| parse_duration_ms(SETTINGS[0].default))
-        .unwrap_or(0)
-}
 
 static DOC: RuleDoc = RuleDoc {
     id: ID,
@@ -109,7 +98,7 @@ impl Rule for OverwrittenOpState {
     fn check(&self, context: &Context<'_>, out: &mut Output) {
         let analysis = context.analysis;
         let facts = Facts::collect(&analysis.trace);
-        let spread_ms = admission_spread_ms(context.settings);
+        let spread_ms = context.settings.duration_ms(&SETTINGS[0]);
         let mut audit_gap_hosts: BTreeSet<String> = BTreeSet::new();
         for (uuid, node) in &facts.nodes {
             let Some(finding) = node.finding(analysis, uuid, spread_ms) else {

@@ -2,10 +2,8 @@
 //! back because of a stale non-empty OPEN, CLOSING or UNHEALTHY replica, so the blocks that were
 //! deleted come back and nothing deletes them again.
 
-use crate::premature_lease_close::parse_duration_ms;
 use crate::{
-    Confidence, Context, Evidence, Finding, Gap, Output, Role, Rule, RuleDoc, SettingDoc, Settings,
-    Severity,
+    Confidence, Context, Evidence, Finding, Gap, Output, Role, Rule, RuleDoc, SettingDoc, Severity,
 };
 use oztrace_analyzer::Analysis;
 use oztrace_analyzer::machines::container as container_machine;
@@ -29,14 +27,6 @@ replica still says the host was a follower",
 comes from a follower, whose update is refused: no finding",
 }];
 
-/// `oztrace.resurrected-container.follower-failure-window` in milliseconds.
-fn follower_failure_window_ms(settings: &Settings) -> i64 {
-    settings
-        .get(FOLLOWER_FAILURE_WINDOW)
-        .and_then(|(v, _)| parse_duration_ms(v))
-        .or_else(|| parse_duration_ms(SETTINGS[0].default))
-        .unwrap_or(0)
-}
 /// Aftermath lines kept as evidence.
 const MAX_AFTERMATH: usize = 4;
 
@@ -94,7 +84,7 @@ impl Rule for ResurrectedContainer {
     fn check(&self, context: &Context<'_>, out: &mut Output) {
         let analysis = context.analysis;
         let trace = &analysis.trace;
-        let window_ms = follower_failure_window_ms(context.settings);
+        let window_ms = context.settings.duration_ms(&SETTINGS[0]);
         for id in 0..trace.events.len() {
             let Some(resurrection) = stale_candidate(trace, id) else {
                 continue;
@@ -813,13 +803,5 @@ mod tests {
         assert_eq!(f.confidence, Confidence::Confirmed);
         assert_eq!(f.related, vec![Entity::datanode(DN).unwrap()]);
         assert!(f.reason.contains("4821"));
-    }
-
-    #[test]
-    fn follower_failure_window_is_a_named_setting() {
-        let mut settings = Settings::default();
-        assert_eq!(follower_failure_window_ms(&settings), 60_000);
-        settings.set(FOLLOWER_FAILURE_WINDOW, "2s", "ozone-site.xml");
-        assert_eq!(follower_failure_window_ms(&settings), 2_000);
     }
 }

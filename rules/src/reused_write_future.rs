@@ -11,7 +11,6 @@
 //! the defect itself is visible: an index that was truncated is applied as a WriteChunk of another
 //! chunk, no chunk write was submitted for the new entry, and its chunk was never written.
 
-use crate::premature_lease_close::parse_duration_ms;
 use crate::{
     Confidence, Context, Evidence, Finding, Gap, Output, Role, Rule, RuleDoc, SettingDoc, Settings,
     Severity,
@@ -87,22 +86,11 @@ struct Thresholds {
 impl From<&Settings> for Thresholds {
     fn from(settings: &Settings) -> Thresholds {
         let [disk_check, containers, near] = SETTINGS;
-        let value = |doc: &SettingDoc| settings.get(doc.key).map_or(doc.default, |(v, _)| v);
-        let number = |doc: &SettingDoc| {
-            value(doc)
-                .trim()
-                .parse::<i64>()
-                .ok()
-                .filter(|&n| n > 0)
-                .or_else(|| doc.default.parse().ok())
-                .unwrap_or(1)
-        };
         Thresholds {
-            failing_volume_window_ms: number(disk_check) * 60_000,
-            failing_volume_containers: usize::try_from(number(containers)).unwrap_or(usize::MAX),
-            near_leadership_change_ms: parse_duration_ms(value(near))
-                .or_else(|| parse_duration_ms(near.default))
-                .unwrap_or(0),
+            failing_volume_window_ms: settings.number(disk_check, 1) * 60_000,
+            failing_volume_containers: usize::try_from(settings.number(containers, 1))
+                .unwrap_or(usize::MAX),
+            near_leadership_change_ms: settings.duration_ms(near),
         }
     }
 }

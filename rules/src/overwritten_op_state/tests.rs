@@ -448,13 +448,3 @@ fn maintenance_ending_by_expiry_is_silent() {
     lines.remove(lines.len() - 2);
     assert_eq!(found(&lines), Some(Confidence::Likely));
 }
-
-#[test]
-fn admission_spread_is_a_named_setting() {
-    let mut settings = Settings::default();
-    assert_eq!(admission_spread_ms(&settings), 60_000);
-    settings.set(ADMISSION_SPREAD, "5s", "--set");
-    assert_eq!(admission_spread_ms(&settings), 5_000);
-    settings.set(ADMISSION_SPREAD, "soon", "--set");
-    assert_eq!(admission_spread_ms(&settings), 60_000);
-}
