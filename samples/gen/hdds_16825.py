@@ -493,6 +493,17 @@ def failed_delete(b, t, user, ip, vol, bucket, key):
             err=(L_DELETE_FSO, slf4j(T_DELETE_FAILED, vol, bucket, key)))
 
 
+def open_keys_deleted(b, listed=None):
+    """An OpenKeyCleanupService deletion of open keys that were never hsync'ed: the DeleteOpenKeys
+    request writes no OMAudit line; 2.1.0+ writes OMSystemAudit OPEN_KEY_CLEANUP listing `listed`
+    (`volume=…, bucket=…, key=…`), 2.0.0 nothing."""
+    def run(t):
+        b.silent(t)
+        if listed:
+            b.sysaudit(t + MS, "OPEN_KEY_CLEANUP", {"numOpenKeysDeleted": "1", "openKeysDeleted": "[{%s}]" % listed})
+    return run
+
+
 # ============================================================================================
 # 1. bug: live writer auto-committed, its close then fails KEY_NOT_FOUND (2.2.0)
 # ============================================================================================
@@ -574,11 +585,7 @@ def bundle_writer_fails():
     def autocommit(t):
         b.write(t, "COMMIT_KEY", b.kv(VOL, BKT, key, L_AUTO), "", "", label="victim_auto")
 
-    def delete_abandoned(t):
-        b.silent(t)  # the DeleteOpenKeys request itself
-        b.sysaudit(t + MS, "OPEN_KEY_CLEANUP",
-                   {"numOpenKeysDeleted": "1",
-                    "openKeysDeleted": "[{volume=s3v, bucket=backups, key=db/20260811/chunk-40417}]"})
+    delete_abandoned = open_keys_deleted(b, "volume=s3v, bucket=backups, key=db/20260811/chunk-40417")
     ticks = b.cleanup_ticks(D("2026-08-18 19:33:41.208"), end, interval,
                             [(t_b3 + hard, "FSO", autocommit, "commit"),
                              (D("2026-08-18 21:50:00.000"), "DEFAULT", delete_abandoned, "delete")])
@@ -713,8 +720,7 @@ def bundle_allocate_above():
         b.emit("%s/dn-audit-%s.log" % (h, h), t, Bundle.audit_text(
             t, "INFO", "DNAudit", "user=null | ip=null | op=%s %s | ret=SUCCESS" % (op, prm)))
 
-    def delete_abandoned(tc):
-        b.silent(tc)   # DeleteOpenKeys: no OMAudit line and, in 2.0.0, no OMSystemAudit line either
+    delete_abandoned = open_keys_deleted(b)
     ticks = b.cleanup_ticks(D("2026-07-21 15:54:52.611"), end, interval,
                             [(t_alloc + hard, "FSO", autocommit, "commit"),
                              (D("2026-07-21 17:00:00.000"), "DEFAULT", delete_abandoned, "delete")])
@@ -837,11 +843,7 @@ def bundle_live_writer():
     failed_delete(b, D("2026-09-01 22:19:50.441"), "spark", "10.20.2.40", "spark", "events",
                   "checkpoints/job-00417/offsets/12")
 
-    def delete_abandoned(tc):
-        b.silent(tc)
-        b.sysaudit(tc + MS, "OPEN_KEY_CLEANUP",
-                   {"numOpenKeysDeleted": "1",
-                    "openKeysDeleted": "[{volume=s3v, bucket=staging, key=ingest/20260825/batch-0311.json}]"})
+    delete_abandoned = open_keys_deleted(b, "volume=s3v, bucket=staging, key=ingest/20260825/batch-0311.json")
     ticks = b.cleanup_ticks(D("2026-09-01 17:46:02.955"), end, interval,
                             [(D("2026-09-01 20:20:00.000"), "DEFAULT", delete_abandoned, "delete")])
     startup_sysaudit_22(b, STARTS_22[b.slug])
@@ -999,8 +1001,7 @@ def bundle_first_block_2_0():
     failed_delete(b, D("2026-05-07 10:51:30.449"), "hive", "10.20.2.31", "hive", "warehouse",
                   "sales/dt=20260506/_temporary/0")
 
-    def delete_abandoned(tc):
-        b.silent(tc)   # DeleteOpenKeys: no OMAudit and, in 2.0.0, no OMSystemAudit line
+    delete_abandoned = open_keys_deleted(b)
     ticks = b.cleanup_ticks(starts["om1"] + 4_611 * MS, end, DAY,
                             [(t_first + hard, "FSO", autocommit, "commit"),
                              (D("2026-05-08 00:00:00.000"), "DEFAULT", delete_abandoned, "delete")])
@@ -1060,11 +1061,7 @@ def bundle_first_block_allocate_2_1():
     failed_delete(b, D("2026-10-25 13:07:44.580"), "spark", "10.20.2.40", "spark", "events",
                   "checkpoints/job-00912/offsets/40")
 
-    def delete_abandoned(tc):
-        b.silent(tc)
-        b.sysaudit(tc + MS, "OPEN_KEY_CLEANUP",
-                   {"numOpenKeysDeleted": "1",
-                    "openKeysDeleted": "[{volume=s3v, bucket=staging, key=ingest/20261017/batch-0072.json}]"})
+    delete_abandoned = open_keys_deleted(b, "volume=s3v, bucket=staging, key=ingest/20261017/batch-0072.json")
     # om2 leads from 22:10:36; its cleanup runs keep the phase of its start (22:08:03) and print as leader only
     ticks = b.cleanup_ticks(D("2026-10-20 22:08:03.914"), end, DAY,
                             [(t_first + hard, "FSO", autocommit, "commit"),
@@ -1156,8 +1153,7 @@ def bundle_other_session_2_0():
     def autocommit(t):
         b.write(t, "COMMIT_KEY", b.kv(VOL, BKT, key, L_AUTO), "", "", label="auto")
 
-    def expire_b(t):
-        b.silent(t)    # DeleteOpenKeys of B's open key (not hsync'ed, creation time past the threshold)
+    expire_b = open_keys_deleted(b)   # B's open key: never hsync'ed, creation time past the threshold
     # the agent is moved to ingest4 on 2026-03-10 and writes a file of its own there
     open_first_block(b, D("2026-03-10 09:35:12.402"), VOL, BKT, "sensors/site-12/stream-ingest4.log",
                      user, "10.20.4.28", 14)

@@ -236,17 +236,16 @@ def write_gz(path, lines):
 # --------------------------------------------------------------------------------------------------
 # Multi-line exceptions (continuation lines of EndpointStateMachine.logIfNeeded WARN).
 # Message text: Hadoop NetUtils.wrapException (not quoted in the catalogue beyond "...": see SOURCE.md).
-def connect_exc(cl, d, s):
+def heartbeat_call_frames(wrap_line):
+    """The frames between a wrapped IPC exception and the heartbeat task's thread; `wrap_line` is
+    the NetUtils.wrapException line of the exception class."""
     return [
-        "java.net.ConnectException: Call From %s/%s to %s:9861 failed on connection exception: "
-        "java.net.ConnectException: Connection refused; For more details see:  "
-        "http://wiki.apache.org/hadoop/ConnectionRefused" % (cl.dn_host[d], cl.dn_ip[d], cl.scm_host[s]),
         "\tat sun.reflect.NativeConstructorAccessorImpl.newInstance0(Native Method)",
         "\tat sun.reflect.NativeConstructorAccessorImpl.newInstance(NativeConstructorAccessorImpl.java:62)",
         "\tat sun.reflect.DelegatingConstructorAccessorImpl.newInstance(DelegatingConstructorAccessorImpl.java:45)",
         "\tat java.lang.reflect.Constructor.newInstance(Constructor.java:423)",
         "\tat org.apache.hadoop.net.NetUtils.wrapWithMessage(NetUtils.java:930)",
-        "\tat org.apache.hadoop.net.NetUtils.wrapException(NetUtils.java:845)",
+        "\tat org.apache.hadoop.net.NetUtils.wrapException(NetUtils.java:%d)" % wrap_line,
         "\tat org.apache.hadoop.ipc_.Client.getRpcResponse(Client.java:1588)",
         "\tat org.apache.hadoop.ipc_.Client.call(Client.java:1530)",
         "\tat org.apache.hadoop.ipc_.Client.call(Client.java:1427)",
@@ -261,6 +260,15 @@ def connect_exc(cl, d, s):
         "\tat java.util.concurrent.ThreadPoolExecutor.runWorker(ThreadPoolExecutor.java:1149)",
         "\tat java.util.concurrent.ThreadPoolExecutor$Worker.run(ThreadPoolExecutor.java:624)",
         "\tat java.lang.Thread.run(Thread.java:750)",
+    ]
+
+
+def connect_exc(cl, d, s):
+    return [
+        "java.net.ConnectException: Call From %s/%s to %s:9861 failed on connection exception: "
+        "java.net.ConnectException: Connection refused; For more details see:  "
+        "http://wiki.apache.org/hadoop/ConnectionRefused" % (cl.dn_host[d], cl.dn_ip[d], cl.scm_host[s]),
+    ] + heartbeat_call_frames(845) + [
         "Caused by: java.net.ConnectException: Connection refused",
         "\tat sun.nio.ch.SocketChannelImpl.checkConnect(Native Method)",
         "\tat sun.nio.ch.SocketChannelImpl.finishConnect(SocketChannelImpl.java:716)",
@@ -281,26 +289,7 @@ def eof_exc(cl, d, s):
         'java.io.EOFException: End of File Exception between local host is: "%s/%s"; destination host is: '
         '"%s":9861; : java.io.EOFException; For more details see:  http://wiki.apache.org/hadoop/EOFException'
         % (cl.dn_host[d], cl.dn_ip[d], cl.scm_host[s]),
-        "\tat sun.reflect.NativeConstructorAccessorImpl.newInstance0(Native Method)",
-        "\tat sun.reflect.NativeConstructorAccessorImpl.newInstance(NativeConstructorAccessorImpl.java:62)",
-        "\tat sun.reflect.DelegatingConstructorAccessorImpl.newInstance(DelegatingConstructorAccessorImpl.java:45)",
-        "\tat java.lang.reflect.Constructor.newInstance(Constructor.java:423)",
-        "\tat org.apache.hadoop.net.NetUtils.wrapWithMessage(NetUtils.java:930)",
-        "\tat org.apache.hadoop.net.NetUtils.wrapException(NetUtils.java:879)",
-        "\tat org.apache.hadoop.ipc_.Client.getRpcResponse(Client.java:1588)",
-        "\tat org.apache.hadoop.ipc_.Client.call(Client.java:1530)",
-        "\tat org.apache.hadoop.ipc_.Client.call(Client.java:1427)",
-        "\tat org.apache.hadoop.ipc_.ProtobufRpcEngine$Invoker.invoke(ProtobufRpcEngine.java:258)",
-        "\tat org.apache.hadoop.ipc_.ProtobufRpcEngine$Invoker.invoke(ProtobufRpcEngine.java:139)",
-        "\tat com.sun.proxy.$Proxy38.submitRequest(Unknown Source)",
-        "\tat org.apache.hadoop.ozone.protocolPB.StorageContainerDatanodeProtocolClientSideTranslatorPB.submitRequest(StorageContainerDatanodeProtocolClientSideTranslatorPB.java:105)",
-        "\tat org.apache.hadoop.ozone.protocolPB.StorageContainerDatanodeProtocolClientSideTranslatorPB.sendHeartbeat(StorageContainerDatanodeProtocolClientSideTranslatorPB.java:137)",
-        "\tat org.apache.hadoop.ozone.container.common.states.endpoint.HeartbeatEndpointTask.call(HeartbeatEndpointTask.java:161)",
-        "\tat org.apache.hadoop.ozone.container.common.states.endpoint.HeartbeatEndpointTask.call(HeartbeatEndpointTask.java:82)",
-        "\tat java.util.concurrent.FutureTask.run(FutureTask.java:266)",
-        "\tat java.util.concurrent.ThreadPoolExecutor.runWorker(ThreadPoolExecutor.java:1149)",
-        "\tat java.util.concurrent.ThreadPoolExecutor$Worker.run(ThreadPoolExecutor.java:624)",
-        "\tat java.lang.Thread.run(Thread.java:750)",
+    ] + heartbeat_call_frames(879) + [
         "Caused by: java.io.EOFException",
         "\tat java.io.DataInputStream.readInt(DataInputStream.java:392)",
         "\tat org.apache.hadoop.ipc_.Client$IpcStreams.readResponse(Client.java:1922)",
@@ -316,26 +305,7 @@ def timeout_exc(cl, d, s, port):
         "ch : java.nio.channels.SocketChannel[connected local=/%s:%d remote=%s/%s:9861]; For more details see:  "
         "http://wiki.apache.org/hadoop/SocketTimeout"
         % (cl.dn_host[d], cl.dn_ip[d], cl.scm_host[s], cl.dn_ip[d], port, cl.scm_host[s], cl.scm_ip[s]),
-        "\tat sun.reflect.NativeConstructorAccessorImpl.newInstance0(Native Method)",
-        "\tat sun.reflect.NativeConstructorAccessorImpl.newInstance(NativeConstructorAccessorImpl.java:62)",
-        "\tat sun.reflect.DelegatingConstructorAccessorImpl.newInstance(DelegatingConstructorAccessorImpl.java:45)",
-        "\tat java.lang.reflect.Constructor.newInstance(Constructor.java:423)",
-        "\tat org.apache.hadoop.net.NetUtils.wrapWithMessage(NetUtils.java:930)",
-        "\tat org.apache.hadoop.net.NetUtils.wrapException(NetUtils.java:869)",
-        "\tat org.apache.hadoop.ipc_.Client.getRpcResponse(Client.java:1588)",
-        "\tat org.apache.hadoop.ipc_.Client.call(Client.java:1530)",
-        "\tat org.apache.hadoop.ipc_.Client.call(Client.java:1427)",
-        "\tat org.apache.hadoop.ipc_.ProtobufRpcEngine$Invoker.invoke(ProtobufRpcEngine.java:258)",
-        "\tat org.apache.hadoop.ipc_.ProtobufRpcEngine$Invoker.invoke(ProtobufRpcEngine.java:139)",
-        "\tat com.sun.proxy.$Proxy38.submitRequest(Unknown Source)",
-        "\tat org.apache.hadoop.ozone.protocolPB.StorageContainerDatanodeProtocolClientSideTranslatorPB.submitRequest(StorageContainerDatanodeProtocolClientSideTranslatorPB.java:105)",
-        "\tat org.apache.hadoop.ozone.protocolPB.StorageContainerDatanodeProtocolClientSideTranslatorPB.sendHeartbeat(StorageContainerDatanodeProtocolClientSideTranslatorPB.java:137)",
-        "\tat org.apache.hadoop.ozone.container.common.states.endpoint.HeartbeatEndpointTask.call(HeartbeatEndpointTask.java:161)",
-        "\tat org.apache.hadoop.ozone.container.common.states.endpoint.HeartbeatEndpointTask.call(HeartbeatEndpointTask.java:82)",
-        "\tat java.util.concurrent.FutureTask.run(FutureTask.java:266)",
-        "\tat java.util.concurrent.ThreadPoolExecutor.runWorker(ThreadPoolExecutor.java:1149)",
-        "\tat java.util.concurrent.ThreadPoolExecutor$Worker.run(ThreadPoolExecutor.java:624)",
-        "\tat java.lang.Thread.run(Thread.java:750)",
+    ] + heartbeat_call_frames(869) + [
         "Caused by: java.net.SocketTimeoutException: 5000 millis timeout while waiting for channel to be ready for read. "
         "ch : java.nio.channels.SocketChannel[connected local=/%s:%d remote=%s/%s:9861]"
         % (cl.dn_ip[d], port, cl.scm_host[s], cl.scm_ip[s]),
