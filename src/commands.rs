@@ -607,7 +607,7 @@ fn scan_one(
         document.suppress(baseline);
     }
     if let Some((path, file)) = &mut plan.report {
-        write_file(path, file, &report::html::page(&document))?;
+        write_file(path, file, &report::html::page(&document, &plan.view.zone))?;
     }
     warn_unreadable(&parsed);
     let threshold = match args.fail_on {
@@ -659,25 +659,45 @@ fn events(args: EventsArgs) -> Result<u8, Failure> {
         }
     };
     if args.format != EventsFormat::Jsonl {
-        // CSV and Parquet are written as one table: every event is held until the end.
-        let mut parsed = read(&args.input, keep_for(args.all))?;
-        let mut streams: Vec<_> = parsed
-            .streams
-            .iter_mut()
-            .map(|s| std::mem::take(&mut s.events))
-            .collect();
+        // CSV and Parquet are written as one table: every event is held until the end. Each
+        // argument is read on its own, so that every row names the bundle it came from; OM audit
+        // copies still merge across all of them.
+        let mut streams: Vec<Vec<Event>> = Vec::new();
+        let mut bundles: Vec<String> = Vec::new();
+        let mut unreadable = false;
+        for path in &args.input.paths {
+            let input = InputArgs {
+                paths: vec![path.clone()],
+                ..args.input.clone()
+            };
+            let mut parsed = read(&input, keep_for(args.all))?;
+            warn_unreadable(&parsed);
+            unreadable |= !parsed.unreadable.is_empty();
+            for stream in &mut parsed.streams {
+                streams.push(std::mem::take(&mut stream.events));
+                bundles.push(path.display().to_string());
+            }
+        }
         oztrace_parser::catalog::om::merge_audit_copies(&mut streams, args.input.skew);
         for events in &mut streams {
             window.retain(events);
         }
-        let events: Vec<&Event> = if by_time {
-            crate::sort::time_order(&streams)
+        let tagged: Vec<Vec<crate::export::Row>> = streams
+            .iter()
+            .zip(&bundles)
+            .map(|(events, bundle)| events.iter().map(|e| (bundle.as_str(), e)).collect())
+            .collect();
+        let rows: Vec<crate::export::Row> = if by_time {
+            crate::sort::time_order(&tagged)
         } else {
-            streams.iter().flatten().collect()
+            tagged.into_iter().flatten().collect()
         };
-        crate::export::write_table(events.into_iter(), args.format, args.output.as_deref())?;
-        warn_unreadable(&parsed);
-        return Ok(input_exit(&parsed));
+        crate::export::write_table(&rows, args.format, args.output.as_deref())?;
+        return Ok(if unreadable {
+            exit::UNREADABLE
+        } else {
+            exit::OK
+        });
     }
     let mut out: Box<dyn Write> = match &args.output {
         None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),

@@ -144,19 +144,19 @@ impl TimeSorter {
     }
 }
 
-/// Every event of `streams` (each in its file order) in time order, placed as `TimeSorter`
+/// Every row of `streams` (each in its file order) in time order, placed as `TimeSorter`
 /// places them, for the tables (CSV, Parquet) that hold every event anyway.
-pub fn time_order(streams: &[Vec<Event>]) -> Vec<&Event> {
-    let mut keyed: Vec<(i64, usize, &Event)> = Vec::new();
-    for events in streams {
-        let mut placed = events.iter().find_map(|e| e.ts).unwrap_or(i64::MAX);
-        for event in events {
-            placed = placed.max(event.ts.unwrap_or(placed));
-            keyed.push((placed, keyed.len(), event));
+pub fn time_order<'a>(streams: &[Vec<crate::export::Row<'a>>]) -> Vec<crate::export::Row<'a>> {
+    let mut keyed: Vec<(i64, usize, crate::export::Row<'a>)> = Vec::new();
+    for rows in streams {
+        let mut placed = rows.iter().find_map(|(_, e)| e.ts).unwrap_or(i64::MAX);
+        for &row in rows {
+            placed = placed.max(row.1.ts.unwrap_or(placed));
+            keyed.push((placed, keyed.len(), row));
         }
     }
     keyed.sort_unstable_by_key(|(ts, n, _)| (*ts, *n));
-    keyed.into_iter().map(|(_, _, e)| e).collect()
+    keyed.into_iter().map(|(_, _, row)| row).collect()
 }
 
 #[cfg(test)]

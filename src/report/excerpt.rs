@@ -20,7 +20,8 @@ const MIN_VALUE: usize = 2;
 /// Byte ranges of `text` holding the values of `fields`, most telling first: values that the
 /// first group of `hints` mentions, then the second group's, and so on, then the rest; in line
 /// order within each. Overlaps are kept; `cut` merges them.
-pub fn read_spans(fields: &Value, text: &str, hints: &[&[&str]]) -> Vec<Range<usize>> {
+/// Also returns how many of the leading spans a hint mentions (the ones worth marking).
+pub fn read_spans(fields: &Value, text: &str, hints: &[&[&str]]) -> (Vec<Range<usize>>, usize) {
     let mut values = Vec::new();
     leaf_values(fields, &mut values);
     let mut found: Vec<(usize, Range<usize>)> = Vec::new();
@@ -40,7 +41,8 @@ pub fn read_spans(fields: &Value, text: &str, hints: &[&[&str]]) -> Vec<Range<us
         }
     }
     found.sort_by_key(|(tier, r)| (*tier, r.start));
-    found.into_iter().map(|(_, r)| r).collect()
+    let hinted = found.iter().filter(|(tier, _)| *tier < hints.len()).count();
+    (found.into_iter().map(|(_, r)| r).collect(), hinted)
 }
 
 fn leaf_values(value: &Value, out: &mut Vec<String>) {
@@ -195,7 +197,7 @@ eeef75e3-b676-4243-868a-0f77f54eb9ab(dn3.example.com/10.0.1.13) as the reported 
         let fields = json!({"datanode": "eeef75e3-b676-4243-868a-0f77f54eb9ab",
             "reported": "DECOMMISSIONING", "reported_expiry": 0,
             "stored": "IN_SERVICE", "stored_expiry": 0});
-        let spans = read_spans(
+        let (spans, hinted) = read_spans(
             &fields,
             OP_STATE,
             &[
@@ -209,6 +211,7 @@ eeef75e3-b676-4243-868a-0f77f54eb9ab(dn3.example.com/10.0.1.13) as the reported 
         let second = &OP_STATE[spans[1].clone()];
         assert_eq!(second, "eeef75e3-b676-4243-868a-0f77f54eb9ab");
         assert_eq!(spans.len(), 3);
+        assert_eq!(hinted, 2, "DECOMMISSIONING is read but no hint names it");
         let shown = cut(OP_STATE, &spans, 120);
         assert!(shown.chars().count() <= 120, "{shown}");
         assert!(shown.starts_with("Update the operationalState"), "{shown}");
@@ -242,7 +245,8 @@ eeef75e3-b676-4243-868a-0f77f54eb9ab(dn3.example.com/10.0.1.13) as the reported 
     #[test]
     fn multibyte_text_is_cut_on_characters() {
         let text = format!("{}ü value=ÄÖÜ {}", "é".repeat(150), "ß".repeat(150));
-        let spans = read_spans(&json!({"v": "ÄÖÜ"}), &text, &[]);
+        let (spans, hinted) = read_spans(&json!({"v": "ÄÖÜ"}), &text, &[]);
+        assert_eq!(hinted, 0);
         let shown = cut(&text, &spans, 80);
         assert!(shown.contains("value=ÄÖÜ"));
         assert!(shown.chars().count() <= 80);

@@ -5,10 +5,12 @@ mod excerpt;
 #[cfg(test)]
 pub mod fixture;
 pub mod html;
+mod html_page;
 mod markdown;
 pub mod remediation;
 mod sarif;
 mod text;
+mod timeline;
 
 pub use sarif::{log as sarif_log, run as sarif_run};
 pub use text::{explain, kinds_table, replay_lines, rules_table, stats_json, stats_text};
@@ -75,6 +77,9 @@ pub struct EvidenceDoc {
     /// Byte ranges of `text` holding the values the rule read, most telling first.
     #[serde(skip)]
     pub read: Vec<std::ops::Range<usize>>,
+    /// How many of the leading `read` ranges the finding's words mention (marked in HTML).
+    #[serde(skip)]
+    pub marked: usize,
     #[serde(skip)]
     event: EventId,
 }
@@ -250,8 +255,10 @@ impl Document {
                         let fields = serde_json::to_value(&event.data).unwrap_or_default();
                         let hints: [&[&str]; 3] =
                             [&[e.note.as_str()], &finding_words, &[entity_text.as_str()]];
+                        let (read, marked) = excerpt::read_spans(&fields, &event.text, &hints);
                         EvidenceDoc {
-                            read: excerpt::read_spans(&fields, &event.text, &hints),
+                            read,
+                            marked,
                             file: event.file.to_string(),
                             line: event.line,
                             ts: event.ts.map(format_rfc3339),
