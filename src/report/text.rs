@@ -232,6 +232,14 @@ fn truncate(s: &str, max: usize) -> String {
     }
 }
 
+/// A table's header line in bold (the writer strips styles when colour is off).
+fn paint_header(table: String) -> String {
+    match table.split_once('\n') {
+        Some((header, rest)) => format!("{}\n{rest}", paint(true, BOLD, header)),
+        None => table,
+    }
+}
+
 /// A table with left-aligned columns.
 fn table(header: &[&str], rows: &[Vec<String>]) -> String {
     let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
@@ -407,7 +415,10 @@ pub fn rules_table(rules: &[&'static dyn Rule]) -> String {
     if rows.is_empty() {
         return "No rules are registered in this build.\n".to_string();
     }
-    let mut out = table(&["rule", "ticket", "severity", "what it finds"], &rows);
+    let mut out = paint_header(table(
+        &["rule", "ticket", "severity", "what it finds"],
+        &rows,
+    ));
     out.push_str("\n`oztrace explain RULE` shows a rule's evidence and the loggers it needs.\n");
     out
 }
@@ -416,16 +427,47 @@ pub fn explain(doc: &RuleDoc) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{} ({}, severity {})\n",
-        doc.id,
-        doc.ticket,
-        doc.severity.as_str()
+        "{}\n",
+        paint(
+            true,
+            BOLD,
+            &format!(
+                "{} ({}, severity {})",
+                doc.id,
+                doc.ticket,
+                doc.severity.as_str()
+            )
+        )
     );
     let _ = writeln!(out, "{}\n", doc.title);
     let _ = writeln!(out, "What it detects:\n{}\n", doc.detects);
     let _ = writeln!(out, "Why it matters:\n{}\n", doc.why);
     let _ = writeln!(out, "Evidence and confidence:\n{}\n", doc.evidence);
     let _ = writeln!(out, "Example:\n{}\n", doc.example);
+    let r = &doc.remediation;
+    let _ = writeln!(
+        out,
+        "Fix: {} ({})\nAffected: {}\n{}\n",
+        r.fixed_in
+            .map_or("open".to_string(), |v| format!("fixed in {v}")),
+        doc.ticket_url(),
+        r.affected,
+        r.fix
+    );
+    out.push_str(
+        "What to do about a finding ({container}, {datanode}, … are the finding's own in reports):\n",
+    );
+    for action in r.actions {
+        let _ = writeln!(out, "  - {}", action.purpose);
+        if let Some(command) = action.command {
+            let _ = writeln!(out, "      $ {command}");
+        }
+    }
+    out.push_str("Attach to a ticket:\n");
+    for item in r.attach {
+        let _ = writeln!(out, "  - {item}");
+    }
+    out.push('\n');
     if doc.loggers.is_empty() {
         out.push_str("It needs no logger above the default INFO level.\n");
     } else {
@@ -453,10 +495,10 @@ pub fn kinds_table() -> String {
             ]
         })
         .collect();
-    table(
+    paint_header(table(
         &["kind", "log", "level", "class", "releases", "template"],
         &rows,
-    )
+    ))
 }
 
 /// `oztrace replay --entity`: one line per event of the entity, with its machines' states.
