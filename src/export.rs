@@ -68,7 +68,7 @@ pub fn write_table(
     use polars::prelude::*;
     let build = |e: PolarsError| Failure::Internal(format!("building the events table: {e}"));
     let strings = |f: &dyn Fn(&Row) -> Option<String>| -> Vec<Option<String>> {
-        rows.iter().map(|r| f(r)).collect()
+        rows.iter().map(f).collect()
     };
     let host = strings(&|(_, e)| Some(e.host.to_string()));
     let component = strings(&|(_, e)| Some(e.component.as_str().to_string()));
