@@ -189,21 +189,26 @@ impl Window {
         self.since.is_none_or(|s| ts >= s) && self.until.is_none_or(|u| ts <= u)
     }
 
-    /// Keeps each stream's events inside the window. An untimed event (a line without a time
-    /// of its own) goes with the timed event before it in its file, as the trace places it; a
+    /// Keeps a stream's events inside the window. An untimed event (a line without a time of
+    /// its own) goes with the timed event before it in its file, as the trace places it; a
     /// stream with no time at all cannot be placed and is dropped.
-    pub fn apply(&self, parsed: &mut Parsed) {
+    pub fn retain(&self, events: &mut Vec<Event>) {
         if self.is_open() {
             return;
         }
+        let mut placed = events.iter().find_map(|e| e.ts);
+        events.retain(|event| {
+            if event.ts.is_some() {
+                placed = event.ts;
+            }
+            placed.is_some_and(|ts| self.contains(ts))
+        });
+    }
+
+    /// [`Window::retain`] on every stream.
+    pub fn apply(&self, parsed: &mut Parsed) {
         for stream in &mut parsed.streams {
-            let mut placed = stream.events.iter().find_map(|e| e.ts);
-            stream.events.retain(|event| {
-                if event.ts.is_some() {
-                    placed = event.ts;
-                }
-                placed.is_some_and(|ts| self.contains(ts))
-            });
+            self.retain(&mut stream.events);
         }
     }
 }

@@ -127,6 +127,56 @@ pub struct RuleDoc {
     pub evidence: &'static str,
     /// `log4j.logger.<name>=<LEVEL>` lines that sharpen it.
     pub loggers: &'static [&'static str],
+    /// The settings it reads (`--set`, else `ozone-site.xml` in the bundle, else the default).
+    pub settings: &'static [SettingDoc],
+    /// What an operator does about a finding.
+    pub remediation: Remediation,
+}
+
+impl RuleDoc {
+    /// The Apache JIRA page of the rule's ticket.
+    pub fn ticket_url(&self) -> String {
+        format!("https://issues.apache.org/jira/browse/{}", self.ticket)
+    }
+}
+
+/// What an operator does about a finding of a rule: which releases have the defect, whether a
+/// release fixes it, what to run now, and what a ticket needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Remediation {
+    /// The Ozone releases that have the defect, and since when.
+    pub affected: &'static str,
+    /// The first release with the fix; `None` while the ticket is open.
+    pub fixed_in: Option<&'static str>,
+    /// The state of the fix in words (the proposed change while it is open).
+    pub fix: &'static str,
+    /// Immediate actions, in order: check, then repair.
+    pub actions: &'static [Action],
+    /// What to attach to a ticket (or to the Ozone JIRA issue).
+    pub attach: &'static [&'static str],
+}
+
+/// One step an operator takes. Commands are real `ozone admin …` (or `ozone sh`/`ozone debug`)
+/// commands; `{container}`, `{datanode}`, `{datanode_host}`, `{key}` and `{pipeline}` are filled
+/// from the finding when it names them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Action {
+    /// What the step is for.
+    pub purpose: &'static str,
+    /// The command to run, if the step is one.
+    pub command: Option<&'static str>,
+}
+
+/// A setting a rule reads: an Ozone key where Ozone has one, else an `oztrace.<rule>.<name>`
+/// key for a threshold of the rule's own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct SettingDoc {
+    pub key: &'static str,
+    pub default: &'static str,
+    /// Where the default comes from: the Ozone constant, or why the rule chose it.
+    pub default_from: &'static str,
+    /// What the rule does with it.
+    pub used_for: &'static str,
 }
 
 /// Configuration the rules read: `--set KEY=VALUE` and `ozone-site.xml` found in the bundle.
@@ -145,6 +195,25 @@ impl Settings {
     /// The value and its source (`--set`, a file path), if any.
     pub fn get(&self, key: &str) -> Option<(&str, &str)> {
         self.values.get(key).map(|(v, s)| (v.as_str(), s.as_str()))
+    }
+
+    /// A duration setting in milliseconds, read as `Configuration.getTimeDuration` reads it (a
+    /// bare number is milliseconds); the documented default when unset or not a positive duration.
+    pub fn duration_ms(&self, doc: &SettingDoc) -> i64 {
+        self.get(doc.key)
+            .and_then(|(v, _)| premature_lease_close::parse_duration_ms(v))
+            .filter(|&ms| ms > 0)
+            .or_else(|| premature_lease_close::parse_duration_ms(doc.default))
+            .unwrap_or(0)
+    }
+
+    /// A whole-number setting; the documented default when unset or not a number of at least `min`.
+    pub fn number(&self, doc: &SettingDoc, min: i64) -> i64 {
+        self.get(doc.key)
+            .and_then(|(v, _)| v.trim().parse::<i64>().ok())
+            .filter(|&n| n >= min)
+            .or_else(|| doc.default.parse().ok())
+            .unwrap_or(min)
     }
 }
 
@@ -277,6 +346,34 @@ mod tests {
             fingerprint("resurrected-container", &Entity::Container(1051)),
             "8e6488650462a0f2"
         );
+    }
+
+    #[test]
+    fn settings_read_durations_and_numbers_else_their_defaults() {
+        const WAIT: SettingDoc = SettingDoc {
+            key: "ozone.scm.close.container.wait.duration",
+            default: "150s",
+            default_from: "",
+            used_for: "",
+        };
+        const COUNT: SettingDoc = SettingDoc {
+            key: "ozone.scm.heartbeat.rpc-retry-count",
+            default: "15",
+            default_from: "",
+            used_for: "",
+        };
+        let mut settings = Settings::default();
+        assert_eq!(settings.duration_ms(&WAIT), 150_000);
+        assert_eq!(settings.number(&COUNT, 0), 15);
+        settings.set(WAIT.key, "2m", "ozone-site.xml");
+        settings.set(COUNT.key, "0", "--set");
+        assert_eq!(settings.duration_ms(&WAIT), 120_000);
+        assert_eq!(settings.number(&COUNT, 0), 0);
+        assert_eq!(settings.number(&COUNT, 1), 15, "below the minimum");
+        settings.set(WAIT.key, "soon", "--set");
+        settings.set(COUNT.key, "many", "--set");
+        assert_eq!(settings.duration_ms(&WAIT), 150_000);
+        assert_eq!(settings.number(&COUNT, 0), 15);
     }
 
     #[test]

@@ -28,7 +28,8 @@ pub struct Sample {
     pub name: String,
     pub dir: PathBuf,
     pub expected: Vec<Expected>,
-    /// Settings its ozone-site.xml gives that rules may read (addresses left out).
+    /// The settings its rule reads, as the sample gives them (its ozone-site.xml, else the
+    /// rule's default).
     settings: BTreeMap<String, String>,
     containers: BTreeSet<u64>,
     key_leaves: BTreeSet<String>,
@@ -91,21 +92,25 @@ fn sample(dir: &Path) -> io::Result<Sample> {
     let expected: Vec<Expected> =
         serde_json::from_str(&std::fs::read_to_string(dir.join("EXPECTED.json"))?)
             .map_err(|e| io::Error::other(format!("{name}/EXPECTED.json: {e}")))?;
-    let mut settings = BTreeMap::new();
+    let mut site: BTreeMap<String, String> = BTreeMap::new();
     for path in files(dir)? {
         if path.file_name().is_some_and(|n| n == "ozone-site.xml") {
             let text = std::fs::read_to_string(&path)?;
             for c in SETTING.captures_iter(&text) {
-                let key = c[1].to_string();
-                let is_address = ["address", "nodes", "service.ids", "names"]
-                    .iter()
-                    .any(|part| key.contains(part));
-                if !is_address {
-                    settings.insert(key, c[2].to_string());
-                }
+                site.insert(c[1].to_string(), c[2].to_string());
             }
         }
     }
+    // The rule of the sample's ticket (`HDDS-17400-…`), and what it reads.
+    let settings = oztrace_rules::registry()
+        .into_iter()
+        .filter(|rule| name.starts_with(&format!("{}-", rule.doc().ticket)))
+        .flat_map(|rule| rule.doc().settings)
+        .map(|s| {
+            let value = site.get(s.key).map_or(s.default, String::as_str);
+            (s.key.to_string(), value.to_string())
+        })
+        .collect();
     // The sample's own ids, as the pipeline types them.
     let mut parsed = read_inputs_streaming(
         &[dir.to_path_buf()],
@@ -152,7 +157,8 @@ fn sample(dir: &Path) -> io::Result<Sample> {
 }
 
 /// The settings most samples agree on, and the samples that agree with all of them (one
-/// bundle has one ozone-site.xml: a sample needing another value cannot be injected).
+/// bundle has one ozone-site.xml: a sample whose rule needs another value, its own or the rule's
+/// default, cannot be injected).
 pub fn agreeing(samples: &[Sample]) -> (BTreeMap<String, String>, Vec<&Sample>, Vec<&Sample>) {
     let mut votes: BTreeMap<&str, BTreeMap<&str, usize>> = BTreeMap::new();
     for sample in samples {
