@@ -1,4 +1,9 @@
-//! Which host and component a log stream belongs to.
+//! Which host and component a log stream, and each record in it, belongs to.
+
+mod loggers;
+mod resolve;
+
+pub use resolve::{SourceResolver, node_of_thread, short_host};
 
 use serde::Serialize;
 use std::fmt;
@@ -51,19 +56,24 @@ impl Component {
         )
     }
 
-    /// The component an audit logger name (`%c{1}`) belongs to.
+    /// The component an audit or container logger name (`%c{1}`, or a JSON layout's logger)
+    /// belongs to: `OMAudit`, `OMSystemAudit`, `SCMAudit`, `DNAudit` (`*-audit-log4j2.properties`)
+    /// and `ContainerLog` (`dn-container-log4j2.properties`).
     pub fn from_audit_logger(logger: &str) -> Option<Component> {
         Some(match logger {
             "OMAudit" => Component::OmAudit,
             "OMSystemAudit" => Component::OmSysAudit,
             "SCMAudit" => Component::ScmAudit,
             "DNAudit" => Component::DnAudit,
+            "ContainerLog" => Component::DnContainer,
             _ => return None,
         })
     }
 
-    /// The component a service logger name points to, full (`org.apache.hadoop.hdds.scm.node.X`)
-    /// or abbreviated by `%c{2}` (`node.SCMNodeManager`) — the latter only for unambiguous packages.
+    /// The component a service logger name points to: a full name by its package
+    /// (`org.apache.hadoop.hdds.scm.node.X`), an abbreviated one (`%c{2}` `node.SCMNodeManager`,
+    /// `%c{1}` `SCMNodeManager`, `%c{3}` …) by its class, from the table of every Ozone class that
+    /// has a logger ([`loggers`]); a class two components share is told apart by its package.
     pub fn from_logger(logger: &str) -> Option<Component> {
         const FULL: &[(&str, Component)] = &[
             ("org.apache.hadoop.hdds.scm.", Component::Scm),
@@ -76,11 +86,28 @@ impl Component {
             ("org.apache.hadoop.ozone.client.", Component::Client),
             ("org.apache.hadoop.hdds.scm.storage.", Component::Client),
         ];
-        // Longest prefix wins: `hdds.scm.storage` is the client's BlockOutputStream package.
-        FULL.iter()
-            .filter(|(prefix, _)| logger.starts_with(prefix))
-            .max_by_key(|(prefix, _)| prefix.len())
-            .map(|&(_, c)| c)
+        if logger.starts_with("org.apache.") {
+            // Longest prefix wins: `hdds.scm.storage` is the client's BlockOutputStream package.
+            return FULL
+                .iter()
+                .filter(|(prefix, _)| logger.starts_with(prefix))
+                .max_by_key(|(prefix, _)| prefix.len())
+                .map(|&(_, c)| c);
+        }
+        // Inner-class loggers (`Outer$Inner`) are looked up by their outer class.
+        let logger = logger.split('$').next().unwrap_or(logger);
+        let mut segments = logger.rsplit('.');
+        let class = segments.next()?;
+        let lookup = |name: &str| {
+            loggers::LOGGER_COMPONENTS
+                .binary_search_by(|(key, _)| (*key).cmp(name))
+                .ok()
+                .map(|i| loggers::LOGGER_COMPONENTS[i].1)
+        };
+        lookup(class).or_else(|| {
+            let package = segments.next()?;
+            lookup(&format!("{package}.{class}"))
+        })
     }
 }
 

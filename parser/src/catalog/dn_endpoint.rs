@@ -1751,7 +1751,8 @@ commandQueueReport {
             throwable: None,
             continuation: String::new(),
             continuation_lines: 0,
-            service: None,
+            host: None,
+            component: None,
             headerless: false,
         };
         let t = classify(&record, Component::Datanode).map(|t| t.data.kind());
