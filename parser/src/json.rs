@@ -105,6 +105,30 @@ pub(crate) fn sniff(head: &[String]) -> bool {
                 .is_some_and(|l| opens(l.trim())))
 }
 
+/// Whether the first bytes of a file named `.json` hold log records (a shipper's export, a JSON
+/// layout) rather than some other JSON document: one of the fields that carry a line or a
+/// record, or the keys of a search response, appears.
+pub fn may_hold_records(head: &[u8]) -> bool {
+    const KEYS: &[&[u8]] = &[
+        b"\"log\"",
+        b"\"message\"",
+        b"\"MESSAGE\"",
+        b"\"line\"",
+        b"\"short_message\"",
+        b"\"_source\"",
+        b"\"hits\"",
+        b"\"resultType\"",
+        b"\"loggerName\"",
+        b"\"logger_name\"",
+        b"\"log.logger\"",
+        b"\"__CURSOR\"",
+        b"\"__REALTIME_TIMESTAMP\"",
+        b"\"@timestamp\"",
+    ];
+    KEYS.iter()
+        .any(|key| memchr::memmem::find(head, key).is_some())
+}
+
 /// Reads a JSON stream into `splitter`: `head` is what was read for detection, `lines` the rest.
 pub(crate) fn read(head: Vec<String>, lines: &mut Lines<'_>, splitter: &mut Splitter<'_>) {
     let mut reader = Reader {

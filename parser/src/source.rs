@@ -231,7 +231,7 @@ pub struct RotationKey {
 const DATED_AGE_BASE: u64 = 1_000_000_000_000_000_000;
 
 /// The extensions a log file ends with before any rotation suffix.
-const LOG_EXTENSIONS: &[&str] = &[".log", ".out", ".txt"];
+const LOG_EXTENSIONS: &[&str] = &[".log", ".out", ".txt", ".json", ".jsonl", ".ndjson"];
 const COMPRESSION_EXTENSIONS: &[&str] = &[".gz", ".zst", ".zstd"];
 const ARCHIVE_EXTENSIONS: &[&str] = &[".tar.gz", ".tar.zst", ".tar.zstd", ".tgz", ".tzst", ".tar"];
 
@@ -557,7 +557,11 @@ fn hint_from_file_name(name: &str) -> SourceHint {
     }
     // kubelet `/var/log/containers/<pod>_<namespace>_<container>-<id>.log`; host names have no `_`.
     let stem = stem.split('_').next().unwrap_or(stem);
-    if let Some(rest) = strip_prefix_ignore_case(stem, "ozone-") {
+    // `ozone-<user>-<role>-<host>` (ozone-functions.sh, 1.0.0 on); `hadoop-<user>-<role>-<host>`
+    // (hadoop-functions.sh `HADOOP_LOGFILE`, 0.5.0-beta and earlier).
+    if let Some(rest) = strip_prefix_ignore_case(stem, "ozone-")
+        .or_else(|| strip_prefix_ignore_case(stem, "hadoop-"))
+    {
         // `ozone-<user>-<role>-<host>`: the first role after the user; else `ozone-<role>-…`.
         let mut offsets = Vec::new();
         let mut start = 0;
@@ -601,6 +605,19 @@ fn strip_prefix_ignore_case<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
 
 /// What a folder name says: a host (and its role when the name has one), or only a role.
 fn folder_hint(folder: &str) -> (Option<String>, Option<Component>) {
+    // kubelet `/var/log/pods/<namespace>_<pod>_<pod uid>/<container>/<n>.log`.
+    let parts: Vec<&str> = folder.split('_').collect();
+    if let [namespace, pod, uid] = parts[..]
+        && !namespace.is_empty()
+        && !pod.is_empty()
+        && uid.len() >= 32
+        && uid.bytes().all(|b| b.is_ascii_hexdigit() || b == b'-')
+    {
+        return (
+            Some(pod.to_string()),
+            role_numbered(pod).or_else(|| pod_name(pod)),
+        );
+    }
     if let Some(component) = role_numbered(folder).or_else(|| pod_name(folder)) {
         return (Some(folder.to_string()), Some(component));
     }
@@ -728,6 +745,34 @@ mod tests {
             Some("scm2"),
             Some(Component::Scm),
         );
+        // 0.5.0-beta and earlier: hadoop-functions.sh
+        // `HADOOP_LOGFILE="hadoop-${HADOOP_IDENT_STRING}-${HADOOP_SUBCMD}-${HOSTNAME}.log"`.
+        check(
+            "hadoop-hadoop-scm-scm1.example.com.log",
+            Some("scm1.example.com"),
+            Some(Component::Scm),
+        );
+        check(
+            "logs/hadoop-ozone-datanode-dn7.out.2",
+            Some("dn7"),
+            Some(Component::Datanode),
+        );
+        check(
+            "hadoop-hadoop-om-om-0.log",
+            Some("om-0"),
+            Some(Component::Om),
+        );
+    }
+
+    #[test]
+    fn kubelet_pod_folders_and_json_exports() {
+        // `/var/log/pods/<namespace>_<pod>_<uid>/<container>/<restart>.log` (shippers.md 1).
+        check(
+            "var/log/pods/default_datanode-2_8d3e5a1b-2c4f-4a6e-9b7d-0f1e2d3c4b5a/datanode/0.log",
+            Some("datanode-2"),
+            Some(Component::Datanode),
+        );
+        check("export/scm-0.jsonl", Some("scm-0"), Some(Component::Scm));
     }
 
     #[test]

@@ -284,7 +284,9 @@ impl DatanodeEvent {
     }
 }
 
-const RELEASES: &str = "Ozone 2.0-HEAD (HEAD 78d5650c)";
+/// The releases a row's wording was found in (at the tags ozone-1.3.0 … 2.2.0 and HEAD); rows
+/// that differ say so.
+const RELEASES: &str = "1.3–HEAD";
 const CSM: &str =
     "org.apache.hadoop.ozone.container.common.transport.server.ratis.ContainerStateMachine";
 const XSR: &str =
@@ -297,12 +299,15 @@ const CCCH: &str = "org.apache.hadoop.ozone.container.common.statemachine.comman
 
 macro_rules! kind {
     ($kind:literal, $log:literal, $class:expr, $level:literal, $template:literal, $catalogue:literal) => {
+        kind!($kind, $log, $class, $level, $template, $catalogue, RELEASES)
+    };
+    ($kind:literal, $log:literal, $class:expr, $level:literal, $template:literal, $catalogue:literal, $releases:expr) => {
         KindInfo {
             kind: $kind,
             log: $log,
             class: $class,
             level: $level,
-            releases: RELEASES,
+            releases: $releases,
             template: $template,
             catalogue: $catalogue,
         }
@@ -324,7 +329,7 @@ pub const KINDS: &[KindInfo] = &[
         log: "dn-container",
         class: "org.apache.hadoop.ozone.container.common.utils.ContainerLogger",
         level: "INFO/WARN/ERROR",
-        releases: RELEASES,
+        releases: "2.0–HEAD (HEAD 78d5650c; not checked further back)",
         template: "ID=<id> | Index=<i> | BCSID=<b> | State=<s> | Volume=<v> | DataChecksum=<hex>[ | <message>]",
         catalogue: "datanode.md 1.3",
     },
@@ -334,7 +339,8 @@ pub const KINDS: &[KindInfo] = &[
         CSM,
         "INFO",
         "{}: initialize {}",
-        "datanode.md 2.3"
+        "datanode.md 2.3",
+        "2.0–HEAD"
     ),
     kind!(
         "csm_last_applied_index",
@@ -342,7 +348,8 @@ pub const KINDS: &[KindInfo] = &[
         CSM,
         "INFO",
         "{}: The snapshot info is null. Setting the last applied index to:{} / {}: Setting the last applied index to {}",
-        "datanode.md 2.3"
+        "datanode.md 2.3",
+        "2.0–HEAD"
     ),
     kind!(
         "csm_snapshot",
@@ -358,7 +365,8 @@ pub const KINDS: &[KindInfo] = &[
         CSM,
         "ERROR",
         "\"Failed to take snapshot  for \" + gid + \" as the stateMachine is unhealthy. The last applied index is at \" + ti",
-        "datanode.md 2.3"
+        "datanode.md 2.3",
+        "2.0–HEAD (HEAD 78d5650c; not checked further back)"
     ),
     kind!(
         "csm_start_transaction_failed",
@@ -398,7 +406,8 @@ pub const KINDS: &[KindInfo] = &[
         CSM,
         "ERROR",
         "Write chunk has taken {}ns crossing threshold {}ns for index {} groupId {}, cancelling pending write chunk for this group",
-        "datanode.md 2.3"
+        "datanode.md 2.3",
+        "2.0–HEAD"
     ),
     kind!(
         "csm_write_failed_close_server",
@@ -406,7 +415,8 @@ pub const KINDS: &[KindInfo] = &[
         CSM,
         "ERROR",
         "{}: Failed to writeStateMachineData, close server",
-        "datanode.md 2.3"
+        "datanode.md 2.3",
+        "HEAD (unreleased)"
     ),
     kind!(
         "csm_read_failed",
@@ -430,7 +440,8 @@ pub const KINDS: &[KindInfo] = &[
         CSM,
         "ERROR",
         "getGroupId() + \": failed to applyTransaction at logIndex \" + index + \" for \" + cmdType",
-        "datanode.md 2.3"
+        "datanode.md 2.3",
+        "1.4–HEAD"
     ),
     kind!(
         "csm_apply_failed",
@@ -478,7 +489,8 @@ pub const KINDS: &[KindInfo] = &[
         XSR,
         "WARN",
         "handleInstallSnapshotFromLeader for firstTermIndexInLog={}, terminating pipeline: {}",
-        "datanode.md 2.4"
+        "datanode.md 2.4",
+        "2.0–HEAD"
     ),
     kind!(
         "ratis_group_created",
@@ -558,7 +570,8 @@ pub const KINDS: &[KindInfo] = &[
         KVH,
         "INFO",
         "Finalized Block request received {}  / Block has been finalized {} ",
-        "datanode.md 2.5"
+        "datanode.md 2.5",
+        "2.0–HEAD"
     ),
     kind!(
         "container_mark_unhealthy_error",
@@ -598,7 +611,8 @@ pub const KINDS: &[KindInfo] = &[
         DISPATCHER,
         "WARN",
         "Triggered immediate heartbeat because of full volume.",
-        "datanode.md 2.5, 3.B"
+        "datanode.md 2.5, 3.B",
+        "2.1–HEAD"
     ),
     kind!(
         "scan_container_not_found",
@@ -606,7 +620,8 @@ pub const KINDS: &[KindInfo] = &[
         "org.apache.hadoop.ozone.container.common.impl.ContainerSet",
         "WARN",
         "Request to scan container {} which was not found in the container set",
-        "datanode.md 2.5"
+        "datanode.md 2.5",
+        "2.1–HEAD"
     ),
     kind!(
         "container_scan_result",
@@ -614,7 +629,8 @@ pub const KINDS: &[KindInfo] = &[
         "ContainerScanHelper (the scanner's logger, e.g. OnDemandContainerDataScanner)",
         "ERROR/WARN",
         "Corruption detected in container [{}]. Marking it UNHEALTHY. {} / Skipped marking container UNHEALTHY [{}]: scan failed due to transient ...",
-        "datanode.md 2.5, 3.A"
+        "datanode.md 2.5, 3.A",
+        "1.4–HEAD"
     ),
     kind!(
         "close_container_handling",
@@ -622,7 +638,8 @@ pub const KINDS: &[KindInfo] = &[
         CCCH,
         "INFO/ERROR",
         "Container #{} does not exist in datanode. Its pipeline may have closed before it was created. Container close failed. / Marking Container {} quasi closed / Follower cannot close container #{}. / Can't close container #{}",
-        "datanode.md 2.6"
+        "datanode.md 2.6",
+        "2.0–HEAD (HEAD 78d5650c; not checked further back)"
     ),
 ];
 
