@@ -659,7 +659,14 @@ pub fn parse(input: &Input<'_>) -> Option<Typed> {
             }
         }
     };
-    let entities = entities(&event, &record.message);
+    // A pipeline action's reason names its peers on the lines after the first
+    // (`XceiverServerRatis.handlePipelineFailure`: `\n  Follower <peer> with datanodeId <uuid> …`).
+    let entities = match event {
+        DatanodeEvent::PipelineAction { .. } if record.continuation_lines > 0 => {
+            entities(&event, &record.full_text())
+        }
+        _ => entities(&event, &record.message),
+    };
     Some(Typed {
         data: EventData::Datanode(event),
         entities,
@@ -1286,9 +1293,20 @@ fn entities(event: &DatanodeEvent, msg: &str) -> Vec<Entity> {
         DatanodeEvent::PipelineAction { .. }
         | DatanodeEvent::InstallSnapshotTerminating { .. }
         | DatanodeEvent::RatisGroupCreated { .. } => {
+            let mut pipelines = Vec::new();
             for m in entity::find_pipelines(msg) {
+                pipelines.push(m.value.to_ascii_lowercase());
                 out.extend(Entity::pipeline(m.value));
                 out.extend(entity::group_of_pipeline(m.value).and_then(|g| Entity::group(&g)));
+            }
+            // The reason's other uuids are Ratis peers, which are datanode uuids
+            // (`with datanodeId <uuid>`, `Follower <uuid>`, `<uuid>@group-…`).
+            if matches!(event, DatanodeEvent::PipelineAction { .. }) {
+                out.extend(
+                    entity::find_uuids(msg)
+                        .filter(|m| !pipelines.contains(&m.value.to_ascii_lowercase()))
+                        .filter_map(|m| Entity::datanode(m.value)),
+                );
             }
         }
         DatanodeEvent::DispatchError { message, .. } => {
@@ -1555,7 +1573,59 @@ mod tests {
             &[],
         );
         assert!(matches!(e, DatanodeEvent::DispatchError { ref trace_id, .. } if trace_id == "7"));
-        assert!(entities.contains(&"container:5".to_string()));
+        // Printed twice (issue 18 item 9), kept once.
+        assert_eq!(entities, vec!["container:5".to_string()]);
+        let (_, entities) = one(
+            "WARN",
+            KVH,
+            "Operation: PutBlock , Trace ID:  , Message: Requested block conID: 1 locID: 113750153625600017 bcsId: 0 replicaIndex: null in container 1 is missing , Result: NO_SUCH_BLOCK , StorageContainerException Occurred.",
+            &[],
+        );
+        assert_eq!(
+            entities,
+            vec![
+                "container:1".to_string(),
+                "block:1:113750153625600017".to_string()
+            ]
+        );
+    }
+
+    #[test]
+    fn pipeline_action_reasons_name_their_datanodes() {
+        // XceiverServerRatis.handlePipelineFailure (HEAD): `name + " with datanodeId " + id +
+        // "handlePipelineFailure " + " for " + reason + ": " + role …`, a leader adds
+        // `\n  Follower <peer> with datanodeId <id> is slow with lastRpcElapsedTime=…ms`.
+        let own = "3f2b9c1e-7a4d-4e8b-9c0f-5d6e7f8a9b0c";
+        let slow = "8d1e5a3b-2c4f-4a6e-9b7d-0f1e2d3c4b5a";
+        let fine = "b2c7e9d4-1f6a-4c3b-8e52-7a9d0c4f6e13";
+        let first = format!(
+            "pipeline Action CLOSE on pipeline Pipeline-7e3b1c52-9a4d-4f18-b6e2-41a9c03d5e7b.Reason : {own}@group-41A9C03D5E7B with datanodeId {own}handlePipelineFailure  for slow follower: LEADER elapsed time=305000ms"
+        );
+        let followers = [
+            format!(
+                "  Follower {slow} with datanodeId {slow} is slow with lastRpcElapsedTime=300112ms"
+            ),
+            format!(
+                "  Follower {fine} with datanodeId {fine} is  responding with lastRpcElapsedTime=12ms"
+            ),
+        ];
+        let (e, entities) = one(
+            "WARN",
+            XSR,
+            &first,
+            &[followers[0].as_str(), followers[1].as_str()],
+        );
+        assert!(matches!(e, DatanodeEvent::PipelineAction { .. }));
+        assert_eq!(
+            entities,
+            vec![
+                "pipeline:7e3b1c52-9a4d-4f18-b6e2-41a9c03d5e7b".to_string(),
+                "group:41A9C03D5E7B".to_string(),
+                format!("datanode:{own}"),
+                format!("datanode:{slow}"),
+                format!("datanode:{fine}"),
+            ]
+        );
     }
 
     #[test]

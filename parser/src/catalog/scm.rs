@@ -1102,6 +1102,17 @@ fn audit(body: &AuditBody) -> Typed {
             .and_then(entity::container_id)
             .map(Entity::Container),
     );
+    // ALLOCATE_BLOCK `sampleBlocks=[conID: C locID: L bcsId: B replicaIndex: R, …]` (2.0.0 on),
+    // DELETE_KEY_BLOCK `KeyBlockToDelete=[BlockGroup[…, deletedBlocks=[conID: …]]]`: `BlockID`s,
+    // read as DN audit's `blockData` is.
+    for (key, value) in params.iter() {
+        if matches!(key, "sampleBlocks" | "KeyBlockToDelete" | "blocks") {
+            for m in entity::find_blocks(value) {
+                entities.push(Entity::Container(m.value.container));
+                entities.push(m.value.entity());
+            }
+        }
+    }
     Typed {
         data: super::EventData::Scm(ScmEvent::Audit(ScmAudit {
             user: body.user.clone(),

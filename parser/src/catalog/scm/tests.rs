@@ -566,6 +566,23 @@ fn audit_admin_ops_tell_decommission_recommission_and_maintenance_apart() {
 }
 
 #[test]
+fn audit_blocks_are_entities_as_in_dn_audit() {
+    // SCMBlockProtocolServer.allocateBlock (2.0.0 on): `sampleBlocks` = the BlockIDs, `[` … `]`.
+    let line = r#"2026-08-20 14:02:10,331 | INFO  | SCMAudit | user=om | ip=10.0.0.5 | op=ALLOCATE_BLOCK {"size":"268435456","num":"1","replication":"RATIS/THREE","owner":"om1","client":"","allocated":"1","sampleBlocks":"[conID: 3012 locID: 113750153625653249 bcsId: 0 replicaIndex: null]"} | ret=SUCCESS |  "#;
+    let (_, entities) = audit_of(line);
+    assert_eq!(
+        entities,
+        vec![
+            Entity::Container(3012),
+            Entity::Block {
+                container: 3012,
+                local: 113750153625653249
+            }
+        ]
+    );
+}
+
+#[test]
 fn audit_heartbeats_carry_term_and_commands() {
     let (a, entities) = audit_of(AUDIT_HB_LEADER);
     assert_eq!(a.term, Some(5));
