@@ -69,7 +69,7 @@ pub fn node_of_thread(thread: &str) -> Option<ThreadNode<'_>> {
     ROLES.iter().find_map(|&(prefix, role)| {
         let rest = thread.strip_prefix(prefix)?;
         let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-        (digits > 0 && rest[digits..].starts_with('-')).then(|| ThreadNode {
+        (digits > 0 && rest[digits..].starts_with(['-', '@'])).then(|| ThreadNode {
             id: &thread[..prefix.len() + digits],
             role: Some(role),
         })
@@ -197,6 +197,9 @@ mod tests {
         // MiniOzoneHAClusterImpl OM_NODE_ID_PREFIX "omNode-" and SCM_NODE_ID_PREFIX "scmNode-".
         let om = node_of_thread("omNode-2-OMStateMachineApplyTransactionThread - 0").unwrap();
         assert_eq!((om.id, om.role), ("omNode-2", Some(Component::Om)));
+        // An OM's Ratis peer id is its node id: `omNode-1@group-…-StateMachineUpdater`.
+        let om = node_of_thread("omNode-1@group-C5BA1605619E-StateMachineUpdater").unwrap();
+        assert_eq!(om.id, "omNode-1");
         let scm = node_of_thread("scm1-DatanodeAdminManager-0").unwrap();
         assert_eq!((scm.id, scm.role), ("scm1", Some(Component::Scm)));
         for other in [
