@@ -342,7 +342,7 @@ impl<'a> Splitter<'a> {
         if other.is_some() {
             self.summary.other_layout_headers += 1;
         }
-        if self.sample_logger.is_none() {
+        if self.sample_logger.is_none() && other.is_none() {
             self.sample_logger = header.logger.map(str::to_string);
         }
         let source = framed.source;
