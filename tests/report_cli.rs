@@ -507,6 +507,37 @@ fn rules_explain_completions_and_man_page() {
     assert!(man.contains("scan"));
 }
 
+/// `explain` lists every setting a rule reads with its default and where the default comes from.
+#[test]
+fn explain_lists_the_settings_each_rule_reads() {
+    for rule in oztrace_rules::registry() {
+        let doc = rule.doc();
+        assert!(!doc.settings.is_empty(), "{} reads no setting", doc.id);
+        let text = stdout(&oztrace(&["explain", doc.id]));
+        assert!(text.contains("Settings it reads"), "{text}");
+        for setting in doc.settings {
+            let line = format!("{} = {}", setting.key, setting.default);
+            assert!(text.contains(&line), "{}: no `{line}`", doc.id);
+            assert!(
+                text.contains(&format!("default from: {}", setting.default_from)),
+                "{}: {}",
+                doc.id,
+                setting.key
+            );
+        }
+    }
+}
+
+/// A setting from `--set` reaches the rule: with a 10 s heartbeat interval the 30 s apart
+/// `Detected timeout` lines are no longer one backlog, so the mechanism is not shown.
+#[test]
+fn heartbeat_interval_setting_changes_what_is_a_backlog() {
+    let bundle = sample("HDDS-17269-bug-info-no-action");
+    assert_eq!(oztrace(&["scan", &bundle]).status.code(), Some(1));
+    let out = oztrace(&["scan", &bundle, "--set", "hdds.heartbeat.interval=10s"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+}
+
 #[test]
 fn each_input_is_its_own_cluster_and_json_stays_one_document_per_line() {
     let bug = sample("HDDS-17400-bug-stale-open-replica");

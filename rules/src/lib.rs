@@ -127,6 +127,20 @@ pub struct RuleDoc {
     pub evidence: &'static str,
     /// `log4j.logger.<name>=<LEVEL>` lines that sharpen it.
     pub loggers: &'static [&'static str],
+    /// The settings it reads (`--set`, else `ozone-site.xml` in the bundle, else the default).
+    pub settings: &'static [SettingDoc],
+}
+
+/// A setting a rule reads: an Ozone key where Ozone has one, else an `oztrace.<rule>.<name>`
+/// key for a threshold of the rule's own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct SettingDoc {
+    pub key: &'static str,
+    pub default: &'static str,
+    /// Where the default comes from: the Ozone constant, or why the rule chose it.
+    pub default_from: &'static str,
+    /// What the rule does with it.
+    pub used_for: &'static str,
 }
 
 /// Configuration the rules read: `--set KEY=VALUE` and `ozone-site.xml` found in the bundle.
@@ -145,6 +159,25 @@ impl Settings {
     /// The value and its source (`--set`, a file path), if any.
     pub fn get(&self, key: &str) -> Option<(&str, &str)> {
         self.values.get(key).map(|(v, s)| (v.as_str(), s.as_str()))
+    }
+
+    /// A duration setting in milliseconds, read as `Configuration.getTimeDuration` reads it (a
+    /// bare number is milliseconds); the documented default when unset or not a positive duration.
+    pub fn duration_ms(&self, doc: &SettingDoc) -> i64 {
+        self.get(doc.key)
+            .and_then(|(v, _)| premature_lease_close::parse_duration_ms(v))
+            .filter(|&ms| ms > 0)
+            .or_else(|| premature_lease_close::parse_duration_ms(doc.default))
+            .unwrap_or(0)
+    }
+
+    /// A whole-number setting; the documented default when unset or not a number of at least `min`.
+    pub fn number(&self, doc: &SettingDoc, min: i64) -> i64 {
+        self.get(doc.key)
+            .and_then(|(v, _)| v.trim().parse::<i64>().ok())
+            .filter(|&n| n >= min)
+            .or_else(|| doc.default.parse().ok())
+            .unwrap_or(min)
     }
 }
 
@@ -266,6 +299,34 @@ mod tests {
             fingerprint("resurrected-container", &Entity::Container(1051)),
             "8e6488650462a0f2"
         );
+    }
+
+    #[test]
+    fn settings_read_durations_and_numbers_else_their_defaults() {
+        const WAIT: SettingDoc = SettingDoc {
+            key: "ozone.scm.close.container.wait.duration",
+            default: "150s",
+            default_from: "",
+            used_for: "",
+        };
+        const COUNT: SettingDoc = SettingDoc {
+            key: "ozone.scm.heartbeat.rpc-retry-count",
+            default: "15",
+            default_from: "",
+            used_for: "",
+        };
+        let mut settings = Settings::default();
+        assert_eq!(settings.duration_ms(&WAIT), 150_000);
+        assert_eq!(settings.number(&COUNT, 0), 15);
+        settings.set(WAIT.key, "2m", "ozone-site.xml");
+        settings.set(COUNT.key, "0", "--set");
+        assert_eq!(settings.duration_ms(&WAIT), 120_000);
+        assert_eq!(settings.number(&COUNT, 0), 0);
+        assert_eq!(settings.number(&COUNT, 1), 15, "below the minimum");
+        settings.set(WAIT.key, "soon", "--set");
+        settings.set(COUNT.key, "many", "--set");
+        assert_eq!(settings.duration_ms(&WAIT), 150_000);
+        assert_eq!(settings.number(&COUNT, 0), 15);
     }
 
     #[test]

@@ -21,7 +21,9 @@
 //! A gap names X when the IN_SERVICE push cannot be seen: no SEND_HEARTBEAT audit from X and
 //! `SCMDatanodeHeartbeatDispatcher` not at DEBUG there.
 
-use crate::{Confidence, Context, Evidence, Finding, Gap, Output, Role, Rule, RuleDoc, Severity};
+use crate::{
+    Confidence, Context, Evidence, Finding, Gap, Output, Role, Rule, RuleDoc, SettingDoc, Severity,
+};
 use oztrace_analyzer::Analysis;
 use oztrace_analyzer::graph::EdgeKind;
 use oztrace_analyzer::machines::node_admin::{self, ABORT_WRITE_OVERWRITES_COPY};
@@ -41,9 +43,16 @@ const HEARTBEAT_DISPATCHER: &str =
 /// Op states of a running admin workflow the datanode may report.
 const ADMIN_STATES: &[&str] = &["DECOMMISSIONING", "ENTERING_MAINTENANCE", "IN_MAINTENANCE"];
 
-/// The audit record of a request follows its `Starting …` line by milliseconds (audit after the
-/// manager call returns).
-const ADMISSION_SPREAD_MS: i64 = 60_000;
+const ADMISSION_SPREAD: &str = "oztrace.overwritten-op-state.admission-spread";
+
+const SETTINGS: &[SettingDoc] = &[SettingDoc {
+    key: ADMISSION_SPREAD,
+    default: "60s",
+    default_from: "oztrace: one admin request prints `Force flag …`, `Starting Decommission …` and its audit record \
+on one IPC handler within one call, milliseconds apart unless the pre-check walks many containers; a minute keeps \
+them together and still separates a request an operator repeats",
+    used_for: "the lines cited as the accepted request: those at most this long before the admission",
+}];
 
 static DOC: RuleDoc = RuleDoc {
     id: ID,
@@ -74,6 +83,7 @@ confirmed = race, then re-election and effect on that SCM with no recommission; 
 unless it is re-elected first). Silent when a recommission (audit DECOMMISSION_NODES without `force`, `Queued node … for \
 recommission`, `Recommissioned node …TrackedNode@hash`) or a dead-node abort lies between admission and effect, when \
 the new leader continues the workflow, and for an abort on a leader.",
+    settings: SETTINGS,
     loggers: &[
         "log4j.logger.org.apache.hadoop.hdds.scm.server.SCMDatanodeHeartbeatDispatcher=DEBUG",
     ],
@@ -89,9 +99,10 @@ impl Rule for OverwrittenOpState {
     fn check(&self, context: &Context<'_>, out: &mut Output) {
         let analysis = context.analysis;
         let facts = Facts::collect(&analysis.trace);
+        let spread_ms = context.settings.duration_ms(&SETTINGS[0]);
         let mut audit_gap_hosts: BTreeSet<String> = BTreeSet::new();
         for (uuid, node) in &facts.nodes {
-            let Some(finding) = node.finding(analysis, uuid) else {
+            let Some(finding) = node.finding(analysis, uuid, spread_ms) else {
                 continue;
             };
             // The IN_SERVICE push is only default-on in the SCM audit (SEND_HEARTBEAT); without it
@@ -436,7 +447,7 @@ impl Node {
         out
     }
 
-    fn finding(&self, analysis: &Analysis, uuid: &str) -> Option<Finding> {
+    fn finding(&self, analysis: &Analysis, uuid: &str, spread_ms: i64) -> Option<Finding> {
         let trace = &analysis.trace;
         let races = self.races(analysis, uuid);
         let drops = self.drops(analysis);
@@ -530,7 +541,7 @@ IN_SERVICE push is in the logs (the next heartbeat repairs a follower)"
             let same_request = a <= admission
                 && trace
                     .elapsed(a, admission)
-                    .is_some_and(|ms| ms <= ADMISSION_SPREAD_MS);
+                    .is_some_and(|ms| ms <= spread_ms);
             if same_request {
                 evidence.push(note(
                     a,

@@ -2,7 +2,9 @@
 //! back because of a stale non-empty OPEN, CLOSING or UNHEALTHY replica, so the blocks that were
 //! deleted come back and nothing deletes them again.
 
-use crate::{Confidence, Context, Evidence, Finding, Gap, Output, Role, Rule, RuleDoc, Severity};
+use crate::{
+    Confidence, Context, Evidence, Finding, Gap, Output, Role, Rule, RuleDoc, SettingDoc, Severity,
+};
 use oztrace_analyzer::Analysis;
 use oztrace_analyzer::machines::container as container_machine;
 use oztrace_analyzer::machines::scm_role;
@@ -13,9 +15,18 @@ use oztrace_parser::entity::Entity;
 
 pub const ID: &str = "resurrected-container";
 
-/// How long after a resurrection line a follower's not-leader failure for the same replica
-/// still belongs to it (the failure follows within milliseconds on the same report thread).
-const FOLLOWER_FAILURE_WINDOW_MS: i64 = 60_000;
+const FOLLOWER_FAILURE_WINDOW: &str = "oztrace.resurrected-container.follower-failure-window";
+
+const SETTINGS: &[SettingDoc] = &[SettingDoc {
+    key: FOLLOWER_FAILURE_WINDOW,
+    default: "60s",
+    default_from: "oztrace: a follower logs the not-leader failure right after the line, on the same report thread \
+(milliseconds); a minute absorbs a report handler busy with a large full report, and a later failure for the same \
+replica still says the host was a follower",
+    used_for: "a resurrection line followed this soon by a not-leader failure for the same replica on the same SCM \
+comes from a follower, whose update is refused: no finding",
+}];
+
 /// Aftermath lines kept as evidence.
 const MAX_AFTERMATH: usize = 4;
 
@@ -57,6 +68,7 @@ data (HDDS-11136, HDDS-14684: by design) and is not flagged. With no earlier seq
 when the replica's datanode was seen dead and back before the line, else possible. Context: the \
 earlier sequence id, the RM delete commands, the datanode's dead and return lines; effect: what \
 the leader's ReplicationManager sends for the container afterwards (close, replicate).",
+    settings: SETTINGS,
     loggers: DEBUG_LOGGERS,
 };
 
@@ -72,6 +84,7 @@ impl Rule for ResurrectedContainer {
     fn check(&self, context: &Context<'_>, out: &mut Output) {
         let analysis = context.analysis;
         let trace = &analysis.trace;
+        let window_ms = context.settings.duration_ms(&SETTINGS[0]);
         for id in 0..trace.events.len() {
             let Some(resurrection) = stale_candidate(trace, id) else {
                 continue;
@@ -86,7 +99,7 @@ impl Rule for ResurrectedContainer {
             if !resurrects {
                 continue;
             }
-            if is_follower(analysis, id, resurrection) {
+            if is_follower(analysis, id, resurrection, window_ms) {
                 continue;
             }
             if let Some(finding) = judge(analysis, id, resurrection) {
@@ -132,18 +145,14 @@ fn replica_datanode(trace: &Trace, e: &ResurrectedEvent) -> Option<Entity> {
 
 /// The same SCM logs a not-leader failure for this container and replica right after the line,
 /// or the SCM role machine says this host was not the leader.
-fn is_follower(analysis: &Analysis, id: EventId, e: &ResurrectedEvent) -> bool {
+fn is_follower(analysis: &Analysis, id: EventId, e: &ResurrectedEvent, window_ms: i64) -> bool {
     let trace = &analysis.trace;
     let event = trace.get(id);
     let on_host = trace.of_host(&event.host);
     let failed = on_host[on_host.partition_point(|&other| other <= id)..]
         .iter()
         .copied()
-        .take_while(|&other| {
-            trace
-                .elapsed(id, other)
-                .is_none_or(|ms| ms <= FOLLOWER_FAILURE_WINDOW_MS)
-        })
+        .take_while(|&other| trace.elapsed(id, other).is_none_or(|ms| ms <= window_ms))
         .any(|other| match &trace.get(other).data {
             EventData::ScmContainer(ScmContainerEvent::ReportFailed(f)) => {
                 f.not_leader

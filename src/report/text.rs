@@ -344,6 +344,19 @@ pub fn explain(doc: &RuleDoc) -> String {
     let _ = writeln!(out, "Why it matters:\n{}\n", doc.why);
     let _ = writeln!(out, "Evidence and confidence:\n{}\n", doc.evidence);
     let _ = writeln!(out, "Example:\n{}\n", doc.example);
+    if !doc.settings.is_empty() {
+        out.push_str(
+            "Settings it reads (from --set KEY=VALUE, else ozone-site.xml in the bundle, else the default):\n\n",
+        );
+        for s in doc.settings {
+            let _ = writeln!(
+                out,
+                "{} = {}\n    default from: {}\n    used for: {}",
+                s.key, s.default, s.default_from, s.used_for
+            );
+        }
+        out.push('\n');
+    }
     if doc.loggers.is_empty() {
         out.push_str("It needs no logger above the default INFO level.\n");
     } else {
