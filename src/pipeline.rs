@@ -280,7 +280,7 @@ fn read_stream(
     };
     let mut hosts: HashMap<String, Arc<str>> = HashMap::new();
     let mut host_counts: HashMap<Arc<str>, u64> = HashMap::new();
-    let mut component_counts: HashMap<Component, u64> = HashMap::new();
+    let mut component_counts = [0u64; Component::ALL.len()];
     let mut resolver = SourceResolver::new(file.hint.clone());
     let mut outcome = StreamOutcome {
         file: Arc::clone(&file_name),
@@ -315,7 +315,7 @@ fn read_stream(
             }
         };
         *host_counts.entry(Arc::clone(&host)).or_default() += 1;
-        *component_counts.entry(component).or_default() += 1;
+        component_counts[component as usize] += 1;
         if let (Some(level @ (Level::Debug | Level::Trace)), Some(logger)) =
             (record.level, &record.logger)
             && verbose_seen.insert((Arc::clone(&host), logger.clone()))
@@ -379,8 +379,10 @@ fn read_stream(
     outcome.bytes = counting.bytes;
     // A stream of several hosts or components (compose, kubectl, a shipper's export, a test's
     // one-JVM output) is shown by its most frequent ones.
-    if let Some((component, _)) = component_counts
+    if let Some((component, _)) = Component::ALL
         .into_iter()
+        .zip(component_counts)
+        .filter(|(_, n)| *n > 0)
         .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
     {
         outcome.component = component;

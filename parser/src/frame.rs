@@ -138,7 +138,7 @@ impl<'a> Framed<'a> {
 /// `om2_1       | rest` → (`om2_1`, `rest`); v2 `datanode4-1  | `; the service starts with a letter.
 fn compose_service(line: &str) -> Option<(&str, &str)> {
     let bytes = line.as_bytes();
-    if !bytes.first()?.is_ascii_alphabetic() {
+    if !bytes.first()?.is_ascii_alphabetic() || memchr::memchr(b'|', bytes).is_none() {
         return None;
     }
     let name_len = bytes

@@ -31,6 +31,14 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::fmt;
+use std::sync::Arc;
+
+/// The sources seen in a stream, by the fields that name them.
+#[derive(Default)]
+struct SourceCache {
+    known: std::collections::HashMap<String, Outer>,
+    scratch: String,
+}
 
 /// Records put back in time order at once; an export longer than this is ordered per window.
 const REORDER_WINDOW: usize = 32_768;
@@ -133,6 +141,7 @@ pub fn may_hold_records(head: &[u8]) -> bool {
 pub(crate) fn read(head: Vec<String>, lines: &mut Lines<'_>, splitter: &mut Splitter<'_>) {
     let mut reader = Reader {
         format: None,
+        sources: SourceCache::default(),
         window: Vec::new(),
         started: false,
         docker_piece: None,
@@ -216,30 +225,7 @@ impl ValueFramer {
         } else {
             self.buf.push('\n');
         }
-        let mut end = None;
-        for (i, b) in text.bytes().enumerate() {
-            if self.in_string {
-                match (self.escaped, b) {
-                    (true, _) => self.escaped = false,
-                    (false, b'\\') => self.escaped = true,
-                    (false, b'"') => self.in_string = false,
-                    _ => {}
-                }
-                continue;
-            }
-            match b {
-                b'"' => self.in_string = true,
-                b'{' | b'[' => self.depth += 1,
-                b'}' | b']' => {
-                    self.depth = self.depth.saturating_sub(1);
-                    if self.depth == 0 {
-                        end = Some(i + 1);
-                        break;
-                    }
-                }
-                _ => {}
-            }
-        }
+        let end = self.scan(text.as_bytes());
         match end {
             Some(end) => {
                 self.buf.push_str(&text[..end]);
@@ -259,6 +245,42 @@ impl ValueFramer {
                 None
             }
         }
+    }
+
+    /// Follows braces outside strings through `bytes` (jumping over string contents, where a
+    /// log line spends most of its bytes); the offset just past the brace that closes the value.
+    fn scan(&mut self, bytes: &[u8]) -> Option<usize> {
+        let mut i = 0;
+        while i < bytes.len() {
+            if self.escaped {
+                self.escaped = false;
+                i += 1;
+                continue;
+            }
+            if self.in_string {
+                let at = i + memchr::memchr2(b'"', b'\\', &bytes[i..])?;
+                if bytes[at] == b'\\' {
+                    self.escaped = true;
+                } else {
+                    self.in_string = false;
+                }
+                i = at + 1;
+                continue;
+            }
+            let at = i + memchr::memchr3(b'"', b'{', b'}', &bytes[i..])?;
+            match bytes[at] {
+                b'"' => self.in_string = true,
+                b'{' => self.depth += 1,
+                _ => {
+                    self.depth = self.depth.saturating_sub(1);
+                    if self.depth == 0 {
+                        return Some(at + 1);
+                    }
+                }
+            }
+            i = at + 1;
+        }
+        None
     }
 
     /// A value still open at the end of the stream.
@@ -281,13 +303,14 @@ enum ItemKind {
     /// A log4j line (or lines) and who wrote it.
     Line { text: String, outer: Outer },
     /// A record a JSON layout wrote whole.
-    Whole { record: Record, key: String },
+    Whole { record: Record, key: Arc<str> },
     /// Not a record oztrace knows: kept as a headerless record.
     Other { text: String },
 }
 
 struct Reader {
     format: Option<Format>,
+    sources: SourceCache,
     window: Vec<Item>,
     started: bool,
     /// A docker json-file `log` piece without its `\n` (a line over 16 KiB), waiting for the rest.
@@ -309,7 +332,7 @@ impl Reader {
             );
         }
         // Whole responses of a search API hold many records.
-        if let Some(items) = decode_response(line, value) {
+        if let Some(items) = decode_response(line, value, &mut self.sources) {
             self.format.get_or_insert(items.0);
             for item in items.1 {
                 self.add(item, splitter);
@@ -322,7 +345,7 @@ impl Reader {
                 if let Some(format) = format {
                     self.format.get_or_insert(format);
                 }
-                fields.item(line, format.or(self.format))
+                fields.item(line, format.or(self.format), &mut self.sources)
             }
             None => None,
         };
@@ -440,7 +463,11 @@ impl Reader {
 }
 
 /// A whole search response: an Elasticsearch/OpenSearch `_search` page or a Loki `query_range`.
-fn decode_response(line: u64, value: &str) -> Option<(Format, Vec<Item>)> {
+fn decode_response(
+    line: u64,
+    value: &str,
+    sources: &mut SourceCache,
+) -> Option<(Format, Vec<Item>)> {
     #[derive(serde::Deserialize)]
     struct Search<'a> {
         #[serde(borrow)]
@@ -489,7 +516,7 @@ fn decode_response(line: u64, value: &str) -> Option<(Format, Vec<Item>)> {
             .iter()
             .map(|hit| {
                 Fields::decode(hit.get())
-                    .and_then(|f| f.item(line_of(hit), Some(Format::Elastic)))
+                    .and_then(|f| f.item(line_of(hit), Some(Format::Elastic), sources))
                     .unwrap_or_else(|| other(line_of(hit), hit.get()))
             })
             .collect();
@@ -517,7 +544,7 @@ fn decode_response(line: u64, value: &str) -> Option<(Format, Vec<Item>)> {
                     let mut fields = labels.clone();
                     fields.line = Some(text);
                     fields.time_nanos = nanos.parse::<i128>().ok();
-                    items.extend(fields.item(at, Some(Format::Loki)));
+                    items.extend(fields.item(at, Some(Format::Loki), sources));
                 }
                 _ => items.push(other(at, value.get())),
             }
@@ -731,7 +758,7 @@ impl<'a> Fields<'a> {
         let mut fields = Fields::default();
         let mut de = serde_json::Deserializer::from_str(text);
         ObjectSeed {
-            path: String::new(),
+            path: &mut String::new(),
             fields: &mut fields,
         }
         .deserialize(&mut de)
@@ -744,7 +771,7 @@ impl<'a> Fields<'a> {
         let mut fields = Fields::default();
         let mut de = serde_json::Deserializer::from_str(text);
         let _ = ObjectSeed {
-            path: "labels".to_string(),
+            path: &mut "labels".to_string(),
             fields: &mut fields,
         }
         .deserialize(&mut de);
@@ -887,9 +914,46 @@ impl<'a> Fields<'a> {
         })
     }
 
+    /// Who wrote the record, as its fields say: computed once per source (records of one pod,
+    /// file or unit share it).
+    fn outer(&self, format: Format, sources: &mut SourceCache, nanos: Option<i128>) -> Outer {
+        let scratch = &mut sources.scratch;
+        scratch.clear();
+        scratch.push_str(format.name());
+        for part in [
+            &self.pod,
+            &self.host,
+            &self.node_host,
+            &self.container,
+            &self.component_label,
+            &self.owner,
+            &self.unit,
+            &self.ident,
+            &self.pid,
+            &self.stream,
+            &self.file,
+        ] {
+            scratch.push('\u{1f}');
+            scratch.push_str(part.as_deref().unwrap_or(""));
+        }
+        let time = nanos.map(millis);
+        if let Some(known) = sources.known.get(scratch.as_str()) {
+            return Outer {
+                time,
+                ..known.clone()
+            };
+        }
+        let outer = Outer {
+            time: None,
+            ..self.source(format)
+        };
+        sources.known.insert(scratch.clone(), outer.clone());
+        Outer { time, ..outer }
+    }
+
     /// Who wrote the record, as its fields say. A pod names the host; node and agent hosts
     /// (`kubernetes.host`, Beats `host.name`, Vector `host`) only when nothing else does.
-    fn outer(&self, format: Format) -> Outer {
+    fn source(&self, format: Format) -> Outer {
         let from_file = self.file.as_deref().map(hint_from_path).unwrap_or_default();
         let host = self
             .pod
@@ -932,14 +996,14 @@ impl<'a> Fields<'a> {
         .collect::<Vec<_>>()
         .join("\u{1f}");
         Outer {
-            key,
-            host,
+            key: Arc::from(key),
+            host: host.map(Arc::from),
             component,
-            time: self.wrapper_nanos().map(millis),
+            time: None,
         }
     }
 
-    fn item(&self, line: u64, format: Option<Format>) -> Option<Item> {
+    fn item(&self, line: u64, format: Option<Format>, sources: &mut SourceCache) -> Option<Item> {
         let format = format?;
         if format.is_layout() {
             return self.layout_record(line);
@@ -949,7 +1013,8 @@ impl<'a> Fields<'a> {
             Format::Loki | Format::LokiQuery => self.line.as_ref(),
             _ => self.log.as_ref().or(self.message.as_ref()),
         }?;
-        let outer = self.outer(format);
+        let nanos = self.wrapper_nanos();
+        let outer = self.outer(format, sources, nanos);
         // Fluent Bit `Merge_Log` and friends: a JSON layout's record inside the line.
         if text.trim_start().starts_with('{')
             && let Some(inner) = Fields::decode(text.trim())
@@ -959,14 +1024,14 @@ impl<'a> Fields<'a> {
             if let ItemKind::Whole { record, key } = &mut item.kind {
                 record.host = record.host.take().or(outer.host.clone());
                 record.component = record.component.or(outer.component);
-                *key = outer.key.clone();
+                *key = Arc::clone(&outer.key);
             }
-            item.time = self.wrapper_nanos().or(item.time);
+            item.time = nanos.or(item.time);
             return Some(item);
         }
         Some(Item {
             line,
-            time: self.wrapper_nanos(),
+            time: nanos,
             kind: ItemKind::Line {
                 text: text.to_string(),
                 outer,
@@ -1009,7 +1074,7 @@ impl<'a> Fields<'a> {
                 .host
                 .as_deref()
                 .or(self.node_host.as_deref())
-                .map(str::to_string),
+                .map(Arc::from),
             component: self
                 .component_label
                 .as_deref()
@@ -1043,7 +1108,7 @@ impl<'a> Fields<'a> {
                 }
             }
         }
-        let key = record.host.clone().unwrap_or_default();
+        let key = record.host.clone().unwrap_or_else(|| Arc::from(""));
         Some(Item {
             line,
             time: nanos,
@@ -1055,7 +1120,9 @@ impl<'a> Fields<'a> {
 /// Deserializes an object, keeping the fields [`slot`] names and descending into the objects
 /// [`descends`] names; `path` is the dotted path of the object.
 struct ObjectSeed<'f, 'a> {
-    path: String,
+    /// The dotted path, in one buffer shared by the whole record (each level appends its key and
+    /// takes it off again).
+    path: &'f mut String,
     fields: &'f mut Fields<'a>,
 }
 
@@ -1074,33 +1141,28 @@ impl<'de, 'f> Visitor<'de> for ObjectSeed<'f, 'de> {
     }
 
     fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<(), M::Error> {
+        let base = self.path.len();
         while let Some(key) = map.next_key::<Text<'de>>()? {
-            let key = key.0;
+            self.path.truncate(base);
             // `_source` (Elasticsearch) holds the document; its fields are the record's.
-            let path = if self.path.is_empty() && key == "_source" {
-                String::new()
-            } else if self.path.is_empty() {
-                key.into_owned()
-            } else {
-                format!("{}.{key}", self.path)
-            };
-            let slot = slot(&path);
-            if path.is_empty() || descends(&path) {
+            if !(base == 0 && key.0 == "_source") {
+                if base > 0 {
+                    self.path.push('.');
+                }
+                self.path.push_str(&key.0);
+            }
+            let slot = slot(self.path);
+            if self.path.is_empty() || descends(self.path) || slot.is_some() {
                 map.next_value_seed(ValueSeed {
-                    path,
+                    path: &mut *self.path,
                     slot,
-                    fields: self.fields,
-                })?;
-            } else if let Some(slot) = slot {
-                map.next_value_seed(ValueSeed {
-                    path,
-                    slot: Some(slot),
-                    fields: self.fields,
+                    fields: &mut *self.fields,
                 })?;
             } else {
                 map.next_value::<IgnoredAny>()?;
             }
         }
+        self.path.truncate(base);
         Ok(())
     }
 }
@@ -1108,7 +1170,7 @@ impl<'de, 'f> Visitor<'de> for ObjectSeed<'f, 'de> {
 /// A field's value: a string or number for its slot, an object to descend into, an array of
 /// strings (ECS `stackTraceAsArray`) or bytes (journald's non-UTF-8 `MESSAGE`) joined.
 struct ValueSeed<'f, 'a> {
-    path: String,
+    path: &'f mut String,
     slot: Option<Slot>,
     fields: &'f mut Fields<'a>,
 }
@@ -1166,7 +1228,7 @@ impl<'de, 'f> Visitor<'de> for ValueSeed<'f, 'de> {
 
     fn visit_map<M: MapAccess<'de>>(self, map: M) -> Result<(), M::Error> {
         if let Some(slot) = self.slot
-            && !descends(&self.path)
+            && !descends(self.path)
         {
             // An object where a value was expected (`kubernetes` as a marker): note it, skip it.
             self.fields.mark(slot);

@@ -8,7 +8,7 @@
 //! open record, since their lines interleave. Blank lines never start a record. Records are
 //! emitted in the order their headers arrived.
 
-use crate::frame::{Framed, Framing, LineSource, WrapperTime, compose_host, replica_of};
+use crate::frame::{Framed, Framing, WrapperTime, compose_host, replica_of};
 use crate::layout::{self, Detected, Layout, display_name, parse_header};
 use crate::source::{Component, Level};
 use crate::time::TimeZones;
@@ -41,7 +41,7 @@ pub struct Record {
     pub continuation_lines: u32,
     /// The host the line's wrapper names: a compose service (without the replica suffix of an
     /// unscaled service), a pod, a journald host, a shipper record's pod or host field.
-    pub host: Option<String>,
+    pub host: Option<Arc<str>>,
     /// The component the wrapper names: a container, compose service, unit, insight prefix.
     pub component: Option<Component>,
     /// No layout could read this line and no record was open to attach it to.
@@ -181,8 +181,8 @@ type ParsedHeader<'l> = (crate::pattern::Header<'l>, Option<&'static Arc<Layout>
 /// pushed).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct Outer {
-    pub key: String,
-    pub host: Option<String>,
+    pub key: Arc<str>,
+    pub host: Option<Arc<str>>,
     pub component: Option<Component>,
     /// The collector's time for the line, UTC epoch millis.
     pub time: Option<i64>,
@@ -197,7 +197,7 @@ pub(crate) struct Splitter<'a> {
     /// The JSON format the lines came in, for the summary's name.
     wrapper: Option<&'static str>,
     /// The open record of each source, with its arrival number.
-    pending: Vec<(Option<String>, u64, Record)>,
+    pending: Vec<(Option<Arc<str>>, u64, Record)>,
     /// CRI `P` pieces waiting for the rest of their line, per stream.
     partial: HashMap<String, (u64, String)>,
     /// Finished records waiting for earlier pending ones, by arrival number.
@@ -275,7 +275,7 @@ impl<'a> Splitter<'a> {
     }
 
     /// A record a JSON layout wrote whole.
-    pub(crate) fn push_record(&mut self, record: Record, key: Option<String>) {
+    pub(crate) fn push_record(&mut self, record: Record, key: Option<Arc<str>>) {
         self.arrivals += 1;
         self.finish_pending(&key);
         self.finished.insert(self.arrivals, record);
@@ -290,19 +290,24 @@ impl<'a> Splitter<'a> {
             return;
         };
         let key = match (outer, framed.source) {
-            (Some(outer), Some(inner)) => Some(format!("{}\u{1f}{}", outer.key, inner.key)),
-            (Some(outer), None) => Some(outer.key.clone()),
-            (None, inner) => inner.map(|s| s.key.to_string()),
+            (Some(outer), Some(inner)) => {
+                Some(Arc::from(format!("{}\u{1f}{}", outer.key, inner.key)))
+            }
+            (Some(outer), None) => Some(Arc::clone(&outer.key)),
+            (None, inner) => inner.map(|s| Arc::from(s.key)),
         };
         if framed.partial {
             let piece = self
                 .partial
-                .entry(key.unwrap_or_default())
+                .entry(key.as_deref().unwrap_or_default().to_string())
                 .or_insert((line_no, String::new()));
             piece.1.push_str(framed.rest);
             return;
         }
-        if let Some((first_line, mut joined)) = self.partial.remove(key.as_deref().unwrap_or("")) {
+        if !self.partial.is_empty()
+            && let Some((first_line, mut joined)) =
+                self.partial.remove(key.as_deref().unwrap_or(""))
+        {
             // The last piece of a CRI line: read the whole line.
             joined.push_str(framed.rest);
             let whole = Framed {
@@ -325,7 +330,7 @@ impl<'a> Splitter<'a> {
         line_no: u64,
         framed: Framed<'_>,
         header: Option<ParsedHeader<'_>>,
-        key: Option<String>,
+        key: Option<Arc<str>>,
         outer: Option<&Outer>,
     ) {
         let Some((header, other)) = header else {
@@ -348,9 +353,11 @@ impl<'a> Splitter<'a> {
         let source = framed.source;
         let host = match source.and_then(|s| s.host) {
             Some(h) if framed.framing == Framing::Compose => {
-                Some(compose_host(h, |stem| self.scaled.contains(stem)).to_string())
+                Some(Arc::from(compose_host(h, |stem| {
+                    self.scaled.contains(stem)
+                })))
             }
-            Some(h) => Some(h.to_string()),
+            Some(h) => Some(Arc::from(h)),
             None => outer.and_then(|o| o.host.clone()),
         };
         let zone = self
@@ -397,26 +404,30 @@ impl<'a> Splitter<'a> {
         {
             return Some((framed, Some(header)));
         }
-        let others = Framing::ALL
+        // Every wrapper starts with a letter, a digit or `[`: a stack frame (`\tat …`,
+        // `    at …`) is no other wrapper's line.
+        if raw.starts_with(char::is_whitespace) {
+            return Some((own.unwrap_or(Framed::new(raw)), None));
+        }
+        let mut others = Framing::ALL
             .into_iter()
             .filter(|f| *f != detected.framing)
             .filter_map(|f| f.split(raw));
-        for framed in others.clone() {
+        let mut continuing = None;
+        for framed in others.by_ref() {
             if let Some(header) = parse_header(framed.rest, &detected.layout) {
                 return Some((framed, Some(header)));
             }
+            let open = framed.source.is_some_and(|s| {
+                self.pending
+                    .iter()
+                    .any(|(k, _, _)| k.as_deref() == Some(s.key))
+            });
+            if open && continuing.is_none() {
+                continuing = Some(framed);
+            }
         }
-        let open = |s: &LineSource<'_>| {
-            self.pending
-                .iter()
-                .any(|(k, _, _)| k.as_deref() == Some(s.key))
-        };
-        let framed = others
-            .filter(|f| f.source.as_ref().is_some_and(open))
-            .chain(own)
-            .next()
-            .unwrap_or(Framed::new(raw));
-        Some((framed, None))
+        Some((continuing.or(own).unwrap_or(Framed::new(raw)), None))
     }
 
     /// A line that starts no record: the continuation of its source's open record, or a
@@ -457,14 +468,14 @@ impl<'a> Splitter<'a> {
         self.flush();
     }
 
-    fn open(&mut self, key: Option<String>, record: Record) {
+    fn open(&mut self, key: Option<Arc<str>>, record: Record) {
         self.arrivals += 1;
         self.finish_pending(&key);
         self.pending.push((key, self.arrivals, record));
         self.flush();
     }
 
-    fn finish_pending(&mut self, key: &Option<String>) {
+    fn finish_pending(&mut self, key: &Option<Arc<str>>) {
         if let Some(i) = self.pending.iter().position(|(k, _, _)| k == key) {
             let (_, arrival, done) = self.pending.swap_remove(i);
             self.finished.insert(arrival, done);

@@ -27,6 +27,22 @@ pub enum Component {
 }
 
 impl Component {
+    /// Every component, in declaration order (`component as usize` indexes it).
+    pub const ALL: [Component; 12] = [
+        Component::Om,
+        Component::Scm,
+        Component::Datanode,
+        Component::Recon,
+        Component::S3g,
+        Component::OmAudit,
+        Component::OmSysAudit,
+        Component::ScmAudit,
+        Component::DnAudit,
+        Component::DnContainer,
+        Component::Client,
+        Component::Unknown,
+    ];
+
     pub fn as_str(self) -> &'static str {
         match self {
             Component::Om => "om",
@@ -96,17 +112,19 @@ impl Component {
         }
         // Inner-class loggers (`Outer$Inner`) are looked up by their outer class.
         let logger = logger.split('$').next().unwrap_or(logger);
-        let mut segments = logger.rsplit('.');
-        let class = segments.next()?;
         let lookup = |name: &str| {
             loggers::LOGGER_COMPONENTS
                 .binary_search_by(|(key, _)| (*key).cmp(name))
                 .ok()
                 .map(|i| loggers::LOGGER_COMPONENTS[i].1)
         };
-        lookup(class).or_else(|| {
-            let package = segments.next()?;
-            lookup(&format!("{package}.{class}"))
+        let class_at = logger.rfind('.').map_or(0, |dot| dot + 1);
+        lookup(&logger[class_at..]).or_else(|| {
+            // `<package>.<Class>`: the logger's last two segments.
+            let package_at = logger[..class_at.checked_sub(1)?]
+                .rfind('.')
+                .map_or(0, |dot| dot + 1);
+            lookup(&logger[package_at..])
         })
     }
 }

@@ -88,7 +88,6 @@ enum StreamComponent {
 #[derive(Debug)]
 pub struct SourceResolver {
     file: SourceHint,
-    loggers: HashMap<String, Option<Component>>,
     nodes: HashMap<String, Component>,
     stream: StreamComponent,
 }
@@ -104,24 +103,26 @@ impl SourceResolver {
     pub fn new(file: SourceHint) -> SourceResolver {
         SourceResolver {
             file,
-            loggers: HashMap::new(),
             nodes: HashMap::new(),
             stream: StreamComponent::None,
         }
     }
 
     pub fn resolve<'a>(&'a mut self, record: &'a Record) -> Resolved<'a> {
-        let node = record.thread.as_deref().and_then(node_of_thread);
-        let component = self.component(record, node);
+        let component = self.component(record);
+        // The thread is read only when nothing else names the host (most files say it).
         let host = record
             .host
             .as_deref()
             .or(self.file.host.as_deref())
-            .or(node.map(|n| n.id));
+            .or_else(|| {
+                let node = node_of_thread(record.thread.as_deref()?)?;
+                Some(node.id)
+            });
         Resolved { host, component }
     }
 
-    fn component(&mut self, record: &Record, node: Option<ThreadNode<'_>>) -> Component {
+    fn component(&mut self, record: &Record) -> Component {
         let logger = record.logger.as_deref();
         if let Some(audit) = logger.and_then(Component::from_audit_logger) {
             return audit;
@@ -129,14 +130,8 @@ impl SourceResolver {
         if let Some(c) = record.component.or(self.file.component) {
             return c;
         }
-        let from_logger = logger.and_then(|l| match self.loggers.get(l) {
-            Some(known) => *known,
-            None => {
-                let c = Component::from_logger(l);
-                self.loggers.insert(l.to_string(), c);
-                c
-            }
-        });
+        let from_logger = logger.and_then(Component::from_logger);
+        let node = record.thread.as_deref().and_then(node_of_thread);
         if let Some(c) = from_logger {
             if let Some(node) = node {
                 self.nodes.entry(node.id.to_string()).or_insert(c);
