@@ -232,7 +232,7 @@ fn split_journal(line: &str) -> Option<Framed<'_>> {
         if stamp.as_bytes().get(10) != Some(&b'T') {
             return None;
         }
-        (parse_offset_stamp(stamp), &line[end + 1..])
+        (parse_rfc3339(stamp), &line[end + 1..])
     } else {
         // `Jun 12 10:38:22.336958 `: month, day (space-padded), time.
         let month = line.get(..4)?;
@@ -268,20 +268,6 @@ fn split_journal(line: &str) -> Option<Framed<'_>> {
     Some(match time {
         Some(t) => framed.at(WrapperTime::Utc(t)),
         None => framed,
-    })
-}
-
-/// RFC 3339 with `+HH:MM`, `+HHMM` or `Z`.
-pub fn parse_offset_stamp(stamp: &str) -> Option<i64> {
-    parse_rfc3339(stamp).or_else(|| {
-        // `+0000`: insert the colon jiff wants.
-        let cut = stamp.len().checked_sub(5)?;
-        let (head, offset) = stamp.split_at(cut);
-        if offset.starts_with(['+', '-']) && offset[1..].bytes().all(|b| b.is_ascii_digit()) {
-            parse_rfc3339(&format!("{head}{}:{}", &offset[..3], &offset[3..]))
-        } else {
-            None
-        }
     })
 }
 
@@ -378,7 +364,7 @@ pub fn split_viewer_stamp(line: &str) -> Option<(i64, &str)> {
     if !(stamp.ends_with('Z') || stamp.get(19..)?.contains(['+', '-'])) {
         return None;
     }
-    Some((parse_offset_stamp(stamp)?, &line[end + 1..]))
+    Some((parse_rfc3339(stamp)?, &line[end + 1..]))
 }
 
 #[cfg(test)]

@@ -27,6 +27,7 @@
 
 use crate::record::{DETECTION_LINES, Lines, Outer, Record, Splitter};
 use crate::source::{Level, component_from_service, hint_from_path};
+use crate::time::parse_rfc3339_nanos;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 use std::borrow::Cow;
@@ -553,17 +554,6 @@ fn decode_response(
     Some((Format::LokiQuery, items))
 }
 
-/// RFC 3339 with `Z`, `+HH:MM` or `+HHMM`, to nanoseconds.
-fn parse_nanos(stamp: &str) -> Option<i128> {
-    let parse = |s: &str| s.parse::<jiff::Timestamp>().ok().map(|t| t.as_nanosecond());
-    parse(stamp).or_else(|| {
-        let cut = stamp.len().checked_sub(5)?;
-        let (head, offset) = stamp.split_at(cut);
-        (offset.starts_with(['+', '-']) && offset[1..].bytes().all(|b| b.is_ascii_digit()))
-            .then(|| parse(&format!("{head}{}:{}", &offset[..3], &offset[3..])))?
-    })
-}
-
 fn millis(nanos: i128) -> i64 {
     (nanos.div_euclid(1_000_000)) as i64
 }
@@ -910,7 +900,7 @@ impl<'a> Fields<'a> {
             [&self.at_timestamp, &self.timestamp_text, &self.time_text]
                 .into_iter()
                 .flatten()
-                .find_map(|t| parse_nanos(t))
+                .find_map(|t| parse_rfc3339_nanos(t))
         })
     }
 

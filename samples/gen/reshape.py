@@ -4,6 +4,8 @@
 The log lines stay those of the source bundle (made by its own generator from the Ozone source);
 only how they reach the operator changes, so each reshaped bundle must give the same findings:
 
+- `HDDS-16825-bug-writer-fails-after-autocommit-k8s-pods`: its three OMs as pods `om-0..2` of an
+  `om` StatefulSet (`kubectl logs --prefix --timestamps`, audit files via `kubectl cp`).
 - `HDDS-17269-bug-info-k8s-pods` from `HDDS-17269-bug-info`: the cluster as Ozone's Kubernetes
   definitions run it (`hadoop-ozone/dist/src/main/k8s/definitions/ozone/`, SCM HA overlay):
   StatefulSet pods `scm-0..2` and `datanode-0..3` behind headless services, so the datanodes print
@@ -22,7 +24,7 @@ only how they reach the operator changes, so each reshaped bundle must give the 
   they rotated. The bundle's `conf/ozone-site.xml` is attached as the operator would.
 
 Deterministic (Python standard library only, gzip with mtime=0): `python3 samples/gen/reshape.py`
-rewrites both bundles; their REPLAY files are kept.
+rewrites its bundles; their REPLAY files are kept.
 """
 import gzip
 import io
@@ -117,65 +119,89 @@ def fresh(dst):
 # ------------------------------------------------------------------------------------------------
 # Kubernetes pods
 
-K8S_SRC = "HDDS-17269-bug-info"
-K8S_DST = "HDDS-17269-bug-info-k8s-pods"
+# Per source bundle: its hosts' pods, the pod IPs, the SCM node ids the overlay renames.
+K8S = {
+    "HDDS-17269-bug-info": {
+        "dst": "HDDS-17269-bug-info-k8s-pods",
+        "pods": {"scm1": "scm-0", "scm2": "scm-1", "scm3": "scm-2",
+                 "dn1": "datanode-0", "dn2": "datanode-1", "dn3": "datanode-2", "dn4": "datanode-3"},
+        # One per pod, as the CNI hands them out.
+        "ips": {"10.20.0.11": "10.244.1.12", "10.20.0.12": "10.244.2.9", "10.20.0.13": "10.244.3.15",
+                "10.20.0.21": "10.244.1.31",
+                "10.20.1.11": "10.244.1.7", "10.20.1.12": "10.244.2.7", "10.20.1.13": "10.244.3.7",
+                "10.20.1.14": "10.244.4.7"},
+        # SCM node ids (HddsUtils.threadNamePrefix): scm0..scm2 in the SCM HA overlay.
+        "threads": {"[scm1-": "[scm0-", "[scm2-": "[scm1-", "[scm3-": "[scm2-"},
+    },
+    "HDDS-16825-bug-writer-fails-after-autocommit": {
+        "dst": "HDDS-16825-bug-writer-fails-after-autocommit-k8s-pods",
+        # An `om` StatefulSet of three; the OM node ids (`ozone.om.nodes.omservice`) stay om1..om3.
+        "pods": {"om1": "om-0", "om2": "om-1", "om3": "om-2"},
+        "ips": {},
+        "threads": {},
+    },
+}
+SERVICE = {"scm": "scm", "dn": "datanode", "om": "om"}
+CONTAINER = {"scm": "scm", "dn": "datanode", "om": "om"}
 
-PODS = {"scm1": "scm-0", "scm2": "scm-1", "scm3": "scm-2",
-        "dn1": "datanode-0", "dn2": "datanode-1", "dn3": "datanode-2", "dn4": "datanode-3"}
-SERVICE = {"scm": "scm", "dn": "datanode"}
-# Pod IPs on the cluster network (one per pod, as the CNI hands them out).
-POD_IPS = {"10.20.0.11": "10.244.1.12", "10.20.0.12": "10.244.2.9", "10.20.0.13": "10.244.3.15",
-           "10.20.0.21": "10.244.1.31",
-           "10.20.1.11": "10.244.1.7", "10.20.1.12": "10.244.2.7", "10.20.1.13": "10.244.3.7",
-           "10.20.1.14": "10.244.4.7"}
+
+def role_of(host):
+    return re.match(r"[a-z]+", host).group(0)
 
 
-def k8s_rename(text):
-    for host, pod in PODS.items():
-        role = "scm" if host.startswith("scm") else "dn"
-        text = text.replace(f"{host}.example.com", f"{pod}.{SERVICE[role]}.default.svc.cluster.local")
+def k8s_rename(text, spec):
+    for host, pod in spec["pods"].items():
+        text = text.replace(f"{host}.example.com", f"{pod}.{SERVICE[role_of(host)]}.default.svc.cluster.local")
     text = text.replace("recon.example.com", "recon-0.recon.default.svc.cluster.local")
-    for old, new in POD_IPS.items():
+    for old, new in spec["ips"].items():
         text = text.replace(old, new)
-    # SCM node ids (HddsUtils.threadNamePrefix): scm0..scm2 in the SCM HA overlay.
-    for n in (1, 2, 3):
-        text = text.replace(f"[scm{n}-", f"[scm{n - 1}-")
+    for old, new in spec["threads"].items():
+        text = text.replace(old, new)
     return text
 
 
-def k8s_pods():
-    src = os.path.join(SAMPLES, K8S_SRC)
-    dst = os.path.join(SAMPLES, K8S_DST)
+def k8s_pods(src_name, spec):
+    src = os.path.join(SAMPLES, src_name)
+    dst = os.path.join(SAMPLES, spec["dst"])
     fresh(dst)
-    scm_stdout = []
+    prefixed = {}
     for folder in sorted(os.listdir(src)):
-        if folder not in PODS:
+        if folder == "conf":
+            shutil.copytree(os.path.join(src, folder), os.path.join(dst, folder))
+            for root, _, names in os.walk(os.path.join(dst, folder)):
+                for name in names:
+                    path = os.path.join(root, name)
+                    write_text(path, k8s_rename(read_text(path), spec))
             continue
-        pod = PODS[folder]
+        if folder not in spec["pods"]:
+            continue
+        pod = spec["pods"][folder]
+        role = role_of(folder)
         for name in sorted(os.listdir(os.path.join(src, folder))):
-            text = k8s_rename(read_text(os.path.join(src, folder, name)))
+            text = k8s_rename(read_text(os.path.join(src, folder, name)), spec)
             if name.startswith("ozone-hadoop-"):
                 # Container stdout through the console appender, stamped by the kubelet (the
                 # runtime receives each line a few hundred microseconds after log4j wrote it).
-                container = "scm" if folder.startswith("scm") else "datanode"
                 out = []
                 for i, (t, line) in enumerate(timed_lines(text)):
                     stamp = rfc3339_nano(t + timedelta(microseconds=180 + 3 * (i % 50)))
-                    body = f"{stamp} {console(line)}"
-                    out.append(f"[pod/{pod}/{container}] {body}" if container == "scm" else body)
-                if container == "scm":
-                    scm_stdout.extend(out)
-                else:
+                    out.append(f"{stamp} {console(line)}")
+                if role == "dn":
                     write_text(os.path.join(dst, f"{pod}.log"), "\n".join(out) + "\n")
+                else:
+                    prefix = f"[pod/{pod}/{CONTAINER[role]}] "
+                    prefixed.setdefault(role, []).extend(prefix + line for line in out)
             else:
                 # log4j2 files under /var/log/hadoop, named after the pod (`${hostName}`).
                 renamed = name.replace(f"-{folder}", f"-{pod}")
                 write_text(os.path.join(dst, pod, "var/log/hadoop", renamed), text + ("" if text.endswith("\n") else "\n"))
-    write_text(os.path.join(dst, "kubectl-logs-scm.txt"), "\n".join(scm_stdout) + "\n")
-    copy_meta(src, dst, K8S_SOURCE_MD)
+    for role, lines in prefixed.items():
+        write_text(os.path.join(dst, f"kubectl-logs-{SERVICE[role]}.txt"), "\n".join(lines) + "\n")
+    copy_meta(src, dst, K8S_SOURCE_MD[src_name])
 
 
-K8S_SOURCE_MD = """# HDDS-17269-bug-info-k8s-pods: the HDDS-17269-bug-info cluster as Kubernetes pods
+K8S_SOURCE_MD = {}
+K8S_SOURCE_MD["HDDS-17269-bug-info"] = """# HDDS-17269-bug-info-k8s-pods: the HDDS-17269-bug-info cluster as Kubernetes pods
 
 Generated by `samples/gen/reshape.py` from `HDDS-17269-bug-info` (read its SOURCE.md for the story,
 the identities and the evidence chain: every log line is that bundle's, only hosts and the way the
@@ -283,6 +309,34 @@ their record by `file`, and the log4j time inside `message` is the event time.
 """
 
 
+K8S_SOURCE_MD["HDDS-16825-bug-writer-fails-after-autocommit"] = """# HDDS-16825-bug-writer-fails-after-autocommit-k8s-pods: the same OM HA cluster as Kubernetes pods
+
+Generated by `samples/gen/reshape.py` from `HDDS-16825-bug-writer-fails-after-autocommit` (read its
+SOURCE.md for the story, identities and evidence chain: every log line is that bundle's, only host
+names and the way the logs were taken change). Same findings: `premature-lease-close` on
+`key:/logs/raw/apps/payments/2026-08-18/collector-3.log`, `confirmed`.
+
+## Cluster
+The three OMs run as a StatefulSet `om` of three pods `om-0..2` behind the headless service `om`
+(namespace `default`), so their FQDNs are `om-0.om.default.svc.cluster.local` …; the OM node ids of
+the HA service (`ozone.om.nodes.omservice`, in `conf/ozone-site.xml`) stay `om1..om3`, so OM thread
+names and the system audit's `newLeader` keep them. om1..om3 of the source bundle are `om-0..2`.
+
+## Files
+- `kubectl-logs-om.txt`: `kubectl logs --prefix --timestamps` of the three OM pods (container `om`),
+  one pod after the other; the lines in the shipped console layout `%d{ISO8601} [%t] %p %c{2}: %m%n`.
+- `<pod>/var/log/hadoop/{om-audit,om-sys-audit}-<pod>.log` and their dated rotations: the log4j2
+  files, copied with `kubectl cp`; `${hostName}` is the pod name.
+- `conf/ozone-site.xml`: the operator's configuration (the ConfigMap), addresses renamed.
+
+## What it checks
+`om-0`, `om-1` and `om-2` stay three hosts: each OM's audit copy of a transaction is merged as a copy,
+not as one host's duplicate, and the abbreviated OM loggers (`om.OzoneManager`,
+`service.OpenKeyCleanupService`) give component `om`.
+"""
+
+
 if __name__ == "__main__":
-    k8s_pods()
+    for source, spec in K8S.items():
+        k8s_pods(source, spec)
     vector_export()
