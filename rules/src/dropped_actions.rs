@@ -178,6 +178,42 @@ carrying that container action, answered by another reregister (or, after a DNS 
 actions are not put back). With that DEBUG logger on and no such heartbeat, nothing is reported. A slow SCM that recovers without reregister is silent.",
     loggers: DEBUG_LINES,
     settings: SETTINGS,
+    remediation: REMEDIATION,
+};
+
+/// What an operator does about container actions lost after a reregister (HDDS-17269).
+const REMEDIATION: crate::Remediation = crate::Remediation {
+    affected: "1.1.0 and later (each endpoint's own single-thread executor, HDDS-4386), through \
+2.2.x and master.",
+    fixed_in: None,
+    fix: "Open. Proposed: wait for an endpoint's running heartbeat task instead of queuing \
+another; HDDS-17267 (also open) puts container actions back after a failed or reregistered \
+heartbeat.",
+    actions: &[
+        crate::Action {
+            purpose: "Check the datanode is registered and healthy again",
+            command: Some("ozone admin datanode list --id {datanode}"),
+        },
+        crate::Action {
+            purpose: "Find containers that stayed OPEN",
+            command: Some("ozone admin container list --state OPEN"),
+        },
+        crate::Action {
+            purpose: "Check the container whose close action was lost",
+            command: Some("ozone admin container info {container}"),
+        },
+        crate::Action {
+            purpose: "Close it by hand if it is still OPEN and should have closed (no write \
+reaches it to raise the action again)",
+            command: Some("ozone admin container close {container}"),
+        },
+    ],
+    attach: &[
+        "the datanode's log with HeartbeatEndpointTask at DEBUG (this finding's evidence)",
+        "the SCMs' logs for the restart or failover, and their audit logs (SEND_HEARTBEAT of \
+the datanode)",
+        "`ozone admin container info` of the containers that stayed OPEN",
+    ],
 };
 
 pub struct DroppedActions;

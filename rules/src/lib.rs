@@ -129,6 +129,42 @@ pub struct RuleDoc {
     pub loggers: &'static [&'static str],
     /// The settings it reads (`--set`, else `ozone-site.xml` in the bundle, else the default).
     pub settings: &'static [SettingDoc],
+    /// What an operator does about a finding.
+    pub remediation: Remediation,
+}
+
+impl RuleDoc {
+    /// The Apache JIRA page of the rule's ticket.
+    pub fn ticket_url(&self) -> String {
+        format!("https://issues.apache.org/jira/browse/{}", self.ticket)
+    }
+}
+
+/// What an operator does about a finding of a rule: which releases have the defect, whether a
+/// release fixes it, what to run now, and what a ticket needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Remediation {
+    /// The Ozone releases that have the defect, and since when.
+    pub affected: &'static str,
+    /// The first release with the fix; `None` while the ticket is open.
+    pub fixed_in: Option<&'static str>,
+    /// The state of the fix in words (the proposed change while it is open).
+    pub fix: &'static str,
+    /// Immediate actions, in order: check, then repair.
+    pub actions: &'static [Action],
+    /// What to attach to a ticket (or to the Ozone JIRA issue).
+    pub attach: &'static [&'static str],
+}
+
+/// One step an operator takes. Commands are real `ozone admin …` (or `ozone sh`/`ozone debug`)
+/// commands; `{container}`, `{datanode}`, `{datanode_host}`, `{key}` and `{pipeline}` are filled
+/// from the finding when it names them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Action {
+    /// What the step is for.
+    pub purpose: &'static str,
+    /// The command to run, if the step is one.
+    pub command: Option<&'static str>,
 }
 
 /// A setting a rule reads: an Ozone key where Ozone has one, else an `oztrace.<rule>.<name>`

@@ -87,6 +87,43 @@ the new leader continues the workflow, and for an abort on a leader.",
     loggers: &[
         "log4j.logger.org.apache.hadoop.hdds.scm.server.SCMDatanodeHeartbeatDispatcher=DEBUG",
     ],
+    remediation: REMEDIATION,
+};
+
+/// What an operator does about a dropped decommission (HDDS-17219).
+const REMEDIATION: crate::Remediation = crate::Remediation {
+    affected: "1.2.0 and later with SCM HA (HDDS-5090 added the follower copy of the \
+operational state and the resume on leadership), through 2.2.x and master.",
+    fixed_in: None,
+    fix: "Open. Proposed: the decommission monitor writes an operational state only while its \
+SCM is leader, so a follower takes the state from heartbeats and a re-elected leader resumes \
+the workflow.",
+    actions: &[
+        crate::Action {
+            purpose: "See the datanode's operational state as the leader SCM holds it now",
+            command: Some("ozone admin datanode list --id {datanode}"),
+        },
+        crate::Action {
+            purpose: "See which SCM leads (the one that dropped the decommission was re-elected)",
+            command: Some("ozone admin scm roles"),
+        },
+        crate::Action {
+            purpose: "Issue the decommission again (`ozone admin datanode maintenance \
+{datanode_host}` for a maintenance); no data was lost",
+            command: Some("ozone admin datanode decommission {datanode_host}"),
+        },
+        crate::Action {
+            purpose: "Follow it to the end",
+            command: Some("ozone admin datanode status decommission --json"),
+        },
+    ],
+    attach: &[
+        "every SCM's log from the decommission request to the IN_SERVICE command (this \
+finding's evidence), with the leader changes",
+        "every SCM's audit log (DECOMMISSION_NODES, SEND_HEARTBEAT of the datanode)",
+        "the datanode's log for the same time",
+        "`ozone admin scm roles` and `ozone admin datanode list --id` output",
+    ],
 };
 
 pub struct OverwrittenOpState;

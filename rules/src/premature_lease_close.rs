@@ -116,6 +116,47 @@ the CREATE_FILE line when it is applied, milliseconds apart.",
         "log4j.logger.org.apache.hadoop.ozone.om.request.key.OMKeyCommitRequest=DEBUG",
         "log4j.logger.org.apache.hadoop.ozone.om.service.OpenKeyCleanupService=DEBUG",
     ],
+    remediation: REMEDIATION,
+};
+
+/// What an operator does about a file closed under a live hsync writer (HDDS-16825).
+const REMEDIATION: crate::Remediation = crate::Remediation {
+    affected: "2.0.0 and later (the lease hard limit of HDDS-10141 with the per-block hsync of \
+HDDS-9387), through 2.2.x and master.",
+    fixed_in: None,
+    fix: "Open. Proposed: expire an hsynced key only when its committed entry is older than the \
+hard limit too, and have clients update OM at least every \
+ozone.client.hsync.om.update.interval.",
+    actions: &[
+        crate::Action {
+            purpose: "See the closed file's length (below what the writer's hsync calls \
+acknowledged)",
+            command: Some("ozone sh key info {key}"),
+        },
+        crate::Action {
+            purpose: "List the files still open for writing in the bucket: hsynced ones that \
+stay in one block are next",
+            command: Some("ozone admin om list-open-files --prefix {bucket}"),
+        },
+        crate::Action {
+            purpose: "Until a fix ships, raise ozone.om.lease.hard.limit in the OMs' \
+ozone-site.xml above the longest time a writer stays in one block, then restart the OMs (it is \
+not reconfigurable at run time)",
+            command: None,
+        },
+        crate::Action {
+            purpose: "Write again, from its source, what the writer hsynced after its first \
+hsync in the last block: it is not in the closed file, and the writer was not told",
+            command: None,
+        },
+    ],
+    attach: &[
+        "every OM's log around the automatic commit (OpenKeyCleanupService, this finding's \
+evidence)",
+        "the OM audit log for the key (ALLOCATE_BLOCK, COMMIT_KEY, the hsync commits)",
+        "the writer's client log, with the error at close",
+        "the OMs' ozone-site.xml (ozone.om.lease.hard.limit) and `ozone sh key info` of the key",
+    ],
 };
 
 pub struct PrematureLeaseClose;

@@ -70,6 +70,51 @@ earlier sequence id, the RM delete commands, the datanode's dead and return line
 the leader's ReplicationManager sends for the container afterwards (close, replicate).",
     settings: SETTINGS,
     loggers: DEBUG_LOGGERS,
+    remediation: REMEDIATION,
+};
+
+/// What an operator does about a resurrected container (HDDS-17400).
+const REMEDIATION: crate::Remediation = crate::Remediation {
+    affected: "2.0.0 and later (2.0.0, 2.1.x, 2.2.x and master): HDDS-12421 moves a DELETING or \
+DELETED container back for any non-empty replica; 2.0 and 2.1 move it to CLOSED, 2.2 to QUASI_CLOSED.",
+    fixed_in: None,
+    fix: "Open. Proposed: keep the container DELETED and send the stale OPEN/CLOSING replica a \
+close command, so that the existing BCSID check decides once it reports CLOSED or QUASI_CLOSED; \
+needs HDDS-16809 first.",
+    actions: &[
+        crate::Action {
+            purpose: "Find the leader SCM (its log and ReplicationManager act on the container)",
+            command: Some("ozone admin scm roles"),
+        },
+        crate::Action {
+            purpose: "See the container's state, sequence id and every replica with its datanode, \
+state and BCSID",
+            command: Some("ozone admin container info --json {container}"),
+        },
+        crate::Action {
+            purpose: "See the datanode that brought the stale replica back (its state and when it \
+was last seen)",
+            command: Some("ozone admin datanode list --id {datanode}"),
+        },
+        crate::Action {
+            purpose: "Watch the container in the ReplicationManager's health summary (copies of \
+the deleted data, stuck replication)",
+            command: Some("ozone admin container report"),
+        },
+        crate::Action {
+            purpose: "Do not delete replica directories by hand: no `ozone admin` command deletes \
+a container (HDDS-5328 removed it). The blocks that came back belong to no key, so the cost is \
+space, not correctness; keep the evidence and clean up with the fix",
+            command: None,
+        },
+    ],
+    attach: &[
+        "the leader SCM's log from the datanode's dead line to the resurrection line (this \
+finding's evidence), and the other SCMs' logs for the same time",
+        "`ozone admin container info --json` of the container",
+        "the datanode's log and dn-container log for the container",
+        "the SCMs' ozone-site.xml",
+    ],
 };
 
 pub struct ResurrectedContainer;

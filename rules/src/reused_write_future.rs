@@ -157,6 +157,42 @@ volume; the same signature turns likely into possible). The entity is the block 
         "log4j.logger.org.apache.ratis.server.raftlog.RaftLog=TRACE",
         "log4j.logger.org.apache.ratis.server.raftlog.segmented.SegmentedRaftLogCache=TRACE",
     ],
+    remediation: REMEDIATION,
+};
+
+/// What an operator does about a chunk committed without its data (HDDS-17675).
+const REMEDIATION: crate::Remediation = crate::Remediation {
+    affected: "2.0.0 and later (HDDS-12469 reuses a pending chunk write keyed by log index \
+only); the ticket lists 2.0.0 through 2.2.x.",
+    fixed_in: None,
+    fix: "Open. Proposed: bind a pending write to the term of its log entry, so a different \
+entry at a truncated index starts its own write.",
+    actions: &[
+        crate::Action {
+            purpose: "See the container's replicas and the datanode that holds the short block",
+            command: Some("ozone admin container info --json {container}"),
+        },
+        crate::Action {
+            purpose: "Close the container: the data scanner skips OPEN containers, and once it \
+scans the closed replica SCM replaces it from a good copy",
+            command: Some("ozone admin container close {container}"),
+        },
+        crate::Action {
+            purpose: "Watch the replica turn UNHEALTHY and get replaced",
+            command: Some("ozone admin container report"),
+        },
+        crate::Action {
+            purpose: "Check that the bucket's keys read back from every replica (2.1 and later; \
+2.0 also needs -o DIR)",
+            command: Some("ozone debug replicas verify --checksums /<volume>/<bucket>"),
+        },
+    ],
+    attach: &[
+        "the datanode's log with the Ratis role change and truncation (this finding's evidence)",
+        "the datanode's dn-audit log (WRITE_CHUNK, PUT_BLOCK, READ_CHUNK of the block)",
+        "the other replicas' datanode logs for the same pipeline",
+        "`ozone admin container info --json` of the container",
+    ],
 };
 
 pub struct ReusedWriteFuture;
