@@ -16,7 +16,7 @@ import subprocess
 import sys
 
 GIT_DIR = sys.argv[1] if len(sys.argv) > 1 else "/work/.mirror/apache+ozone/repo"
-TAGS = ["ozone-1.3.0", "ozone-1.4.0", "ozone-1.4.1", "ozone-2.0.0", "ozone-2.1.0", "ozone-2.2.0", "HEAD"]
+TAGS = ["ozone-0.5.0-beta", "ozone-1.0.0", "ozone-1.1.0", "ozone-1.2.1", "ozone-1.3.0", "ozone-1.4.0", "ozone-1.4.1", "ozone-2.0.0", "ozone-2.1.0", "ozone-2.2.0", "HEAD"]
 OUT = "parser/src/source/loggers.rs"
 
 # Longest prefix wins, as in `Component::from_logger`.

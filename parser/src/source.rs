@@ -230,6 +230,37 @@ mod service_tests {
         assert_eq!(component_from_service("omega"), None);
         assert_eq!(component_from_service("kdc"), None);
     }
+
+    #[test]
+    fn abbreviated_loggers_name_their_component() {
+        // The loggers of issue 18 item 2, as `%c{2}` and `%c{1}` print them.
+        for (logger, component) in [
+            ("statemachine.EndpointStateMachine", Component::Datanode),
+            ("keyvalue.KeyValueHandler", Component::Datanode),
+            ("om.OzoneManager", Component::Om),
+            ("pipeline.SCMPipelineManager", Component::Scm),
+            ("ReplicationManager", Component::Scm),
+            ("EndpointStateMachine", Component::Datanode),
+            ("common.statemachine.EndpointStateMachine", Component::Datanode),
+            ("io.BlockOutputStreamEntryPool", Component::Client),
+            ("XceiverServerRatis$RaftServerRpcImpl", Component::Datanode),
+            // One simple name, two components: the package tells them apart.
+            ("block.BlockManagerImpl", Component::Scm),
+            ("impl.BlockManagerImpl", Component::Datanode),
+        ] {
+            assert_eq!(Component::from_logger(logger), Some(component), "{logger}");
+        }
+        for logger in [
+            "BlockManagerImpl",
+            "impl.RaftServerImpl",
+            "server.RaftServer$Division",
+            "org.apache.ratis.server.impl.RaftServerImpl",
+            "ipc.Server",
+            "",
+        ] {
+            assert_eq!(Component::from_logger(logger), None, "{logger}");
+        }
+    }
 }
 
 /// Which rotated log stream a file belongs to, and how old it is within that stream.
