@@ -241,7 +241,10 @@ mod service_tests {
             ("pipeline.SCMPipelineManager", Component::Scm),
             ("ReplicationManager", Component::Scm),
             ("EndpointStateMachine", Component::Datanode),
-            ("common.statemachine.EndpointStateMachine", Component::Datanode),
+            (
+                "common.statemachine.EndpointStateMachine",
+                Component::Datanode,
+            ),
             ("io.BlockOutputStreamEntryPool", Component::Client),
             ("XceiverServerRatis$RaftServerRpcImpl", Component::Datanode),
             // One simple name, two components: the package tells them apart.
