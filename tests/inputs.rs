@@ -90,6 +90,18 @@ fn shapes(dir: &Path) {
     );
 }
 
+/// `oztrace events --format jsonl [extra] DIR`, one value per line.
+fn events(dir: &Path, extra: &[&str]) -> Vec<Value> {
+    let mut args = vec!["events", "--format", "jsonl"];
+    args.extend_from_slice(extra);
+    args.push(dir.to_str().unwrap());
+    let out = oztrace(&args);
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
 fn stats(dir: &Path) -> Vec<Value> {
     let out = oztrace(&["stats", "--format", "json", dir.to_str().unwrap()]);
     assert_eq!(
@@ -162,17 +174,7 @@ fn stats_names_every_shape_with_its_component_and_host() {
 fn each_record_keeps_its_own_host_and_time() {
     let dir = tempfile::tempdir().unwrap();
     shapes(dir.path());
-    let out = oztrace(&[
-        "events",
-        "--all",
-        "--format",
-        "jsonl",
-        dir.path().to_str().unwrap(),
-    ]);
-    let events: Vec<Value> = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let events = events(dir.path(), &["--all"]);
     let of = |file: &str| -> Vec<&Value> { events.iter().filter(|e| e["file"] == file).collect() };
     let kubectl = of("kubectl-all.txt");
     let hosts: Vec<&str> = kubectl
@@ -212,11 +214,7 @@ java.net.ConnectException: Connection refused
         &dir.path().join("TestContainerReplication-output.txt"),
         &text,
     );
-    let out = oztrace(&["events", "--format", "jsonl", dir.path().to_str().unwrap()]);
-    let events: Vec<Value> = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let events = events(dir.path(), &[]);
     let got: Vec<(String, String, String)> = events
         .iter()
         .map(|e| {
