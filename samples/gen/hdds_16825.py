@@ -13,35 +13,14 @@ Every template below is the format string of the Ozone class named next to it; s
 /work/shared/ozone-logs/om.md (section numbers in comments) and each bundle's SOURCE.md.
 """
 import datetime as dt
-import gzip
-import io
-import json
 import os
 import random
-import shutil
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-SAMPLES = os.path.dirname(HERE)
-MS = dt.timedelta(milliseconds=1)
-SEC = dt.timedelta(seconds=1)
-MIN = dt.timedelta(minutes=1)
-HOUR = dt.timedelta(hours=1)
-DAY = dt.timedelta(days=1)
+from ozlog.bundle import BundleDir, audit_rollover, site_xml
+from ozlog.log4j import (DAY, HOUR, JDK17_POOL_TAIL, MIN, MS, audit_lines, audit_msg, epoch_ms, frames,
+                         json_params, log_lines, map_params, parse_time as D, slf4j)
+
 BLOCK = 268435456  # ozone.scm.block.size default 256MB
-
-
-def D(s):
-    """'2026-08-18 20:14:03.217' -> datetime"""
-    return dt.datetime.strptime(s, "%Y-%m-%d %H:%M:%S.%f")
-
-
-def ts(t):
-    """%d{ISO8601} (log4j1) and %d{DEFAULT} (log4j2): yyyy-MM-dd HH:mm:ss,SSS"""
-    return t.strftime("%Y-%m-%d %H:%M:%S,") + "%03d" % (t.microsecond // 1000)
-
-
-def epoch_ms(t):
-    return int((t - dt.datetime(1970, 1, 1)) / MS)
 
 
 def client_id(t, counter):
@@ -58,12 +37,7 @@ def object_id(tx):
 # Release-specific stack frames (line numbers read at the tags ozone-2.0.0 / ozone-2.2.0).
 # JDK frames are those of JDK 17 (UNVERIFIED: depends on the JDK the cluster runs).
 # --------------------------------------------------------------------------------------------
-JDK_TAIL = [
-    "java.base/java.util.concurrent.CompletableFuture$AsyncSupply.run(CompletableFuture.java:1768)",
-    "java.base/java.util.concurrent.ThreadPoolExecutor.runWorker(ThreadPoolExecutor.java:1136)",
-    "java.base/java.util.concurrent.ThreadPoolExecutor$Worker.run(ThreadPoolExecutor.java:635)",
-    "java.base/java.lang.Thread.run(Thread.java:840)",
-]
+JDK_TAIL = ["java.base/java.util.concurrent.CompletableFuture$AsyncSupply.run(CompletableFuture.java:1768)"] + JDK17_POOL_TAIL
 PKG = "org.apache.hadoop.ozone.om.request"
 APPLY_TAIL = {
     "2.2.0": [
@@ -133,14 +107,7 @@ E_SOFT = "Open Key {} updated recently and is inside soft limit period"
 E_CLOSED = "Key: {} is already closed"
 # Client (om.md 2.9), BlockOutputStreamEntryPool DEBUG
 T_BLOCK_WRITTEN = "block written {}, length {} bcsID {}"
-
-
-def slf4j(fmt, *args):
-    """SLF4J substitution: args fill the leading {} in order; extra {} stay literal."""
-    out = fmt
-    for a in args:
-        out = out.replace("{}", str(a), 1)
-    return out
+L_CLIENT_POOL = "org.apache.hadoop.ozone.client.io.BlockOutputStreamEntryPool"
 
 
 def block_id(con, loc, bcs):
@@ -156,7 +123,6 @@ class Bundle:
         self.flat = flat
         self.name = {h: h + domain for h in ("om1", "om2", "om3")}
         self.path_host = {}
-        self.dir = os.path.join(SAMPLES, slug)
         self.version = version
         self.json = version != "2.0.0"
         self.layout = layout
@@ -167,41 +133,21 @@ class Bundle:
         # host clock offsets (seconds)
         self.skew = {"om1": 0.0, "om2": 0.083, "om3": -0.047}
         self.events = []   # OM write requests: applied on every OM
-        self.files = {}    # relpath -> list of (time, seq, text)
+        self.files = {}    # relpath -> list of (time, seq, lines)
         self.seq = 0
         self.tx_of = {}    # event label -> Transaction
+        self.out = None    # the BundleDir, once written
 
     # ---- low-level emit --------------------------------------------------------------------
-    def emit(self, path, t, text):
+    def emit(self, path, t, lines):
         self.seq += 1
-        self.files.setdefault(path, []).append((t, self.seq, text))
+        self.files.setdefault(path, []).append((t, self.seq, lines))
 
     def host_t(self, host, t):
         return t + dt.timedelta(seconds=self.skew.get(host, 0.0))
 
     def params(self, d):
-        if self.json:   # AuditMessage.formatParamsAsJson (>= 2.1.0)
-            return json.dumps(d, separators=(",", ":"))
-        return "{" + ", ".join("%s=%s" % (k, v) for k, v in d.items()) + "}"   # Map.toString (<= 2.0.0)
-
-    @staticmethod
-    def audit_text(t, level, logger, msg, exc3=None):
-        """log4j2: %d{DEFAULT} | %-5level | %c{1} | %msg | %throwable{3} %n"""
-        head = "%s | %-5s | %s | %s | " % (ts(t), level, logger, msg)
-        if exc3:
-            return head + "\n".join(exc3) + " "
-        return head + " "
-
-    def main_text(self, t, thread, level, logger, msg, extra=None):
-        if self.layout == "file":      # %d{ISO8601} [%t] %p %c: %m%n
-            s = "%s [%s] %s %s: %s" % (ts(t), thread, level, logger, msg)
-        elif self.layout == "vendor":  # %d{ISO8601} %p %c: %m%n
-            s = "%s %s %s: %s" % (ts(t), level, logger, msg)
-        else:
-            raise ValueError(self.layout)
-        if extra:
-            s += "\n" + "\n".join(extra)
-        return s
+        return json_params(d) if self.json else map_params(d)
 
     def host_file(self, host, name):
         path = name if self.flat else "%s/%s" % (host, name)
@@ -218,7 +164,7 @@ class Bundle:
         return self.host_file(host, "om-sys-audit-%s.log" % self.name[host])
 
     def om_main(self, host, t, thread, level, logger, msg, extra=None):
-        self.emit(self.main_path(host), t, self.main_text(t, thread, level, logger, msg, extra))
+        self.emit(self.main_path(host), t, log_lines(self.layout, t, thread, level, logger, msg, extra or ()))
 
     # ---- OM write requests (applied on all OMs) --------------------------------------------
     def kv(self, vol, bucket, key, size, repl=True):
@@ -262,27 +208,30 @@ class Bundle:
                     ta = last[h] + MS
                 last[h] = ta
                 th = self.host_t(h, ta)
-                if e["kind"] == "sys":   # OMSystemAudit: user=null (non-RPC thread), ip="" ; no Transaction
-                    msg = "user=null | ip= | op=%s %s | ret=SUCCESS" % (e["op"], self.params(e["params"]))
-                    self.emit(self.sys_path(h), th, self.audit_text(th, "INFO", "OMSystemAudit", msg))
+                if e["kind"] == "sys":
+                    self.sys_audit(h, th, e["op"], e["params"])
                     continue
                 p = dict(e["params"])
                 p["Transaction"] = str(tx)
                 ret = "FAILURE" if e["exc"] else "SUCCESS"
-                msg = "user=%s | ip=%s | op=%s %s | ret=%s" % (e["user"], e["ip"], e["op"], self.params(p), ret)
-                exc3 = None
+                msg = audit_msg(e["user"], e["ip"], e["op"], self.params(p), ret)
+                throwable = ()
                 if e["exc"]:
                     code, emsg, site = e["exc"]
-                    frames = site + APPLY_TAIL[self.version]
-                    first = "%s %s: %s" % (code, OMEX, emsg)   # OMException.toString
-                    exc3 = [first, "\tat " + frames[0], "\tat " + frames[1]]
+                    # OMException.toString, then the throw site and the apply thread's frames
+                    throwable = ["%s %s: %s" % (code, OMEX, emsg)] + frames(*site, *APPLY_TAIL[self.version])
                     if e["err"]:
                         logger, emsg_log = e["err"]
                         self.om_main(h, th, "%s-OMStateMachineApplyTransactionThread - 0" % h, "ERROR",
-                                     logger, emsg_log, [first] + ["\tat " + f for f in frames])
+                                     logger, emsg_log, throwable)
                     th = th + self.rng.randint(0, 1) * MS
-                self.emit(self.audit_path(h), th, self.audit_text(th, "ERROR" if exc3 else "INFO",
-                                                                              "OMAudit", msg, exc3))
+                self.emit(self.audit_path(h), th, audit_lines(th, "ERROR" if throwable else "INFO",
+                                                              "OMAudit", msg, throwable))
+
+    def sys_audit(self, host, t, op, params):
+        """OMSystemAudit: user=null (no RPC caller), ip empty, no Transaction (om.md 1.4)."""
+        self.emit(self.sys_path(host), t, audit_lines(t, "INFO", "OMSystemAudit",
+                                                      audit_msg("null", "", op, self.params(params), "SUCCESS")))
 
     # ---- OpenKeyCleanupService (leader only) ------------------------------------------------
     def cleanup_ticks(self, first, end, interval, actions):
@@ -317,79 +266,44 @@ class Bundle:
 
     # ---- output ------------------------------------------------------------------------------
     def finish(self, audit_rotation, extra_files=None):
+        """Writes the bundle: main logs whole, audit logs rolled over by audit_rotation(host, t) ->
+        the date of the file a line goes to."""
         self.flush_events()
-        replay = None   # REPLAY is written by hand (samples/README.md): keep it across reruns
-        if os.path.isdir(self.dir):
-            if os.path.isfile(os.path.join(self.dir, "REPLAY")):
-                with open(os.path.join(self.dir, "REPLAY")) as f:
-                    replay = f.read()
-            shutil.rmtree(self.dir)
-        os.makedirs(self.dir)
-        if replay is not None:
-            with open(os.path.join(self.dir, "REPLAY"), "w", newline="\n") as f:
-                f.write(replay)
-        for path, entries in sorted(self.files.items()):
-            entries.sort(key=lambda e: (e[0], e[1]))
+        self.out = BundleDir(self.slug)
+        for path, recs in sorted(self.files.items()):
+            recs.sort(key=lambda e: (e[0], e[1]))
             base = os.path.basename(path)
-            rot = None
-            if base.startswith("om-audit-") or base.startswith("om-sys-audit-"):
-                rot = audit_rotation
-            if rot is None:
-                self._write(path, [e[2] for e in entries])
+            if not (base.startswith("om-audit-") or base.startswith("om-sys-audit-")):
+                self.out.write(path, [(e[2], None) for e in recs])
                 continue
-            stem = path[:-4]  # without .log
             host = self.path_host.get(path, path.split("/")[0])
             groups = []
-            for e in entries:
-                key = rot(host, e[0])
+            for e in recs:
+                key = audit_rotation(host, e[0])
                 if groups and groups[-1][0] == key:
-                    groups[-1][1].append(e[2])
+                    groups[-1][1].append((e[2], None))
                 else:
-                    groups.append((key, [e[2]]))
+                    groups.append((key, [(e[2], None)]))
             for key, lines in groups[:-1]:
-                self._write("%s-%s-1.log.gz" % (stem, key), lines, gz=True)
-            self._write(path, groups[-1][1])
+                self.out.write(audit_rollover(path, key), lines, gz=True)
+            self.out.write(path, groups[-1][1])
         for path, text in (extra_files or {}).items():
-            full = os.path.join(self.dir, path)
-            os.makedirs(os.path.dirname(full), exist_ok=True)
-            with open(full, "w", newline="\n") as f:
-                f.write(text)
-
-    def _write(self, rel, lines, gz=False):
-        full = os.path.join(self.dir, rel)
-        os.makedirs(os.path.dirname(full), exist_ok=True)
-        data = ("\n".join(lines) + "\n").encode() if lines else b""
-        if gz:
-            buf = io.BytesIO()
-            with gzip.GzipFile(filename="", mode="wb", fileobj=buf, mtime=0) as g:
-                g.write(data)
-            data = buf.getvalue()
-        with open(full, "wb") as f:
-            f.write(data)
+            self.out.text(path, text)
 
 
 def startup_sysaudit_22(b, starts, leader="om1"):
     """OMSystemAudit at the last OM start (2.1.0+): STARTUP (HashMap order) and the first LEADER_CHANGE."""
     for h in b.oms:
-        s = starts[h]
-        b.emit(b.sys_path(h), s, Bundle.audit_text(
-            s, "INFO", "OMSystemAudit", "user=null | ip= | op=STARTUP %s | ret=SUCCESS"
-            % b.params({"NewOmState": "RUNNING", "OmState": "INITIALIZED"})))
+        b.sys_audit(h, starts[h], "STARTUP", {"NewOmState": "RUNNING", "OmState": "INITIALIZED"})
     tl = max(starts.values()) + 4_118 * MS
     for h in b.oms:
-        s = tl + b.rng.randint(1, 40) * MS
-        b.emit(b.sys_path(h), s, Bundle.audit_text(
-            s, "INFO", "OMSystemAudit", "user=null | ip= | op=LEADER_CHANGE %s | ret=SUCCESS"
-            % b.params({"previousLeader": "NONE", "newLeader": leader})))
+        b.sys_audit(h, tl + b.rng.randint(1, 40) * MS, "LEADER_CHANGE", {"previousLeader": "NONE", "newLeader": leader})
 
 
 def startup_sysaudit_20(b, starts, after):
     """2.0.0 OMSystemAudit only knows STARTUP: the active file still holds the line of the last start."""
     for h in b.oms:
-        s = starts[h] + after
-        b.emit(b.sys_path(h), s, Bundle.audit_text(
-            s, "INFO", "OMSystemAudit",
-            "user=null | ip= | op=STARTUP {NewOmState=RUNNING, OmState=INITIALIZED} | ret=SUCCESS"))
+        b.sys_audit(h, starts[h] + after, "STARTUP", {"NewOmState": "RUNNING", "OmState": "INITIALIZED"})
 
 
 def daily(host, t):
@@ -405,15 +319,6 @@ def hms_periods(starts):
         k = int((t - s) // DAY)
         return (s + k * DAY).strftime("%Y-%m-%d-%H-%M-%S")
     return key
-
-
-def site_xml(props):
-    out = ['<?xml version="1.0" encoding="UTF-8"?>', '<?xml-stylesheet type="text/xsl" href="configuration.xsl"?>',
-           "<configuration>"]
-    for k, v in props:
-        out.append("  <property>\n    <name>%s</name>\n    <value>%s</value>\n  </property>" % (k, v))
-    out.append("</configuration>")
-    return "\n".join(out) + "\n"
 
 
 BASE_SITE = [
@@ -621,8 +526,7 @@ def bundle_allocate_above():
     cl = "ingest1/ingest-agent.log"
 
     def cline(t, thread, msg):
-        # console layout %d{ISO8601} [%t] %p %c{2}: %m%n
-        b.emit(cl, t, "%s [%s] DEBUG io.BlockOutputStreamEntryPool: %s" % (ts(t), thread, msg))
+        b.emit(cl, t, log_lines("console", t, thread, "DEBUG", L_CLIENT_POOL, msg))
 
     th7 = "part-0007-writer"
     t = t_create + 1_044 * MS
@@ -651,7 +555,7 @@ def bundle_allocate_above():
     # writer resumes at 20:31: PutBlock on block 2 (slow on dn2), then the hsync lists both blocks.
     t_res = D("2026-07-21 20:31:18.262")
     b.emit("dn2/dn-audit-dn2.log", t_res - 93 * MS,
-           Bundle.audit_text(t_res - 93 * MS, "INFO", "DNAudit",
+           audit_lines(t_res - 93 * MS, "INFO", "DNAudit",
                              "user=null | ip=null | op=PUT_BLOCK {blockData=[blockId=%s, size=3145728]} | ret=null"
                              " | perf={preOpLatencyMs=0, opLatencyMs=1873}" % block_id(C2, B2, 0)))
     cline(t_res, th7, slf4j(T_BLOCK_WRITTEN, block_id(C1, B1, bcs_b1_last + 37), BLOCK, bcs_b1_last + 37))
@@ -696,7 +600,7 @@ def bundle_allocate_above():
     b.write(t, "COMMIT_KEY", b.kv(VOL, BKT, key8, off), user, ip)
     # a slow PutBlock of partition 8 as well (not the victim's block)
     tp = D("2026-07-21 19:47:03.318")
-    b.emit("dn1/dn-audit-dn1.log", tp, Bundle.audit_text(
+    b.emit("dn1/dn-audit-dn1.log", tp, audit_lines(
         tp, "INFO", "DNAudit", "user=null | ip=null | op=PUT_BLOCK {blockData=[blockId=%s, size=%d]} | ret=null"
         " | perf={preOpLatencyMs=0, opLatencyMs=641}" % (block_id(C8a, B8a, 40_311), 201_342_177)))
 
@@ -717,7 +621,7 @@ def bundle_allocate_above():
         t = D("2026-07-21 " + tt)
         prm = ("{containerID=%d, containerType=KeyValueContainer}" % cidn if op == "CREATE_CONTAINER"
                else "{containerID=%d}" % cidn)
-        b.emit("%s/dn-audit-%s.log" % (h, h), t, Bundle.audit_text(
+        b.emit("%s/dn-audit-%s.log" % (h, h), t, audit_lines(
             t, "INFO", "DNAudit", "user=null | ip=null | op=%s %s | ret=SUCCESS" % (op, prm)))
 
     delete_abandoned = open_keys_deleted(b)
@@ -805,7 +709,7 @@ def bundle_dead_writer():
 def bundle_live_writer():
     b = Bundle("HDDS-16825-control-live-writer-closes", "2.2.0", "file", 1682504, 7_020_415)
     start, end = D("2026-09-01 17:40:00.000"), D("2026-09-02 00:40:00.000")
-    hard, interval = 2 * HOUR, 10 * MIN
+    interval = 10 * MIN
     VOL, BKT = "logs", "raw"
     user, ip = "svc-collector", "10.20.3.16"
     key = "apps/orders/2026-09-01/collector-4.log"
@@ -861,7 +765,7 @@ def bundle_recover_lease():
     start, end = D("2026-10-05 22:20:00.000"), D("2026-10-06 01:40:00.000")
     VOL, BKT = "hbase", "wal"
     vol_id, bkt_id, dir_tx = object_id(701), object_id(745), 5_102_377
-    rs, rip = "rs4", "10.20.0.14"
+    rip = "10.20.0.14"
     t_create = D("2026-10-05 23:00:00.412")
     key = "WALs/rs4/rs4.%d" % (epoch_ms(t_create) - 37)
     fname = key.split("/")[-1]
@@ -1178,31 +1082,6 @@ def bundle_other_session_2_0():
 # ============================================================================================
 # EXPECTED.json and SOURCE.md (line numbers are looked up in the files just written)
 # ============================================================================================
-def _lines(bdir, rel):
-    full = os.path.join(bdir, rel)
-    if rel.endswith(".gz"):
-        with gzip.open(full, "rt") as f:
-            return f.read().split("\n")
-    with open(full) as f:
-        return f.read().split("\n")
-
-
-def loc(b, rel, *needles, nth=1):
-    """'rel:N' of the nth line containing every needle (1-based, decompressed)."""
-    if "*" in rel:
-        import glob
-        cands = sorted(glob.glob(os.path.join(b.dir, rel)))
-        assert len(cands) == 1, (rel, cands)
-        rel = os.path.relpath(cands[0], b.dir)
-    k = 0
-    for n, line in enumerate(_lines(b.dir, rel), 1):
-        if all(x in line for x in needles):
-            k += 1
-            if k == nth:
-                return "`%s:%d`" % (rel, n)
-    raise AssertionError("not found: %s %r" % (rel, needles))
-
-
 TEMPLATES_COMMON = """\
 ## Templates used
 
@@ -1233,8 +1112,7 @@ COMMON_NOTES = [
 
 
 def write_docs(b, expected, release, layouts, templates_extra, story, chain, benign=None, notes=None):
-    with open(os.path.join(b.dir, "EXPECTED.json"), "w") as f:
-        f.write(json.dumps(expected, indent=2) + "\n")
+    b.out.expected(expected)
     pcls = "`formatParamsAsJson`, Jackson, all values strings" if b.json else "`Map.toString()` of a LinkedHashMap"
     params = "JSON `{\"k\":\"v\",...}`" if b.json else "`{k=v, k=v}`"
     out = ["# %s" % b.slug, "", "Release: **%s**. %s" % (release, layouts), "", "## Story", "", story.strip(), "",
@@ -1245,8 +1123,7 @@ def write_docs(b, expected, release, layouts, templates_extra, story, chain, ben
     if benign:
         out += ["", "### Why this is not HDDS-16825", ""] + benign
     out += ["", "## Notes", ""] + (notes or []) + COMMON_NOTES
-    with open(os.path.join(b.dir, "SOURCE.md"), "w") as f:
-        f.write("\n".join(out) + "\n")
+    b.out.text("SOURCE.md", "\n".join(out) + "\n")
 
 
 def docs_writer_fails(b, m):
@@ -1282,32 +1159,32 @@ users' traffic (hive, spark, S3 puts) and a failed DELETE_KEY with a stack trace
 """ % (k, m["L_AUTO"], m["L_AUTO"], m["L_CLOSE"], (m["L_CLOSE"] - m["L_AUTO"]) // 1_000_000),
         [
             "1. %s CREATE_FILE of the key by `svc-collector`/10.20.3.15 (same line on om2/om3: %s, %s)."
-            % (loc(b, a, "CREATE_FILE", k), loc(b, "om2/om-audit-om2-2026-08-18-1.log.gz", "CREATE_FILE", k),
-               loc(b, "om3/om-audit-om3-2026-08-18-1.log.gz", "CREATE_FILE", k)),
+            % (b.out.loc(a, "CREATE_FILE", k), b.out.loc("om2/om-audit-om2-2026-08-18-1.log.gz", "CREATE_FILE", k),
+               b.out.loc("om3/om-audit-om3-2026-08-18-1.log.gz", "CREATE_FILE", k)),
             "2. %s and %s ALLOCATE_BLOCK with `clientID` %d (= open time 20:14:03.206 << 16 | 17) and "
             "dataSize 268428517 / 536866190: the last one (20:47:52) is T_last, the lease is not renewed after it."
-            % (loc(b, a, "ALLOCATE_BLOCK", k, nth=1), loc(b, a, "ALLOCATE_BLOCK", k, nth=2), m["cid"]),
+            % (b.out.loc(a, "ALLOCATE_BLOCK", k, nth=1), b.out.loc(a, "ALLOCATE_BLOCK", k, nth=2), m["cid"]),
             "3. %s leader OpenKeyCleanupService, FSO task: `submitted for deletion: 0, for commit: 1` at 22:53:41 "
-            "(2h05m49s after T_last; hard limit 2h, interval 10m)." % loc(b, "om1/ozone-hadoop-om-om1.log", "for commit: 1"),
+            "(2h05m49s after T_last; hard limit 2h, interval 10m)." % b.out.loc("om1/ozone-hadoop-om-om1.log", "for commit: 1"),
             "4. %s the auto-commit: `user= | ip= | op=COMMIT_KEY` dataSize %d (om2 %s, om3 %s, same Transaction)."
-            % (loc(b, a, "user= | ip=", k), m["L_AUTO"], loc(b, "om2/om-audit-om2-2026-08-18-1.log.gz", "user= | ip=", k),
-               loc(b, "om3/om-audit-om3-2026-08-18-1.log.gz", "user= | ip=", k)),
+            % (b.out.loc(a, "user= | ip=", k), m["L_AUTO"], b.out.loc("om2/om-audit-om2-2026-08-18-1.log.gz", "user= | ip=", k),
+               b.out.loc("om3/om-audit-om3-2026-08-18-1.log.gz", "user= | ip=", k)),
             "5. %s the writer's own close, COMMIT_KEY `ret=FAILURE` `KEY_NOT_FOUND … Failed to commit key, as "
             "/…/collector-3.log/%d entry is not found in the OpenKey table`, dataSize %d > %d. The trailing path "
             "component is the clientID of step 2. (om2 %s, om3 %s)"
-            % (loc(b, "om1/om-audit-om1.log", "ret=FAILURE", k), m["cid"], m["L_CLOSE"], m["L_AUTO"],
-               loc(b, "om2/om-audit-om2.log", "ret=FAILURE", k), loc(b, "om3/om-audit-om3.log", "ret=FAILURE", k)),
+            % (b.out.loc("om1/om-audit-om1.log", "ret=FAILURE", k), m["cid"], m["L_CLOSE"], m["L_AUTO"],
+               b.out.loc("om2/om-audit-om2.log", "ret=FAILURE", k), b.out.loc("om3/om-audit-om3.log", "ret=FAILURE", k)),
             "6. %s (and om2 %s, om3 %s) OM ERROR `Key committed failed. Volume:logs, Bucket:raw, Key:%s. Exception:{}` "
-            "with the KEY_NOT_FOUND stack trace." % (loc(b, "om1/ozone-hadoop-om-om1.log", "Key committed failed"),
-                                                     loc(b, "om2/ozone-hadoop-om-om2.log", "Key committed failed"),
-                                                     loc(b, "om3/ozone-hadoop-om-om3.log", "Key committed failed"), k),
+            "with the KEY_NOT_FOUND stack trace." % (b.out.loc("om1/ozone-hadoop-om-om1.log", "Key committed failed"),
+                                                     b.out.loc("om2/ozone-hadoop-om-om2.log", "Key committed failed"),
+                                                     b.out.loc("om3/ozone-hadoop-om-om3.log", "Key committed failed"), k),
             "",
             "Also present (not evidence): the healthy collector-4 stream, e.g. its last ALLOCATE_BLOCK %s and its close %s; "
             "the OBS open-key deletion %s / %s." % (
-                loc(b, a, "ALLOCATE_BLOCK", "collector-4.log", nth=5),
-                loc(b, "om1/om-audit-om1.log", "COMMIT_KEY", "apps/orders/2026-08-18/collector-4.log"),
-                loc(b, "om1/ozone-hadoop-om-om1.log", "submitted for deletion: 1"),
-                loc(b, "om1/om-sys-audit-om1.log", "OPEN_KEY_CLEANUP")),
+                b.out.loc(a, "ALLOCATE_BLOCK", "collector-4.log", nth=5),
+                b.out.loc("om1/om-audit-om1.log", "COMMIT_KEY", "apps/orders/2026-08-18/collector-4.log"),
+                b.out.loc("om1/ozone-hadoop-om-om1.log", "submitted for deletion: 1"),
+                b.out.loc("om1/om-sys-audit-om1.log", "OPEN_KEY_CLEANUP")),
         ],
         notes=[
             "- The FSO path in the exception is `/<volumeObjectId>/<bucketObjectId>/<parentObjectId>/collector-3.log/<clientID>`; "
@@ -1355,25 +1232,25 @@ boundary normally and closes at ~20:50 with COMMIT_KEY; it has its own slow PutB
 """ % (k, m["L_AUTO"], m["D_ALLOC"], m["L_AUTO"], m["L_AUTO"], m["D_ALLOC"] - m["L_AUTO"], c2, b2,
        "streams/clicks/part-0008.log"),
         [
-            "1. %s CREATE_FILE `%s` by ingest/10.20.4.21." % (loc(b, r, "CREATE_FILE", k), k),
+            "1. %s CREATE_FILE `%s` by ingest/10.20.4.21." % (b.out.loc(r, "CREATE_FILE", k), k),
             "2. %s first `block written` of thread part-0007-writer: `conID: %d locID: %d`, length %d (the first hsync; this "
-            "length is what OM will auto-commit)." % (loc(b, "ingest1/ingest-agent.log", "part-0007-writer", nth=1), c1, b1, m["L_AUTO"]),
+            "length is what OM will auto-commit)." % (b.out.loc("ingest1/ingest-agent.log", "part-0007-writer", nth=1), c1, b1, m["L_AUTO"]),
             "3. %s last `block written` before the allocation: length %d." % (
-                loc(b, "ingest1/ingest-agent.log", "part-0007-writer", "length %d " % m["D_ALLOC"]), m["D_ALLOC"]),
+                b.out.loc("ingest1/ingest-agent.log", "part-0007-writer", "length %d " % m["D_ALLOC"]), m["D_ALLOC"]),
             "4. %s ALLOCATE_BLOCK SUCCESS, `dataSize=%d`, `clientID=%d` at 18:10:33 (T_last; om2/om3 write the same Transaction)."
-            % (loc(b, r, "ALLOCATE_BLOCK", k), m["D_ALLOC"], m["cid"]),
+            % (b.out.loc(r, "ALLOCATE_BLOCK", k), m["D_ALLOC"], m["cid"]),
             "5. %s leader: `submitted for deletion: 0, for commit: 1` at 19:14:52 (1h04m after T_last)."
-            % loc(b, "om1/ozone-hadoop-om-om1.log", "for commit: 1"),
+            % b.out.loc("om1/ozone-hadoop-om-om1.log", "for commit: 1"),
             "6. %s auto-commit `user= | ip= | op=COMMIT_KEY {… key=%s, dataSize=%d …}`: **%d < %d** of step 4 "
-            "(om2 %s, om3 %s)." % (loc(b, "om1/om-audit-om1.log", "user= | ip=", k), k, m["L_AUTO"], m["L_AUTO"], m["D_ALLOC"],
-                                   loc(b, "om2/om-audit-om2.log", "user= | ip=", k), loc(b, "om3/om-audit-om3.log", "user= | ip=", k)),
+            "(om2 %s, om3 %s)." % (b.out.loc("om1/om-audit-om1.log", "user= | ip=", k), k, m["L_AUTO"], m["L_AUTO"], m["D_ALLOC"],
+                                   b.out.loc("om2/om-audit-om2.log", "user= | ip=", k), b.out.loc("om3/om-audit-om3.log", "user= | ip=", k)),
             "7. %s dn2 slow `PUT_BLOCK` on `conID: %d locID: %d` at 20:31:18 (after the auto-commit)." % (
-                loc(b, "dn2/dn-audit-dn2.log", "PUT_BLOCK"), c2, b2),
+                b.out.loc("dn2/dn-audit-dn2.log", "PUT_BLOCK"), c2, b2),
             "8. %s and %s part-0007-writer's hsync at 20:31:18: block 1 at 268435456 and block 2 `conID: %d locID: %d` "
             "length 3145728. Same thread as steps 2-3, so the block in step 7 belongs to this key's writer. (Lengths of the block-1 lines equal the "
             "audit dataSize values of steps 4 and 6.)" % (
-                loc(b, "ingest1/ingest-agent.log", "part-0007-writer", "length 268435456"),
-                loc(b, "ingest1/ingest-agent.log", "part-0007-writer", "locID: %d" % b2), c2, b2),
+                b.out.loc("ingest1/ingest-agent.log", "part-0007-writer", "length 268435456"),
+                b.out.loc("ingest1/ingest-agent.log", "part-0007-writer", "locID: %d" % b2), c2, b2),
             "",
             "No COMMIT_KEY/ALLOCATE_BLOCK FAILURE exists for this key, which is why the confidence is `likely`, not `confirmed`: "
             "the bundle shows the preconditions (acknowledged length above the committed one, writer active after the "
@@ -1413,13 +1290,13 @@ Background: HBase WALs of rs1/rs2 roll hourly (created and closed by their write
 S3 traffic.
 """ % (k, m["L_AUTO"], m["L_AUTO"]),
         [
-            "1. %s CREATE_FILE by svc-collector/10.20.3.17." % loc(b, r, "CREATE_FILE", k),
-            "2. %s ALLOCATE_BLOCK dataSize 268435000 at 02:31:40, the writer's last OM-visible act (T_last)." % loc(b, r, "ALLOCATE_BLOCK", k),
-            "3. %s leader `for commit: 1` at 04:32 (T_last + 2h + under one interval)." % loc(b, "om1/ozone-hadoop-om-om1.log", "for commit: 1"),
+            "1. %s CREATE_FILE by svc-collector/10.20.3.17." % b.out.loc(r, "CREATE_FILE", k),
+            "2. %s ALLOCATE_BLOCK dataSize 268435000 at 02:31:40, the writer's last OM-visible act (T_last)." % b.out.loc(r, "ALLOCATE_BLOCK", k),
+            "3. %s leader `for commit: 1` at 04:32 (T_last + 2h + under one interval)." % b.out.loc("om1/ozone-hadoop-om-om1.log", "for commit: 1"),
             "4. %s auto-commit `user= | ip= | op=COMMIT_KEY` dataSize %d ≥ 268435000." % (
-                loc(b, "om1/om-audit-om1.log", "user= | ip=", k), m["L_AUTO"]),
+                b.out.loc("om1/om-audit-om1.log", "user= | ip=", k), m["L_AUTO"]),
             "5. %s RECOVER_LEASE FAILURE KEY_ALREADY_CLOSED by **ops/10.20.0.5**, not the writer; OM ERROR %s."
-            % (loc(b, "om1/om-audit-om1.log", "RECOVER_LEASE", k), loc(b, "om1/ozone-hadoop-om-om1.log", "Fail for recovering lease")),
+            % (b.out.loc("om1/om-audit-om1.log", "RECOVER_LEASE", k), b.out.loc("om1/ozone-hadoop-om-om1.log", "Fail for recovering lease")),
         ],
         benign=[
             "- No ALLOCATE_BLOCK of the key has a dataSize above the auto-committed %d, and no activity of the writer "
@@ -1449,12 +1326,12 @@ renews the open key's modification time, so the file never expires. It closes no
 OMSystemAudit OPEN_KEY_CLEANUP). A short hsync'ed job log (svc-batch) opens and closes within 25 minutes. Background traffic and a failed DELETE_KEY.
 """ % (k, m["L_CLOSE"]),
         [
-            "1. %s CREATE_FILE at 18:02:11." % loc(b, r, "CREATE_FILE", k),
+            "1. %s CREATE_FILE at 18:02:11." % b.out.loc(r, "CREATE_FILE", k),
             "2. %s, %s, %s ALLOCATE_BLOCKs (gaps 99, 96, 96 min, all < 2h); dataSize = the last hsync offsets."
-            % (loc(b, r, "ALLOCATE_BLOCK", k, nth=1), loc(b, r, "ALLOCATE_BLOCK", k, nth=2), loc(b, r, "ALLOCATE_BLOCK", k, nth=3)),
-            "3. %s COMMIT_KEY SUCCESS by the writer at 00:00:04, dataSize %d." % (loc(b, "om1/om-audit-om1.log", "COMMIT_KEY", k), m["L_CLOSE"]),
-            "4. %s (the deletion run) and all other runs in `om1/ozone-hadoop-om-om1.log`: `for commit: 0`." % loc(
-                b, "om1/ozone-hadoop-om-om1.log", "submitted for deletion: 1"),
+            % (b.out.loc(r, "ALLOCATE_BLOCK", k, nth=1), b.out.loc(r, "ALLOCATE_BLOCK", k, nth=2), b.out.loc(r, "ALLOCATE_BLOCK", k, nth=3)),
+            "3. %s COMMIT_KEY SUCCESS by the writer at 00:00:04, dataSize %d." % (b.out.loc("om1/om-audit-om1.log", "COMMIT_KEY", k), m["L_CLOSE"]),
+            "4. %s (the deletion run) and all other runs in `om1/ozone-hadoop-om-om1.log`: `for commit: 0`." % b.out.loc(
+                "om1/ozone-hadoop-om-om1.log", "submitted for deletion: 1"),
         ],
         benign=[
             "- No blank-user COMMIT_KEY exists in the bundle, and no KEY_NOT_FOUND.",
@@ -1488,14 +1365,14 @@ rs4 aborts and comes back at 23:52 with a new WAL. Other region servers roll the
 """ % (k, m["L_R"], m["cid"], m["D_LAST"]),
         [
             "1. %s CREATE_FILE by hbase/10.20.0.14; %s ALLOCATE_BLOCK clientID %d at 23:38:51." % (
-                loc(b, r, "CREATE_FILE", k), loc(b, r, "ALLOCATE_BLOCK", k, "SUCCESS"), m["cid"]),
+                b.out.loc(r, "CREATE_FILE", k), b.out.loc(r, "ALLOCATE_BLOCK", k, "SUCCESS"), m["cid"]),
             "2. %s, %s RECOVER_LEASE FAILURE KEY_UNDER_LEASE_SOFT_LIMIT_PERIOD by hbase/10.20.0.10 (ERROR %s)." % (
-                loc(b, r, "RECOVER_LEASE", k, nth=1), loc(b, r, "RECOVER_LEASE", k, nth=2),
-                loc(b, "om1/ozone-hadoop-om-om1.log", "Fail for recovering lease")),
+                b.out.loc(r, "RECOVER_LEASE", k, nth=1), b.out.loc(r, "RECOVER_LEASE", k, nth=2),
+                b.out.loc("om1/ozone-hadoop-om-om1.log", "Fail for recovering lease")),
             "3. %s RECOVER_LEASE SUCCESS by hbase/10.20.0.10 at 23:40:20; %s its recovery COMMIT_KEY (same user/ip, dataSize %d)."
-            % (loc(b, r, "RECOVER_LEASE", k, "SUCCESS"), loc(b, r, "COMMIT_KEY", k), m["L_R"]),
+            % (b.out.loc(r, "RECOVER_LEASE", k, "SUCCESS"), b.out.loc(r, "COMMIT_KEY", k), m["L_R"]),
             "4. %s ALLOCATE_BLOCK FAILURE KEY_NOT_FOUND by the old writer hbase/10.20.0.14, dataSize %d; OM ERROR %s (also om2/om3)."
-            % (loc(b, r, "ALLOCATE_BLOCK", k, "FAILURE"), m["D_LAST"], loc(b, "om1/ozone-hadoop-om-om1.log", "Allocate Block failed")),
+            % (b.out.loc(r, "ALLOCATE_BLOCK", k, "FAILURE"), m["D_LAST"], b.out.loc("om1/ozone-hadoop-om-om1.log", "Allocate Block failed")),
         ],
         benign=[
             "- The COMMIT_KEY before the writer's failure carries a user and ip (the recovering master), and it is preceded by a "
@@ -1503,26 +1380,11 @@ rs4 aborts and comes back at 23:52 with a new WAL. Other region servers roll the
             "It is not the OpenKeyCleanupService auto-commit (`user= | ip=`), and no blank-user COMMIT_KEY exists in the bundle.",
             "- Recovery takes the length from the datanodes, so the recovery commit (%d) is not below the fenced writer's "
             "last acknowledged offset (%d): nothing hsynced is lost." % (m["L_R"], m["D_LAST"]),
-            "- A naive rule keyed on a writer's KEY_NOT_FOUND after someone else's COMMIT_KEY would flag %s." % loc(
-                b, r, "ALLOCATE_BLOCK", k, "FAILURE"),
+            "- A naive rule keyed on a writer's KEY_NOT_FOUND after someone else's COMMIT_KEY would flag %s." % b.out.loc(
+                r, "ALLOCATE_BLOCK", k, "FAILURE"),
             "- The soft-limit behaviour the issue asks about (recovery accepted while the writer may still hsync inside one block) "
             "is explicitly not a defect claim in HDDS-16825.",
         ])
-
-
-def locf(b, pattern, *needles, nth=1):
-    """`loc` over the rotated files of one log (glob, in rotation order, the live file last)."""
-    import glob
-    cands = sorted(glob.glob(os.path.join(b.dir, pattern)), key=lambda p: (not p.endswith(".gz"), p))
-    k = 0
-    for full in cands:
-        rel = os.path.relpath(full, b.dir)
-        for n, line in enumerate(_lines(b.dir, rel), 1):
-            if all(x in line for x in needles):
-                k += 1
-                if k == nth:
-                    return "`%s:%d`" % (rel, n)
-    raise AssertionError("not found: %s %r" % (pattern, needles))
 
 
 FIRST_BLOCK_NOTE = (
@@ -1564,23 +1426,23 @@ open-key deletion (`submitted for deletion: 1`, no audit line in 2.0.0) and a fa
 """ % (k, m["L_AUTO"], m["L_AUTO"], m["L_CLOSE"]),
         [
             "1. %s CREATE_FILE of the segment by `svc-ledger`/10.20.5.32 on 2026-05-04 11:23:07 (om2 %s, om3 %s). No clientID "
-            "is audited here (om.md 0.2)." % (locf(b, a, "CREATE_FILE", k), locf(b, "om2/om-audit-om2-*.log.gz", "CREATE_FILE", k),
-                                              locf(b, "om3/om-audit-om3-*.log.gz", "CREATE_FILE", k)),
+            "is audited here (om.md 0.2)." % (b.out.locf(a, "CREATE_FILE", k), b.out.locf("om2/om-audit-om2-*.log.gz", "CREATE_FILE", k),
+                                              b.out.locf("om3/om-audit-om3-*.log.gz", "CREATE_FILE", k)),
             "2. Nothing of this key for eight days: no ALLOCATE_BLOCK (the writer never leaves block 1), no audit of hsync.",
             "3. %s leader om1, FSO task: `submitted for deletion: 0, for commit: 1` on 2026-05-12 03:41 (7d16h after step 1)."
-            % loc(b, "om1/ozone-hadoop-om-om1.log", "for commit: 1"),
+            % b.out.loc("om1/ozone-hadoop-om-om1.log", "for commit: 1"),
             "4. %s the auto-commit `user= | ip= | op=COMMIT_KEY {… dataSize=%d …}` (om2 %s, om3 %s, same Transaction)."
-            % (locf(b, a, "user= | ip=", k), m["L_AUTO"], locf(b, "om2/om-audit-om2-*.log.gz", "user= | ip=", k),
-               locf(b, "om3/om-audit-om3-*.log.gz", "user= | ip=", k)),
+            % (b.out.locf(a, "user= | ip=", k), m["L_AUTO"], b.out.locf("om2/om-audit-om2-*.log.gz", "user= | ip=", k),
+               b.out.locf("om3/om-audit-om3-*.log.gz", "user= | ip=", k)),
             "5. %s the writer's close: COMMIT_KEY `ret=FAILURE` by the same user and ip as step 1, `KEY_NOT_FOUND … Failed to "
             "commit key, as /…/%s/%d entry is not found in the OpenKey table`, dataSize %d > %d. The clientID in the path "
             "decodes (`>> 16`) to 2026-05-04 11:23:07.403, the time of step 1. (om2 %s, om3 %s)"
-            % (locf(b, "om1/om-audit-om1*.log*", "ret=FAILURE", k), k.split("/")[-1], m["cid"], m["L_CLOSE"], m["L_AUTO"],
-               locf(b, "om2/om-audit-om2*.log*", "ret=FAILURE", k), locf(b, "om3/om-audit-om3*.log*", "ret=FAILURE", k)),
+            % (b.out.locf("om1/om-audit-om1*.log*", "ret=FAILURE", k), k.split("/")[-1], m["cid"], m["L_CLOSE"], m["L_AUTO"],
+               b.out.locf("om2/om-audit-om2*.log*", "ret=FAILURE", k), b.out.locf("om3/om-audit-om3*.log*", "ret=FAILURE", k)),
             "6. %s (om2 %s, om3 %s) OM ERROR `Key committed failed. Volume:ledgers, Bucket:journal, Key:%s. Exception:{}` "
-            "with the KEY_NOT_FOUND stack trace." % (loc(b, "om1/ozone-hadoop-om-om1.log", "Key committed failed"),
-                                                     loc(b, "om2/ozone-hadoop-om-om2.log", "Key committed failed"),
-                                                     loc(b, "om3/ozone-hadoop-om-om3.log", "Key committed failed"), k),
+            "with the KEY_NOT_FOUND stack trace." % (b.out.loc("om1/ozone-hadoop-om-om1.log", "Key committed failed"),
+                                                     b.out.loc("om2/ozone-hadoop-om-om2.log", "Key committed failed"),
+                                                     b.out.loc("om3/ozone-hadoop-om-om3.log", "Key committed failed"), k),
         ],
         notes=[
             FIRST_BLOCK_NOTE,
@@ -1620,22 +1482,22 @@ days, which renews its lease; it is never auto-committed. Other users' traffic, 
 """ % (k, m["L_AUTO"], m["L_AUTO"], m["cid"], m["D_FAIL"]),
         [
             "1. %s CREATE_FILE by `svc-shipper`/10.20.6.14 on 2026-10-21 09:12:55 (om2 %s, om3 %s)."
-            % (locf(b, a, "CREATE_FILE", k), locf(b, "om-audit-om2.example.com-*.log.gz", "CREATE_FILE", k),
-               locf(b, "om-audit-om3.example.com-*.log.gz", "CREATE_FILE", k)),
+            % (b.out.locf(a, "CREATE_FILE", k), b.out.locf("om-audit-om2.example.com-*.log.gz", "CREATE_FILE", k),
+               b.out.locf("om-audit-om3.example.com-*.log.gz", "CREATE_FILE", k)),
             "2. %s leader om2, FSO task: `submitted for deletion: 0, for commit: 1` on 2026-10-28 22:08 (7d12h55m after step 1)."
-            % loc(b, "ozone-hadoop-om-om2.example.com.log", "for commit: 1"),
+            % b.out.loc("ozone-hadoop-om-om2.example.com.log", "for commit: 1"),
             "3. %s the auto-commit `user= | ip= | op=COMMIT_KEY {…\"dataSize\":\"%d\"…}` (om2 %s, om3 %s, same Transaction)."
-            % (locf(b, a, "user= | ip=", k), m["L_AUTO"], locf(b, "om-audit-om2.example.com-*.log.gz", "user= | ip=", k),
-               locf(b, "om-audit-om3.example.com-*.log.gz", "user= | ip=", k)),
+            % (b.out.locf(a, "user= | ip=", k), m["L_AUTO"], b.out.locf("om-audit-om2.example.com-*.log.gz", "user= | ip=", k),
+               b.out.locf("om-audit-om3.example.com-*.log.gz", "user= | ip=", k)),
             "4. %s the writer's ALLOCATE_BLOCK `ret=FAILURE` by the same user and ip as step 1, `\"clientID\":\"%d\"` "
             "(`>> 16` = 2026-10-21 09:12:55.289, step 1), dataSize %d > %d, `KEY_NOT_FOUND … Open Key not found /…/%s/%d`."
-            " (om2 %s, om3 %s)" % (locf(b, "om-audit-om1.example.com*.log*", "ret=FAILURE", k), m["cid"], m["D_FAIL"], m["L_AUTO"],
-                                   k.split("/")[-1], m["cid"], locf(b, "om-audit-om2.example.com*.log*", "ret=FAILURE", k),
-                                   locf(b, "om-audit-om3.example.com*.log*", "ret=FAILURE", k)),
+            " (om2 %s, om3 %s)" % (b.out.locf("om-audit-om1.example.com*.log*", "ret=FAILURE", k), m["cid"], m["D_FAIL"], m["L_AUTO"],
+                                   k.split("/")[-1], m["cid"], b.out.locf("om-audit-om2.example.com*.log*", "ret=FAILURE", k),
+                                   b.out.locf("om-audit-om3.example.com*.log*", "ret=FAILURE", k)),
             "5. %s (om2 %s, om3 %s) OM ERROR `Allocate Block failed. Volume:logs, Bucket:archive, OpenKey:/…/%d. Exception:{}` "
-            "with the KEY_NOT_FOUND stack trace." % (loc(b, "ozone-hadoop-om-om1.example.com.log", "Allocate Block failed"),
-                                                     loc(b, "ozone-hadoop-om-om2.example.com.log", "Allocate Block failed"),
-                                                     loc(b, "ozone-hadoop-om-om3.example.com.log", "Allocate Block failed"), m["cid"]),
+            "with the KEY_NOT_FOUND stack trace." % (b.out.loc("ozone-hadoop-om-om1.example.com.log", "Allocate Block failed"),
+                                                     b.out.loc("ozone-hadoop-om-om2.example.com.log", "Allocate Block failed"),
+                                                     b.out.loc("ozone-hadoop-om-om3.example.com.log", "Allocate Block failed"), m["cid"]),
         ],
         notes=[
             FIRST_BLOCK_NOTE,
@@ -1670,16 +1532,16 @@ Three segments never leave their first block, and none of them is the bug:
 """ % (m["k1"], m["k2"], m["L_R"], m["L_F2"], m["k3"], m["L_AUTO3"]),
         [
             "1. %s CREATE_FILE of ledger-1's segment; %s its COMMIT_KEY SUCCESS by the writer 6d21h later."
-            % (locf(b, r, "CREATE_FILE", m["k1"]), locf(b, r, "COMMIT_KEY", m["k1"])),
+            % (b.out.locf(r, "CREATE_FILE", m["k1"]), b.out.locf(r, "COMMIT_KEY", m["k1"])),
             "2. %s CREATE_FILE of ledger-3's segment; %s RECOVER_LEASE SUCCESS by 10.20.5.40; %s the recovery COMMIT_KEY "
             "(user and ip of the recoverer); %s ledger-3's COMMIT_KEY FAILURE KEY_NOT_FOUND (clientID %d = its own session); "
-            "%s OM ERROR." % (locf(b, r, "CREATE_FILE", m["k2"]), locf(b, r, "RECOVER_LEASE", m["k2"]),
-                              locf(b, r, "COMMIT_KEY", m["k2"], "10.20.5.40"), locf(b, r, "ret=FAILURE", m["k2"]),
-                              m["cid2"], loc(b, "om1/ozone-hadoop-om-om1.log", "Key committed failed")),
+            "%s OM ERROR." % (b.out.locf(r, "CREATE_FILE", m["k2"]), b.out.locf(r, "RECOVER_LEASE", m["k2"]),
+                              b.out.locf(r, "COMMIT_KEY", m["k2"], "10.20.5.40"), b.out.locf(r, "ret=FAILURE", m["k2"]),
+                              m["cid2"], b.out.loc("om1/ozone-hadoop-om-om1.log", "Key committed failed")),
             "3. %s CREATE_FILE of ledger-2's segment; %s leader `for commit: 1`; %s the auto-commit (`user= | ip=`), "
             "dataSize %d. No later line of that key." % (
-                locf(b, r, "CREATE_FILE", m["k3"]), loc(b, "om1/ozone-hadoop-om-om1.log", "for commit: 1"),
-                locf(b, "om1/om-audit-om1*.log*", "user= | ip=", m["k3"]), m["L_AUTO3"]),
+                b.out.locf(r, "CREATE_FILE", m["k3"]), b.out.loc("om1/ozone-hadoop-om-om1.log", "for commit: 1"),
+                b.out.locf("om1/om-audit-om1*.log*", "user= | ip=", m["k3"]), m["L_AUTO3"]),
         ],
         benign=[
             "- ledger-1: the writer closes its own file before the hard limit; OM never auto-commits it. A rule that flags "
@@ -1717,12 +1579,12 @@ FAILURE KEY_NOT_FOUND at dataSize %d, by the same user and ip as A's CREATE_FILE
 """ % (k, m["cid_b"], m["cid_a"], m["L_AUTO"], m["L_AUTO"], m["L_B"]),
         [
             "1. %s CREATE_FILE at 16:20:11 (session B) and %s CREATE_FILE at 16:52:30 (session A), both `svc-ingest`/10.20.4.27."
-            % (locf(b, r, "CREATE_FILE", k), locf(b, r, "CREATE_FILE", k, nth=2)),
+            % (b.out.locf(r, "CREATE_FILE", k), b.out.locf(r, "CREATE_FILE", k, nth=2)),
             "2. %s leader `submitted for deletion: 1, for commit: 1`; %s A's auto-commit (`user= | ip=`, dataSize %d)."
-            % (loc(b, "om1/ozone-hadoop-om-om1.log", "for commit: 1"), locf(b, r, "user= | ip=", k), m["L_AUTO"]),
+            % (b.out.loc("om1/ozone-hadoop-om-om1.log", "for commit: 1"), b.out.locf(r, "user= | ip=", k), m["L_AUTO"]),
             "3. %s COMMIT_KEY FAILURE KEY_NOT_FOUND at dataSize %d, `…/%s/%d entry is not found in the OpenKey table`; "
-            "%s OM ERROR." % (locf(b, "om1/om-audit-om1*.log*", "ret=FAILURE", k), m["L_B"], k.split("/")[-1], m["cid_b"],
-                              loc(b, "om1/ozone-hadoop-om-om1.log", "Key committed failed")),
+            "%s OM ERROR." % (b.out.locf("om1/om-audit-om1*.log*", "ret=FAILURE", k), m["L_B"], k.split("/")[-1], m["cid_b"],
+                              b.out.loc("om1/ozone-hadoop-om-om1.log", "Key committed failed")),
         ],
         benign=[
             "- The failing request is not the auto-committed session's writer: the clientID in its path, %d, decodes (`>> 16`) "
