@@ -14,15 +14,12 @@ datanode.md (section given next to the template).  Where the catalogue gives no 
 bundle leaves the line out; the few exceptions (thread names not in the catalogue, stack frames)
 are listed in each SOURCE.md under "Not from the catalogue".
 """
-import datetime as _dt
-import gzip
-import json
-import os
 import random
-import shutil
 import uuid
 
-ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from ozlog.bundle import (BundleDir, Records, audit_rollover, compose_entries, compose_v1_prefixes, daemon_log, entries,
+                          main_log, rfa_backup, site_xml)
+from ozlog.log4j import audit_lines, audit_msg, container_log_line, epoch_ms, instant, ms, parse_time as T, sec
 
 # ----------------------------------------------------------------------------------------------
 # loggers (scm.md 2.x, datanode.md 2.x): the logger name is the FQCN
@@ -48,39 +45,6 @@ L_FPB = "org.apache.hadoop.ozone.container.keyvalue.impl.FilePerBlockStrategy"
 L_XSR = "org.apache.hadoop.ozone.container.common.transport.server.ratis.XceiverServerRatis"
 L_CSM = "org.apache.hadoop.ozone.container.common.transport.server.ratis.ContainerStateMachine"
 L_CCH = "org.apache.hadoop.ozone.container.common.statemachine.commandhandler.CloseContainerCommandHandler"
-
-
-def c2(logger):
-    """%c{2}: the last two segments of the logger name (scm.md 1.1)."""
-    return ".".join(logger.split(".")[-2:])
-
-
-# ----------------------------------------------------------------------------------------------
-# time
-# ----------------------------------------------------------------------------------------------
-def T(s):
-    return _dt.datetime.strptime(s, "%Y-%m-%d %H:%M:%S,%f")
-
-
-def fmt_ts(t):
-    return t.strftime("%Y-%m-%d %H:%M:%S,") + "%03d" % (t.microsecond // 1000)
-
-
-def iso_z(t):
-    """java.time.Instant.toString() with millis (ContainerInfo stateEnterTime, scm.md 3)."""
-    return t.strftime("%Y-%m-%dT%H:%M:%S.") + "%03dZ" % (t.microsecond // 1000)
-
-
-def epoch_ms(t):
-    return int((t - _dt.datetime(1970, 1, 1)).total_seconds() * 1000)
-
-
-def ms(n):
-    return _dt.timedelta(milliseconds=n)
-
-
-def sec(n):
-    return _dt.timedelta(seconds=n)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -112,7 +76,7 @@ def details(cid, cstate, sid, rstate, bcsid, origin, empty, dn):
 def cinfo(cid, state, enter, pipeline):
     """ContainerInfo.toString (scm.md 3)."""
     return "ContainerInfo{id=#%d, state=%s, stateEnterTime=%s, pipelineID=Pipeline-%s, owner=om1}" % (
-        cid, state, iso_z(enter), pipeline)
+        cid, state, instant(enter), pipeline)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -127,26 +91,18 @@ class Cluster:
         self.group = "group-" + cluster_id.replace("-", "")[-12:].upper()
         self.leader = leader  # node id of the leader SCM
         self.term = term
-        self.main = {h: [] for h in [s.name for s in scms] + [d.name for d in dns]}
-        self.audit = {s.name: [] for s in scms}
-        self.dnc = {d.name: [] for d in dns}
-        self.skew = {h: self.rng.randint(-180, 180) for h in self.main}
+        self.skew = {h: self.rng.randint(-180, 180) for h in [s.name for s in scms] + [d.name for d in dns]}
+        self.rec = Records(self.skew)
         self.seq = 0
         self.cmd = 118840100 + self.rng.randint(0, 999)
         self.marks = {}
 
     # --- records --------------------------------------------------------------------------
-    def _rec(self, store, host, t, payload, mark=None):
-        self.seq += 1
-        store[host].append((t + ms(self.skew[host]), self.seq, payload, mark))
-
     def log(self, host, t, level, thread, logger, msg, extra=None, mark=None):
-        self._rec(self.main, host, t, (level, thread, logger, msg, extra or []), mark)
+        self.rec.add("main", host, t, (thread, level, logger, msg, extra or []), mark)
 
     def aud(self, host, t, user, ip, op, params, mark=None):
-        # AuditMessage.formMessage (scm.md 1.2); success line ends with "|  "
-        msg = "user=%s | ip=%s | op=%s %s | ret=SUCCESS" % (user, ip, op, params)
-        self._rec(self.audit, host, t, ("INFO", msg), mark)
+        self.rec.add("audit", host, t, audit_msg(user, ip, op, params, "SUCCESS"), mark)
 
     def cont(self, dn, t, level, cid, bcsid, state, suffix=None, mark=None):
         # ContainerLogger.getMessage (datanode.md 1.3)
@@ -155,7 +111,7 @@ class Cluster:
             cid, bcsid, state, d.disk)
         if suffix:
             msg += " | " + suffix
-        self._rec(self.dnc, dn, t, (level, msg), mark)
+        self.rec.add("dnc", dn, t, (level, msg), mark)
 
     def dn(self, name):
         return next(d for d in self.dns if d.name == name)
@@ -177,78 +133,31 @@ class Cluster:
     def member(self, scm):
         return "%s@%s" % (self.scm(scm).id, self.group)
 
-    # --- rendering ------------------------------------------------------------------------
-    @staticmethod
-    def line(layout, t, level, thread, logger, msg):
-        if layout == "rfa":       # %d{ISO8601} [%t] %p %c: %m%n
-            return "%s [%s] %s %s: %s" % (fmt_ts(t), thread, level, logger, msg)
-        if layout == "console":   # %d{ISO8601} [%t] %p %c{2}: %m%n
-            return "%s [%s] %s %s: %s" % (fmt_ts(t), thread, level, c2(logger), msg)
-        if layout == "vendor":    # %d{ISO8601} %p %c: %m%n
-            return "%s %s %s: %s" % (fmt_ts(t), level, logger, msg)
-        raise ValueError(layout)
+    # --- output -------------------------------------------------------------------------
+    def main_entries(self, host, layout, t0=None, t1=None):
+        return entries(self.rec.get("main", host, t0, t1), main_log(layout))
 
-    def render_main(self, host, layout, t0=None, t1=None):
-        out = []
-        for t, _, (level, thread, logger, msg, extra), mark in sorted(self.main[host], key=lambda r: (r[0], r[1])):
-            if (t0 and t < t0) or (t1 and t >= t1):
-                continue
-            out.append((self.line(layout, t, level, thread, logger, msg), mark))
-            out.extend((e, None) for e in extra)
-        return out
+    def audit_entries(self, host):
+        return entries(self.rec.get("audit", host), lambda t, msg: audit_lines(t, "INFO", "SCMAudit", msg))
 
-    def render_audit(self, host, t0=None, t1=None):
-        out = []
-        for t, _, (level, msg), mark in sorted(self.audit[host], key=lambda r: (r[0], r[1])):
-            if (t0 and t < t0) or (t1 and t >= t1):
-                continue
-            # %d{DEFAULT} | %-5level | %c{1} | %msg | %throwable{3} %n
-            out.append(("%s | %-5s | SCMAudit | %s |  " % (fmt_ts(t), level, msg), mark))
-        return out
+    def dnc_entries(self, host):
+        return entries(self.rec.get("dnc", host), lambda t, p: [container_log_line(t, p[0], p[1])])
 
-    def render_dnc(self, host):
-        out = []
-        for t, _, (level, msg), mark in sorted(self.dnc[host], key=lambda r: (r[0], r[1])):
-            # %d{DEFAULT} | %-5level | %msg | %throwable{3} %n
-            out.append(("%s | %-5s | %s |  " % (fmt_ts(t), level, msg), mark))
-        return out
-
-
-class Bundle:
-    def __init__(self, name):
-        self.name = name
-        self.dir = os.path.join(ROOT, name)
-        if os.path.isdir(self.dir):
-            shutil.rmtree(self.dir)
-        os.makedirs(self.dir)
-        self.marks = {}
-        self.nlines = 0
-
-    def write(self, rel, lines, gz=False):
-        path = os.path.join(self.dir, rel)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        text = "".join(l + "\n" for l, _ in lines)
-        for i, (_, mark) in enumerate(lines, 1):
-            if mark:
-                self.marks.setdefault(mark, []).append("%s:%d" % (rel, i))
-        self.nlines += len(lines)
-        data = text.encode("utf-8")
-        if gz:
-            with open(path, "wb") as f:
-                with gzip.GzipFile(filename="", mode="wb", fileobj=f, mtime=0) as g:
-                    g.write(data)
-        else:
-            with open(path, "wb") as f:
-                f.write(data)
-
-    def text(self, rel, content):
-        path = os.path.join(self.dir, rel)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "w") as f:
-            f.write(content)
-
-    def where(self, mark):
-        return ", ".join(self.marks.get(mark, ["(missing)"]))
+    def write_logs(self, b, layout, cut, scm_log, dn_log, per_host=True, fqdn=False, backup=rfa_backup, gz=False):
+        """Every host's logs and conf/ozone-site.xml. scm_log / dn_log: file name patterns of the main
+        logs (%s: the host); an SCM main log rolls at `cut` into backup(live log, 1). per_host: one
+        folder per host, else flat; fqdn: file names carry the host name, else the node name."""
+        def rel(node, pattern):
+            return ("%s/" % node.name if per_host else "") + pattern % (node.host if fqdn else node.name)
+        for s in self.scms:
+            live = rel(s, scm_log)
+            b.write(backup(live, 1), self.main_entries(s.name, layout, None, cut), gz=gz)
+            b.write(live, self.main_entries(s.name, layout, cut, None))
+            b.write(rel(s, "scm-audit-%s.log"), self.audit_entries(s.name))
+        for d in self.dns:
+            b.write(rel(d, dn_log), self.main_entries(d.name, layout))
+            b.write(rel(d, "dn-container-%s.log"), self.dnc_entries(d.name))
+        b.text("conf/ozone-site.xml", ozone_site(self.scms, AUDIT_DEBUG))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -293,7 +202,7 @@ def rm_passes(c, t0, t1, every=300, ncont=1800, busy=None):
 
 def rm_send(c, t, thread, command, cid_info, target):
     """RM 'Sending command [...]' (scm.md 2.5); deadlines: +10 min / +20 min (see SOURCE.md)."""
-    e = epoch_ms(t + ms(c.skew[c.leader]))  # the leader's own clock
+    e = epoch_ms(lt(c, t))  # the leader's own clock
     return "Sending command [%s] for container %s to %s with datanode deadline %d and scm deadline %d" % (
         command, cid_info, target, e + 600000, e + 1200000)
 
@@ -503,8 +412,7 @@ def ozone_site(scms, extra):
         ("hdds.scm.replication.thread.interval", "300s"),
         ("hdds.container.report.interval", "60m"),
     ] + extra
-    body = "".join("  <property>\n    <name>%s</name>\n    <value>%s</value>\n  </property>\n" % kv for kv in props)
-    return '<?xml version="1.0" encoding="UTF-8"?>\n<configuration>\n' + body + "</configuration>\n"
+    return site_xml(props, stylesheet=False)
 
 
 AUDIT_DEBUG = [("ozone.audit.log.debug.cmd.list.scmaudit", "SEND_HEARTBEAT")]
@@ -525,15 +433,11 @@ def mk_cluster(seed, domain, scm_net, dn_net, ndn, leader, term, cluster_id=None
     return c
 
 
-def expected(b, items):
-    b.text("EXPECTED.json", json.dumps(items, indent=2) + "\n")
-
-
 # ==============================================================================================
 # Bundle 1: HEAD/2.2 wording, stale OPEN replica resurrects DELETED container (confirmed)
 # ==============================================================================================
 def bundle1():
-    b = Bundle("HDDS-17400-bug-stale-open-replica")
+    b = BundleDir("HDDS-17400-bug-stale-open-replica")
     c = mk_cluster(17401, ".example.com", "10.0.0", "10.0.1", 5, "scm1", 7)
     rng = c.rng
     P = {k: ruuid(rng) for k in ("a", "b", "x", "d", "new")}
@@ -636,20 +540,14 @@ def bundle1():
 
     # -- write files
     cut = t("07:30:00,000")
-    for s in c.scms:
-        b.write("%s/ozone-hadoop-scm-%s.log-1.gz" % (s.name, s.name), c.render_main(s.name, "rfa", None, cut), gz=True)
-        b.write("%s/ozone-hadoop-scm-%s.log" % (s.name, s.name), c.render_main(s.name, "rfa", cut, None))
-        b.write("%s/scm-audit-%s.log" % (s.name, s.name), c.render_audit(s.name))
+    c.write_logs(b, "file", cut, daemon_log("scm", "%s"), daemon_log("datanode", "%s"),
+                 backup=lambda live, n: "%s-%d.gz" % (live, n), gz=True)
     old = Cluster(1, c.scms, c.dns, c.cluster_id, "scm2", 6)
-    old.skew = dict(c.skew)
+    old.skew.update(c.skew)
     old.aud("scm2", T("2026-09-13 15:12:40,551"), "hadoop", "10.0.0.21", "CLOSE_CONTAINER", '{"remoteUser":"hadoop","containerID":"3049"}')
     old.aud("scm2", T("2026-09-13 15:13:02,914"), "hadoop", "10.0.0.21", "CLOSE_CONTAINER", '{"remoteUser":"hadoop","containerID":"3050"}')
-    b.write("scm2/scm-audit-scm2-2026-09-13-1.log.gz", old.render_audit("scm2"), gz=True)
-    for d in c.dns:
-        b.write("%s/ozone-hadoop-datanode-%s.log" % (d.name, d.name), c.render_main(d.name, "rfa"))
-        b.write("%s/dn-container-%s.log" % (d.name, d.name), c.render_dnc(d.name))
-    b.text("conf/ozone-site.xml", ozone_site(c.scms, AUDIT_DEBUG))
-    expected(b, [{"rule": "resurrected-container", "entity": "container:%d" % X, "confidence": "confirmed"}])
+    b.write(audit_rollover("scm2/scm-audit-scm2.log", "2026-09-13"), old.audit_entries("scm2"), gz=True)
+    b.expected([{"rule": "resurrected-container", "entity": "container:%d" % X, "confidence": "confirmed"}])
     return b, c, dict(X=X, S=S, B=B, R=R, P=P)
 
 
@@ -682,7 +580,7 @@ def routine(c, t0, t1, pipes, cid0, bcs0, dn_thread, sbds_thread, icr=L_ICR, ste
 # Bundle 2: 2.1.x wording (transitionDeletingToClosed, back to CLOSED), docker-compose console
 # ==============================================================================================
 def bundle2():
-    b = Bundle("HDDS-17400-bug-closed-wording-2-1")
+    b = BundleDir("HDDS-17400-bug-closed-wording-2-1")
     c = mk_cluster(17402, "", "172.25.0", "172.25.0", 5, "scm2", 3, hostfmt="datanode%d")
     rng = c.rng
     P = {k: ruuid(rng) for k in ("x", "y", "z")}
@@ -763,32 +661,16 @@ def bundle2():
         c.cont(tgt, t("10:42:29,205") + ms(700 * i), "INFO", X, S, "CLOSED", "Container imported", mark="b2_imported_" + tgt)
 
     # -- files: one interleaved docker-compose (v1) stream, console layout %c{2}
-    services = [s.name for s in c.scms] + [d.name for d in c.dns]
-    width = max(len(n + "_1") for n in services)
-    merged = []
-    for h in services:
-        lines = c.render_main(h, "console")
-        prefix = (h + "_1").ljust(width) + " | "
-        # keep records together: a record = header + its continuation lines
-        rec = []
-        for text, mark in lines:
-            if text[:4].isdigit() and text[4] == "-":
-                if rec:
-                    merged.append(rec)
-                rec = [(T(text[:23]), h, prefix + text, mark)]
-            else:
-                rec.append((None, h, prefix + text, None))
-        if rec:
-            merged.append(rec)
-    merged.sort(key=lambda r: (r[0][0], services.index(r[0][1])))
-    b.write("docker-compose.log", [(x[2], x[3]) for r in merged for x in r])
+    services = [s.name + "_1" for s in c.scms] + [d.name + "_1" for d in c.dns]
+    streams = [(n, c.rec.get("main", n[:-2]), main_log("console")) for n in services]
+    b.write("docker-compose.log", compose_entries(streams, compose_v1_prefixes(services), order=lambda r, i: (r[0], i)))
     # audit files copied out of the containers: REGISTER of every DN at cluster start, admin close
     for s in c.scms:
         for i, d in enumerate(c.dns):
             c.aud(s.name, t("09:41:07,220") + ms(173 * i + rng.randint(0, 40)), "hadoop", d.ip, "REGISTER", '{"datanodeDetails":"%s"}' % d)
-        b.write("%s/scm-audit-%s.log" % (s.name, s.name), c.render_audit(s.name))
+        b.write("%s/scm-audit-%s.log" % (s.name, s.name), c.audit_entries(s.name))
     for d in c.dns:
-        b.write("%s/dn-container-%s.log" % (d.name, d.name), c.render_dnc(d.name))
+        b.write("%s/dn-container-%s.log" % (d.name, d.name), c.dnc_entries(d.name))
     b.text("docker-config", "\n".join([
         "OZONE-SITE.XML_ozone.scm.service.ids=scmservice",
         "OZONE-SITE.XML_ozone.scm.nodes.scmservice=scm1,scm2,scm3",
@@ -803,7 +685,7 @@ def bundle2():
         "",
     ]))
     b.text(".env", "OZONE_IMAGE=apache/ozone:2.1.0\n")
-    expected(b, [{"rule": "resurrected-container", "entity": "container:%d" % X, "confidence": "confirmed"}])
+    b.expected([{"rule": "resurrected-container", "entity": "container:%d" % X, "confidence": "confirmed"}])
     return b, c, dict(X=X, S=S, R=R, P=P)
 
 
@@ -811,7 +693,7 @@ def bundle2():
 # Bundle 3: stale CLOSED replica of a DELETED container is force-deleted (scm.md 5.4), vendor layout
 # ==============================================================================================
 def bundle3():
-    b = Bundle("HDDS-17400-control-stale-closed-replica-force-deleted")
+    b = BundleDir("HDDS-17400-control-stale-closed-replica-force-deleted")
     c = mk_cluster(17403, ".prod.example.net", "10.40.2", "10.40.3", 6, "scm3", 11)
     rng = c.rng
     P = {k: ruuid(rng) for k in ("x", "q", "a", "b")}
@@ -864,16 +746,9 @@ def bundle3():
 
     # -- files: vendor-managed (no thread), one flat folder
     cut = t("02:30:00,000")
-    for s in c.scms:
-        base = "hadoop-cmf-ozone-STORAGE_CONTAINER_MANAGER-%s.log.out" % s.host
-        b.write(base + ".1", c.render_main(s.name, "vendor", None, cut))
-        b.write(base, c.render_main(s.name, "vendor", cut, None))
-        b.write("scm-audit-%s.log" % s.host, c.render_audit(s.name))
-    for d in c.dns:
-        b.write("hadoop-cmf-ozone-HDDS_DATANODE-%s.log.out" % d.host, c.render_main(d.name, "vendor"))
-        b.write("dn-container-%s.log" % d.host, c.render_dnc(d.name))
-    b.text("conf/ozone-site.xml", ozone_site(c.scms, AUDIT_DEBUG))
-    expected(b, [])
+    c.write_logs(b, "vendor", cut, daemon_log("scm", "%s", vendor=True), daemon_log("datanode", "%s", vendor=True),
+                 per_host=False, fqdn=True)
+    b.expected([])
     return b, c, dict(X=X, S=S, R=R, Y=Y, P=P)
 
 
@@ -882,7 +757,7 @@ def bundle3():
 # container is force-deleted (HDDS-11136 design, sid raised first: HDDS-16809); RFA, flat folder
 # ==============================================================================================
 def bundle4():
-    b = Bundle("HDDS-17400-control-newer-data-force-deleted")
+    b = BundleDir("HDDS-17400-control-newer-data-force-deleted")
     c = mk_cluster(17404, ".lab.example.org", "192.168.40", "192.168.41", 5, "scm2", 4)
     rng = c.rng
     P = {k: ruuid(rng) for k in ("x", "o", "a", "b", "o2")}
@@ -945,15 +820,8 @@ def bundle4():
 
     # -- files: RFA layout, flat folder, classic .log / .log.1 rotation, user "ozone"
     cut = t("10:30:00,000")
-    for s in c.scms:
-        b.write("ozone-ozone-scm-%s.log.1" % s.name, c.render_main(s.name, "rfa", None, cut))
-        b.write("ozone-ozone-scm-%s.log" % s.name, c.render_main(s.name, "rfa", cut, None))
-        b.write("scm-audit-%s.log" % s.name, c.render_audit(s.name))
-    for d in c.dns:
-        b.write("ozone-ozone-datanode-%s.log" % d.name, c.render_main(d.name, "rfa"))
-        b.write("dn-container-%s.log" % d.name, c.render_dnc(d.name))
-    b.text("conf/ozone-site.xml", ozone_site(c.scms, AUDIT_DEBUG))
-    expected(b, [])
+    c.write_logs(b, "file", cut, daemon_log("scm", "%s", "ozone"), daemon_log("datanode", "%s", "ozone"), per_host=False)
+    b.expected([])
     return b, c, dict(X=X, S=S, B=B, R=R, P=P)
 
 
@@ -962,7 +830,7 @@ def bundle4():
 # (HDDS-14684 design); RFA, per-host folders
 # ==============================================================================================
 def bundle5():
-    b = Bundle("HDDS-17400-control-empty-quasi-closed-resurrected")
+    b = BundleDir("HDDS-17400-control-empty-quasi-closed-resurrected")
     c = mk_cluster(17405, ".dc2.example.com", "10.8.0", "10.8.1", 6, "scm3", 9)
     rng = c.rng
     P = {k: ruuid(rng) for k in ("x", "w", "a", "b", "new")}
@@ -1045,15 +913,8 @@ def bundle5():
         c.cont(tgt, t("14:38:02,507") + ms(800 * i), "INFO", X, B, "QUASI_CLOSED", "Container imported")
 
     cut = t("13:55:00,000")
-    for s in c.scms:
-        b.write("%s/ozone-hadoop-scm-%s.log.1" % (s.name, s.name), c.render_main(s.name, "rfa", None, cut))
-        b.write("%s/ozone-hadoop-scm-%s.log" % (s.name, s.name), c.render_main(s.name, "rfa", cut, None))
-        b.write("%s/scm-audit-%s.log" % (s.name, s.name), c.render_audit(s.name))
-    for d in c.dns:
-        b.write("%s/ozone-hadoop-datanode-%s.log" % (d.name, d.name), c.render_main(d.name, "rfa"))
-        b.write("%s/dn-container-%s.log" % (d.name, d.name), c.render_dnc(d.name))
-    b.text("conf/ozone-site.xml", ozone_site(c.scms, AUDIT_DEBUG))
-    expected(b, [])
+    c.write_logs(b, "file", cut, daemon_log("scm", "%s"), daemon_log("datanode", "%s"))
+    b.expected([])
     return b, c, dict(X=X, S=S, B=B, R=R, P=P)
 
 
@@ -1120,14 +981,10 @@ NOT_CATALOGUED = """Not from the catalogue (flagged on purpose):
 """
 
 
-def write_source(b, info):
-    b.text("SOURCE.md", info)
-
-
 def source1(b, c, v):
     X, S, B, R = v["X"], v["S"], v["B"], v["R"]
     r = c.dn(R)
-    w = b.where
+    w = b.at
     md = f"""# HDDS-17400 bug: stale OPEN replica resurrects a DELETED container (2.2 / HEAD wording)
 
 Rule `resurrected-container`, entity `container:{X}`, expected confidence **confirmed**.
@@ -1195,13 +1052,13 @@ Entities: `DatanodeDetails` `uuid(host/ip)`, `<D>` = `Container #<id> (<state>, 
 * STARTUP_MSG banner of the restarted DN (format not in the catalogue).
 
 {NOT_CATALOGUED}"""
-    write_source(b, md)
+    b.text("SOURCE.md", md)
 
 
 def source2(b, c, v):
     X, S, R = v["X"], v["S"], v["R"]
     r = c.dn(R)
-    w = b.where
+    w = b.at
     md = f"""# HDDS-17400 bug on 2.1.x: `transitionDeletingToClosed` of a DELETED container for a stale replica
 
 Rule `resurrected-container`, entity `container:{X}`, expected confidence **confirmed** (the replica's BCSID
@@ -1274,12 +1131,12 @@ Leader identity: `scm2_1` lines `becomes leader of term 3` / `update <isLeader,t
   need the conf string, which the catalogue does not give, so they are left out.
 
 {NOT_CATALOGUED}"""
-    write_source(b, md)
+    b.text("SOURCE.md", md)
 
 
 def source3(b, c, v):
     X, S, R, Y = v["X"], v["S"], v["R"], v["Y"]
-    w = b.where
+    w = b.at
     md = f"""# HDDS-17400 control: stale CLOSED replica of a DELETED container is force-deleted (benign, scm.md 5.4)
 
 EXPECTED `[]`.
@@ -1323,12 +1180,12 @@ together with {w('b3_dead')} / {w('b3_back')}.
 * The layout has no `%t`, so leadership must come from `becomes leader of term 11` / SCMContext lines in `…scm3….log.out.1`.
 
 {NOT_CATALOGUED}"""
-    write_source(b, md)
+    b.text("SOURCE.md", md)
 
 
 def source4(b, c, v):
     X, S, B, R = v["X"], v["S"], v["B"], v["R"]
-    w = b.where
+    w = b.at
     md = f"""# HDDS-17400 control: a replica with newer data of a DELETED container is force-deleted (2.2/HEAD)
 
 EXPECTED `[]`.
@@ -1378,12 +1235,12 @@ the earlier sid" would flag {w('b4_force')}.
   `handlePipelineFailure` reason whose first part (`name`) the catalogue does not resolve, and the SCM-side handler line is not catalogued.
 
 {NOT_CATALOGUED}"""
-    write_source(b, md)
+    b.text("SOURCE.md", md)
 
 
 def source5(b, c, v):
     X, S, B, R = v["X"], v["S"], v["B"], v["R"]
-    w = b.where
+    w = b.at
     md = f"""# HDDS-17400 control: an empty QUASI_CLOSED container is deleted and resurrected by a replica with newer data (HDDS-14684, designed)
 
 EXPECTED `[]`.
@@ -1440,11 +1297,11 @@ Other rules: dn1's `Unable to communicate` WARNs are connection-refused failures
   example's first line).
 
 {NOT_CATALOGUED}"""
-    write_source(b, md)
+    b.text("SOURCE.md", md)
 
 
 if __name__ == "__main__":
     for fn, src in ((bundle1, source1), (bundle2, source2), (bundle3, source3), (bundle4, source4), (bundle5, source5)):
         b, c, info = fn()
         src(b, c, info)
-        print(b.name, b.nlines, "lines")
+        print(b.name, sum(n for _, n in b.files), "lines")

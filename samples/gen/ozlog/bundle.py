@@ -8,6 +8,8 @@ import json
 import os
 import shutil
 
+from ozlog.log4j import log_lines
+
 SAMPLES = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 KEEP = ("REPLAY",)  # written by hand (samples/README.md): a rerun keeps it
 
@@ -47,6 +49,17 @@ def rfa_backup(live, n):
     return "%s.%d" % (live, n)
 
 
+VENDOR_ROLES = {"scm": "STORAGE_CONTAINER_MANAGER", "datanode": "HDDS_DATANODE"}
+
+
+def daemon_log(role, host, user="hadoop", vendor=False):
+    """The main log of an Ozone daemon: `ozone-<user>-<role>-<host>.log` as `ozone --daemon` names it, or
+    `hadoop-cmf-ozone-<ROLE>-<host>.log.out` on vendor-managed installs."""
+    if vendor:
+        return "hadoop-cmf-ozone-%s-%s.log.out" % (VENDOR_ROLES[role], host)
+    return "ozone-%s-%s-%s.log" % (user, role, host)
+
+
 def site_xml(props, stylesheet=True):
     """A Hadoop configuration file (ozone-site.xml) with `props` in order."""
     head = ['<?xml version="1.0" encoding="UTF-8"?>']
@@ -75,6 +88,11 @@ class Records:
         """The records of one stream in time order, those in [since, until) when given."""
         out = sorted(self.recs.get((stream, host), []), key=lambda r: (r[0], r[1]))
         return [r for r in out if (since is None or r[0] >= since) and (until is None or r[0] < until)]
+
+
+def main_log(layout):
+    """render(t, payload) of main-log records whose payload is (thread, level, logger, msg, extra)."""
+    return lambda t, p: log_lines(layout, t, *p)
 
 
 def entries(records, render):
