@@ -12,14 +12,13 @@ Every template below is copied from /work/shared/ozone-logs/datanode.md (section
 each bundle's SOURCE.md.  Python 3.11 standard library only, fixed seed, gzip mtime=0: reruns give the
 same bytes.  Run: python3 samples/gen/hdds_17675.py
 """
-import gzip
 import json
 import random
-import shutil
-from datetime import datetime, timedelta, timezone
-from pathlib import Path
+from datetime import timedelta
 
-SAMPLES = Path(__file__).resolve().parent.parent
+from ozlog.bundle import (BundleDir, Records, audit_rollover, compose_entries, compose_v2_prefixes, daemon_log, entries,
+                          main_log)
+from ozlog.log4j import audit_lines, container_log_line, epoch_ms, instant, ms, parse_time as T
 
 # ----------------------------------------------------------------------------------------------------------
 # Identities (consistent across all files of a bundle)
@@ -93,28 +92,6 @@ def chunk_info(lid, n, off, ln):
 
 def proto_block_id(cid, lid):  # multi-line TextFormat of DatanodeBlockID (datanode.md 1.1 / 4)
     return f"containerID: {cid}\nlocalID: {lid}\nblockCommitSequenceId: 0\n"
-
-
-def fmt_ts(t):
-    return t.strftime("%Y-%m-%d %H:%M:%S,") + "%03d" % (t.microsecond // 1000)
-
-
-def instant(t):
-    s = t.strftime("%Y-%m-%dT%H:%M:%S")
-    ms = t.microsecond // 1000
-    return s + ("" if ms == 0 else ".%03d" % ms) + "Z"
-
-
-def epoch_ms(t):
-    return int(t.replace(tzinfo=timezone.utc).timestamp() * 1000)
-
-
-def T(s):
-    return datetime.strptime(s, "%Y-%m-%d %H:%M:%S.%f")
-
-
-def ms(n):
-    return timedelta(milliseconds=n)
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -243,119 +220,56 @@ def bpath(vol, cid, lid):
 # ----------------------------------------------------------------------------------------------------------
 # Bundle: records per (host, stream), rendered per layout
 # ----------------------------------------------------------------------------------------------------------
+HOSTS = ("scm1", "dn1", "dn2", "dn3", "dn4")
+
+
 class Bundle:
     def __init__(self, name, hosts, skew, scm_prefix="scm1-"):
-        self.name = name
-        self.dir = SAMPLES / name
+        self.out = BundleDir(name, gzip_names=True)
         self.h = hosts  # logical -> dict(name, fqdn, ip)
-        self.skew = skew
-        self.recs = {}
-        self.seq = 0
-        self.marks = {}  # key -> (host, stream, seq)
-        self.where = {}  # key -> "file:line"
+        self.rec = Records(skew)
         self.scm_prefix = scm_prefix
 
     def dd(self, dn):
         return f"{UUID[dn]}({self.h[dn]['fqdn']}/{self.h[dn]['ip']})"
 
-    def _add(self, host, stream, t, payload, mark):
-        self.seq += 1
-        t2 = t + ms(self.skew.get(host, 0))
-        self.recs.setdefault((host, stream), []).append((t2, self.seq, payload))
-        if mark:
-            self.marks[mark] = (host, stream, self.seq)
-
     def main(self, host, t, level, thread, logger, msg, exc=None, mark=None):
-        self._add(host, "main", t, (level, thread, logger, msg, exc or []), mark)
+        self.rec.add("main", host, t, (thread, level, logger, msg, exc or []), mark)
 
     def audit(self, host, t, level, body, exc=None, mark=None):
-        self._add(host, "audit", t, (level, body, exc), mark)
+        self.rec.add("audit", host, t, (level, body, exc or ()), mark)
 
     def cont(self, host, t, level, msg, mark=None):
-        self._add(host, "container", t, (level, msg), mark)
+        self.rec.add("container", host, t, (level, msg), mark)
 
-    def stream(self, host, stream):
-        return sorted(self.recs.get((host, stream), []), key=lambda r: (r[0], r[1]))
+    def write_logs(self, layout, per_host=True, rot_main=None, rot_audit=None):
+        """Every host's logs. File names carry the host's short name, on vendor installs its FQDN;
+        per_host: one folder per host, else flat. The console layout is docker compose output: the
+        main logs of all services in one docker-compose.log. rot_main: host -> [(until, backup
+        suffix)], oldest first (`.N`, `.N.gz`); rot_audit: dn -> [(until, rollover date)]."""
+        names = {x: self.h[x]["name"] for x in HOSTS}
+        if layout == "console":
+            self.out.write("docker-compose.log", compose_entries(
+                [(names[x], self.rec.get("main", x), main_log(layout)) for x in HOSTS], compose_v2_prefixes(names.values())))
+        for host in HOSTS:
+            folder = names[host] + "/" if per_host else ""
+            name = self.h[host]["fqdn"] if layout == "vendor" else names[host]
+            if layout != "console":
+                live = folder + daemon_log("scm" if host == "scm1" else "datanode", name, vendor=layout == "vendor")
+                files = [(live + suffix, until, suffix.endswith(".gz")) for until, suffix in (rot_main or {}).get(host, [])]
+                self.out.write_split(files + [(live, None, False)], self.rec.get("main", host), main_log(layout))
+            if host == "scm1":
+                continue
+            audit = folder + f"dn-audit-{name}.log"
+            files = [(audit_rollover(audit, date), until, True) for until, date in (rot_audit or {}).get(host, [])]
+            self.out.write_split(files + [(audit, None, False)], self.rec.get("audit", host), dn_audit)
+            self.out.write(folder + f"dn-container-{name}.log",
+                           entries(self.rec.get("container", host), lambda t, p: [container_log_line(t, *p)]))
 
 
-def abbrev(logger, n=2):
-    return ".".join(logger.split(".")[-n:])
-
-
-def render_main(t, payload, layout):
-    level, thread, logger, msg, exc = payload
-    ts = fmt_ts(t)
-    if layout == "file":
-        head = f"{ts} [{thread}] {level} {logger}: "
-    elif layout == "console":
-        head = f"{ts} [{thread}] {level} {abbrev(logger)}: "
-    elif layout == "vendor":
-        head = f"{ts} {level} {logger}: "
-    else:
-        raise ValueError(layout)
-    return (head + msg).split("\n") + list(exc)
-
-
-def render_audit(t, payload):
+def dn_audit(t, payload):
     level, body, exc = payload
-    head = f"{fmt_ts(t)} | {level:<5} | DNAudit | {body} | "
-    if not exc:
-        return [head + " "]
-    return [head + exc[0], exc[1], exc[2] + " "]
-
-
-def render_container(t, payload):
-    level, msg = payload
-    return [f"{fmt_ts(t)} | {level:<5} | {msg} |  "]
-
-
-def write_text(path, lines, gz=False):
-    path.parent.mkdir(parents=True, exist_ok=True)
-    data = ("\n".join(lines) + "\n").encode() if lines else b""
-    if gz:
-        with open(path, "wb") as f:
-            with gzip.GzipFile(filename=path.name[:-3], mode="wb", fileobj=f, mtime=0) as g:
-                g.write(data)
-    else:
-        path.write_bytes(data)
-
-
-def emit_files(b, host, stream, files, render):
-    """files: list of (relpath, until_datetime_or_None, gz). Records go to the first file whose bound they are
-    below (oldest file first)."""
-    recs = b.stream(host, stream)
-    buckets = [[] for _ in files]
-    for r in recs:
-        for i, (_, until, _) in enumerate(files):
-            if until is None or r[0] < until:
-                buckets[i].append(r)
-                break
-    for (rel, _, gz), bucket in zip(files, buckets):
-        lines = []
-        for t, seq, payload in bucket:
-            for key, (h, s, sq) in b.marks.items():
-                if h == host and s == stream and sq == seq:
-                    b.where[key] = f"{rel}:{len(lines) + 1}"
-            lines.extend(render(t, payload))
-        write_text(b.dir / rel, lines, gz)
-
-
-def emit_compose(b, rel, services, layout="console"):
-    """docker-compose v2 output: all services interleaved, every physical line prefixed."""
-    width = max(len(b.h[s]["name"]) for s in services) + 1
-    allrecs = []
-    for s in services:
-        for r in b.stream(s, "main"):
-            allrecs.append((r[0], r[1], s, r[2]))
-    allrecs.sort(key=lambda r: (r[0], r[1]))
-    lines = []
-    for t, seq, s, payload in allrecs:
-        prefix = b.h[s]["name"].ljust(width) + " | "
-        for key, (h, st, sq) in b.marks.items():
-            if h == s and st == "main" and sq == seq:
-                b.where[key] = f"{rel}:{len(lines) + 1}"
-        lines.extend(prefix + ln for ln in render_main(t, payload, layout))
-    write_text(b.dir / rel, lines)
+    return audit_lines(t, level, "DNAudit", body, exc)
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -998,26 +912,9 @@ def bug_info():
     incident(b, rng, day, debug=False)
     close_container(b, rng, t("10:52:03.550"), R, 1060, 5672, cmd0=4519)
     create_container(b, rng, t("10:52:20.031"), R, 1061)
-    write_bundle_files(b, rot_main={"dn1": t("10:00:00.000"), "dn2": t("10:00:00.000")},
-                       rot_audit={"dn1": (t("10:00:00.000"), f"dn-audit-dn1-{day}-1.log.gz")})
+    b.write_logs("file", rot_main={"dn1": [(t("10:00:00.000"), ".1")], "dn2": [(t("10:00:00.000"), ".1")]},
+                 rot_audit={"dn1": [(t("10:00:00.000"), day)]})
     return b
-
-
-def write_bundle_files(b, rot_main, rot_audit, layout="file"):
-    for dn in ("dn1", "dn2", "dn3", "dn4"):
-        n = b.h[dn]["name"]
-        base = f"{n}/ozone-hadoop-datanode-{n}.log"
-        files = [(base + ".1", rot_main[dn], False), (base, None, False)] if dn in rot_main else [(base, None, False)]
-        emit_files(b, dn, "main", files, lambda t, p: render_main(t, p, layout))
-        if dn in rot_audit:
-            until, gzname = rot_audit[dn]
-            files = [(f"{n}/{gzname}", until, True), (f"{n}/dn-audit-{n}.log", None, False)]
-        else:
-            files = [(f"{n}/dn-audit-{n}.log", None, False)]
-        emit_files(b, dn, "audit", files, render_audit)
-        emit_files(b, dn, "container", [(f"{n}/dn-container-{n}.log", None, False)], render_container)
-    emit_files(b, "scm1", "main", [("scm1/ozone-hadoop-scm-scm1.log", None, False)],
-               lambda t, p: render_main(t, p, layout))
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -1097,13 +994,8 @@ def bug_debug():
     for g in groups[1:]:
         other_group_debug(b, rng, g, t("10:20:40.000"), t("10:22:20.000"), 14)
     incident(b, rng, day, debug=True)
-    services = ["scm1", "dn1", "dn2", "dn3", "dn4"]
-    emit_compose(b, "docker-compose.log", services)
-    for dn in ("dn1", "dn2", "dn3", "dn4"):
-        n = b.h[dn]["name"]
-        emit_files(b, dn, "audit", [(f"{n}/dn-audit-{n}.log", None, False)], render_audit)
-        emit_files(b, dn, "container", [(f"{n}/dn-container-{n}.log", None, False)], render_container)
-    write_text(b.dir / "conf" / "log4j.properties", LOG4J_DEBUG.rstrip("\n").split("\n"))
+    b.write_logs("console")
+    b.out.text("conf/log4j.properties", LOG4J_DEBUG)
     return b
 
 
@@ -1182,15 +1074,7 @@ def clean_failover():
     # normal life afterwards: 1042 fills up and closes on all three replicas with the same BCSID
     close_container(b, rng, t("14:38:12.611"), P, 1042, 25802, cmd0=5120)
     create_container(b, rng, t("14:38:30.090"), P, 1044)
-    files = {}
-    for dn in ("dn1", "dn2", "dn3", "dn4"):
-        fq = b.h[dn]["fqdn"]
-        emit_files(b, dn, "main", [(f"hadoop-cmf-ozone-HDDS_DATANODE-{fq}.log.out", None, False)],
-                   lambda t_, p: render_main(t_, p, "vendor"))
-        emit_files(b, dn, "audit", [(f"dn-audit-{fq}.log", None, False)], render_audit)
-        emit_files(b, dn, "container", [(f"dn-container-{fq}.log", None, False)], render_container)
-    emit_files(b, "scm1", "main", [("hadoop-cmf-ozone-STORAGE_CONTAINER_MANAGER-scm1.example.com.log.out", None, False)],
-               lambda t_, p: render_main(t_, p, "vendor"))
+    b.write_logs("vendor", per_host=False)
     return b
 
 
@@ -1258,17 +1142,8 @@ def failing_disk():
     close_container(b, rng, t("01:48:33.402"), Q, 1051, 15760, cmd0=5901)
     create_container(b, rng, t("01:48:51.870"), Q, 1055)
     # vendor-managed layout (no thread), per-host folders, role-named files with .log.out.N rotations
-    rot = {"dn3": [(t("01:30:00.000"), ".2.gz"), (t("02:30:00.000"), ".1")],
-           "dn2": [(t("02:05:00.000"), ".1")]}
-    for dn in ("dn1", "dn2", "dn3", "dn4"):
-        n, fq = b.h[dn]["name"], b.h[dn]["fqdn"]
-        base = f"{n}/hadoop-cmf-ozone-HDDS_DATANODE-{fq}.log.out"
-        files = [(base + suf, until, suf.endswith(".gz")) for until, suf in rot.get(dn, [])] + [(base, None, False)]
-        emit_files(b, dn, "main", files, lambda t_, p: render_main(t_, p, "vendor"))
-        emit_files(b, dn, "audit", [(f"{n}/dn-audit-{fq}.log", None, False)], render_audit)
-        emit_files(b, dn, "container", [(f"{n}/dn-container-{fq}.log", None, False)], render_container)
-    emit_files(b, "scm1", "main", [("scm1/hadoop-cmf-ozone-STORAGE_CONTAINER_MANAGER-scm1.example.com.log.out", None, False)],
-               lambda t_, p: render_main(t_, p, "vendor"))
+    b.write_logs("vendor", rot_main={"dn3": [(t("01:30:00.000"), ".2.gz"), (t("02:30:00.000"), ".1")],
+                                     "dn2": [(t("02:05:00.000"), ".1")]})
     return b
 
 
@@ -1586,23 +1461,16 @@ right after a truncate (datanode.md 3.A, second benign look-alike).
 
 
 # ----------------------------------------------------------------------------------------------------------
-def reset(name):
-    d = SAMPLES / name
-    if d.exists():
-        shutil.rmtree(d)
-
-
 def main():
     out = {}
     for name, fn in (("HDDS-17675-bug-info", bug_info), ("HDDS-17675-bug-debug", bug_debug),
                      ("HDDS-17675-control-clean-failover", clean_failover),
                      ("HDDS-17675-control-failing-disk", failing_disk)):
-        d = SAMPLES / name
-        reset(name)
         b = fn()
-        (d / "EXPECTED.json").write_text(json.dumps(EXPECTED[name], indent=2) + "\n")
-        (d / "SOURCE.md").write_text(source_md(name, b.where))
-        out[name] = b.where
+        where = {mark: b.out.at(mark) for mark in b.out.where}
+        b.out.expected(EXPECTED[name])
+        b.out.text("SOURCE.md", source_md(name, where))
+        out[name] = where
     # evidence locations (file:line of each marked record), also cited in SOURCE.md
     print(json.dumps(out, indent=1, sort_keys=True))
 

@@ -124,11 +124,14 @@ def compose_entries(streams, prefix, order=lambda r, i: (r[0], r[1])):
 
 
 class BundleDir:
-    """A bundle folder samples/<name>/ being rewritten: everything in it but `keep` goes."""
+    """A bundle folder samples/<name>/ being rewritten: everything in it but `keep` goes. gzip_names:
+    a gzipped file carries its name in the gzip header, as `gzip FILE` writes it (log4j2's rollover
+    writes none)."""
 
-    def __init__(self, name, keep=KEEP):
+    def __init__(self, name, keep=KEEP, gzip_names=False):
         self.name = name
         self.dir = os.path.join(SAMPLES, name)
+        self.gzip_names = gzip_names
         self.where = {}   # mark -> ["rel:line", ...] where the marked records start
         self.files = []   # (rel, number of lines) in the order written
         if os.path.isdir(self.dir):
@@ -141,13 +144,14 @@ class BundleDir:
     def path(self, rel):
         return os.path.join(self.dir, rel)
 
-    def write(self, rel, entries, gz=False, gz_name=""):
+    def write(self, rel, entries, gz=False):
         """A log file from (lines, mark) per record."""
         lines = []
         for record, mark in entries:
             if mark is not None:
                 self.where.setdefault(mark, []).append("%s:%d" % (rel, len(lines) + 1))
             lines += record
+        gz_name = os.path.basename(rel)[:-len(".gz")] if gz and self.gzip_names else ""
         write_lines(self.path(rel), lines, gz, gz_name)
         self.files.append((rel, len(lines)))
 
