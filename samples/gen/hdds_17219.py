@@ -11,17 +11,12 @@ ServerState.setLeader. A small discrete-event simulation of three SCMs (role, te
 op state per datanode, admin monitor tracked/pending/cancelled sets) and five datanodes
 (persisted op state, heartbeats every 30 s to every SCM) decides which line each host prints.
 """
-import datetime
-import gzip
 import heapq
-import io
-import json
-import os
 import random
-import shutil
 import uuid
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # samples/
+from ozlog.bundle import BundleDir, audit_rollover, compose_entries, compose_v2_prefixes, daemon_log, rfa_backup
+from ozlog.log4j import audit_lines, audit_msg, epoch_ms, from_epoch_ms, json_params, log_lines, parse_time
 
 # ----------------------------------------------------------------------------------------------
 # Loggers (scm.md §6 / §2.x: logger name = FQCN)
@@ -45,14 +40,8 @@ MON_MS = 30000      # ozone.scm.datanode.admin.monitor.interval default 30s
 
 
 def ms_of(date, hms, ms=0):
-    d = datetime.datetime.strptime(date + " " + hms, "%Y-%m-%d %H:%M:%S")
-    d = d.replace(tzinfo=datetime.timezone.utc)
-    return int(d.timestamp() * 1000) + ms
-
-
-def fmt_ts(t):
-    d = datetime.datetime.fromtimestamp(t // 1000, tz=datetime.timezone.utc)
-    return d.strftime("%Y-%m-%d %H:%M:%S") + ",%03d" % (t % 1000)
+    """Epoch milliseconds (the simulation's clock) of `date hms` UTC, plus ms."""
+    return epoch_ms(parse_time("%s %s.000" % (date, hms))) + ms
 
 
 def tracked_hex(u):
@@ -165,8 +154,7 @@ class Sim:
 
     def audit(self, s, t, user, ip, op, params, tag=None):
         self.seq += 1
-        body = "user=%s | ip=%s | op=%s %s | ret=SUCCESS" % (user, ip, op, params)
-        r = dict(t=t, seq=self.seq, kind="audit", level="INFO", msg=body, tag=tag)
+        r = dict(t=t, seq=self.seq, kind="audit", level="INFO", msg=audit_msg(user, ip, op, params, "SUCCESS"), tag=tag)
         self.recs[s].append(r)
         return r
 
@@ -273,7 +261,7 @@ class Sim:
         else:
             params = {"datanodeUUID": d.uid, "command": "[]"}
         r = self.audit(s, t + self.rng.randrange(0, 2), "hadoop", d.ip, "SEND_HEARTBEAT",
-                       json.dumps(params, separators=(",", ":")))
+                       json_params(params))
         if cmds:
             self.tag("hbcmd:%s:%s" % (s, d.name), r)
 
@@ -545,63 +533,18 @@ class Sim:
 
 
 # ----------------------------------------------------------------------------------------------
-# Rendering: layouts from scm.md §1.1 / README "Layouts"
+# Output: layouts from scm.md §1.1 / README "Layouts"; a written record is marked by its id()
 
-def short_logger(logger):  # %c{2}
-    return ".".join(logger.split(".")[-2:])
-
-
-def render_main(r, layout, skew):
-    ts = fmt_ts(r["t"] + skew)
-    if layout == "rfa":          # %d{ISO8601} [%t] %p %c: %m%n
-        head = "%s [%s] %s %s: %s" % (ts, r["thread"], r["level"], r["logger"], r["msg"])
-    elif layout == "console":    # %d{ISO8601} [%t] %p %c{2}: %m%n
-        head = "%s [%s] %s %s: %s" % (ts, r["thread"], r["level"], short_logger(r["logger"]), r["msg"])
-    elif layout == "vendor":     # %d{ISO8601} %p %c: %m%n
-        head = "%s %s %s: %s" % (ts, r["level"], r["logger"], r["msg"])
-    else:
-        raise ValueError(layout)
-    return [head] + r["cont"]
+def main_lines(r, layout, skew):
+    return log_lines(layout, from_epoch_ms(r["t"] + skew), r["thread"], r["level"], r["logger"], r["msg"], r["cont"])
 
 
-def render_audit(r, skew):
-    # %d{DEFAULT} | %-5level | %c{1} | %msg | %throwable{3} %n  -> success tail "|  "
-    return ["%s | %-5s | SCMAudit | %s |  " % (fmt_ts(r["t"] + skew), r["level"], r["msg"])]
+def main_entries(recs, layout, skew):
+    return [(main_lines(r, layout, skew), id(r)) for r in recs]
 
 
-class Writer:
-    def __init__(self, bundle):
-        self.dir = os.path.join(ROOT, bundle)
-        if os.path.isdir(self.dir):
-            shutil.rmtree(self.dir)
-        os.makedirs(self.dir)
-        self.where = {}  # id(record) -> (relpath, line)
-        self.files = []
-
-    def write(self, rel, recs, render, gz=False, prefix=None):
-        lines = []
-        for r in recs:
-            out = render(r)
-            self.where[id(r)] = (rel, len(lines) + 1)
-            lines.extend((prefix(r) if prefix else "") + x for x in out)
-        data = ("\n".join(lines) + "\n").encode()
-        path = os.path.join(self.dir, rel)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        if gz:
-            with open(path, "wb") as f:
-                with gzip.GzipFile(filename="", mode="wb", fileobj=f, mtime=0) as g:
-                    g.write(data)
-        else:
-            with open(path, "wb") as f:
-                f.write(data)
-        self.files.append((rel, len(lines)))
-
-    def text(self, rel, s):
-        with open(os.path.join(self.dir, rel), "w") as f:
-            f.write(s)
-
-    def loc(self, r):
-        return "%s:%d" % self.where[id(r)]
+def audit_entries(recs, skew):
+    return [(audit_lines(from_epoch_ms(r["t"] + skew), r["level"], "SCMAudit", r["msg"]), id(r)) for r in recs]
 
 
 def sorted_recs(recs, kind, lo=None, hi=None):
@@ -610,30 +553,17 @@ def sorted_recs(recs, kind, lo=None, hi=None):
     return out
 
 
-def write_rfa_host(w, sim, s, date, split_main=None, split_audit=None, layout="rfa", user="hadoop",
-                   main_name=None, audit_host=None, skip_before=None):
-    """Per-host folder with ozone-<user>-scm-<host>.log (+ .log.1) and scm-audit-<host>.log (+ gz rotation)."""
-    sc = sim.cl.scm(s)
-    skew = sc.skew
-    recs = sim.recs[s]
-    main_name = main_name or "ozone-%s-scm-%s.log" % (user, s)
-    rm = lambda r: render_main(r, layout, skew)
+def write_host(w, sim, s, date, split_main=None, split_audit=None):
+    """Per-host folder with ozone-hadoop-scm-<host>.log (+ .log.1 before split_main) and
+    scm-audit-<host>.log (+ the day's gz rollover before split_audit)."""
+    skew, recs = sim.cl.scm(s).skew, sim.recs[s]
+    main, audit = "%s/%s" % (s, daemon_log("scm", s)), "%s/scm-audit-%s.log" % (s, s)
     if split_main:
-        w.write("%s/%s.1" % (s, main_name), sorted_recs(recs, "main", hi=split_main), rm)
-        w.write("%s/%s" % (s, main_name), sorted_recs(recs, "main", lo=split_main), rm)
-    else:
-        w.write("%s/%s" % (s, main_name), sorted_recs(recs, "main", lo=skip_before), rm)
-    ah = audit_host or s
-    ra = lambda r: render_audit(r, skew)
+        w.write(rfa_backup(main, 1), main_entries(sorted_recs(recs, "main", hi=split_main), "file", skew))
+    w.write(main, main_entries(sorted_recs(recs, "main", lo=split_main), "file", skew))
     if split_audit:
-        w.write("%s/scm-audit-%s-%s-1.log.gz" % (s, ah, date), sorted_recs(recs, "audit", hi=split_audit), ra, gz=True)
-        w.write("%s/scm-audit-%s.log" % (s, ah), sorted_recs(recs, "audit", lo=split_audit), ra)
-    else:
-        w.write("%s/scm-audit-%s.log" % (s, ah), sorted_recs(recs, "audit"), ra)
-
-
-def expected(w, items):
-    w.text("EXPECTED.json", json.dumps(items, indent=2) + "\n")
+        w.write(audit_rollover(audit, date), audit_entries(sorted_recs(recs, "audit", hi=split_audit), skew), gz=True)
+    w.write(audit, audit_entries(sorted_recs(recs, "audit", lo=split_audit), skew))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -743,7 +673,7 @@ def ev(w, sim, tag, what, idx=0):
     if not recs:
         raise KeyError(tag)
     r = recs[idx] if idx >= 0 else recs[idx]
-    return "- `%s`: %s" % (w.loc(r), what)
+    return "- `%s`: %s" % (w.at(id(r)), what)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -781,7 +711,6 @@ def bundle1():
         for s in ("scm2", "scm3"):
             sim.at(t + sim.rng.randrange(4, 30), sim.hb_at, d3, s)
     sim.at(t_icr, triggered)
-    t_tick = ms_of(date, "02:04:10", 3)
     sim.race_write_delay[("scm1", "dn3")] = (3, lambda tt: sim.hb_at(tt + 1, d3, "scm1"))
     # 4. scm1 wins the next election (term 11) before dn3's next heartbeat (02:04:31)
     sim.at(ms_of(date, "02:04:14", 512), lambda t: sim.to_candidate(t, "scm1", 10, 44))
@@ -795,13 +724,13 @@ def bundle1():
                                                                       th=cl.scm("scm3").sid + "-server-thread2"))
     sim.run()
 
-    w = Writer("HDDS-17219-bug-follower-abort-race")
+    w = BundleDir("HDDS-17219-bug-follower-abort-race")
     for s in ("scm1", "scm2", "scm3"):
         if s == "scm1":
-            write_rfa_host(w, sim, s, date, split_main=ms_of(date, "01:58:00"), split_audit=ms_of(date, "01:55:00"))
+            write_host(w, sim, s, date, split_main=ms_of(date, "01:58:00"), split_audit=ms_of(date, "01:55:00"))
         else:
-            write_rfa_host(w, sim, s, date)
-    expected(w, [{"rule": "overwritten-op-state", "entity": "datanode:" + d3.uid, "confidence": "confirmed"}])
+            write_host(w, sim, s, date)
+    w.expected([{"rule": "overwritten-op-state", "entity": "datanode:" + d3.uid, "confidence": "confirmed"}])
     s1 = cl.scm("scm1")
     chain = [
         ev(w, sim, "auditdecom:scm1:dn3", "DECOMMISSION_NODES `{\"nodes\":\"[dn3.example.com]\",\"force\":\"false\"}` SUCCESS on the leader scm1 (term 7)"),
@@ -874,9 +803,6 @@ the issue gives as the practical case).
 # ----------------------------------------------------------------------------------------------
 # Bundle 2: same defect, vendor layout without thread; the re-elected SCM's older rotation (which
 # holds the follower abort WARN) is not in the bundle.
-VENDOR_MAIN = "hadoop-cmf-ozone-STORAGE_CONTAINER_MANAGER-%s.log.out"
-
-
 def bundle2():
     date = "2026-11-29"
     dn_hosts = ["ozn-dn-%02d.corp.example.net" % i for i in range(1, 6)]
@@ -918,15 +844,13 @@ def bundle2():
     sim.at(ms_of(date, "09:22:55", 371), lambda t: sim.follower_learns(t, "scm3", "scm2", 26, t - ms_of(date, "09:22:18", 313)))
     sim.run()
 
-    w = Writer("HDDS-17219-bug-reelected-no-continue")
+    w = BundleDir("HDDS-17219-bug-reelected-no-continue")
     cut = ms_of(date, "09:22:52", 0)   # scm2's .log.out starts here; .log.out.1 is not in the bundle
     for sc in cl.scms:
-        rm = lambda r, sc=sc: render_main(r, "vendor", sc.skew)
         recs = sorted_recs(sim.recs[sc.name], "main", lo=cut if sc.name == "scm2" else None)
-        w.write("%s/%s" % (sc.host, VENDOR_MAIN % sc.host), recs, rm)
-        w.write("%s/scm-audit-%s.log" % (sc.host, sc.host), sorted_recs(sim.recs[sc.name], "audit"),
-                lambda r, sc=sc: render_audit(r, sc.skew))
-    expected(w, [{"rule": "overwritten-op-state", "entity": "datanode:" + d4.uid, "confidence": "likely"}])
+        w.write("%s/%s" % (sc.host, daemon_log("scm", sc.host, vendor=True)), main_entries(recs, "vendor", sc.skew))
+        w.write("%s/scm-audit-%s.log" % (sc.host, sc.host), audit_entries(sorted_recs(sim.recs[sc.name], "audit"), sc.skew))
+    w.expected([{"rule": "overwritten-op-state", "entity": "datanode:" + d4.uid, "confidence": "likely"}])
     s2 = cl.scm("scm2")
     chain = [
         ev(w, sim, "auditdecom:scm2:dn4", "DECOMMISSION_NODES (`force` false) SUCCESS on ozn-scm-02 (scm2), leader of term 23 (its SEND_HEARTBEAT lines carry `\"term\":\"23\"`)"),
@@ -1006,10 +930,10 @@ def bundle3():
                                       max(3, 21 - (t - ms_of(date, "14:02:12")) // 60000), 0)
     sim.at(ms_of(date, "14:09:40", 118), lambda t: sim.recommission(t, "scm3", d2, "dn2.example.com"))
     sim.run()
-    w = Writer("HDDS-17219-control-real-recommission")
+    w = BundleDir("HDDS-17219-control-real-recommission")
     for s in ("scm1", "scm2", "scm3"):
-        write_rfa_host(w, sim, s, date)
-    expected(w, [])
+        write_host(w, sim, s, date)
+    w.expected([])
     chain = [
         ev(w, sim, "becomes-leader:scm3", "unrelated leadership change at 13:52: scm3 leader of term 4 (nothing tracked then)"),
         ev(w, sim, "auditdecom:scm3:dn2", "DECOMMISSION_NODES with `\"force\":\"false\"` on the leader scm3"),
@@ -1069,10 +993,10 @@ def bundle4():
     sim.at(ms_of(date, "10:15:28", 160), lambda t: sim.follower_learns(t, "scm3", "scm2", 3, t - ms_of(date, "10:15:27", 840)))
     sim.at(ms_of(date, "10:15:28", 171), lambda t: sim.follower_learns(t, "scm1", "scm2", 3, t - ms_of(date, "10:15:22", 519)))
     sim.run()
-    w = Writer("HDDS-17219-control-failover-continues")
+    w = BundleDir("HDDS-17219-control-failover-continues")
     for s in ("scm1", "scm2", "scm3"):
-        write_rfa_host(w, sim, s, date)
-    expected(w, [])
+        write_host(w, sim, s, date)
+    w.expected([])
     chain = [
         ev(w, sim, "auditdecom:scm1:dn1", "DECOMMISSION_NODES `{\"nodes\":\"[10.0.1.11:9858]\",\"force\":\"false\"}` on leader scm1 (term 2)"),
         ev(w, sim, "startdecom:scm1:dn1", "`Starting Decommission for node` dn1"),
@@ -1134,27 +1058,14 @@ def bundle5():
     sim.at(ms_of(date, "16:22:21", 540), lambda t: sim.stale(t, d3))    # ozone.scm.stale.node.interval 5m
     sim.at(ms_of(date, "16:27:21", 560), lambda t: sim.dead(t, d3))     # ozone.scm.dead.node.interval 10m
     sim.run()
-    w = Writer("HDDS-17219-control-node-dies")
-    merged = []
+    w = BundleDir("HDDS-17219-control-node-dies")
+    services = [sc.name + "-1" for sc in cl.scms]
+    streams = [(n, [(r["t"], r["seq"], r, id(r)) for r in sorted_recs(sim.recs[n[:-2]], "main")],
+                lambda t, r: main_lines(r, "console", 0)) for n in services]
+    w.write("docker-compose.log", compose_entries(streams, compose_v2_prefixes(services)))
     for sc in cl.scms:
-        for r in sim.recs[sc.name]:
-            if r["kind"] == "main":
-                merged.append((r["t"], r["seq"], sc.name, r))
-    merged.sort(key=lambda x: (x[0], x[1]))
-    lines, where = [], {}
-    for _, _, s, r in merged:
-        where[id(r)] = len(lines) + 1
-        for x in render_main(r, "console", 0):
-            lines.append("%s-1  | %s" % (s, x))
-    with open(os.path.join(w.dir, "docker-compose.log"), "w") as f:
-        f.write("\n".join(lines) + "\n")
-    w.files.append(("docker-compose.log", len(lines)))
-    for rid, ln in where.items():
-        w.where[rid] = ("docker-compose.log", ln)
-    for sc in cl.scms:
-        w.write("%s/scm-audit-%s.log" % (sc.name, sc.name), sorted_recs(sim.recs[sc.name], "audit"),
-                lambda r: render_audit(r, 0))
-    expected(w, [])
+        w.write("%s/scm-audit-%s.log" % (sc.name, sc.name), audit_entries(sorted_recs(sim.recs[sc.name], "audit"), 0))
+    w.expected([])
     chain = [
         ev(w, sim, "auditdecom:scm2:dn3", "DECOMMISSION_NODES (`force` false) on the leader scm2 (term 9)"),
         ev(w, sim, "startdecom:scm2:dn3", "`Starting Decommission for node` dn3"),
@@ -1256,7 +1167,7 @@ def bundle6():
         sim.tag("skip:scm2", r)
         sim.lastrep[s]["dn4"] = rep
         sim.audit(s, t + 3, "hadoop", d4.ip, "SEND_HEARTBEAT",
-                  json.dumps({"datanodeUUID": d4.uid, "command": "[]"}, separators=(",", ":")))
+                  json_params({"datanodeUUID": d4.uid, "command": "[]"}))
     sim.hb_hook[("scm2", "dn4")] = (t_r2, flip)
     # after applying IN_SERVICE the datanode sends an early heartbeat round (ICR)
     sim.at(ms_of(date, "20:15:19", 230), lambda t: [sim.at(t + sim.rng.randrange(3, 25), sim.hb_at, d4, s.name)
@@ -1268,10 +1179,10 @@ def bundle6():
     sim.at(ms_of(date, "20:15:23", 441), lambda t: sim.follower_learns(t, "scm3", "scm1", 6, t - ms_of(date, "20:15:23", 60)))
     sim.at(ms_of(date, "20:15:23", 452), lambda t: sim.follower_learns(t, "scm2", "scm1", 6, t - ms_of(date, "20:15:17", 905)))
     sim.run()
-    w = Writer("HDDS-17219-control-leader-abort-after-recommission")
+    w = BundleDir("HDDS-17219-control-leader-abort-after-recommission")
     for s in ("scm1", "scm2", "scm3"):
-        write_rfa_host(w, sim, s, date)
-    expected(w, [])
+        write_host(w, sim, s, date)
+    w.expected([])
     chain = [
         ev(w, sim, "auditdecom:scm1:dn4", "DECOMMISSION_NODES (`force` false) on leader scm1 (term 4)"),
         ev(w, sim, "stepdown:scm1", "scm1 steps down; it keeps dn4 tracked"),
