@@ -16,15 +16,12 @@ Python 3.11 standard library only, deterministic (fixed seed, gzip mtime=0).
 Every message template is quoted from /work/shared/ozone-logs/{datanode,scm}.md (section numbers in
 the comments and in each bundle's SOURCE.md); values in it are made up but consistent.
 """
-import gzip
-import json
-import os
 import random
-import shutil
 import uuid
-from datetime import datetime, timedelta
+from datetime import datetime
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # .../samples
+from ozlog.bundle import BundleDir, Records, audit_rollover, compose_entries, compose_v2_prefixes, daemon_log, entries
+from ozlog.log4j import audit_lines, audit_msg, container_log_line, log_lines, ms as msec
 
 # --------------------------------------------------------------------------------------------------
 # Loggers (full names; %c{2} keeps the last two segments)
@@ -156,81 +153,35 @@ class Cluster:
 
 # --------------------------------------------------------------------------------------------------
 class Bundle:
-    """Collects records per file, renders them sorted by (host-local time, sequence)."""
+    """Collects records per host and stream; times are ms since `day` in the host's clock."""
 
     def __init__(self, name, cl, day, layout, skew):
         self.name = name
         self.cl = cl
         self.day = day
-        self.layout = layout  # "file" | "compose" | "vendor"
-        self.skew = skew      # host -> ms
-        self.recs = {}        # stream key -> list of (t, seq, lines)
-        self.seq = 0
+        self.layout = layout  # main logs: "file" | "console" (docker compose) | "vendor"
+        self.rec = Records(skew)
 
-    def ts(self, host, t):
-        dt = self.day + timedelta(milliseconds=t + self.skew.get(host, 0))
-        return dt.strftime("%Y-%m-%d %H:%M:%S,") + "%03d" % (dt.microsecond // 1000)
-
-    def _add(self, key, host, t, lines):
-        self.seq += 1
-        self.recs.setdefault(key, []).append((t + self.skew.get(host, 0), self.seq, lines))
-
-    # main log, log4j1:  %d{ISO8601} [%t] %p %c: %m%n  (or %c{2}, or without [%t])
     def log(self, host, t, level, thread, logger, msg, extra=()):
-        if self.layout == "compose":
-            logger = ".".join(logger.split(".")[-2:])
-            head = "%s [%s] %s %s: %s" % (self.ts(host, t), thread, level, logger, msg)
-        elif self.layout == "vendor":
-            head = "%s %s %s: %s" % (self.ts(host, t), level, logger, msg)
-        else:
-            head = "%s [%s] %s %s: %s" % (self.ts(host, t), thread, level, logger, msg)
-        body = msg.split("\n")
-        lines = [head.split("\n")[0]] + body[1:] + list(extra)
-        self._add(("main", host), host, t, lines)
+        self.rec.add("main", host, t, (thread, level, logger, msg, extra))
 
-    # log4j2 audit:  %d{DEFAULT} | %-5level | %c{1} | %msg | %throwable{3} %n
-    def audit(self, host, t, kind, level, user, ip, op, params, ret, perf=None, throwable=None):
-        msg = "user=%s | ip=%s | op=%s %s | ret=%s" % (user, ip, op, params, ret)
-        if perf:
-            msg += " | perf=" + perf
-        if throwable:
-            lines = ["%s | %-5s | %s | %s | %s" % (self.ts(host, t), level, kind, msg, throwable[0])]
-            lines += [fr + " " if i == len(throwable) - 2 else fr for i, fr in enumerate(throwable[1:])]
-        else:
-            lines = ["%s | %-5s | %s | %s |  " % (self.ts(host, t), level, kind, msg)]
-        self._add(("audit", host), host, t, lines)
+    def audit(self, host, t, kind, level, user, ip, op, params, ret, latency_ms=None, throwable=()):
+        self.rec.add("audit", host, t, (level, kind, audit_msg(user, ip, op, params, ret, latency_ms), throwable))
 
-    # dn-container log4j2:  %d{DEFAULT} | %-5level | %msg | %throwable{3} %n
+    # dn-container (datanode.md 1.3)
     def container(self, host, t, level, cid, bcsid, state, vol, suffix=None):
         msg = "ID=%d | Index=0 | BCSID=%d | State=%s | Volume=%s | DataChecksum=0" % (cid, bcsid, state, vol)
         if suffix:
             msg += " | " + suffix
-        self._add(("dnc", host), host, t, ["%s | %-5s | %s |  " % (self.ts(host, t), level, msg)])
+        self.rec.add("dnc", host, t, (level, msg))
 
-    def sorted_lines(self, key, t_from=None, t_to=None):
-        out = []
-        for t, _, lines in sorted(self.recs.get(key, []), key=lambda r: (r[0], r[1])):
-            if t_from is not None and t < t_from:
-                continue
-            if t_to is not None and t >= t_to:
-                continue
-            out.extend(lines)
-        return out
+    def render(self, stream):
+        return {"main": lambda t, p: log_lines(self.layout, self.day + msec(t), *p),
+                "audit": lambda t, p: audit_lines(self.day + msec(t), *p),
+                "dnc": lambda t, p: [container_log_line(self.day + msec(t), *p)]}[stream]
 
-
-def write_text(path, lines):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w", encoding="utf-8", newline="\n") as f:
-        for ln in lines:
-            f.write(ln + "\n")
-
-
-def write_gz(path, lines):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    data = "".join(ln + "\n" for ln in lines).encode("utf-8")
-    with open(path, "wb") as raw:
-        with gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as g:
-            g.write(data)
+    def entries(self, stream, host, t_from=None, t_to=None):
+        return entries(self.rec.get(stream, host, t_from, t_to), self.render(stream))
 
 
 # --------------------------------------------------------------------------------------------------
@@ -675,7 +626,7 @@ def routine(b, cl, rng, sim, created, slow_ops, full_vol=None):
         b.audit(d, t, "DNAudit", "INFO", "null", "null", "WRITE_CHUNK",
                 '{"blockData":"conID: %d locID: %d bcsId: 0 replicaIndex: null","offset":"%d","size":"4194304",'
                 '"stage":"WRITE_DATA"}' % (cid, loc, off), "null",
-                perf="{preOpLatencyMs=0, opLatencyMs=%d}" % lat)
+                latency_ms=lat)
 
 
 def leader_services(b, sim, rng, t0, t1, running):
@@ -792,7 +743,7 @@ def build_bug(debug, action=True):
     if debug:
         skew = {}  # docker-compose: all containers read the same host clock
     name = "HDDS-17269-bug-debug" if debug else "HDDS-17269-bug-info" if action else "HDDS-17269-bug-info-no-action"
-    b = Bundle(name, cl, day, "compose" if debug else "file", skew)
+    b = Bundle(name, cl, day, "console" if debug else "file", skew)
     t0 = ms(2, 9, 35) if debug else ms(2, 0, 0)
     t1 = ms(2, 17, 50) if debug else ms(2, 25, 0)
     rng = random.Random(17269 + (1 if debug else 0) + (0 if action else 3))
@@ -1119,91 +1070,57 @@ def build_slow_leader_other_restart():
 
 # --------------------------------------------------------------------------------------------------
 def write_bundle_file_layout(b, out, split_at):
-    """Bundle 1: one folder per host, RFA file layout, rotations."""
-    cl = b.cl
+    """One folder per host, RFA file layout; scm1's audit rolled over at split_at."""
     for s in SCMS:
-        write_text(os.path.join(out, s, "ozone-hadoop-scm-%s.log" % s), b.sorted_lines(("main", s)))
-        lines_old = b.sorted_lines(("audit", s), None, split_at)
-        lines_new = b.sorted_lines(("audit", s), split_at, None)
+        out.write("%s/%s" % (s, daemon_log("scm", s)), b.entries("main", s))
+        audit = "%s/scm-audit-%s.log" % (s, s)
         if s == "scm1":
-            write_gz(os.path.join(out, s, "scm-audit-%s-%s-1.log.gz" % (s, b.day.strftime("%Y-%m-%d"))), lines_old)
-            write_text(os.path.join(out, s, "scm-audit-%s.log" % s), lines_new)
+            out.write(audit_rollover(audit, b.day.strftime("%Y-%m-%d")), b.entries("audit", s, None, split_at), gz=True)
+            out.write(audit, b.entries("audit", s, split_at, None))
         else:
-            write_text(os.path.join(out, s, "scm-audit-%s.log" % s), lines_old + lines_new)
+            out.write(audit, b.entries("audit", s))
     for d in DNS:
-        host = cl.dn_host[d].split(".")[0]
-        write_text(os.path.join(out, host, "ozone-hadoop-datanode-%s.log" % host), b.sorted_lines(("main", d)))
-        write_text(os.path.join(out, host, "dn-audit-%s.log" % host), b.sorted_lines(("audit", d)))
-        write_text(os.path.join(out, host, "dn-container-%s.log" % host), b.sorted_lines(("dnc", d)))
+        host = b.cl.dn_host[d].split(".")[0]
+        out.write("%s/%s" % (host, daemon_log("datanode", host)), b.entries("main", d))
+        write_dn_audit_container(b, out, d, host + "/", host)
+
+
+def write_dn_audit_container(b, out, d, folder, host):
+    out.write("%sdn-audit-%s.log" % (folder, host), b.entries("audit", d))
+    out.write("%sdn-container-%s.log" % (folder, host), b.entries("dnc", d))
 
 
 def write_bundle_compose(b, out):
-    """Bundle 2: docker-compose v2 console output, all services interleaved, %c{2}."""
+    """docker-compose v2 console output, all services interleaved, %c{2}."""
     cl = b.cl
     svc = {s: s + "-1" for s in SCMS}
     svc.update({d: "datanode%s-1" % d[2:] for d in DNS})
-    width = max(len(v) for v in svc.values())
-    merged = []
-    for host in SCMS + DNS:
-        for t, sq, lines in b.recs.get(("main", host), []):
-            pre = svc[host].ljust(width) + "  | "
-            merged.append((t, sq, [pre + ln for ln in lines]))
-    merged.sort(key=lambda r: (r[0], r[1]))
-    write_text(os.path.join(out, "docker-compose.log"), [ln for _, _, ls in merged for ln in ls])
+    out.write("docker-compose.log", compose_entries([(svc[h], b.rec.get("main", h), b.render("main")) for h in SCMS + DNS],
+                                                    compose_v2_prefixes(svc.values())))
     for s in SCMS:
-        write_text(os.path.join(out, s, "scm-audit-%s.log" % s), b.sorted_lines(("audit", s)))
+        out.write("%s/scm-audit-%s.log" % (s, s), b.entries("audit", s))
     for d in DNS:
-        host = cl.dn_host[d]
-        write_text(os.path.join(out, host, "dn-audit-%s.log" % host), b.sorted_lines(("audit", d)))
-        write_text(os.path.join(out, host, "dn-container-%s.log" % host), b.sorted_lines(("dnc", d)))
+        write_dn_audit_container(b, out, d, cl.dn_host[d] + "/", cl.dn_host[d])
 
 
 def write_bundle_vendor(b, out):
-    """Bundle 3: flat folder, vendor-managed file names, layout without thread."""
+    """Flat folder, vendor-managed file names, layout without thread."""
     cl = b.cl
     for s in SCMS:
         h = cl.scm_host[s]
-        write_text(os.path.join(out, "hadoop-cmf-ozone-STORAGE_CONTAINER_MANAGER-%s.log.out" % h),
-                   b.sorted_lines(("main", s)))
-        write_text(os.path.join(out, "scm-audit-%s.log" % h), b.sorted_lines(("audit", s)))
+        out.write(daemon_log("scm", h, vendor=True), b.entries("main", s))
+        out.write("scm-audit-%s.log" % h, b.entries("audit", s))
     for d in DNS:
         h = cl.dn_host[d]
-        write_text(os.path.join(out, "hadoop-cmf-ozone-HDDS_DATANODE-%s.log.out" % h), b.sorted_lines(("main", d)))
-        write_text(os.path.join(out, "dn-audit-%s.log" % h), b.sorted_lines(("audit", d)))
-        write_text(os.path.join(out, "dn-container-%s.log" % h), b.sorted_lines(("dnc", d)))
+        out.write(daemon_log("datanode", h, vendor=True), b.entries("main", d))
+        write_dn_audit_container(b, out, d, "", h)
 
 
 # --------------------------------------------------------------------------------------------------
 # SOURCE.md / EXPECTED.json of the bundles added for issue 13 (line numbers looked up in the files written)
-def _lines(out, rel):
-    full = os.path.join(out, rel)
-    if rel.endswith(".gz"):
-        with gzip.open(full, "rt") as f:
-            return f.read().split("\n")
-    with open(full) as f:
-        return f.read().split("\n")
-
-
-def loc(out, rel, *needles, nth=1):
-    """`rel:N` of the nth line containing every needle."""
-    k = 0
-    for n, line in enumerate(_lines(out, rel), 1):
-        if all(x in line for x in needles):
-            k += 1
-            if k == nth:
-                return "`%s:%d`" % (rel, n)
-    raise AssertionError("not found: %s %r" % (rel, needles))
-
-
-def count(out, rel, *needles):
-    return sum(1 for line in _lines(out, rel) if all(x in line for x in needles))
-
-
 def write_docs(out, expected, text):
-    with open(os.path.join(out, "EXPECTED.json"), "w") as f:
-        f.write(json.dumps(expected, indent=2) + "\n")
-    with open(os.path.join(out, "SOURCE.md"), "w") as f:
-        f.write(text.strip() + "\n")
+    out.expected(expected)
+    out.text("SOURCE.md", text.strip() + "\n")
 
 
 TEMPLATES_22 = """\
@@ -1236,10 +1153,10 @@ def docs_hang_restart(out):
     rows = []
     for d in DNS:
         rows.append("| %s | %s | %d `Detected timeout … scm1.example.com/10.20.0.11:9861`, first %s | %d, first %s | %s |" % (
-            d, cl.dn_ids[d], count(out, dn(d), "Detected timeout", "scm1."), loc(out, dn(d), "Detected timeout", "scm1."),
-            count(out, scm("scm1"), "unregistered datanode", cl.dn_ids[d]),
-            loc(out, scm("scm1"), "unregistered datanode", cl.dn_ids[d]),
-            loc(out, scm("scm1"), "Registered datanode", cl.dn_ids[d])))
+            d, cl.dn_ids[d], out.count(dn(d), "Detected timeout", "scm1."), out.loc(dn(d), "Detected timeout", "scm1."),
+            out.count(scm("scm1"), "unregistered datanode", cl.dn_ids[d]),
+            out.loc(scm("scm1"), "unregistered datanode", cl.dn_ids[d]),
+            out.loc(scm("scm1"), "Registered datanode", cl.dn_ids[d])))
     expected = [{"rule": "dropped-actions", "entity": "datanode:" + cl.dn_ids[d], "confidence": "possible"} for d in DNS]
     write_docs(out, expected, """
 # HDDS-17269-bug-scm-hang-restart-vendor: the SCM leader stalls, is restarted, and every datanode's queued heartbeats run after its reregister (INFO only, no container action logged)
@@ -1295,18 +1212,18 @@ leader (scm1, then scm2), one `Detected timeout` for the **Recon** endpoint on d
 %s
 - SCM lines of the GC pause itself (JvmPauseMonitor) and the Ratis lines of the stalled leader are left out: none
   is in the catalogue, and a paused JVM prints nothing until it resumes.
-""" % (loc(out, scm("scm2"), "becomes leader of term 12"), loc(out, scm("scm3"), "Leader changed to"),
-       loc(out, scm("scm1"), "RECEIVED SIGNAL"), loc(out, scm("scm1"), "SHUTDOWN_MSG: "),
-       loc(out, scm("scm1"), "STARTUP_MSG: "), "\n".join(rows), TEMPLATES_22, NOT_CATALOGUED))
+""" % (out.loc(scm("scm2"), "becomes leader of term 12"), out.loc(scm("scm3"), "Leader changed to"),
+       out.loc(scm("scm1"), "RECEIVED SIGNAL"), out.loc(scm("scm1"), "SHUTDOWN_MSG: "),
+       out.loc(scm("scm1"), "STARTUP_MSG: "), "\n".join(rows), TEMPLATES_22, NOT_CATALOGUED))
 
 
 def docs_restart_single(out):
     scm = lambda s: "hadoop-cmf-ozone-STORAGE_CONTAINER_MANAGER-%s.example.com.log.out" % s
     cl = Cluster("example", wording="2.2")
     rows = "\n".join("| %s | %d, %s | %s |" % (
-        d, count(out, scm("scm1"), "unregistered datanode", cl.dn_ids[d]),
-        loc(out, scm("scm1"), "unregistered datanode", cl.dn_ids[d]),
-        loc(out, scm("scm1"), "Registered datanode", cl.dn_ids[d])) for d in DNS)
+        d, out.count(scm("scm1"), "unregistered datanode", cl.dn_ids[d]),
+        out.loc(scm("scm1"), "unregistered datanode", cl.dn_ids[d]),
+        out.loc(scm("scm1"), "Registered datanode", cl.dn_ids[d])) for d in DNS)
     write_docs(out, [], """
 # HDDS-17269-control-scm-restart-single-reregister: the SCM leader is restarted, every datanode re-registers after one reregister, no backlog
 
@@ -1341,8 +1258,8 @@ SCM restart, every reregister, or a restart plus a Recon timeout would fire here
 %s
 ## Not in the catalogue: what I did
 %s
-""" % (loc(out, scm("scm1"), "RECEIVED SIGNAL"), loc(out, scm("scm1"), "SHUTDOWN_MSG: "),
-       loc(out, scm("scm2"), "becomes leader of term 12"), loc(out, scm("scm1"), "STARTUP_MSG: "), rows,
+""" % (out.loc(scm("scm1"), "RECEIVED SIGNAL"), out.loc(scm("scm1"), "SHUTDOWN_MSG: "),
+       out.loc(scm("scm2"), "becomes leader of term 12"), out.loc(scm("scm1"), "STARTUP_MSG: "), rows,
        TEMPLATES_22, NOT_CATALOGUED))
 
 
@@ -1379,20 +1296,20 @@ Contrast inside the bundle: dn1, dn3, dn4 get exactly one reregister from each S
 
 ## Templates used
 As `HDDS-17269-bug-info/SOURCE.md` (HEAD wording), without the `Triggered immediate heartbeat because of full volume.` line.
-""" % (cl.dn_ids["dn2"], loc(out, s1, " scm role is FOLLOWER"), loc(out, s1, "becomes leader of term 7"),
-       loc(out, dn2, "Detected timeout", "scm1.", nth=1), loc(out, dn2, "Detected timeout", "scm1.", nth=2),
-       loc(out, dn2, "Detected timeout", "scm1.", nth=3), loc(out, s1, "unregistered datanode", cl.dn_ids["dn2"]),
-       loc(out, "scm1/scm-audit-scm1.log", "reregisterCommand", cl.dn_ids["dn2"]),
-       loc(out, s1, "Registered datanode", cl.dn_ids["dn2"]), loc(out, dn2, "Unable to communicate", "scm1.")))
+""" % (cl.dn_ids["dn2"], out.loc(s1, " scm role is FOLLOWER"), out.loc(s1, "becomes leader of term 7"),
+       out.loc(dn2, "Detected timeout", "scm1.", nth=1), out.loc(dn2, "Detected timeout", "scm1.", nth=2),
+       out.loc(dn2, "Detected timeout", "scm1.", nth=3), out.loc(s1, "unregistered datanode", cl.dn_ids["dn2"]),
+       out.loc("scm1/scm-audit-scm1.log", "reregisterCommand", cl.dn_ids["dn2"]),
+       out.loc(s1, "Registered datanode", cl.dn_ids["dn2"]), out.loc(dn2, "Unable to communicate", "scm1.")))
 
 
 def docs_slow_leader_other_restart(out):
     cl = Cluster("example")
     rows = "\n".join("| %s | %d (%s) | %s | %d |" % (
-        d, count(out, "%s/ozone-hadoop-datanode-%s.log" % (d, d), "Detected timeout", "scm1."),
-        loc(out, "%s/ozone-hadoop-datanode-%s.log" % (d, d), "Detected timeout", "scm1."),
-        loc(out, "scm3/ozone-hadoop-scm-scm3.log", "unregistered datanode", cl.dn_ids[d]),
-        count(out, "scm3/ozone-hadoop-scm-scm3.log", "unregistered datanode", cl.dn_ids[d])) for d in DNS)
+        d, out.count("%s/ozone-hadoop-datanode-%s.log" % (d, d), "Detected timeout", "scm1."),
+        out.loc("%s/ozone-hadoop-datanode-%s.log" % (d, d), "Detected timeout", "scm1."),
+        out.loc("scm3/ozone-hadoop-scm-scm3.log", "unregistered datanode", cl.dn_ids[d]),
+        out.count("scm3/ozone-hadoop-scm-scm3.log", "unregistered datanode", cl.dn_ids[d])) for d in DNS)
     write_docs(out, [], """
 # HDDS-17269-control-slow-leader-other-scm-restarts: the SCM leader is slow and recovers without a restart while a follower SCM restarts
 
@@ -1427,7 +1344,7 @@ SIGTERM` of `HDDS-17269-bug-scm-hang-restart-vendor/SOURCE.md`.
 
 ## Not in the catalogue: what I did
 %s
-""" % (loc(out, "scm3/ozone-hadoop-scm-scm3.log", "SHUTDOWN_MSG: "), loc(out, "scm3/ozone-hadoop-scm-scm3.log", "STARTUP_MSG: "),
+""" % (out.loc("scm3/ozone-hadoop-scm-scm3.log", "SHUTDOWN_MSG: "), out.loc("scm3/ozone-hadoop-scm-scm3.log", "STARTUP_MSG: "),
        rows, NOT_CATALOGUED))
 
 
@@ -1456,39 +1373,33 @@ log4j.logger.org.apache.hadoop.ozone.container.common.statemachine.commandhandle
 """
 
 
+HAND_WRITTEN = ("EXPECTED.json", "SOURCE.md", "REPLAY")  # the docs of the first three bundles are written by hand
+
+
 def main():
-    out1 = os.path.join(ROOT, "HDDS-17269-bug-info")
-    out2 = os.path.join(ROOT, "HDDS-17269-bug-debug")
-    out3 = os.path.join(ROOT, "HDDS-17269-control-slow-scm-recovers")
-    out4 = os.path.join(ROOT, "HDDS-17269-bug-info-no-action")
-    out5 = os.path.join(ROOT, "HDDS-17269-bug-scm-hang-restart-vendor")
-    out6 = os.path.join(ROOT, "HDDS-17269-control-scm-restart-single-reregister")
-    out7 = os.path.join(ROOT, "HDDS-17269-control-slow-leader-other-scm-restarts")
-    keep = ("EXPECTED.json", "SOURCE.md", "REPLAY")
-    for o in (out1, out2, out3, out4, out5, out6, out7):
-        if os.path.isdir(o):
-            for e in os.listdir(o):
-                if e not in keep:
-                    p = os.path.join(o, e)
-                    shutil.rmtree(p) if os.path.isdir(p) else os.remove(p)
     b1, _ = build_bug(debug=False)
-    write_bundle_file_layout(b1, out1, ms(2, 6, 0))
+    write_bundle_file_layout(b1, BundleDir(b1.name, keep=HAND_WRITTEN), ms(2, 6, 0))
     b2, _ = build_bug(debug=True)
+    out2 = BundleDir(b2.name, keep=HAND_WRITTEN)
     write_bundle_compose(b2, out2)
-    write_text(os.path.join(out2, "conf", "log4j.properties"), LOG4J_DEBUG.rstrip("\n").split("\n"))
+    out2.text("conf/log4j.properties", LOG4J_DEBUG)
     b3, _ = build_control()
-    write_bundle_vendor(b3, out3)
+    write_bundle_vendor(b3, BundleDir(b3.name, keep=HAND_WRITTEN))
     b4, _ = build_bug(debug=False, action=False)
+    out4 = BundleDir(b4.name)
     write_bundle_file_layout(b4, out4, ms(2, 6, 0))
-    b5, _ = build_scm1_restart(hung=True)
-    write_bundle_vendor(b5, out5)
-    b6, _ = build_scm1_restart(hung=False)
-    write_bundle_vendor(b6, out6)
-    b7, _ = build_slow_leader_other_restart()
-    write_bundle_file_layout(b7, out7, ms(14, 10, 0))
     docs_no_action(out4)
+    b5, _ = build_scm1_restart(hung=True)
+    out5 = BundleDir(b5.name)
+    write_bundle_vendor(b5, out5)
     docs_hang_restart(out5)
+    b6, _ = build_scm1_restart(hung=False)
+    out6 = BundleDir(b6.name)
+    write_bundle_vendor(b6, out6)
     docs_restart_single(out6)
+    b7, _ = build_slow_leader_other_restart()
+    out7 = BundleDir(b7.name)
+    write_bundle_file_layout(b7, out7, ms(14, 10, 0))
     docs_slow_leader_other_restart(out7)
 
 
