@@ -15,11 +15,16 @@ bundle leaves the line out; the few exceptions (thread names not in the catalogu
 are listed in each SOURCE.md under "Not from the catalogue".
 """
 import random
-import uuid
 
 from ozlog.bundle import (BundleDir, Records, audit_rollover, compose_entries, compose_v1_prefixes, daemon_log, entries,
                           main_log, rfa_backup, site_xml)
-from ozlog.log4j import audit_lines, audit_msg, container_log_line, epoch_ms, instant, ms, parse_time as T, sec
+from ozlog.log4j import JDK17_POOL_TAIL, audit_lines, audit_msg, container_log_line, epoch_ms, frames, ms, parse_time as T, sec
+from ozlog.ozone import (RM_RUNNING, SBDS_RUNNING, affinity_executor, blocks_added, close_command, connect_refused,
+                         container_info, container_log_msg, ctx_leader, ctx_ready, datanode_details, dead_node,
+                         delete_command, endpoint_thread, healthy_node, host_and_port, leader_change,
+                         leader_notification, member_id, not_finalized, queue_cleared, random_uuid, ratis_group,
+                         replica_details, replicate_command, rm_pass, rm_sending, role_change, scm_becomes_leader,
+                         scm_leader_changed, scm_steps_down, stale_node, to_candidate, unable_to_communicate as unable)
 
 # ----------------------------------------------------------------------------------------------
 # loggers (scm.md 2.x, datanode.md 2.x): the logger name is the FQCN
@@ -50,33 +55,17 @@ L_CCH = "org.apache.hadoop.ozone.container.common.statemachine.commandhandler.Cl
 # ----------------------------------------------------------------------------------------------
 # identities
 # ----------------------------------------------------------------------------------------------
-def ruuid(rng):
-    return str(uuid.UUID(int=rng.getrandbits(128), version=4))
-
-
 class DN:
     def __init__(self, name, uid, host, ip, disk):
         self.name, self.uuid, self.host, self.ip, self.disk = name, uid, host, ip, disk
 
-    def __str__(self):  # DatanodeDetails.toString (scm.md 3)
-        return "%s(%s/%s)" % (self.uuid, self.host, self.ip)
+    def __str__(self):
+        return datanode_details(self.uuid, self.host, self.ip)
 
 
 class SCM:
     def __init__(self, name, scm_id, host, ip):
         self.name, self.id, self.host, self.ip = name, scm_id, host, ip
-
-
-def details(cid, cstate, sid, rstate, bcsid, origin, empty, dn):
-    """detailsForLogging <D> (scm.md 2.3)."""
-    return "Container #%d (%s, sid=%d) r0 (%s, bcsid=%d, origin=%s, %s) from dn %s" % (
-        cid, cstate, sid, rstate, bcsid, origin, "empty" if empty else "non-empty", dn)
-
-
-def cinfo(cid, state, enter, pipeline):
-    """ContainerInfo.toString (scm.md 3)."""
-    return "ContainerInfo{id=#%d, state=%s, stateEnterTime=%s, pipelineID=Pipeline-%s, owner=om1}" % (
-        cid, state, instant(enter), pipeline)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -88,7 +77,7 @@ class Cluster:
         self.scms = scms
         self.dns = dns
         self.cluster_id = cluster_id
-        self.group = "group-" + cluster_id.replace("-", "")[-12:].upper()
+        self.group = ratis_group(cluster_id)
         self.leader = leader  # node id of the leader SCM
         self.term = term
         self.skew = {h: self.rng.randint(-180, 180) for h in [s.name for s in scms] + [d.name for d in dns]}
@@ -107,11 +96,7 @@ class Cluster:
     def cont(self, dn, t, level, cid, bcsid, state, suffix=None, mark=None):
         # ContainerLogger.getMessage (datanode.md 1.3)
         d = self.dn(dn)
-        msg = "ID=%d | Index=0 | BCSID=%d | State=%s | Volume=/data/disk%d/hdds | DataChecksum=0" % (
-            cid, bcsid, state, d.disk)
-        if suffix:
-            msg += " | " + suffix
-        self.rec.add("dnc", dn, t, (level, msg), mark)
+        self.rec.add("dnc", dn, t, (level, container_log_msg(cid, bcsid, state, "/data/disk%d/hdds" % d.disk, suffix)), mark)
 
     def dn(self, name):
         return next(d for d in self.dns if d.name == name)
@@ -125,13 +110,18 @@ class Cluster:
 
     def fp(self, scm, dn):
         """FixedThreadPoolWithAffinityExecutor thread; a DN maps to a fixed executor index."""
-        return "%s-FixedThreadPoolWithAffinityExecutor-%d-0" % (scm, self.dns.index(self.dn(dn)) % 4)
+        return affinity_executor(scm, self.dns.index(self.dn(dn)) % 4)
 
     def followers(self):
         return [s.name for s in self.scms if s.name != self.leader]
 
     def member(self, scm):
-        return "%s@%s" % (self.scm(scm).id, self.group)
+        return member_id(self.scm(scm).id, self.group)
+
+    def details(self, cid, cstate, sid, rstate, bcsid, dn, empty=False):
+        """<D> of a replica reported by datanode `dn` (its origin)."""
+        d = self.dn(dn)
+        return replica_details(cid, cstate, sid, rstate, bcsid, d.uuid, d, empty)
 
     # --- output -------------------------------------------------------------------------
     def main_entries(self, host, layout, t0=None, t1=None):
@@ -163,32 +153,32 @@ class Cluster:
 # ----------------------------------------------------------------------------------------------
 # building blocks (each is a catalogued statement; section in the comment)
 # ----------------------------------------------------------------------------------------------
-def leader_change(c, t, old, new, new_term, election_no):
+def scm_failover(c, t, old, new, new_term, election_no):
     """scm.md 2.1 + 4.3 excerpt: old leader steps down, new one wins the election."""
     m_old, m_new = c.member(old), c.member(new)
     th = m_old + "-LeaderStateImpl"
-    c.log(old, t, "INFO", th, L_RAFT, "%s: changes role from    LEADER to FOLLOWER at term %d for StepDownReason:JVM_PAUSE" % (m_old, new_term - 1))
-    c.log(old, t + ms(1), "INFO", th, L_SM, "SCM %s steps down from being leader." % c.scm(old).id)
-    c.log(old, t + ms(1), "INFO", th, L_CTX, "update <isLeader,term> from <true,%d> to <false,0>" % (new_term - 1))
-    c.log(old, t + ms(1), "INFO", th, L_CTX, "update <isLeaderReady> from <true> to <false>")
+    c.log(old, t, "INFO", th, L_RAFT, role_change(m_old, "LEADER", "FOLLOWER", new_term - 1, "StepDownReason:JVM_PAUSE"))
+    c.log(old, t + ms(1), "INFO", th, L_SM, scm_steps_down(c.scm(old).id))
+    c.log(old, t + ms(1), "INFO", th, L_CTX, ctx_leader(True, new_term - 1, False, 0))
+    c.log(old, t + ms(1), "INFO", th, L_CTX, ctx_ready(True, False))
     t2 = t + ms(5120)
-    c.log(new, t2, "INFO", m_new + "-FollowerState", L_FOLLOWER, "%s: change to CANDIDATE, lastRpcElapsedTime:5236ms, electionTimeout:5119ms" % m_new)
-    c.log(new, t2, "INFO", m_new + "-FollowerState", L_RAFT, "%s: changes role from  FOLLOWER to CANDIDATE at term %d for changeToCandidate" % (m_new, new_term - 1))
+    c.log(new, t2, "INFO", m_new + "-FollowerState", L_FOLLOWER, to_candidate(m_new, 5236, 5119))
+    c.log(new, t2, "INFO", m_new + "-FollowerState", L_RAFT, role_change(m_new, "FOLLOWER", "CANDIDATE", new_term - 1, "changeToCandidate"))
     el = "%s-LeaderElection%d" % (m_new, election_no)
     t3 = t2 + ms(61)
-    c.log(new, t3, "INFO", el, L_RAFT, "%s: changes role from CANDIDATE to LEADER at term %d for changeToLeader" % (m_new, new_term))
-    c.log(new, t3 + ms(2), "INFO", el, L_SM, "current SCM %s becomes leader of term %d" % (c.scm(new).id, new_term))
-    c.log(new, t3 + ms(2), "INFO", el, L_CTX, "update <isLeader,term> from <false,0> to <true,%d>" % new_term)
+    c.log(new, t3, "INFO", el, L_RAFT, role_change(m_new, "CANDIDATE", "LEADER", new_term, "changeToLeader"))
+    c.log(new, t3 + ms(2), "INFO", el, L_SM, scm_becomes_leader(c.scm(new).id, new_term))
+    c.log(new, t3 + ms(2), "INFO", el, L_CTX, ctx_leader(False, 0, True, new_term))
     smu = m_new + "-StateMachineUpdater"
-    c.log(new, t3 + ms(131), "INFO", smu, L_CTX, "update <isLeaderReady> from <false> to <true>")
-    c.log(new, t3 + ms(133), "INFO", smu, L_RM, "Service ReplicationManager transitions to RUNNING.")
-    c.log(new, t3 + ms(134), "INFO", smu, L_SBDS, "notifyStatusChanged:RUNNING")
+    c.log(new, t3 + ms(131), "INFO", smu, L_CTX, ctx_ready(False, True))
+    c.log(new, t3 + ms(133), "INFO", smu, L_RM, RM_RUNNING)
+    c.log(new, t3 + ms(134), "INFO", smu, L_SBDS, SBDS_RUNNING)
     for i, s in enumerate(x.name for x in c.scms if x.name != new):
         m = c.member(s)
         th = "%s-server-thread%d" % (c.scm(s).id, 2 + i)
         tt = t3 + ms(40 + 9 * i)
-        c.log(s, tt, "INFO", th, L_RAFT, "%s: change Leader from null to %s at term %d for APPEND_ENTRIES, leader elected after %dms" % (m, c.scm(new).id, new_term, 5201 + 17 * i))
-        c.log(s, tt + ms(1), "INFO", th, L_SM, "Leader changed to %s, current SCM %s is still follower." % (c.scm(new).id, c.scm(s).id))
+        c.log(s, tt, "INFO", th, L_RAFT, leader_change(m, "null", c.scm(new).id, new_term, "APPEND_ENTRIES", 5201 + 17 * i))
+        c.log(s, tt + ms(1), "INFO", th, L_SM, scm_leader_changed(c.scm(new).id, c.scm(s).id))
 
 
 def rm_passes(c, t0, t1, every=300, ncont=1800, busy=None):
@@ -196,35 +186,19 @@ def rm_passes(c, t0, t1, every=300, ncont=1800, busy=None):
     t = t0
     while t < t1:
         c.log(c.leader, t + ms(c.rng.randint(40, 260)), "INFO", c.leader + "-ReplicationMonitor", L_RM,
-              "Replication Monitor Thread took %d milliseconds for processing %d containers." % (c.rng.randint(31, 140), ncont + c.rng.randint(0, 12)))
+              rm_pass(c.rng.randint(31, 140), ncont + c.rng.randint(0, 12)))
         t += sec(every)
 
 
 def rm_send(c, t, thread, command, cid_info, target):
     """RM 'Sending command [...]' (scm.md 2.5); deadlines: +10 min / +20 min (see SOURCE.md)."""
     e = epoch_ms(lt(c, t))  # the leader's own clock
-    return "Sending command [%s] for container %s to %s with datanode deadline %d and scm deadline %d" % (
-        command, cid_info, target, e + 600000, e + 1200000)
+    return rm_sending(command, cid_info, target, e + 600000, e + 1200000)
 
 
 def lt(c, t):
     """a time as the leader's clock prints it"""
     return t + ms(c.skew[c.leader])
-
-
-def cmd_delete(c, cid, force=False):
-    return 'deleteContainerCommand: cmdID: %d, encodedToken: "", term: 0, deadlineMsSinceEpoch: 0, containerID: %d, replicaIndex: 0, force: %s' % (
-        c.next_cmd(), cid, "true" if force else "false")
-
-
-def cmd_close(c, cid, pipeline, force=False):
-    return 'closeContainerCommand: cmdID: %d, encodedToken: "", term: 0, deadlineMsSinceEpoch: 0, containerID: %d, pipelineID: Pipeline-%s, force: %s' % (
-        c.next_cmd(), cid, pipeline, "true" if force else "false")
-
-
-def cmd_replicate(c, cid, target):
-    return 'replicateContainerCommand: cmdID: %d, encodedToken: "", term: 0, deadlineMsSinceEpoch: 0, containerId=%d, replicaIndex=0, targetNode=%s, priority=NORMAL' % (
-        c.next_cmd(), cid, target)
 
 
 def normal_close(c, t, cid, members, sid, report_logger=L_ICR, mark=None):
@@ -235,7 +209,7 @@ def normal_close(c, t, cid, members, sid, report_logger=L_ICR, mark=None):
         c.cont(m, t + ms(7 * i), "INFO", cid, sid, "CLOSING")
     for s in c.scms:
         c.log(s.name, t + ms(60 + c.rng.randint(0, 30)), "INFO", c.fp(s.name, first), report_logger,
-              "FINALIZE (i.e. CLOSING) " + details(cid, "OPEN", sid, "CLOSING", sid, c.dn(first).uuid, False, c.dn(first)))
+              "FINALIZE (i.e. CLOSING) " + c.details(cid, "OPEN", sid, "CLOSING", sid, first))
     # SCM's close command reaches the followers of the pipeline: only the Ratis leader (members[0]) closes
     for i, m in enumerate(members[1:]):
         c.log(m, t + ms(650 + 40 * i + c.rng.randint(0, 200)), "INFO", c.dn(m).uuid + "-CommandProcessorThread", L_CCH,
@@ -245,7 +219,7 @@ def normal_close(c, t, cid, members, sid, report_logger=L_ICR, mark=None):
         c.cont(m, tc + ms(11 * i), "INFO", cid, sid, "CLOSED")
     for s in c.scms:
         c.log(s.name, tc + ms(70 + c.rng.randint(0, 30)), "INFO", c.fp(s.name, first), report_logger,
-              "CLOSE " + details(cid, "CLOSING", sid, "CLOSED", sid, c.dn(first).uuid, False, c.dn(first)),
+              "CLOSE " + c.details(cid, "CLOSING", sid, "CLOSED", sid, first),
               mark=mark if s.name == c.leader else None)
 
 
@@ -265,8 +239,7 @@ def block_deletion(c, t, per_container, thread_scm, dn_thread, nodes_total):
     nblocks = sum(len(ids) for _, _, ids in per_container)
     dns = sorted({d for _, members, _ in per_container for d in members})
     c.log(c.leader, t, "INFO", thread_scm, L_SBDS,
-          "Totally added %d blocks to be deleted for %d datanodes / %d totalnodes, limit per iteration : 500000blocks, task elapsed time: %dms" % (
-              nblocks, len(dns), nodes_total, c.rng.randint(3, 21)))
+          blocks_added(nblocks, len(dns), nodes_total, c.rng.randint(3, 21)))
     for cid, members, ids in per_container:
         for m in members:
             tt = t + ms(30500 + c.rng.randint(0, 2500))
@@ -283,19 +256,19 @@ def node_stale(c, t, dn, pipelines, mark=None):
     for s in c.scms:
         th = s.name + "-EventQueue-StaleNodeForStaleNodeHandler"
         tt = t + ms(c.rng.randint(0, 900))
-        c.log(s.name, tt, "INFO", th, L_STALE, "Datanode %s moved to stale state. Finalizing its pipelines [%s]" % (
-            c.dn(dn), ", ".join("Pipeline-" + p for p in pipelines)), mark=mark if s.name == c.leader else None)
+        c.log(s.name, tt, "INFO", th, L_STALE, stale_node(c.dn(dn), ["Pipeline-" + p for p in pipelines]),
+              mark=mark if s.name == c.leader else None)
         if s.name != c.leader:
             for p in pipelines:
-                c.log(s.name, tt + ms(3), "INFO", th, L_STALE, "Could not finalize pipeline=Pipeline-%s for dn=%s" % (p, c.dn(dn)))
+                c.log(s.name, tt + ms(3), "INFO", th, L_STALE, not_finalized("Pipeline-" + p, c.dn(dn)))
 
 
 def node_dead(c, t, dn, mark=None):
     for s in c.scms:
         th = s.name + "-EventQueue-DeadNodeForDeadNodeHandler"
         tt = t + ms(c.rng.randint(0, 900))
-        c.log(s.name, tt, "INFO", th, L_DEAD, "A dead datanode is detected. %s" % c.dn(dn), mark=mark if s.name == c.leader else None)
-        c.log(s.name, tt + ms(c.rng.randint(60, 140)), "INFO", th, L_DEAD, "Clearing command queue of size 0 for DN %s" % c.dn(dn))
+        c.log(s.name, tt, "INFO", th, L_DEAD, dead_node(c.dn(dn)), mark=mark if s.name == c.leader else None)
+        c.log(s.name, tt + ms(c.rng.randint(60, 140)), "INFO", th, L_DEAD, queue_cleared(c.dn(dn)))
 
 
 def node_back(c, t, dn, mark=None, via_readonly=True):
@@ -305,7 +278,7 @@ def node_back(c, t, dn, mark=None, via_readonly=True):
             c.log(s.name, tt, "INFO", s.name + "-EventQueue-HealthyReadonlyNodeForHealthyReadOnlyNodeHandler", L_HRO,
                   "Datanode %s moved to HEALTHY READONLY state." % c.dn(dn), mark=mark if s.name == c.leader else None)
         c.log(s.name, tt + ms(2), "INFO", s.name + "-EventQueue-HealthyReadonlyToHealthyNodeForReadOnlyHealthyToHealthyNodeHandler", L_RO2H,
-              "Datanode %s moved to HEALTHY state." % c.dn(dn))
+              healthy_node(c.dn(dn)))
 
 
 def not_leader(c, follower):
@@ -316,54 +289,43 @@ def not_leader(c, follower):
 def fcr_failed_stack(c, follower):
     """Follower FCR: ERROR 'Failed to process <D>' + stack (scm.md 1.1, 2.3). Frames illustrative."""
     nle = not_leader(c, follower)
-    return [
-        "org.apache.hadoop.hdds.scm.exceptions.SCMException: " + nle,
-        "\tat org.apache.hadoop.hdds.scm.ha.invoker.ScmInvoker.translateException(ScmInvoker.java:118)",
-        "\tat org.apache.hadoop.hdds.scm.ha.invoker.ScmInvoker.invokeReplicateDirect(ScmInvoker.java:78)",
-        "\tat org.apache.hadoop.hdds.scm.container.ContainerStateManagerImpl$Invoker.transitionDeletingOrDeletedToTargetState(Unknown Source)",
-        "\tat org.apache.hadoop.hdds.scm.container.ContainerManagerImpl.transitionDeletingOrDeletedToTargetState(ContainerManagerImpl.java:341)",
-        "\tat org.apache.hadoop.hdds.scm.container.AbstractContainerReportHandler.updateContainerState(AbstractContainerReportHandler.java:412)",
-        "\tat org.apache.hadoop.hdds.scm.container.AbstractContainerReportHandler.processContainerReplica(AbstractContainerReportHandler.java:128)",
-        "\tat org.apache.hadoop.hdds.scm.container.ContainerReportHandler.processSingleReplica(ContainerReportHandler.java:227)",
-        "\tat org.apache.hadoop.hdds.scm.container.ContainerReportHandler.processContainerReplicas(ContainerReportHandler.java:205)",
-        "\tat org.apache.hadoop.hdds.scm.container.ContainerReportHandler.onMessage(ContainerReportHandler.java:170)",
-        "\tat org.apache.hadoop.hdds.server.events.FixedThreadPoolWithAffinityExecutor$ContainerReportProcessTask.run(FixedThreadPoolWithAffinityExecutor.java:276)",
-        "\tat java.base/java.util.concurrent.ThreadPoolExecutor.runWorker(ThreadPoolExecutor.java:1136)",
-        "\tat java.base/java.util.concurrent.ThreadPoolExecutor$Worker.run(ThreadPoolExecutor.java:635)",
-        "\tat java.base/java.lang.Thread.run(Thread.java:840)",
-        "Caused by: " + nle,
-        "\tat org.apache.hadoop.hdds.scm.ha.SCMRatisServerImpl.submitRequest(SCMRatisServerImpl.java:232)",
-        "\tat org.apache.hadoop.hdds.scm.ha.invoker.ScmInvoker.invokeReplicateDirect(ScmInvoker.java:74)",
-        "\t... 12 more",
-    ]
+    return ["org.apache.hadoop.hdds.scm.exceptions.SCMException: " + nle] + frames(
+        "org.apache.hadoop.hdds.scm.ha.invoker.ScmInvoker.translateException(ScmInvoker.java:118)",
+        "org.apache.hadoop.hdds.scm.ha.invoker.ScmInvoker.invokeReplicateDirect(ScmInvoker.java:78)",
+        "org.apache.hadoop.hdds.scm.container.ContainerStateManagerImpl$Invoker.transitionDeletingOrDeletedToTargetState(Unknown Source)",
+        "org.apache.hadoop.hdds.scm.container.ContainerManagerImpl.transitionDeletingOrDeletedToTargetState(ContainerManagerImpl.java:341)",
+        "org.apache.hadoop.hdds.scm.container.AbstractContainerReportHandler.updateContainerState(AbstractContainerReportHandler.java:412)",
+        "org.apache.hadoop.hdds.scm.container.AbstractContainerReportHandler.processContainerReplica(AbstractContainerReportHandler.java:128)",
+        "org.apache.hadoop.hdds.scm.container.ContainerReportHandler.processSingleReplica(ContainerReportHandler.java:227)",
+        "org.apache.hadoop.hdds.scm.container.ContainerReportHandler.processContainerReplicas(ContainerReportHandler.java:205)",
+        "org.apache.hadoop.hdds.scm.container.ContainerReportHandler.onMessage(ContainerReportHandler.java:170)",
+        "org.apache.hadoop.hdds.server.events.FixedThreadPoolWithAffinityExecutor$ContainerReportProcessTask.run(FixedThreadPoolWithAffinityExecutor.java:276)",
+        *JDK17_POOL_TAIL) + ["Caused by: " + nle] + frames(
+        "org.apache.hadoop.hdds.scm.ha.SCMRatisServerImpl.submitRequest(SCMRatisServerImpl.java:232)",
+        "org.apache.hadoop.hdds.scm.ha.invoker.ScmInvoker.invokeReplicateDirect(ScmInvoker.java:74)") + ["\t... 12 more"]
 
 
 def unable_to_communicate(c, dn, t, scm, seconds):
     """datanode.md 2.6 EndpointStateMachine.logIfNeeded WARN + exception (1.5 shape)."""
     d, s = c.dn(dn), c.scm(scm)
-    hp = "%s:9861/%s/%s" % (s.host, s.host, s.ip)
-    th = "%s-EndpointStateMachineTaskThread-%s-0 " % (d.uuid, hp)
-    c.log(dn, t, "WARN", th, L_EPSM, "Unable to communicate to SCM server at %s past %d seconds." % (hp, seconds), extra=[
-        "java.net.ConnectException: Call From %s/%s to %s:9861 failed on connection exception: java.net.ConnectException: Connection refused; For more details see:  http://wiki.apache.org/hadoop/ConnectionRefused" % (d.host, d.ip, s.host),
-        "\tat java.base/jdk.internal.reflect.NativeConstructorAccessorImpl.newInstance0(Native Method)",
-        "\tat java.base/jdk.internal.reflect.NativeConstructorAccessorImpl.newInstance(NativeConstructorAccessorImpl.java:77)",
-        "\tat java.base/java.lang.reflect.Constructor.newInstance(Constructor.java:499)",
-        "\tat org.apache.hadoop.net.NetUtils.wrapWithMessage(NetUtils.java:930)",
-        "\tat org.apache.hadoop.net.NetUtils.wrapException(NetUtils.java:905)",
-        "\tat org.apache.hadoop.ipc_.Client.getRpcResponse(Client.java:1597)",
-        "\tat org.apache.hadoop.ipc_.Client.call(Client.java:1539)",
-        "\tat org.apache.hadoop.ozone.protocolPB.StorageContainerDatanodeProtocolClientSideTranslatorPB.sendHeartbeat(StorageContainerDatanodeProtocolClientSideTranslatorPB.java:148)",
-        "\tat org.apache.hadoop.ozone.container.common.states.endpoint.HeartbeatEndpointTask.call(HeartbeatEndpointTask.java:155)",
-        "\tat org.apache.hadoop.ozone.container.common.states.endpoint.HeartbeatEndpointTask.call(HeartbeatEndpointTask.java:82)",
-        "\tat java.base/java.util.concurrent.FutureTask.run(FutureTask.java:264)",
-        "\tat java.base/java.util.concurrent.ThreadPoolExecutor.runWorker(ThreadPoolExecutor.java:1136)",
-        "\tat java.base/java.util.concurrent.ThreadPoolExecutor$Worker.run(ThreadPoolExecutor.java:635)",
-        "\tat java.base/java.lang.Thread.run(Thread.java:840)",
-        "Caused by: java.net.ConnectException: Connection refused",
-        "\tat java.base/sun.nio.ch.Net.pollConnect(Native Method)",
-        "\tat java.base/sun.nio.ch.Net.pollConnectNow(Net.java:672)",
-        "\t... 14 more",
-    ])
+    hp = host_and_port(s.host, s.ip, 9861)
+    c.log(dn, t, "WARN", endpoint_thread(d.uuid, hp), L_EPSM, unable(hp, seconds), extra=[
+        connect_refused(d.host, d.ip, s.host)] + frames(
+        "java.base/jdk.internal.reflect.NativeConstructorAccessorImpl.newInstance0(Native Method)",
+        "java.base/jdk.internal.reflect.NativeConstructorAccessorImpl.newInstance(NativeConstructorAccessorImpl.java:77)",
+        "java.base/java.lang.reflect.Constructor.newInstance(Constructor.java:499)",
+        "org.apache.hadoop.net.NetUtils.wrapWithMessage(NetUtils.java:930)",
+        "org.apache.hadoop.net.NetUtils.wrapException(NetUtils.java:905)",
+        "org.apache.hadoop.ipc_.Client.getRpcResponse(Client.java:1597)",
+        "org.apache.hadoop.ipc_.Client.call(Client.java:1539)",
+        "org.apache.hadoop.ozone.protocolPB.StorageContainerDatanodeProtocolClientSideTranslatorPB.sendHeartbeat(StorageContainerDatanodeProtocolClientSideTranslatorPB.java:148)",
+        "org.apache.hadoop.ozone.container.common.states.endpoint.HeartbeatEndpointTask.call(HeartbeatEndpointTask.java:155)",
+        "org.apache.hadoop.ozone.container.common.states.endpoint.HeartbeatEndpointTask.call(HeartbeatEndpointTask.java:82)",
+        "java.base/java.util.concurrent.FutureTask.run(FutureTask.java:264)", *JDK17_POOL_TAIL) + [
+        "Caused by: java.net.ConnectException: Connection refused"] + frames(
+        "java.base/sun.nio.ch.Net.pollConnect(Native Method)",
+        "java.base/sun.nio.ch.Net.pollConnectNow(Net.java:672)") + [
+        "\t... 14 more"])
 
 
 def dn_start(c, dn, t):
@@ -375,24 +337,22 @@ def dn_start(c, dn, t):
 
 def new_pipeline(c, t, pipeline, members, leader_dn, term=1):
     """XceiverServerRatis 'Created group', CSM 'initialize', Ratis role/leader lines (datanode.md 2.1, 2.3, 2.4)."""
-    gid = "group-" + pipeline.replace("-", "")[-12:].upper()
+    gid = ratis_group(pipeline)
     for m in members:
         d = c.dn(m)
-        mem = "%s@%s" % (d.uuid, gid)
+        mem = member_id(d.uuid, gid)
         tt = t + ms(c.rng.randint(0, 120))
         c.log(m, tt, "INFO", "%s-CreatePipelineCommandHandlerThread-0" % d.uuid, L_CSM, "%s: initialize %s" % (d.uuid, gid))
         c.log(m, tt + ms(3), "INFO", "%s-CreatePipelineCommandHandlerThread-0" % d.uuid, L_XSR, "Created group Pipeline-%s" % pipeline)
         if m == leader_dn:
-            c.log(m, tt + ms(5150), "INFO", mem + "-FollowerState", L_RAFT, "%s: changes role from  FOLLOWER to CANDIDATE at term %d for changeToCandidate" % (mem, term - 1))
-            c.log(m, tt + ms(5212), "INFO", mem + "-LeaderElection1", L_RAFT, "%s: changes role from CANDIDATE to LEADER at term %d for changeToLeader" % (mem, term))
-            c.log(m, tt + ms(5260), "INFO", mem + "-LeaderElection1", L_XSR,
-                  "Leader change notification received for group: %s with new leaderId: %s" % (gid, c.dn(leader_dn).uuid))
+            c.log(m, tt + ms(5150), "INFO", mem + "-FollowerState", L_RAFT, role_change(mem, "FOLLOWER", "CANDIDATE", term - 1, "changeToCandidate"))
+            c.log(m, tt + ms(5212), "INFO", mem + "-LeaderElection1", L_RAFT, role_change(mem, "CANDIDATE", "LEADER", term, "changeToLeader"))
+            c.log(m, tt + ms(5260), "INFO", mem + "-LeaderElection1", L_XSR, leader_notification(gid, c.dn(leader_dn).uuid))
             continue
         else:
             c.log(m, tt + ms(5240), "INFO", "%s-server-thread1" % d.uuid, L_RAFT,
-                  "%s: change Leader from null to %s at term %d for APPEND_ENTRIES, leader elected after %dms" % (mem, c.dn(leader_dn).uuid, term, 5100 + c.rng.randint(0, 300)))
-        c.log(m, tt + ms(5260), "INFO", "%s-server-thread1" % d.uuid, L_XSR,
-              "Leader change notification received for group: %s with new leaderId: %s" % (gid, c.dn(leader_dn).uuid))
+                  leader_change(mem, "null", c.dn(leader_dn).uuid, term, "APPEND_ENTRIES", 5100 + c.rng.randint(0, 300)))
+        c.log(m, tt + ms(5260), "INFO", "%s-server-thread1" % d.uuid, L_XSR, leader_notification(gid, c.dn(leader_dn).uuid))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -423,12 +383,12 @@ def mk_cluster(seed, domain, scm_net, dn_net, ndn, leader, term, cluster_id=None
     scms = []
     for i in range(1, 4):
         host = ("scm%d" % i) + domain
-        scms.append(SCM("scm%d" % i, ruuid(rng), host, "%s.%d" % (scm_net, 10 + i)))
+        scms.append(SCM("scm%d" % i, random_uuid(rng), host, "%s.%d" % (scm_net, 10 + i)))
     dns = []
     for i in range(1, ndn + 1):
         name = (hostfmt or "dn%d") % i
-        dns.append(DN(name, ruuid(rng), name + domain, "%s.%d" % (dn_net, 20 + i), 1 + (i % 3)))
-    cid = cluster_id or ruuid(rng)
+        dns.append(DN(name, random_uuid(rng), name + domain, "%s.%d" % (dn_net, 20 + i), 1 + (i % 3)))
+    cid = cluster_id or random_uuid(rng)
     c = Cluster(seed, scms, dns, cid, leader, term)
     return c
 
@@ -440,7 +400,7 @@ def bundle1():
     b = BundleDir("HDDS-17400-bug-stale-open-replica")
     c = mk_cluster(17401, ".example.com", "10.0.0", "10.0.1", 5, "scm1", 7)
     rng = c.rng
-    P = {k: ruuid(rng) for k in ("a", "b", "x", "d", "new")}
+    P = {k: random_uuid(rng) for k in ("a", "b", "x", "d", "new")}
     members = {"a": ["dn1", "dn3", "dn5"], "b": ["dn5", "dn2", "dn3"], "x": ["dn1", "dn2", "dn4"], "d": ["dn3", "dn4", "dn5"]}
     X, S, B, R = 3107, 4821, 4790, "dn4"
     day = "2026-09-14 "
@@ -450,8 +410,8 @@ def bundle1():
 
     # -- leadership at the start of the window: scm2 (term 6) -> scm1 (term 7)
     c.log("scm2", t("06:00:31,204"), "INFO", "scm2-ReplicationMonitor", L_RM,
-          "Replication Monitor Thread took 88 milliseconds for processing 1794 containers.")
-    leader_change(c, t("06:02:11,517"), "scm2", "scm1", 7, 12)
+          rm_pass(88, 1794))
+    scm_failover(c, t("06:02:11,517"), "scm2", "scm1", 7, 12)
     rm_passes(c, t("06:03:05,000"), t("09:06:00,000"), ncont=1796)
 
     # -- routine container traffic (other containers)
@@ -463,7 +423,7 @@ def bundle1():
         c.cont(m, t("06:38:15,902") + ms(13 * i), "INFO", 3102, 9874, "CLOSED")
     for s in c.scms:
         c.log(s.name, t("06:38:16,011") + ms(rng.randint(0, 40)), "INFO", c.fp(s.name, "dn5"), L_ICR,
-              "CLOSE " + details(3102, "CLOSING", 9874, "CLOSED", 9874, c.dn("dn5").uuid, False, c.dn("dn5")))
+              "CLOSE " + c.details(3102, "CLOSING", 9874, "CLOSED", 9874, "dn5"))
     open_container(c, t("06:39:02,417"), 3106, members["b"])
     open_container(c, t("06:55:12,208"), X, members["x"])
     normal_close(c, t("07:04:48,115"), 3104, members["d"], 22310)
@@ -481,7 +441,7 @@ def bundle1():
     closed_at = t("07:17:51,233")
     for s in c.scms:
         c.log(s.name, closed_at + ms(rng.randint(0, 35)), "INFO", c.fp(s.name, "dn1"), L_ICR,
-              "CLOSE " + details(X, "CLOSING", S, "CLOSED", S, c.dn("dn1").uuid, False, c.dn("dn1")),
+              "CLOSE " + c.details(X, "CLOSING", S, "CLOSED", S, "dn1"),
               mark="b1_close" if s.name == c.leader else None)
     node_dead(c, t("07:22:45,310"), R, mark="b1_dead")
 
@@ -495,7 +455,7 @@ def bundle1():
     tdel = t("08:13:05,020")
     for i, m in enumerate(["dn1", "dn2"]):
         c.log(c.leader, tdel + ms(i), "INFO", "scm1-ReplicationMonitor", L_RM,
-              rm_send(c, tdel + ms(i), None, cmd_delete(c, X), cinfo(X, "CLOSED", lt(c, closed_at), P["x"]), c.dn(m)),
+              rm_send(c, tdel + ms(i), None, delete_command(c.next_cmd(), X), container_info(X, "CLOSED", lt(c, closed_at), P["x"]), c.dn(m)),
               mark="b1_delete_" + m)
         c.cont(m, t("08:13:36,402") + ms(17 * i), "INFO", X, S, "CLOSED", "Empty container deleted", mark="b1_dndeleted_" + m)
     block_deletion(c, t("08:24:50,092"), [(3101, members["b"], [113750153625850000 + 733 * k for k in range(1, 6)])], sbds, dn_blk, 5)
@@ -509,7 +469,7 @@ def bundle1():
     node_back(c, t("08:32:33,004"), R, mark="b1_back")
     # -- the FCR of dn4: the stale non-empty OPEN replica (bcsid B < sid S) resurrects #3107
     tres = t("08:32:58,617")
-    D = details(X, "DELETED", S, "OPEN", B, c.dn(R).uuid, False, c.dn(R))
+    D = c.details(X, "DELETED", S, "OPEN", B, R)
     res = "Resurrecting container #%d from DELETED to QUASI_CLOSED due to non-empty OPEN replica (keyCount=6, BCSID=%d) from %s" % (X, B, D)
     c.log(c.leader, tres, "INFO", c.fp(c.leader, R), L_FCR, res, mark="b1_res")
     for f in c.followers():
@@ -520,16 +480,16 @@ def bundle1():
     # -- aftermath on the leader: close the mismatched OPEN replica, then replicate the single origin
     tclose = t("08:33:05,020")
     c.log(c.leader, tclose, "INFO", "scm1-ReplicationMonitor", L_RM,
-          rm_send(c, tclose, None, cmd_close(c, X, P["x"]), cinfo(X, "QUASI_CLOSED", lt(c, tres + ms(1)), P["x"]), c.dn(R)),
+          rm_send(c, tclose, None, close_command(c.next_cmd(), X, P["x"]), container_info(X, "QUASI_CLOSED", lt(c, tres + ms(1)), P["x"]), c.dn(R)),
           mark="b1_closecmd")
-    gx = "group-" + P["x"].replace("-", "")[-12:].upper()
+    gx = ratis_group(P["x"])
     c.cont(R, t("08:33:29,771"), "INFO", X, B, "CLOSING")
     c.cont(R, t("08:33:29,790"), "WARN", X, B, "QUASI_CLOSED", "Ratis group removed. Group id: " + gx, mark="b1_dnqc")
     new_pipeline(c, t("08:34:41,300"), P["new"], ["dn4", "dn2", "dn5"], "dn2")
     trep = t("08:38:35,402")
     for i, tgt in enumerate(["dn3", "dn5"]):
         c.log(c.leader, trep + ms(2 * i), "INFO", "scm1-UnderReplicatedProcessor", L_RM,
-              rm_send(c, trep + ms(2 * i), None, cmd_replicate(c, X, c.dn(tgt)), cinfo(X, "QUASI_CLOSED", lt(c, tres + ms(1)), P["x"]), c.dn(R)),
+              rm_send(c, trep + ms(2 * i), None, replicate_command(c.next_cmd(), X, c.dn(tgt)), container_info(X, "QUASI_CLOSED", lt(c, tres + ms(1)), P["x"]), c.dn(R)),
               mark="b1_repl_" + tgt)
         c.cont(R, t("08:39:11,005") + ms(900 * i), "INFO", X, B, "QUASI_CLOSED", "Container exported")
         c.cont(tgt, t("08:39:12,118") + ms(900 * i), "INFO", X, B, "QUASI_CLOSED", "Container imported", mark="b1_imported_" + tgt)
@@ -583,7 +543,7 @@ def bundle2():
     b = BundleDir("HDDS-17400-bug-closed-wording-2-1")
     c = mk_cluster(17402, "", "172.25.0", "172.25.0", 5, "scm2", 3, hostfmt="datanode%d")
     rng = c.rng
-    P = {k: ruuid(rng) for k in ("x", "y", "z")}
+    P = {k: random_uuid(rng) for k in ("x", "y", "z")}
     members = {"x": ["datanode1", "datanode3", "datanode5"], "y": ["datanode2", "datanode4", "datanode1"], "z": ["datanode5", "datanode2", "datanode4"]}
     X, S, R = 1007, 1384, "datanode3"
     day = "2026-10-02 "
@@ -591,7 +551,7 @@ def bundle2():
     dn_blk = "BlockDeletingService#0"
     sbds = "scm2-SCMBlockDeletingService#0"
 
-    leader_change(c, t("10:00:12,408"), "scm1", "scm2", 3, 4)
+    scm_failover(c, t("10:00:12,408"), "scm1", "scm2", 3, 4)
     rm_passes(c, t("10:01:40,000"), t("10:58:00,000"), ncont=31)
     routine(c, t("10:00:30,000"), t("10:55:00,000"), [members["y"], members["z"]], 1010, 2000, dn_blk, sbds, step=(700, 1000))
     # admin close of #1005 from the test script (audit on the leader)
@@ -601,7 +561,7 @@ def bundle2():
         c.cont(m, t("10:03:23,530") + ms(9 * i), "INFO", 1005, 1921, "CLOSED")
     for s in c.scms:
         c.log(s.name, t("10:03:23,611") + ms(rng.randint(0, 40)), "INFO", c.fp(s.name, "datanode5"), L_ICR,
-              "CLOSE " + details(1005, "CLOSING", 1921, "CLOSED", 1921, c.dn("datanode5").uuid, False, c.dn("datanode5")))
+              "CLOSE " + c.details(1005, "CLOSING", 1921, "CLOSED", 1921, "datanode5"))
     normal_close(c, t("10:01:49,660"), 1003, members["x"], 1207)
     open_container(c, t("10:02:10,518"), X, members["x"])
     block_deletion(c, t("10:05:12,330"), [(1001, members["x"], [113750153611100000 + 97 * k for k in range(1, 4)])], sbds, dn_blk, 5)
@@ -615,7 +575,7 @@ def bundle2():
     closed_at = t("10:14:16,517")
     for s in c.scms:
         c.log(s.name, closed_at + ms(rng.randint(0, 30)), "INFO", c.fp(s.name, "datanode1"), L_ICR,
-              "CLOSE " + details(X, "CLOSING", S, "CLOSED", S, c.dn("datanode1").uuid, False, c.dn("datanode1")),
+              "CLOSE " + c.details(X, "CLOSING", S, "CLOSED", S, "datanode1"),
               mark="b2_close" if s.name == c.leader else None)
     node_dead(c, t("10:19:12,604"), R, mark="b2_dead")
     x_blocks = [113750153612200000 + 4099 * k for k in range(1, 10)]
@@ -623,23 +583,23 @@ def bundle2():
     tdel = t("10:26:40,020")
     for i, m in enumerate(["datanode1", "datanode5"]):
         c.log(c.leader, tdel + ms(i), "INFO", "scm2-ReplicationMonitor", L_RM,
-              rm_send(c, tdel + ms(i), None, cmd_delete(c, X), cinfo(X, "CLOSED", lt(c, closed_at), P["x"]), c.dn(m)),
+              rm_send(c, tdel + ms(i), None, delete_command(c.next_cmd(), X), container_info(X, "CLOSED", lt(c, closed_at), P["x"]), c.dn(m)),
               mark="b2_delete_" + m)
         c.cont(m, t("10:27:02,117") + ms(13 * i), "INFO", X, S, "CLOSED", "Empty container deleted", mark="b2_dndeleted_" + m)
 
     # -- datanode3 unpaused at 10:31:55: Ratis follower timer fires, SCM sees it back, closes its pipeline
     d3 = c.dn(R)
-    gx = "group-" + P["x"].replace("-", "")[-12:].upper()
-    mem = "%s@%s" % (d3.uuid, gx)
+    gx = ratis_group(P["x"])
+    mem = member_id(d3.uuid, gx)
     c.log(R, t("10:31:55,402"), "INFO", mem + "-FollowerState", L_FOLLOWER,
-          "%s: change to CANDIDATE, lastRpcElapsedTime:1365117ms, electionTimeout:5046ms" % mem)
+          to_candidate(mem, 1365117, 5046))
     c.log(R, t("10:31:55,403"), "INFO", mem + "-FollowerState", L_RAFT,
-          "%s: changes role from  FOLLOWER to CANDIDATE at term 1 for changeToCandidate" % mem)
+          role_change(mem, "FOLLOWER", "CANDIDATE", 1, "changeToCandidate"))
     node_back(c, t("10:31:58,117"), R, mark="b2_back")
     c.cont(R, t("10:32:26,804"), "INFO", X, S, "CLOSING", mark="b2_dnclosing")
     c.cont(R, t("10:32:26,825"), "WARN", X, S, "QUASI_CLOSED", "Ratis group removed. Group id: " + gx)
     tres = t("10:32:27,031")
-    D = details(X, "DELETED", S, "CLOSING", S, d3.uuid, False, d3)
+    D = c.details(X, "DELETED", S, "CLOSING", S, R)
     line = "transitionDeletingToClosed due to non-empty CLOSED replica (keyCount=9) for " + D
     c.log(c.leader, tres, "INFO", c.fp(c.leader, R), L_ICR, line, mark="b2_res")
     for f in c.followers():
@@ -649,13 +609,13 @@ def bundle2():
     # -- aftermath: RM force-closes the replica of the (now CLOSED) container, then replicates it
     tclose = t("10:36:40,020")
     c.log(c.leader, tclose, "INFO", "scm2-ReplicationMonitor", L_RM,
-          rm_send(c, tclose, None, cmd_close(c, X, P["x"], force=True), cinfo(X, "CLOSED", lt(c, tres + ms(1)), P["x"]), d3),
+          rm_send(c, tclose, None, close_command(c.next_cmd(), X, P["x"], force=True), container_info(X, "CLOSED", lt(c, tres + ms(1)), P["x"]), d3),
           mark="b2_closecmd")
     c.cont(R, t("10:37:03,348"), "INFO", X, S, "CLOSED", mark="b2_dnclosed")
     trep = t("10:42:10,377")
     for i, tgt in enumerate(["datanode2", "datanode4"]):
         c.log(c.leader, trep + ms(2 * i), "INFO", "scm2-UnderReplicatedProcessor", L_RM,
-              rm_send(c, trep + ms(2 * i), None, cmd_replicate(c, X, c.dn(tgt)), cinfo(X, "CLOSED", lt(c, tres + ms(1)), P["x"]), d3),
+              rm_send(c, trep + ms(2 * i), None, replicate_command(c.next_cmd(), X, c.dn(tgt)), container_info(X, "CLOSED", lt(c, tres + ms(1)), P["x"]), d3),
               mark="b2_repl_" + tgt)
         c.cont(R, t("10:42:28,610") + ms(700 * i), "INFO", X, S, "CLOSED", "Container exported")
         c.cont(tgt, t("10:42:29,205") + ms(700 * i), "INFO", X, S, "CLOSED", "Container imported", mark="b2_imported_" + tgt)
@@ -696,7 +656,7 @@ def bundle3():
     b = BundleDir("HDDS-17400-control-stale-closed-replica-force-deleted")
     c = mk_cluster(17403, ".prod.example.net", "10.40.2", "10.40.3", 6, "scm3", 11)
     rng = c.rng
-    P = {k: ruuid(rng) for k in ("x", "q", "a", "b")}
+    P = {k: random_uuid(rng) for k in ("x", "q", "a", "b")}
     members = {"x": ["dn2", "dn5", "dn6"], "q": ["dn5", "dn1", "dn3"], "a": ["dn1", "dn4", "dn6"], "b": ["dn3", "dn2", "dn4"]}
     X, S, R, Y, SY = 51877, 771230, "dn5", 51850, 640118
     day = "2026-10-19 "
@@ -704,7 +664,7 @@ def bundle3():
     dn_blk = "BlockDeletingService#0"
     sbds = "scm3-SCMBlockDeletingService#0"
 
-    leader_change(c, t("01:30:44,105"), "scm1", "scm3", 11, 7)
+    scm_failover(c, t("01:30:44,105"), "scm1", "scm3", 11, 7)
     rm_passes(c, t("01:32:10,000"), t("04:31:00,000"), ncont=48211)
     routine(c, t("01:31:00,000"), t("04:25:00,000"), [members["a"], members["b"]], 51890, 300000, dn_blk, sbds, step=(900, 1500))
     # #51877 closes normally on all three replicas (dn5 included) at S; #51850 was emptied and deleted earlier
@@ -722,7 +682,7 @@ def bundle3():
     tdel = t("03:37:10,020")
     for i, m in enumerate(["dn2", "dn6"]):
         c.log(c.leader, tdel + ms(i), "INFO", "scm3-ReplicationMonitor", L_RM,
-              rm_send(c, tdel + ms(i), None, cmd_delete(c, X), cinfo(X, "CLOSED", lt(c, x_closed), P["x"]), c.dn(m)), mark="b3_delete_" + m)
+              rm_send(c, tdel + ms(i), None, delete_command(c.next_cmd(), X), container_info(X, "CLOSED", lt(c, x_closed), P["x"]), c.dn(m)), mark="b3_delete_" + m)
         c.cont(m, t("03:37:41,009") + ms(21 * i), "INFO", X, S, "CLOSED", "Empty container deleted")
     # -- dn5 restarted by the management agent at 04:10; re-registers, back to HEALTHY
     dn_start(c, R, t("04:10:02,337"))
@@ -733,8 +693,8 @@ def bundle3():
     # -- FCR of dn5: stale CLOSED non-empty replica of DELETED #51877 (bcsid == sid) -> force delete;
     #    an empty replica of DELETED #51850 -> normal delete.  Followers take the same branch and skip.
     tf = t("04:10:40,226")
-    D = details(X, "DELETED", S, "CLOSED", S, c.dn(R).uuid, False, c.dn(R))
-    DY = details(Y, "DELETED", SY, "CLOSED", SY, c.dn(R).uuid, True, c.dn(R))
+    D = c.details(X, "DELETED", S, "CLOSED", S, R)
+    DY = c.details(Y, "DELETED", SY, "CLOSED", SY, R, empty=True)
     c.log(c.leader, tf, "INFO", c.fp(c.leader, R), L_FCR, "Sending forceDeleteContainerCommand due to DELETED for " + D, mark="b3_force")
     c.log(c.leader, tf + ms(2), "INFO", c.fp(c.leader, R), L_FCR, "Sending DeleteContainerCommand due to DELETED for " + DY, mark="b3_delempty")
     for f in c.followers():
@@ -760,7 +720,7 @@ def bundle4():
     b = BundleDir("HDDS-17400-control-newer-data-force-deleted")
     c = mk_cluster(17404, ".lab.example.org", "192.168.40", "192.168.41", 5, "scm2", 4)
     rng = c.rng
-    P = {k: ruuid(rng) for k in ("x", "o", "a", "b", "o2")}
+    P = {k: random_uuid(rng) for k in ("x", "o", "a", "b", "o2")}
     members = {"x": ["dn2", "dn3", "dn5"], "o": ["dn3", "dn1", "dn4"], "a": ["dn1", "dn4", "dn5"], "b": ["dn4", "dn5", "dn1"]}
     X, S1, S, B, R = 7731, 60391, 60409, 60417, "dn2"
     day = "2026-11-03 "
@@ -768,7 +728,7 @@ def bundle4():
     dn_blk = "BlockDeletingService#0"
     sbds = "scm2-SCMBlockDeletingService#0"
 
-    leader_change(c, t("09:20:03,912"), "scm3", "scm2", 4, 9)
+    scm_failover(c, t("09:20:03,912"), "scm3", "scm2", 4, 9)
     rm_passes(c, t("09:21:30,000"), t("12:16:00,000"), ncont=6020)
     routine(c, t("09:20:30,000"), t("12:10:00,000"), [members["a"], members["b"]], 7740, 140000, dn_blk, sbds, step=(1000, 1600))
     block_deletion(c, t("09:31:44,090"), [(7702, members["o"], [113750154100100000 + 907 * k for k in range(1, 4)])], sbds, dn_blk, 5)
@@ -780,14 +740,14 @@ def bundle4():
     # -- 10:12:31 the pipeline of #7731 is closed at once (slow-follower pipeline action from the leader
     #    dn2; neither the DN WARN nor the SCM handling is reproduced, see SOURCE.md). Group removal
     #    beats the Ratis close on every member: each replica quasi-closes at its own applied index.
-    gx = "group-" + P["x"].replace("-", "")[-12:].upper()
+    gx = ratis_group(P["x"])
     for m, bc, dt in (("dn2", B, 0), ("dn5", S, 61), ("dn3", S1, 140)):
         c.cont(m, t("10:12:31,402") + ms(dt), "INFO", X, bc, "CLOSING")
         c.cont(m, t("10:12:31,419") + ms(dt), "WARN", X, bc, "QUASI_CLOSED", "Ratis group removed. Group id: " + gx, mark="b4_dnqc_" + m)
     qc_at = t("10:12:31,622")
     for s in c.scms:
         c.log(s.name, qc_at + ms(rng.randint(0, 30)), "INFO", c.fp(s.name, "dn5"), L_ICR,
-              "QUASI_CLOSE " + details(X, "CLOSING", S, "QUASI_CLOSED", S, c.dn("dn5").uuid, False, c.dn("dn5")),
+              "QUASI_CLOSE " + c.details(X, "CLOSING", S, "QUASI_CLOSED", S, "dn5"),
               mark="b4_qc" if s.name == c.leader else None)
     # -- dn2's host loses power at 10:12:31,5 (its QUASI_CLOSED ICR never reached SCM); stale, dead
     node_stale(c, t("10:17:33,201"), R, [P["o2"]], mark="b4_stale")
@@ -801,7 +761,7 @@ def bundle4():
               X, S, S, c.dn("dn3").uuid, c.dn("dn5").uuid), mark="b4_deleting")
     for i, (m, bc) in enumerate((("dn3", S1), ("dn5", S))):
         c.log(c.leader, tdel + ms(1 + i), "INFO", "scm2-ReplicationMonitor", L_RM,
-              rm_send(c, tdel + ms(1 + i), None, cmd_delete(c, X), cinfo(X, "QUASI_CLOSED", lt(c, qc_at), P["x"]), c.dn(m)), mark="b4_delete_" + m)
+              rm_send(c, tdel + ms(1 + i), None, delete_command(c.next_cmd(), X), container_info(X, "QUASI_CLOSED", lt(c, qc_at), P["x"]), c.dn(m)), mark="b4_delete_" + m)
         c.cont(m, t("11:21:57,338") + ms(19 * i), "INFO", X, bc, "QUASI_CLOSED", "Empty container deleted")
     # -- dn2 repaired and restarted; its FCR carries the non-empty QUASI_CLOSED replica at B > S.
     #    updateContainerStats raises the sid to B first, so the branch is bcsid <= sid: force delete.
@@ -811,7 +771,7 @@ def bundle4():
               '{"datanodeDetails":"%s"}' % c.dn(R), mark="b4_register" if s.name == c.leader else None)
     node_back(c, t("11:48:25,117"), R, mark="b4_back")
     tf = t("11:48:49,730")
-    D = details(X, "DELETED", B, "QUASI_CLOSED", B, c.dn(R).uuid, False, c.dn(R))
+    D = c.details(X, "DELETED", B, "QUASI_CLOSED", B, R)
     c.log(c.leader, tf, "INFO", c.fp(c.leader, R), L_FCR, "Sending forceDeleteContainerCommand due to DELETED for " + D, mark="b4_force")
     for f in c.followers():
         c.log(f, tf + ms(rng.randint(4, 30)), "WARN", c.fp(f, R), L_FCR,
@@ -833,7 +793,7 @@ def bundle5():
     b = BundleDir("HDDS-17400-control-empty-quasi-closed-resurrected")
     c = mk_cluster(17405, ".dc2.example.com", "10.8.0", "10.8.1", 6, "scm3", 9)
     rng = c.rng
-    P = {k: ruuid(rng) for k in ("x", "w", "a", "b", "new")}
+    P = {k: random_uuid(rng) for k in ("x", "w", "a", "b", "new")}
     members = {"x": ["dn1", "dn2", "dn3"], "w": ["dn4", "dn1", "dn6"], "a": ["dn2", "dn4", "dn5"], "b": ["dn5", "dn6", "dn3"]}
     X, S1, S, B, R = 20815, 88190, 88213, 88217, "dn1"
     day = "2026-11-21 "
@@ -841,7 +801,7 @@ def bundle5():
     dn_blk = "BlockDeletingService#0"
     sbds = "scm3-SCMBlockDeletingService#0"
 
-    leader_change(c, t("12:55:40,331"), "scm1", "scm3", 9, 21)
+    scm_failover(c, t("12:55:40,331"), "scm1", "scm3", 9, 21)
     rm_passes(c, t("12:57:00,000"), t("15:01:00,000"), ncont=9410)
     routine(c, t("12:56:00,000"), t("14:58:00,000"), [members["a"], members["b"]], 20830, 70000, dn_blk, sbds, step=(900, 1400))
     block_deletion(c, t("13:02:15,804"), [(20790, members["w"], [113750154200100000 + 743 * k for k in range(1, 4)])], sbds, dn_blk, 6)
@@ -860,18 +820,18 @@ def bundle5():
     for m, dt in (("dn2", 0), ("dn3", 27200)):
         d = c.dn(m)
         c.log(m, t("13:45:31,118") + ms(dt), "INFO", d.uuid + "-CommandProcessorThread", L_CCH, "Follower cannot close container #%d." % X)
-    gx = "group-" + P["x"].replace("-", "")[-12:].upper()
+    gx = ratis_group(P["x"])
     for m, bc, tt in (("dn2", S1, "13:46:10,205"), ("dn3", S, "13:46:31,774")):
         c.cont(m, t(tt), "INFO", X, bc, "CLOSING")
         c.cont(m, t(tt) + ms(21), "WARN", X, bc, "QUASI_CLOSED", "Ratis group removed. Group id: " + gx, mark="b5_dnqc_" + m)
     qc_at = t("13:46:10,411")
     for s in c.scms:
         c.log(s.name, qc_at + ms(rng.randint(0, 30)), "INFO", c.fp(s.name, "dn2"), L_ICR,
-              "QUASI_CLOSE " + details(X, "CLOSING", S1, "QUASI_CLOSED", S1, c.dn("dn2").uuid, False, c.dn("dn2")),
+              "QUASI_CLOSE " + c.details(X, "CLOSING", S1, "QUASI_CLOSED", S1, "dn2"),
               mark="b5_qc" if s.name == c.leader else None)
-    mx = "%s@%s" % (c.dn(R).uuid, gx)
+    mx = member_id(c.dn(R).uuid, gx)
     c.log(R, t("13:46:36,907"), "INFO", mx + "-LeaderStateImpl", L_RAFT,
-          "%s: changes role from    LEADER to FOLLOWER at term 2 for StepDownReason:LOST_MAJORITY_HEARTBEATS" % mx)
+          role_change(mx, "LEADER", "FOLLOWER", 2, "StepDownReason:LOST_MAJORITY_HEARTBEATS"))
     node_dead(c, t("13:50:02,911"), R, mark="b5_dead")
     # -- old blocks of #20815 deleted on dn2/dn3 (the block committed at B is only on dn1 and its key still exists)
     x_blocks = [113750154200700000 + 3301 * k for k in range(1, 5)]
@@ -882,7 +842,7 @@ def bundle5():
               X, S, S, c.dn("dn2").uuid, c.dn("dn3").uuid), mark="b5_deleting")
     for i, (m, bc) in enumerate((("dn2", S1), ("dn3", S))):
         c.log(c.leader, tdel + ms(1 + i), "INFO", "scm3-ReplicationMonitor", L_RM,
-              rm_send(c, tdel + ms(1 + i), None, cmd_delete(c, X), cinfo(X, "QUASI_CLOSED", lt(c, qc_at), P["x"]), c.dn(m)), mark="b5_delete_" + m)
+              rm_send(c, tdel + ms(1 + i), None, delete_command(c.next_cmd(), X), container_info(X, "QUASI_CLOSED", lt(c, qc_at), P["x"]), c.dn(m)), mark="b5_delete_" + m)
         c.cont(m, t("14:22:31,160") + ms(23 * i), "INFO", X, bc, "QUASI_CLOSED", "Empty container deleted")
     # -- 14:31 the host dn1 is rebooted (network fixed); DN restarts, re-registers; FCR: OPEN replica at B > S
     dn_start(c, R, t("14:31:10,772"))
@@ -891,7 +851,7 @@ def bundle5():
               '{"datanodeDetails":"%s"}' % c.dn(R), mark="b5_register" if s.name == c.leader else None)
     node_back(c, t("14:31:23,448"), R, mark="b5_back")
     tres = t("14:31:48,052")
-    D = details(X, "DELETED", B, "OPEN", B, c.dn(R).uuid, False, c.dn(R))
+    D = c.details(X, "DELETED", B, "OPEN", B, R)
     res = "Resurrecting container #%d from DELETED to QUASI_CLOSED due to non-empty OPEN replica (keyCount=1, BCSID=%d) from %s" % (X, B, D)
     c.log(c.leader, tres, "INFO", c.fp(c.leader, R), L_FCR, res, mark="b5_res")
     for f in c.followers():
@@ -900,14 +860,14 @@ def bundle5():
         c.log(f, tf + ms(3), "ERROR", c.fp(f, R), L_FCR, "Failed to process " + D, extra=fcr_failed_stack(c, f), mark="b5_failed_" + f)
     tclose = t("14:32:00,020")
     c.log(c.leader, tclose, "INFO", "scm3-ReplicationMonitor", L_RM,
-          rm_send(c, tclose, None, cmd_close(c, X, P["x"]), cinfo(X, "QUASI_CLOSED", lt(c, tres + ms(1)), P["x"]), c.dn(R)), mark="b5_closecmd")
+          rm_send(c, tclose, None, close_command(c.next_cmd(), X, P["x"]), container_info(X, "QUASI_CLOSED", lt(c, tres + ms(1)), P["x"]), c.dn(R)), mark="b5_closecmd")
     c.cont(R, t("14:32:19,630"), "INFO", X, B, "CLOSING")
     c.cont(R, t("14:32:19,652"), "WARN", X, B, "QUASI_CLOSED", "Ratis group removed. Group id: " + gx, mark="b5_dnqc_dn1")
     new_pipeline(c, t("14:33:30,118"), P["new"], ["dn1", "dn5", "dn6"], "dn5")
     trep = t("14:37:30,655")
     for i, tgt in enumerate(["dn4", "dn5"]):
         c.log(c.leader, trep + ms(2 * i), "INFO", "scm3-UnderReplicatedProcessor", L_RM,
-              rm_send(c, trep + ms(2 * i), None, cmd_replicate(c, X, c.dn(tgt)), cinfo(X, "QUASI_CLOSED", lt(c, tres + ms(1)), P["x"]), c.dn(R)),
+              rm_send(c, trep + ms(2 * i), None, replicate_command(c.next_cmd(), X, c.dn(tgt)), container_info(X, "QUASI_CLOSED", lt(c, tres + ms(1)), P["x"]), c.dn(R)),
               mark="b5_repl_" + tgt)
         c.cont(R, t("14:38:01,844") + ms(800 * i), "INFO", X, B, "QUASI_CLOSED", "Container exported")
         c.cont(tgt, t("14:38:02,507") + ms(800 * i), "INFO", X, B, "QUASI_CLOSED", "Container imported")
