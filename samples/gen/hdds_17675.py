@@ -18,7 +18,10 @@ from datetime import timedelta
 
 from ozlog.bundle import (BundleDir, Records, audit_rollover, compose_entries, compose_v2_prefixes, daemon_log, entries,
                           main_log)
-from ozlog.log4j import audit_lines, container_log_line, epoch_ms, instant, ms, parse_time as T
+from ozlog.log4j import audit_lines, audit_msg, container_log_line, epoch_ms, json_params, ms, parse_time as T
+from ozlog.ozone import (block_id, close_command, container_info, container_log_msg, datanode_details, detected_timeout,
+                         election_result, host_and_port, leader_change, leader_notification, member_id, ratis_group,
+                         replica_details, replicate_command, rm_pass, rm_sending, role_change, to_candidate)
 
 # ----------------------------------------------------------------------------------------------------------
 # Identities (consistent across all files of a bundle)
@@ -66,12 +69,8 @@ L_ICR = "org.apache.hadoop.hdds.scm.container.IncrementalContainerReportHandler"
 L_RM = "org.apache.hadoop.hdds.scm.container.replication.ReplicationManager"
 
 
-def group(p):
-    return "group-" + p.split("-")[-1].upper()
-
-
 def member(dn, p):
-    return f"{UUID[dn]}@{group(p)}"
+    return member_id(UUID[dn], ratis_group(p))
 
 
 def ratis_dir(p):
@@ -80,10 +79,6 @@ def ratis_dir(p):
 
 def ti(term, idx):
     return f"(t:{term}, i:{idx})"
-
-
-def block_id(cid, lid, bcs=0):
-    return f"conID: {cid} locID: {lid} bcsId: {bcs} replicaIndex: null"
 
 
 def chunk_info(lid, n, off, ln):
@@ -231,7 +226,7 @@ class Bundle:
         self.scm_prefix = scm_prefix
 
     def dd(self, dn):
-        return f"{UUID[dn]}({self.h[dn]['fqdn']}/{self.h[dn]['ip']})"
+        return datanode_details(UUID[dn], self.h[dn]["fqdn"], self.h[dn]["ip"])
 
     def main(self, host, t, level, thread, logger, msg, exc=None, mark=None):
         self.rec.add("main", host, t, (thread, level, logger, msg, exc or []), mark)
@@ -275,17 +270,8 @@ def dn_audit(t, payload):
 # ----------------------------------------------------------------------------------------------------------
 # Message templates (catalogue section in the comment)
 # ----------------------------------------------------------------------------------------------------------
-def m_role(mem, old, new, term, reason):  # 2.1 RaftServerImpl.setRole; old role %9s
-    return f"{mem}: changes role from {old:>9} to {new} at term {term} for {reason}"
-
-
-def m_leader(mem, old, new, term, op, elected_ms=None):  # 2.1 ServerState.setLeader
-    suffix = f", leader elected after {elected_ms}ms" if new != "null" and elected_ms is not None else ""
-    return f"{mem}: change Leader from {old} to {new} at term {term} for {op}{suffix}"
-
-
 def m_notify(p, leader_uuid):  # 2.1 / 2.4 XceiverServerRatis
-    return f"Leader change notification received for group: {group(p)} with new leaderId: {leader_uuid}"
+    return leader_notification(ratis_group(p), leader_uuid)
 
 
 def m_truncating(worker, idx, seg_start, seg_end, length):  # 2.2 (multi-line TruncationSegments)
@@ -298,26 +284,12 @@ def m_kvh(op, msg, result):  # 2.5 ContainerUtils.logAndReturnError
     return f"Operation: {op} , Trace ID:  , Message: {msg} , Result: {result} , StorageContainerException Occurred."
 
 
-def audit_body(op, params, ret, perf=None):  # 1.2 AuditMessage.formMessage
-    js = json.dumps(dict(sorted(params.items())), separators=(",", ":"))
-    s = f"user=null | ip=null | op={op} {js} | ret={ret}"
-    if perf is not None:
-        s += f" | perf={{preOpLatencyMs=0, opLatencyMs={perf}}}"
-    return s
+def audit_body(op, params, ret, perf=None):  # 1.2 AuditMessage.formMessage; DNAudit has no user or ip
+    return audit_msg("null", "null", op, json_params(dict(sorted(params.items()))), ret, perf)
 
 
 def cont_msg(cid, bcsid, state, vol, suffix=None):  # 1.3 ContainerLogger.getMessage
-    s = f"ID={cid} | Index=0 | BCSID={bcsid} | State={state} | Volume=/data/disk{vol}/hdds | DataChecksum=0"
-    return s + (f" | {suffix}" if suffix else "")
-
-
-def icr_details(cid, cstate, sid, rstate, bcsid, dn_uuid, dd):  # scm.md 2.3 getDetailsForLogging
-    return (f"Container #{cid} ({cstate}, sid={sid}) r0 ({rstate}, bcsid={bcsid}, origin={dn_uuid}, non-empty) "
-            f"from dn {dd}")
-
-
-def container_info(cid, state, enter, p):  # scm.md 3
-    return f"ContainerInfo{{id=#{cid}, state={state}, stateEnterTime={instant(enter)}, pipelineID=Pipeline-{p}, owner=om1}}"
+    return container_log_msg(cid, bcsid, state, f"/data/disk{vol}/hdds", suffix)
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -331,7 +303,7 @@ class Group:
     def idx(self, t):
         return self.idx0 + int((t - self.t0).total_seconds() * self.rate)
 
-    def term_leader(self, t):
+    def terleader_change(self, t):
         cur = self.epochs[0]
         for e in self.epochs:
             if e[0] <= t:
@@ -373,7 +345,7 @@ def routine(b, rng, start, end, groups, dns, scm="scm1", seg=500, quiet=()):
         # snapshots every ~23 minutes
         t = start + timedelta(minutes=rng.randrange(3, 20))
         while t < end:
-            term, _ = g.term_leader(t)
+            term, _ = g.terleader_change(t)
             idx = g.idx(t)
             for dn in MEMBERS[g.p]:
                 if dn not in dns:
@@ -382,9 +354,9 @@ def routine(b, rng, start, end, groups, dns, scm="scm1", seg=500, quiet=()):
                 smu = f"{member(dn, g.p)}-StateMachineUpdater"
                 f = f"/data/ratis/{g.p}/sm/snapshot.{term}_{idx}"
                 took = rng.randrange(2, 9)
-                b.main(dn, tt, "INFO", smu, L_CSM, f"{group(g.p)}: Taking a snapshot at:{ti(term, idx)} file {f}")
+                b.main(dn, tt, "INFO", smu, L_CSM, f"{ratis_group(g.p)}: Taking a snapshot at:{ti(term, idx)} file {f}")
                 b.main(dn, tt + ms(took), "INFO", smu, L_CSM,
-                       f"{group(g.p)}: Finished taking a snapshot at:{ti(term, idx)} file:{f} took: {took} ms")
+                       f"{ratis_group(g.p)}: Finished taking a snapshot at:{ti(term, idx)} file:{f} took: {took} ms")
                 b.main(dn, tt + ms(took + 1), "INFO", smu, L_SMU, f"{smu}: Took a snapshot at index {idx}")
             t += timedelta(minutes=23, seconds=rng.randrange(0, 90))
     # slow-op PERFORMANCE records (threshold assumed 500 ms), a few per host per hour
@@ -415,8 +387,7 @@ def routine(b, rng, start, end, groups, dns, scm="scm1", seg=500, quiet=()):
         t = start.replace(second=0, microsecond=0) + timedelta(minutes=1)
         while t < end:
             b.main(scm, t + ms(rng.randrange(1, 40)), "INFO", f"{b.scm_prefix}ReplicationMonitor", L_RM,
-                   f"Replication Monitor Thread took {rng.randrange(2, 14)} milliseconds for processing "
-                   f"{rng.randrange(55, 61)} containers.")
+                   rm_pass(rng.randrange(2, 14), rng.randrange(55, 61)))
             t += timedelta(minutes=5)
 
 
@@ -438,10 +409,8 @@ def close_container(b, rng, t, p, cid, bcsid, scm="scm1", skip=(), cmd0=4400, en
         k += 1
         ts = t + ms(3 * k)
         b.main(scm, ts, "INFO", f"{b.scm_prefix}ReplicationMonitor", L_RM,
-               f"Sending command [closeContainerCommand: cmdID: {cmd0 + k}, encodedToken: \"\", term: 0, "
-               f"deadlineMsSinceEpoch: 0, containerID: {cid}, pipelineID: Pipeline-{p}, force: false] for container "
-               f"{container_info(cid, 'CLOSING', enter, p)} to {b.dd(dn)} with datanode deadline "
-               f"{epoch_ms(ts) + 1800000} and scm deadline {epoch_ms(ts) + 2400000}")
+               rm_sending(close_command(cmd0 + k, cid, p), container_info(cid, "CLOSING", enter, p), b.dd(dn),
+                          epoch_ms(ts) + 1800000, epoch_ms(ts) + 2400000))
     k = 0
     first = True
     for dn in MEMBERS[p]:
@@ -455,7 +424,7 @@ def close_container(b, rng, t, p, cid, bcsid, scm="scm1", skip=(), cmd0=4400, en
         b.cont(dn, tcl + ms(1), "INFO", cont_msg(cid, bcsid, "CLOSED", vol_of(dn, cid)))
         if first:
             b.main(scm, tcl + ms(310), "INFO", f"{b.scm_prefix}FixedThreadPoolWithAffinityExecutor-{int(UUID[dn][0], 16) % 4}-0",
-                   L_ICR, "CLOSE " + icr_details(cid, "CLOSING", bcsid, "CLOSED", bcsid, UUID[dn], b.dd(dn)))
+                   L_ICR, "CLOSE " + replica_details(cid, "CLOSING", bcsid, "CLOSED", bcsid, UUID[dn], b.dd(dn)))
             first = False
 
 
@@ -463,12 +432,12 @@ def noise_election(b, p, old, new, term, last, t0, el_no, grpc_old=3, grpc_third
     """Leader change on another pipeline, logs identical on all members: no truncation (nothing uncommitted).
     The old leader steps down when it sees the higher-term vote request (reason candidate:<peer>)."""
     third = [d for d in MEMBERS[p] if d not in (old, new)][0]
-    G = group(p)
+    G = ratis_group(p)
     mo, mn, mt = member(old, p), member(new, p), member(third, p)
     fs, le = f"{mn}-FollowerState", f"{mn}-LeaderElection{el_no}"
     go, gt = f"grpc-default-executor-{grpc_old}", f"grpc-default-executor-{grpc_third}"
-    b.main(new, t0, "INFO", fs, L_FOLLOW, f"{fs}: change to CANDIDATE, lastRpcElapsedTime:5544ms, electionTimeout:5201ms")
-    b.main(new, t0 + ms(1), "INFO", fs, L_DIV, m_role(mn, "FOLLOWER", "CANDIDATE", term, "changeToCandidate"))
+    b.main(new, t0, "INFO", fs, L_FOLLOW, to_candidate(fs, 5544, 5201))
+    b.main(new, t0 + ms(1), "INFO", fs, L_DIV, role_change(mn, "FOLLOWER", "CANDIDATE", term, "changeToCandidate"))
     b.main(new, t0 + ms(1), "INFO", fs, L_ROLE, f"{UUID[new]}: shutdown {fs}")
     b.main(new, t0 + ms(2), "INFO", fs, L_ROLE, f"{UUID[new]}: start {le}")
     for d, m, g in ((third, mt, gt), (old, mo, go)):
@@ -476,22 +445,22 @@ def noise_election(b, p, old, new, term, last, t0, el_no, grpc_old=3, grpc_third
     b.main(new, t0 + ms(40), "INFO", le, L_ELECT, f"{le}: PRE_VOTE PASSED received 2 response(s) and 0 exception(s):")
     b.main(new, t0 + ms(40), "INFO", le, L_ELECT, f"  Response 0: {UUID[new]}<-{UUID[third]}#0:OK-t{term}-last:{ti(term, last)}")
     b.main(new, t0 + ms(40), "INFO", le, L_ELECT, f"  Response 1: {UUID[new]}<-{UUID[old]}#0:OK-t{term}-last:{ti(term, last)}")
-    b.main(new, t0 + ms(41), "INFO", le, L_ELECT, f"{le} PRE_VOTE round 0: result PASSED")
+    b.main(new, t0 + ms(41), "INFO", le, L_ELECT, election_result(le, "PRE_VOTE"))
     for d, m, g in ((third, mt, gt), (old, mo, go)):
         b.main(d, t0 + ms(58), "INFO", g, L_DIV, f"{m}: receive requestVote(ELECTION, {UUID[new]}, {G}, {term + 1}, {ti(term, last)})")
-    b.main(old, t0 + ms(59), "INFO", go, L_DIV, m_role(mo, "LEADER", "FOLLOWER", term + 1, f"candidate:{UUID[new]}"))
+    b.main(old, t0 + ms(59), "INFO", go, L_DIV, role_change(mo, "LEADER", "FOLLOWER", term + 1, f"candidate:{UUID[new]}"))
     b.main(old, t0 + ms(60), "INFO", go, L_ROLE, f"{UUID[old]}: shutdown {mo}-LeaderStateImpl")
     b.main(old, t0 + ms(60), "INFO", go, L_ROLE, f"{UUID[old]}: start {mo}-FollowerState")
     b.main(new, t0 + ms(83), "INFO", le, L_ELECT, f"{le}: ELECTION PASSED received 2 response(s) and 0 exception(s):")
     b.main(new, t0 + ms(83), "INFO", le, L_ELECT, f"  Response 0: {UUID[new]}<-{UUID[third]}#0:OK-t{term + 1}-last:{ti(term, last)}")
     b.main(new, t0 + ms(83), "INFO", le, L_ELECT, f"  Response 1: {UUID[new]}<-{UUID[old]}#0:OK-t{term + 1}-last:{ti(term, last)}")
-    b.main(new, t0 + ms(84), "INFO", le, L_ELECT, f"{le} ELECTION round 0: result PASSED")
-    b.main(new, t0 + ms(85), "INFO", le, L_DIV, m_role(mn, "CANDIDATE", "LEADER", term + 1, "changeToLeader"))
+    b.main(new, t0 + ms(84), "INFO", le, L_ELECT, election_result(le, "ELECTION"))
+    b.main(new, t0 + ms(85), "INFO", le, L_DIV, role_change(mn, "CANDIDATE", "LEADER", term + 1, "changeToLeader"))
     b.main(new, t0 + ms(85), "INFO", le, L_ROLE, f"{UUID[new]}: shutdown {le}")
-    b.main(new, t0 + ms(86), "INFO", le, L_DIV, m_leader(mn, "null", UUID[new], term + 1, "becomeLeader", 86))
+    b.main(new, t0 + ms(86), "INFO", le, L_DIV, leader_change(mn, "null", UUID[new], term + 1, "becomeLeader", 86))
     b.main(new, t0 + ms(87), "INFO", le, L_XSR, m_notify(p, UUID[new]))
     for d, m, g, k in ((third, mt, gt, 0), (old, mo, go, 1)):
-        b.main(d, t0 + ms(112 + k), "INFO", g, L_DIV, m_leader(m, "null", UUID[new], term + 1, "APPEND_ENTRIES", 95 + k))
+        b.main(d, t0 + ms(112 + k), "INFO", g, L_DIV, leader_change(m, "null", UUID[new], term + 1, "APPEND_ENTRIES", 95 + k))
         b.main(d, t0 + ms(113 + k), "INFO", g, L_XSR, m_notify(p, UUID[new]))
 
 
@@ -505,7 +474,7 @@ def benign_unknown_bcsid(b, t, dn, cid, want, have, lid):
 
 def recon_timeout(b, t, dn, fqdn="recon.example.com", ip="10.20.0.30"):
     b.main(dn, t, "WARN", f"{UUID[dn]}-DatanodeStateMachineDaemonThread", L_RDS,
-           f"Detected timeout: Timeout occurred on endpoint: {fqdn}:9891/{fqdn}/{ip}")
+           detected_timeout(host_and_port(fqdn, ip, 9891)))
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -596,7 +565,7 @@ def debug_entry_lines(b, rng, e, dn, p, t_app, t_done, t_apply, leader, write_ne
         vol = vol_of(dn, cid)
         if write_new:
             b.main(dn, t_app + ms(1), "DEBUG", grpc, L_CSM,
-                   f"{group(p)}: writeChunk writeStateMachineData : blockId{proto_block_id(cid, lid)} logIndex {idx} "
+                   f"{ratis_group(p)}: writeChunk writeStateMachineData : blockId{proto_block_id(cid, lid)} logIndex {idx} "
                    f"chunkName {lid}_chunk_{n}", mark=mark and f"{mark}_submit")
             if t_done is not None:
                 cw = f"{UUID[dn]}-ChunkWriter-{lid % 20}-0"
@@ -604,18 +573,18 @@ def debug_entry_lines(b, rng, e, dn, p, t_app, t_done, t_apply, leader, write_ne
                        f"Writing chunk {chunk_info(lid, n, off, ln)} (overwrite: false) in stage WRITE_DATA to file "
                        f"{bpath(vol, cid, lid)}")
                 b.main(dn, t_done, "DEBUG", cw, L_CSM,
-                       f"{group(p)}: writeChunk writeStateMachineData  completed: blockId{proto_block_id(cid, lid)} "
+                       f"{ratis_group(p)}: writeChunk writeStateMachineData  completed: blockId{proto_block_id(cid, lid)} "
                        f"logIndex {idx} chunkName {lid}_chunk_{n}")
         if t_apply is not None and not skip_apply:
             op = f"{UUID[dn]}-ContainerOp-{p}-{cid % 10}"
             b.main(dn, t_apply, "DEBUG", op, L_FPB, f"Ignore chunk {chunk_info(lid, n, off, ln)} in stage COMMIT_DATA",
                    mark=mark and f"{mark}_ignore")
             b.main(dn, t_apply + ms(1), "DEBUG", op, L_CSM,
-                   f"gid {group(p)} : ApplyTransaction completed. cmd WriteChunk logIndex {idx} msg :  Container Result: SUCCESS")
+                   f"gid {ratis_group(p)} : ApplyTransaction completed. cmd WriteChunk logIndex {idx} msg :  Container Result: SUCCESS")
     elif kind == "PB" and t_apply is not None and not skip_apply:
         op = f"{UUID[dn]}-ContainerOp-{p}-{cid % 10}"
         b.main(dn, t_apply, "DEBUG", op, L_CSM,
-               f"gid {group(p)} : ApplyTransaction completed. cmd PutBlock logIndex {idx} msg :  Container Result: SUCCESS",
+               f"gid {ratis_group(p)} : ApplyTransaction completed. cmd PutBlock logIndex {idx} msg :  Container Result: SUCCESS",
                mark=mark and f"{mark}_apply")
 
 
@@ -627,7 +596,7 @@ def peers_conf(b):  # INFERRED: LogProtoUtils CONFIGURATIONENTRY with RaftPeerPr
 def incident(b, rng, day, debug):
     """dn1 = old leader with slow /data/disk2; dn2 = new leader (term 7); dn3 = follower."""
     t = lambda s: T(f"{day} {s}")
-    G = group(P)
+    G = ratis_group(P)
     m1, m2, m3 = member("dn1", P), member("dn2", P), member("dn3", P)
     w1 = f"{m1}-SegmentedRaftLogWorker"
     ents = p_entries(day)
@@ -666,8 +635,8 @@ def incident(b, rng, day, debug):
     fs2 = f"{m2}-FollowerState"
     le = f"{m2}-LeaderElection17"
     b.main("dn2", t("10:21:06.944"), "INFO", fs2, L_FOLLOW,
-           f"{fs2}: change to CANDIDATE, lastRpcElapsedTime:6241ms, electionTimeout:5132ms")
-    b.main("dn2", t("10:21:06.945"), "INFO", fs2, L_DIV, m_role(m2, "FOLLOWER", "CANDIDATE", 6, "changeToCandidate"))
+           to_candidate(fs2, 6241, 5132))
+    b.main("dn2", t("10:21:06.945"), "INFO", fs2, L_DIV, role_change(m2, "FOLLOWER", "CANDIDATE", 6, "changeToCandidate"))
     b.main("dn2", t("10:21:06.945"), "INFO", fs2, L_ROLE, f"{UUID['dn2']}: shutdown {fs2}")
     b.main("dn2", t("10:21:06.946"), "INFO", fs2, L_ROLE, f"{UUID['dn2']}: start {le}")
     # dn3 and dn1 receive the pre-vote / vote
@@ -679,13 +648,13 @@ def incident(b, rng, day, debug):
            f"{le}: PRE_VOTE PASSED received 1 response(s) and 0 exception(s):")
     b.main("dn2", t("10:21:06.983"), "INFO", le, L_ELECT,
            f"  Response 0: {UUID['dn2']}<-{UUID['dn3']}#0:OK-t6-last:{ti(6, 18341)}")
-    b.main("dn2", t("10:21:06.984"), "INFO", le, L_ELECT, f"{le} PRE_VOTE round 0: result PASSED")
+    b.main("dn2", t("10:21:06.984"), "INFO", le, L_ELECT, election_result(le, "PRE_VOTE"))
     b.main("dn3", t("10:21:07.004"), "INFO", "grpc-default-executor-4", L_DIV,
            f"{m3}: receive requestVote(ELECTION, {UUID['dn2']}, {G}, 7, {ti(6, 18341)})")
     b.main("dn1", t("10:21:07.012"), "INFO", "grpc-default-executor-9", L_DIV,
            f"{m1}: receive requestVote(ELECTION, {UUID['dn2']}, {G}, 7, {ti(6, 18341)})")
     b.main("dn1", t("10:21:07.013"), "INFO", "grpc-default-executor-9", L_DIV,
-           m_role(m1, "LEADER", "FOLLOWER", 7, f"candidate:{UUID['dn2']}"), mark="role_change")
+           role_change(m1, "LEADER", "FOLLOWER", 7, f"candidate:{UUID['dn2']}"), mark="role_change")
     b.main("dn1", t("10:21:07.014"), "INFO", "grpc-default-executor-9", L_ROLE,
            f"{UUID['dn1']}: shutdown {m1}-LeaderStateImpl")
     b.main("dn1", t("10:21:07.015"), "INFO", "grpc-default-executor-9", L_ROLE,
@@ -694,17 +663,17 @@ def incident(b, rng, day, debug):
            f"{le}: ELECTION PASSED received 1 response(s) and 0 exception(s):")
     b.main("dn2", t("10:21:07.038"), "INFO", le, L_ELECT,
            f"  Response 0: {UUID['dn2']}<-{UUID['dn3']}#0:OK-t7-last:{ti(6, 18341)}")
-    b.main("dn2", t("10:21:07.039"), "INFO", le, L_ELECT, f"{le} ELECTION round 0: result PASSED")
-    b.main("dn2", t("10:21:07.040"), "INFO", le, L_DIV, m_role(m2, "CANDIDATE", "LEADER", 7, "changeToLeader"))
+    b.main("dn2", t("10:21:07.039"), "INFO", le, L_ELECT, election_result(le, "ELECTION"))
+    b.main("dn2", t("10:21:07.040"), "INFO", le, L_DIV, role_change(m2, "CANDIDATE", "LEADER", 7, "changeToLeader"))
     b.main("dn2", t("10:21:07.040"), "INFO", le, L_ROLE, f"{UUID['dn2']}: shutdown {le}")
-    b.main("dn2", t("10:21:07.041"), "INFO", le, L_DIV, m_leader(m2, "null", UUID["dn2"], 7, "becomeLeader", 1097))
+    b.main("dn2", t("10:21:07.041"), "INFO", le, L_DIV, leader_change(m2, "null", UUID["dn2"], 7, "becomeLeader", 1097))
     b.main("dn2", t("10:21:07.042"), "INFO", le, L_XSR, m_notify(P, UUID["dn2"]))
     b.main("dn3", t("10:21:07.071"), "INFO", "grpc-default-executor-4", L_DIV,
-           m_leader(m3, "null", UUID["dn2"], 7, "APPEND_ENTRIES", 1127))
+           leader_change(m3, "null", UUID["dn2"], 7, "APPEND_ENTRIES", 1127))
     b.main("dn3", t("10:21:07.072"), "INFO", "grpc-default-executor-4", L_XSR, m_notify(P, UUID["dn2"]))
     # dn1: first append from dn2 (previous entry (t:7, i:18342) unknown -> INCONSISTENCY), then the truncation
     b.main("dn1", t("10:21:07.071"), "INFO", "grpc-default-executor-11", L_DIV,
-           m_leader(m1, "null", UUID["dn2"], 7, "APPEND_ENTRIES", 58), mark="leader_change")
+           leader_change(m1, "null", UUID["dn2"], 7, "APPEND_ENTRIES", 58), mark="leader_change")
     b.main("dn1", t("10:21:07.072"), "INFO", "grpc-default-executor-11", L_XSR, m_notify(P, UUID["dn2"]))
     b.main("dn1", t("10:21:07.074"), "INFO", "grpc-default-executor-11", L_DIV,
            f"{m1}: Failed appendEntries as previous log entry ({ti(7, 18342)}) is not found")
@@ -855,7 +824,7 @@ def incident(b, rng, day, debug):
 
     # --- 6. SCM: ICR with the UNHEALTHY replica, container closed on the healthy replicas
     b.main("scm1", tc + ms(512), "INFO", f"{b.scm_prefix}FixedThreadPoolWithAffinityExecutor-2-0", L_ICR,
-           "FINALIZE (i.e. CLOSING) " + icr_details(1042, "OPEN", 18345, "UNHEALTHY", 18345, UUID["dn1"], b.dd("dn1")),
+           "FINALIZE (i.e. CLOSING) " + replica_details(1042, "OPEN", 18345, "UNHEALTHY", 18345, UUID["dn1"], b.dd("dn1")),
            mark="scm_finalize")
     close_container(b, rng, t("10:22:10.207"), P, 1042, 18360, skip=("dn1",), cmd0=4417, enter=tc + ms(530))
 
@@ -954,8 +923,8 @@ def hosts_compose():
 
 def other_group_debug(b, rng, g, t0, t1, n_entries):
     """Unrelated traffic on pipelines Q and R in the debug window (all their members log DEBUG/TRACE)."""
-    leader = g.term_leader(t0)[1]
-    term = g.term_leader(t0)[0]
+    leader = g.terleader_change(t0)[1]
+    term = g.terleader_change(t0)[0]
     idx = g.idx(t0)
     cid = CONTAINERS[g.p][0]
     lid = 113750153625600000 + rng.randrange(300, 900)
@@ -1017,15 +986,15 @@ def clean_failover():
     noise_election(b, Q, "dn3", "dn4", 3, gq.idx(t("14:52:10.300")), t("14:52:10.300"), 12, grpc_old=6, grpc_third=1)
     recon_timeout(b, t("13:31:00.004"), "dn3")
     benign_unknown_bcsid(b, t("13:44:02.117"), "dn2", 1060, 7402, 7399, 113750153625600141)
-    G = group(P)
+    G = ratis_group(P)
     m1, m2, m3 = member("dn1", P), member("dn2", P), member("dn3", P)
     w1 = f"{m1}-SegmentedRaftLogWorker"
     # dn1 (leader, term 9) loses its outgoing traffic for ~8 s; its two last entries are not replicated.
     # Their data writes finish at once (no slow disk): the write futures are gone before the truncation.
     fs2, le = f"{m2}-FollowerState", f"{m2}-LeaderElection31"
     b.main("dn2", t("14:10:36.312"), "INFO", fs2, L_FOLLOW,
-           f"{fs2}: change to CANDIDATE, lastRpcElapsedTime:5810ms, electionTimeout:5377ms")
-    b.main("dn2", t("14:10:36.313"), "INFO", fs2, L_DIV, m_role(m2, "FOLLOWER", "CANDIDATE", 9, "changeToCandidate"))
+           to_candidate(fs2, 5810, 5377))
+    b.main("dn2", t("14:10:36.313"), "INFO", fs2, L_DIV, role_change(m2, "FOLLOWER", "CANDIDATE", 9, "changeToCandidate"))
     b.main("dn2", t("14:10:36.313"), "INFO", fs2, L_ROLE, f"{UUID['dn2']}: shutdown {fs2}")
     b.main("dn2", t("14:10:36.314"), "INFO", fs2, L_ROLE, f"{UUID['dn2']}: start {le}")
     b.main("dn3", t("14:10:36.330"), "INFO", "grpc-default-executor-2", L_DIV,
@@ -1034,27 +1003,27 @@ def clean_failover():
            f"{m1}: receive requestVote(PRE_VOTE, {UUID['dn2']}, {G}, 9, {ti(9, 24761)})")
     b.main("dn2", t("14:10:36.352"), "INFO", le, L_ELECT, f"{le}: PRE_VOTE PASSED received 1 response(s) and 0 exception(s):")
     b.main("dn2", t("14:10:36.352"), "INFO", le, L_ELECT, f"  Response 0: {UUID['dn2']}<-{UUID['dn3']}#0:OK-t9-last:{ti(9, 24761)}")
-    b.main("dn2", t("14:10:36.353"), "INFO", le, L_ELECT, f"{le} PRE_VOTE round 0: result PASSED")
+    b.main("dn2", t("14:10:36.353"), "INFO", le, L_ELECT, election_result(le, "PRE_VOTE"))
     b.main("dn3", t("14:10:36.371"), "INFO", "grpc-default-executor-2", L_DIV,
            f"{m3}: receive requestVote(ELECTION, {UUID['dn2']}, {G}, 10, {ti(9, 24761)})")
     b.main("dn2", t("14:10:36.402"), "INFO", le, L_ELECT, f"{le}: ELECTION PASSED received 1 response(s) and 0 exception(s):")
     b.main("dn2", t("14:10:36.402"), "INFO", le, L_ELECT, f"  Response 0: {UUID['dn2']}<-{UUID['dn3']}#0:OK-t10-last:{ti(9, 24761)}")
-    b.main("dn2", t("14:10:36.403"), "INFO", le, L_ELECT, f"{le} ELECTION round 0: result PASSED")
-    b.main("dn2", t("14:10:36.404"), "INFO", le, L_DIV, m_role(m2, "CANDIDATE", "LEADER", 10, "changeToLeader"))
+    b.main("dn2", t("14:10:36.403"), "INFO", le, L_ELECT, election_result(le, "ELECTION"))
+    b.main("dn2", t("14:10:36.404"), "INFO", le, L_DIV, role_change(m2, "CANDIDATE", "LEADER", 10, "changeToLeader"))
     b.main("dn2", t("14:10:36.404"), "INFO", le, L_ROLE, f"{UUID['dn2']}: shutdown {le}")
-    b.main("dn2", t("14:10:36.405"), "INFO", le, L_DIV, m_leader(m2, "null", UUID["dn2"], 10, "becomeLeader", 1006))
+    b.main("dn2", t("14:10:36.405"), "INFO", le, L_DIV, leader_change(m2, "null", UUID["dn2"], 10, "becomeLeader", 1006))
     b.main("dn2", t("14:10:36.406"), "INFO", le, L_XSR, m_notify(P, UUID["dn2"]))
     b.main("dn3", t("14:10:36.430"), "INFO", "grpc-default-executor-2", L_DIV,
-           m_leader(m3, "null", UUID["dn2"], 10, "APPEND_ENTRIES", 1031))
+           leader_change(m3, "null", UUID["dn2"], 10, "APPEND_ENTRIES", 1031))
     b.main("dn3", t("14:10:36.431"), "INFO", "grpc-default-executor-2", L_XSR, m_notify(P, UUID["dn2"]))
     b.main("dn1", t("14:10:37.421"), "INFO", "grpc-default-executor-5", L_DIV,
            f"{m1}: receive requestVote(ELECTION, {UUID['dn2']}, {G}, 10, {ti(9, 24761)})")
     b.main("dn1", t("14:10:37.422"), "INFO", "grpc-default-executor-5", L_DIV,
-           m_role(m1, "LEADER", "FOLLOWER", 10, f"candidate:{UUID['dn2']}"), mark="role_change")
+           role_change(m1, "LEADER", "FOLLOWER", 10, f"candidate:{UUID['dn2']}"), mark="role_change")
     b.main("dn1", t("14:10:37.423"), "INFO", "grpc-default-executor-5", L_ROLE, f"{UUID['dn1']}: shutdown {m1}-LeaderStateImpl")
     b.main("dn1", t("14:10:37.424"), "INFO", "grpc-default-executor-5", L_ROLE, f"{UUID['dn1']}: start {m1}-FollowerState")
     b.main("dn1", t("14:10:37.861"), "INFO", "grpc-default-executor-8", L_DIV,
-           m_leader(m1, "null", UUID["dn2"], 10, "APPEND_ENTRIES", 439))
+           leader_change(m1, "null", UUID["dn2"], 10, "APPEND_ENTRIES", 439))
     b.main("dn1", t("14:10:37.862"), "INFO", "grpc-default-executor-8", L_XSR, m_notify(P, UUID["dn2"]))
     b.main("dn1", t("14:10:37.864"), "INFO", "grpc-default-executor-8", L_DIV,
            f"{m1}: Failed appendEntries as previous log entry ({ti(10, 24762)}) is not found")
@@ -1134,11 +1103,9 @@ def failing_disk():
             tgt = "dn1" if p == Q else "dn4"
             trm = ts + timedelta(minutes=3, milliseconds=rng.randrange(0, 900))
             b.main("scm1", trm, "INFO", "scm1-UnderReplicatedProcessor", L_RM,
-                   f"Sending command [replicateContainerCommand: cmdID: {6100 + k}, encodedToken: \"\", term: 0, "
-                   f"deadlineMsSinceEpoch: 0, containerId={cid}, replicaIndex=0, targetNode={b.dd(tgt)}, "
-                   f"priority=NORMAL] for container {container_info(cid, 'CLOSED', T('2026-08-20 16:02:44.318'), p)} "
-                   f"to {b.dd(src)} with datanode deadline {epoch_ms(trm) + 1800000} and scm deadline "
-                   f"{epoch_ms(trm) + 2400000}", mark=f"scm_replicate_{cid}")
+                   rm_sending(replicate_command(6100 + k, cid, b.dd(tgt)),
+                              container_info(cid, "CLOSED", T("2026-08-20 16:02:44.318"), p), b.dd(src),
+                              epoch_ms(trm) + 1800000, epoch_ms(trm) + 2400000), mark=f"scm_replicate_{cid}")
     close_container(b, rng, t("01:48:33.402"), Q, 1051, 15760, cmd0=5901)
     create_container(b, rng, t("01:48:51.870"), Q, 1055)
     # vendor-managed layout (no thread), per-host folders, role-named files with .log.out.N rotations
@@ -1169,9 +1136,9 @@ IDS_MD = f"""## Identities
 |---|---|
 | cluster | `{CLUSTER}` |
 | dn1 / dn2 / dn3 / dn4 | `{UUID['dn1']}` / `{UUID['dn2']}` / `{UUID['dn3']}` / `{UUID['dn4']}` |
-| pipeline P (dn1, dn2, dn3) | `Pipeline-{P}`, Ratis `{group(P)}` |
-| pipeline Q (dn2, dn3, dn4) | `Pipeline-{Q}`, Ratis `{group(Q)}` |
-| pipeline R (dn1, dn2, dn4) | `Pipeline-{R}`, Ratis `{group(R)}` |
+| pipeline P (dn1, dn2, dn3) | `Pipeline-{P}`, Ratis `{ratis_group(P)}` |
+| pipeline Q (dn2, dn3, dn4) | `Pipeline-{Q}`, Ratis `{ratis_group(Q)}` |
+| pipeline R (dn1, dn2, dn4) | `Pipeline-{R}`, Ratis `{ratis_group(R)}` |
 | containers | 1042, 1043 on P; 1048, 1051, 1053-1055 on Q; 1060, 1061 on R; 1012, 1017, 1023 old CLOSED |
 """
 
@@ -1279,7 +1246,7 @@ Blocks: B = `{B}` (container 1042, key 1), C = `{C}` (1042, key 2); X/Y/Z = `{X}
   dn2/dn3 hold the chunk (nothing logged there).
 
 ## Evidence chain (file:line)
-Preconditions (dn1, group {group(P)}):
+Preconditions (dn1, group {ratis_group(P)}):
 * `{w['perf_slow']}` (and the lines around it): dn-audit PERFORMANCE WRITE_CHUNK records of 1-10 s on 1042/1043.
 * `{w['role_change']}`: `changes role from    LEADER to FOLLOWER at term 7 for candidate:{UUID['dn2']}`.
 * `{w['leader_change']}`: `change Leader from null to {UUID['dn2']} at term 7 for APPEND_ENTRIES`.
@@ -1295,7 +1262,7 @@ Effects (dn1 only):
 * `{w['unhealthy']}`: `Marked Container UNHEALTHY, ContainerID: 1042`; dn-container `{w['cont_unhealthy']}`
   `State=UNHEALTHY ... WRITE_FAILURE`; SCM `{w['scm_finalize']}` `FINALIZE (i.e. CLOSING) Container #1042 (OPEN,
   ...) r0 (UNHEALTHY, ...) from dn {UUID['dn1']}(dn1.example.com/10.20.1.11)` with the later close command
-  naming `pipelineID=Pipeline-{P}` (joins container 1042 to {group(P)}).
+  naming `pipelineID=Pipeline-{P}` (joins container 1042 to {ratis_group(P)}).
 * `{w['read_size']}`: ERROR `Unexpected read size. expected: 4194304, actual: -1`; `{w['read_kvh']}`: WARN
   `Operation: ReadChunk ... Result: CONTAINER_INTERNAL_ERROR`; audit `{w['audit_read']}` READ_CHUNK FAILURE
   `blockData: conID: 1042 locID: {B} bcsId: 18345` -> block `1042:{B}` (the block name is only in the audit line).
