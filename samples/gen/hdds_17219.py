@@ -17,6 +17,10 @@ import uuid
 
 from ozlog.bundle import BundleDir, audit_rollover, compose_entries, compose_v2_prefixes, daemon_log, rfa_backup
 from ozlog.log4j import audit_lines, audit_msg, epoch_ms, from_epoch_ms, json_params, log_lines, parse_time
+from ozlog.ozone import (RM_RUNNING, SBDS_RUNNING, affinity_executor, ctx_leader, ctx_ready, datanode_details, dead_node,
+                         healthy_node, ipc_handler, leader_change, member_id, not_finalized, queue_cleared, random_uuid,
+                         ratis_group, replica_details, rm_pass, role_change, scm_becomes_leader, scm_leader_changed,
+                         scm_steps_down, stale_node)
 
 # ----------------------------------------------------------------------------------------------
 # Loggers (scm.md §6 / §2.x: logger name = FQCN)
@@ -55,8 +59,8 @@ class Node:
     def __init__(self, name, uid, host, ip):
         self.name, self.uid, self.host, self.ip = name, uid, host, ip
 
-    def __str__(self):  # DatanodeDetails.toString(): id(host/ip)  (scm.md §3)
-        return "%s(%s/%s)" % (self.uid, self.host, self.ip)
+    def __str__(self):
+        return datanode_details(self.uid, self.host, self.ip)
 
     @property
     def tracked(self):
@@ -66,22 +70,18 @@ class Node:
 class Scm:
     def __init__(self, name, sid, host, ip, group, skew):
         self.name, self.sid, self.host, self.ip, self.skew = name, sid, host, ip, skew
-        self.mid = "%s@%s" % (sid, group)  # Ratis memberId
-
-
-def rand_uuid(rng):
-    return str(uuid.UUID(int=rng.getrandbits(128), version=4))
+        self.mid = member_id(sid, group)
 
 
 class Cluster:
     def __init__(self, seed, dn_hosts, dn_ips, scm_hosts, scm_ips, skews):
         rng = random.Random(seed)
-        cid = rand_uuid(rng)
+        cid = random_uuid(rng)
         self.cluster_id = "CID-" + cid
-        self.group = "group-" + cid.replace("-", "")[-12:].upper()
-        self.scms = [Scm("scm%d" % (i + 1), rand_uuid(rng), scm_hosts[i], scm_ips[i], self.group, skews[i])
+        self.group = ratis_group(cid)
+        self.scms = [Scm("scm%d" % (i + 1), random_uuid(rng), scm_hosts[i], scm_ips[i], self.group, skews[i])
                      for i in range(3)]
-        self.dns = [Node("dn%d" % (i + 1), rand_uuid(rng), dn_hosts[i], dn_ips[i]) for i in range(len(dn_hosts))]
+        self.dns = [Node("dn%d" % (i + 1), random_uuid(rng), dn_hosts[i], dn_ips[i]) for i in range(len(dn_hosts))]
         self.pipes = {}
         self.rng = rng
 
@@ -92,7 +92,7 @@ class Cluster:
         return next(d for d in self.dns if d.name == name)
 
     def new_pipe(self, members):
-        pid = "Pipeline-" + rand_uuid(self.rng)
+        pid = "Pipeline-" + random_uuid(self.rng)
         self.pipes[pid] = list(members)
         return pid
 
@@ -164,7 +164,7 @@ class Sim:
     # -- helpers --
     def ipc_thread(self, s, port=9861):
         self.ipc[s] = (self.ipc[s] + self.rng.choice([1, 2, 3, 5, 7])) % 10
-        return "IPC Server handler %d on default port %d" % (self.ipc[s] if port == 9861 else self.ipc[s] % 4, port)
+        return ipc_handler(self.ipc[s] if port == 9861 else self.ipc[s] % 4, port)
 
     def ev_thread(self, s, what):
         return "%s-EventQueue-%s" % (s, what)
@@ -183,7 +183,7 @@ class Sim:
         # of a HEALTHY node.
         if self.health[s][d.name] == "HEALTHY":
             return self.log(s, t, self.ev_thread(s, "HealthyReadonlyToHealthyNodeForReadOnlyHealthyToHealthyNodeHandler"),
-                            "INFO", RO2H, "Datanode %s moved to HEALTHY state." % d)
+                            "INFO", RO2H, healthy_node(d))
         if self.health[s][d.name] == "DEAD":
             # NodeStateManager.setNodeOperationalState fires the event of the node's current health:
             # DEAD_NODE -> DeadNodeHandler runs again.
@@ -362,7 +362,7 @@ class Sim:
                 self.at(t + self.pipe_close_delay + self.rng.randrange(0, 300), self.close_pipe, p)
         else:
             for i, p in enumerate(pl):
-                self.log(s, t + 3 + i, th, "INFO", SAH, "Could not finalize pipeline=%s for dn=%s" % (p, d))
+                self.log(s, t + 3 + i, th, "INFO", SAH, not_finalized(p, d))
 
     def close_pipe(self, t, p):
         self.open_pipes.discard(p)
@@ -402,8 +402,7 @@ class Sim:
     # -- leadership (scm.md §2.1; Ratis RaftServerImpl.setRole pads the old role to 9) --
     def _role_line(self, s, t, th, old, new, term, reason):
         sc = self.cl.scm(s)
-        return self.log(s, t, th, "INFO", RAFT, "%s: changes role from %9s to %s at term %d for %s"
-                        % (sc.mid, old, new, term, reason))
+        return self.log(s, t, th, "INFO", RAFT, role_change(sc.mid, old, new, term, reason))
 
     def step_down(self, t, s, reason="StepDownReason:JVM_PAUSE"):
         sc = self.cl.scm(s)
@@ -411,13 +410,12 @@ class Sim:
         th = sc.mid + "-LeaderStateImpl"
         r = self._role_line(s, t, th, "LEADER", "FOLLOWER", term, reason)
         self.tag("raft-stepdown:%s" % s, r)
-        r = self.log(s, t + 1, th, "INFO", SSM, "SCM %s steps down from being leader." % sc.sid)
+        r = self.log(s, t + 1, th, "INFO", SSM, scm_steps_down(sc.sid))
         self.tag("stepdown:%s" % s, r)
-        r = self.log(s, t + 1, th, "INFO", CTX, "update <isLeader,term> from <true,%d> to <false,0>" % term)
+        r = self.log(s, t + 1, th, "INFO", CTX, ctx_leader(True, term, False, 0))
         self.tag("ctx-false:%s" % s, r)
-        self.log(s, t + 1, th, "INFO", CTX, "update <isLeaderReady> from <true> to <false>")
-        self.log(s, t + 2, th, "INFO", RAFT, "%s: change Leader from %s to null at term %d for %s"
-                 % (sc.mid, sc.sid, term, reason))
+        self.log(s, t + 1, th, "INFO", CTX, ctx_ready(True, False))
+        self.log(s, t + 2, th, "INFO", RAFT, leader_change(sc.mid, sc.sid, "null", term, reason))
         self.role[s] = ("F", 0)
         self.ready[s] = False
 
@@ -426,8 +424,7 @@ class Sim:
         self._role_line(s, t, sc.mid + "-FollowerState", "FOLLOWER", "CANDIDATE", term, "changeToCandidate")
         if known_leader:  # ServerState.initElection -> setLeader(null, phase)
             self.log(s, t + 2, "%s-LeaderElection%d" % (sc.mid, election_no), "INFO", RAFT,
-                     "%s: change Leader from %s to null at term %d for PRE_VOTE"
-                     % (sc.mid, self.cl.scm(known_leader).sid, term))
+                     leader_change(sc.mid, self.cl.scm(known_leader).sid, "null", term, "PRE_VOTE"))
 
     def candidate_to_follower(self, t, s, term, reason, th=None):
         sc = self.cl.scm(s)
@@ -440,9 +437,9 @@ class Sim:
         r = self._role_line(s, t, th, "CANDIDATE", "LEADER", term, "changeToLeader")
         self.tag("raft-leader:%s" % s, r)
         # ServerState.setLeader calls notifyLeaderChanged before it logs "change Leader"
-        r = self.log(s, t + 1, th, "INFO", SSM, "current SCM %s becomes leader of term %d" % (sc.sid, term))
+        r = self.log(s, t + 1, th, "INFO", SSM, scm_becomes_leader(sc.sid, term))
         self.tag("becomes-leader:%s" % s, r)
-        r = self.log(s, t + 1, th, "INFO", CTX, "update <isLeader,term> from <false,0> to <true,%d>" % term)
+        r = self.log(s, t + 1, th, "INFO", CTX, ctx_leader(False, 0, True, term))
         self.tag("ctx-true:%s" % s, r)
         self.role[s] = ("L", term)
         tt = t + 2
@@ -453,32 +450,29 @@ class Sim:
                 if d not in self.pending[s]:
                     self.pending[s].append(d)
                 tt += 1
-        self.log(s, tt + 1, th, "INFO", RAFT, "%s: change Leader from null to %s at term %d for becomeLeader, leader "
-                 "elected after %dms" % (sc.mid, sc.sid, term, elected_after))
+        self.log(s, tt + 1, th, "INFO", RAFT, leader_change(sc.mid, "null", sc.sid, term, "becomeLeader", elected_after))
         self.at(tt + self.rng.randrange(90, 160), self.leader_ready, s)
 
     def leader_ready(self, t, s):
         sc = self.cl.scm(s)
         th = sc.mid + "-StateMachineUpdater"
-        self.log(s, t, th, "INFO", CTX, "update <isLeaderReady> from <false> to <true>")
-        self.log(s, t + 1, th, "INFO", RM, "Service ReplicationManager transitions to RUNNING.")
-        self.log(s, t + 2, th, "INFO", BDS, "notifyStatusChanged:RUNNING")
+        self.log(s, t, th, "INFO", CTX, ctx_ready(False, True))
+        self.log(s, t + 1, th, "INFO", RM, RM_RUNNING)
+        self.log(s, t + 2, th, "INFO", BDS, SBDS_RUNNING)
         self.ready[s] = True
 
     def follower_learns(self, t, s, leader, term, elected_after, th=None):
         sc, lc = self.cl.scm(s), self.cl.scm(leader)
         th = th or "%s-server-thread%d" % (sc.sid, self.rng.randrange(1, 6))
-        r = self.log(s, t, th, "INFO", SSM, "Leader changed to %s, current SCM %s is still follower." % (lc.sid, sc.sid))
+        r = self.log(s, t, th, "INFO", SSM, scm_leader_changed(lc.sid, sc.sid))
         self.tag("leader-changed:%s" % s, r)
-        self.log(s, t, th, "INFO", RAFT, "%s: change Leader from null to %s at term %d for appendEntries, leader "
-                 "elected after %dms" % (sc.mid, lc.sid, term, elected_after))
+        self.log(s, t, th, "INFO", RAFT, leader_change(sc.mid, "null", lc.sid, term, "appendEntries", elected_after))
 
     def follower_new_term(self, t, s, old_leader, term, th=None):
         # ServerState.updateCurrentTerm -> setLeader(null, "updateCurrentTerm") on a vote request of a higher term
         sc = self.cl.scm(s)
         th = th or "%s-server-thread%d" % (sc.sid, self.rng.randrange(1, 6))
-        self.log(s, t, th, "INFO", RAFT, "%s: change Leader from %s to null at term %d for updateCurrentTerm"
-                 % (sc.mid, self.cl.scm(old_leader).sid, term))
+        self.log(s, t, th, "INFO", RAFT, leader_change(sc.mid, self.cl.scm(old_leader).sid, "null", term, "updateCurrentTerm"))
 
     # -- health (scm.md §2.2 *NodeHandler) --
     def stale(self, t, d):
@@ -487,7 +481,7 @@ class Sim:
             pl = [p for p in self.cl.pipes if p in self.open_pipes and d.name in self.cl.pipes[p]]
             self.health[s.name][d.name] = "STALE"
             self.log(s.name, tt, self.ev_thread(s.name, "StaleNodeForStaleNodeHandler"), "INFO", STALE,
-                     "Datanode %s moved to stale state. Finalizing its pipelines [%s]" % (d, ", ".join(pl)))
+                     stale_node(d, pl))
 
     def dead(self, t, d):
         for s in self.cl.scms:
@@ -498,8 +492,8 @@ class Sim:
 
     def dead_lines(self, s, t, d):
         th = self.ev_thread(s, "DeadNodeForDeadNodeHandler")
-        r = self.log(s, t, th, "INFO", DEAD, "A dead datanode is detected. %s" % d)
-        self.log(s, t + self.rng.randrange(40, 120), th, "INFO", DEAD, "Clearing command queue of size 0 for DN %s" % d)
+        r = self.log(s, t, th, "INFO", DEAD, dead_node(d))
+        self.log(s, t + self.rng.randrange(40, 120), th, "INFO", DEAD, queue_cleared(d))
         return r
 
     # -- unrelated container traffic (scm.md §2.3, printed on every SCM) --
@@ -508,15 +502,14 @@ class Sim:
         # CLOSE: the first CLOSED replica after the leader's close command
         first = first_dn or members[0]
         for s in self.cl.scms:
-            th = "%s-FixedThreadPoolWithAffinityExecutor-%d-0" % (s.name, self.affinity[first.name])
+            th = affinity_executor(s.name, self.affinity[first.name])
             tt = t + self.rng.randrange(3, 30)
-            self.log(s.name, tt, th, "INFO", ICR, "FINALIZE (i.e. CLOSING) Container #%d (OPEN, sid=%d) r0 (CLOSING, "
-                     "bcsid=%d, origin=%s, non-empty) from dn %s" % (cid, sid, sid, first.uid, first))
+            self.log(s.name, tt, th, "INFO", ICR, "FINALIZE (i.e. CLOSING) "
+                     + replica_details(cid, "OPEN", sid, "CLOSING", sid, first.uid, first))
             closer = members[1]
-            th2 = "%s-FixedThreadPoolWithAffinityExecutor-%d-0" % (s.name, self.affinity[closer.name])
+            th2 = affinity_executor(s.name, self.affinity[closer.name])
             self.log(s.name, tt + close_after + self.rng.randrange(0, 900), th2, "INFO", ICR,
-                     "CLOSE Container #%d (CLOSING, sid=%d) r0 (CLOSED, bcsid=%d, origin=%s, non-empty) from dn %s"
-                     % (cid, sid, sid, closer.uid, closer))
+                     "CLOSE " + replica_details(cid, "CLOSING", sid, "CLOSED", sid, closer.uid, closer))
 
     def rm_loop(self, first, every_ms, ncont):
         t = first
@@ -528,8 +521,7 @@ class Sim:
         s = self.leader()
         if s and self.ready[s]:
             self.log(s, t, "%s-ReplicationMonitor" % s, "INFO", RM,
-                     "Replication Monitor Thread took %d milliseconds for processing %d containers."
-                     % (self.rng.randrange(3, 40), ncont))
+                     rm_pass(self.rng.randrange(3, 40), ncont))
 
 
 # ----------------------------------------------------------------------------------------------
