@@ -17,11 +17,15 @@ Every message template is quoted from /work/shared/ozone-logs/{datanode,scm}.md 
 the comments and in each bundle's SOURCE.md); values in it are made up but consistent.
 """
 import random
-import uuid
 from datetime import datetime
 
 from ozlog.bundle import BundleDir, Records, audit_rollover, compose_entries, compose_v2_prefixes, daemon_log, entries
-from ozlog.log4j import audit_lines, audit_msg, container_log_line, log_lines, ms as msec
+from ozlog.log4j import JDK8_POOL_TAIL, audit_lines, audit_msg, container_log_line, frames, log_lines, ms as msec
+from ozlog.ozone import (RM_RUNNING, SBDS_RUNNING, affinity_executor, blocks_added, connect_refused, container_log_msg,
+                         ctx_leader, ctx_ready, datanode_details, detected_timeout, election_result, endpoint_thread,
+                         host_and_port, ipc_handler, leader_change, member_id, ratis_group, replica_details, rm_pass,
+                         role_change, scm_becomes_leader, scm_leader_changed, to_candidate, unable_to_communicate,
+                         uuid_bits)
 
 # --------------------------------------------------------------------------------------------------
 # Loggers (full names; %c{2} keeps the last two segments)
@@ -51,15 +55,6 @@ L_SBDS = "org.apache.hadoop.hdds.scm.block.SCMBlockDeletingService"
 HB_MS = 30000  # hdds.heartbeat.interval (default 30s)
 
 
-def s64(x):
-    return x - (1 << 64) if x >= (1 << 63) else x
-
-
-def uuid_bits(u):
-    i = uuid.UUID(u).int
-    return s64(i >> 64), s64(i & ((1 << 64) - 1))
-
-
 class Cluster:
     """Identities. `style` selects host names / IPs (example.com vs docker-compose)."""
 
@@ -69,7 +64,7 @@ class Cluster:
         self.style = style
         self.wording = wording
         self.cluster_id = "CID-5e7a1c3d-2b4f-4a6e-9d8c-0f1e2a3b4c5d"
-        self.group = "group-0F1E2A3B4C5D"
+        self.group = ratis_group(self.cluster_id)
         self.scm_ids = {
             "scm1": "1c0d2e3f-4a5b-4c6d-8e7f-90a1b2c3d4e5",
             "scm2": "2d1e3f40-5b6c-4d7e-9f80-a1b2c3d4e5f6",
@@ -102,11 +97,14 @@ class Cluster:
 
     # DatanodeDetails.toString: uuid(host/ip)  (scm.md section 3, datanode.md section 4)
     def dd(self, d):
-        return "%s(%s/%s)" % (self.dn_ids[d], self.dn_host[d], self.dn_ip[d])
+        return datanode_details(self.dn_ids[d], self.dn_host[d], self.dn_ip[d])
 
-    # HostAndPort.toString: host:port/<InetAddress>, InetAddress = host/ip  (datanode.md 2.6, 4)
+    def peers(self):
+        """The SCM Ratis peers as SCMHAManagerImpl prints them: [id|host:9894, ...]."""
+        return "[%s]" % ", ".join("%s|%s:9894" % (self.scm_ids[s], self.scm_host[s]) for s in SCMS)
+
     def hp(self, s):
-        return "%s:9861/%s/%s" % (self.scm_host[s], self.scm_host[s], self.scm_ip[s])
+        return host_and_port(self.scm_host[s], self.scm_ip[s], 9861)
 
     def ep(self, s):
         """The endpoint as RunningDatanodeState / the endpoint thread name print it (datanode.md 2.6)."""
@@ -119,12 +117,12 @@ class Cluster:
         if self.wording == "2.2":   # address.getAddress() + ":" + address.getPort()
             return "Unable to communicate to SCM server at %s/%s:9861 for past %d seconds." % (
                 self.scm_host[s], self.scm_ip[s], seconds)
-        return "Unable to communicate to SCM server at %s past %d seconds." % (self.hp(s), seconds)
+        return unable_to_communicate(self.hp(s), seconds)
 
     def hp_recon(self):
         if self.style == "compose":
-            return "recon:9891/recon/172.25.0.31"
-        return "recon.example.com:9891/recon.example.com/10.20.0.21"
+            return host_and_port("recon", "172.25.0.31", 9891)
+        return host_and_port("recon.example.com", "10.20.0.21", 9891)
 
     def prefix(self, d):  # HddsUtils.threadNamePrefix(uuid) = "<uuid>-"  (datanode.md 1.4)
         return self.dn_ids[d] + "-"
@@ -133,8 +131,7 @@ class Cluster:
         return self.prefix(d) + "DatanodeStateMachineDaemonThread"
 
     def t_endpoint(self, d, s):
-        # <dn>EndpointStateMachineTaskThread-<HostAndPort>-%d  (trailing space!)  datanode.md 1.4
-        return self.prefix(d) + "EndpointStateMachineTaskThread-" + self.ep(s) + "-0 "
+        return endpoint_thread(self.dn_ids[d], self.ep(s))
 
     # SCMNodeManager "Registered datanode: {}" with DatanodeDetails.toDebugString() (scm.md 2.2).
     # HEAD 78d5650c keeps ports in an EnumMap, so `ports` prints as a map {NAME=NAME=port, ...}
@@ -170,10 +167,7 @@ class Bundle:
 
     # dn-container (datanode.md 1.3)
     def container(self, host, t, level, cid, bcsid, state, vol, suffix=None):
-        msg = "ID=%d | Index=0 | BCSID=%d | State=%s | Volume=%s | DataChecksum=0" % (cid, bcsid, state, vol)
-        if suffix:
-            msg += " | " + suffix
-        self.rec.add("dnc", host, t, (level, msg))
+        self.rec.add("dnc", host, t, (level, container_log_msg(cid, bcsid, state, vol, suffix)))
 
     def render(self, stream):
         return {"main": lambda t, p: log_lines(self.layout, self.day + msec(t), *p),
@@ -190,36 +184,29 @@ class Bundle:
 def heartbeat_call_frames(wrap_line):
     """The frames between a wrapped IPC exception and the heartbeat task's thread; `wrap_line` is
     the NetUtils.wrapException line of the exception class."""
-    return [
-        "\tat sun.reflect.NativeConstructorAccessorImpl.newInstance0(Native Method)",
-        "\tat sun.reflect.NativeConstructorAccessorImpl.newInstance(NativeConstructorAccessorImpl.java:62)",
-        "\tat sun.reflect.DelegatingConstructorAccessorImpl.newInstance(DelegatingConstructorAccessorImpl.java:45)",
-        "\tat java.lang.reflect.Constructor.newInstance(Constructor.java:423)",
-        "\tat org.apache.hadoop.net.NetUtils.wrapWithMessage(NetUtils.java:930)",
-        "\tat org.apache.hadoop.net.NetUtils.wrapException(NetUtils.java:%d)" % wrap_line,
-        "\tat org.apache.hadoop.ipc_.Client.getRpcResponse(Client.java:1588)",
-        "\tat org.apache.hadoop.ipc_.Client.call(Client.java:1530)",
-        "\tat org.apache.hadoop.ipc_.Client.call(Client.java:1427)",
-        "\tat org.apache.hadoop.ipc_.ProtobufRpcEngine$Invoker.invoke(ProtobufRpcEngine.java:258)",
-        "\tat org.apache.hadoop.ipc_.ProtobufRpcEngine$Invoker.invoke(ProtobufRpcEngine.java:139)",
-        "\tat com.sun.proxy.$Proxy38.submitRequest(Unknown Source)",
-        "\tat org.apache.hadoop.ozone.protocolPB.StorageContainerDatanodeProtocolClientSideTranslatorPB.submitRequest(StorageContainerDatanodeProtocolClientSideTranslatorPB.java:105)",
-        "\tat org.apache.hadoop.ozone.protocolPB.StorageContainerDatanodeProtocolClientSideTranslatorPB.sendHeartbeat(StorageContainerDatanodeProtocolClientSideTranslatorPB.java:137)",
-        "\tat org.apache.hadoop.ozone.container.common.states.endpoint.HeartbeatEndpointTask.call(HeartbeatEndpointTask.java:161)",
-        "\tat org.apache.hadoop.ozone.container.common.states.endpoint.HeartbeatEndpointTask.call(HeartbeatEndpointTask.java:82)",
-        "\tat java.util.concurrent.FutureTask.run(FutureTask.java:266)",
-        "\tat java.util.concurrent.ThreadPoolExecutor.runWorker(ThreadPoolExecutor.java:1149)",
-        "\tat java.util.concurrent.ThreadPoolExecutor$Worker.run(ThreadPoolExecutor.java:624)",
-        "\tat java.lang.Thread.run(Thread.java:750)",
-    ]
+    return frames(
+        "sun.reflect.NativeConstructorAccessorImpl.newInstance0(Native Method)",
+        "sun.reflect.NativeConstructorAccessorImpl.newInstance(NativeConstructorAccessorImpl.java:62)",
+        "sun.reflect.DelegatingConstructorAccessorImpl.newInstance(DelegatingConstructorAccessorImpl.java:45)",
+        "java.lang.reflect.Constructor.newInstance(Constructor.java:423)",
+        "org.apache.hadoop.net.NetUtils.wrapWithMessage(NetUtils.java:930)",
+        "org.apache.hadoop.net.NetUtils.wrapException(NetUtils.java:%d)" % wrap_line,
+        "org.apache.hadoop.ipc_.Client.getRpcResponse(Client.java:1588)",
+        "org.apache.hadoop.ipc_.Client.call(Client.java:1530)",
+        "org.apache.hadoop.ipc_.Client.call(Client.java:1427)",
+        "org.apache.hadoop.ipc_.ProtobufRpcEngine$Invoker.invoke(ProtobufRpcEngine.java:258)",
+        "org.apache.hadoop.ipc_.ProtobufRpcEngine$Invoker.invoke(ProtobufRpcEngine.java:139)",
+        "com.sun.proxy.$Proxy38.submitRequest(Unknown Source)",
+        "org.apache.hadoop.ozone.protocolPB.StorageContainerDatanodeProtocolClientSideTranslatorPB.submitRequest(StorageContainerDatanodeProtocolClientSideTranslatorPB.java:105)",
+        "org.apache.hadoop.ozone.protocolPB.StorageContainerDatanodeProtocolClientSideTranslatorPB.sendHeartbeat(StorageContainerDatanodeProtocolClientSideTranslatorPB.java:137)",
+        "org.apache.hadoop.ozone.container.common.states.endpoint.HeartbeatEndpointTask.call(HeartbeatEndpointTask.java:161)",
+        "org.apache.hadoop.ozone.container.common.states.endpoint.HeartbeatEndpointTask.call(HeartbeatEndpointTask.java:82)",
+        "java.util.concurrent.FutureTask.run(FutureTask.java:266)",
+        *JDK8_POOL_TAIL)
 
 
 def connect_exc(cl, d, s):
-    return [
-        "java.net.ConnectException: Call From %s/%s to %s:9861 failed on connection exception: "
-        "java.net.ConnectException: Connection refused; For more details see:  "
-        "http://wiki.apache.org/hadoop/ConnectionRefused" % (cl.dn_host[d], cl.dn_ip[d], cl.scm_host[s]),
-    ] + heartbeat_call_frames(845) + [
+    return [connect_refused(cl.dn_host[d], cl.dn_ip[d], cl.scm_host[s])] + heartbeat_call_frames(845) + [
         "Caused by: java.net.ConnectException: Connection refused",
         "\tat sun.nio.ch.SocketChannelImpl.checkConnect(Native Method)",
         "\tat sun.nio.ch.SocketChannelImpl.finishConnect(SocketChannelImpl.java:716)",
@@ -382,10 +369,9 @@ def audit_hb(b, cl, scm, t, d, term, cmds):
     b.audit(scm, t, "SCMAudit", "INFO", "hadoop", cl.dn_ip[d], "SEND_HEARTBEAT", p, "SUCCESS")
 
 
-def D(cl, cid, cstate, sid, rstate, bcsid, d, origin=None, empty=False):
-    # detailsForLogging (scm.md 2.3)
-    return "Container #%d (%s, sid=%d) r0 (%s, bcsid=%d, origin=%s, %s) from dn %s" % (
-        cid, cstate, sid, rstate, bcsid, cl.dn_ids[origin or d], "empty" if empty else "non-empty", cl.dd(d))
+def D(cl, cid, cstate, sid, rstate, bcsid, d):
+    """<D> of a replica datanode d reports (its origin)."""
+    return replica_details(cid, cstate, sid, rstate, bcsid, cl.dn_ids[d], cl.dd(d))
 
 
 def ms(h, m, s=0.0):
@@ -398,7 +384,7 @@ HB_PHASE = {"dn1": 3217, "dn2": 11708, "dn3": 19455, "dn4": 25931}
 
 
 def ipc_thread(rng, port=9861):
-    return "IPC Server handler %d on default port %d" % (rng.randrange(0, 10), port)
+    return ipc_handler(rng.randrange(0, 10), port)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -591,7 +577,7 @@ class Sim:
             for s in SCMS:
                 if dones[s] > c + HB_MS and not trig:
                     b.log(d, c + HB_MS + self.j(4, 15), "WARN", cl.t_daemon(d), L_RDS,
-                          "Detected timeout: Timeout occurred on endpoint: %s" % cl.ep(s))
+                          detected_timeout(cl.ep(s)))
             c = min(trig) if trig else nxt
 
     def node_report(self, d, t):
@@ -637,7 +623,7 @@ def leader_services(b, sim, rng, t0, t1, running):
         ld, term = sim.leader_term(t)
         if running(ld, t):
             b.log(ld, t, "INFO", ld + "-ReplicationMonitor", L_RM,
-                  "Replication Monitor Thread took %d milliseconds for processing %d containers." % (rng.randint(3, 19), 57))
+                  rm_pass(rng.randint(3, 19), 57))
         t += 300_000
     t = t0 + 95_402
     cmd = 119200400
@@ -647,8 +633,7 @@ def leader_services(b, sim, rng, t0, t1, running):
             dns = rng.sample([d for d in DNS], 3)
             n = rng.randint(2, 5)
             b.log(ld, t, "INFO", ld + "-SCMBlockDeletingService", L_SBDS,
-                  "Totally added %d blocks to be deleted for %d datanodes / %d totalnodes, limit per iteration : "
-                  "500000blocks, task elapsed time: %dms" % (n * 3 * 12, 3, 4, rng.randint(4, 31)))
+                  blocks_added(n * 3 * 12, 3, 4, rng.randint(4, 31)))
             for d in dns:
                 cmd += rng.randint(3, 17)
                 sim.cmdq.setdefault((d, ld), []).append((t + 5, cmd_delete_blocks(n, cmd, term)))
@@ -693,45 +678,23 @@ def close_icr_lines(b, cl, sim):
         for r in icrs:
             if r[1] == "CLOSED" and (s, r[0]) not in closed:
                 closed.add((s, r[0]))
-                b.log(s, t + sim.j(30, 60), "INFO", "%s-FixedThreadPoolWithAffinityExecutor-%d-0" % (s, DNS.index(d)),
+                b.log(s, t + sim.j(30, 60), "INFO", affinity_executor(s, DNS.index(d)),
                       L_ICRH, "CLOSE " + D(cl, r[0], "CLOSING", r[5], "CLOSED", r[5], d))
 
 
 # --------------------------------------------------------------------------------------------------
 def scm_restart_lines(b, cl, restart_up, t_elect, t_ready):
     """Startup of the three SCMs after the service restart (scm.md 2.1, 2.2; Ratis lines datanode.md 2.1)."""
-    peers = "[%s|%s:9894, %s|%s:9894, %s|%s:9894]" % tuple(x for s in SCMS for x in (cl.scm_ids[s], cl.scm_host[s]))
-    mid = lambda s: "%s@%s" % (cl.scm_ids[s], cl.group)
     for s in SCMS:
         t = restart_up[s]
-        b.log(s, t, "INFO", "main", L_HAM, " scm role is FOLLOWER peers %s" % peers)
+        b.log(s, t, "INFO", "main", L_HAM, " scm role is FOLLOWER peers %s" % cl.peers())
         b.log(s, t + 2_310 + DNS.index("dn2") * 17, "INFO", "main", L_NM, "Entering startup safe mode.")
-    te = t_elect
-    b.log("scm1", te, "INFO", mid("scm1") + "-FollowerState", L_FST,
-          "%s-FollowerState: change to CANDIDATE, lastRpcElapsedTime:5204ms, electionTimeout:5187ms" % mid("scm1"))
-    b.log("scm1", te + 1, "INFO", mid("scm1") + "-FollowerState", L_DIV,
-          "%s: changes role from  FOLLOWER to CANDIDATE at term 6 for changeToCandidate" % mid("scm1"))
-    b.log("scm1", te + 688, "INFO", mid("scm1") + "-LeaderElection1", L_LEL,
-          "%s-LeaderElection1 ELECTION round 0: result PASSED" % mid("scm1"))
-    b.log("scm1", te + 690, "INFO", mid("scm1") + "-LeaderElection1", L_DIV,
-          "%s: changes role from CANDIDATE to LEADER at term 7 for changeToLeader" % mid("scm1"))
-    b.log("scm1", te + 693, "INFO", mid("scm1") + "-LeaderElection1", L_SSM,
-          "current SCM %s becomes leader of term 7" % cl.scm_ids["scm1"])
-    b.log("scm1", te + 693, "INFO", mid("scm1") + "-LeaderElection1", L_SCTXS,
-          "update <isLeader,term> from <false,0> to <true,7>")
-    b.log("scm1", te + 1_402, "INFO", mid("scm1") + "-StateMachineUpdater", L_SCTXS,
-          "update <isLeaderReady> from <false> to <true>")
+    win_election(b, cl, "scm1", 7, t_elect, 5204, 5187, 688, 1_402)
     for s, dt in (("scm2", 731), ("scm3", 1_290)):
-        tt = te + dt
-        b.log(s, tt, "INFO", "grpc-default-executor-0", L_DIV,
-              "%s: change Leader from null to %s at term 7 for APPEND_ENTRIES, leader elected after %dms"
-              % (mid(s), cl.scm_ids["scm1"], tt - restart_up[s] - 4_100))
-        b.log(s, tt + 2, "INFO", "grpc-default-executor-0", L_SSM,
-              "Leader changed to %s, current SCM %s is still follower." % (cl.scm_ids["scm1"], cl.scm_ids[s]))
-        b.log(s, tt + 1_915, "INFO", mid(s) + "-StateMachineUpdater", L_SSM,
-              "Follower caught up with leader: lastAppliedIndex=884215, leaderCommitOnStart=884215")
-    b.log("scm1", t_ready, "INFO", "scm1-SCM-SafeMode-Log-0", L_RM, "Service ReplicationManager transitions to RUNNING.")
-    b.log("scm1", t_ready + 40, "INFO", "scm1-SCM-SafeMode-Log-0", L_SBDS, "notifyStatusChanged:RUNNING")
+        tt = t_elect + dt
+        follow(b, cl, s, "scm1", 7, tt, tt - restart_up[s] - 4_100, 1_915, 884215, 884215)
+    b.log("scm1", t_ready, "INFO", "scm1-SCM-SafeMode-Log-0", L_RM, RM_RUNNING)
+    b.log("scm1", t_ready + 40, "INFO", "scm1-SCM-SafeMode-Log-0", L_SBDS, SBDS_RUNNING)
 
 
 def build_bug(debug, action=True):
@@ -809,7 +772,7 @@ def build_bug(debug, action=True):
 
 def recon_timeout(b, cl, d, t):
     """Benign look-alike (datanode.md 3.B): one Detected timeout for the Recon endpoint."""
-    b.log(d, t, "WARN", cl.t_daemon(d), L_RDS, "Detected timeout: Timeout occurred on endpoint: %s" % cl.hp_recon())
+    b.log(d, t, "WARN", cl.t_daemon(d), L_RDS, detected_timeout(cl.hp_recon()))
 
 
 # --------------------------------------------------------------------------------------------------
@@ -885,7 +848,7 @@ def build_control():
         for r in icrs:
             if r[0] == C and r[1] == "UNHEALTHY":
                 # ICR handler prints FINALIZE on every SCM; only the leader applies it (scm.md 2.3)
-                b.log(s, t + sim_.j(25, 45), "INFO", "%s-FixedThreadPoolWithAffinityExecutor-%d-0" % (s, DNS.index(dn)),
+                b.log(s, t + sim_.j(25, 45), "INFO", affinity_executor(s, DNS.index(dn)),
                       L_ICRH, "FINALIZE (i.e. CLOSING) " + D(cl, C, "OPEN", 61877, "UNHEALTHY", 61877, dn))
                 if s == "scm1":
                     state["finalized"] = True
@@ -924,7 +887,6 @@ def scm_stop_lines(b, cl, s, t):
 
 def scm_start_lines(b, cl, s, t, version):
     """Start of one SCM process: banner (classpath and conf shortened with `…`), role, safe mode."""
-    peers = "[%s|%s:9894, %s|%s:9894, %s|%s:9894]" % tuple(x for z in SCMS for x in (cl.scm_ids[z], cl.scm_host[z]))
     b.log(s, t, "INFO", "main", L_STARTER,
           "STARTUP_MSG: \n/************************************************************\n"
           "STARTUP_MSG: Starting StorageContainerManager\n"
@@ -938,42 +900,38 @@ def scm_start_lines(b, cl, s, t, version):
           "scm3.example.com, ozone.scm.ratis.enable=true, …}\n"
           "************************************************************/" % (cl.scm_host[s], cl.scm_ip[s], version,
                                                                              REVISION[version], version))
-    b.log(s, t + 4_711, "INFO", "main", L_HAM, " scm role is FOLLOWER peers %s" % peers)
+    b.log(s, t + 4_711, "INFO", "main", L_HAM, " scm role is FOLLOWER peers %s" % cl.peers())
     b.log(s, t + 7_020, "INFO", "main", L_NM, "Entering startup safe mode.")
+
+
+def win_election(b, cl, new, term, t, elapsed_ms, timeout_ms, passed_after, ready_after):
+    """`new` times out as a follower (FollowerState), wins the election of `term` and becomes the ready leader."""
+    m = member_id(cl.scm_ids[new], cl.group)
+    b.log(new, t, "INFO", m + "-FollowerState", L_FST, to_candidate(m + "-FollowerState", elapsed_ms, timeout_ms))
+    b.log(new, t + 1, "INFO", m + "-FollowerState", L_DIV, role_change(m, "FOLLOWER", "CANDIDATE", term - 1, "changeToCandidate"))
+    el, t = m + "-LeaderElection1", t + passed_after
+    b.log(new, t, "INFO", el, L_LEL, election_result(el, "ELECTION"))
+    b.log(new, t + 2, "INFO", el, L_DIV, role_change(m, "CANDIDATE", "LEADER", term, "changeToLeader"))
+    b.log(new, t + 5, "INFO", el, L_SSM, scm_becomes_leader(cl.scm_ids[new], term))
+    b.log(new, t + 5, "INFO", el, L_SCTXS, ctx_leader(False, 0, True, term))
+    b.log(new, t - passed_after + ready_after, "INFO", m + "-StateMachineUpdater", L_SCTXS, ctx_ready(False, True))
 
 
 def failover_lines(b, cl, new, old, term, t_elect):
     """`new` wins the election after `old` stopped answering (FollowerState timeout); the third SCM follows."""
-    mid = lambda s: "%s@%s" % (cl.scm_ids[s], cl.group)
-    b.log(new, t_elect, "INFO", mid(new) + "-FollowerState", L_FST,
-          "%s-FollowerState: change to CANDIDATE, lastRpcElapsedTime:5731ms, electionTimeout:5126ms" % mid(new))
-    b.log(new, t_elect + 1, "INFO", mid(new) + "-FollowerState", L_DIV,
-          "%s: changes role from  FOLLOWER to CANDIDATE at term %d for changeToCandidate" % (mid(new), term - 1))
-    b.log(new, t_elect + 702, "INFO", mid(new) + "-LeaderElection1", L_LEL,
-          "%s-LeaderElection1 ELECTION round 0: result PASSED" % mid(new))
-    b.log(new, t_elect + 704, "INFO", mid(new) + "-LeaderElection1", L_DIV,
-          "%s: changes role from CANDIDATE to LEADER at term %d for changeToLeader" % (mid(new), term))
-    b.log(new, t_elect + 707, "INFO", mid(new) + "-LeaderElection1", L_SSM,
-          "current SCM %s becomes leader of term %d" % (cl.scm_ids[new], term))
-    b.log(new, t_elect + 707, "INFO", mid(new) + "-LeaderElection1", L_SCTXS,
-          "update <isLeader,term> from <false,0> to <true,%d>" % term)
-    b.log(new, t_elect + 1_350, "INFO", mid(new) + "-StateMachineUpdater", L_SCTXS,
-          "update <isLeaderReady> from <false> to <true>")
+    win_election(b, cl, new, term, t_elect, 5731, 5126, 702, 1_350)
     third = [s for s in SCMS if s not in (new, old)][0]
-    b.log(third, t_elect + 760, "INFO", "grpc-default-executor-2", L_SSM,
-          "Leader changed to %s, current SCM %s is still follower." % (cl.scm_ids[new], cl.scm_ids[third]))
+    b.log(third, t_elect + 760, "INFO", "grpc-default-executor-2", L_SSM, scm_leader_changed(cl.scm_ids[new], cl.scm_ids[third]))
 
 
-def rejoin_lines(b, cl, s, leader, term, t):
-    """A restarted SCM learns the leader from its first AppendEntries and catches up."""
-    mid = "%s@%s" % (cl.scm_ids[s], cl.group)
+def follow(b, cl, s, leader, term, t, elected_ms, caught_up_after, applied, commit_on_start):
+    """A (re)started SCM learns the leader from its first AppendEntries and catches up."""
+    m = member_id(cl.scm_ids[s], cl.group)
     b.log(s, t, "INFO", "grpc-default-executor-0", L_DIV,
-          "%s: change Leader from null to %s at term %d for APPEND_ENTRIES, leader elected after 9312ms"
-          % (mid, cl.scm_ids[leader], term))
-    b.log(s, t + 2, "INFO", "grpc-default-executor-0", L_SSM,
-          "Leader changed to %s, current SCM %s is still follower." % (cl.scm_ids[leader], cl.scm_ids[s]))
-    b.log(s, t + 1_884, "INFO", mid + "-StateMachineUpdater", L_SSM,
-          "Follower caught up with leader: lastAppliedIndex=1307718, leaderCommitOnStart=1307741")
+          leader_change(m, "null", cl.scm_ids[leader], term, "APPEND_ENTRIES", elected_ms))
+    b.log(s, t + 2, "INFO", "grpc-default-executor-0", L_SSM, scm_leader_changed(cl.scm_ids[leader], cl.scm_ids[s]))
+    b.log(s, t + caught_up_after, "INFO", m + "-StateMachineUpdater", L_SSM,
+          "Follower caught up with leader: lastAppliedIndex=%d, leaderCommitOnStart=%d" % (applied, commit_on_start))
 
 
 def build_scm1_restart(hung):
@@ -1021,7 +979,7 @@ def build_scm1_restart(hung):
     if not hung:
         failover_lines(b, cl, "scm2", "scm1", 12, T_ELECT)
     scm_start_lines(b, cl, "scm1", T_UP, "2.2.0")
-    rejoin_lines(b, cl, "scm1", "scm2", 12, T_REJOIN)
+    follow(b, cl, "scm1", "scm2", 12, T_REJOIN, 9312, 1_884, 1307718, 1307741)
     for d in ("dn2", "dn4", "dn1", "dn3"):
         sim.run(d)
     close_icr_lines(b, cl, sim)
@@ -1061,7 +1019,7 @@ def build_slow_leader_other_restart():
     leader_services(b, sim, rng, t0, t1, lambda s, t: not (SLOW_FROM <= t < SLOW_TO))
     scm_stop_lines(b, cl, "scm3", T_KILL)
     scm_start_lines(b, cl, "scm3", T_UP, "2.3.0-SNAPSHOT")
-    rejoin_lines(b, cl, "scm3", "scm1", 9, T_UP + 11_930)
+    follow(b, cl, "scm3", "scm1", 9, T_UP + 11_930, 9312, 1_884, 1307718, 1307741)
     for d in ("dn1", "dn2", "dn3", "dn4"):
         sim.run(d)
     close_icr_lines(b, cl, sim)
