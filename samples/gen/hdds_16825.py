@@ -17,8 +17,9 @@ import os
 import random
 
 from ozlog.bundle import BundleDir, audit_rollover, site_xml
-from ozlog.log4j import (DAY, HOUR, JDK17_POOL_TAIL, MIN, MS, audit_lines, audit_msg, epoch_ms, frames,
-                         json_params, log_lines, map_params, parse_time as D, slf4j)
+from ozlog.log4j import (CONSOLE_APPENDER, DAY, HOUR, JDK17_POOL_TAIL, LAYOUTS, MIN, MS, audit_lines, audit_msg, epoch_ms,
+                         frames, json_params, log_lines, logger_levels, map_params, parse_time as D, slf4j)
+from ozlog.ozone import block_id
 
 BLOCK = 268435456  # ozone.scm.block.size default 256MB
 
@@ -108,11 +109,6 @@ E_CLOSED = "Key: {} is already closed"
 # Client (om.md 2.9), BlockOutputStreamEntryPool DEBUG
 T_BLOCK_WRITTEN = "block written {}, length {} bcsID {}"
 L_CLIENT_POOL = "org.apache.hadoop.ozone.client.io.BlockOutputStreamEntryPool"
-
-
-def block_id(con, loc, bcs):
-    """BlockID.toString: conID: C locID: L bcsId: N replicaIndex: null (Ratis)."""
-    return "conID: %d locID: %d bcsId: %d replicaIndex: null" % (con, loc, bcs)
 
 
 class Bundle:
@@ -351,8 +347,8 @@ log4j.appender.RFA.File=${hadoop.log.dir}/${hadoop.log.file}
 log4j.appender.RFA.MaxFileSize=256MB
 log4j.appender.RFA.MaxBackupIndex=10
 log4j.appender.RFA.layout=org.apache.log4j.PatternLayout
-log4j.appender.RFA.layout.ConversionPattern=%d{ISO8601} %p %c: %m%n
-"""
+log4j.appender.RFA.layout.ConversionPattern=%s
+""" % LAYOUTS["vendor"]
 
 
 # ============================================================================================
@@ -631,13 +627,8 @@ def bundle_allocate_above():
     startup_sysaudit_20(b, starts, 2_317 * MS)
     site = site_xml(BASE_SITE + [("ozone.om.lease.hard.limit", "1h"),
                                  ("ozone.om.open.key.cleanup.service.interval", "10m")])
-    client_l4j = ("# log4j.properties of the ingest agent (Ozone client 2.0.0)\n"
-                  "log4j.rootLogger=INFO,console\n"
-                  "log4j.appender.console=org.apache.log4j.ConsoleAppender\n"
-                  "log4j.appender.console.target=System.err\n"
-                  "log4j.appender.console.layout=org.apache.log4j.PatternLayout\n"
-                  "log4j.appender.console.layout.ConversionPattern=%d{ISO8601} [%t] %p %c{2}: %m%n\n"
-                  "log4j.logger.org.apache.hadoop.ozone.client.io.BlockOutputStreamEntryPool=DEBUG\n")
+    client_l4j = ("# log4j.properties of the ingest agent (Ozone client 2.0.0)\nlog4j.rootLogger=INFO,console\n"
+                  + CONSOLE_APPENDER + logger_levels([(L_CLIENT_POOL, "DEBUG")]))
     b.finish(hms_periods(starts), {"conf/ozone-site.xml": site, "conf/log4j.properties": LOG4J_VENDOR,
                                    "ingest1/conf/log4j.properties": client_l4j})
     return b, dict(key=key, cid=cid, L_AUTO=L_AUTO, D_ALLOC=D_ALLOC, t_alloc=t_alloc, ticks=ticks,

@@ -20,12 +20,13 @@ import random
 from datetime import datetime
 
 from ozlog.bundle import BundleDir, Records, audit_rollover, compose_entries, compose_v2_prefixes, daemon_log, entries
-from ozlog.log4j import JDK8_POOL_TAIL, audit_lines, audit_msg, container_log_line, frames, log_lines, ms as msec
+from ozlog.log4j import (JDK8_POOL_TAIL, SHIPPED_CONSOLE_PROPERTIES, audit_lines, audit_msg, container_log_line, frames,
+                         log_lines, logger_levels, ms as msec)
 from ozlog.ozone import (RM_RUNNING, SBDS_RUNNING, affinity_executor, blocks_added, connect_refused, container_log_msg,
                          ctx_leader, ctx_ready, datanode_details, detected_timeout, election_result, endpoint_thread,
                          host_and_port, ipc_handler, leader_change, member_id, ratis_group, replica_details, rm_pass,
-                         role_change, scm_becomes_leader, scm_leader_changed, to_candidate, unable_to_communicate,
-                         uuid_bits)
+                         role_change, scm_becomes_leader, scm_leader_changed, shutdown_msg, startup_msg, to_candidate,
+                         unable_to_communicate, uuid_bits)
 
 # --------------------------------------------------------------------------------------------------
 # Loggers (full names; %c{2} keeps the last two segments)
@@ -880,26 +881,17 @@ def scm_stop_lines(b, cl, s, t):
     """`ozone --daemon stop scm`: SIGTERM (SignalLogger ERROR), then the shutdown hook's banner."""
     b.log(s, t, "ERROR", "SIGTERM handler", L_STARTER, "RECEIVED SIGNAL 15: SIGTERM")
     b.log(s, t + 37, "INFO", "shutdown-hook-0", L_STARTER,
-          "SHUTDOWN_MSG: \n/************************************************************\n"
-          "SHUTDOWN_MSG: Shutting down StorageContainerManager at %s/%s\n"
-          "************************************************************/" % (cl.scm_host[s], cl.scm_ip[s]))
+          shutdown_msg("StorageContainerManager", cl.scm_host[s], cl.scm_ip[s]))
 
 
 def scm_start_lines(b, cl, s, t, version):
     """Start of one SCM process: banner (classpath and conf shortened with `…`), role, safe mode."""
     b.log(s, t, "INFO", "main", L_STARTER,
-          "STARTUP_MSG: \n/************************************************************\n"
-          "STARTUP_MSG: Starting StorageContainerManager\n"
-          "STARTUP_MSG:        host = %s/%s\n"
-          "STARTUP_MSG:     version = %s\n"
-          "STARTUP_MSG:       build = https://github.com/apache/ozone.git/%s\n"
-          "STARTUP_MSG:        java = 17.0.12\n"
-          "STARTUP_MSG:        args = []\n"
-          "STARTUP_MSG:   classpath = /opt/ozone/etc/hadoop:/opt/ozone/share/ozone/lib/hdds-server-scm-%s.jar:…\n"
-          "STARTUP_MSG:        conf = {hdds.heartbeat.interval=30s, ozone.scm.names=scm1.example.com,scm2.example.com,"
-          "scm3.example.com, ozone.scm.ratis.enable=true, …}\n"
-          "************************************************************/" % (cl.scm_host[s], cl.scm_ip[s], version,
-                                                                             REVISION[version], version))
+          startup_msg("StorageContainerManager", cl.scm_host[s], cl.scm_ip[s], version,
+                      "https://github.com/apache/ozone.git/" + REVISION[version],
+                      "/opt/ozone/etc/hadoop:/opt/ozone/share/ozone/lib/hdds-server-scm-%s.jar:…" % version,
+                      "{hdds.heartbeat.interval=30s, ozone.scm.names=scm1.example.com,scm2.example.com,"
+                      "scm3.example.com, ozone.scm.ratis.enable=true, …}"))
     b.log(s, t + 4_711, "INFO", "main", L_HAM, " scm role is FOLLOWER peers %s" % cl.peers())
     b.log(s, t + 7_020, "INFO", "main", L_NM, "Entering startup safe mode.")
 
@@ -1306,29 +1298,14 @@ SIGTERM` of `HDDS-17269-bug-scm-hang-restart-vendor/SOURCE.md`.
        rows, NOT_CATALOGUED))
 
 
-LOG4J_DEBUG = """\
-# log4j.properties of service datanode2 (mounted as /opt/hadoop/etc/hadoop/log4j.properties in
-# docker-compose.yaml for datanode2 only; the other services use the image default).
-# Based on hadoop-ozone/dist/src/shell/conf/log4j.properties.
-hadoop.root.logger=INFO,console
-hadoop.log.dir=.
-hadoop.log.file=hadoop.log
-log4j.rootLogger=${hadoop.root.logger}
-log4j.threshold=ALL
-log4j.appender.console=org.apache.log4j.ConsoleAppender
-log4j.appender.console.target=System.err
-log4j.appender.console.layout=org.apache.log4j.PatternLayout
-log4j.appender.console.layout.ConversionPattern=%d{ISO8601} [%t] %p %c{2}: %m%n
-log4j.logger.org.apache.ratis.conf.ConfUtils=WARN
-log4j.logger.org.apache.ratis.grpc.client.GrpcClientProtocolClient=WARN
-
-# HDDS-17269 investigation (datanode.md 3.B "DEBUG loggers an operator must enable")
-log4j.logger.org.apache.hadoop.ozone.container.common.states.endpoint.HeartbeatEndpointTask=DEBUG
-log4j.logger.org.apache.hadoop.ozone.container.common.states.endpoint.VersionEndpointTask=DEBUG
-log4j.logger.org.apache.hadoop.ozone.container.common.statemachine.StateContext=DEBUG
-log4j.logger.org.apache.hadoop.ozone.container.common.statemachine.DatanodeStateMachine=DEBUG
-log4j.logger.org.apache.hadoop.ozone.container.common.statemachine.commandhandler.CloseContainerCommandHandler=DEBUG
-"""
+LOG4J_DEBUG = (
+    "# log4j.properties of service datanode2 (mounted as /opt/hadoop/etc/hadoop/log4j.properties in\n"
+    "# docker-compose.yaml for datanode2 only; the other services use the image default).\n"
+    "# Based on hadoop-ozone/dist/src/shell/conf/log4j.properties.\n"
+    + SHIPPED_CONSOLE_PROPERTIES
+    + "\n# HDDS-17269 investigation (datanode.md 3.B \"DEBUG loggers an operator must enable\")\n"
+    + logger_levels((logger, "DEBUG") for logger in (
+        L_HBT, "org.apache.hadoop.ozone.container.common.states.endpoint.VersionEndpointTask", L_SCTX, L_DSM, L_CCH)))
 
 
 HAND_WRITTEN = ("EXPECTED.json", "SOURCE.md", "REPLAY")  # the docs of the first three bundles are written by hand

@@ -18,7 +18,8 @@ from datetime import timedelta
 
 from ozlog.bundle import (BundleDir, Records, audit_rollover, compose_entries, compose_v2_prefixes, daemon_log, entries,
                           main_log)
-from ozlog.log4j import audit_lines, audit_msg, container_log_line, epoch_ms, json_params, ms, parse_time as T
+from ozlog.log4j import (SHIPPED_CONSOLE_PROPERTIES, audit_lines, audit_msg, container_log_line, epoch_ms, json_params,
+                         logger_levels, ms, parse_time as T)
 from ozlog.ozone import (block_id, close_command, container_info, container_log_msg, datanode_details, detected_timeout,
                          election_result, host_and_port, leader_change, leader_notification, member_id, ratis_group,
                          replica_details, replicate_command, rm_pass, rm_sending, role_change, to_candidate)
@@ -889,26 +890,12 @@ def bug_info():
 # ----------------------------------------------------------------------------------------------------------
 # Bundle 2: bug with DEBUG/TRACE, docker-compose console output
 # ----------------------------------------------------------------------------------------------------------
-LOG4J_DEBUG = """# log4j.properties shipped in the compose environment (hadoop-ozone/dist/src/shell/conf/log4j.properties
-# plus the loggers datanode.md section 3.A lists for HDDS-17675)
-hadoop.root.logger=INFO,console
-hadoop.log.dir=.
-hadoop.log.file=hadoop.log
-log4j.rootLogger=${hadoop.root.logger}
-log4j.threshold=ALL
-log4j.appender.console=org.apache.log4j.ConsoleAppender
-log4j.appender.console.target=System.err
-log4j.appender.console.layout=org.apache.log4j.PatternLayout
-log4j.appender.console.layout.ConversionPattern=%d{ISO8601} [%t] %p %c{2}: %m%n
-log4j.logger.org.apache.ratis.conf.ConfUtils=WARN
-log4j.logger.org.apache.ratis.grpc.client.GrpcClientProtocolClient=WARN
-
-# HDDS-17675 investigation
-log4j.logger.org.apache.hadoop.ozone.container.common.transport.server.ratis.ContainerStateMachine=DEBUG
-log4j.logger.org.apache.hadoop.ozone.container.keyvalue.impl.FilePerBlockStrategy=DEBUG
-log4j.logger.org.apache.ratis.server.raftlog.RaftLog=TRACE
-log4j.logger.org.apache.ratis.server.raftlog.segmented.SegmentedRaftLogCache=TRACE
-"""
+LOG4J_DEBUG = (
+    "# log4j.properties shipped in the compose environment (hadoop-ozone/dist/src/shell/conf/log4j.properties\n"
+    "# plus the loggers datanode.md section 3.A lists for HDDS-17675)\n"
+    + SHIPPED_CONSOLE_PROPERTIES
+    + "\n# HDDS-17675 investigation\n"
+    + logger_levels([(L_CSM, "DEBUG"), (L_FPB, "DEBUG"), (L_RAFTLOG, "TRACE"), (L_CACHE, "TRACE")]))
 
 
 def hosts_compose():

@@ -132,3 +132,27 @@ def json_params(d):
 def map_params(d):
     """Audit params up to 2.0.0: Map.toString() of the audit map."""
     return "{" + ", ".join("%s=%s" % (k, v) for k, v in d.items()) + "}"
+
+
+# ---- log4j.properties -----------------------------------------------------------------------------
+CONSOLE_APPENDER = (
+    "log4j.appender.console=org.apache.log4j.ConsoleAppender\n"
+    "log4j.appender.console.target=System.err\n"
+    "log4j.appender.console.layout=org.apache.log4j.PatternLayout\n"
+    "log4j.appender.console.layout.ConversionPattern=%s\n" % LAYOUTS["console"])
+
+# hadoop-ozone/dist/src/shell/conf/log4j.properties as the docker images use it (console appender)
+SHIPPED_CONSOLE_PROPERTIES = (
+    "hadoop.root.logger=INFO,console\n"
+    "hadoop.log.dir=.\n"
+    "hadoop.log.file=hadoop.log\n"
+    "log4j.rootLogger=${hadoop.root.logger}\n"
+    "log4j.threshold=ALL\n"
+    + CONSOLE_APPENDER +
+    "log4j.logger.org.apache.ratis.conf.ConfUtils=WARN\n"
+    "log4j.logger.org.apache.ratis.grpc.client.GrpcClientProtocolClient=WARN\n")
+
+
+def logger_levels(levels):
+    """log4j.properties lines setting the level of each (logger, level)."""
+    return "".join("log4j.logger.%s=%s\n" % (logger, level) for logger, level in levels)

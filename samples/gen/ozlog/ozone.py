@@ -207,3 +207,22 @@ def connect_refused(host, ip, dest, port=9861):
     return ("java.net.ConnectException: Call From %s/%s to %s:%d failed on connection exception: "
             "java.net.ConnectException: Connection refused; For more details see:  "
             "http://wiki.apache.org/hadoop/ConnectionRefused" % (host, ip, dest, port))
+
+
+# ---- process start and stop (HddsServerUtil.startupShutdownMessage; not in the catalogue, read at
+#      ozone-2.2.0) ------------------------------------------------------------------------------------
+def _banner(prefix, lines):
+    rule = "*" * 60
+    return "%s\n/%s\n%s\n%s/" % (prefix, rule, "\n".join(prefix + line for line in lines), rule)
+
+
+def startup_msg(daemon, host, ip, version, build, classpath, conf, java="17.0.12", args="[]"):
+    """The multi-line STARTUP_MSG INFO a daemon logs first (StringUtils.createStartupShutdownMessage)."""
+    fields = [("host", "%s/%s" % (host, ip)), ("version", version), ("build", build), ("java", java), ("args", args),
+              ("classpath", classpath), ("conf", conf)]
+    return _banner("STARTUP_MSG: ", ["Starting " + daemon] + ["%11s = %s" % kv for kv in fields])
+
+
+def shutdown_msg(daemon, host, ip):
+    """The SHUTDOWN_MSG INFO of the shutdown hook."""
+    return _banner("SHUTDOWN_MSG: ", ["Shutting down %s at %s/%s" % (daemon, host, ip)])
