@@ -16,6 +16,7 @@ import datetime as dt
 import os
 import random
 
+from ozlog import loggers as L
 from ozlog.bundle import BundleDir, audit_rollover, site_xml
 from ozlog.log4j import (CONSOLE_APPENDER, DAY, HOUR, JDK17_POOL_TAIL, LAYOUTS, MIN, MS, audit_lines, audit_msg, epoch_ms,
                          frames, json_params, log_lines, logger_levels, map_params, parse_time as D, slf4j)
@@ -85,14 +86,6 @@ RECOVER_SITES = {
 }
 OMEX = "org.apache.hadoop.ozone.om.exceptions.OMException"
 
-# Loggers (om.md 2.x)
-L_CLEANUP = "org.apache.hadoop.ozone.om.service.OpenKeyCleanupService"
-L_COMMIT = "org.apache.hadoop.ozone.om.request.key.OMKeyCommitRequest"          # FSO failures too (om.md 2.3)
-L_ALLOC = "org.apache.hadoop.ozone.om.request.key.OMAllocateBlockRequest"       # 2.2.0: validateAndUpdateCache is final in the base class
-L_ALLOC_FSO = "org.apache.hadoop.ozone.om.request.key.OMAllocateBlockRequestWithFSO"  # 2.0.0 / 2.1.0: own LOG.error
-L_DELETE_FSO = "org.apache.hadoop.ozone.om.request.key.OMKeyDeleteRequestWithFSO"
-L_RECOVER = "org.apache.hadoop.ozone.om.request.file.OMRecoverLeaseRequest"
-
 # Message templates (exact format strings, om.md 2.1 / 2.3 / 2.4 / 2.6; Key delete: OMKeyDeleteRequestWithFSO)
 T_CLEANUP = ("Number of expired open keys submitted for deletion: {},"
              + " for commit: {}, cleanupLimit: {}, elapsed time: {}ms")
@@ -108,7 +101,6 @@ E_SOFT = "Open Key {} updated recently and is inside soft limit period"
 E_CLOSED = "Key: {} is already closed"
 # Client (om.md 2.9), BlockOutputStreamEntryPool DEBUG
 T_BLOCK_WRITTEN = "block written {}, length {} bcsID {}"
-L_CLIENT_POOL = "org.apache.hadoop.ozone.client.io.BlockOutputStreamEntryPool"
 
 
 class Bundle:
@@ -252,7 +244,7 @@ class Bundle:
                         ncommit += 1
                     elapsed += self.rng.randint(28, 74)
                 tl = t + elapsed * MS
-                self.om_main(self.leader, self.host_t(self.leader, tl), thread, "INFO", L_CLEANUP,
+                self.om_main(self.leader, self.host_t(self.leader, tl), thread, "INFO", L.OPEN_KEY_CLEANUP,
                              slf4j(T_CLEANUP, ndel, ncommit, 1000, elapsed))
                 ticks.append((task, tl, ndel, ncommit))
                 t = tl + self.rng.randint(0, 1) * MS
@@ -391,7 +383,7 @@ def failed_delete(b, t, user, ip, vol, bucket, key):
     site = [THROW_SITE[(b.version, "delete_fso")]]
     b.write(t, "DELETE_KEY", {"volume": vol, "bucket": bucket, "key": key}, user, ip,
             exc=("KEY_NOT_FOUND", slf4j(E_DELETE_NF, key), site),
-            err=(L_DELETE_FSO, slf4j(T_DELETE_FAILED, vol, bucket, key)))
+            err=(L.KEY_DELETE_FSO, slf4j(T_DELETE_FAILED, vol, bucket, key)))
 
 
 def open_keys_deleted(b, listed=None):
@@ -461,7 +453,7 @@ def bundle_writer_fails():
     db_open = "/%d/%d/%d/%s/%d" % (vol_id, bkt_id, object_id(dir_tx), fname, cid)
     b.write(t_fail, "COMMIT_KEY", b.kv(VOL, BKT, key, L_CLOSE), user, ip, label="victim_fail",
             exc=("KEY_NOT_FOUND", slf4j(E_COMMIT_NF, db_open), [THROW_SITE[("2.2.0", "commit_fso")]]),
-            err=(L_COMMIT, slf4j(T_COMMIT_FAILED, VOL, BKT, key)))
+            err=(L.KEY_COMMIT, slf4j(T_COMMIT_FAILED, VOL, BKT, key)))
     # the new files of the new day (they are young when the bundle ends)
     b.write(D("2026-08-19 00:00:08.554"), "CREATE_FILE",
             b.kv(VOL, BKT, "apps/payments/2026-08-19/collector-3.log", 0), user, ip)
@@ -522,7 +514,7 @@ def bundle_allocate_above():
     cl = "ingest1/ingest-agent.log"
 
     def cline(t, thread, msg):
-        b.emit(cl, t, log_lines("console", t, thread, "DEBUG", L_CLIENT_POOL, msg))
+        b.emit(cl, t, log_lines("console", t, thread, "DEBUG", L.BLOCK_OUTPUT_POOL, msg))
 
     th7 = "part-0007-writer"
     t = t_create + 1_044 * MS
@@ -628,7 +620,7 @@ def bundle_allocate_above():
     site = site_xml(BASE_SITE + [("ozone.om.lease.hard.limit", "1h"),
                                  ("ozone.om.open.key.cleanup.service.interval", "10m")])
     client_l4j = ("# log4j.properties of the ingest agent (Ozone client 2.0.0)\nlog4j.rootLogger=INFO,console\n"
-                  + CONSOLE_APPENDER + logger_levels([(L_CLIENT_POOL, "DEBUG")]))
+                  + CONSOLE_APPENDER + logger_levels([(L.BLOCK_OUTPUT_POOL, "DEBUG")]))
     b.finish(hms_periods(starts), {"conf/ozone-site.xml": site, "conf/log4j.properties": LOG4J_VENDOR,
                                    "ingest1/conf/log4j.properties": client_l4j})
     return b, dict(key=key, cid=cid, L_AUTO=L_AUTO, D_ALLOC=D_ALLOC, t_alloc=t_alloc, ticks=ticks,
@@ -675,7 +667,7 @@ def bundle_dead_writer():
     t_rl = D("2026-07-03 04:52:03.114")
     b.write(t_rl, "RECOVER_LEASE", {"volume": VOLC, "bucket": BKTC, "key": k3}, "ops", "10.20.0.5",
             exc=("KEY_ALREADY_CLOSED", slf4j(E_CLOSED, k3), RECOVER_SITES[("2.0.0", "closed")]),
-            err=(L_RECOVER, slf4j(T_RECOVER_FAILED, VOLC, BKTC, k3)))
+            err=(L.RECOVER_LEASE, slf4j(T_RECOVER_FAILED, VOLC, BKTC, k3)))
     # the rebuilt host starts the collector again: a new file (new clientID)
     t_new = D("2026-07-03 04:58:31.502")
     k3b = "apps/inventory/2026-07-03/collector-5.log.2"
@@ -773,7 +765,7 @@ def bundle_recover_lease():
     soft = ("KEY_UNDER_LEASE_SOFT_LIMIT_PERIOD", slf4j(E_SOFT, key), RECOVER_SITES[("2.2.0", "soft")])
     for tt in ["23:39:12.530", "23:39:16.602"]:
         b.write(D("2026-10-05 " + tt), "RECOVER_LEASE", rl, "hbase", mip, exc=soft,
-                err=(L_RECOVER, slf4j(T_RECOVER_FAILED, VOL, BKT, key)))
+                err=(L.RECOVER_LEASE, slf4j(T_RECOVER_FAILED, VOL, BKT, key)))
     t_rl = D("2026-10-05 23:40:20.713")
     b.write(t_rl, "RECOVER_LEASE", rl, "hbase", mip)
     L_R = 268_435_456 + 1_906_331      # block 2 length as finalized on the datanodes
@@ -785,7 +777,7 @@ def bundle_recover_lease():
     p = b.kv(VOL, BKT, key, D_LAST); p["clientID"] = str(cid)
     b.write(t_fail, "ALLOCATE_BLOCK", p, "hbase", rip,
             exc=("KEY_NOT_FOUND", slf4j(E_ALLOC_NF, db_open), [THROW_SITE[("2.2.0", "allocate")]]),
-            err=(L_ALLOC, slf4j(T_ALLOC_FAILED, VOL, BKT, db_open)))
+            err=(L.ALLOCATE_BLOCK, slf4j(T_ALLOC_FAILED, VOL, BKT, db_open)))
     # rs4 aborts; it comes back at 23:52 with a new WAL
     t_new = D("2026-10-05 23:52:47.118")
     k_new = "WALs/rs4/rs4.%d" % (epoch_ms(t_new) - 44)
@@ -831,7 +823,7 @@ def close_fails(b, t, vol, bkt, key, size, user, ip, db_open):
     """The writer's close after its open key is gone: COMMIT_KEY FAILURE KEY_NOT_FOUND + OM ERROR (om.md 2.3)."""
     b.write(t, "COMMIT_KEY", b.kv(vol, bkt, key, size), user, ip, label="fail",
             exc=("KEY_NOT_FOUND", slf4j(E_COMMIT_NF, db_open), [THROW_SITE[(b.version, "commit_fso")]]),
-            err=(L_COMMIT, slf4j(T_COMMIT_FAILED, vol, bkt, key)))
+            err=(L.KEY_COMMIT, slf4j(T_COMMIT_FAILED, vol, bkt, key)))
 
 
 def fso_open_key(vol_tx, bkt_tx, dir_tx, fname, cid):
@@ -948,7 +940,7 @@ def bundle_first_block_allocate_2_1():
     p = b.kv(VOL, BKT, key, D_FAIL); p["clientID"] = str(cid)
     b.write(t_fail, "ALLOCATE_BLOCK", p, user, ip3, label="fail",
             exc=("KEY_NOT_FOUND", slf4j(E_ALLOC_NF, db_open), [THROW_SITE[("2.1.0", "allocate_fso")]]),
-            err=(L_ALLOC_FSO, slf4j(T_ALLOC_FAILED, VOL, BKT, db_open)))
+            err=(L.ALLOCATE_BLOCK_FSO, slf4j(T_ALLOC_FAILED, VOL, BKT, db_open)))
     # the shipper reopens a new segment and resends from its checkpoint
     open_first_block(b, t_fail + 3_019 * MS, VOL, BKT, "edge/gw-3/audit-000072.log", user, ip3, 5)
 

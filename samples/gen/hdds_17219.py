@@ -15,6 +15,7 @@ import heapq
 import random
 import uuid
 
+from ozlog import loggers as L
 from ozlog.bundle import BundleDir, audit_rollover, compose_entries, compose_v2_prefixes, daemon_log, rfa_backup
 from ozlog.log4j import audit_lines, audit_msg, epoch_ms, from_epoch_ms, json_params, log_lines, parse_time
 from ozlog.ozone import (RM_RUNNING, SBDS_RUNNING, affinity_executor, ctx_leader, ctx_ready, datanode_details, dead_node,
@@ -23,21 +24,6 @@ from ozlog.ozone import (RM_RUNNING, SBDS_RUNNING, affinity_executor, ctx_leader
                          scm_steps_down, stale_node)
 
 # ----------------------------------------------------------------------------------------------
-# Loggers (scm.md §6 / §2.x: logger name = FQCN)
-NDM = "org.apache.hadoop.hdds.scm.node.NodeDecommissionManager"
-MON = "org.apache.hadoop.hdds.scm.node.DatanodeAdminMonitorImpl"
-SNM = "org.apache.hadoop.hdds.scm.node.SCMNodeManager"
-RO2H = "org.apache.hadoop.hdds.scm.node.ReadOnlyHealthyToHealthyNodeHandler"
-SAH = "org.apache.hadoop.hdds.scm.node.StartDatanodeAdminHandler"
-STALE = "org.apache.hadoop.hdds.scm.node.StaleNodeHandler"
-DEAD = "org.apache.hadoop.hdds.scm.node.DeadNodeHandler"
-SSM = "org.apache.hadoop.hdds.scm.ha.SCMStateMachine"
-CTX = "org.apache.hadoop.hdds.scm.ha.SCMContext"
-RAFT = "org.apache.ratis.server.RaftServer$Division"
-ICR = "org.apache.hadoop.hdds.scm.container.IncrementalContainerReportHandler"
-RM = "org.apache.hadoop.hdds.scm.container.replication.ReplicationManager"
-BDS = "org.apache.hadoop.hdds.scm.block.SCMBlockDeletingService"
-
 ADMIN_STATES = ("DECOMMISSIONING", "ENTERING_MAINTENANCE", "IN_MAINTENANCE")
 HB_MS = 30000       # hdds.heartbeat.interval default 30s
 MON_MS = 30000      # ozone.scm.datanode.admin.monitor.interval default 30s
@@ -183,7 +169,7 @@ class Sim:
         # of a HEALTHY node.
         if self.health[s][d.name] == "HEALTHY":
             return self.log(s, t, self.ev_thread(s, "HealthyReadonlyToHealthyNodeForReadOnlyHealthyToHealthyNodeHandler"),
-                            "INFO", RO2H, healthy_node(d))
+                            "INFO", L.READONLY_TO_HEALTHY_HANDLER, healthy_node(d))
         if self.health[s][d.name] == "DEAD":
             # NodeStateManager.setNodeOperationalState fires the event of the node's current health:
             # DEAD_NODE -> DeadNodeHandler runs again.
@@ -232,11 +218,11 @@ class Sim:
         last = self.lastrep[s][d.name]
         if role == "L":
             if rep[0] != last[0] and rep[0] in ("ENTERING_MAINTENANCE", "DECOMMISSIONING", "IN_SERVICE"):
-                r = self.log(s, t, th, "INFO", SNM, "Notifying ReplicationManager of node state change for %s: %s -> %s"
+                r = self.log(s, t, th, "INFO", L.NODE_MANAGER, "Notifying ReplicationManager of node state change for %s: %s -> %s"
                              % (d, last[0], rep[0]))
                 self.tag("notify:%s:%s:%s>%s" % (s, d.name, last[0], rep[0]), r)
             if rep != st:
-                r = self.log(s, t, th, "INFO", SNM,
+                r = self.log(s, t, th, "INFO", L.NODE_MANAGER,
                              "Scheduling a command to update the operationalState persisted on %s as the reported value "
                              "(%s, %d) does not match the value stored in SCM (%s, %d)" % (d, rep[0], rep[1], st[0], st[1]))
                 self.tag("sched:%s:%s:%s>%s" % (s, d.name, rep[0], st[0]), r)
@@ -250,7 +236,7 @@ class Sim:
                 self.at(ap, self.dn_apply, d, st)
         else:
             if rep != st:
-                r = self.log(s, t, th, "INFO", SNM,
+                r = self.log(s, t, th, "INFO", L.NODE_MANAGER,
                              "Update the operationalState saved in follower SCM for %s as the reported value (%s, %d) "
                              "does not match the value stored in SCM (%s, %d)" % (d, rep[0], rep[1], st[0], st[1]))
                 self.tag("copy:%s:%s:%s>%s" % (s, d.name, st[0], rep[0]), r)
@@ -286,7 +272,7 @@ class Sim:
             if d in self.tracked[s]:
                 self.tracked[s].remove(d)
             self.write_op(s, tt, d, "IN_SERVICE", 0)
-            r = self.log(s, tt, th, "INFO", MON, "Recommissioned node %s" % d.tracked)
+            r = self.log(s, tt, th, "INFO", L.ADMIN_MONITOR, "Recommissioned node %s" % d.tracked)
             self.tag("recommissioned:%s:%s" % (s, d.name), r)
             tt += 1
         for d in list(self.pending[s]):
@@ -298,7 +284,7 @@ class Sim:
             st = self.stored[s][d.name]
             tt += self.rng.randrange(1, 3)
             if st[0] not in ADMIN_STATES:
-                r = self.log(s, tt, th, "WARN", MON,
+                r = self.log(s, tt, th, "WARN", L.ADMIN_MONITOR,
                              "Datanode %s has an operational state of %s when it should be undergoing decommission or "
                              "maintenance. Aborting admin for this node." % (d, st[0]))
                 self.tag("abort:%s:%s" % (s, d.name), r)
@@ -314,7 +300,7 @@ class Sim:
                     tt += delay + 1
                 continue
             if self.health[s][d.name] == "DEAD" and st[0] != "IN_MAINTENANCE":
-                r = self.log(s, tt, th, "ERROR", MON, "Datanode %s is dead but is not IN_MAINTENANCE. Aborting the admin "
+                r = self.log(s, tt, th, "ERROR", L.ADMIN_MONITOR, "Datanode %s is dead but is not IN_MAINTENANCE. Aborting the admin "
                              "workflow for this node" % d)
                 self.tag("deadabort:%s:%s" % (s, d.name), r)
                 self.tracked[s].remove(d)
@@ -324,28 +310,28 @@ class Sim:
                 continue
             pl = [p for p in self.cl.pipes if p in self.open_pipes and d.name in self.cl.pipes[p]]
             if pl:
-                self.log(s, tt, th, "INFO", MON, "Waiting for pipelines to close for %s. There are %d pipelines"
+                self.log(s, tt, th, "INFO", L.ADMIN_MONITOR, "Waiting for pipelines to close for %s. There are %d pipelines"
                          % (d.tracked, len(pl)))
                 continue
             if self.lastrep[s][d.name][0] != st[0]:
                 continue
             c = self.counts.get(d.name, lambda s_, t_: (40, 0, 0, 0))(s, t)
-            self.log(s, tt, th, "INFO", MON, "%s has %d sufficientlyReplicated, %d deleting, %d underReplicated and %d "
+            self.log(s, tt, th, "INFO", L.ADMIN_MONITOR, "%s has %d sufficientlyReplicated, %d deleting, %d underReplicated and %d "
                      "unclosed containers" % ((d.tracked,) + tuple(c)))
             if c[2] == 0 and c[3] == 0:
                 if st[0] == "DECOMMISSIONING":
                     self.write_op(s, tt, d, "DECOMMISSIONED", 0)
-                    r = self.log(s, tt, th, "INFO", MON, "Datanode %s has completed the admin workflow. The operational "
+                    r = self.log(s, tt, th, "INFO", L.ADMIN_MONITOR, "Datanode %s has completed the admin workflow. The operational "
                                  "state has been set to DECOMMISSIONED" % d)
                     self.tag("completed:%s:%s" % (s, d.name), r)
                     self.tracked[s].remove(d)
                 else:
-                    r = self.log(s, tt, th, "INFO", MON, "Datanode %s has entered maintenance" % d)
+                    r = self.log(s, tt, th, "INFO", L.ADMIN_MONITOR, "Datanode %s has entered maintenance" % d)
                     self.tag("entered:%s:%s" % (s, d.name), r)
                     self.write_op(s, tt, d, "IN_MAINTENANCE", st[1])
         if self.tracked[s] or self.pending[s]:
             tt += self.rng.randrange(1, 4)
-            r = self.log(s, tt, th, "INFO", MON, "There are %d nodes tracked for decommission and maintenance.  %d pending "
+            r = self.log(s, tt, th, "INFO", L.ADMIN_MONITOR, "There are %d nodes tracked for decommission and maintenance.  %d pending "
                          "nodes." % (len(self.tracked[s]), len(self.pending[s])))
             self.tag("there-are:%s" % s, r)
         cb = self.after_tick.pop((s, t), None)
@@ -355,14 +341,14 @@ class Sim:
     def admin_start(self, t, s, d):
         pl = [p for p in self.cl.pipes if p in self.open_pipes and d.name in self.cl.pipes[p]]
         th = self.ev_thread(s, "StartAdminOnNodeForStartDatanodeAdminHandler")
-        r = self.log(s, t, th, "INFO", SAH, "Admin start on datanode %s. Finalizing its pipelines [%s]" % (d, ", ".join(pl)))
+        r = self.log(s, t, th, "INFO", L.START_ADMIN_HANDLER, "Admin start on datanode %s. Finalizing its pipelines [%s]" % (d, ", ".join(pl)))
         self.tag("adminstart:%s:%s" % (s, d.name), r)
         if self.is_leader(s):
             for p in pl:
                 self.at(t + self.pipe_close_delay + self.rng.randrange(0, 300), self.close_pipe, p)
         else:
             for i, p in enumerate(pl):
-                self.log(s, t + 3 + i, th, "INFO", SAH, not_finalized(p, d))
+                self.log(s, t + 3 + i, th, "INFO", L.START_ADMIN_HANDLER, not_finalized(p, d))
 
     def close_pipe(self, t, p):
         self.open_pipes.discard(p)
@@ -370,8 +356,8 @@ class Sim:
     # -- admin RPCs on the leader (scm.md §2.2 NodeDecommissionManager, §1.2 audit) --
     def decommission(self, t, s, d, typed, admin_ip="10.0.0.21"):
         th = self.ipc_thread(s, 9860)
-        self.log(s, t, th, "INFO", NDM, "Force flag = false. Checking if decommission is possible for dns: [%s]" % d)
-        r = self.log(s, t + 11, th, "INFO", NDM, "Starting Decommission for node %s" % d)
+        self.log(s, t, th, "INFO", L.DECOMMISSION_MANAGER, "Force flag = false. Checking if decommission is possible for dns: [%s]" % d)
+        r = self.log(s, t + 11, th, "INFO", L.DECOMMISSION_MANAGER, "Starting Decommission for node %s" % d)
         self.tag("startdecom:%s:%s" % (s, d.name), r)
         self.write_op(s, t + 11, d, "DECOMMISSIONING", 0)
         self.pending[s].append(d)
@@ -381,7 +367,7 @@ class Sim:
 
     def recommission(self, t, s, d, typed, admin_ip="10.0.0.21"):
         th = self.ipc_thread(s, 9860)
-        r = self.log(s, t, th, "INFO", NDM, "Queued node %s for recommission" % d)
+        r = self.log(s, t, th, "INFO", L.DECOMMISSION_MANAGER, "Queued node %s for recommission" % d)
         self.tag("queued:%s:%s" % (s, d.name), r)
         if d in self.pending[s]:
             self.pending[s].remove(d)
@@ -392,9 +378,9 @@ class Sim:
     def start_maintenance(self, t, s, d, typed, hours, admin_ip="10.0.0.21"):
         th = self.ipc_thread(s, 9860)
         expiry = (t // 1000) + hours * 3600
-        self.log(s, t, th, "INFO", NDM, "Force flag = false. Checking if maintenance is possible for dns: [%s]" % d)
+        self.log(s, t, th, "INFO", L.DECOMMISSION_MANAGER, "Force flag = false. Checking if maintenance is possible for dns: [%s]" % d)
         self.write_op(s, t + 9, d, "ENTERING_MAINTENANCE", expiry)
-        self.log(s, t + 10, th, "INFO", NDM, "Starting Maintenance for node %s" % d)
+        self.log(s, t + 10, th, "INFO", L.DECOMMISSION_MANAGER, "Starting Maintenance for node %s" % d)
         self.pending[s].append(d)
         self.audit(s, t + 12, "hadoop", admin_ip, "START_MAINTENANCE_NODES",
                    '{"endInHours":"%d","nodes":"[%s]","force":"false"}' % (hours, typed))
@@ -402,7 +388,7 @@ class Sim:
     # -- leadership (scm.md §2.1; Ratis RaftServerImpl.setRole pads the old role to 9) --
     def _role_line(self, s, t, th, old, new, term, reason):
         sc = self.cl.scm(s)
-        return self.log(s, t, th, "INFO", RAFT, role_change(sc.mid, old, new, term, reason))
+        return self.log(s, t, th, "INFO", L.RAFT_DIVISION, role_change(sc.mid, old, new, term, reason))
 
     def step_down(self, t, s, reason="StepDownReason:JVM_PAUSE"):
         sc = self.cl.scm(s)
@@ -410,12 +396,12 @@ class Sim:
         th = sc.mid + "-LeaderStateImpl"
         r = self._role_line(s, t, th, "LEADER", "FOLLOWER", term, reason)
         self.tag("raft-stepdown:%s" % s, r)
-        r = self.log(s, t + 1, th, "INFO", SSM, scm_steps_down(sc.sid))
+        r = self.log(s, t + 1, th, "INFO", L.SCM_STATE_MACHINE, scm_steps_down(sc.sid))
         self.tag("stepdown:%s" % s, r)
-        r = self.log(s, t + 1, th, "INFO", CTX, ctx_leader(True, term, False, 0))
+        r = self.log(s, t + 1, th, "INFO", L.SCM_CONTEXT, ctx_leader(True, term, False, 0))
         self.tag("ctx-false:%s" % s, r)
-        self.log(s, t + 1, th, "INFO", CTX, ctx_ready(True, False))
-        self.log(s, t + 2, th, "INFO", RAFT, leader_change(sc.mid, sc.sid, "null", term, reason))
+        self.log(s, t + 1, th, "INFO", L.SCM_CONTEXT, ctx_ready(True, False))
+        self.log(s, t + 2, th, "INFO", L.RAFT_DIVISION, leader_change(sc.mid, sc.sid, "null", term, reason))
         self.role[s] = ("F", 0)
         self.ready[s] = False
 
@@ -423,7 +409,7 @@ class Sim:
         sc = self.cl.scm(s)
         self._role_line(s, t, sc.mid + "-FollowerState", "FOLLOWER", "CANDIDATE", term, "changeToCandidate")
         if known_leader:  # ServerState.initElection -> setLeader(null, phase)
-            self.log(s, t + 2, "%s-LeaderElection%d" % (sc.mid, election_no), "INFO", RAFT,
+            self.log(s, t + 2, "%s-LeaderElection%d" % (sc.mid, election_no), "INFO", L.RAFT_DIVISION,
                      leader_change(sc.mid, self.cl.scm(known_leader).sid, "null", term, "PRE_VOTE"))
 
     def candidate_to_follower(self, t, s, term, reason, th=None):
@@ -437,42 +423,42 @@ class Sim:
         r = self._role_line(s, t, th, "CANDIDATE", "LEADER", term, "changeToLeader")
         self.tag("raft-leader:%s" % s, r)
         # ServerState.setLeader calls notifyLeaderChanged before it logs "change Leader"
-        r = self.log(s, t + 1, th, "INFO", SSM, scm_becomes_leader(sc.sid, term))
+        r = self.log(s, t + 1, th, "INFO", L.SCM_STATE_MACHINE, scm_becomes_leader(sc.sid, term))
         self.tag("becomes-leader:%s" % s, r)
-        r = self.log(s, t + 1, th, "INFO", CTX, ctx_leader(False, 0, True, term))
+        r = self.log(s, t + 1, th, "INFO", L.SCM_CONTEXT, ctx_leader(False, 0, True, term))
         self.tag("ctx-true:%s" % s, r)
         self.role[s] = ("L", term)
         tt = t + 2
         for d in self.cl.dns:  # NodeDecommissionManager.onBecomeLeader -> continueAdminForNode
             if self.stored[s][d.name][0] in ADMIN_STATES:
-                r = self.log(s, tt, th, "INFO", NDM, "Continue admin for datanode %s" % d)
+                r = self.log(s, tt, th, "INFO", L.DECOMMISSION_MANAGER, "Continue admin for datanode %s" % d)
                 self.tag("continue:%s:%s" % (s, d.name), r)
                 if d not in self.pending[s]:
                     self.pending[s].append(d)
                 tt += 1
-        self.log(s, tt + 1, th, "INFO", RAFT, leader_change(sc.mid, "null", sc.sid, term, "becomeLeader", elected_after))
+        self.log(s, tt + 1, th, "INFO", L.RAFT_DIVISION, leader_change(sc.mid, "null", sc.sid, term, "becomeLeader", elected_after))
         self.at(tt + self.rng.randrange(90, 160), self.leader_ready, s)
 
     def leader_ready(self, t, s):
         sc = self.cl.scm(s)
         th = sc.mid + "-StateMachineUpdater"
-        self.log(s, t, th, "INFO", CTX, ctx_ready(False, True))
-        self.log(s, t + 1, th, "INFO", RM, RM_RUNNING)
-        self.log(s, t + 2, th, "INFO", BDS, SBDS_RUNNING)
+        self.log(s, t, th, "INFO", L.SCM_CONTEXT, ctx_ready(False, True))
+        self.log(s, t + 1, th, "INFO", L.REPLICATION_MANAGER, RM_RUNNING)
+        self.log(s, t + 2, th, "INFO", L.BLOCK_DELETING_SERVICE, SBDS_RUNNING)
         self.ready[s] = True
 
     def follower_learns(self, t, s, leader, term, elected_after, th=None):
         sc, lc = self.cl.scm(s), self.cl.scm(leader)
         th = th or "%s-server-thread%d" % (sc.sid, self.rng.randrange(1, 6))
-        r = self.log(s, t, th, "INFO", SSM, scm_leader_changed(lc.sid, sc.sid))
+        r = self.log(s, t, th, "INFO", L.SCM_STATE_MACHINE, scm_leader_changed(lc.sid, sc.sid))
         self.tag("leader-changed:%s" % s, r)
-        self.log(s, t, th, "INFO", RAFT, leader_change(sc.mid, "null", lc.sid, term, "appendEntries", elected_after))
+        self.log(s, t, th, "INFO", L.RAFT_DIVISION, leader_change(sc.mid, "null", lc.sid, term, "appendEntries", elected_after))
 
     def follower_new_term(self, t, s, old_leader, term, th=None):
         # ServerState.updateCurrentTerm -> setLeader(null, "updateCurrentTerm") on a vote request of a higher term
         sc = self.cl.scm(s)
         th = th or "%s-server-thread%d" % (sc.sid, self.rng.randrange(1, 6))
-        self.log(s, t, th, "INFO", RAFT, leader_change(sc.mid, self.cl.scm(old_leader).sid, "null", term, "updateCurrentTerm"))
+        self.log(s, t, th, "INFO", L.RAFT_DIVISION, leader_change(sc.mid, self.cl.scm(old_leader).sid, "null", term, "updateCurrentTerm"))
 
     # -- health (scm.md §2.2 *NodeHandler) --
     def stale(self, t, d):
@@ -480,7 +466,7 @@ class Sim:
             tt = t + s.skew // 10 + self.rng.randrange(0, 400)
             pl = [p for p in self.cl.pipes if p in self.open_pipes and d.name in self.cl.pipes[p]]
             self.health[s.name][d.name] = "STALE"
-            self.log(s.name, tt, self.ev_thread(s.name, "StaleNodeForStaleNodeHandler"), "INFO", STALE,
+            self.log(s.name, tt, self.ev_thread(s.name, "StaleNodeForStaleNodeHandler"), "INFO", L.STALE_NODE_HANDLER,
                      stale_node(d, pl))
 
     def dead(self, t, d):
@@ -492,8 +478,8 @@ class Sim:
 
     def dead_lines(self, s, t, d):
         th = self.ev_thread(s, "DeadNodeForDeadNodeHandler")
-        r = self.log(s, t, th, "INFO", DEAD, dead_node(d))
-        self.log(s, t + self.rng.randrange(40, 120), th, "INFO", DEAD, queue_cleared(d))
+        r = self.log(s, t, th, "INFO", L.DEAD_NODE_HANDLER, dead_node(d))
+        self.log(s, t + self.rng.randrange(40, 120), th, "INFO", L.DEAD_NODE_HANDLER, queue_cleared(d))
         return r
 
     # -- unrelated container traffic (scm.md §2.3, printed on every SCM) --
@@ -504,11 +490,11 @@ class Sim:
         for s in self.cl.scms:
             th = affinity_executor(s.name, self.affinity[first.name])
             tt = t + self.rng.randrange(3, 30)
-            self.log(s.name, tt, th, "INFO", ICR, "FINALIZE (i.e. CLOSING) "
+            self.log(s.name, tt, th, "INFO", L.ICR_HANDLER, "FINALIZE (i.e. CLOSING) "
                      + replica_details(cid, "OPEN", sid, "CLOSING", sid, first.uid, first))
             closer = members[1]
             th2 = affinity_executor(s.name, self.affinity[closer.name])
-            self.log(s.name, tt + close_after + self.rng.randrange(0, 900), th2, "INFO", ICR,
+            self.log(s.name, tt + close_after + self.rng.randrange(0, 900), th2, "INFO", L.ICR_HANDLER,
                      "CLOSE " + replica_details(cid, "CLOSING", sid, "CLOSED", sid, closer.uid, closer))
 
     def rm_loop(self, first, every_ms, ncont):
@@ -520,7 +506,7 @@ class Sim:
     def _rm(self, t, ncont):
         s = self.leader()
         if s and self.ready[s]:
-            self.log(s, t, "%s-ReplicationMonitor" % s, "INFO", RM,
+            self.log(s, t, "%s-ReplicationMonitor" % s, "INFO", L.REPLICATION_MANAGER,
                      rm_pass(self.rng.randrange(3, 40), ncont))
 
 
@@ -1148,12 +1134,12 @@ def bundle6():
         s, sc = "scm2", cl.scm("scm2")
         th = sim.ipc_thread(s)
         st, rep = sim.stored[s]["dn4"], sim.dnstate["dn4"]
-        r = sim.log(s, t, th, "INFO", SNM, "Scheduling a command to update the operationalState persisted on %s as the "
+        r = sim.log(s, t, th, "INFO", L.NODE_MANAGER, "Scheduling a command to update the operationalState persisted on %s as the "
                     "reported value (%s, %d) does not match the value stored in SCM (%s, %d)" % (d4, rep[0], rep[1], st[0], st[1]))
         sim.tag("sched-flip:scm2", r)
         sim.step_down(t + 1, s)
-        sim.log(s, t + 2, th, "WARN", CTX, "getTerm is invoked when not leader.")
-        r = sim.log(s, t + 2, th, "WARN", SNM, "Skip sending SetNodeOperationalStateCommand, since current SCM is not leader.",
+        sim.log(s, t + 2, th, "WARN", L.SCM_CONTEXT, "getTerm is invoked when not leader.")
+        r = sim.log(s, t + 2, th, "WARN", L.NODE_MANAGER, "Skip sending SetNodeOperationalStateCommand, since current SCM is not leader.",
                     cont=["org.apache.ratis.protocol.exceptions.NotLeaderException: Server %s is not the leader" % sc.mid]
                     + NLE_FRAMES)
         sim.tag("skip:scm2", r)

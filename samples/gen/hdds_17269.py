@@ -19,6 +19,7 @@ the comments and in each bundle's SOURCE.md); values in it are made up but consi
 import random
 from datetime import datetime
 
+from ozlog import loggers as L
 from ozlog.bundle import BundleDir, Records, audit_rollover, compose_entries, compose_v2_prefixes, daemon_log, entries
 from ozlog.log4j import (JDK8_POOL_TAIL, SHIPPED_CONSOLE_PROPERTIES, audit_lines, audit_msg, container_log_line, frames,
                          log_lines, logger_levels, ms as msec)
@@ -27,31 +28,6 @@ from ozlog.ozone import (RM_RUNNING, SBDS_RUNNING, affinity_executor, blocks_add
                          host_and_port, ipc_handler, leader_change, member_id, ratis_group, replica_details, rm_pass,
                          role_change, scm_becomes_leader, scm_leader_changed, shutdown_msg, startup_msg, to_candidate,
                          unable_to_communicate, uuid_bits)
-
-# --------------------------------------------------------------------------------------------------
-# Loggers (full names; %c{2} keeps the last two segments)
-L_RDS = "org.apache.hadoop.ozone.container.common.states.datanode.RunningDatanodeState"
-L_ESM = "org.apache.hadoop.ozone.container.common.statemachine.EndpointStateMachine"
-L_HBT = "org.apache.hadoop.ozone.container.common.states.endpoint.HeartbeatEndpointTask"
-L_SCTX = "org.apache.hadoop.ozone.container.common.statemachine.StateContext"
-L_DSM = "org.apache.hadoop.ozone.container.common.statemachine.DatanodeStateMachine"
-L_CCH = "org.apache.hadoop.ozone.container.common.statemachine.commandhandler.CloseContainerCommandHandler"
-L_DISP = "org.apache.hadoop.ozone.container.common.impl.HddsDispatcher"
-L_KVH = "org.apache.hadoop.ozone.container.keyvalue.KeyValueHandler"
-L_CHU = "org.apache.hadoop.ozone.container.keyvalue.helpers.ChunkUtils"
-L_XSR = "org.apache.hadoop.ozone.container.common.transport.server.ratis.XceiverServerRatis"
-L_DIV = "org.apache.ratis.server.RaftServer$Division"
-L_FST = "org.apache.ratis.server.impl.FollowerState"
-L_LEL = "org.apache.ratis.server.impl.LeaderElection"
-L_SSM = "org.apache.hadoop.hdds.scm.ha.SCMStateMachine"
-L_SCTXS = "org.apache.hadoop.hdds.scm.ha.SCMContext"
-L_HAM = "org.apache.hadoop.hdds.scm.ha.SCMHAManagerImpl"
-L_NM = "org.apache.hadoop.hdds.scm.node.SCMNodeManager"
-L_HBD = "org.apache.hadoop.hdds.scm.server.SCMDatanodeHeartbeatDispatcher"
-L_CRH = "org.apache.hadoop.hdds.scm.container.ContainerReportHandler"
-L_ICRH = "org.apache.hadoop.hdds.scm.container.IncrementalContainerReportHandler"
-L_RM = "org.apache.hadoop.hdds.scm.container.replication.ReplicationManager"
-L_SBDS = "org.apache.hadoop.hdds.scm.block.SCMBlockDeletingService"
 
 HB_MS = 30000  # hdds.heartbeat.interval (default 30s)
 
@@ -487,7 +463,7 @@ class Sim:
         while c < self.t1:
             if dbg:
                 self.cycle_no[d] += 1
-                b.log(d, c, "DEBUG", cl.t_daemon(d), L_DSM, "Executing cycle Number : %d" % self.cycle_no[d])
+                b.log(d, c, "DEBUG", cl.t_daemon(d), L.DATANODE_STATE_MACHINE, "Executing cycle Number : %d" % self.cycle_no[d])
             immediate_at = None
             dones = {}
             for s in SCMS:
@@ -502,7 +478,7 @@ class Sim:
                 elif kind == "REGISTER":
                     out, arr, done = self.call(d, s, start)
                     if out == "ok":
-                        b.log(s, arr, "INFO", ipc_thread(self.rng), L_NM, "Registered datanode: %s" % cl.debug_string(d))
+                        b.log(s, arr, "INFO", ipc_thread(self.rng), L.NODE_MANAGER, "Registered datanode: %s" % cl.debug_string(d))
                         b.audit(s, arr + 2, "SCMAudit", "INFO", "hadoop", cl.dn_ip[d], "REGISTER",
                                 '{"datanodeDetails":"%s"}' % cl.dd(d), "SUCCESS")
                         self.reg[(d, s)] = arr
@@ -515,7 +491,7 @@ class Sim:
                     out, arr, done = self.call(d, s, start)
                     if dbg:
                         pr = [(cl.pipelines[p][0], p == "P2") for p in ("P1", "P2")] if nr else None
-                        b.log(d, start, "DEBUG", cl.t_endpoint(d, s), L_HBT, "Sending heartbeat message : " +
+                        b.log(d, start, "DEBUG", cl.t_endpoint(d, s), L.HEARTBEAT_ENDPOINT_TASK, "Sending heartbeat message : " +
                               hb_proto(cl, d, self.node_report(d, start) if nr else None,
                                        [r for r in icrs], [a for a in acts], pr))
                     if out != "ok":
@@ -526,10 +502,10 @@ class Sim:
                                 exc = eof_exc(cl, d, s)
                             else:
                                 exc = timeout_exc(cl, d, s, 40000 + self.j(1000, 20000))
-                            b.log(d, done, "WARN", cl.t_endpoint(d, s), L_ESM,
+                            b.log(d, done, "WARN", cl.t_endpoint(d, s), L.ENDPOINT_STATE_MACHINE,
                                   cl.unable(s, missed[s] * HB_MS // 1000), exc)
                         if dbg:
-                            b.log(d, done + 1, "DEBUG", cl.t_endpoint(d, s), L_SCTX,
+                            b.log(d, done + 1, "DEBUG", cl.t_endpoint(d, s), L.STATE_CONTEXT,
                                   "endpoint: %s, size of reportsToPutBack: %d" % (cl.hp(s), len(icrs)))
                         self.put_back_icrs(d, s, start, icrs)
                         self.delivered.append((start, d, s, acts, [], "lost_ioexception"))
@@ -537,7 +513,7 @@ class Sim:
                     elif not self.registered(d, s, arr):
                         # SCMDatanodeHeartbeatDispatcher: unregistered -> ReregisterCommand, nothing processed
                         leader, term = self.leader_term(arr)
-                        b.log(s, arr, "INFO", ipc_thread(self.rng), L_HBD,
+                        b.log(s, arr, "INFO", ipc_thread(self.rng), L.HEARTBEAT_DISPATCHER,
                               "SCM received heartbeat from an unregistered datanode %s. Asking datanode to re-register."
                               % cl.dd(d))
                         audit_hb(b, cl, s, arr + 1, d, term if s == leader else None, [cmd_reregister()])
@@ -546,10 +522,10 @@ class Sim:
                             state_ev[s].append((done, "GETVERSION"))
                             self.rereg[d].append(done)
                             if dbg:
-                                b.log(d, done, "DEBUG", cl.t_endpoint(d, s), L_HBT,
+                                b.log(d, done, "DEBUG", cl.t_endpoint(d, s), L.HEARTBEAT_ENDPOINT_TASK,
                                       "Received SCM notification to register. Interrupt HEARTBEAT and transit to GETVERSION state.")
                         elif dbg:
-                            b.log(d, done, "DEBUG", cl.t_endpoint(d, s), L_HBT,
+                            b.log(d, done, "DEBUG", cl.t_endpoint(d, s), L.HEARTBEAT_ENDPOINT_TASK,
                                   "Illegal state %s found, expecting HEARTBEAT." % state_at(s, done))
                         missed[s] = 0
                     else:
@@ -577,7 +553,7 @@ class Sim:
             trig = [x for x in self.triggers[d] if c < x < nxt]
             for s in SCMS:
                 if dones[s] > c + HB_MS and not trig:
-                    b.log(d, c + HB_MS + self.j(4, 15), "WARN", cl.t_daemon(d), L_RDS,
+                    b.log(d, c + HB_MS + self.j(4, 15), "WARN", cl.t_daemon(d), L.RUNNING_DATANODE_STATE,
                           detected_timeout(cl.ep(s)))
             c = min(trig) if trig else nxt
 
@@ -623,7 +599,7 @@ def leader_services(b, sim, rng, t0, t1, running):
     while t < t1:
         ld, term = sim.leader_term(t)
         if running(ld, t):
-            b.log(ld, t, "INFO", ld + "-ReplicationMonitor", L_RM,
+            b.log(ld, t, "INFO", ld + "-ReplicationMonitor", L.REPLICATION_MANAGER,
                   rm_pass(rng.randint(3, 19), 57))
         t += 300_000
     t = t0 + 95_402
@@ -633,7 +609,7 @@ def leader_services(b, sim, rng, t0, t1, running):
         if running(ld, t):
             dns = rng.sample([d for d in DNS], 3)
             n = rng.randint(2, 5)
-            b.log(ld, t, "INFO", ld + "-SCMBlockDeletingService", L_SBDS,
+            b.log(ld, t, "INFO", ld + "-SCMBlockDeletingService", L.BLOCK_DELETING_SERVICE,
                   blocks_added(n * 3 * 12, 3, 4, rng.randint(4, 31)))
             for d in dns:
                 cmd += rng.randint(3, 17)
@@ -653,8 +629,8 @@ def container_close_flow(b, cl, sim, cid, pipe_key, sid, when_ready, leader, ter
         if ("containerID: %d " % cid) not in x[1] or d in skip:
             return
         if sim_.debug_dn == d:
-            b.log(d, t + 1, "DEBUG", cl.t_endpoint(d, s), L_HBT, "Received SCM container close request for container %d" % cid)
-            b.log(d, t + 9, "DEBUG", cl.prefix(d) + "CommandProcessorThread", L_CCH,
+            b.log(d, t + 1, "DEBUG", cl.t_endpoint(d, s), L.HEARTBEAT_ENDPOINT_TASK, "Received SCM container close request for container %d" % cid)
+            b.log(d, t + 9, "DEBUG", cl.prefix(d) + "CommandProcessorThread", L.CLOSE_CONTAINER_HANDLER,
                   "Processing Close Container command container #%d" % cid)
         vol = cl.disks[cid % 2]
         tc = t + sim_.j(12, 30)
@@ -680,7 +656,7 @@ def close_icr_lines(b, cl, sim):
             if r[1] == "CLOSED" and (s, r[0]) not in closed:
                 closed.add((s, r[0]))
                 b.log(s, t + sim.j(30, 60), "INFO", affinity_executor(s, DNS.index(d)),
-                      L_ICRH, "CLOSE " + D(cl, r[0], "CLOSING", r[5], "CLOSED", r[5], d))
+                      L.ICR_HANDLER, "CLOSE " + D(cl, r[0], "CLOSING", r[5], "CLOSED", r[5], d))
 
 
 # --------------------------------------------------------------------------------------------------
@@ -688,14 +664,14 @@ def scm_restart_lines(b, cl, restart_up, t_elect, t_ready):
     """Startup of the three SCMs after the service restart (scm.md 2.1, 2.2; Ratis lines datanode.md 2.1)."""
     for s in SCMS:
         t = restart_up[s]
-        b.log(s, t, "INFO", "main", L_HAM, " scm role is FOLLOWER peers %s" % cl.peers())
-        b.log(s, t + 2_310 + DNS.index("dn2") * 17, "INFO", "main", L_NM, "Entering startup safe mode.")
+        b.log(s, t, "INFO", "main", L.SCM_HA_MANAGER, " scm role is FOLLOWER peers %s" % cl.peers())
+        b.log(s, t + 2_310 + DNS.index("dn2") * 17, "INFO", "main", L.NODE_MANAGER, "Entering startup safe mode.")
     win_election(b, cl, "scm1", 7, t_elect, 5204, 5187, 688, 1_402)
     for s, dt in (("scm2", 731), ("scm3", 1_290)):
         tt = t_elect + dt
         follow(b, cl, s, "scm1", 7, tt, tt - restart_up[s] - 4_100, 1_915, 884215, 884215)
-    b.log("scm1", t_ready, "INFO", "scm1-SCM-SafeMode-Log-0", L_RM, RM_RUNNING)
-    b.log("scm1", t_ready + 40, "INFO", "scm1-SCM-SafeMode-Log-0", L_SBDS, SBDS_RUNNING)
+    b.log("scm1", t_ready, "INFO", "scm1-SCM-SafeMode-Log-0", L.REPLICATION_MANAGER, RM_RUNNING)
+    b.log("scm1", t_ready + 40, "INFO", "scm1-SCM-SafeMode-Log-0", L.BLOCK_DELETING_SERVICE, SBDS_RUNNING)
 
 
 def build_bug(debug, action=True):
@@ -760,7 +736,7 @@ def build_bug(debug, action=True):
     # dn2: the write that finds the volume full (HddsDispatcher WARN, datanode.md 2.5 / 3.B step 4).
     # The CONTAINER_FULL close action is queued for every SCM endpoint without a log line.
     if action:
-        b.log("dn2", VOL_FULL, "WARN", cl.prefix("dn2") + "ChunkWriter-1-0", L_DISP,
+        b.log("dn2", VOL_FULL, "WARN", cl.prefix("dn2") + "ChunkWriter-1-0", L.HDDS_DISPATCHER,
               "Triggered immediate heartbeat because of full volume.")
         sim.raise_event("dn2", VOL_FULL, actions=[(C, "CONTAINER_FULL")])
 
@@ -773,7 +749,7 @@ def build_bug(debug, action=True):
 
 def recon_timeout(b, cl, d, t):
     """Benign look-alike (datanode.md 3.B): one Detected timeout for the Recon endpoint."""
-    b.log(d, t, "WARN", cl.t_daemon(d), L_RDS, detected_timeout(cl.hp_recon()))
+    b.log(d, t, "WARN", cl.t_daemon(d), L.RUNNING_DATANODE_STATE, detected_timeout(cl.hp_recon()))
 
 
 # --------------------------------------------------------------------------------------------------
@@ -806,8 +782,8 @@ def build_control():
     d = "dn3"
     thr = cl.prefix(d) + "ChunkWriter-3-0"
     loc = 113750153625600377
-    b.log(d, T_UNH - 6, "ERROR", thr, L_CHU, "Unexpected write size. expected: 4194304, actual: 1048576")
-    b.log(d, T_UNH - 5, "WARN", thr, L_KVH,
+    b.log(d, T_UNH - 6, "ERROR", thr, L.CHUNK_UTILS, "Unexpected write size. expected: 4194304, actual: 1048576")
+    b.log(d, T_UNH - 5, "WARN", thr, L.KEY_VALUE_HANDLER,
           "Operation: WriteChunk , Trace ID:  , Message: Unexpected write size. expected: 4194304, actual: 1048576 , "
           "Result: INVALID_WRITE_SIZE , StorageContainerException Occurred.",
           ["org.apache.hadoop.hdds.scm.container.common.helpers.StorageContainerException: Unexpected write size. "
@@ -839,7 +815,7 @@ def build_control():
                 "Container has 1 error: WRITE_FAILURE for file %s/%s/current/containerDir1/%d with exception: "
                 "org.apache.hadoop.hdds.scm.container.common.helpers.StorageContainerException"
                 % (cl.disks[1], cl.cluster_id, C))
-    b.log(d, T_UNH, "INFO", thr, L_DISP, "Marked Container UNHEALTHY, ContainerID: %d" % C)
+    b.log(d, T_UNH, "INFO", thr, L.HDDS_DISPATCHER, "Marked Container UNHEALTHY, ContainerID: %d" % C)
     sim.raise_event(d, T_UNH + 2, actions=[(C, "CONTAINER_UNHEALTHY")],
                     icrs=[(C, "UNHEALTHY", 5368709120, 3221225472, 771, 61877)])
 
@@ -850,7 +826,7 @@ def build_control():
             if r[0] == C and r[1] == "UNHEALTHY":
                 # ICR handler prints FINALIZE on every SCM; only the leader applies it (scm.md 2.3)
                 b.log(s, t + sim_.j(25, 45), "INFO", affinity_executor(s, DNS.index(dn)),
-                      L_ICRH, "FINALIZE (i.e. CLOSING) " + D(cl, C, "OPEN", 61877, "UNHEALTHY", 61877, dn))
+                      L.ICR_HANDLER, "FINALIZE (i.e. CLOSING) " + D(cl, C, "OPEN", 61877, "UNHEALTHY", 61877, dn))
                 if s == "scm1":
                     state["finalized"] = True
         for a in acts:
@@ -872,57 +848,56 @@ def build_control():
 # --------------------------------------------------------------------------------------------------
 # SCM process restarts (HddsServerUtil.startupShutdownMessage banners, logger StorageContainerManagerStarter;
 # read at ozone-2.0.0..2.2.0, not in scm.md) and the Ratis failover they cause (scm.md 2.1, datanode.md 2.1).
-L_STARTER = "org.apache.hadoop.hdds.scm.server.StorageContainerManagerStarter"
 REVISION = {"2.2.0": "95bda680b952d164706dc0b8debbcad805b6a32c",          # git rev-parse ozone-2.2.0^{commit}
             "2.3.0-SNAPSHOT": "78d5650c313f2fa0731bdf08b76d4604090dabca"}  # HEAD the catalogue quotes
 
 
 def scm_stop_lines(b, cl, s, t):
     """`ozone --daemon stop scm`: SIGTERM (SignalLogger ERROR), then the shutdown hook's banner."""
-    b.log(s, t, "ERROR", "SIGTERM handler", L_STARTER, "RECEIVED SIGNAL 15: SIGTERM")
-    b.log(s, t + 37, "INFO", "shutdown-hook-0", L_STARTER,
+    b.log(s, t, "ERROR", "SIGTERM handler", L.SCM_STARTER, "RECEIVED SIGNAL 15: SIGTERM")
+    b.log(s, t + 37, "INFO", "shutdown-hook-0", L.SCM_STARTER,
           shutdown_msg("StorageContainerManager", cl.scm_host[s], cl.scm_ip[s]))
 
 
 def scm_start_lines(b, cl, s, t, version):
     """Start of one SCM process: banner (classpath and conf shortened with `…`), role, safe mode."""
-    b.log(s, t, "INFO", "main", L_STARTER,
+    b.log(s, t, "INFO", "main", L.SCM_STARTER,
           startup_msg("StorageContainerManager", cl.scm_host[s], cl.scm_ip[s], version,
                       "https://github.com/apache/ozone.git/" + REVISION[version],
                       "/opt/ozone/etc/hadoop:/opt/ozone/share/ozone/lib/hdds-server-scm-%s.jar:…" % version,
                       "{hdds.heartbeat.interval=30s, ozone.scm.names=scm1.example.com,scm2.example.com,"
                       "scm3.example.com, ozone.scm.ratis.enable=true, …}"))
-    b.log(s, t + 4_711, "INFO", "main", L_HAM, " scm role is FOLLOWER peers %s" % cl.peers())
-    b.log(s, t + 7_020, "INFO", "main", L_NM, "Entering startup safe mode.")
+    b.log(s, t + 4_711, "INFO", "main", L.SCM_HA_MANAGER, " scm role is FOLLOWER peers %s" % cl.peers())
+    b.log(s, t + 7_020, "INFO", "main", L.NODE_MANAGER, "Entering startup safe mode.")
 
 
 def win_election(b, cl, new, term, t, elapsed_ms, timeout_ms, passed_after, ready_after):
     """`new` times out as a follower (FollowerState), wins the election of `term` and becomes the ready leader."""
     m = member_id(cl.scm_ids[new], cl.group)
-    b.log(new, t, "INFO", m + "-FollowerState", L_FST, to_candidate(m + "-FollowerState", elapsed_ms, timeout_ms))
-    b.log(new, t + 1, "INFO", m + "-FollowerState", L_DIV, role_change(m, "FOLLOWER", "CANDIDATE", term - 1, "changeToCandidate"))
+    b.log(new, t, "INFO", m + "-FollowerState", L.FOLLOWER_STATE, to_candidate(m + "-FollowerState", elapsed_ms, timeout_ms))
+    b.log(new, t + 1, "INFO", m + "-FollowerState", L.RAFT_DIVISION, role_change(m, "FOLLOWER", "CANDIDATE", term - 1, "changeToCandidate"))
     el, t = m + "-LeaderElection1", t + passed_after
-    b.log(new, t, "INFO", el, L_LEL, election_result(el, "ELECTION"))
-    b.log(new, t + 2, "INFO", el, L_DIV, role_change(m, "CANDIDATE", "LEADER", term, "changeToLeader"))
-    b.log(new, t + 5, "INFO", el, L_SSM, scm_becomes_leader(cl.scm_ids[new], term))
-    b.log(new, t + 5, "INFO", el, L_SCTXS, ctx_leader(False, 0, True, term))
-    b.log(new, t - passed_after + ready_after, "INFO", m + "-StateMachineUpdater", L_SCTXS, ctx_ready(False, True))
+    b.log(new, t, "INFO", el, L.LEADER_ELECTION, election_result(el, "ELECTION"))
+    b.log(new, t + 2, "INFO", el, L.RAFT_DIVISION, role_change(m, "CANDIDATE", "LEADER", term, "changeToLeader"))
+    b.log(new, t + 5, "INFO", el, L.SCM_STATE_MACHINE, scm_becomes_leader(cl.scm_ids[new], term))
+    b.log(new, t + 5, "INFO", el, L.SCM_CONTEXT, ctx_leader(False, 0, True, term))
+    b.log(new, t - passed_after + ready_after, "INFO", m + "-StateMachineUpdater", L.SCM_CONTEXT, ctx_ready(False, True))
 
 
 def failover_lines(b, cl, new, old, term, t_elect):
     """`new` wins the election after `old` stopped answering (FollowerState timeout); the third SCM follows."""
     win_election(b, cl, new, term, t_elect, 5731, 5126, 702, 1_350)
     third = [s for s in SCMS if s not in (new, old)][0]
-    b.log(third, t_elect + 760, "INFO", "grpc-default-executor-2", L_SSM, scm_leader_changed(cl.scm_ids[new], cl.scm_ids[third]))
+    b.log(third, t_elect + 760, "INFO", "grpc-default-executor-2", L.SCM_STATE_MACHINE, scm_leader_changed(cl.scm_ids[new], cl.scm_ids[third]))
 
 
 def follow(b, cl, s, leader, term, t, elected_ms, caught_up_after, applied, commit_on_start):
     """A (re)started SCM learns the leader from its first AppendEntries and catches up."""
     m = member_id(cl.scm_ids[s], cl.group)
-    b.log(s, t, "INFO", "grpc-default-executor-0", L_DIV,
+    b.log(s, t, "INFO", "grpc-default-executor-0", L.RAFT_DIVISION,
           leader_change(m, "null", cl.scm_ids[leader], term, "APPEND_ENTRIES", elected_ms))
-    b.log(s, t + 2, "INFO", "grpc-default-executor-0", L_SSM, scm_leader_changed(cl.scm_ids[leader], cl.scm_ids[s]))
-    b.log(s, t + caught_up_after, "INFO", m + "-StateMachineUpdater", L_SSM,
+    b.log(s, t + 2, "INFO", "grpc-default-executor-0", L.SCM_STATE_MACHINE, scm_leader_changed(cl.scm_ids[leader], cl.scm_ids[s]))
+    b.log(s, t + caught_up_after, "INFO", m + "-StateMachineUpdater", L.SCM_STATE_MACHINE,
           "Follower caught up with leader: lastAppliedIndex=%d, leaderCommitOnStart=%d" % (applied, commit_on_start))
 
 
@@ -1305,7 +1280,7 @@ LOG4J_DEBUG = (
     + SHIPPED_CONSOLE_PROPERTIES
     + "\n# HDDS-17269 investigation (datanode.md 3.B \"DEBUG loggers an operator must enable\")\n"
     + logger_levels((logger, "DEBUG") for logger in (
-        L_HBT, "org.apache.hadoop.ozone.container.common.states.endpoint.VersionEndpointTask", L_SCTX, L_DSM, L_CCH)))
+        L.HEARTBEAT_ENDPOINT_TASK, "org.apache.hadoop.ozone.container.common.states.endpoint.VersionEndpointTask", L.STATE_CONTEXT, L.DATANODE_STATE_MACHINE, L.CLOSE_CONTAINER_HANDLER)))
 
 
 HAND_WRITTEN = ("EXPECTED.json", "SOURCE.md", "REPLAY")  # the docs of the first three bundles are written by hand

@@ -16,6 +16,7 @@ are listed in each SOURCE.md under "Not from the catalogue".
 """
 import random
 
+from ozlog import loggers as L
 from ozlog.bundle import (BundleDir, Records, audit_rollover, compose_entries, compose_v1_prefixes, daemon_log, entries,
                           main_log, rfa_backup, site_xml)
 from ozlog.log4j import JDK17_POOL_TAIL, audit_lines, audit_msg, container_log_line, epoch_ms, frames, ms, parse_time as T, sec
@@ -25,32 +26,6 @@ from ozlog.ozone import (RM_RUNNING, SBDS_RUNNING, affinity_executor, blocks_add
                          leader_notification, member_id, not_finalized, queue_cleared, random_uuid, ratis_group,
                          replica_details, replicate_command, rm_pass, rm_sending, role_change, scm_becomes_leader,
                          scm_leader_changed, scm_steps_down, stale_node, to_candidate, unable_to_communicate as unable)
-
-# ----------------------------------------------------------------------------------------------
-# loggers (scm.md 2.x, datanode.md 2.x): the logger name is the FQCN
-# ----------------------------------------------------------------------------------------------
-L_RAFT = "org.apache.ratis.server.RaftServer$Division"
-L_FOLLOWER = "org.apache.ratis.server.impl.FollowerState"
-L_SM = "org.apache.hadoop.hdds.scm.ha.SCMStateMachine"
-L_CTX = "org.apache.hadoop.hdds.scm.ha.SCMContext"
-L_STALE = "org.apache.hadoop.hdds.scm.node.StaleNodeHandler"
-L_DEAD = "org.apache.hadoop.hdds.scm.node.DeadNodeHandler"
-L_HRO = "org.apache.hadoop.hdds.scm.node.HealthyReadOnlyNodeHandler"
-L_RO2H = "org.apache.hadoop.hdds.scm.node.ReadOnlyHealthyToHealthyNodeHandler"
-L_FCR = "org.apache.hadoop.hdds.scm.container.ContainerReportHandler"
-L_ICR = "org.apache.hadoop.hdds.scm.container.IncrementalContainerReportHandler"
-L_RM = "org.apache.hadoop.hdds.scm.container.replication.ReplicationManager"
-L_EMPTY = "org.apache.hadoop.hdds.scm.container.replication.health.EmptyContainerHandler"
-L_SBDS = "org.apache.hadoop.hdds.scm.block.SCMBlockDeletingService"
-L_DBL = "org.apache.hadoop.hdds.scm.block.DeletedBlockLogImpl"
-# datanode
-L_DSM = "org.apache.hadoop.ozone.container.common.statemachine.DatanodeStateMachine"
-L_EPSM = "org.apache.hadoop.ozone.container.common.statemachine.EndpointStateMachine"
-L_FPB = "org.apache.hadoop.ozone.container.keyvalue.impl.FilePerBlockStrategy"
-L_XSR = "org.apache.hadoop.ozone.container.common.transport.server.ratis.XceiverServerRatis"
-L_CSM = "org.apache.hadoop.ozone.container.common.transport.server.ratis.ContainerStateMachine"
-L_CCH = "org.apache.hadoop.ozone.container.common.statemachine.commandhandler.CloseContainerCommandHandler"
-
 
 # ----------------------------------------------------------------------------------------------
 # identities
@@ -157,35 +132,35 @@ def scm_failover(c, t, old, new, new_term, election_no):
     """scm.md 2.1 + 4.3 excerpt: old leader steps down, new one wins the election."""
     m_old, m_new = c.member(old), c.member(new)
     th = m_old + "-LeaderStateImpl"
-    c.log(old, t, "INFO", th, L_RAFT, role_change(m_old, "LEADER", "FOLLOWER", new_term - 1, "StepDownReason:JVM_PAUSE"))
-    c.log(old, t + ms(1), "INFO", th, L_SM, scm_steps_down(c.scm(old).id))
-    c.log(old, t + ms(1), "INFO", th, L_CTX, ctx_leader(True, new_term - 1, False, 0))
-    c.log(old, t + ms(1), "INFO", th, L_CTX, ctx_ready(True, False))
+    c.log(old, t, "INFO", th, L.RAFT_DIVISION, role_change(m_old, "LEADER", "FOLLOWER", new_term - 1, "StepDownReason:JVM_PAUSE"))
+    c.log(old, t + ms(1), "INFO", th, L.SCM_STATE_MACHINE, scm_steps_down(c.scm(old).id))
+    c.log(old, t + ms(1), "INFO", th, L.SCM_CONTEXT, ctx_leader(True, new_term - 1, False, 0))
+    c.log(old, t + ms(1), "INFO", th, L.SCM_CONTEXT, ctx_ready(True, False))
     t2 = t + ms(5120)
-    c.log(new, t2, "INFO", m_new + "-FollowerState", L_FOLLOWER, to_candidate(m_new, 5236, 5119))
-    c.log(new, t2, "INFO", m_new + "-FollowerState", L_RAFT, role_change(m_new, "FOLLOWER", "CANDIDATE", new_term - 1, "changeToCandidate"))
+    c.log(new, t2, "INFO", m_new + "-FollowerState", L.FOLLOWER_STATE, to_candidate(m_new, 5236, 5119))
+    c.log(new, t2, "INFO", m_new + "-FollowerState", L.RAFT_DIVISION, role_change(m_new, "FOLLOWER", "CANDIDATE", new_term - 1, "changeToCandidate"))
     el = "%s-LeaderElection%d" % (m_new, election_no)
     t3 = t2 + ms(61)
-    c.log(new, t3, "INFO", el, L_RAFT, role_change(m_new, "CANDIDATE", "LEADER", new_term, "changeToLeader"))
-    c.log(new, t3 + ms(2), "INFO", el, L_SM, scm_becomes_leader(c.scm(new).id, new_term))
-    c.log(new, t3 + ms(2), "INFO", el, L_CTX, ctx_leader(False, 0, True, new_term))
+    c.log(new, t3, "INFO", el, L.RAFT_DIVISION, role_change(m_new, "CANDIDATE", "LEADER", new_term, "changeToLeader"))
+    c.log(new, t3 + ms(2), "INFO", el, L.SCM_STATE_MACHINE, scm_becomes_leader(c.scm(new).id, new_term))
+    c.log(new, t3 + ms(2), "INFO", el, L.SCM_CONTEXT, ctx_leader(False, 0, True, new_term))
     smu = m_new + "-StateMachineUpdater"
-    c.log(new, t3 + ms(131), "INFO", smu, L_CTX, ctx_ready(False, True))
-    c.log(new, t3 + ms(133), "INFO", smu, L_RM, RM_RUNNING)
-    c.log(new, t3 + ms(134), "INFO", smu, L_SBDS, SBDS_RUNNING)
+    c.log(new, t3 + ms(131), "INFO", smu, L.SCM_CONTEXT, ctx_ready(False, True))
+    c.log(new, t3 + ms(133), "INFO", smu, L.REPLICATION_MANAGER, RM_RUNNING)
+    c.log(new, t3 + ms(134), "INFO", smu, L.BLOCK_DELETING_SERVICE, SBDS_RUNNING)
     for i, s in enumerate(x.name for x in c.scms if x.name != new):
         m = c.member(s)
         th = "%s-server-thread%d" % (c.scm(s).id, 2 + i)
         tt = t3 + ms(40 + 9 * i)
-        c.log(s, tt, "INFO", th, L_RAFT, leader_change(m, "null", c.scm(new).id, new_term, "APPEND_ENTRIES", 5201 + 17 * i))
-        c.log(s, tt + ms(1), "INFO", th, L_SM, scm_leader_changed(c.scm(new).id, c.scm(s).id))
+        c.log(s, tt, "INFO", th, L.RAFT_DIVISION, leader_change(m, "null", c.scm(new).id, new_term, "APPEND_ENTRIES", 5201 + 17 * i))
+        c.log(s, tt + ms(1), "INFO", th, L.SCM_STATE_MACHINE, scm_leader_changed(c.scm(new).id, c.scm(s).id))
 
 
 def rm_passes(c, t0, t1, every=300, ncont=1800, busy=None):
     """ReplicationManager pass summary on the leader (scm.md 2.5). busy: {time: [callback]}"""
     t = t0
     while t < t1:
-        c.log(c.leader, t + ms(c.rng.randint(40, 260)), "INFO", c.leader + "-ReplicationMonitor", L_RM,
+        c.log(c.leader, t + ms(c.rng.randint(40, 260)), "INFO", c.leader + "-ReplicationMonitor", L.REPLICATION_MANAGER,
               rm_pass(c.rng.randint(31, 140), ncont + c.rng.randint(0, 12)))
         t += sec(every)
 
@@ -201,7 +176,7 @@ def lt(c, t):
     return t + ms(c.skew[c.leader])
 
 
-def normal_close(c, t, cid, members, sid, report_logger=L_ICR, mark=None):
+def normal_close(c, t, cid, members, sid, report_logger=L.ICR_HANDLER, mark=None):
     """DN-initiated close of a full container: DN CLOSING/CLOSED (datanode.md 1.3), SCM
     FINALIZE on the first CLOSING ICR and CLOSE on the first CLOSED ICR, on every SCM (scm.md 2.3)."""
     first = members[0]
@@ -212,7 +187,7 @@ def normal_close(c, t, cid, members, sid, report_logger=L_ICR, mark=None):
               "FINALIZE (i.e. CLOSING) " + c.details(cid, "OPEN", sid, "CLOSING", sid, first))
     # SCM's close command reaches the followers of the pipeline: only the Ratis leader (members[0]) closes
     for i, m in enumerate(members[1:]):
-        c.log(m, t + ms(650 + 40 * i + c.rng.randint(0, 200)), "INFO", c.dn(m).uuid + "-CommandProcessorThread", L_CCH,
+        c.log(m, t + ms(650 + 40 * i + c.rng.randint(0, 200)), "INFO", c.dn(m).uuid + "-CommandProcessorThread", L.CLOSE_CONTAINER_HANDLER,
               "Follower cannot close container #%d." % cid)
     tc = t + ms(1400 + c.rng.randint(0, 900))
     for i, m in enumerate(members):
@@ -238,17 +213,17 @@ def block_deletion(c, t, per_container, thread_scm, dn_thread, nodes_total):
     follower 'Skip commit transactions' when the DNs report the delete status (scm.md 2.6)."""
     nblocks = sum(len(ids) for _, _, ids in per_container)
     dns = sorted({d for _, members, _ in per_container for d in members})
-    c.log(c.leader, t, "INFO", thread_scm, L_SBDS,
+    c.log(c.leader, t, "INFO", thread_scm, L.BLOCK_DELETING_SERVICE,
           blocks_added(nblocks, len(dns), nodes_total, c.rng.randint(3, 21)))
     for cid, members, ids in per_container:
         for m in members:
             tt = t + ms(30500 + c.rng.randint(0, 2500))
             for lid in ids:
-                c.log(m, tt, "INFO", dn_thread, L_FPB, "Deleted block file: %s" % block_file(c, m, cid, lid))
+                c.log(m, tt, "INFO", dn_thread, L.FILE_PER_BLOCK, "Deleted block file: %s" % block_file(c, m, cid, lid))
                 tt += ms(c.rng.randint(1, 6))
     for f in c.followers():
         for k in range(min(2, len(dns))):
-            c.log(f, t + ms(61000 + 900 * k), "INFO", "%s-EventQueue-DeleteBlockStatusForDeletedBlockLogImpl" % f, L_DBL,
+            c.log(f, t + ms(61000 + 900 * k), "INFO", "%s-EventQueue-DeleteBlockStatusForDeletedBlockLogImpl" % f, L.DELETED_BLOCK_LOG,
                   "Skip commit transactions since current SCM is not leader.")
 
 
@@ -256,28 +231,28 @@ def node_stale(c, t, dn, pipelines, mark=None):
     for s in c.scms:
         th = s.name + "-EventQueue-StaleNodeForStaleNodeHandler"
         tt = t + ms(c.rng.randint(0, 900))
-        c.log(s.name, tt, "INFO", th, L_STALE, stale_node(c.dn(dn), ["Pipeline-" + p for p in pipelines]),
+        c.log(s.name, tt, "INFO", th, L.STALE_NODE_HANDLER, stale_node(c.dn(dn), ["Pipeline-" + p for p in pipelines]),
               mark=mark if s.name == c.leader else None)
         if s.name != c.leader:
             for p in pipelines:
-                c.log(s.name, tt + ms(3), "INFO", th, L_STALE, not_finalized("Pipeline-" + p, c.dn(dn)))
+                c.log(s.name, tt + ms(3), "INFO", th, L.STALE_NODE_HANDLER, not_finalized("Pipeline-" + p, c.dn(dn)))
 
 
 def node_dead(c, t, dn, mark=None):
     for s in c.scms:
         th = s.name + "-EventQueue-DeadNodeForDeadNodeHandler"
         tt = t + ms(c.rng.randint(0, 900))
-        c.log(s.name, tt, "INFO", th, L_DEAD, dead_node(c.dn(dn)), mark=mark if s.name == c.leader else None)
-        c.log(s.name, tt + ms(c.rng.randint(60, 140)), "INFO", th, L_DEAD, queue_cleared(c.dn(dn)))
+        c.log(s.name, tt, "INFO", th, L.DEAD_NODE_HANDLER, dead_node(c.dn(dn)), mark=mark if s.name == c.leader else None)
+        c.log(s.name, tt + ms(c.rng.randint(60, 140)), "INFO", th, L.DEAD_NODE_HANDLER, queue_cleared(c.dn(dn)))
 
 
 def node_back(c, t, dn, mark=None, via_readonly=True):
     for s in c.scms:
         tt = t + ms(c.rng.randint(0, 900))
         if via_readonly:
-            c.log(s.name, tt, "INFO", s.name + "-EventQueue-HealthyReadonlyNodeForHealthyReadOnlyNodeHandler", L_HRO,
+            c.log(s.name, tt, "INFO", s.name + "-EventQueue-HealthyReadonlyNodeForHealthyReadOnlyNodeHandler", L.HEALTHY_READONLY_HANDLER,
                   "Datanode %s moved to HEALTHY READONLY state." % c.dn(dn), mark=mark if s.name == c.leader else None)
-        c.log(s.name, tt + ms(2), "INFO", s.name + "-EventQueue-HealthyReadonlyToHealthyNodeForReadOnlyHealthyToHealthyNodeHandler", L_RO2H,
+        c.log(s.name, tt + ms(2), "INFO", s.name + "-EventQueue-HealthyReadonlyToHealthyNodeForReadOnlyHealthyToHealthyNodeHandler", L.READONLY_TO_HEALTHY_HANDLER,
               healthy_node(c.dn(dn)))
 
 
@@ -309,7 +284,7 @@ def unable_to_communicate(c, dn, t, scm, seconds):
     """datanode.md 2.6 EndpointStateMachine.logIfNeeded WARN + exception (1.5 shape)."""
     d, s = c.dn(dn), c.scm(scm)
     hp = host_and_port(s.host, s.ip, 9861)
-    c.log(dn, t, "WARN", endpoint_thread(d.uuid, hp), L_EPSM, unable(hp, seconds), extra=[
+    c.log(dn, t, "WARN", endpoint_thread(d.uuid, hp), L.ENDPOINT_STATE_MACHINE, unable(hp, seconds), extra=[
         connect_refused(d.host, d.ip, s.host)] + frames(
         "java.base/jdk.internal.reflect.NativeConstructorAccessorImpl.newInstance0(Native Method)",
         "java.base/jdk.internal.reflect.NativeConstructorAccessorImpl.newInstance(NativeConstructorAccessorImpl.java:77)",
@@ -331,8 +306,8 @@ def unable_to_communicate(c, dn, t, scm, seconds):
 def dn_start(c, dn, t):
     """datanode.md 2.6: DatanodeStateMachine startup INFO lines (pool size = 1 + #SCMs)."""
     d = c.dn(dn)
-    c.log(dn, t, "INFO", "main", L_DSM, "Datanode State Machine Task Thread Pool size %d" % (1 + len(c.scms)))
-    c.log(dn, t + ms(2311), "INFO", d.uuid + "-DatanodeStateMachineDaemonThread", L_DSM, "Ozone container server started.")
+    c.log(dn, t, "INFO", "main", L.DATANODE_STATE_MACHINE, "Datanode State Machine Task Thread Pool size %d" % (1 + len(c.scms)))
+    c.log(dn, t + ms(2311), "INFO", d.uuid + "-DatanodeStateMachineDaemonThread", L.DATANODE_STATE_MACHINE, "Ozone container server started.")
 
 
 def new_pipeline(c, t, pipeline, members, leader_dn, term=1):
@@ -342,17 +317,17 @@ def new_pipeline(c, t, pipeline, members, leader_dn, term=1):
         d = c.dn(m)
         mem = member_id(d.uuid, gid)
         tt = t + ms(c.rng.randint(0, 120))
-        c.log(m, tt, "INFO", "%s-CreatePipelineCommandHandlerThread-0" % d.uuid, L_CSM, "%s: initialize %s" % (d.uuid, gid))
-        c.log(m, tt + ms(3), "INFO", "%s-CreatePipelineCommandHandlerThread-0" % d.uuid, L_XSR, "Created group Pipeline-%s" % pipeline)
+        c.log(m, tt, "INFO", "%s-CreatePipelineCommandHandlerThread-0" % d.uuid, L.CONTAINER_STATE_MACHINE, "%s: initialize %s" % (d.uuid, gid))
+        c.log(m, tt + ms(3), "INFO", "%s-CreatePipelineCommandHandlerThread-0" % d.uuid, L.XCEIVER_SERVER_RATIS, "Created group Pipeline-%s" % pipeline)
         if m == leader_dn:
-            c.log(m, tt + ms(5150), "INFO", mem + "-FollowerState", L_RAFT, role_change(mem, "FOLLOWER", "CANDIDATE", term - 1, "changeToCandidate"))
-            c.log(m, tt + ms(5212), "INFO", mem + "-LeaderElection1", L_RAFT, role_change(mem, "CANDIDATE", "LEADER", term, "changeToLeader"))
-            c.log(m, tt + ms(5260), "INFO", mem + "-LeaderElection1", L_XSR, leader_notification(gid, c.dn(leader_dn).uuid))
+            c.log(m, tt + ms(5150), "INFO", mem + "-FollowerState", L.RAFT_DIVISION, role_change(mem, "FOLLOWER", "CANDIDATE", term - 1, "changeToCandidate"))
+            c.log(m, tt + ms(5212), "INFO", mem + "-LeaderElection1", L.RAFT_DIVISION, role_change(mem, "CANDIDATE", "LEADER", term, "changeToLeader"))
+            c.log(m, tt + ms(5260), "INFO", mem + "-LeaderElection1", L.XCEIVER_SERVER_RATIS, leader_notification(gid, c.dn(leader_dn).uuid))
             continue
         else:
-            c.log(m, tt + ms(5240), "INFO", "%s-server-thread1" % d.uuid, L_RAFT,
+            c.log(m, tt + ms(5240), "INFO", "%s-server-thread1" % d.uuid, L.RAFT_DIVISION,
                   leader_change(mem, "null", c.dn(leader_dn).uuid, term, "APPEND_ENTRIES", 5100 + c.rng.randint(0, 300)))
-        c.log(m, tt + ms(5260), "INFO", "%s-server-thread1" % d.uuid, L_XSR, leader_notification(gid, c.dn(leader_dn).uuid))
+        c.log(m, tt + ms(5260), "INFO", "%s-server-thread1" % d.uuid, L.XCEIVER_SERVER_RATIS, leader_notification(gid, c.dn(leader_dn).uuid))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -409,7 +384,7 @@ def bundle1():
     sbds = "scm1-SCMBlockDeletingService#0"
 
     # -- leadership at the start of the window: scm2 (term 6) -> scm1 (term 7)
-    c.log("scm2", t("06:00:31,204"), "INFO", "scm2-ReplicationMonitor", L_RM,
+    c.log("scm2", t("06:00:31,204"), "INFO", "scm2-ReplicationMonitor", L.REPLICATION_MANAGER,
           rm_pass(88, 1794))
     scm_failover(c, t("06:02:11,517"), "scm2", "scm1", 7, 12)
     rm_passes(c, t("06:03:05,000"), t("09:06:00,000"), ncont=1796)
@@ -422,7 +397,7 @@ def bundle1():
         c.cont(m, t("06:38:14,640") + ms(9 * i), "INFO", 3102, 9874, "CLOSING")
         c.cont(m, t("06:38:15,902") + ms(13 * i), "INFO", 3102, 9874, "CLOSED")
     for s in c.scms:
-        c.log(s.name, t("06:38:16,011") + ms(rng.randint(0, 40)), "INFO", c.fp(s.name, "dn5"), L_ICR,
+        c.log(s.name, t("06:38:16,011") + ms(rng.randint(0, 40)), "INFO", c.fp(s.name, "dn5"), L.ICR_HANDLER,
               "CLOSE " + c.details(3102, "CLOSING", 9874, "CLOSED", 9874, "dn5"))
     open_container(c, t("06:39:02,417"), 3106, members["b"])
     open_container(c, t("06:55:12,208"), X, members["x"])
@@ -434,13 +409,13 @@ def bundle1():
     # -- R (dn4) host crashes at 07:12:40 (no shutdown line); dn1/dn2 keep writing #3107 up to BCSID S
     # -- SCM: stale, pipelines finalized, #3107 closes on dn1/dn2 at S, dead
     node_stale(c, t("07:17:44,092"), R, [P["x"], P["d"]], mark="b1_stale")
-    c.log("dn2", t("07:17:46,127"), "INFO", c.dn("dn2").uuid + "-CommandProcessorThread", L_CCH, "Follower cannot close container #%d." % X)
+    c.log("dn2", t("07:17:46,127"), "INFO", c.dn("dn2").uuid + "-CommandProcessorThread", L.CLOSE_CONTAINER_HANDLER, "Follower cannot close container #%d." % X)
     for i, m in enumerate(["dn1", "dn2"]):
         c.cont(m, t("07:17:46,310") + ms(8 * i), "INFO", X, S, "CLOSING")
         c.cont(m, t("07:17:51,128") + ms(12 * i), "INFO", X, S, "CLOSED", mark="b1_dnclosed_" + m)
     closed_at = t("07:17:51,233")
     for s in c.scms:
-        c.log(s.name, closed_at + ms(rng.randint(0, 35)), "INFO", c.fp(s.name, "dn1"), L_ICR,
+        c.log(s.name, closed_at + ms(rng.randint(0, 35)), "INFO", c.fp(s.name, "dn1"), L.ICR_HANDLER,
               "CLOSE " + c.details(X, "CLOSING", S, "CLOSED", S, "dn1"),
               mark="b1_close" if s.name == c.leader else None)
     node_dead(c, t("07:22:45,310"), R, mark="b1_dead")
@@ -454,7 +429,7 @@ def bundle1():
     # -- RM deletes the empty CLOSED container #3107 (EmptyContainerHandler; CLOSED->DELETING->DELETED silent)
     tdel = t("08:13:05,020")
     for i, m in enumerate(["dn1", "dn2"]):
-        c.log(c.leader, tdel + ms(i), "INFO", "scm1-ReplicationMonitor", L_RM,
+        c.log(c.leader, tdel + ms(i), "INFO", "scm1-ReplicationMonitor", L.REPLICATION_MANAGER,
               rm_send(c, tdel + ms(i), None, delete_command(c.next_cmd(), X), container_info(X, "CLOSED", lt(c, closed_at), P["x"]), c.dn(m)),
               mark="b1_delete_" + m)
         c.cont(m, t("08:13:36,402") + ms(17 * i), "INFO", X, S, "CLOSED", "Empty container deleted", mark="b1_dndeleted_" + m)
@@ -471,15 +446,15 @@ def bundle1():
     tres = t("08:32:58,617")
     D = c.details(X, "DELETED", S, "OPEN", B, R)
     res = "Resurrecting container #%d from DELETED to QUASI_CLOSED due to non-empty OPEN replica (keyCount=6, BCSID=%d) from %s" % (X, B, D)
-    c.log(c.leader, tres, "INFO", c.fp(c.leader, R), L_FCR, res, mark="b1_res")
+    c.log(c.leader, tres, "INFO", c.fp(c.leader, R), L.FCR_HANDLER, res, mark="b1_res")
     for f in c.followers():
         tf = tres + ms(rng.randint(5, 25))
-        c.log(f, tf, "INFO", c.fp(f, R), L_FCR, res, mark="b1_res_follower_" + f)
-        c.log(f, tf + ms(3), "ERROR", c.fp(f, R), L_FCR, "Failed to process " + D, extra=fcr_failed_stack(c, f),
+        c.log(f, tf, "INFO", c.fp(f, R), L.FCR_HANDLER, res, mark="b1_res_follower_" + f)
+        c.log(f, tf + ms(3), "ERROR", c.fp(f, R), L.FCR_HANDLER, "Failed to process " + D, extra=fcr_failed_stack(c, f),
               mark="b1_failed_" + f)
     # -- aftermath on the leader: close the mismatched OPEN replica, then replicate the single origin
     tclose = t("08:33:05,020")
-    c.log(c.leader, tclose, "INFO", "scm1-ReplicationMonitor", L_RM,
+    c.log(c.leader, tclose, "INFO", "scm1-ReplicationMonitor", L.REPLICATION_MANAGER,
           rm_send(c, tclose, None, close_command(c.next_cmd(), X, P["x"]), container_info(X, "QUASI_CLOSED", lt(c, tres + ms(1)), P["x"]), c.dn(R)),
           mark="b1_closecmd")
     gx = ratis_group(P["x"])
@@ -488,7 +463,7 @@ def bundle1():
     new_pipeline(c, t("08:34:41,300"), P["new"], ["dn4", "dn2", "dn5"], "dn2")
     trep = t("08:38:35,402")
     for i, tgt in enumerate(["dn3", "dn5"]):
-        c.log(c.leader, trep + ms(2 * i), "INFO", "scm1-UnderReplicatedProcessor", L_RM,
+        c.log(c.leader, trep + ms(2 * i), "INFO", "scm1-UnderReplicatedProcessor", L.REPLICATION_MANAGER,
               rm_send(c, trep + ms(2 * i), None, replicate_command(c.next_cmd(), X, c.dn(tgt)), container_info(X, "QUASI_CLOSED", lt(c, tres + ms(1)), P["x"]), c.dn(R)),
               mark="b1_repl_" + tgt)
         c.cont(R, t("08:39:11,005") + ms(900 * i), "INFO", X, B, "QUASI_CLOSED", "Container exported")
@@ -511,7 +486,7 @@ def bundle1():
     return b, c, dict(X=X, S=S, B=B, R=R, P=P)
 
 
-def routine(c, t0, t1, pipes, cid0, bcs0, dn_thread, sbds_thread, icr=L_ICR, step=(1100, 1700)):
+def routine(c, t0, t1, pipes, cid0, bcs0, dn_thread, sbds_thread, icr=L.ICR_HANDLER, step=(1100, 1700)):
     """Unrelated traffic: containers fill up and close (FINALIZE/CLOSE on every SCM, CLOSING/CLOSED
     on the DNs), a new one opens on the same pipeline, and block deletion passes run."""
     t = t0 + sec(c.rng.randint(120, 500)) + ms(c.rng.randint(0, 999))
@@ -560,7 +535,7 @@ def bundle2():
         c.cont(m, t("10:03:22,101") + ms(6 * i), "INFO", 1005, 1921, "CLOSING")
         c.cont(m, t("10:03:23,530") + ms(9 * i), "INFO", 1005, 1921, "CLOSED")
     for s in c.scms:
-        c.log(s.name, t("10:03:23,611") + ms(rng.randint(0, 40)), "INFO", c.fp(s.name, "datanode5"), L_ICR,
+        c.log(s.name, t("10:03:23,611") + ms(rng.randint(0, 40)), "INFO", c.fp(s.name, "datanode5"), L.ICR_HANDLER,
               "CLOSE " + c.details(1005, "CLOSING", 1921, "CLOSED", 1921, "datanode5"))
     normal_close(c, t("10:01:49,660"), 1003, members["x"], 1207)
     open_container(c, t("10:02:10,518"), X, members["x"])
@@ -568,13 +543,13 @@ def bundle2():
 
     # -- datanode3 is paused (docker-compose pause) at 10:09:10; its #1007 replica stays OPEN at BCSID 1384
     node_stale(c, t("10:14:12,530"), R, [P["x"]], mark="b2_stale")
-    c.log("datanode5", t("10:14:13,870"), "INFO", c.dn("datanode5").uuid + "-CommandProcessorThread", L_CCH, "Follower cannot close container #%d." % X)
+    c.log("datanode5", t("10:14:13,870"), "INFO", c.dn("datanode5").uuid + "-CommandProcessorThread", L.CLOSE_CONTAINER_HANDLER, "Follower cannot close container #%d." % X)
     for i, m in enumerate(["datanode1", "datanode5"]):
         c.cont(m, t("10:14:14,008") + ms(5 * i), "INFO", X, S, "CLOSING")
         c.cont(m, t("10:14:16,442") + ms(8 * i), "INFO", X, S, "CLOSED")
     closed_at = t("10:14:16,517")
     for s in c.scms:
-        c.log(s.name, closed_at + ms(rng.randint(0, 30)), "INFO", c.fp(s.name, "datanode1"), L_ICR,
+        c.log(s.name, closed_at + ms(rng.randint(0, 30)), "INFO", c.fp(s.name, "datanode1"), L.ICR_HANDLER,
               "CLOSE " + c.details(X, "CLOSING", S, "CLOSED", S, "datanode1"),
               mark="b2_close" if s.name == c.leader else None)
     node_dead(c, t("10:19:12,604"), R, mark="b2_dead")
@@ -582,7 +557,7 @@ def bundle2():
     block_deletion(c, t("10:21:47,219"), [(X, ["datanode1", "datanode5"], x_blocks)], sbds, dn_blk, 5)
     tdel = t("10:26:40,020")
     for i, m in enumerate(["datanode1", "datanode5"]):
-        c.log(c.leader, tdel + ms(i), "INFO", "scm2-ReplicationMonitor", L_RM,
+        c.log(c.leader, tdel + ms(i), "INFO", "scm2-ReplicationMonitor", L.REPLICATION_MANAGER,
               rm_send(c, tdel + ms(i), None, delete_command(c.next_cmd(), X), container_info(X, "CLOSED", lt(c, closed_at), P["x"]), c.dn(m)),
               mark="b2_delete_" + m)
         c.cont(m, t("10:27:02,117") + ms(13 * i), "INFO", X, S, "CLOSED", "Empty container deleted", mark="b2_dndeleted_" + m)
@@ -591,9 +566,9 @@ def bundle2():
     d3 = c.dn(R)
     gx = ratis_group(P["x"])
     mem = member_id(d3.uuid, gx)
-    c.log(R, t("10:31:55,402"), "INFO", mem + "-FollowerState", L_FOLLOWER,
+    c.log(R, t("10:31:55,402"), "INFO", mem + "-FollowerState", L.FOLLOWER_STATE,
           to_candidate(mem, 1365117, 5046))
-    c.log(R, t("10:31:55,403"), "INFO", mem + "-FollowerState", L_RAFT,
+    c.log(R, t("10:31:55,403"), "INFO", mem + "-FollowerState", L.RAFT_DIVISION,
           role_change(mem, "FOLLOWER", "CANDIDATE", 1, "changeToCandidate"))
     node_back(c, t("10:31:58,117"), R, mark="b2_back")
     c.cont(R, t("10:32:26,804"), "INFO", X, S, "CLOSING", mark="b2_dnclosing")
@@ -601,20 +576,20 @@ def bundle2():
     tres = t("10:32:27,031")
     D = c.details(X, "DELETED", S, "CLOSING", S, R)
     line = "transitionDeletingToClosed due to non-empty CLOSED replica (keyCount=9) for " + D
-    c.log(c.leader, tres, "INFO", c.fp(c.leader, R), L_ICR, line, mark="b2_res")
+    c.log(c.leader, tres, "INFO", c.fp(c.leader, R), L.ICR_HANDLER, line, mark="b2_res")
     for f in c.followers():
         tf = tres + ms(rng.randint(4, 30))
-        c.log(f, tf, "INFO", c.fp(f, R), L_ICR, line, mark="b2_res_follower_" + f)
-        c.log(f, tf + ms(2), "INFO", c.fp(f, R), L_ICR, "SCM_NOT_LEADER: Failed to process " + D, mark="b2_failed_" + f)
+        c.log(f, tf, "INFO", c.fp(f, R), L.ICR_HANDLER, line, mark="b2_res_follower_" + f)
+        c.log(f, tf + ms(2), "INFO", c.fp(f, R), L.ICR_HANDLER, "SCM_NOT_LEADER: Failed to process " + D, mark="b2_failed_" + f)
     # -- aftermath: RM force-closes the replica of the (now CLOSED) container, then replicates it
     tclose = t("10:36:40,020")
-    c.log(c.leader, tclose, "INFO", "scm2-ReplicationMonitor", L_RM,
+    c.log(c.leader, tclose, "INFO", "scm2-ReplicationMonitor", L.REPLICATION_MANAGER,
           rm_send(c, tclose, None, close_command(c.next_cmd(), X, P["x"], force=True), container_info(X, "CLOSED", lt(c, tres + ms(1)), P["x"]), d3),
           mark="b2_closecmd")
     c.cont(R, t("10:37:03,348"), "INFO", X, S, "CLOSED", mark="b2_dnclosed")
     trep = t("10:42:10,377")
     for i, tgt in enumerate(["datanode2", "datanode4"]):
-        c.log(c.leader, trep + ms(2 * i), "INFO", "scm2-UnderReplicatedProcessor", L_RM,
+        c.log(c.leader, trep + ms(2 * i), "INFO", "scm2-UnderReplicatedProcessor", L.REPLICATION_MANAGER,
               rm_send(c, trep + ms(2 * i), None, replicate_command(c.next_cmd(), X, c.dn(tgt)), container_info(X, "CLOSED", lt(c, tres + ms(1)), P["x"]), d3),
               mark="b2_repl_" + tgt)
         c.cont(R, t("10:42:28,610") + ms(700 * i), "INFO", X, S, "CLOSED", "Container exported")
@@ -681,7 +656,7 @@ def bundle3():
     block_deletion(c, t("03:05:44,210"), [(X, ["dn2", "dn6"], x_blocks)], sbds, dn_blk, 6)
     tdel = t("03:37:10,020")
     for i, m in enumerate(["dn2", "dn6"]):
-        c.log(c.leader, tdel + ms(i), "INFO", "scm3-ReplicationMonitor", L_RM,
+        c.log(c.leader, tdel + ms(i), "INFO", "scm3-ReplicationMonitor", L.REPLICATION_MANAGER,
               rm_send(c, tdel + ms(i), None, delete_command(c.next_cmd(), X), container_info(X, "CLOSED", lt(c, x_closed), P["x"]), c.dn(m)), mark="b3_delete_" + m)
         c.cont(m, t("03:37:41,009") + ms(21 * i), "INFO", X, S, "CLOSED", "Empty container deleted")
     # -- dn5 restarted by the management agent at 04:10; re-registers, back to HEALTHY
@@ -695,12 +670,12 @@ def bundle3():
     tf = t("04:10:40,226")
     D = c.details(X, "DELETED", S, "CLOSED", S, R)
     DY = c.details(Y, "DELETED", SY, "CLOSED", SY, R, empty=True)
-    c.log(c.leader, tf, "INFO", c.fp(c.leader, R), L_FCR, "Sending forceDeleteContainerCommand due to DELETED for " + D, mark="b3_force")
-    c.log(c.leader, tf + ms(2), "INFO", c.fp(c.leader, R), L_FCR, "Sending DeleteContainerCommand due to DELETED for " + DY, mark="b3_delempty")
+    c.log(c.leader, tf, "INFO", c.fp(c.leader, R), L.FCR_HANDLER, "Sending forceDeleteContainerCommand due to DELETED for " + D, mark="b3_force")
+    c.log(c.leader, tf + ms(2), "INFO", c.fp(c.leader, R), L.FCR_HANDLER, "Sending DeleteContainerCommand due to DELETED for " + DY, mark="b3_delempty")
     for f in c.followers():
         tt = tf + ms(rng.randint(4, 30))
-        c.log(f, tt, "WARN", c.fp(f, R), L_FCR, "Skip sending DeleteContainerCommand for " + D + ": " + not_leader(c, f), mark="b3_skip_" + f)
-        c.log(f, tt + ms(2), "WARN", c.fp(f, R), L_FCR, "Skip sending DeleteContainerCommand for " + DY + ": " + not_leader(c, f))
+        c.log(f, tt, "WARN", c.fp(f, R), L.FCR_HANDLER, "Skip sending DeleteContainerCommand for " + D + ": " + not_leader(c, f), mark="b3_skip_" + f)
+        c.log(f, tt + ms(2), "WARN", c.fp(f, R), L.FCR_HANDLER, "Skip sending DeleteContainerCommand for " + DY + ": " + not_leader(c, f))
     c.cont(R, t("04:11:12,540"), "INFO", X, S, "CLOSED", "Container force deleted", mark="b3_dnforce")
     c.cont(R, t("04:11:12,611"), "INFO", Y, SY, "CLOSED", "Empty container deleted")
 
@@ -746,7 +721,7 @@ def bundle4():
         c.cont(m, t("10:12:31,419") + ms(dt), "WARN", X, bc, "QUASI_CLOSED", "Ratis group removed. Group id: " + gx, mark="b4_dnqc_" + m)
     qc_at = t("10:12:31,622")
     for s in c.scms:
-        c.log(s.name, qc_at + ms(rng.randint(0, 30)), "INFO", c.fp(s.name, "dn5"), L_ICR,
+        c.log(s.name, qc_at + ms(rng.randint(0, 30)), "INFO", c.fp(s.name, "dn5"), L.ICR_HANDLER,
               "QUASI_CLOSE " + c.details(X, "CLOSING", S, "QUASI_CLOSED", S, "dn5"),
               mark="b4_qc" if s.name == c.leader else None)
     # -- dn2's host loses power at 10:12:31,5 (its QUASI_CLOSED ICR never reached SCM); stale, dead
@@ -756,11 +731,11 @@ def bundle4():
     block_deletion(c, t("10:44:18,003"), [(X, ["dn3", "dn5"], x_blocks)], sbds, dn_blk, 5)
     # -- the empty QUASI_CLOSED container (2 origins) is deleted by EmptyContainerHandler
     tdel = t("11:21:30,020")
-    c.log(c.leader, tdel, "INFO", "scm2-ReplicationMonitor", L_EMPTY,
+    c.log(c.leader, tdel, "INFO", "scm2-ReplicationMonitor", L.EMPTY_CONTAINER_HANDLER,
           "Deleting empty QUASI_CLOSED container #%d (container BCSID=%d, max replica BCSID=%d) with 2 replicas from originIds: [%s, %s]. If resurrected, container will transition to QUASI_CLOSED" % (
               X, S, S, c.dn("dn3").uuid, c.dn("dn5").uuid), mark="b4_deleting")
     for i, (m, bc) in enumerate((("dn3", S1), ("dn5", S))):
-        c.log(c.leader, tdel + ms(1 + i), "INFO", "scm2-ReplicationMonitor", L_RM,
+        c.log(c.leader, tdel + ms(1 + i), "INFO", "scm2-ReplicationMonitor", L.REPLICATION_MANAGER,
               rm_send(c, tdel + ms(1 + i), None, delete_command(c.next_cmd(), X), container_info(X, "QUASI_CLOSED", lt(c, qc_at), P["x"]), c.dn(m)), mark="b4_delete_" + m)
         c.cont(m, t("11:21:57,338") + ms(19 * i), "INFO", X, bc, "QUASI_CLOSED", "Empty container deleted")
     # -- dn2 repaired and restarted; its FCR carries the non-empty QUASI_CLOSED replica at B > S.
@@ -772,9 +747,9 @@ def bundle4():
     node_back(c, t("11:48:25,117"), R, mark="b4_back")
     tf = t("11:48:49,730")
     D = c.details(X, "DELETED", B, "QUASI_CLOSED", B, R)
-    c.log(c.leader, tf, "INFO", c.fp(c.leader, R), L_FCR, "Sending forceDeleteContainerCommand due to DELETED for " + D, mark="b4_force")
+    c.log(c.leader, tf, "INFO", c.fp(c.leader, R), L.FCR_HANDLER, "Sending forceDeleteContainerCommand due to DELETED for " + D, mark="b4_force")
     for f in c.followers():
-        c.log(f, tf + ms(rng.randint(4, 30)), "WARN", c.fp(f, R), L_FCR,
+        c.log(f, tf + ms(rng.randint(4, 30)), "WARN", c.fp(f, R), L.FCR_HANDLER,
               "Skip sending DeleteContainerCommand for " + D + ": " + not_leader(c, f), mark="b4_skip_" + f)
     c.cont(R, t("11:49:20,502"), "INFO", X, B, "QUASI_CLOSED", "Container force deleted", mark="b4_dnforce")
 
@@ -819,29 +794,29 @@ def bundle5():
     #    the followers and they quasi-close at their own applied index (the leader dn1 keeps B)
     for m, dt in (("dn2", 0), ("dn3", 27200)):
         d = c.dn(m)
-        c.log(m, t("13:45:31,118") + ms(dt), "INFO", d.uuid + "-CommandProcessorThread", L_CCH, "Follower cannot close container #%d." % X)
+        c.log(m, t("13:45:31,118") + ms(dt), "INFO", d.uuid + "-CommandProcessorThread", L.CLOSE_CONTAINER_HANDLER, "Follower cannot close container #%d." % X)
     gx = ratis_group(P["x"])
     for m, bc, tt in (("dn2", S1, "13:46:10,205"), ("dn3", S, "13:46:31,774")):
         c.cont(m, t(tt), "INFO", X, bc, "CLOSING")
         c.cont(m, t(tt) + ms(21), "WARN", X, bc, "QUASI_CLOSED", "Ratis group removed. Group id: " + gx, mark="b5_dnqc_" + m)
     qc_at = t("13:46:10,411")
     for s in c.scms:
-        c.log(s.name, qc_at + ms(rng.randint(0, 30)), "INFO", c.fp(s.name, "dn2"), L_ICR,
+        c.log(s.name, qc_at + ms(rng.randint(0, 30)), "INFO", c.fp(s.name, "dn2"), L.ICR_HANDLER,
               "QUASI_CLOSE " + c.details(X, "CLOSING", S1, "QUASI_CLOSED", S1, "dn2"),
               mark="b5_qc" if s.name == c.leader else None)
     mx = member_id(c.dn(R).uuid, gx)
-    c.log(R, t("13:46:36,907"), "INFO", mx + "-LeaderStateImpl", L_RAFT,
+    c.log(R, t("13:46:36,907"), "INFO", mx + "-LeaderStateImpl", L.RAFT_DIVISION,
           role_change(mx, "LEADER", "FOLLOWER", 2, "StepDownReason:LOST_MAJORITY_HEARTBEATS"))
     node_dead(c, t("13:50:02,911"), R, mark="b5_dead")
     # -- old blocks of #20815 deleted on dn2/dn3 (the block committed at B is only on dn1 and its key still exists)
     x_blocks = [113750154200700000 + 3301 * k for k in range(1, 5)]
     block_deletion(c, t("14:02:33,480"), [(X, ["dn2", "dn3"], x_blocks)], sbds, dn_blk, 6)
     tdel = t("14:22:00,020")
-    c.log(c.leader, tdel, "INFO", "scm3-ReplicationMonitor", L_EMPTY,
+    c.log(c.leader, tdel, "INFO", "scm3-ReplicationMonitor", L.EMPTY_CONTAINER_HANDLER,
           "Deleting empty QUASI_CLOSED container #%d (container BCSID=%d, max replica BCSID=%d) with 2 replicas from originIds: [%s, %s]. If resurrected, container will transition to QUASI_CLOSED" % (
               X, S, S, c.dn("dn2").uuid, c.dn("dn3").uuid), mark="b5_deleting")
     for i, (m, bc) in enumerate((("dn2", S1), ("dn3", S))):
-        c.log(c.leader, tdel + ms(1 + i), "INFO", "scm3-ReplicationMonitor", L_RM,
+        c.log(c.leader, tdel + ms(1 + i), "INFO", "scm3-ReplicationMonitor", L.REPLICATION_MANAGER,
               rm_send(c, tdel + ms(1 + i), None, delete_command(c.next_cmd(), X), container_info(X, "QUASI_CLOSED", lt(c, qc_at), P["x"]), c.dn(m)), mark="b5_delete_" + m)
         c.cont(m, t("14:22:31,160") + ms(23 * i), "INFO", X, bc, "QUASI_CLOSED", "Empty container deleted")
     # -- 14:31 the host dn1 is rebooted (network fixed); DN restarts, re-registers; FCR: OPEN replica at B > S
@@ -853,20 +828,20 @@ def bundle5():
     tres = t("14:31:48,052")
     D = c.details(X, "DELETED", B, "OPEN", B, R)
     res = "Resurrecting container #%d from DELETED to QUASI_CLOSED due to non-empty OPEN replica (keyCount=1, BCSID=%d) from %s" % (X, B, D)
-    c.log(c.leader, tres, "INFO", c.fp(c.leader, R), L_FCR, res, mark="b5_res")
+    c.log(c.leader, tres, "INFO", c.fp(c.leader, R), L.FCR_HANDLER, res, mark="b5_res")
     for f in c.followers():
         tf = tres + ms(rng.randint(5, 25))
-        c.log(f, tf, "INFO", c.fp(f, R), L_FCR, res, mark="b5_res_follower_" + f)
-        c.log(f, tf + ms(3), "ERROR", c.fp(f, R), L_FCR, "Failed to process " + D, extra=fcr_failed_stack(c, f), mark="b5_failed_" + f)
+        c.log(f, tf, "INFO", c.fp(f, R), L.FCR_HANDLER, res, mark="b5_res_follower_" + f)
+        c.log(f, tf + ms(3), "ERROR", c.fp(f, R), L.FCR_HANDLER, "Failed to process " + D, extra=fcr_failed_stack(c, f), mark="b5_failed_" + f)
     tclose = t("14:32:00,020")
-    c.log(c.leader, tclose, "INFO", "scm3-ReplicationMonitor", L_RM,
+    c.log(c.leader, tclose, "INFO", "scm3-ReplicationMonitor", L.REPLICATION_MANAGER,
           rm_send(c, tclose, None, close_command(c.next_cmd(), X, P["x"]), container_info(X, "QUASI_CLOSED", lt(c, tres + ms(1)), P["x"]), c.dn(R)), mark="b5_closecmd")
     c.cont(R, t("14:32:19,630"), "INFO", X, B, "CLOSING")
     c.cont(R, t("14:32:19,652"), "WARN", X, B, "QUASI_CLOSED", "Ratis group removed. Group id: " + gx, mark="b5_dnqc_dn1")
     new_pipeline(c, t("14:33:30,118"), P["new"], ["dn1", "dn5", "dn6"], "dn5")
     trep = t("14:37:30,655")
     for i, tgt in enumerate(["dn4", "dn5"]):
-        c.log(c.leader, trep + ms(2 * i), "INFO", "scm3-UnderReplicatedProcessor", L_RM,
+        c.log(c.leader, trep + ms(2 * i), "INFO", "scm3-UnderReplicatedProcessor", L.REPLICATION_MANAGER,
               rm_send(c, trep + ms(2 * i), None, replicate_command(c.next_cmd(), X, c.dn(tgt)), container_info(X, "QUASI_CLOSED", lt(c, tres + ms(1)), P["x"]), c.dn(R)),
               mark="b5_repl_" + tgt)
         c.cont(R, t("14:38:01,844") + ms(800 * i), "INFO", X, B, "QUASI_CLOSED", "Container exported")

@@ -16,6 +16,7 @@ import json
 import random
 from datetime import timedelta
 
+from ozlog import loggers as L
 from ozlog.bundle import (BundleDir, Records, audit_rollover, compose_entries, compose_v2_prefixes, daemon_log, entries,
                           main_log)
 from ozlog.log4j import (SHIPPED_CONSOLE_PROPERTIES, audit_lines, audit_msg, container_log_line, epoch_ms, json_params,
@@ -48,26 +49,6 @@ C = 113750153625600023  # container 1042, key 2: chunk_1 swallowed, chunk_2 hits
 X = 113750153625600019  # container 1043: truncated term-6 entry 18342 (pending write)
 Y = 113750153625600025  # container 1043: truncated term-6 entry 18343 (pending write)
 Z = 113750153625600027  # container 1043: truncated term-6 entry 18344 (pending write)
-
-# loggers (full names; %c{2} is derived)
-L_DIV = "org.apache.ratis.server.RaftServer$Division"
-L_WORKER = "org.apache.ratis.server.raftlog.segmented.SegmentedRaftLogWorker"
-L_RAFTLOG = "org.apache.ratis.server.raftlog.RaftLog"
-L_CACHE = "org.apache.ratis.server.raftlog.segmented.SegmentedRaftLogCache"
-L_ELECT = "org.apache.ratis.server.impl.LeaderElection"
-L_FOLLOW = "org.apache.ratis.server.impl.FollowerState"
-L_ROLE = "org.apache.ratis.server.impl.RoleInfo"
-L_SMU = "org.apache.ratis.server.impl.StateMachineUpdater"
-L_CSM = "org.apache.hadoop.ozone.container.common.transport.server.ratis.ContainerStateMachine"
-L_XSR = "org.apache.hadoop.ozone.container.common.transport.server.ratis.XceiverServerRatis"
-L_KVH = "org.apache.hadoop.ozone.container.keyvalue.KeyValueHandler"
-L_CU = "org.apache.hadoop.ozone.container.keyvalue.helpers.ChunkUtils"
-L_FPB = "org.apache.hadoop.ozone.container.keyvalue.impl.FilePerBlockStrategy"
-L_HD = "org.apache.hadoop.ozone.container.common.impl.HddsDispatcher"
-L_RDS = "org.apache.hadoop.ozone.container.common.states.datanode.RunningDatanodeState"
-L_SCAN = "org.apache.hadoop.ozone.container.ozoneimpl.OnDemandContainerDataScanner"  # INFERRED class name
-L_ICR = "org.apache.hadoop.hdds.scm.container.IncrementalContainerReportHandler"
-L_RM = "org.apache.hadoop.hdds.scm.container.replication.ReplicationManager"
 
 
 def member(dn, p):
@@ -335,12 +316,12 @@ def routine(b, rng, start, end, groups, dns, scm="scm1", seg=500, quiet=()):
                         continue
                     tt = t + ms(rng.randrange(5, 60))
                     w = f"{member(dn, g.p)}-SegmentedRaftLogWorker"
-                    b.main(dn, tt, "INFO", w, L_WORKER, f"{w}: Rolling segment log-{s0}_{boundary} to index:{boundary}")
-                    b.main(dn, tt + ms(2), "INFO", w, L_WORKER,
+                    b.main(dn, tt, "INFO", w, L.RAFT_LOG_WORKER, f"{w}: Rolling segment log-{s0}_{boundary} to index:{boundary}")
+                    b.main(dn, tt + ms(2), "INFO", w, L.RAFT_LOG_WORKER,
                            f"{w}: Rolled log segment from {ratis_dir(g.p)}/log_inprogress_{s0} to "
                            f"{ratis_dir(g.p)}/log_{s0}-{boundary}")
-                    b.main(dn, tt + ms(3), "INFO", w, L_WORKER, f"{w}: Starting segment from index:{boundary + 1}")
-                    b.main(dn, tt + ms(5), "INFO", w, L_WORKER,
+                    b.main(dn, tt + ms(3), "INFO", w, L.RAFT_LOG_WORKER, f"{w}: Starting segment from index:{boundary + 1}")
+                    b.main(dn, tt + ms(5), "INFO", w, L.RAFT_LOG_WORKER,
                            f"{w}: created new log segment {ratis_dir(g.p)}/log_inprogress_{boundary + 1}")
             k += 1
         # snapshots every ~23 minutes
@@ -355,10 +336,10 @@ def routine(b, rng, start, end, groups, dns, scm="scm1", seg=500, quiet=()):
                 smu = f"{member(dn, g.p)}-StateMachineUpdater"
                 f = f"/data/ratis/{g.p}/sm/snapshot.{term}_{idx}"
                 took = rng.randrange(2, 9)
-                b.main(dn, tt, "INFO", smu, L_CSM, f"{ratis_group(g.p)}: Taking a snapshot at:{ti(term, idx)} file {f}")
-                b.main(dn, tt + ms(took), "INFO", smu, L_CSM,
+                b.main(dn, tt, "INFO", smu, L.CONTAINER_STATE_MACHINE, f"{ratis_group(g.p)}: Taking a snapshot at:{ti(term, idx)} file {f}")
+                b.main(dn, tt + ms(took), "INFO", smu, L.CONTAINER_STATE_MACHINE,
                        f"{ratis_group(g.p)}: Finished taking a snapshot at:{ti(term, idx)} file:{f} took: {took} ms")
-                b.main(dn, tt + ms(took + 1), "INFO", smu, L_SMU, f"{smu}: Took a snapshot at index {idx}")
+                b.main(dn, tt + ms(took + 1), "INFO", smu, L.SM_UPDATER, f"{smu}: Took a snapshot at index {idx}")
             t += timedelta(minutes=23, seconds=rng.randrange(0, 90))
     # slow-op PERFORMANCE records (threshold assumed 500 ms), a few per host per hour
     span = (end - start).total_seconds()
@@ -387,7 +368,7 @@ def routine(b, rng, start, end, groups, dns, scm="scm1", seg=500, quiet=()):
     if scm:
         t = start.replace(second=0, microsecond=0) + timedelta(minutes=1)
         while t < end:
-            b.main(scm, t + ms(rng.randrange(1, 40)), "INFO", f"{b.scm_prefix}ReplicationMonitor", L_RM,
+            b.main(scm, t + ms(rng.randrange(1, 40)), "INFO", f"{b.scm_prefix}ReplicationMonitor", L.REPLICATION_MANAGER,
                    rm_pass(rng.randrange(2, 14), rng.randrange(55, 61)))
             t += timedelta(minutes=5)
 
@@ -409,7 +390,7 @@ def close_container(b, rng, t, p, cid, bcsid, scm="scm1", skip=(), cmd0=4400, en
             continue
         k += 1
         ts = t + ms(3 * k)
-        b.main(scm, ts, "INFO", f"{b.scm_prefix}ReplicationMonitor", L_RM,
+        b.main(scm, ts, "INFO", f"{b.scm_prefix}ReplicationMonitor", L.REPLICATION_MANAGER,
                rm_sending(close_command(cmd0 + k, cid, p), container_info(cid, "CLOSING", enter, p), b.dd(dn),
                           epoch_ms(ts) + 1800000, epoch_ms(ts) + 2400000))
     k = 0
@@ -425,7 +406,7 @@ def close_container(b, rng, t, p, cid, bcsid, scm="scm1", skip=(), cmd0=4400, en
         b.cont(dn, tcl + ms(1), "INFO", cont_msg(cid, bcsid, "CLOSED", vol_of(dn, cid)))
         if first:
             b.main(scm, tcl + ms(310), "INFO", f"{b.scm_prefix}FixedThreadPoolWithAffinityExecutor-{int(UUID[dn][0], 16) % 4}-0",
-                   L_ICR, "CLOSE " + replica_details(cid, "CLOSING", bcsid, "CLOSED", bcsid, UUID[dn], b.dd(dn)))
+                   L.ICR_HANDLER, "CLOSE " + replica_details(cid, "CLOSING", bcsid, "CLOSED", bcsid, UUID[dn], b.dd(dn)))
             first = False
 
 
@@ -437,44 +418,44 @@ def noise_election(b, p, old, new, term, last, t0, el_no, grpc_old=3, grpc_third
     mo, mn, mt = member(old, p), member(new, p), member(third, p)
     fs, le = f"{mn}-FollowerState", f"{mn}-LeaderElection{el_no}"
     go, gt = f"grpc-default-executor-{grpc_old}", f"grpc-default-executor-{grpc_third}"
-    b.main(new, t0, "INFO", fs, L_FOLLOW, to_candidate(fs, 5544, 5201))
-    b.main(new, t0 + ms(1), "INFO", fs, L_DIV, role_change(mn, "FOLLOWER", "CANDIDATE", term, "changeToCandidate"))
-    b.main(new, t0 + ms(1), "INFO", fs, L_ROLE, f"{UUID[new]}: shutdown {fs}")
-    b.main(new, t0 + ms(2), "INFO", fs, L_ROLE, f"{UUID[new]}: start {le}")
+    b.main(new, t0, "INFO", fs, L.FOLLOWER_STATE, to_candidate(fs, 5544, 5201))
+    b.main(new, t0 + ms(1), "INFO", fs, L.RAFT_DIVISION, role_change(mn, "FOLLOWER", "CANDIDATE", term, "changeToCandidate"))
+    b.main(new, t0 + ms(1), "INFO", fs, L.ROLE_INFO, f"{UUID[new]}: shutdown {fs}")
+    b.main(new, t0 + ms(2), "INFO", fs, L.ROLE_INFO, f"{UUID[new]}: start {le}")
     for d, m, g in ((third, mt, gt), (old, mo, go)):
-        b.main(d, t0 + ms(17), "INFO", g, L_DIV, f"{m}: receive requestVote(PRE_VOTE, {UUID[new]}, {G}, {term}, {ti(term, last)})")
-    b.main(new, t0 + ms(40), "INFO", le, L_ELECT, f"{le}: PRE_VOTE PASSED received 2 response(s) and 0 exception(s):")
-    b.main(new, t0 + ms(40), "INFO", le, L_ELECT, f"  Response 0: {UUID[new]}<-{UUID[third]}#0:OK-t{term}-last:{ti(term, last)}")
-    b.main(new, t0 + ms(40), "INFO", le, L_ELECT, f"  Response 1: {UUID[new]}<-{UUID[old]}#0:OK-t{term}-last:{ti(term, last)}")
-    b.main(new, t0 + ms(41), "INFO", le, L_ELECT, election_result(le, "PRE_VOTE"))
+        b.main(d, t0 + ms(17), "INFO", g, L.RAFT_DIVISION, f"{m}: receive requestVote(PRE_VOTE, {UUID[new]}, {G}, {term}, {ti(term, last)})")
+    b.main(new, t0 + ms(40), "INFO", le, L.LEADER_ELECTION, f"{le}: PRE_VOTE PASSED received 2 response(s) and 0 exception(s):")
+    b.main(new, t0 + ms(40), "INFO", le, L.LEADER_ELECTION, f"  Response 0: {UUID[new]}<-{UUID[third]}#0:OK-t{term}-last:{ti(term, last)}")
+    b.main(new, t0 + ms(40), "INFO", le, L.LEADER_ELECTION, f"  Response 1: {UUID[new]}<-{UUID[old]}#0:OK-t{term}-last:{ti(term, last)}")
+    b.main(new, t0 + ms(41), "INFO", le, L.LEADER_ELECTION, election_result(le, "PRE_VOTE"))
     for d, m, g in ((third, mt, gt), (old, mo, go)):
-        b.main(d, t0 + ms(58), "INFO", g, L_DIV, f"{m}: receive requestVote(ELECTION, {UUID[new]}, {G}, {term + 1}, {ti(term, last)})")
-    b.main(old, t0 + ms(59), "INFO", go, L_DIV, role_change(mo, "LEADER", "FOLLOWER", term + 1, f"candidate:{UUID[new]}"))
-    b.main(old, t0 + ms(60), "INFO", go, L_ROLE, f"{UUID[old]}: shutdown {mo}-LeaderStateImpl")
-    b.main(old, t0 + ms(60), "INFO", go, L_ROLE, f"{UUID[old]}: start {mo}-FollowerState")
-    b.main(new, t0 + ms(83), "INFO", le, L_ELECT, f"{le}: ELECTION PASSED received 2 response(s) and 0 exception(s):")
-    b.main(new, t0 + ms(83), "INFO", le, L_ELECT, f"  Response 0: {UUID[new]}<-{UUID[third]}#0:OK-t{term + 1}-last:{ti(term, last)}")
-    b.main(new, t0 + ms(83), "INFO", le, L_ELECT, f"  Response 1: {UUID[new]}<-{UUID[old]}#0:OK-t{term + 1}-last:{ti(term, last)}")
-    b.main(new, t0 + ms(84), "INFO", le, L_ELECT, election_result(le, "ELECTION"))
-    b.main(new, t0 + ms(85), "INFO", le, L_DIV, role_change(mn, "CANDIDATE", "LEADER", term + 1, "changeToLeader"))
-    b.main(new, t0 + ms(85), "INFO", le, L_ROLE, f"{UUID[new]}: shutdown {le}")
-    b.main(new, t0 + ms(86), "INFO", le, L_DIV, leader_change(mn, "null", UUID[new], term + 1, "becomeLeader", 86))
-    b.main(new, t0 + ms(87), "INFO", le, L_XSR, m_notify(p, UUID[new]))
+        b.main(d, t0 + ms(58), "INFO", g, L.RAFT_DIVISION, f"{m}: receive requestVote(ELECTION, {UUID[new]}, {G}, {term + 1}, {ti(term, last)})")
+    b.main(old, t0 + ms(59), "INFO", go, L.RAFT_DIVISION, role_change(mo, "LEADER", "FOLLOWER", term + 1, f"candidate:{UUID[new]}"))
+    b.main(old, t0 + ms(60), "INFO", go, L.ROLE_INFO, f"{UUID[old]}: shutdown {mo}-LeaderStateImpl")
+    b.main(old, t0 + ms(60), "INFO", go, L.ROLE_INFO, f"{UUID[old]}: start {mo}-FollowerState")
+    b.main(new, t0 + ms(83), "INFO", le, L.LEADER_ELECTION, f"{le}: ELECTION PASSED received 2 response(s) and 0 exception(s):")
+    b.main(new, t0 + ms(83), "INFO", le, L.LEADER_ELECTION, f"  Response 0: {UUID[new]}<-{UUID[third]}#0:OK-t{term + 1}-last:{ti(term, last)}")
+    b.main(new, t0 + ms(83), "INFO", le, L.LEADER_ELECTION, f"  Response 1: {UUID[new]}<-{UUID[old]}#0:OK-t{term + 1}-last:{ti(term, last)}")
+    b.main(new, t0 + ms(84), "INFO", le, L.LEADER_ELECTION, election_result(le, "ELECTION"))
+    b.main(new, t0 + ms(85), "INFO", le, L.RAFT_DIVISION, role_change(mn, "CANDIDATE", "LEADER", term + 1, "changeToLeader"))
+    b.main(new, t0 + ms(85), "INFO", le, L.ROLE_INFO, f"{UUID[new]}: shutdown {le}")
+    b.main(new, t0 + ms(86), "INFO", le, L.RAFT_DIVISION, leader_change(mn, "null", UUID[new], term + 1, "becomeLeader", 86))
+    b.main(new, t0 + ms(87), "INFO", le, L.XCEIVER_SERVER_RATIS, m_notify(p, UUID[new]))
     for d, m, g, k in ((third, mt, gt, 0), (old, mo, go, 1)):
-        b.main(d, t0 + ms(112 + k), "INFO", g, L_DIV, leader_change(m, "null", UUID[new], term + 1, "APPEND_ENTRIES", 95 + k))
-        b.main(d, t0 + ms(113 + k), "INFO", g, L_XSR, m_notify(p, UUID[new]))
+        b.main(d, t0 + ms(112 + k), "INFO", g, L.RAFT_DIVISION, leader_change(m, "null", UUID[new], term + 1, "APPEND_ENTRIES", 95 + k))
+        b.main(d, t0 + ms(113 + k), "INFO", g, L.XCEIVER_SERVER_RATIS, m_notify(p, UUID[new]))
 
 
 def benign_unknown_bcsid(b, t, dn, cid, want, have, lid):
     msg = f"Unable to find the block with bcsID {want}. Container {cid} bcsId is {have}."
-    b.main(dn, t, "WARN", f"{UUID[dn]}-ChunkReader-3", L_KVH, m_kvh("GetBlock", msg, "UNKNOWN_BCSID"),
+    b.main(dn, t, "WARN", f"{UUID[dn]}-ChunkReader-3", L.KEY_VALUE_HANDLER, m_kvh("GetBlock", msg, "UNKNOWN_BCSID"),
            stack_get_block(msg))
     b.audit(dn, t + ms(1), "ERROR", audit_body("GET_BLOCK", {"blockData": block_id(cid, lid, want)}, "FAILURE"),
             [f"java.lang.Exception: {msg}"] + AUDIT_FRAMES)
 
 
 def recon_timeout(b, t, dn, fqdn="recon.example.com", ip="10.20.0.30"):
-    b.main(dn, t, "WARN", f"{UUID[dn]}-DatanodeStateMachineDaemonThread", L_RDS,
+    b.main(dn, t, "WARN", f"{UUID[dn]}-DatanodeStateMachineDaemonThread", L.RUNNING_DATANODE_STATE,
            detected_timeout(host_and_port(fqdn, ip, 9891)))
 
 
@@ -554,37 +535,37 @@ def debug_entry_lines(b, rng, e, dn, p, t_app, t_done, t_apply, leader, write_ne
     mem = member(dn, p)
     grpc = f"grpc-default-executor-{rng.randrange(2, 9)}"
     if not leader and batch_head is not False:
-        b.main(dn, t_app - ms(1), "DEBUG", grpc, L_RAFTLOG, f"truncateIndex={batch_head[0]}, arrayIndex={batch_head[1]}")
+        b.main(dn, t_app - ms(1), "DEBUG", grpc, L.RAFT_LOG, f"truncateIndex={batch_head[0]}, arrayIndex={batch_head[1]}")
     if kind == "CONF":
-        b.main(dn, t_app, "TRACE", grpc, L_RAFTLOG,
+        b.main(dn, t_app, "TRACE", grpc, L.RAFT_LOG,
                f"{mem}-SegmentedRaftLog: appendEntry {ti(term, idx)}, CONFIGURATIONENTRY{peers_conf(b)}")
         return
-    b.main(dn, t_app, "TRACE", grpc, L_RAFTLOG,
+    b.main(dn, t_app, "TRACE", grpc, L.RAFT_LOG,
            f"{mem}-SegmentedRaftLog: appendEntry {ti(term, idx)}, STATEMACHINELOGENTRY, {call}@{cl}",
            mark=mark and f"{mark}_trace")
     if kind == "WC":
         vol = vol_of(dn, cid)
         if write_new:
-            b.main(dn, t_app + ms(1), "DEBUG", grpc, L_CSM,
+            b.main(dn, t_app + ms(1), "DEBUG", grpc, L.CONTAINER_STATE_MACHINE,
                    f"{ratis_group(p)}: writeChunk writeStateMachineData : blockId{proto_block_id(cid, lid)} logIndex {idx} "
                    f"chunkName {lid}_chunk_{n}", mark=mark and f"{mark}_submit")
             if t_done is not None:
                 cw = f"{UUID[dn]}-ChunkWriter-{lid % 20}-0"
-                b.main(dn, t_app + ms(3), "DEBUG", cw, L_FPB,
+                b.main(dn, t_app + ms(3), "DEBUG", cw, L.FILE_PER_BLOCK,
                        f"Writing chunk {chunk_info(lid, n, off, ln)} (overwrite: false) in stage WRITE_DATA to file "
                        f"{bpath(vol, cid, lid)}")
-                b.main(dn, t_done, "DEBUG", cw, L_CSM,
+                b.main(dn, t_done, "DEBUG", cw, L.CONTAINER_STATE_MACHINE,
                        f"{ratis_group(p)}: writeChunk writeStateMachineData  completed: blockId{proto_block_id(cid, lid)} "
                        f"logIndex {idx} chunkName {lid}_chunk_{n}")
         if t_apply is not None and not skip_apply:
             op = f"{UUID[dn]}-ContainerOp-{p}-{cid % 10}"
-            b.main(dn, t_apply, "DEBUG", op, L_FPB, f"Ignore chunk {chunk_info(lid, n, off, ln)} in stage COMMIT_DATA",
+            b.main(dn, t_apply, "DEBUG", op, L.FILE_PER_BLOCK, f"Ignore chunk {chunk_info(lid, n, off, ln)} in stage COMMIT_DATA",
                    mark=mark and f"{mark}_ignore")
-            b.main(dn, t_apply + ms(1), "DEBUG", op, L_CSM,
+            b.main(dn, t_apply + ms(1), "DEBUG", op, L.CONTAINER_STATE_MACHINE,
                    f"gid {ratis_group(p)} : ApplyTransaction completed. cmd WriteChunk logIndex {idx} msg :  Container Result: SUCCESS")
     elif kind == "PB" and t_apply is not None and not skip_apply:
         op = f"{UUID[dn]}-ContainerOp-{p}-{cid % 10}"
-        b.main(dn, t_apply, "DEBUG", op, L_CSM,
+        b.main(dn, t_apply, "DEBUG", op, L.CONTAINER_STATE_MACHINE,
                f"gid {ratis_group(p)} : ApplyTransaction completed. cmd PutBlock logIndex {idx} msg :  Container Result: SUCCESS",
                mark=mark and f"{mark}_apply")
 
@@ -629,56 +610,56 @@ def incident(b, rng, day, debug):
     assert x[0] == 18342 and x[1] == 6
     msg = (f"Timeout 10s: WriteLog:18342: {ti(6, 18342)}, STATEMACHINELOGENTRY, "
            f"{write_chunk_short(rng, 'dn1', P, 1043, X, 0, 0, CHUNK, 2)}-writeStateMachineData")
-    b.main("dn1", t("10:21:10.731"), "WARN", w1, L_WORKER, "Timeout 0/~", stack_timeout(msg), mark="timeout0")
-    b.main("dn1", t("10:21:20.740"), "WARN", w1, L_WORKER, "Timeout 1/~", stack_timeout(msg))
+    b.main("dn1", t("10:21:10.731"), "WARN", w1, L.RAFT_LOG_WORKER, "Timeout 0/~", stack_timeout(msg), mark="timeout0")
+    b.main("dn1", t("10:21:20.740"), "WARN", w1, L.RAFT_LOG_WORKER, "Timeout 1/~", stack_timeout(msg))
 
     # --- 3. election on dn2/dn3 (dn1's outgoing traffic lost 10:21:00.8 - 10:21:09.6)
     fs2 = f"{m2}-FollowerState"
     le = f"{m2}-LeaderElection17"
-    b.main("dn2", t("10:21:06.944"), "INFO", fs2, L_FOLLOW,
+    b.main("dn2", t("10:21:06.944"), "INFO", fs2, L.FOLLOWER_STATE,
            to_candidate(fs2, 6241, 5132))
-    b.main("dn2", t("10:21:06.945"), "INFO", fs2, L_DIV, role_change(m2, "FOLLOWER", "CANDIDATE", 6, "changeToCandidate"))
-    b.main("dn2", t("10:21:06.945"), "INFO", fs2, L_ROLE, f"{UUID['dn2']}: shutdown {fs2}")
-    b.main("dn2", t("10:21:06.946"), "INFO", fs2, L_ROLE, f"{UUID['dn2']}: start {le}")
+    b.main("dn2", t("10:21:06.945"), "INFO", fs2, L.RAFT_DIVISION, role_change(m2, "FOLLOWER", "CANDIDATE", 6, "changeToCandidate"))
+    b.main("dn2", t("10:21:06.945"), "INFO", fs2, L.ROLE_INFO, f"{UUID['dn2']}: shutdown {fs2}")
+    b.main("dn2", t("10:21:06.946"), "INFO", fs2, L.ROLE_INFO, f"{UUID['dn2']}: start {le}")
     # dn3 and dn1 receive the pre-vote / vote
-    b.main("dn3", t("10:21:06.961"), "INFO", "grpc-default-executor-4", L_DIV,
+    b.main("dn3", t("10:21:06.961"), "INFO", "grpc-default-executor-4", L.RAFT_DIVISION,
            f"{m3}: receive requestVote(PRE_VOTE, {UUID['dn2']}, {G}, 6, {ti(6, 18341)})")
-    b.main("dn1", t("10:21:06.963"), "INFO", "grpc-default-executor-9", L_DIV,
+    b.main("dn1", t("10:21:06.963"), "INFO", "grpc-default-executor-9", L.RAFT_DIVISION,
            f"{m1}: receive requestVote(PRE_VOTE, {UUID['dn2']}, {G}, 6, {ti(6, 18341)})")
-    b.main("dn2", t("10:21:06.983"), "INFO", le, L_ELECT,
+    b.main("dn2", t("10:21:06.983"), "INFO", le, L.LEADER_ELECTION,
            f"{le}: PRE_VOTE PASSED received 1 response(s) and 0 exception(s):")
-    b.main("dn2", t("10:21:06.983"), "INFO", le, L_ELECT,
+    b.main("dn2", t("10:21:06.983"), "INFO", le, L.LEADER_ELECTION,
            f"  Response 0: {UUID['dn2']}<-{UUID['dn3']}#0:OK-t6-last:{ti(6, 18341)}")
-    b.main("dn2", t("10:21:06.984"), "INFO", le, L_ELECT, election_result(le, "PRE_VOTE"))
-    b.main("dn3", t("10:21:07.004"), "INFO", "grpc-default-executor-4", L_DIV,
+    b.main("dn2", t("10:21:06.984"), "INFO", le, L.LEADER_ELECTION, election_result(le, "PRE_VOTE"))
+    b.main("dn3", t("10:21:07.004"), "INFO", "grpc-default-executor-4", L.RAFT_DIVISION,
            f"{m3}: receive requestVote(ELECTION, {UUID['dn2']}, {G}, 7, {ti(6, 18341)})")
-    b.main("dn1", t("10:21:07.012"), "INFO", "grpc-default-executor-9", L_DIV,
+    b.main("dn1", t("10:21:07.012"), "INFO", "grpc-default-executor-9", L.RAFT_DIVISION,
            f"{m1}: receive requestVote(ELECTION, {UUID['dn2']}, {G}, 7, {ti(6, 18341)})")
-    b.main("dn1", t("10:21:07.013"), "INFO", "grpc-default-executor-9", L_DIV,
+    b.main("dn1", t("10:21:07.013"), "INFO", "grpc-default-executor-9", L.RAFT_DIVISION,
            role_change(m1, "LEADER", "FOLLOWER", 7, f"candidate:{UUID['dn2']}"), mark="role_change")
-    b.main("dn1", t("10:21:07.014"), "INFO", "grpc-default-executor-9", L_ROLE,
+    b.main("dn1", t("10:21:07.014"), "INFO", "grpc-default-executor-9", L.ROLE_INFO,
            f"{UUID['dn1']}: shutdown {m1}-LeaderStateImpl")
-    b.main("dn1", t("10:21:07.015"), "INFO", "grpc-default-executor-9", L_ROLE,
+    b.main("dn1", t("10:21:07.015"), "INFO", "grpc-default-executor-9", L.ROLE_INFO,
            f"{UUID['dn1']}: start {m1}-FollowerState")
-    b.main("dn2", t("10:21:07.038"), "INFO", le, L_ELECT,
+    b.main("dn2", t("10:21:07.038"), "INFO", le, L.LEADER_ELECTION,
            f"{le}: ELECTION PASSED received 1 response(s) and 0 exception(s):")
-    b.main("dn2", t("10:21:07.038"), "INFO", le, L_ELECT,
+    b.main("dn2", t("10:21:07.038"), "INFO", le, L.LEADER_ELECTION,
            f"  Response 0: {UUID['dn2']}<-{UUID['dn3']}#0:OK-t7-last:{ti(6, 18341)}")
-    b.main("dn2", t("10:21:07.039"), "INFO", le, L_ELECT, election_result(le, "ELECTION"))
-    b.main("dn2", t("10:21:07.040"), "INFO", le, L_DIV, role_change(m2, "CANDIDATE", "LEADER", 7, "changeToLeader"))
-    b.main("dn2", t("10:21:07.040"), "INFO", le, L_ROLE, f"{UUID['dn2']}: shutdown {le}")
-    b.main("dn2", t("10:21:07.041"), "INFO", le, L_DIV, leader_change(m2, "null", UUID["dn2"], 7, "becomeLeader", 1097))
-    b.main("dn2", t("10:21:07.042"), "INFO", le, L_XSR, m_notify(P, UUID["dn2"]))
-    b.main("dn3", t("10:21:07.071"), "INFO", "grpc-default-executor-4", L_DIV,
+    b.main("dn2", t("10:21:07.039"), "INFO", le, L.LEADER_ELECTION, election_result(le, "ELECTION"))
+    b.main("dn2", t("10:21:07.040"), "INFO", le, L.RAFT_DIVISION, role_change(m2, "CANDIDATE", "LEADER", 7, "changeToLeader"))
+    b.main("dn2", t("10:21:07.040"), "INFO", le, L.ROLE_INFO, f"{UUID['dn2']}: shutdown {le}")
+    b.main("dn2", t("10:21:07.041"), "INFO", le, L.RAFT_DIVISION, leader_change(m2, "null", UUID["dn2"], 7, "becomeLeader", 1097))
+    b.main("dn2", t("10:21:07.042"), "INFO", le, L.XCEIVER_SERVER_RATIS, m_notify(P, UUID["dn2"]))
+    b.main("dn3", t("10:21:07.071"), "INFO", "grpc-default-executor-4", L.RAFT_DIVISION,
            leader_change(m3, "null", UUID["dn2"], 7, "APPEND_ENTRIES", 1127))
-    b.main("dn3", t("10:21:07.072"), "INFO", "grpc-default-executor-4", L_XSR, m_notify(P, UUID["dn2"]))
+    b.main("dn3", t("10:21:07.072"), "INFO", "grpc-default-executor-4", L.XCEIVER_SERVER_RATIS, m_notify(P, UUID["dn2"]))
     # dn1: first append from dn2 (previous entry (t:7, i:18342) unknown -> INCONSISTENCY), then the truncation
-    b.main("dn1", t("10:21:07.071"), "INFO", "grpc-default-executor-11", L_DIV,
+    b.main("dn1", t("10:21:07.071"), "INFO", "grpc-default-executor-11", L.RAFT_DIVISION,
            leader_change(m1, "null", UUID["dn2"], 7, "APPEND_ENTRIES", 58), mark="leader_change")
-    b.main("dn1", t("10:21:07.072"), "INFO", "grpc-default-executor-11", L_XSR, m_notify(P, UUID["dn2"]))
-    b.main("dn1", t("10:21:07.074"), "INFO", "grpc-default-executor-11", L_DIV,
+    b.main("dn1", t("10:21:07.072"), "INFO", "grpc-default-executor-11", L.XCEIVER_SERVER_RATIS, m_notify(P, UUID["dn2"]))
+    b.main("dn1", t("10:21:07.074"), "INFO", "grpc-default-executor-11", L.RAFT_DIVISION,
            f"{m1}: Failed appendEntries as previous log entry ({ti(7, 18342)}) is not found")
-    b.main("dn1", t("10:21:07.075"), "INFO", "grpc-default-executor-11", L_DIV,
+    b.main("dn1", t("10:21:07.075"), "INFO", "grpc-default-executor-11", L.RAFT_DIVISION,
            f"{m1}: appendEntries* reply {UUID['dn2']}<-{UUID['dn1']}#0:FAIL-t7,INCONSISTENCY,nextIndex=18342,"
            f"followerCommit=18341,matchIndex=-1")
     t_tr = t("10:21:08.412")
@@ -687,16 +668,16 @@ def incident(b, rng, day, debug):
         ent_s = ", ".join(
             f"{ti(7, e[0])}, CONFIGURATIONENTRY{peers_conf(b)}" if e[3] == "CONF"
             else f"{ti(7, e[0])}, STATEMACHINELOGENTRY, {e[10]}@{e[9]}" for e in batch1)
-        b.main("dn1", t_tr - ms(2), "DEBUG", "grpc-default-executor-11", L_RAFTLOG, "truncateIndex=18342, arrayIndex=0")
-        b.main("dn1", t_tr - ms(1), "TRACE", "grpc-default-executor-11", L_CACHE,
+        b.main("dn1", t_tr - ms(2), "DEBUG", "grpc-default-executor-11", L.RAFT_LOG, "truncateIndex=18342, arrayIndex=0")
+        b.main("dn1", t_tr - ms(1), "TRACE", "grpc-default-executor-11", L.RAFT_LOG_CACHE,
                f"{m1}-SegmentedRaftLogCache: truncate to 18342, arrayIndex=0, ti={ti(7, 18342)}, "
                f"storedEntry={ti(6, 18342)}, entries=[{ent_s}]", mark="dbg_cache_truncate")
-    b.main("dn1", t_tr, "INFO", "grpc-default-executor-11", L_WORKER, m_truncating(w1, 18342, 18001, 18344, 412733),
+    b.main("dn1", t_tr, "INFO", "grpc-default-executor-11", L.RAFT_LOG_WORKER, m_truncating(w1, 18342, 18001, 18344, 412733),
            mark="truncate")
 
     # --- 4. the new entries on every member (DEBUG only) and what dn1 shows at INFO
     # dn1's log worker is stuck behind the pending writes until 10:21:24.03, so its applies of 18343.. wait too
-    b.main("dn1", t("10:21:24.031"), "INFO", w1, L_WORKER,
+    b.main("dn1", t("10:21:24.031"), "INFO", w1, L.RAFT_LOG_WORKER,
            f"{w1}: Truncated log file {ratis_dir(P)}/log_inprogress_18001 to length 412733 and moved it to "
            f"{ratis_dir(P)}/log_18001-18341")
     last_apply = {}
@@ -773,30 +754,30 @@ def incident(b, rng, day, debug):
             mem = member("dn1", P)
             grpc = "grpc-default-executor-6"
             cw = f"{UUID['dn1']}-ChunkWriter-{lid % 20}-0"
-            b.main("dn1", ta, "TRACE", grpc, L_RAFTLOG,
+            b.main("dn1", ta, "TRACE", grpc, L.RAFT_LOG,
                    f"{mem}-SegmentedRaftLog: appendEntry {ti(6, idx)}, STATEMACHINELOGENTRY, {call}@{cl}")
-            b.main("dn1", ta + ms(1), "DEBUG", grpc, L_CSM,
+            b.main("dn1", ta + ms(1), "DEBUG", grpc, L.CONTAINER_STATE_MACHINE,
                    f"{G}: writeChunk writeStateMachineData : blockId{proto_block_id(cid, lid)} logIndex {idx} "
                    f"chunkName {lid}_chunk_{n}", mark=f"dbg_submit6_{idx}")
-            b.main("dn1", ta + ms(3), "DEBUG", cw, L_FPB,
+            b.main("dn1", ta + ms(3), "DEBUG", cw, L.FILE_PER_BLOCK,
                    f"Writing chunk {chunk_info(lid, n, off, ln)} (overwrite: false) in stage WRITE_DATA to file "
                    f"{bpath(2, cid, lid)}")
-            b.main("dn1", stale_done[idx], "DEBUG", cw, L_CSM,
+            b.main("dn1", stale_done[idx], "DEBUG", cw, L.CONTAINER_STATE_MACHINE,
                    f"{G}: writeChunk writeStateMachineData  completed: blockId{proto_block_id(cid, lid)} "
                    f"logIndex {idx} chunkName {lid}_chunk_{n}", mark=f"dbg_stale_done_{idx}")
 
     # retries of X/Y/Z overwrite the chunk the stale task wrote (WARN, both modes)
     for k, (lid, tw) in enumerate(((X, "10:21:22.409"), (Y, "10:21:23.121"), (Z, "10:21:24.030"))):
         cw = f"{UUID['dn1']}-ChunkWriter-{lid % 20}-0"
-        b.main("dn1", t(tw), "WARN", cw, L_CU,
+        b.main("dn1", t(tw), "WARN", cw, L.CHUNK_UTILS,
                f"Duplicate write chunk request. Chunk overwrite without explicit request. {chunk_info(lid, 0, 0, CHUNK)}",
                mark=f"dup_{k}")
         if debug:
             idx = 18346 + k
-            b.main("dn1", t(tw) + ms(1), "DEBUG", cw, L_FPB,
+            b.main("dn1", t(tw) + ms(1), "DEBUG", cw, L.FILE_PER_BLOCK,
                    f"Writing chunk {chunk_info(lid, 0, 0, CHUNK)} (overwrite: true) in stage WRITE_DATA to file "
                    f"{bpath(2, 1043, lid)}")
-            b.main("dn1", t(tw) + ms(rng.randrange(400, 700)), "DEBUG", cw, L_CSM,
+            b.main("dn1", t(tw) + ms(rng.randrange(400, 700)), "DEBUG", cw, L.CONTAINER_STATE_MACHINE,
                    f"{G}: writeChunk writeStateMachineData  completed: blockId{proto_block_id(1043, lid)} "
                    f"logIndex {idx} chunkName {lid}_chunk_0")
         b.audit("dn1", t(tw) + ms(rng.randrange(600, 1200)), "INFO",
@@ -807,24 +788,24 @@ def incident(b, rng, day, debug):
     tc = t("10:21:41.331")
     cw = f"{UUID['dn1']}-ChunkWriter-{C % 20}-0"
     msg = f"Chunk offset {2 * CHUNK} does not match length {CHUNK} of blockFile {C}.block"
-    b.main("dn1", tc, "WARN", cw, L_KVH, m_kvh("WriteChunk", msg, "CHUNK_FILE_INCONSISTENCY"), stack_write_chunk(msg),
+    b.main("dn1", tc, "WARN", cw, L.KEY_VALUE_HANDLER, m_kvh("WriteChunk", msg, "CHUNK_FILE_INCONSISTENCY"), stack_write_chunk(msg),
            mark="inconsistency")
     b.audit("dn1", tc + ms(1), "ERROR",
             audit_body("WRITE_CHUNK", {"blockData": block_id(1042, C), "offset": str(2 * CHUNK), "size": "2097152",
                                        "stage": "WRITE_DATA"}, "FAILURE"),
             [f"java.lang.Exception: {msg}"] + AUDIT_FRAMES, mark="audit_inconsistency")
-    b.main("dn1", tc + ms(4), "INFO", cw, L_HD, "Marked Container UNHEALTHY, ContainerID: 1042", mark="unhealthy")
+    b.main("dn1", tc + ms(4), "INFO", cw, L.HDDS_DISPATCHER, "Marked Container UNHEALTHY, ContainerID: 1042", mark="unhealthy")
     b.cont("dn1", tc + ms(3), "ERROR",
            cont_msg(1042, 18345, "UNHEALTHY", 2,
                     f"Container has 1 error: WRITE_FAILURE for file {cpath(2, 1042)} with exception: {SCE}"),
            mark="cont_unhealthy")
     if debug:
-        b.main("dn1", tc + ms(6), "DEBUG", cw, L_CSM,
+        b.main("dn1", tc + ms(6), "DEBUG", cw, L.CONTAINER_STATE_MACHINE,
                f"{G}: writeChunk writeStateMachineData  completed: blockId{proto_block_id(1042, C)} logIndex 18359 "
                f"chunkName {C}_chunk_2")
 
     # --- 6. SCM: ICR with the UNHEALTHY replica, container closed on the healthy replicas
-    b.main("scm1", tc + ms(512), "INFO", f"{b.scm_prefix}FixedThreadPoolWithAffinityExecutor-2-0", L_ICR,
+    b.main("scm1", tc + ms(512), "INFO", f"{b.scm_prefix}FixedThreadPoolWithAffinityExecutor-2-0", L.ICR_HANDLER,
            "FINALIZE (i.e. CLOSING) " + replica_details(1042, "OPEN", 18345, "UNHEALTHY", 18345, UUID["dn1"], b.dd("dn1")),
            mark="scm_finalize")
     close_container(b, rng, t("10:22:10.207"), P, 1042, 18360, skip=("dn1",), cmd0=4417, enter=tc + ms(530))
@@ -833,8 +814,8 @@ def incident(b, rng, day, debug):
     tr = t("10:21:57.604")
     rd = f"{UUID['dn1']}-ChunkReader-7"
     msg = f"Unexpected read size. expected: {CHUNK}, actual: -1"
-    b.main("dn1", tr, "ERROR", rd, L_CU, msg, mark="read_size")
-    b.main("dn1", tr + ms(1), "WARN", rd, L_KVH, m_kvh("ReadChunk", msg, "CONTAINER_INTERNAL_ERROR"), stack_read_chunk(msg),
+    b.main("dn1", tr, "ERROR", rd, L.CHUNK_UTILS, msg, mark="read_size")
+    b.main("dn1", tr + ms(1), "WARN", rd, L.KEY_VALUE_HANDLER, m_kvh("ReadChunk", msg, "CONTAINER_INTERNAL_ERROR"), stack_read_chunk(msg),
            mark="read_kvh")
     b.audit("dn1", tr + ms(2), "ERROR",
             audit_body("READ_CHUNK", {"blockData": block_id(1042, B, 18345), "offset": str(3 * CHUNK), "size": str(CHUNK)},
@@ -895,7 +876,7 @@ LOG4J_DEBUG = (
     "# plus the loggers datanode.md section 3.A lists for HDDS-17675)\n"
     + SHIPPED_CONSOLE_PROPERTIES
     + "\n# HDDS-17675 investigation\n"
-    + logger_levels([(L_CSM, "DEBUG"), (L_FPB, "DEBUG"), (L_RAFTLOG, "TRACE"), (L_CACHE, "TRACE")]))
+    + logger_levels([(L.CONTAINER_STATE_MACHINE, "DEBUG"), (L.FILE_PER_BLOCK, "DEBUG"), (L.RAFT_LOG, "TRACE"), (L.RAFT_LOG_CACHE, "TRACE")]))
 
 
 def hosts_compose():
@@ -979,52 +960,52 @@ def clean_failover():
     # dn1 (leader, term 9) loses its outgoing traffic for ~8 s; its two last entries are not replicated.
     # Their data writes finish at once (no slow disk): the write futures are gone before the truncation.
     fs2, le = f"{m2}-FollowerState", f"{m2}-LeaderElection31"
-    b.main("dn2", t("14:10:36.312"), "INFO", fs2, L_FOLLOW,
+    b.main("dn2", t("14:10:36.312"), "INFO", fs2, L.FOLLOWER_STATE,
            to_candidate(fs2, 5810, 5377))
-    b.main("dn2", t("14:10:36.313"), "INFO", fs2, L_DIV, role_change(m2, "FOLLOWER", "CANDIDATE", 9, "changeToCandidate"))
-    b.main("dn2", t("14:10:36.313"), "INFO", fs2, L_ROLE, f"{UUID['dn2']}: shutdown {fs2}")
-    b.main("dn2", t("14:10:36.314"), "INFO", fs2, L_ROLE, f"{UUID['dn2']}: start {le}")
-    b.main("dn3", t("14:10:36.330"), "INFO", "grpc-default-executor-2", L_DIV,
+    b.main("dn2", t("14:10:36.313"), "INFO", fs2, L.RAFT_DIVISION, role_change(m2, "FOLLOWER", "CANDIDATE", 9, "changeToCandidate"))
+    b.main("dn2", t("14:10:36.313"), "INFO", fs2, L.ROLE_INFO, f"{UUID['dn2']}: shutdown {fs2}")
+    b.main("dn2", t("14:10:36.314"), "INFO", fs2, L.ROLE_INFO, f"{UUID['dn2']}: start {le}")
+    b.main("dn3", t("14:10:36.330"), "INFO", "grpc-default-executor-2", L.RAFT_DIVISION,
            f"{m3}: receive requestVote(PRE_VOTE, {UUID['dn2']}, {G}, 9, {ti(9, 24761)})")
-    b.main("dn1", t("14:10:36.331"), "INFO", "grpc-default-executor-5", L_DIV,
+    b.main("dn1", t("14:10:36.331"), "INFO", "grpc-default-executor-5", L.RAFT_DIVISION,
            f"{m1}: receive requestVote(PRE_VOTE, {UUID['dn2']}, {G}, 9, {ti(9, 24761)})")
-    b.main("dn2", t("14:10:36.352"), "INFO", le, L_ELECT, f"{le}: PRE_VOTE PASSED received 1 response(s) and 0 exception(s):")
-    b.main("dn2", t("14:10:36.352"), "INFO", le, L_ELECT, f"  Response 0: {UUID['dn2']}<-{UUID['dn3']}#0:OK-t9-last:{ti(9, 24761)}")
-    b.main("dn2", t("14:10:36.353"), "INFO", le, L_ELECT, election_result(le, "PRE_VOTE"))
-    b.main("dn3", t("14:10:36.371"), "INFO", "grpc-default-executor-2", L_DIV,
+    b.main("dn2", t("14:10:36.352"), "INFO", le, L.LEADER_ELECTION, f"{le}: PRE_VOTE PASSED received 1 response(s) and 0 exception(s):")
+    b.main("dn2", t("14:10:36.352"), "INFO", le, L.LEADER_ELECTION, f"  Response 0: {UUID['dn2']}<-{UUID['dn3']}#0:OK-t9-last:{ti(9, 24761)}")
+    b.main("dn2", t("14:10:36.353"), "INFO", le, L.LEADER_ELECTION, election_result(le, "PRE_VOTE"))
+    b.main("dn3", t("14:10:36.371"), "INFO", "grpc-default-executor-2", L.RAFT_DIVISION,
            f"{m3}: receive requestVote(ELECTION, {UUID['dn2']}, {G}, 10, {ti(9, 24761)})")
-    b.main("dn2", t("14:10:36.402"), "INFO", le, L_ELECT, f"{le}: ELECTION PASSED received 1 response(s) and 0 exception(s):")
-    b.main("dn2", t("14:10:36.402"), "INFO", le, L_ELECT, f"  Response 0: {UUID['dn2']}<-{UUID['dn3']}#0:OK-t10-last:{ti(9, 24761)}")
-    b.main("dn2", t("14:10:36.403"), "INFO", le, L_ELECT, election_result(le, "ELECTION"))
-    b.main("dn2", t("14:10:36.404"), "INFO", le, L_DIV, role_change(m2, "CANDIDATE", "LEADER", 10, "changeToLeader"))
-    b.main("dn2", t("14:10:36.404"), "INFO", le, L_ROLE, f"{UUID['dn2']}: shutdown {le}")
-    b.main("dn2", t("14:10:36.405"), "INFO", le, L_DIV, leader_change(m2, "null", UUID["dn2"], 10, "becomeLeader", 1006))
-    b.main("dn2", t("14:10:36.406"), "INFO", le, L_XSR, m_notify(P, UUID["dn2"]))
-    b.main("dn3", t("14:10:36.430"), "INFO", "grpc-default-executor-2", L_DIV,
+    b.main("dn2", t("14:10:36.402"), "INFO", le, L.LEADER_ELECTION, f"{le}: ELECTION PASSED received 1 response(s) and 0 exception(s):")
+    b.main("dn2", t("14:10:36.402"), "INFO", le, L.LEADER_ELECTION, f"  Response 0: {UUID['dn2']}<-{UUID['dn3']}#0:OK-t10-last:{ti(9, 24761)}")
+    b.main("dn2", t("14:10:36.403"), "INFO", le, L.LEADER_ELECTION, election_result(le, "ELECTION"))
+    b.main("dn2", t("14:10:36.404"), "INFO", le, L.RAFT_DIVISION, role_change(m2, "CANDIDATE", "LEADER", 10, "changeToLeader"))
+    b.main("dn2", t("14:10:36.404"), "INFO", le, L.ROLE_INFO, f"{UUID['dn2']}: shutdown {le}")
+    b.main("dn2", t("14:10:36.405"), "INFO", le, L.RAFT_DIVISION, leader_change(m2, "null", UUID["dn2"], 10, "becomeLeader", 1006))
+    b.main("dn2", t("14:10:36.406"), "INFO", le, L.XCEIVER_SERVER_RATIS, m_notify(P, UUID["dn2"]))
+    b.main("dn3", t("14:10:36.430"), "INFO", "grpc-default-executor-2", L.RAFT_DIVISION,
            leader_change(m3, "null", UUID["dn2"], 10, "APPEND_ENTRIES", 1031))
-    b.main("dn3", t("14:10:36.431"), "INFO", "grpc-default-executor-2", L_XSR, m_notify(P, UUID["dn2"]))
-    b.main("dn1", t("14:10:37.421"), "INFO", "grpc-default-executor-5", L_DIV,
+    b.main("dn3", t("14:10:36.431"), "INFO", "grpc-default-executor-2", L.XCEIVER_SERVER_RATIS, m_notify(P, UUID["dn2"]))
+    b.main("dn1", t("14:10:37.421"), "INFO", "grpc-default-executor-5", L.RAFT_DIVISION,
            f"{m1}: receive requestVote(ELECTION, {UUID['dn2']}, {G}, 10, {ti(9, 24761)})")
-    b.main("dn1", t("14:10:37.422"), "INFO", "grpc-default-executor-5", L_DIV,
+    b.main("dn1", t("14:10:37.422"), "INFO", "grpc-default-executor-5", L.RAFT_DIVISION,
            role_change(m1, "LEADER", "FOLLOWER", 10, f"candidate:{UUID['dn2']}"), mark="role_change")
-    b.main("dn1", t("14:10:37.423"), "INFO", "grpc-default-executor-5", L_ROLE, f"{UUID['dn1']}: shutdown {m1}-LeaderStateImpl")
-    b.main("dn1", t("14:10:37.424"), "INFO", "grpc-default-executor-5", L_ROLE, f"{UUID['dn1']}: start {m1}-FollowerState")
-    b.main("dn1", t("14:10:37.861"), "INFO", "grpc-default-executor-8", L_DIV,
+    b.main("dn1", t("14:10:37.423"), "INFO", "grpc-default-executor-5", L.ROLE_INFO, f"{UUID['dn1']}: shutdown {m1}-LeaderStateImpl")
+    b.main("dn1", t("14:10:37.424"), "INFO", "grpc-default-executor-5", L.ROLE_INFO, f"{UUID['dn1']}: start {m1}-FollowerState")
+    b.main("dn1", t("14:10:37.861"), "INFO", "grpc-default-executor-8", L.RAFT_DIVISION,
            leader_change(m1, "null", UUID["dn2"], 10, "APPEND_ENTRIES", 439))
-    b.main("dn1", t("14:10:37.862"), "INFO", "grpc-default-executor-8", L_XSR, m_notify(P, UUID["dn2"]))
-    b.main("dn1", t("14:10:37.864"), "INFO", "grpc-default-executor-8", L_DIV,
+    b.main("dn1", t("14:10:37.862"), "INFO", "grpc-default-executor-8", L.XCEIVER_SERVER_RATIS, m_notify(P, UUID["dn2"]))
+    b.main("dn1", t("14:10:37.864"), "INFO", "grpc-default-executor-8", L.RAFT_DIVISION,
            f"{m1}: Failed appendEntries as previous log entry ({ti(10, 24762)}) is not found")
-    b.main("dn1", t("14:10:37.865"), "INFO", "grpc-default-executor-8", L_DIV,
+    b.main("dn1", t("14:10:37.865"), "INFO", "grpc-default-executor-8", L.RAFT_DIVISION,
            f"{m1}: appendEntries* reply {UUID['dn2']}<-{UUID['dn1']}#0:FAIL-t10,INCONSISTENCY,nextIndex=24762,"
            f"followerCommit=24761,matchIndex=-1")
-    b.main("dn1", t("14:10:37.990"), "INFO", "grpc-default-executor-8", L_WORKER,
+    b.main("dn1", t("14:10:37.990"), "INFO", "grpc-default-executor-8", L.RAFT_LOG_WORKER,
            m_truncating(w1, 24762, 24501, 24763, 301884), mark="truncate")
-    b.main("dn1", t("14:10:37.996"), "INFO", w1, L_WORKER,
+    b.main("dn1", t("14:10:37.996"), "INFO", w1, L.RAFT_LOG_WORKER,
            f"{w1}: Truncated log file {ratis_dir(P)}/log_inprogress_24501 to length 301884 and moved it to "
            f"{ratis_dir(P)}/log_24501-24761")
     # the client retries of the two truncated WriteChunks overwrite the (already written) chunks: benign
     for k, (lid, tw) in enumerate(((113750153625600131, "14:10:38.112"), (113750153625600133, "14:10:38.140"))):
-        b.main("dn1", t(tw), "WARN", f"{UUID['dn1']}-ChunkWriter-{lid % 20}-0", L_CU,
+        b.main("dn1", t(tw), "WARN", f"{UUID['dn1']}-ChunkWriter-{lid % 20}-0", L.CHUNK_UTILS,
                f"Duplicate write chunk request. Chunk overwrite without explicit request. {chunk_info(lid, 0, 0, CHUNK)}",
                mark=f"dup_{k}")
     # normal life afterwards: 1042 fills up and closes on all three replicas with the same BCSID
@@ -1063,8 +1044,8 @@ def failing_disk():
         tr = t0 + timedelta(seconds=41 * k + rng.randrange(0, 9), milliseconds=rng.randrange(0, 999))
         rd = f"{UUID['dn3']}-ChunkReader-{rng.randrange(1, 12)}"
         msg = f"Unexpected read size. expected: {CHUNK}, actual: {actual}"
-        b.main("dn3", tr, "ERROR", rd, L_CU, msg, mark=f"read_size_{k}")
-        b.main("dn3", tr + ms(1), "WARN", rd, L_KVH, m_kvh("ReadChunk", msg, "CONTAINER_INTERNAL_ERROR"),
+        b.main("dn3", tr, "ERROR", rd, L.CHUNK_UTILS, msg, mark=f"read_size_{k}")
+        b.main("dn3", tr + ms(1), "WARN", rd, L.KEY_VALUE_HANDLER, m_kvh("ReadChunk", msg, "CONTAINER_INTERNAL_ERROR"),
                stack_read_chunk(msg), mark=f"read_kvh_{k}")
         b.audit("dn3", tr + ms(2), "ERROR",
                 audit_body("READ_CHUNK", {"blockData": block_id(cid, lid, bcs[cid] - 17 * (k + 1)),
@@ -1081,7 +1062,7 @@ def failing_disk():
                        f"for chunk={lid}_chunk_{n} expected length={CHUNK} actual length={max(actual, 0)} for block "
                        f"{block_id(cid, lid, bcs[cid] - 17 * (k + 1))}")
             ts = tr + ms(rng.randrange(900, 4000))
-            b.main("dn3", ts, "ERROR", f"{UUID['dn3']}-OnDemandContainerDataScanner-0", L_SCAN,
+            b.main("dn3", ts, "ERROR", f"{UUID['dn3']}-OnDemandContainerDataScanner-0", L.ON_DEMAND_SCANNER,
                    f"Corruption detected in container [{cid}]. Marking it UNHEALTHY. Container has 1 error: {err}",
                    mark=f"scan_{cid}")
             b.cont("dn3", ts + ms(6), "ERROR", cont_msg(cid, bcs[cid], "UNHEALTHY", 3, f"Container has 1 error: {err}"),
@@ -1089,7 +1070,7 @@ def failing_disk():
             src = "dn2" if p == Q else "dn1"
             tgt = "dn1" if p == Q else "dn4"
             trm = ts + timedelta(minutes=3, milliseconds=rng.randrange(0, 900))
-            b.main("scm1", trm, "INFO", "scm1-UnderReplicatedProcessor", L_RM,
+            b.main("scm1", trm, "INFO", "scm1-UnderReplicatedProcessor", L.REPLICATION_MANAGER,
                    rm_sending(replicate_command(6100 + k, cid, b.dd(tgt)),
                               container_info(cid, "CLOSED", T("2026-08-20 16:02:44.318"), p), b.dd(src),
                               epoch_ms(trm) + 1800000, epoch_ms(trm) + 2400000), mark=f"scm_replicate_{cid}")
