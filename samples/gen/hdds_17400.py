@@ -208,18 +208,27 @@ def block_file(c, dn, cid, local_id):
     return "/data/disk%d/hdds/CID-%s/current/containerDir0/%d/chunks/%d.block" % (d.disk, c.cluster_id, cid, local_id)
 
 
-def block_deletion(c, t, per_container, thread_scm, dn_thread, nodes_total):
+DN_BLOCK_DELETING = "BlockDeletingService#0"  # the datanode's BackgroundService thread (a guess, see SOURCE.md)
+
+
+def local_ids(base, step, n):
+    """n block localIDs: base + step * k for k = 1..n."""
+    return [base + step * k for k in range(1, n + 1)]
+
+
+def block_deletion(c, t, per_container):
     """Leader aggregate line (scm.md 2.6), DN 'Deleted block file' (datanode.md 2.5),
-    follower 'Skip commit transactions' when the DNs report the delete status (scm.md 2.6)."""
+    follower 'Skip commit transactions' when the DNs report the delete status (scm.md 2.6).
+    per_container: (container, datanodes, localIDs)."""
     nblocks = sum(len(ids) for _, _, ids in per_container)
     dns = sorted({d for _, members, _ in per_container for d in members})
-    c.log(c.leader, t, "INFO", thread_scm, L.BLOCK_DELETING_SERVICE,
-          blocks_added(nblocks, len(dns), nodes_total, c.rng.randint(3, 21)))
+    c.log(c.leader, t, "INFO", c.leader + "-SCMBlockDeletingService#0", L.BLOCK_DELETING_SERVICE,
+          blocks_added(nblocks, len(dns), len(c.dns), c.rng.randint(3, 21)))
     for cid, members, ids in per_container:
         for m in members:
             tt = t + ms(30500 + c.rng.randint(0, 2500))
             for lid in ids:
-                c.log(m, tt, "INFO", dn_thread, L.FILE_PER_BLOCK, "Deleted block file: %s" % block_file(c, m, cid, lid))
+                c.log(m, tt, "INFO", DN_BLOCK_DELETING, L.FILE_PER_BLOCK, "Deleted block file: %s" % block_file(c, m, cid, lid))
                 tt += ms(c.rng.randint(1, 6))
     for f in c.followers():
         for k in range(min(2, len(dns))):
@@ -353,6 +362,15 @@ def ozone_site(scms, extra):
 AUDIT_DEBUG = [("ozone.audit.log.debug.cmd.list.scmaudit", "SEND_HEARTBEAT")]
 
 
+def scenario(name, day, pipelines, seed, *cluster, **kw):
+    """A bundle: its folder, its cluster (mk_cluster), pipeline ids drawn in the order named, and
+    t("HH:MM:SS,mmm") -> that time on `day`."""
+    b = BundleDir(name)
+    c = mk_cluster(seed, *cluster, **kw)
+    P = {k: random_uuid(c.rng) for k in pipelines}
+    return b, c, P, lambda hms: T("%s %s" % (day, hms))
+
+
 def mk_cluster(seed, domain, scm_net, dn_net, ndn, leader, term, cluster_id=None, hostfmt=None):
     rng = random.Random(seed * 7919)
     scms = []
@@ -372,16 +390,10 @@ def mk_cluster(seed, domain, scm_net, dn_net, ndn, leader, term, cluster_id=None
 # Bundle 1: HEAD/2.2 wording, stale OPEN replica resurrects DELETED container (confirmed)
 # ==============================================================================================
 def bundle1():
-    b = BundleDir("HDDS-17400-bug-stale-open-replica")
-    c = mk_cluster(17401, ".example.com", "10.0.0", "10.0.1", 5, "scm1", 7)
+    b, c, P, t = scenario("HDDS-17400-bug-stale-open-replica", "2026-09-14", ("a", "b", "x", "d", "new"), 17401, ".example.com", "10.0.0", "10.0.1", 5, "scm1", 7)
     rng = c.rng
-    P = {k: random_uuid(rng) for k in ("a", "b", "x", "d", "new")}
     members = {"a": ["dn1", "dn3", "dn5"], "b": ["dn5", "dn2", "dn3"], "x": ["dn1", "dn2", "dn4"], "d": ["dn3", "dn4", "dn5"]}
     X, S, B, R = 3107, 4821, 4790, "dn4"
-    day = "2026-09-14 "
-    t = lambda s: T(day + s)
-    dn_blk = "BlockDeletingService#0"
-    sbds = "scm1-SCMBlockDeletingService#0"
 
     # -- leadership at the start of the window: scm2 (term 6) -> scm1 (term 7)
     c.log("scm2", t("06:00:31,204"), "INFO", "scm2-ReplicationMonitor", L.REPLICATION_MANAGER,
@@ -402,9 +414,9 @@ def bundle1():
     open_container(c, t("06:39:02,417"), 3106, members["b"])
     open_container(c, t("06:55:12,208"), X, members["x"])
     normal_close(c, t("07:04:48,115"), 3104, members["d"], 22310)
-    block_deletion(c, t("06:15:40,118"), [(3087, members["a"], [113750153625600000 + 1411 * k for k in range(1, 5)])], sbds, dn_blk, 5)
-    block_deletion(c, t("06:52:10,502"), [(3091, members["b"], [113750153625700000 + 977 * k for k in range(1, 4)])], sbds, dn_blk, 5)
-    block_deletion(c, t("07:10:02,881"), [(3093, members["d"], [113750153625750000 + 513 * k for k in range(1, 3)])], sbds, dn_blk, 5)
+    block_deletion(c, t("06:15:40,118"), [(3087, members["a"], local_ids(113750153625600000, 1411, 4))])
+    block_deletion(c, t("06:52:10,502"), [(3091, members["b"], local_ids(113750153625700000, 977, 3))])
+    block_deletion(c, t("07:10:02,881"), [(3093, members["d"], local_ids(113750153625750000, 513, 2))])
 
     # -- R (dn4) host crashes at 07:12:40 (no shutdown line); dn1/dn2 keep writing #3107 up to BCSID S
     # -- SCM: stale, pipelines finalized, #3107 closes on dn1/dn2 at S, dead
@@ -421,8 +433,8 @@ def bundle1():
     node_dead(c, t("07:22:45,310"), R, mark="b1_dead")
 
     # -- the client deletes the keys of #3107 (8 blocks); dn1/dn2 delete them, dn4 is away
-    x_blocks = [113750153626100000 + 2203 * k for k in range(1, 9)]
-    block_deletion(c, t("07:36:12,774"), [(X, ["dn1", "dn2"], x_blocks), (3098, members["a"], [113750153625810000 + 311 * k for k in range(1, 3)])], sbds, dn_blk, 5)
+    x_blocks = local_ids(113750153626100000, 2203, 8)
+    block_deletion(c, t("07:36:12,774"), [(X, ["dn1", "dn2"], x_blocks), (3098, members["a"], local_ids(113750153625810000, 311, 2))])
     normal_close(c, t("07:49:30,610"), 3103, members["a"], 16011)
     open_container(c, t("07:50:02,954"), 3109, members["a"])
 
@@ -433,7 +445,7 @@ def bundle1():
               rm_send(c, tdel + ms(i), None, delete_command(c.next_cmd(), X), container_info(X, "CLOSED", lt(c, closed_at), P["x"]), c.dn(m)),
               mark="b1_delete_" + m)
         c.cont(m, t("08:13:36,402") + ms(17 * i), "INFO", X, S, "CLOSED", "Empty container deleted", mark="b1_dndeleted_" + m)
-    block_deletion(c, t("08:24:50,092"), [(3101, members["b"], [113750153625850000 + 733 * k for k in range(1, 6)])], sbds, dn_blk, 5)
+    block_deletion(c, t("08:24:50,092"), [(3101, members["b"], local_ids(113750153625850000, 733, 5))])
 
     # -- dn4 (R) comes back: restart, re-register, DEAD -> HEALTHY_READONLY -> HEALTHY
     # before the crash dn4 had applied #3107 up to B and holds 6 of its blocks
@@ -471,7 +483,7 @@ def bundle1():
     open_container(c, t("08:40:11,640"), 3113, ["dn4", "dn2", "dn5"])
     normal_close(c, t("08:48:19,225"), 3109, members["a"], 16502)
     open_container(c, t("08:48:51,093"), 3114, members["a"])
-    block_deletion(c, t("08:55:31,660"), [(3102, members["b"], [113750153625910000 + 409 * k for k in range(1, 4)])], sbds, dn_blk, 5)
+    block_deletion(c, t("08:55:31,660"), [(3102, members["b"], local_ids(113750153625910000, 409, 3))])
 
     # -- write files
     cut = t("07:30:00,000")
@@ -486,7 +498,7 @@ def bundle1():
     return b, c, dict(X=X, S=S, B=B, R=R, P=P)
 
 
-def routine(c, t0, t1, pipes, cid0, bcs0, dn_thread, sbds_thread, icr=L.ICR_HANDLER, step=(1100, 1700)):
+def routine(c, t0, t1, pipes, cid0, bcs0, step=(1100, 1700)):
     """Unrelated traffic: containers fill up and close (FINALIZE/CLOSE on every SCM, CLOSING/CLOSED
     on the DNs), a new one opens on the same pipeline, and block deletion passes run."""
     t = t0 + sec(c.rng.randint(120, 500)) + ms(c.rng.randint(0, 999))
@@ -498,14 +510,14 @@ def routine(c, t0, t1, pipes, cid0, bcs0, dn_thread, sbds_thread, icr=L.ICR_HAND
         key = tuple(members)
         index[key] += c.rng.randint(900, 6000)
         if key in open_now:
-            normal_close(c, t, open_now[key], list(members), index[key], report_logger=icr)
+            normal_close(c, t, open_now[key], list(members), index[key])
         cid += 1
         open_container(c, t + sec(31), cid, list(members))
         open_now[key] = cid
         if k % 2 == 1:
             victim = pipes[(k + 1) % len(pipes)]
             ids = [113750153700000000 + c.rng.randint(1, 10 ** 9) for _ in range(c.rng.randint(2, 5))]
-            block_deletion(c, t + sec(c.rng.randint(200, 600)), [(cid0 - 20 - k, list(victim), sorted(ids))], sbds_thread, dn_thread, len(c.dns))
+            block_deletion(c, t + sec(c.rng.randint(200, 600)), [(cid0 - 20 - k, list(victim), sorted(ids))])
         k += 1
         t += sec(c.rng.randint(*step)) + ms(c.rng.randint(0, 999))
     return cid
@@ -515,20 +527,14 @@ def routine(c, t0, t1, pipes, cid0, bcs0, dn_thread, sbds_thread, icr=L.ICR_HAND
 # Bundle 2: 2.1.x wording (transitionDeletingToClosed, back to CLOSED), docker-compose console
 # ==============================================================================================
 def bundle2():
-    b = BundleDir("HDDS-17400-bug-closed-wording-2-1")
-    c = mk_cluster(17402, "", "172.25.0", "172.25.0", 5, "scm2", 3, hostfmt="datanode%d")
+    b, c, P, t = scenario("HDDS-17400-bug-closed-wording-2-1", "2026-10-02", ("x", "y", "z"), 17402, "", "172.25.0", "172.25.0", 5, "scm2", 3, hostfmt="datanode%d")
     rng = c.rng
-    P = {k: random_uuid(rng) for k in ("x", "y", "z")}
     members = {"x": ["datanode1", "datanode3", "datanode5"], "y": ["datanode2", "datanode4", "datanode1"], "z": ["datanode5", "datanode2", "datanode4"]}
     X, S, R = 1007, 1384, "datanode3"
-    day = "2026-10-02 "
-    t = lambda s: T(day + s)
-    dn_blk = "BlockDeletingService#0"
-    sbds = "scm2-SCMBlockDeletingService#0"
 
     scm_failover(c, t("10:00:12,408"), "scm1", "scm2", 3, 4)
     rm_passes(c, t("10:01:40,000"), t("10:58:00,000"), ncont=31)
-    routine(c, t("10:00:30,000"), t("10:55:00,000"), [members["y"], members["z"]], 1010, 2000, dn_blk, sbds, step=(700, 1000))
+    routine(c, t("10:00:30,000"), t("10:55:00,000"), [members["y"], members["z"]], 1010, 2000, step=(700, 1000))
     # admin close of #1005 from the test script (audit on the leader)
     c.aud("scm2", t("10:03:21,774"), "hadoop", "172.25.0.30", "CLOSE_CONTAINER", '{"remoteUser":"hadoop","containerID":"1005"}')
     for i, m in enumerate(members["z"]):
@@ -539,7 +545,7 @@ def bundle2():
               "CLOSE " + c.details(1005, "CLOSING", 1921, "CLOSED", 1921, "datanode5"))
     normal_close(c, t("10:01:49,660"), 1003, members["x"], 1207)
     open_container(c, t("10:02:10,518"), X, members["x"])
-    block_deletion(c, t("10:05:12,330"), [(1001, members["x"], [113750153611100000 + 97 * k for k in range(1, 4)])], sbds, dn_blk, 5)
+    block_deletion(c, t("10:05:12,330"), [(1001, members["x"], local_ids(113750153611100000, 97, 3))])
 
     # -- datanode3 is paused (docker-compose pause) at 10:09:10; its #1007 replica stays OPEN at BCSID 1384
     node_stale(c, t("10:14:12,530"), R, [P["x"]], mark="b2_stale")
@@ -553,8 +559,8 @@ def bundle2():
               "CLOSE " + c.details(X, "CLOSING", S, "CLOSED", S, "datanode1"),
               mark="b2_close" if s.name == c.leader else None)
     node_dead(c, t("10:19:12,604"), R, mark="b2_dead")
-    x_blocks = [113750153612200000 + 4099 * k for k in range(1, 10)]
-    block_deletion(c, t("10:21:47,219"), [(X, ["datanode1", "datanode5"], x_blocks)], sbds, dn_blk, 5)
+    x_blocks = local_ids(113750153612200000, 4099, 9)
+    block_deletion(c, t("10:21:47,219"), [(X, ["datanode1", "datanode5"], x_blocks)])
     tdel = t("10:26:40,020")
     for i, m in enumerate(["datanode1", "datanode5"]):
         c.log(c.leader, tdel + ms(i), "INFO", "scm2-ReplicationMonitor", L.REPLICATION_MANAGER,
@@ -628,32 +634,26 @@ def bundle2():
 # Bundle 3: stale CLOSED replica of a DELETED container is force-deleted (scm.md 5.4), vendor layout
 # ==============================================================================================
 def bundle3():
-    b = BundleDir("HDDS-17400-control-stale-closed-replica-force-deleted")
-    c = mk_cluster(17403, ".prod.example.net", "10.40.2", "10.40.3", 6, "scm3", 11)
+    b, c, P, t = scenario("HDDS-17400-control-stale-closed-replica-force-deleted", "2026-10-19", ("x", "q", "a", "b"), 17403, ".prod.example.net", "10.40.2", "10.40.3", 6, "scm3", 11)
     rng = c.rng
-    P = {k: random_uuid(rng) for k in ("x", "q", "a", "b")}
     members = {"x": ["dn2", "dn5", "dn6"], "q": ["dn5", "dn1", "dn3"], "a": ["dn1", "dn4", "dn6"], "b": ["dn3", "dn2", "dn4"]}
     X, S, R, Y, SY = 51877, 771230, "dn5", 51850, 640118
-    day = "2026-10-19 "
-    t = lambda s: T(day + s)
-    dn_blk = "BlockDeletingService#0"
-    sbds = "scm3-SCMBlockDeletingService#0"
 
     scm_failover(c, t("01:30:44,105"), "scm1", "scm3", 11, 7)
     rm_passes(c, t("01:32:10,000"), t("04:31:00,000"), ncont=48211)
-    routine(c, t("01:31:00,000"), t("04:25:00,000"), [members["a"], members["b"]], 51890, 300000, dn_blk, sbds, step=(900, 1500))
+    routine(c, t("01:31:00,000"), t("04:25:00,000"), [members["a"], members["b"]], 51890, 300000, step=(900, 1500))
     # #51877 closes normally on all three replicas (dn5 included) at S; #51850 was emptied and deleted earlier
-    block_deletion(c, t("01:36:51,412"), [(51861, members["q"], [113750153990100000 + 5557 * k for k in range(1, 4)])], sbds, dn_blk, 6)
+    block_deletion(c, t("01:36:51,412"), [(51861, members["q"], local_ids(113750153990100000, 5557, 3))])
     normal_close(c, t("01:40:58,306"), 51869, members["x"], 770114)
     open_container(c, t("01:41:20,050"), X, members["x"])
-    block_deletion(c, t("02:31:07,935"), [(51858, members["x"], [113750153990400000 + 1213 * k for k in range(1, 6)])], sbds, dn_blk, 6)
+    block_deletion(c, t("02:31:07,935"), [(51858, members["x"], local_ids(113750153990400000, 1213, 5))])
     normal_close(c, t("02:14:03,771"), X, members["x"], S, mark="b3_close")
     x_closed = t("02:14:05,602")
     # -- dn5 host fails at 02:40 (no shutdown line); stale, dead
     node_stale(c, t("02:45:31,118"), R, [P["x"], P["q"]], mark="b3_stale")
     node_dead(c, t("02:50:31,640"), R, mark="b3_dead")
-    x_blocks = [113750154000300000 + 8093 * k for k in range(1, 4)]
-    block_deletion(c, t("03:05:44,210"), [(X, ["dn2", "dn6"], x_blocks)], sbds, dn_blk, 6)
+    x_blocks = local_ids(113750154000300000, 8093, 3)
+    block_deletion(c, t("03:05:44,210"), [(X, ["dn2", "dn6"], x_blocks)])
     tdel = t("03:37:10,020")
     for i, m in enumerate(["dn2", "dn6"]):
         c.log(c.leader, tdel + ms(i), "INFO", "scm3-ReplicationMonitor", L.REPLICATION_MANAGER,
@@ -692,24 +692,18 @@ def bundle3():
 # container is force-deleted (HDDS-11136 design, sid raised first: HDDS-16809); RFA, flat folder
 # ==============================================================================================
 def bundle4():
-    b = BundleDir("HDDS-17400-control-newer-data-force-deleted")
-    c = mk_cluster(17404, ".lab.example.org", "192.168.40", "192.168.41", 5, "scm2", 4)
+    b, c, P, t = scenario("HDDS-17400-control-newer-data-force-deleted", "2026-11-03", ("x", "o", "a", "b", "o2"), 17404, ".lab.example.org", "192.168.40", "192.168.41", 5, "scm2", 4)
     rng = c.rng
-    P = {k: random_uuid(rng) for k in ("x", "o", "a", "b", "o2")}
     members = {"x": ["dn2", "dn3", "dn5"], "o": ["dn3", "dn1", "dn4"], "a": ["dn1", "dn4", "dn5"], "b": ["dn4", "dn5", "dn1"]}
     X, S1, S, B, R = 7731, 60391, 60409, 60417, "dn2"
-    day = "2026-11-03 "
-    t = lambda s: T(day + s)
-    dn_blk = "BlockDeletingService#0"
-    sbds = "scm2-SCMBlockDeletingService#0"
 
     scm_failover(c, t("09:20:03,912"), "scm3", "scm2", 4, 9)
     rm_passes(c, t("09:21:30,000"), t("12:16:00,000"), ncont=6020)
-    routine(c, t("09:20:30,000"), t("12:10:00,000"), [members["a"], members["b"]], 7740, 140000, dn_blk, sbds, step=(1000, 1600))
-    block_deletion(c, t("09:31:44,090"), [(7702, members["o"], [113750154100100000 + 907 * k for k in range(1, 4)])], sbds, dn_blk, 5)
+    routine(c, t("09:20:30,000"), t("12:10:00,000"), [members["a"], members["b"]], 7740, 140000, step=(1000, 1600))
+    block_deletion(c, t("09:31:44,090"), [(7702, members["o"], local_ids(113750154100100000, 907, 3))])
     normal_close(c, t("09:48:05,873"), 7725, members["x"], 59012)
     open_container(c, t("09:48:27,301"), X, members["x"])
-    block_deletion(c, t("10:03:29,660"), [(7711, members["x"], [113750154100200000 + 2111 * k for k in range(1, 5)])], sbds, dn_blk, 5)
+    block_deletion(c, t("10:03:29,660"), [(7711, members["x"], local_ids(113750154100200000, 2111, 4))])
     # -- dn3 stalls (GC): stale, its pipelines are finalized; #7731 CLOSING, groups removed on all members.
     #    dn3/dn5 had applied up to S, the leader dn2 up to B: QUASI_CLOSED at different BCSIDs.
     # -- 10:12:31 the pipeline of #7731 is closed at once (slow-follower pipeline action from the leader
@@ -727,8 +721,8 @@ def bundle4():
     # -- dn2's host loses power at 10:12:31,5 (its QUASI_CLOSED ICR never reached SCM); stale, dead
     node_stale(c, t("10:17:33,201"), R, [P["o2"]], mark="b4_stale")
     node_dead(c, t("10:22:33,517"), R, mark="b4_dead")
-    x_blocks = [113750154100400000 + 6607 * k for k in range(1, 6)]
-    block_deletion(c, t("10:44:18,003"), [(X, ["dn3", "dn5"], x_blocks)], sbds, dn_blk, 5)
+    x_blocks = local_ids(113750154100400000, 6607, 5)
+    block_deletion(c, t("10:44:18,003"), [(X, ["dn3", "dn5"], x_blocks)])
     # -- the empty QUASI_CLOSED container (2 origins) is deleted by EmptyContainerHandler
     tdel = t("11:21:30,020")
     c.log(c.leader, tdel, "INFO", "scm2-ReplicationMonitor", L.EMPTY_CONTAINER_HANDLER,
@@ -765,24 +759,18 @@ def bundle4():
 # (HDDS-14684 design); RFA, per-host folders
 # ==============================================================================================
 def bundle5():
-    b = BundleDir("HDDS-17400-control-empty-quasi-closed-resurrected")
-    c = mk_cluster(17405, ".dc2.example.com", "10.8.0", "10.8.1", 6, "scm3", 9)
+    b, c, P, t = scenario("HDDS-17400-control-empty-quasi-closed-resurrected", "2026-11-21", ("x", "w", "a", "b", "new"), 17405, ".dc2.example.com", "10.8.0", "10.8.1", 6, "scm3", 9)
     rng = c.rng
-    P = {k: random_uuid(rng) for k in ("x", "w", "a", "b", "new")}
     members = {"x": ["dn1", "dn2", "dn3"], "w": ["dn4", "dn1", "dn6"], "a": ["dn2", "dn4", "dn5"], "b": ["dn5", "dn6", "dn3"]}
     X, S1, S, B, R = 20815, 88190, 88213, 88217, "dn1"
-    day = "2026-11-21 "
-    t = lambda s: T(day + s)
-    dn_blk = "BlockDeletingService#0"
-    sbds = "scm3-SCMBlockDeletingService#0"
 
     scm_failover(c, t("12:55:40,331"), "scm1", "scm3", 9, 21)
     rm_passes(c, t("12:57:00,000"), t("15:01:00,000"), ncont=9410)
-    routine(c, t("12:56:00,000"), t("14:58:00,000"), [members["a"], members["b"]], 20830, 70000, dn_blk, sbds, step=(900, 1400))
-    block_deletion(c, t("13:02:15,804"), [(20790, members["w"], [113750154200100000 + 743 * k for k in range(1, 4)])], sbds, dn_blk, 6)
+    routine(c, t("12:56:00,000"), t("14:58:00,000"), [members["a"], members["b"]], 20830, 70000, step=(900, 1400))
+    block_deletion(c, t("13:02:15,804"), [(20790, members["w"], local_ids(113750154200100000, 743, 3))])
     normal_close(c, t("13:10:41,377"), 20801, members["x"], 86995)
     open_container(c, t("13:11:04,228"), X, members["x"])
-    block_deletion(c, t("13:27:52,118"), [(20797, members["x"], [113750154200300000 + 1609 * k for k in range(1, 4)])], sbds, dn_blk, 6)
+    block_deletion(c, t("13:27:52,118"), [(20797, members["x"], local_ids(113750154200300000, 1609, 3))])
     # -- 13:40: dn1 loses its route to the SCMs (not to the other datanodes)
     for k, secs in enumerate(range(300, 3001, 300)):
         for j, s in enumerate(c.scms):
@@ -809,8 +797,8 @@ def bundle5():
           role_change(mx, "LEADER", "FOLLOWER", 2, "StepDownReason:LOST_MAJORITY_HEARTBEATS"))
     node_dead(c, t("13:50:02,911"), R, mark="b5_dead")
     # -- old blocks of #20815 deleted on dn2/dn3 (the block committed at B is only on dn1 and its key still exists)
-    x_blocks = [113750154200700000 + 3301 * k for k in range(1, 5)]
-    block_deletion(c, t("14:02:33,480"), [(X, ["dn2", "dn3"], x_blocks)], sbds, dn_blk, 6)
+    x_blocks = local_ids(113750154200700000, 3301, 4)
+    block_deletion(c, t("14:02:33,480"), [(X, ["dn2", "dn3"], x_blocks)])
     tdel = t("14:22:00,020")
     c.log(c.leader, tdel, "INFO", "scm3-ReplicationMonitor", L.EMPTY_CONTAINER_HANDLER,
           "Deleting empty QUASI_CLOSED container #%d (container BCSID=%d, max replica BCSID=%d) with 2 replicas from originIds: [%s, %s]. If resurrected, container will transition to QUASI_CLOSED" % (
