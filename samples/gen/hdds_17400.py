@@ -165,10 +165,12 @@ def rm_passes(c, t0, t1, every=300, ncont=1800, busy=None):
         t += sec(every)
 
 
-def rm_send(c, t, thread, command, cid_info, target):
-    """RM 'Sending command [...]' (scm.md 2.5); deadlines: +10 min / +20 min (see SOURCE.md)."""
-    e = epoch_ms(lt(c, t))  # the leader's own clock
-    return rm_sending(command, cid_info, target, e + 600000, e + 1200000)
+def rm_command(c, t, command, info, target, thread="ReplicationMonitor", mark=None):
+    """The leader's ReplicationManager sends a command (scm.md 2.5); deadlines +10 min / +20 min in
+    the leader's clock (see SOURCE.md)."""
+    e = epoch_ms(lt(c, t))
+    c.log(c.leader, t, "INFO", "%s-%s" % (c.leader, thread), L.REPLICATION_MANAGER,
+          rm_sending(command, info, target, e + 600000, e + 1200000), mark=mark)
 
 
 def lt(c, t):
@@ -176,26 +178,123 @@ def lt(c, t):
     return t + ms(c.skew[c.leader])
 
 
-def normal_close(c, t, cid, members, sid, report_logger=L.ICR_HANDLER, mark=None):
+def on_every_scm(c, t, jitter, dn, logger, msg, mark=None):
+    """A line every SCM prints when it handles a report of datanode `dn`, each up to `jitter` ms
+    after t; the leader's is marked."""
+    for s in c.scms:
+        c.log(s.name, t + ms(c.rng.randint(0, jitter)), "INFO", c.fp(s.name, dn), logger, msg,
+              mark=mark if s.name == c.leader else None)
+
+
+def follower_cannot_close(c, dn, t, cid):
+    """CloseContainerCommandHandler on a Ratis follower of the container's pipeline (datanode.md 2.6)."""
+    c.log(dn, t, "INFO", c.dn(dn).uuid + "-CommandProcessorThread", L.CLOSE_CONTAINER_HANDLER,
+          "Follower cannot close container #%d." % cid)
+
+
+def close_replicas(c, cid, bcsid, members, t_closing, closing_step, t_closed, closed_step, mark=None):
+    """dn-container CLOSING, then CLOSED, on each member (datanode.md 1.3)."""
+    for i, m in enumerate(members):
+        c.cont(m, t_closing + ms(closing_step * i), "INFO", cid, bcsid, "CLOSING")
+        c.cont(m, t_closed + ms(closed_step * i), "INFO", cid, bcsid, "CLOSED", mark=mark and mark + "_dnclosed_" + m)
+
+
+def quasi_close_replica(c, dn, t, after_ms, cid, bcsid, group, mark=None):
+    """CLOSING, then QUASI_CLOSED when the container's Ratis group is removed (datanode.md 1.3)."""
+    c.cont(dn, t, "INFO", cid, bcsid, "CLOSING")
+    c.cont(dn, t + ms(after_ms), "WARN", cid, bcsid, "QUASI_CLOSED", "Ratis group removed. Group id: " + group, mark=mark)
+
+
+def normal_close(c, t, cid, members, sid, mark=None):
     """DN-initiated close of a full container: DN CLOSING/CLOSED (datanode.md 1.3), SCM
     FINALIZE on the first CLOSING ICR and CLOSE on the first CLOSED ICR, on every SCM (scm.md 2.3)."""
     first = members[0]
     for i, m in enumerate(members):
         c.cont(m, t + ms(7 * i), "INFO", cid, sid, "CLOSING")
-    for s in c.scms:
-        c.log(s.name, t + ms(60 + c.rng.randint(0, 30)), "INFO", c.fp(s.name, first), report_logger,
-              "FINALIZE (i.e. CLOSING) " + c.details(cid, "OPEN", sid, "CLOSING", sid, first))
+    on_every_scm(c, t + ms(60), 30, first, L.ICR_HANDLER,
+                 "FINALIZE (i.e. CLOSING) " + c.details(cid, "OPEN", sid, "CLOSING", sid, first))
     # SCM's close command reaches the followers of the pipeline: only the Ratis leader (members[0]) closes
     for i, m in enumerate(members[1:]):
-        c.log(m, t + ms(650 + 40 * i + c.rng.randint(0, 200)), "INFO", c.dn(m).uuid + "-CommandProcessorThread", L.CLOSE_CONTAINER_HANDLER,
-              "Follower cannot close container #%d." % cid)
+        follower_cannot_close(c, m, t + ms(650 + 40 * i + c.rng.randint(0, 200)), cid)
     tc = t + ms(1400 + c.rng.randint(0, 900))
     for i, m in enumerate(members):
         c.cont(m, tc + ms(11 * i), "INFO", cid, sid, "CLOSED")
+    on_every_scm(c, tc + ms(70), 30, first, L.ICR_HANDLER, "CLOSE " + c.details(cid, "CLOSING", sid, "CLOSED", sid, first),
+                 mark=mark)
+
+
+def admin_close(c, t, ip, cid, members, bcsid, t_closing, closing_step, t_closed, closed_step, t_report):
+    """`ozone admin container close` on the leader (audit), the replicas close, every SCM logs the
+    first CLOSED report (of members[0])."""
+    c.aud(c.leader, t, "hadoop", ip, "CLOSE_CONTAINER", '{"remoteUser":"hadoop","containerID":"%d"}' % cid)
+    close_replicas(c, cid, bcsid, members, t_closing, closing_step, t_closed, closed_step)
+    on_every_scm(c, t_report, 40, members[0], L.ICR_HANDLER,
+                 "CLOSE " + c.details(cid, "CLOSING", bcsid, "CLOSED", bcsid, members[0]))
+
+
+def delete_empty(c, t, cid, state, entered, pipeline, replicas, t_dn, step, mark):
+    """ReplicationManager deletes an empty container: a delete command per replica (datanode,
+    bcsid), then each datanode logs the deletion; entered: when the container entered `state`."""
+    for i, (m, bcsid) in enumerate(replicas):
+        rm_command(c, t + ms(i), delete_command(c.next_cmd(), cid), container_info(cid, state, lt(c, entered), pipeline),
+                   c.dn(m), mark=mark + "_delete_" + m)
+        c.cont(m, t_dn + ms(step * i), "INFO", cid, bcsid, state, "Empty container deleted", mark=mark + "_dndeleted_" + m)
+
+
+def empty_quasi_closed(c, t, cid, sid, origins, mark):
+    """EmptyContainerHandler INFO before it deletes an empty QUASI_CLOSED container (scm.md 2.5)."""
+    c.log(c.leader, t, "INFO", c.leader + "-ReplicationMonitor", L.EMPTY_CONTAINER_HANDLER,
+          "Deleting empty QUASI_CLOSED container #%d (container BCSID=%d, max replica BCSID=%d) with %d replicas from "
+          "originIds: [%s]. If resurrected, container will transition to QUASI_CLOSED"
+          % (cid, sid, sid, len(origins), ", ".join(c.dn(o).uuid for o in origins)), mark=mark)
+
+
+def dn_returns(c, dn, t_start, t_register, t_back, user, mark):
+    """A datanode back after a crash: its start-up lines, REGISTER on every SCM (audit), HEALTHY
+    READONLY, then HEALTHY."""
+    dn_start(c, dn, t_start)
     for s in c.scms:
-        c.log(s.name, tc + ms(70 + c.rng.randint(0, 30)), "INFO", c.fp(s.name, first), report_logger,
-              "CLOSE " + c.details(cid, "CLOSING", sid, "CLOSED", sid, first),
-              mark=mark if s.name == c.leader else None)
+        c.aud(s.name, t_register + ms(c.rng.randint(0, 30)), user, c.dn(dn).ip, "REGISTER",
+              '{"datanodeDetails":"%s"}' % c.dn(dn), mark=mark + "_register" if s.name == c.leader else None)
+    node_back(c, t_back, dn, mark=mark + "_back")
+
+
+def resurrect(c, t, dn, cid, sid, rstate, bcsid, key_count, mark):
+    """The FCR handler moves a DELETED container back to QUASI_CLOSED for a non-empty replica of `dn`
+    (scm.md 2.3, 5.1-5.3): every SCM prints it; the followers then fail to submit the transition."""
+    d = c.details(cid, "DELETED", sid, rstate, bcsid, dn)
+    res = ("Resurrecting container #%d from DELETED to QUASI_CLOSED due to non-empty %s replica (keyCount=%d, BCSID=%d) "
+           "from %s" % (cid, rstate, key_count, bcsid, d))
+    c.log(c.leader, t, "INFO", c.fp(c.leader, dn), L.FCR_HANDLER, res, mark=mark + "_res")
+    for f in c.followers():
+        tf = t + ms(c.rng.randint(5, 25))
+        c.log(f, tf, "INFO", c.fp(f, dn), L.FCR_HANDLER, res, mark=mark + "_res_follower_" + f)
+        c.log(f, tf + ms(3), "ERROR", c.fp(f, dn), L.FCR_HANDLER, "Failed to process " + d, extra=fcr_failed_stack(c, f),
+              mark=mark + "_failed_" + f)
+
+
+def delete_deleted(c, t, dn, replicas, mark):
+    """The FCR handler on replicas of DELETED containers (scm.md 2.3, 5.4): the leader sends a delete
+    command for each, `force` for a non-empty one; the followers skip. replicas: (<D>, force)."""
+    for i, (d, force) in enumerate(replicas):
+        c.log(c.leader, t + ms(2 * i), "INFO", c.fp(c.leader, dn), L.FCR_HANDLER,
+              "Sending %sDeleteContainerCommand due to DELETED for %s" % ("force" if force else "", d),
+              mark=mark + ("_force" if force else "_delempty"))
+    for f in c.followers():
+        tf = t + ms(c.rng.randint(4, 30))
+        for i, (d, _) in enumerate(replicas):
+            c.log(f, tf + ms(2 * i), "WARN", c.fp(f, dn), L.FCR_HANDLER,
+                  "Skip sending DeleteContainerCommand for " + d + ": " + not_leader(c, f), mark=mark + "_skip_" + f if i == 0 else None)
+
+
+def replicate(c, t, cid, state, info, source, bcsid, targets, t_export, t_import, step, mark):
+    """The under-replication handler copies a container from `source` to each target (scm.md 2.5,
+    datanode.md 1.3)."""
+    for i, tgt in enumerate(targets):
+        rm_command(c, t + ms(2 * i), replicate_command(c.next_cmd(), cid, c.dn(tgt)), info, c.dn(source),
+                   thread="UnderReplicatedProcessor", mark=mark + "_repl_" + tgt)
+        c.cont(source, t_export + ms(step * i), "INFO", cid, bcsid, state, "Container exported")
+        c.cont(tgt, t_import + ms(step * i), "INFO", cid, bcsid, state, "Container imported", mark=mark + "_imported_" + tgt)
 
 
 def open_container(c, t, cid, members):
@@ -391,7 +490,6 @@ def mk_cluster(seed, domain, scm_net, dn_net, ndn, leader, term, cluster_id=None
 # ==============================================================================================
 def bundle1():
     b, c, P, t = scenario("HDDS-17400-bug-stale-open-replica", "2026-09-14", ("a", "b", "x", "d", "new"), 17401, ".example.com", "10.0.0", "10.0.1", 5, "scm1", 7)
-    rng = c.rng
     members = {"a": ["dn1", "dn3", "dn5"], "b": ["dn5", "dn2", "dn3"], "x": ["dn1", "dn2", "dn4"], "d": ["dn3", "dn4", "dn5"]}
     X, S, B, R = 3107, 4821, 4790, "dn4"
 
@@ -404,13 +502,8 @@ def bundle1():
     # -- routine container traffic (other containers)
     normal_close(c, t("06:21:07,331"), 3098, members["a"], 15532)
     open_container(c, t("06:21:39,120"), 3103, members["a"])
-    c.aud("scm1", t("06:38:14,022"), "hadoop", "10.0.0.21", "CLOSE_CONTAINER", '{"remoteUser":"hadoop","containerID":"3102"}')
-    for i, m in enumerate(members["b"]):
-        c.cont(m, t("06:38:14,640") + ms(9 * i), "INFO", 3102, 9874, "CLOSING")
-        c.cont(m, t("06:38:15,902") + ms(13 * i), "INFO", 3102, 9874, "CLOSED")
-    for s in c.scms:
-        c.log(s.name, t("06:38:16,011") + ms(rng.randint(0, 40)), "INFO", c.fp(s.name, "dn5"), L.ICR_HANDLER,
-              "CLOSE " + c.details(3102, "CLOSING", 9874, "CLOSED", 9874, "dn5"))
+    admin_close(c, t("06:38:14,022"), "10.0.0.21", 3102, members["b"], 9874, t("06:38:14,640"), 9, t("06:38:15,902"), 13,
+                t("06:38:16,011"))
     open_container(c, t("06:39:02,417"), 3106, members["b"])
     open_container(c, t("06:55:12,208"), X, members["x"])
     normal_close(c, t("07:04:48,115"), 3104, members["d"], 22310)
@@ -421,15 +514,10 @@ def bundle1():
     # -- R (dn4) host crashes at 07:12:40 (no shutdown line); dn1/dn2 keep writing #3107 up to BCSID S
     # -- SCM: stale, pipelines finalized, #3107 closes on dn1/dn2 at S, dead
     node_stale(c, t("07:17:44,092"), R, [P["x"], P["d"]], mark="b1_stale")
-    c.log("dn2", t("07:17:46,127"), "INFO", c.dn("dn2").uuid + "-CommandProcessorThread", L.CLOSE_CONTAINER_HANDLER, "Follower cannot close container #%d." % X)
-    for i, m in enumerate(["dn1", "dn2"]):
-        c.cont(m, t("07:17:46,310") + ms(8 * i), "INFO", X, S, "CLOSING")
-        c.cont(m, t("07:17:51,128") + ms(12 * i), "INFO", X, S, "CLOSED", mark="b1_dnclosed_" + m)
+    follower_cannot_close(c, "dn2", t("07:17:46,127"), X)
+    close_replicas(c, X, S, ["dn1", "dn2"], t("07:17:46,310"), 8, t("07:17:51,128"), 12, mark="b1")
     closed_at = t("07:17:51,233")
-    for s in c.scms:
-        c.log(s.name, closed_at + ms(rng.randint(0, 35)), "INFO", c.fp(s.name, "dn1"), L.ICR_HANDLER,
-              "CLOSE " + c.details(X, "CLOSING", S, "CLOSED", S, "dn1"),
-              mark="b1_close" if s.name == c.leader else None)
+    on_every_scm(c, closed_at, 35, "dn1", L.ICR_HANDLER, "CLOSE " + c.details(X, "CLOSING", S, "CLOSED", S, "dn1"), mark="b1_close")
     node_dead(c, t("07:22:45,310"), R, mark="b1_dead")
 
     # -- the client deletes the keys of #3107 (8 blocks); dn1/dn2 delete them, dn4 is away
@@ -439,47 +527,22 @@ def bundle1():
     open_container(c, t("07:50:02,954"), 3109, members["a"])
 
     # -- RM deletes the empty CLOSED container #3107 (EmptyContainerHandler; CLOSED->DELETING->DELETED silent)
-    tdel = t("08:13:05,020")
-    for i, m in enumerate(["dn1", "dn2"]):
-        c.log(c.leader, tdel + ms(i), "INFO", "scm1-ReplicationMonitor", L.REPLICATION_MANAGER,
-              rm_send(c, tdel + ms(i), None, delete_command(c.next_cmd(), X), container_info(X, "CLOSED", lt(c, closed_at), P["x"]), c.dn(m)),
-              mark="b1_delete_" + m)
-        c.cont(m, t("08:13:36,402") + ms(17 * i), "INFO", X, S, "CLOSED", "Empty container deleted", mark="b1_dndeleted_" + m)
+    delete_empty(c, t("08:13:05,020"), X, "CLOSED", closed_at, P["x"], [("dn1", S), ("dn2", S)], t("08:13:36,402"), 17, "b1")
     block_deletion(c, t("08:24:50,092"), [(3101, members["b"], local_ids(113750153625850000, 733, 5))])
 
     # -- dn4 (R) comes back: restart, re-register, DEAD -> HEALTHY_READONLY -> HEALTHY
     # before the crash dn4 had applied #3107 up to B and holds 6 of its blocks
-    dn_start(c, R, t("08:32:20,518"))
-    for s in c.scms:
-        c.aud(s.name, t("08:32:27,330") + ms(rng.randint(0, 30)), "hadoop", c.dn(R).ip, "REGISTER",
-              '{"datanodeDetails":"%s"}' % c.dn(R), mark="b1_register" if s.name == c.leader else None)
-    node_back(c, t("08:32:33,004"), R, mark="b1_back")
+    dn_returns(c, R, t("08:32:20,518"), t("08:32:27,330"), t("08:32:33,004"), "hadoop", "b1")
     # -- the FCR of dn4: the stale non-empty OPEN replica (bcsid B < sid S) resurrects #3107
     tres = t("08:32:58,617")
-    D = c.details(X, "DELETED", S, "OPEN", B, R)
-    res = "Resurrecting container #%d from DELETED to QUASI_CLOSED due to non-empty OPEN replica (keyCount=6, BCSID=%d) from %s" % (X, B, D)
-    c.log(c.leader, tres, "INFO", c.fp(c.leader, R), L.FCR_HANDLER, res, mark="b1_res")
-    for f in c.followers():
-        tf = tres + ms(rng.randint(5, 25))
-        c.log(f, tf, "INFO", c.fp(f, R), L.FCR_HANDLER, res, mark="b1_res_follower_" + f)
-        c.log(f, tf + ms(3), "ERROR", c.fp(f, R), L.FCR_HANDLER, "Failed to process " + D, extra=fcr_failed_stack(c, f),
-              mark="b1_failed_" + f)
+    resurrect(c, tres, R, X, S, "OPEN", B, 6, "b1")
     # -- aftermath on the leader: close the mismatched OPEN replica, then replicate the single origin
-    tclose = t("08:33:05,020")
-    c.log(c.leader, tclose, "INFO", "scm1-ReplicationMonitor", L.REPLICATION_MANAGER,
-          rm_send(c, tclose, None, close_command(c.next_cmd(), X, P["x"]), container_info(X, "QUASI_CLOSED", lt(c, tres + ms(1)), P["x"]), c.dn(R)),
-          mark="b1_closecmd")
-    gx = ratis_group(P["x"])
-    c.cont(R, t("08:33:29,771"), "INFO", X, B, "CLOSING")
-    c.cont(R, t("08:33:29,790"), "WARN", X, B, "QUASI_CLOSED", "Ratis group removed. Group id: " + gx, mark="b1_dnqc")
+    info = container_info(X, "QUASI_CLOSED", lt(c, tres + ms(1)), P["x"])
+    rm_command(c, t("08:33:05,020"), close_command(c.next_cmd(), X, P["x"]), info, c.dn(R), mark="b1_closecmd")
+    quasi_close_replica(c, R, t("08:33:29,771"), 19, X, B, ratis_group(P["x"]), mark="b1_dnqc")
     new_pipeline(c, t("08:34:41,300"), P["new"], ["dn4", "dn2", "dn5"], "dn2")
-    trep = t("08:38:35,402")
-    for i, tgt in enumerate(["dn3", "dn5"]):
-        c.log(c.leader, trep + ms(2 * i), "INFO", "scm1-UnderReplicatedProcessor", L.REPLICATION_MANAGER,
-              rm_send(c, trep + ms(2 * i), None, replicate_command(c.next_cmd(), X, c.dn(tgt)), container_info(X, "QUASI_CLOSED", lt(c, tres + ms(1)), P["x"]), c.dn(R)),
-              mark="b1_repl_" + tgt)
-        c.cont(R, t("08:39:11,005") + ms(900 * i), "INFO", X, B, "QUASI_CLOSED", "Container exported")
-        c.cont(tgt, t("08:39:12,118") + ms(900 * i), "INFO", X, B, "QUASI_CLOSED", "Container imported", mark="b1_imported_" + tgt)
+    replicate(c, t("08:38:35,402"), X, "QUASI_CLOSED", info, R, B, ["dn3", "dn5"], t("08:39:11,005"), t("08:39:12,118"), 900,
+              "b1")
     open_container(c, t("08:40:11,640"), 3113, ["dn4", "dn2", "dn5"])
     normal_close(c, t("08:48:19,225"), 3109, members["a"], 16502)
     open_container(c, t("08:48:51,093"), 3114, members["a"])
@@ -536,37 +599,24 @@ def bundle2():
     rm_passes(c, t("10:01:40,000"), t("10:58:00,000"), ncont=31)
     routine(c, t("10:00:30,000"), t("10:55:00,000"), [members["y"], members["z"]], 1010, 2000, step=(700, 1000))
     # admin close of #1005 from the test script (audit on the leader)
-    c.aud("scm2", t("10:03:21,774"), "hadoop", "172.25.0.30", "CLOSE_CONTAINER", '{"remoteUser":"hadoop","containerID":"1005"}')
-    for i, m in enumerate(members["z"]):
-        c.cont(m, t("10:03:22,101") + ms(6 * i), "INFO", 1005, 1921, "CLOSING")
-        c.cont(m, t("10:03:23,530") + ms(9 * i), "INFO", 1005, 1921, "CLOSED")
-    for s in c.scms:
-        c.log(s.name, t("10:03:23,611") + ms(rng.randint(0, 40)), "INFO", c.fp(s.name, "datanode5"), L.ICR_HANDLER,
-              "CLOSE " + c.details(1005, "CLOSING", 1921, "CLOSED", 1921, "datanode5"))
+    admin_close(c, t("10:03:21,774"), "172.25.0.30", 1005, members["z"], 1921, t("10:03:22,101"), 6, t("10:03:23,530"), 9,
+                t("10:03:23,611"))
     normal_close(c, t("10:01:49,660"), 1003, members["x"], 1207)
     open_container(c, t("10:02:10,518"), X, members["x"])
     block_deletion(c, t("10:05:12,330"), [(1001, members["x"], local_ids(113750153611100000, 97, 3))])
 
     # -- datanode3 is paused (docker-compose pause) at 10:09:10; its #1007 replica stays OPEN at BCSID 1384
     node_stale(c, t("10:14:12,530"), R, [P["x"]], mark="b2_stale")
-    c.log("datanode5", t("10:14:13,870"), "INFO", c.dn("datanode5").uuid + "-CommandProcessorThread", L.CLOSE_CONTAINER_HANDLER, "Follower cannot close container #%d." % X)
-    for i, m in enumerate(["datanode1", "datanode5"]):
-        c.cont(m, t("10:14:14,008") + ms(5 * i), "INFO", X, S, "CLOSING")
-        c.cont(m, t("10:14:16,442") + ms(8 * i), "INFO", X, S, "CLOSED")
+    follower_cannot_close(c, "datanode5", t("10:14:13,870"), X)
+    close_replicas(c, X, S, ["datanode1", "datanode5"], t("10:14:14,008"), 5, t("10:14:16,442"), 8)
     closed_at = t("10:14:16,517")
-    for s in c.scms:
-        c.log(s.name, closed_at + ms(rng.randint(0, 30)), "INFO", c.fp(s.name, "datanode1"), L.ICR_HANDLER,
-              "CLOSE " + c.details(X, "CLOSING", S, "CLOSED", S, "datanode1"),
-              mark="b2_close" if s.name == c.leader else None)
+    on_every_scm(c, closed_at, 30, "datanode1", L.ICR_HANDLER, "CLOSE " + c.details(X, "CLOSING", S, "CLOSED", S, "datanode1"),
+                 mark="b2_close")
     node_dead(c, t("10:19:12,604"), R, mark="b2_dead")
     x_blocks = local_ids(113750153612200000, 4099, 9)
     block_deletion(c, t("10:21:47,219"), [(X, ["datanode1", "datanode5"], x_blocks)])
-    tdel = t("10:26:40,020")
-    for i, m in enumerate(["datanode1", "datanode5"]):
-        c.log(c.leader, tdel + ms(i), "INFO", "scm2-ReplicationMonitor", L.REPLICATION_MANAGER,
-              rm_send(c, tdel + ms(i), None, delete_command(c.next_cmd(), X), container_info(X, "CLOSED", lt(c, closed_at), P["x"]), c.dn(m)),
-              mark="b2_delete_" + m)
-        c.cont(m, t("10:27:02,117") + ms(13 * i), "INFO", X, S, "CLOSED", "Empty container deleted", mark="b2_dndeleted_" + m)
+    delete_empty(c, t("10:26:40,020"), X, "CLOSED", closed_at, P["x"], [("datanode1", S), ("datanode5", S)], t("10:27:02,117"),
+                 13, "b2")
 
     # -- datanode3 unpaused at 10:31:55: Ratis follower timer fires, SCM sees it back, closes its pipeline
     d3 = c.dn(R)
@@ -588,18 +638,11 @@ def bundle2():
         c.log(f, tf, "INFO", c.fp(f, R), L.ICR_HANDLER, line, mark="b2_res_follower_" + f)
         c.log(f, tf + ms(2), "INFO", c.fp(f, R), L.ICR_HANDLER, "SCM_NOT_LEADER: Failed to process " + D, mark="b2_failed_" + f)
     # -- aftermath: RM force-closes the replica of the (now CLOSED) container, then replicates it
-    tclose = t("10:36:40,020")
-    c.log(c.leader, tclose, "INFO", "scm2-ReplicationMonitor", L.REPLICATION_MANAGER,
-          rm_send(c, tclose, None, close_command(c.next_cmd(), X, P["x"], force=True), container_info(X, "CLOSED", lt(c, tres + ms(1)), P["x"]), d3),
-          mark="b2_closecmd")
+    info = container_info(X, "CLOSED", lt(c, tres + ms(1)), P["x"])
+    rm_command(c, t("10:36:40,020"), close_command(c.next_cmd(), X, P["x"], force=True), info, d3, mark="b2_closecmd")
     c.cont(R, t("10:37:03,348"), "INFO", X, S, "CLOSED", mark="b2_dnclosed")
-    trep = t("10:42:10,377")
-    for i, tgt in enumerate(["datanode2", "datanode4"]):
-        c.log(c.leader, trep + ms(2 * i), "INFO", "scm2-UnderReplicatedProcessor", L.REPLICATION_MANAGER,
-              rm_send(c, trep + ms(2 * i), None, replicate_command(c.next_cmd(), X, c.dn(tgt)), container_info(X, "CLOSED", lt(c, tres + ms(1)), P["x"]), d3),
-              mark="b2_repl_" + tgt)
-        c.cont(R, t("10:42:28,610") + ms(700 * i), "INFO", X, S, "CLOSED", "Container exported")
-        c.cont(tgt, t("10:42:29,205") + ms(700 * i), "INFO", X, S, "CLOSED", "Container imported", mark="b2_imported_" + tgt)
+    replicate(c, t("10:42:10,377"), X, "CLOSED", info, R, S, ["datanode2", "datanode4"], t("10:42:28,610"), t("10:42:29,205"),
+              700, "b2")
 
     # -- files: one interleaved docker-compose (v1) stream, console layout %c{2}
     services = [s.name + "_1" for s in c.scms] + [d.name + "_1" for d in c.dns]
@@ -635,7 +678,6 @@ def bundle2():
 # ==============================================================================================
 def bundle3():
     b, c, P, t = scenario("HDDS-17400-control-stale-closed-replica-force-deleted", "2026-10-19", ("x", "q", "a", "b"), 17403, ".prod.example.net", "10.40.2", "10.40.3", 6, "scm3", 11)
-    rng = c.rng
     members = {"x": ["dn2", "dn5", "dn6"], "q": ["dn5", "dn1", "dn3"], "a": ["dn1", "dn4", "dn6"], "b": ["dn3", "dn2", "dn4"]}
     X, S, R, Y, SY = 51877, 771230, "dn5", 51850, 640118
 
@@ -654,28 +696,13 @@ def bundle3():
     node_dead(c, t("02:50:31,640"), R, mark="b3_dead")
     x_blocks = local_ids(113750154000300000, 8093, 3)
     block_deletion(c, t("03:05:44,210"), [(X, ["dn2", "dn6"], x_blocks)])
-    tdel = t("03:37:10,020")
-    for i, m in enumerate(["dn2", "dn6"]):
-        c.log(c.leader, tdel + ms(i), "INFO", "scm3-ReplicationMonitor", L.REPLICATION_MANAGER,
-              rm_send(c, tdel + ms(i), None, delete_command(c.next_cmd(), X), container_info(X, "CLOSED", lt(c, x_closed), P["x"]), c.dn(m)), mark="b3_delete_" + m)
-        c.cont(m, t("03:37:41,009") + ms(21 * i), "INFO", X, S, "CLOSED", "Empty container deleted")
+    delete_empty(c, t("03:37:10,020"), X, "CLOSED", x_closed, P["x"], [("dn2", S), ("dn6", S)], t("03:37:41,009"), 21, "b3")
     # -- dn5 restarted by the management agent at 04:10; re-registers, back to HEALTHY
-    dn_start(c, R, t("04:10:02,337"))
-    for s in c.scms:
-        c.aud(s.name, t("04:10:09,118") + ms(rng.randint(0, 30)), "ozone", c.dn(R).ip, "REGISTER",
-              '{"datanodeDetails":"%s"}' % c.dn(R), mark="b3_register" if s.name == c.leader else None)
-    node_back(c, t("04:10:15,502"), R, mark="b3_back")
+    dn_returns(c, R, t("04:10:02,337"), t("04:10:09,118"), t("04:10:15,502"), "ozone", "b3")
     # -- FCR of dn5: stale CLOSED non-empty replica of DELETED #51877 (bcsid == sid) -> force delete;
     #    an empty replica of DELETED #51850 -> normal delete.  Followers take the same branch and skip.
-    tf = t("04:10:40,226")
-    D = c.details(X, "DELETED", S, "CLOSED", S, R)
-    DY = c.details(Y, "DELETED", SY, "CLOSED", SY, R, empty=True)
-    c.log(c.leader, tf, "INFO", c.fp(c.leader, R), L.FCR_HANDLER, "Sending forceDeleteContainerCommand due to DELETED for " + D, mark="b3_force")
-    c.log(c.leader, tf + ms(2), "INFO", c.fp(c.leader, R), L.FCR_HANDLER, "Sending DeleteContainerCommand due to DELETED for " + DY, mark="b3_delempty")
-    for f in c.followers():
-        tt = tf + ms(rng.randint(4, 30))
-        c.log(f, tt, "WARN", c.fp(f, R), L.FCR_HANDLER, "Skip sending DeleteContainerCommand for " + D + ": " + not_leader(c, f), mark="b3_skip_" + f)
-        c.log(f, tt + ms(2), "WARN", c.fp(f, R), L.FCR_HANDLER, "Skip sending DeleteContainerCommand for " + DY + ": " + not_leader(c, f))
+    delete_deleted(c, t("04:10:40,226"), R, [(c.details(X, "DELETED", S, "CLOSED", S, R), True),
+                                            (c.details(Y, "DELETED", SY, "CLOSED", SY, R, empty=True), False)], "b3")
     c.cont(R, t("04:11:12,540"), "INFO", X, S, "CLOSED", "Container force deleted", mark="b3_dnforce")
     c.cont(R, t("04:11:12,611"), "INFO", Y, SY, "CLOSED", "Empty container deleted")
 
@@ -693,7 +720,6 @@ def bundle3():
 # ==============================================================================================
 def bundle4():
     b, c, P, t = scenario("HDDS-17400-control-newer-data-force-deleted", "2026-11-03", ("x", "o", "a", "b", "o2"), 17404, ".lab.example.org", "192.168.40", "192.168.41", 5, "scm2", 4)
-    rng = c.rng
     members = {"x": ["dn2", "dn3", "dn5"], "o": ["dn3", "dn1", "dn4"], "a": ["dn1", "dn4", "dn5"], "b": ["dn4", "dn5", "dn1"]}
     X, S1, S, B, R = 7731, 60391, 60409, 60417, "dn2"
 
@@ -711,13 +737,10 @@ def bundle4():
     #    beats the Ratis close on every member: each replica quasi-closes at its own applied index.
     gx = ratis_group(P["x"])
     for m, bc, dt in (("dn2", B, 0), ("dn5", S, 61), ("dn3", S1, 140)):
-        c.cont(m, t("10:12:31,402") + ms(dt), "INFO", X, bc, "CLOSING")
-        c.cont(m, t("10:12:31,419") + ms(dt), "WARN", X, bc, "QUASI_CLOSED", "Ratis group removed. Group id: " + gx, mark="b4_dnqc_" + m)
+        quasi_close_replica(c, m, t("10:12:31,402") + ms(dt), 17, X, bc, gx, mark="b4_dnqc_" + m)
     qc_at = t("10:12:31,622")
-    for s in c.scms:
-        c.log(s.name, qc_at + ms(rng.randint(0, 30)), "INFO", c.fp(s.name, "dn5"), L.ICR_HANDLER,
-              "QUASI_CLOSE " + c.details(X, "CLOSING", S, "QUASI_CLOSED", S, "dn5"),
-              mark="b4_qc" if s.name == c.leader else None)
+    on_every_scm(c, qc_at, 30, "dn5", L.ICR_HANDLER, "QUASI_CLOSE " + c.details(X, "CLOSING", S, "QUASI_CLOSED", S, "dn5"),
+                 mark="b4_qc")
     # -- dn2's host loses power at 10:12:31,5 (its QUASI_CLOSED ICR never reached SCM); stale, dead
     node_stale(c, t("10:17:33,201"), R, [P["o2"]], mark="b4_stale")
     node_dead(c, t("10:22:33,517"), R, mark="b4_dead")
@@ -725,26 +748,12 @@ def bundle4():
     block_deletion(c, t("10:44:18,003"), [(X, ["dn3", "dn5"], x_blocks)])
     # -- the empty QUASI_CLOSED container (2 origins) is deleted by EmptyContainerHandler
     tdel = t("11:21:30,020")
-    c.log(c.leader, tdel, "INFO", "scm2-ReplicationMonitor", L.EMPTY_CONTAINER_HANDLER,
-          "Deleting empty QUASI_CLOSED container #%d (container BCSID=%d, max replica BCSID=%d) with 2 replicas from originIds: [%s, %s]. If resurrected, container will transition to QUASI_CLOSED" % (
-              X, S, S, c.dn("dn3").uuid, c.dn("dn5").uuid), mark="b4_deleting")
-    for i, (m, bc) in enumerate((("dn3", S1), ("dn5", S))):
-        c.log(c.leader, tdel + ms(1 + i), "INFO", "scm2-ReplicationMonitor", L.REPLICATION_MANAGER,
-              rm_send(c, tdel + ms(1 + i), None, delete_command(c.next_cmd(), X), container_info(X, "QUASI_CLOSED", lt(c, qc_at), P["x"]), c.dn(m)), mark="b4_delete_" + m)
-        c.cont(m, t("11:21:57,338") + ms(19 * i), "INFO", X, bc, "QUASI_CLOSED", "Empty container deleted")
+    empty_quasi_closed(c, tdel, X, S, ["dn3", "dn5"], "b4_deleting")
+    delete_empty(c, tdel + ms(1), X, "QUASI_CLOSED", qc_at, P["x"], [("dn3", S1), ("dn5", S)], t("11:21:57,338"), 19, "b4")
     # -- dn2 repaired and restarted; its FCR carries the non-empty QUASI_CLOSED replica at B > S.
     #    updateContainerStats raises the sid to B first, so the branch is bcsid <= sid: force delete.
-    dn_start(c, R, t("11:48:12,905"))
-    for s in c.scms:
-        c.aud(s.name, t("11:48:19,440") + ms(rng.randint(0, 30)), "ozone", c.dn(R).ip, "REGISTER",
-              '{"datanodeDetails":"%s"}' % c.dn(R), mark="b4_register" if s.name == c.leader else None)
-    node_back(c, t("11:48:25,117"), R, mark="b4_back")
-    tf = t("11:48:49,730")
-    D = c.details(X, "DELETED", B, "QUASI_CLOSED", B, R)
-    c.log(c.leader, tf, "INFO", c.fp(c.leader, R), L.FCR_HANDLER, "Sending forceDeleteContainerCommand due to DELETED for " + D, mark="b4_force")
-    for f in c.followers():
-        c.log(f, tf + ms(rng.randint(4, 30)), "WARN", c.fp(f, R), L.FCR_HANDLER,
-              "Skip sending DeleteContainerCommand for " + D + ": " + not_leader(c, f), mark="b4_skip_" + f)
+    dn_returns(c, R, t("11:48:12,905"), t("11:48:19,440"), t("11:48:25,117"), "ozone", "b4")
+    delete_deleted(c, t("11:48:49,730"), R, [(c.details(X, "DELETED", B, "QUASI_CLOSED", B, R), True)], "b4")
     c.cont(R, t("11:49:20,502"), "INFO", X, B, "QUASI_CLOSED", "Container force deleted", mark="b4_dnforce")
 
     # -- files: RFA layout, flat folder, classic .log / .log.1 rotation, user "ozone"
@@ -760,7 +769,6 @@ def bundle4():
 # ==============================================================================================
 def bundle5():
     b, c, P, t = scenario("HDDS-17400-control-empty-quasi-closed-resurrected", "2026-11-21", ("x", "w", "a", "b", "new"), 17405, ".dc2.example.com", "10.8.0", "10.8.1", 6, "scm3", 9)
-    rng = c.rng
     members = {"x": ["dn1", "dn2", "dn3"], "w": ["dn4", "dn1", "dn6"], "a": ["dn2", "dn4", "dn5"], "b": ["dn5", "dn6", "dn3"]}
     X, S1, S, B, R = 20815, 88190, 88213, 88217, "dn1"
 
@@ -781,17 +789,13 @@ def bundle5():
     #    close them, so the followers log 'Follower cannot close'; ~66 s later the pipelines are closed on
     #    the followers and they quasi-close at their own applied index (the leader dn1 keeps B)
     for m, dt in (("dn2", 0), ("dn3", 27200)):
-        d = c.dn(m)
-        c.log(m, t("13:45:31,118") + ms(dt), "INFO", d.uuid + "-CommandProcessorThread", L.CLOSE_CONTAINER_HANDLER, "Follower cannot close container #%d." % X)
+        follower_cannot_close(c, m, t("13:45:31,118") + ms(dt), X)
     gx = ratis_group(P["x"])
     for m, bc, tt in (("dn2", S1, "13:46:10,205"), ("dn3", S, "13:46:31,774")):
-        c.cont(m, t(tt), "INFO", X, bc, "CLOSING")
-        c.cont(m, t(tt) + ms(21), "WARN", X, bc, "QUASI_CLOSED", "Ratis group removed. Group id: " + gx, mark="b5_dnqc_" + m)
+        quasi_close_replica(c, m, t(tt), 21, X, bc, gx, mark="b5_dnqc_" + m)
     qc_at = t("13:46:10,411")
-    for s in c.scms:
-        c.log(s.name, qc_at + ms(rng.randint(0, 30)), "INFO", c.fp(s.name, "dn2"), L.ICR_HANDLER,
-              "QUASI_CLOSE " + c.details(X, "CLOSING", S1, "QUASI_CLOSED", S1, "dn2"),
-              mark="b5_qc" if s.name == c.leader else None)
+    on_every_scm(c, qc_at, 30, "dn2", L.ICR_HANDLER, "QUASI_CLOSE " + c.details(X, "CLOSING", S1, "QUASI_CLOSED", S1, "dn2"),
+                 mark="b5_qc")
     mx = member_id(c.dn(R).uuid, gx)
     c.log(R, t("13:46:36,907"), "INFO", mx + "-LeaderStateImpl", L.RAFT_DIVISION,
           role_change(mx, "LEADER", "FOLLOWER", 2, "StepDownReason:LOST_MAJORITY_HEARTBEATS"))
@@ -800,40 +804,18 @@ def bundle5():
     x_blocks = local_ids(113750154200700000, 3301, 4)
     block_deletion(c, t("14:02:33,480"), [(X, ["dn2", "dn3"], x_blocks)])
     tdel = t("14:22:00,020")
-    c.log(c.leader, tdel, "INFO", "scm3-ReplicationMonitor", L.EMPTY_CONTAINER_HANDLER,
-          "Deleting empty QUASI_CLOSED container #%d (container BCSID=%d, max replica BCSID=%d) with 2 replicas from originIds: [%s, %s]. If resurrected, container will transition to QUASI_CLOSED" % (
-              X, S, S, c.dn("dn2").uuid, c.dn("dn3").uuid), mark="b5_deleting")
-    for i, (m, bc) in enumerate((("dn2", S1), ("dn3", S))):
-        c.log(c.leader, tdel + ms(1 + i), "INFO", "scm3-ReplicationMonitor", L.REPLICATION_MANAGER,
-              rm_send(c, tdel + ms(1 + i), None, delete_command(c.next_cmd(), X), container_info(X, "QUASI_CLOSED", lt(c, qc_at), P["x"]), c.dn(m)), mark="b5_delete_" + m)
-        c.cont(m, t("14:22:31,160") + ms(23 * i), "INFO", X, bc, "QUASI_CLOSED", "Empty container deleted")
+    empty_quasi_closed(c, tdel, X, S, ["dn2", "dn3"], "b5_deleting")
+    delete_empty(c, tdel + ms(1), X, "QUASI_CLOSED", qc_at, P["x"], [("dn2", S1), ("dn3", S)], t("14:22:31,160"), 23, "b5")
     # -- 14:31 the host dn1 is rebooted (network fixed); DN restarts, re-registers; FCR: OPEN replica at B > S
-    dn_start(c, R, t("14:31:10,772"))
-    for s in c.scms:
-        c.aud(s.name, t("14:31:17,305") + ms(rng.randint(0, 30)), "hadoop", c.dn(R).ip, "REGISTER",
-              '{"datanodeDetails":"%s"}' % c.dn(R), mark="b5_register" if s.name == c.leader else None)
-    node_back(c, t("14:31:23,448"), R, mark="b5_back")
+    dn_returns(c, R, t("14:31:10,772"), t("14:31:17,305"), t("14:31:23,448"), "hadoop", "b5")
     tres = t("14:31:48,052")
-    D = c.details(X, "DELETED", B, "OPEN", B, R)
-    res = "Resurrecting container #%d from DELETED to QUASI_CLOSED due to non-empty OPEN replica (keyCount=1, BCSID=%d) from %s" % (X, B, D)
-    c.log(c.leader, tres, "INFO", c.fp(c.leader, R), L.FCR_HANDLER, res, mark="b5_res")
-    for f in c.followers():
-        tf = tres + ms(rng.randint(5, 25))
-        c.log(f, tf, "INFO", c.fp(f, R), L.FCR_HANDLER, res, mark="b5_res_follower_" + f)
-        c.log(f, tf + ms(3), "ERROR", c.fp(f, R), L.FCR_HANDLER, "Failed to process " + D, extra=fcr_failed_stack(c, f), mark="b5_failed_" + f)
-    tclose = t("14:32:00,020")
-    c.log(c.leader, tclose, "INFO", "scm3-ReplicationMonitor", L.REPLICATION_MANAGER,
-          rm_send(c, tclose, None, close_command(c.next_cmd(), X, P["x"]), container_info(X, "QUASI_CLOSED", lt(c, tres + ms(1)), P["x"]), c.dn(R)), mark="b5_closecmd")
-    c.cont(R, t("14:32:19,630"), "INFO", X, B, "CLOSING")
-    c.cont(R, t("14:32:19,652"), "WARN", X, B, "QUASI_CLOSED", "Ratis group removed. Group id: " + gx, mark="b5_dnqc_dn1")
+    resurrect(c, tres, R, X, B, "OPEN", B, 1, "b5")
+    info = container_info(X, "QUASI_CLOSED", lt(c, tres + ms(1)), P["x"])
+    rm_command(c, t("14:32:00,020"), close_command(c.next_cmd(), X, P["x"]), info, c.dn(R), mark="b5_closecmd")
+    quasi_close_replica(c, R, t("14:32:19,630"), 22, X, B, gx, mark="b5_dnqc_dn1")
     new_pipeline(c, t("14:33:30,118"), P["new"], ["dn1", "dn5", "dn6"], "dn5")
-    trep = t("14:37:30,655")
-    for i, tgt in enumerate(["dn4", "dn5"]):
-        c.log(c.leader, trep + ms(2 * i), "INFO", "scm3-UnderReplicatedProcessor", L.REPLICATION_MANAGER,
-              rm_send(c, trep + ms(2 * i), None, replicate_command(c.next_cmd(), X, c.dn(tgt)), container_info(X, "QUASI_CLOSED", lt(c, tres + ms(1)), P["x"]), c.dn(R)),
-              mark="b5_repl_" + tgt)
-        c.cont(R, t("14:38:01,844") + ms(800 * i), "INFO", X, B, "QUASI_CLOSED", "Container exported")
-        c.cont(tgt, t("14:38:02,507") + ms(800 * i), "INFO", X, B, "QUASI_CLOSED", "Container imported")
+    replicate(c, t("14:37:30,655"), X, "QUASI_CLOSED", info, R, B, ["dn4", "dn5"], t("14:38:01,844"), t("14:38:02,507"), 800,
+              "b5")
 
     cut = t("13:55:00,000")
     c.write_logs(b, "file", cut, daemon_log("scm", "%s"), daemon_log("datanode", "%s"))
@@ -1058,7 +1040,7 @@ Leader identity: `scm2_1` lines `becomes leader of term 3` / `update <isLeader,t
 
 
 def source3(b, c, v):
-    X, S, R, Y = v["X"], v["S"], v["R"], v["Y"]
+    X, S, Y = v["X"], v["S"], v["Y"]
     w = b.at
     md = f"""# HDDS-17400 control: stale CLOSED replica of a DELETED container is force-deleted (benign, scm.md 5.4)
 
@@ -1107,7 +1089,7 @@ together with {w('b3_dead')} / {w('b3_back')}.
 
 
 def source4(b, c, v):
-    X, S, B, R = v["X"], v["S"], v["B"], v["R"]
+    X, S, B = v["X"], v["S"], v["B"]
     w = b.at
     md = f"""# HDDS-17400 control: a replica with newer data of a DELETED container is force-deleted (2.2/HEAD)
 
@@ -1162,7 +1144,7 @@ the earlier sid" would flag {w('b4_force')}.
 
 
 def source5(b, c, v):
-    X, S, B, R = v["X"], v["S"], v["B"], v["R"]
+    X, S, B = v["X"], v["S"], v["B"]
     w = b.at
     md = f"""# HDDS-17400 control: an empty QUASI_CLOSED container is deleted and resurrected by a replica with newer data (HDDS-14684, designed)
 
