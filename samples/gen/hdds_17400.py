@@ -241,12 +241,16 @@ def delete_empty(c, t, cid, state, entered, pipeline, replicas, t_dn, step, mark
         c.cont(m, t_dn + ms(step * i), "INFO", cid, bcsid, state, "Empty container deleted", mark=mark + "_dndeleted_" + m)
 
 
-def empty_quasi_closed(c, t, cid, sid, origins, mark):
-    """EmptyContainerHandler INFO before it deletes an empty QUASI_CLOSED container (scm.md 2.5)."""
+def empty_quasi_closed_deleted(c, t_blocks, blocks, t, cid, sid, replicas, entered, pipeline, t_dn, step, mark):
+    """The last blocks of a QUASI_CLOSED container go on its replicas (datanode, bcsid); then
+    EmptyContainerHandler deletes the empty container (scm.md 2.5), announcing its resurrection rule."""
+    origins = [m for m, _ in replicas]
+    block_deletion(c, t_blocks, [(cid, origins, blocks)])
     c.log(c.leader, t, "INFO", c.leader + "-ReplicationMonitor", L.EMPTY_CONTAINER_HANDLER,
           "Deleting empty QUASI_CLOSED container #%d (container BCSID=%d, max replica BCSID=%d) with %d replicas from "
           "originIds: [%s]. If resurrected, container will transition to QUASI_CLOSED"
-          % (cid, sid, sid, len(origins), ", ".join(c.dn(o).uuid for o in origins)), mark=mark)
+          % (cid, sid, sid, len(origins), ", ".join(c.dn(o).uuid for o in origins)), mark=mark + "_deleting")
+    delete_empty(c, t + ms(1), cid, "QUASI_CLOSED", entered, pipeline, replicas, t_dn, step, mark)
 
 
 def dn_returns(c, dn, t_start, t_register, t_back, user, mark):
@@ -500,8 +504,7 @@ def bundle1():
     rm_passes(c, t("06:03:05,000"), t("09:06:00,000"), ncont=1796)
 
     # -- routine container traffic (other containers)
-    normal_close(c, t("06:21:07,331"), 3098, members["a"], 15532)
-    open_container(c, t("06:21:39,120"), 3103, members["a"])
+    succeed(c, t("06:21:07,331"), 3098, 15532, t("06:21:39,120"), 3103, members["a"])
     admin_close(c, t("06:38:14,022"), "10.0.0.21", 3102, members["b"], 9874, t("06:38:14,640"), 9, t("06:38:15,902"), 13,
                 t("06:38:16,011"))
     open_container(c, t("06:39:02,417"), 3106, members["b"])
@@ -523,8 +526,7 @@ def bundle1():
     # -- the client deletes the keys of #3107 (8 blocks); dn1/dn2 delete them, dn4 is away
     x_blocks = local_ids(113750153626100000, 2203, 8)
     block_deletion(c, t("07:36:12,774"), [(X, ["dn1", "dn2"], x_blocks), (3098, members["a"], local_ids(113750153625810000, 311, 2))])
-    normal_close(c, t("07:49:30,610"), 3103, members["a"], 16011)
-    open_container(c, t("07:50:02,954"), 3109, members["a"])
+    succeed(c, t("07:49:30,610"), 3103, 16011, t("07:50:02,954"), 3109, members["a"])
 
     # -- RM deletes the empty CLOSED container #3107 (EmptyContainerHandler; CLOSED->DELETING->DELETED silent)
     delete_empty(c, t("08:13:05,020"), X, "CLOSED", closed_at, P["x"], [("dn1", S), ("dn2", S)], t("08:13:36,402"), 17, "b1")
@@ -544,8 +546,7 @@ def bundle1():
     replicate(c, t("08:38:35,402"), X, "QUASI_CLOSED", info, R, B, ["dn3", "dn5"], t("08:39:11,005"), t("08:39:12,118"), 900,
               "b1")
     open_container(c, t("08:40:11,640"), 3113, ["dn4", "dn2", "dn5"])
-    normal_close(c, t("08:48:19,225"), 3109, members["a"], 16502)
-    open_container(c, t("08:48:51,093"), 3114, members["a"])
+    succeed(c, t("08:48:19,225"), 3109, 16502, t("08:48:51,093"), 3114, members["a"])
     block_deletion(c, t("08:55:31,660"), [(3102, members["b"], local_ids(113750153625910000, 409, 3))])
 
     # -- write files
@@ -559,6 +560,28 @@ def bundle1():
     b.write(audit_rollover("scm2/scm-audit-scm2.log", "2026-09-13"), old.audit_entries("scm2"), gz=True)
     b.expected([{"rule": "resurrected-container", "entity": "container:%d" % X, "confidence": "confirmed"}])
     return b, c, dict(X=X, S=S, B=B, R=R, P=P)
+
+
+def background(c, t, old_leader, election_no, t_failover, rm_window, ncont, traffic_window, pipes, cid0, bcs0, step):
+    """How the window of bundles 2-5 starts: `old_leader` hands over to c.leader (term c.term), whose
+    ReplicationManager then runs every 5 min, and the other pipelines' containers fill up and close
+    (routine)."""
+    scm_failover(c, t(t_failover), old_leader, c.leader, c.term, election_no)
+    rm_passes(c, t(rm_window[0]), t(rm_window[1]), ncont=ncont)
+    routine(c, t(traffic_window[0]), t(traffic_window[1]), pipes, cid0, bcs0, step=step)
+
+
+def succeed(c, t_close, old, sid, t_open, new, members):
+    """Container `old` fills up and closes (at sequence id `sid`); `new` opens on the same pipeline."""
+    normal_close(c, t_close, old, members, sid)
+    open_container(c, t_open, new, members)
+
+
+def written(b, c, layout, cut, scm_log, dn_log, info, **files):
+    """A control bundle's files (Cluster.write_logs), EXPECTED.json `[]`; -> (b, c, info)."""
+    c.write_logs(b, layout, cut, scm_log, dn_log, **files)
+    b.expected([])
+    return b, c, info
 
 
 def routine(c, t0, t1, pipes, cid0, bcs0, step=(1100, 1700)):
@@ -595,14 +618,11 @@ def bundle2():
     members = {"x": ["datanode1", "datanode3", "datanode5"], "y": ["datanode2", "datanode4", "datanode1"], "z": ["datanode5", "datanode2", "datanode4"]}
     X, S, R = 1007, 1384, "datanode3"
 
-    scm_failover(c, t("10:00:12,408"), "scm1", "scm2", 3, 4)
-    rm_passes(c, t("10:01:40,000"), t("10:58:00,000"), ncont=31)
-    routine(c, t("10:00:30,000"), t("10:55:00,000"), [members["y"], members["z"]], 1010, 2000, step=(700, 1000))
+    background(c, t, "scm1", 4, "10:00:12,408", ("10:01:40,000", "10:58:00,000"), 31, ("10:00:30,000", "10:55:00,000"), [members["y"], members["z"]], 1010, 2000, (700, 1000))
     # admin close of #1005 from the test script (audit on the leader)
     admin_close(c, t("10:03:21,774"), "172.25.0.30", 1005, members["z"], 1921, t("10:03:22,101"), 6, t("10:03:23,530"), 9,
                 t("10:03:23,611"))
-    normal_close(c, t("10:01:49,660"), 1003, members["x"], 1207)
-    open_container(c, t("10:02:10,518"), X, members["x"])
+    succeed(c, t("10:01:49,660"), 1003, 1207, t("10:02:10,518"), X, members["x"])
     block_deletion(c, t("10:05:12,330"), [(1001, members["x"], local_ids(113750153611100000, 97, 3))])
 
     # -- datanode3 is paused (docker-compose pause) at 10:09:10; its #1007 replica stays OPEN at BCSID 1384
@@ -681,13 +701,10 @@ def bundle3():
     members = {"x": ["dn2", "dn5", "dn6"], "q": ["dn5", "dn1", "dn3"], "a": ["dn1", "dn4", "dn6"], "b": ["dn3", "dn2", "dn4"]}
     X, S, R, Y, SY = 51877, 771230, "dn5", 51850, 640118
 
-    scm_failover(c, t("01:30:44,105"), "scm1", "scm3", 11, 7)
-    rm_passes(c, t("01:32:10,000"), t("04:31:00,000"), ncont=48211)
-    routine(c, t("01:31:00,000"), t("04:25:00,000"), [members["a"], members["b"]], 51890, 300000, step=(900, 1500))
+    background(c, t, "scm1", 7, "01:30:44,105", ("01:32:10,000", "04:31:00,000"), 48211, ("01:31:00,000", "04:25:00,000"), [members["a"], members["b"]], 51890, 300000, (900, 1500))
     # #51877 closes normally on all three replicas (dn5 included) at S; #51850 was emptied and deleted earlier
     block_deletion(c, t("01:36:51,412"), [(51861, members["q"], local_ids(113750153990100000, 5557, 3))])
-    normal_close(c, t("01:40:58,306"), 51869, members["x"], 770114)
-    open_container(c, t("01:41:20,050"), X, members["x"])
+    succeed(c, t("01:40:58,306"), 51869, 770114, t("01:41:20,050"), X, members["x"])
     block_deletion(c, t("02:31:07,935"), [(51858, members["x"], local_ids(113750153990400000, 1213, 5))])
     normal_close(c, t("02:14:03,771"), X, members["x"], S, mark="b3_close")
     x_closed = t("02:14:05,602")
@@ -707,11 +724,8 @@ def bundle3():
     c.cont(R, t("04:11:12,611"), "INFO", Y, SY, "CLOSED", "Empty container deleted")
 
     # -- files: vendor-managed (no thread), one flat folder
-    cut = t("02:30:00,000")
-    c.write_logs(b, "vendor", cut, daemon_log("scm", "%s", vendor=True), daemon_log("datanode", "%s", vendor=True),
-                 per_host=False, fqdn=True)
-    b.expected([])
-    return b, c, dict(X=X, S=S, R=R, Y=Y, P=P)
+    return written(b, c, "vendor", t("02:30:00,000"), daemon_log("scm", "%s", vendor=True), daemon_log("datanode", "%s", vendor=True),
+                   dict(X=X, S=S, R=R, Y=Y, P=P), per_host=False, fqdn=True)
 
 
 # ==============================================================================================
@@ -723,12 +737,9 @@ def bundle4():
     members = {"x": ["dn2", "dn3", "dn5"], "o": ["dn3", "dn1", "dn4"], "a": ["dn1", "dn4", "dn5"], "b": ["dn4", "dn5", "dn1"]}
     X, S1, S, B, R = 7731, 60391, 60409, 60417, "dn2"
 
-    scm_failover(c, t("09:20:03,912"), "scm3", "scm2", 4, 9)
-    rm_passes(c, t("09:21:30,000"), t("12:16:00,000"), ncont=6020)
-    routine(c, t("09:20:30,000"), t("12:10:00,000"), [members["a"], members["b"]], 7740, 140000, step=(1000, 1600))
+    background(c, t, "scm3", 9, "09:20:03,912", ("09:21:30,000", "12:16:00,000"), 6020, ("09:20:30,000", "12:10:00,000"), [members["a"], members["b"]], 7740, 140000, (1000, 1600))
     block_deletion(c, t("09:31:44,090"), [(7702, members["o"], local_ids(113750154100100000, 907, 3))])
-    normal_close(c, t("09:48:05,873"), 7725, members["x"], 59012)
-    open_container(c, t("09:48:27,301"), X, members["x"])
+    succeed(c, t("09:48:05,873"), 7725, 59012, t("09:48:27,301"), X, members["x"])
     block_deletion(c, t("10:03:29,660"), [(7711, members["x"], local_ids(113750154100200000, 2111, 4))])
     # -- dn3 stalls (GC): stale, its pipelines are finalized; #7731 CLOSING, groups removed on all members.
     #    dn3/dn5 had applied up to S, the leader dn2 up to B: QUASI_CLOSED at different BCSIDs.
@@ -744,12 +755,9 @@ def bundle4():
     # -- dn2's host loses power at 10:12:31,5 (its QUASI_CLOSED ICR never reached SCM); stale, dead
     node_stale(c, t("10:17:33,201"), R, [P["o2"]], mark="b4_stale")
     node_dead(c, t("10:22:33,517"), R, mark="b4_dead")
-    x_blocks = local_ids(113750154100400000, 6607, 5)
-    block_deletion(c, t("10:44:18,003"), [(X, ["dn3", "dn5"], x_blocks)])
-    # -- the empty QUASI_CLOSED container (2 origins) is deleted by EmptyContainerHandler
-    tdel = t("11:21:30,020")
-    empty_quasi_closed(c, tdel, X, S, ["dn3", "dn5"], "b4_deleting")
-    delete_empty(c, tdel + ms(1), X, "QUASI_CLOSED", qc_at, P["x"], [("dn3", S1), ("dn5", S)], t("11:21:57,338"), 19, "b4")
+    # -- its blocks are deleted on dn3/dn5; the empty QUASI_CLOSED container (2 origins) is deleted by EmptyContainerHandler
+    empty_quasi_closed_deleted(c, t("10:44:18,003"), local_ids(113750154100400000, 6607, 5), t("11:21:30,020"), X, S,
+                               [("dn3", S1), ("dn5", S)], qc_at, P["x"], t("11:21:57,338"), 19, "b4")
     # -- dn2 repaired and restarted; its FCR carries the non-empty QUASI_CLOSED replica at B > S.
     #    updateContainerStats raises the sid to B first, so the branch is bcsid <= sid: force delete.
     dn_returns(c, R, t("11:48:12,905"), t("11:48:19,440"), t("11:48:25,117"), "ozone", "b4")
@@ -757,10 +765,7 @@ def bundle4():
     c.cont(R, t("11:49:20,502"), "INFO", X, B, "QUASI_CLOSED", "Container force deleted", mark="b4_dnforce")
 
     # -- files: RFA layout, flat folder, classic .log / .log.1 rotation, user "ozone"
-    cut = t("10:30:00,000")
-    c.write_logs(b, "file", cut, daemon_log("scm", "%s", "ozone"), daemon_log("datanode", "%s", "ozone"), per_host=False)
-    b.expected([])
-    return b, c, dict(X=X, S=S, B=B, R=R, P=P)
+    return written(b, c, "file", t("10:30:00,000"), daemon_log("scm", "%s", "ozone"), daemon_log("datanode", "%s", "ozone"), dict(X=X, S=S, B=B, R=R, P=P), per_host=False)
 
 
 # ==============================================================================================
@@ -772,12 +777,9 @@ def bundle5():
     members = {"x": ["dn1", "dn2", "dn3"], "w": ["dn4", "dn1", "dn6"], "a": ["dn2", "dn4", "dn5"], "b": ["dn5", "dn6", "dn3"]}
     X, S1, S, B, R = 20815, 88190, 88213, 88217, "dn1"
 
-    scm_failover(c, t("12:55:40,331"), "scm1", "scm3", 9, 21)
-    rm_passes(c, t("12:57:00,000"), t("15:01:00,000"), ncont=9410)
-    routine(c, t("12:56:00,000"), t("14:58:00,000"), [members["a"], members["b"]], 20830, 70000, step=(900, 1400))
+    background(c, t, "scm1", 21, "12:55:40,331", ("12:57:00,000", "15:01:00,000"), 9410, ("12:56:00,000", "14:58:00,000"), [members["a"], members["b"]], 20830, 70000, (900, 1400))
     block_deletion(c, t("13:02:15,804"), [(20790, members["w"], local_ids(113750154200100000, 743, 3))])
-    normal_close(c, t("13:10:41,377"), 20801, members["x"], 86995)
-    open_container(c, t("13:11:04,228"), X, members["x"])
+    succeed(c, t("13:10:41,377"), 20801, 86995, t("13:11:04,228"), X, members["x"])
     block_deletion(c, t("13:27:52,118"), [(20797, members["x"], local_ids(113750154200300000, 1609, 3))])
     # -- 13:40: dn1 loses its route to the SCMs (not to the other datanodes)
     for k, secs in enumerate(range(300, 3001, 300)):
@@ -801,11 +803,8 @@ def bundle5():
           role_change(mx, "LEADER", "FOLLOWER", 2, "StepDownReason:LOST_MAJORITY_HEARTBEATS"))
     node_dead(c, t("13:50:02,911"), R, mark="b5_dead")
     # -- old blocks of #20815 deleted on dn2/dn3 (the block committed at B is only on dn1 and its key still exists)
-    x_blocks = local_ids(113750154200700000, 3301, 4)
-    block_deletion(c, t("14:02:33,480"), [(X, ["dn2", "dn3"], x_blocks)])
-    tdel = t("14:22:00,020")
-    empty_quasi_closed(c, tdel, X, S, ["dn2", "dn3"], "b5_deleting")
-    delete_empty(c, tdel + ms(1), X, "QUASI_CLOSED", qc_at, P["x"], [("dn2", S1), ("dn3", S)], t("14:22:31,160"), 23, "b5")
+    empty_quasi_closed_deleted(c, t("14:02:33,480"), local_ids(113750154200700000, 3301, 4), t("14:22:00,020"), X, S,
+                               [("dn2", S1), ("dn3", S)], qc_at, P["x"], t("14:22:31,160"), 23, "b5")
     # -- 14:31 the host dn1 is rebooted (network fixed); DN restarts, re-registers; FCR: OPEN replica at B > S
     dn_returns(c, R, t("14:31:10,772"), t("14:31:17,305"), t("14:31:23,448"), "hadoop", "b5")
     tres = t("14:31:48,052")
@@ -817,10 +816,7 @@ def bundle5():
     replicate(c, t("14:37:30,655"), X, "QUASI_CLOSED", info, R, B, ["dn4", "dn5"], t("14:38:01,844"), t("14:38:02,507"), 800,
               "b5")
 
-    cut = t("13:55:00,000")
-    c.write_logs(b, "file", cut, daemon_log("scm", "%s"), daemon_log("datanode", "%s"))
-    b.expected([])
-    return b, c, dict(X=X, S=S, B=B, R=R, P=P)
+    return written(b, c, "file", t("13:55:00,000"), daemon_log("scm", "%s"), daemon_log("datanode", "%s"), dict(X=X, S=S, B=B, R=R, P=P))
 
 
 # ==============================================================================================
