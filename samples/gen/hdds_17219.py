@@ -460,6 +460,37 @@ class Sim:
         th = th or "%s-server-thread%d" % (sc.sid, self.rng.randrange(1, 6))
         self.log(s, t, th, "INFO", L.RAFT_DIVISION, leader_change(sc.mid, self.cl.scm(old_leader).sid, "null", term, "updateCurrentTerm"))
 
+    def failover(self, old, new, term, election_no, t_candidate, t_third, t_elected, t_learns, t_down=None,
+                 down_since=None):
+        """A leader change (epoch-ms times): `old` steps down at t_down (JVM pause) unless it already did
+        at down_since; `new` becomes a candidate and wins `term`; the third SCM moves to the new term on
+        new's vote request; then the third and the old leader learn the leader (t_learns)."""
+        third = next(x.name for x in self.cl.scms if x.name not in (old, new))
+        if t_down is not None:
+            self.at(t_down, lambda t: self.step_down(t, old))
+            elected_from, old_from, known = t_candidate + 2, t_down + 2, old
+        else:
+            elected_from = old_from = down_since
+            known = None
+        self.at(t_candidate, lambda t: self.to_candidate(t, new, term - 1, election_no, known_leader=known))
+        self.at(t_third, lambda t: self.follower_new_term(t, third, old, term))
+        self.at(t_elected, lambda t: self.become_leader(t, new, term, election_no, t - elected_from))
+        self.at(t_learns[0], lambda t: self.follower_learns(t, third, new, term, t - t_third))
+        self.at(t_learns[1], lambda t: self.follower_learns(t, old, new, term, t - old_from))
+
+    def icr_races_abort(self, t_icr, cid, sid, d, others, close_after, s, write_delay):
+        """Container `cid` on datanode d turns CLOSING (replicas d + others): the ICR triggers an early
+        heartbeat round, and the round reaches SCM `s` between its admin monitor's status read and its
+        IN_SERVICE write (write_delay ms later) (scm.md §4.2 steps 5, 6)."""
+        self.at(t_icr, lambda t: self.container_close(t, cid, sid, [d] + others, close_after=close_after))
+
+        def triggered(t):
+            for x in self.cl.scms:
+                if x.name != s:
+                    self.at(t + self.rng.randrange(4, 30), self.hb_at, d, x.name)
+        self.at(t_icr, triggered)
+        self.race_write_delay[(s, d.name)] = (write_delay, lambda tt: self.hb_at(tt + 1, d, s))
+
     # -- health (scm.md §2.2 *NodeHandler) --
     def stale(self, t, d):
         for s in self.cl.scms:
@@ -529,6 +560,16 @@ def sorted_recs(recs, kind, lo=None, hi=None):
     out = [r for r in recs if r["kind"] == kind and (lo is None or r["t"] >= lo) and (hi is None or r["t"] < hi)]
     out.sort(key=lambda r: (r["t"], r["seq"]))
     return out
+
+
+def write_hosts(name, sim, date, findings, splits=None):
+    """The bundle with per-host folders of the three SCMs (write_host), EXPECTED.json `findings`;
+    splits: scm -> (split_main, split_audit)."""
+    w = BundleDir(name)
+    for s in ("scm1", "scm2", "scm3"):
+        write_host(w, sim, s, date, *(splits or {}).get(s, ()))
+    w.expected(findings)
+    return w
 
 
 def write_host(w, sim, s, date, split_main=None, split_audit=None):
@@ -682,14 +723,7 @@ def bundle1():
     sim.at(ms_of(date, "02:03:41", 902), lambda t: sim.to_candidate(t, "scm3", 7, 12, known_leader="scm1"))
     # 3. the early heartbeat round of dn3 (triggered by the ICR of container #2050) reaches scm1
     #    between the monitor's status read and its IN_SERVICE write
-    t_icr = ms_of(date, "02:04:10", 1)
-    sim.at(t_icr, lambda t: sim.container_close(t, 2050, 20318, [d3, dn["dn1"], dn["dn4"]], close_after=14300))
-
-    def triggered(t):
-        for s in ("scm2", "scm3"):
-            sim.at(t + sim.rng.randrange(4, 30), sim.hb_at, d3, s)
-    sim.at(t_icr, triggered)
-    sim.race_write_delay[("scm1", "dn3")] = (3, lambda tt: sim.hb_at(tt + 1, d3, "scm1"))
+    sim.icr_races_abort(ms_of(date, "02:04:10", 1), 2050, 20318, d3, [dn["dn1"], dn["dn4"]], 14300, "scm1", 3)
     # 4. scm1 wins the next election (term 11) before dn3's next heartbeat (02:04:31)
     sim.at(ms_of(date, "02:04:14", 512), lambda t: sim.to_candidate(t, "scm1", 10, 44))
     sim.at(ms_of(date, "02:04:14", 700), lambda t: sim.candidate_to_follower(t, "scm2", 10, "candidate:" + cl.scm("scm1").sid,
@@ -702,13 +736,9 @@ def bundle1():
                                                                       th=cl.scm("scm3").sid + "-server-thread2"))
     sim.run()
 
-    w = BundleDir("HDDS-17219-bug-follower-abort-race")
-    for s in ("scm1", "scm2", "scm3"):
-        if s == "scm1":
-            write_host(w, sim, s, date, split_main=ms_of(date, "01:58:00"), split_audit=ms_of(date, "01:55:00"))
-        else:
-            write_host(w, sim, s, date)
-    w.expected([{"rule": "overwritten-op-state", "entity": "datanode:" + d3.uid, "confidence": "confirmed"}])
+    w = write_hosts("HDDS-17219-bug-follower-abort-race", sim, date,
+                    [{"rule": "overwritten-op-state", "entity": "datanode:" + d3.uid, "confidence": "confirmed"}],
+                    {"scm1": (ms_of(date, "01:58:00"), ms_of(date, "01:55:00"))})
     s1 = cl.scm("scm1")
     chain = [
         ev(w, sim, "auditdecom:scm1:dn3", "DECOMMISSION_NODES `{\"nodes\":\"[dn3.example.com]\",\"force\":\"false\"}` SUCCESS on the leader scm1 (term 7)"),
@@ -806,14 +836,7 @@ def bundle2():
     sim.at(ms_of(date, "09:22:18", 874), lambda t: sim.candidate_to_follower(t, "scm3", 24, "REJECTED",
                                                                             th=cl.scm("scm3").mid + "-LeaderElection8"))
     sim.at(ms_of(date, "09:22:24", 702), lambda t: sim.to_candidate(t, "scm1", 24, 17, known_leader="scm2"))
-    t_icr = ms_of(date, "09:22:50", 97)
-    sim.at(t_icr, lambda t: sim.container_close(t, 5119, 31460, [d4, dn["dn1"], dn["dn3"]], close_after=9800))
-
-    def triggered(t):
-        for s in ("scm1", "scm3"):
-            sim.at(t + sim.rng.randrange(4, 30), sim.hb_at, d4, s)
-    sim.at(t_icr, triggered)
-    sim.race_write_delay[("scm2", "dn4")] = (2, lambda tt: sim.hb_at(tt + 1, d4, "scm2"))
+    sim.icr_races_abort(ms_of(date, "09:22:50", 97), 5119, 31460, d4, [dn["dn1"], dn["dn3"]], 9800, "scm2", 2)
     sim.at(ms_of(date, "09:22:54", 903), lambda t: sim.to_candidate(t, "scm2", 25, 52))
     sim.at(ms_of(date, "09:22:55", 101), lambda t: sim.candidate_to_follower(t, "scm1", 25, "candidate:" + cl.scm("scm2").sid,
                                                                             th=cl.scm("scm1").sid + "-server-thread4"))
@@ -896,22 +919,15 @@ def bundle3():
                                  ("14:07:02", 1219, 4478, ["dn4", "dn5", "dn3"]),
                                  ("14:15:31", 1224, 7012, ["dn5", "dn1", "dn4"])])
     # an unrelated leader change well before the admin work: scm1 -> scm3 (term 4)
-    sim.at(ms_of(date, "13:52:31", 480), lambda t: sim.step_down(t, "scm1"))
-    sim.at(ms_of(date, "13:52:36", 212), lambda t: sim.to_candidate(t, "scm3", 3, 5, known_leader="scm1"))
-    sim.at(ms_of(date, "13:52:36", 240), lambda t: sim.follower_new_term(t, "scm2", "scm1", 4))
-    sim.at(ms_of(date, "13:52:36", 611), lambda t: sim.become_leader(t, "scm3", 4, 5, t - ms_of(date, "13:52:36", 214)))
-    sim.at(ms_of(date, "13:52:36", 702), lambda t: sim.follower_learns(t, "scm2", "scm3", 4, t - ms_of(date, "13:52:36", 240)))
-    sim.at(ms_of(date, "13:52:36", 719), lambda t: sim.follower_learns(t, "scm1", "scm3", 4, t - ms_of(date, "13:52:31", 482)))
+    sim.failover("scm1", "scm3", 4, 5, ms_of(date, "13:52:36", 212), ms_of(date, "13:52:36", 240), ms_of(date, "13:52:36", 611),
+                 (ms_of(date, "13:52:36", 702), ms_of(date, "13:52:36", 719)), t_down=ms_of(date, "13:52:31", 480))
     # decommission of dn2 on the leader scm3, slow replication, then the operator recommissions
     sim.at(ms_of(date, "14:02:12", 87), lambda t: sim.decommission(t, "scm3", d2, "dn2.example.com"))
     sim.counts["dn2"] = lambda s, t: (19 + (t - ms_of(date, "14:02:12")) // 60000, 1,
                                       max(3, 21 - (t - ms_of(date, "14:02:12")) // 60000), 0)
     sim.at(ms_of(date, "14:09:40", 118), lambda t: sim.recommission(t, "scm3", d2, "dn2.example.com"))
     sim.run()
-    w = BundleDir("HDDS-17219-control-real-recommission")
-    for s in ("scm1", "scm2", "scm3"):
-        write_host(w, sim, s, date)
-    w.expected([])
+    w = write_hosts("HDDS-17219-control-real-recommission", sim, date, [])
     chain = [
         ev(w, sim, "becomes-leader:scm3", "unrelated leadership change at 13:52: scm3 leader of term 4 (nothing tracked then)"),
         ev(w, sim, "auditdecom:scm3:dn2", "DECOMMISSION_NODES with `\"force\":\"false\"` on the leader scm3"),
@@ -964,17 +980,10 @@ def bundle4():
     sim.counts["dn1"] = lambda s, t: ((31, 0, 9, 0) if t < ms_of(date, "10:17:00") else
                                       (37, 1, 3, 0) if t < t_done else (40, 1, 0, 0))
     sim.at(ms_of(date, "10:12:03", 644), lambda t: sim.decommission(t, "scm1", d1, "10.0.1.11:9858"))
-    sim.at(ms_of(date, "10:15:22", 517), lambda t: sim.step_down(t, "scm1"))
-    sim.at(ms_of(date, "10:15:27", 803), lambda t: sim.to_candidate(t, "scm2", 2, 3, known_leader="scm1"))
-    sim.at(ms_of(date, "10:15:27", 840), lambda t: sim.follower_new_term(t, "scm3", "scm1", 3))
-    sim.at(ms_of(date, "10:15:28", 96), lambda t: sim.become_leader(t, "scm2", 3, 3, t - ms_of(date, "10:15:27", 805)))
-    sim.at(ms_of(date, "10:15:28", 160), lambda t: sim.follower_learns(t, "scm3", "scm2", 3, t - ms_of(date, "10:15:27", 840)))
-    sim.at(ms_of(date, "10:15:28", 171), lambda t: sim.follower_learns(t, "scm1", "scm2", 3, t - ms_of(date, "10:15:22", 519)))
+    sim.failover("scm1", "scm2", 3, 3, ms_of(date, "10:15:27", 803), ms_of(date, "10:15:27", 840), ms_of(date, "10:15:28", 96),
+                 (ms_of(date, "10:15:28", 160), ms_of(date, "10:15:28", 171)), t_down=ms_of(date, "10:15:22", 517))
     sim.run()
-    w = BundleDir("HDDS-17219-control-failover-continues")
-    for s in ("scm1", "scm2", "scm3"):
-        write_host(w, sim, s, date)
-    w.expected([])
+    w = write_hosts("HDDS-17219-control-failover-continues", sim, date, [])
     chain = [
         ev(w, sim, "auditdecom:scm1:dn1", "DECOMMISSION_NODES `{\"nodes\":\"[10.0.1.11:9858]\",\"force\":\"false\"}` on leader scm1 (term 2)"),
         ev(w, sim, "startdecom:scm1:dn1", "`Starting Decommission for node` dn1"),
@@ -1117,12 +1126,8 @@ def bundle6():
     sim.counts["dn4"] = lambda s, t: (12, 0, 27, 0)
     sim.at(ms_of(date, "20:06:10", 415), lambda t: sim.decommission(t, "scm1", d4, "dn4.example.com"))
     # failover 1: scm1 -> scm2 (term 5); scm2 continues the decommission, scm1 keeps tracking dn4
-    sim.at(ms_of(date, "20:09:05", 202), lambda t: sim.step_down(t, "scm1"))
-    sim.at(ms_of(date, "20:09:10", 433), lambda t: sim.to_candidate(t, "scm2", 4, 9, known_leader="scm1"))
-    sim.at(ms_of(date, "20:09:10", 470), lambda t: sim.follower_new_term(t, "scm3", "scm1", 5))
-    sim.at(ms_of(date, "20:09:10", 712), lambda t: sim.become_leader(t, "scm2", 5, 9, t - ms_of(date, "20:09:10", 435)))
-    sim.at(ms_of(date, "20:09:10", 790), lambda t: sim.follower_learns(t, "scm3", "scm2", 5, t - ms_of(date, "20:09:10", 470)))
-    sim.at(ms_of(date, "20:09:10", 802), lambda t: sim.follower_learns(t, "scm1", "scm2", 5, t - ms_of(date, "20:09:05", 204)))
+    sim.failover("scm1", "scm2", 5, 9, ms_of(date, "20:09:10", 433), ms_of(date, "20:09:10", 470), ms_of(date, "20:09:10", 712),
+                 (ms_of(date, "20:09:10", 790), ms_of(date, "20:09:10", 802)), t_down=ms_of(date, "20:09:05", 202))
     # operator recommission on scm2
     sim.at(ms_of(date, "20:13:52", 731), lambda t: sim.recommission(t, "scm2", d4, "dn4.example.com"))
     # dn4's command thread is slow: IN_SERVICE (term 5) is applied after the next heartbeat
@@ -1151,16 +1156,10 @@ def bundle6():
     sim.at(ms_of(date, "20:15:19", 230), lambda t: [sim.at(t + sim.rng.randrange(3, 25), sim.hb_at, d4, s.name)
                                                      for s in cl.scms])
     # failover 2: scm1 wins term 6 before its next admin-monitor tick (20:15:33)
-    sim.at(ms_of(date, "20:15:23", 18), lambda t: sim.to_candidate(t, "scm1", 5, 21))
-    sim.at(ms_of(date, "20:15:23", 60), lambda t: sim.follower_new_term(t, "scm3", "scm2", 6))
-    sim.at(ms_of(date, "20:15:23", 377), lambda t: sim.become_leader(t, "scm1", 6, 21, t - ms_of(date, "20:15:17", 905)))
-    sim.at(ms_of(date, "20:15:23", 441), lambda t: sim.follower_learns(t, "scm3", "scm1", 6, t - ms_of(date, "20:15:23", 60)))
-    sim.at(ms_of(date, "20:15:23", 452), lambda t: sim.follower_learns(t, "scm2", "scm1", 6, t - ms_of(date, "20:15:17", 905)))
+    sim.failover("scm2", "scm1", 6, 21, ms_of(date, "20:15:23", 18), ms_of(date, "20:15:23", 60), ms_of(date, "20:15:23", 377),
+                 (ms_of(date, "20:15:23", 441), ms_of(date, "20:15:23", 452)), down_since=ms_of(date, "20:15:17", 905))
     sim.run()
-    w = BundleDir("HDDS-17219-control-leader-abort-after-recommission")
-    for s in ("scm1", "scm2", "scm3"):
-        write_host(w, sim, s, date)
-    w.expected([])
+    w = write_hosts("HDDS-17219-control-leader-abort-after-recommission", sim, date, [])
     chain = [
         ev(w, sim, "auditdecom:scm1:dn4", "DECOMMISSION_NODES (`force` false) on leader scm1 (term 4)"),
         ev(w, sim, "stepdown:scm1", "scm1 steps down; it keeps dn4 tracked"),
