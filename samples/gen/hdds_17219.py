@@ -605,7 +605,10 @@ def base_cluster(seed, skews=(0, 140, -95), dn_hosts=DN_HOSTS, dn_ips=DN_IPS, sc
     return cl
 
 
-def common_sim(cl, seed, date, t0, t1, leader, term, cmd_base, hb_phases_ms, mon_phases_ms):
+def common_sim(cl, seed, date, window, leader, term, cmd_base, hb_phases_ms, mon_phases_ms):
+    """The simulation of `date` from window[0] to window[1] (HH:MM:SS): heartbeats, admin monitor
+    ticks and ReplicationManager passes at their phases."""
+    t0, t1 = ms_of(date, window[0]), ms_of(date, window[1])
     sim = Sim(cl, seed, t0, t1, leader, term, cmd_base)
     sim.schedule_heartbeats({cl.dns[i].name: hb_phases_ms[i] for i in range(len(cl.dns))})
     sim.schedule_monitor({cl.scms[i].name: mon_phases_ms[i] for i in range(3)})
@@ -700,10 +703,8 @@ def ev(w, sim, tag, what, idx=0):
 def bundle1():
     date = "2026-11-28"
     cl = base_cluster(1721901)
-    dn = {d.name: d for d in cl.dns}
-    d3, d5 = dn["dn3"], dn["dn5"]
-    t0, t1 = ms_of(date, "01:40:00"), ms_of(date, "02:21:30")
-    sim = common_sim(cl, 11, date, t0, t1, "scm1", 7, 117359301,
+    d3, d5 = cl.dn("dn3"), cl.dn("dn5")
+    sim = common_sim(cl, 11, date, ("01:40:00", "02:21:30"), "scm1", 7, 117359301,
                      hb_phases_ms=[3217, 9840, 1204, 17655, 24603], mon_phases_ms=[10003, 17512, 26871])
     # dn5 goes into maintenance first (6 h): it stays tracked on scm1 for the whole window
     sim.at(ms_of(date, "01:41:12", 204), lambda t: sim.start_maintenance(t, "scm1", d5, "dn5.example.com", 6))
@@ -715,7 +716,7 @@ def bundle1():
     # 1. decommission of dn3 accepted on the leader scm1 (term 7)
     sim.at(ms_of(date, "02:03:14", 318), lambda t: sim.decommission(t, "scm1", d3, "dn3.example.com"))
     # the datanode holds the DECOMMISSIONING command (busy command thread) past its next heartbeat
-    sim.apply_override["dn3"] = (t0, ms_of(date, "02:04:09", 951))
+    sim.apply_override["dn3"] = (sim.start, ms_of(date, "02:04:09", 951))
     # 2. scm1 steps down after delivering the command (SEND_HEARTBEAT 02:03:31 carries it)
     sim.at(ms_of(date, "02:03:36", 118), lambda t: sim.step_down(t, "scm1"))
     # failed elections: scm2's log is behind scm1, scm3's Ratis link is down; no leader answers dn3
@@ -723,7 +724,7 @@ def bundle1():
     sim.at(ms_of(date, "02:03:41", 902), lambda t: sim.to_candidate(t, "scm3", 7, 12, known_leader="scm1"))
     # 3. the early heartbeat round of dn3 (triggered by the ICR of container #2050) reaches scm1
     #    between the monitor's status read and its IN_SERVICE write
-    sim.icr_races_abort(ms_of(date, "02:04:10", 1), 2050, 20318, d3, [dn["dn1"], dn["dn4"]], 14300, "scm1", 3)
+    sim.icr_races_abort(ms_of(date, "02:04:10", 1), 2050, 20318, d3, [cl.dn("dn1"), cl.dn("dn4")], 14300, "scm1", 3)
     # 4. scm1 wins the next election (term 11) before dn3's next heartbeat (02:04:31)
     sim.at(ms_of(date, "02:04:14", 512), lambda t: sim.to_candidate(t, "scm1", 10, 44))
     sim.at(ms_of(date, "02:04:14", 700), lambda t: sim.candidate_to_follower(t, "scm2", 10, "candidate:" + cl.scm("scm1").sid,
@@ -819,10 +820,8 @@ def bundle2():
     scm_ips = ["10.20.0.%d" % (10 + i) for i in range(1, 4)]
     cl = base_cluster(1721902, skews=(-210, 0, 65), dn_hosts=dn_hosts, dn_ips=dn_ips, scm_hosts=scm_hosts,
                       scm_ips=scm_ips)
-    dn = {d.name: d for d in cl.dns}
-    d4 = dn["dn4"]
-    t0, t1 = ms_of(date, "09:08:00"), ms_of(date, "09:37:40")
-    sim = common_sim(cl, 22, date, t0, t1, "scm2", 23, 2200381774,
+    d4 = cl.dn("dn4")
+    sim = common_sim(cl, 22, date, ("09:08:00", "09:37:40"), "scm2", 23, 2200381774,
                      hb_phases_ms=[14960, 2231, 26412, 8402, 19987], mon_phases_ms=[5311, 20101, 13702])
     unrelated_closes(sim, date, [("09:11:52", 5102, 40211, ["dn1", "dn3", "dn2"]),
                                  ("09:17:05", 5108, 38876, ["dn3", "dn5", "dn1"]),
@@ -830,13 +829,13 @@ def bundle2():
                                  ("09:34:18", 5131, 20877, ["dn2", "dn3", "dn1"])])
     sim.at(ms_of(date, "09:21:47", 552), lambda t: sim.decommission(t, "scm2", d4, "ozn-dn-04.corp.example.net",
                                                                    admin_ip="10.20.9.40"))
-    sim.apply_override["dn4"] = (t0, ms_of(date, "09:22:50", 50))
+    sim.apply_override["dn4"] = (sim.start, ms_of(date, "09:22:50", 50))
     sim.at(ms_of(date, "09:22:13", 40), lambda t: sim.step_down(t, "scm2"))
     sim.at(ms_of(date, "09:22:18", 311), lambda t: sim.to_candidate(t, "scm3", 23, 8, known_leader="scm2"))
     sim.at(ms_of(date, "09:22:18", 874), lambda t: sim.candidate_to_follower(t, "scm3", 24, "REJECTED",
                                                                             th=cl.scm("scm3").mid + "-LeaderElection8"))
     sim.at(ms_of(date, "09:22:24", 702), lambda t: sim.to_candidate(t, "scm1", 24, 17, known_leader="scm2"))
-    sim.icr_races_abort(ms_of(date, "09:22:50", 97), 5119, 31460, d4, [dn["dn1"], dn["dn3"]], 9800, "scm2", 2)
+    sim.icr_races_abort(ms_of(date, "09:22:50", 97), 5119, 31460, d4, [cl.dn("dn1"), cl.dn("dn3")], 9800, "scm2", 2)
     sim.at(ms_of(date, "09:22:54", 903), lambda t: sim.to_candidate(t, "scm2", 25, 52))
     sim.at(ms_of(date, "09:22:55", 101), lambda t: sim.candidate_to_follower(t, "scm1", 25, "candidate:" + cl.scm("scm2").sid,
                                                                             th=cl.scm("scm1").sid + "-server-thread4"))
@@ -909,10 +908,8 @@ leadership visible in scm2's audit terms and in the other SCMs' Ratis lines, re-
 def bundle3():
     date = "2026-11-27"
     cl = base_cluster(1721903, skews=(55, -130, 0))
-    dn = {d.name: d for d in cl.dns}
-    d2 = dn["dn2"]
-    t0, t1 = ms_of(date, "13:45:00"), ms_of(date, "14:19:30")
-    sim = common_sim(cl, 33, date, t0, t1, "scm1", 3, 88210554,
+    d2 = cl.dn("dn2")
+    sim = common_sim(cl, 33, date, ("13:45:00", "14:19:30"), "scm1", 3, 88210554,
                      hb_phases_ms=[6620, 21877, 12010, 28301, 3345], mon_phases_ms=[24012, 9310, 2207])
     unrelated_closes(sim, date, [("13:49:12", 1207, 5521, ["dn3", "dn4", "dn5"]),
                                  ("13:58:40", 1213, 6109, ["dn1", "dn4", "dn3"]),
@@ -968,10 +965,8 @@ monitor tick puts it back IN_SERVICE and the leader pushes IN_SERVICE to the dat
 def bundle4():
     date = "2026-11-26"
     cl = base_cluster(1721904, skews=(0, -60, 170))
-    dn = {d.name: d for d in cl.dns}
-    d1 = dn["dn1"]
-    t0, t1 = ms_of(date, "10:05:00"), ms_of(date, "10:33:00")
-    sim = common_sim(cl, 44, date, t0, t1, "scm1", 2, 5093321,
+    d1 = cl.dn("dn1")
+    sim = common_sim(cl, 44, date, ("10:05:00", "10:33:00"), "scm1", 2, 5093321,
                      hb_phases_ms=[16004, 7712, 25520, 1190, 11876], mon_phases_ms=[9611, 14203, 27730])
     unrelated_closes(sim, date, [("10:08:27", 711, 3309, ["dn2", "dn3", "dn5"]),
                                  ("10:21:50", 719, 2871, ["dn3", "dn5", "dn4"]),
@@ -1030,10 +1025,8 @@ def bundle5():
     dn_ips = ["172.18.0.%d" % (4 + i) for i in range(1, 6)]
     cl = base_cluster(1721905, skews=(0, 0, 0), dn_hosts=dn_hosts, dn_ips=dn_ips,
                       scm_hosts=["scm1", "scm2", "scm3"], scm_ips=["172.18.0.2", "172.18.0.3", "172.18.0.4"])
-    dn = {d.name: d for d in cl.dns}
-    d3 = dn["dn3"]
-    t0, t1 = ms_of(date, "16:10:00"), ms_of(date, "16:35:30")
-    sim = common_sim(cl, 55, date, t0, t1, "scm2", 9, 90012,
+    d3 = cl.dn("dn3")
+    sim = common_sim(cl, 55, date, ("16:10:00", "16:35:30"), "scm2", 9, 90012,
                      hb_phases_ms=[4410, 12980, 20355, 27040, 8821], mon_phases_ms=[18022, 3344, 11901])
     unrelated_closes(sim, date, [("16:12:40", 31, 1902, ["dn1", "dn2", "dn4"]),
                                  ("16:24:06", 38, 2255, ["dn4", "dn5", "dn2"])])
@@ -1115,10 +1108,8 @@ NLE_FRAMES = [
 def bundle6():
     date = "2026-11-24"
     cl = base_cluster(1721906, skews=(0, 210, -40))
-    dn = {d.name: d for d in cl.dns}
-    d4 = dn["dn4"]
-    t0, t1 = ms_of(date, "20:00:00"), ms_of(date, "20:29:30")
-    sim = common_sim(cl, 66, date, t0, t1, "scm1", 4, 61170093,
+    d4 = cl.dn("dn4")
+    sim = common_sim(cl, 66, date, ("20:00:00", "20:29:30"), "scm1", 4, 61170093,
                      hb_phases_ms=[9930, 24410, 2875, 17902, 13001], mon_phases_ms=[3303, 21588, 15020])
     unrelated_closes(sim, date, [("20:03:18", 4410, 9921, ["dn5", "dn2", "dn3"]),
                                  ("20:18:55", 4416, 8806, ["dn3", "dn1", "dn5"]),

@@ -410,40 +410,58 @@ def close_container(b, rng, t, p, cid, bcsid, scm="scm1", skip=(), cmd0=4400, en
             first = False
 
 
+def election(b, p, new, old, term, last, el_no, t, rpc_ms, grpc, prevote, vote, responders, step_down, won_ms, learners):
+    """A leader election on pipeline p won by `new`, as RaftServer$Division, LeaderElection and RoleInfo
+    log it at INFO (datanode.md 2.1). At t new's FollowerState times out (rpc_ms: lastRpcElapsedTime,
+    electionTimeout); the election is for term + 1, `last` the last log index of `term`.
+    grpc: voter -> its grpc-default-executor number; prevote, vote: ({voter: when the vote request
+    arrives}, when the round passes); responders: the voters whose answers count; step_down: (time,
+    ms to its RoleInfo start line, mark) of the old leader, which steps down on the higher-term request;
+    won_ms: the new leader's "elected after"; learners: (voter, time, grpc, elected-after ms, mark) as
+    each learns the leader from its first append."""
+    G, mn = ratis_group(p), member(new, p)
+    fs, le = f"{mn}-FollowerState", f"{mn}-LeaderElection{el_no}"
+    b.main(new, t, "INFO", fs, L.FOLLOWER_STATE, to_candidate(fs, *rpc_ms))
+    b.main(new, t + ms(1), "INFO", fs, L.RAFT_DIVISION, role_change(mn, "FOLLOWER", "CANDIDATE", term, "changeToCandidate"))
+    b.main(new, t + ms(1), "INFO", fs, L.ROLE_INFO, f"{UUID[new]}: shutdown {fs}")
+    b.main(new, t + ms(2), "INFO", fs, L.ROLE_INFO, f"{UUID[new]}: start {le}")
+    for phase, vote_term, (arrivals, passed) in (("PRE_VOTE", term, prevote), ("ELECTION", term + 1, vote)):
+        for d, ta in arrivals.items():
+            b.main(d, ta, "INFO", f"grpc-default-executor-{grpc[d]}", L.RAFT_DIVISION,
+                   f"{member(d, p)}: receive requestVote({phase}, {UUID[new]}, {G}, {vote_term}, {ti(term, last)})")
+        if phase == "ELECTION":
+            mo, go = member(old, p), f"grpc-default-executor-{grpc[old]}"
+            t_down, start_after, mark = step_down
+            b.main(old, t_down, "INFO", go, L.RAFT_DIVISION, role_change(mo, "LEADER", "FOLLOWER", term + 1, f"candidate:{UUID[new]}"),
+                   mark=mark)
+            b.main(old, t_down + ms(1), "INFO", go, L.ROLE_INFO, f"{UUID[old]}: shutdown {mo}-LeaderStateImpl")
+            b.main(old, t_down + ms(start_after), "INFO", go, L.ROLE_INFO, f"{UUID[old]}: start {mo}-FollowerState")
+        b.main(new, passed, "INFO", le, L.LEADER_ELECTION,
+               f"{le}: {phase} PASSED received {len(responders)} response(s) and 0 exception(s):")
+        for i, d in enumerate(responders):
+            b.main(new, passed, "INFO", le, L.LEADER_ELECTION,
+                   f"  Response {i}: {UUID[new]}<-{UUID[d]}#0:OK-t{vote_term}-last:{ti(term, last)}")
+        b.main(new, passed + ms(1), "INFO", le, L.LEADER_ELECTION, election_result(le, phase))
+    won = vote[1] + ms(2)
+    b.main(new, won, "INFO", le, L.RAFT_DIVISION, role_change(mn, "CANDIDATE", "LEADER", term + 1, "changeToLeader"))
+    b.main(new, won, "INFO", le, L.ROLE_INFO, f"{UUID[new]}: shutdown {le}")
+    b.main(new, won + ms(1), "INFO", le, L.RAFT_DIVISION, leader_change(mn, "null", UUID[new], term + 1, "becomeLeader", won_ms))
+    b.main(new, won + ms(2), "INFO", le, L.XCEIVER_SERVER_RATIS, m_notify(p, UUID[new]))
+    for d, tl, g, elected_ms, mark in learners:
+        th = f"grpc-default-executor-{g}"
+        b.main(d, tl, "INFO", th, L.RAFT_DIVISION, leader_change(member(d, p), "null", UUID[new], term + 1, "APPEND_ENTRIES", elected_ms),
+               mark=mark)
+        b.main(d, tl + ms(1), "INFO", th, L.XCEIVER_SERVER_RATIS, m_notify(p, UUID[new]))
+
+
 def noise_election(b, p, old, new, term, last, t0, el_no, grpc_old=3, grpc_third=5):
     """Leader change on another pipeline, logs identical on all members: no truncation (nothing uncommitted).
     The old leader steps down when it sees the higher-term vote request (reason candidate:<peer>)."""
     third = [d for d in MEMBERS[p] if d not in (old, new)][0]
-    G = ratis_group(p)
-    mo, mn, mt = member(old, p), member(new, p), member(third, p)
-    fs, le = f"{mn}-FollowerState", f"{mn}-LeaderElection{el_no}"
-    go, gt = f"grpc-default-executor-{grpc_old}", f"grpc-default-executor-{grpc_third}"
-    b.main(new, t0, "INFO", fs, L.FOLLOWER_STATE, to_candidate(fs, 5544, 5201))
-    b.main(new, t0 + ms(1), "INFO", fs, L.RAFT_DIVISION, role_change(mn, "FOLLOWER", "CANDIDATE", term, "changeToCandidate"))
-    b.main(new, t0 + ms(1), "INFO", fs, L.ROLE_INFO, f"{UUID[new]}: shutdown {fs}")
-    b.main(new, t0 + ms(2), "INFO", fs, L.ROLE_INFO, f"{UUID[new]}: start {le}")
-    for d, m, g in ((third, mt, gt), (old, mo, go)):
-        b.main(d, t0 + ms(17), "INFO", g, L.RAFT_DIVISION, f"{m}: receive requestVote(PRE_VOTE, {UUID[new]}, {G}, {term}, {ti(term, last)})")
-    b.main(new, t0 + ms(40), "INFO", le, L.LEADER_ELECTION, f"{le}: PRE_VOTE PASSED received 2 response(s) and 0 exception(s):")
-    b.main(new, t0 + ms(40), "INFO", le, L.LEADER_ELECTION, f"  Response 0: {UUID[new]}<-{UUID[third]}#0:OK-t{term}-last:{ti(term, last)}")
-    b.main(new, t0 + ms(40), "INFO", le, L.LEADER_ELECTION, f"  Response 1: {UUID[new]}<-{UUID[old]}#0:OK-t{term}-last:{ti(term, last)}")
-    b.main(new, t0 + ms(41), "INFO", le, L.LEADER_ELECTION, election_result(le, "PRE_VOTE"))
-    for d, m, g in ((third, mt, gt), (old, mo, go)):
-        b.main(d, t0 + ms(58), "INFO", g, L.RAFT_DIVISION, f"{m}: receive requestVote(ELECTION, {UUID[new]}, {G}, {term + 1}, {ti(term, last)})")
-    b.main(old, t0 + ms(59), "INFO", go, L.RAFT_DIVISION, role_change(mo, "LEADER", "FOLLOWER", term + 1, f"candidate:{UUID[new]}"))
-    b.main(old, t0 + ms(60), "INFO", go, L.ROLE_INFO, f"{UUID[old]}: shutdown {mo}-LeaderStateImpl")
-    b.main(old, t0 + ms(60), "INFO", go, L.ROLE_INFO, f"{UUID[old]}: start {mo}-FollowerState")
-    b.main(new, t0 + ms(83), "INFO", le, L.LEADER_ELECTION, f"{le}: ELECTION PASSED received 2 response(s) and 0 exception(s):")
-    b.main(new, t0 + ms(83), "INFO", le, L.LEADER_ELECTION, f"  Response 0: {UUID[new]}<-{UUID[third]}#0:OK-t{term + 1}-last:{ti(term, last)}")
-    b.main(new, t0 + ms(83), "INFO", le, L.LEADER_ELECTION, f"  Response 1: {UUID[new]}<-{UUID[old]}#0:OK-t{term + 1}-last:{ti(term, last)}")
-    b.main(new, t0 + ms(84), "INFO", le, L.LEADER_ELECTION, election_result(le, "ELECTION"))
-    b.main(new, t0 + ms(85), "INFO", le, L.RAFT_DIVISION, role_change(mn, "CANDIDATE", "LEADER", term + 1, "changeToLeader"))
-    b.main(new, t0 + ms(85), "INFO", le, L.ROLE_INFO, f"{UUID[new]}: shutdown {le}")
-    b.main(new, t0 + ms(86), "INFO", le, L.RAFT_DIVISION, leader_change(mn, "null", UUID[new], term + 1, "becomeLeader", 86))
-    b.main(new, t0 + ms(87), "INFO", le, L.XCEIVER_SERVER_RATIS, m_notify(p, UUID[new]))
-    for d, m, g, k in ((third, mt, gt, 0), (old, mo, go, 1)):
-        b.main(d, t0 + ms(112 + k), "INFO", g, L.RAFT_DIVISION, leader_change(m, "null", UUID[new], term + 1, "APPEND_ENTRIES", 95 + k))
-        b.main(d, t0 + ms(113 + k), "INFO", g, L.XCEIVER_SERVER_RATIS, m_notify(p, UUID[new]))
+    election(b, p, new, old, term, last, el_no, t0, (5544, 5201), {third: grpc_third, old: grpc_old},
+             ({third: t0 + ms(17), old: t0 + ms(17)}, t0 + ms(40)), ({third: t0 + ms(58), old: t0 + ms(58)}, t0 + ms(83)),
+             [third, old], (t0 + ms(59), 1, None), 86,
+             [(third, t0 + ms(112), grpc_third, 95, None), (old, t0 + ms(113), grpc_old, 96, None)])
 
 
 def benign_unknown_bcsid(b, t, dn, cid, want, have, lid):
@@ -579,7 +597,7 @@ def incident(b, rng, day, debug):
     """dn1 = old leader with slow /data/disk2; dn2 = new leader (term 7); dn3 = follower."""
     t = lambda s: T(f"{day} {s}")
     G = ratis_group(P)
-    m1, m2, m3 = member("dn1", P), member("dn2", P), member("dn3", P)
+    m1 = member("dn1", P)
     w1 = f"{m1}-SegmentedRaftLogWorker"
     ents = p_entries(day)
 
@@ -614,49 +632,12 @@ def incident(b, rng, day, debug):
     b.main("dn1", t("10:21:20.740"), "WARN", w1, L.RAFT_LOG_WORKER, "Timeout 1/~", stack_timeout(msg))
 
     # --- 3. election on dn2/dn3 (dn1's outgoing traffic lost 10:21:00.8 - 10:21:09.6)
-    fs2 = f"{m2}-FollowerState"
-    le = f"{m2}-LeaderElection17"
-    b.main("dn2", t("10:21:06.944"), "INFO", fs2, L.FOLLOWER_STATE,
-           to_candidate(fs2, 6241, 5132))
-    b.main("dn2", t("10:21:06.945"), "INFO", fs2, L.RAFT_DIVISION, role_change(m2, "FOLLOWER", "CANDIDATE", 6, "changeToCandidate"))
-    b.main("dn2", t("10:21:06.945"), "INFO", fs2, L.ROLE_INFO, f"{UUID['dn2']}: shutdown {fs2}")
-    b.main("dn2", t("10:21:06.946"), "INFO", fs2, L.ROLE_INFO, f"{UUID['dn2']}: start {le}")
-    # dn3 and dn1 receive the pre-vote / vote
-    b.main("dn3", t("10:21:06.961"), "INFO", "grpc-default-executor-4", L.RAFT_DIVISION,
-           f"{m3}: receive requestVote(PRE_VOTE, {UUID['dn2']}, {G}, 6, {ti(6, 18341)})")
-    b.main("dn1", t("10:21:06.963"), "INFO", "grpc-default-executor-9", L.RAFT_DIVISION,
-           f"{m1}: receive requestVote(PRE_VOTE, {UUID['dn2']}, {G}, 6, {ti(6, 18341)})")
-    b.main("dn2", t("10:21:06.983"), "INFO", le, L.LEADER_ELECTION,
-           f"{le}: PRE_VOTE PASSED received 1 response(s) and 0 exception(s):")
-    b.main("dn2", t("10:21:06.983"), "INFO", le, L.LEADER_ELECTION,
-           f"  Response 0: {UUID['dn2']}<-{UUID['dn3']}#0:OK-t6-last:{ti(6, 18341)}")
-    b.main("dn2", t("10:21:06.984"), "INFO", le, L.LEADER_ELECTION, election_result(le, "PRE_VOTE"))
-    b.main("dn3", t("10:21:07.004"), "INFO", "grpc-default-executor-4", L.RAFT_DIVISION,
-           f"{m3}: receive requestVote(ELECTION, {UUID['dn2']}, {G}, 7, {ti(6, 18341)})")
-    b.main("dn1", t("10:21:07.012"), "INFO", "grpc-default-executor-9", L.RAFT_DIVISION,
-           f"{m1}: receive requestVote(ELECTION, {UUID['dn2']}, {G}, 7, {ti(6, 18341)})")
-    b.main("dn1", t("10:21:07.013"), "INFO", "grpc-default-executor-9", L.RAFT_DIVISION,
-           role_change(m1, "LEADER", "FOLLOWER", 7, f"candidate:{UUID['dn2']}"), mark="role_change")
-    b.main("dn1", t("10:21:07.014"), "INFO", "grpc-default-executor-9", L.ROLE_INFO,
-           f"{UUID['dn1']}: shutdown {m1}-LeaderStateImpl")
-    b.main("dn1", t("10:21:07.015"), "INFO", "grpc-default-executor-9", L.ROLE_INFO,
-           f"{UUID['dn1']}: start {m1}-FollowerState")
-    b.main("dn2", t("10:21:07.038"), "INFO", le, L.LEADER_ELECTION,
-           f"{le}: ELECTION PASSED received 1 response(s) and 0 exception(s):")
-    b.main("dn2", t("10:21:07.038"), "INFO", le, L.LEADER_ELECTION,
-           f"  Response 0: {UUID['dn2']}<-{UUID['dn3']}#0:OK-t7-last:{ti(6, 18341)}")
-    b.main("dn2", t("10:21:07.039"), "INFO", le, L.LEADER_ELECTION, election_result(le, "ELECTION"))
-    b.main("dn2", t("10:21:07.040"), "INFO", le, L.RAFT_DIVISION, role_change(m2, "CANDIDATE", "LEADER", 7, "changeToLeader"))
-    b.main("dn2", t("10:21:07.040"), "INFO", le, L.ROLE_INFO, f"{UUID['dn2']}: shutdown {le}")
-    b.main("dn2", t("10:21:07.041"), "INFO", le, L.RAFT_DIVISION, leader_change(m2, "null", UUID["dn2"], 7, "becomeLeader", 1097))
-    b.main("dn2", t("10:21:07.042"), "INFO", le, L.XCEIVER_SERVER_RATIS, m_notify(P, UUID["dn2"]))
-    b.main("dn3", t("10:21:07.071"), "INFO", "grpc-default-executor-4", L.RAFT_DIVISION,
-           leader_change(m3, "null", UUID["dn2"], 7, "APPEND_ENTRIES", 1127))
-    b.main("dn3", t("10:21:07.072"), "INFO", "grpc-default-executor-4", L.XCEIVER_SERVER_RATIS, m_notify(P, UUID["dn2"]))
+    election(b, P, "dn2", "dn1", 6, 18341, 17, t("10:21:06.944"), (6241, 5132), {"dn3": 4, "dn1": 9},
+             ({"dn3": t("10:21:06.961"), "dn1": t("10:21:06.963")}, t("10:21:06.983")),
+             ({"dn3": t("10:21:07.004"), "dn1": t("10:21:07.012")}, t("10:21:07.038")), ["dn3"],
+             (t("10:21:07.013"), 2, "role_change"), 1097,
+             [("dn3", t("10:21:07.071"), 4, 1127, None), ("dn1", t("10:21:07.071"), 11, 58, "leader_change")])
     # dn1: first append from dn2 (previous entry (t:7, i:18342) unknown -> INCONSISTENCY), then the truncation
-    b.main("dn1", t("10:21:07.071"), "INFO", "grpc-default-executor-11", L.RAFT_DIVISION,
-           leader_change(m1, "null", UUID["dn2"], 7, "APPEND_ENTRIES", 58), mark="leader_change")
-    b.main("dn1", t("10:21:07.072"), "INFO", "grpc-default-executor-11", L.XCEIVER_SERVER_RATIS, m_notify(P, UUID["dn2"]))
     b.main("dn1", t("10:21:07.074"), "INFO", "grpc-default-executor-11", L.RAFT_DIVISION,
            f"{m1}: Failed appendEntries as previous log entry ({ti(7, 18342)}) is not found")
     b.main("dn1", t("10:21:07.075"), "INFO", "grpc-default-executor-11", L.RAFT_DIVISION,
@@ -954,45 +935,15 @@ def clean_failover():
     noise_election(b, Q, "dn3", "dn4", 3, gq.idx(t("14:52:10.300")), t("14:52:10.300"), 12, grpc_old=6, grpc_third=1)
     recon_timeout(b, t("13:31:00.004"), "dn3")
     benign_unknown_bcsid(b, t("13:44:02.117"), "dn2", 1060, 7402, 7399, 113750153625600141)
-    G = ratis_group(P)
-    m1, m2, m3 = member("dn1", P), member("dn2", P), member("dn3", P)
+    m1 = member("dn1", P)
     w1 = f"{m1}-SegmentedRaftLogWorker"
     # dn1 (leader, term 9) loses its outgoing traffic for ~8 s; its two last entries are not replicated.
     # Their data writes finish at once (no slow disk): the write futures are gone before the truncation.
-    fs2, le = f"{m2}-FollowerState", f"{m2}-LeaderElection31"
-    b.main("dn2", t("14:10:36.312"), "INFO", fs2, L.FOLLOWER_STATE,
-           to_candidate(fs2, 5810, 5377))
-    b.main("dn2", t("14:10:36.313"), "INFO", fs2, L.RAFT_DIVISION, role_change(m2, "FOLLOWER", "CANDIDATE", 9, "changeToCandidate"))
-    b.main("dn2", t("14:10:36.313"), "INFO", fs2, L.ROLE_INFO, f"{UUID['dn2']}: shutdown {fs2}")
-    b.main("dn2", t("14:10:36.314"), "INFO", fs2, L.ROLE_INFO, f"{UUID['dn2']}: start {le}")
-    b.main("dn3", t("14:10:36.330"), "INFO", "grpc-default-executor-2", L.RAFT_DIVISION,
-           f"{m3}: receive requestVote(PRE_VOTE, {UUID['dn2']}, {G}, 9, {ti(9, 24761)})")
-    b.main("dn1", t("14:10:36.331"), "INFO", "grpc-default-executor-5", L.RAFT_DIVISION,
-           f"{m1}: receive requestVote(PRE_VOTE, {UUID['dn2']}, {G}, 9, {ti(9, 24761)})")
-    b.main("dn2", t("14:10:36.352"), "INFO", le, L.LEADER_ELECTION, f"{le}: PRE_VOTE PASSED received 1 response(s) and 0 exception(s):")
-    b.main("dn2", t("14:10:36.352"), "INFO", le, L.LEADER_ELECTION, f"  Response 0: {UUID['dn2']}<-{UUID['dn3']}#0:OK-t9-last:{ti(9, 24761)}")
-    b.main("dn2", t("14:10:36.353"), "INFO", le, L.LEADER_ELECTION, election_result(le, "PRE_VOTE"))
-    b.main("dn3", t("14:10:36.371"), "INFO", "grpc-default-executor-2", L.RAFT_DIVISION,
-           f"{m3}: receive requestVote(ELECTION, {UUID['dn2']}, {G}, 10, {ti(9, 24761)})")
-    b.main("dn2", t("14:10:36.402"), "INFO", le, L.LEADER_ELECTION, f"{le}: ELECTION PASSED received 1 response(s) and 0 exception(s):")
-    b.main("dn2", t("14:10:36.402"), "INFO", le, L.LEADER_ELECTION, f"  Response 0: {UUID['dn2']}<-{UUID['dn3']}#0:OK-t10-last:{ti(9, 24761)}")
-    b.main("dn2", t("14:10:36.403"), "INFO", le, L.LEADER_ELECTION, election_result(le, "ELECTION"))
-    b.main("dn2", t("14:10:36.404"), "INFO", le, L.RAFT_DIVISION, role_change(m2, "CANDIDATE", "LEADER", 10, "changeToLeader"))
-    b.main("dn2", t("14:10:36.404"), "INFO", le, L.ROLE_INFO, f"{UUID['dn2']}: shutdown {le}")
-    b.main("dn2", t("14:10:36.405"), "INFO", le, L.RAFT_DIVISION, leader_change(m2, "null", UUID["dn2"], 10, "becomeLeader", 1006))
-    b.main("dn2", t("14:10:36.406"), "INFO", le, L.XCEIVER_SERVER_RATIS, m_notify(P, UUID["dn2"]))
-    b.main("dn3", t("14:10:36.430"), "INFO", "grpc-default-executor-2", L.RAFT_DIVISION,
-           leader_change(m3, "null", UUID["dn2"], 10, "APPEND_ENTRIES", 1031))
-    b.main("dn3", t("14:10:36.431"), "INFO", "grpc-default-executor-2", L.XCEIVER_SERVER_RATIS, m_notify(P, UUID["dn2"]))
-    b.main("dn1", t("14:10:37.421"), "INFO", "grpc-default-executor-5", L.RAFT_DIVISION,
-           f"{m1}: receive requestVote(ELECTION, {UUID['dn2']}, {G}, 10, {ti(9, 24761)})")
-    b.main("dn1", t("14:10:37.422"), "INFO", "grpc-default-executor-5", L.RAFT_DIVISION,
-           role_change(m1, "LEADER", "FOLLOWER", 10, f"candidate:{UUID['dn2']}"), mark="role_change")
-    b.main("dn1", t("14:10:37.423"), "INFO", "grpc-default-executor-5", L.ROLE_INFO, f"{UUID['dn1']}: shutdown {m1}-LeaderStateImpl")
-    b.main("dn1", t("14:10:37.424"), "INFO", "grpc-default-executor-5", L.ROLE_INFO, f"{UUID['dn1']}: start {m1}-FollowerState")
-    b.main("dn1", t("14:10:37.861"), "INFO", "grpc-default-executor-8", L.RAFT_DIVISION,
-           leader_change(m1, "null", UUID["dn2"], 10, "APPEND_ENTRIES", 439))
-    b.main("dn1", t("14:10:37.862"), "INFO", "grpc-default-executor-8", L.XCEIVER_SERVER_RATIS, m_notify(P, UUID["dn2"]))
+    election(b, P, "dn2", "dn1", 9, 24761, 31, t("14:10:36.312"), (5810, 5377), {"dn3": 2, "dn1": 5},
+             ({"dn3": t("14:10:36.330"), "dn1": t("14:10:36.331")}, t("14:10:36.352")),
+             ({"dn3": t("14:10:36.371"), "dn1": t("14:10:37.421")}, t("14:10:36.402")), ["dn3"],
+             (t("14:10:37.422"), 2, "role_change"), 1006,
+             [("dn3", t("14:10:36.430"), 2, 1031, None), ("dn1", t("14:10:37.861"), 8, 439, None)])
     b.main("dn1", t("14:10:37.864"), "INFO", "grpc-default-executor-8", L.RAFT_DIVISION,
            f"{m1}: Failed appendEntries as previous log entry ({ti(10, 24762)}) is not found")
     b.main("dn1", t("14:10:37.865"), "INFO", "grpc-default-executor-8", L.RAFT_DIVISION,
