@@ -19,8 +19,8 @@ from datetime import timedelta
 from ozlog import loggers as L
 from ozlog.bundle import (BundleDir, Records, audit_rollover, compose_entries, compose_v2_prefixes, daemon_log, entries,
                           main_log)
-from ozlog.log4j import (SHIPPED_CONSOLE_PROPERTIES, audit_lines, audit_msg, container_log_line, epoch_ms, json_params,
-                         logger_levels, ms, parse_time as T)
+from ozlog.log4j import (JDK17_POOL_TAIL, SHIPPED_CONSOLE_PROPERTIES, audit_lines, audit_msg, container_log_line, epoch_ms, json_params,
+                         frames, logger_levels, ms, parse_time as T)
 from ozlog.ozone import (block_id, close_command, container_info, container_log_msg, datanode_details, detected_timeout,
                          election_result, host_and_port, leader_change, leader_notification, member_id, ratis_group,
                          replica_details, replicate_command, rm_pass, rm_sending, role_change, to_candidate)
@@ -95,9 +95,7 @@ def stack_write_chunk(msg):
             "\tat org.apache.hadoop.ozone.container.common.transport.server.ratis.ContainerStateMachine.dispatchCommand(ContainerStateMachine.java:504)",
             "\tat org.apache.hadoop.ozone.container.common.transport.server.ratis.ContainerStateMachine.lambda$writeStateMachineData$3(ContainerStateMachine.java:588)",
             "\tat java.base/java.util.concurrent.CompletableFuture$AsyncSupply.run(CompletableFuture.java:1768)",
-            "\tat java.base/java.util.concurrent.ThreadPoolExecutor.runWorker(ThreadPoolExecutor.java:1136)",
-            "\tat java.base/java.util.concurrent.ThreadPoolExecutor$Worker.run(ThreadPoolExecutor.java:635)",
-            "\tat java.base/java.lang.Thread.run(Thread.java:840)"]
+            ] + frames(*JDK17_POOL_TAIL)
 
 
 def stack_read_chunk(msg):
@@ -111,9 +109,7 @@ def stack_read_chunk(msg):
             "\tat org.apache.hadoop.ozone.container.common.transport.server.GrpcXceiverService$1.onNext(GrpcXceiverService.java:112)",
             "\tat org.apache.hadoop.ozone.container.common.transport.server.GrpcXceiverService$1.onNext(GrpcXceiverService.java:105)",
             "\tat org.apache.ratis.thirdparty.io.grpc.stub.ServerCalls$StreamingServerCallHandler$StreamingServerCallListener.onMessage(ServerCalls.java:262)",
-            "\tat java.base/java.util.concurrent.ThreadPoolExecutor.runWorker(ThreadPoolExecutor.java:1136)",
-            "\tat java.base/java.util.concurrent.ThreadPoolExecutor$Worker.run(ThreadPoolExecutor.java:635)",
-            "\tat java.base/java.lang.Thread.run(Thread.java:840)"]
+            ] + frames(*JDK17_POOL_TAIL)
 
 
 def stack_get_block(msg):
@@ -143,35 +139,13 @@ AUDIT_FRAMES = ["\tat org.apache.hadoop.ozone.container.common.impl.HddsDispatch
                 "\tat org.apache.hadoop.ozone.container.common.impl.HddsDispatcher.lambda$dispatch$0(HddsDispatcher.java:198)"]
 
 
-def escape_bytes(bs):  # protobuf TextFormat.escapeBytes
-    out = []
-    for b in bs:
-        c = chr(b)
-        if c == '"':
-            out.append('\\"')
-        elif c == "'":
-            out.append("\\'")
-        elif c == "\\":
-            out.append("\\\\")
-        elif b == 7:
-            out.append("\\a")
-        elif b == 8:
-            out.append("\\b")
-        elif b == 12:
-            out.append("\\f")
-        elif b == 10:
-            out.append("\\n")
-        elif b == 13:
-            out.append("\\r")
-        elif b == 9:
-            out.append("\\t")
-        elif b == 11:
-            out.append("\\v")
-        elif 0x20 <= b < 0x7f:
-            out.append(c)
-        else:
-            out.append("\\%03o" % b)
-    return "".join(out)
+TEXT_FORMAT_ESCAPES = {0x07: "\\a", 0x08: "\\b", 0x0c: "\\f", 0x0a: "\\n", 0x0d: "\\r", 0x09: "\\t", 0x0b: "\\v",
+                       0x22: '\\"', 0x27: "\\'", 0x5c: "\\\\"}
+
+
+def escape_bytes(bs):
+    """protobuf TextFormat.escapeBytes: C escapes, printable ASCII as is, the rest as 3-digit octal."""
+    return "".join(TEXT_FORMAT_ESCAPES.get(b) or (chr(b) if 0x20 <= b < 0x7f else "\\%03o" % b) for b in bs)
 
 
 def write_chunk_short(rng, dn, p, cid, lid, n, off, ln, vol):
