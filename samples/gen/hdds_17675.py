@@ -19,8 +19,8 @@ from datetime import timedelta
 from ozlog import loggers as L
 from ozlog.bundle import (BundleDir, Records, audit_rollover, compose_entries, compose_v2_prefixes, daemon_log, entries,
                           main_log)
-from ozlog.log4j import (JDK17_POOL_TAIL, SHIPPED_CONSOLE_PROPERTIES, audit_lines, audit_msg, container_log_line, epoch_ms, json_params,
-                         frames, logger_levels, ms, parse_time as T)
+from ozlog.log4j import (JDK17_POOL_TAIL, SHIPPED_CONSOLE_PROPERTIES, audit_lines, audit_msg, container_log_line, epoch_ms,
+                         frames, json_params, logger_levels, ms, parse_time as T)
 from ozlog.ozone import (block_id, close_command, container_info, container_log_msg, datanode_details, detected_timeout,
                          election_result, host_and_port, leader_change, leader_notification, member_id, ratis_group,
                          replica_details, replicate_command, rm_pass, rm_sending, role_change, to_candidate)
@@ -781,14 +781,16 @@ def incident(b, rng, day, debug):
 # ----------------------------------------------------------------------------------------------------------
 # Bundle 1: bug, INFO, per-host file layout
 # ----------------------------------------------------------------------------------------------------------
+def hosts(dn, scm):
+    """The hosts of a bundle: dn(i) -> (name, fqdn, ip) of datanode i = 1..4; scm: the same of scm1."""
+    h = {"dn%d" % i: dict(zip(("name", "fqdn", "ip"), dn(i))) for i in range(1, 5)}
+    h["scm1"] = dict(zip(("name", "fqdn", "ip"), scm))
+    return h
+
+
 def hosts_example():
-    return {
-        "dn1": dict(name="dn1", fqdn="dn1.example.com", ip="10.20.1.11"),
-        "dn2": dict(name="dn2", fqdn="dn2.example.com", ip="10.20.1.12"),
-        "dn3": dict(name="dn3", fqdn="dn3.example.com", ip="10.20.1.13"),
-        "dn4": dict(name="dn4", fqdn="dn4.example.com", ip="10.20.1.14"),
-        "scm1": dict(name="scm1", fqdn="scm1.example.com", ip="10.20.0.11"),
-    }
+    return hosts(lambda i: ("dn%d" % i, "dn%d.example.com" % i, "10.20.1.%d" % (10 + i)),
+                 ("scm1", "scm1.example.com", "10.20.0.11"))
 
 
 def groups_for(day, failover=True):
@@ -835,13 +837,8 @@ LOG4J_DEBUG = (
 
 
 def hosts_compose():
-    return {
-        "dn1": dict(name="datanode-1", fqdn="ozone-datanode-1.ozone_default", ip="172.18.0.6"),
-        "dn2": dict(name="datanode-2", fqdn="ozone-datanode-2.ozone_default", ip="172.18.0.7"),
-        "dn3": dict(name="datanode-3", fqdn="ozone-datanode-3.ozone_default", ip="172.18.0.8"),
-        "dn4": dict(name="datanode-4", fqdn="ozone-datanode-4.ozone_default", ip="172.18.0.9"),
-        "scm1": dict(name="scm-1", fqdn="ozone-scm-1.ozone_default", ip="172.18.0.3"),
-    }
+    return hosts(lambda i: ("datanode-%d" % i, "ozone-datanode-%d.ozone_default" % i, "172.18.0.%d" % (5 + i)),
+                 ("scm-1", "ozone-scm-1.ozone_default", "172.18.0.3"))
 
 
 def other_group_debug(b, rng, g, t0, t1, n_entries):
