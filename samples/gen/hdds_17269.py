@@ -677,13 +677,11 @@ def scm_restart_lines(b, cl, restart_up, t_elect, t_ready):
 def build_bug(debug, action=True):
     """action=False: the same restart and backlog with no container action raised meanwhile (the
     mechanism alone, HDDS-17269-bug-info-no-action)."""
-    cl = Cluster("compose" if debug else "example")
-    day = datetime(2026, 9, 14)
-    skew = {"scm1": 0, "scm2": 143, "scm3": -87, "dn1": 212, "dn2": -64, "dn3": 31, "dn4": 176}
-    if debug:
-        skew = {}  # docker-compose: all containers read the same host clock
     name = "HDDS-17269-bug-debug" if debug else "HDDS-17269-bug-info" if action else "HDDS-17269-bug-info-no-action"
-    b = Bundle(name, cl, day, "console" if debug else "file", skew)
+    # docker-compose: all containers read the same host clock
+    skew = {} if debug else {"scm1": 0, "scm2": 143, "scm3": -87, "dn1": 212, "dn2": -64, "dn3": 31, "dn4": 176}
+    b = Bundle(name, Cluster("compose" if debug else "example"), datetime(2026, 9, 14), "console" if debug else "file", skew)
+    cl = b.cl
     t0 = ms(2, 9, 35) if debug else ms(2, 0, 0)
     t1 = ms(2, 17, 50) if debug else ms(2, 25, 0)
     rng = random.Random(17269 + (1 if debug else 0) + (0 if action else 3))
@@ -754,11 +752,9 @@ def recon_timeout(b, cl, d, t):
 
 # --------------------------------------------------------------------------------------------------
 def build_control():
-    cl = Cluster("example")
-    day = datetime(2026, 9, 21)
-    skew = {"scm1": 0, "scm2": -121, "scm3": 98, "dn1": 57, "dn2": -190, "dn3": 133, "dn4": -42}
-    b = Bundle("HDDS-17269-control-slow-scm-recovers", cl, day, "vendor", skew)
-    t0, t1 = ms(14, 30, 0), ms(14, 50, 0)
+    b = Bundle("HDDS-17269-control-slow-scm-recovers", Cluster("example"), datetime(2026, 9, 21), "vendor",
+               {"scm1": 0, "scm2": -121, "scm3": 98, "dn1": 57, "dn2": -190, "dn3": 133, "dn4": -42})
+    cl, t0, t1 = b.cl, ms(14, 30, 0), ms(14, 50, 0)
     rng = random.Random(17269 + 7)
     C = 2041                                  # P3 = dn1, dn3, dn4; dn3's replica becomes UNHEALTHY
     SLOW_FROM, SLOW_TO = ms(14, 33, 2.0), ms(14, 34, 40.0)   # scm1 (leader) answers datanode RPCs late
@@ -907,12 +903,10 @@ def build_scm1_restart(hung):
     3.5 minutes; its datanode port still accepts connections, so every datanode queues heartbeat tasks
     for it (HDDS-17269-bug-scm-hang-restart-vendor). hung=False: a planned restart of a healthy scm1, no
     backlog (HDDS-17269-control-scm-restart-single-reregister)."""
-    cl = Cluster("example", wording="2.2")
-    day = datetime(2026, 10, 6)
-    skew = {"scm1": 0, "scm2": 71, "scm3": -118, "dn1": 164, "dn2": -39, "dn3": 92, "dn4": -207}
     name = "HDDS-17269-bug-scm-hang-restart-vendor" if hung else "HDDS-17269-control-scm-restart-single-reregister"
-    b = Bundle(name, cl, day, "vendor", skew)
-    t0, t1 = ms(9, 40, 0), ms(10, 4, 0)
+    b = Bundle(name, Cluster("example", wording="2.2"), datetime(2026, 10, 6), "vendor",
+               {"scm1": 0, "scm2": 71, "scm3": -118, "dn1": 164, "dn2": -39, "dn3": 92, "dn4": -207})
+    cl, t0, t1 = b.cl, ms(9, 40, 0), ms(10, 4, 0)
     rng = random.Random(17269 + (11 if hung else 12))
     T_HANG = ms(9, 47, 12.418)                  # scm1 pauses (GC): nothing answers, the kernel still accepts
     T_KILL = ms(9, 50, 40.103) if hung else ms(9, 49, 55.230)
@@ -959,11 +953,9 @@ def build_slow_leader_other_restart():
     recovers without a restart, so every datanode queues a few heartbeat tasks for it and they burst out
     when it answers; meanwhile scm3 (a follower) is restarted and answers each datanode's next heartbeat
     with one reregister (HDDS-17269-control-slow-leader-other-scm-restarts)."""
-    cl = Cluster("example")
-    day = datetime(2026, 11, 2)
-    skew = {"scm1": 0, "scm2": -93, "scm3": 54, "dn1": 131, "dn2": -22, "dn3": 187, "dn4": -145}
-    b = Bundle("HDDS-17269-control-slow-leader-other-scm-restarts", cl, day, "file", skew)
-    t0, t1 = ms(14, 0, 0), ms(14, 22, 0)
+    b = Bundle("HDDS-17269-control-slow-leader-other-scm-restarts", Cluster("example"), datetime(2026, 11, 2), "file",
+               {"scm1": 0, "scm2": -93, "scm3": 54, "dn1": 131, "dn2": -22, "dn3": 187, "dn4": -145})
+    cl, t0, t1 = b.cl, ms(14, 0, 0), ms(14, 22, 0)
     rng = random.Random(17269 + 21)
     SLOW_FROM, SLOW_TO = ms(14, 6, 4.0), ms(14, 7, 31.0)
     T_KILL = ms(14, 6, 20.512)
