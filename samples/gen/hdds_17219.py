@@ -675,13 +675,13 @@ Ratis `LeaderElection` vote-round lines (`… round N: submit vote requests at t
 """
 
 
-def source_md(w, title, layouts, story, chain, benign=None, notes=None):
+def source_md(w, sim, title, layouts, story, chain, benign=None, notes=None):
     out = ["# %s" % title, "", "## Layouts and files", ""]
     out += layouts
     out += ["", "Files (lines):", ""]
     out += ["- `%s` (%d)" % f for f in w.files]
     out += ["", "## Story", "", story.strip(), "", "## Evidence chain", ""]
-    out += chain
+    out += [evidence(w, sim, e) for e in chain]
     if benign:
         out += ["", "## Why this is benign / what a naive rule would flag", "", benign.strip()]
     if notes:
@@ -690,11 +690,13 @@ def source_md(w, title, layouts, story, chain, benign=None, notes=None):
     w.text("SOURCE.md", "\n".join(out) + "\n")
 
 
-def ev(w, sim, tag, what, idx=0):
-    recs = sim.tags.get(tag, [])
-    if not recs:
-        raise KeyError(tag)
-    r = recs[idx] if idx >= 0 else recs[idx]
+def evidence(w, sim, entry):
+    """A line of the evidence chain: (tag, what[, which of the tagged records]) -> '- `file:line`: what';
+    a string stays as it is."""
+    if isinstance(entry, str):
+        return entry
+    tag, what, *idx = entry
+    r = sim.tags[tag][idx[0] if idx else 0]
     return "- `%s`: %s" % (w.at(id(r)), what)
 
 
@@ -742,24 +744,24 @@ def bundle1():
                     {"scm1": (ms_of(date, "01:58:00"), ms_of(date, "01:55:00"))})
     s1 = cl.scm("scm1")
     chain = [
-        ev(w, sim, "auditdecom:scm1:dn3", "DECOMMISSION_NODES `{\"nodes\":\"[dn3.example.com]\",\"force\":\"false\"}` SUCCESS on the leader scm1 (term 7)"),
-        ev(w, sim, "startdecom:scm1:dn3", "`Starting Decommission for node` dn3 on scm1"),
-        ev(w, sim, "sched:scm1:dn3:IN_SERVICE>DECOMMISSIONING", "leader scm1 pushes DECOMMISSIONING: reported (IN_SERVICE, 0), stored (DECOMMISSIONING, 0)"),
-        ev(w, sim, "hbcmd:scm1:dn3", "SEND_HEARTBEAT with `term 7` and `nodeOperationalState: DECOMMISSIONING`: the datanode got the command"),
-        ev(w, sim, "stepdown:scm1", "scm1 steps down (`SCM … steps down from being leader.`)"),
-        ev(w, sim, "ctx-false:scm1", "`update <isLeader,term> from <true,7> to <false,0>`: scm1 is a follower from here"),
-        ev(w, sim, "adminstart:scm1:dn3", "the follower's monitor still takes dn3 into tracking (`Admin start …`, then `Could not finalize pipeline=…`)"),
-        ev(w, sim, "there-are:scm1", "precondition (step 3): follower scm1 still prints `There are 2 nodes tracked …` (dn5, dn3)",
-           idx=next(i for i, r in enumerate(sim.tags["there-are:scm1"]) if r["t"] > ms_of(date, "02:03:36", 200))),
-        ev(w, sim, "copy:scm1:dn3:DECOMMISSIONING>IN_SERVICE", "step 4: follower scm1 copies the stale (IN_SERVICE, 0) report over its (DECOMMISSIONING, 0)"),
-        ev(w, sim, "abort:scm1:dn3", "**step 5: WARN abort with op state IN_SERVICE on scm1 while its last SCMContext line is `to <false,0>`** (cause)"),
-        ev(w, sim, "copy:scm1:dn3:IN_SERVICE>DECOMMISSIONING", "**step 6: 1 ms later the heartbeat copy (DECOMMISSIONING, 0) over (IN_SERVICE, 0)**; the two `moved to HEALTHY state.` lines follow (copy, then the unlogged abort write)"),
-        ev(w, sim, "becomes-leader:scm1", "step 7: scm1 re-elected, `becomes leader of term 11`"),
-        ev(w, sim, "ctx-true:scm1", "`update <isLeader,term> from <false,0> to <true,11>`"),
-        ev(w, sim, "continue:scm1:dn5", "onBecomeLeader prints `Continue admin` for dn5 (IN_MAINTENANCE) only: **no `Continue admin for datanode` dn3**"),
-        ev(w, sim, "sched:scm1:dn3:DECOMMISSIONING>IN_SERVICE", "**step 8 (effect): leader scm1 `Scheduling … reported value (DECOMMISSIONING, 0) … stored in SCM (IN_SERVICE, 0)`**"),
-        ev(w, sim, "hbcmd:scm1:dn3", "SEND_HEARTBEAT `\"term\":\"11\"` with `nodeOperationalState: IN_SERVICE` … `term: 11`: the datanode is told IN_SERVICE", idx=-1),
-        ev(w, sim, "notify:scm1:dn3:DECOMMISSIONING>IN_SERVICE", "next heartbeat: `Notifying ReplicationManager … DECOMMISSIONING -> IN_SERVICE`"),
+        ("auditdecom:scm1:dn3", "DECOMMISSION_NODES `{\"nodes\":\"[dn3.example.com]\",\"force\":\"false\"}` SUCCESS on the leader scm1 (term 7)"),
+        ("startdecom:scm1:dn3", "`Starting Decommission for node` dn3 on scm1"),
+        ("sched:scm1:dn3:IN_SERVICE>DECOMMISSIONING", "leader scm1 pushes DECOMMISSIONING: reported (IN_SERVICE, 0), stored (DECOMMISSIONING, 0)"),
+        ("hbcmd:scm1:dn3", "SEND_HEARTBEAT with `term 7` and `nodeOperationalState: DECOMMISSIONING`: the datanode got the command"),
+        ("stepdown:scm1", "scm1 steps down (`SCM … steps down from being leader.`)"),
+        ("ctx-false:scm1", "`update <isLeader,term> from <true,7> to <false,0>`: scm1 is a follower from here"),
+        ("adminstart:scm1:dn3", "the follower's monitor still takes dn3 into tracking (`Admin start …`, then `Could not finalize pipeline=…`)"),
+        ("there-are:scm1", "precondition (step 3): follower scm1 still prints `There are 2 nodes tracked …` (dn5, dn3)",
+         next(i for i, r in enumerate(sim.tags["there-are:scm1"]) if r["t"] > ms_of(date, "02:03:36", 200))),
+        ("copy:scm1:dn3:DECOMMISSIONING>IN_SERVICE", "step 4: follower scm1 copies the stale (IN_SERVICE, 0) report over its (DECOMMISSIONING, 0)"),
+        ("abort:scm1:dn3", "**step 5: WARN abort with op state IN_SERVICE on scm1 while its last SCMContext line is `to <false,0>`** (cause)"),
+        ("copy:scm1:dn3:IN_SERVICE>DECOMMISSIONING", "**step 6: 1 ms later the heartbeat copy (DECOMMISSIONING, 0) over (IN_SERVICE, 0)**; the two `moved to HEALTHY state.` lines follow (copy, then the unlogged abort write)"),
+        ("becomes-leader:scm1", "step 7: scm1 re-elected, `becomes leader of term 11`"),
+        ("ctx-true:scm1", "`update <isLeader,term> from <false,0> to <true,11>`"),
+        ("continue:scm1:dn5", "onBecomeLeader prints `Continue admin` for dn5 (IN_MAINTENANCE) only: **no `Continue admin for datanode` dn3**"),
+        ("sched:scm1:dn3:DECOMMISSIONING>IN_SERVICE", "**step 8 (effect): leader scm1 `Scheduling … reported value (DECOMMISSIONING, 0) … stored in SCM (IN_SERVICE, 0)`**"),
+        ("hbcmd:scm1:dn3", "SEND_HEARTBEAT `\"term\":\"11\"` with `nodeOperationalState: IN_SERVICE` … `term: 11`: the datanode is told IN_SERVICE", -1),
+        ("notify:scm1:dn3:DECOMMISSIONING>IN_SERVICE", "next heartbeat: `Notifying ReplicationManager … DECOMMISSIONING -> IN_SERVICE`"),
         "- Absent everywhere (step 9): audit `DECOMMISSION_NODES` without `force`, `Queued node … for recommission`, "
         "`Recommissioned node …TrackedNode@%s`, `Datanode … has completed the admin workflow`." % tracked_hex(d3.uid),
         "- Context on the followers: scm2/scm3 copy (DECOMMISSIONING, 0) at 02:04:10 and (IN_SERVICE, 0) at 02:05:01 "
@@ -805,7 +807,7 @@ the issue gives as the practical case).
 - The scm2 / scm3 election rounds between 02:03:41 and 02:04:14 are only visible as role lines; the
   LeaderElection round lines are left out (not catalogued).
 """
-    source_md(w, "HDDS-17219 bug: follower abort races a heartbeat, SCM re-elected (confirmed)", layouts, story, chain, notes=notes)
+    source_md(w, sim, "HDDS-17219 bug: follower abort races a heartbeat, SCM re-elected (confirmed)", layouts, story, chain, notes=notes)
     return w
 
 
@@ -853,18 +855,18 @@ def bundle2():
     w.expected([{"rule": "overwritten-op-state", "entity": "datanode:" + d4.uid, "confidence": "likely"}])
     s2 = cl.scm("scm2")
     chain = [
-        ev(w, sim, "auditdecom:scm2:dn4", "DECOMMISSION_NODES (`force` false) SUCCESS on ozn-scm-02 (scm2), leader of term 23 (its SEND_HEARTBEAT lines carry `\"term\":\"23\"`)"),
-        ev(w, sim, "hbcmd:scm2:dn4", "SEND_HEARTBEAT `term 23` delivering `nodeOperationalState: DECOMMISSIONING` to dn4"),
+        ("auditdecom:scm2:dn4", "DECOMMISSION_NODES (`force` false) SUCCESS on ozn-scm-02 (scm2), leader of term 23 (its SEND_HEARTBEAT lines carry `\"term\":\"23\"`)"),
+        ("hbcmd:scm2:dn4", "SEND_HEARTBEAT `term 23` delivering `nodeOperationalState: DECOMMISSIONING` to dn4"),
         "- `ozn-scm-02…/scm-audit-…log`: from 09:22:13 to 09:22:55 scm2's SEND_HEARTBEAT lines have no `term` key: scm2 was not leader (the main-log step-down lines are in the missing rotation)",
-        ev(w, sim, "copy:scm1:dn4:IN_SERVICE>DECOMMISSIONING", "scm1 (follower) copies (DECOMMISSIONING, 0) at 09:22:50: the datanode had applied the decommission"),
-        ev(w, sim, "copy:scm3:dn4:IN_SERVICE>DECOMMISSIONING", "same on scm3"),
-        ev(w, sim, "raft-leader:scm2", "scm2 wins the election of term 26 (Ratis)"),
-        ev(w, sim, "becomes-leader:scm2", "`current SCM %s becomes leader of term 26`" % s2.sid),
-        ev(w, sim, "ctx-true:scm2", "`update <isLeader,term> from <false,0> to <true,26>`; **no `Continue admin for datanode` dn4 follows** (nothing is logged by onBecomeLeader)"),
-        ev(w, sim, "sched:scm2:dn4:DECOMMISSIONING>IN_SERVICE", "**effect: leader scm2 `Scheduling … reported value (DECOMMISSIONING, 0) … stored in SCM (IN_SERVICE, 0)`**"),
-        ev(w, sim, "hbcmd:scm2:dn4", "SEND_HEARTBEAT `\"term\":\"26\"` with `nodeOperationalState: IN_SERVICE` … `term: 26`", idx=-1),
-        ev(w, sim, "notify:scm2:dn4:DECOMMISSIONING>IN_SERVICE", "`Notifying ReplicationManager … DECOMMISSIONING -> IN_SERVICE`"),
-        ev(w, sim, "copy:scm1:dn4:DECOMMISSIONING>IN_SERVICE", "followers follow the datanode back to IN_SERVICE"),
+        ("copy:scm1:dn4:IN_SERVICE>DECOMMISSIONING", "scm1 (follower) copies (DECOMMISSIONING, 0) at 09:22:50: the datanode had applied the decommission"),
+        ("copy:scm3:dn4:IN_SERVICE>DECOMMISSIONING", "same on scm3"),
+        ("raft-leader:scm2", "scm2 wins the election of term 26 (Ratis)"),
+        ("becomes-leader:scm2", "`current SCM %s becomes leader of term 26`" % s2.sid),
+        ("ctx-true:scm2", "`update <isLeader,term> from <false,0> to <true,26>`; **no `Continue admin for datanode` dn4 follows** (nothing is logged by onBecomeLeader)"),
+        ("sched:scm2:dn4:DECOMMISSIONING>IN_SERVICE", "**effect: leader scm2 `Scheduling … reported value (DECOMMISSIONING, 0) … stored in SCM (IN_SERVICE, 0)`**"),
+        ("hbcmd:scm2:dn4", "SEND_HEARTBEAT `\"term\":\"26\"` with `nodeOperationalState: IN_SERVICE` … `term: 26`", -1),
+        ("notify:scm2:dn4:DECOMMISSIONING>IN_SERVICE", "`Notifying ReplicationManager … DECOMMISSIONING -> IN_SERVICE`"),
+        ("copy:scm1:dn4:DECOMMISSIONING>IN_SERVICE", "followers follow the datanode back to IN_SERVICE"),
         "- Absent: any recommission (audit `DECOMMISSION_NODES` without `force`, `Queued node … for recommission`, "
         "`Recommissioned node …TrackedNode@%s`), any `has completed the admin workflow`, and the follower abort WARN "
         "(it is in scm2's `.log.out.1`, which is not in the bundle). Hence `likely`, not `confirmed`." % tracked_hex(d4.uid),
@@ -898,7 +900,7 @@ leadership visible in scm2's audit terms and in the other SCMs' Ratis lines, re-
   (no role change is logged for a TIMEOUT round); scm1 then steps back for scm2's higher term
   (`candidate:<scm2 id>`). LeaderElection round lines are not written (not catalogued).
 """
-    source_md(w, "HDDS-17219 bug: re-elected SCM pushes IN_SERVICE, abort lines not in the bundle (likely)", layouts,
+    source_md(w, sim, "HDDS-17219 bug: re-elected SCM pushes IN_SERVICE, abort lines not in the bundle (likely)", layouts,
               story, chain, notes=notes)
     return w
 
@@ -926,18 +928,18 @@ def bundle3():
     sim.run()
     w = write_hosts("HDDS-17219-control-real-recommission", sim, date, [])
     chain = [
-        ev(w, sim, "becomes-leader:scm3", "unrelated leadership change at 13:52: scm3 leader of term 4 (nothing tracked then)"),
-        ev(w, sim, "auditdecom:scm3:dn2", "DECOMMISSION_NODES with `\"force\":\"false\"` on the leader scm3"),
-        ev(w, sim, "startdecom:scm3:dn2", "`Starting Decommission for node` dn2"),
-        ev(w, sim, "sched:scm3:dn2:IN_SERVICE>DECOMMISSIONING", "leader pushes DECOMMISSIONING"),
-        ev(w, sim, "notify:scm3:dn2:IN_SERVICE>DECOMMISSIONING", "dn2 reports DECOMMISSIONING"),
-        ev(w, sim, "queued:scm3:dn2", "**operator recommission: `Queued node … for recommission`**"),
-        ev(w, sim, "auditrecom:scm3:dn2", "**audit `DECOMMISSION_NODES {\"nodes\":\"[dn2.example.com]\"}` with no `force` key = recommission**"),
-        ev(w, sim, "recommissioned:scm3:dn2", "`Recommissioned node …TrackedNode@%s` (= dn2)" % tracked_hex(d2.uid)),
-        ev(w, sim, "sched:scm3:dn2:DECOMMISSIONING>IN_SERVICE", "look-alike: leader `Scheduling … (DECOMMISSIONING, 0) … (IN_SERVICE, 0)`"),
-        ev(w, sim, "hbcmd:scm3:dn2", "SEND_HEARTBEAT `term 4` with `nodeOperationalState: IN_SERVICE`", idx=-1),
-        ev(w, sim, "notify:scm3:dn2:DECOMMISSIONING>IN_SERVICE", "`Notifying ReplicationManager … DECOMMISSIONING -> IN_SERVICE`"),
-        ev(w, sim, "copy:scm1:dn2:DECOMMISSIONING>IN_SERVICE", "followers copy IN_SERVICE"),
+        ("becomes-leader:scm3", "unrelated leadership change at 13:52: scm3 leader of term 4 (nothing tracked then)"),
+        ("auditdecom:scm3:dn2", "DECOMMISSION_NODES with `\"force\":\"false\"` on the leader scm3"),
+        ("startdecom:scm3:dn2", "`Starting Decommission for node` dn2"),
+        ("sched:scm3:dn2:IN_SERVICE>DECOMMISSIONING", "leader pushes DECOMMISSIONING"),
+        ("notify:scm3:dn2:IN_SERVICE>DECOMMISSIONING", "dn2 reports DECOMMISSIONING"),
+        ("queued:scm3:dn2", "**operator recommission: `Queued node … for recommission`**"),
+        ("auditrecom:scm3:dn2", "**audit `DECOMMISSION_NODES {\"nodes\":\"[dn2.example.com]\"}` with no `force` key = recommission**"),
+        ("recommissioned:scm3:dn2", "`Recommissioned node …TrackedNode@%s` (= dn2)" % tracked_hex(d2.uid)),
+        ("sched:scm3:dn2:DECOMMISSIONING>IN_SERVICE", "look-alike: leader `Scheduling … (DECOMMISSIONING, 0) … (IN_SERVICE, 0)`"),
+        ("hbcmd:scm3:dn2", "SEND_HEARTBEAT `term 4` with `nodeOperationalState: IN_SERVICE`", -1),
+        ("notify:scm3:dn2:DECOMMISSIONING>IN_SERVICE", "`Notifying ReplicationManager … DECOMMISSIONING -> IN_SERVICE`"),
+        ("copy:scm1:dn2:DECOMMISSIONING>IN_SERVICE", "followers copy IN_SERVICE"),
     ]
     benign = """
 The IN_SERVICE push is the operator's recommission (scm.md §4.4(a)): the recommission audit without
@@ -956,7 +958,7 @@ monitor tick puts it back IN_SERVICE and the leader pushes IN_SERVICE to the dat
 """ % d2
     layouts = ["- RFA layout `%d{ISO8601} [%t] %p %c: %m%n`, per-host folders, `ozone-hadoop-scm-<host>.log`.",
                "- Audit: `scm-audit-<host>.log`. Times UTC; scm1 +55 ms, scm2 -130 ms relative to scm3."]
-    source_md(w, "HDDS-17219 control: operator recommission after a decommission", layouts, story, chain, benign=benign)
+    source_md(w, sim, "HDDS-17219 control: operator recommission after a decommission", layouts, story, chain, benign=benign)
     return w
 
 
@@ -980,19 +982,19 @@ def bundle4():
     sim.run()
     w = write_hosts("HDDS-17219-control-failover-continues", sim, date, [])
     chain = [
-        ev(w, sim, "auditdecom:scm1:dn1", "DECOMMISSION_NODES `{\"nodes\":\"[10.0.1.11:9858]\",\"force\":\"false\"}` on leader scm1 (term 2)"),
-        ev(w, sim, "startdecom:scm1:dn1", "`Starting Decommission for node` dn1"),
-        ev(w, sim, "notify:scm1:dn1:IN_SERVICE>DECOMMISSIONING", "dn1 reports DECOMMISSIONING before the failover"),
-        ev(w, sim, "copy:scm2:dn1:IN_SERVICE>DECOMMISSIONING", "followers copied DECOMMISSIONING"),
-        ev(w, sim, "stepdown:scm1", "scm1 steps down"),
-        ev(w, sim, "becomes-leader:scm2", "scm2 leader of term 3"),
-        ev(w, sim, "continue:scm2:dn1", "**`Continue admin for datanode` dn1 on the new leader**"),
-        ev(w, sim, "adminstart:scm2:dn1", "scm2 tracks dn1 (`Admin start … Finalizing its pipelines []`)"),
-        ev(w, sim, "completed:scm2:dn1", "**leader scm2: `has completed the admin workflow … DECOMMISSIONED`**"),
-        ev(w, sim, "sched:scm2:dn1:DECOMMISSIONING>DECOMMISSIONED", "leader pushes DECOMMISSIONED (not IN_SERVICE)"),
-        ev(w, sim, "hbcmd:scm2:dn1", "SEND_HEARTBEAT `term 3` with `nodeOperationalState: DECOMMISSIONED`", idx=-1),
-        ev(w, sim, "completed:scm1:dn1", "look-alike: the stepped-down scm1, still tracking dn1, also completes it locally (follower write, scm.md §4.4 variant)"),
-        ev(w, sim, "copy:scm1:dn1:DECOMMISSIONED>DECOMMISSIONING", "scm1 then copies the datanode's DECOMMISSIONING back until the datanode applies DECOMMISSIONED"),
+        ("auditdecom:scm1:dn1", "DECOMMISSION_NODES `{\"nodes\":\"[10.0.1.11:9858]\",\"force\":\"false\"}` on leader scm1 (term 2)"),
+        ("startdecom:scm1:dn1", "`Starting Decommission for node` dn1"),
+        ("notify:scm1:dn1:IN_SERVICE>DECOMMISSIONING", "dn1 reports DECOMMISSIONING before the failover"),
+        ("copy:scm2:dn1:IN_SERVICE>DECOMMISSIONING", "followers copied DECOMMISSIONING"),
+        ("stepdown:scm1", "scm1 steps down"),
+        ("becomes-leader:scm2", "scm2 leader of term 3"),
+        ("continue:scm2:dn1", "**`Continue admin for datanode` dn1 on the new leader**"),
+        ("adminstart:scm2:dn1", "scm2 tracks dn1 (`Admin start … Finalizing its pipelines []`)"),
+        ("completed:scm2:dn1", "**leader scm2: `has completed the admin workflow … DECOMMISSIONED`**"),
+        ("sched:scm2:dn1:DECOMMISSIONING>DECOMMISSIONED", "leader pushes DECOMMISSIONED (not IN_SERVICE)"),
+        ("hbcmd:scm2:dn1", "SEND_HEARTBEAT `term 3` with `nodeOperationalState: DECOMMISSIONED`", -1),
+        ("completed:scm1:dn1", "look-alike: the stepped-down scm1, still tracking dn1, also completes it locally (follower write, scm.md §4.4 variant)"),
+        ("copy:scm1:dn1:DECOMMISSIONED>DECOMMISSIONING", "scm1 then copies the datanode's DECOMMISSIONING back until the datanode applies DECOMMISSIONED"),
     ]
     benign = """
 The failover happens after the datanode has reported DECOMMISSIONING to every SCM, so the new leader
@@ -1012,7 +1014,7 @@ locally on its tick, scm2 (leader) completes the workflow and pushes DECOMMISSIO
 """ % d1
     layouts = ["- RFA layout `%d{ISO8601} [%t] %p %c: %m%n`, per-host folders, `ozone-hadoop-scm-<host>.log`.",
                "- Audit: `scm-audit-<host>.log`. Times UTC; scm2 -60 ms, scm3 +170 ms relative to scm1."]
-    source_md(w, "HDDS-17219 control: failover during decommission, new leader continues it", layouts, story, chain,
+    source_md(w, sim, "HDDS-17219 control: failover during decommission, new leader continues it", layouts, story, chain,
               benign=benign)
     return w
 
@@ -1047,11 +1049,11 @@ def bundle5():
         w.write("%s/scm-audit-%s.log" % (sc.name, sc.name), audit_entries(sorted_recs(sim.recs[sc.name], "audit"), 0))
     w.expected([])
     chain = [
-        ev(w, sim, "auditdecom:scm2:dn3", "DECOMMISSION_NODES (`force` false) on the leader scm2 (term 9)"),
-        ev(w, sim, "startdecom:scm2:dn3", "`Starting Decommission for node` dn3"),
-        ev(w, sim, "notify:scm2:dn3:IN_SERVICE>DECOMMISSIONING", "dn3 applied DECOMMISSIONING"),
-        ev(w, sim, "dead:scm2:dn3", "**`A dead datanode is detected.` dn3 on the leader** (stale 5 min earlier on all SCMs)"),
-        ev(w, sim, "deadabort:scm2:dn3", "**ERROR `Datanode … is dead but is not IN_MAINTENANCE. Aborting the admin workflow for this node`** on the leader (by design, scm.md §4.4(c))"),
+        ("auditdecom:scm2:dn3", "DECOMMISSION_NODES (`force` false) on the leader scm2 (term 9)"),
+        ("startdecom:scm2:dn3", "`Starting Decommission for node` dn3"),
+        ("notify:scm2:dn3:IN_SERVICE>DECOMMISSIONING", "dn3 applied DECOMMISSIONING"),
+        ("dead:scm2:dn3", "**`A dead datanode is detected.` dn3 on the leader** (stale 5 min earlier on all SCMs)"),
+        ("deadabort:scm2:dn3", "**ERROR `Datanode … is dead but is not IN_MAINTENANCE. Aborting the admin workflow for this node`** on the leader (by design, scm.md §4.4(c))"),
         "- the IN_SERVICE write of that abort fires DEAD_NODE again: a second `A dead datanode is detected.` / `Clearing command queue` pair follows on scm2",
     ]
     benign = """
@@ -1077,7 +1079,7 @@ stale at 16:22 and dead at 16:27, and the leader's next monitor tick aborts the 
   state changes, NodeStateManager.setNodeOperationalState calls fireHealthStateEvent(oldHealth)"; for a DEAD
   node that is the DEAD_NODE event).
 """
-    source_md(w, "HDDS-17219 control: datanode dies during decommission", layouts, story, chain, benign=benign,
+    source_md(w, sim, "HDDS-17219 control: datanode dies during decommission", layouts, story, chain, benign=benign,
               notes=notes)
     return w
 
@@ -1152,18 +1154,18 @@ def bundle6():
     sim.run()
     w = write_hosts("HDDS-17219-control-leader-abort-after-recommission", sim, date, [])
     chain = [
-        ev(w, sim, "auditdecom:scm1:dn4", "DECOMMISSION_NODES (`force` false) on leader scm1 (term 4)"),
-        ev(w, sim, "stepdown:scm1", "scm1 steps down; it keeps dn4 tracked"),
-        ev(w, sim, "continue:scm2:dn4", "scm2 (term 5) `Continue admin for datanode` dn4"),
-        ev(w, sim, "queued:scm2:dn4", "**operator recommission on the leader scm2: `Queued node … for recommission`**"),
-        ev(w, sim, "auditrecom:scm2:dn4", "**audit `DECOMMISSION_NODES {\"nodes\":\"[dn4.example.com]\"}` (no `force`)**"),
-        ev(w, sim, "recommissioned:scm2:dn4", "`Recommissioned node …TrackedNode@%s`" % tracked_hex(d4.uid)),
-        ev(w, sim, "sched:scm2:dn4:DECOMMISSIONING>IN_SERVICE", "scm2 pushes IN_SERVICE (term 5)"),
-        ev(w, sim, "sched-flip:scm2", "next heartbeat while scm2 steps down: `Scheduling …`, then"),
-        ev(w, sim, "skip:scm2", "WARN `Skip sending SetNodeOperationalStateCommand, since current SCM is not leader.` + NotLeaderException stack"),
-        ev(w, sim, "copy:scm1:dn4:DECOMMISSIONING>IN_SERVICE", "follower scm1 copies the datanode's IN_SERVICE (the recommission reached the datanode)"),
-        ev(w, sim, "becomes-leader:scm1", "scm1 re-elected, term 6; no `Continue admin` for dn4 (correct: it is IN_SERVICE)"),
-        ev(w, sim, "abort:scm1:dn4", "**look-alike: WARN abort with op state IN_SERVICE on scm1 while leader** (stale tracking entry from term 4)"),
+        ("auditdecom:scm1:dn4", "DECOMMISSION_NODES (`force` false) on leader scm1 (term 4)"),
+        ("stepdown:scm1", "scm1 steps down; it keeps dn4 tracked"),
+        ("continue:scm2:dn4", "scm2 (term 5) `Continue admin for datanode` dn4"),
+        ("queued:scm2:dn4", "**operator recommission on the leader scm2: `Queued node … for recommission`**"),
+        ("auditrecom:scm2:dn4", "**audit `DECOMMISSION_NODES {\"nodes\":\"[dn4.example.com]\"}` (no `force`)**"),
+        ("recommissioned:scm2:dn4", "`Recommissioned node …TrackedNode@%s`" % tracked_hex(d4.uid)),
+        ("sched:scm2:dn4:DECOMMISSIONING>IN_SERVICE", "scm2 pushes IN_SERVICE (term 5)"),
+        ("sched-flip:scm2", "next heartbeat while scm2 steps down: `Scheduling …`, then"),
+        ("skip:scm2", "WARN `Skip sending SetNodeOperationalStateCommand, since current SCM is not leader.` + NotLeaderException stack"),
+        ("copy:scm1:dn4:DECOMMISSIONING>IN_SERVICE", "follower scm1 copies the datanode's IN_SERVICE (the recommission reached the datanode)"),
+        ("becomes-leader:scm1", "scm1 re-elected, term 6; no `Continue admin` for dn4 (correct: it is IN_SERVICE)"),
+        ("abort:scm1:dn4", "**look-alike: WARN abort with op state IN_SERVICE on scm1 while leader** (stale tracking entry from term 4)"),
     ]
     benign = """
 The IN_SERVICE state comes from the operator's recommission (audit without `force`, `Queued node`,
@@ -1194,7 +1196,7 @@ IN_SERVICE at 20:15:19 and its early heartbeat round is copied by the followers.
   stack frames (class names, line numbers, the `org.apache.hadoop.ipc_` package of Ozone's forked IPC) are
   illustrative: the catalogue gives only the first frame of a similar trace.
 """
-    source_md(w, "HDDS-17219 control: abort on a re-elected leader after an operator recommission", layouts, story,
+    source_md(w, sim, "HDDS-17219 control: abort on a re-elected leader after an operator recommission", layouts, story,
               chain, benign=benign, notes=notes)
     return w
 
