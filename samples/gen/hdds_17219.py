@@ -478,6 +478,19 @@ class Sim:
         self.at(t_learns[0], lambda t: self.follower_learns(t, third, new, term, t - t_third))
         self.at(t_learns[1], lambda t: self.follower_learns(t, old, new, term, t - old_from))
 
+    def wins_back(self, new, term, election_no, t_candidate, rival, t_yield, yield_thread, t_elected, down_since,
+                  learners):
+        """`new`, which stepped down at down_since, wins `term` back: `rival`, a candidate too, steps back
+        on new's vote request (on its server thread yield_thread); learners: (scm, when it learns the
+        leader, when it became a candidate itself, its thread or None)."""
+        self.at(t_candidate, lambda t: self.to_candidate(t, new, term - 1, election_no))
+        self.at(t_yield, lambda t: self.candidate_to_follower(t, rival, term - 1, "candidate:" + self.cl.scm(new).sid,
+                                                              th="%s-server-thread%d" % (self.cl.scm(rival).sid, yield_thread)))
+        self.at(t_elected, lambda t: self.become_leader(t, new, term, election_no, t - (down_since + 2)))
+        for s, t_learns, candidacy, th in learners:
+            self.at(t_learns, lambda t, s=s, candidacy=candidacy, th=th:
+                    self.follower_learns(t, s, new, term, t - (candidacy + 2), th=th))
+
     def icr_races_abort(self, t_icr, cid, sid, d, others, close_after, s, write_delay):
         """Container `cid` on datanode d turns CLOSING (replicas d + others): the ICR triggers an early
         heartbeat round, and the round reaches SCM `s` between its admin monitor's status read and its
@@ -605,18 +618,21 @@ def base_cluster(seed, skews=(0, 140, -95), dn_hosts=DN_HOSTS, dn_ips=DN_IPS, sc
     return cl
 
 
-def common_sim(cl, seed, date, window, leader, term, cmd_base, hb_phases_ms, mon_phases_ms):
+def common_sim(cl, seed, date, window, leader, term, cmd_base, hb_phases_ms, mon_phases_ms, closes):
     """The simulation of `date` from window[0] to window[1] (HH:MM:SS): heartbeats, admin monitor
-    ticks and ReplicationManager passes at their phases."""
+    ticks and ReplicationManager passes at their phases, unrelated container closes (closes: see
+    unrelated_closes)."""
     t0, t1 = ms_of(date, window[0]), ms_of(date, window[1])
     sim = Sim(cl, seed, t0, t1, leader, term, cmd_base)
     sim.schedule_heartbeats({cl.dns[i].name: hb_phases_ms[i] for i in range(len(cl.dns))})
     sim.schedule_monitor({cl.scms[i].name: mon_phases_ms[i] for i in range(3)})
     sim.rm_loop(t0 + 117_431, 300_000, 1482)
+    unrelated_closes(sim, date, closes)
     return sim
 
 
 def unrelated_closes(sim, date, plan):
+    """plan: (HH:MM:SS, container, sequence id, members) of containers that fill up and close."""
     dn = {d.name: d for d in sim.cl.dns}
     for hms, cid, sid, members in plan:
         t = ms_of(date, hms, sim.rng.randrange(0, 999))
@@ -707,14 +723,14 @@ def bundle1():
     cl = base_cluster(1721901)
     d3, d5 = cl.dn("dn3"), cl.dn("dn5")
     sim = common_sim(cl, 11, date, ("01:40:00", "02:21:30"), "scm1", 7, 117359301,
-                     hb_phases_ms=[3217, 9840, 1204, 17655, 24603], mon_phases_ms=[10003, 17512, 26871])
+                     hb_phases_ms=[3217, 9840, 1204, 17655, 24603], mon_phases_ms=[10003, 17512, 26871],
+                     closes=[("01:47:33", 2031, 18442, ["dn1", "dn2", "dn4"]),
+                            ("01:58:02", 2036, 9120, ["dn4", "dn1", "dn2"]),
+                            ("02:10:41", 2052, 7730, ["dn2", "dn4", "dn1"]),
+                            ("02:16:09", 2055, 12004, ["dn1", "dn4", "dn2"])])
     # dn5 goes into maintenance first (6 h): it stays tracked on scm1 for the whole window
     sim.at(ms_of(date, "01:41:12", 204), lambda t: sim.start_maintenance(t, "scm1", d5, "dn5.example.com", 6))
     sim.counts["dn5"] = lambda s, t: (38, 0, 0, 0)
-    unrelated_closes(sim, date, [("01:47:33", 2031, 18442, ["dn1", "dn2", "dn4"]),
-                                 ("01:58:02", 2036, 9120, ["dn4", "dn1", "dn2"]),
-                                 ("02:10:41", 2052, 7730, ["dn2", "dn4", "dn1"]),
-                                 ("02:16:09", 2055, 12004, ["dn1", "dn4", "dn2"])])
     # 1. decommission of dn3 accepted on the leader scm1 (term 7)
     sim.at(ms_of(date, "02:03:14", 318), lambda t: sim.decommission(t, "scm1", d3, "dn3.example.com"))
     # the datanode holds the DECOMMISSIONING command (busy command thread) past its next heartbeat
@@ -728,15 +744,12 @@ def bundle1():
     #    between the monitor's status read and its IN_SERVICE write
     sim.icr_races_abort(ms_of(date, "02:04:10", 1), 2050, 20318, d3, [cl.dn("dn1"), cl.dn("dn4")], 14300, "scm1", 3)
     # 4. scm1 wins the next election (term 11) before dn3's next heartbeat (02:04:31)
-    sim.at(ms_of(date, "02:04:14", 512), lambda t: sim.to_candidate(t, "scm1", 10, 44))
-    sim.at(ms_of(date, "02:04:14", 700), lambda t: sim.candidate_to_follower(t, "scm2", 10, "candidate:" + cl.scm("scm1").sid,
-                                                                            th=cl.scm("scm2").sid + "-server-thread3"))
-    sim.at(ms_of(date, "02:04:14", 931), lambda t: sim.become_leader(t, "scm1", 11, 44, t - ms_of(date, "02:03:36", 120)))
-    sim.at(ms_of(date, "02:04:15", 12), lambda t: sim.follower_learns(t, "scm2", "scm1", 11, t - ms_of(date, "02:03:41", 657)))
     sim.at(ms_of(date, "02:04:20", 377), lambda t: sim.candidate_to_follower(t, "scm3", 7, "APPEND_ENTRIES",
                                                                             th=cl.scm("scm3").sid + "-server-thread2"))
-    sim.at(ms_of(date, "02:04:20", 378), lambda t: sim.follower_learns(t, "scm3", "scm1", 11, t - ms_of(date, "02:03:41", 904),
-                                                                      th=cl.scm("scm3").sid + "-server-thread2"))
+    sim.wins_back("scm1", 11, 44, ms_of(date, "02:04:14", 512), "scm2", ms_of(date, "02:04:14", 700), 3,
+                  ms_of(date, "02:04:14", 931), ms_of(date, "02:03:36", 118),
+                  [("scm2", ms_of(date, "02:04:15", 12), ms_of(date, "02:03:41", 655), None),
+                   ("scm3", ms_of(date, "02:04:20", 378), ms_of(date, "02:03:41", 902), cl.scm("scm3").sid + "-server-thread2")])
     sim.run()
 
     w = write_hosts("HDDS-17219-bug-follower-abort-race", sim, date,
@@ -824,11 +837,11 @@ def bundle2():
                       scm_ips=scm_ips)
     d4 = cl.dn("dn4")
     sim = common_sim(cl, 22, date, ("09:08:00", "09:37:40"), "scm2", 23, 2200381774,
-                     hb_phases_ms=[14960, 2231, 26412, 8402, 19987], mon_phases_ms=[5311, 20101, 13702])
-    unrelated_closes(sim, date, [("09:11:52", 5102, 40211, ["dn1", "dn3", "dn2"]),
-                                 ("09:17:05", 5108, 38876, ["dn3", "dn5", "dn1"]),
-                                 ("09:29:44", 5126, 12093, ["dn5", "dn1", "dn3"]),
-                                 ("09:34:18", 5131, 20877, ["dn2", "dn3", "dn1"])])
+                     hb_phases_ms=[14960, 2231, 26412, 8402, 19987], mon_phases_ms=[5311, 20101, 13702],
+                     closes=[("09:11:52", 5102, 40211, ["dn1", "dn3", "dn2"]),
+                            ("09:17:05", 5108, 38876, ["dn3", "dn5", "dn1"]),
+                            ("09:29:44", 5126, 12093, ["dn5", "dn1", "dn3"]),
+                            ("09:34:18", 5131, 20877, ["dn2", "dn3", "dn1"])])
     sim.at(ms_of(date, "09:21:47", 552), lambda t: sim.decommission(t, "scm2", d4, "ozn-dn-04.corp.example.net",
                                                                    admin_ip="10.20.9.40"))
     sim.apply_override["dn4"] = (sim.start, ms_of(date, "09:22:50", 50))
@@ -838,12 +851,10 @@ def bundle2():
                                                                             th=cl.scm("scm3").mid + "-LeaderElection8"))
     sim.at(ms_of(date, "09:22:24", 702), lambda t: sim.to_candidate(t, "scm1", 24, 17, known_leader="scm2"))
     sim.icr_races_abort(ms_of(date, "09:22:50", 97), 5119, 31460, d4, [cl.dn("dn1"), cl.dn("dn3")], 9800, "scm2", 2)
-    sim.at(ms_of(date, "09:22:54", 903), lambda t: sim.to_candidate(t, "scm2", 25, 52))
-    sim.at(ms_of(date, "09:22:55", 101), lambda t: sim.candidate_to_follower(t, "scm1", 25, "candidate:" + cl.scm("scm2").sid,
-                                                                            th=cl.scm("scm1").sid + "-server-thread4"))
-    sim.at(ms_of(date, "09:22:55", 288), lambda t: sim.become_leader(t, "scm2", 26, 52, t - ms_of(date, "09:22:13", 42)))
-    sim.at(ms_of(date, "09:22:55", 367), lambda t: sim.follower_learns(t, "scm1", "scm2", 26, t - ms_of(date, "09:22:24", 704)))
-    sim.at(ms_of(date, "09:22:55", 371), lambda t: sim.follower_learns(t, "scm3", "scm2", 26, t - ms_of(date, "09:22:18", 313)))
+    sim.wins_back("scm2", 26, 52, ms_of(date, "09:22:54", 903), "scm1", ms_of(date, "09:22:55", 101), 4,
+                  ms_of(date, "09:22:55", 288), ms_of(date, "09:22:13", 40),
+                  [("scm1", ms_of(date, "09:22:55", 367), ms_of(date, "09:22:24", 702), None),
+                   ("scm3", ms_of(date, "09:22:55", 371), ms_of(date, "09:22:18", 311), None)])
     sim.run()
 
     w = BundleDir("HDDS-17219-bug-reelected-no-continue")
@@ -912,11 +923,11 @@ def bundle3():
     cl = base_cluster(1721903, skews=(55, -130, 0))
     d2 = cl.dn("dn2")
     sim = common_sim(cl, 33, date, ("13:45:00", "14:19:30"), "scm1", 3, 88210554,
-                     hb_phases_ms=[6620, 21877, 12010, 28301, 3345], mon_phases_ms=[24012, 9310, 2207])
-    unrelated_closes(sim, date, [("13:49:12", 1207, 5521, ["dn3", "dn4", "dn5"]),
-                                 ("13:58:40", 1213, 6109, ["dn1", "dn4", "dn3"]),
-                                 ("14:07:02", 1219, 4478, ["dn4", "dn5", "dn3"]),
-                                 ("14:15:31", 1224, 7012, ["dn5", "dn1", "dn4"])])
+                     hb_phases_ms=[6620, 21877, 12010, 28301, 3345], mon_phases_ms=[24012, 9310, 2207],
+                     closes=[("13:49:12", 1207, 5521, ["dn3", "dn4", "dn5"]),
+                            ("13:58:40", 1213, 6109, ["dn1", "dn4", "dn3"]),
+                            ("14:07:02", 1219, 4478, ["dn4", "dn5", "dn3"]),
+                            ("14:15:31", 1224, 7012, ["dn5", "dn1", "dn4"])])
     # an unrelated leader change well before the admin work: scm1 -> scm3 (term 4)
     sim.failover("scm1", "scm3", 4, 5, ms_of(date, "13:52:36", 212), ms_of(date, "13:52:36", 240), ms_of(date, "13:52:36", 611),
                  (ms_of(date, "13:52:36", 702), ms_of(date, "13:52:36", 719)), t_down=ms_of(date, "13:52:31", 480))
@@ -969,10 +980,10 @@ def bundle4():
     cl = base_cluster(1721904, skews=(0, -60, 170))
     d1 = cl.dn("dn1")
     sim = common_sim(cl, 44, date, ("10:05:00", "10:33:00"), "scm1", 2, 5093321,
-                     hb_phases_ms=[16004, 7712, 25520, 1190, 11876], mon_phases_ms=[9611, 14203, 27730])
-    unrelated_closes(sim, date, [("10:08:27", 711, 3309, ["dn2", "dn3", "dn5"]),
-                                 ("10:21:50", 719, 2871, ["dn3", "dn5", "dn4"]),
-                                 ("10:28:13", 722, 4120, ["dn4", "dn2", "dn3"])])
+                     hb_phases_ms=[16004, 7712, 25520, 1190, 11876], mon_phases_ms=[9611, 14203, 27730],
+                     closes=[("10:08:27", 711, 3309, ["dn2", "dn3", "dn5"]),
+                            ("10:21:50", 719, 2871, ["dn3", "dn5", "dn4"]),
+                            ("10:28:13", 722, 4120, ["dn4", "dn2", "dn3"])])
     t_done = ms_of(date, "10:19:00")
     sim.counts["dn1"] = lambda s, t: ((31, 0, 9, 0) if t < ms_of(date, "10:17:00") else
                                       (37, 1, 3, 0) if t < t_done else (40, 1, 0, 0))
@@ -1029,9 +1040,9 @@ def bundle5():
                       scm_hosts=["scm1", "scm2", "scm3"], scm_ips=["172.18.0.2", "172.18.0.3", "172.18.0.4"])
     d3 = cl.dn("dn3")
     sim = common_sim(cl, 55, date, ("16:10:00", "16:35:30"), "scm2", 9, 90012,
-                     hb_phases_ms=[4410, 12980, 20355, 27040, 8821], mon_phases_ms=[18022, 3344, 11901])
-    unrelated_closes(sim, date, [("16:12:40", 31, 1902, ["dn1", "dn2", "dn4"]),
-                                 ("16:24:06", 38, 2255, ["dn4", "dn5", "dn2"])])
+                     hb_phases_ms=[4410, 12980, 20355, 27040, 8821], mon_phases_ms=[18022, 3344, 11901],
+                     closes=[("16:12:40", 31, 1902, ["dn1", "dn2", "dn4"]),
+                            ("16:24:06", 38, 2255, ["dn4", "dn5", "dn2"])])
     sim.counts["dn3"] = lambda s, t: (6, 0, 14, 0)
     sim.at(ms_of(date, "16:14:41", 330), lambda t: sim.decommission(t, "scm2", d3, "ozone-datanode-3",
                                                                    admin_ip="172.18.0.11"))
@@ -1112,10 +1123,10 @@ def bundle6():
     cl = base_cluster(1721906, skews=(0, 210, -40))
     d4 = cl.dn("dn4")
     sim = common_sim(cl, 66, date, ("20:00:00", "20:29:30"), "scm1", 4, 61170093,
-                     hb_phases_ms=[9930, 24410, 2875, 17902, 13001], mon_phases_ms=[3303, 21588, 15020])
-    unrelated_closes(sim, date, [("20:03:18", 4410, 9921, ["dn5", "dn2", "dn3"]),
-                                 ("20:18:55", 4416, 8806, ["dn3", "dn1", "dn5"]),
-                                 ("20:25:37", 4421, 10340, ["dn1", "dn5", "dn2"])])
+                     hb_phases_ms=[9930, 24410, 2875, 17902, 13001], mon_phases_ms=[3303, 21588, 15020],
+                     closes=[("20:03:18", 4410, 9921, ["dn5", "dn2", "dn3"]),
+                            ("20:18:55", 4416, 8806, ["dn3", "dn1", "dn5"]),
+                            ("20:25:37", 4421, 10340, ["dn1", "dn5", "dn2"])])
     sim.counts["dn4"] = lambda s, t: (12, 0, 27, 0)
     sim.at(ms_of(date, "20:06:10", 415), lambda t: sim.decommission(t, "scm1", d4, "dn4.example.com"))
     # failover 1: scm1 -> scm2 (term 5); scm2 continues the decommission, scm1 keeps tracking dn4
