@@ -167,6 +167,33 @@ class Bundle:
         self.events.append(dict(t=t, kind="audit", op=op, params=params, user=user, ip=ip,
                                 label=label, exc=exc, err=err))
 
+    def create(self, t, vol, bucket, key, user, ip, counter, lag_ms, hsync_ms=None, label=None):
+        """CREATE_FILE of a writer and, hsync_ms later, its first hsync (reaches OM, no audit line);
+        -> its clientID, UniqueId.next() on the leader lag_ms before the create (om.md 4)."""
+        cid = client_id(t - lag_ms * MS, counter)
+        self.write(t, "CREATE_FILE", self.kv(vol, bucket, key, 0), user, ip, label=label and label + "_create")
+        if hsync_ms is not None:
+            self.silent(t + hsync_ms * MS, label=label and label + "_first_hsync")
+        return cid
+
+    def allocate(self, t, vol, bucket, key, size, cid, user, ip, **kw):
+        """ALLOCATE_BLOCK of the writer `cid`; size: the offset of its last acknowledged hsync."""
+        p = self.kv(vol, bucket, key, size)
+        p["clientID"] = str(cid)
+        self.write(t, "ALLOCATE_BLOCK", p, user, ip, **kw)
+
+    def new_blocks(self, times, vol, bucket, key, cid, user, ip, slack, hsync_ms):
+        """A writer crosses into a new block at each time (renewing its lease): ALLOCATE_BLOCK with the
+        offset of its last hsync (up to `slack` bytes short of the block end), then its first hsync
+        in the new block; -> the offset where the last block starts."""
+        off = 0
+        for t in times:
+            off += BLOCK - self.rng.randint(*slack)
+            self.allocate(t, vol, bucket, key, off, cid, user, ip)
+            self.silent(t + self.rng.randint(*hsync_ms) * MS)
+            off = (off // BLOCK + 1) * BLOCK
+        return off
+
     def silent(self, t, n=1, label=None):
         """Ratis entries with no audit line (hsync commits, purges ...)."""
         self.events.append(dict(t=t, kind="silent", n=n, label=label))
@@ -364,9 +391,7 @@ def traffic(b, start, end, n, fso_users, obs_users):
             tt = t
             for blk in range(1, (size - 1) // BLOCK + 1):
                 tt = tt + dt.timedelta(seconds=rng.uniform(4, 40))
-                p = b.kv(vol, bucket, key, 0)
-                p["clientID"] = str(cid)
-                b.write(tt, "ALLOCATE_BLOCK", p, user, ip)
+                b.allocate(tt, vol, bucket, key, 0, cid, user, ip)
             tt = tt + dt.timedelta(seconds=rng.uniform(0.3, 50))
             b.write(tt, "COMMIT_KEY", b.kv(vol, bucket, key, size), user, ip)
         else:
@@ -412,16 +437,12 @@ def bundle_writer_fails():
 
     # victim writer: opened at 20:14:03, fills two blocks fast (backfill), then trickles inside block 3
     t_create = D("2026-08-18 20:14:03.217")
-    cid = client_id(t_create - 11 * MS, 17)
-    b.write(t_create, "CREATE_FILE", b.kv(VOL, BKT, key, 0), user, ip, label="victim_create")
-    b.silent(t_create + 912 * MS, label="victim_first_hsync")         # first hsync (reaches OM, no audit)
+    cid = b.create(t_create, VOL, BKT, key, user, ip, 17, 11, 912, label="victim")
     t_b2 = D("2026-08-18 20:31:47.604")
-    p = b.kv(VOL, BKT, key, 268_428_517); p["clientID"] = str(cid)
-    b.write(t_b2, "ALLOCATE_BLOCK", p, user, ip, label="victim_alloc2")
+    b.allocate(t_b2, VOL, BKT, key, 268_428_517, cid, user, ip, label="victim_alloc2")
     b.silent(t_b2 + 1_207 * MS)                                         # first hsync in block 2
     t_b3 = D("2026-08-18 20:47:52.081")
-    p = b.kv(VOL, BKT, key, 536_866_190); p["clientID"] = str(cid)
-    b.write(t_b3, "ALLOCATE_BLOCK", p, user, ip, label="victim_alloc3")
+    b.allocate(t_b3, VOL, BKT, key, 536_866_190, cid, user, ip, label="victim_alloc3")
     L_AUTO = 536_872_942
     b.silent(t_b3 + 1_033 * MS, label="victim_hsync_b3")                # first hsync in block 3 -> fileTable = L_AUTO
     # ... DN-only hsyncs every few seconds from here on, invisible to OM ...
@@ -430,17 +451,10 @@ def bundle_writer_fails():
     u2, ip2 = "svc-collector", "10.20.3.16"
     key2 = "apps/orders/2026-08-18/collector-4.log"
     t2 = D("2026-08-18 19:52:41.338")
-    cid2 = client_id(t2 - 9 * MS, 4)
-    b.write(t2, "CREATE_FILE", b.kv(VOL, BKT, key2, 0), u2, ip2)
-    b.silent(t2 + 640 * MS)
-    off = 0
-    for tb in ["20:38:10.417", "21:29:55.902", "22:14:03.118", "23:02:47.560", "23:47:31.004"]:
-        t = D("2026-08-18 " + tb)
-        off += BLOCK - b.rng.randint(900, 9000)
-        p = b.kv(VOL, BKT, key2, off); p["clientID"] = str(cid2)
-        b.write(t, "ALLOCATE_BLOCK", p, u2, ip2)
-        b.silent(t + b.rng.randint(600, 1900) * MS)
-        off = (off // BLOCK + 1) * BLOCK
+    cid2 = b.create(t2, VOL, BKT, key2, u2, ip2, 4, 9, 640)
+    off = b.new_blocks([D("2026-08-18 " + tb) for tb in ["20:38:10.417", "21:29:55.902", "22:14:03.118", "23:02:47.560",
+                                                          "23:47:31.004"]],
+                       VOL, BKT, key2, cid2, u2, ip2, (900, 9000), (600, 1900))
     b.write(D("2026-08-19 00:00:06.772"), "COMMIT_KEY", b.kv(VOL, BKT, key2, off + 98_311_406), u2, ip2)
 
     # midnight rotation of both collectors: new day directories and files
@@ -461,9 +475,8 @@ def bundle_writer_fails():
     b.write(D("2026-08-19 00:00:08.990"), "CREATE_FILE",
             b.kv(VOL, BKT, "apps/orders/2026-08-19/collector-4.log", 0), u2, ip2)
     b.silent(D("2026-08-19 00:00:09.702"))
-    p = b.kv(VOL, BKT, "apps/orders/2026-08-19/collector-4.log", 268_430_022)
-    p["clientID"] = str(client_id(D("2026-08-19 00:00:08.981"), 11))
-    b.write(D("2026-08-19 00:46:12.340"), "ALLOCATE_BLOCK", p, u2, ip2)
+    b.allocate(D("2026-08-19 00:46:12.340"), VOL, BKT, "apps/orders/2026-08-19/collector-4.log", 268_430_022,
+               client_id(D("2026-08-19 00:00:08.981"), 11), u2, ip2)
 
     traffic(b, start, end, 140,
             [("hive", "10.20.2.31", "hive", "warehouse", "sales/dt=%(d)s/part-%(r)05d-c000.snappy.parquet"),
@@ -506,8 +519,7 @@ def bundle_allocate_above():
 
     # victim stream (partition 7): thread part-0007-writer on host ingest1
     t_create = D("2026-07-21 16:42:10.533")
-    cid = client_id(t_create - 8 * MS, 23)
-    b.write(t_create, "CREATE_FILE", b.kv(VOL, BKT, key, 0), user, ip)
+    cid = b.create(t_create, VOL, BKT, key, user, ip, 23, 8)
     L_AUTO = 5_312
     C1, B1 = 3012, 113750153625653249
     C2, B2 = 3044, 113750153625661837
@@ -532,8 +544,7 @@ def bundle_allocate_above():
         length = L_AUTO + (D_ALLOC - L_AUTO) * i // n
         cline(t, th7, slf4j(T_BLOCK_WRITTEN, block_id(C1, B1, bcs), length, bcs))
     bcs_b1_last = bcs
-    p = b.kv(VOL, BKT, key, D_ALLOC); p["clientID"] = str(cid)
-    b.write(t_alloc, "ALLOCATE_BLOCK", p, user, ip)
+    b.allocate(t_alloc, VOL, BKT, key, D_ALLOC, cid, user, ip)
     # partition 7 goes quiet: no hsync in block 2 until 20:31 -> no OM-reaching hsync after the allocation
 
     # auto-commit at the first leader run >= t_alloc + 1h
@@ -554,8 +565,7 @@ def bundle_allocate_above():
     # partition 8 (same agent, thread part-0008-writer): healthy, closes normally
     th8 = "part-0008-writer"
     t8 = D("2026-07-21 19:02:27.740")
-    cid8 = client_id(t8 - 7 * MS, 5)
-    b.write(t8, "CREATE_FILE", b.kv(VOL, BKT, key8, 0), user, ip)
+    cid8 = b.create(t8, VOL, BKT, key8, user, ip, 5, 7)
     C8a, B8a = 3044, 113750153625660911
     C8b, B8b = 3051, 113750153625664170
     bcs8 = 39_880
@@ -568,8 +578,7 @@ def bundle_allocate_above():
         step = b.rng.randint(4_000_000, 6_300_000)
         if blocks[-1][2] + step > BLOCK:
             # block full -> ALLOCATE_BLOCK carrying the offset of the last hsync
-            p = b.kv(VOL, BKT, key8, off); p["clientID"] = str(cid8)
-            b.write(t - 2_100 * MS, "ALLOCATE_BLOCK", p, user, ip)
+            b.allocate(t - 2_100 * MS, VOL, BKT, key8, off, cid8, user, ip)
             rest = BLOCK - blocks[-1][2]
             blocks[-1][2] = BLOCK
             blocks[-1][3] += b.rng.randint(20, 90)
@@ -652,12 +661,9 @@ def bundle_dead_writer():
     cuser, cip = "svc-collector", "10.20.3.17"
     t_create = D("2026-07-03 02:00:00.221")
     k3 = "apps/inventory/2026-07-03/collector-5.log.1"
-    cid3 = client_id(t_create - 10 * MS, 3)
-    b.write(t_create, "CREATE_FILE", b.kv(VOLC, BKTC, k3, 0), cuser, cip)
-    b.silent(t_create + 744 * MS)
+    cid3 = b.create(t_create, VOLC, BKTC, k3, cuser, cip, 3, 10, 744)
     t_alloc = D("2026-07-03 02:31:40.010")
-    p = b.kv(VOLC, BKTC, k3, 268_435_000); p["clientID"] = str(cid3)
-    b.write(t_alloc, "ALLOCATE_BLOCK", p, cuser, cip)
+    b.allocate(t_alloc, VOLC, BKTC, k3, 268_435_000, cid3, cuser, cip)
     L_AUTO = 268_439_113
     b.silent(t_alloc + 871 * MS)    # first hsync in block 2 = last hsync of the writer (host crash ~02:32)
 
@@ -697,18 +703,9 @@ def bundle_live_writer():
     user, ip = "svc-collector", "10.20.3.16"
     key = "apps/orders/2026-09-01/collector-4.log"
     t0 = D("2026-09-01 18:02:11.045")
-    cid = client_id(t0 - 10 * MS, 9)
-    b.write(t0, "CREATE_FILE", b.kv(VOL, BKT, key, 0), user, ip)
-    b.silent(t0 + 702 * MS)
-    off = 0
+    cid = b.create(t0, VOL, BKT, key, user, ip, 9, 10, 702)
     allocs = ["19:41:03.388", "21:17:40.912", "22:53:12.006"]     # gaps < 2h
-    for tb in allocs:
-        t = D("2026-09-01 " + tb)
-        off += BLOCK - b.rng.randint(700, 9000)
-        p = b.kv(VOL, BKT, key, off); p["clientID"] = str(cid)
-        b.write(t, "ALLOCATE_BLOCK", p, user, ip)
-        b.silent(t + b.rng.randint(500, 1500) * MS)
-        off = (off // BLOCK + 1) * BLOCK
+    off = b.new_blocks([D("2026-09-01 " + tb) for tb in allocs], VOL, BKT, key, cid, user, ip, (700, 9000), (500, 1500))
     t_close = D("2026-09-02 00:00:04.517")
     L_CLOSE = off + 141_044_270
     b.write(t_close, "COMMIT_KEY", b.kv(VOL, BKT, key, L_CLOSE), user, ip)
@@ -752,12 +749,9 @@ def bundle_recover_lease():
     t_create = D("2026-10-05 23:00:00.412")
     key = "WALs/rs4/rs4.%d" % (epoch_ms(t_create) - 37)
     fname = key.split("/")[-1]
-    cid = client_id(t_create - 9 * MS, 21)
-    b.write(t_create, "CREATE_FILE", b.kv(VOL, BKT, key, 0), "hbase", rip)
-    b.silent(t_create + 580 * MS)
+    cid = b.create(t_create, VOL, BKT, key, "hbase", rip, 21, 9, 580)
     t_alloc = D("2026-10-05 23:38:51.640")
-    p = b.kv(VOL, BKT, key, 268_433_905); p["clientID"] = str(cid)
-    b.write(t_alloc, "ALLOCATE_BLOCK", p, "hbase", rip)
+    b.allocate(t_alloc, VOL, BKT, key, 268_433_905, cid, "hbase", rip)
     b.silent(t_alloc + 622 * MS)
     # rs4 stalls in a long GC pause at ~23:39:05; the master (10.20.0.10) splits its WALs
     mip = "10.20.0.10"
@@ -774,10 +768,9 @@ def bundle_recover_lease():
     t_fail = D("2026-10-05 23:41:02.955")
     D_LAST = 268_435_456 + 1_874_019    # offset of rs4's last successful hsync
     db_open = "/%d/%d/%d/%s/%d" % (vol_id, bkt_id, object_id(dir_tx), fname, cid)
-    p = b.kv(VOL, BKT, key, D_LAST); p["clientID"] = str(cid)
-    b.write(t_fail, "ALLOCATE_BLOCK", p, "hbase", rip,
-            exc=("KEY_NOT_FOUND", slf4j(E_ALLOC_NF, db_open), [THROW_SITE[("2.2.0", "allocate")]]),
-            err=(L.ALLOCATE_BLOCK, slf4j(T_ALLOC_FAILED, VOL, BKT, db_open)))
+    b.allocate(t_fail, VOL, BKT, key, D_LAST, cid, "hbase", rip,
+               exc=("KEY_NOT_FOUND", slf4j(E_ALLOC_NF, db_open), [THROW_SITE[("2.2.0", "allocate")]]),
+               err=(L.ALLOCATE_BLOCK, slf4j(T_ALLOC_FAILED, VOL, BKT, db_open)))
     # rs4 aborts; it comes back at 23:52 with a new WAL
     t_new = D("2026-10-05 23:52:47.118")
     k_new = "WALs/rs4/rs4.%d" % (epoch_ms(t_new) - 44)
@@ -813,10 +806,7 @@ def bundle_recover_lease():
 # ============================================================================================
 def open_first_block(b, t_create, vol, bkt, key, user, ip, counter):
     """CREATE_FILE, then the first hsync of the key (reaches OM, renews M once, no audit line)."""
-    cid = client_id(t_create - b.rng.randint(6, 14) * MS, counter)
-    b.write(t_create, "CREATE_FILE", b.kv(vol, bkt, key, 0), user, ip)
-    b.silent(t_create + b.rng.randint(500, 1100) * MS)
-    return cid
+    return b.create(t_create, vol, bkt, key, user, ip, counter, b.rng.randint(6, 14), b.rng.randint(500, 1100))
 
 
 def close_fails(b, t, vol, bkt, key, size, user, ip, db_open):
@@ -868,10 +858,8 @@ def bundle_first_block_2_0():
     fname = "segment-0000000418.log"
     key = "ledger-2/journal/" + fname
     t_create = D("2026-05-04 11:23:07.412")
-    cid = client_id(t_create - 9 * MS, 41)
-    b.write(t_create, "CREATE_FILE", b.kv(VOL, BKT, key, 0), user, ip2, label="victim_create")
-    t_first = t_create + 893 * MS
-    b.silent(t_first, label="victim_first_hsync")     # M = t_first; fileTable length = L_AUTO
+    cid = b.create(t_create, VOL, BKT, key, user, ip2, 41, 9, 893, label="victim")
+    t_first = t_create + 893 * MS                     # M = t_first; fileTable length = L_AUTO
     L_AUTO = 1_536
     # ... ~300 B/s of hsync'ed records, datanode-only, for eight days ...
 
@@ -911,23 +899,15 @@ def bundle_first_block_allocate_2_1():
     ip1 = "10.20.6.12"
     k1 = "edge/gw-1/audit-000114.log"
     cid1 = open_first_block(b, D("2026-10-20 02:14:36.770"), VOL, BKT, k1, user, ip1, 12)
-    off = 0
-    for tb in ["2026-10-22 09:31:02.118", "2026-10-24 17:05:49.660", "2026-10-27 00:48:13.207",
-               "2026-10-29 08:22:57.941"]:
-        off += BLOCK - b.rng.randint(700, 9_000)
-        p = b.kv(VOL, BKT, k1, off); p["clientID"] = str(cid1)
-        b.write(D(tb), "ALLOCATE_BLOCK", p, user, ip1)
-        b.silent(D(tb) + b.rng.randint(400, 1_500) * MS)
-        off = (off // BLOCK + 1) * BLOCK
+    b.new_blocks([D(tb) for tb in ["2026-10-22 09:31:02.118", "2026-10-24 17:05:49.660", "2026-10-27 00:48:13.207",
+                                   "2026-10-29 08:22:57.941"]], VOL, BKT, k1, cid1, user, ip1, (700, 9_000), (400, 1_500))
     # gw-3 ships ~320 B/s: its segment stays in block 1 for nine days
     ip3 = "10.20.6.14"
     fname = "audit-000071.log"
     key = "edge/gw-3/" + fname
     t_create = D("2026-10-21 09:12:55.301")
-    cid = client_id(t_create - 12 * MS, 33)
-    b.write(t_create, "CREATE_FILE", b.kv(VOL, BKT, key, 0), user, ip3, label="victim_create")
+    cid = b.create(t_create, VOL, BKT, key, user, ip3, 33, 12, 712, label="victim")
     t_first = t_create + 712 * MS
-    b.silent(t_first, label="victim_first_hsync")
     L_AUTO = 3_112
 
     def autocommit(t):
@@ -937,10 +917,9 @@ def bundle_first_block_allocate_2_1():
     t_fail = D("2026-10-30 05:40:18.227")
     D_FAIL = 268_433_721
     db_open = fso_open_key(388, 2_904, 9_702_118, fname, cid)
-    p = b.kv(VOL, BKT, key, D_FAIL); p["clientID"] = str(cid)
-    b.write(t_fail, "ALLOCATE_BLOCK", p, user, ip3, label="fail",
-            exc=("KEY_NOT_FOUND", slf4j(E_ALLOC_NF, db_open), [THROW_SITE[("2.1.0", "allocate_fso")]]),
-            err=(L.ALLOCATE_BLOCK_FSO, slf4j(T_ALLOC_FAILED, VOL, BKT, db_open)))
+    b.allocate(t_fail, VOL, BKT, key, D_FAIL, cid, user, ip3, label="fail",
+               exc=("KEY_NOT_FOUND", slf4j(E_ALLOC_NF, db_open), [THROW_SITE[("2.1.0", "allocate_fso")]]),
+               err=(L.ALLOCATE_BLOCK_FSO, slf4j(T_ALLOC_FAILED, VOL, BKT, db_open)))
     # the shipper reopens a new segment and resends from its checkpoint
     open_first_block(b, t_fail + 3_019 * MS, VOL, BKT, "edge/gw-3/audit-000072.log", user, ip3, 5)
 
@@ -1027,14 +1006,11 @@ def bundle_other_session_2_0():
     key = "sensors/site-12/" + fname
     # session B: the agent opens the stream (no hsync yet) and hangs on a dead NFS spool at 16:41
     t_b = D("2026-03-09 16:20:11.847")
-    cid_b = client_id(t_b - 7 * MS, 3)
-    b.write(t_b, "CREATE_FILE", b.kv(VOL, BKT, key, 0), user, ip)
+    cid_b = b.create(t_b, VOL, BKT, key, user, ip, 3, 7)
     # session A: the watchdog starts a new agent process on the same stream; it hsyncs, then is killed
     t_a = D("2026-03-09 16:52:30.114")
-    cid_a = client_id(t_a - 10 * MS, 9)
-    b.write(t_a, "CREATE_FILE", b.kv(VOL, BKT, key, 0), user, ip, label="a_create")
+    cid_a = b.create(t_a, VOL, BKT, key, user, ip, 9, 10, 655, label="a")
     t_a_first = t_a + 655 * MS
-    b.silent(t_a_first)
     L_AUTO = 4_096
 
     def autocommit(t):
