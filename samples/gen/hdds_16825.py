@@ -17,10 +17,12 @@ import os
 import random
 
 from ozlog import loggers as L
-from ozlog.bundle import BundleDir, audit_rollover, site_xml
-from ozlog.log4j import (CONSOLE_APPENDER, DAY, HOUR, JDK17_POOL_TAIL, LAYOUTS, MIN, MS, audit_lines, audit_msg, epoch_ms,
-                         frames, json_params, log_lines, logger_levels, map_params, parse_time as D, slf4j)
+from ozlog.bundle import BundleDir, audit_rollover, finding, site_xml
+from ozlog.log4j import (CONSOLE_APPENDER, DAY, HOUR, JDK17_POOL_TAIL, LAYOUTS, MIN, MS, audit_lines, audit_msg,
+                         epoch_ms, frames, json_params, log_lines, logger_levels, map_params, parse_time as D, slf4j)
 from ozlog.ozone import block_id
+
+RULE = "premature-lease-close"
 
 BLOCK = 268435456  # ozone.scm.block.size default 256MB
 
@@ -1089,7 +1091,7 @@ def docs_writer_fails(b, m):
     k = m["key"]
     a = "om1/om-audit-om1-2026-08-18-1.log.gz"
     write_docs(
-        b, [{"rule": "premature-lease-close", "entity": "key:/logs/raw/" + k, "confidence": "confirmed"}],
+        b, [finding(RULE, "key:/logs/raw/" + k, "confirmed")],
         "2.2.0 (JSON audit params, daily audit rotation `-%d{yyyy-MM-dd}-%i.log.gz`)",
         "OM main logs use the shipped file layout `%d{ISO8601} [%t] %p %c: %m%n`. "
         "`conf/ozone-site.xml` sets `ozone.om.lease.hard.limit=2h` and `ozone.om.open.key.cleanup.service.interval=10m`. "
@@ -1159,7 +1161,7 @@ def docs_allocate_above(b, m):
     c1, b1 = m["B1"]
     r = "om1/om-audit-om1-2026-07-20-18-12-40-1.log.gz"
     write_docs(
-        b, [{"rule": "premature-lease-close", "entity": "key:/ingest/events/" + k, "confidence": "likely"}],
+        b, [finding(RULE, "key:/ingest/events/" + k, "likely")],
         "2.0.0 (`{k=v, ...}` audit params; OMAudit rotation `-%d{yyyy-MM-dd-HH-mm-ss}-%i.log.gz` every 86400 s counted from each OM's start; OMSystemAudit knows only STARTUP)",
         "OM main logs use the vendor layout without thread `%d{ISO8601} %p %c: %m%n` (`conf/log4j.properties`). "
         "The ingest agent's log (`ingest1/ingest-agent.log`) uses the Ozone console layout `%d{ISO8601} [%t] %p %c{2}: %m%n` "
@@ -1357,7 +1359,7 @@ def docs_first_block_2_0(b, m):
     k = m["key"]
     a = "om1/om-audit-om1-*.log.gz"
     write_docs(
-        b, [{"rule": "premature-lease-close", "entity": "key:/ledgers/journal/" + k, "confidence": "confirmed"}],
+        b, [finding(RULE, "key:/ledgers/journal/" + k, "confirmed")],
         "2.0.0 (`{k=v, ...}` audit params; OMAudit rotation `-%d{yyyy-MM-dd-HH-mm-ss}-%i.log.gz` every 86400 s counted from each OM's start, 11 days of rotated files)",
         "OM main logs use the vendor layout without thread `%d{ISO8601} %p %c: %m%n` (`conf/log4j.properties`). "
         "One folder per OM host. Leader om1 throughout.",
@@ -1414,7 +1416,7 @@ def docs_first_block_allocate_2_1(b, m):
     k = m["key"]
     a = "om-audit-om1.example.com-*.log.gz"
     write_docs(
-        b, [{"rule": "premature-lease-close", "entity": "key:/logs/archive/" + k, "confidence": "confirmed"}],
+        b, [finding(RULE, "key:/logs/archive/" + k, "confirmed")],
         "2.1.0 (JSON audit params; 2.1.0 still rotates OMAudit as `-%d{yyyy-MM-dd-HH-mm-ss}-%i.log.gz` every 86400 s, the daily `-%d{yyyy-MM-dd}-%i` pattern came with 2.2.0)",
         "Flat bundle (every file in one folder, hosts only in the file names `om1.example.com` …), shipped file layout "
         "`%d{ISO8601} [%t] %p %c: %m%n`. om2 is the leader throughout (its OpenKeyCleanupService runs keep the phase of "

@@ -16,12 +16,15 @@ import random
 import uuid
 
 from ozlog import loggers as L
-from ozlog.bundle import BundleDir, audit_rollover, compose_entries, compose_v2_prefixes, daemon_log, rfa_backup
+from ozlog.bundle import (BundleDir, audit_rollover, compose_entries, compose_v2_prefixes, daemon_log, finding,
+                          rfa_backup)
 from ozlog.log4j import audit_lines, audit_msg, epoch_ms, from_epoch_ms, json_params, log_lines, parse_time
-from ozlog.ozone import (RM_RUNNING, SBDS_RUNNING, affinity_executor, ctx_leader, ctx_ready, datanode_details, dead_node,
-                         healthy_node, ipc_handler, leader_change, member_id, not_finalized, queue_cleared, random_uuid,
-                         ratis_group, replica_details, rm_pass, role_change, scm_becomes_leader, scm_leader_changed,
-                         scm_steps_down, stale_node)
+from ozlog.ozone import (RM_RUNNING, SBDS_RUNNING, affinity_executor, ctx_leader, ctx_ready, datanode_details,
+                         dead_node, healthy_node, ipc_handler, leader_change, member_id, not_finalized, queue_cleared,
+                         random_uuid, ratis_group, replica_details, rm_pass, role_change, scm_becomes_leader,
+                         scm_leader_changed, scm_steps_down, stale_node)
+
+RULE = "overwritten-op-state"
 
 # ----------------------------------------------------------------------------------------------
 ADMIN_STATES = ("DECOMMISSIONING", "ENTERING_MAINTENANCE", "IN_MAINTENANCE")
@@ -753,7 +756,7 @@ def bundle1():
     sim.run()
 
     w = write_hosts("HDDS-17219-bug-follower-abort-race", sim, date,
-                    [{"rule": "overwritten-op-state", "entity": "datanode:" + d3.uid, "confidence": "confirmed"}],
+                    [finding(RULE, "datanode:" + d3.uid, "confirmed")],
                     {"scm1": (ms_of(date, "01:58:00"), ms_of(date, "01:55:00"))})
     s1 = cl.scm("scm1")
     chain = [
@@ -863,7 +866,7 @@ def bundle2():
         recs = sorted_recs(sim.recs[sc.name], "main", lo=cut if sc.name == "scm2" else None)
         w.write("%s/%s" % (sc.host, daemon_log("scm", sc.host, vendor=True)), main_entries(recs, "vendor", sc.skew))
         w.write("%s/scm-audit-%s.log" % (sc.host, sc.host), audit_entries(sorted_recs(sim.recs[sc.name], "audit"), sc.skew))
-    w.expected([{"rule": "overwritten-op-state", "entity": "datanode:" + d4.uid, "confidence": "likely"}])
+    w.expected([finding(RULE, "datanode:" + d4.uid, "likely")])
     s2 = cl.scm("scm2")
     chain = [
         ("auditdecom:scm2:dn4", "DECOMMISSION_NODES (`force` false) SUCCESS on ozn-scm-02 (scm2), leader of term 23 (its SEND_HEARTBEAT lines carry `\"term\":\"23\"`)"),

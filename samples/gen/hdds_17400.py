@@ -18,14 +18,17 @@ import random
 
 from ozlog import loggers as L
 from ozlog.bundle import (BundleDir, Records, audit_rollover, compose_entries, compose_v1_prefixes, daemon_log, entries,
-                          main_log, rfa_backup, site_xml)
-from ozlog.log4j import JDK17_POOL_TAIL, audit_lines, audit_msg, container_log_line, epoch_ms, frames, ms, parse_time as T, sec
+                          finding, main_log, rfa_backup, site_xml)
+from ozlog.log4j import (JDK17_POOL_TAIL, audit_lines, audit_msg, container_log_line, epoch_ms, frames, ms,
+                         parse_time as T, sec)
 from ozlog.ozone import (RM_RUNNING, SBDS_RUNNING, affinity_executor, blocks_added, close_command, connect_refused,
                          container_info, container_log_msg, ctx_leader, ctx_ready, datanode_details, dead_node,
                          delete_command, endpoint_thread, healthy_node, host_and_port, leader_change,
                          leader_notification, member_id, not_finalized, queue_cleared, random_uuid, ratis_group,
                          replica_details, replicate_command, rm_pass, rm_sending, role_change, scm_becomes_leader,
                          scm_leader_changed, scm_steps_down, stale_node, to_candidate, unable_to_communicate as unable)
+
+RULE = "resurrected-container"
 
 # ----------------------------------------------------------------------------------------------
 # identities
@@ -558,7 +561,7 @@ def bundle1():
     old.aud("scm2", T("2026-09-13 15:12:40,551"), "hadoop", "10.0.0.21", "CLOSE_CONTAINER", '{"remoteUser":"hadoop","containerID":"3049"}')
     old.aud("scm2", T("2026-09-13 15:13:02,914"), "hadoop", "10.0.0.21", "CLOSE_CONTAINER", '{"remoteUser":"hadoop","containerID":"3050"}')
     b.write(audit_rollover("scm2/scm-audit-scm2.log", "2026-09-13"), old.audit_entries("scm2"), gz=True)
-    b.expected([{"rule": "resurrected-container", "entity": "container:%d" % X, "confidence": "confirmed"}])
+    b.expected([finding(RULE, "container:%d" % X, "confirmed")])
     return b, c, dict(X=X, S=S, B=B, R=R, P=P)
 
 
@@ -689,7 +692,7 @@ def bundle2():
         "",
     ]))
     b.text(".env", "OZONE_IMAGE=apache/ozone:2.1.0\n")
-    b.expected([{"rule": "resurrected-container", "entity": "container:%d" % X, "confidence": "confirmed"}])
+    b.expected([finding(RULE, "container:%d" % X, "confirmed")])
     return b, c, dict(X=X, S=S, R=R, P=P)
 
 

@@ -18,12 +18,14 @@ from datetime import timedelta
 
 from ozlog import loggers as L
 from ozlog.bundle import (BundleDir, Records, audit_rollover, compose_entries, compose_v2_prefixes, daemon_log, entries,
-                          main_log)
-from ozlog.log4j import (JDK17_POOL_TAIL, SHIPPED_CONSOLE_PROPERTIES, audit_lines, audit_msg, container_log_line, epoch_ms,
-                         frames, json_params, logger_levels, ms, parse_time as T)
+                          finding, main_log)
+from ozlog.log4j import (JDK17_POOL_TAIL, SHIPPED_CONSOLE_PROPERTIES, audit_lines, audit_msg, container_log_line,
+                         epoch_ms, frames, json_params, logger_levels, ms, parse_time as T)
 from ozlog.ozone import (block_id, close_command, container_info, container_log_msg, datanode_details, detected_timeout,
                          election_result, host_and_port, leader_change, leader_notification, member_id, ratis_group,
                          replica_details, replicate_command, rm_pass, rm_sending, role_change, to_candidate)
+
+RULE = "reused-write-future"
 
 # ----------------------------------------------------------------------------------------------------------
 # Identities (consistent across all files of a bundle)
@@ -1009,12 +1011,12 @@ def failing_disk():
 # ----------------------------------------------------------------------------------------------------------
 EXPECTED = {
     "HDDS-17675-bug-info": [
-        {"rule": "reused-write-future", "entity": f"block:1042:{B}", "confidence": "likely"},
-        {"rule": "reused-write-future", "entity": f"block:1042:{C}", "confidence": "likely"},
+        finding(RULE, f"block:1042:{B}", "likely"),
+        finding(RULE, f"block:1042:{C}", "likely"),
     ],
     "HDDS-17675-bug-debug": [
-        {"rule": "reused-write-future", "entity": f"block:1042:{B}", "confidence": "confirmed"},
-        {"rule": "reused-write-future", "entity": f"block:1042:{C}", "confidence": "confirmed"},
+        finding(RULE, f"block:1042:{B}", "confirmed"),
+        finding(RULE, f"block:1042:{C}", "confirmed"),
     ],
     "HDDS-17675-control-clean-failover": [],
     "HDDS-17675-control-failing-disk": [],

@@ -123,6 +123,11 @@ def compose_entries(streams, prefix, order=lambda r, i: (r[0], r[1])):
     return [([prefix[name] + line for line in render(r[0], r[2])], r[3]) for _, name, r, render in merged]
 
 
+def finding(rule, entity, confidence):
+    """One EXPECTED.json entry: the finding `oztrace scan` must give, at this confidence or above."""
+    return {"rule": rule, "entity": entity, "confidence": confidence}
+
+
 class BundleDir:
     """A bundle folder samples/<name>/ being rewritten: everything in it but `keep` goes. gzip_names:
     a gzipped file carries its name in the gzip header, as `gzip FILE` writes it (log4j2's rollover
