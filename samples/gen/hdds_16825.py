@@ -351,6 +351,11 @@ BASE_SITE = [
     ("ozone.scm.block.size", "256MB"),
 ]
 
+def lease_site(hard_limit):
+    """ozone-site.xml of a bundle that sets the lease hard limit and a 10 min cleanup interval."""
+    return site_xml(BASE_SITE + [("ozone.om.lease.hard.limit", hard_limit), ("ozone.om.open.key.cleanup.service.interval", "10m")])
+
+
 STARTS_22 = {
     "HDDS-16825-bug-writer-fails-after-autocommit": {"om1": D("2026-08-12 09:14:02.331"), "om2": D("2026-08-12 09:16:40.902"),
                                                      "om3": D("2026-08-12 09:19:11.517")},
@@ -411,6 +416,14 @@ def failed_delete(b, t, user, ip, vol, bucket, key):
     b.write(t, "DELETE_KEY", {"volume": vol, "bucket": bucket, "key": key}, user, ip,
             exc=("KEY_NOT_FOUND", slf4j(E_DELETE_NF, key), site),
             err=(L.KEY_DELETE_FSO, slf4j(T_DELETE_FAILED, vol, bucket, key)))
+
+
+def auto_commit(b, vol, bkt, key, length, label=None):
+    """The OpenKeyCleanupService auto-commit of an hsync'ed key idle past the hard limit: COMMIT_KEY with
+    blank user and ip (om.md 0.4); -> the cleanup action (cleanup_ticks)."""
+    def run(t):
+        b.write(t, "COMMIT_KEY", b.kv(vol, bkt, key, length), "", "", label=label)
+    return run
 
 
 def open_keys_deleted(b, listed=None):
@@ -490,16 +503,14 @@ def bundle_writer_fails():
                   "sales/dt=20260817/_temporary/0")
 
     # OpenKeyCleanupService on the leader om1, every 10 min
-    def autocommit(t):
-        b.write(t, "COMMIT_KEY", b.kv(VOL, BKT, key, L_AUTO), "", "", label="victim_auto")
+    autocommit = auto_commit(b, VOL, BKT, key, L_AUTO, "victim_auto")
 
     delete_abandoned = open_keys_deleted(b, "volume=s3v, bucket=backups, key=db/20260811/chunk-40417")
     ticks = b.cleanup_ticks(D("2026-08-18 19:33:41.208"), end, interval,
                             [(t_b3 + hard, "FSO", autocommit, "commit"),
                              (D("2026-08-18 21:50:00.000"), "DEFAULT", delete_abandoned, "delete")])
     startup_sysaudit_22(b, STARTS_22[b.slug])
-    site = site_xml(BASE_SITE + [("ozone.om.lease.hard.limit", "2h"),
-                                 ("ozone.om.open.key.cleanup.service.interval", "10m")])
+    site = lease_site("2h")
     b.finish(daily, {"conf/ozone-site.xml": site})
     return b, dict(key=key, cid=cid, L_AUTO=L_AUTO, L_CLOSE=L_CLOSE, t_b3=t_b3, ticks=ticks)
 
@@ -550,8 +561,7 @@ def bundle_allocate_above():
     # partition 7 goes quiet: no hsync in block 2 until 20:31 -> no OM-reaching hsync after the allocation
 
     # auto-commit at the first leader run >= t_alloc + 1h
-    def autocommit(tc):
-        b.write(tc, "COMMIT_KEY", b.kv(VOL, BKT, key, L_AUTO), "", "")
+    autocommit = auto_commit(b, VOL, BKT, key, L_AUTO)
 
     # writer resumes at 20:31: PutBlock on block 2 (slow on dn2), then the hsync lists both blocks.
     t_res = D("2026-07-21 20:31:18.262")
@@ -628,8 +638,7 @@ def bundle_allocate_above():
                             [(t_alloc + hard, "FSO", autocommit, "commit"),
                              (D("2026-07-21 17:00:00.000"), "DEFAULT", delete_abandoned, "delete")])
     startup_sysaudit_20(b, starts, 2_317 * MS)
-    site = site_xml(BASE_SITE + [("ozone.om.lease.hard.limit", "1h"),
-                                 ("ozone.om.open.key.cleanup.service.interval", "10m")])
+    site = lease_site("1h")
     client_l4j = ("# log4j.properties of the ingest agent (Ozone client 2.0.0)\nlog4j.rootLogger=INFO,console\n"
                   + CONSOLE_APPENDER + logger_levels([(L.BLOCK_OUTPUT_POOL, "DEBUG")]))
     b.finish(hms_periods(starts), {"conf/ozone-site.xml": site, "conf/log4j.properties": LOG4J_VENDOR,
@@ -669,8 +678,7 @@ def bundle_dead_writer():
     L_AUTO = 268_439_113
     b.silent(t_alloc + 871 * MS)    # first hsync in block 2 = last hsync of the writer (host crash ~02:32)
 
-    def autocommit(tc):
-        b.write(tc, "COMMIT_KEY", b.kv(VOLC, BKTC, k3, L_AUTO), "", "")
+    autocommit = auto_commit(b, VOLC, BKTC, k3, L_AUTO)
     # an operator later runs a lease recovery on the file: it is already closed (ofs treats that as success)
     t_rl = D("2026-07-03 04:52:03.114")
     b.write(t_rl, "RECOVER_LEASE", {"volume": VOLC, "bucket": BKTC, "key": k3}, "ops", "10.20.0.5",
@@ -688,8 +696,7 @@ def bundle_dead_writer():
     ticks = b.cleanup_ticks(D("2026-07-03 00:42:40.377"), end, interval,
                             [(t_alloc + hard, "FSO", autocommit, "commit")])
     startup_sysaudit_20(b, starts, 2_102 * MS)
-    site = site_xml(BASE_SITE + [("ozone.om.lease.hard.limit", "2h"),
-                                 ("ozone.om.open.key.cleanup.service.interval", "10m")])
+    site = lease_site("2h")
     b.finish(hms_periods(starts), {"conf/ozone-site.xml": site, "conf/log4j.properties": LOG4J_VENDOR})
     return b, dict(key=k3, L_AUTO=L_AUTO, t_alloc=t_alloc, ticks=ticks)
 
@@ -733,8 +740,7 @@ def bundle_live_writer():
     ticks = b.cleanup_ticks(D("2026-09-01 17:46:02.955"), end, interval,
                             [(D("2026-09-01 20:20:00.000"), "DEFAULT", delete_abandoned, "delete")])
     startup_sysaudit_22(b, STARTS_22[b.slug])
-    site = site_xml(BASE_SITE + [("ozone.om.lease.hard.limit", "2h"),
-                                 ("ozone.om.open.key.cleanup.service.interval", "10m")])
+    site = lease_site("2h")
     b.finish(daily, {"conf/ozone-site.xml": site})
     return b, dict(key=key, L_CLOSE=L_CLOSE, ticks=ticks)
 
@@ -794,8 +800,7 @@ def bundle_recover_lease():
             [("backup-svc", "10.20.0.40", "s3v", "backups", "db/%(d)s/chunk-%(r)05d")])
     ticks = b.cleanup_ticks(D("2026-10-05 22:27:19.806"), end, 10 * MIN, [])
     startup_sysaudit_22(b, STARTS_22[b.slug])
-    site = site_xml(BASE_SITE + [("ozone.om.lease.hard.limit", "2h"),
-                                 ("ozone.om.open.key.cleanup.service.interval", "10m")])
+    site = lease_site("2h")
     b.finish(daily, {"conf/ozone-site.xml": site})
     return b, dict(key=key, cid=cid, L_R=L_R, D_LAST=D_LAST, ticks=ticks)
 
@@ -865,8 +870,7 @@ def bundle_first_block_2_0():
     L_AUTO = 1_536
     # ... ~300 B/s of hsync'ed records, datanode-only, for eight days ...
 
-    def autocommit(t):
-        b.write(t, "COMMIT_KEY", b.kv(VOL, BKT, key, L_AUTO), "", "", label="victim_auto")
+    autocommit = auto_commit(b, VOL, BKT, key, L_AUTO, "victim_auto")
 
     # rolling upgrade on 2026-05-12: ledger-2 closes its segment, which OM committed 17 hours earlier
     t_fail = D("2026-05-12 21:17:33.806")
@@ -912,8 +916,7 @@ def bundle_first_block_allocate_2_1():
     t_first = t_create + 712 * MS
     L_AUTO = 3_112
 
-    def autocommit(t):
-        b.write(t, "COMMIT_KEY", b.kv(VOL, BKT, key, L_AUTO), "", "", label="victim_auto")
+    autocommit = auto_commit(b, VOL, BKT, key, L_AUTO, "victim_auto")
 
     # the writer reaches the end of block 1: ALLOCATE_BLOCK with its last hsync offset fails
     t_fail = D("2026-10-30 05:40:18.227")
@@ -979,8 +982,7 @@ def bundle_first_block_controls_2_2():
     open_first_block(b, t3, VOL, BKT, k3, user, ip2, 8)
     L_AUTO3 = 2_048
 
-    def autocommit(t):
-        b.write(t, "COMMIT_KEY", b.kv(VOL, BKT, k3, L_AUTO3), "", "", label="auto")
+    autocommit = auto_commit(b, VOL, BKT, k3, L_AUTO3, "auto")
     open_first_block(b, D("2026-12-09 10:03:55.870"), VOL, BKT, "ledger-2/journal/segment-0000000461.log",
                      user, ip2, 2)
 
@@ -1015,8 +1017,7 @@ def bundle_other_session_2_0():
     t_a_first = t_a + 655 * MS
     L_AUTO = 4_096
 
-    def autocommit(t):
-        b.write(t, "COMMIT_KEY", b.kv(VOL, BKT, key, L_AUTO), "", "", label="auto")
+    autocommit = auto_commit(b, VOL, BKT, key, L_AUTO, "auto")
 
     expire_b = open_keys_deleted(b)   # B's open key: never hsync'ed, creation time past the threshold
     # the agent is moved to ingest4 on 2026-03-10 and writes a file of its own there
