@@ -1,14 +1,19 @@
 #!/usr/bin/env python3
 """Sample bundles for rule `premature-lease-close` (HDDS-16825, OM).
 
-Writes five three-OM bundles under samples/:
+Writes nine three-OM bundles under samples/:
   HDDS-16825-bug-writer-fails-after-autocommit       (2.2.0, JSON audit params, file layout)
   HDDS-16825-bug-allocate-above-autocommit-2-0       (2.0.0, {k=v} params, vendor layout, client DEBUG, DN audit)
   HDDS-16825-control-dead-writer                     (2.0.0, {k=v} params, vendor layout)
   HDDS-16825-control-live-writer-closes              (2.2.0, JSON params, file layout)
   HDDS-16825-control-recover-lease-fencing           (2.2.0, JSON params, file layout)
+  HDDS-16825-bug-first-block-writer-2-0              (2.0.0, default lease settings, vendor layout)
+  HDDS-16825-bug-first-block-allocate-fails-2-1      (2.1.0, flat bundle, FQDN file names, file layout)
+  HDDS-16825-control-first-block-writers-2-2         (2.2.0, default lease settings, file layout)
+  HDDS-16825-control-other-session-fails-2-0         (2.0.0, vendor layout)
 
-Python 3.11 standard library only, fixed seeds, gzip members with mtime=0: reruns give identical bytes.
+Python 3.11 standard library only, fixed seeds; layouts, files and gzip (mtime=0) through ozlog:
+reruns give identical bytes.
 Every template below is the format string of the Ozone class named next to it; see the catalogue
 /work/shared/ozone-logs/om.md (section numbers in comments) and each bundle's SOURCE.md.
 """

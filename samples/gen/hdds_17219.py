@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Sample bundles for rule `overwritten-op-state` (HDDS-17219, SCM HA).
 
-Python 3.11 standard library only, deterministic (fixed seeds, gzip mtime=0).
+Python 3.11 standard library only, deterministic (fixed seeds); layouts and files through ozlog.
 Run from anywhere:  python3 samples/gen/hdds_17219.py
 It rewrites samples/HDDS-17219-*/ next to this script's parent folder.
 

@@ -12,7 +12,7 @@ Writes seven bundles next to this script's parent folder:
   samples/HDDS-17269-control-scm-restart-single-reregister/  2.2.0: planned restart, one reregister each
   samples/HDDS-17269-control-slow-leader-other-scm-restarts/ slow leader recovers while a follower restarts
 
-Python 3.11 standard library only, deterministic (fixed seed, gzip mtime=0).
+Python 3.11 standard library only, deterministic (fixed seed); layouts and files through ozlog.
 Every message template is quoted from /work/shared/ozone-logs/{datanode,scm}.md (section numbers in
 the comments and in each bundle's SOURCE.md); values in it are made up but consistent.
 """

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Sample bundles for rule `resurrected-container` (HDDS-17400, SCM).
 
-Deterministic (fixed seeds, gzip mtime=0): `python3 samples/gen/hdds_17400.py` rewrites
+Deterministic (fixed seeds; layouts and files through ozlog): `python3 samples/gen/hdds_17400.py` rewrites
 
   samples/HDDS-17400-bug-stale-open-replica/
   samples/HDDS-17400-bug-closed-wording-2-1/

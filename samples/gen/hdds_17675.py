@@ -9,8 +9,8 @@ Writes four bundles under samples/:
 
 Every template below is copied from /work/shared/ozone-logs/datanode.md (sections 1-4) or scm.md (2.3, 2.5,
 3); where a value inside a template is not in the catalogue the constant is marked INFERRED and listed in
-each bundle's SOURCE.md.  Python 3.11 standard library only, fixed seed, gzip mtime=0: reruns give the
-same bytes.  Run: python3 samples/gen/hdds_17675.py
+each bundle's SOURCE.md.  Python 3.11 standard library only, fixed seed, layouts and files through
+ozlog: reruns give the same bytes.  Run: python3 samples/gen/hdds_17675.py
 """
 import json
 import random
