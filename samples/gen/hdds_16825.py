@@ -358,7 +358,8 @@ BASE_SITE = [
 
 def lease_site(hard_limit):
     """ozone-site.xml of a bundle that sets the lease hard limit and a 10 min cleanup interval."""
-    return site_xml(BASE_SITE + [("ozone.om.lease.hard.limit", hard_limit), ("ozone.om.open.key.cleanup.service.interval", "10m")])
+    return site_xml(BASE_SITE + [("ozone.om.lease.hard.limit", hard_limit),
+                                 ("ozone.om.open.key.cleanup.service.interval", "10m")])
 
 
 STARTS_22 = {

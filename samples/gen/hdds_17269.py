@@ -1275,7 +1275,8 @@ LOG4J_DEBUG = (
     + SHIPPED_CONSOLE_PROPERTIES
     + "\n# HDDS-17269 investigation (datanode.md 3.B \"DEBUG loggers an operator must enable\")\n"
     + logger_levels((logger, "DEBUG") for logger in (
-        L.HEARTBEAT_ENDPOINT_TASK, "org.apache.hadoop.ozone.container.common.states.endpoint.VersionEndpointTask", L.STATE_CONTEXT, L.DATANODE_STATE_MACHINE, L.CLOSE_CONTAINER_HANDLER)))
+        L.HEARTBEAT_ENDPOINT_TASK, "org.apache.hadoop.ozone.container.common.states.endpoint.VersionEndpointTask",
+        L.STATE_CONTEXT, L.DATANODE_STATE_MACHINE, L.CLOSE_CONTAINER_HANDLER)))
 
 
 HAND_WRITTEN = ("EXPECTED.json", "SOURCE.md", "REPLAY")  # the docs of the first three bundles are written by hand

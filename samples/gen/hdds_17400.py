@@ -496,7 +496,8 @@ def mk_cluster(seed, domain, scm_net, dn_net, ndn, leader, term, cluster_id=None
 # Bundle 1: HEAD/2.2 wording, stale OPEN replica resurrects DELETED container (confirmed)
 # ==============================================================================================
 def bundle1():
-    b, c, P, t = scenario("HDDS-17400-bug-stale-open-replica", "2026-09-14", ("a", "b", "x", "d", "new"), 17401, ".example.com", "10.0.0", "10.0.1", 5, "scm1", 7)
+    b, c, P, t = scenario("HDDS-17400-bug-stale-open-replica", "2026-09-14", ("a", "b", "x", "d", "new"),
+                          17401, ".example.com", "10.0.0", "10.0.1", 5, "scm1", 7)
     members = {"a": ["dn1", "dn3", "dn5"], "b": ["dn5", "dn2", "dn3"], "x": ["dn1", "dn2", "dn4"], "d": ["dn3", "dn4", "dn5"]}
     X, S, B, R = 3107, 4821, 4790, "dn4"
 
@@ -616,12 +617,14 @@ def routine(c, t0, t1, pipes, cid0, bcs0, step=(1100, 1700)):
 # Bundle 2: 2.1.x wording (transitionDeletingToClosed, back to CLOSED), docker-compose console
 # ==============================================================================================
 def bundle2():
-    b, c, P, t = scenario("HDDS-17400-bug-closed-wording-2-1", "2026-10-02", ("x", "y", "z"), 17402, "", "172.25.0", "172.25.0", 5, "scm2", 3, hostfmt="datanode%d")
+    b, c, P, t = scenario("HDDS-17400-bug-closed-wording-2-1", "2026-10-02", ("x", "y", "z"),
+                          17402, "", "172.25.0", "172.25.0", 5, "scm2", 3, hostfmt="datanode%d")
     rng = c.rng
     members = {"x": ["datanode1", "datanode3", "datanode5"], "y": ["datanode2", "datanode4", "datanode1"], "z": ["datanode5", "datanode2", "datanode4"]}
     X, S, R = 1007, 1384, "datanode3"
 
-    background(c, t, "scm1", 4, "10:00:12,408", ("10:01:40,000", "10:58:00,000"), 31, ("10:00:30,000", "10:55:00,000"), [members["y"], members["z"]], 1010, 2000, (700, 1000))
+    background(c, t, "scm1", 4, "10:00:12,408", ("10:01:40,000", "10:58:00,000"), 31,
+               ("10:00:30,000", "10:55:00,000"), [members["y"], members["z"]], 1010, 2000, (700, 1000))
     # admin close of #1005 from the test script (audit on the leader)
     admin_close(c, t("10:03:21,774"), "172.25.0.30", 1005, members["z"], 1921, t("10:03:22,101"), 6, t("10:03:23,530"), 9,
                 t("10:03:23,611"))
@@ -700,11 +703,13 @@ def bundle2():
 # Bundle 3: stale CLOSED replica of a DELETED container is force-deleted (scm.md 5.4), vendor layout
 # ==============================================================================================
 def bundle3():
-    b, c, P, t = scenario("HDDS-17400-control-stale-closed-replica-force-deleted", "2026-10-19", ("x", "q", "a", "b"), 17403, ".prod.example.net", "10.40.2", "10.40.3", 6, "scm3", 11)
+    b, c, P, t = scenario("HDDS-17400-control-stale-closed-replica-force-deleted", "2026-10-19", ("x", "q", "a", "b"),
+                          17403, ".prod.example.net", "10.40.2", "10.40.3", 6, "scm3", 11)
     members = {"x": ["dn2", "dn5", "dn6"], "q": ["dn5", "dn1", "dn3"], "a": ["dn1", "dn4", "dn6"], "b": ["dn3", "dn2", "dn4"]}
     X, S, R, Y, SY = 51877, 771230, "dn5", 51850, 640118
 
-    background(c, t, "scm1", 7, "01:30:44,105", ("01:32:10,000", "04:31:00,000"), 48211, ("01:31:00,000", "04:25:00,000"), [members["a"], members["b"]], 51890, 300000, (900, 1500))
+    background(c, t, "scm1", 7, "01:30:44,105", ("01:32:10,000", "04:31:00,000"), 48211,
+               ("01:31:00,000", "04:25:00,000"), [members["a"], members["b"]], 51890, 300000, (900, 1500))
     # #51877 closes normally on all three replicas (dn5 included) at S; #51850 was emptied and deleted earlier
     block_deletion(c, t("01:36:51,412"), [(51861, members["q"], local_ids(113750153990100000, 5557, 3))])
     succeed(c, t("01:40:58,306"), 51869, 770114, t("01:41:20,050"), X, members["x"])
@@ -727,8 +732,8 @@ def bundle3():
     c.cont(R, t("04:11:12,611"), "INFO", Y, SY, "CLOSED", "Empty container deleted")
 
     # -- files: vendor-managed (no thread), one flat folder
-    return written(b, c, "vendor", t("02:30:00,000"), daemon_log("scm", "%s", vendor=True), daemon_log("datanode", "%s", vendor=True),
-                   dict(X=X, S=S, R=R, Y=Y, P=P), per_host=False, fqdn=True)
+    return written(b, c, "vendor", t("02:30:00,000"), daemon_log("scm", "%s", vendor=True),
+                   daemon_log("datanode", "%s", vendor=True), dict(X=X, S=S, R=R, Y=Y, P=P), per_host=False, fqdn=True)
 
 
 # ==============================================================================================
@@ -736,11 +741,13 @@ def bundle3():
 # container is force-deleted (HDDS-11136 design, sid raised first: HDDS-16809); RFA, flat folder
 # ==============================================================================================
 def bundle4():
-    b, c, P, t = scenario("HDDS-17400-control-newer-data-force-deleted", "2026-11-03", ("x", "o", "a", "b", "o2"), 17404, ".lab.example.org", "192.168.40", "192.168.41", 5, "scm2", 4)
+    b, c, P, t = scenario("HDDS-17400-control-newer-data-force-deleted", "2026-11-03", ("x", "o", "a", "b", "o2"),
+                          17404, ".lab.example.org", "192.168.40", "192.168.41", 5, "scm2", 4)
     members = {"x": ["dn2", "dn3", "dn5"], "o": ["dn3", "dn1", "dn4"], "a": ["dn1", "dn4", "dn5"], "b": ["dn4", "dn5", "dn1"]}
     X, S1, S, B, R = 7731, 60391, 60409, 60417, "dn2"
 
-    background(c, t, "scm3", 9, "09:20:03,912", ("09:21:30,000", "12:16:00,000"), 6020, ("09:20:30,000", "12:10:00,000"), [members["a"], members["b"]], 7740, 140000, (1000, 1600))
+    background(c, t, "scm3", 9, "09:20:03,912", ("09:21:30,000", "12:16:00,000"), 6020,
+               ("09:20:30,000", "12:10:00,000"), [members["a"], members["b"]], 7740, 140000, (1000, 1600))
     block_deletion(c, t("09:31:44,090"), [(7702, members["o"], local_ids(113750154100100000, 907, 3))])
     succeed(c, t("09:48:05,873"), 7725, 59012, t("09:48:27,301"), X, members["x"])
     block_deletion(c, t("10:03:29,660"), [(7711, members["x"], local_ids(113750154100200000, 2111, 4))])
@@ -768,7 +775,8 @@ def bundle4():
     c.cont(R, t("11:49:20,502"), "INFO", X, B, "QUASI_CLOSED", "Container force deleted", mark="b4_dnforce")
 
     # -- files: RFA layout, flat folder, classic .log / .log.1 rotation, user "ozone"
-    return written(b, c, "file", t("10:30:00,000"), daemon_log("scm", "%s", "ozone"), daemon_log("datanode", "%s", "ozone"), dict(X=X, S=S, B=B, R=R, P=P), per_host=False)
+    return written(b, c, "file", t("10:30:00,000"), daemon_log("scm", "%s", "ozone"),
+                   daemon_log("datanode", "%s", "ozone"), dict(X=X, S=S, B=B, R=R, P=P), per_host=False)
 
 
 # ==============================================================================================
@@ -776,11 +784,13 @@ def bundle4():
 # (HDDS-14684 design); RFA, per-host folders
 # ==============================================================================================
 def bundle5():
-    b, c, P, t = scenario("HDDS-17400-control-empty-quasi-closed-resurrected", "2026-11-21", ("x", "w", "a", "b", "new"), 17405, ".dc2.example.com", "10.8.0", "10.8.1", 6, "scm3", 9)
+    b, c, P, t = scenario("HDDS-17400-control-empty-quasi-closed-resurrected", "2026-11-21", ("x", "w", "a", "b", "new"),
+                          17405, ".dc2.example.com", "10.8.0", "10.8.1", 6, "scm3", 9)
     members = {"x": ["dn1", "dn2", "dn3"], "w": ["dn4", "dn1", "dn6"], "a": ["dn2", "dn4", "dn5"], "b": ["dn5", "dn6", "dn3"]}
     X, S1, S, B, R = 20815, 88190, 88213, 88217, "dn1"
 
-    background(c, t, "scm1", 21, "12:55:40,331", ("12:57:00,000", "15:01:00,000"), 9410, ("12:56:00,000", "14:58:00,000"), [members["a"], members["b"]], 20830, 70000, (900, 1400))
+    background(c, t, "scm1", 21, "12:55:40,331", ("12:57:00,000", "15:01:00,000"), 9410,
+               ("12:56:00,000", "14:58:00,000"), [members["a"], members["b"]], 20830, 70000, (900, 1400))
     block_deletion(c, t("13:02:15,804"), [(20790, members["w"], local_ids(113750154200100000, 743, 3))])
     succeed(c, t("13:10:41,377"), 20801, 86995, t("13:11:04,228"), X, members["x"])
     block_deletion(c, t("13:27:52,118"), [(20797, members["x"], local_ids(113750154200300000, 1609, 3))])
@@ -819,7 +829,8 @@ def bundle5():
     replicate(c, t("14:37:30,655"), X, "QUASI_CLOSED", info, R, B, ["dn4", "dn5"], t("14:38:01,844"), t("14:38:02,507"), 800,
               "b5")
 
-    return written(b, c, "file", t("13:55:00,000"), daemon_log("scm", "%s"), daemon_log("datanode", "%s"), dict(X=X, S=S, B=B, R=R, P=P))
+    return written(b, c, "file", t("13:55:00,000"), daemon_log("scm", "%s"),
+                   daemon_log("datanode", "%s"), dict(X=X, S=S, B=B, R=R, P=P))
 
 
 # ==============================================================================================

@@ -835,7 +835,8 @@ LOG4J_DEBUG = (
     "# plus the loggers datanode.md section 3.A lists for HDDS-17675)\n"
     + SHIPPED_CONSOLE_PROPERTIES
     + "\n# HDDS-17675 investigation\n"
-    + logger_levels([(L.CONTAINER_STATE_MACHINE, "DEBUG"), (L.FILE_PER_BLOCK, "DEBUG"), (L.RAFT_LOG, "TRACE"), (L.RAFT_LOG_CACHE, "TRACE")]))
+    + logger_levels([(L.CONTAINER_STATE_MACHINE, "DEBUG"), (L.FILE_PER_BLOCK, "DEBUG"), (L.RAFT_LOG, "TRACE"),
+                     (L.RAFT_LOG_CACHE, "TRACE")]))
 
 
 def hosts_compose():
