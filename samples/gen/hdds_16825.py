@@ -534,7 +534,6 @@ def bundle_allocate_above():
     user, ip = "ingest", "10.20.4.21"
     key = "streams/clicks/part-0007.log"
     key8 = "streams/clicks/part-0008.log"
-    b.files  # noqa
 
     # victim stream (partition 7): thread part-0007-writer on host ingest1
     t_create = D("2026-07-21 16:42:10.533")

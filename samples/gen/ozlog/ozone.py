@@ -1,6 +1,7 @@
-"""What Ozone and Ratis print, for the entities, thread names and messages more than one generator
-writes. Each is the format string the catalogue (/work/shared/ozone-logs/, section next to it) quotes
-from the class named; a generator keeps the messages only its own story needs."""
+"""What Ozone and Ratis print: entity toStrings, thread names, commands and the log messages of the
+lifecycles several bundles share (Ratis elections, SCM HA, node health, container reports, datanode
+endpoints, process start and stop). Each is the format string the catalogue (/work/shared/ozone-logs/,
+section next to it) quotes from the class named; a generator keeps the messages only its story needs."""
 import uuid as _uuid
 
 from ozlog.log4j import instant
