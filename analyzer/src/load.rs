@@ -20,7 +20,7 @@ use oztrace_parser::input::{
 };
 use oztrace_parser::layout::Layout;
 use oztrace_parser::record::{ReadOptions, Record, Skip, StreamSummary, read_records};
-use oztrace_parser::source::{Component, Level, rotation_key};
+use oztrace_parser::source::{Component, Level, SourceResolver, rotation_key};
 use oztrace_parser::time::TimeZones;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io::BufRead;
@@ -711,6 +711,8 @@ fn read_stream(
     };
     let mut hosts: HashMap<String, Arc<str>> = HashMap::new();
     let mut host_counts: HashMap<Arc<str>, u64> = HashMap::new();
+    let mut component_counts = [0u64; Component::ALL.len()];
+    let mut resolver = SourceResolver::new(file.hint.clone());
     let mut outcome = StreamOutcome {
         file: Arc::clone(&file_name),
         host: Arc::from(file_host.as_deref().unwrap_or("unknown")),
@@ -726,7 +728,6 @@ fn read_stream(
         events: Vec::new(),
         unit: 0,
     };
-    let mut stream_component = file.hint.component;
     let mut counting = Counting {
         inner: reader,
         bytes: 0,
@@ -735,22 +736,19 @@ fn read_stream(
     let mut verbose_seen: std::collections::HashSet<(Arc<str>, String)> = Default::default();
     let mut names = Names::default();
     let (summary, error) = read_records(&mut counting, &options, &mut |record: Record| {
-        let host_name = record
-            .service
-            .clone()
-            .or_else(|| file_host.clone())
-            .unwrap_or_else(|| "unknown".to_string());
-        let host = Arc::clone(
-            hosts
-                .entry(host_name)
-                .or_insert_with_key(|name| Arc::from(name.as_str())),
-        );
+        let resolved = resolver.resolve(&record);
+        let component = resolved.component;
+        let host_name = resolved.host.unwrap_or("unknown");
+        let host = match hosts.get(host_name) {
+            Some(host) => Arc::clone(host),
+            None => {
+                let host: Arc<str> = Arc::from(host_name);
+                hosts.insert(host_name.to_string(), Arc::clone(&host));
+                host
+            }
+        };
         *host_counts.entry(Arc::clone(&host)).or_default() += 1;
-        let component = record_component(&record, stream_component);
-        if stream_component.is_none() && component != Component::Unknown && record.service.is_none()
-        {
-            stream_component = Some(component);
-        }
+        component_counts[component as usize] += 1;
         if let (Some(level @ (Level::Debug | Level::Trace)), Some(logger)) =
             (record.level, &record.logger)
             && verbose_seen.insert((Arc::clone(&host), logger.clone()))
@@ -806,7 +804,16 @@ fn read_stream(
     outcome.info_typed += summary.skipped;
     outcome.summary = summary;
     outcome.bytes = counting.bytes;
-    outcome.component = stream_component.unwrap_or(Component::Unknown);
+    // A stream of several hosts or components (compose, kubectl, a shipper's export, a test's
+    // one-JVM output) is shown by its most frequent ones.
+    if let Some((component, _)) = Component::ALL
+        .into_iter()
+        .zip(component_counts)
+        .filter(|(_, n)| *n > 0)
+        .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
+    {
+        outcome.component = component;
+    }
     if let Some((host, _)) = host_counts
         .into_iter()
         .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
@@ -814,23 +821,6 @@ fn read_stream(
         outcome.host = host;
     }
     (outcome, error)
-}
-
-/// The component of one record: the stream's, else the compose service's name, else the logger's.
-fn record_component(record: &Record, stream: Option<Component>) -> Component {
-    if let Some(service) = &record.service
-        && let Some(c) = oztrace_parser::source::component_from_service(service)
-    {
-        return c;
-    }
-    if let Some(c) = stream {
-        return c;
-    }
-    record
-        .logger
-        .as_deref()
-        .and_then(|l| Component::from_audit_logger(l).or_else(|| Component::from_logger(l)))
-        .unwrap_or(Component::Unknown)
 }
 
 fn count_shape(shapes: &mut HashMap<String, u64>, message: &str) {

@@ -268,9 +268,9 @@ impl DatanodeRef<'_> {
 }
 
 /// A datanode at the start of `s`, in either form, and the byte length it took:
-/// - `DatanodeDetails.toString()` (hadoop-hdds/common, all releases): `uuid(host/ip)`;
-/// - `DatanodeDetails.toDebugString()` (SCMNodeManager `Registered datanode: {}`):
-///   `uuid{ip: <ip>, host: <host>, ports: [...], ...}`.
+/// - `DatanodeDetails.toString()` (hadoop-hdds/common, 1.4.0 on): `uuid(host/ip)`;
+/// - `DatanodeDetails.toDebugString()` (SCMNodeManager `Registered datanode: {}`), which is what
+///   `toString()` printed up to 1.3.0: `uuid{ip: <ip>, host: <host>, ports: [...], ...}`.
 pub fn datanode_details(s: &str) -> Option<(DatanodeRef<'_>, usize)> {
     if !uuid_prefix(s.as_bytes()) {
         return None;
@@ -303,8 +303,13 @@ pub fn datanode_details(s: &str) -> Option<(DatanodeRef<'_>, usize)> {
         host: &fields[host_start..host_start + host_len],
         ip: &fields[..ip_end],
     };
-    // The debug string's end is not needed to identify the node: stop after the host.
-    Some((dn, UUID_LEN + "{ip: ".len() + host_start + host_len))
+    // The fields after the host (`ports: [...]`, `networkLocation: …`, …) hold no braces: the
+    // form ends at the first `}` (a cut-off line ends after the host).
+    let after_host = host_start + host_len;
+    let end = fields[after_host..]
+        .find('}')
+        .map_or(after_host, |close| after_host + close + 1);
+    Some((dn, UUID_LEN + "{ip: ".len() + end))
 }
 
 /// Every `uuid(host/ip)` and `uuid{ip: …, host: …}` in `text` (lists print as `[a, b]`, pipelines

@@ -7,12 +7,13 @@
 //! (../shared/ozone-logs/README.md): vendor-managed without thread, `[%t]-%c` glued, the test
 //! layout, old docker images without millis, and console output without a timestamp.
 //!
-//! In front of the log4j header a line may carry a docker-compose prefix (`om2_1       | `,
-//! `datanode4-1  | `) naming the service, and a viewer's own RFC 3339 stamp
-//! (`docker compose logs -t`).
+//! In front of the log4j header a line may carry a wrapper ([`crate::frame`]: a docker-compose
+//! prefix, `kubectl logs --prefix`, journalctl, a viewer's stamp, …); detection picks the wrapper
+//! and the layout together.
 
+use crate::frame::Framing;
 use crate::pattern::{Header, Pattern};
-use crate::time::parse_rfc3339;
+use crate::source::Level;
 use std::sync::{Arc, OnceLock};
 
 /// A named, compiled layout.
@@ -51,7 +52,14 @@ const BUILTIN_PATTERNS: &[(&str, &str)] = &[
     ("level-thread", "%d{ISO8601} %p [%t] %c: %m%n"),
     ("vendor", "%d{ISO8601} %p %c: %m%n"),
     ("old-docker", "%d{yyyy-MM-dd HH:mm:ss} %-5p %c{1}:%L - %m%n"),
+    // `ozone insight logs`: LogStreamServlet's `%d [%p|%c|%C{1}] %m%n`. `%C{1}` repeats the
+    // logger's class, so it is spelled as a conversion whose text is not kept.
+    ("insight", "%d [%p|%c|%X{C}] %m%n"),
+    // Layouts without `%d`, and headers whose time was cut off: untimed records.
     ("no-timestamp", "[%t] %p %c: %m%n"),
+    ("no-timestamp-test", "%-5p %c{2} (%F:%M(%L)) - %m%n"),
+    ("no-timestamp-old-docker", "%-5p %c{1}:%L - %m%n"),
+    ("no-timestamp-vendor", "%p %c: %m%n"),
 ];
 
 /// The built-in layouts, compiled once.
@@ -79,111 +87,57 @@ pub fn display_name(layout: &Layout, sample_logger: Option<&str>) -> String {
     }
 }
 
-/// What stands in front of the log4j header on a line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct LinePrefix<'a> {
-    /// The docker-compose service, without its padding: the host.
-    pub service: Option<&'a str>,
-    /// A viewer's own stamp (RFC 3339 with an offset), as UTC epoch millis.
-    pub viewer_time: Option<i64>,
-    /// The line after the prefixes.
-    pub rest: &'a str,
-}
-
-/// Splits a compose prefix (when `compose`) and viewer stamps off a line.
-pub fn split_prefix(line: &str, compose: bool) -> LinePrefix<'_> {
-    let mut prefix = LinePrefix {
-        service: None,
-        viewer_time: None,
-        rest: line,
-    };
-    if !compose {
-        // `kubectl logs --timestamps` and `docker logs -t` stamp every physical line.
-        if let Some((time, after)) = split_viewer_stamp(line) {
-            prefix.viewer_time = Some(time);
-            prefix.rest = after;
-        }
-        return prefix;
-    }
-    let mut rest = line;
-    // A viewer stamp before the compose prefix.
-    if let Some((time, after)) = split_viewer_stamp(rest)
-        && compose_service(after).is_some()
-    {
-        prefix.viewer_time = Some(time);
-        rest = after;
-    }
-    if let Some((service, after)) = compose_service(rest) {
-        prefix.service = Some(service);
-        rest = after;
-        // `docker compose logs -t` puts its stamp after the prefix.
-        if let Some((time, after)) = split_viewer_stamp(rest) {
-            prefix.viewer_time = Some(time);
-            rest = after;
-        }
-    }
-    prefix.rest = rest;
-    prefix
-}
-
-/// `om2_1       | rest` → (`om2_1`, `rest`); v2 `datanode4-1  | `; the service starts with a letter.
-fn compose_service(line: &str) -> Option<(&str, &str)> {
-    let bytes = line.as_bytes();
-    if !bytes.first()?.is_ascii_alphabetic() {
-        return None;
-    }
-    let name_len = bytes
-        .iter()
-        .take_while(|&&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
-        .count();
-    let after_name = &line[name_len..];
-    let padded = after_name.trim_start_matches(' ');
-    let rest = padded
-        .strip_prefix("| ")
-        .or_else(|| padded.strip_prefix('|').filter(|r| r.is_empty()))?;
-    Some((&line[..name_len], rest))
-}
-
-/// `2026-08-20T14:02:10.331847000Z rest`: an RFC 3339 stamp with `T` and an offset.
-fn split_viewer_stamp(line: &str) -> Option<(i64, &str)> {
-    let bytes = line.as_bytes();
-    if bytes.len() < 21 || bytes.get(10) != Some(&b'T') || !bytes[0].is_ascii_digit() {
-        return None;
-    }
-    let end = line.find(' ')?;
-    let stamp = &line[..end];
-    if !(stamp.ends_with('Z') || stamp[19..].contains(['+', '-'])) {
-        return None;
-    }
-    Some((parse_rfc3339(stamp)?, &line[end + 1..]))
-}
-
 /// A file's layout as detected from its first lines.
 #[derive(Debug, Clone)]
 pub struct Detected {
     pub layout: Arc<Layout>,
-    pub compose: bool,
+    /// The wrapper in front of the log4j line.
+    pub framing: Framing,
 }
 
-/// Picks the layout (and whether lines carry compose prefixes) that reads most of `lines`.
-/// `preferred` (from `--layout` or the bundle's log4j.properties) wins when it reads at least as
-/// many lines as the best built-in; otherwise detection falls back to the built-ins.
-pub fn detect(lines: &[String], preferred: Option<&Arc<Layout>>) -> Option<Detected> {
-    let non_empty = lines.iter().filter(|l| !l.trim().is_empty()).count();
-    let with_prefix = lines
+/// Picks the wrapper and the layout that read the most of `lines` as headers; on a tie, a timed
+/// layout (`[pod/scm-0/scm] 2027-… [t] INFO …` is no untimed `[%t] %p` line with a long thread),
+/// then the earlier wrapper. A wrapper other than plain must frame most non-blank lines. `preferred` (from `--layout` or the bundle's
+/// log4j.properties) wins when it reads at least as many lines as the best built-in; otherwise
+/// detection falls back to the built-ins.
+pub fn detect<S: AsRef<str>>(lines: &[S], preferred: Option<&Arc<Layout>>) -> Option<Detected> {
+    let non_empty = lines
         .iter()
-        .filter(|l| compose_service(l).is_some() || split_prefix(l, true).service.is_some())
+        .filter(|l| !l.as_ref().trim().is_empty())
         .count();
-    let compose = non_empty > 0 && with_prefix * 2 > non_empty;
+    let mut best: Option<((usize, bool), Detected)> = None;
+    for framing in Framing::ALL {
+        let rests: Vec<&str> = lines
+            .iter()
+            .filter_map(|l| framing.split(l.as_ref()).map(|f| f.rest))
+            .collect();
+        if framing != Framing::Plain && rests.len() * 2 <= non_empty {
+            continue;
+        }
+        if let Some((count, layout)) = best_layout(&rests, preferred)
+            && let score = (count, layout.pattern.has_time())
+            && best.as_ref().is_none_or(|(b, _)| score > *b)
+        {
+            best = Some((
+                score,
+                Detected {
+                    layout: Arc::clone(layout),
+                    framing,
+                },
+            ));
+        }
+    }
+    best.map(|(_, detected)| detected)
+}
+
+fn best_layout<'l>(
+    lines: &[&str],
+    preferred: Option<&'l Arc<Layout>>,
+) -> Option<(usize, &'l Arc<Layout>)> {
     let score = |layout: &Layout| {
         lines
             .iter()
-            .filter(|l| {
-                layout
-                    .pattern
-                    .parse(split_prefix(l, compose).rest)
-                    .is_some()
-            })
+            .filter(|l| layout.pattern.parse(l).is_some())
             .count()
     };
     let mut best: Option<(usize, &Arc<Layout>)> = None;
@@ -199,14 +153,12 @@ pub fn detect(lines: &[String], preferred: Option<&Arc<Layout>>) -> Option<Detec
             best = Some((s, preferred));
         }
     }
-    best.map(|(_, layout)| Detected {
-        layout: Arc::clone(layout),
-        compose,
-    })
+    best
 }
 
 /// Parses a header with the file's layout, then with the other built-ins for lines that could
-/// be a header of another layout (mixed streams); stack-trace lines skip the fallback.
+/// be a header of another layout (mixed streams, headers cut off before the level); stack-trace
+/// lines skip the fallback.
 pub fn parse_header<'a>(
     line: &'a str,
     primary: &Layout,
@@ -214,11 +166,7 @@ pub fn parse_header<'a>(
     if let Some(h) = primary.pattern.parse(line) {
         return Some((h, None));
     }
-    if !line
-        .as_bytes()
-        .first()
-        .is_some_and(|b| b.is_ascii_digit() || *b == b'[')
-    {
+    if !could_be_header(line) {
         return None;
     }
     builtin_layouts()
@@ -227,19 +175,28 @@ pub fn parse_header<'a>(
         .find_map(|l| l.pattern.parse(line).map(|h| (h, Some(l))))
 }
 
+/// A line starting with a digit (a date), `[` (a thread) or a level and a space.
+fn could_be_header(line: &str) -> bool {
+    match line.as_bytes().first() {
+        Some(b) if b.is_ascii_digit() || *b == b'[' => true,
+        Some(b) if b.is_ascii_uppercase() => line
+            .split_once(' ')
+            .is_some_and(|(word, _)| Level::parse(word).is_some()),
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::source::Level;
 
     fn by_name(name: &str) -> &'static Arc<Layout> {
         builtin_layouts().iter().find(|l| l.name == name).unwrap()
     }
 
-    fn detect_name(lines: &[&str]) -> (String, bool) {
-        let owned: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
-        let d = detect(&owned, None).unwrap();
-        (d.layout.name.clone(), d.compose)
+    fn detect_name(lines: &[&str]) -> (String, Framing) {
+        let d = detect(lines, None).unwrap();
+        (d.layout.name.clone(), d.framing)
     }
 
     #[test]
@@ -312,66 +269,73 @@ mod tests {
     }
 
     #[test]
-    fn compose_prefixes_v1_v2_and_viewer_stamps() {
-        let p = split_prefix(
-            "om2_1       | 2026-08-20 14:02:10,331 [main] INFO om.OzoneManager: up",
-            true,
-        );
-        assert_eq!(p.service, Some("om2_1"));
-        assert!(p.rest.starts_with("2026-08-20 14:02:10,331 [main]"));
-
-        let p = split_prefix("datanode4-1  | \tat org.X.y(X.java:1)", true);
-        assert_eq!(p.service, Some("datanode4-1"));
-        assert_eq!(p.rest, "\tat org.X.y(X.java:1)");
-
-        let p = split_prefix(
-            "scm1_1  | 2026-08-20T14:02:10.331847000Z [main] INFO node.SCMNodeManager: x",
-            true,
-        );
-        assert_eq!(p.service, Some("scm1_1"));
-        assert_eq!(
-            p.viewer_time.map(crate::time::format_rfc3339).as_deref(),
-            Some("2026-08-20T14:02:10.331Z")
-        );
-        assert!(p.rest.starts_with("[main] INFO"));
-
-        let p = split_prefix("2026-08-20T14:02:10.331Z dn-2  | [t] WARN a.B: y", true);
-        assert_eq!(p.service, Some("dn-2"));
-        assert!(p.viewer_time.is_some());
-
-        // Audit lines are not compose lines.
-        let audit = "2026-08-20 14:02:10,331 | INFO  | SCMAudit | user=hadoop";
-        assert_eq!(split_prefix(audit, true).service, None);
-        assert_eq!(split_prefix("om1_1 | x", false).service, None);
-
-        // `kubectl logs --timestamps`: a stamp, no service.
-        let p = split_prefix(
-            "2026-08-20T14:02:10.331847123Z 2026-08-20 14:02:10,331 [main] INFO a.B: x",
-            false,
-        );
-        assert_eq!(
-            (p.service, p.rest),
-            (None, "2026-08-20 14:02:10,331 [main] INFO a.B: x")
-        );
-        assert!(p.viewer_time.is_some());
-        // A log4j2 ISO8601 date is no viewer stamp.
-        let log4j2 = "2026-08-20T14:02:10,331 [main] INFO a.B: x";
-        assert_eq!(split_prefix(log4j2, false).rest, log4j2);
-    }
-
-    #[test]
     fn detects_compose_streams() {
-        let (name, compose) = detect_name(&[
+        let (name, framing) = detect_name(&[
             "om1_1       | 2026-08-20 14:02:10,331 [main] INFO om.OzoneManager: a",
             "scm1_1      | 2026-08-20 14:02:10,332 [main] INFO node.SCMNodeManager: b",
             "scm1_1      | \tat org.X.y(X.java:1)",
         ]);
-        assert_eq!((name.as_str(), compose), ("file", true));
-        let (name, compose) = detect_name(&[
+        assert_eq!((name.as_str(), framing), ("file", Framing::Compose));
+        let (name, framing) = detect_name(&[
             "dn-2  | [grpc-default-executor-3] INFO impl.RaftServerImpl: a",
             "dn-1  | [main] WARN statemachine.EndpointStateMachine: b",
         ]);
-        assert_eq!((name.as_str(), compose), ("no-timestamp", true));
+        assert_eq!((name.as_str(), framing), ("no-timestamp", Framing::Compose));
+    }
+
+    #[test]
+    fn detects_wrappers_by_content() {
+        // shippers.md 8.1: `kubectl logs --prefix --timestamps`, Ozone's k8s layout.
+        let (name, framing) = detect_name(&[
+            "[pod/datanode-0/datanode] 2027-06-12T10:38:25.118734012Z 2027-06-12 10:38:25 WARN  EndpointStateMachine:242 - Unable to communicate to SCM server at scm-0.scm.default.svc.cluster.local:9861 past 60 seconds.",
+            "[pod/datanode-0/datanode] 2027-06-12T10:38:25.118801331Z \tat org.apache.hadoop.net.NetUtils.wrapException(NetUtils.java:863)",
+        ]);
+        assert_eq!(
+            (name.as_str(), framing),
+            ("old-docker", Framing::KubectlPrefix)
+        );
+        // shippers.md 7.3: journalctl -o short-iso over the shipped console layout.
+        let (name, framing) = detect_name(&[
+            "2027-06-12T10:38:22+00:00 scm1.example.com ozone[48211]: 2027-06-12 10:38:22,336 [scm1-ReplicationMonitor] INFO replication.ReplicationManager: Replication Monitor Thread took 12 milliseconds for processing 840 containers.",
+        ]);
+        assert_eq!((name.as_str(), framing), ("file", Framing::JournalShort));
+        // Docker Desktop: the viewer's local time before the log4j time.
+        let (name, framing) = detect_name(&[
+            "2024-05-13 10:22:31 2024-05-13 08:22:31,123 [main] INFO om.OzoneManager: x",
+        ]);
+        assert_eq!((name.as_str(), framing), ("file", Framing::LocalStamp));
+        // The old docker layout itself starts with such a stamp: plain wins the tie.
+        let (name, framing) =
+            detect_name(&["2021-03-01 10:00:01 INFO  SCMNodeManager:412 - Registered Data node"]);
+        assert_eq!((name.as_str(), framing), ("old-docker", Framing::Plain));
+        // LogSubcommand + LogStreamServlet `%d [%p|%c|%C{1}] %m%n`.
+        let (name, framing) = detect_name(&[
+            "[SCM] 2026-08-20 14:02:10,331 [INFO|org.apache.hadoop.hdds.scm.node.SCMNodeManager|SCMNodeManager] Registered datanode: x",
+        ]);
+        assert_eq!((name.as_str(), framing), ("insight", Framing::Insight));
+    }
+
+    #[test]
+    fn headers_without_a_time() {
+        // The test layout with its date cut off (issue 18 item 6).
+        let (name, _) = detect_name(&[
+            "INFO  node.SCMNodeManager (SCMNodeManager.java:register(412)) - Registered datanode: x",
+        ]);
+        assert_eq!(name, "no-timestamp-test");
+        let (h, _) = parse_header(
+            "WARN  EndpointStateMachine:242 - Unable to communicate to SCM server at scm-0:9861 past 60 seconds.",
+            by_name("file"),
+        )
+        .unwrap();
+        assert_eq!((h.time, h.level), (None, Some(Level::Warn)));
+        assert_eq!(h.logger, Some("EndpointStateMachine"));
+        let (h, _) = parse_header(
+            "ERROR org.apache.hadoop.ozone.om.OzoneManager: failed",
+            by_name("file"),
+        )
+        .unwrap();
+        assert_eq!(h.message, "failed");
+        assert!(parse_header("INFORMATION: nothing", by_name("file")).is_none());
     }
 
     #[test]

@@ -2,27 +2,32 @@
 //!
 //! A line that the file's layout cannot read as a header belongs to the record before it (log4j
 //! prints stack traces, `Caused by:`, `... N more`, STARTUP_MSG banners, audit `%throwable{3}` and
-//! messages with embedded newlines without a header). In docker-compose streams every service
-//! has its own pending record, since their lines interleave. Records are emitted in input order.
+//! messages with embedded newlines without a header). Lines may carry a wrapper ([`crate::frame`]:
+//! compose, `kubectl logs --prefix`, journalctl, …) or arrive inside a JSON record
+//! ([`crate::json`]); every source a wrapper names (a compose service, a pod, a host) has its own
+//! open record, since their lines interleave. Blank lines never start a record. Records are
+//! emitted in the order their headers arrived.
 
-use crate::layout::{self, Detected, Layout, display_name, parse_header, split_prefix};
-use crate::source::Level;
+use crate::frame::{Framed, Framing, WrapperTime, compose_host, replica_of};
+use crate::layout::{self, Detected, Layout, display_name, parse_header};
+use crate::source::{Component, Level};
 use crate::time::TimeZones;
-use std::collections::BTreeMap;
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::{self, BufRead};
 use std::sync::Arc;
 
 /// Lines read before the layout is chosen.
-const DETECTION_LINES: usize = 200;
+pub(crate) const DETECTION_LINES: usize = 200;
 /// Continuation text kept per record; longer tails are counted but not stored.
 const MAX_CONTINUATION_BYTES: usize = 64 * 1024;
 
 /// One log entry.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Record {
-    /// 1-based line of the header in the decompressed stream.
+    /// 1-based line of the header in the decompressed stream (of the JSON record, for JSON input).
     pub line: u64,
-    /// UTC epoch millis; `None` when neither the layout nor a viewer stamp gives a time.
+    /// UTC epoch millis; `None` when neither the layout nor a wrapper gives a time.
     pub ts: Option<i64>,
     pub level: Option<Level>,
     pub thread: Option<String>,
@@ -34,8 +39,11 @@ pub struct Record {
     /// The continuation lines, joined by `\n` (truncated past 64 KiB).
     pub continuation: String,
     pub continuation_lines: u32,
-    /// The docker-compose service that printed the record: its host.
-    pub service: Option<String>,
+    /// The host the line's wrapper names: a compose service (without the replica suffix of an
+    /// unscaled service), a pod, a journald host, a shipper record's pod or host field.
+    pub host: Option<Arc<str>>,
+    /// The component the wrapper names: a container, compose service, unit, insight prefix.
+    pub component: Option<Component>,
     /// No layout could read this line and no record was open to attach it to.
     pub headerless: bool,
 }
@@ -49,6 +57,16 @@ impl Record {
             format!("{}\n{}", self.message, self.continuation)
         }
     }
+
+    pub(crate) fn continue_with(&mut self, text: &str) {
+        self.continuation_lines += 1;
+        if self.continuation.len() < MAX_CONTINUATION_BYTES {
+            if !self.continuation.is_empty() {
+                self.continuation.push('\n');
+            }
+            self.continuation.push_str(text);
+        }
+    }
 }
 
 /// How to read one stream.
@@ -58,11 +76,12 @@ pub struct ReadOptions {
     /// falls back to the built-ins when it reads fewer lines.
     pub preferred: Option<Arc<Layout>>,
     pub zones: TimeZones,
-    /// The host the file name or folder gave (compose services override it per record).
+    /// The host the file name or folder gave (wrappers override it per record).
     pub host: Option<String>,
     /// Lines the caller knows to be headers of records it does not need (`scan`'s prefilter):
-    /// counted as records, with their continuation lines, and never parsed or emitted. Not
-    /// applied to docker-compose streams, whose lines interleave services.
+    /// counted as records, with their continuation lines, and never parsed or emitted. Applied
+    /// to plain text streams only (not JSON, not wrappers that interleave sources), after the
+    /// first lines that detect the layout.
     pub skip: Option<Skip>,
 }
 
@@ -82,8 +101,10 @@ impl std::fmt::Debug for Skip {
 /// What reading one stream found.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct StreamSummary {
-    /// The layout read (`file`, `console`, `audit`, … ; `compose+` in front for compose streams);
-    /// `None` when no line could be read as a header.
+    /// The shape read: a layout (`file`, `console`, `audit`, …), after the wrapper or shipper
+    /// format that carried it (`compose+console`, `kubectl-prefix+old-docker`,
+    /// `fluent-bit-jsonl+file`), or a JSON layout alone (`ecs-json`); `None` when nothing in
+    /// the stream could be read as a record.
     pub layout: Option<String>,
     pub lines: u64,
     pub records: u64,
@@ -97,71 +118,125 @@ pub struct StreamSummary {
     pub skipped: u64,
 }
 
-/// Reads records from `reader` and hands each to `emit` in input order. On a read error
-/// (a truncated gzip member, say) the records before it are emitted and the error is returned
-/// alongside the summary of what was read.
+/// Reads records from `reader` and hands each to `emit`. The first lines decide the shape: JSON
+/// records of a shipper or a JSON layout ([`crate::json`]), or text lines with their wrapper and
+/// layout ([`layout::detect`]). On a read error (a truncated gzip member, say) the records before
+/// it are emitted and the error is returned alongside the summary of what was read.
 pub fn read_records(
     reader: &mut dyn BufRead,
     options: &ReadOptions,
     emit: &mut dyn FnMut(Record),
 ) -> (StreamSummary, Option<io::Error>) {
-    let mut splitter = Splitter::new(options, emit);
-    let mut buf = Vec::with_capacity(512);
+    let mut lines = Lines::new(reader);
     let mut head: Vec<String> = Vec::new();
-    let mut error = None;
-    loop {
-        buf.clear();
-        match reader.read_until(b'\n', &mut buf) {
-            Ok(0) => break,
-            Ok(_) => {}
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => {
-                error = Some(e);
-                break;
-            }
-        }
-        while matches!(buf.last(), Some(b'\n' | b'\r')) {
-            buf.pop();
-        }
-        // Skipped lines are dropped before any other work, UTF-8 validation included.
-        if splitter.detected.is_some() && splitter.try_skip(&buf) {
-            splitter.summary.lines += 1;
-            continue;
-        }
-        // Valid UTF-8 is the rule; the lossy path (slower) only for lines that are not.
-        let line = match std::str::from_utf8(&buf) {
-            Ok(valid) => std::borrow::Cow::Borrowed(valid),
-            Err(_) => String::from_utf8_lossy(&buf),
-        };
-        if splitter.detected.is_none() {
-            head.push(line.into_owned());
-            if head.len() >= DETECTION_LINES {
-                splitter.start(&head);
-                for line in head.drain(..) {
-                    splitter.push(&line);
-                }
-            }
-        } else {
-            splitter.push(&line);
+    while head.len() < DETECTION_LINES {
+        match lines.next_line() {
+            Some(line) => head.push(line.into_owned()),
+            None => break,
         }
     }
-    if splitter.detected.is_none() {
-        splitter.start(&head);
-        for line in head.drain(..) {
-            splitter.push(&line);
+    let mut splitter = Splitter::new(options, emit);
+    if crate::json::sniff(&head) {
+        crate::json::read(head, &mut lines, &mut splitter);
+    } else {
+        splitter.start(&head, None);
+        for line in &head {
+            if !splitter.try_skip(line.as_bytes()) {
+                splitter.push_text(line);
+            }
+        }
+        while let Some(raw) = lines.next_bytes() {
+            // Skipped lines are dropped before any other work, UTF-8 validation included.
+            if !splitter.try_skip(raw) {
+                splitter.push_text(&text_of(raw));
+            }
         }
     }
-    (splitter.finish(), error)
+    (splitter.finish(), lines.error)
 }
 
-struct Splitter<'a> {
+/// Physical lines of a stream, without their terminators, in one reused buffer.
+pub(crate) struct Lines<'r> {
+    reader: &'r mut dyn BufRead,
+    buf: Vec<u8>,
+    pub(crate) error: Option<io::Error>,
+}
+
+impl<'r> Lines<'r> {
+    fn new(reader: &'r mut dyn BufRead) -> Lines<'r> {
+        Lines {
+            reader,
+            buf: Vec::with_capacity(512),
+            error: None,
+        }
+    }
+
+    /// The next line; `None` at the end or after a read error (kept in `error`).
+    pub(crate) fn next_line(&mut self) -> Option<Cow<'_, str>> {
+        self.next_bytes().map(text_of)
+    }
+
+    /// The next line's bytes; `None` at the end or after a read error (kept in `error`).
+    fn next_bytes(&mut self) -> Option<&[u8]> {
+        if self.error.is_some() {
+            return None;
+        }
+        self.buf.clear();
+        loop {
+            match self.reader.read_until(b'\n', &mut self.buf) {
+                Ok(0) => return None,
+                Ok(_) => break,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    self.error = Some(e);
+                    return None;
+                }
+            }
+        }
+        while matches!(self.buf.last(), Some(b'\n' | b'\r')) {
+            self.buf.pop();
+        }
+        Some(&self.buf)
+    }
+}
+
+/// A line as text: valid UTF-8 is the rule; the lossy path (slower) only for lines that are not.
+fn text_of(bytes: &[u8]) -> Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(valid) => Cow::Borrowed(valid),
+        Err(_) => String::from_utf8_lossy(bytes),
+    }
+}
+
+/// A header and, when another built-in layout than the file's read it, that layout.
+type ParsedHeader<'l> = (crate::pattern::Header<'l>, Option<&'static Arc<Layout>>);
+
+/// Who wrote a line, as a JSON record's fields say (owned: the record is gone once its line is
+/// pushed).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Outer {
+    pub key: Arc<str>,
+    pub host: Option<Arc<str>>,
+    pub component: Option<Component>,
+    /// The collector's time for the line, UTC epoch millis.
+    pub time: Option<i64>,
+}
+
+pub(crate) struct Splitter<'a> {
     options: &'a ReadOptions,
     emit: &'a mut dyn FnMut(Record),
-    detected: Option<Option<Detected>>,
-    /// The open record of each service (`None` key outside compose streams).
-    pending: Vec<(Option<String>, Record)>,
-    /// Finished records waiting for earlier pending ones, by line.
+    detected: Option<Detected>,
+    /// Compose services that show more than one replica in the first lines.
+    scaled: HashSet<String>,
+    /// The JSON format the lines came in, for the summary's name.
+    wrapper: Option<&'static str>,
+    /// The open record of each source, with its arrival number.
+    pending: Vec<(Option<Arc<str>>, u64, Record)>,
+    /// CRI `P` pieces waiting for the rest of their line, per stream.
+    partial: HashMap<String, (u64, String)>,
+    /// Finished records waiting for earlier pending ones, by arrival number.
     finished: BTreeMap<u64, Record>,
+    arrivals: u64,
     summary: StreamSummary,
     sample_logger: Option<String>,
     /// The last header was skipped: its continuation lines go with it.
@@ -169,101 +244,287 @@ struct Splitter<'a> {
 }
 
 impl<'a> Splitter<'a> {
-    fn new(options: &'a ReadOptions, emit: &'a mut dyn FnMut(Record)) -> Self {
+    pub(crate) fn new(options: &'a ReadOptions, emit: &'a mut dyn FnMut(Record)) -> Self {
         Splitter {
             options,
             emit,
             detected: None,
+            scaled: HashSet::new(),
+            wrapper: None,
             pending: Vec::new(),
+            partial: HashMap::new(),
             finished: BTreeMap::new(),
+            arrivals: 0,
             summary: StreamSummary::default(),
             sample_logger: None,
             skipping: false,
         }
     }
 
-    fn start(&mut self, head: &[String]) {
-        self.detected = Some(layout::detect(head, self.options.preferred.as_ref()));
+    /// Picks the wrapper and layout from the first lines (for JSON, the lines inside the
+    /// records) and which compose services are scaled.
+    pub(crate) fn start<S: AsRef<str>>(&mut self, head: &[S], wrapper: Option<&'static str>) {
+        self.wrapper = wrapper;
+        self.detected = layout::detect(head, self.options.preferred.as_ref());
+        if self.detected.as_ref().map(|d| d.framing) == Some(Framing::Compose) {
+            let mut replicas: HashMap<&str, u32> = HashMap::new();
+            for line in head {
+                if let Some(framed) = Framing::Compose.split(line.as_ref())
+                    && let Some(source) = framed.source
+                    && let Some((stem, n)) = replica_of(source.key)
+                {
+                    let highest = replicas.entry(stem).or_default();
+                    *highest = (*highest).max(n);
+                }
+            }
+            self.scaled = replicas
+                .into_iter()
+                .filter(|(_, highest)| *highest > 1)
+                .map(|(stem, _)| stem.to_string())
+                .collect();
+        }
     }
 
-    fn push(&mut self, raw: &str) {
+    /// Counts physical lines the JSON reader consumed beyond the ones it pushed.
+    pub(crate) fn count_lines(&mut self, lines: u64) {
+        self.summary.lines = self.summary.lines.max(lines);
+    }
+
+    /// One physical text line.
+    pub(crate) fn push_text(&mut self, raw: &str) {
         self.summary.lines += 1;
         let line_no = self.summary.lines;
-        if self.try_skip(raw.as_bytes()) {
-            return;
+        self.push_line(line_no, raw, None);
+    }
+
+    /// The line (or lines, when a collector joined them with `\n`) a JSON record carries.
+    pub(crate) fn push_wrapped(&mut self, line_no: u64, text: &str, outer: &Outer) {
+        let mut parts = text.split('\n');
+        if let Some(first) = parts.next() {
+            self.push_line(line_no, first.trim_end_matches('\r'), Some(outer));
         }
-        let Some(Some(detected)) = &self.detected else {
-            self.headerless(line_no, None, raw);
+        for more in parts {
+            let more = more.trim_end_matches('\r');
+            if !more.is_empty() {
+                self.attach_or_orphan(line_no, Some(&outer.key), more, Some(outer));
+            }
+        }
+    }
+
+    /// A record a JSON layout wrote whole.
+    pub(crate) fn push_record(&mut self, record: Record, key: Option<Arc<str>>) {
+        self.arrivals += 1;
+        self.finish_pending(&key);
+        self.finished.insert(self.arrivals, record);
+        self.flush();
+    }
+
+    fn push_line(&mut self, line_no: u64, raw: &str, outer: Option<&Outer>) {
+        let Some((framed, header)) = self.frame(raw) else {
+            if !raw.trim().is_empty() {
+                self.orphan(line_no, raw, outer);
+            }
             return;
         };
-        let prefix = split_prefix(raw, detected.compose);
-        let service = prefix.service.map(str::to_string);
-        let header = parse_header(prefix.rest, &detected.layout);
+        let key = match (outer, framed.source) {
+            (Some(outer), Some(inner)) => {
+                Some(Arc::from(format!("{}\u{1f}{}", outer.key, inner.key)))
+            }
+            (Some(outer), None) => Some(Arc::clone(&outer.key)),
+            (None, inner) => inner.map(|s| Arc::from(s.key)),
+        };
+        if framed.partial {
+            let piece = self
+                .partial
+                .entry(key.as_deref().unwrap_or_default().to_string())
+                .or_insert((line_no, String::new()));
+            piece.1.push_str(framed.rest);
+            return;
+        }
+        if !self.partial.is_empty()
+            && let Some((first_line, mut joined)) =
+                self.partial.remove(key.as_deref().unwrap_or(""))
+        {
+            // The last piece of a CRI line: read the whole line.
+            joined.push_str(framed.rest);
+            let whole = Framed {
+                rest: &joined,
+                ..framed
+            };
+            let header = self.reparse(whole.rest);
+            return self.accept(first_line, whole, header, key, outer);
+        }
+        self.accept(line_no, framed, header, key, outer);
+    }
+
+    fn reparse<'l>(&self, text: &'l str) -> Option<ParsedHeader<'l>> {
+        let detected = self.detected.as_ref()?;
+        parse_header(text, &detected.layout)
+    }
+
+    fn accept(
+        &mut self,
+        line_no: u64,
+        framed: Framed<'_>,
+        header: Option<ParsedHeader<'_>>,
+        key: Option<Arc<str>>,
+        outer: Option<&Outer>,
+    ) {
         if self.skipping {
-            if header.is_none() {
+            if header.is_none() && key.is_none() {
                 self.summary.continuation_lines += 1;
                 return;
             }
             self.skipping = false;
         }
-        match header {
-            Some((header, other)) => {
-                if other.is_some() {
-                    self.summary.other_layout_headers += 1;
-                }
-                if self.sample_logger.is_none() {
-                    self.sample_logger = header.logger.map(str::to_string);
-                }
-                let host = service.as_deref().or(self.options.host.as_deref());
-                let ts = header
-                    .time
-                    .and_then(|t| self.options.zones.for_host(host).to_epoch_millis(&t))
-                    .or(prefix.viewer_time);
-                let record = Record {
-                    line: line_no,
-                    ts,
-                    level: header.level,
-                    thread: header.thread.map(str::to_string),
-                    logger: header.logger.map(str::to_string),
-                    message: header.message.to_string(),
-                    throwable: header.throwable.map(str::to_string),
-                    continuation: String::new(),
-                    continuation_lines: 0,
-                    service: service.clone(),
-                    headerless: false,
-                };
-                self.open(service, record);
-            }
-            None => match self.pending.iter_mut().find(|(s, _)| *s == service) {
-                Some((_, record)) => {
-                    record.continuation_lines += 1;
+        let Some((header, other)) = header else {
+            if framed.rest.trim().is_empty() {
+                // Blank lines never start a record; inside one they are part of its text.
+                if let Some((_, _, record)) = self.pending.iter_mut().find(|(k, _, _)| *k == key) {
+                    record.continue_with("");
                     self.summary.continuation_lines += 1;
-                    if record.continuation.len() < MAX_CONTINUATION_BYTES {
-                        if !record.continuation.is_empty() {
-                            record.continuation.push('\n');
-                        }
-                        record.continuation.push_str(prefix.rest);
-                    }
                 }
-                None => self.headerless(line_no, service, prefix.rest),
-            },
+                return;
+            }
+            return self.attach_or_orphan(line_no, key.as_deref(), framed.rest, outer);
+        };
+        if other.is_some() {
+            self.summary.other_layout_headers += 1;
+        }
+        if self.sample_logger.is_none() && other.is_none() {
+            self.sample_logger = header.logger.map(str::to_string);
+        }
+        let source = framed.source;
+        let host = match source.and_then(|s| s.host) {
+            Some(h) if framed.framing == Framing::Compose => {
+                Some(Arc::from(compose_host(h, |stem| {
+                    self.scaled.contains(stem)
+                })))
+            }
+            Some(h) => Some(Arc::from(h)),
+            None => outer.and_then(|o| o.host.clone()),
+        };
+        let zone = self
+            .options
+            .zones
+            .for_host(host.as_deref().or(self.options.host.as_deref()));
+        let ts = header
+            .time
+            .and_then(|t| zone.to_epoch_millis(&t))
+            .or_else(|| match framed.time {
+                Some(WrapperTime::Utc(t)) => Some(t),
+                Some(WrapperTime::Local(t)) => zone.to_epoch_millis(&t),
+                None => None,
+            })
+            .or(outer.and_then(|o| o.time));
+        let record = Record {
+            line: line_no,
+            ts,
+            level: header.level,
+            thread: header.thread.map(str::to_string),
+            logger: header.logger.map(str::to_string),
+            message: header.message.to_string(),
+            throwable: header.throwable.map(str::to_string),
+            continuation: String::new(),
+            continuation_lines: 0,
+            component: source
+                .and_then(|s| s.component)
+                .or(outer.and_then(|o| o.component)),
+            host,
+            headerless: false,
+        };
+        self.open(key, record);
+    }
+
+    /// Splits the wrapper off a line and reads its header; `None` before any layout was found.
+    /// A line that the stream's wrapper does not make a header may be one of another wrapper (a
+    /// plain line and a compose line pasted together); a line that is no header goes with the
+    /// open record of the source its wrapper names.
+    fn frame<'l>(&self, raw: &'l str) -> Option<(Framed<'l>, Option<ParsedHeader<'l>>)> {
+        let detected = self.detected.as_ref()?;
+        let own = detected.framing.split(raw);
+        if let Some(framed) = own
+            && let Some(header) = parse_header(framed.rest, &detected.layout)
+        {
+            return Some((framed, Some(header)));
+        }
+        // Every wrapper starts with a letter, a digit or `[`: a stack frame (`\tat …`,
+        // `    at …`) is no other wrapper's line.
+        if raw.starts_with(char::is_whitespace) {
+            return Some((own.unwrap_or(Framed::new(raw)), None));
+        }
+        let mut others = Framing::ALL
+            .into_iter()
+            .filter(|f| *f != detected.framing)
+            .filter_map(|f| f.split(raw));
+        let mut continuing = None;
+        for framed in others.by_ref() {
+            if let Some(header) = parse_header(framed.rest, &detected.layout) {
+                return Some((framed, Some(header)));
+            }
+            let open = framed.source.is_some_and(|s| {
+                self.pending
+                    .iter()
+                    .any(|(k, _, _)| k.as_deref() == Some(s.key))
+            });
+            if open && continuing.is_none() {
+                continuing = Some(framed);
+            }
+        }
+        Some((continuing.or(own).unwrap_or(Framed::new(raw)), None))
+    }
+
+    /// A line that starts no record: the continuation of its source's open record, or a
+    /// headerless record of its own.
+    fn attach_or_orphan(
+        &mut self,
+        line_no: u64,
+        key: Option<&str>,
+        text: &str,
+        outer: Option<&Outer>,
+    ) {
+        match self
+            .pending
+            .iter_mut()
+            .find(|(k, _, _)| k.as_deref() == key)
+        {
+            Some((_, _, record)) => {
+                record.continue_with(text);
+                self.summary.continuation_lines += 1;
+            }
+            None => self.orphan(line_no, text, outer),
         }
     }
 
-    /// Counts `raw` as a skipped record when [`ReadOptions::skip`] says so (once the layout is
-    /// known, outside compose streams).
-    fn try_skip(&mut self, raw: &[u8]) -> bool {
-        let Some(Some(detected)) = &self.detected else {
-            return false;
+    pub(crate) fn orphan(&mut self, line: u64, text: &str, outer: Option<&Outer>) {
+        self.summary.headerless += 1;
+        self.arrivals += 1;
+        let record = Record {
+            line,
+            ts: outer.and_then(|o| o.time),
+            message: text.to_string(),
+            host: outer.and_then(|o| o.host.clone()),
+            component: outer.and_then(|o| o.component),
+            headerless: true,
+            ..Record::default()
         };
+        self.finished.insert(self.arrivals, record);
+        self.flush();
+    }
+
+    /// Counts `raw` as a skipped record when [`ReadOptions::skip`] says so.
+    fn try_skip(&mut self, raw: &[u8]) -> bool {
+        let plain = self
+            .detected
+            .as_ref()
+            .is_some_and(|d| d.framing == Framing::Plain && self.wrapper.is_none());
         match &self.options.skip {
-            Some(skip) if !detected.compose && (skip.0)(raw) => {}
+            Some(skip) if plain && (skip.0)(raw) => {}
             _ => return false,
         }
+        self.summary.lines += 1;
         // A new record starts: the open one is finished.
-        if let Some((_, done)) = self.pending.pop() {
-            self.finished.insert(done.line, done);
-        }
+        self.finish_pending(&None);
         self.skipping = true;
         self.summary.records += 1;
         self.summary.skipped += 1;
@@ -271,37 +532,23 @@ impl<'a> Splitter<'a> {
         true
     }
 
-    fn headerless(&mut self, line: u64, service: Option<String>, text: &str) {
-        self.summary.headerless += 1;
-        let record = Record {
-            line,
-            ts: None,
-            level: None,
-            thread: None,
-            logger: None,
-            message: text.to_string(),
-            throwable: None,
-            continuation: String::new(),
-            continuation_lines: 0,
-            service,
-            headerless: true,
-        };
-        self.finished.insert(line, record);
+    fn open(&mut self, key: Option<Arc<str>>, record: Record) {
+        self.arrivals += 1;
+        self.finish_pending(&key);
+        self.pending.push((key, self.arrivals, record));
         self.flush();
     }
 
-    fn open(&mut self, service: Option<String>, record: Record) {
-        if let Some(i) = self.pending.iter().position(|(s, _)| *s == service) {
-            let (_, done) = self.pending.swap_remove(i);
-            self.finished.insert(done.line, done);
+    fn finish_pending(&mut self, key: &Option<Arc<str>>) {
+        if let Some(i) = self.pending.iter().position(|(k, _, _)| k == key) {
+            let (_, arrival, done) = self.pending.swap_remove(i);
+            self.finished.insert(arrival, done);
         }
-        self.pending.push((service, record));
-        self.flush();
     }
 
     /// Emits finished records that no pending record precedes.
     fn flush(&mut self) {
-        let oldest_pending = self.pending.iter().map(|(_, r)| r.line).min();
+        let oldest_pending = self.pending.iter().map(|(_, a, _)| *a).min();
         while let Some(entry) = self.finished.first_entry() {
             if oldest_pending.is_some_and(|p| *entry.key() > p) {
                 break;
@@ -323,19 +570,29 @@ impl<'a> Splitter<'a> {
         }
     }
 
-    fn finish(mut self) -> StreamSummary {
-        for (_, record) in std::mem::take(&mut self.pending) {
-            self.finished.insert(record.line, record);
+    pub(crate) fn finish(mut self) -> StreamSummary {
+        for (key, (line, rest)) in std::mem::take(&mut self.partial) {
+            // A CRI line whose last piece never came.
+            let key = (!key.is_empty()).then_some(key);
+            self.attach_or_orphan(line, key.as_deref(), &rest, None);
+        }
+        for (_, arrival, record) in std::mem::take(&mut self.pending) {
+            self.finished.insert(arrival, record);
         }
         self.flush();
-        if let Some(Some(detected)) = &self.detected {
+        let layout = self.detected.as_ref().map(|detected| {
             let name = display_name(&detected.layout, self.sample_logger.as_deref());
-            self.summary.layout = Some(if detected.compose {
-                format!("compose+{name}")
-            } else {
-                name
-            });
-        }
+            match detected.framing.name() {
+                Some(framing) => format!("{framing}+{name}"),
+                None => name,
+            }
+        });
+        self.summary.layout = match (self.wrapper, layout) {
+            (Some(wrapper), Some(layout)) => Some(format!("{wrapper}+{layout}")),
+            (Some(wrapper), None) if self.summary.records > 0 => Some(wrapper.to_string()),
+            (None, layout) => layout,
+            (Some(_), None) => None,
+        };
         self.summary
     }
 }
@@ -439,9 +696,11 @@ om1_1       | 2026-08-20 14:12:03,553 [main] INFO om.OzoneManager: again
 ";
         let (records, summary) = read(text);
         assert_eq!(records.len(), 3);
-        assert_eq!(records[0].service.as_deref(), Some("scm1_1"));
+        // Compose v1 `<service>_<n>`: the host is the service (issue 18 item 1).
+        assert_eq!(records[0].host.as_deref(), Some("scm1"));
+        assert_eq!(records[0].component, Some(Component::Scm));
         assert_eq!(records[0].continuation_lines, 2);
-        assert_eq!(records[1].service.as_deref(), Some("om1_1"));
+        assert_eq!(records[1].host.as_deref(), Some("om1"));
         assert_eq!(records[1].continuation_lines, 0);
         assert_eq!(
             records.iter().map(|r| r.line).collect::<Vec<_>>(),
@@ -494,6 +753,170 @@ om1_1       | 2026-08-20 14:12:03,553 [main] INFO om.OzoneManager: again
     }
 
     #[test]
+    fn scaled_compose_services_keep_their_replicas_apart() {
+        // `docker compose --scale datanode=3` (v2 names `<service>-<n>`): each replica is a host;
+        // the unscaled `scm` keeps the service name the datanodes print (`scm:9861`).
+        let text = "\
+scm-1       | 2026-08-20 14:12:03,551 [main] INFO node.SCMNodeManager: a
+datanode-1  | 2026-08-20 14:12:03,552 [main] INFO statemachine.DatanodeStateMachine: b
+datanode-2  | 2026-08-20 14:12:03,553 [main] INFO statemachine.DatanodeStateMachine: c
+datanode-3  | 2026-08-20 14:12:03,554 [main] INFO statemachine.DatanodeStateMachine: d
+";
+        let (records, _) = read(text);
+        let hosts: Vec<_> = records.iter().map(|r| r.host.as_deref().unwrap()).collect();
+        assert_eq!(hosts, ["scm", "datanode-1", "datanode-2", "datanode-3"]);
+    }
+
+    #[test]
+    fn blank_compose_lines_start_no_record() {
+        // issue 18 item 5: compose prints `service  | ` for an empty line.
+        let text = "\
+om1_1       | 
+om1_1       | 2026-08-20 14:12:03,552 [main] INFO om.OzoneManager: started
+om1_1       | 
+
+scm1_1      | 
+om1_1       | 2026-08-20 14:12:03,553 [main] INFO om.OzoneManager: again
+";
+        let (records, summary) = read(text);
+        assert_eq!(records.len(), 2);
+        assert_eq!(summary.headerless, 0);
+        assert!(records.iter().all(|r| !r.headerless));
+        assert_eq!(summary.lines, 6);
+    }
+
+    #[test]
+    fn a_plain_line_and_a_compose_line_pasted_together() {
+        // issue 18 item 4: the second, complete record is no continuation of the first.
+        let text = "\
+2026-08-20 14:12:03,551 [scm1-DatanodeAdminManager-0] INFO org.apache.hadoop.hdds.scm.node.DatanodeAdminMonitorImpl: There are 1 nodes tracked for decommission and maintenance.  0 pending nodes.
+scm2_1  | 2026-08-20 14:12:03,600 [scm2-DatanodeAdminManager-0] INFO org.apache.hadoop.hdds.scm.node.DatanodeAdminMonitorImpl: There are 1 nodes tracked for decommission and maintenance.  0 pending nodes.
+scm2_1  | \tat org.X.y(X.java:1)
+\tat org.X.z(X.java:2)
+";
+        let (records, _) = read(text);
+        assert_eq!(records.len(), 2);
+        assert_eq!(records[0].host, None);
+        assert_eq!(records[1].host.as_deref(), Some("scm2"));
+        assert_eq!(records[1].continuation, "\tat org.X.y(X.java:1)");
+        assert_eq!(records[0].continuation, "\tat org.X.z(X.java:2)");
+    }
+
+    #[test]
+    fn lines_without_a_time_are_untimed_records() {
+        // issue 18 item 6: the test layout with its date cut off, then a complete line.
+        let text = "\
+INFO  node.SCMNodeManager (SCMNodeManager.java:register(412)) - Registered datanode: 3f2b9c1e-7a4d-4e8b-9c0f-5d6e7f8a9b0c(dn1/10.0.0.1)
+2026-08-20 14:12:04,000 [main] INFO node.SCMNodeManager (SCMNodeManager.java:register(412)) - Registered datanode: x
+";
+        let (records, summary) = read(text);
+        assert_eq!(records.len(), 2);
+        assert_eq!(records[0].ts, None);
+        assert_eq!(records[0].logger.as_deref(), Some("node.SCMNodeManager"));
+        assert!(records[0].message.starts_with("Registered datanode: 3f2b"));
+        assert!(records[1].ts.is_some());
+        assert_eq!(summary.headerless, 0);
+    }
+
+    #[test]
+    fn docker_desktop_copies_use_the_log4j_time() {
+        // issue 18 item 3: the viewer's local time (no millis) before the log4j time, here in
+        // another zone; the viewer's time only where the line has none.
+        let text = "\
+2026-08-20 16:12:03 2026-08-20 14:12:03,551 [main] INFO om.OzoneManager: started
+2026-08-20 16:12:03 java.io.IOException: boom
+2026-08-20 16:12:04 [main] INFO om.OzoneManager: no time of its own
+";
+        let (records, summary) = read(text);
+        assert_eq!(records.len(), 2);
+        let times: Vec<_> = records
+            .iter()
+            .map(|r| r.ts.map(crate::time::format_rfc3339))
+            .collect();
+        assert_eq!(times[0].as_deref(), Some("2026-08-20T14:12:03.551Z"));
+        assert_eq!(times[1].as_deref(), Some("2026-08-20T16:12:04.000Z"));
+        assert_eq!(records[0].continuation, "java.io.IOException: boom");
+        assert_eq!(summary.layout.as_deref(), Some("local-stamp+console"));
+    }
+
+    #[test]
+    fn kubectl_prefix_names_pod_and_container() {
+        // shippers.md 8.1: `kubectl logs --all-pods --prefix --timestamps`, interleaved.
+        let text = "\
+[pod/datanode-0/datanode] 2027-06-12T10:38:25.118734012Z 2027-06-12 10:38:25 WARN  EndpointStateMachine:242 - Unable to communicate to SCM server at scm-0.scm.default.svc.cluster.local:9861 past 60 seconds.
+[pod/datanode-1/datanode] 2027-06-12T10:38:25.120000000Z 2027-06-12 10:38:25 INFO  XceiverServerRatis:544 - x
+[pod/datanode-0/datanode] 2027-06-12T10:38:25.118790000Z java.net.ConnectException: Call From datanode-0.datanode.default.svc.cluster.local/10.244.2.7 to scm-0.scm.default.svc.cluster.local:9861 failed
+[pod/datanode-0/datanode] 2027-06-12T10:38:25.118801331Z \tat org.apache.hadoop.net.NetUtils.wrapException(NetUtils.java:863)
+";
+        let (records, summary) = read(text);
+        assert_eq!(records.len(), 2);
+        assert_eq!(records[0].host.as_deref(), Some("datanode-0"));
+        assert_eq!(records[0].component, Some(Component::Datanode));
+        assert_eq!(records[0].continuation_lines, 2);
+        assert_eq!(records[1].host.as_deref(), Some("datanode-1"));
+        assert_eq!(summary.layout.as_deref(), Some("kubectl-prefix+old-docker"));
+        // Without --timestamps.
+        let (records, _) = read(
+            "[pod/scm-1/scm] 2027-06-12 10:38:22,336 [scm1-ReplicationMonitor] INFO replication.ReplicationManager: x\n",
+        );
+        assert_eq!(records[0].host.as_deref(), Some("scm-1"));
+    }
+
+    #[test]
+    fn journalctl_short_iso_names_the_host() {
+        // shippers.md 7.3: tabs of stack frames became eight spaces.
+        let text = "\
+2027-06-12T10:38:22+00:00 scm1.example.com ozone[48211]: 2027-06-12 10:38:22,336 [scm1-ReplicationMonitor] ERROR replication.ReplicationManager: failed
+2027-06-12T10:38:22+00:00 scm1.example.com ozone[48211]: java.io.IOException: x
+2027-06-12T10:38:22+00:00 scm1.example.com ozone[48211]:         at org.apache.hadoop.hdds.scm.ha.invoker.ScmInvoker.invokeReplicateDirect(ScmInvoker.java:78)
+";
+        let (records, summary) = read(text);
+        assert_eq!(records.len(), 1);
+        assert_eq!(records[0].host.as_deref(), Some("scm1.example.com"));
+        assert_eq!(records[0].continuation_lines, 2);
+        assert_eq!(summary.layout.as_deref(), Some("journald-short+console"));
+    }
+
+    #[test]
+    fn ozone_insight_logs() {
+        // issue 18 item 8: `ozone insight logs scm.node-manager` (LogSubcommand, LogStreamServlet).
+        let text = "\
+[SCM] 2026-08-20 14:02:10,331 [INFO|org.apache.hadoop.hdds.scm.node.SCMNodeManager|SCMNodeManager] Registered datanode: 3f2b9c1e-7a4d-4e8b-9c0f-5d6e7f8a9b0c(dn1/10.0.0.1)
+[DATANODE-3f2b9c1e-7a4d-4e8b-9c0f-5d6e7f8a9b0c] 2026-08-20 14:02:11,002 [DEBUG|org.apache.hadoop.ozone.container.common.states.endpoint.HeartbeatEndpointTask|HeartbeatEndpointTask] Sending heartbeat message :: x
+";
+        let (records, summary) = read(text);
+        assert_eq!(records.len(), 2);
+        assert_eq!(records[0].component, Some(Component::Scm));
+        assert_eq!(
+            records[0].logger.as_deref(),
+            Some("org.apache.hadoop.hdds.scm.node.SCMNodeManager")
+        );
+        assert_eq!(records[0].level, Some(Level::Info));
+        assert!(records[0].message.starts_with("Registered datanode"));
+        assert_eq!(
+            records[1].host.as_deref(),
+            Some("3f2b9c1e-7a4d-4e8b-9c0f-5d6e7f8a9b0c")
+        );
+        assert_eq!(summary.layout.as_deref(), Some("ozone-insight+insight"));
+    }
+
+    #[test]
+    fn cri_pieces_join_into_one_line() {
+        // shippers.md 1.2: containerd splits a long line into `P` pieces and a last `F` piece.
+        let text = "\
+2027-06-12T10:39:01.402118007Z stdout P 2027-06-12 10:39:01,402 [main] INFO om.OzoneManager: first piece
+2027-06-12T10:39:01.402120000Z stderr F 2027-06-12 10:39:01,402 [main] WARN om.OzoneManager: other stream
+2027-06-12T10:39:01.402131270Z stdout F , rest of that line
+";
+        let (records, summary) = read(text);
+        assert_eq!(records.len(), 2);
+        let joined = records.iter().find(|r| r.line == 1).unwrap();
+        assert_eq!(joined.message, "first piece, rest of that line");
+        assert_eq!(joined.level, Some(Level::Info));
+        assert_eq!(summary.layout.as_deref(), Some("cri+console"));
+    }
+
+    #[test]
     fn invalid_utf8_and_long_lines_are_read() {
         let mut bytes = b"2026-08-20 14:12:04,000 [main] INFO a.b.C: caf\xe9 ".to_vec();
         bytes.extend(std::iter::repeat_n(b'x', 1 << 20));
@@ -524,11 +947,11 @@ om1_1       | 2026-08-20 14:12:03,553 [main] INFO om.OzoneManager: again
     #[test]
     fn skipped_records_are_counted_with_their_continuations_and_never_emitted() {
         let text = "\
-2026-08-20 14:12:03,551 [main] INFO a.B: keep one
-2026-08-20 14:12:03,552 [main] INFO a.B: SKIP me
+2026-08-20 14:12:03,551 [main] INFO a.b.C: keep one
+2026-08-20 14:12:03,552 [main] INFO a.b.C: SKIP me
 java.io.IOException: boom
 \tat org.X.y(X.java:1)
-2026-08-20 14:12:03,553 [main] INFO a.B: keep two
+2026-08-20 14:12:03,553 [main] INFO a.b.C: keep two
 ";
         let options = ReadOptions {
             skip: Some(Skip(Arc::new(|line: &[u8]| {

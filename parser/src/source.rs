@@ -1,4 +1,9 @@
-//! Which host and component a log stream belongs to.
+//! Which host and component a log stream, and each record in it, belongs to.
+
+mod loggers;
+mod resolve;
+
+pub use resolve::{SourceResolver, node_of_thread, short_host};
 
 use serde::Serialize;
 use std::fmt;
@@ -22,6 +27,22 @@ pub enum Component {
 }
 
 impl Component {
+    /// Every component, in declaration order (`component as usize` indexes it).
+    pub const ALL: [Component; 12] = [
+        Component::Om,
+        Component::Scm,
+        Component::Datanode,
+        Component::Recon,
+        Component::S3g,
+        Component::OmAudit,
+        Component::OmSysAudit,
+        Component::ScmAudit,
+        Component::DnAudit,
+        Component::DnContainer,
+        Component::Client,
+        Component::Unknown,
+    ];
+
     pub fn as_str(self) -> &'static str {
         match self {
             Component::Om => "om",
@@ -51,19 +72,24 @@ impl Component {
         )
     }
 
-    /// The component an audit logger name (`%c{1}`) belongs to.
+    /// The component an audit or container logger name (`%c{1}`, or a JSON layout's logger)
+    /// belongs to: `OMAudit`, `OMSystemAudit`, `SCMAudit`, `DNAudit` (`*-audit-log4j2.properties`)
+    /// and `ContainerLog` (`dn-container-log4j2.properties`).
     pub fn from_audit_logger(logger: &str) -> Option<Component> {
         Some(match logger {
             "OMAudit" => Component::OmAudit,
             "OMSystemAudit" => Component::OmSysAudit,
             "SCMAudit" => Component::ScmAudit,
             "DNAudit" => Component::DnAudit,
+            "ContainerLog" => Component::DnContainer,
             _ => return None,
         })
     }
 
-    /// The component a service logger name points to, full (`org.apache.hadoop.hdds.scm.node.X`)
-    /// or abbreviated by `%c{2}` (`node.SCMNodeManager`) — the latter only for unambiguous packages.
+    /// The component a service logger name points to: a full name by its package
+    /// (`org.apache.hadoop.hdds.scm.node.X`), an abbreviated one (`%c{2}` `node.SCMNodeManager`,
+    /// `%c{1}` `SCMNodeManager`, `%c{3}` …) by its class, from the table of every Ozone class that
+    /// has a logger ([`loggers`]); a class two components share is told apart by its package.
     pub fn from_logger(logger: &str) -> Option<Component> {
         const FULL: &[(&str, Component)] = &[
             ("org.apache.hadoop.hdds.scm.", Component::Scm),
@@ -76,11 +102,30 @@ impl Component {
             ("org.apache.hadoop.ozone.client.", Component::Client),
             ("org.apache.hadoop.hdds.scm.storage.", Component::Client),
         ];
-        // Longest prefix wins: `hdds.scm.storage` is the client's BlockOutputStream package.
-        FULL.iter()
-            .filter(|(prefix, _)| logger.starts_with(prefix))
-            .max_by_key(|(prefix, _)| prefix.len())
-            .map(|&(_, c)| c)
+        if logger.starts_with("org.apache.") {
+            // Longest prefix wins: `hdds.scm.storage` is the client's BlockOutputStream package.
+            return FULL
+                .iter()
+                .filter(|(prefix, _)| logger.starts_with(prefix))
+                .max_by_key(|(prefix, _)| prefix.len())
+                .map(|&(_, c)| c);
+        }
+        // Inner-class loggers (`Outer$Inner`) are looked up by their outer class.
+        let logger = logger.split('$').next().unwrap_or(logger);
+        let lookup = |name: &str| {
+            loggers::LOGGER_COMPONENTS
+                .binary_search_by(|(key, _)| (*key).cmp(name))
+                .ok()
+                .map(|i| loggers::LOGGER_COMPONENTS[i].1)
+        };
+        let class_at = logger.rfind('.').map_or(0, |dot| dot + 1);
+        lookup(&logger[class_at..]).or_else(|| {
+            // `<package>.<Class>`: the logger's last two segments.
+            let package_at = logger[..class_at.checked_sub(1)?]
+                .rfind('.')
+                .map_or(0, |dot| dot + 1);
+            lookup(&logger[package_at..])
+        })
     }
 }
 
@@ -185,6 +230,40 @@ mod service_tests {
         assert_eq!(component_from_service("omega"), None);
         assert_eq!(component_from_service("kdc"), None);
     }
+
+    #[test]
+    fn abbreviated_loggers_name_their_component() {
+        // The loggers of issue 18 item 2, as `%c{2}` and `%c{1}` print them.
+        for (logger, component) in [
+            ("statemachine.EndpointStateMachine", Component::Datanode),
+            ("keyvalue.KeyValueHandler", Component::Datanode),
+            ("om.OzoneManager", Component::Om),
+            ("pipeline.SCMPipelineManager", Component::Scm),
+            ("ReplicationManager", Component::Scm),
+            ("EndpointStateMachine", Component::Datanode),
+            (
+                "common.statemachine.EndpointStateMachine",
+                Component::Datanode,
+            ),
+            ("io.BlockOutputStreamEntryPool", Component::Client),
+            ("XceiverServerRatis$RaftServerRpcImpl", Component::Datanode),
+            // One simple name, two components: the package tells them apart.
+            ("block.BlockManagerImpl", Component::Scm),
+            ("impl.BlockManagerImpl", Component::Datanode),
+        ] {
+            assert_eq!(Component::from_logger(logger), Some(component), "{logger}");
+        }
+        for logger in [
+            "BlockManagerImpl",
+            "impl.RaftServerImpl",
+            "server.RaftServer$Division",
+            "org.apache.ratis.server.impl.RaftServerImpl",
+            "ipc.Server",
+            "",
+        ] {
+            assert_eq!(Component::from_logger(logger), None, "{logger}");
+        }
+    }
 }
 
 /// Which rotated log stream a file belongs to, and how old it is within that stream.
@@ -204,7 +283,7 @@ pub struct RotationKey {
 const DATED_AGE_BASE: u64 = 1_000_000_000_000_000_000;
 
 /// The extensions a log file ends with before any rotation suffix.
-const LOG_EXTENSIONS: &[&str] = &[".log", ".out", ".txt"];
+const LOG_EXTENSIONS: &[&str] = &[".log", ".out", ".txt", ".json", ".jsonl", ".ndjson"];
 const COMPRESSION_EXTENSIONS: &[&str] = &[".gz", ".zst", ".zstd"];
 const ARCHIVE_EXTENSIONS: &[&str] = &[".tar.gz", ".tar.zst", ".tar.zstd", ".tgz", ".tzst", ".tar"];
 
@@ -530,7 +609,11 @@ fn hint_from_file_name(name: &str) -> SourceHint {
     }
     // kubelet `/var/log/containers/<pod>_<namespace>_<container>-<id>.log`; host names have no `_`.
     let stem = stem.split('_').next().unwrap_or(stem);
-    if let Some(rest) = strip_prefix_ignore_case(stem, "ozone-") {
+    // `ozone-<user>-<role>-<host>` (ozone-functions.sh, 1.0.0 on); `hadoop-<user>-<role>-<host>`
+    // (hadoop-functions.sh `HADOOP_LOGFILE`, 0.5.0-beta and earlier).
+    if let Some(rest) = strip_prefix_ignore_case(stem, "ozone-")
+        .or_else(|| strip_prefix_ignore_case(stem, "hadoop-"))
+    {
         // `ozone-<user>-<role>-<host>`: the first role after the user; else `ozone-<role>-…`.
         let mut offsets = Vec::new();
         let mut start = 0;
@@ -574,6 +657,19 @@ fn strip_prefix_ignore_case<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
 
 /// What a folder name says: a host (and its role when the name has one), or only a role.
 fn folder_hint(folder: &str) -> (Option<String>, Option<Component>) {
+    // kubelet `/var/log/pods/<namespace>_<pod>_<pod uid>/<container>/<n>.log`.
+    let parts: Vec<&str> = folder.split('_').collect();
+    if let [namespace, pod, uid] = parts[..]
+        && !namespace.is_empty()
+        && !pod.is_empty()
+        && uid.len() >= 32
+        && uid.bytes().all(|b| b.is_ascii_hexdigit() || b == b'-')
+    {
+        return (
+            Some(pod.to_string()),
+            role_numbered(pod).or_else(|| pod_name(pod)),
+        );
+    }
     if let Some(component) = role_numbered(folder).or_else(|| pod_name(folder)) {
         return (Some(folder.to_string()), Some(component));
     }
@@ -701,6 +797,34 @@ mod tests {
             Some("scm2"),
             Some(Component::Scm),
         );
+        // 0.5.0-beta and earlier: hadoop-functions.sh
+        // `HADOOP_LOGFILE="hadoop-${HADOOP_IDENT_STRING}-${HADOOP_SUBCMD}-${HOSTNAME}.log"`.
+        check(
+            "hadoop-hadoop-scm-scm1.example.com.log",
+            Some("scm1.example.com"),
+            Some(Component::Scm),
+        );
+        check(
+            "logs/hadoop-ozone-datanode-dn7.out.2",
+            Some("dn7"),
+            Some(Component::Datanode),
+        );
+        check(
+            "hadoop-hadoop-om-om-0.log",
+            Some("om-0"),
+            Some(Component::Om),
+        );
+    }
+
+    #[test]
+    fn kubelet_pod_folders_and_json_exports() {
+        // `/var/log/pods/<namespace>_<pod>_<uid>/<container>/<restart>.log` (shippers.md 1).
+        check(
+            "var/log/pods/default_datanode-2_8d3e5a1b-2c4f-4a6e-9b7d-0f1e2d3c4b5a/datanode/0.log",
+            Some("datanode-2"),
+            Some(Component::Datanode),
+        );
+        check("export/scm-0.jsonl", Some("scm-0"), Some(Component::Scm));
     }
 
     #[test]

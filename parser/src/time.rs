@@ -203,8 +203,24 @@ pub fn format_rfc3339(millis: i64) -> String {
 /// Parses an RFC 3339 timestamp with an explicit offset (`2026-08-20T14:02:10.331847Z`), as
 /// `docker compose logs -t` and log viewers print it, into UTC epoch milliseconds.
 pub fn parse_rfc3339(s: &str) -> Option<i64> {
-    let ts: jiff::Timestamp = s.parse().ok()?;
-    Some(ts.as_millisecond())
+    parse_rfc3339_nanos(s).map(|n| n.div_euclid(1_000_000) as i64)
+}
+
+/// [`parse_rfc3339`] to nanoseconds (collectors keep them: two lines of one stack trace often
+/// share a millisecond). Offsets may also lack the colon (`+0000`: journalctl before systemd 255,
+/// log4j2 2.25+ `ZZZ`).
+pub fn parse_rfc3339_nanos(s: &str) -> Option<i128> {
+    let parse = |s: &str| s.parse::<jiff::Timestamp>().ok().map(|t| t.as_nanosecond());
+    parse(s).or_else(|| {
+        let cut = s.len().checked_sub(5)?;
+        let (head, offset) = (s.get(..cut)?, s.get(cut..)?);
+        let colonless = offset.starts_with(['+', '-'])
+            && offset[1..].bytes().all(|b| b.is_ascii_digit())
+            && head.contains('T');
+        colonless
+            .then(|| parse(&format!("{head}{}:{}", &offset[..3], &offset[3..])))
+            .flatten()
+    })
 }
 
 #[cfg(test)]
@@ -293,5 +309,11 @@ mod tests {
         let ms = parse_rfc3339("2026-08-20T14:02:10.331847000Z").unwrap();
         assert_eq!(format_rfc3339(ms), "2026-08-20T14:02:10.331Z");
         assert_eq!(parse_rfc3339("nonsense"), None);
+        let colonless = parse_rfc3339("2027-06-12T12:38:22.412+0200").unwrap();
+        assert_eq!(format_rfc3339(colonless), "2027-06-12T10:38:22.412Z");
+        assert_eq!(
+            parse_rfc3339_nanos("2027-06-12T10:38:25.118801331Z").unwrap() % 1_000_000_000,
+            118_801_331
+        );
     }
 }

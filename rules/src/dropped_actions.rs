@@ -31,7 +31,7 @@ use crate::{
 };
 use oztrace_analyzer::machine::Replay;
 use oztrace_analyzer::machines::endpoint::{
-    DatanodeHosts, MACHINE, ScmSignal, endpoint_key, host_key, scm_signal,
+    DatanodeHosts, MACHINE, ScmSignal, endpoint_key, scm_signal,
 };
 use oztrace_analyzer::trace::{EventId, Trace};
 use oztrace_parser::catalog::EventData;
@@ -39,7 +39,7 @@ use oztrace_parser::catalog::datanode::DatanodeEvent;
 use oztrace_parser::catalog::dn_endpoint::DnEndpointEvent;
 use oztrace_parser::entity::Entity;
 use oztrace_parser::event::Event;
-use oztrace_parser::source::Component;
+use oztrace_parser::source::{Component, short_host};
 use std::collections::{BTreeMap, BTreeSet};
 
 pub const RULE: &str = "dropped-actions";
@@ -221,7 +221,7 @@ pub struct DroppedActions;
 /// A container action the datanode raised (or the line that shows one was raised).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Raised {
-    /// The datanode host's short name ([`host_key`]).
+    /// The datanode host's short name ([`short_host`]).
     pub host: String,
     pub datanode: Option<String>,
     /// `None` for the full-volume trigger, whose close action names no container in the logs.
@@ -295,7 +295,7 @@ impl Observations {
             }
             return;
         }
-        let host = host_key(&event.host);
+        let host = short_host(&event.host);
         let datanode = hosts.datanode_of(event);
         match &event.data {
             EventData::DnEndpoint(e) => match e {
@@ -479,7 +479,7 @@ pub fn detect(
             let window_start = ts(first) - heartbeat_ms;
             // The stuck call ends at most one call's length after the last timeout.
             let rereg_deadline = ts(last) + timing.longest_call_ms;
-            let from_scm = |id: EventId| host_key(&trace.get(id).host) == *scm;
+            let from_scm = |id: EventId| short_host(&trace.get(id).host) == *scm;
             let rereg_all: Vec<(EventId, bool)> = obs
                 .signals
                 .iter()
@@ -576,7 +576,7 @@ pub fn detect(
             let restarted = restart_lines
                 .iter()
                 .any(|&id| scm_restart_kinds::START.contains(&trace.get(id).kind()));
-            let dn_host = host_key(&trace.get(first).host);
+            let dn_host = short_host(&trace.get(first).host);
             let on_datanode = |r: &Raised| {
                 r.datanode.as_deref() == Some(datanode.as_str())
                     || (r.datanode.is_none() && r.host == dn_host)

@@ -32,6 +32,7 @@ use oztrace_analyzer::trace::{EventId, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::scm::{AdminAction, HeartbeatCommand, ScmAudit, ScmEvent};
 use oztrace_parser::entity::{Entity, find_datanode_details, uuid_hash_code};
+use oztrace_parser::source::short_host;
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 pub const ID: &str = "overwritten-op-state";
@@ -191,17 +192,6 @@ struct Facts {
     heartbeat_audit_hosts: HashSet<String>,
 }
 
-/// A host string as an admin types it (`dn3.example.com`, `10.0.1.13:9858`), normalised.
-fn host_key(name: &str) -> String {
-    let name = name.trim().to_ascii_lowercase();
-    match name.rsplit_once(':') {
-        Some((host, port)) if port.bytes().all(|b| b.is_ascii_digit()) && !host.contains(':') => {
-            host.to_string()
-        }
-        _ => name,
-    }
-}
-
 impl Facts {
     fn collect(trace: &Trace) -> Facts {
         // Names (host and ip) of each datanode, from every `uuid(host/ip)` printed.
@@ -222,7 +212,7 @@ impl Facts {
                 let uuid = found.value.uuid.to_ascii_lowercase();
                 for name in [found.value.host, found.value.ip] {
                     by_name
-                        .entry(host_key(name))
+                        .entry(short_host(name))
                         .or_default()
                         .insert(uuid.clone());
                 }
@@ -234,7 +224,7 @@ impl Facts {
         let uuids_of = |hosts: &[String]| -> Vec<String> {
             hosts
                 .iter()
-                .flat_map(|h| by_name.get(&host_key(h)).into_iter().flatten().cloned())
+                .flat_map(|h| by_name.get(&short_host(h)).into_iter().flatten().cloned())
                 .collect()
         };
         let mut nodes: HashMap<String, Node> = HashMap::new();

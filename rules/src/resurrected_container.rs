@@ -550,7 +550,8 @@ mod tests {
                     throwable: None,
                     continuation: continuation.to_string(),
                     continuation_lines: continuation.lines().count() as u32,
-                    service: None,
+                    host: None,
+                    component: None,
                     headerless: false,
                 };
                 let typed = classify(&record, Component::Scm)

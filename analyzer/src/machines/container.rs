@@ -499,7 +499,8 @@ mod tests {
             throwable: None,
             continuation: String::new(),
             continuation_lines: 0,
-            service: None,
+            host: None,
+            component: None,
             headerless: false,
         };
         let typed = classify(&record, Component::Scm).expect("typed");
@@ -759,7 +760,8 @@ mod tests {
             throwable: None,
             continuation: String::new(),
             continuation_lines: 0,
-            service: None,
+            host: None,
+            component: None,
             headerless: false,
         };
         let typed = classify(&record, Component::DnContainer).expect("typed");

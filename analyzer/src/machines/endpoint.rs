@@ -27,7 +27,7 @@ use oztrace_parser::catalog::dn_endpoint::{DnEndpointEvent, endpoint_address};
 use oztrace_parser::catalog::scm::{ScmAudit, ScmEvent};
 use oztrace_parser::entity::{Entity, datanode_details};
 use oztrace_parser::event::Event;
-use oztrace_parser::source::Component;
+use oztrace_parser::source::{Component, short_host};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
@@ -211,35 +211,17 @@ pub fn is_legal(from: Phase, trigger: &str, to: Phase) -> bool {
     })
 }
 
-/// The key of an SCM endpoint: its host's first DNS label, lower-cased, without a
-/// docker-compose replica suffix (`scm1-1`); an IP address stays whole. Datanode lines print
+/// The key of an SCM endpoint: its host's short name ([`short_host`]: first DNS label,
+/// lower-case; an IP address stays whole). Datanode lines print
 /// `scm1.example.com:9861/scm1.example.com/10.20.0.11`, SCM files are named by host (`scm1`,
-/// `scm1.example.com`, compose service `scm1-1`): all give `scm1`.
+/// `scm1.example.com`; a compose service `scm1-1` is host `scm1` from the parser on): all give
+/// `scm1`, while `scm-0`, `scm-1` and `scm-2` stay apart.
 pub fn endpoint_key(address_or_host: &str) -> String {
     let host = endpoint_address(address_or_host)
         .map(|a| a.host)
         .unwrap_or(address_or_host)
         .trim();
-    host_key(host)
-}
-
-/// A host's short name, as [`endpoint_key`] reads it (also for datanode hosts).
-pub fn host_key(host: &str) -> String {
-    let host = host.trim().to_ascii_lowercase();
-    if host.parse::<std::net::IpAddr>().is_ok() {
-        return host;
-    }
-    let label = host.split('.').next().unwrap_or(&host);
-    match label.rsplit_once(['-', '_']) {
-        Some((stem, replica))
-            if !stem.is_empty()
-                && !replica.is_empty()
-                && replica.bytes().all(|b| b.is_ascii_digit()) =>
-        {
-            stem.to_string()
-        }
-        _ => label.to_string(),
-    }
+    short_host(host)
 }
 
 /// The SCM kinds written by other slices that this machine and the `dropped-actions` rule read
@@ -362,9 +344,12 @@ pub fn close_command_containers(command: &str) -> Vec<u64> {
 
 /// Which datanode a datanode-side event belongs to: the uuid of its thread name, else the one
 /// learnt for its host (from other thread names, or an SCM `uuid(host/ip)` naming that host).
+/// A host seen with two datanodes (one JVM running several, as MiniOzoneCluster does, or a
+/// trace with no host names) names none.
 #[derive(Debug, Default, Clone)]
 pub struct DatanodeHosts {
-    by_host: HashMap<String, String>,
+    /// `None`: more than one datanode wrote under this host.
+    by_host: HashMap<String, Option<String>>,
 }
 
 impl DatanodeHosts {
@@ -380,16 +365,26 @@ impl DatanodeHosts {
     pub fn observe(&mut self, event: &Event) {
         if let EventData::DnEndpoint(e) = &event.data
             && let Some(uuid) = e.datanode()
+            && &*event.host != "unknown"
         {
-            self.by_host
-                .insert(host_key(&event.host), uuid.to_ascii_lowercase());
+            self.learn_host(short_host(&event.host), uuid);
         } else if let Some(ScmSignal::Registered { .. }) = scm_signal(event)
             && let Some(dn) = oztrace_parser::entity::find_datanode_details(&event.text).next()
         {
-            self.by_host
-                .entry(host_key(dn.value.host))
-                .or_insert_with(|| dn.value.uuid.to_ascii_lowercase());
+            self.learn_host(short_host(dn.value.host), dn.value.uuid);
         }
+    }
+
+    fn learn_host(&mut self, host: String, uuid: &str) {
+        let uuid = uuid.to_ascii_lowercase();
+        self.by_host
+            .entry(host)
+            .and_modify(|known| {
+                if known.as_deref() != Some(uuid.as_str()) {
+                    *known = None;
+                }
+            })
+            .or_insert(Some(uuid));
     }
 
     /// The datanode uuid of a datanode-side event, if known.
@@ -408,7 +403,10 @@ impl DatanodeHosts {
         {
             return Some(uuid.clone());
         }
-        self.by_host.get(&host_key(&event.host)).cloned()
+        self.by_host
+            .get(&short_host(&event.host))
+            .cloned()
+            .flatten()
     }
 }
 
@@ -454,7 +452,7 @@ impl EndpointMachine {
         signal: &ScmSignal,
         out: &mut Vec<Transition>,
     ) {
-        let scm = host_key(&trace.get(id).host);
+        let scm = short_host(&trace.get(id).host);
         match signal {
             ScmSignal::Reregister { datanode, audit } => {
                 if *audit {
@@ -693,7 +691,7 @@ fn link_receipts(
     let mut closes: HashMap<(String, String, u64), Vec<EventId>> = HashMap::new();
     for (id, signal) in signals {
         let id = *id;
-        let scm = host_key(&trace.get(id).host);
+        let scm = short_host(&trace.get(id).host);
         match signal {
             ScmSignal::Reregister { datanode, .. } => {
                 rereg.entry((datanode.clone(), scm)).or_default().push(id);
@@ -882,10 +880,48 @@ pub(crate) mod tests {
         assert_eq!(endpoint_key("scm1:9861/scm1/172.25.0.11"), "scm1");
         assert_eq!(endpoint_key("scm1.example.com/10.20.0.42:9861"), "scm1");
         assert_eq!(endpoint_key("10.20.0.11:9861"), "10.20.0.11");
-        assert_eq!(host_key("scm1-1"), "scm1");
-        assert_eq!(host_key("SCM1.example.com"), "scm1");
-        assert_eq!(host_key("datanode2_1"), "datanode2");
-        assert_eq!(host_key("dn2"), "dn2");
+        assert_eq!(short_host("SCM1.example.com"), "scm1");
+        assert_eq!(short_host("dn2"), "dn2");
+        // A StatefulSet's pods are different hosts (issue 18 item 1).
+        assert_eq!(
+            endpoint_key(
+                "scm-1.scm.default.svc.cluster.local:9861/scm-1.scm.default.svc.cluster.local/10.244.1.13"
+            ),
+            "scm-1"
+        );
+        assert_ne!(short_host("scm-0"), short_host("scm-1"));
+        assert_ne!(short_host("datanode-0"), short_host("datanode-2"));
+    }
+
+    #[test]
+    fn datanode_hosts_keep_pods_apart_and_refuse_a_shared_host() {
+        let dn = |host: &str, uuid: &str| {
+            let mut e = dn_event(
+                0,
+                DnEndpointEvent::EndpointTimeout {
+                    datanode: Some(uuid.into()),
+                    endpoint: ADDR.into(),
+                },
+            );
+            e.host = Arc::from(host);
+            e
+        };
+        let (a, b) = (
+            "3f2b9c1e-7a4d-4e8b-9c0f-5d6e7f8a9b0c",
+            "8d1e5a3b-2c4f-4a6e-9b7d-0f1e2d3c4b5a",
+        );
+        let mut hosts = DatanodeHosts::default();
+        hosts.observe(&dn("datanode-0", a));
+        hosts.observe(&dn("datanode-1", b));
+        let mut other = scm_event(0, "datanode-1");
+        other.component = Component::Datanode;
+        other.entities.clear();
+        assert_eq!(hosts.datanode_of(&other).as_deref(), Some(b));
+        other.host = Arc::from("datanode-0");
+        assert_eq!(hosts.datanode_of(&other).as_deref(), Some(a));
+        // One JVM, two datanodes: the host names neither.
+        hosts.observe(&dn("datanode-0", b));
+        assert_eq!(hosts.datanode_of(&other), None);
     }
 
     #[test]
@@ -1014,7 +1050,8 @@ pub(crate) mod tests {
             throwable: None,
             continuation: String::new(),
             continuation_lines: 0,
-            service: None,
+            host: None,
+            component: None,
             headerless: false,
         };
         match oztrace_parser::catalog::classify(&record, Component::ScmAudit).map(|t| t.data) {
@@ -1155,7 +1192,7 @@ pub(crate) mod tests {
     fn receipts_link_to_the_scm_answer_on_the_same_endpoint() {
         let trace = Trace::from_ordered(
             vec![
-                scm_event(0, "scm1-1"),
+                scm_event(0, "scm1"),
                 scm_event(5, "scm2"),
                 reregister_received(10),
                 reregister_received(5_000),

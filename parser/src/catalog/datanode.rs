@@ -284,7 +284,9 @@ impl DatanodeEvent {
     }
 }
 
-const RELEASES: &str = "Ozone 2.0-HEAD (HEAD 78d5650c)";
+/// The releases a row's wording was found in (at the tags ozone-1.3.0 … 2.2.0 and HEAD); rows
+/// that differ say so.
+const RELEASES: &str = "1.3–HEAD";
 const CSM: &str =
     "org.apache.hadoop.ozone.container.common.transport.server.ratis.ContainerStateMachine";
 const XSR: &str =
@@ -297,12 +299,15 @@ const CCCH: &str = "org.apache.hadoop.ozone.container.common.statemachine.comman
 
 macro_rules! kind {
     ($kind:literal, $log:literal, $class:expr, $level:literal, $template:literal, $catalogue:literal) => {
+        kind!($kind, $log, $class, $level, $template, $catalogue, RELEASES)
+    };
+    ($kind:literal, $log:literal, $class:expr, $level:literal, $template:literal, $catalogue:literal, $releases:expr) => {
         KindInfo {
             kind: $kind,
             log: $log,
             class: $class,
             level: $level,
-            releases: RELEASES,
+            releases: $releases,
             template: $template,
             catalogue: $catalogue,
         }
@@ -324,7 +329,7 @@ pub const KINDS: &[KindInfo] = &[
         log: "dn-container",
         class: "org.apache.hadoop.ozone.container.common.utils.ContainerLogger",
         level: "INFO/WARN/ERROR",
-        releases: RELEASES,
+        releases: "2.0–HEAD (HEAD 78d5650c; not checked further back)",
         template: "ID=<id> | Index=<i> | BCSID=<b> | State=<s> | Volume=<v> | DataChecksum=<hex>[ | <message>]",
         catalogue: "datanode.md 1.3",
     },
@@ -334,7 +339,8 @@ pub const KINDS: &[KindInfo] = &[
         CSM,
         "INFO",
         "{}: initialize {}",
-        "datanode.md 2.3"
+        "datanode.md 2.3",
+        "2.0–HEAD"
     ),
     kind!(
         "csm_last_applied_index",
@@ -342,7 +348,8 @@ pub const KINDS: &[KindInfo] = &[
         CSM,
         "INFO",
         "{}: The snapshot info is null. Setting the last applied index to:{} / {}: Setting the last applied index to {}",
-        "datanode.md 2.3"
+        "datanode.md 2.3",
+        "2.0–HEAD"
     ),
     kind!(
         "csm_snapshot",
@@ -358,7 +365,8 @@ pub const KINDS: &[KindInfo] = &[
         CSM,
         "ERROR",
         "\"Failed to take snapshot  for \" + gid + \" as the stateMachine is unhealthy. The last applied index is at \" + ti",
-        "datanode.md 2.3"
+        "datanode.md 2.3",
+        "2.0–HEAD (HEAD 78d5650c; not checked further back)"
     ),
     kind!(
         "csm_start_transaction_failed",
@@ -398,7 +406,8 @@ pub const KINDS: &[KindInfo] = &[
         CSM,
         "ERROR",
         "Write chunk has taken {}ns crossing threshold {}ns for index {} groupId {}, cancelling pending write chunk for this group",
-        "datanode.md 2.3"
+        "datanode.md 2.3",
+        "2.0–HEAD"
     ),
     kind!(
         "csm_write_failed_close_server",
@@ -406,7 +415,8 @@ pub const KINDS: &[KindInfo] = &[
         CSM,
         "ERROR",
         "{}: Failed to writeStateMachineData, close server",
-        "datanode.md 2.3"
+        "datanode.md 2.3",
+        "HEAD (unreleased)"
     ),
     kind!(
         "csm_read_failed",
@@ -430,7 +440,8 @@ pub const KINDS: &[KindInfo] = &[
         CSM,
         "ERROR",
         "getGroupId() + \": failed to applyTransaction at logIndex \" + index + \" for \" + cmdType",
-        "datanode.md 2.3"
+        "datanode.md 2.3",
+        "1.4–HEAD"
     ),
     kind!(
         "csm_apply_failed",
@@ -478,7 +489,8 @@ pub const KINDS: &[KindInfo] = &[
         XSR,
         "WARN",
         "handleInstallSnapshotFromLeader for firstTermIndexInLog={}, terminating pipeline: {}",
-        "datanode.md 2.4"
+        "datanode.md 2.4",
+        "2.0–HEAD"
     ),
     kind!(
         "ratis_group_created",
@@ -558,7 +570,8 @@ pub const KINDS: &[KindInfo] = &[
         KVH,
         "INFO",
         "Finalized Block request received {}  / Block has been finalized {} ",
-        "datanode.md 2.5"
+        "datanode.md 2.5",
+        "2.0–HEAD"
     ),
     kind!(
         "container_mark_unhealthy_error",
@@ -598,7 +611,8 @@ pub const KINDS: &[KindInfo] = &[
         DISPATCHER,
         "WARN",
         "Triggered immediate heartbeat because of full volume.",
-        "datanode.md 2.5, 3.B"
+        "datanode.md 2.5, 3.B",
+        "2.1–HEAD"
     ),
     kind!(
         "scan_container_not_found",
@@ -606,7 +620,8 @@ pub const KINDS: &[KindInfo] = &[
         "org.apache.hadoop.ozone.container.common.impl.ContainerSet",
         "WARN",
         "Request to scan container {} which was not found in the container set",
-        "datanode.md 2.5"
+        "datanode.md 2.5",
+        "2.1–HEAD"
     ),
     kind!(
         "container_scan_result",
@@ -614,7 +629,8 @@ pub const KINDS: &[KindInfo] = &[
         "ContainerScanHelper (the scanner's logger, e.g. OnDemandContainerDataScanner)",
         "ERROR/WARN",
         "Corruption detected in container [{}]. Marking it UNHEALTHY. {} / Skipped marking container UNHEALTHY [{}]: scan failed due to transient ...",
-        "datanode.md 2.5, 3.A"
+        "datanode.md 2.5, 3.A",
+        "1.4–HEAD"
     ),
     kind!(
         "close_container_handling",
@@ -622,7 +638,8 @@ pub const KINDS: &[KindInfo] = &[
         CCCH,
         "INFO/ERROR",
         "Container #{} does not exist in datanode. Its pipeline may have closed before it was created. Container close failed. / Marking Container {} quasi closed / Follower cannot close container #{}. / Can't close container #{}",
-        "datanode.md 2.6"
+        "datanode.md 2.6",
+        "2.0–HEAD (HEAD 78d5650c; not checked further back)"
     ),
 ];
 
@@ -642,7 +659,14 @@ pub fn parse(input: &Input<'_>) -> Option<Typed> {
             }
         }
     };
-    let entities = entities(&event, &record.message);
+    // A pipeline action's reason names its peers on the lines after the first
+    // (`XceiverServerRatis.handlePipelineFailure`: `\n  Follower <peer> with datanodeId <uuid> …`).
+    let entities = match event {
+        DatanodeEvent::PipelineAction { .. } if record.continuation_lines > 0 => {
+            entities(&event, &record.full_text())
+        }
+        _ => entities(&event, &record.message),
+    };
     Some(Typed {
         data: EventData::Datanode(event),
         entities,
@@ -1269,9 +1293,20 @@ fn entities(event: &DatanodeEvent, msg: &str) -> Vec<Entity> {
         DatanodeEvent::PipelineAction { .. }
         | DatanodeEvent::InstallSnapshotTerminating { .. }
         | DatanodeEvent::RatisGroupCreated { .. } => {
+            let mut pipelines = Vec::new();
             for m in entity::find_pipelines(msg) {
+                pipelines.push(m.value.to_ascii_lowercase());
                 out.extend(Entity::pipeline(m.value));
                 out.extend(entity::group_of_pipeline(m.value).and_then(|g| Entity::group(&g)));
+            }
+            // The reason's other uuids are Ratis peers, which are datanode uuids
+            // (`with datanodeId <uuid>`, `Follower <uuid>`, `<uuid>@group-…`).
+            if matches!(event, DatanodeEvent::PipelineAction { .. }) {
+                out.extend(
+                    entity::find_uuids(msg)
+                        .filter(|m| !pipelines.contains(&m.value.to_ascii_lowercase()))
+                        .filter_map(|m| Entity::datanode(m.value)),
+                );
             }
         }
         DatanodeEvent::DispatchError { message, .. } => {
@@ -1538,7 +1573,59 @@ mod tests {
             &[],
         );
         assert!(matches!(e, DatanodeEvent::DispatchError { ref trace_id, .. } if trace_id == "7"));
-        assert!(entities.contains(&"container:5".to_string()));
+        // Printed twice (issue 18 item 9), kept once.
+        assert_eq!(entities, vec!["container:5".to_string()]);
+        let (_, entities) = one(
+            "WARN",
+            KVH,
+            "Operation: PutBlock , Trace ID:  , Message: Requested block conID: 1 locID: 113750153625600017 bcsId: 0 replicaIndex: null in container 1 is missing , Result: NO_SUCH_BLOCK , StorageContainerException Occurred.",
+            &[],
+        );
+        assert_eq!(
+            entities,
+            vec![
+                "container:1".to_string(),
+                "block:1:113750153625600017".to_string()
+            ]
+        );
+    }
+
+    #[test]
+    fn pipeline_action_reasons_name_their_datanodes() {
+        // XceiverServerRatis.handlePipelineFailure (HEAD): `name + " with datanodeId " + id +
+        // "handlePipelineFailure " + " for " + reason + ": " + role …`, a leader adds
+        // `\n  Follower <peer> with datanodeId <id> is slow with lastRpcElapsedTime=…ms`.
+        let own = "3f2b9c1e-7a4d-4e8b-9c0f-5d6e7f8a9b0c";
+        let slow = "8d1e5a3b-2c4f-4a6e-9b7d-0f1e2d3c4b5a";
+        let fine = "b2c7e9d4-1f6a-4c3b-8e52-7a9d0c4f6e13";
+        let first = format!(
+            "pipeline Action CLOSE on pipeline Pipeline-7e3b1c52-9a4d-4f18-b6e2-41a9c03d5e7b.Reason : {own}@group-41A9C03D5E7B with datanodeId {own}handlePipelineFailure  for slow follower: LEADER elapsed time=305000ms"
+        );
+        let followers = [
+            format!(
+                "  Follower {slow} with datanodeId {slow} is slow with lastRpcElapsedTime=300112ms"
+            ),
+            format!(
+                "  Follower {fine} with datanodeId {fine} is  responding with lastRpcElapsedTime=12ms"
+            ),
+        ];
+        let (e, entities) = one(
+            "WARN",
+            XSR,
+            &first,
+            &[followers[0].as_str(), followers[1].as_str()],
+        );
+        assert!(matches!(e, DatanodeEvent::PipelineAction { .. }));
+        assert_eq!(
+            entities,
+            vec![
+                "pipeline:7e3b1c52-9a4d-4f18-b6e2-41a9c03d5e7b".to_string(),
+                "group:41A9C03D5E7B".to_string(),
+                format!("datanode:{own}"),
+                format!("datanode:{slow}"),
+                format!("datanode:{fine}"),
+            ]
+        );
     }
 
     #[test]

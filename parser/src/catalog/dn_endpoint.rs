@@ -351,7 +351,8 @@ const fn kind(
         log: "datanode",
         class,
         level,
-        releases: "2.0.0–HEAD",
+        // Read at the tags ozone-1.3.0 … 2.2.0 and HEAD; rows that differ say so.
+        releases: "1.3–HEAD",
         template,
         catalogue: "datanode.md 2.6",
     }
@@ -410,12 +411,15 @@ pub const KINDS: &[KindInfo] = &[
         "WARN",
         "Detect and drop a SCMCommand {} from stale leader SCM, stale term {}, latest term {}.",
     ),
-    kind(
-        "command_queue_full",
-        STATE_CONTEXT,
-        "WARN",
-        "Ignore command as command queue crosses max limit {}.",
-    ),
+    KindInfo {
+        releases: "1.4–HEAD",
+        ..kind(
+            "command_queue_full",
+            STATE_CONTEXT,
+            "WARN",
+            "Ignore command as command queue crosses max limit {}.",
+        )
+    },
     kind(
         "reports_put_back",
         STATE_CONTEXT,
@@ -478,6 +482,7 @@ pub const KINDS: &[KindInfo] = &[
     },
     KindInfo {
         catalogue: "datanode.md 2.6, 3.B",
+        releases: "1.4–HEAD",
         ..kind(
             "reregister_received",
             HEARTBEAT_TASK,
@@ -551,12 +556,15 @@ pub const KINDS: &[KindInfo] = &[
         "DEBUG",
         "Cannot execute GetVersion task as endpoint state machine is in {} state",
     ),
-    kind(
-        "volume_marked_failed",
-        VERSION_TASK,
-        "ERROR",
-        "Marking volume {} as failed",
-    ),
+    KindInfo {
+        releases: "2.2–HEAD",
+        ..kind(
+            "volume_marked_failed",
+            VERSION_TASK,
+            "ERROR",
+            "Marking volume {} as failed",
+        )
+    },
     kind(
         "register_endpoint_shutdown",
         REGISTER_TASK,
@@ -1751,7 +1759,8 @@ commandQueueReport {
             throwable: None,
             continuation: String::new(),
             continuation_lines: 0,
-            service: None,
+            host: None,
+            component: None,
             headerless: false,
         };
         let t = classify(&record, Component::Datanode).map(|t| t.data.kind());

@@ -112,7 +112,7 @@ pub fn classify(record: &Record, component: Component) -> Option<Typed> {
         component,
         audit: audit.as_ref(),
     };
-    match component {
+    let mut typed = match component {
         Component::Scm | Component::ScmAudit => scm::parse(&input)
             .or_else(|| scm_container::parse(&input))
             .or_else(|| ratis::parse(&input)),
@@ -130,5 +130,16 @@ pub fn classify(record: &Record, component: Component) -> Option<Typed> {
             .or_else(|| datanode::parse(&input))
             .or_else(|| dn_endpoint::parse(&input))
             .or_else(|| om::parse(&input)),
+    }?;
+    // A line may print one entity several times (a block and its container, a list): once each,
+    // in the order first printed.
+    let mut i = 0;
+    while i < typed.entities.len() {
+        if typed.entities[..i].contains(&typed.entities[i]) {
+            typed.entities.remove(i);
+        } else {
+            i += 1;
+        }
     }
+    Some(typed)
 }

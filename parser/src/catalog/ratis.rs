@@ -1729,7 +1729,8 @@ org.apache.ratis.protocol.exceptions.TimeoutIOException: Timeout 10s: WriteLog:1
             throwable: None,
             continuation: String::new(),
             continuation_lines: 0,
-            service: None,
+            host: None,
+            component: None,
             headerless: false,
         };
         let t = classify(&rec, Component::Datanode).unwrap();

@@ -347,14 +347,10 @@ struct Pattern {
     build: Build,
 }
 
-/// The releases the templates below were checked against (scm.md quotes HEAD 78d5650c313f; the
-/// samples' SOURCE.md notes the same wording in 2.0.0–2.2.0 for the admin flow).
-const HEAD: &str = "2.0–HEAD";
-
 /// One table, two views: `KINDS` for the registry, `PATTERNS` for the matcher.
 macro_rules! catalogue {
     ($( $kind:literal, $package:literal, $class:literal, $level:literal, $section:literal,
-        $template:literal => $build:expr, )*) => {
+        $releases:literal, $template:literal => $build:expr, )*) => {
         /// Every SCM kind with its Ozone source (scm_audit first; several rows share a kind when
         /// one statement has variants).
         pub const KINDS: &[KindInfo] = &[
@@ -363,7 +359,7 @@ macro_rules! catalogue {
                 log: "scm-audit",
                 class: "org.apache.hadoop.ozone.audit.AuditMessage (logger SCMAudit)",
                 level: "INFO",
-                releases: "1.4–HEAD",
+                releases: "1.3–HEAD",
                 template: "user={} | ip={} | op={} {} | ret={}",
                 catalogue: "scm.md 1.2",
             },
@@ -372,7 +368,7 @@ macro_rules! catalogue {
                 log: "scm",
                 class: concat!($package, ".", $class),
                 level: $level,
-                releases: HEAD,
+                releases: $releases,
                 template: $template,
                 catalogue: $section,
             }, )*
@@ -392,16 +388,16 @@ macro_rules! catalogue {
 
 catalogue! {
     // ---- §2.1 SCMStateMachine (string concatenations, shown with {} for the values)
-    "scm_became_leader", "org.apache.hadoop.hdds.scm.ha", "SCMStateMachine", "INFO", "scm.md 2.1",
+    "scm_became_leader", "org.apache.hadoop.hdds.scm.ha", "SCMStateMachine", "INFO", "scm.md 2.1", "1.3–HEAD",
         "current SCM {} becomes leader of term {}" =>
         |_, c| Some((ScmEvent::BecameLeader { scm_id: c[0].to_ascii_lowercase(), term: num(c[1])? }, scm(c[0]))),
-    "scm_leader_changed", "org.apache.hadoop.hdds.scm.ha", "SCMStateMachine", "INFO", "scm.md 2.1",
+    "scm_leader_changed", "org.apache.hadoop.hdds.scm.ha", "SCMStateMachine", "INFO", "scm.md 2.1", "2.2–HEAD",
         "Leader changed to {}, current SCM {} is still follower." =>
         |_, c| Some((ScmEvent::LeaderChanged { leader: c[0].to_ascii_lowercase(), scm_id: c[1].to_ascii_lowercase() }, scm(c[1]))),
-    "scm_stepped_down", "org.apache.hadoop.hdds.scm.ha", "SCMStateMachine", "INFO", "scm.md 2.1",
+    "scm_stepped_down", "org.apache.hadoop.hdds.scm.ha", "SCMStateMachine", "INFO", "scm.md 2.1", "2.2–HEAD",
         "SCM {} steps down from being leader." =>
         |_, c| Some((ScmEvent::SteppedDown { scm_id: c[0].to_ascii_lowercase() }, scm(c[0]))),
-    "scm_apply_transaction", "org.apache.hadoop.hdds.scm.ha", "SCMStateMachine", "DEBUG", "scm.md 2.1",
+    "scm_apply_transaction", "org.apache.hadoop.hdds.scm.ha", "SCMStateMachine", "DEBUG", "scm.md 2.1", "2.0–HEAD",
         "{}: applyTransaction {}" =>
         |_, c| {
             let ti = entity::term_index(c[1]).map(|(t, _)| t);
@@ -411,209 +407,215 @@ catalogue! {
                 index: ti.and_then(|t| t.index),
             }, member_entities(c[0])))
         },
-    "scm_follower_caught_up", "org.apache.hadoop.hdds.scm.ha", "SCMStateMachine", "INFO", "scm.md 2.1",
+    "scm_follower_caught_up", "org.apache.hadoop.hdds.scm.ha", "SCMStateMachine", "INFO", "scm.md 2.1", "HEAD (unreleased)",
         "Follower caught up with leader: lastAppliedIndex={}, leaderCommitOnStart={}" => ha_notice,
-    "scm_install_snapshot_notified", "org.apache.hadoop.hdds.scm.ha", "SCMStateMachine", "INFO", "scm.md 2.1",
+    "scm_install_snapshot_notified", "org.apache.hadoop.hdds.scm.ha", "SCMStateMachine", "INFO", "scm.md 2.1", "1.3–HEAD",
         "Received install snapshot notification from SCM leader: {} with term index: {}" => ha_notice,
-    "scm_state_machine_reinitializing", "org.apache.hadoop.hdds.scm.ha", "SCMStateMachine", "INFO", "scm.md 2.1",
+    "scm_state_machine_reinitializing", "org.apache.hadoop.hdds.scm.ha", "SCMStateMachine", "INFO", "scm.md 2.1", "2.0–HEAD",
         "{}: SCMStateMachine is reinitializing. newTermIndex = {}" => ha_notice,
-    "scm_append_log_failed", "org.apache.hadoop.hdds.scm.ha", "SCMStateMachine", "ERROR", "scm.md 2.1",
+    "scm_append_log_failed", "org.apache.hadoop.hdds.scm.ha", "SCMStateMachine", "ERROR", "scm.md 2.1", "1.3–HEAD",
         "SCM statemachine appendLog failed, entry: {}" => ha_notice,
     // ---- §2.1 SCMContext
-    "scm_role_update", "org.apache.hadoop.hdds.scm.ha", "SCMContext", "INFO", "scm.md 2.1",
+    "scm_role_update", "org.apache.hadoop.hdds.scm.ha", "SCMContext", "INFO", "scm.md 2.1", "1.3–HEAD",
         "update <isLeader,term> from <{},{}> to <{},{}>" =>
         |_, c| Some((ScmEvent::RoleUpdate {
             was_leader: boolean(c[0])?, old_term: num(c[1])?, is_leader: boolean(c[2])?, new_term: num(c[3])?,
         }, Vec::new())),
-    "scm_leader_ready_update", "org.apache.hadoop.hdds.scm.ha", "SCMContext", "INFO", "scm.md 2.1",
+    "scm_leader_ready_update", "org.apache.hadoop.hdds.scm.ha", "SCMContext", "INFO", "scm.md 2.1", "1.3–HEAD",
         "update <isLeaderReady> from <{}> to <{}>" =>
         |_, c| Some((ScmEvent::LeaderReadyUpdate { was_ready: boolean(c[0])?, is_ready: boolean(c[1])? }, Vec::new())),
-    "scm_term_not_leader", "org.apache.hadoop.hdds.scm.ha", "SCMContext", "WARN", "scm.md 2.1",
+    "scm_term_not_leader", "org.apache.hadoop.hdds.scm.ha", "SCMContext", "WARN", "scm.md 2.1", "1.3–HEAD",
         "getTerm is invoked when not leader." => notice,
-    "scm_safe_mode_status", "org.apache.hadoop.hdds.scm.ha", "SCMContext", "INFO", "scm.md 2.1",
+    "scm_safe_mode_status", "org.apache.hadoop.hdds.scm.ha", "SCMContext", "INFO", "scm.md 2.1", "1.3–HEAD",
         "Update SafeModeStatus from {} to {}." => ha_notice,
     // ---- HddsServerUtil.startupShutdownMessage through the starter's logger (not in scm.md): the
     // banner's `/****`, `STARTUP_MSG: Starting StorageContainerManager`, `host = …` lines follow
     // as continuation lines; read at ozone-2.0.0 (line 700/731) to ozone-2.2.0 (794/825)
-    "scm_started", "org.apache.hadoop.hdds.scm.server", "StorageContainerManagerStarter", "INFO", "not in scm.md: HddsServerUtil.startupShutdownMessage",
+    "scm_started", "org.apache.hadoop.hdds.scm.server", "StorageContainerManagerStarter", "INFO", "not in scm.md: HddsServerUtil.startupShutdownMessage", "2.0–HEAD",
         "STARTUP_MSG:" => notice,
-    "scm_shutdown", "org.apache.hadoop.hdds.scm.server", "StorageContainerManagerStarter", "INFO", "not in scm.md: HddsServerUtil.startupShutdownMessage",
+    "scm_shutdown", "org.apache.hadoop.hdds.scm.server", "StorageContainerManagerStarter", "INFO", "not in scm.md: HddsServerUtil.startupShutdownMessage", "2.0–HEAD",
         "SHUTDOWN_MSG:" => notice,
     // ---- §2.1 SCMHAManagerImpl, service status
-    "scm_startup_role", "org.apache.hadoop.hdds.scm.ha", "SCMHAManagerImpl", "INFO", "scm.md 2.1",
+    "scm_startup_role", "org.apache.hadoop.hdds.scm.ha", "SCMHAManagerImpl", "INFO", "scm.md 2.1", "1.3–HEAD",
         " scm role is {} peers {}" =>
         |_, c| Some((ScmEvent::StartupRole { role: c[0].trim().to_string(), peers: c[1].to_string() }, Vec::new())),
-    "scm_service_status", "org.apache.hadoop.hdds.scm.ha", "BackgroundSCMService", "INFO", "scm.md 2.1",
+    "scm_service_status", "org.apache.hadoop.hdds.scm.ha", "BackgroundSCMService", "INFO", "scm.md 2.1", "1.3–HEAD",
         "Service {} transitions to {}." => service_status,
-    "scm_service_status", "org.apache.hadoop.hdds.scm.container.replication", "ReplicationManager", "INFO", "scm.md 2.1",
+    "scm_service_status", "org.apache.hadoop.hdds.scm.container.replication", "ReplicationManager", "INFO", "scm.md 2.1", "1.3–HEAD",
         "Service {} transitions to {}." => service_status,
-    "scm_service_status", "org.apache.hadoop.hdds.scm.pipeline", "BackgroundPipelineCreator", "INFO", "scm.md 2.1",
+    "scm_service_status", "org.apache.hadoop.hdds.scm.pipeline", "BackgroundPipelineCreator", "INFO", "scm.md 2.1", "1.3–HEAD",
         "Service {} transitions to {}." => service_status,
-    "scm_service_status", "org.apache.hadoop.hdds.scm.block", "SCMBlockDeletingService", "INFO", "scm.md 2.1",
+    "scm_service_status", "org.apache.hadoop.hdds.scm.block", "SCMBlockDeletingService", "INFO", "scm.md 2.1", "1.3–HEAD",
         "Service {} transitions to {}." => service_status,
-    "scm_service_status", "org.apache.hadoop.hdds.scm.block", "SCMBlockDeletingService", "INFO", "scm.md 2.1",
+    "scm_service_status", "org.apache.hadoop.hdds.scm.block", "SCMBlockDeletingService", "INFO", "scm.md 2.1", "1.4.1–HEAD",
         "notifyStatusChanged:{}" =>
         |_, c| Some((ScmEvent::ServiceStatus { service: "SCMBlockDeletingService".into(), status: c[0].to_string() }, Vec::new())),
 
     // ---- §2.2 NodeDecommissionManager
-    "admin_requested", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "INFO", "scm.md 2.2",
+    "admin_requested", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "INFO", "scm.md 2.2", "2.0–HEAD",
         "Force flag = {}. Checking if decommission is possible for dns: {}" =>
         |_, c| requested(AdminAction::Decommission, c),
-    "admin_requested", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "INFO", "scm.md 2.2",
+    "admin_requested", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "INFO", "scm.md 2.2", "2.0–HEAD",
         "Force flag = {}. Skip checking if decommission is possible for dns: {}" =>
         |_, c| requested(AdminAction::Decommission, c),
-    "admin_requested", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "INFO", "scm.md 2.2",
+    "admin_requested", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "INFO", "scm.md 2.2", "2.0–HEAD",
         "Force flag = {}. Checking if maintenance is possible for dns: {}" =>
         |_, c| requested(AdminAction::Maintenance, c),
-    "admin_requested", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "INFO", "scm.md 2.2",
+    "admin_requested", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "INFO", "scm.md 2.2", "2.0–HEAD",
         "Force flag = {}. Skip checking if maintenance is possible for dns: {}" =>
         |_, c| requested(AdminAction::Maintenance, c),
-    "admin_insufficient_nodes", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "ERROR", "scm.md 2.2",
+    "admin_insufficient_nodes", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "ERROR", "scm.md 2.2", "2.0–HEAD",
         "Cannot decommission nodes as sufficient node are not available." => notice,
-    "admin_insufficient_nodes", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "ERROR", "scm.md 2.2",
+    "admin_insufficient_nodes", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "ERROR", "scm.md 2.2", "2.0–HEAD",
         "Cannot put nodes to maintenance as sufficient node are not available." => notice,
-    "admin_insufficient_nodes_detail", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "INFO", "scm.md 2.2",
+    "admin_insufficient_nodes_detail", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "INFO", "scm.md 2.2", "2.0–HEAD",
         "Insufficient nodes. Tried to decommission {} nodes out of {} IN-SERVICE HEALTHY and {} not IN-SERVICE or not HEALTHY nodes. Cannot decommission as a minimum of {} IN-SERVICE HEALTHY nodes are required to maintain replication after decommission. Failing due to datanode : {}, container : {}" =>
         |k, c| {
             let mut entities = datanodes_in(c[4]);
             entities.extend(entity::container_id(c[5].trim()).map(Entity::Container));
             Some((notice_of(k, c), entities))
         },
-    "admin_host_rejected", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "WARN", "scm.md 2.2",
+    "admin_host_rejected", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "WARN", "scm.md 2.2", "2.0–HEAD",
         "Cannot decommission {} because it is not IN-SERVICE" => host,
-    "admin_host_rejected", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "WARN", "scm.md 2.2",
+    "admin_host_rejected", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "WARN", "scm.md 2.2", "2.0–HEAD",
         "Cannot decommission {} because it is not found in SCM" => host,
-    "decommission_started", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "INFO", "scm.md 2.2",
+    "decommission_started", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "INFO", "scm.md 2.2", "1.3–HEAD",
         "Starting Decommission for node {}" =>
         |_, c| started(AdminAction::Decommission, c[0]),
-    "admin_start_noop", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "INFO", "scm.md 2.2",
+    "admin_start_noop", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "INFO", "scm.md 2.2", "1.3–HEAD",
         "Start Decommission called on node {} in state {}. Nothing to do." =>
         |k, c| not_started(k, AdminAction::Decommission, c),
-    "admin_start_refused", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "ERROR", "scm.md 2.2",
+    "admin_start_refused", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "ERROR", "scm.md 2.2", "1.3–HEAD",
         "Cannot decommission node {} in state {}" =>
         |k, c| not_started(k, AdminAction::Decommission, c),
-    "recommission_queued", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "INFO", "scm.md 2.2, 4.4(a)",
+    "recommission_queued", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "INFO", "scm.md 2.2, 4.4(a)", "1.3–HEAD",
         "Queued node {} for recommission" => node,
-    "admin_start_noop", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "INFO", "scm.md 2.2",
+    "admin_start_noop", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "INFO", "scm.md 2.2", "1.3–HEAD",
         "Recommission called on node {} with state {}. Nothing to do." =>
         |k, c| not_started(k, AdminAction::Recommission, c),
-    "recommission_host_not_found", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "WARN", "scm.md 2.2",
+    "recommission_host_not_found", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "WARN", "scm.md 2.2", "1.3–HEAD",
         "Host {} was not found in SCM. Ignoring the request to recommission it." => host,
-    "maintenance_started", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "INFO", "scm.md 2.2",
+    "maintenance_started", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "INFO", "scm.md 2.2", "1.3–HEAD",
         "Starting Maintenance for node {}" =>
         |_, c| started(AdminAction::Maintenance, c[0]),
-    "admin_start_noop", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "INFO", "scm.md 2.2",
+    "admin_start_noop", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "INFO", "scm.md 2.2", "1.3–HEAD",
         "Starting Maintenance called on node {} with state {}. Nothing to do." =>
         |k, c| not_started(k, AdminAction::Maintenance, c),
-    "admin_start_refused", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "ERROR", "scm.md 2.2",
+    "admin_start_refused", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "ERROR", "scm.md 2.2", "1.3–HEAD",
         "Cannot start maintenance on node {} in state {}" =>
         |k, c| not_started(k, AdminAction::Maintenance, c),
-    "continue_admin_ignored", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "INFO", "scm.md 2.2",
+    "continue_admin_ignored", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "INFO", "scm.md 2.2", "1.3–HEAD",
         "follower SCM ignored continue admin for datanode {}" => node,
-    "continue_admin", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "INFO", "scm.md 2.2, 4.2 step 7",
+    "continue_admin", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "INFO", "scm.md 2.2, 4.2 step 7", "1.3–HEAD",
         "Continue admin for datanode {}" => node,
-    "admin_node_not_found", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "WARN", "scm.md 2.2",
+    "admin_node_not_found", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "WARN", "scm.md 2.2", "1.3–HEAD",
         "NodeNotFound when adding the node to the decommissionManager" => notice,
-    "admin_host_unresolved", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "WARN", "scm.md 2.2",
+    "admin_host_unresolved", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "WARN", "scm.md 2.2", "1.3–HEAD",
         "Unable to resolve host {} " => host,
 
     // ---- §2.2 DatanodeAdminMonitorImpl
-    "admin_tracked_count", "org.apache.hadoop.hdds.scm.node", "DatanodeAdminMonitorImpl", "INFO", "scm.md 2.2, 4.2 step 3",
+    "admin_tracked_count", "org.apache.hadoop.hdds.scm.node", "DatanodeAdminMonitorImpl", "INFO", "scm.md 2.2, 4.2 step 3", "1.3–HEAD",
         "There are {} nodes tracked for decommission and maintenance.  {} pending nodes." =>
         |_, c| Some((ScmEvent::TrackedCount { tracked: num(c[0])?, pending: num(c[1])? }, Vec::new())),
-    "admin_recommissioned", "org.apache.hadoop.hdds.scm.node", "DatanodeAdminMonitorImpl", "INFO", "scm.md 2.2, 3",
+    "admin_recommissioned", "org.apache.hadoop.hdds.scm.node", "DatanodeAdminMonitorImpl", "INFO", "scm.md 2.2, 3", "1.3–HEAD",
         "Recommissioned node {}" => tracked_node,
-    "admin_cancel_failed", "org.apache.hadoop.hdds.scm.node", "DatanodeAdminMonitorImpl", "WARN", "scm.md 2.2",
+    "admin_cancel_failed", "org.apache.hadoop.hdds.scm.node", "DatanodeAdminMonitorImpl", "WARN", "scm.md 2.2", "1.3–HEAD",
         "Failed processing the cancel admin request for {}" => tracked_node,
-    "admin_aborted", "org.apache.hadoop.hdds.scm.node", "DatanodeAdminMonitorImpl", "WARN", "scm.md 2.2, 4.2 step 5",
+    "admin_aborted", "org.apache.hadoop.hdds.scm.node", "DatanodeAdminMonitorImpl", "WARN", "scm.md 2.2, 4.2 step 5", "1.3–HEAD",
         "Datanode {} has an operational state of {} when it should be undergoing decommission or maintenance. Aborting admin for this node." =>
         |_, c| {
             let (uuid, entities) = datanode(c[0])?;
             Some((ScmEvent::AdminAborted { datanode: uuid, op_state: word(c[1])? }, entities))
         },
-    "admin_aborted_dead", "org.apache.hadoop.hdds.scm.node", "DatanodeAdminMonitorImpl", "ERROR", "scm.md 2.2, 4.4(c)",
+    "admin_aborted_dead", "org.apache.hadoop.hdds.scm.node", "DatanodeAdminMonitorImpl", "ERROR", "scm.md 2.2, 4.4(c)", "1.3–HEAD",
         "Datanode {} is dead but is not IN_MAINTENANCE. Aborting the admin workflow for this node" => node,
-    "admin_dead_cannot_continue", "org.apache.hadoop.hdds.scm.node", "DatanodeAdminMonitorImpl", "WARN", "scm.md 2.2",
+    "admin_dead_cannot_continue", "org.apache.hadoop.hdds.scm.node", "DatanodeAdminMonitorImpl", "WARN", "scm.md 2.2", "1.3–HEAD",
         "Datanode {} is dead and the admin workflow cannot continue. The node will be put back to IN_SERVICE and handled as a dead node" => node,
-    "admin_unexpected_error", "org.apache.hadoop.hdds.scm.node", "DatanodeAdminMonitorImpl", "ERROR", "scm.md 2.2",
+    "admin_unexpected_error", "org.apache.hadoop.hdds.scm.node", "DatanodeAdminMonitorImpl", "ERROR", "scm.md 2.2", "1.3–HEAD",
         "An unexpected error occurred processing datanode {}. Aborting the admin workflow" => node,
-    "admin_abort_write_failed", "org.apache.hadoop.hdds.scm.node", "DatanodeAdminMonitorImpl", "ERROR", "scm.md 2.2",
+    "admin_abort_write_failed", "org.apache.hadoop.hdds.scm.node", "DatanodeAdminMonitorImpl", "ERROR", "scm.md 2.2", "1.3–HEAD",
         "Unable to set the node OperationalState for {} while aborting the datanode admin workflow" => node,
-    "admin_waiting_for_pipelines", "org.apache.hadoop.hdds.scm.node", "DatanodeAdminMonitorImpl", "INFO", "scm.md 2.2",
+    "admin_waiting_for_pipelines", "org.apache.hadoop.hdds.scm.node", "DatanodeAdminMonitorImpl", "INFO", "scm.md 2.2", "1.3–HEAD",
         "Waiting for pipelines to close for {}. There are {} pipelines" =>
-        |_, c| Some((ScmEvent::WaitingForPipelines { tracked_node: hash_hex(c[0])?, pipelines: num(c[1])? }, Vec::new())),
-    "admin_unclosed_container", "org.apache.hadoop.hdds.scm.node", "DatanodeAdminMonitorImpl", "INFO", "scm.md 2.2",
+        |_, c| {
+            let (tracked_node, entities) = tracked(c[0])?;
+            Some((ScmEvent::WaitingForPipelines { tracked_node, pipelines: num(c[1])? }, entities))
+        },
+    "admin_unclosed_container", "org.apache.hadoop.hdds.scm.node", "DatanodeAdminMonitorImpl", "INFO", "scm.md 2.2", "1.4–HEAD",
         "Unclosed Container {} {}; {}" => admin_container,
-    "admin_under_replicated_container", "org.apache.hadoop.hdds.scm.node", "DatanodeAdminMonitorImpl", "INFO", "scm.md 2.2",
+    "admin_under_replicated_container", "org.apache.hadoop.hdds.scm.node", "DatanodeAdminMonitorImpl", "INFO", "scm.md 2.2", "1.3–HEAD",
         "Under Replicated Container {} {}; {}" => admin_container,
-    "admin_container_not_found", "org.apache.hadoop.hdds.scm.node", "DatanodeAdminMonitorImpl", "WARN", "scm.md 2.2",
+    "admin_container_not_found", "org.apache.hadoop.hdds.scm.node", "DatanodeAdminMonitorImpl", "WARN", "scm.md 2.2", "1.3–HEAD",
         "ContainerID {} present in node list for {} but not found in containerManager" =>
         |k, c| {
             let mut entities = datanodes_in(c[1]);
             entities.extend(entity::container_id(c[0]).map(Entity::Container));
             Some((notice_of(k, c), entities))
         },
-    "admin_replication_status", "org.apache.hadoop.hdds.scm.node", "DatanodeAdminMonitorImpl", "INFO", "scm.md 2.2, 4.4(b)",
+    "admin_replication_status", "org.apache.hadoop.hdds.scm.node", "DatanodeAdminMonitorImpl", "INFO", "scm.md 2.2, 4.4(b)", "1.4–HEAD",
         "{} has {} sufficientlyReplicated, {} deleting, {} underReplicated and {} unclosed containers" =>
-        |_, c| Some((ScmEvent::ReplicationStatus {
-            tracked_node: hash_hex(c[0])?,
-            sufficiently_replicated: num(c[1])?,
-            deleting: num(c[2])?,
-            under_replicated: num(c[3])?,
-            unclosed: num(c[4])?,
-        }, Vec::new())),
-    "admin_completed", "org.apache.hadoop.hdds.scm.node", "DatanodeAdminMonitorImpl", "INFO", "scm.md 2.2, 4.4(b)",
+        |_, c| {
+            let (tracked_node, entities) = tracked(c[0])?;
+            Some((ScmEvent::ReplicationStatus {
+                tracked_node,
+                sufficiently_replicated: num(c[1])?,
+                deleting: num(c[2])?,
+                under_replicated: num(c[3])?,
+                unclosed: num(c[4])?,
+            }, entities))
+        },
+    "admin_completed", "org.apache.hadoop.hdds.scm.node", "DatanodeAdminMonitorImpl", "INFO", "scm.md 2.2, 4.4(b)", "1.3–HEAD",
         "Datanode {} has completed the admin workflow. The operational state has been set to {}" =>
         |_, c| {
             let (uuid, entities) = datanode(c[0])?;
             Some((ScmEvent::AdminCompleted { datanode: uuid, op_state: word(c[1])? }, entities))
         },
-    "admin_entered_maintenance", "org.apache.hadoop.hdds.scm.node", "DatanodeAdminMonitorImpl", "INFO", "scm.md 2.2",
+    "admin_entered_maintenance", "org.apache.hadoop.hdds.scm.node", "DatanodeAdminMonitorImpl", "INFO", "scm.md 2.2", "1.3–HEAD",
         "Datanode {} has entered maintenance" => node,
-    "admin_maintenance_ended", "org.apache.hadoop.hdds.scm.node", "DatanodeAdminMonitorImpl", "INFO", "scm.md 2.2",
+    "admin_maintenance_ended", "org.apache.hadoop.hdds.scm.node", "DatanodeAdminMonitorImpl", "INFO", "scm.md 2.2", "1.3–HEAD",
         "Datanode {} has ended maintenance automatically" => node,
-    "admin_monitor_error", "org.apache.hadoop.hdds.scm.node", "DatanodeAdminMonitorImpl", "ERROR", "scm.md 2.2",
+    "admin_monitor_error", "org.apache.hadoop.hdds.scm.node", "DatanodeAdminMonitorImpl", "ERROR", "scm.md 2.2", "1.3–HEAD",
         "Caught an error in the DatanodeAdminMonitor" => notice,
 
     // ---- §2.2 event handlers
-    "node_healthy", "org.apache.hadoop.hdds.scm.node", "ReadOnlyHealthyToHealthyNodeHandler", "INFO", "scm.md 2.2",
+    "node_healthy", "org.apache.hadoop.hdds.scm.node", "ReadOnlyHealthyToHealthyNodeHandler", "INFO", "scm.md 2.2", "1.3–HEAD",
         "Datanode {} moved to HEALTHY state." => node,
-    "admin_start_on_node", "org.apache.hadoop.hdds.scm.node", "StartDatanodeAdminHandler", "INFO", "scm.md 2.2",
+    "admin_start_on_node", "org.apache.hadoop.hdds.scm.node", "StartDatanodeAdminHandler", "INFO", "scm.md 2.2", "1.3–HEAD",
         "Admin start on datanode {}. Finalizing its pipelines {}" => node_pipelines,
-    "pipeline_finalize_failed", "org.apache.hadoop.hdds.scm.node", "StartDatanodeAdminHandler", "INFO", "scm.md 2.2",
+    "pipeline_finalize_failed", "org.apache.hadoop.hdds.scm.node", "StartDatanodeAdminHandler", "INFO", "scm.md 2.2", "1.3–HEAD",
         "Could not finalize pipeline={} for dn={}" =>
         |_, c| finalize_failed("StartDatanodeAdminHandler", c),
-    "node_stale", "org.apache.hadoop.hdds.scm.node", "StaleNodeHandler", "INFO", "scm.md 2.2",
+    "node_stale", "org.apache.hadoop.hdds.scm.node", "StaleNodeHandler", "INFO", "scm.md 2.2", "1.3–HEAD",
         "Datanode {} moved to stale state. Finalizing its pipelines {}" => node_pipelines,
-    "pipeline_finalize_failed", "org.apache.hadoop.hdds.scm.node", "StaleNodeHandler", "INFO", "scm.md 2.2",
+    "pipeline_finalize_failed", "org.apache.hadoop.hdds.scm.node", "StaleNodeHandler", "INFO", "scm.md 2.2", "1.3–HEAD",
         "Could not finalize pipeline={} for dn={}" =>
         |_, c| finalize_failed("StaleNodeHandler", c),
-    "node_dead", "org.apache.hadoop.hdds.scm.node", "DeadNodeHandler", "INFO", "scm.md 2.2, 5.2",
+    "node_dead", "org.apache.hadoop.hdds.scm.node", "DeadNodeHandler", "INFO", "scm.md 2.2, 5.2", "1.3–HEAD",
         "A dead datanode is detected. {}" => node,
-    "dead_node_skipped", "org.apache.hadoop.hdds.scm.node", "DeadNodeHandler", "INFO", "scm.md 2.2",
+    "dead_node_skipped", "org.apache.hadoop.hdds.scm.node", "DeadNodeHandler", "INFO", "scm.md 2.2", "2.2–HEAD",
         "Skip event for dead node {} since the current state is {}" => node_state,
-    "command_queue_cleared", "org.apache.hadoop.hdds.scm.node", "DeadNodeHandler", "INFO", "scm.md 2.2",
+    "command_queue_cleared", "org.apache.hadoop.hdds.scm.node", "DeadNodeHandler", "INFO", "scm.md 2.2", "1.4–HEAD",
         "Clearing command queue of size {} for DN {}" => queue_cleared,
-    "dead_node_topology_kept", "org.apache.hadoop.hdds.scm.node", "DeadNodeHandler", "INFO", "scm.md 2.2",
+    "dead_node_topology_kept", "org.apache.hadoop.hdds.scm.node", "DeadNodeHandler", "INFO", "scm.md 2.2", "2.2–HEAD",
         "Skipping topology removal for dead node {} whose current state is {}" => node_state,
-    "dead_node_cleanup_failed", "org.apache.hadoop.hdds.scm.node", "DeadNodeHandler", "WARN", "scm.md 2.2",
+    "dead_node_cleanup_failed", "org.apache.hadoop.hdds.scm.node", "DeadNodeHandler", "WARN", "scm.md 2.2", "1.3–HEAD",
         "Exception while finalizing pipeline {}" => notice_with_entities,
-    "dead_node_cleanup_failed", "org.apache.hadoop.hdds.scm.node", "DeadNodeHandler", "WARN", "scm.md 2.2",
+    "dead_node_cleanup_failed", "org.apache.hadoop.hdds.scm.node", "DeadNodeHandler", "WARN", "scm.md 2.2", "1.3–HEAD",
         "Exception while removing container replica #{} of container {}." => notice_with_entities,
-    "dead_node_cleanup_failed", "org.apache.hadoop.hdds.scm.node", "DeadNodeHandler", "WARN", "scm.md 2.2",
+    "dead_node_cleanup_failed", "org.apache.hadoop.hdds.scm.node", "DeadNodeHandler", "WARN", "scm.md 2.2", "1.3–HEAD",
         "Container {} is not managed by ContainerManager." => notice_with_entities,
-    "dead_node_unregistered", "org.apache.hadoop.hdds.scm.node", "DeadNodeHandler", "ERROR", "scm.md 2.2",
+    "dead_node_unregistered", "org.apache.hadoop.hdds.scm.node", "DeadNodeHandler", "ERROR", "scm.md 2.2", "1.3–HEAD",
         "DeadNode event for a unregistered node: {}!" => node,
-    "node_healthy_readonly", "org.apache.hadoop.hdds.scm.node", "HealthyReadOnlyNodeHandler", "INFO", "scm.md 2.2, 5.2",
+    "node_healthy_readonly", "org.apache.hadoop.hdds.scm.node", "HealthyReadOnlyNodeHandler", "INFO", "scm.md 2.2, 5.2", "1.3–HEAD",
         "Datanode {} moved to HEALTHY READONLY state." => node,
-    "readonly_pipeline_close_sent", "org.apache.hadoop.hdds.scm.node", "HealthyReadOnlyNodeHandler", "INFO", "scm.md 2.2",
+    "readonly_pipeline_close_sent", "org.apache.hadoop.hdds.scm.node", "HealthyReadOnlyNodeHandler", "INFO", "scm.md 2.2", "1.3–HEAD",
         "Sending close command for pipeline {} in state {} which uses {} datanode {}. This will send close commands for its containers." =>
         notice_with_entities,
-    "stale_pipelines_closing", "org.apache.hadoop.hdds.scm.node", "NodeAddressUpdateHandler", "INFO", "scm.md 2.2",
+    "stale_pipelines_closing", "org.apache.hadoop.hdds.scm.node", "NodeAddressUpdateHandler", "INFO", "scm.md 2.2", "1.3–HEAD",
         "Closing stale pipelines for datanode: {}" => node,
-    "reregister_requested", "org.apache.hadoop.hdds.scm.server", "SCMDatanodeHeartbeatDispatcher", "INFO", "scm.md 2.2",
+    "reregister_requested", "org.apache.hadoop.hdds.scm.server", "SCMDatanodeHeartbeatDispatcher", "INFO", "scm.md 2.2", "1.3–HEAD",
         "SCM received heartbeat from an unregistered datanode {}. Asking datanode to re-register." => node,
-    "heartbeat_dispatched", "org.apache.hadoop.hdds.scm.server", "SCMDatanodeHeartbeatDispatcher", "DEBUG", "scm.md 2.2, 4.2",
+    "heartbeat_dispatched", "org.apache.hadoop.hdds.scm.server", "SCMDatanodeHeartbeatDispatcher", "DEBUG", "scm.md 2.2, 4.2", "2.1–HEAD",
         "Heartbeat dispatched for datanode {} with commands {}" =>
         |_, c| {
             let (uuid, entities) = datanode(c[0])?;
@@ -621,44 +623,44 @@ catalogue! {
         },
 
     // ---- §2.2 SCMNodeManager
-    "op_state_command_scheduled", "org.apache.hadoop.hdds.scm.node", "SCMNodeManager", "INFO", "scm.md 2.2, 4.2 step 8",
+    "op_state_command_scheduled", "org.apache.hadoop.hdds.scm.node", "SCMNodeManager", "INFO", "scm.md 2.2, 4.2 step 8", "1.4–HEAD",
         "Scheduling a command to update the operationalState persisted on {} as the reported value ({}, {}) does not match the value stored in SCM ({}, {})" =>
         op_state_mismatch,
-    "op_state_command_skipped", "org.apache.hadoop.hdds.scm.node", "SCMNodeManager", "WARN", "scm.md 2.2",
+    "op_state_command_skipped", "org.apache.hadoop.hdds.scm.node", "SCMNodeManager", "WARN", "scm.md 2.2", "1.3–HEAD",
         "Skip sending SetNodeOperationalStateCommand, since current SCM is not leader." => notice,
-    "follower_op_state_copied", "org.apache.hadoop.hdds.scm.node", "SCMNodeManager", "INFO", "scm.md 2.2, 4.2 steps 4 and 6",
+    "follower_op_state_copied", "org.apache.hadoop.hdds.scm.node", "SCMNodeManager", "INFO", "scm.md 2.2, 4.2 steps 4 and 6", "1.4–HEAD",
         "Update the operationalState saved in follower SCM for {} as the reported value ({}, {}) does not match the value stored in SCM ({}, {})" =>
         op_state_mismatch,
-    "op_state_change_notified", "org.apache.hadoop.hdds.scm.node", "SCMNodeManager", "INFO", "scm.md 2.2",
+    "op_state_change_notified", "org.apache.hadoop.hdds.scm.node", "SCMNodeManager", "INFO", "scm.md 2.2", "2.1–HEAD",
         "Notifying ReplicationManager of node state change for {}: {} -> {}" =>
         |_, c| {
             let (uuid, entities) = datanode(c[0])?;
             Some((ScmEvent::OpStateChangeNotified { datanode: uuid, from: word(c[1])?, to: word(c[2])? }, entities))
         },
-    "heartbeat_unregistered_ignored", "org.apache.hadoop.hdds.scm.node", "SCMNodeManager", "ERROR", "scm.md 2.2",
+    "heartbeat_unregistered_ignored", "org.apache.hadoop.hdds.scm.node", "SCMNodeManager", "ERROR", "scm.md 2.2", "1.3–HEAD",
         "SCM trying to process heartbeat from an unregistered node {}. Ignoring the heartbeat." => node,
-    "datanode_registered", "org.apache.hadoop.hdds.scm.node", "SCMNodeManager", "INFO", "scm.md 2.2",
+    "datanode_registered", "org.apache.hadoop.hdds.scm.node", "SCMNodeManager", "INFO", "scm.md 2.2", "1.4–HEAD",
         "Registered datanode: {}" => registered,
-    "datanode_address_updated", "org.apache.hadoop.hdds.scm.node", "SCMNodeManager", "INFO", "scm.md 2.2",
+    "datanode_address_updated", "org.apache.hadoop.hdds.scm.node", "SCMNodeManager", "INFO", "scm.md 2.2", "2.1–HEAD",
         "Updating datanode from {} to {}" => notice_with_entities,
-    "datanode_address_updated", "org.apache.hadoop.hdds.scm.node", "SCMNodeManager", "INFO", "scm.md 2.2",
+    "datanode_address_updated", "org.apache.hadoop.hdds.scm.node", "SCMNodeManager", "INFO", "scm.md 2.2", "1.4–HEAD",
         "Updated datanode to: {}" => notice_with_entities,
-    "datanode_version_updated", "org.apache.hadoop.hdds.scm.node", "SCMNodeManager", "INFO", "scm.md 2.2",
+    "datanode_version_updated", "org.apache.hadoop.hdds.scm.node", "SCMNodeManager", "INFO", "scm.md 2.2", "2.0–HEAD",
         "Update the version for registered datanode {}, oldVersion = {}, newVersion = {}." => notice_with_entities,
-    "datanode_ports_updated", "org.apache.hadoop.hdds.scm.node", "SCMNodeManager", "INFO", "scm.md 2.2",
+    "datanode_ports_updated", "org.apache.hadoop.hdds.scm.node", "SCMNodeManager", "INFO", "scm.md 2.2", "HEAD (unreleased)",
         "Updating ports for registered datanode {}: {} -> {}" => notice_with_entities,
-    "datanode_not_found", "org.apache.hadoop.hdds.scm.node", "SCMNodeManager", "ERROR", "scm.md 2.2",
+    "datanode_not_found", "org.apache.hadoop.hdds.scm.node", "SCMNodeManager", "ERROR", "scm.md 2.2", "1.3–HEAD",
         "Cannot find datanode {} from nodeStateManager" => notice_with_entities,
-    "command_queue_cleared", "org.apache.hadoop.hdds.scm.node", "SCMNodeManager", "INFO", "scm.md 2.2",
+    "command_queue_cleared", "org.apache.hadoop.hdds.scm.node", "SCMNodeManager", "INFO", "scm.md 2.2", "2.0–HEAD",
         "Clearing command queue of size {} for DN {}" => queue_cleared,
-    "startup_safe_mode", "org.apache.hadoop.hdds.scm.node", "SCMNodeManager", "INFO", "scm.md 2.2",
+    "startup_safe_mode", "org.apache.hadoop.hdds.scm.node", "SCMNodeManager", "INFO", "scm.md 2.2", "1.3–HEAD",
         "Entering startup safe mode." => notice,
 
     // ---- §2.2 NodeStateManager
-    "op_state_on_registration", "org.apache.hadoop.hdds.scm.node", "NodeStateManager", "INFO", "scm.md 2.2",
+    "op_state_on_registration", "org.apache.hadoop.hdds.scm.node", "NodeStateManager", "INFO", "scm.md 2.2", "1.3–HEAD",
         "Updating nodeOperationalState on registration as the datanode has a persisted state of {} and expiry of {}" =>
         |_, c| Some((ScmEvent::OpStateOnRegistration { op_state: word(c[0])?, expiry: num(c[1])? }, Vec::new())),
-    "node_status_updated", "org.apache.hadoop.hdds.scm.node", "NodeStateManager", "INFO", "scm.md 2.2",
+    "node_status_updated", "org.apache.hadoop.hdds.scm.node", "NodeStateManager", "INFO", "scm.md 2.2", "2.1–HEAD",
         "Updated datanode {} {} to {} {}" =>
         |_, c| {
             let (uuid, entities) = datanode(c[0])?;
@@ -666,11 +668,11 @@ catalogue! {
             let (new_op_state, new_health) = node_status(c[3])?;
             Some((ScmEvent::NodeStatusUpdated { datanode: uuid, old_op_state, old_health, new_op_state, new_health }, entities))
         },
-    "node_invalid_transition", "org.apache.hadoop.hdds.scm.node", "NodeStateManager", "WARN", "scm.md 2.2",
+    "node_invalid_transition", "org.apache.hadoop.hdds.scm.node", "NodeStateManager", "WARN", "scm.md 2.2", "1.3–HEAD",
         "Invalid state transition of node {}. Current state: {}, life cycle event: {}" => notice_with_entities,
-    "heartbeat_check_skipped", "org.apache.hadoop.hdds.scm.node", "NodeStateManager", "INFO", "scm.md 2.2",
+    "heartbeat_check_skipped", "org.apache.hadoop.hdds.scm.node", "NodeStateManager", "INFO", "scm.md 2.2", "1.3–HEAD",
         "Detected long delay in scheduling HB processing thread. Skipping heartbeat checks for one iteration." => notice,
-    "heartbeat_processing_slow", "org.apache.hadoop.hdds.scm.node", "NodeStateManager", "ERROR", "scm.md 2.2",
+    "heartbeat_processing_slow", "org.apache.hadoop.hdds.scm.node", "NodeStateManager", "ERROR", "scm.md 2.2", "1.3–HEAD",
         "Total time spend processing datanode HB's is greater than configured values for datanode heartbeats. Please adjust the heartbeat configs. Time Spend on HB processing: {} seconds Datanode heartbeat Interval: {} seconds." =>
         notice,
 }
@@ -730,13 +732,18 @@ fn datanodes_in(s: &str) -> Vec<Entity> {
     out
 }
 
-/// The `<hex>` of `…DatanodeAdminMonitorImpl$TrackedNode@<hex>`.
-fn hash_hex(s: &str) -> Option<String> {
+/// The node a DatanodeAdminMonitorImpl line tracks: from 2.0.0 a `TrackedNode`, printed as
+/// `…DatanodeAdminMonitorImpl$TrackedNode@<hex>` (its hash, which is the datanode's uuid hash);
+/// in 1.4 the `DatanodeDetails` itself, `uuid(host/ip)`; up to 1.3 `uuid{ip: …, host: …, …}`.
+/// The hash as hex, and the datanode when the line names it.
+fn tracked(s: &str) -> Option<(String, Vec<Entity>)> {
     let s = s.trim();
-    if !s.contains("TrackedNode@") {
-        return None;
+    if s.contains("TrackedNode@") {
+        return entity::tracked_node_hash(s).map(|h| (format!("{h:x}"), Vec::new()));
     }
-    entity::tracked_node_hash(s).map(|h| format!("{h:x}"))
+    let (uuid, entities) = datanode(s)?;
+    let hash = entity::uuid_hash_code(&uuid)?;
+    Some((format!("{hash:x}"), entities))
 }
 
 fn node(kind: &'static str, c: &[&str]) -> Option<Built> {
@@ -863,13 +870,8 @@ fn not_started(kind: &'static str, action: AdminAction, c: &[&str]) -> Option<Bu
 }
 
 fn tracked_node(kind: &'static str, c: &[&str]) -> Option<Built> {
-    Some((
-        ScmEvent::TrackedNode {
-            kind,
-            tracked_node: hash_hex(c[0])?,
-        },
-        Vec::new(),
-    ))
+    let (tracked_node, entities) = tracked(c[0])?;
+    Some((ScmEvent::TrackedNode { kind, tracked_node }, entities))
 }
 
 fn admin_container(kind: &'static str, c: &[&str]) -> Option<Built> {
@@ -1107,6 +1109,17 @@ fn audit(body: &AuditBody) -> Typed {
             .and_then(entity::container_id)
             .map(Entity::Container),
     );
+    // ALLOCATE_BLOCK `sampleBlocks=[conID: C locID: L bcsId: B replicaIndex: R, …]` (2.0.0 on),
+    // DELETE_KEY_BLOCK `KeyBlockToDelete=[BlockGroup[…, deletedBlocks=[conID: …]]]`: `BlockID`s,
+    // read as DN audit's `blockData` is.
+    for (key, value) in params.iter() {
+        if matches!(key, "sampleBlocks" | "KeyBlockToDelete" | "blocks") {
+            for m in entity::find_blocks(value) {
+                entities.push(Entity::Container(m.value.container));
+                entities.push(m.value.entity());
+            }
+        }
+    }
     Typed {
         data: super::EventData::Scm(ScmEvent::Audit(ScmAudit {
             user: body.user.clone(),

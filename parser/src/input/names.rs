@@ -28,7 +28,6 @@ const NOT_TEXT: &[&str] = &[
     "sst",
     "idx",
     "xml",
-    "json",
     "properties",
     "zip",
     "bz2",
@@ -71,7 +70,9 @@ pub(crate) fn classify(name: &str) -> NameKind {
             }
             _ => s,
         };
-        matches!(s, "log" | "out" | "txt")
+        // JSON exports of log shippers (`.json` only when its first bytes say so: see
+        // `json::may_hold_records`).
+        matches!(s, "log" | "out" | "txt" | "json" | "jsonl" | "ndjson")
     };
     let last = segments.last().copied().unwrap_or_default();
     // RocksDB write-ahead logs (`000123.log` in om.db / scm.db) are binary.
@@ -106,6 +107,9 @@ mod tests {
             "hadoop-cmf-ozone-OZONE_MANAGER-h.example.com.log.out.2.gz",
             "dn-container-dn1.log.zst",
             "kubectl-logs.txt",
+            "fluent-bit-export.jsonl",
+            "logcli.ndjson.gz",
+            "elasticdump.json",
             "ozone-om-0",
             "scm1",
         ] {

@@ -86,6 +86,16 @@ pub(crate) fn read_stream(raw: Box<dyn Read + '_>, origin: &Origin, sink: &mut d
     if classify(origin.file_name()) == NameKind::Archive || is_tar_header(&head) {
         return read_archive(decoded, origin, sink);
     }
+    // `EXPECTED.json`, tool configs: a `.json` file is a log only when it holds log records.
+    if crate::source::strip_suffix_ignore_case(
+        crate::source::strip_compression_ext(origin.file_name()),
+        ".json",
+    )
+    .is_some()
+        && !crate::json::may_hold_records(&head)
+    {
+        return sink.skipped(origin.display.clone());
+    }
     let file = InputFile {
         display: origin.display.clone(),
         hint: hint_from_path(&origin.hint_path),

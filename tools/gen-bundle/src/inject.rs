@@ -61,11 +61,13 @@ static UUID: LazyLock<Regex> = LazyLock::new(|| {
 });
 static GROUP: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"group-([0-9a-fA-F]{12})").expect("regex"));
-static HOST: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(ozn-scm-|datanode-?|scm|om|dn|ingest)\d+").expect("regex"));
-/// The first label of a DNS name with a number in it (`ozn-dn-07.corp.example.net`).
+static HOST: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(ozn-scm-|datanode-?|scm-?|om-?|dn-?|ingest-?)\d+").expect("regex")
+});
+/// The first label of a DNS name with a number in it (`ozn-dn-07.corp.example.net`); a file name
+/// (`collector-3.log`) has one label after the dot, a DNS name two or more.
 static FQDN: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"[A-Za-z][A-Za-z-]*\d+\.[A-Za-z]").expect("regex"));
+    LazyLock::new(|| Regex::new(r"[A-Za-z][A-Za-z-]*\d+\.[A-Za-z0-9-]+\.[A-Za-z]").expect("regex"));
 static NUMBER: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\d+").expect("regex"));
 static SETTING: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?s)<name>\s*(.*?)\s*</name>\s*<value>\s*(.*?)\s*</value>").expect("regex")
@@ -325,16 +327,16 @@ impl Rewrite<'_> {
     }
 
     fn hosts(&self, line: &str) -> String {
-        let line = self.host_labels(line, &HOST, 0);
-        self.host_labels(&line, &FQDN, 2)
+        let line = self.host_labels(line, &HOST);
+        self.host_labels(&line, &FQDN)
     }
 
-    /// Appends `x<k>` to every match of `pattern` (less its last `trim` bytes) that stands alone.
-    fn host_labels(&self, line: &str, pattern: &Regex, trim: usize) -> String {
+    /// Appends `x<k>` to every match of `pattern` (up to its first dot) that stands alone.
+    fn host_labels(&self, line: &str, pattern: &Regex) -> String {
         let mut out = String::with_capacity(line.len() + 16);
         let mut last = 0;
         for m in pattern.find_iter(line) {
-            let end = m.end() - trim;
+            let end = m.start() + m.as_str().find('.').unwrap_or(m.len());
             let before = line[..m.start()].chars().next_back();
             let after = line[end..].chars().next();
             if before.is_some_and(|c| c.is_ascii_alphanumeric())
@@ -431,8 +433,12 @@ mod tests {
         assert!(out.contains("/v/b/i2-c.log/-9223372036854567936"), "{out}");
         assert!(out.contains("scm1x2_1"), "{out}");
         assert_eq!(
-            rewrite.line("from ozn-dn-07.corp.example.net/10.1.2.3 Log4j2.x"),
-            "from ozn-dn-07x2.corp.example.net/10.1.2.3 Log4j2.x"
+            rewrite.line("from ozn-dn-07.corp.example.net/10.1.2.3 Log4j2.x collector-3.log"),
+            "from ozn-dn-07x2.corp.example.net/10.1.2.3 Log4j2.x collector-3.log"
+        );
+        assert_eq!(
+            rewrite.line("[pod/om-0/om] om-audit-om-0-2026-08-26-1.log.gz"),
+            "[pod/om-0x2/om] om-audit-om-0x2-2026-08-29-1.log.gz"
         );
         // The group id is its pipeline UUID's tail, mixed the same way.
         let uuid_tail = &out[out.find("512a11dc").unwrap() + 24..][..12];

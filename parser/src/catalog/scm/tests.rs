@@ -455,6 +455,55 @@ fn admin_and_node_manager_fields() {
 }
 
 #[test]
+fn admin_monitor_lines_of_older_releases_name_the_datanode() {
+    // DatanodeAdminMonitorImpl at ozone-1.4.0 (lines 226, 330, 408) logs the DatanodeDetails
+    // itself, `uuid(host/ip)`; at ozone-1.3.0 `toString()` is the debug form
+    // `uuid{ip: …, host: …, ports: […], …}` (DatanodeDetails.java:494).
+    let line = |dn: &str, msg: &str| {
+        read(&format!(
+            "2024-03-01 10:00:00,000 [DatanodeAdminManager-0] INFO org.apache.hadoop.hdds.scm.node.DatanodeAdminMonitorImpl: {}\n",
+            msg.replace("{dn}", dn)
+        ))
+        .remove(0)
+    };
+    for dn in [DN3, REGISTERED] {
+        let status = typed(
+            &line(
+                dn,
+                "{dn} has 412 sufficientlyReplicated, 3 deleting, 0 underReplicated and 0 unclosed containers",
+            ),
+            Component::Scm,
+        );
+        assert_eq!(status.data.kind(), "admin_replication_status");
+        assert_eq!(status.entities, vec![Entity::Datanode(DN3_UUID.into())]);
+        // The hash is the uuid's, as TrackedNode@<hex> prints it from 2.0.0 on.
+        assert_eq!(
+            scm_event(&status).tracked_node_hash(),
+            entity::uuid_hash_code(DN3_UUID)
+        );
+        let waiting = typed(
+            &line(
+                dn,
+                "Waiting for pipelines to close for {dn}. There are 2 pipelines",
+            ),
+            Component::Scm,
+        );
+        assert_eq!(waiting.entities, vec![Entity::Datanode(DN3_UUID.into())]);
+        let done = typed(&line(dn, "Recommissioned node {dn}"), Component::Scm);
+        assert_eq!(done.data.kind(), "admin_recommissioned");
+        assert_eq!(done.entities, vec![Entity::Datanode(DN3_UUID.into())]);
+        let completed = typed(
+            &line(
+                dn,
+                "Datanode {dn} has completed the admin workflow. The operational state has been set to DECOMMISSIONED",
+            ),
+            Component::Scm,
+        );
+        assert_eq!(completed.entities, vec![Entity::Datanode(DN3_UUID.into())]);
+    }
+}
+
+#[test]
 fn wrong_values_or_other_classes_do_not_type() {
     let one = |text: &str| read(text).remove(0);
     // A word where an op state goes.
@@ -541,6 +590,23 @@ fn audit_admin_ops_tell_decommission_recommission_and_maintenance_apart() {
     let (a, entities) = audit_of(AUDIT_REGISTER);
     assert_eq!(a.op, "REGISTER");
     assert_eq!(entities, vec![Entity::Datanode(DN3_UUID.into())]);
+}
+
+#[test]
+fn audit_blocks_are_entities_as_in_dn_audit() {
+    // SCMBlockProtocolServer.allocateBlock (2.0.0 on): `sampleBlocks` = the BlockIDs, `[` … `]`.
+    let line = r#"2026-08-20 14:02:10,331 | INFO  | SCMAudit | user=om | ip=10.0.0.5 | op=ALLOCATE_BLOCK {"size":"268435456","num":"1","replication":"RATIS/THREE","owner":"om1","client":"","allocated":"1","sampleBlocks":"[conID: 3012 locID: 113750153625653249 bcsId: 0 replicaIndex: null]"} | ret=SUCCESS |  "#;
+    let (_, entities) = audit_of(line);
+    assert_eq!(
+        entities,
+        vec![
+            Entity::Container(3012),
+            Entity::Block {
+                container: 3012,
+                local: 113750153625653249
+            }
+        ]
+    );
 }
 
 #[test]
