@@ -140,7 +140,7 @@ def scm_failover(c, t, old, new, new_term, election_no):
     c.log(old, t + ms(1), "INFO", th, L.SCM_CONTEXT, ctx_leader(True, new_term - 1, False, 0))
     c.log(old, t + ms(1), "INFO", th, L.SCM_CONTEXT, ctx_ready(True, False))
     t2 = t + ms(5120)
-    c.log(new, t2, "INFO", m_new + "-FollowerState", L.FOLLOWER_STATE, to_candidate(m_new, 5236, 5119))
+    c.log(new, t2, "INFO", m_new + "-FollowerState", L.FOLLOWER_STATE, to_candidate(m_new + "-FollowerState", 5236, 5119))
     c.log(new, t2, "INFO", m_new + "-FollowerState", L.RAFT_DIVISION, role_change(m_new, "FOLLOWER", "CANDIDATE", new_term - 1, "changeToCandidate"))
     el = "%s-LeaderElection%d" % (m_new, election_no)
     t3 = t2 + ms(61)
@@ -649,7 +649,7 @@ def bundle2():
     gx = ratis_group(P["x"])
     mem = member_id(d3.uuid, gx)
     c.log(R, t("10:31:55,402"), "INFO", mem + "-FollowerState", L.FOLLOWER_STATE,
-          to_candidate(mem, 1365117, 5046))
+          to_candidate(mem + "-FollowerState", 1365117, 5046))
     c.log(R, t("10:31:55,403"), "INFO", mem + "-FollowerState", L.RAFT_DIVISION,
           role_change(mem, "FOLLOWER", "CANDIDATE", 1, "changeToCandidate"))
     node_back(c, t("10:31:58,117"), R, mark="b2_back")
