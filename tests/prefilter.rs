@@ -4,6 +4,8 @@
 //! counts) is the same with the prefilter on and off; and `stats`, which counts OM audit key
 //! records without building them, counts what the full path counts.
 
+mod common;
+
 use serde_json::Value;
 use std::path::Path;
 use std::process::Command;
@@ -75,13 +77,7 @@ fn same_with_and_without(dir: &Path) -> Result<(), String> {
 
 #[test]
 fn every_sample_gives_the_same_report_with_and_without_the_prefilter() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples");
-    let mut dirs: Vec<_> = std::fs::read_dir(&root)
-        .expect("samples")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.join("EXPECTED.json").is_file())
-        .collect();
-    dirs.sort();
+    let dirs = common::samples();
     assert!(dirs.len() > 20);
     let problems: Vec<String> = dirs
         .iter()

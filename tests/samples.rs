@@ -7,21 +7,10 @@
 
 mod common;
 
-use common::rank;
+use common::{rank, samples};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
-
-fn samples() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples");
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
-        .expect("samples/ exists")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.join("EXPECTED.json").is_file())
-        .collect();
-    dirs.sort();
-    dirs
-}
 
 fn scan_json(dir: &Path) -> (Value, Option<i32>) {
     let out = Command::new(env!("CARGO_BIN_EXE_oztrace"))

@@ -16,7 +16,7 @@
 //!   edges only, per-host and per-entity order being the trace's indexes.
 //!
 //! What is kept is still every event of the kinds the machines and rules read, from the whole
-//! input: a 4 GB generated bundle keeps about twice what a 1 GB one does (280 MB against 140 MB
+//! input: a 4 GB generated bundle keeps about twice what a 1 GB one does (284 MB against 152 MB
 //! peak RSS, `scripts/bench.sh`). The design that makes memory follow live entity state, left to
 //! do, replaces the whole-trace vector with a time-ordered k-way merge across streams (each
 //! stream is read in order already; a heap of stream heads gives the global order, with
