@@ -56,6 +56,9 @@ pub enum Command {
     /// One rule's documentation, the evidence it uses, the loggers it needs and what to do about
     /// a finding; or `--kinds`.
     Explain(ExplainArgs),
+    /// SQL over a dataset (`scan --each … --dataset DIR`): its findings, evidence, bundles and
+    /// events tables.
+    Query(QueryArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to standard output.
     Completions(CompletionsArgs),
     /// Print the oztrace(1) man page (roff), or write one page per command with --dir.
@@ -203,6 +206,14 @@ pub struct ScanArgs {
     /// Write every finding of this run to a baseline FILE (for a later `--baseline`).
     #[arg(long, value_name = "FILE")]
     pub write_baseline: Option<PathBuf>,
+    /// With --each: also write the findings, their evidence and one row per bundle as Parquet
+    /// tables into the new folder DIR (read them with `oztrace query DIR`).
+    #[arg(long, value_name = "DIR", requires = "each")]
+    pub dataset: Option<PathBuf>,
+    /// With --dataset: also write every typed event, per bundle (the events table; slower: every
+    /// record is parsed).
+    #[arg(long, requires = "dataset")]
+    pub events: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -325,6 +336,34 @@ pub struct StatsArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: StatsFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum QueryFormat {
+    /// A table for people.
+    Text,
+    /// A header line, then one line per row; times in RFC 3339, lists and structs as JSON.
+    Csv,
+    /// One JSON object per row and line; times in RFC 3339 (UTC).
+    Json,
+    /// A Parquet file with the result's types (needs -o FILE).
+    Parquet,
+}
+
+#[derive(Debug, Args)]
+pub struct QueryArgs {
+    /// The dataset folder (written by `scan --each … --dataset DIR` or oztrace_spark.py).
+    #[arg(value_name = "DIR")]
+    pub dataset: PathBuf,
+    /// The query, in polars SQL: SELECT … FROM findings, evidence, bundles (and events).
+    #[arg(value_name = "SQL")]
+    pub sql: String,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: QueryFormat,
+    /// Write to FILE instead of standard output (required for parquet).
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -4,6 +4,7 @@ use crate::cli::{
     Cli, ColorChoice, Command, DisplayArgs, EventsArgs, EventsFormat, ExplainArgs, FailOn,
     InputArgs, ManArgs, ReplayArgs, ScanArgs, ScanFormat, SortOrder, StatsArgs, StatsFormat,
 };
+use crate::dataset::{self, Dataset};
 use crate::report::baseline::Baseline;
 use crate::report::{self, ReportInputs, View};
 use crate::when::{Bound, DisplayZone, now_ms, parse_time_bound};
@@ -11,7 +12,8 @@ use crate::{Failure, exit};
 use clap::CommandFactory;
 use indicatif::{ProgressBar, ProgressStyle};
 use oztrace_analyzer::load::{
-    Keep, Parsed, Progress, ReadConfig, Stage, StreamOutcome, Window, read_inputs_streaming,
+    Keep, Parsed, Progress, ReadConfig, Stage, StreamOutcome, Window, in_order,
+    read_inputs_streaming,
 };
 use oztrace_analyzer::{LoadOptions, Loaded, ReplayOptions};
 use oztrace_parser::event::Event;
@@ -47,6 +49,7 @@ pub fn run(cli: Cli) -> Result<u8, Failure> {
             Ok(exit::OK)
         }
         Command::Explain(args) => explain(args),
+        Command::Query(args) => crate::query::run(args),
         Command::Completions(args) => {
             let mut script = Vec::new();
             clap_complete::generate(args.shell, &mut Cli::command(), "oztrace", &mut script);
@@ -120,9 +123,12 @@ fn load(
     window: Window,
     retain_ms: i64,
     prefilter: bool,
+    progress: bool,
 ) -> Result<Loaded, Failure> {
     let read = read_config(input, Keep::Typed)?;
-    Ok(with_progress(&input.paths, read, |read| {
+    // Without a progress bar, no inputs to measure for one (`scan --each` runs several at once).
+    let paths: &[PathBuf] = if progress { &input.paths } else { &[] };
+    Ok(with_progress(paths, read, |read| {
         oztrace_analyzer::load(
             &input.paths,
             &LoadOptions {
@@ -136,6 +142,11 @@ fn load(
     }))
 }
 
+/// Threads by default: every core.
+fn default_jobs() -> usize {
+    std::thread::available_parallelism().map_or(2, |n| n.get())
+}
+
 fn read_config(input: &InputArgs, keep: Keep) -> Result<ReadConfig, Failure> {
     let zones = TimeZones::from_specs(&input.tz).map_err(Failure::Usage)?;
     let forced_layout = match &input.layout {
@@ -144,9 +155,7 @@ fn read_config(input: &InputArgs, keep: Keep) -> Result<ReadConfig, Failure> {
         )),
         None => None,
     };
-    let jobs = input
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
+    let jobs = input.jobs.unwrap_or_else(default_jobs);
     for path in &input.paths {
         if path.as_os_str() != "-" && !path.exists() {
             // A missing argument is still analysed around: it is reported as unreadable.
@@ -290,12 +299,22 @@ fn input_exit(parsed: &Parsed) -> u8 {
 }
 
 fn warn_unreadable(parsed: &Parsed) {
-    for item in &parsed.unreadable {
-        eprintln!("oztrace: cannot read {}: {}", item.path, item.reason);
+    for line in unreadable_warnings(parsed) {
+        eprintln!("{line}");
     }
-    for item in &parsed.errors {
-        eprintln!("oztrace: {}: {}", item.path, item.reason);
-    }
+}
+
+/// The standard-error lines that name the inputs that could not be read.
+fn unreadable_warnings(parsed: &Parsed) -> Vec<String> {
+    let unreadable = parsed
+        .unreadable
+        .iter()
+        .map(|item| format!("oztrace: cannot read {}: {}", item.path, item.reason));
+    let errors = parsed
+        .errors
+        .iter()
+        .map(|item| format!("oztrace: {}: {}", item.path, item.reason));
+    unreadable.chain(errors).collect()
 }
 
 fn settings(parsed: &Parsed, overrides: &[String]) -> Result<Settings, Failure> {
@@ -420,31 +439,96 @@ fn scan(args: ScanArgs) -> Result<u8, Failure> {
         return Ok(code);
     }
     // One cluster per argument; the exit status is the most severe of the runs (3 before 1).
+    let paths = &args.input.paths;
+    let mut dataset = match &args.dataset {
+        Some(dir) => Some((
+            Dataset::create(dir, args.events)?,
+            dataset::bundle_ids(paths)?,
+        )),
+        None => None,
+    };
+    // `--events`: each bundle's events file, written as it is analysed.
+    let events: Vec<Option<(String, PathBuf)>> = (0..paths.len())
+        .map(|i| {
+            let (dataset, ids) = dataset.as_ref()?;
+            Some((ids[i].clone(), dataset.events_file(&ids[i])?))
+        })
+        .collect();
+    // Bundles are analysed `jobs` at a time, each read on its share of the threads; their
+    // reports are written in input order as they come.
+    let jobs = args.input.jobs.unwrap_or_else(default_jobs).max(1);
+    let at_once = jobs.min(paths.len()).max(1);
+    let input_of = |i: usize| InputArgs {
+        paths: vec![paths[i].clone()],
+        jobs: Some((jobs / at_once).max(1)),
+        ..args.input.clone()
+    };
+    let work = |i: usize| {
+        let input = input_of(i);
+        let events = events[i].as_ref().map(|(id, f)| (id.as_str(), f.as_path()));
+        let analysed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            analyse(&args, &input, &plan, events)
+        }))
+        .unwrap_or_else(|panic| {
+            Err(Failure::Internal(format!(
+                "analysing {}: {}",
+                paths[i].display(),
+                panic_message(&panic)
+            )))
+        });
+        (i, analysed)
+    };
     let mut worst = exit::OK;
     let mut total = EachTotal::default();
     let mut runs = Vec::new();
-    for path in &args.input.paths {
-        let input = InputArgs {
-            paths: vec![path.clone()],
-            ..args.input.clone()
+    let mut stopped: Option<Failure> = None;
+    let mut deliver = |(i, analysed): (usize, Result<Analysed, Failure>)| {
+        if stopped.is_some() {
+            return;
+        }
+        let path = &paths[i];
+        let (code, document) = match analysed {
+            Ok(Analysed {
+                mut document,
+                inputs,
+                warnings,
+            }) => {
+                for line in warnings {
+                    eprintln!("{line}");
+                }
+                let code = settle(&args, &plan, &mut document, inputs);
+                (code, Some(document))
+            }
+            // A bundle that failed inside oztrace is named, and the others are still analysed.
+            Err(Failure::Internal(message)) => {
+                eprintln!("oztrace: internal error: {message}");
+                if let Some((dataset, ids)) = &mut dataset {
+                    let error = format!("internal error: {message}");
+                    let failed = dataset::Outcome::Failed {
+                        code: exit::INTERNAL,
+                        error,
+                    };
+                    dataset.add(&ids[i], path, failed);
+                }
+                (exit::INTERNAL, None)
+            }
+            Err(failure) => {
+                stopped = Some(failure);
+                return;
+            }
         };
-        let (code, document) = scan_one(&args, &input, &mut plan)?;
-        total.add(&document, code);
-        match args.format {
-            // SARIF is one log: a run per input, written when every input is analysed.
-            ScanFormat::Sarif => runs.push(report::sarif_run(&document, Some(path))),
-            ScanFormat::Text => write_stdout(&format!(
-                "== {}\n{}",
-                path.display(),
-                render(&document, &args, &plan.view, Some(path))?
-            ))?,
-            ScanFormat::Markdown => write_stdout(&format!(
-                "<!-- oztrace: {} -->\n{}",
-                path.display(),
-                render(&document, &args, &plan.view, Some(path))?
-            ))?,
-            ScanFormat::Json | ScanFormat::Jsonl => {
-                write_stdout(&render(&document, &args, &plan.view, Some(path))?)?
+        if let Some(document) = document {
+            total.add(&document, code);
+            if let Some((dataset, ids)) = &mut dataset {
+                let scanned = dataset::Outcome::Scanned {
+                    code,
+                    document: &document,
+                };
+                dataset.add(&ids[i], path, scanned);
+            }
+            if let Err(failure) = each_output(&args, &plan, path, &document, &mut runs) {
+                stopped = Some(failure);
+                return;
             }
         }
         worst = match (worst, code) {
@@ -453,6 +537,14 @@ fn scan(args: ScanArgs) -> Result<u8, Failure> {
             (exit::FINDINGS, _) | (_, exit::FINDINGS) => exit::FINDINGS,
             _ => exit::OK,
         };
+    };
+    in_order(paths.len(), at_once, &work, &mut deliver)
+        .map_err(|e| Failure::Internal(format!("cannot start the analysis threads: {e}")))?;
+    if let Some(failure) = stopped {
+        return Err(failure);
+    }
+    if let Some((dataset, _)) = dataset {
+        dataset.finish()?;
     }
     if args.format == ScanFormat::Sarif {
         let log = report::sarif_log(runs);
@@ -471,6 +563,45 @@ fn scan(args: ScanArgs) -> Result<u8, Failure> {
         _ => eprintln!("oztrace: total: {line}"),
     }
     Ok(worst)
+}
+
+/// Writes one input's report of `scan --each` (SARIF: keeps its run for the one log).
+fn each_output(
+    args: &ScanArgs,
+    plan: &ScanPlan,
+    path: &Path,
+    document: &report::Document,
+    runs: &mut Vec<serde_json::Value>,
+) -> Result<(), Failure> {
+    match args.format {
+        // SARIF is one log: a run per input, written when every input is analysed.
+        ScanFormat::Sarif => {
+            runs.push(report::sarif_run(document, Some(path)));
+            Ok(())
+        }
+        ScanFormat::Text => write_stdout(&format!(
+            "== {}\n{}",
+            path.display(),
+            render(document, args, &plan.view, Some(path))?
+        )),
+        ScanFormat::Markdown => write_stdout(&format!(
+            "<!-- oztrace: {} -->\n{}",
+            path.display(),
+            render(document, args, &plan.view, Some(path))?
+        )),
+        ScanFormat::Json | ScanFormat::Jsonl => {
+            write_stdout(&render(document, args, &plan.view, Some(path))?)
+        }
+    }
+}
+
+/// What a caught panic says.
+fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic".into())
 }
 
 /// The sum over `scan --each` runs.
@@ -578,14 +709,25 @@ fn window_doc(window: &Window, events: u64) -> Option<report::WindowDoc> {
     })
 }
 
-/// Analyses one cluster: its document, after the baseline, and the exit status it earns. Writes
-/// the `--write-baseline` and `--report` files.
-fn scan_one(
+/// One cluster analysed: its document before any baseline, the exit status its inputs earn
+/// (4, 3 or 0) and the lines naming what could not be read.
+struct Analysed {
+    document: report::Document,
+    inputs: u8,
+    warnings: Vec<String>,
+}
+
+/// Analyses one cluster; with `events` (`--dataset … --events`), every typed event is parsed
+/// (no prefilter) and written to the bundle's events file.
+fn analyse(
     args: &ScanArgs,
     input: &InputArgs,
-    plan: &mut ScanPlan,
-) -> Result<(u8, report::Document), Failure> {
-    let Loaded { parsed, analysis } = load(input, plan.window, args.retain, !args.no_prefilter)?;
+    plan: &ScanPlan,
+    events: Option<(&str, &Path)>,
+) -> Result<Analysed, Failure> {
+    let prefilter = !args.no_prefilter && events.is_none();
+    let progress = !args.each;
+    let Loaded { parsed, analysis } = load(input, plan.window, args.retain, prefilter, progress)?;
     let settings = settings(&parsed, &args.settings)?;
     let logging = logging_coverage(&parsed);
     let context = Context {
@@ -599,25 +741,56 @@ fn scan_one(
     document.window = window_doc(&plan.window, analysis.trace.events.len() as u64);
     document.hosts = report::HostSpan::of(&parsed);
     document.rules_run = plan.rules.iter().map(|r| r.doc().id).collect();
+    if let Some((bundle, file)) = events {
+        let rows: Vec<crate::export::Row> =
+            analysis.trace.events.iter().map(|e| (bundle, e)).collect();
+        dataset::writer::write_events(file, &rows)?;
+    }
+    Ok(Analysed {
+        document,
+        inputs: input_exit(&parsed),
+        warnings: unreadable_warnings(&parsed),
+    })
+}
+
+/// Applies the baseline to a document and gives the exit status the run earns.
+fn settle(args: &ScanArgs, plan: &ScanPlan, document: &mut report::Document, inputs: u8) -> u8 {
+    if let Some(baseline) = &plan.baseline {
+        document.suppress(baseline);
+    }
+    let threshold = match args.fail_on {
+        FailOn::Possible => Confidence::Possible,
+        FailOn::Likely => Confidence::Likely,
+        FailOn::Confirmed => Confidence::Confirmed,
+    };
+    scan_status(inputs, document, threshold)
+}
+
+/// Analyses one cluster: its document, after the baseline, and the exit status it earns. Writes
+/// the `--write-baseline` and `--report` files.
+fn scan_one(
+    args: &ScanArgs,
+    input: &InputArgs,
+    plan: &mut ScanPlan,
+) -> Result<(u8, report::Document), Failure> {
+    let Analysed {
+        mut document,
+        inputs,
+        warnings,
+    } = analyse(args, input, plan, None)?;
     if let Some((path, file)) = &mut plan.write_baseline {
         let json = Baseline::of(&document)
             .to_json()
             .map_err(|e| Failure::Internal(format!("building the baseline: {e}")))?;
         write_file(path, file, &json)?;
     }
-    if let Some(baseline) = &plan.baseline {
-        document.suppress(baseline);
-    }
+    let code = settle(args, plan, &mut document, inputs);
     if let Some((path, file)) = &mut plan.report {
         write_file(path, file, &report::html::page(&document, &plan.view.zone))?;
     }
-    warn_unreadable(&parsed);
-    let threshold = match args.fail_on {
-        FailOn::Possible => Confidence::Possible,
-        FailOn::Likely => Confidence::Likely,
-        FailOn::Confirmed => Confidence::Confirmed,
-    };
-    let code = scan_status(input_exit(&parsed), &document, threshold);
+    for line in warnings {
+        eprintln!("{line}");
+    }
     Ok((code, document))
 }
 
@@ -748,7 +921,7 @@ fn events(args: EventsArgs) -> Result<u8, Failure> {
 fn replay(args: ReplayArgs) -> Result<u8, Failure> {
     let window = window_of(&args.input)?;
     let zone = display_zone(&args.display)?;
-    let Loaded { parsed, analysis } = load(&args.input, window, args.retain, false)?;
+    let Loaded { parsed, analysis } = load(&args.input, window, args.retain, false, true)?;
     let mut out = String::new();
     if !zone.is_utc() {
         out.push_str(&format!("# times in {}\n", zone.name()));

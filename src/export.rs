@@ -66,6 +66,38 @@ pub fn write_table(
     output: Option<&Path>,
 ) -> Result<(), Failure> {
     use polars::prelude::*;
+    let mut frame = events_frame(rows, format)?;
+    let fail = |e: PolarsError| Failure::Internal(format!("writing events: {e}"));
+    match (format, output) {
+        (EventsFormat::Parquet, Some(path)) => {
+            let file = std::fs::File::create(path)
+                .map_err(|e| Failure::Usage(format!("{}: {e}", path.display())))?;
+            ParquetWriter::new(file).finish(&mut frame).map_err(fail)?;
+        }
+        (EventsFormat::Csv, Some(path)) => {
+            let file = std::fs::File::create(path)
+                .map_err(|e| Failure::Usage(format!("{}: {e}", path.display())))?;
+            CsvWriter::new(file).finish(&mut frame).map_err(fail)?;
+        }
+        (EventsFormat::Csv, None) => {
+            CsvWriter::new(std::io::stdout().lock())
+                .finish(&mut frame)
+                .map_err(fail)?;
+        }
+        (EventsFormat::Parquet, None) | (EventsFormat::Jsonl, _) => {
+            return Err(Failure::Internal("write_table called for jsonl".into()));
+        }
+    }
+    Ok(())
+}
+
+/// The events as a table in `format`'s types (see [`write_table`]).
+#[cfg(feature = "parquet")]
+pub fn events_frame(
+    rows: &[Row<'_>],
+    format: EventsFormat,
+) -> Result<polars::prelude::DataFrame, Failure> {
+    use polars::prelude::*;
     let build = |e: PolarsError| Failure::Internal(format!("building the events table: {e}"));
     let strings = |f: &dyn Fn(&Row) -> Option<String>| -> Vec<Option<String>> {
         rows.iter().map(f).collect()
@@ -163,27 +195,5 @@ pub fn write_table(
             ]
         }
     };
-    let mut frame = DataFrame::new(rows.len(), columns).map_err(build)?;
-    let fail = |e: PolarsError| Failure::Internal(format!("writing events: {e}"));
-    match (format, output) {
-        (EventsFormat::Parquet, Some(path)) => {
-            let file = std::fs::File::create(path)
-                .map_err(|e| Failure::Usage(format!("{}: {e}", path.display())))?;
-            ParquetWriter::new(file).finish(&mut frame).map_err(fail)?;
-        }
-        (EventsFormat::Csv, Some(path)) => {
-            let file = std::fs::File::create(path)
-                .map_err(|e| Failure::Usage(format!("{}: {e}", path.display())))?;
-            CsvWriter::new(file).finish(&mut frame).map_err(fail)?;
-        }
-        (EventsFormat::Csv, None) => {
-            CsvWriter::new(std::io::stdout().lock())
-                .finish(&mut frame)
-                .map_err(fail)?;
-        }
-        (EventsFormat::Parquet, None) | (EventsFormat::Jsonl, _) => {
-            return Err(Failure::Internal("write_table called for jsonl".into()));
-        }
-    }
-    Ok(())
+    DataFrame::new(rows.len(), columns).map_err(build)
 }

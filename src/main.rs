@@ -2,7 +2,9 @@
 
 mod cli;
 mod commands;
+mod dataset;
 mod export;
+mod query;
 mod report;
 mod sort;
 mod when;

@@ -10,6 +10,7 @@
 
 use crate::trace::Trace;
 use crate::{Analysis, ReplayOptions, prefilter};
+use oztrace_parser::banner;
 use oztrace_parser::catalog;
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::om::OmEvent;
@@ -306,9 +307,19 @@ pub struct StreamOutcome {
     pub shapes: HashMap<String, u64>,
     /// Loggers seen at DEBUG/TRACE per host.
     pub verbose_loggers: Vec<(Arc<str>, String, Level)>,
+    pub seen: Seen,
     pub events: Vec<Event>,
     /// The input unit it was read from (its index in discovery order).
     pub unit: usize,
+}
+
+/// What a stream's records name beyond its most frequent host and component: every host and
+/// component (sorted), and the releases its services' startup banners print (in order seen).
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Seen {
+    pub hosts: Vec<Arc<str>>,
+    pub components: Vec<Component>,
+    pub releases: Vec<String>,
 }
 
 /// Everything read from the inputs.
@@ -418,7 +429,7 @@ fn read_units(
 /// Runs `work(0..n)` on a pool of `threads` and hands each result to `deliver` in index order,
 /// at most [`UNITS_AHEAD`] per thread ahead of the one being delivered (bounded memory). `work`
 /// must not panic (wrap it in [`caught`]): every index is then delivered exactly once.
-fn in_order<T: Send>(
+pub fn in_order<T: Send>(
     n: usize,
     threads: usize,
     work: &(dyn Fn(usize) -> T + Sync),
@@ -725,6 +736,7 @@ fn read_stream(
         info_typed: 0,
         shapes: HashMap::new(),
         verbose_loggers: Vec::new(),
+        seen: Seen::default(),
         events: Vec::new(),
         unit: 0,
     };
@@ -749,6 +761,11 @@ fn read_stream(
         };
         *host_counts.entry(Arc::clone(&host)).or_default() += 1;
         component_counts[component as usize] += 1;
+        if let Some(release) = banner::release(&record.message, &record.continuation)
+            && !outcome.seen.releases.iter().any(|r| r == release)
+        {
+            outcome.seen.releases.push(release.to_string());
+        }
         if let (Some(level @ (Level::Debug | Level::Trace)), Some(logger)) =
             (record.level, &record.logger)
             && verbose_seen.insert((Arc::clone(&host), logger.clone()))
@@ -804,6 +821,14 @@ fn read_stream(
     outcome.info_typed += summary.skipped;
     outcome.summary = summary;
     outcome.bytes = counting.bytes;
+    outcome.seen.hosts = host_counts.keys().cloned().collect();
+    outcome.seen.hosts.sort();
+    outcome.seen.components = Component::ALL
+        .into_iter()
+        .zip(component_counts)
+        .filter(|(_, n)| *n > 0)
+        .map(|(component, _)| component)
+        .collect();
     // A stream of several hosts or components (compose, kubectl, a shipper's export, a test's
     // one-JVM output) is shown by its most frequent ones.
     if let Some((component, _)) = Component::ALL
@@ -1005,6 +1030,7 @@ mod tests {
             info_typed: 0,
             shapes: Default::default(),
             verbose_loggers: Vec::new(),
+            seen: Seen::default(),
             events,
             unit: 0,
         };

@@ -11,6 +11,7 @@ use oztrace_parser::entity::Entity;
 use oztrace_parser::event::Event;
 use oztrace_parser::input::Unreadable;
 use oztrace_parser::source::{Component, Level};
+use oztrace_parser::time::format_rfc3339;
 use oztrace_rules::{Confidence, Evidence, Finding, Gap, Output, Role};
 use std::sync::Arc;
 
@@ -149,6 +150,13 @@ pub fn inputs() -> ReportInputs {
             path: "dn3/ozone.log.gz".into(),
             reason: "corrupt gzip stream".into(),
         }],
+        hosts: vec!["dn1".into(), "dn2".into(), "scm1".into()],
+        components: vec!["datanode", "scm"],
+        releases: vec!["2.0.0".into()],
+        first_seen: Some(format_rfc3339(T0 - 60_000)),
+        last_seen: Some(format_rfc3339(T0 + 1200)),
+        first_ms: Some(T0 - 60_000),
+        last_ms: Some(T0 + 1200),
     }
 }
 

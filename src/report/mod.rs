@@ -19,7 +19,7 @@ use crate::cli::ScanFormat;
 use crate::when::DisplayZone;
 use oztrace_analyzer::Analysis;
 use oztrace_analyzer::graph::EdgeKind;
-use oztrace_analyzer::load::Parsed;
+use oztrace_analyzer::load::{Parsed, StreamOutcome};
 use oztrace_analyzer::trace::EventId;
 use oztrace_parser::input::Unreadable;
 use oztrace_parser::time::format_rfc3339;
@@ -28,6 +28,9 @@ use serde::Serialize;
 use std::collections::{BTreeSet, HashMap};
 
 pub const SCHEMA: &str = "oztrace.findings/v1";
+
+/// The family of the rules that find a known bug's trace.
+pub const SIGNATURE: &str = "signature";
 
 #[derive(Debug, Serialize)]
 pub struct Tool {
@@ -44,6 +47,18 @@ pub struct ReportInputs {
     pub typed_events: u64,
     pub unrecognized: u64,
     pub unreadable: Vec<Unreadable>,
+    /// Every host and component the records name, and the releases the services' startup
+    /// banners print, each sorted (extensions of the contract: the bundles table of a dataset).
+    pub hosts: Vec<String>,
+    pub components: Vec<&'static str>,
+    pub releases: Vec<String>,
+    /// The earliest and latest record time (RFC 3339; null when no record has a time).
+    pub first_seen: Option<String>,
+    pub last_seen: Option<String>,
+    #[serde(skip)]
+    pub first_ms: Option<i64>,
+    #[serde(skip)]
+    pub last_ms: Option<i64>,
 }
 
 impl ReportInputs {
@@ -56,6 +71,27 @@ impl ReportInputs {
             .cloned()
             .collect();
         unreadable.sort_by(|a, b| (&a.path, &a.reason).cmp(&(&b.path, &b.reason)));
+        let seen = |names: &dyn Fn(&StreamOutcome) -> Vec<String>| -> Vec<String> {
+            let set: BTreeSet<String> = parsed.streams.iter().flat_map(names).collect();
+            set.into_iter().collect()
+        };
+        let hosts = seen(&|s| s.seen.hosts.iter().map(ToString::to_string).collect());
+        let releases = seen(&|s| s.seen.releases.clone());
+        let components: BTreeSet<&'static str> = parsed
+            .streams
+            .iter()
+            .flat_map(|s| s.seen.components.iter().map(|c| c.as_str()))
+            .collect();
+        let first_ms = parsed
+            .streams
+            .iter()
+            .filter_map(|s| s.summary.first_ts)
+            .min();
+        let last_ms = parsed
+            .streams
+            .iter()
+            .filter_map(|s| s.summary.last_ts)
+            .max();
         ReportInputs {
             files: parsed.streams.len() as u64,
             bytes: parsed.bytes(),
@@ -63,6 +99,13 @@ impl ReportInputs {
             typed_events: parsed.typed(),
             unrecognized: parsed.unrecognized(),
             unreadable,
+            hosts,
+            components: components.into_iter().collect(),
+            releases,
+            first_seen: first_ms.map(format_rfc3339),
+            last_seen: last_ms.map(format_rfc3339),
+            first_ms,
+            last_ms,
         }
     }
 }
@@ -131,6 +174,9 @@ pub struct Link {
 pub struct FindingDoc {
     pub rule: &'static str,
     pub ticket: &'static str,
+    /// `signature` (a known bug's trace: every rule registered today) or `health` (the
+    /// container-health rules the contract names).
+    pub family: &'static str,
     pub severity: &'static str,
     pub confidence: &'static str,
     /// Why this confidence (an extension of the contract).
@@ -305,6 +351,7 @@ impl Document {
                 FindingDoc {
                     rule: finding.rule,
                     ticket: doc.map_or("", |d| d.ticket),
+                    family: SIGNATURE,
                     severity: severity.as_str(),
                     confidence: finding.confidence.as_str(),
                     confidence_reason: finding.reason.clone(),
@@ -522,6 +569,7 @@ mod tests {
             ]
         );
         let f = &doc.findings[1];
+        assert_eq!(f.family, SIGNATURE);
         let lines: Vec<(&str, u64)> = f
             .evidence
             .iter()
