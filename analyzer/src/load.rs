@@ -95,12 +95,15 @@ pub struct Loaded {
 /// Reads every input, keeps the typed events inside the window, merges them into one time order
 /// and analyses them (graph, state machines).
 pub fn load(paths: &[PathBuf], options: &LoadOptions) -> Loaded {
+    // The prefilter reads OM audit logs twice; standard input can be read only once, so a run
+    // that reads it parses every record in one pass.
+    let prefilter = options.prefilter && paths.iter().all(|p| p.as_os_str() != "-");
     let mut read = options.read.clone();
-    if options.prefilter {
+    if prefilter {
         read.skip = Some(prefilter::first_pass());
     }
     let mut parsed = read_inputs_streaming(paths, &read, &mut |_| {});
-    if options.prefilter {
+    if prefilter {
         read_anchored(paths, &options.read, &mut parsed);
     }
     let progress = options.read.progress.as_deref();
