@@ -4,7 +4,7 @@
 //! is a usage error.
 
 use crate::Failure;
-use crate::cli::{QueryArgs, QueryFormat};
+use crate::cli::QueryArgs;
 
 #[cfg(not(feature = "parquet"))]
 pub fn run(_args: QueryArgs) -> Result<u8, Failure> {
@@ -17,6 +17,7 @@ pub fn run(_args: QueryArgs) -> Result<u8, Failure> {
 
 #[cfg(feature = "parquet")]
 pub fn run(args: QueryArgs) -> Result<u8, Failure> {
+    use crate::cli::QueryFormat;
     use polars::prelude::*;
     use std::io::Write;
     if args.format == QueryFormat::Parquet && args.output.is_none() {

@@ -241,6 +241,11 @@ pub(crate) struct Splitter<'a> {
     sample_logger: Option<String>,
     /// The last header was skipped: its continuation lines go with it.
     skipping: bool,
+    /// The time of the first skipped record, and the last skipped line: a skipped record is not
+    /// parsed, but the stream's time range still covers the skipped ones (appended logs are in
+    /// time order), so that it is the same with and without [`ReadOptions::skip`].
+    first_skipped_ts: Option<Option<i64>>,
+    last_skipped: Vec<u8>,
 }
 
 impl<'a> Splitter<'a> {
@@ -258,6 +263,8 @@ impl<'a> Splitter<'a> {
             summary: StreamSummary::default(),
             sample_logger: None,
             skipping: false,
+            first_skipped_ts: None,
+            last_skipped: Vec::new(),
         }
     }
 
@@ -523,6 +530,11 @@ impl<'a> Splitter<'a> {
             _ => return false,
         }
         self.summary.lines += 1;
+        if self.first_skipped_ts.is_none() {
+            self.first_skipped_ts = Some(self.time_of(raw));
+        }
+        self.last_skipped.clear();
+        self.last_skipped.extend_from_slice(raw);
         // A new record starts: the open one is finished.
         self.finish_pending(&None);
         self.skipping = true;
@@ -530,6 +542,18 @@ impl<'a> Splitter<'a> {
         self.summary.skipped += 1;
         self.flush();
         true
+    }
+
+    /// The time of a plain line's header, read as [`Splitter::accept`] reads it.
+    fn time_of(&self, raw: &[u8]) -> Option<i64> {
+        let (header, _) = self.reparse(std::str::from_utf8(raw).ok()?)?;
+        let zone = self.options.zones.for_host(self.options.host.as_deref());
+        zone.to_epoch_millis(&header.time?)
+    }
+
+    fn note_time(&mut self, ts: i64) {
+        self.summary.first_ts = Some(self.summary.first_ts.map_or(ts, |f| f.min(ts)));
+        self.summary.last_ts = Some(self.summary.last_ts.map_or(ts, |l| l.max(ts)));
     }
 
     fn open(&mut self, key: Option<Arc<str>>, record: Record) {
@@ -565,8 +589,7 @@ impl<'a> Splitter<'a> {
         }
         self.summary.records += 1;
         if let Some(ts) = record.ts {
-            self.summary.first_ts = Some(self.summary.first_ts.map_or(ts, |f| f.min(ts)));
-            self.summary.last_ts = Some(self.summary.last_ts.map_or(ts, |l| l.max(ts)));
+            self.note_time(ts);
         }
     }
 
@@ -580,6 +603,13 @@ impl<'a> Splitter<'a> {
             self.finished.insert(arrival, record);
         }
         self.flush();
+        let last_skipped = std::mem::take(&mut self.last_skipped);
+        for ts in [self.first_skipped_ts.flatten(), self.time_of(&last_skipped)]
+            .into_iter()
+            .flatten()
+        {
+            self.note_time(ts);
+        }
         let layout = self.detected.as_ref().map(|detected| {
             let name = display_name(&detected.layout, self.sample_logger.as_deref());
             match detected.framing.name() {
