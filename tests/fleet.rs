@@ -5,7 +5,7 @@
 mod common;
 
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 fn oztrace(args: &[&str]) -> Output {
@@ -122,6 +122,7 @@ mod dataset {
     use super::*;
     use std::collections::{BTreeMap, BTreeSet};
     use std::io::{Read, Write};
+    use std::path::PathBuf;
 
     fn copy_tree(from: &Path, to: &Path, edit: &dyn Fn(&str) -> String) {
         std::fs::create_dir_all(to).unwrap();
