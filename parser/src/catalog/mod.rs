@@ -143,3 +143,6 @@ pub fn classify(record: &Record, component: Component) -> Option<Typed> {
     }
     Some(typed)
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,9 +1,560 @@
-//! Small matchers the catalogue modules share.
+//! The one way the catalogue declares and matches a log statement (the `catalog` module doc says
+//! how to add one): a [`Statement`] is the Ozone format string, the shape of each `{}`
+//! ([`Slot`]) and a builder of the typed event. The template is the matcher: its literal text
+//! picks the candidates ([`Catalogue`]) and splits the message into the placeholders' values
+//! ([`Matched`]).
 
-/// Reads an SLF4J format string (`{}` placeholders) against a message and returns the text of
-/// each placeholder, or `None` when the message is not that template. Trailing spaces of both
-/// are ignored (copies of logs lose them). A placeholder runs to the first occurrence of the
-/// literal after it; the last one runs to the literal that ends the template.
+use super::{Input, KindInfo};
+use crate::entity::{self, DatanodeRef, Entity};
+use aho_corasick::{AhoCorasick, MatchKind};
+use std::collections::HashMap;
+
+/// What a `{}` prints. A value must have its slot's shape (surrounding spaces aside) for the
+/// template to match, so where a literal recurs in the text the split that types is the one taken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Slot {
+    /// Any text, possibly empty.
+    Text,
+    /// Printed but not read (the event keeps the line's text).
+    Unread,
+    /// Text that may run over the continuation lines (a multi-line `toString`, protobuf text): a
+    /// template with such a slot is matched against the whole record.
+    Lines,
+    /// A decimal `long`.
+    U64,
+    /// A decimal `long` that may be negative.
+    I64,
+    /// `true` or `false`.
+    Bool,
+    /// An enum constant (`IN_SERVICE`, `QUASI_CLOSED`): upper-case letters and `_`.
+    Word,
+    /// A UUID (`java.util.UUID.toString`).
+    Uuid,
+    /// `DatanodeDetails.toString()` (`uuid(host/ip)`) or, up to 1.3, `toDebugString()`.
+    Datanode,
+    /// A Ratis `RaftGroupMemberId` (`<peer>@group-<12 HEX>`).
+    Member,
+    /// A Ratis `RaftGroupId` (`group-<12 HEX>`).
+    Group,
+    /// A pipeline id (`PipelineID=<uuid>`, `Pipeline-<uuid>`, a bare UUID).
+    Pipeline,
+    /// A container id (`#1051` or `1051`).
+    Container,
+    /// A Ratis `TermIndex` (`(t:5, i:1234)`).
+    TermIndex,
+    /// A host name, address or node id: no spaces.
+    Name,
+    /// Text naming datanodes (`[uuid(host/ip), …]`, `Nodes: […]`).
+    Datanodes,
+    /// Text naming pipelines (`[PipelineID=<uuid>, …]`).
+    Pipelines,
+    /// The node a DatanodeAdminMonitorImpl line tracks: `…$TrackedNode@<hex>` from 2.0, the
+    /// datanode before.
+    TrackedNode,
+    /// `NodeStatus.toString()`: `<OPSTATE>(no expiry)-<HEALTH>`, `<OPSTATE>(expiry: <s>s)-<HEALTH>`.
+    NodeStatus,
+    /// A list of `SCMCommand.toString()`s (`[setNodeOperationalStateCommand: cmdID: …, …]`).
+    Commands,
+}
+
+impl Slot {
+    /// Whether `value` (already trimmed) has this slot's shape.
+    pub fn accepts(self, value: &str) -> bool {
+        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+        match self {
+            Slot::Text
+            | Slot::Unread
+            | Slot::Lines
+            | Slot::Datanodes
+            | Slot::Pipelines
+            | Slot::Commands => true,
+            Slot::U64 => digits(value),
+            Slot::I64 => digits(value.strip_prefix('-').unwrap_or(value)),
+            Slot::Bool => matches!(value, "true" | "false"),
+            Slot::Word => {
+                !value.is_empty() && value.bytes().all(|b| b.is_ascii_uppercase() || b == b'_')
+            }
+            Slot::Uuid => entity::is_uuid(value),
+            Slot::Datanode => datanode_whole(value).is_some(),
+            Slot::Member => entity::member_id(value).is_some_and(|(_, n)| n == value.len()),
+            Slot::Group => value
+                .strip_prefix("group-")
+                .is_some_and(|hex| hex.len() == 12 && hex.bytes().all(|b| b.is_ascii_hexdigit())),
+            Slot::Pipeline => entity::pipeline_id(value).is_some_and(|(_, n)| n == value.len()),
+            Slot::Container => digits(value.strip_prefix('#').unwrap_or(value)),
+            Slot::TermIndex => entity::term_index(value).is_some_and(|(_, n)| n == value.len()),
+            Slot::Name => !value.is_empty() && !value.contains(char::is_whitespace),
+            Slot::TrackedNode => value.contains("TrackedNode@") || Slot::Datanode.accepts(value),
+            Slot::NodeStatus => value
+                .split_once('(')
+                .is_some_and(|(op, rest)| Slot::Word.accepts(op) && rest.contains(")-")),
+        }
+    }
+}
+
+/// A datanode that is the whole of `value`: `uuid(host/ip)`, or `uuid{ip: …, host: …, …}`
+/// (`toDebugString`, whose fields may hold braces: `ports: {RATIS=…}` from 2.0).
+fn datanode_whole(value: &str) -> Option<DatanodeRef<'_>> {
+    let (dn, len) = entity::datanode_details(value)?;
+    let debug_form = value.as_bytes().get(dn.uuid.len()) == Some(&b'{') && value.ends_with('}');
+    (len == value.len() || debug_form).then_some(dn)
+}
+
+/// The most placeholders one template has.
+pub const MAX_SLOTS: usize = 10;
+
+/// What a builder gets: the statement's kind, the record, and the placeholders' values (trimmed)
+/// by position; typed reads return `None` when the value does not parse.
+#[derive(Debug, Clone, Copy)]
+pub struct Matched<'a> {
+    pub kind: &'static str,
+    pub input: &'a Input<'a>,
+    values: [&'a str; MAX_SLOTS],
+    len: usize,
+}
+
+impl<'a> Matched<'a> {
+    fn new(kind: &'static str, input: &'a Input<'a>) -> Matched<'a> {
+        Matched {
+            kind,
+            input,
+            values: [""; MAX_SLOTS],
+            len: 0,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Every value, in order.
+    pub fn values(&self) -> &[&'a str] {
+        &self.values[..self.len]
+    }
+
+    /// The text of placeholder `i`.
+    pub fn text(&self, i: usize) -> &'a str {
+        self.values()[i]
+    }
+
+    pub fn string(&self, i: usize) -> String {
+        self.text(i).to_string()
+    }
+
+    pub fn lower(&self, i: usize) -> String {
+        self.text(i).to_ascii_lowercase()
+    }
+
+    pub fn u64(&self, i: usize) -> Option<u64> {
+        self.text(i).parse().ok()
+    }
+
+    pub fn i64(&self, i: usize) -> Option<i64> {
+        self.text(i).parse().ok()
+    }
+
+    pub fn bool(&self, i: usize) -> Option<bool> {
+        self.text(i).parse().ok()
+    }
+
+    /// An enum constant.
+    pub fn word(&self, i: usize) -> Option<String> {
+        let v = self.text(i);
+        Slot::Word.accepts(v).then(|| v.to_string())
+    }
+
+    /// A datanode filling the whole placeholder.
+    pub fn datanode(&self, i: usize) -> Option<DatanodeRef<'a>> {
+        datanode_whole(self.text(i))
+    }
+
+    /// A container id filling the whole placeholder (`#1051`, `1051`).
+    pub fn container(&self, i: usize) -> Option<u64> {
+        let v = self.text(i);
+        v.strip_prefix('#').unwrap_or(v).parse().ok()
+    }
+
+    fn push(&mut self, value: &'a str) {
+        self.values[self.len] = value;
+        self.len += 1;
+    }
+}
+
+/// What a statement's builder makes of a match: the event and the entities it names.
+pub type Build<E> = fn(&Matched<'_>) -> Option<(E, Vec<Entity>)>;
+
+/// One catalogued log statement.
+pub struct Statement<E: 'static> {
+    /// The registry row (`oztrace explain --kinds`); `info.template` is the matcher.
+    pub info: KindInfo,
+    /// The simple class names of the loggers that write it when they are not the class's own
+    /// (a class logging through another's logger, a helper through its caller's).
+    pub via: &'static [&'static str],
+    /// The shape of each placeholder, in order.
+    pub slots: &'static [Slot],
+    pub build: Build<E>,
+}
+
+impl<E> Statement<E> {
+    /// A statement; compilation fails when the slots do not fill the template's placeholders.
+    pub const fn new(
+        info: KindInfo,
+        via: &'static [&'static str],
+        slots: &'static [Slot],
+        build: Build<E>,
+    ) -> Statement<E> {
+        assert!(
+            placeholders(info.template) == slots.len(),
+            "a catalogue template has a different number of {{}} than of slots"
+        );
+        assert!(
+            slots.len() <= MAX_SLOTS,
+            "a template has more than MAX_SLOTS placeholders"
+        );
+        assert!(
+            !has_adjacent_placeholders(info.template),
+            "two placeholders with nothing between them cannot be told apart: register each wording"
+        );
+        Statement {
+            info,
+            via,
+            slots,
+            build,
+        }
+    }
+
+    /// The loggers that write it: `via`, else the class's own (the first word of `info.class`).
+    pub fn loggers(&self) -> &[&'static str] {
+        if self.via.is_empty() {
+            std::slice::from_ref(&self.info.class)
+        } else {
+            self.via
+        }
+    }
+}
+
+/// The logger name of a class entry (`org.a.B (note)` → `org.a.B`).
+fn qualified(logger: &'static str) -> &'static str {
+    logger.split(' ').next().unwrap_or(logger)
+}
+
+/// Whether a record's `logger` is `qualified` in full or abbreviated by `%c{n}` (`node.X`, `X`);
+/// an unqualified name accepts any package.
+fn logger_is(logger: &str, qualified: &str) -> bool {
+    let (package, class) = qualified.rsplit_once('.').unwrap_or(("", qualified));
+    match logger.strip_suffix(class) {
+        Some("") => true,
+        Some(prefix) => prefix.strip_suffix('.').is_some_and(|p| {
+            package.is_empty()
+                || package == p
+                || package
+                    .strip_suffix(p)
+                    .is_some_and(|head| head.ends_with('.'))
+        }),
+        None => false,
+    }
+}
+
+/// The number of `{}` in a template.
+pub const fn placeholders(template: &str) -> usize {
+    let b = template.as_bytes();
+    let (mut i, mut n) = (0, 0);
+    while i + 1 < b.len() {
+        if b[i] == b'{' && b[i + 1] == b'}' {
+            n += 1;
+            i += 2;
+        } else {
+            i += 1;
+        }
+    }
+    n
+}
+
+const fn has_adjacent_placeholders(template: &str) -> bool {
+    let b = template.as_bytes();
+    let mut i = 0;
+    while i + 3 < b.len() {
+        if b[i] == b'{' && b[i + 1] == b'}' && b[i + 2] == b'{' && b[i + 3] == b'}' {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+/// A template split at its placeholders: `head {} literals[0] {} literals[1] …`.
+#[derive(Debug)]
+struct Compiled {
+    head: &'static str,
+    /// The literal after each placeholder (the last one ends the message).
+    literals: Vec<&'static str>,
+    /// Whether a value may run over the continuation lines ([`Slot::Lines`]).
+    multiline: bool,
+    /// The index of its anchor (the longest literal) in the catalogue's automaton; `None` when the
+    /// template has no literal text.
+    anchor: Option<usize>,
+}
+
+impl Compiled {
+    fn new(template: &'static str, slots: &[Slot]) -> Compiled {
+        // Copies of logs lose trailing spaces; the message is trimmed the same way.
+        let mut parts = template.trim_end().split("{}");
+        let head = parts.next().unwrap_or("");
+        Compiled {
+            head,
+            literals: parts.collect(),
+            multiline: slots.contains(&Slot::Lines),
+            anchor: None,
+        }
+    }
+
+    /// The literal the prefilter looks for: the longest one that stands on the first line (before
+    /// any multi-line value).
+    fn anchor_text(&self, slots: &[Slot]) -> &'static str {
+        let first_line = slots
+            .iter()
+            .position(|s| *s == Slot::Lines)
+            .unwrap_or(slots.len());
+        std::iter::once(self.head)
+            .chain(self.literals[..first_line].iter().copied())
+            .max_by_key(|l| l.len())
+            .unwrap_or("")
+    }
+
+    /// Splits `text` into the placeholders' values, or `None` when it is not this template.
+    fn fill<'a>(
+        &self,
+        slots: &[Slot],
+        text: &'a str,
+        mut caps: Matched<'a>,
+    ) -> Option<Matched<'a>> {
+        let rest = text.trim_end().strip_prefix(self.head)?;
+        if slots.is_empty() {
+            return rest.is_empty().then_some(caps);
+        }
+        self.fill_from(slots, 0, rest, &mut caps).then_some(caps)
+    }
+
+    /// Placeholder `i` runs to the first occurrence of the literal after it whose split leaves
+    /// values of the right shapes; the last one runs to the literal that ends the template.
+    fn fill_from<'a>(
+        &self,
+        slots: &[Slot],
+        i: usize,
+        rest: &'a str,
+        caps: &mut Matched<'a>,
+    ) -> bool {
+        let literal = self.literals[i];
+        if i + 1 == slots.len() {
+            return match rest.strip_suffix(literal).map(str::trim) {
+                Some(value) if slots[i].accepts(value) => {
+                    caps.push(value);
+                    true
+                }
+                _ => false,
+            };
+        }
+        let mut from = 0;
+        while let Some(at) = rest[from..].find(literal).map(|at| from + at) {
+            let value = rest[..at].trim();
+            if slots[i].accepts(value) {
+                caps.push(value);
+                if self.fill_from(slots, i + 1, &rest[at + literal.len()..], caps) {
+                    return true;
+                }
+                caps.len = i;
+            }
+            // Literals are not empty (no adjacent placeholders): step over its first character.
+            from = at + literal.chars().next().map_or(1, char::len_utf8);
+        }
+        false
+    }
+}
+
+/// Bits over a catalogue's anchors (a catalogue has at most `64 * ANCHOR_WORDS` distinct ones).
+const ANCHOR_WORDS: usize = 4;
+
+/// A module's statements, indexed: by logger class, and by an Aho-Corasick automaton over each
+/// template's longest literal, which picks the candidates worth splitting in one pass over the
+/// message.
+pub struct Catalogue<E: 'static> {
+    statements: &'static [Statement<E>],
+    compiled: Vec<Compiled>,
+    /// By simple class name: the statements and the logger each is written through.
+    by_logger: HashMap<&'static str, Vec<(usize, &'static str)>>,
+    /// Every statement, for records without a logger.
+    every: Vec<(usize, &'static str)>,
+    anchors: AhoCorasick,
+}
+
+/// A class with at most this many statements is tried directly: checking each template's head
+/// costs less than a pass of the automaton.
+const DIRECT: usize = 4;
+
+impl<E> Catalogue<E> {
+    pub fn new(statements: &'static [Statement<E>]) -> Catalogue<E> {
+        let mut compiled: Vec<Compiled> = statements
+            .iter()
+            .map(|s| Compiled::new(s.info.template, s.slots))
+            .collect();
+        let mut anchors: Vec<&'static str> = Vec::new();
+        for (c, s) in compiled.iter_mut().zip(statements) {
+            let text = c.anchor_text(s.slots);
+            if text.is_empty() {
+                continue;
+            }
+            c.anchor = Some(match anchors.iter().position(|a| *a == text) {
+                Some(at) => at,
+                None => {
+                    anchors.push(text);
+                    anchors.len() - 1
+                }
+            });
+        }
+        assert!(
+            anchors.len() <= 64 * ANCHOR_WORDS,
+            "more distinct anchors than the candidate bits hold"
+        );
+        let mut by_logger: HashMap<&'static str, Vec<(usize, &'static str)>> = HashMap::new();
+        for (i, s) in statements.iter().enumerate() {
+            for logger in s.loggers().iter().map(|l| qualified(l)) {
+                by_logger
+                    .entry(logger_class(logger))
+                    .or_default()
+                    .push((i, logger));
+            }
+        }
+        Catalogue {
+            statements,
+            compiled,
+            by_logger,
+            every: (0..statements.len()).map(|i| (i, "")).collect(),
+            anchors: AhoCorasick::builder()
+                .match_kind(MatchKind::Standard)
+                .build(&anchors)
+                .expect("catalogue anchors compile"),
+        }
+    }
+
+    /// The first statement, in table order, that the record's logger writes (any, when the layout
+    /// prints no logger) whose template matches and whose builder types the values.
+    pub fn classify(&self, input: &Input<'_>) -> Option<(&'static Statement<E>, E, Vec<Entity>)> {
+        let record = input.record;
+        let message = record.message.as_str();
+        let logger = record.logger.as_deref();
+        let candidates = match logger {
+            Some(logger) => self.by_logger.get(logger_class(logger))?,
+            None => &self.every,
+        };
+        let seen = (candidates.len() > DIRECT).then(|| self.anchors_in(message));
+        let mut full: Option<String> = None;
+        for &(i, written_by) in candidates {
+            if logger.is_some_and(|logger| !logger_is(logger, written_by)) {
+                continue;
+            }
+            let compiled = &self.compiled[i];
+            if let (Some(seen), Some(anchor)) = (&seen, compiled.anchor)
+                && seen[anchor / 64] & (1 << (anchor % 64)) == 0
+            {
+                continue;
+            }
+            let statement = &self.statements[i];
+            let text = if compiled.multiline && !record.continuation.is_empty() {
+                full.get_or_insert_with(|| record.full_text()).as_str()
+            } else {
+                message
+            };
+            let blank = Matched::new(statement.info.kind, input);
+            let Some(matched) = compiled.fill(statement.slots, text, blank) else {
+                continue;
+            };
+            if let Some((event, entities)) = (statement.build)(&matched) {
+                return Some((statement, event, entities));
+            }
+        }
+        None
+    }
+
+    fn anchors_in(&self, message: &str) -> [u64; ANCHOR_WORDS] {
+        let mut seen = [0u64; ANCHOR_WORDS];
+        for m in self.anchors.find_overlapping_iter(message) {
+            let p = m.pattern().as_usize();
+            seen[p / 64] |= 1 << (p % 64);
+        }
+        seen
+    }
+
+    pub fn statements(&self) -> &'static [Statement<E>] {
+        self.statements
+    }
+}
+
+/// Declares a module's catalogue: `KINDS` (the registry rows, `oztrace explain --kinds`) and
+/// `STATEMENTS` (the matchers) from one table. See the `catalog` module doc for a row's parts.
+macro_rules! catalogue {
+    (
+        event $event:ty;
+        $( structured {
+            $( $skind:literal, $slog:literal, $slevel:literal, $sclass:literal, $sreleases:literal,
+               $ssection:literal, $stemplate:literal; )*
+        } )?
+        $( log $log:literal {
+            $( $kind:literal, $level:literal, $class:expr, $(via [$($via:expr),+ $(,)?],)?
+               $releases:literal, $section:literal,
+               $template:literal [$($slot:ident),* $(,)?] => $build:expr, )*
+        } )+
+    ) => {
+        /// Every kind of this module with its Ozone source, in table order.
+        pub const KINDS: &[$crate::catalog::KindInfo] = &[
+            $( $( $crate::catalog::KindInfo {
+                kind: $skind,
+                log: $slog,
+                class: $sclass,
+                level: $slevel,
+                releases: $sreleases,
+                template: $stemplate,
+                catalogue: $ssection,
+            }, )* )?
+            $( $( $crate::catalog::KindInfo {
+                kind: $kind,
+                log: $log,
+                class: $class,
+                level: $level,
+                releases: $releases,
+                template: $template,
+                catalogue: $section,
+            }, )* )+
+        ];
+
+        /// The statements a message template matches, tried in this order.
+        pub(crate) const STATEMENTS: &[$crate::catalog::template::Statement<$event>] = &[
+            $( $( $crate::catalog::template::Statement::new(
+                $crate::catalog::KindInfo {
+                    kind: $kind,
+                    log: $log,
+                    class: $class,
+                    level: $level,
+                    releases: $releases,
+                    template: $template,
+                    catalogue: $section,
+                },
+                &[$($($via),+)?],
+                &[$($crate::catalog::template::Slot::$slot),*],
+                $build,
+            ), )* )+
+        ];
+
+        static CATALOGUE: std::sync::LazyLock<$crate::catalog::template::Catalogue<$event>> =
+            std::sync::LazyLock::new(|| $crate::catalog::template::Catalogue::new(STATEMENTS));
+    };
+}
+pub(crate) use catalogue;
+
+/// Reads an SLF4J format string against a message (the modules not yet ported use it).
 pub fn fill<'t>(template: &str, text: &'t str) -> Option<Vec<&'t str>> {
     let template = template.trim_end();
     let text = text.trim_end();
@@ -18,7 +569,6 @@ pub fn fill<'t>(template: &str, text: &'t str) -> Option<Vec<&'t str>> {
             return Some(values);
         }
         if literal.is_empty() {
-            // Two placeholders with nothing between them cannot be told apart.
             return None;
         }
         let at = rest.find(literal)?;
@@ -39,23 +589,104 @@ pub fn u64_prefix(s: &str) -> Option<u64> {
     s.get(..len)?.parse().ok()
 }
 
+/// The number after `label` in `s` (`newEndIndex=18341`).
+pub fn number_after(s: &str, label: &str) -> Option<u64> {
+    let at = s.find(label)? + label.len();
+    u64_prefix(s.get(at..)?)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn fill(template: &'static str, slots: &[Slot], text: &str) -> Option<Vec<String>> {
+        let record = crate::record::Record::default();
+        let input = Input {
+            record: &record,
+            component: crate::source::Component::Unknown,
+            audit: None,
+        };
+        Compiled::new(template, slots)
+            .fill(slots, text, Matched::new("test", &input))
+            .map(|m| m.values().iter().map(|v| v.to_string()).collect())
+    }
+
+    fn strings(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
     #[test]
     fn fill_reads_placeholders_or_refuses() {
+        use Slot::*;
         assert_eq!(
             fill(
                 "Container {} is open but {}. Triggering close.",
+                &[Container, Text],
                 "Container #5 is open but full. Triggering close.  "
             ),
-            Some(vec!["#5", "full"])
+            Some(strings(&["#5", "full"]))
         );
-        assert_eq!(fill("a {} b", "a x c"), None);
-        assert_eq!(fill("{}{}", "xy"), None);
-        assert_eq!(fill("no placeholders", "no placeholders"), Some(vec![]));
-        assert_eq!(fill("no placeholders", "other"), None);
+        assert_eq!(fill("a {} b", &[Text], "a x c"), None);
+        assert_eq!(
+            fill("no placeholders", &[], "no placeholders"),
+            Some(vec![])
+        );
+        assert_eq!(fill("no placeholders", &[], "other"), None);
+        // The split whose values type wins over the first occurrence of the literal.
+        assert_eq!(
+            fill(
+                "Message: {} , Result: {} , done.",
+                &[Text, Word],
+                "Message: a , Result: b , Result: CHUNK_FILE_INCONSISTENCY , done."
+            ),
+            Some(strings(&["a , Result: b", "CHUNK_FILE_INCONSISTENCY"]))
+        );
+        assert_eq!(fill("took {}ms", &[U64], "took 12xms"), None);
+        // A trailing space of the template is not required of the message.
+        assert_eq!(
+            fill("Replica {} ", &[Text], "Replica x"),
+            Some(strings(&["x"]))
+        );
+        // Middle placeholders take the first occurrence that fits, the last one the tail.
+        assert_eq!(
+            fill("{} has {} x", &[Text, Text], "a has b has c x"),
+            Some(strings(&["a", "b has c"]))
+        );
+        assert_eq!(fill("{} has {} x", &[Text, Text], "a has b"), None);
+        assert_eq!(fill("A {} B", &[Text], "A"), None);
+        assert_eq!(
+            fill("Entering safe mode.", &[], "Entering safe mode. now"),
+            None
+        );
+    }
+
+    #[test]
+    fn slots_count_the_placeholders() {
+        assert_eq!(placeholders("a {} b {}{}"), 3);
+        assert_eq!(placeholders("{ip: {}}"), 1);
+        assert!(has_adjacent_placeholders("for {}{}"));
+        assert!(!has_adjacent_placeholders("for {} {}"));
+    }
+
+    #[test]
+    fn loggers_in_full_or_abbreviated() {
+        let class = "org.apache.hadoop.hdds.scm.node.SCMNodeManager";
+        for logger in [
+            class,
+            "node.SCMNodeManager",
+            "SCMNodeManager",
+            "scm.node.SCMNodeManager",
+        ] {
+            assert!(logger_is(logger, class), "{logger}");
+        }
+        for logger in [
+            "org.example.node.SCMNodeManager",
+            "xnode.SCMNodeManager",
+            "NodeManager",
+        ] {
+            assert!(!logger_is(logger, class), "{logger}");
+        }
+        assert!(logger_is("any.pkg.RaftLog", "RaftLog"));
     }
 
     #[test]
@@ -68,5 +699,9 @@ mod tests {
         assert_eq!(logger_class("SCMAudit"), "SCMAudit");
         assert_eq!(u64_prefix("18341, rest"), Some(18341));
         assert_eq!(u64_prefix("x"), None);
+        assert_eq!(
+            number_after("a newEndIndex=18341)", "newEndIndex="),
+            Some(18341)
+        );
     }
 }

@@ -1,0 +1,207 @@
+//! The catalogue's own checks: every registered template, filled with values of its slots' shapes,
+//! types as its kind with those values in the event.
+
+use super::template::{Slot, Statement};
+use super::*;
+use crate::record::{ReadOptions, read_records};
+
+/// Kinds a filled template cannot produce on its own, and why.
+const NOT_GENERATED: &[(&str, &str)] = &[];
+
+fn uuid(n: usize) -> String {
+    format!(
+        "{:08x}-7a4d-4e8b-9c0f-{:012x}",
+        0x3f2b_9c00 + n,
+        0x5d6e_7f8a_0000 + n
+    )
+}
+
+fn datanode(n: usize) -> String {
+    format!("{}(dn{n}.example.com/10.0.1.{n})", uuid(n))
+}
+
+fn letter(i: usize) -> char {
+    char::from(b'A' + (i % 26) as u8)
+}
+
+/// A value of `slot`'s shape for placeholder `i`, and what of it the event must show (`None` for
+/// a value the statement does not read).
+fn sample(slot: Slot, i: usize) -> (String, Option<String>) {
+    let n = 7001 + i;
+    let same = |v: String| (v.clone(), Some(v));
+    match slot {
+        Slot::Text => same(format!("note-{i}")),
+        Slot::Unread => (format!("unread-{i}"), None),
+        Slot::Lines => (
+            format!("first-{i}\n  second-{i}"),
+            Some(format!("first-{i}")),
+        ),
+        Slot::U64 => same(n.to_string()),
+        Slot::I64 => same(format!("-{n}")),
+        Slot::Bool => same(i.is_multiple_of(2).to_string()),
+        Slot::Word => same(format!("STATE_{}", letter(i))),
+        Slot::Uuid => same(uuid(100 + i)),
+        Slot::Datanode => (datanode(i), Some(uuid(i))),
+        Slot::Member => (
+            format!("{}@group-{:012X}", uuid(200 + i), 0xC0FFEE + i),
+            Some(uuid(200 + i)),
+        ),
+        Slot::Group => {
+            let hex = format!("{:012X}", 0xBEEF00 + i);
+            (format!("group-{hex}"), Some(hex))
+        }
+        Slot::Pipeline => (format!("PipelineID={}", uuid(300 + i)), Some(uuid(300 + i))),
+        Slot::Container => (format!("#{n}"), Some(n.to_string())),
+        Slot::TermIndex => (
+            format!("(t:{n}, i:{})", n + 100),
+            Some((n + 100).to_string()),
+        ),
+        Slot::Name => same(format!("node-{i}.example.com")),
+        Slot::Datanodes => (
+            format!("[{}, {}]", datanode(400 + i), datanode(500 + i)),
+            Some(uuid(400 + i)),
+        ),
+        Slot::Pipelines => (
+            format!("[PipelineID={}]", uuid(600 + i)),
+            Some(uuid(600 + i)),
+        ),
+        Slot::TrackedNode => {
+            let hash = format!("{:x}", 0xd71c_7400_u32 + i as u32);
+            (
+                format!(
+                    "org.apache.hadoop.hdds.scm.node.DatanodeAdminMonitorImpl$TrackedNode@{hash}"
+                ),
+                Some(hash),
+            )
+        }
+        Slot::NodeStatus => {
+            let op = format!("DECOMMISSIONING_{}", letter(i));
+            (format!("{op}(no expiry)-STALE"), Some(op))
+        }
+        Slot::Commands => (
+            format!(
+                "[setNodeOperationalStateCommand: cmdID: {n}, encodedToken: \"\", term: 5, deadlineMsSinceEpoch: 0, opState: IN_SERVICE, stateExpiryEpochSeconds: 0]"
+            ),
+            Some(n.to_string()),
+        ),
+    }
+}
+
+/// The template with each `{}` replaced by its value, as SLF4J renders it.
+fn render(template: &str, values: &[String]) -> String {
+    let mut out = String::new();
+    let mut parts = template.split("{}");
+    out.push_str(parts.next().unwrap_or(""));
+    for (part, value) in parts.zip(values) {
+        out.push_str(value);
+        out.push_str(part);
+    }
+    out
+}
+
+/// The components whose logs a statement is written to.
+fn components(log: &str) -> Vec<Component> {
+    if log == "daemon" {
+        return vec![Component::Datanode, Component::Scm, Component::Om];
+    }
+    let c = Component::ALL.into_iter().find(|c| c.as_str() == log);
+    vec![c.unwrap_or_else(|| panic!("no component for log {log}"))]
+}
+
+/// Renders every statement of a table with each of its loggers, in full and abbreviated,
+/// classifies it as the log it is written to, and checks the kind and the values; returns the
+/// failures.
+fn check<E>(statements: &[Statement<E>]) -> Vec<String> {
+    let mut failures = Vec::new();
+    for s in statements {
+        let kind = s.info.kind;
+        if NOT_GENERATED.iter().any(|(k, _)| *k == kind) {
+            continue;
+        }
+        let samples: Vec<(String, Option<String>)> = s
+            .slots
+            .iter()
+            .enumerate()
+            .map(|(i, slot)| sample(*slot, i))
+            .collect();
+        let values: Vec<String> = samples.iter().map(|(v, _)| v.clone()).collect();
+        let message = render(s.info.template, &values);
+        let level: String = s
+            .info
+            .level
+            .chars()
+            .take_while(char::is_ascii_uppercase)
+            .collect();
+        let loggers = s.loggers().iter().flat_map(|logger| {
+            let logger = logger.split(' ').next().unwrap_or(logger);
+            // In full (RFA layout) and as the console layout's `%c{2}` abbreviates it.
+            let short = logger
+                .rmatch_indices('.')
+                .nth(1)
+                .map(|(at, _)| &logger[at + 1..]);
+            std::iter::once(logger).chain(short)
+        });
+        for logger in loggers {
+            let text = format!("2026-08-20 14:02:10,318 [main] {level} {logger}: {message}\n");
+            let mut records = Vec::new();
+            let (_, error) =
+                read_records(&mut text.as_bytes(), &ReadOptions::default(), &mut |r| {
+                    records.push(r)
+                });
+            assert!(error.is_none() && records.len() == 1, "{text}");
+            for component in components(s.info.log) {
+                let Some(typed) = classify(&records[0], component) else {
+                    failures.push(format!("{kind}: untyped as {component}: {text}"));
+                    continue;
+                };
+                if typed.data.kind() != kind {
+                    failures.push(format!(
+                        "{kind}: typed as {} ({component}): {text}",
+                        typed.data.kind()
+                    ));
+                    continue;
+                }
+                let shown = format!(
+                    "{} {}",
+                    serde_json::to_string(&typed.data).expect("events serialise"),
+                    typed
+                        .entities
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                );
+                for (value, witness) in &samples {
+                    if let Some(witness) = witness
+                        && !shown.contains(witness.as_str())
+                    {
+                        failures.push(format!(
+                            "{kind}: the value {value:?} is not in the event {shown} ({text})"
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    failures
+}
+
+#[test]
+fn every_template_filled_with_its_slots_types_as_its_kind_with_those_values() {
+    let mut failures = check(scm::STATEMENTS);
+    failures.sort();
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn kinds_that_are_not_generated_are_registered() {
+    for (kind, reason) in NOT_GENERATED {
+        assert!(kinds().any(|k| k.kind == *kind), "{kind}: {reason}");
+        assert!(!reason.is_empty());
+    }
+}
