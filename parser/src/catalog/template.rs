@@ -38,8 +38,12 @@ pub enum Slot {
     Group,
     /// A pipeline id (`PipelineID=<uuid>`, `Pipeline-<uuid>`, a bare UUID).
     Pipeline,
-    /// A container id (`#1051` or `1051`).
+    /// A container id (`#1051`, `1051`) or a `ContainerInfo{id=#1051, …}`.
     Container,
+    /// `AbstractContainerReportHandler.getDetailsForLogging` (`Container #… (…) r… (…) from dn …`).
+    Replica,
+    /// A flag printed as a word or as nothing (`force ? "force" : ""`).
+    Flag,
     /// A Ratis `TermIndex` (`(t:5, i:1234)`).
     TermIndex,
     /// A host name, address or node id: no spaces.
@@ -81,7 +85,9 @@ impl Slot {
                 .strip_prefix("group-")
                 .is_some_and(|hex| hex.len() == 12 && hex.bytes().all(|b| b.is_ascii_hexdigit())),
             Slot::Pipeline => entity::pipeline_id(value).is_some_and(|(_, n)| n == value.len()),
-            Slot::Container => digits(value.strip_prefix('#').unwrap_or(value)),
+            Slot::Container => container_whole(value).is_some(),
+            Slot::Replica => entity::replica_details(value).is_some(),
+            Slot::Flag => value.bytes().all(|b| b.is_ascii_lowercase()),
             Slot::TermIndex => entity::term_index(value).is_some_and(|(_, n)| n == value.len()),
             Slot::Name => !value.is_empty() && !value.contains(char::is_whitespace),
             Slot::TrackedNode => value.contains("TrackedNode@") || Slot::Datanode.accepts(value),
@@ -98,6 +104,14 @@ fn datanode_whole(value: &str) -> Option<DatanodeRef<'_>> {
     let (dn, len) = entity::datanode_details(value)?;
     let debug_form = value.as_bytes().get(dn.uuid.len()) == Some(&b'{') && value.ends_with('}');
     (len == value.len() || debug_form).then_some(dn)
+}
+
+/// A container id that is the whole of `value`, or the id of a `ContainerInfo{…}`.
+fn container_whole(value: &str) -> Option<u64> {
+    if value.starts_with("ContainerInfo{") {
+        return entity::find_containers(value).next().map(|m| m.value);
+    }
+    value.strip_prefix('#').unwrap_or(value).parse().ok()
 }
 
 /// The most placeholders one template has.
@@ -172,10 +186,9 @@ impl<'a> Matched<'a> {
         datanode_whole(self.text(i))
     }
 
-    /// A container id filling the whole placeholder (`#1051`, `1051`).
+    /// The container of placeholder `i` (`#1051`, `1051`, `ContainerInfo{id=#1051, …}`).
     pub fn container(&self, i: usize) -> Option<u64> {
-        let v = self.text(i);
-        v.strip_prefix('#').unwrap_or(v).parse().ok()
+        container_whole(self.text(i))
     }
 
     fn push(&mut self, value: &'a str) {

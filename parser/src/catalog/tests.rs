@@ -6,7 +6,11 @@ use super::*;
 use crate::record::{ReadOptions, read_records};
 
 /// Kinds a filled template cannot produce on its own, and why.
-const NOT_GENERATED: &[(&str, &str)] = &[];
+const NOT_GENERATED: &[(&str, &str)] = &[(
+    "container_report_not_leader",
+    "the full report's `Failed to process {}` is container_report_failed's template: the \
+     NotLeaderException in the stack trace under it makes it this kind",
+)];
 
 fn uuid(n: usize) -> String {
     format!(
@@ -52,6 +56,15 @@ fn sample(slot: Slot, i: usize) -> (String, Option<String>) {
         }
         Slot::Pipeline => (format!("PipelineID={}", uuid(300 + i)), Some(uuid(300 + i))),
         Slot::Container => (format!("#{n}"), Some(n.to_string())),
+        Slot::Replica => (
+            format!(
+                "Container #{n} (DELETED, sid=60417) r0 (QUASI_CLOSED, bcsid=60417, origin={}, non-empty) from dn {}",
+                uuid(700 + i),
+                datanode(800 + i)
+            ),
+            Some(n.to_string()),
+        ),
+        Slot::Flag => ("force".to_string(), Some("true".to_string())),
         Slot::TermIndex => (
             format!("(t:{n}, i:{})", n + 100),
             Some((n + 100).to_string()),
@@ -115,7 +128,12 @@ fn check<E>(statements: &[Statement<E>]) -> Vec<String> {
     let mut failures = Vec::new();
     for s in statements {
         let kind = s.info.kind;
-        if NOT_GENERATED.iter().any(|(k, _)| *k == kind) {
+        // Only the rows that share another kind's template; the kind's other rows are checked.
+        if NOT_GENERATED.iter().any(|(k, _)| *k == kind)
+            && statements
+                .iter()
+                .any(|o| o.info.kind != kind && o.info.template == s.info.template)
+        {
             continue;
         }
         let samples: Vec<(String, Option<String>)> = s
@@ -189,6 +207,7 @@ fn check<E>(statements: &[Statement<E>]) -> Vec<String> {
 #[test]
 fn every_template_filled_with_its_slots_types_as_its_kind_with_those_values() {
     let mut failures = check(scm::STATEMENTS);
+    failures.extend(check(scm_container::STATEMENTS));
     failures.sort();
     assert!(
         failures.is_empty(),
