@@ -17,9 +17,6 @@ pub enum Slot {
     Text,
     /// Printed but not read (the event keeps the line's text).
     Unread,
-    /// Text that may run over the continuation lines (a multi-line `toString`, protobuf text): a
-    /// template with such a slot is matched against the whole record.
-    Lines,
     /// A decimal `long`.
     U64,
     /// A decimal `long` that may be negative.
@@ -59,16 +56,24 @@ pub enum Slot {
     NodeStatus,
     /// A list of `SCMCommand.toString()`s (`[setNodeOperationalStateCommand: cmdID: …, …]`).
     Commands,
+    /// An `SCMHeartbeatRequestProto` as protobuf text, over the continuation lines.
+    Heartbeat,
 }
 
 impl Slot {
+    /// Whether the value may run over the continuation lines (a multi-line `toString`): a template
+    /// with such a slot is matched against the whole record.
+    pub fn multiline(self) -> bool {
+        matches!(self, Slot::Heartbeat)
+    }
+
     /// Whether `value` (already trimmed) has this slot's shape.
     pub fn accepts(self, value: &str) -> bool {
         let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
         match self {
             Slot::Text
             | Slot::Unread
-            | Slot::Lines
+            | Slot::Heartbeat
             | Slot::Datanodes
             | Slot::Pipelines
             | Slot::Commands => true,
@@ -305,7 +310,7 @@ struct Compiled {
     head: &'static str,
     /// The literal after each placeholder (the last one ends the message).
     literals: Vec<&'static str>,
-    /// Whether a value may run over the continuation lines ([`Slot::Lines`]).
+    /// Whether a value may run over the continuation lines ([`Slot::multiline`]).
     multiline: bool,
     /// The index of its anchor (the longest literal) in the catalogue's automaton; `None` when the
     /// template has no literal text.
@@ -320,7 +325,7 @@ impl Compiled {
         Compiled {
             head,
             literals: parts.collect(),
-            multiline: slots.contains(&Slot::Lines),
+            multiline: slots.iter().any(|s| s.multiline()),
             anchor: None,
         }
     }
@@ -330,7 +335,7 @@ impl Compiled {
     fn anchor_text(&self, slots: &[Slot]) -> &'static str {
         let first_line = slots
             .iter()
-            .position(|s| *s == Slot::Lines)
+            .position(|s| s.multiline())
             .unwrap_or(slots.len());
         std::iter::once(self.head)
             .chain(self.literals[..first_line].iter().copied())

@@ -36,9 +36,12 @@ fn sample(slot: Slot, i: usize) -> (String, Option<String>) {
     match slot {
         Slot::Text => same(format!("note-{i}")),
         Slot::Unread => (format!("unread-{i}"), None),
-        Slot::Lines => (
-            format!("first-{i}\n  second-{i}"),
-            Some(format!("first-{i}")),
+        Slot::Heartbeat => (
+            format!(
+                "datanodeDetails {{\n  uuid: \"{}\"\n}}\ncontainerActions {{\n  containerActions {{\n    containerID: {n}\n    action: CLOSE\n    reason: CONTAINER_FULL\n  }}\n}}",
+                uuid(900 + i)
+            ),
+            Some(n.to_string()),
         ),
         Slot::U64 => same(n.to_string()),
         Slot::I64 => same(format!("-{n}")),
@@ -208,6 +211,7 @@ fn check<E>(statements: &[Statement<E>]) -> Vec<String> {
 fn every_template_filled_with_its_slots_types_as_its_kind_with_those_values() {
     let mut failures = check(scm::STATEMENTS);
     failures.extend(check(scm_container::STATEMENTS));
+    failures.extend(check(dn_endpoint::STATEMENTS));
     failures.sort();
     assert!(
         failures.is_empty(),
