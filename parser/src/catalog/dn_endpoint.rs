@@ -421,10 +421,12 @@ const CLOSE_HANDLER: &str = "org.apache.hadoop.ozone.container.common.statemachi
 catalogue! {
     event DnEndpointEvent;
     log "datanode" {
-    "endpoint_timeout", "WARN", RUNNING, "HEAD (HostAndPort); ≤2.2.0 print host/ip:port", "datanode.md 2.6, 3.B",
+    // The cause's message is "Timeout occurred on endpoint: " + the endpoint's address (HEAD
+    // HostAndPort, 2.1–2.2 host/ip:port).
+    "endpoint_timeout", "WARN", RUNNING, "2.1–HEAD", "datanode.md 2.6, 3.B",
         "Detected timeout: Timeout occurred on endpoint: {}" [Name] =>
         |m| built(E::EndpointTimeout { datanode: datanode(m), endpoint: m.string(0) }),
-    "endpoint_timeout", "WARN", RUNNING, "HEAD (HostAndPort); ≤2.2.0 print host/ip:port", "datanode.md 2.6, 3.B",
+    "endpoint_timeout", "WARN", RUNNING, "2.1–HEAD", "datanode.md 2.6, 3.B",
         "Detected timeout: {}" [Text] =>
         |m| built(E::EndpointTimeout { datanode: datanode(m), endpoint: m.string(0) }),
     "endpoint_task_error", "ERROR", RUNNING, "1.3–HEAD", "datanode.md 2.6",
@@ -482,12 +484,17 @@ catalogue! {
     "heartbeat_cycle", "DEBUG", DN_STATE_MACHINE, "1.3–HEAD", "datanode.md 2.6",
         "Executing cycle Number : {}" [U64] =>
         |m| built(E::HeartbeatCycle { datanode: datanode(m), cycle: m.u64(0) }),
-    "endpoint_unreachable", "WARN", ENDPOINT_SM, "HEAD", "datanode.md 2.6",
+    // The endpoint: HEAD a HostAndPort; 2.0–2.2 the InetAddress (`host/ip`) and the port; up to
+    // 1.4 `host:port`. The field is `<address>:<port>` for both older wordings.
+    "endpoint_unreachable", "WARN", ENDPOINT_SM, "HEAD (unreleased)", "datanode.md 2.6",
         "Unable to communicate to {} server at {} past {} seconds." [Name, Name, U64] =>
         |m| unreachable(m, m.string(1), 2),
-    "endpoint_unreachable", "WARN", ENDPOINT_SM, "2.1.0–2.2.0", "datanode.md 2.6",
+    "endpoint_unreachable", "WARN", ENDPOINT_SM, "2.0–2.2", "datanode.md 2.6",
         "Unable to communicate to {} server at {}:{} for past {} seconds." [Name, Name, U64, U64] =>
         |m| unreachable(m, format!("{}:{}", m.text(1), m.text(2)), 3),
+    "endpoint_unreachable", "WARN", ENDPOINT_SM, "1.3–1.4", "datanode.md 2.6",
+        "Unable to communicate to {} server at {} for past {} seconds." [Name, Name, U64] =>
+        |m| unreachable(m, m.string(1), 2),
     "missed_count_incremented", "TRACE", ENDPOINT_SM, "1.3–HEAD", "datanode.md 2.6",
         "Incrementing the Missed count." [] =>
         |m| built(E::MissedCountIncremented { datanode: datanode(m), endpoint: thread_endpoint(m) }),
