@@ -247,6 +247,8 @@ type Built = (ScmContainerEvent, Vec<Entity>);
 const RH: &str = "org.apache.hadoop.hdds.scm.container.AbstractContainerReportHandler (logger ContainerReportHandler / IncrementalContainerReportHandler)";
 const CRH: &str = "org.apache.hadoop.hdds.scm.container.ContainerReportHandler";
 const ICRH: &str = "org.apache.hadoop.hdds.scm.container.IncrementalContainerReportHandler";
+/// `AbstractContainerReportHandler` logs through its subclass's logger.
+const REPORT_HANDLERS: &[&str] = &[CRH, ICRH];
 const STATE_MANAGER: &str = "org.apache.hadoop.hdds.scm.container.ContainerStateManagerImpl";
 const RM: &str = "org.apache.hadoop.hdds.scm.container.replication.ReplicationManager";
 const ECH: &str = "org.apache.hadoop.hdds.scm.container.replication.health.EmptyContainerHandler";
@@ -262,24 +264,24 @@ catalogue! {
     event ScmContainerEvent;
     log "scm" {
     // scm.md 2.3: report handlers. `<D>` is getDetailsForLogging (a Replica slot).
-    "container_replica_processing", "DEBUG", RH, via [CRH, ICRH], "1.3–HEAD", "scm.md 2.3",
+    "container_replica_processing", "DEBUG", RH, via REPORT_HANDLERS, "1.3–HEAD", "scm.md 2.3",
         "Processing replica {}" [Replica] => |m| replica(ReplicaAction::Processing, m, 0),
-    "container_closed_sid_lower", "ERROR", RH, via [CRH, ICRH], "2.1–HEAD", "scm.md 2.3",
+    "container_closed_sid_lower", "ERROR", RH, via REPORT_HANDLERS, "2.1–HEAD", "scm.md 2.3",
         "Container CLOSED with sequence ID lower than a replica: {}, proto={}" [Replica, Unread] =>
         |m| replica(ReplicaAction::ClosedWithLowerSid, m, 0),
-    "container_finalize", "INFO", RH, via [CRH, ICRH], "2.1–HEAD", "scm.md 2.3",
+    "container_finalize", "INFO", RH, via REPORT_HANDLERS, "2.1–HEAD", "scm.md 2.3",
         "FINALIZE (i.e. CLOSING) {}" [Replica] => |m| replica(ReplicaAction::Finalize, m, 0),
-    "container_quasi_close", "INFO", RH, via [CRH, ICRH], "1.3–HEAD", "scm.md 2.3",
+    "container_quasi_close", "INFO", RH, via REPORT_HANDLERS, "1.3–HEAD", "scm.md 2.3",
         "QUASI_CLOSE {}" [Replica] => |m| replica(ReplicaAction::QuasiClose, m, 0),
-    "container_close", "INFO", RH, via [CRH, ICRH], "1.3–HEAD", "scm.md 2.3",
+    "container_close", "INFO", RH, via REPORT_HANDLERS, "1.3–HEAD", "scm.md 2.3",
         "CLOSE {}" [Replica] => |m| replica(ReplicaAction::Close, m, 0),
-    "container_force_close", "INFO", RH, via [CRH, ICRH], "2.1–HEAD", "scm.md 2.3",
+    "container_force_close", "INFO", RH, via REPORT_HANDLERS, "2.1–HEAD", "scm.md 2.3",
         "FORCE_CLOSE for {}" [Replica] => |m| replica(ReplicaAction::ForceClose, m, 0),
-    "replica_bcsid_mismatch", "WARN", RH, via [CRH, ICRH], "2.1–HEAD", "scm.md 2.3",
+    "replica_bcsid_mismatch", "WARN", RH, via REPORT_HANDLERS, "2.1–HEAD", "scm.md 2.3",
         "Replica BCSID mismatched for {} " [Replica] => |m| replica(ReplicaAction::BcsidMismatch, m, 0),
-    "container_update_skipped_follower", "DEBUG", RH, via [CRH, ICRH], "HEAD (unreleased)", "scm.md 2.3",
+    "container_update_skipped_follower", "DEBUG", RH, via REPORT_HANDLERS, "HEAD (unreleased)", "scm.md 2.3",
         "Skipping updateContainerState on non-leader SCM, container {} event {}" [Container, Word] => statement,
-    "container_delete_command", "INFO", RH, via [CRH, ICRH], "2.1–HEAD", "scm.md 2.3, 5.4",
+    "container_delete_command", "INFO", RH, via REPORT_HANDLERS, "2.1–HEAD", "scm.md 2.3, 5.4",
         "Sending {}DeleteContainerCommand due to {} for {}" [Flag, Word, Replica] =>
         |m| {
             let event = ScmContainerEvent::DeleteCommand(DeleteCommandEvent {
@@ -290,9 +292,9 @@ catalogue! {
             });
             built(event, m)
         },
-    "container_delete_command", "INFO", RH, via [CRH, ICRH], "1.3–2.0", "scm.md 2.3 (version history)",
+    "container_delete_command", "INFO", RH, via REPORT_HANDLERS, "1.3–2.0", "scm.md 2.3 (version history)",
         "Sending delete container command for {} container {} to datanode {}" [Text, Container, Datanode] => statement,
-    "container_delete_skipped_not_leader", "WARN", RH, via [CRH, ICRH], "2.1–HEAD", "scm.md 2.3, 5.4",
+    "container_delete_skipped_not_leader", "WARN", RH, via REPORT_HANDLERS, "2.1–HEAD", "scm.md 2.3, 5.4",
         "Skip sending DeleteContainerCommand for {}: {}" [Replica, Unread] =>
         |m| {
             let event = ScmContainerEvent::DeleteCommand(DeleteCommandEvent {
@@ -303,9 +305,9 @@ catalogue! {
             });
             built(event, m)
         },
-    "container_delete_skipped_not_leader", "WARN", RH, via [CRH, ICRH], "1.3–2.0", "scm.md 2.3 (version history)",
+    "container_delete_skipped_not_leader", "WARN", RH, via REPORT_HANDLERS, "1.3–2.0", "scm.md 2.3 (version history)",
         "Skip sending delete container command, since not leader SCM" [] => statement,
-    "container_resurrected", "INFO", RH, via [CRH, ICRH], "2.2–HEAD (HDDS-14684)", "scm.md 2.3, 5",
+    "container_resurrected", "INFO", RH, via REPORT_HANDLERS, "2.2–HEAD (HDDS-14684)", "scm.md 2.3, 5",
         "Resurrecting container {} from {} to QUASI_CLOSED due to non-empty {} replica (keyCount={}, BCSID={}) from {}"
         [Unread, Word, Word, U64, U64, Replica] =>
         |m| {
@@ -317,7 +319,7 @@ catalogue! {
             event.bcsid = m.u64(4).or(event.bcsid);
             built(ScmContainerEvent::Resurrected(event), m)
         },
-    "container_resurrected", "INFO", RH, via [CRH, ICRH], "2.2–HEAD (HDDS-14684)", "scm.md 2.3",
+    "container_resurrected", "INFO", RH, via REPORT_HANDLERS, "2.2–HEAD (HDDS-14684)", "scm.md 2.3",
         "Resurrecting container {} from {} to CLOSED due to non-empty CLOSED replica (keyCount={}, BCSID={}) from {}"
         [Unread, Word, U64, Unread, Replica] =>
         |m| {
@@ -326,14 +328,14 @@ catalogue! {
             event.from = m.string(1);
             built(ScmContainerEvent::Resurrected(event), m)
         },
-    "container_resurrected", "INFO", RH, via [CRH, ICRH], "2.1.x", "scm.md 2.3 (version history)",
+    "container_resurrected", "INFO", RH, via REPORT_HANDLERS, "2.1.x", "scm.md 2.3 (version history)",
         "transitionDeletingToClosed due to non-empty CLOSED replica (keyCount={}) for {}" [U64, Replica] =>
         |m| {
             let d = replica_details(m.text(1))?;
             let event = resurrected(d, "CLOSED", m.u64(0), Wording::TransitionDeletingToClosed);
             built(ScmContainerEvent::Resurrected(event), m)
         },
-    "container_resurrected", "INFO", RH, via [CRH, ICRH], "2.0.x", "scm.md 2.3 (version history)",
+    "container_resurrected", "INFO", RH, via REPORT_HANDLERS, "2.0.x", "scm.md 2.3 (version history)",
         "Moving container {} from {} to CLOSED state, datanode {} reported replica with state={}, isEmpty={}, bcsId={}, keyCount={}, and origin={}"
         [Container, Word, Name, Word, Bool, U64, U64, Text] =>
         |m| {
@@ -353,7 +355,7 @@ catalogue! {
             };
             built(ScmContainerEvent::Resurrected(event), m)
         },
-    "container_resurrected", "INFO", RH, via [CRH, ICRH], "1.4.1", "scm.md 2.3 (version history)",
+    "container_resurrected", "INFO", RH, via REPORT_HANDLERS, "1.4.1", "scm.md 2.3 (version history)",
         "Moving DELETING container {} to CLOSED state, datanode {} reported replica with state={}, isEmpty={} and keyCount={}."
         [Container, Name, Word, Bool, U64] =>
         |m| {
@@ -373,12 +375,12 @@ catalogue! {
             };
             built(ScmContainerEvent::Resurrected(event), m)
         },
-    "replica_not_processed", "ERROR", RH, via [CRH, ICRH], "2.1–HEAD", "scm.md 2.3",
+    "replica_not_processed", "ERROR", RH, via REPORT_HANDLERS, "2.1–HEAD", "scm.md 2.3",
         "Replica not processed due to container state {}: {}" [Unread, Replica] =>
         |m| replica(ReplicaAction::NotProcessed, m, 1),
-    "container_report_failed", "ERROR (FCR) / INFO (ICR)", RH, via [CRH, ICRH], "2.1–HEAD", "scm.md 2.3, 5.3",
+    "container_report_failed", "ERROR (FCR) / INFO (ICR)", RH, via REPORT_HANDLERS, "2.1–HEAD", "scm.md 2.3, 5.3",
         "Failed to process {}" [Replica] => report_failed,
-    "container_report_not_leader", "ERROR (FCR, NotLeaderException stack)", RH, via [CRH, ICRH], "2.1–HEAD", "scm.md 1.1, 5.3",
+    "container_report_not_leader", "ERROR (FCR, NotLeaderException stack)", RH, via REPORT_HANDLERS, "2.1–HEAD", "scm.md 1.1, 5.3",
         "Failed to process {}" [Replica] => report_failed,
     "container_report_not_leader", "INFO", ICRH, "2.1–HEAD", "scm.md 2.3",
         "SCM_NOT_LEADER: Failed to process {}" [Replica] => report_failed,
@@ -386,7 +388,7 @@ catalogue! {
         "Container not found: {}" [Replica] => statement,
     "container_replica_not_found_icr", "WARN", ICRH, "2.1–HEAD", "scm.md 2.3",
         "Container replica not found: {}" [Replica] => statement,
-    "report_datanode_not_found", "WARN", RH, via [CRH, ICRH], "2.1–HEAD", "scm.md 2.3",
+    "report_datanode_not_found", "WARN", RH, via REPORT_HANDLERS, "2.1–HEAD", "scm.md 2.3",
         "Datanode not found: {}" [Datanode] => statement,
     "container_not_found", "ERROR", CRH, "2.1–HEAD", "scm.md 2.3",
         "CONTAINER_NOT_FOUND for {}" [Replica] => |m| replica(ReplicaAction::ContainerNotFound, m, 0),
@@ -486,7 +488,7 @@ catalogue! {
     "empty_replica_delete_deferred", "INFO", ECH, "2.2–HEAD", "scm.md 2.5",
         "Skipping delete command for replica in {} state for empty container {} on datanode {}. Will retry after replica transitions to QUASI_CLOSED or CLOSED."
         [Word, Container, Datanode] => statement,
-    "empty_replica_delete_failed", "WARN", "org.apache.hadoop.hdds.scm.container.replication.health.EmptyContainerHandler / DeletingContainerHandler", via [ECH, DCH], "1.3–HEAD", "scm.md 2.5",
+    "empty_replica_delete_failed", "WARN", "org.apache.hadoop.hdds.scm.container.replication.health.EmptyContainerHandler / DeletingContainerHandler", via &[ECH, DCH], "1.3–HEAD", "scm.md 2.5",
         "Failed to delete empty replica with index {} for container {} on datanode {}" [U64, Container, Datanode] => statement,
     "container_cleanup", "DEBUG", DCH, "1.4–HEAD", "scm.md 2.5",
         "Deleting Container {} has no replicas so marking for cleanup and returning true" [Container] =>

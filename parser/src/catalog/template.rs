@@ -31,6 +31,9 @@ pub enum Slot {
     Datanode,
     /// A Ratis `RaftGroupMemberId` (`<peer>@group-<12 HEX>`).
     Member,
+    /// A Ratis daemon's name: its member id with the daemon's class glued on
+    /// (`<member>-SegmentedRaftLogWorker`, `<member>-LeaderElection7`), or the bare member id.
+    Daemon,
     /// A Ratis `RaftGroupId` (`group-<12 HEX>`).
     Group,
     /// A pipeline id (`PipelineID=<uuid>`, `Pipeline-<uuid>`, a bare UUID).
@@ -41,8 +44,15 @@ pub enum Slot {
     Replica,
     /// A flag printed as a word or as nothing (`force ? "force" : ""`).
     Flag,
-    /// A Ratis `TermIndex` (`(t:5, i:1234)`).
+    /// A Ratis `TermIndex` (`(t:5, i:1234)`; `<INITIAL_VALUE>`, `<PROTO_DEFAULT>` or `null` for
+    /// none).
     TermIndex,
+    /// `LogProtoUtils.toLogEntryString` (`(t:5, i:1234), STATEMACHINELOGENTRY, …`).
+    LogEntry,
+    /// `LogProtoUtils.toLogEntriesString` (`[(t:5, i:1234), …, …]`).
+    LogEntries,
+    /// A Ratis reply (`<requestor><-<replier>#<callId>:OK-t<term>…`).
+    RaftReply,
     /// A host name, address or node id: no spaces.
     Name,
     /// Text naming datanodes (`[uuid(host/ip), …]`, `Nodes: […]`).
@@ -58,13 +68,18 @@ pub enum Slot {
     Commands,
     /// An `SCMHeartbeatRequestProto` as protobuf text, over the continuation lines.
     Heartbeat,
+    /// Ratis `TruncationSegments.toString()` (`truncate(N)`, then `toTruncate: …` and
+    /// `toDelete: […]` on the continuation lines).
+    Truncation,
+    /// A Ratis `TimeDuration` (`5204ms`).
+    Duration,
 }
 
 impl Slot {
     /// Whether the value may run over the continuation lines (a multi-line `toString`): a template
     /// with such a slot is matched against the whole record.
     pub fn multiline(self) -> bool {
-        matches!(self, Slot::Heartbeat)
+        matches!(self, Slot::Heartbeat | Slot::Truncation)
     }
 
     /// Whether `value` (already trimmed) has this slot's shape.
@@ -86,6 +101,10 @@ impl Slot {
             Slot::Uuid => entity::is_uuid(value),
             Slot::Datanode => datanode_whole(value).is_some(),
             Slot::Member => entity::member_id(value).is_some_and(|(_, n)| n == value.len()),
+            Slot::Daemon => entity::member_id(value).is_some_and(|(_, n)| {
+                value[n..].is_empty()
+                    || Slot::Name.accepts(value[n..].strip_prefix('-').unwrap_or(""))
+            }),
             Slot::Group => value
                 .strip_prefix("group-")
                 .is_some_and(|hex| hex.len() == 12 && hex.bytes().all(|b| b.is_ascii_hexdigit())),
@@ -93,9 +112,17 @@ impl Slot {
             Slot::Container => container_whole(value).is_some(),
             Slot::Replica => entity::replica_details(value).is_some(),
             Slot::Flag => value.bytes().all(|b| b.is_ascii_lowercase()),
-            Slot::TermIndex => entity::term_index(value).is_some_and(|(_, n)| n == value.len()),
+            Slot::TermIndex => {
+                entity::term_index(value).is_some_and(|(_, n)| n == value.len())
+                    || matches!(value, "<INITIAL_VALUE>" | "<PROTO_DEFAULT>" | "null")
+            }
+            Slot::LogEntry => entity::term_index(value).is_some(),
+            Slot::LogEntries => value.starts_with('['),
+            Slot::RaftReply => value.contains("<-"),
             Slot::Name => !value.is_empty() && !value.contains(char::is_whitespace),
             Slot::TrackedNode => value.contains("TrackedNode@") || Slot::Datanode.accepts(value),
+            Slot::Truncation => value.starts_with("truncate("),
+            Slot::Duration => u64_prefix(value).is_some() && !value.contains(char::is_whitespace),
             Slot::NodeStatus => value
                 .split_once('(')
                 .is_some_and(|(op, rest)| Slot::Word.accepts(op) && rest.contains(")-")),
@@ -277,6 +304,14 @@ fn logger_is(logger: &str, qualified: &str) -> bool {
     }
 }
 
+/// A row's `via` loggers, none when it gives none (`catalogue!`).
+pub const fn via(given: &[&'static [&'static str]]) -> &'static [&'static str] {
+    match given {
+        [loggers] => loggers,
+        _ => &[],
+    }
+}
+
 /// The number of `{}` in a template.
 pub const fn placeholders(template: &str) -> usize {
     let b = template.as_bytes();
@@ -319,8 +354,9 @@ struct Compiled {
 
 impl Compiled {
     fn new(template: &'static str, slots: &[Slot]) -> Compiled {
-        // Copies of logs lose trailing spaces; the message is trimmed the same way.
-        let mut parts = template.trim_end().split("{}");
+        // Copies of logs lose trailing spaces and layouts may eat leading ones; the message is
+        // trimmed the same way.
+        let mut parts = template.trim().split("{}");
         let head = parts.next().unwrap_or("");
         Compiled {
             head,
@@ -350,7 +386,7 @@ impl Compiled {
         text: &'a str,
         mut caps: Matched<'a>,
     ) -> Option<Matched<'a>> {
-        let rest = text.trim_end().strip_prefix(self.head)?;
+        let rest = text.trim().strip_prefix(self.head)?;
         if slots.is_empty() {
             return rest.is_empty().then_some(caps);
         }
@@ -521,7 +557,7 @@ macro_rules! catalogue {
                $ssection:literal, $stemplate:literal; )*
         } )?
         $( log $log:literal {
-            $( $kind:literal, $level:literal, $class:expr, $(via [$($via:expr),+ $(,)?],)?
+            $( $kind:literal, $level:literal, $class:expr, $(via $via:expr,)?
                $releases:literal, $section:literal,
                $template:literal [$($slot:ident),* $(,)?] => $build:expr, )*
         } )+
@@ -560,7 +596,7 @@ macro_rules! catalogue {
                     template: $template,
                     catalogue: $section,
                 },
-                &[$($($via),+)?],
+                $crate::catalog::template::via(&[$($via)?]),
                 &[$($crate::catalog::template::Slot::$slot),*],
                 $build,
             ), )* )+

@@ -53,6 +53,14 @@ fn sample(slot: Slot, i: usize) -> (String, Option<String>) {
             format!("{}@group-{:012X}", uuid(200 + i), 0xC0FFEE + i),
             Some(uuid(200 + i)),
         ),
+        Slot::Daemon => (
+            format!(
+                "{}@group-{:012X}-LeaderElection{i}",
+                uuid(200 + i),
+                0xC0FFEE + i
+            ),
+            Some(uuid(200 + i)),
+        ),
         Slot::Group => {
             let hex = format!("{:012X}", 0xBEEF00 + i);
             (format!("group-{hex}"), Some(hex))
@@ -68,9 +76,19 @@ fn sample(slot: Slot, i: usize) -> (String, Option<String>) {
             Some(n.to_string()),
         ),
         Slot::Flag => ("force".to_string(), Some("true".to_string())),
-        Slot::TermIndex => (
-            format!("(t:{n}, i:{})", n + 100),
-            Some((n + 100).to_string()),
+        // Term and index alike: statements read one or both.
+        Slot::TermIndex => (format!("(t:{n}, i:{n})"), Some(n.to_string())),
+        Slot::LogEntry => (
+            format!("(t:{n}, i:{n}), STATEMACHINELOGENTRY, client-1A2B, cid=7"),
+            Some(n.to_string()),
+        ),
+        Slot::LogEntries => (
+            format!("[(t:{n}, i:{n}), STATEMACHINELOGENTRY, client-1A2B, cid=7]"),
+            Some(n.to_string()),
+        ),
+        Slot::RaftReply => (
+            format!("{}<-{}#0:OK-t{n}", uuid(1000 + i), uuid(1100 + i)),
+            Some(uuid(1000 + i)),
         ),
         Slot::Name => same(format!("node-{i}.example.com")),
         Slot::Datanodes => (
@@ -94,6 +112,16 @@ fn sample(slot: Slot, i: usize) -> (String, Option<String>) {
             let op = format!("DECOMMISSIONING_{}", letter(i));
             (format!("{op}(no expiry)-STALE"), Some(op))
         }
+        Slot::Truncation => (
+            format!(
+                "truncate({n})\n  toTruncate: ({}, {}) isOpen? true, length=412733, newEndIndex={}\n    toDelete: []",
+                n - 300,
+                n + 2,
+                n - 1
+            ),
+            Some(n.to_string()),
+        ),
+        Slot::Duration => (format!("{n}ms"), Some(n.to_string())),
         Slot::Commands => (
             format!(
                 "[setNodeOperationalStateCommand: cmdID: {n}, encodedToken: \"\", term: 5, deadlineMsSinceEpoch: 0, opState: IN_SERVICE, stateExpiryEpochSeconds: 0]"
@@ -212,6 +240,7 @@ fn every_template_filled_with_its_slots_types_as_its_kind_with_those_values() {
     let mut failures = check(scm::STATEMENTS);
     failures.extend(check(scm_container::STATEMENTS));
     failures.extend(check(dn_endpoint::STATEMENTS));
+    failures.extend(check(ratis::STATEMENTS));
     failures.sort();
     assert!(
         failures.is_empty(),
