@@ -40,6 +40,15 @@ pub enum Slot {
     Pipeline,
     /// A container id (`#1051`, `1051`) or a `ContainerInfo{id=#1051, …}`.
     Container,
+    /// A `BlockID` (`conID: 1 locID: 2 bcsId: 3`).
+    Block,
+    /// A `DatanodeBlockID` as multi-line protobuf text (`containerID: 1\nlocalID: 2\n…`), over the
+    /// continuation lines.
+    BlockProto,
+    /// `ChunkInfo.toString()` (`ChunkInfo{chunkName='<name>, offset=<o>, len=<l>}`).
+    ChunkInfo,
+    /// A container scan's result (`Container has 1 error: MISSING_CHUNK for file …`).
+    ScanResult,
     /// `AbstractContainerReportHandler.getDetailsForLogging` (`Container #… (…) r… (…) from dn …`).
     Replica,
     /// A flag printed as a word or as nothing (`force ? "force" : ""`).
@@ -79,7 +88,7 @@ impl Slot {
     /// Whether the value may run over the continuation lines (a multi-line `toString`): a template
     /// with such a slot is matched against the whole record.
     pub fn multiline(self) -> bool {
-        matches!(self, Slot::Heartbeat | Slot::Truncation)
+        matches!(self, Slot::Heartbeat | Slot::Truncation | Slot::BlockProto)
     }
 
     /// Whether `value` (already trimmed) has this slot's shape.
@@ -111,6 +120,10 @@ impl Slot {
             Slot::Pipeline => entity::pipeline_id(value).is_some_and(|(_, n)| n == value.len()),
             Slot::Container => container_whole(value).is_some(),
             Slot::Replica => entity::replica_details(value).is_some(),
+            Slot::Block => entity::block_id(value).is_some(),
+            Slot::BlockProto => value.contains("containerID: "),
+            Slot::ChunkInfo => value.starts_with("ChunkInfo{chunkName='"),
+            Slot::ScanResult => value.starts_with("Container "),
             Slot::Flag => value.bytes().all(|b| b.is_ascii_lowercase()),
             Slot::TermIndex => {
                 entity::term_index(value).is_some_and(|(_, n)| n == value.len())

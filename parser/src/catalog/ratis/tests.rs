@@ -2,6 +2,7 @@
 //! entities by component.
 
 use super::*;
+use crate::catalog::tests::record_of;
 use crate::catalog::{EventData, classify};
 use crate::record::{ReadOptions, Record, read_records};
 
@@ -20,12 +21,7 @@ fn member_of(s: &str) -> Member {
 
 /// Types one message written through `logger`, with its continuation lines.
 fn by_logger(logger: &str, message: &str, continuation: &str) -> Option<RatisEvent> {
-    let record = Record {
-        logger: Some(logger.to_owned()),
-        message: message.to_owned(),
-        continuation: continuation.to_owned(),
-        ..Record::default()
-    };
+    let record = record_of(logger, message, continuation);
     let input = Input {
         record: &record,
         component: Component::Datanode,

@@ -2,6 +2,7 @@
 //! them: fields, entities, every release's resurrection wording, and lines that must not type.
 
 use super::*;
+use crate::catalog::tests::record_of;
 use crate::catalog::{EventData, classify};
 use crate::record::{ReadOptions, Record, read_records};
 use crate::source::Component;
@@ -16,25 +17,8 @@ fn details(cstate: &str, sid: u64, rstate: &str, bcsid: u64, empty: &str) -> Str
     )
 }
 
-fn record(logger: &str, message: &str, continuation: &str) -> Record {
-    Record {
-        line: 1,
-        ts: Some(0),
-        level: None,
-        thread: None,
-        logger: Some(logger.to_string()),
-        message: message.to_string(),
-        throwable: None,
-        continuation: continuation.to_string(),
-        continuation_lines: continuation.lines().count() as u32,
-        host: None,
-        component: None,
-        headerless: false,
-    }
-}
-
 fn typed(logger: &str, message: &str) -> Typed {
-    classify(&record(logger, message, ""), Component::Scm)
+    classify(&record_of(logger, message, ""), Component::Scm)
         .unwrap_or_else(|| panic!("not typed: {logger}: {message}"))
 }
 
@@ -151,7 +135,7 @@ fn realistic_lines_type_in_full_and_abbreviated_loggers() {
         let short = format!("{}.{class}", parts.next().unwrap());
         assert_eq!(event(&logger, &msg), event(&short, &msg), "{short}");
     }
-    let other = record(
+    let other = record_of(
         "org.apache.hadoop.hdds.scm.node.SCMNodeManager",
         "CLOSE x",
         "",
@@ -303,7 +287,7 @@ fn failures_say_whether_the_scm_was_not_leader() {
     let d = details("DELETED", 4821, "OPEN", 4790, "non-empty");
     let nle = "org.apache.hadoop.hdds.scm.exceptions.SCMException: org.apache.ratis.protocol.exceptions.NotLeaderException: Server x@group-112233445566 is not the leader\n\tat org.X.y(X.java:1)";
     let with_stack = classify(
-        &record(FCR, &format!("Failed to process {d}"), nle),
+        &record_of(FCR, &format!("Failed to process {d}"), nle),
         Component::Scm,
     )
     .unwrap();
@@ -319,7 +303,7 @@ fn failures_say_whether_the_scm_was_not_leader() {
     );
     assert_eq!(with_stack.data.kind(), "container_report_not_leader");
     let io = classify(
-        &record(
+        &record_of(
             ICR,
             &format!("Failed to process {d}"),
             "java.io.IOException: disk",
@@ -362,7 +346,7 @@ fn delete_commands_and_skips() {
     assert_eq!(skip.kind(), "container_delete_skipped_not_leader");
     assert!(
         parse(&Input {
-            record: &record(
+            record: &record_of(
                 FCR,
                 "Sending bogusDeleteContainerCommand due to DELETED for x",
                 ""
@@ -521,7 +505,7 @@ fn garbage_never_panics() {
         for cut in 0..msg.len() {
             if msg.is_char_boundary(cut) {
                 let _ = parse(&Input {
-                    record: &record(&logger, &msg[..cut], ""),
+                    record: &record_of(&logger, &msg[..cut], ""),
                     component: Component::Scm,
                     audit: None,
                 });
