@@ -144,7 +144,7 @@ pub enum DatanodeEvent {
         reason: String,
     },
     /// XceiverServerRatis WARN `handleInstallSnapshotFromLeader for firstTermIndexInLog={},
-    /// terminating pipeline: {}`.
+    /// terminating pipeline: {}`: the pipeline as its Ratis group (`RaftGroupId`, `group-<12 HEX>`).
     InstallSnapshotTerminating { pipeline: String },
     /// XceiverServerRatis INFO `Created group {}`.
     RatisGroupCreated { pipeline: String },
@@ -881,9 +881,10 @@ fn entities(event: &DatanodeEvent, msg: &str) -> Vec<Entity> {
         DatanodeEvent::CsmClosed { group, .. } => {
             out.extend(group.as_deref().and_then(Entity::group));
         }
-        DatanodeEvent::PipelineAction { .. }
-        | DatanodeEvent::InstallSnapshotTerminating { .. }
-        | DatanodeEvent::RatisGroupCreated { .. } => {
+        DatanodeEvent::InstallSnapshotTerminating { pipeline } => {
+            out.extend(Entity::group(pipeline))
+        }
+        DatanodeEvent::PipelineAction { .. } | DatanodeEvent::RatisGroupCreated { .. } => {
             let mut pipelines = Vec::new();
             for m in entity::find_pipelines(msg) {
                 pipelines.push(m.value.to_ascii_lowercase());

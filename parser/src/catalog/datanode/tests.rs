@@ -612,13 +612,15 @@ fn xceiver_server_ratis_lines() {
         &[],
     );
     assert_eq!(e.kind(), "ratis_group_created");
-    let (e, _) = one(
+    let (e, entities) = one(
         "WARN",
         XSR,
         "handleInstallSnapshotFromLeader for firstTermIndexInLog=(t:3, i:5), terminating pipeline: group-41A9C03D5E7B",
         &[],
     );
     assert_eq!(e.kind(), "install_snapshot_terminating");
+    // The RaftGroupId names the pipeline's Ratis group, as the ContainerStateMachine lines do.
+    assert_eq!(entities, vec!["group:41A9C03D5E7B".to_string()]);
 }
 
 #[test]
