@@ -575,11 +575,20 @@ catalogue! {
         "Request to scan container {} which was not found in the container set" [Container] =>
         |m| built(m, DatanodeEvent::ScanContainerNotFound { container: m.container(0)? }),
     "container_scan_result", "ERROR", "org.apache.hadoop.ozone.container.ozoneimpl.ContainerScanHelper (the scanner's logger, e.g. OnDemandContainerDataScanner)",
-        via SCANNERS, "1.4–HEAD", "datanode.md 2.5, 3.A",
+        via SCANNERS, "2.1–HEAD", "datanode.md 2.5, 3.A",
         "Corruption detected in container [{}]. Marking it UNHEALTHY. {}" [Container, ScanResult] =>
         |m| scan_result(m, true),
+    // Up to 2.0 each scanner logged it itself, the exception on the lines below.
+    "container_scan_result", "ERROR", "org.apache.hadoop.ozone.container.ozoneimpl.BackgroundContainerDataScanner / BackgroundContainerMetadataScanner",
+        via SCANNERS, "1.4–2.0", "datanode.md 2.5, 3.A",
+        "Corruption detected in container [{}]. Marking it UNHEALTHY." [Container] =>
+        |m| scan_result(m, true),
+    "container_scan_result", "ERROR", "org.apache.hadoop.ozone.container.ozoneimpl.OnDemandContainerDataScanner",
+        "1.4–2.0", "datanode.md 2.5, 3.A",
+        "Corruption detected in container [{}].Marking it UNHEALTHY." [Container] =>
+        |m| scan_result(m, true),
     "container_scan_result", "WARN", "org.apache.hadoop.ozone.container.ozoneimpl.ContainerScanHelper (the scanner's logger, e.g. OnDemandContainerDataScanner)",
-        via SCANNERS, "1.4–HEAD", "datanode.md 2.5, 3.A",
+        via SCANNERS, "2.2–HEAD", "datanode.md 2.5, 3.A",
         "Skipped marking container UNHEALTHY [{}]: scan failed due to transient file descriptor exhaustion ('Too many open files'). {}" [Container, ScanResult] =>
         |m| scan_result(m, false),
 
@@ -785,13 +794,14 @@ fn apply(m: &Matched<'_>, completed: bool) -> Option<Built> {
     )
 }
 
-/// `Corruption detected …` / `Skipped marking …` with the scan result: `Container has 1 error:
-/// <TYPE> for file …`.
+/// `Corruption detected …` / `Skipped marking …`, from 2.1 with the scan result
+/// (`ScanResult.toString`): `Container has 1 error: <TYPE> for file …` or `Container has N errors.
+/// The first error is: <TYPE> …`.
 fn scan_result(m: &Matched<'_>, marked_unhealthy: bool) -> Option<Built> {
-    let result = m.text(1);
+    let result = m.values().get(1).copied().unwrap_or("");
     let error = result
         .split_once(" error: ")
-        .or_else(|| result.split_once(" errors: "))
+        .or_else(|| result.split_once("The first error is: "))
         .and_then(|(_, e)| e.split_whitespace().next())
         .map(str::to_owned);
     built(

@@ -686,6 +686,39 @@ fn dispatcher_scanner_and_close_container_lines() {
             ..
         }
     ));
+    // Several errors, and the wordings up to 2.0 (no result; the on-demand scanner's misses a space).
+    let cases = [
+        (
+            "Corruption detected in container [8]. Marking it UNHEALTHY. Container has 3 errors. The first error is: CORRUPT_CHUNK for file /x",
+            Some("CORRUPT_CHUNK"),
+        ),
+        (
+            "Corruption detected in container [8]. Marking it UNHEALTHY.",
+            None,
+        ),
+        (
+            "Corruption detected in container [8].Marking it UNHEALTHY.",
+            None,
+        ),
+    ];
+    for (message, error) in cases {
+        let (e, entities) = one(
+            "ERROR",
+            "org.apache.hadoop.ozone.container.ozoneimpl.OnDemandContainerDataScanner",
+            message,
+            &[],
+        );
+        assert_eq!(
+            e,
+            DatanodeEvent::ContainerScanResult {
+                container: 8,
+                marked_unhealthy: true,
+                error: error.map(str::to_owned)
+            },
+            "{message}"
+        );
+        assert_eq!(entities, vec!["container:8".to_string()]);
+    }
     let (e, _) = one(
         "WARN",
         KVH,
