@@ -47,6 +47,8 @@ pub enum Slot {
     BlockProto,
     /// `ChunkInfo.toString()` (`ChunkInfo{chunkName='<name>, offset=<o>, len=<l>}`).
     ChunkInfo,
+    /// `OmKeyInfo.toString()` (`OmKeyInfo{volumeName='v', …}`), over the continuation lines.
+    KeyInfo,
     /// A container scan's result (`Container has 1 error: MISSING_CHUNK for file …`).
     ScanResult,
     /// `AbstractContainerReportHandler.getDetailsForLogging` (`Container #… (…) r… (…) from dn …`).
@@ -88,7 +90,10 @@ impl Slot {
     /// Whether the value may run over the continuation lines (a multi-line `toString`): a template
     /// with such a slot is matched against the whole record.
     pub fn multiline(self) -> bool {
-        matches!(self, Slot::Heartbeat | Slot::Truncation | Slot::BlockProto)
+        matches!(
+            self,
+            Slot::Heartbeat | Slot::Truncation | Slot::BlockProto | Slot::KeyInfo
+        )
     }
 
     /// Whether `value` (already trimmed) has this slot's shape.
@@ -124,6 +129,7 @@ impl Slot {
             Slot::BlockProto => value.contains("containerID: "),
             Slot::ChunkInfo => value.starts_with("ChunkInfo{chunkName='"),
             Slot::ScanResult => value.starts_with("Container "),
+            Slot::KeyInfo => value.starts_with("OmKeyInfo{"),
             Slot::Flag => value.bytes().all(|b| b.is_ascii_lowercase()),
             Slot::TermIndex => {
                 entity::term_index(value).is_some_and(|(_, n)| n == value.len())
@@ -168,31 +174,31 @@ pub const MAX_SLOTS: usize = 10;
 pub struct Matched<'a> {
     pub kind: &'static str,
     pub input: &'a Input<'a>,
-    values: [&'a str; MAX_SLOTS],
+    values: Values<'a>,
+}
+
+/// The values of one split, by placeholder position.
+#[derive(Debug, Clone, Copy)]
+struct Values<'a> {
+    items: [&'a str; MAX_SLOTS],
     len: usize,
 }
 
+impl<'a> Values<'a> {
+    fn push(&mut self, value: &'a str) {
+        self.items[self.len] = value;
+        self.len += 1;
+    }
+
+    fn as_slice(&self) -> &[&'a str] {
+        &self.items[..self.len]
+    }
+}
+
 impl<'a> Matched<'a> {
-    fn new(kind: &'static str, input: &'a Input<'a>) -> Matched<'a> {
-        Matched {
-            kind,
-            input,
-            values: [""; MAX_SLOTS],
-            len: 0,
-        }
-    }
-
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
     /// Every value, in order.
     pub fn values(&self) -> &[&'a str] {
-        &self.values[..self.len]
+        self.values.as_slice()
     }
 
     /// The text of placeholder `i`.
@@ -234,11 +240,6 @@ impl<'a> Matched<'a> {
     /// The container of placeholder `i` (`#1051`, `1051`, `ContainerInfo{id=#1051, …}`).
     pub fn container(&self, i: usize) -> Option<u64> {
         container_whole(self.text(i))
-    }
-
-    fn push(&mut self, value: &'a str) {
-        self.values[self.len] = value;
-        self.len += 1;
     }
 }
 
@@ -393,17 +394,17 @@ impl Compiled {
     }
 
     /// Splits `text` into the placeholders' values, or `None` when it is not this template.
-    fn fill<'a>(
-        &self,
-        slots: &[Slot],
-        text: &'a str,
-        mut caps: Matched<'a>,
-    ) -> Option<Matched<'a>> {
+    fn fill<'a>(&self, slots: &[Slot], text: &'a str) -> Option<Values<'a>> {
         let rest = text.trim().strip_prefix(self.head)?;
+        let mut values = Values {
+            items: [""; MAX_SLOTS],
+            len: 0,
+        };
         if slots.is_empty() {
-            return rest.is_empty().then_some(caps);
+            return rest.is_empty().then_some(values);
         }
-        self.fill_from(slots, 0, rest, &mut caps).then_some(caps)
+        self.fill_from(slots, 0, rest, &mut values)
+            .then_some(values)
     }
 
     /// Placeholder `i` runs to the first occurrence of the literal after it whose split leaves
@@ -413,7 +414,7 @@ impl Compiled {
         slots: &[Slot],
         i: usize,
         rest: &'a str,
-        caps: &mut Matched<'a>,
+        caps: &mut Values<'a>,
     ) -> bool {
         let literal = self.literals[i];
         if i + 1 == slots.len() {
@@ -535,9 +536,13 @@ impl<E> Catalogue<E> {
             } else {
                 message
             };
-            let blank = Matched::new(statement.info.kind, input);
-            let Some(matched) = compiled.fill(statement.slots, text, blank) else {
+            let Some(values) = compiled.fill(statement.slots, text) else {
                 continue;
+            };
+            let matched = Matched {
+                kind: statement.info.kind,
+                input,
+                values,
             };
             if let Some((event, entities)) = (statement.build)(&matched) {
                 return Some((statement, event, entities));
@@ -567,7 +572,7 @@ macro_rules! catalogue {
         event $event:ty;
         $( structured {
             $( $skind:literal, $slog:literal, $slevel:literal, $sclass:literal, $sreleases:literal,
-               $ssection:literal, $stemplate:literal; )*
+               $ssection:literal, $stemplate:expr; )*
         } )?
         $( log $log:literal {
             $( $kind:literal, $level:literal, $class:expr, $(via $via:expr,)?
@@ -621,28 +626,12 @@ macro_rules! catalogue {
 }
 pub(crate) use catalogue;
 
-/// Reads an SLF4J format string against a message (the modules not yet ported use it).
-pub fn fill<'t>(template: &str, text: &'t str) -> Option<Vec<&'t str>> {
-    let template = template.trim_end();
-    let text = text.trim_end();
-    let mut parts = template.split("{}");
-    let head = parts.next()?;
-    let mut rest = text.strip_prefix(head)?;
-    let literals: Vec<&str> = parts.collect();
-    let mut values = Vec::with_capacity(literals.len());
-    for (i, literal) in literals.iter().enumerate() {
-        if i + 1 == literals.len() {
-            values.push(rest.strip_suffix(literal)?);
-            return Some(values);
-        }
-        if literal.is_empty() {
-            return None;
-        }
-        let at = rest.find(literal)?;
-        values.push(&rest[..at]);
-        rest = &rest[at + literal.len()..];
-    }
-    rest.is_empty().then_some(values)
+/// Splits a printed structure that is not a log statement (`{volume=v, bucket=b, key=k}`) by a
+/// template whose placeholders are all text, as statements are split.
+pub fn split<'a>(template: &'static str, text: &'a str) -> Option<Vec<&'a str>> {
+    let slots = vec![Slot::Text; placeholders(template)];
+    let values = Compiled::new(template, &slots).fill(&slots, text)?;
+    Some(values.as_slice().to_vec())
 }
 
 /// The class name at the end of a logger: `org.a.B`, `a.B` (`%c{2}`) and `B` all give `B`.
@@ -667,15 +656,9 @@ mod tests {
     use super::*;
 
     fn fill(template: &'static str, slots: &[Slot], text: &str) -> Option<Vec<String>> {
-        let record = crate::record::Record::default();
-        let input = Input {
-            record: &record,
-            component: crate::source::Component::Unknown,
-            audit: None,
-        };
         Compiled::new(template, slots)
-            .fill(slots, text, Matched::new("test", &input))
-            .map(|m| m.values().iter().map(|v| v.to_string()).collect())
+            .fill(slots, text)
+            .map(|v| v.as_slice().iter().map(|s| s.to_string()).collect())
     }
 
     fn strings(v: &[&str]) -> Vec<String> {
@@ -724,6 +707,21 @@ mod tests {
         assert_eq!(
             fill("Entering safe mode.", &[], "Entering safe mode. now"),
             None
+        );
+    }
+
+    #[test]
+    fn split_reads_printed_structures() {
+        assert_eq!(split("a {} b {}.", "a x b y z."), Some(vec!["x", "y z"]));
+        assert_eq!(split("a {} b:{}", "a x b:"), Some(vec!["x", ""]));
+        assert_eq!(split("a {} b {}", "c x b y"), None);
+        assert_eq!(split("Key{}.", "Key:x."), Some(vec![":x"]));
+        assert_eq!(
+            split(
+                "volume={}, bucket={}, key={}",
+                "volume=v, bucket=b, key=k/1"
+            ),
+            Some(vec!["v", "b", "k/1"])
         );
     }
 

@@ -112,6 +112,12 @@ fn sample(slot: Slot, i: usize) -> (String, Option<String>) {
             format!("ChunkInfo{{chunkName='113750153625600017_chunk_{n}, offset=0, len=4194304}}"),
             Some(format!("113750153625600017_chunk_{n}")),
         ),
+        Slot::KeyInfo => (
+            format!(
+                "OmKeyInfo{{volumeName='vol{i}', bucketName='bucket', keyName='key', dataSize={n}, keyLocationVersions=[version:0 isMultipartKey:false conID 1 locID 2 bcsID 3 || ],\n acls=[user:hadoop:a[ACCESS]]}}"
+            ),
+            Some(n.to_string()),
+        ),
         Slot::ScanResult => (
             format!(
                 "Container has 1 error: MISSING_CHUNK_{} for file /data/hdds/{n}/chunks/1.block",
@@ -286,6 +292,7 @@ fn every_template_filled_with_its_slots_types_as_its_kind_with_those_values() {
     failures.extend(check(dn_endpoint::STATEMENTS));
     failures.extend(check(ratis::STATEMENTS));
     failures.extend(check(datanode::STATEMENTS));
+    failures.extend(check(om::STATEMENTS));
     failures.sort();
     assert!(
         failures.is_empty(),
