@@ -461,7 +461,7 @@ catalogue! {
     "om_leader_changed", "INFO", STATE_MACHINE, "2.0–HEAD", "om.md 2.8",
         "{}: leader changed to {}" [Member, Name] =>
         |m| {
-            let mut entities = member_entities(m.text(0));
+            let mut entities = om_of(m.text(0));
             entities.extend(Entity::om(m.text(1)));
             Some((OmEvent::OmLeaderChanged { member: m.string(0), leader: m.string(1) }, entities))
         },
@@ -469,10 +469,11 @@ catalogue! {
         "current leader OM steps down." [] =>
         |_| Some((OmEvent::OmLeaderSteppedDown {}, Vec::new())),
     "om_state_machine_initialized", "INFO", STATE_MACHINE, "2.0–HEAD", "om.md 2.8",
-        "{}: initialize {} with {}" [Name, Text, TermIndex] =>
+        // The state machine's peer id, the group, the last applied TermIndex.
+        "{}: initialize {} with {}" [Name, Group, TermIndex] =>
         |m| initialized(m, "initialize"),
     "om_state_machine_initialized", "INFO", STATE_MACHINE, "2.0–HEAD", "om.md 2.8",
-        "{}: reinitialize {} with {}" [Name, Text, TermIndex] =>
+        "{}: reinitialize {} with {}" [Name, Group, TermIndex] =>
         |m| initialized(m, "reinitialize"),
     "om_configuration_changed", "INFO", STATE_MACHINE, "2.0–HEAD", "om.md 2.8",
         "notifyConfigurationChanged from Ratis: term={}, index={}, New Peer list: {}" [U64, U64, Text] =>
@@ -491,7 +492,7 @@ catalogue! {
                 applied_term: applied.and_then(|t| t.term),
                 applied_index: applied.and_then(|t| t.index),
                 took_ms: m.u64(5),
-            }, member_entities(m.text(0))))
+            }, om_of(m.text(0))))
         },
     "om_prepare_rejected", "INFO", "org.apache.hadoop.ozone.om.ratis.OzoneManagerRatisServer", "1.3–HEAD", "om.md 2.8",
         "Rejecting write request on OM {} because it is in prepare mode: {}" [Name, Text] =>
@@ -859,11 +860,10 @@ fn commit_result(m: &Matched<'_>, is_recovery: Option<bool>, info_at: usize) -> 
     ))
 }
 
-fn member_entities(member: &str) -> Vec<Entity> {
-    entity::member_id(member)
-        .and_then(|(m, _)| Entity::om(m.peer))
-        .into_iter()
-        .collect()
+/// The OM a Ratis id names: a peer id (`om1`, `getId()`) or a member id (`om1@group-…`).
+fn om_of(id: &str) -> Vec<Entity> {
+    let peer = entity::member_id(id).map_or(id, |(m, _)| m.peer);
+    Entity::om(peer).into_iter().collect()
 }
 
 fn initialized(m: &Matched<'_>, action: &str) -> Option<Built> {
@@ -876,7 +876,7 @@ fn initialized(m: &Matched<'_>, action: &str) -> Option<Built> {
             term: applied.and_then(|t| t.term),
             index: applied.and_then(|t| t.index),
         },
-        member_entities(m.text(0)),
+        om_of(m.text(0)),
     ))
 }
 

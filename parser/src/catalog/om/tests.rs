@@ -601,11 +601,7 @@ fn main_log_cases() -> Vec<Case> {
             "INFO",
             render(
                 template("om_state_machine_initialized", 0),
-                &[
-                    "om1@group-D66704EFC61C",
-                    "OzoneManagerStateMachine",
-                    "(t:3, i:1200)",
-                ],
+                &["om1", "group-D66704EFC61C", "(t:3, i:1200)"],
             ),
             "",
             vec![om_id("om1")],
@@ -616,11 +612,7 @@ fn main_log_cases() -> Vec<Case> {
             "INFO",
             render(
                 template("om_state_machine_initialized", 1),
-                &[
-                    "om2@group-D66704EFC61C",
-                    "OzoneManagerStateMachine",
-                    "(t:4, i:1300)",
-                ],
+                &["om2", "group-D66704EFC61C", "(t:4, i:1300)"],
             ),
             "",
             vec![om_id("om2")],
@@ -647,7 +639,7 @@ fn main_log_cases() -> Vec<Case> {
             render(
                 template("om_snapshot_taken", 0),
                 &[
-                    "om1@group-D66704EFC61C",
+                    "om1",
                     "(t:3, i:5000)",
                     "(t:3, i:4990)",
                     "(t:3, i:5000)",
