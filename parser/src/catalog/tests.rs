@@ -1,5 +1,6 @@
 //! The catalogue's own checks: every registered template, filled with values of its slots' shapes,
-//! types as its kind with those values in the event.
+//! types as its kind with those values in the event; every kind read by its fields (audit logs,
+//! the dn-container log) types from a record of its log.
 
 use super::template::{Slot, Statement, logger_class};
 use super::*;
@@ -205,7 +206,7 @@ fn components(log: &str) -> Vec<Component> {
 /// Renders every statement of a table with each of its loggers, in full and abbreviated,
 /// classifies it as the log it is written to, and checks the kind and the values; returns the
 /// failures.
-fn check<E>(statements: &[Statement<E>]) -> Vec<String> {
+fn check<E>(statements: &'static [Statement<E>]) -> Vec<String> {
     let mut failures = Vec::new();
     for s in statements {
         let kind = s.info.kind;
@@ -285,14 +286,28 @@ fn check<E>(statements: &[Statement<E>]) -> Vec<String> {
     failures
 }
 
+/// `$f` applied to every module's statement table, in `kinds()` order.
+macro_rules! each_table {
+    ($f:ident) => {
+        [
+            $f(ratis::STATEMENTS),
+            $f(scm::STATEMENTS),
+            $f(scm_container::STATEMENTS),
+            $f(datanode::STATEMENTS),
+            $f(dn_endpoint::STATEMENTS),
+            $f(om::STATEMENTS),
+        ]
+        .concat()
+    };
+}
+
+fn infos<E>(statements: &'static [Statement<E>]) -> Vec<&'static KindInfo> {
+    statements.iter().map(|s| &s.info).collect()
+}
+
 #[test]
 fn every_template_filled_with_its_slots_types_as_its_kind_with_those_values() {
-    let mut failures = check(scm::STATEMENTS);
-    failures.extend(check(scm_container::STATEMENTS));
-    failures.extend(check(dn_endpoint::STATEMENTS));
-    failures.extend(check(ratis::STATEMENTS));
-    failures.extend(check(datanode::STATEMENTS));
-    failures.extend(check(om::STATEMENTS));
+    let mut failures = each_table!(check);
     failures.sort();
     assert!(
         failures.is_empty(),
@@ -300,6 +315,108 @@ fn every_template_filled_with_its_slots_types_as_its_kind_with_those_values() {
         failures.len(),
         failures.join("\n")
     );
+}
+
+/// The records of the kinds read by their fields rather than a message template (audit logs by
+/// op, the dn-container log): a record of each, and what of it the event must show.
+const STRUCTURED: &[(&str, &str, &str)] = &[
+    (
+        "scm_audit",
+        "SCMAudit | user=dn | ip=10.0.1.13 | op=SEND_HEARTBEAT {\"datanodeUUID\":\"3f2b9c1e-7a4d-4e8b-9c0f-5d6e7f8a7001\"} | ret=SUCCESS |",
+        "3f2b9c1e-7a4d-4e8b-9c0f-5d6e7f8a7001",
+    ),
+    (
+        "om_audit_create",
+        "OMAudit | user=u | ip=10.0.0.1 | op=CREATE_FILE {\"volume\":\"v\",\"bucket\":\"b\",\"key\":\"k7001\"} | ret=SUCCESS |",
+        "k7001",
+    ),
+    (
+        "om_audit_allocate_block",
+        "OMAudit | user=u | ip=10.0.0.1 | op=ALLOCATE_BLOCK {\"volume\":\"v\",\"bucket\":\"b\",\"key\":\"k\",\"clientID\":\"7001\"} | ret=SUCCESS |",
+        "7001",
+    ),
+    (
+        "om_audit_commit_key",
+        "OMAudit | user= | ip= | op=COMMIT_KEY {\"volume\":\"v\",\"bucket\":\"b\",\"key\":\"k\",\"dataSize\":\"7001\"} | ret=SUCCESS |",
+        "7001",
+    ),
+    (
+        "om_audit_recover_lease",
+        "OMAudit | user=u | ip=10.0.0.1 | op=RECOVER_LEASE {\"volume\":\"v\",\"bucket\":\"b\",\"key\":\"k7001\"} | ret=SUCCESS |",
+        "k7001",
+    ),
+    (
+        "om_audit",
+        "OMAudit | user=u | ip=10.0.0.1 | op=DELETE_KEY {\"volume\":\"v\",\"bucket\":\"b\",\"key\":\"k7001\"} | ret=SUCCESS |",
+        "k7001",
+    ),
+    (
+        "om_sys_startup",
+        "OMSystemAudit | user=null | ip= | op=STARTUP {NewOmState=RUNNING7001, OmState=INITIALIZED} | ret=SUCCESS |",
+        "RUNNING7001",
+    ),
+    (
+        "om_sys_leader_change",
+        "OMSystemAudit | user=null | ip= | op=LEADER_CHANGE {previousLeader=om1, newLeader=om7001} | ret=SUCCESS |",
+        "om7001",
+    ),
+    (
+        "om_sys_open_key_cleanup",
+        "OMSystemAudit | user=null | ip= | op=OPEN_KEY_CLEANUP {numOpenKeysDeleted=1, openKeysDeleted=[{volume=v, bucket=b, key=k7001}]} | ret=SUCCESS |",
+        "k7001",
+    ),
+    (
+        "om_sys_audit",
+        "OMSystemAudit | user=null | ip= | op=DIRECTORY_DELETION {deleted=7001} | ret=SUCCESS |",
+        "7001",
+    ),
+    (
+        "dn_audit",
+        "DNAudit | user=null | ip=null | op=CREATE_CONTAINER {\"containerID\":\"7001\"} | ret=SUCCESS |",
+        "7001",
+    ),
+    (
+        "dn_container_state",
+        "ID=7001 | Index=0 | BCSID=7002 | State=CLOSED | Volume=/data/hdds1 | DataChecksum=0 |",
+        "7002",
+    ),
+];
+
+#[test]
+fn every_structured_kind_types_from_its_record() {
+    let statements: Vec<&KindInfo> = each_table!(infos);
+    let structured: Vec<&KindInfo> = kinds().filter(|k| !statements.contains(k)).collect();
+    assert_eq!(
+        structured.len(),
+        STRUCTURED.len(),
+        "a record per structured kind"
+    );
+    for info in structured {
+        let (_, body, witness) = STRUCTURED
+            .iter()
+            .find(|(kind, ..)| *kind == info.kind)
+            .unwrap_or_else(|| panic!("no record of {}", info.kind));
+        let text = format!("2026-08-20 14:02:10,318 | INFO  | {body}  \n");
+        let mut records = Vec::new();
+        let (_, error) = read_records(&mut text.as_bytes(), &ReadOptions::default(), &mut |r| {
+            records.push(r)
+        });
+        assert!(error.is_none() && records.len() == 1, "{text}");
+        let component = components(info.log)[0];
+        let typed = classify(&records[0], component)
+            .unwrap_or_else(|| panic!("{}: untyped: {text}", info.kind));
+        assert_eq!(typed.data.kind(), info.kind, "{text}");
+        let shown = format!(
+            "{} {:?}",
+            serde_json::to_string(&typed.data).expect("events serialise"),
+            typed.entities
+        );
+        assert!(
+            shown.contains(witness),
+            "{}: {witness} not in {shown}",
+            info.kind
+        );
+    }
 }
 
 #[test]
