@@ -3,13 +3,6 @@
 //! (§2.2). Container report handlers, ReplicationManager and deleted blocks live in
 //! `scm_container.rs`; Ratis's own `changes role` lines in `ratis.rs`.
 //!
-//! Dispatch: the logger's simple class name (full name or any `%c{n}` abbreviation) picks the few
-//! templates of that class; each template is matched by its literal fragments (`starts_with`,
-//! then `find` per fragment), so no regex runs per line. Every template is written exactly as the
-//! Ozone source prints it (`{}` = SLF4J placeholder; string concatenations are shown joined with
-//! `{}` where a value goes), and one table ([`KINDS`]) drives both `oztrace explain --kinds` and the
-//! matcher.
-//!
 //! `TrackedNode@<hex>` lines (`Recommissioned node {}`, `Waiting for pipelines …`, `{} has {}
 //! sufficientlyReplicated …`) carry the hash as `tracked_node` and no datanode entity: the hash is
 //! resolved against the datanodes seen anywhere in the trace by the `node-admin` machine
