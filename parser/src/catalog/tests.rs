@@ -6,6 +6,26 @@ use super::template::{Slot, Statement, logger_class};
 use super::*;
 use crate::record::{ReadOptions, read_records};
 
+/// Every record of `text`, as the record reader splits it.
+pub(super) fn records(text: &str) -> Vec<Record> {
+    let mut out = Vec::new();
+    let (_, error) = read_records(&mut text.as_bytes(), &ReadOptions::default(), &mut |r| {
+        out.push(r)
+    });
+    assert!(error.is_none(), "{text}");
+    out
+}
+
+/// Types `message` as written through `logger` with its continuation lines, as `component`.
+pub(super) fn typed_by(
+    logger: &str,
+    message: &str,
+    continuation: &str,
+    component: Component,
+) -> Option<Typed> {
+    classify(&record_of(logger, message, continuation), component)
+}
+
 /// A record of `message` written through `logger`, with its continuation lines (the modules'
 /// tests build what the record reader would).
 pub(super) fn record_of(logger: &str, message: &str, continuation: &str) -> Record {
@@ -243,12 +263,8 @@ fn check<E>(statements: &'static [Statement<E>]) -> Vec<String> {
         });
         for logger in loggers {
             let text = format!("2026-08-20 14:02:10,318 [main] {level} {logger}: {message}\n");
-            let mut records = Vec::new();
-            let (_, error) =
-                read_records(&mut text.as_bytes(), &ReadOptions::default(), &mut |r| {
-                    records.push(r)
-                });
-            assert!(error.is_none() && records.len() == 1, "{text}");
+            let records = records(&text);
+            assert_eq!(records.len(), 1, "{text}");
             for component in components(s.info.log) {
                 let Some(typed) = classify(&records[0], component) else {
                     failures.push(format!("{kind}: untyped as {component}: {text}"));
@@ -397,11 +413,8 @@ fn every_structured_kind_types_from_its_record() {
             .find(|(kind, ..)| *kind == info.kind)
             .unwrap_or_else(|| panic!("no record of {}", info.kind));
         let text = format!("2026-08-20 14:02:10,318 | INFO  | {body}  \n");
-        let mut records = Vec::new();
-        let (_, error) = read_records(&mut text.as_bytes(), &ReadOptions::default(), &mut |r| {
-            records.push(r)
-        });
-        assert!(error.is_none() && records.len() == 1, "{text}");
+        let records = records(&text);
+        assert_eq!(records.len(), 1, "{text}");
         let component = components(info.log)[0];
         let typed = classify(&records[0], component)
             .unwrap_or_else(|| panic!("{}: untyped: {text}", info.kind));

@@ -1,33 +1,17 @@
 //! Datanode lines in every layout: ContainerStateMachine, XceiverServerRatis, dispatcher errors, chunk and block files, scanners, close-container handling, dn-audit and dn-container records.
 
 use super::*;
-use crate::catalog::tests::{logger_classes, record_of};
+use crate::catalog::tests::{logger_classes, records, typed_by};
 use crate::catalog::{EventData, classify};
-use crate::record::{ReadOptions, Record, read_records};
 
 const GROUP: &str = "group-41A9C03D5E7B";
 
 /// Types one message written through `logger`, with its continuation lines.
 fn by_logger(logger: &str, message: &str, continuation: &str) -> Option<DatanodeEvent> {
-    let record = record_of(logger, message, continuation);
-    let input = Input {
-        record: &record,
-        component: Component::Datanode,
-        audit: None,
-    };
-    parse(&input).map(|t| match t.data {
+    typed_by(logger, message, continuation, Component::Datanode).map(|t| match t.data {
         EventData::Datanode(e) => e,
         other => panic!("not a datanode event: {other:?}"),
     })
-}
-
-fn records(text: &str) -> Vec<Record> {
-    let mut out = Vec::new();
-    let (_, error) = read_records(&mut text.as_bytes(), &ReadOptions::default(), &mut |r| {
-        out.push(r)
-    });
-    assert!(error.is_none());
-    out
 }
 
 fn typed_as(text: &str, component: Component) -> Vec<(DatanodeEvent, Vec<String>)> {

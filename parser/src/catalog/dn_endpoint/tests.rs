@@ -2,7 +2,8 @@
 
 use super::*;
 use crate::catalog::classify;
-use crate::record::{ReadOptions, Record, read_records};
+use crate::catalog::tests::{record_of, records};
+use crate::record::Record;
 
 const DN: &str = "3f2b9c1e-7a4d-4e8b-9c0f-5d6e7f8a9b0c";
 const ADDR: &str = "scm1.example.com:9861/scm1.example.com/10.20.0.11";
@@ -17,12 +18,7 @@ fn daemon_thread() -> String {
 
 /// Reads `text` as a stream and types every record.
 fn typed(text: &str) -> Vec<(Record, Option<Typed>)> {
-    let mut records = Vec::new();
-    let (_, error) = read_records(&mut text.as_bytes(), &ReadOptions::default(), &mut |r| {
-        records.push(r)
-    });
-    assert!(error.is_none());
-    records
+    records(text)
         .into_iter()
         .map(|r| {
             let t = classify(&r, Component::Datanode);
@@ -557,20 +553,14 @@ const CLASSES_FOR_FUZZ: &[&str] = &[
 #[test]
 fn layout_without_logger_still_types_by_message() {
     // Vendor layout `%d{ISO8601} %p %c: %m%n` always has a logger; a layout without `%c`
-    // (a custom pattern) falls back to every class's prefixes.
+    // (a custom pattern) falls back to every statement's literal.
     let record = Record {
-        line: 1,
-        ts: None,
-        level: None,
-        thread: None,
         logger: None,
-        message: format!("Detected timeout: Timeout occurred on endpoint: {ADDR}"),
-        throwable: None,
-        continuation: String::new(),
-        continuation_lines: 0,
-        host: None,
-        component: None,
-        headerless: false,
+        ..record_of(
+            "",
+            &format!("Detected timeout: Timeout occurred on endpoint: {ADDR}"),
+            "",
+        )
     };
     let t = classify(&record, Component::Datanode).map(|t| t.data.kind());
     assert_eq!(t, Some("endpoint_timeout"));

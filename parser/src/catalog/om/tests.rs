@@ -1,6 +1,6 @@
 use super::*;
 use crate::catalog::classify;
-use crate::record::{ReadOptions, Record, read_records};
+use crate::catalog::tests::records;
 use std::collections::HashSet;
 
 /// Fills a `{}` template with `values` in order (how SLF4J renders the statement).
@@ -24,15 +24,6 @@ fn template(kind: &str, nth: usize) -> &'static str {
         .unwrap_or_else(|| panic!("no template {nth} of {kind}"))
         .info
         .template
-}
-
-fn records(text: &str) -> Vec<Record> {
-    let mut out = Vec::new();
-    let (_, error) = read_records(&mut text.as_bytes(), &ReadOptions::default(), &mut |r| {
-        out.push(r)
-    });
-    assert!(error.is_none());
-    out
 }
 
 fn typed_all(text: &str, component: Component) -> Vec<Typed> {

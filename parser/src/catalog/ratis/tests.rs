@@ -2,9 +2,9 @@
 //! entities by component.
 
 use super::*;
-use crate::catalog::tests::record_of;
+use crate::catalog::tests::{record_of, records, typed_by};
 use crate::catalog::{EventData, classify};
-use crate::record::{ReadOptions, Record, read_records};
+use crate::record::Record;
 
 const DN1: &str = "3f2b9c1e-7a4d-4e8b-9c0f-5d6e7f8a9b0c";
 const MEMBER: &str = "3f2b9c1e-7a4d-4e8b-9c0f-5d6e7f8a9b0c@group-D2C8A1B9F0E4";
@@ -21,25 +21,10 @@ fn member_of(s: &str) -> Member {
 
 /// Types one message written through `logger`, with its continuation lines.
 fn by_logger(logger: &str, message: &str, continuation: &str) -> Option<RatisEvent> {
-    let record = record_of(logger, message, continuation);
-    let input = Input {
-        record: &record,
-        component: Component::Datanode,
-        audit: None,
-    };
-    parse(&input).map(|t| match t.data {
+    typed_by(logger, message, continuation, Component::Datanode).map(|t| match t.data {
         EventData::Ratis(e) => e,
         other => panic!("not a Ratis event: {other:?}"),
     })
-}
-
-fn records(text: &str) -> Vec<Record> {
-    let mut out = Vec::new();
-    let (_, error) = read_records(&mut text.as_bytes(), &ReadOptions::default(), &mut |r| {
-        out.push(r)
-    });
-    assert!(error.is_none());
-    out
 }
 
 /// Classifies every record of `text` (as a datanode log) into its Ratis event.
@@ -605,21 +590,11 @@ fn updater_lines() {
 
 #[test]
 fn layouts_without_a_logger_still_type() {
+    let message =
+        format!("{MEMBER}: changes role from    LEADER to FOLLOWER at term 7 for APPEND_ENTRIES");
     let rec = Record {
-        line: 1,
-        ts: None,
-        level: None,
-        thread: None,
         logger: None,
-        message: format!(
-            "{MEMBER}: changes role from    LEADER to FOLLOWER at term 7 for APPEND_ENTRIES"
-        ),
-        throwable: None,
-        continuation: String::new(),
-        continuation_lines: 0,
-        host: None,
-        component: None,
-        headerless: false,
+        ..record_of("", &message, "")
     };
     let t = classify(&rec, Component::Datanode).unwrap();
     assert_eq!(t.data.kind(), "ratis_role_change");

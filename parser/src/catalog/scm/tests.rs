@@ -2,8 +2,9 @@
 //! and lines that must not type.
 
 use super::*;
+use crate::catalog::tests::records;
 use crate::catalog::{EventData, classify};
-use crate::record::{ReadOptions, Record, read_records};
+use crate::record::Record;
 
 const DN3: &str = "4f6a2c1e-8b3d-4e2a-9c71-0d5e8f3a1b27(dn3.example.com/10.0.1.13)";
 const DN3_UUID: &str = "4f6a2c1e-8b3d-4e2a-9c71-0d5e8f3a1b27";
@@ -13,15 +14,6 @@ const PIPE: &str = "Pipeline-5e0c1d2a-9b7f-4c3e-a1d2-6f8e0b4c7a91";
 const TRACKED: &str =
     "org.apache.hadoop.hdds.scm.node.DatanodeAdminMonitorImpl$TrackedNode@d71c744d";
 const REGISTERED: &str = "4f6a2c1e-8b3d-4e2a-9c71-0d5e8f3a1b27{ip: 10.0.1.13, host: dn3.example.com, ports: [HTTP=9882, RATIS=9858], networkLocation: /default-rack, certSerialId: null, persistedOpState: DECOMMISSIONING, persistedOpStateExpiryEpochSec: 0}";
-
-fn read(text: &str) -> Vec<Record> {
-    let mut records = Vec::new();
-    let (_, error) = read_records(&mut text.as_bytes(), &ReadOptions::default(), &mut |r| {
-        records.push(r)
-    });
-    assert!(error.is_none());
-    records
-}
 
 fn typed(record: &Record, component: Component) -> Typed {
     classify(record, component).unwrap_or_else(|| panic!("untyped: {:?}", record.message))
@@ -48,7 +40,7 @@ SHUTDOWN_MSG: Shutting down StorageContainerManager at scm1.example.com/10.20.0.
 STARTUP_MSG: Starting StorageContainerManager\n\
 STARTUP_MSG:        host = scm1.example.com/10.20.0.11\n\
 ************************************************************/\n";
-    let records = read(text);
+    let records = records(text);
     let kinds: Vec<&str> = records
         .iter()
         .map(|r| typed(r, Component::Scm).data.kind())
@@ -59,7 +51,7 @@ STARTUP_MSG:        host = scm1.example.com/10.20.0.11\n\
 
 #[test]
 fn leadership_fields_and_entities() {
-    let rec = &read(&format!(
+    let rec = &records(&format!(
         "2026-08-20 14:03:15,390 [{SCM1}@group-112233445566-LeaderElection7] INFO org.apache.hadoop.hdds.scm.ha.SCMStateMachine: current SCM {SCM1} becomes leader of term 5\n"
     ))[0];
     let t = typed(rec, Component::Scm);
@@ -79,7 +71,7 @@ fn leadership_fields_and_entities() {
         ]
     );
 
-    let rec = &read(&format!(
+    let rec = &records(&format!(
         "2026-08-20 14:02:44,561 [{SCM1}@group-112233445566-LeaderStateImpl] INFO ha.SCMContext: update <isLeader,term> from <true,3> to <false,0>\n",
     ))[0];
     // No id in the message: the thread is the SCM's own Ratis member.
@@ -90,7 +82,7 @@ fn leadership_fields_and_entities() {
             Entity::Group("112233445566".into())
         ]
     );
-    let other_thread = &read(
+    let other_thread = &records(
         "2026-08-20 14:02:44,561 [main] INFO ha.SCMContext: update <isLeader,term> from <true,3> to <false,0>\n",
     )[0];
     assert!(typed(other_thread, Component::Scm).entities.is_empty());
@@ -109,7 +101,7 @@ fn leadership_fields_and_entities() {
         r#"{"was_leader":true,"old_term":3,"is_leader":false,"new_term":0}"#
     );
 
-    let rec = &read(&format!(
+    let rec = &records(&format!(
         "2026-08-20 14:03:15,512 [{SCM1}@group-112233445566-StateMachineUpdater] DEBUG org.apache.hadoop.hdds.scm.ha.SCMStateMachine: {SCM1}@group-112233445566: applyTransaction (t:5, i:1234)\n"
     ))[0];
     let t = typed(rec, Component::Scm);
@@ -133,7 +125,7 @@ fn leadership_fields_and_entities() {
 #[test]
 fn admin_and_node_manager_fields() {
     let line = |msg: &str, logger: &str| {
-        read(&format!(
+        records(&format!(
             "2026-08-20 14:03:10,004 [scm1-DatanodeAdminManager-0] WARN {logger}: {msg}\n"
         ))
         .remove(0)
@@ -266,7 +258,7 @@ fn admin_monitor_lines_of_older_releases_name_the_datanode() {
     // itself, `uuid(host/ip)`; at ozone-1.3.0 `toString()` is the debug form
     // `uuid{ip: …, host: …, ports: […], …}` (DatanodeDetails.java:494).
     let line = |dn: &str, msg: &str| {
-        read(&format!(
+        records(&format!(
             "2024-03-01 10:00:00,000 [DatanodeAdminManager-0] INFO org.apache.hadoop.hdds.scm.node.DatanodeAdminMonitorImpl: {}\n",
             msg.replace("{dn}", dn)
         ))
@@ -311,7 +303,7 @@ fn admin_monitor_lines_of_older_releases_name_the_datanode() {
 
 #[test]
 fn wrong_values_or_other_classes_do_not_type() {
-    let one = |text: &str| read(text).remove(0);
+    let one = |text: &str| records(text).remove(0);
     // A word where an op state goes.
     let rec = one(&format!(
         "2026-08-20 14:03:10,004 [t] WARN node.DatanodeAdminMonitorImpl: Datanode {DN3} has an operational state of in service when it should be undergoing decommission or maintenance. Aborting admin for this node.\n"
@@ -362,7 +354,7 @@ const AUDIT_HB_FOLLOWER: &str = r#"2026-08-20 14:07:41,120 | INFO  | SCMAudit | 
 const AUDIT_REGISTER: &str = r#"2026-08-20 09:00:02,000 | INFO  | SCMAudit | user=dn/dn3.example.com@REALM | ip=10.0.1.13 | op=REGISTER {"datanodeDetails":"4f6a2c1e-8b3d-4e2a-9c71-0d5e8f3a1b27(dn3.example.com/10.0.1.13)"} | ret=SUCCESS |  "#;
 
 fn audit_of(line: &str) -> (ScmAudit, Vec<Entity>) {
-    let records = read(&format!("{line}\n"));
+    let records = records(&format!("{line}\n"));
     let t = typed(&records[0], Component::ScmAudit);
     assert_eq!(t.data.kind(), "scm_audit");
     match t.data {
@@ -446,7 +438,7 @@ fn audit_heartbeats_carry_term_and_commands() {
 
 #[test]
 fn an_audit_record_in_a_compose_stream_types_too() {
-    let records = read(&format!("scm1_1  | {AUDIT_HB_LEADER}\n"));
+    let records = records(&format!("scm1_1  | {AUDIT_HB_LEADER}\n"));
     let t = typed(&records[0], Component::Scm);
     assert_eq!(t.data.kind(), "scm_audit");
     assert_eq!(t.entities, vec![Entity::Datanode(DN3_UUID.into())]);
@@ -459,7 +451,7 @@ fn pipelines_in_both_printed_forms() {
         "PipelineID=5e0c1d2a-9b7f-4c3e-a1d2-6f8e0b4c7a91",
         "Pipeline-5e0c1d2a-9b7f-4c3e-a1d2-6f8e0b4c7a91",
     ] {
-        let rec = read(&format!(
+        let rec = records(&format!(
             "2026-08-18 09:14:22,610 [scm1-EventQueue-StaleNodeForStaleNodeHandler] INFO org.apache.hadoop.hdds.scm.node.StaleNodeHandler: Datanode {DN5} moved to stale state. Finalizing its pipelines [{pipeline}]\n"
         ))
         .remove(0);

@@ -2,9 +2,8 @@
 //! them: fields, entities, every release's resurrection wording, and lines that must not type.
 
 use super::*;
-use crate::catalog::tests::record_of;
+use crate::catalog::tests::{record_of, records};
 use crate::catalog::{EventData, classify};
-use crate::record::{ReadOptions, Record, read_records};
 use crate::source::Component;
 
 const DN5: &str = "b2c7e9d4-1f6a-4c3b-8e52-7a9d0c4f6e13(dn5.example.com/10.0.1.15)";
@@ -453,15 +452,6 @@ fn sequence_ids_outside_the_details() {
     );
 }
 
-fn read(text: &str) -> Vec<Record> {
-    let mut records = Vec::new();
-    let (_, error) = read_records(&mut text.as_bytes(), &ReadOptions::default(), &mut |r| {
-        records.push(r)
-    });
-    assert!(error.is_none());
-    records
-}
-
 #[test]
 fn file_and_console_layouts_with_stack_traces() {
     let d = details("DELETED", 4821, "OPEN", 4790, "non-empty");
@@ -486,7 +476,7 @@ scm2_1  | 2026-08-20 11:02:47,405 [scm2-FixedThreadPoolWithAffinityExecutor-3-0]
             ["container_resurrected", "container_report_not_leader"],
         ),
     ] {
-        let records = read(&text);
+        let records = records(&text);
         let got: Vec<&str> = records
             .iter()
             .map(|r| {
