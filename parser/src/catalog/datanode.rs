@@ -326,7 +326,11 @@ catalogue! {
     "csm_last_applied_index", "INFO", CSM, "2.0–HEAD", "datanode.md 2.3",
         "{}: The snapshot info is null. Setting the last applied index to:{}" [Group, TermIndex] =>
         |m| last_applied(m, true),
-    "csm_last_applied_index", "INFO", CSM, "2.0–HEAD", "datanode.md 2.3",
+    // Up to 1.4 the concatenation missed the space.
+    "csm_last_applied_index", "INFO", CSM, "1.3–1.4", "datanode.md 2.3",
+        "{}: The snapshot info is null. Setting the last applied indexto:{}" [Group, TermIndex] =>
+        |m| last_applied(m, true),
+    "csm_last_applied_index", "INFO", CSM, "1.3–HEAD", "datanode.md 2.3",
         "{}: Setting the last applied index to {}" [Group, TermIndex] =>
         |m| last_applied(m, false),
     "csm_snapshot", "INFO", CSM, "1.3–HEAD", "datanode.md 2.3",
@@ -335,7 +339,7 @@ catalogue! {
     "csm_snapshot", "INFO", CSM, "1.3–HEAD", "datanode.md 2.3",
         "{}: Finished taking a snapshot at:{} file:{} took: {} ms" [Group, TermIndex, Unread, U64] =>
         |m| snapshot(m, true, m.u64(3)),
-    "csm_snapshot_unhealthy", "ERROR", CSM, "2.0–HEAD (HEAD 78d5650c; not checked further back)", "datanode.md 2.3",
+    "csm_snapshot_unhealthy", "ERROR", CSM, "1.3–HEAD", "datanode.md 2.3",
         "Failed to take snapshot  for {} as the stateMachine is unhealthy. The last applied index is at {}" [Group, TermIndex] =>
         |m| built(m, DatanodeEvent::CsmSnapshotUnhealthy {
             group: m.string(0),
@@ -414,13 +418,13 @@ catalogue! {
     "csm_apply_completed", "DEBUG", CSM, "1.3–HEAD", "datanode.md 2.3, 3.A",
         "gid {} : ApplyTransaction completed. cmd {} logIndex {} msg : {} Container Result: {}" [Group, Name, U64, Text, Word] =>
         |m| apply(m, true),
-    "csm_closed", "INFO", CSM, "1.3–HEAD", "datanode.md 2.3",
+    "csm_closed", "INFO", CSM, "2.0–HEAD", "datanode.md 2.3",
         "{} is closed by ratis" [Group] =>
         |m| built(m, DatanodeEvent::CsmClosed { group: Some(m.string(0)), terminating: false }),
-    "csm_closed", "ERROR", CSM, "1.3–HEAD", "datanode.md 2.3",
+    "csm_closed", "ERROR", CSM, "2.0–HEAD", "datanode.md 2.3",
         "Container statemachine is closed by ratis, terminating HddsDatanodeService. closed({})/total({})" [Unread, Unread] =>
         |m| built(m, DatanodeEvent::CsmClosed { group: None, terminating: true }),
-    "csm_closed", "ERROR", CSM, "1.3–HEAD", "datanode.md 2.3",
+    "csm_closed", "ERROR", CSM, "2.0–HEAD", "datanode.md 2.3",
         "Container statemachine is closed by ratis, terminating HddsDatanodeService" [] =>
         |m| built(m, DatanodeEvent::CsmClosed { group: None, terminating: true }),
     // `notifyLogFailed`: group, TermIndex, the entry; after every other CSM row.
@@ -455,7 +459,7 @@ catalogue! {
 
     // ---- Dispatcher, KeyValueHandler, ChunkUtils, FilePerBlockStrategy, BlockManagerImpl
     "dispatch_error", "WARN",
-        "org.apache.hadoop.ozone.container.common.helpers.ContainerUtils.logAndReturnError (logger: KeyValueHandler, HddsDispatcher or ContainerStateMachine)",
+        "org.apache.hadoop.ozone.container.common.helpers.ContainerUtils (logAndReturnError, through the logger of KeyValueHandler, HddsDispatcher or ContainerStateMachine)",
         via ERROR_REPLIERS, "1.3–HEAD", "datanode.md 2.5, 3.A",
         "Operation: {} , Trace ID: {} , Message: {} , Result: {} , StorageContainerException Occurred." [Name, Text, Text, Word] =>
         |m| {
@@ -593,16 +597,19 @@ catalogue! {
         |m| scan_result(m, false),
 
     // ---- CloseContainerCommandHandler (its DEBUG lines are the endpoint catalogue's)
-    "close_container_handling", "INFO", CCCH, "2.0–HEAD (HEAD 78d5650c; not checked further back)", "datanode.md 2.6",
+    "close_container_handling", "INFO", CCCH, "2.0–HEAD", "datanode.md 2.6",
         "Container #{} does not exist in datanode. Its pipeline may have closed before it was created. Container close failed." [Container] =>
         |m| close_handling(m, "missing"),
-    "close_container_handling", "INFO", CCCH, "2.0–HEAD (HEAD 78d5650c; not checked further back)", "datanode.md 2.6",
+    "close_container_handling", "ERROR", CCCH, "1.3–1.4", "datanode.md 2.6",
+        "Container #{} does not exist in datanode. Container close failed." [Container] =>
+        |m| close_handling(m, "missing"),
+    "close_container_handling", "INFO", CCCH, "1.3–HEAD", "datanode.md 2.6",
         "Marking Container {} quasi closed" [Container] =>
         |m| close_handling(m, "quasi_closing"),
-    "close_container_handling", "INFO", CCCH, "2.0–HEAD (HEAD 78d5650c; not checked further back)", "datanode.md 2.6",
+    "close_container_handling", "INFO (DEBUG in 1.3)", CCCH, "1.3–HEAD", "datanode.md 2.6",
         "Follower cannot close container #{}." [Container] =>
         |m| close_handling(m, "follower_cannot_close"),
-    "close_container_handling", "ERROR", CCCH, "2.0–HEAD (HEAD 78d5650c; not checked further back)", "datanode.md 2.6",
+    "close_container_handling", "ERROR", CCCH, "1.3–HEAD", "datanode.md 2.6",
         "Can't close container #{}" [Container] =>
         |m| close_handling(m, "failed"),
     }

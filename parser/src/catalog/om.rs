@@ -514,8 +514,9 @@ catalogue! {
         via KEY_COMMIT, "2.0–HEAD", "om.md 2.3, 3.3",
         "Key commit {} with isHSync = {}, isRecovery = {}, omKeyInfo = {}" [Text, Bool, Bool, KeyInfo] =>
         |m| commit_result(m, m.bool(2), 3),
+    // OMKeyCommitRequestWithFSO's wording, and OMKeyCommitRequest's too in 1.4.
     "om_key_commit_result", "DEBUG", "org.apache.hadoop.ozone.om.request.key.OMKeyCommitRequestWithFSO",
-        via KEY_COMMIT, "2.0–HEAD", "om.md 2.3, 3.3",
+        via KEY_COMMIT, "1.4–HEAD", "om.md 2.3, 3.3",
         "Key commit {} with isHSync = {}, omKeyInfo = {}" [Text, Bool, KeyInfo] =>
         |m| commit_result(m, None, 2),
     }
@@ -562,7 +563,7 @@ catalogue! {
         "Closing KeyOutputStream, but key args is null" [] =>
         |_| Some((OmEvent::ClientCloseWithoutKeyArgs {}, Vec::new())),
     "client_close_without_key_args", "WARN", "org.apache.hadoop.ozone.client.io.BlockDataStreamOutputEntryPool",
-        "1.3–HEAD", "om.md 2.9",
+        "1.4–HEAD", "om.md 2.9",
         "Closing KeyDataStreamOutput, but key args is null" [] =>
         |_| Some((OmEvent::ClientCloseWithoutKeyArgs {}, Vec::new())),
     "client_incremental_chunk_list_ignored", "WARN", "org.apache.hadoop.hdds.scm.OzoneClientConfig", "2.0–HEAD", "om.md 2.9",

@@ -397,13 +397,12 @@ catalogue! {
     "scm_startup_role", "INFO", "org.apache.hadoop.hdds.scm.ha.SCMHAManagerImpl", "1.3–HEAD", "scm.md 2.1",
         " scm role is {} peers {}" [Text, Text] =>
         |m| Some((ScmEvent::StartupRole { role: m.string(0), peers: m.string(1) }, Vec::new())),
+    // The state is a literal of the source: RUNNING, and PAUSING for BackgroundSCMService.
     "scm_service_status", "INFO", "org.apache.hadoop.hdds.scm.ha.BackgroundSCMService", "1.3–HEAD", "scm.md 2.1",
         "Service {} transitions to {}." [Text, Word] => service_status,
     "scm_service_status", "INFO", "org.apache.hadoop.hdds.scm.container.replication.ReplicationManager", "1.3–HEAD", "scm.md 2.1",
         "Service {} transitions to {}." [Text, Word] => service_status,
     "scm_service_status", "INFO", "org.apache.hadoop.hdds.scm.pipeline.BackgroundPipelineCreator", "1.3–HEAD", "scm.md 2.1",
-        "Service {} transitions to {}." [Text, Word] => service_status,
-    "scm_service_status", "INFO", BLOCK_DELETING, "1.3–HEAD", "scm.md 2.1",
         "Service {} transitions to {}." [Text, Word] => service_status,
     "scm_service_status", "INFO", BLOCK_DELETING, "1.4.1–HEAD", "scm.md 2.1",
         "notifyStatusChanged:{}" [Text] =>
@@ -428,12 +427,10 @@ catalogue! {
         "Cannot put nodes to maintenance as sufficient node are not available." [] => notice,
     "admin_insufficient_nodes_detail", "INFO", DECOMMISSION, "2.0–HEAD", "scm.md 2.2",
         "Insufficient nodes. Tried to decommission {} nodes out of {} IN-SERVICE HEALTHY and {} not IN-SERVICE or not HEALTHY nodes. Cannot decommission as a minimum of {} IN-SERVICE HEALTHY nodes are required to maintain replication after decommission. Failing due to datanode : {}, container : {}"
-        [U64, U64, U64, U64, Datanode, Container] =>
-        |m| {
-            let mut entities = datanodes_in(m.text(4));
-            entities.extend(m.container(5).map(Entity::Container));
-            Some((notice_of(m), entities))
-        },
+        [U64, U64, U64, U64, Datanode, Container] => insufficient_nodes,
+    "admin_insufficient_nodes_detail", "INFO", DECOMMISSION, "2.0–HEAD", "scm.md 2.2",
+        "Insufficient nodes. Tried to start maintenance for {} nodes out of {} IN-SERVICE HEALTHY and {} not IN-SERVICE or not HEALTHY nodes. Cannot enter maintenance mode as a minimum of {} IN-SERVICE HEALTHY nodes are required to maintain replication after maintenance. Failing due to datanode : {}, container : {}"
+        [U64, U64, U64, U64, Datanode, Container] => insufficient_nodes,
     "admin_host_rejected", "WARN", DECOMMISSION, "2.0–HEAD", "scm.md 2.2",
         "Cannot decommission {} because it is not IN-SERVICE" [Name] => host,
     "admin_host_rejected", "WARN", DECOMMISSION, "2.0–HEAD", "scm.md 2.2",
@@ -821,6 +818,14 @@ fn tracked_node(m: &Matched<'_>) -> Option<Built> {
         },
         entities,
     ))
+}
+
+/// `Insufficient nodes. … Failing due to datanode : {}, container : {}`: the datanode and the
+/// container that made the request fail.
+fn insufficient_nodes(m: &Matched<'_>) -> Option<Built> {
+    let mut entities = datanodes_in(m.text(4));
+    entities.extend(m.container(5).map(Entity::Container));
+    Some((notice_of(m), entities))
 }
 
 fn admin_container(m: &Matched<'_>) -> Option<Built> {

@@ -247,6 +247,8 @@ type Built = (ScmContainerEvent, Vec<Entity>);
 const RH: &str = "org.apache.hadoop.hdds.scm.container.AbstractContainerReportHandler (logger ContainerReportHandler / IncrementalContainerReportHandler)";
 const CRH: &str = "org.apache.hadoop.hdds.scm.container.ContainerReportHandler";
 const ICRH: &str = "org.apache.hadoop.hdds.scm.container.IncrementalContainerReportHandler";
+/// Lines both report handlers print themselves.
+const REPORTS: &str = "org.apache.hadoop.hdds.scm.container.ContainerReportHandler / IncrementalContainerReportHandler";
 /// `AbstractContainerReportHandler` logs through its subclass's logger.
 const REPORT_HANDLERS: &[&str] = &[CRH, ICRH];
 const STATE_MANAGER: &str = "org.apache.hadoop.hdds.scm.container.ContainerStateManagerImpl";
@@ -378,9 +380,9 @@ catalogue! {
     "replica_not_processed", "ERROR", RH, via REPORT_HANDLERS, "2.1–HEAD", "scm.md 2.3",
         "Replica not processed due to container state {}: {}" [Unread, Replica] =>
         |m| replica(ReplicaAction::NotProcessed, m, 1),
-    "container_report_failed", "ERROR (FCR) / INFO (ICR)", RH, via REPORT_HANDLERS, "2.1–HEAD", "scm.md 2.3, 5.3",
+    "container_report_failed", "ERROR (FCR) / INFO (ICR)", REPORTS, via REPORT_HANDLERS, "2.1–HEAD", "scm.md 2.3, 5.3",
         "Failed to process {}" [Replica] => report_failed,
-    "container_report_not_leader", "ERROR (FCR, NotLeaderException stack)", RH, via REPORT_HANDLERS, "2.1–HEAD", "scm.md 1.1, 5.3",
+    "container_report_not_leader", "ERROR (FCR, NotLeaderException stack)", CRH, "2.1–HEAD", "scm.md 1.1, 5.3",
         "Failed to process {}" [Replica] => report_failed,
     "container_report_not_leader", "INFO", ICRH, "2.1–HEAD", "scm.md 2.3",
         "SCM_NOT_LEADER: Failed to process {}" [Replica] => report_failed,
@@ -388,7 +390,7 @@ catalogue! {
         "Container not found: {}" [Replica] => statement,
     "container_replica_not_found_icr", "WARN", ICRH, "2.1–HEAD", "scm.md 2.3",
         "Container replica not found: {}" [Replica] => statement,
-    "report_datanode_not_found", "WARN", RH, via REPORT_HANDLERS, "2.1–HEAD", "scm.md 2.3",
+    "report_datanode_not_found", "WARN", REPORTS, via REPORT_HANDLERS, "2.1–HEAD", "scm.md 2.3",
         "Datanode not found: {}" [Datanode] => statement,
     "container_not_found", "ERROR", CRH, "2.1–HEAD", "scm.md 2.3",
         "CONTAINER_NOT_FOUND for {}" [Replica] => |m| replica(ReplicaAction::ContainerNotFound, m, 0),
