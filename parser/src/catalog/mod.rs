@@ -40,10 +40,11 @@
 //! # How a record is typed
 //!
 //! The record's component picks the modules ([`classify`]); in a module the logger's class picks
-//! its rows (full name or any `%c{n}` abbreviation, the package checked), and where a class has
-//! many rows, or the layout prints no logger, an Aho-Corasick automaton over each template's
-//! longest literal keeps the rows whose literal the message holds, in one pass. Audit records and
-//! the dn-container log are read by their fields (the tables' `structured` rows).
+//! its rows (full name or any `%c{n}` abbreviation, the package checked), each rejected by its
+//! template's head or first literal in a few instructions. When the layout prints no logger, an
+//! Aho-Corasick automaton over each template's longest literal keeps, in one pass, the rows whose
+//! literal the message holds. Audit records and the dn-container log are read by their fields
+//! (the tables' `structured` rows).
 
 pub mod datanode;
 pub mod dn_endpoint;

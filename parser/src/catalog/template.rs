@@ -387,8 +387,8 @@ struct Compiled {
     finders: Vec<Finder<'static>>,
     /// Whether a value may run over the continuation lines ([`Slot::multiline`]).
     multiline: bool,
-    /// The index of its anchor (the longest literal) in the catalogue's automaton; `None` when the
-    /// template has no literal text.
+    /// The index of its anchor (the longest literal on the first line) in the catalogue's
+    /// automaton; `None` when the template has no literal text.
     anchor: Option<usize>,
 }
 
@@ -479,9 +479,9 @@ impl Compiled {
 /// Bits over a catalogue's anchors (a catalogue has at most `64 * ANCHOR_WORDS` distinct ones).
 const ANCHOR_WORDS: usize = 4;
 
-/// A module's statements, indexed: by logger class, and by an Aho-Corasick automaton over each
-/// template's longest literal, which picks the candidates worth splitting in one pass over the
-/// message.
+/// A module's statements, indexed by logger class, and by an Aho-Corasick automaton over each
+/// template's longest literal that picks, in one pass over the message, the candidates of a record
+/// without a logger.
 pub struct Catalogue<E: 'static> {
     statements: &'static [Statement<E>],
     compiled: Vec<Compiled>,
