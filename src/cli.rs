@@ -182,6 +182,9 @@ pub struct ScanArgs {
     /// Drop an entity's live state after this much log time without events.
     #[arg(long, default_value = "14d", value_parser = parse_duration_ms)]
     pub retain: i64,
+    /// Parse every record, also those no rule needs (for checking the prefilter; slower).
+    #[arg(long, hide = true)]
+    pub no_prefilter: bool,
     /// Print evidence lines whole in text output instead of cutting them around the values
     /// the rule read.
     #[arg(long)]

@@ -4,15 +4,16 @@ use crate::cli::{
     Cli, ColorChoice, Command, DisplayArgs, EventsArgs, EventsFormat, ExplainArgs, FailOn,
     InputArgs, ManArgs, ReplayArgs, ScanArgs, ScanFormat, SortOrder, StatsArgs, StatsFormat,
 };
-use crate::pipeline::{Keep, Parsed, ReadConfig, StreamOutcome, read_inputs_streaming};
 use crate::report::baseline::Baseline;
 use crate::report::{self, ReportInputs, View};
 use crate::when::{Bound, DisplayZone, now_ms, parse_time_bound};
 use crate::{Failure, exit};
 use clap::CommandFactory;
 use indicatif::{ProgressBar, ProgressStyle};
-use oztrace_analyzer::trace::Trace;
-use oztrace_analyzer::{Analysis, ReplayOptions};
+use oztrace_analyzer::load::{
+    Keep, Parsed, Progress, ReadConfig, Stage, StreamOutcome, Window, read_inputs_streaming,
+};
+use oztrace_analyzer::{LoadOptions, Loaded, ReplayOptions};
 use oztrace_parser::event::Event;
 use oztrace_parser::input::ConfigKind;
 use oztrace_parser::layout::Layout;
@@ -23,7 +24,7 @@ use std::fs::File;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// Inputs larger than this (on disk) get a progress bar when standard error is a terminal.
@@ -101,12 +102,41 @@ fn read(input: &InputArgs, keep: Keep) -> Result<Parsed, Failure> {
 }
 
 /// Reads the inputs, handing each stream to `on_stream` in input order as soon as it is read
-/// (see `pipeline::read_inputs_streaming`).
+/// (see `load::read_inputs_streaming`).
 fn read_streaming(
     input: &InputArgs,
     keep: Keep,
     on_stream: &mut dyn FnMut(&mut StreamOutcome),
 ) -> Result<Parsed, Failure> {
+    let config = read_config(input, keep)?;
+    Ok(with_progress(&input.paths, config, |config| {
+        read_inputs_streaming(&input.paths, config, on_stream)
+    }))
+}
+
+/// Reads and analyses the inputs (`scan`, `replay`).
+fn load(
+    input: &InputArgs,
+    window: Window,
+    retain_ms: i64,
+    prefilter: bool,
+) -> Result<Loaded, Failure> {
+    let read = read_config(input, Keep::Typed)?;
+    Ok(with_progress(&input.paths, read, |read| {
+        oztrace_analyzer::load(
+            &input.paths,
+            &LoadOptions {
+                read: read.clone(),
+                window,
+                skew_ms: input.skew,
+                replay: ReplayOptions { retain_ms },
+                prefilter,
+            },
+        )
+    }))
+}
+
+fn read_config(input: &InputArgs, keep: Keep) -> Result<ReadConfig, Failure> {
     let zones = TimeZones::from_specs(&input.tz).map_err(Failure::Usage)?;
     let forced_layout = match &input.layout {
         Some(pattern) => Some(Arc::new(
@@ -117,38 +147,60 @@ fn read_streaming(
     let jobs = input
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
-    let mut config = ReadConfig {
-        zones,
-        forced_layout,
-        keep,
-        jobs,
-        progress: None,
-    };
     for path in &input.paths {
         if path.as_os_str() != "-" && !path.exists() {
             // A missing argument is still analysed around: it is reported as unreadable.
             eprintln!("oztrace: {}: no such file or directory", path.display());
         }
     }
-    let Some(bar) = progress_bar(&input.paths) else {
-        return Ok(read_inputs_streaming(&input.paths, &config, on_stream));
+    Ok(ReadConfig {
+        zones,
+        forced_layout,
+        keep,
+        jobs,
+        progress: None,
+        skip: None,
+    })
+}
+
+/// Runs `work` with a progress bar on standard error when the inputs are large and standard
+/// error is a terminal: bytes read, then the merge and analysis stages.
+fn with_progress<T>(
+    paths: &[PathBuf],
+    mut config: ReadConfig,
+    work: impl FnOnce(&ReadConfig) -> T,
+) -> T {
+    let Some(bar) = progress_bar(paths) else {
+        return work(&config);
     };
-    let counter = Arc::new(AtomicU64::new(0));
-    config.progress = Some(Arc::clone(&counter));
+    let progress = Arc::new(Progress::default());
+    config.progress = Some(Arc::clone(&progress));
     let done = AtomicBool::new(false);
-    let parsed = std::thread::scope(|scope| {
+    let result = std::thread::scope(|scope| {
         scope.spawn(|| {
+            let mut shown = Stage::Reading;
             while !done.load(Ordering::Relaxed) {
-                bar.set_position(counter.load(Ordering::Relaxed));
+                let stage = progress.stage();
+                if stage != shown {
+                    shown = stage;
+                    bar.set_style(
+                        ProgressStyle::with_template(&format!(
+                            "{{spinner}} {}: {{bytes}} read ({{elapsed}})",
+                            stage.as_str()
+                        ))
+                        .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+                    );
+                }
+                bar.set_position(progress.bytes());
                 std::thread::sleep(Duration::from_millis(120));
             }
         });
-        let parsed = read_inputs_streaming(&input.paths, &config, on_stream);
+        let result = work(&config);
         done.store(true, Ordering::Relaxed);
-        parsed
+        result
     });
     bar.finish_and_clear();
-    Ok(parsed)
+    result
 }
 
 /// A progress bar on standard error for large inputs read from a terminal session: a bar over
@@ -226,11 +278,14 @@ impl DiskSize {
     }
 }
 
+/// 4 when reading an input failed inside oztrace, else 3 when an input could not be read.
 fn input_exit(parsed: &Parsed) -> u8 {
-    if parsed.unreadable.is_empty() {
-        exit::OK
-    } else {
+    if !parsed.errors.is_empty() {
+        exit::INTERNAL
+    } else if !parsed.unreadable.is_empty() {
         exit::UNREADABLE
+    } else {
+        exit::OK
     }
 }
 
@@ -238,17 +293,9 @@ fn warn_unreadable(parsed: &Parsed) {
     for item in &parsed.unreadable {
         eprintln!("oztrace: cannot read {}: {}", item.path, item.reason);
     }
-}
-
-/// Moves the typed events out of the streams into one time order.
-fn build_trace(parsed: &mut Parsed, skew_ms: i64) -> Trace {
-    let mut streams: Vec<_> = parsed
-        .streams
-        .iter_mut()
-        .map(|s| std::mem::take(&mut s.events))
-        .collect();
-    oztrace_parser::catalog::om::merge_audit_copies(&mut streams, skew_ms);
-    Trace::merge(streams, skew_ms)
+    for item in &parsed.errors {
+        eprintln!("oztrace: {}: {}", item.path, item.reason);
+    }
 }
 
 fn settings(parsed: &Parsed, overrides: &[String]) -> Result<Settings, Failure> {
@@ -334,7 +381,7 @@ struct ScanPlan {
 
 fn plan(args: &ScanArgs) -> Result<ScanPlan, Failure> {
     let rules = selected_rules(args);
-    let window = Window::of(&args.input)?;
+    let window = window_of(&args.input)?;
     let view = View {
         color: args.format == ScanFormat::Text && stdout_color(),
         wide: args.wide,
@@ -401,6 +448,7 @@ fn scan(args: ScanArgs) -> Result<u8, Failure> {
             }
         }
         worst = match (worst, code) {
+            (exit::INTERNAL, _) | (_, exit::INTERNAL) => exit::INTERNAL,
             (exit::UNREADABLE, _) | (_, exit::UNREADABLE) => exit::UNREADABLE,
             (exit::FINDINGS, _) | (_, exit::FINDINGS) => exit::FINDINGS,
             _ => exit::OK,
@@ -494,78 +542,40 @@ fn write_stdout(text: &str) -> Result<(), Failure> {
         .map_err(|e| Failure::Internal(format!("writing the report: {e}")))
 }
 
-/// `--since` / `--until`: events outside are dropped before analysis.
-#[derive(Debug, Clone, Copy, Default)]
-struct Window {
-    since: Option<i64>,
-    until: Option<i64>,
+/// `--since` / `--until` of the input options, read in the `--tz` default zone; a usage error
+/// when a bound is not a time or the window is empty.
+fn window_of(input: &InputArgs) -> Result<Window, Failure> {
+    let zones = TimeZones::from_specs(&input.tz).map_err(Failure::Usage)?;
+    let zone = zones.for_host(None);
+    let now = now_ms();
+    let bound = |flag: &str, value: &Option<String>, end| {
+        value
+            .as_deref()
+            .map(|v| {
+                parse_time_bound(v, zone, end, now)
+                    .map_err(|e| Failure::Usage(format!("{flag}: {e}")))
+            })
+            .transpose()
+    };
+    let window = Window {
+        since: bound("--since", &input.since, Bound::Since)?,
+        until: bound("--until", &input.until, Bound::Until)?,
+    };
+    if let (Some(since), Some(until)) = (window.since, window.until)
+        && since > until
+    {
+        return Err(Failure::Usage("--since is later than --until".into()));
+    }
+    Ok(window)
 }
 
-impl Window {
-    /// The window of the input options, read in the `--tz` default zone; a usage error when a
-    /// bound is not a time or the window is empty.
-    fn of(input: &InputArgs) -> Result<Window, Failure> {
-        let zones = TimeZones::from_specs(&input.tz).map_err(Failure::Usage)?;
-        let zone = zones.for_host(None);
-        let now = now_ms();
-        let bound = |flag: &str, value: &Option<String>, end| {
-            value
-                .as_deref()
-                .map(|v| {
-                    parse_time_bound(v, zone, end, now)
-                        .map_err(|e| Failure::Usage(format!("{flag}: {e}")))
-                })
-                .transpose()
-        };
-        let window = Window {
-            since: bound("--since", &input.since, Bound::Since)?,
-            until: bound("--until", &input.until, Bound::Until)?,
-        };
-        if let (Some(since), Some(until)) = (window.since, window.until)
-            && since > until
-        {
-            return Err(Failure::Usage("--since is later than --until".into()));
-        }
-        Ok(window)
-    }
-
-    fn is_open(&self) -> bool {
-        self.since.is_none() && self.until.is_none()
-    }
-
-    fn contains(&self, ts: i64) -> bool {
-        self.since.is_none_or(|s| ts >= s) && self.until.is_none_or(|u| ts <= u)
-    }
-
-    /// Keeps a stream's events inside the window. An untimed event (a line without a time of
-    /// its own) goes with the timed event before it in its file, as the trace places it; a
-    /// stream with no time at all cannot be placed and is dropped.
-    fn retain(&self, events: &mut Vec<Event>) {
-        if self.is_open() {
-            return;
-        }
-        let mut placed = events.iter().find_map(|e| e.ts);
-        events.retain(|event| {
-            if event.ts.is_some() {
-                placed = event.ts;
-            }
-            placed.is_some_and(|ts| self.contains(ts))
-        });
-    }
-
-    fn apply(&self, parsed: &mut Parsed) {
-        for stream in &mut parsed.streams {
-            self.retain(&mut stream.events);
-        }
-    }
-
-    fn doc(&self, events: u64) -> Option<report::WindowDoc> {
-        (!self.is_open()).then(|| report::WindowDoc {
-            since: self.since.map(format_rfc3339),
-            until: self.until.map(format_rfc3339),
-            events,
-        })
-    }
+/// The report's account of the window, when there is one.
+fn window_doc(window: &Window, events: u64) -> Option<report::WindowDoc> {
+    (!window.is_open()).then(|| report::WindowDoc {
+        since: window.since.map(format_rfc3339),
+        until: window.until.map(format_rfc3339),
+        events,
+    })
 }
 
 /// Analyses one cluster: its document, after the baseline, and the exit status it earns. Writes
@@ -575,17 +585,9 @@ fn scan_one(
     input: &InputArgs,
     plan: &mut ScanPlan,
 ) -> Result<(u8, report::Document), Failure> {
-    let mut parsed = read(input, Keep::Typed)?;
+    let Loaded { parsed, analysis } = load(input, plan.window, args.retain, !args.no_prefilter)?;
     let settings = settings(&parsed, &args.settings)?;
     let logging = logging_coverage(&parsed);
-    plan.window.apply(&mut parsed);
-    let trace = build_trace(&mut parsed, input.skew);
-    let analysis = Analysis::run(
-        trace,
-        ReplayOptions {
-            retain_ms: args.retain,
-        },
-    );
     let context = Context {
         analysis: &analysis,
         settings: &settings,
@@ -594,7 +596,7 @@ fn scan_one(
     let output = oztrace_rules::run(&context, &plan.rules);
     let inputs = ReportInputs::from_parsed(&parsed);
     let mut document = report::Document::build(&analysis, &output, inputs);
-    document.window = plan.window.doc(analysis.trace.events.len() as u64);
+    document.window = window_doc(&plan.window, analysis.trace.events.len() as u64);
     document.hosts = report::HostSpan::of(&parsed);
     document.rules_run = plan.rules.iter().map(|r| r.doc().id).collect();
     if let Some((path, file)) = &mut plan.write_baseline {
@@ -615,15 +617,16 @@ fn scan_one(
         FailOn::Likely => Confidence::Likely,
         FailOn::Confirmed => Confidence::Confirmed,
     };
-    let code = scan_status(!parsed.unreadable.is_empty(), &document, threshold);
+    let code = scan_status(input_exit(&parsed), &document, threshold);
     Ok((code, document))
 }
 
-/// The contract's exit status of a scan that ran: 3 when an input could not be read, else 1
-/// when a finding left after the baseline is at or above `--fail-on`, else 0.
-fn scan_status(unreadable: bool, document: &report::Document, threshold: Confidence) -> u8 {
-    if unreadable {
-        exit::UNREADABLE
+/// The contract's exit status of a scan that ran: the inputs' status when not 0 (4 when reading
+/// failed inside oztrace, 3 when an input could not be read), else 1 when a finding left after
+/// the baseline is at or above `--fail-on`, else 0.
+fn scan_status(inputs: u8, document: &report::Document, threshold: Confidence) -> u8 {
+    if inputs != exit::OK {
+        inputs
     } else if document.fails(threshold) {
         exit::FINDINGS
     } else {
@@ -650,7 +653,7 @@ fn events(args: EventsArgs) -> Result<u8, Failure> {
     if args.format == EventsFormat::Parquet && args.output.is_none() {
         return Err(Failure::Usage("--format parquet needs -o FILE".into()));
     }
-    let window = Window::of(&args.input)?;
+    let window = window_of(&args.input)?;
     let by_time = match args.sort {
         Some(order) => order == SortOrder::Time,
         None => {
@@ -664,7 +667,7 @@ fn events(args: EventsArgs) -> Result<u8, Failure> {
         // copies still merge across all of them.
         let mut streams: Vec<Vec<Event>> = Vec::new();
         let mut bundles: Vec<String> = Vec::new();
-        let mut unreadable = false;
+        let mut code = exit::OK;
         for path in &args.input.paths {
             let input = InputArgs {
                 paths: vec![path.clone()],
@@ -672,7 +675,8 @@ fn events(args: EventsArgs) -> Result<u8, Failure> {
             };
             let mut parsed = read(&input, keep_for(args.all))?;
             warn_unreadable(&parsed);
-            unreadable |= !parsed.unreadable.is_empty();
+            // 4 (an input failed inside oztrace) before 3 (one could not be read).
+            code = code.max(input_exit(&parsed));
             for stream in &mut parsed.streams {
                 streams.push(std::mem::take(&mut stream.events));
                 bundles.push(path.display().to_string());
@@ -693,11 +697,7 @@ fn events(args: EventsArgs) -> Result<u8, Failure> {
             tagged.into_iter().flatten().collect()
         };
         crate::export::write_table(&rows, args.format, args.output.as_deref())?;
-        return Ok(if unreadable {
-            exit::UNREADABLE
-        } else {
-            exit::OK
-        });
+        return Ok(code);
     }
     let mut out: Box<dyn Write> = match &args.output {
         None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
@@ -746,17 +746,9 @@ fn events(args: EventsArgs) -> Result<u8, Failure> {
 }
 
 fn replay(args: ReplayArgs) -> Result<u8, Failure> {
-    let window = Window::of(&args.input)?;
+    let window = window_of(&args.input)?;
     let zone = display_zone(&args.display)?;
-    let mut parsed = read(&args.input, Keep::Typed)?;
-    window.apply(&mut parsed);
-    let trace = build_trace(&mut parsed, args.input.skew);
-    let analysis = Analysis::run(
-        trace,
-        ReplayOptions {
-            retain_ms: args.retain,
-        },
-    );
+    let Loaded { parsed, analysis } = load(&args.input, window, args.retain, false)?;
     let mut out = String::new();
     if !zone.is_utc() {
         out.push_str(&format!("# times in {}\n", zone.name()));
@@ -768,7 +760,7 @@ fn replay(args: ReplayArgs) -> Result<u8, Failure> {
 }
 
 fn stats(args: StatsArgs) -> Result<u8, Failure> {
-    let window = Window::of(&args.input)?;
+    let window = window_of(&args.input)?;
     let zone = display_zone(&args.display)?;
     let parsed = if window.is_open() {
         // Stats count; they keep no events.
@@ -792,7 +784,7 @@ fn stats(args: StatsArgs) -> Result<u8, Failure> {
         parsed.streams.retain(|s| s.summary.records > 0);
         parsed
     };
-    let window_doc = window.doc(parsed.records());
+    let window_doc = window_doc(&window, parsed.records());
     let out = match args.format {
         StatsFormat::Text => report::stats_text(&parsed, &zone, window_doc.as_ref()),
         StatsFormat::Json => report::stats_json(&parsed, window_doc.as_ref()),
@@ -826,68 +818,39 @@ mod tests {
         let mut document = fixture::document();
         // The fixture's findings: one possible, one confirmed.
         assert_eq!(
-            scan_status(false, &document, Confidence::Possible),
+            scan_status(exit::OK, &document, Confidence::Possible),
             exit::FINDINGS
         );
         assert_eq!(
-            scan_status(false, &document, Confidence::Confirmed),
+            scan_status(exit::OK, &document, Confidence::Confirmed),
             exit::FINDINGS
         );
         assert_eq!(
-            scan_status(true, &document, Confidence::Possible),
+            scan_status(exit::UNREADABLE, &document, Confidence::Possible),
             exit::UNREADABLE
+        );
+        assert_eq!(
+            scan_status(exit::INTERNAL, &document, Confidence::Possible),
+            exit::INTERNAL
         );
         let mut confirmed_only = Baseline::of(&document);
         confirmed_only
             .fingerprints
             .retain(|k| k.rule == "resurrected-container");
         document.suppress(&confirmed_only);
-        assert_eq!(scan_status(false, &document, Confidence::Likely), exit::OK);
         assert_eq!(
-            scan_status(false, &document, Confidence::Possible),
+            scan_status(exit::OK, &document, Confidence::Likely),
+            exit::OK
+        );
+        assert_eq!(
+            scan_status(exit::OK, &document, Confidence::Possible),
             exit::FINDINGS
         );
         let everything = Baseline::of(&fixture::document());
         document.suppress(&everything);
         assert_eq!(
-            scan_status(false, &document, Confidence::Possible),
+            scan_status(exit::OK, &document, Confidence::Possible),
             exit::OK
         );
-    }
-
-    #[test]
-    fn the_time_window_drops_events_outside_it_and_keeps_untimed_lines_with_their_neighbour() {
-        use crate::pipeline::StreamOutcome;
-        let analysis = fixture::analysis();
-        let events: Vec<_> = analysis.trace.events.clone();
-        let stream = |events| StreamOutcome {
-            file: Arc::from("f"),
-            host: Arc::from("h"),
-            component: oztrace_parser::source::Component::Scm,
-            summary: Default::default(),
-            bytes: 0,
-            typed: 0,
-            unrecognized: 0,
-            info_records: 0,
-            info_typed: 0,
-            shapes: Default::default(),
-            verbose_loggers: Vec::new(),
-            events,
-        };
-        let mut parsed = Parsed {
-            streams: vec![stream(events)],
-            ..Parsed::default()
-        };
-        // Events at T0, T0+500, T0+1200, untimed, T0+3000.
-        let window = Window {
-            since: Some(fixture::T0 + 500),
-            until: Some(fixture::T0 + 1200),
-        };
-        window.apply(&mut parsed);
-        let lines: Vec<u64> = parsed.streams[0].events.iter().map(|e| e.line).collect();
-        // The untimed line (78) follows the event at T0+1200 in the stream.
-        assert_eq!(lines, [77, 9, 78]);
-        Window::default().apply(&mut parsed);
-        assert_eq!(parsed.streams[0].events.len(), 3);
     }
 }

@@ -73,8 +73,8 @@ pub fn write_table(
     let host = strings(&|(_, e)| Some(e.host.to_string()));
     let component = strings(&|(_, e)| Some(e.component.as_str().to_string()));
     let level = strings(&|(_, e)| e.level.map(|l| l.as_str().to_string()));
-    let thread = strings(&|(_, e)| e.thread.clone());
-    let logger = strings(&|(_, e)| e.logger.clone());
+    let thread = strings(&|(_, e)| e.thread.as_deref().map(str::to_string));
+    let logger = strings(&|(_, e)| e.logger.as_deref().map(str::to_string));
     let kind = strings(&|(_, e)| Some(e.kind().to_string()));
     let file = strings(&|(_, e)| Some(e.file.to_string()));
     let text = strings(&|(_, e)| Some(e.text.clone()));

@@ -3,7 +3,6 @@
 mod cli;
 mod commands;
 mod export;
-mod pipeline;
 mod report;
 mod sort;
 mod when;

@@ -5,29 +5,12 @@
 //! listed confidence; `[]` for a control. The snapshot only records what the tool printed last
 //! time, so a change in evidence or wording shows up in review.
 
+mod common;
+
+use common::{rank, samples};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
-
-fn samples() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples");
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
-        .expect("samples/ exists")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.join("EXPECTED.json").is_file())
-        .collect();
-    dirs.sort();
-    dirs
-}
-
-fn rank(confidence: &str) -> u8 {
-    match confidence {
-        "possible" => 1,
-        "likely" => 2,
-        "confirmed" => 3,
-        other => panic!("unknown confidence {other}"),
-    }
-}
 
 fn scan_json(dir: &Path) -> (Value, Option<i32>) {
     let out = Command::new(env!("CARGO_BIN_EXE_oztrace"))

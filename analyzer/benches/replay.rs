@@ -1,65 +1,28 @@
 //! Replay throughput: the typed events of every sample bundle, repeated with shifted times and
 //! hosts to about a million events: the k-way merge, the event graph (with every linker) and the
-//! replay through every state machine, each measured on its own.
+//! replay through every state machine, each measured on its own; and the whole pipeline
+//! (`oztrace_analyzer::load`, as `scan` runs it) over the sample bundles.
 //! Run: `cargo bench -p oztrace-analyzer --bench replay` (criterion prints events/s).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use oztrace_analyzer::LoadOptions;
 use oztrace_analyzer::graph::{EventGraph, Linker};
+use oztrace_analyzer::load::{Keep, ReadConfig, Window, read_inputs_streaming};
 use oztrace_analyzer::machine::Replay;
 use oztrace_analyzer::trace::Trace;
 use oztrace_analyzer::{ReplayOptions, machines};
-use oztrace_parser::catalog::classify;
 use oztrace_parser::event::Event;
-use oztrace_parser::input::{ConfigFile, InputFile, StreamSink, Unreadable, discover};
-use oztrace_parser::record::{ReadOptions, read_records};
-use oztrace_parser::source::Component;
 use std::hint::black_box;
-use std::io::BufRead;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-struct Collect(Vec<Vec<Event>>);
-
-impl StreamSink for Collect {
-    fn log(&mut self, file: &InputFile, reader: &mut dyn BufRead) -> std::io::Result<()> {
-        let component = file.hint.component.unwrap_or(Component::Unknown);
-        let host: Arc<str> = Arc::from(file.hint.host.as_deref().unwrap_or("unknown"));
-        let name: Arc<str> = Arc::from(file.display.as_str());
-        let mut events = Vec::new();
-        let (_, error) = read_records(reader, &ReadOptions::default(), &mut |r| {
-            if let Some(typed) = classify(&r, component) {
-                events.push(Event {
-                    ts: r.ts,
-                    host: Arc::clone(&host),
-                    component,
-                    level: r.level,
-                    thread: r.thread,
-                    logger: r.logger,
-                    entities: typed.entities,
-                    data: typed.data,
-                    file: Arc::clone(&name),
-                    line: r.line,
-                    continuation_lines: r.continuation_lines,
-                    text: r.message,
-                    copies: Vec::new(),
-                });
-            }
-        });
-        self.0.push(events);
-        error.map_or(Ok(()), Err)
-    }
-    fn config(&mut self, _: ConfigFile) {}
-    fn unreadable(&mut self, _: Unreadable) {}
-}
-
+/// The typed events of every sample, one buffer per stream, read by the pipeline `scan` runs.
 fn sample_streams() -> Vec<Vec<Event>> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../samples");
-    let mut sink = Collect(Vec::new());
-    for unit in discover(&[root]).units {
-        unit.read(&mut sink);
-    }
-    sink.0.retain(|s| !s.is_empty());
-    sink.0
+    let mut parsed = read_inputs_streaming(&[root], &ReadConfig::new(Keep::Typed), &mut |_| {});
+    let mut streams = parsed.take_events();
+    streams.retain(|s| !s.is_empty());
+    streams
 }
 
 fn replay(c: &mut Criterion) {
@@ -126,5 +89,30 @@ fn replay(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, replay);
+/// The whole pipeline users run (`scan`'s `load`, prefilter on) over every sample bundle.
+fn load(c: &mut Criterion) {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../samples");
+    let options = LoadOptions {
+        read: ReadConfig::new(Keep::Typed),
+        window: Window::default(),
+        skew_ms: 2000,
+        replay: ReplayOptions::default(),
+        prefilter: true,
+    };
+    let bytes = oztrace_analyzer::load(std::slice::from_ref(&root), &options)
+        .parsed
+        .bytes();
+    let mut group = c.benchmark_group("load");
+    group.throughput(Throughput::Bytes(bytes));
+    group.sample_size(10);
+    group.bench_function("samples", |b| {
+        b.iter(|| {
+            let loaded = oztrace_analyzer::load(std::slice::from_ref(&root), &options);
+            black_box(loaded.analysis.replay.transitions.len())
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, replay, load);
 criterion_main!(benches);

@@ -1,24 +1,19 @@
-//! The event graph: typed events linked per host, per entity and by causality.
+//! The event graph: typed events linked by causality.
 //!
 //! Node `i` is event `i` of the [`Trace`]. Every edge carries its reason, so a rule that walks
-//! back from an effect to its causes can say why each step belongs to the evidence.
+//! back from an effect to its causes can say why each step belongs to the evidence. Per-host and
+//! per-entity order is not duplicated here as edges: the trace's indexes hold it
+//! ([`Trace::of_host`], [`Trace::of_entity`]), and nothing reads it from the graph.
 
 use crate::trace::{EventId, Trace};
-use oztrace_parser::entity::Entity;
 use petgraph::Direction;
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::EdgeRef;
-use rustc_hash::FxHashMap as HashMap;
 use std::borrow::Cow;
-use std::collections::{HashSet, VecDeque};
 
 /// Why two events are linked.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EdgeKind {
-    /// The next typed event on the same host.
-    Host,
-    /// The next event naming the same entity.
-    Entity(Entity),
     /// One event caused or reports the other (an SCM command and the datanode's receipt, a
     /// dn-container state change and SCM's report-handler line for that replica).
     Causal,
@@ -27,19 +22,14 @@ pub enum EdgeKind {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Edge {
     pub kind: EdgeKind,
-    /// Why a causal link holds (`<linker>: <reason>`); order edges derive theirs from the kind,
-    /// so building them allocates nothing.
+    /// Why the link holds (`<linker>: <reason>`).
     causal_reason: String,
 }
 
 impl Edge {
     /// Why the two events are linked.
     pub fn reason(&self) -> Cow<'_, str> {
-        match &self.kind {
-            EdgeKind::Host => Cow::Borrowed("next event on the same host"),
-            EdgeKind::Entity(entity) => Cow::Owned(format!("next event of {entity}")),
-            EdgeKind::Causal => Cow::Borrowed(&self.causal_reason),
-        }
+        Cow::Borrowed(&self.causal_reason)
     }
 }
 
@@ -56,45 +46,22 @@ pub struct EventGraph {
 
 impl EventGraph {
     pub fn build(trace: &Trace, linkers: &[&dyn Linker]) -> EventGraph {
-        let mut graph = DiGraph::with_capacity(trace.events.len(), trace.events.len() * 2);
+        let mut graph = DiGraph::with_capacity(trace.events.len(), 0);
         for id in 0..trace.events.len() {
             graph.add_node(id);
         }
-        let mut last_on_host: HashMap<&str, EventId> = HashMap::default();
-        let mut last_of_entity: HashMap<&Entity, EventId> = HashMap::default();
-        for (id, event) in trace.events.iter().enumerate() {
-            if let Some(prev) = last_on_host.insert(&event.host, id) {
-                graph.add_edge(
-                    NodeIndex::new(prev),
-                    NodeIndex::new(id),
-                    Edge {
-                        kind: EdgeKind::Host,
-                        causal_reason: String::new(),
-                    },
-                );
-            }
-            for (i, entity) in event.entities.iter().enumerate() {
-                // An event naming an entity twice links once (entity lists are short).
-                if event.entities[..i].contains(entity) {
-                    continue;
-                }
-                if let Some(prev) = last_of_entity.insert(entity, id) {
-                    graph.add_edge(
-                        NodeIndex::new(prev),
-                        NodeIndex::new(id),
-                        Edge {
-                            kind: EdgeKind::Entity(entity.clone()),
-                            causal_reason: String::new(),
-                        },
-                    );
-                }
-            }
-        }
-        let mut links = Vec::new();
-        for linker in linkers {
-            links.clear();
-            linker.link(trace, &mut links);
-            for (cause, effect, reason) in links.drain(..) {
+        // Linkers read the trace only: each on its own core, their links added in linker order.
+        use rayon::prelude::*;
+        let found: Vec<Vec<(EventId, EventId, String)>> = linkers
+            .par_iter()
+            .map(|linker| {
+                let mut links = Vec::new();
+                linker.link(trace, &mut links);
+                links
+            })
+            .collect();
+        for (linker, links) in linkers.iter().zip(found) {
+            for (cause, effect, reason) in links {
                 graph.add_edge(
                     NodeIndex::new(cause),
                     NodeIndex::new(effect),
@@ -122,31 +89,6 @@ impl EventGraph {
             .map(|e| (e.target().index(), e.weight()))
     }
 
-    /// Events reachable backwards from `id` over edges `follow` accepts, nearest first, at most
-    /// `depth` steps away.
-    pub fn walk_back(
-        &self,
-        id: EventId,
-        depth: usize,
-        follow: impl Fn(&Edge) -> bool,
-    ) -> Vec<EventId> {
-        let mut seen = HashSet::from([id]);
-        let mut queue = VecDeque::from([(id, 0)]);
-        let mut found = Vec::new();
-        while let Some((at, d)) = queue.pop_front() {
-            if d == depth {
-                continue;
-            }
-            for (prev, edge) in self.incoming(at) {
-                if follow(edge) && seen.insert(prev) {
-                    found.push(prev);
-                    queue.push_back((prev, d + 1));
-                }
-            }
-        }
-        found
-    }
-
     pub fn edge_count(&self) -> usize {
         self.graph.edge_count()
     }
@@ -156,6 +98,7 @@ impl EventGraph {
 mod tests {
     use super::*;
     use crate::trace::tests::event;
+    use oztrace_parser::entity::Entity;
 
     struct SameLine;
     impl Linker for SameLine {
@@ -168,7 +111,7 @@ mod tests {
     }
 
     #[test]
-    fn host_entity_and_causal_edges_carry_reasons() {
+    fn causal_edges_carry_reasons_and_order_stays_in_the_trace() {
         let c = Entity::Container(1);
         let trace = Trace::from_ordered(
             vec![
@@ -181,26 +124,16 @@ mod tests {
         let graph = EventGraph::build(&trace, &[&SameLine]);
         let into_dn: Vec<_> = graph
             .incoming(2)
-            .map(|(from, e)| (from, e.kind.clone()))
+            .map(|(from, e)| (from, e.kind.clone(), e.reason().into_owned()))
             .collect();
-        assert!(into_dn.contains(&(0, EdgeKind::Entity(c.clone()))));
-        assert!(into_dn.contains(&(0, EdgeKind::Causal)));
         assert_eq!(
-            graph.incoming(1).next().map(|(f, e)| (f, e.kind.clone())),
-            Some((0, EdgeKind::Host))
+            into_dn,
+            [(0, EdgeKind::Causal, "same-line: test link".to_string())]
         );
-        assert!(
-            graph
-                .incoming(2)
-                .any(|(_, e)| e.reason() == "same-line: test link")
-        );
-        let entity_edge = graph
-            .incoming(2)
-            .find(|(_, e)| e.kind == EdgeKind::Entity(c.clone()))
-            .unwrap();
-        assert_eq!(entity_edge.1.reason(), "next event of container:1");
-        let causes = graph.walk_back(2, 3, |e| e.kind == EdgeKind::Causal);
-        assert_eq!(causes, vec![0]);
-        assert_eq!(graph.walk_back(2, 0, |_| true), Vec::<EventId>::new());
+        assert_eq!(graph.outgoing(0).map(|(to, _)| to).collect::<Vec<_>>(), [2]);
+        assert_eq!(graph.incoming(1).count(), 0);
+        assert_eq!(graph.edge_count(), 1);
+        assert_eq!(trace.of_entity(&c), &[0, 2]);
+        assert_eq!(trace.of_host("scm1"), &[0, 1]);
     }
 }

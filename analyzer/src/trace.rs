@@ -29,34 +29,32 @@ pub struct Trace {
 impl Trace {
     /// Merges per-stream buffers into one order: by time (untimed events keep the time of the
     /// event before them in their stream, so they stay where their file put them), then host,
-    /// file and line. The merge sorts small keys, not events, and moves each event once.
+    /// file and line. The buffers are appended one by one into one vector (each freed as it
+    /// goes), small keys are sorted, and the events are permuted in place: the events are never
+    /// held twice.
     pub fn merge(streams: Vec<Vec<Event>>, skew_ms: i64) -> Trace {
-        let mut keys: Vec<(i64, u32, u32)> = Vec::with_capacity(streams.iter().map(Vec::len).sum());
-        for (s, events) in streams.iter().enumerate() {
-            let mut last = events.iter().find_map(|e| e.ts).unwrap_or(i64::MIN);
-            for (i, event) in events.iter().enumerate() {
+        let total = streams.iter().map(Vec::len).sum();
+        let mut keys: Vec<(i64, u32)> = Vec::with_capacity(total);
+        let mut events: Vec<Event> = Vec::new();
+        for mut stream in streams {
+            let mut last = stream.iter().find_map(|e| e.ts).unwrap_or(i64::MIN);
+            for event in &stream {
                 if let Some(ts) = event.ts {
                     last = ts;
                 }
-                keys.push((last, s as u32, i as u32));
+                keys.push((last, keys.len() as u32));
             }
+            events.reserve_exact(stream.len());
+            events.append(&mut stream);
         }
-        let at = |&(_, s, i): &(i64, u32, u32)| &streams[s as usize][i as usize];
         keys.sort_by(|a, b| {
             a.0.cmp(&b.0).then_with(|| {
-                let (ea, eb) = (at(a), at(b));
-                (&ea.host, &ea.file, ea.line, a.1, a.2)
-                    .cmp(&(&eb.host, &eb.file, eb.line, b.1, b.2))
+                let (ea, eb) = (&events[a.1 as usize], &events[b.1 as usize]);
+                (&ea.host, &ea.file, ea.line, a.1).cmp(&(&eb.host, &eb.file, eb.line, b.1))
             })
         });
-        let mut slots: Vec<Vec<Option<Event>>> = streams
-            .into_iter()
-            .map(|events| events.into_iter().map(Some).collect())
-            .collect();
-        let events = keys
-            .into_iter()
-            .filter_map(|(_, s, i)| slots[s as usize][i as usize].take())
-            .collect();
+        let mut source: Vec<u32> = keys.into_iter().map(|(_, i)| i).collect();
+        permute_in_place(&mut events, &mut source);
         Trace::from_ordered(events, skew_ms)
     }
 
@@ -123,6 +121,23 @@ impl Trace {
     }
 }
 
+/// Moves `items[source[k]]` to position `k` for every `k`, following the permutation's cycles
+/// with swaps; `source` is consumed (each visited slot is set to its own index).
+fn permute_in_place<T>(items: &mut [T], source: &mut [u32]) {
+    for start in 0..source.len() {
+        let mut at = start;
+        while source[at] as usize != at {
+            let from = source[at] as usize;
+            source[at] = at as u32;
+            if from == start {
+                break;
+            }
+            items.swap(at, from);
+            at = from;
+        }
+    }
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
@@ -171,6 +186,14 @@ pub(crate) mod tests {
             order,
             vec![("b", 2), ("a", 1), ("a", 2), ("b", 1), ("a", 3)]
         );
+    }
+
+    #[test]
+    fn permutations_apply_in_place() {
+        let mut items = vec!['a', 'b', 'c', 'd', 'e'];
+        let mut source = vec![2, 0, 1, 4, 3];
+        permute_in_place(&mut items, &mut source);
+        assert_eq!(items, ['c', 'a', 'b', 'e', 'd']);
     }
 
     #[test]

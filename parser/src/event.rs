@@ -3,8 +3,9 @@
 //! A record that the catalogue recognises becomes an [`Event`] with a stable `kind` (snake_case,
 //! from the kinds registry in [`crate::catalog`]), the entities it names, and typed fields.
 
-use crate::catalog::EventData;
+use crate::catalog::{EventData, Typed, Unrecognized};
 use crate::entity::Entity;
+use crate::record::Record;
 use crate::source::{Component, Level};
 use crate::time::format_rfc3339;
 use serde::Serialize;
@@ -19,6 +20,22 @@ pub struct Copy {
     pub line: u64,
 }
 
+/// Thread and logger names of one stream, each kept once.
+#[derive(Debug, Default)]
+pub struct Names(std::collections::HashSet<Arc<str>>);
+
+impl Names {
+    /// The shared copy of `name`.
+    pub fn get(&mut self, name: String) -> Arc<str> {
+        if let Some(known) = self.0.get(name.as_str()) {
+            return Arc::clone(known);
+        }
+        let name: Arc<str> = Arc::from(name);
+        self.0.insert(Arc::clone(&name));
+        name
+    }
+}
+
 /// One typed event.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Event {
@@ -26,8 +43,9 @@ pub struct Event {
     pub host: Arc<str>,
     pub component: Component,
     pub level: Option<Level>,
-    pub thread: Option<String>,
-    pub logger: Option<String>,
+    /// Thread and logger names repeat on almost every line: shared, not copied, per stream.
+    pub thread: Option<Arc<str>>,
+    pub logger: Option<Arc<str>>,
     pub entities: Vec<Entity>,
     pub data: EventData,
     pub file: Arc<str>,
@@ -40,6 +58,37 @@ pub struct Event {
 }
 
 impl Event {
+    /// The event of one record read from `file`: its header, and the catalogue's fields and
+    /// entities (`None`: an unrecognized record, kept by `events --all`).
+    pub fn of_record(
+        record: Record,
+        typed: Option<Typed>,
+        host: Arc<str>,
+        component: Component,
+        file: Arc<str>,
+        names: &mut Names,
+    ) -> Event {
+        let (data, entities) = match typed {
+            Some(typed) => (typed.data, typed.entities),
+            None => (EventData::Unrecognized(Unrecognized {}), Vec::new()),
+        };
+        Event {
+            ts: record.ts,
+            host,
+            component,
+            level: record.level,
+            thread: record.thread.map(|t| names.get(t)),
+            logger: record.logger.map(|l| names.get(l)),
+            entities,
+            data,
+            file,
+            line: record.line,
+            continuation_lines: record.continuation_lines,
+            text: record.message,
+            copies: Vec::new(),
+        }
+    }
+
     pub fn kind(&self) -> &'static str {
         self.data.kind()
     }

@@ -78,6 +78,24 @@ pub struct ReadOptions {
     pub zones: TimeZones,
     /// The host the file name or folder gave (wrappers override it per record).
     pub host: Option<String>,
+    /// Lines the caller knows to be headers of records it does not need (`scan`'s prefilter):
+    /// counted as records, with their continuation lines, and never parsed or emitted. Applied
+    /// to plain text streams only (not JSON, not wrappers that interleave sources), after the
+    /// first lines that detect the layout.
+    pub skip: Option<Skip>,
+}
+
+/// Whether a raw line (without its line break) is to be skipped.
+pub type LinePredicate = dyn Fn(&[u8]) -> bool + Send + Sync;
+
+/// A predicate over raw lines, see [`ReadOptions::skip`].
+#[derive(Clone)]
+pub struct Skip(pub Arc<LinePredicate>);
+
+impl std::fmt::Debug for Skip {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Skip(..)")
+    }
 }
 
 /// What reading one stream found.
@@ -96,6 +114,8 @@ pub struct StreamSummary {
     pub last_ts: Option<i64>,
     /// Headers read by a different built-in layout than the file's (mixed streams).
     pub other_layout_headers: u64,
+    /// Records [`ReadOptions::skip`] left unparsed (counted in `records`).
+    pub skipped: u64,
 }
 
 /// Reads records from `reader` and hands each to `emit`. The first lines decide the shape: JSON
@@ -121,10 +141,15 @@ pub fn read_records(
     } else {
         splitter.start(&head, None);
         for line in &head {
-            splitter.push_text(line);
+            if !splitter.try_skip(line.as_bytes()) {
+                splitter.push_text(line);
+            }
         }
-        while let Some(line) = lines.next_line() {
-            splitter.push_text(&line);
+        while let Some(raw) = lines.next_bytes() {
+            // Skipped lines are dropped before any other work, UTF-8 validation included.
+            if !splitter.try_skip(raw) {
+                splitter.push_text(&text_of(raw));
+            }
         }
     }
     (splitter.finish(), lines.error)
@@ -148,6 +173,11 @@ impl<'r> Lines<'r> {
 
     /// The next line; `None` at the end or after a read error (kept in `error`).
     pub(crate) fn next_line(&mut self) -> Option<Cow<'_, str>> {
+        self.next_bytes().map(text_of)
+    }
+
+    /// The next line's bytes; `None` at the end or after a read error (kept in `error`).
+    fn next_bytes(&mut self) -> Option<&[u8]> {
         if self.error.is_some() {
             return None;
         }
@@ -166,11 +196,15 @@ impl<'r> Lines<'r> {
         while matches!(self.buf.last(), Some(b'\n' | b'\r')) {
             self.buf.pop();
         }
-        // Valid UTF-8 is the rule; the lossy path (slower) only for lines that are not.
-        Some(match std::str::from_utf8(&self.buf) {
-            Ok(valid) => Cow::Borrowed(valid),
-            Err(_) => String::from_utf8_lossy(&self.buf),
-        })
+        Some(&self.buf)
+    }
+}
+
+/// A line as text: valid UTF-8 is the rule; the lossy path (slower) only for lines that are not.
+fn text_of(bytes: &[u8]) -> Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(valid) => Cow::Borrowed(valid),
+        Err(_) => String::from_utf8_lossy(bytes),
     }
 }
 
@@ -205,6 +239,8 @@ pub(crate) struct Splitter<'a> {
     arrivals: u64,
     summary: StreamSummary,
     sample_logger: Option<String>,
+    /// The last header was skipped: its continuation lines go with it.
+    skipping: bool,
 }
 
 impl<'a> Splitter<'a> {
@@ -221,6 +257,7 @@ impl<'a> Splitter<'a> {
             arrivals: 0,
             summary: StreamSummary::default(),
             sample_logger: None,
+            skipping: false,
         }
     }
 
@@ -333,6 +370,13 @@ impl<'a> Splitter<'a> {
         key: Option<Arc<str>>,
         outer: Option<&Outer>,
     ) {
+        if self.skipping {
+            if header.is_none() && key.is_none() {
+                self.summary.continuation_lines += 1;
+                return;
+            }
+            self.skipping = false;
+        }
         let Some((header, other)) = header else {
             if framed.rest.trim().is_empty() {
                 // Blank lines never start a record; inside one they are part of its text.
@@ -466,6 +510,26 @@ impl<'a> Splitter<'a> {
         };
         self.finished.insert(self.arrivals, record);
         self.flush();
+    }
+
+    /// Counts `raw` as a skipped record when [`ReadOptions::skip`] says so.
+    fn try_skip(&mut self, raw: &[u8]) -> bool {
+        let plain = self
+            .detected
+            .as_ref()
+            .is_some_and(|d| d.framing == Framing::Plain && self.wrapper.is_none());
+        match &self.options.skip {
+            Some(skip) if plain && (skip.0)(raw) => {}
+            _ => return false,
+        }
+        self.summary.lines += 1;
+        // A new record starts: the open one is finished.
+        self.finish_pending(&None);
+        self.skipping = true;
+        self.summary.records += 1;
+        self.summary.skipped += 1;
+        self.flush();
+        true
     }
 
     fn open(&mut self, key: Option<Arc<str>>, record: Record) {
@@ -878,6 +942,31 @@ INFO  node.SCMNodeManager (SCMNodeManager.java:register(412)) - Registered datan
             records[0].ts.map(crate::time::format_rfc3339).as_deref(),
             Some("2026-08-20T14:02:10.331Z")
         );
+    }
+
+    #[test]
+    fn skipped_records_are_counted_with_their_continuations_and_never_emitted() {
+        let text = "\
+2026-08-20 14:12:03,551 [main] INFO a.b.C: keep one
+2026-08-20 14:12:03,552 [main] INFO a.b.C: SKIP me
+java.io.IOException: boom
+\tat org.X.y(X.java:1)
+2026-08-20 14:12:03,553 [main] INFO a.b.C: keep two
+";
+        let options = ReadOptions {
+            skip: Some(Skip(Arc::new(|line: &[u8]| {
+                line.windows(4).any(|w| w == b"SKIP")
+            }))),
+            ..ReadOptions::default()
+        };
+        let (records, summary) = read_with(text, options);
+        let kept: Vec<(u64, &str, u32)> = records
+            .iter()
+            .map(|r| (r.line, r.message.as_str(), r.continuation_lines))
+            .collect();
+        assert_eq!(kept, [(1, "keep one", 0), (5, "keep two", 0)]);
+        assert_eq!((summary.records, summary.skipped, summary.lines), (3, 1, 5));
+        assert_eq!(summary.continuation_lines, 2);
     }
 
     #[test]

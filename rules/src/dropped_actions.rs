@@ -1496,29 +1496,7 @@ mod tests {
 
     /// Reads log text as one file of `host` and types it with the real catalogues.
     fn typed_file(host: &str, file: &str, component: Component, text: &str) -> Vec<Event> {
-        use oztrace_parser::record::{ReadOptions, read_records};
-        let mut events = Vec::new();
-        let (_, error) = read_records(&mut text.as_bytes(), &ReadOptions::default(), &mut |r| {
-            if let Some(t) = oztrace_parser::catalog::classify(&r, component) {
-                events.push(Event {
-                    ts: r.ts,
-                    host: host.into(),
-                    component,
-                    level: r.level,
-                    thread: r.thread.clone(),
-                    logger: r.logger.clone(),
-                    entities: t.entities,
-                    data: t.data,
-                    file: file.into(),
-                    line: r.line,
-                    continuation_lines: r.continuation_lines,
-                    text: r.message.clone(),
-                    copies: Vec::new(),
-                });
-            }
-        });
-        assert!(error.is_none());
-        events
+        oztrace_analyzer::load::events_of_text(text, host, file, component).0
     }
 
     /// The bug at INFO end to end from log lines (datanode.md 3.B, scm.md 1.2 and 2.2 templates),

@@ -562,7 +562,7 @@ mod tests {
                     component: Component::Scm,
                     level: None,
                     thread: None,
-                    logger: record.logger.clone(),
+                    logger: record.logger.as_deref().map(Into::into),
                     entities: typed.entities,
                     data: typed.data,
                     file: format!("{host}/scm.log").into(),

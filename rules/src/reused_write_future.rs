@@ -765,7 +765,11 @@ impl HostFacts {
                 result: result.clone(),
             }),
             DatanodeEvent::ChunkIgnored { chunk, stage, .. } if stage == "COMMIT_DATA" => {
-                self.ignored.push((id, chunk.clone(), event.thread.clone()));
+                self.ignored.push((
+                    id,
+                    chunk.clone(),
+                    event.thread.as_deref().map(str::to_string),
+                ));
             }
             DatanodeEvent::ChunkWrite { chunk, stage, .. } if stage == "WRITE_DATA" => {
                 self.written_chunks.insert(chunk.clone());
@@ -1266,9 +1270,8 @@ fn assess(
 mod tests {
     use super::*;
     use crate::{LoggingCoverage, Settings};
+    use oztrace_analyzer::load::events_of_text;
     use oztrace_analyzer::{Analysis, ReplayOptions};
-    use oztrace_parser::catalog::classify;
-    use oztrace_parser::record::{ReadOptions, read_records};
 
     const DN1: &str = "a41c7e92-5d3b-4f8a-9e06-1b2c3d4e5f60";
     const M1: &str = "a41c7e92-5d3b-4f8a-9e06-1b2c3d4e5f60@group-41A9C03D5E7B";
@@ -1277,29 +1280,9 @@ mod tests {
 
     /// Events of one host from log text in the file layout (or an audit/container layout).
     fn events(host: &str, component: Component, text: &str) -> Vec<Event> {
-        let mut out = Vec::new();
-        let (_, error) = read_records(&mut text.as_bytes(), &ReadOptions::default(), &mut |r| {
-            let Some(typed) = classify(&r, component) else {
-                panic!("untyped test line: {}", r.message)
-            };
-            out.push(Event {
-                ts: r.ts,
-                host: host.into(),
-                component,
-                level: r.level,
-                thread: r.thread,
-                logger: r.logger,
-                entities: typed.entities,
-                data: typed.data,
-                file: format!("{host}.log").into(),
-                line: r.line,
-                continuation_lines: r.continuation_lines,
-                text: r.message,
-                copies: vec![],
-            });
-        });
-        assert!(error.is_none());
-        out
+        let (events, untyped) = events_of_text(text, host, &format!("{host}.log"), component);
+        assert!(untyped.is_empty(), "untyped test lines: {untyped:?}");
+        events
     }
 
     fn main_log(lines: &[(&str, &str, &str, &str)]) -> String {

@@ -1,47 +1,35 @@
 #!/usr/bin/env python3
 """Sample bundles for rule `premature-lease-close` (HDDS-16825, OM).
 
-Writes five three-OM bundles under samples/:
+Writes nine three-OM bundles under samples/:
   HDDS-16825-bug-writer-fails-after-autocommit       (2.2.0, JSON audit params, file layout)
   HDDS-16825-bug-allocate-above-autocommit-2-0       (2.0.0, {k=v} params, vendor layout, client DEBUG, DN audit)
   HDDS-16825-control-dead-writer                     (2.0.0, {k=v} params, vendor layout)
   HDDS-16825-control-live-writer-closes              (2.2.0, JSON params, file layout)
   HDDS-16825-control-recover-lease-fencing           (2.2.0, JSON params, file layout)
+  HDDS-16825-bug-first-block-writer-2-0              (2.0.0, default lease settings, vendor layout)
+  HDDS-16825-bug-first-block-allocate-fails-2-1      (2.1.0, flat bundle, FQDN file names, file layout)
+  HDDS-16825-control-first-block-writers-2-2         (2.2.0, default lease settings, file layout)
+  HDDS-16825-control-other-session-fails-2-0         (2.0.0, vendor layout)
 
-Python 3.11 standard library only, fixed seeds, gzip members with mtime=0: reruns give identical bytes.
+Python 3.11 standard library only, fixed seeds; layouts, files and gzip (mtime=0) through ozlog:
+reruns give identical bytes.
 Every template below is the format string of the Ozone class named next to it; see the catalogue
 /work/shared/ozone-logs/om.md (section numbers in comments) and each bundle's SOURCE.md.
 """
 import datetime as dt
-import gzip
-import io
-import json
 import os
 import random
-import shutil
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-SAMPLES = os.path.dirname(HERE)
-MS = dt.timedelta(milliseconds=1)
-SEC = dt.timedelta(seconds=1)
-MIN = dt.timedelta(minutes=1)
-HOUR = dt.timedelta(hours=1)
-DAY = dt.timedelta(days=1)
+from ozlog import loggers as L
+from ozlog.bundle import BundleDir, audit_rollover, finding, site_xml
+from ozlog.log4j import (CONSOLE_APPENDER, DAY, HOUR, JDK17_POOL_TAIL, LAYOUTS, MIN, MS, audit_lines, audit_msg,
+                         epoch_ms, frames, json_params, log_lines, logger_levels, map_params, parse_time as D, slf4j)
+from ozlog.ozone import block_id
+
+RULE = "premature-lease-close"
+
 BLOCK = 268435456  # ozone.scm.block.size default 256MB
-
-
-def D(s):
-    """'2026-08-18 20:14:03.217' -> datetime"""
-    return dt.datetime.strptime(s, "%Y-%m-%d %H:%M:%S.%f")
-
-
-def ts(t):
-    """%d{ISO8601} (log4j1) and %d{DEFAULT} (log4j2): yyyy-MM-dd HH:mm:ss,SSS"""
-    return t.strftime("%Y-%m-%d %H:%M:%S,") + "%03d" % (t.microsecond // 1000)
-
-
-def epoch_ms(t):
-    return int((t - dt.datetime(1970, 1, 1)) / MS)
 
 
 def client_id(t, counter):
@@ -58,12 +46,7 @@ def object_id(tx):
 # Release-specific stack frames (line numbers read at the tags ozone-2.0.0 / ozone-2.2.0).
 # JDK frames are those of JDK 17 (UNVERIFIED: depends on the JDK the cluster runs).
 # --------------------------------------------------------------------------------------------
-JDK_TAIL = [
-    "java.base/java.util.concurrent.CompletableFuture$AsyncSupply.run(CompletableFuture.java:1768)",
-    "java.base/java.util.concurrent.ThreadPoolExecutor.runWorker(ThreadPoolExecutor.java:1136)",
-    "java.base/java.util.concurrent.ThreadPoolExecutor$Worker.run(ThreadPoolExecutor.java:635)",
-    "java.base/java.lang.Thread.run(Thread.java:840)",
-]
+JDK_TAIL = ["java.base/java.util.concurrent.CompletableFuture$AsyncSupply.run(CompletableFuture.java:1768)"] + JDK17_POOL_TAIL
 PKG = "org.apache.hadoop.ozone.om.request"
 APPLY_TAIL = {
     "2.2.0": [
@@ -110,14 +93,6 @@ RECOVER_SITES = {
 }
 OMEX = "org.apache.hadoop.ozone.om.exceptions.OMException"
 
-# Loggers (om.md 2.x)
-L_CLEANUP = "org.apache.hadoop.ozone.om.service.OpenKeyCleanupService"
-L_COMMIT = "org.apache.hadoop.ozone.om.request.key.OMKeyCommitRequest"          # FSO failures too (om.md 2.3)
-L_ALLOC = "org.apache.hadoop.ozone.om.request.key.OMAllocateBlockRequest"       # 2.2.0: validateAndUpdateCache is final in the base class
-L_ALLOC_FSO = "org.apache.hadoop.ozone.om.request.key.OMAllocateBlockRequestWithFSO"  # 2.0.0 / 2.1.0: own LOG.error
-L_DELETE_FSO = "org.apache.hadoop.ozone.om.request.key.OMKeyDeleteRequestWithFSO"
-L_RECOVER = "org.apache.hadoop.ozone.om.request.file.OMRecoverLeaseRequest"
-
 # Message templates (exact format strings, om.md 2.1 / 2.3 / 2.4 / 2.6; Key delete: OMKeyDeleteRequestWithFSO)
 T_CLEANUP = ("Number of expired open keys submitted for deletion: {},"
              + " for commit: {}, cleanupLimit: {}, elapsed time: {}ms")
@@ -135,19 +110,6 @@ E_CLOSED = "Key: {} is already closed"
 T_BLOCK_WRITTEN = "block written {}, length {} bcsID {}"
 
 
-def slf4j(fmt, *args):
-    """SLF4J substitution: args fill the leading {} in order; extra {} stay literal."""
-    out = fmt
-    for a in args:
-        out = out.replace("{}", str(a), 1)
-    return out
-
-
-def block_id(con, loc, bcs):
-    """BlockID.toString: conID: C locID: L bcsId: N replicaIndex: null (Ratis)."""
-    return "conID: %d locID: %d bcsId: %d replicaIndex: null" % (con, loc, bcs)
-
-
 class Bundle:
     def __init__(self, slug, version, layout, seed, start_tx, leader="om1", flat=False, domain=""):
         """flat: every file in the bundle's top folder (host only in the file names); domain: appended
@@ -156,7 +118,6 @@ class Bundle:
         self.flat = flat
         self.name = {h: h + domain for h in ("om1", "om2", "om3")}
         self.path_host = {}
-        self.dir = os.path.join(SAMPLES, slug)
         self.version = version
         self.json = version != "2.0.0"
         self.layout = layout
@@ -167,41 +128,21 @@ class Bundle:
         # host clock offsets (seconds)
         self.skew = {"om1": 0.0, "om2": 0.083, "om3": -0.047}
         self.events = []   # OM write requests: applied on every OM
-        self.files = {}    # relpath -> list of (time, seq, text)
+        self.files = {}    # relpath -> list of (time, seq, lines)
         self.seq = 0
         self.tx_of = {}    # event label -> Transaction
+        self.out = None    # the BundleDir, once written
 
     # ---- low-level emit --------------------------------------------------------------------
-    def emit(self, path, t, text):
+    def emit(self, path, t, lines):
         self.seq += 1
-        self.files.setdefault(path, []).append((t, self.seq, text))
+        self.files.setdefault(path, []).append((t, self.seq, lines))
 
     def host_t(self, host, t):
         return t + dt.timedelta(seconds=self.skew.get(host, 0.0))
 
     def params(self, d):
-        if self.json:   # AuditMessage.formatParamsAsJson (>= 2.1.0)
-            return json.dumps(d, separators=(",", ":"))
-        return "{" + ", ".join("%s=%s" % (k, v) for k, v in d.items()) + "}"   # Map.toString (<= 2.0.0)
-
-    @staticmethod
-    def audit_text(t, level, logger, msg, exc3=None):
-        """log4j2: %d{DEFAULT} | %-5level | %c{1} | %msg | %throwable{3} %n"""
-        head = "%s | %-5s | %s | %s | " % (ts(t), level, logger, msg)
-        if exc3:
-            return head + "\n".join(exc3) + " "
-        return head + " "
-
-    def main_text(self, t, thread, level, logger, msg, extra=None):
-        if self.layout == "file":      # %d{ISO8601} [%t] %p %c: %m%n
-            s = "%s [%s] %s %s: %s" % (ts(t), thread, level, logger, msg)
-        elif self.layout == "vendor":  # %d{ISO8601} %p %c: %m%n
-            s = "%s %s %s: %s" % (ts(t), level, logger, msg)
-        else:
-            raise ValueError(self.layout)
-        if extra:
-            s += "\n" + "\n".join(extra)
-        return s
+        return json_params(d) if self.json else map_params(d)
 
     def host_file(self, host, name):
         path = name if self.flat else "%s/%s" % (host, name)
@@ -218,7 +159,7 @@ class Bundle:
         return self.host_file(host, "om-sys-audit-%s.log" % self.name[host])
 
     def om_main(self, host, t, thread, level, logger, msg, extra=None):
-        self.emit(self.main_path(host), t, self.main_text(t, thread, level, logger, msg, extra))
+        self.emit(self.main_path(host), t, log_lines(self.layout, t, thread, level, logger, msg, extra or ()))
 
     # ---- OM write requests (applied on all OMs) --------------------------------------------
     def kv(self, vol, bucket, key, size, repl=True):
@@ -232,6 +173,33 @@ class Bundle:
         """exc = (result_code, message, throw_site_frames); err = (logger, message) for the OM ERROR line."""
         self.events.append(dict(t=t, kind="audit", op=op, params=params, user=user, ip=ip,
                                 label=label, exc=exc, err=err))
+
+    def create(self, t, vol, bucket, key, user, ip, counter, lag_ms, hsync_ms=None, label=None):
+        """CREATE_FILE of a writer and, hsync_ms later, its first hsync (reaches OM, no audit line);
+        -> its clientID, UniqueId.next() on the leader lag_ms before the create (om.md 4)."""
+        cid = client_id(t - lag_ms * MS, counter)
+        self.write(t, "CREATE_FILE", self.kv(vol, bucket, key, 0), user, ip, label=label and label + "_create")
+        if hsync_ms is not None:
+            self.silent(t + hsync_ms * MS, label=label and label + "_first_hsync")
+        return cid
+
+    def allocate(self, t, vol, bucket, key, size, cid, user, ip, **kw):
+        """ALLOCATE_BLOCK of the writer `cid`; size: the offset of its last acknowledged hsync."""
+        p = self.kv(vol, bucket, key, size)
+        p["clientID"] = str(cid)
+        self.write(t, "ALLOCATE_BLOCK", p, user, ip, **kw)
+
+    def new_blocks(self, times, vol, bucket, key, cid, user, ip, slack, hsync_ms):
+        """A writer crosses into a new block at each time (renewing its lease): ALLOCATE_BLOCK with the
+        offset of its last hsync (up to `slack` bytes short of the block end), then its first hsync
+        in the new block; -> the offset where the last block starts."""
+        off = 0
+        for t in times:
+            off += BLOCK - self.rng.randint(*slack)
+            self.allocate(t, vol, bucket, key, off, cid, user, ip)
+            self.silent(t + self.rng.randint(*hsync_ms) * MS)
+            off = (off // BLOCK + 1) * BLOCK
+        return off
 
     def silent(self, t, n=1, label=None):
         """Ratis entries with no audit line (hsync commits, purges ...)."""
@@ -262,27 +230,30 @@ class Bundle:
                     ta = last[h] + MS
                 last[h] = ta
                 th = self.host_t(h, ta)
-                if e["kind"] == "sys":   # OMSystemAudit: user=null (non-RPC thread), ip="" ; no Transaction
-                    msg = "user=null | ip= | op=%s %s | ret=SUCCESS" % (e["op"], self.params(e["params"]))
-                    self.emit(self.sys_path(h), th, self.audit_text(th, "INFO", "OMSystemAudit", msg))
+                if e["kind"] == "sys":
+                    self.sys_audit(h, th, e["op"], e["params"])
                     continue
                 p = dict(e["params"])
                 p["Transaction"] = str(tx)
                 ret = "FAILURE" if e["exc"] else "SUCCESS"
-                msg = "user=%s | ip=%s | op=%s %s | ret=%s" % (e["user"], e["ip"], e["op"], self.params(p), ret)
-                exc3 = None
+                msg = audit_msg(e["user"], e["ip"], e["op"], self.params(p), ret)
+                throwable = ()
                 if e["exc"]:
                     code, emsg, site = e["exc"]
-                    frames = site + APPLY_TAIL[self.version]
-                    first = "%s %s: %s" % (code, OMEX, emsg)   # OMException.toString
-                    exc3 = [first, "\tat " + frames[0], "\tat " + frames[1]]
+                    # OMException.toString, then the throw site and the apply thread's frames
+                    throwable = ["%s %s: %s" % (code, OMEX, emsg)] + frames(*site, *APPLY_TAIL[self.version])
                     if e["err"]:
                         logger, emsg_log = e["err"]
                         self.om_main(h, th, "%s-OMStateMachineApplyTransactionThread - 0" % h, "ERROR",
-                                     logger, emsg_log, [first] + ["\tat " + f for f in frames])
+                                     logger, emsg_log, throwable)
                     th = th + self.rng.randint(0, 1) * MS
-                self.emit(self.audit_path(h), th, self.audit_text(th, "ERROR" if exc3 else "INFO",
-                                                                              "OMAudit", msg, exc3))
+                self.emit(self.audit_path(h), th, audit_lines(th, "ERROR" if throwable else "INFO",
+                                                              "OMAudit", msg, throwable))
+
+    def sys_audit(self, host, t, op, params):
+        """OMSystemAudit: user=null (no RPC caller), ip empty, no Transaction (om.md 1.4)."""
+        self.emit(self.sys_path(host), t, audit_lines(t, "INFO", "OMSystemAudit",
+                                                      audit_msg("null", "", op, self.params(params), "SUCCESS")))
 
     # ---- OpenKeyCleanupService (leader only) ------------------------------------------------
     def cleanup_ticks(self, first, end, interval, actions):
@@ -307,7 +278,7 @@ class Bundle:
                         ncommit += 1
                     elapsed += self.rng.randint(28, 74)
                 tl = t + elapsed * MS
-                self.om_main(self.leader, self.host_t(self.leader, tl), thread, "INFO", L_CLEANUP,
+                self.om_main(self.leader, self.host_t(self.leader, tl), thread, "INFO", L.OPEN_KEY_CLEANUP,
                              slf4j(T_CLEANUP, ndel, ncommit, 1000, elapsed))
                 ticks.append((task, tl, ndel, ncommit))
                 t = tl + self.rng.randint(0, 1) * MS
@@ -317,79 +288,44 @@ class Bundle:
 
     # ---- output ------------------------------------------------------------------------------
     def finish(self, audit_rotation, extra_files=None):
+        """Writes the bundle: main logs whole, audit logs rolled over by audit_rotation(host, t) ->
+        the date of the file a line goes to."""
         self.flush_events()
-        replay = None   # REPLAY is written by hand (samples/README.md): keep it across reruns
-        if os.path.isdir(self.dir):
-            if os.path.isfile(os.path.join(self.dir, "REPLAY")):
-                with open(os.path.join(self.dir, "REPLAY")) as f:
-                    replay = f.read()
-            shutil.rmtree(self.dir)
-        os.makedirs(self.dir)
-        if replay is not None:
-            with open(os.path.join(self.dir, "REPLAY"), "w", newline="\n") as f:
-                f.write(replay)
-        for path, entries in sorted(self.files.items()):
-            entries.sort(key=lambda e: (e[0], e[1]))
+        self.out = BundleDir(self.slug)
+        for path, recs in sorted(self.files.items()):
+            recs.sort(key=lambda e: (e[0], e[1]))
             base = os.path.basename(path)
-            rot = None
-            if base.startswith("om-audit-") or base.startswith("om-sys-audit-"):
-                rot = audit_rotation
-            if rot is None:
-                self._write(path, [e[2] for e in entries])
+            if not (base.startswith("om-audit-") or base.startswith("om-sys-audit-")):
+                self.out.write(path, [(e[2], None) for e in recs])
                 continue
-            stem = path[:-4]  # without .log
             host = self.path_host.get(path, path.split("/")[0])
             groups = []
-            for e in entries:
-                key = rot(host, e[0])
+            for e in recs:
+                key = audit_rotation(host, e[0])
                 if groups and groups[-1][0] == key:
-                    groups[-1][1].append(e[2])
+                    groups[-1][1].append((e[2], None))
                 else:
-                    groups.append((key, [e[2]]))
+                    groups.append((key, [(e[2], None)]))
             for key, lines in groups[:-1]:
-                self._write("%s-%s-1.log.gz" % (stem, key), lines, gz=True)
-            self._write(path, groups[-1][1])
+                self.out.write(audit_rollover(path, key), lines, gz=True)
+            self.out.write(path, groups[-1][1])
         for path, text in (extra_files or {}).items():
-            full = os.path.join(self.dir, path)
-            os.makedirs(os.path.dirname(full), exist_ok=True)
-            with open(full, "w", newline="\n") as f:
-                f.write(text)
-
-    def _write(self, rel, lines, gz=False):
-        full = os.path.join(self.dir, rel)
-        os.makedirs(os.path.dirname(full), exist_ok=True)
-        data = ("\n".join(lines) + "\n").encode() if lines else b""
-        if gz:
-            buf = io.BytesIO()
-            with gzip.GzipFile(filename="", mode="wb", fileobj=buf, mtime=0) as g:
-                g.write(data)
-            data = buf.getvalue()
-        with open(full, "wb") as f:
-            f.write(data)
+            self.out.text(path, text)
 
 
 def startup_sysaudit_22(b, starts, leader="om1"):
     """OMSystemAudit at the last OM start (2.1.0+): STARTUP (HashMap order) and the first LEADER_CHANGE."""
     for h in b.oms:
-        s = starts[h]
-        b.emit(b.sys_path(h), s, Bundle.audit_text(
-            s, "INFO", "OMSystemAudit", "user=null | ip= | op=STARTUP %s | ret=SUCCESS"
-            % b.params({"NewOmState": "RUNNING", "OmState": "INITIALIZED"})))
+        b.sys_audit(h, starts[h], "STARTUP", {"NewOmState": "RUNNING", "OmState": "INITIALIZED"})
     tl = max(starts.values()) + 4_118 * MS
     for h in b.oms:
-        s = tl + b.rng.randint(1, 40) * MS
-        b.emit(b.sys_path(h), s, Bundle.audit_text(
-            s, "INFO", "OMSystemAudit", "user=null | ip= | op=LEADER_CHANGE %s | ret=SUCCESS"
-            % b.params({"previousLeader": "NONE", "newLeader": leader})))
+        b.sys_audit(h, tl + b.rng.randint(1, 40) * MS, "LEADER_CHANGE", {"previousLeader": "NONE", "newLeader": leader})
 
 
 def startup_sysaudit_20(b, starts, after):
     """2.0.0 OMSystemAudit only knows STARTUP: the active file still holds the line of the last start."""
     for h in b.oms:
-        s = starts[h] + after
-        b.emit(b.sys_path(h), s, Bundle.audit_text(
-            s, "INFO", "OMSystemAudit",
-            "user=null | ip= | op=STARTUP {NewOmState=RUNNING, OmState=INITIALIZED} | ret=SUCCESS"))
+        b.sys_audit(h, starts[h] + after, "STARTUP", {"NewOmState": "RUNNING", "OmState": "INITIALIZED"})
 
 
 def daily(host, t):
@@ -407,15 +343,6 @@ def hms_periods(starts):
     return key
 
 
-def site_xml(props):
-    out = ['<?xml version="1.0" encoding="UTF-8"?>', '<?xml-stylesheet type="text/xsl" href="configuration.xsl"?>',
-           "<configuration>"]
-    for k, v in props:
-        out.append("  <property>\n    <name>%s</name>\n    <value>%s</value>\n  </property>" % (k, v))
-    out.append("</configuration>")
-    return "\n".join(out) + "\n"
-
-
 BASE_SITE = [
     ("ozone.om.service.ids", "omservice"),
     ("ozone.om.nodes.omservice", "om1,om2,om3"),
@@ -428,6 +355,12 @@ BASE_SITE = [
     ("ozone.client.hbase.enhancements.allowed", "true"),
     ("ozone.scm.block.size", "256MB"),
 ]
+
+def lease_site(hard_limit):
+    """ozone-site.xml of a bundle that sets the lease hard limit and a 10 min cleanup interval."""
+    return site_xml(BASE_SITE + [("ozone.om.lease.hard.limit", hard_limit),
+                                 ("ozone.om.open.key.cleanup.service.interval", "10m")])
+
 
 STARTS_22 = {
     "HDDS-16825-bug-writer-fails-after-autocommit": {"om1": D("2026-08-12 09:14:02.331"), "om2": D("2026-08-12 09:16:40.902"),
@@ -446,8 +379,8 @@ log4j.appender.RFA.File=${hadoop.log.dir}/${hadoop.log.file}
 log4j.appender.RFA.MaxFileSize=256MB
 log4j.appender.RFA.MaxBackupIndex=10
 log4j.appender.RFA.layout=org.apache.log4j.PatternLayout
-log4j.appender.RFA.layout.ConversionPattern=%d{ISO8601} %p %c: %m%n
-"""
+log4j.appender.RFA.layout.ConversionPattern=%s
+""" % LAYOUTS["vendor"]
 
 
 # ============================================================================================
@@ -471,9 +404,7 @@ def traffic(b, start, end, n, fso_users, obs_users):
             tt = t
             for blk in range(1, (size - 1) // BLOCK + 1):
                 tt = tt + dt.timedelta(seconds=rng.uniform(4, 40))
-                p = b.kv(vol, bucket, key, 0)
-                p["clientID"] = str(cid)
-                b.write(tt, "ALLOCATE_BLOCK", p, user, ip)
+                b.allocate(tt, vol, bucket, key, 0, cid, user, ip)
             tt = tt + dt.timedelta(seconds=rng.uniform(0.3, 50))
             b.write(tt, "COMMIT_KEY", b.kv(vol, bucket, key, size), user, ip)
         else:
@@ -490,7 +421,15 @@ def failed_delete(b, t, user, ip, vol, bucket, key):
     site = [THROW_SITE[(b.version, "delete_fso")]]
     b.write(t, "DELETE_KEY", {"volume": vol, "bucket": bucket, "key": key}, user, ip,
             exc=("KEY_NOT_FOUND", slf4j(E_DELETE_NF, key), site),
-            err=(L_DELETE_FSO, slf4j(T_DELETE_FAILED, vol, bucket, key)))
+            err=(L.KEY_DELETE_FSO, slf4j(T_DELETE_FAILED, vol, bucket, key)))
+
+
+def auto_commit(b, vol, bkt, key, length, label=None):
+    """The OpenKeyCleanupService auto-commit of an hsync'ed key idle past the hard limit: COMMIT_KEY with
+    blank user and ip (om.md 0.4); -> the cleanup action (cleanup_ticks)."""
+    def run(t):
+        b.write(t, "COMMIT_KEY", b.kv(vol, bkt, key, length), "", "", label=label)
+    return run
 
 
 def open_keys_deleted(b, listed=None):
@@ -519,16 +458,12 @@ def bundle_writer_fails():
 
     # victim writer: opened at 20:14:03, fills two blocks fast (backfill), then trickles inside block 3
     t_create = D("2026-08-18 20:14:03.217")
-    cid = client_id(t_create - 11 * MS, 17)
-    b.write(t_create, "CREATE_FILE", b.kv(VOL, BKT, key, 0), user, ip, label="victim_create")
-    b.silent(t_create + 912 * MS, label="victim_first_hsync")         # first hsync (reaches OM, no audit)
+    cid = b.create(t_create, VOL, BKT, key, user, ip, 17, 11, 912, label="victim")
     t_b2 = D("2026-08-18 20:31:47.604")
-    p = b.kv(VOL, BKT, key, 268_428_517); p["clientID"] = str(cid)
-    b.write(t_b2, "ALLOCATE_BLOCK", p, user, ip, label="victim_alloc2")
+    b.allocate(t_b2, VOL, BKT, key, 268_428_517, cid, user, ip, label="victim_alloc2")
     b.silent(t_b2 + 1_207 * MS)                                         # first hsync in block 2
     t_b3 = D("2026-08-18 20:47:52.081")
-    p = b.kv(VOL, BKT, key, 536_866_190); p["clientID"] = str(cid)
-    b.write(t_b3, "ALLOCATE_BLOCK", p, user, ip, label="victim_alloc3")
+    b.allocate(t_b3, VOL, BKT, key, 536_866_190, cid, user, ip, label="victim_alloc3")
     L_AUTO = 536_872_942
     b.silent(t_b3 + 1_033 * MS, label="victim_hsync_b3")                # first hsync in block 3 -> fileTable = L_AUTO
     # ... DN-only hsyncs every few seconds from here on, invisible to OM ...
@@ -537,17 +472,10 @@ def bundle_writer_fails():
     u2, ip2 = "svc-collector", "10.20.3.16"
     key2 = "apps/orders/2026-08-18/collector-4.log"
     t2 = D("2026-08-18 19:52:41.338")
-    cid2 = client_id(t2 - 9 * MS, 4)
-    b.write(t2, "CREATE_FILE", b.kv(VOL, BKT, key2, 0), u2, ip2)
-    b.silent(t2 + 640 * MS)
-    off = 0
-    for tb in ["20:38:10.417", "21:29:55.902", "22:14:03.118", "23:02:47.560", "23:47:31.004"]:
-        t = D("2026-08-18 " + tb)
-        off += BLOCK - b.rng.randint(900, 9000)
-        p = b.kv(VOL, BKT, key2, off); p["clientID"] = str(cid2)
-        b.write(t, "ALLOCATE_BLOCK", p, u2, ip2)
-        b.silent(t + b.rng.randint(600, 1900) * MS)
-        off = (off // BLOCK + 1) * BLOCK
+    cid2 = b.create(t2, VOL, BKT, key2, u2, ip2, 4, 9, 640)
+    off = b.new_blocks([D("2026-08-18 " + tb) for tb in ["20:38:10.417", "21:29:55.902", "22:14:03.118", "23:02:47.560",
+                                                          "23:47:31.004"]],
+                       VOL, BKT, key2, cid2, u2, ip2, (900, 9000), (600, 1900))
     b.write(D("2026-08-19 00:00:06.772"), "COMMIT_KEY", b.kv(VOL, BKT, key2, off + 98_311_406), u2, ip2)
 
     # midnight rotation of both collectors: new day directories and files
@@ -560,7 +488,7 @@ def bundle_writer_fails():
     db_open = "/%d/%d/%d/%s/%d" % (vol_id, bkt_id, object_id(dir_tx), fname, cid)
     b.write(t_fail, "COMMIT_KEY", b.kv(VOL, BKT, key, L_CLOSE), user, ip, label="victim_fail",
             exc=("KEY_NOT_FOUND", slf4j(E_COMMIT_NF, db_open), [THROW_SITE[("2.2.0", "commit_fso")]]),
-            err=(L_COMMIT, slf4j(T_COMMIT_FAILED, VOL, BKT, key)))
+            err=(L.KEY_COMMIT, slf4j(T_COMMIT_FAILED, VOL, BKT, key)))
     # the new files of the new day (they are young when the bundle ends)
     b.write(D("2026-08-19 00:00:08.554"), "CREATE_FILE",
             b.kv(VOL, BKT, "apps/payments/2026-08-19/collector-3.log", 0), user, ip)
@@ -568,9 +496,8 @@ def bundle_writer_fails():
     b.write(D("2026-08-19 00:00:08.990"), "CREATE_FILE",
             b.kv(VOL, BKT, "apps/orders/2026-08-19/collector-4.log", 0), u2, ip2)
     b.silent(D("2026-08-19 00:00:09.702"))
-    p = b.kv(VOL, BKT, "apps/orders/2026-08-19/collector-4.log", 268_430_022)
-    p["clientID"] = str(client_id(D("2026-08-19 00:00:08.981"), 11))
-    b.write(D("2026-08-19 00:46:12.340"), "ALLOCATE_BLOCK", p, u2, ip2)
+    b.allocate(D("2026-08-19 00:46:12.340"), VOL, BKT, "apps/orders/2026-08-19/collector-4.log", 268_430_022,
+               client_id(D("2026-08-19 00:00:08.981"), 11), u2, ip2)
 
     traffic(b, start, end, 140,
             [("hive", "10.20.2.31", "hive", "warehouse", "sales/dt=%(d)s/part-%(r)05d-c000.snappy.parquet"),
@@ -582,16 +509,14 @@ def bundle_writer_fails():
                   "sales/dt=20260817/_temporary/0")
 
     # OpenKeyCleanupService on the leader om1, every 10 min
-    def autocommit(t):
-        b.write(t, "COMMIT_KEY", b.kv(VOL, BKT, key, L_AUTO), "", "", label="victim_auto")
+    autocommit = auto_commit(b, VOL, BKT, key, L_AUTO, "victim_auto")
 
     delete_abandoned = open_keys_deleted(b, "volume=s3v, bucket=backups, key=db/20260811/chunk-40417")
     ticks = b.cleanup_ticks(D("2026-08-18 19:33:41.208"), end, interval,
                             [(t_b3 + hard, "FSO", autocommit, "commit"),
                              (D("2026-08-18 21:50:00.000"), "DEFAULT", delete_abandoned, "delete")])
     startup_sysaudit_22(b, STARTS_22[b.slug])
-    site = site_xml(BASE_SITE + [("ozone.om.lease.hard.limit", "2h"),
-                                 ("ozone.om.open.key.cleanup.service.interval", "10m")])
+    site = lease_site("2h")
     b.finish(daily, {"conf/ozone-site.xml": site})
     return b, dict(key=key, cid=cid, L_AUTO=L_AUTO, L_CLOSE=L_CLOSE, t_b3=t_b3, ticks=ticks)
 
@@ -609,20 +534,17 @@ def bundle_allocate_above():
     user, ip = "ingest", "10.20.4.21"
     key = "streams/clicks/part-0007.log"
     key8 = "streams/clicks/part-0008.log"
-    b.files  # noqa
 
     # victim stream (partition 7): thread part-0007-writer on host ingest1
     t_create = D("2026-07-21 16:42:10.533")
-    cid = client_id(t_create - 8 * MS, 23)
-    b.write(t_create, "CREATE_FILE", b.kv(VOL, BKT, key, 0), user, ip)
+    cid = b.create(t_create, VOL, BKT, key, user, ip, 23, 8)
     L_AUTO = 5_312
     C1, B1 = 3012, 113750153625653249
     C2, B2 = 3044, 113750153625661837
     cl = "ingest1/ingest-agent.log"
 
     def cline(t, thread, msg):
-        # console layout %d{ISO8601} [%t] %p %c{2}: %m%n
-        b.emit(cl, t, "%s [%s] DEBUG io.BlockOutputStreamEntryPool: %s" % (ts(t), thread, msg))
+        b.emit(cl, t, log_lines("console", t, thread, "DEBUG", L.BLOCK_OUTPUT_POOL, msg))
 
     th7 = "part-0007-writer"
     t = t_create + 1_044 * MS
@@ -640,18 +562,16 @@ def bundle_allocate_above():
         length = L_AUTO + (D_ALLOC - L_AUTO) * i // n
         cline(t, th7, slf4j(T_BLOCK_WRITTEN, block_id(C1, B1, bcs), length, bcs))
     bcs_b1_last = bcs
-    p = b.kv(VOL, BKT, key, D_ALLOC); p["clientID"] = str(cid)
-    b.write(t_alloc, "ALLOCATE_BLOCK", p, user, ip)
+    b.allocate(t_alloc, VOL, BKT, key, D_ALLOC, cid, user, ip)
     # partition 7 goes quiet: no hsync in block 2 until 20:31 -> no OM-reaching hsync after the allocation
 
     # auto-commit at the first leader run >= t_alloc + 1h
-    def autocommit(tc):
-        b.write(tc, "COMMIT_KEY", b.kv(VOL, BKT, key, L_AUTO), "", "")
+    autocommit = auto_commit(b, VOL, BKT, key, L_AUTO)
 
     # writer resumes at 20:31: PutBlock on block 2 (slow on dn2), then the hsync lists both blocks.
     t_res = D("2026-07-21 20:31:18.262")
     b.emit("dn2/dn-audit-dn2.log", t_res - 93 * MS,
-           Bundle.audit_text(t_res - 93 * MS, "INFO", "DNAudit",
+           audit_lines(t_res - 93 * MS, "INFO", "DNAudit",
                              "user=null | ip=null | op=PUT_BLOCK {blockData=[blockId=%s, size=3145728]} | ret=null"
                              " | perf={preOpLatencyMs=0, opLatencyMs=1873}" % block_id(C2, B2, 0)))
     cline(t_res, th7, slf4j(T_BLOCK_WRITTEN, block_id(C1, B1, bcs_b1_last + 37), BLOCK, bcs_b1_last + 37))
@@ -662,8 +582,7 @@ def bundle_allocate_above():
     # partition 8 (same agent, thread part-0008-writer): healthy, closes normally
     th8 = "part-0008-writer"
     t8 = D("2026-07-21 19:02:27.740")
-    cid8 = client_id(t8 - 7 * MS, 5)
-    b.write(t8, "CREATE_FILE", b.kv(VOL, BKT, key8, 0), user, ip)
+    cid8 = b.create(t8, VOL, BKT, key8, user, ip, 5, 7)
     C8a, B8a = 3044, 113750153625660911
     C8b, B8b = 3051, 113750153625664170
     bcs8 = 39_880
@@ -676,8 +595,7 @@ def bundle_allocate_above():
         step = b.rng.randint(4_000_000, 6_300_000)
         if blocks[-1][2] + step > BLOCK:
             # block full -> ALLOCATE_BLOCK carrying the offset of the last hsync
-            p = b.kv(VOL, BKT, key8, off); p["clientID"] = str(cid8)
-            b.write(t - 2_100 * MS, "ALLOCATE_BLOCK", p, user, ip)
+            b.allocate(t - 2_100 * MS, VOL, BKT, key8, off, cid8, user, ip)
             rest = BLOCK - blocks[-1][2]
             blocks[-1][2] = BLOCK
             blocks[-1][3] += b.rng.randint(20, 90)
@@ -696,7 +614,7 @@ def bundle_allocate_above():
     b.write(t, "COMMIT_KEY", b.kv(VOL, BKT, key8, off), user, ip)
     # a slow PutBlock of partition 8 as well (not the victim's block)
     tp = D("2026-07-21 19:47:03.318")
-    b.emit("dn1/dn-audit-dn1.log", tp, Bundle.audit_text(
+    b.emit("dn1/dn-audit-dn1.log", tp, audit_lines(
         tp, "INFO", "DNAudit", "user=null | ip=null | op=PUT_BLOCK {blockData=[blockId=%s, size=%d]} | ret=null"
         " | perf={preOpLatencyMs=0, opLatencyMs=641}" % (block_id(C8a, B8a, 40_311), 201_342_177)))
 
@@ -717,7 +635,7 @@ def bundle_allocate_above():
         t = D("2026-07-21 " + tt)
         prm = ("{containerID=%d, containerType=KeyValueContainer}" % cidn if op == "CREATE_CONTAINER"
                else "{containerID=%d}" % cidn)
-        b.emit("%s/dn-audit-%s.log" % (h, h), t, Bundle.audit_text(
+        b.emit("%s/dn-audit-%s.log" % (h, h), t, audit_lines(
             t, "INFO", "DNAudit", "user=null | ip=null | op=%s %s | ret=SUCCESS" % (op, prm)))
 
     delete_abandoned = open_keys_deleted(b)
@@ -725,15 +643,9 @@ def bundle_allocate_above():
                             [(t_alloc + hard, "FSO", autocommit, "commit"),
                              (D("2026-07-21 17:00:00.000"), "DEFAULT", delete_abandoned, "delete")])
     startup_sysaudit_20(b, starts, 2_317 * MS)
-    site = site_xml(BASE_SITE + [("ozone.om.lease.hard.limit", "1h"),
-                                 ("ozone.om.open.key.cleanup.service.interval", "10m")])
-    client_l4j = ("# log4j.properties of the ingest agent (Ozone client 2.0.0)\n"
-                  "log4j.rootLogger=INFO,console\n"
-                  "log4j.appender.console=org.apache.log4j.ConsoleAppender\n"
-                  "log4j.appender.console.target=System.err\n"
-                  "log4j.appender.console.layout=org.apache.log4j.PatternLayout\n"
-                  "log4j.appender.console.layout.ConversionPattern=%d{ISO8601} [%t] %p %c{2}: %m%n\n"
-                  "log4j.logger.org.apache.hadoop.ozone.client.io.BlockOutputStreamEntryPool=DEBUG\n")
+    site = lease_site("1h")
+    client_l4j = ("# log4j.properties of the ingest agent (Ozone client 2.0.0)\nlog4j.rootLogger=INFO,console\n"
+                  + CONSOLE_APPENDER + logger_levels([(L.BLOCK_OUTPUT_POOL, "DEBUG")]))
     b.finish(hms_periods(starts), {"conf/ozone-site.xml": site, "conf/log4j.properties": LOG4J_VENDOR,
                                    "ingest1/conf/log4j.properties": client_l4j})
     return b, dict(key=key, cid=cid, L_AUTO=L_AUTO, D_ALLOC=D_ALLOC, t_alloc=t_alloc, ticks=ticks,
@@ -765,22 +677,18 @@ def bundle_dead_writer():
     cuser, cip = "svc-collector", "10.20.3.17"
     t_create = D("2026-07-03 02:00:00.221")
     k3 = "apps/inventory/2026-07-03/collector-5.log.1"
-    cid3 = client_id(t_create - 10 * MS, 3)
-    b.write(t_create, "CREATE_FILE", b.kv(VOLC, BKTC, k3, 0), cuser, cip)
-    b.silent(t_create + 744 * MS)
+    cid3 = b.create(t_create, VOLC, BKTC, k3, cuser, cip, 3, 10, 744)
     t_alloc = D("2026-07-03 02:31:40.010")
-    p = b.kv(VOLC, BKTC, k3, 268_435_000); p["clientID"] = str(cid3)
-    b.write(t_alloc, "ALLOCATE_BLOCK", p, cuser, cip)
+    b.allocate(t_alloc, VOLC, BKTC, k3, 268_435_000, cid3, cuser, cip)
     L_AUTO = 268_439_113
     b.silent(t_alloc + 871 * MS)    # first hsync in block 2 = last hsync of the writer (host crash ~02:32)
 
-    def autocommit(tc):
-        b.write(tc, "COMMIT_KEY", b.kv(VOLC, BKTC, k3, L_AUTO), "", "")
+    autocommit = auto_commit(b, VOLC, BKTC, k3, L_AUTO)
     # an operator later runs a lease recovery on the file: it is already closed (ofs treats that as success)
     t_rl = D("2026-07-03 04:52:03.114")
     b.write(t_rl, "RECOVER_LEASE", {"volume": VOLC, "bucket": BKTC, "key": k3}, "ops", "10.20.0.5",
             exc=("KEY_ALREADY_CLOSED", slf4j(E_CLOSED, k3), RECOVER_SITES[("2.0.0", "closed")]),
-            err=(L_RECOVER, slf4j(T_RECOVER_FAILED, VOLC, BKTC, k3)))
+            err=(L.RECOVER_LEASE, slf4j(T_RECOVER_FAILED, VOLC, BKTC, k3)))
     # the rebuilt host starts the collector again: a new file (new clientID)
     t_new = D("2026-07-03 04:58:31.502")
     k3b = "apps/inventory/2026-07-03/collector-5.log.2"
@@ -793,8 +701,7 @@ def bundle_dead_writer():
     ticks = b.cleanup_ticks(D("2026-07-03 00:42:40.377"), end, interval,
                             [(t_alloc + hard, "FSO", autocommit, "commit")])
     startup_sysaudit_20(b, starts, 2_102 * MS)
-    site = site_xml(BASE_SITE + [("ozone.om.lease.hard.limit", "2h"),
-                                 ("ozone.om.open.key.cleanup.service.interval", "10m")])
+    site = lease_site("2h")
     b.finish(hms_periods(starts), {"conf/ozone-site.xml": site, "conf/log4j.properties": LOG4J_VENDOR})
     return b, dict(key=k3, L_AUTO=L_AUTO, t_alloc=t_alloc, ticks=ticks)
 
@@ -805,23 +712,14 @@ def bundle_dead_writer():
 def bundle_live_writer():
     b = Bundle("HDDS-16825-control-live-writer-closes", "2.2.0", "file", 1682504, 7_020_415)
     start, end = D("2026-09-01 17:40:00.000"), D("2026-09-02 00:40:00.000")
-    hard, interval = 2 * HOUR, 10 * MIN
+    interval = 10 * MIN
     VOL, BKT = "logs", "raw"
     user, ip = "svc-collector", "10.20.3.16"
     key = "apps/orders/2026-09-01/collector-4.log"
     t0 = D("2026-09-01 18:02:11.045")
-    cid = client_id(t0 - 10 * MS, 9)
-    b.write(t0, "CREATE_FILE", b.kv(VOL, BKT, key, 0), user, ip)
-    b.silent(t0 + 702 * MS)
-    off = 0
+    cid = b.create(t0, VOL, BKT, key, user, ip, 9, 10, 702)
     allocs = ["19:41:03.388", "21:17:40.912", "22:53:12.006"]     # gaps < 2h
-    for tb in allocs:
-        t = D("2026-09-01 " + tb)
-        off += BLOCK - b.rng.randint(700, 9000)
-        p = b.kv(VOL, BKT, key, off); p["clientID"] = str(cid)
-        b.write(t, "ALLOCATE_BLOCK", p, user, ip)
-        b.silent(t + b.rng.randint(500, 1500) * MS)
-        off = (off // BLOCK + 1) * BLOCK
+    off = b.new_blocks([D("2026-09-01 " + tb) for tb in allocs], VOL, BKT, key, cid, user, ip, (700, 9000), (500, 1500))
     t_close = D("2026-09-02 00:00:04.517")
     L_CLOSE = off + 141_044_270
     b.write(t_close, "COMMIT_KEY", b.kv(VOL, BKT, key, L_CLOSE), user, ip)
@@ -847,8 +745,7 @@ def bundle_live_writer():
     ticks = b.cleanup_ticks(D("2026-09-01 17:46:02.955"), end, interval,
                             [(D("2026-09-01 20:20:00.000"), "DEFAULT", delete_abandoned, "delete")])
     startup_sysaudit_22(b, STARTS_22[b.slug])
-    site = site_xml(BASE_SITE + [("ozone.om.lease.hard.limit", "2h"),
-                                 ("ozone.om.open.key.cleanup.service.interval", "10m")])
+    site = lease_site("2h")
     b.finish(daily, {"conf/ozone-site.xml": site})
     return b, dict(key=key, L_CLOSE=L_CLOSE, ticks=ticks)
 
@@ -861,16 +758,13 @@ def bundle_recover_lease():
     start, end = D("2026-10-05 22:20:00.000"), D("2026-10-06 01:40:00.000")
     VOL, BKT = "hbase", "wal"
     vol_id, bkt_id, dir_tx = object_id(701), object_id(745), 5_102_377
-    rs, rip = "rs4", "10.20.0.14"
+    rip = "10.20.0.14"
     t_create = D("2026-10-05 23:00:00.412")
     key = "WALs/rs4/rs4.%d" % (epoch_ms(t_create) - 37)
     fname = key.split("/")[-1]
-    cid = client_id(t_create - 9 * MS, 21)
-    b.write(t_create, "CREATE_FILE", b.kv(VOL, BKT, key, 0), "hbase", rip)
-    b.silent(t_create + 580 * MS)
+    cid = b.create(t_create, VOL, BKT, key, "hbase", rip, 21, 9, 580)
     t_alloc = D("2026-10-05 23:38:51.640")
-    p = b.kv(VOL, BKT, key, 268_433_905); p["clientID"] = str(cid)
-    b.write(t_alloc, "ALLOCATE_BLOCK", p, "hbase", rip)
+    b.allocate(t_alloc, VOL, BKT, key, 268_433_905, cid, "hbase", rip)
     b.silent(t_alloc + 622 * MS)
     # rs4 stalls in a long GC pause at ~23:39:05; the master (10.20.0.10) splits its WALs
     mip = "10.20.0.10"
@@ -878,7 +772,7 @@ def bundle_recover_lease():
     soft = ("KEY_UNDER_LEASE_SOFT_LIMIT_PERIOD", slf4j(E_SOFT, key), RECOVER_SITES[("2.2.0", "soft")])
     for tt in ["23:39:12.530", "23:39:16.602"]:
         b.write(D("2026-10-05 " + tt), "RECOVER_LEASE", rl, "hbase", mip, exc=soft,
-                err=(L_RECOVER, slf4j(T_RECOVER_FAILED, VOL, BKT, key)))
+                err=(L.RECOVER_LEASE, slf4j(T_RECOVER_FAILED, VOL, BKT, key)))
     t_rl = D("2026-10-05 23:40:20.713")
     b.write(t_rl, "RECOVER_LEASE", rl, "hbase", mip)
     L_R = 268_435_456 + 1_906_331      # block 2 length as finalized on the datanodes
@@ -887,10 +781,9 @@ def bundle_recover_lease():
     t_fail = D("2026-10-05 23:41:02.955")
     D_LAST = 268_435_456 + 1_874_019    # offset of rs4's last successful hsync
     db_open = "/%d/%d/%d/%s/%d" % (vol_id, bkt_id, object_id(dir_tx), fname, cid)
-    p = b.kv(VOL, BKT, key, D_LAST); p["clientID"] = str(cid)
-    b.write(t_fail, "ALLOCATE_BLOCK", p, "hbase", rip,
-            exc=("KEY_NOT_FOUND", slf4j(E_ALLOC_NF, db_open), [THROW_SITE[("2.2.0", "allocate")]]),
-            err=(L_ALLOC, slf4j(T_ALLOC_FAILED, VOL, BKT, db_open)))
+    b.allocate(t_fail, VOL, BKT, key, D_LAST, cid, "hbase", rip,
+               exc=("KEY_NOT_FOUND", slf4j(E_ALLOC_NF, db_open), [THROW_SITE[("2.2.0", "allocate")]]),
+               err=(L.ALLOCATE_BLOCK, slf4j(T_ALLOC_FAILED, VOL, BKT, db_open)))
     # rs4 aborts; it comes back at 23:52 with a new WAL
     t_new = D("2026-10-05 23:52:47.118")
     k_new = "WALs/rs4/rs4.%d" % (epoch_ms(t_new) - 44)
@@ -912,8 +805,7 @@ def bundle_recover_lease():
             [("backup-svc", "10.20.0.40", "s3v", "backups", "db/%(d)s/chunk-%(r)05d")])
     ticks = b.cleanup_ticks(D("2026-10-05 22:27:19.806"), end, 10 * MIN, [])
     startup_sysaudit_22(b, STARTS_22[b.slug])
-    site = site_xml(BASE_SITE + [("ozone.om.lease.hard.limit", "2h"),
-                                 ("ozone.om.open.key.cleanup.service.interval", "10m")])
+    site = lease_site("2h")
     b.finish(daily, {"conf/ozone-site.xml": site})
     return b, dict(key=key, cid=cid, L_R=L_R, D_LAST=D_LAST, ticks=ticks)
 
@@ -926,17 +818,14 @@ def bundle_recover_lease():
 # ============================================================================================
 def open_first_block(b, t_create, vol, bkt, key, user, ip, counter):
     """CREATE_FILE, then the first hsync of the key (reaches OM, renews M once, no audit line)."""
-    cid = client_id(t_create - b.rng.randint(6, 14) * MS, counter)
-    b.write(t_create, "CREATE_FILE", b.kv(vol, bkt, key, 0), user, ip)
-    b.silent(t_create + b.rng.randint(500, 1100) * MS)
-    return cid
+    return b.create(t_create, vol, bkt, key, user, ip, counter, b.rng.randint(6, 14), b.rng.randint(500, 1100))
 
 
 def close_fails(b, t, vol, bkt, key, size, user, ip, db_open):
     """The writer's close after its open key is gone: COMMIT_KEY FAILURE KEY_NOT_FOUND + OM ERROR (om.md 2.3)."""
     b.write(t, "COMMIT_KEY", b.kv(vol, bkt, key, size), user, ip, label="fail",
             exc=("KEY_NOT_FOUND", slf4j(E_COMMIT_NF, db_open), [THROW_SITE[(b.version, "commit_fso")]]),
-            err=(L_COMMIT, slf4j(T_COMMIT_FAILED, vol, bkt, key)))
+            err=(L.KEY_COMMIT, slf4j(T_COMMIT_FAILED, vol, bkt, key)))
 
 
 def fso_open_key(vol_tx, bkt_tx, dir_tx, fname, cid):
@@ -981,15 +870,12 @@ def bundle_first_block_2_0():
     fname = "segment-0000000418.log"
     key = "ledger-2/journal/" + fname
     t_create = D("2026-05-04 11:23:07.412")
-    cid = client_id(t_create - 9 * MS, 41)
-    b.write(t_create, "CREATE_FILE", b.kv(VOL, BKT, key, 0), user, ip2, label="victim_create")
-    t_first = t_create + 893 * MS
-    b.silent(t_first, label="victim_first_hsync")     # M = t_first; fileTable length = L_AUTO
+    cid = b.create(t_create, VOL, BKT, key, user, ip2, 41, 9, 893, label="victim")
+    t_first = t_create + 893 * MS                     # M = t_first; fileTable length = L_AUTO
     L_AUTO = 1_536
     # ... ~300 B/s of hsync'ed records, datanode-only, for eight days ...
 
-    def autocommit(t):
-        b.write(t, "COMMIT_KEY", b.kv(VOL, BKT, key, L_AUTO), "", "", label="victim_auto")
+    autocommit = auto_commit(b, VOL, BKT, key, L_AUTO, "victim_auto")
 
     # rolling upgrade on 2026-05-12: ledger-2 closes its segment, which OM committed 17 hours earlier
     t_fail = D("2026-05-12 21:17:33.806")
@@ -1024,36 +910,26 @@ def bundle_first_block_allocate_2_1():
     ip1 = "10.20.6.12"
     k1 = "edge/gw-1/audit-000114.log"
     cid1 = open_first_block(b, D("2026-10-20 02:14:36.770"), VOL, BKT, k1, user, ip1, 12)
-    off = 0
-    for tb in ["2026-10-22 09:31:02.118", "2026-10-24 17:05:49.660", "2026-10-27 00:48:13.207",
-               "2026-10-29 08:22:57.941"]:
-        off += BLOCK - b.rng.randint(700, 9_000)
-        p = b.kv(VOL, BKT, k1, off); p["clientID"] = str(cid1)
-        b.write(D(tb), "ALLOCATE_BLOCK", p, user, ip1)
-        b.silent(D(tb) + b.rng.randint(400, 1_500) * MS)
-        off = (off // BLOCK + 1) * BLOCK
+    b.new_blocks([D(tb) for tb in ["2026-10-22 09:31:02.118", "2026-10-24 17:05:49.660", "2026-10-27 00:48:13.207",
+                                   "2026-10-29 08:22:57.941"]], VOL, BKT, k1, cid1, user, ip1, (700, 9_000), (400, 1_500))
     # gw-3 ships ~320 B/s: its segment stays in block 1 for nine days
     ip3 = "10.20.6.14"
     fname = "audit-000071.log"
     key = "edge/gw-3/" + fname
     t_create = D("2026-10-21 09:12:55.301")
-    cid = client_id(t_create - 12 * MS, 33)
-    b.write(t_create, "CREATE_FILE", b.kv(VOL, BKT, key, 0), user, ip3, label="victim_create")
+    cid = b.create(t_create, VOL, BKT, key, user, ip3, 33, 12, 712, label="victim")
     t_first = t_create + 712 * MS
-    b.silent(t_first, label="victim_first_hsync")
     L_AUTO = 3_112
 
-    def autocommit(t):
-        b.write(t, "COMMIT_KEY", b.kv(VOL, BKT, key, L_AUTO), "", "", label="victim_auto")
+    autocommit = auto_commit(b, VOL, BKT, key, L_AUTO, "victim_auto")
 
     # the writer reaches the end of block 1: ALLOCATE_BLOCK with its last hsync offset fails
     t_fail = D("2026-10-30 05:40:18.227")
     D_FAIL = 268_433_721
     db_open = fso_open_key(388, 2_904, 9_702_118, fname, cid)
-    p = b.kv(VOL, BKT, key, D_FAIL); p["clientID"] = str(cid)
-    b.write(t_fail, "ALLOCATE_BLOCK", p, user, ip3, label="fail",
-            exc=("KEY_NOT_FOUND", slf4j(E_ALLOC_NF, db_open), [THROW_SITE[("2.1.0", "allocate_fso")]]),
-            err=(L_ALLOC_FSO, slf4j(T_ALLOC_FAILED, VOL, BKT, db_open)))
+    b.allocate(t_fail, VOL, BKT, key, D_FAIL, cid, user, ip3, label="fail",
+               exc=("KEY_NOT_FOUND", slf4j(E_ALLOC_NF, db_open), [THROW_SITE[("2.1.0", "allocate_fso")]]),
+               err=(L.ALLOCATE_BLOCK_FSO, slf4j(T_ALLOC_FAILED, VOL, BKT, db_open)))
     # the shipper reopens a new segment and resends from its checkpoint
     open_first_block(b, t_fail + 3_019 * MS, VOL, BKT, "edge/gw-3/audit-000072.log", user, ip3, 5)
 
@@ -1111,8 +987,7 @@ def bundle_first_block_controls_2_2():
     open_first_block(b, t3, VOL, BKT, k3, user, ip2, 8)
     L_AUTO3 = 2_048
 
-    def autocommit(t):
-        b.write(t, "COMMIT_KEY", b.kv(VOL, BKT, k3, L_AUTO3), "", "", label="auto")
+    autocommit = auto_commit(b, VOL, BKT, k3, L_AUTO3, "auto")
     open_first_block(b, D("2026-12-09 10:03:55.870"), VOL, BKT, "ledger-2/journal/segment-0000000461.log",
                      user, ip2, 2)
 
@@ -1140,18 +1015,14 @@ def bundle_other_session_2_0():
     key = "sensors/site-12/" + fname
     # session B: the agent opens the stream (no hsync yet) and hangs on a dead NFS spool at 16:41
     t_b = D("2026-03-09 16:20:11.847")
-    cid_b = client_id(t_b - 7 * MS, 3)
-    b.write(t_b, "CREATE_FILE", b.kv(VOL, BKT, key, 0), user, ip)
+    cid_b = b.create(t_b, VOL, BKT, key, user, ip, 3, 7)
     # session A: the watchdog starts a new agent process on the same stream; it hsyncs, then is killed
     t_a = D("2026-03-09 16:52:30.114")
-    cid_a = client_id(t_a - 10 * MS, 9)
-    b.write(t_a, "CREATE_FILE", b.kv(VOL, BKT, key, 0), user, ip, label="a_create")
+    cid_a = b.create(t_a, VOL, BKT, key, user, ip, 9, 10, 655, label="a")
     t_a_first = t_a + 655 * MS
-    b.silent(t_a_first)
     L_AUTO = 4_096
 
-    def autocommit(t):
-        b.write(t, "COMMIT_KEY", b.kv(VOL, BKT, key, L_AUTO), "", "", label="auto")
+    autocommit = auto_commit(b, VOL, BKT, key, L_AUTO, "auto")
 
     expire_b = open_keys_deleted(b)   # B's open key: never hsync'ed, creation time past the threshold
     # the agent is moved to ingest4 on 2026-03-10 and writes a file of its own there
@@ -1178,31 +1049,6 @@ def bundle_other_session_2_0():
 # ============================================================================================
 # EXPECTED.json and SOURCE.md (line numbers are looked up in the files just written)
 # ============================================================================================
-def _lines(bdir, rel):
-    full = os.path.join(bdir, rel)
-    if rel.endswith(".gz"):
-        with gzip.open(full, "rt") as f:
-            return f.read().split("\n")
-    with open(full) as f:
-        return f.read().split("\n")
-
-
-def loc(b, rel, *needles, nth=1):
-    """'rel:N' of the nth line containing every needle (1-based, decompressed)."""
-    if "*" in rel:
-        import glob
-        cands = sorted(glob.glob(os.path.join(b.dir, rel)))
-        assert len(cands) == 1, (rel, cands)
-        rel = os.path.relpath(cands[0], b.dir)
-    k = 0
-    for n, line in enumerate(_lines(b.dir, rel), 1):
-        if all(x in line for x in needles):
-            k += 1
-            if k == nth:
-                return "`%s:%d`" % (rel, n)
-    raise AssertionError("not found: %s %r" % (rel, needles))
-
-
 TEMPLATES_COMMON = """\
 ## Templates used
 
@@ -1233,8 +1079,7 @@ COMMON_NOTES = [
 
 
 def write_docs(b, expected, release, layouts, templates_extra, story, chain, benign=None, notes=None):
-    with open(os.path.join(b.dir, "EXPECTED.json"), "w") as f:
-        f.write(json.dumps(expected, indent=2) + "\n")
+    b.out.expected(expected)
     pcls = "`formatParamsAsJson`, Jackson, all values strings" if b.json else "`Map.toString()` of a LinkedHashMap"
     params = "JSON `{\"k\":\"v\",...}`" if b.json else "`{k=v, k=v}`"
     out = ["# %s" % b.slug, "", "Release: **%s**. %s" % (release, layouts), "", "## Story", "", story.strip(), "",
@@ -1245,15 +1090,14 @@ def write_docs(b, expected, release, layouts, templates_extra, story, chain, ben
     if benign:
         out += ["", "### Why this is not HDDS-16825", ""] + benign
     out += ["", "## Notes", ""] + (notes or []) + COMMON_NOTES
-    with open(os.path.join(b.dir, "SOURCE.md"), "w") as f:
-        f.write("\n".join(out) + "\n")
+    b.out.text("SOURCE.md", "\n".join(out) + "\n")
 
 
 def docs_writer_fails(b, m):
     k = m["key"]
     a = "om1/om-audit-om1-2026-08-18-1.log.gz"
     write_docs(
-        b, [{"rule": "premature-lease-close", "entity": "key:/logs/raw/" + k, "confidence": "confirmed"}],
+        b, [finding(RULE, "key:/logs/raw/" + k, "confirmed")],
         "2.2.0 (JSON audit params, daily audit rotation `-%d{yyyy-MM-dd}-%i.log.gz`)",
         "OM main logs use the shipped file layout `%d{ISO8601} [%t] %p %c: %m%n`. "
         "`conf/ozone-site.xml` sets `ozone.om.lease.hard.limit=2h` and `ozone.om.open.key.cleanup.service.interval=10m`. "
@@ -1282,32 +1126,32 @@ users' traffic (hive, spark, S3 puts) and a failed DELETE_KEY with a stack trace
 """ % (k, m["L_AUTO"], m["L_AUTO"], m["L_CLOSE"], (m["L_CLOSE"] - m["L_AUTO"]) // 1_000_000),
         [
             "1. %s CREATE_FILE of the key by `svc-collector`/10.20.3.15 (same line on om2/om3: %s, %s)."
-            % (loc(b, a, "CREATE_FILE", k), loc(b, "om2/om-audit-om2-2026-08-18-1.log.gz", "CREATE_FILE", k),
-               loc(b, "om3/om-audit-om3-2026-08-18-1.log.gz", "CREATE_FILE", k)),
+            % (b.out.loc(a, "CREATE_FILE", k), b.out.loc("om2/om-audit-om2-2026-08-18-1.log.gz", "CREATE_FILE", k),
+               b.out.loc("om3/om-audit-om3-2026-08-18-1.log.gz", "CREATE_FILE", k)),
             "2. %s and %s ALLOCATE_BLOCK with `clientID` %d (= open time 20:14:03.206 << 16 | 17) and "
             "dataSize 268428517 / 536866190: the last one (20:47:52) is T_last, the lease is not renewed after it."
-            % (loc(b, a, "ALLOCATE_BLOCK", k, nth=1), loc(b, a, "ALLOCATE_BLOCK", k, nth=2), m["cid"]),
+            % (b.out.loc(a, "ALLOCATE_BLOCK", k, nth=1), b.out.loc(a, "ALLOCATE_BLOCK", k, nth=2), m["cid"]),
             "3. %s leader OpenKeyCleanupService, FSO task: `submitted for deletion: 0, for commit: 1` at 22:53:41 "
-            "(2h05m49s after T_last; hard limit 2h, interval 10m)." % loc(b, "om1/ozone-hadoop-om-om1.log", "for commit: 1"),
+            "(2h05m49s after T_last; hard limit 2h, interval 10m)." % b.out.loc("om1/ozone-hadoop-om-om1.log", "for commit: 1"),
             "4. %s the auto-commit: `user= | ip= | op=COMMIT_KEY` dataSize %d (om2 %s, om3 %s, same Transaction)."
-            % (loc(b, a, "user= | ip=", k), m["L_AUTO"], loc(b, "om2/om-audit-om2-2026-08-18-1.log.gz", "user= | ip=", k),
-               loc(b, "om3/om-audit-om3-2026-08-18-1.log.gz", "user= | ip=", k)),
+            % (b.out.loc(a, "user= | ip=", k), m["L_AUTO"], b.out.loc("om2/om-audit-om2-2026-08-18-1.log.gz", "user= | ip=", k),
+               b.out.loc("om3/om-audit-om3-2026-08-18-1.log.gz", "user= | ip=", k)),
             "5. %s the writer's own close, COMMIT_KEY `ret=FAILURE` `KEY_NOT_FOUND … Failed to commit key, as "
             "/…/collector-3.log/%d entry is not found in the OpenKey table`, dataSize %d > %d. The trailing path "
             "component is the clientID of step 2. (om2 %s, om3 %s)"
-            % (loc(b, "om1/om-audit-om1.log", "ret=FAILURE", k), m["cid"], m["L_CLOSE"], m["L_AUTO"],
-               loc(b, "om2/om-audit-om2.log", "ret=FAILURE", k), loc(b, "om3/om-audit-om3.log", "ret=FAILURE", k)),
+            % (b.out.loc("om1/om-audit-om1.log", "ret=FAILURE", k), m["cid"], m["L_CLOSE"], m["L_AUTO"],
+               b.out.loc("om2/om-audit-om2.log", "ret=FAILURE", k), b.out.loc("om3/om-audit-om3.log", "ret=FAILURE", k)),
             "6. %s (and om2 %s, om3 %s) OM ERROR `Key committed failed. Volume:logs, Bucket:raw, Key:%s. Exception:{}` "
-            "with the KEY_NOT_FOUND stack trace." % (loc(b, "om1/ozone-hadoop-om-om1.log", "Key committed failed"),
-                                                     loc(b, "om2/ozone-hadoop-om-om2.log", "Key committed failed"),
-                                                     loc(b, "om3/ozone-hadoop-om-om3.log", "Key committed failed"), k),
+            "with the KEY_NOT_FOUND stack trace." % (b.out.loc("om1/ozone-hadoop-om-om1.log", "Key committed failed"),
+                                                     b.out.loc("om2/ozone-hadoop-om-om2.log", "Key committed failed"),
+                                                     b.out.loc("om3/ozone-hadoop-om-om3.log", "Key committed failed"), k),
             "",
             "Also present (not evidence): the healthy collector-4 stream, e.g. its last ALLOCATE_BLOCK %s and its close %s; "
             "the OBS open-key deletion %s / %s." % (
-                loc(b, a, "ALLOCATE_BLOCK", "collector-4.log", nth=5),
-                loc(b, "om1/om-audit-om1.log", "COMMIT_KEY", "apps/orders/2026-08-18/collector-4.log"),
-                loc(b, "om1/ozone-hadoop-om-om1.log", "submitted for deletion: 1"),
-                loc(b, "om1/om-sys-audit-om1.log", "OPEN_KEY_CLEANUP")),
+                b.out.loc(a, "ALLOCATE_BLOCK", "collector-4.log", nth=5),
+                b.out.loc("om1/om-audit-om1.log", "COMMIT_KEY", "apps/orders/2026-08-18/collector-4.log"),
+                b.out.loc("om1/ozone-hadoop-om-om1.log", "submitted for deletion: 1"),
+                b.out.loc("om1/om-sys-audit-om1.log", "OPEN_KEY_CLEANUP")),
         ],
         notes=[
             "- The FSO path in the exception is `/<volumeObjectId>/<bucketObjectId>/<parentObjectId>/collector-3.log/<clientID>`; "
@@ -1323,7 +1167,7 @@ def docs_allocate_above(b, m):
     c1, b1 = m["B1"]
     r = "om1/om-audit-om1-2026-07-20-18-12-40-1.log.gz"
     write_docs(
-        b, [{"rule": "premature-lease-close", "entity": "key:/ingest/events/" + k, "confidence": "likely"}],
+        b, [finding(RULE, "key:/ingest/events/" + k, "likely")],
         "2.0.0 (`{k=v, ...}` audit params; OMAudit rotation `-%d{yyyy-MM-dd-HH-mm-ss}-%i.log.gz` every 86400 s counted from each OM's start; OMSystemAudit knows only STARTUP)",
         "OM main logs use the vendor layout without thread `%d{ISO8601} %p %c: %m%n` (`conf/log4j.properties`). "
         "The ingest agent's log (`ingest1/ingest-agent.log`) uses the Ozone console layout `%d{ISO8601} [%t] %p %c{2}: %m%n` "
@@ -1355,25 +1199,25 @@ boundary normally and closes at ~20:50 with COMMIT_KEY; it has its own slow PutB
 """ % (k, m["L_AUTO"], m["D_ALLOC"], m["L_AUTO"], m["L_AUTO"], m["D_ALLOC"] - m["L_AUTO"], c2, b2,
        "streams/clicks/part-0008.log"),
         [
-            "1. %s CREATE_FILE `%s` by ingest/10.20.4.21." % (loc(b, r, "CREATE_FILE", k), k),
+            "1. %s CREATE_FILE `%s` by ingest/10.20.4.21." % (b.out.loc(r, "CREATE_FILE", k), k),
             "2. %s first `block written` of thread part-0007-writer: `conID: %d locID: %d`, length %d (the first hsync; this "
-            "length is what OM will auto-commit)." % (loc(b, "ingest1/ingest-agent.log", "part-0007-writer", nth=1), c1, b1, m["L_AUTO"]),
+            "length is what OM will auto-commit)." % (b.out.loc("ingest1/ingest-agent.log", "part-0007-writer", nth=1), c1, b1, m["L_AUTO"]),
             "3. %s last `block written` before the allocation: length %d." % (
-                loc(b, "ingest1/ingest-agent.log", "part-0007-writer", "length %d " % m["D_ALLOC"]), m["D_ALLOC"]),
+                b.out.loc("ingest1/ingest-agent.log", "part-0007-writer", "length %d " % m["D_ALLOC"]), m["D_ALLOC"]),
             "4. %s ALLOCATE_BLOCK SUCCESS, `dataSize=%d`, `clientID=%d` at 18:10:33 (T_last; om2/om3 write the same Transaction)."
-            % (loc(b, r, "ALLOCATE_BLOCK", k), m["D_ALLOC"], m["cid"]),
+            % (b.out.loc(r, "ALLOCATE_BLOCK", k), m["D_ALLOC"], m["cid"]),
             "5. %s leader: `submitted for deletion: 0, for commit: 1` at 19:14:52 (1h04m after T_last)."
-            % loc(b, "om1/ozone-hadoop-om-om1.log", "for commit: 1"),
+            % b.out.loc("om1/ozone-hadoop-om-om1.log", "for commit: 1"),
             "6. %s auto-commit `user= | ip= | op=COMMIT_KEY {… key=%s, dataSize=%d …}`: **%d < %d** of step 4 "
-            "(om2 %s, om3 %s)." % (loc(b, "om1/om-audit-om1.log", "user= | ip=", k), k, m["L_AUTO"], m["L_AUTO"], m["D_ALLOC"],
-                                   loc(b, "om2/om-audit-om2.log", "user= | ip=", k), loc(b, "om3/om-audit-om3.log", "user= | ip=", k)),
+            "(om2 %s, om3 %s)." % (b.out.loc("om1/om-audit-om1.log", "user= | ip=", k), k, m["L_AUTO"], m["L_AUTO"], m["D_ALLOC"],
+                                   b.out.loc("om2/om-audit-om2.log", "user= | ip=", k), b.out.loc("om3/om-audit-om3.log", "user= | ip=", k)),
             "7. %s dn2 slow `PUT_BLOCK` on `conID: %d locID: %d` at 20:31:18 (after the auto-commit)." % (
-                loc(b, "dn2/dn-audit-dn2.log", "PUT_BLOCK"), c2, b2),
+                b.out.loc("dn2/dn-audit-dn2.log", "PUT_BLOCK"), c2, b2),
             "8. %s and %s part-0007-writer's hsync at 20:31:18: block 1 at 268435456 and block 2 `conID: %d locID: %d` "
             "length 3145728. Same thread as steps 2-3, so the block in step 7 belongs to this key's writer. (Lengths of the block-1 lines equal the "
             "audit dataSize values of steps 4 and 6.)" % (
-                loc(b, "ingest1/ingest-agent.log", "part-0007-writer", "length 268435456"),
-                loc(b, "ingest1/ingest-agent.log", "part-0007-writer", "locID: %d" % b2), c2, b2),
+                b.out.loc("ingest1/ingest-agent.log", "part-0007-writer", "length 268435456"),
+                b.out.loc("ingest1/ingest-agent.log", "part-0007-writer", "locID: %d" % b2), c2, b2),
             "",
             "No COMMIT_KEY/ALLOCATE_BLOCK FAILURE exists for this key, which is why the confidence is `likely`, not `confirmed`: "
             "the bundle shows the preconditions (acknowledged length above the committed one, writer active after the "
@@ -1413,13 +1257,13 @@ Background: HBase WALs of rs1/rs2 roll hourly (created and closed by their write
 S3 traffic.
 """ % (k, m["L_AUTO"], m["L_AUTO"]),
         [
-            "1. %s CREATE_FILE by svc-collector/10.20.3.17." % loc(b, r, "CREATE_FILE", k),
-            "2. %s ALLOCATE_BLOCK dataSize 268435000 at 02:31:40, the writer's last OM-visible act (T_last)." % loc(b, r, "ALLOCATE_BLOCK", k),
-            "3. %s leader `for commit: 1` at 04:32 (T_last + 2h + under one interval)." % loc(b, "om1/ozone-hadoop-om-om1.log", "for commit: 1"),
+            "1. %s CREATE_FILE by svc-collector/10.20.3.17." % b.out.loc(r, "CREATE_FILE", k),
+            "2. %s ALLOCATE_BLOCK dataSize 268435000 at 02:31:40, the writer's last OM-visible act (T_last)." % b.out.loc(r, "ALLOCATE_BLOCK", k),
+            "3. %s leader `for commit: 1` at 04:32 (T_last + 2h + under one interval)." % b.out.loc("om1/ozone-hadoop-om-om1.log", "for commit: 1"),
             "4. %s auto-commit `user= | ip= | op=COMMIT_KEY` dataSize %d ≥ 268435000." % (
-                loc(b, "om1/om-audit-om1.log", "user= | ip=", k), m["L_AUTO"]),
+                b.out.loc("om1/om-audit-om1.log", "user= | ip=", k), m["L_AUTO"]),
             "5. %s RECOVER_LEASE FAILURE KEY_ALREADY_CLOSED by **ops/10.20.0.5**, not the writer; OM ERROR %s."
-            % (loc(b, "om1/om-audit-om1.log", "RECOVER_LEASE", k), loc(b, "om1/ozone-hadoop-om-om1.log", "Fail for recovering lease")),
+            % (b.out.loc("om1/om-audit-om1.log", "RECOVER_LEASE", k), b.out.loc("om1/ozone-hadoop-om-om1.log", "Fail for recovering lease")),
         ],
         benign=[
             "- No ALLOCATE_BLOCK of the key has a dataSize above the auto-committed %d, and no activity of the writer "
@@ -1449,12 +1293,12 @@ renews the open key's modification time, so the file never expires. It closes no
 OMSystemAudit OPEN_KEY_CLEANUP). A short hsync'ed job log (svc-batch) opens and closes within 25 minutes. Background traffic and a failed DELETE_KEY.
 """ % (k, m["L_CLOSE"]),
         [
-            "1. %s CREATE_FILE at 18:02:11." % loc(b, r, "CREATE_FILE", k),
+            "1. %s CREATE_FILE at 18:02:11." % b.out.loc(r, "CREATE_FILE", k),
             "2. %s, %s, %s ALLOCATE_BLOCKs (gaps 99, 96, 96 min, all < 2h); dataSize = the last hsync offsets."
-            % (loc(b, r, "ALLOCATE_BLOCK", k, nth=1), loc(b, r, "ALLOCATE_BLOCK", k, nth=2), loc(b, r, "ALLOCATE_BLOCK", k, nth=3)),
-            "3. %s COMMIT_KEY SUCCESS by the writer at 00:00:04, dataSize %d." % (loc(b, "om1/om-audit-om1.log", "COMMIT_KEY", k), m["L_CLOSE"]),
-            "4. %s (the deletion run) and all other runs in `om1/ozone-hadoop-om-om1.log`: `for commit: 0`." % loc(
-                b, "om1/ozone-hadoop-om-om1.log", "submitted for deletion: 1"),
+            % (b.out.loc(r, "ALLOCATE_BLOCK", k, nth=1), b.out.loc(r, "ALLOCATE_BLOCK", k, nth=2), b.out.loc(r, "ALLOCATE_BLOCK", k, nth=3)),
+            "3. %s COMMIT_KEY SUCCESS by the writer at 00:00:04, dataSize %d." % (b.out.loc("om1/om-audit-om1.log", "COMMIT_KEY", k), m["L_CLOSE"]),
+            "4. %s (the deletion run) and all other runs in `om1/ozone-hadoop-om-om1.log`: `for commit: 0`." % b.out.loc(
+                "om1/ozone-hadoop-om-om1.log", "submitted for deletion: 1"),
         ],
         benign=[
             "- No blank-user COMMIT_KEY exists in the bundle, and no KEY_NOT_FOUND.",
@@ -1488,14 +1332,14 @@ rs4 aborts and comes back at 23:52 with a new WAL. Other region servers roll the
 """ % (k, m["L_R"], m["cid"], m["D_LAST"]),
         [
             "1. %s CREATE_FILE by hbase/10.20.0.14; %s ALLOCATE_BLOCK clientID %d at 23:38:51." % (
-                loc(b, r, "CREATE_FILE", k), loc(b, r, "ALLOCATE_BLOCK", k, "SUCCESS"), m["cid"]),
+                b.out.loc(r, "CREATE_FILE", k), b.out.loc(r, "ALLOCATE_BLOCK", k, "SUCCESS"), m["cid"]),
             "2. %s, %s RECOVER_LEASE FAILURE KEY_UNDER_LEASE_SOFT_LIMIT_PERIOD by hbase/10.20.0.10 (ERROR %s)." % (
-                loc(b, r, "RECOVER_LEASE", k, nth=1), loc(b, r, "RECOVER_LEASE", k, nth=2),
-                loc(b, "om1/ozone-hadoop-om-om1.log", "Fail for recovering lease")),
+                b.out.loc(r, "RECOVER_LEASE", k, nth=1), b.out.loc(r, "RECOVER_LEASE", k, nth=2),
+                b.out.loc("om1/ozone-hadoop-om-om1.log", "Fail for recovering lease")),
             "3. %s RECOVER_LEASE SUCCESS by hbase/10.20.0.10 at 23:40:20; %s its recovery COMMIT_KEY (same user/ip, dataSize %d)."
-            % (loc(b, r, "RECOVER_LEASE", k, "SUCCESS"), loc(b, r, "COMMIT_KEY", k), m["L_R"]),
+            % (b.out.loc(r, "RECOVER_LEASE", k, "SUCCESS"), b.out.loc(r, "COMMIT_KEY", k), m["L_R"]),
             "4. %s ALLOCATE_BLOCK FAILURE KEY_NOT_FOUND by the old writer hbase/10.20.0.14, dataSize %d; OM ERROR %s (also om2/om3)."
-            % (loc(b, r, "ALLOCATE_BLOCK", k, "FAILURE"), m["D_LAST"], loc(b, "om1/ozone-hadoop-om-om1.log", "Allocate Block failed")),
+            % (b.out.loc(r, "ALLOCATE_BLOCK", k, "FAILURE"), m["D_LAST"], b.out.loc("om1/ozone-hadoop-om-om1.log", "Allocate Block failed")),
         ],
         benign=[
             "- The COMMIT_KEY before the writer's failure carries a user and ip (the recovering master), and it is preceded by a "
@@ -1503,26 +1347,11 @@ rs4 aborts and comes back at 23:52 with a new WAL. Other region servers roll the
             "It is not the OpenKeyCleanupService auto-commit (`user= | ip=`), and no blank-user COMMIT_KEY exists in the bundle.",
             "- Recovery takes the length from the datanodes, so the recovery commit (%d) is not below the fenced writer's "
             "last acknowledged offset (%d): nothing hsynced is lost." % (m["L_R"], m["D_LAST"]),
-            "- A naive rule keyed on a writer's KEY_NOT_FOUND after someone else's COMMIT_KEY would flag %s." % loc(
-                b, r, "ALLOCATE_BLOCK", k, "FAILURE"),
+            "- A naive rule keyed on a writer's KEY_NOT_FOUND after someone else's COMMIT_KEY would flag %s." % b.out.loc(
+                r, "ALLOCATE_BLOCK", k, "FAILURE"),
             "- The soft-limit behaviour the issue asks about (recovery accepted while the writer may still hsync inside one block) "
             "is explicitly not a defect claim in HDDS-16825.",
         ])
-
-
-def locf(b, pattern, *needles, nth=1):
-    """`loc` over the rotated files of one log (glob, in rotation order, the live file last)."""
-    import glob
-    cands = sorted(glob.glob(os.path.join(b.dir, pattern)), key=lambda p: (not p.endswith(".gz"), p))
-    k = 0
-    for full in cands:
-        rel = os.path.relpath(full, b.dir)
-        for n, line in enumerate(_lines(b.dir, rel), 1):
-            if all(x in line for x in needles):
-                k += 1
-                if k == nth:
-                    return "`%s:%d`" % (rel, n)
-    raise AssertionError("not found: %s %r" % (pattern, needles))
 
 
 FIRST_BLOCK_NOTE = (
@@ -1536,7 +1365,7 @@ def docs_first_block_2_0(b, m):
     k = m["key"]
     a = "om1/om-audit-om1-*.log.gz"
     write_docs(
-        b, [{"rule": "premature-lease-close", "entity": "key:/ledgers/journal/" + k, "confidence": "confirmed"}],
+        b, [finding(RULE, "key:/ledgers/journal/" + k, "confirmed")],
         "2.0.0 (`{k=v, ...}` audit params; OMAudit rotation `-%d{yyyy-MM-dd-HH-mm-ss}-%i.log.gz` every 86400 s counted from each OM's start, 11 days of rotated files)",
         "OM main logs use the vendor layout without thread `%d{ISO8601} %p %c: %m%n` (`conf/log4j.properties`). "
         "One folder per OM host. Leader om1 throughout.",
@@ -1564,23 +1393,23 @@ open-key deletion (`submitted for deletion: 1`, no audit line in 2.0.0) and a fa
 """ % (k, m["L_AUTO"], m["L_AUTO"], m["L_CLOSE"]),
         [
             "1. %s CREATE_FILE of the segment by `svc-ledger`/10.20.5.32 on 2026-05-04 11:23:07 (om2 %s, om3 %s). No clientID "
-            "is audited here (om.md 0.2)." % (locf(b, a, "CREATE_FILE", k), locf(b, "om2/om-audit-om2-*.log.gz", "CREATE_FILE", k),
-                                              locf(b, "om3/om-audit-om3-*.log.gz", "CREATE_FILE", k)),
+            "is audited here (om.md 0.2)." % (b.out.locf(a, "CREATE_FILE", k), b.out.locf("om2/om-audit-om2-*.log.gz", "CREATE_FILE", k),
+                                              b.out.locf("om3/om-audit-om3-*.log.gz", "CREATE_FILE", k)),
             "2. Nothing of this key for eight days: no ALLOCATE_BLOCK (the writer never leaves block 1), no audit of hsync.",
             "3. %s leader om1, FSO task: `submitted for deletion: 0, for commit: 1` on 2026-05-12 03:41 (7d16h after step 1)."
-            % loc(b, "om1/ozone-hadoop-om-om1.log", "for commit: 1"),
+            % b.out.loc("om1/ozone-hadoop-om-om1.log", "for commit: 1"),
             "4. %s the auto-commit `user= | ip= | op=COMMIT_KEY {… dataSize=%d …}` (om2 %s, om3 %s, same Transaction)."
-            % (locf(b, a, "user= | ip=", k), m["L_AUTO"], locf(b, "om2/om-audit-om2-*.log.gz", "user= | ip=", k),
-               locf(b, "om3/om-audit-om3-*.log.gz", "user= | ip=", k)),
+            % (b.out.locf(a, "user= | ip=", k), m["L_AUTO"], b.out.locf("om2/om-audit-om2-*.log.gz", "user= | ip=", k),
+               b.out.locf("om3/om-audit-om3-*.log.gz", "user= | ip=", k)),
             "5. %s the writer's close: COMMIT_KEY `ret=FAILURE` by the same user and ip as step 1, `KEY_NOT_FOUND … Failed to "
             "commit key, as /…/%s/%d entry is not found in the OpenKey table`, dataSize %d > %d. The clientID in the path "
             "decodes (`>> 16`) to 2026-05-04 11:23:07.403, the time of step 1. (om2 %s, om3 %s)"
-            % (locf(b, "om1/om-audit-om1*.log*", "ret=FAILURE", k), k.split("/")[-1], m["cid"], m["L_CLOSE"], m["L_AUTO"],
-               locf(b, "om2/om-audit-om2*.log*", "ret=FAILURE", k), locf(b, "om3/om-audit-om3*.log*", "ret=FAILURE", k)),
+            % (b.out.locf("om1/om-audit-om1*.log*", "ret=FAILURE", k), k.split("/")[-1], m["cid"], m["L_CLOSE"], m["L_AUTO"],
+               b.out.locf("om2/om-audit-om2*.log*", "ret=FAILURE", k), b.out.locf("om3/om-audit-om3*.log*", "ret=FAILURE", k)),
             "6. %s (om2 %s, om3 %s) OM ERROR `Key committed failed. Volume:ledgers, Bucket:journal, Key:%s. Exception:{}` "
-            "with the KEY_NOT_FOUND stack trace." % (loc(b, "om1/ozone-hadoop-om-om1.log", "Key committed failed"),
-                                                     loc(b, "om2/ozone-hadoop-om-om2.log", "Key committed failed"),
-                                                     loc(b, "om3/ozone-hadoop-om-om3.log", "Key committed failed"), k),
+            "with the KEY_NOT_FOUND stack trace." % (b.out.loc("om1/ozone-hadoop-om-om1.log", "Key committed failed"),
+                                                     b.out.loc("om2/ozone-hadoop-om-om2.log", "Key committed failed"),
+                                                     b.out.loc("om3/ozone-hadoop-om-om3.log", "Key committed failed"), k),
         ],
         notes=[
             FIRST_BLOCK_NOTE,
@@ -1593,7 +1422,7 @@ def docs_first_block_allocate_2_1(b, m):
     k = m["key"]
     a = "om-audit-om1.example.com-*.log.gz"
     write_docs(
-        b, [{"rule": "premature-lease-close", "entity": "key:/logs/archive/" + k, "confidence": "confirmed"}],
+        b, [finding(RULE, "key:/logs/archive/" + k, "confirmed")],
         "2.1.0 (JSON audit params; 2.1.0 still rotates OMAudit as `-%d{yyyy-MM-dd-HH-mm-ss}-%i.log.gz` every 86400 s, the daily `-%d{yyyy-MM-dd}-%i` pattern came with 2.2.0)",
         "Flat bundle (every file in one folder, hosts only in the file names `om1.example.com` …), shipped file layout "
         "`%d{ISO8601} [%t] %p %c: %m%n`. om2 is the leader throughout (its OpenKeyCleanupService runs keep the phase of "
@@ -1620,22 +1449,22 @@ days, which renews its lease; it is never auto-committed. Other users' traffic, 
 """ % (k, m["L_AUTO"], m["L_AUTO"], m["cid"], m["D_FAIL"]),
         [
             "1. %s CREATE_FILE by `svc-shipper`/10.20.6.14 on 2026-10-21 09:12:55 (om2 %s, om3 %s)."
-            % (locf(b, a, "CREATE_FILE", k), locf(b, "om-audit-om2.example.com-*.log.gz", "CREATE_FILE", k),
-               locf(b, "om-audit-om3.example.com-*.log.gz", "CREATE_FILE", k)),
+            % (b.out.locf(a, "CREATE_FILE", k), b.out.locf("om-audit-om2.example.com-*.log.gz", "CREATE_FILE", k),
+               b.out.locf("om-audit-om3.example.com-*.log.gz", "CREATE_FILE", k)),
             "2. %s leader om2, FSO task: `submitted for deletion: 0, for commit: 1` on 2026-10-28 22:08 (7d12h55m after step 1)."
-            % loc(b, "ozone-hadoop-om-om2.example.com.log", "for commit: 1"),
+            % b.out.loc("ozone-hadoop-om-om2.example.com.log", "for commit: 1"),
             "3. %s the auto-commit `user= | ip= | op=COMMIT_KEY {…\"dataSize\":\"%d\"…}` (om2 %s, om3 %s, same Transaction)."
-            % (locf(b, a, "user= | ip=", k), m["L_AUTO"], locf(b, "om-audit-om2.example.com-*.log.gz", "user= | ip=", k),
-               locf(b, "om-audit-om3.example.com-*.log.gz", "user= | ip=", k)),
+            % (b.out.locf(a, "user= | ip=", k), m["L_AUTO"], b.out.locf("om-audit-om2.example.com-*.log.gz", "user= | ip=", k),
+               b.out.locf("om-audit-om3.example.com-*.log.gz", "user= | ip=", k)),
             "4. %s the writer's ALLOCATE_BLOCK `ret=FAILURE` by the same user and ip as step 1, `\"clientID\":\"%d\"` "
             "(`>> 16` = 2026-10-21 09:12:55.289, step 1), dataSize %d > %d, `KEY_NOT_FOUND … Open Key not found /…/%s/%d`."
-            " (om2 %s, om3 %s)" % (locf(b, "om-audit-om1.example.com*.log*", "ret=FAILURE", k), m["cid"], m["D_FAIL"], m["L_AUTO"],
-                                   k.split("/")[-1], m["cid"], locf(b, "om-audit-om2.example.com*.log*", "ret=FAILURE", k),
-                                   locf(b, "om-audit-om3.example.com*.log*", "ret=FAILURE", k)),
+            " (om2 %s, om3 %s)" % (b.out.locf("om-audit-om1.example.com*.log*", "ret=FAILURE", k), m["cid"], m["D_FAIL"], m["L_AUTO"],
+                                   k.split("/")[-1], m["cid"], b.out.locf("om-audit-om2.example.com*.log*", "ret=FAILURE", k),
+                                   b.out.locf("om-audit-om3.example.com*.log*", "ret=FAILURE", k)),
             "5. %s (om2 %s, om3 %s) OM ERROR `Allocate Block failed. Volume:logs, Bucket:archive, OpenKey:/…/%d. Exception:{}` "
-            "with the KEY_NOT_FOUND stack trace." % (loc(b, "ozone-hadoop-om-om1.example.com.log", "Allocate Block failed"),
-                                                     loc(b, "ozone-hadoop-om-om2.example.com.log", "Allocate Block failed"),
-                                                     loc(b, "ozone-hadoop-om-om3.example.com.log", "Allocate Block failed"), m["cid"]),
+            "with the KEY_NOT_FOUND stack trace." % (b.out.loc("ozone-hadoop-om-om1.example.com.log", "Allocate Block failed"),
+                                                     b.out.loc("ozone-hadoop-om-om2.example.com.log", "Allocate Block failed"),
+                                                     b.out.loc("ozone-hadoop-om-om3.example.com.log", "Allocate Block failed"), m["cid"]),
         ],
         notes=[
             FIRST_BLOCK_NOTE,
@@ -1670,16 +1499,16 @@ Three segments never leave their first block, and none of them is the bug:
 """ % (m["k1"], m["k2"], m["L_R"], m["L_F2"], m["k3"], m["L_AUTO3"]),
         [
             "1. %s CREATE_FILE of ledger-1's segment; %s its COMMIT_KEY SUCCESS by the writer 6d21h later."
-            % (locf(b, r, "CREATE_FILE", m["k1"]), locf(b, r, "COMMIT_KEY", m["k1"])),
+            % (b.out.locf(r, "CREATE_FILE", m["k1"]), b.out.locf(r, "COMMIT_KEY", m["k1"])),
             "2. %s CREATE_FILE of ledger-3's segment; %s RECOVER_LEASE SUCCESS by 10.20.5.40; %s the recovery COMMIT_KEY "
             "(user and ip of the recoverer); %s ledger-3's COMMIT_KEY FAILURE KEY_NOT_FOUND (clientID %d = its own session); "
-            "%s OM ERROR." % (locf(b, r, "CREATE_FILE", m["k2"]), locf(b, r, "RECOVER_LEASE", m["k2"]),
-                              locf(b, r, "COMMIT_KEY", m["k2"], "10.20.5.40"), locf(b, r, "ret=FAILURE", m["k2"]),
-                              m["cid2"], loc(b, "om1/ozone-hadoop-om-om1.log", "Key committed failed")),
+            "%s OM ERROR." % (b.out.locf(r, "CREATE_FILE", m["k2"]), b.out.locf(r, "RECOVER_LEASE", m["k2"]),
+                              b.out.locf(r, "COMMIT_KEY", m["k2"], "10.20.5.40"), b.out.locf(r, "ret=FAILURE", m["k2"]),
+                              m["cid2"], b.out.loc("om1/ozone-hadoop-om-om1.log", "Key committed failed")),
             "3. %s CREATE_FILE of ledger-2's segment; %s leader `for commit: 1`; %s the auto-commit (`user= | ip=`), "
             "dataSize %d. No later line of that key." % (
-                locf(b, r, "CREATE_FILE", m["k3"]), loc(b, "om1/ozone-hadoop-om-om1.log", "for commit: 1"),
-                locf(b, "om1/om-audit-om1*.log*", "user= | ip=", m["k3"]), m["L_AUTO3"]),
+                b.out.locf(r, "CREATE_FILE", m["k3"]), b.out.loc("om1/ozone-hadoop-om-om1.log", "for commit: 1"),
+                b.out.locf("om1/om-audit-om1*.log*", "user= | ip=", m["k3"]), m["L_AUTO3"]),
         ],
         benign=[
             "- ledger-1: the writer closes its own file before the hard limit; OM never auto-commits it. A rule that flags "
@@ -1717,12 +1546,12 @@ FAILURE KEY_NOT_FOUND at dataSize %d, by the same user and ip as A's CREATE_FILE
 """ % (k, m["cid_b"], m["cid_a"], m["L_AUTO"], m["L_AUTO"], m["L_B"]),
         [
             "1. %s CREATE_FILE at 16:20:11 (session B) and %s CREATE_FILE at 16:52:30 (session A), both `svc-ingest`/10.20.4.27."
-            % (locf(b, r, "CREATE_FILE", k), locf(b, r, "CREATE_FILE", k, nth=2)),
+            % (b.out.locf(r, "CREATE_FILE", k), b.out.locf(r, "CREATE_FILE", k, nth=2)),
             "2. %s leader `submitted for deletion: 1, for commit: 1`; %s A's auto-commit (`user= | ip=`, dataSize %d)."
-            % (loc(b, "om1/ozone-hadoop-om-om1.log", "for commit: 1"), locf(b, r, "user= | ip=", k), m["L_AUTO"]),
+            % (b.out.loc("om1/ozone-hadoop-om-om1.log", "for commit: 1"), b.out.locf(r, "user= | ip=", k), m["L_AUTO"]),
             "3. %s COMMIT_KEY FAILURE KEY_NOT_FOUND at dataSize %d, `…/%s/%d entry is not found in the OpenKey table`; "
-            "%s OM ERROR." % (locf(b, "om1/om-audit-om1*.log*", "ret=FAILURE", k), m["L_B"], k.split("/")[-1], m["cid_b"],
-                              loc(b, "om1/ozone-hadoop-om-om1.log", "Key committed failed")),
+            "%s OM ERROR." % (b.out.locf("om1/om-audit-om1*.log*", "ret=FAILURE", k), m["L_B"], k.split("/")[-1], m["cid_b"],
+                              b.out.loc("om1/ozone-hadoop-om-om1.log", "Key committed failed")),
         ],
         benign=[
             "- The failing request is not the auto-committed session's writer: the clientID in its path, %d, decodes (`>> 16`) "

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Sample bundles for rule `overwritten-op-state` (HDDS-17219, SCM HA).
 
-Python 3.11 standard library only, deterministic (fixed seeds, gzip mtime=0).
+Python 3.11 standard library only, deterministic (fixed seeds); layouts and files through ozlog.
 Run from anywhere:  python3 samples/gen/hdds_17219.py
 It rewrites samples/HDDS-17219-*/ next to this script's parent folder.
 
@@ -11,48 +11,30 @@ ServerState.setLeader. A small discrete-event simulation of three SCMs (role, te
 op state per datanode, admin monitor tracked/pending/cancelled sets) and five datanodes
 (persisted op state, heartbeats every 30 s to every SCM) decides which line each host prints.
 """
-import datetime
-import gzip
 import heapq
-import io
-import json
-import os
 import random
-import shutil
 import uuid
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # samples/
+from ozlog import loggers as L
+from ozlog.bundle import (BundleDir, audit_rollover, compose_entries, compose_v2_prefixes, daemon_log, finding,
+                          rfa_backup)
+from ozlog.log4j import audit_lines, audit_msg, epoch_ms, from_epoch_ms, json_params, log_lines, parse_time
+from ozlog.ozone import (RM_RUNNING, SBDS_RUNNING, affinity_executor, ctx_leader, ctx_ready, datanode_details,
+                         dead_node, healthy_node, ipc_handler, leader_change, member_id, not_finalized, queue_cleared,
+                         random_uuid, ratis_group, replica_details, rm_pass, role_change, scm_becomes_leader,
+                         scm_leader_changed, scm_steps_down, stale_node)
+
+RULE = "overwritten-op-state"
 
 # ----------------------------------------------------------------------------------------------
-# Loggers (scm.md §6 / §2.x: logger name = FQCN)
-NDM = "org.apache.hadoop.hdds.scm.node.NodeDecommissionManager"
-MON = "org.apache.hadoop.hdds.scm.node.DatanodeAdminMonitorImpl"
-SNM = "org.apache.hadoop.hdds.scm.node.SCMNodeManager"
-RO2H = "org.apache.hadoop.hdds.scm.node.ReadOnlyHealthyToHealthyNodeHandler"
-SAH = "org.apache.hadoop.hdds.scm.node.StartDatanodeAdminHandler"
-STALE = "org.apache.hadoop.hdds.scm.node.StaleNodeHandler"
-DEAD = "org.apache.hadoop.hdds.scm.node.DeadNodeHandler"
-SSM = "org.apache.hadoop.hdds.scm.ha.SCMStateMachine"
-CTX = "org.apache.hadoop.hdds.scm.ha.SCMContext"
-RAFT = "org.apache.ratis.server.RaftServer$Division"
-ICR = "org.apache.hadoop.hdds.scm.container.IncrementalContainerReportHandler"
-RM = "org.apache.hadoop.hdds.scm.container.replication.ReplicationManager"
-BDS = "org.apache.hadoop.hdds.scm.block.SCMBlockDeletingService"
-
 ADMIN_STATES = ("DECOMMISSIONING", "ENTERING_MAINTENANCE", "IN_MAINTENANCE")
 HB_MS = 30000       # hdds.heartbeat.interval default 30s
 MON_MS = 30000      # ozone.scm.datanode.admin.monitor.interval default 30s
 
 
 def ms_of(date, hms, ms=0):
-    d = datetime.datetime.strptime(date + " " + hms, "%Y-%m-%d %H:%M:%S")
-    d = d.replace(tzinfo=datetime.timezone.utc)
-    return int(d.timestamp() * 1000) + ms
-
-
-def fmt_ts(t):
-    d = datetime.datetime.fromtimestamp(t // 1000, tz=datetime.timezone.utc)
-    return d.strftime("%Y-%m-%d %H:%M:%S") + ",%03d" % (t % 1000)
+    """Epoch milliseconds (the simulation's clock) of `date hms` UTC, plus ms."""
+    return epoch_ms(parse_time("%s %s.000" % (date, hms))) + ms
 
 
 def tracked_hex(u):
@@ -66,8 +48,8 @@ class Node:
     def __init__(self, name, uid, host, ip):
         self.name, self.uid, self.host, self.ip = name, uid, host, ip
 
-    def __str__(self):  # DatanodeDetails.toString(): id(host/ip)  (scm.md §3)
-        return "%s(%s/%s)" % (self.uid, self.host, self.ip)
+    def __str__(self):
+        return datanode_details(self.uid, self.host, self.ip)
 
     @property
     def tracked(self):
@@ -77,22 +59,18 @@ class Node:
 class Scm:
     def __init__(self, name, sid, host, ip, group, skew):
         self.name, self.sid, self.host, self.ip, self.skew = name, sid, host, ip, skew
-        self.mid = "%s@%s" % (sid, group)  # Ratis memberId
-
-
-def rand_uuid(rng):
-    return str(uuid.UUID(int=rng.getrandbits(128), version=4))
+        self.mid = member_id(sid, group)
 
 
 class Cluster:
     def __init__(self, seed, dn_hosts, dn_ips, scm_hosts, scm_ips, skews):
         rng = random.Random(seed)
-        cid = rand_uuid(rng)
+        cid = random_uuid(rng)
         self.cluster_id = "CID-" + cid
-        self.group = "group-" + cid.replace("-", "")[-12:].upper()
-        self.scms = [Scm("scm%d" % (i + 1), rand_uuid(rng), scm_hosts[i], scm_ips[i], self.group, skews[i])
+        self.group = ratis_group(cid)
+        self.scms = [Scm("scm%d" % (i + 1), random_uuid(rng), scm_hosts[i], scm_ips[i], self.group, skews[i])
                      for i in range(3)]
-        self.dns = [Node("dn%d" % (i + 1), rand_uuid(rng), dn_hosts[i], dn_ips[i]) for i in range(len(dn_hosts))]
+        self.dns = [Node("dn%d" % (i + 1), random_uuid(rng), dn_hosts[i], dn_ips[i]) for i in range(len(dn_hosts))]
         self.pipes = {}
         self.rng = rng
 
@@ -103,7 +81,7 @@ class Cluster:
         return next(d for d in self.dns if d.name == name)
 
     def new_pipe(self, members):
-        pid = "Pipeline-" + rand_uuid(self.rng)
+        pid = "Pipeline-" + random_uuid(self.rng)
         self.pipes[pid] = list(members)
         return pid
 
@@ -165,8 +143,7 @@ class Sim:
 
     def audit(self, s, t, user, ip, op, params, tag=None):
         self.seq += 1
-        body = "user=%s | ip=%s | op=%s %s | ret=SUCCESS" % (user, ip, op, params)
-        r = dict(t=t, seq=self.seq, kind="audit", level="INFO", msg=body, tag=tag)
+        r = dict(t=t, seq=self.seq, kind="audit", level="INFO", msg=audit_msg(user, ip, op, params, "SUCCESS"), tag=tag)
         self.recs[s].append(r)
         return r
 
@@ -176,7 +153,7 @@ class Sim:
     # -- helpers --
     def ipc_thread(self, s, port=9861):
         self.ipc[s] = (self.ipc[s] + self.rng.choice([1, 2, 3, 5, 7])) % 10
-        return "IPC Server handler %d on default port %d" % (self.ipc[s] if port == 9861 else self.ipc[s] % 4, port)
+        return ipc_handler(self.ipc[s] if port == 9861 else self.ipc[s] % 4, port)
 
     def ev_thread(self, s, what):
         return "%s-EventQueue-%s" % (s, what)
@@ -195,7 +172,7 @@ class Sim:
         # of a HEALTHY node.
         if self.health[s][d.name] == "HEALTHY":
             return self.log(s, t, self.ev_thread(s, "HealthyReadonlyToHealthyNodeForReadOnlyHealthyToHealthyNodeHandler"),
-                            "INFO", RO2H, "Datanode %s moved to HEALTHY state." % d)
+                            "INFO", L.READONLY_TO_HEALTHY_HANDLER, healthy_node(d))
         if self.health[s][d.name] == "DEAD":
             # NodeStateManager.setNodeOperationalState fires the event of the node's current health:
             # DEAD_NODE -> DeadNodeHandler runs again.
@@ -244,11 +221,11 @@ class Sim:
         last = self.lastrep[s][d.name]
         if role == "L":
             if rep[0] != last[0] and rep[0] in ("ENTERING_MAINTENANCE", "DECOMMISSIONING", "IN_SERVICE"):
-                r = self.log(s, t, th, "INFO", SNM, "Notifying ReplicationManager of node state change for %s: %s -> %s"
+                r = self.log(s, t, th, "INFO", L.NODE_MANAGER, "Notifying ReplicationManager of node state change for %s: %s -> %s"
                              % (d, last[0], rep[0]))
                 self.tag("notify:%s:%s:%s>%s" % (s, d.name, last[0], rep[0]), r)
             if rep != st:
-                r = self.log(s, t, th, "INFO", SNM,
+                r = self.log(s, t, th, "INFO", L.NODE_MANAGER,
                              "Scheduling a command to update the operationalState persisted on %s as the reported value "
                              "(%s, %d) does not match the value stored in SCM (%s, %d)" % (d, rep[0], rep[1], st[0], st[1]))
                 self.tag("sched:%s:%s:%s>%s" % (s, d.name, rep[0], st[0]), r)
@@ -262,7 +239,7 @@ class Sim:
                 self.at(ap, self.dn_apply, d, st)
         else:
             if rep != st:
-                r = self.log(s, t, th, "INFO", SNM,
+                r = self.log(s, t, th, "INFO", L.NODE_MANAGER,
                              "Update the operationalState saved in follower SCM for %s as the reported value (%s, %d) "
                              "does not match the value stored in SCM (%s, %d)" % (d, rep[0], rep[1], st[0], st[1]))
                 self.tag("copy:%s:%s:%s>%s" % (s, d.name, st[0], rep[0]), r)
@@ -273,7 +250,7 @@ class Sim:
         else:
             params = {"datanodeUUID": d.uid, "command": "[]"}
         r = self.audit(s, t + self.rng.randrange(0, 2), "hadoop", d.ip, "SEND_HEARTBEAT",
-                       json.dumps(params, separators=(",", ":")))
+                       json_params(params))
         if cmds:
             self.tag("hbcmd:%s:%s" % (s, d.name), r)
 
@@ -298,7 +275,7 @@ class Sim:
             if d in self.tracked[s]:
                 self.tracked[s].remove(d)
             self.write_op(s, tt, d, "IN_SERVICE", 0)
-            r = self.log(s, tt, th, "INFO", MON, "Recommissioned node %s" % d.tracked)
+            r = self.log(s, tt, th, "INFO", L.ADMIN_MONITOR, "Recommissioned node %s" % d.tracked)
             self.tag("recommissioned:%s:%s" % (s, d.name), r)
             tt += 1
         for d in list(self.pending[s]):
@@ -310,7 +287,7 @@ class Sim:
             st = self.stored[s][d.name]
             tt += self.rng.randrange(1, 3)
             if st[0] not in ADMIN_STATES:
-                r = self.log(s, tt, th, "WARN", MON,
+                r = self.log(s, tt, th, "WARN", L.ADMIN_MONITOR,
                              "Datanode %s has an operational state of %s when it should be undergoing decommission or "
                              "maintenance. Aborting admin for this node." % (d, st[0]))
                 self.tag("abort:%s:%s" % (s, d.name), r)
@@ -326,7 +303,7 @@ class Sim:
                     tt += delay + 1
                 continue
             if self.health[s][d.name] == "DEAD" and st[0] != "IN_MAINTENANCE":
-                r = self.log(s, tt, th, "ERROR", MON, "Datanode %s is dead but is not IN_MAINTENANCE. Aborting the admin "
+                r = self.log(s, tt, th, "ERROR", L.ADMIN_MONITOR, "Datanode %s is dead but is not IN_MAINTENANCE. Aborting the admin "
                              "workflow for this node" % d)
                 self.tag("deadabort:%s:%s" % (s, d.name), r)
                 self.tracked[s].remove(d)
@@ -336,28 +313,28 @@ class Sim:
                 continue
             pl = [p for p in self.cl.pipes if p in self.open_pipes and d.name in self.cl.pipes[p]]
             if pl:
-                self.log(s, tt, th, "INFO", MON, "Waiting for pipelines to close for %s. There are %d pipelines"
+                self.log(s, tt, th, "INFO", L.ADMIN_MONITOR, "Waiting for pipelines to close for %s. There are %d pipelines"
                          % (d.tracked, len(pl)))
                 continue
             if self.lastrep[s][d.name][0] != st[0]:
                 continue
             c = self.counts.get(d.name, lambda s_, t_: (40, 0, 0, 0))(s, t)
-            self.log(s, tt, th, "INFO", MON, "%s has %d sufficientlyReplicated, %d deleting, %d underReplicated and %d "
+            self.log(s, tt, th, "INFO", L.ADMIN_MONITOR, "%s has %d sufficientlyReplicated, %d deleting, %d underReplicated and %d "
                      "unclosed containers" % ((d.tracked,) + tuple(c)))
             if c[2] == 0 and c[3] == 0:
                 if st[0] == "DECOMMISSIONING":
                     self.write_op(s, tt, d, "DECOMMISSIONED", 0)
-                    r = self.log(s, tt, th, "INFO", MON, "Datanode %s has completed the admin workflow. The operational "
+                    r = self.log(s, tt, th, "INFO", L.ADMIN_MONITOR, "Datanode %s has completed the admin workflow. The operational "
                                  "state has been set to DECOMMISSIONED" % d)
                     self.tag("completed:%s:%s" % (s, d.name), r)
                     self.tracked[s].remove(d)
                 else:
-                    r = self.log(s, tt, th, "INFO", MON, "Datanode %s has entered maintenance" % d)
+                    r = self.log(s, tt, th, "INFO", L.ADMIN_MONITOR, "Datanode %s has entered maintenance" % d)
                     self.tag("entered:%s:%s" % (s, d.name), r)
                     self.write_op(s, tt, d, "IN_MAINTENANCE", st[1])
         if self.tracked[s] or self.pending[s]:
             tt += self.rng.randrange(1, 4)
-            r = self.log(s, tt, th, "INFO", MON, "There are %d nodes tracked for decommission and maintenance.  %d pending "
+            r = self.log(s, tt, th, "INFO", L.ADMIN_MONITOR, "There are %d nodes tracked for decommission and maintenance.  %d pending "
                          "nodes." % (len(self.tracked[s]), len(self.pending[s])))
             self.tag("there-are:%s" % s, r)
         cb = self.after_tick.pop((s, t), None)
@@ -367,14 +344,14 @@ class Sim:
     def admin_start(self, t, s, d):
         pl = [p for p in self.cl.pipes if p in self.open_pipes and d.name in self.cl.pipes[p]]
         th = self.ev_thread(s, "StartAdminOnNodeForStartDatanodeAdminHandler")
-        r = self.log(s, t, th, "INFO", SAH, "Admin start on datanode %s. Finalizing its pipelines [%s]" % (d, ", ".join(pl)))
+        r = self.log(s, t, th, "INFO", L.START_ADMIN_HANDLER, "Admin start on datanode %s. Finalizing its pipelines [%s]" % (d, ", ".join(pl)))
         self.tag("adminstart:%s:%s" % (s, d.name), r)
         if self.is_leader(s):
             for p in pl:
                 self.at(t + self.pipe_close_delay + self.rng.randrange(0, 300), self.close_pipe, p)
         else:
             for i, p in enumerate(pl):
-                self.log(s, t + 3 + i, th, "INFO", SAH, "Could not finalize pipeline=%s for dn=%s" % (p, d))
+                self.log(s, t + 3 + i, th, "INFO", L.START_ADMIN_HANDLER, not_finalized(p, d))
 
     def close_pipe(self, t, p):
         self.open_pipes.discard(p)
@@ -382,8 +359,8 @@ class Sim:
     # -- admin RPCs on the leader (scm.md §2.2 NodeDecommissionManager, §1.2 audit) --
     def decommission(self, t, s, d, typed, admin_ip="10.0.0.21"):
         th = self.ipc_thread(s, 9860)
-        self.log(s, t, th, "INFO", NDM, "Force flag = false. Checking if decommission is possible for dns: [%s]" % d)
-        r = self.log(s, t + 11, th, "INFO", NDM, "Starting Decommission for node %s" % d)
+        self.log(s, t, th, "INFO", L.DECOMMISSION_MANAGER, "Force flag = false. Checking if decommission is possible for dns: [%s]" % d)
+        r = self.log(s, t + 11, th, "INFO", L.DECOMMISSION_MANAGER, "Starting Decommission for node %s" % d)
         self.tag("startdecom:%s:%s" % (s, d.name), r)
         self.write_op(s, t + 11, d, "DECOMMISSIONING", 0)
         self.pending[s].append(d)
@@ -393,7 +370,7 @@ class Sim:
 
     def recommission(self, t, s, d, typed, admin_ip="10.0.0.21"):
         th = self.ipc_thread(s, 9860)
-        r = self.log(s, t, th, "INFO", NDM, "Queued node %s for recommission" % d)
+        r = self.log(s, t, th, "INFO", L.DECOMMISSION_MANAGER, "Queued node %s for recommission" % d)
         self.tag("queued:%s:%s" % (s, d.name), r)
         if d in self.pending[s]:
             self.pending[s].remove(d)
@@ -404,9 +381,9 @@ class Sim:
     def start_maintenance(self, t, s, d, typed, hours, admin_ip="10.0.0.21"):
         th = self.ipc_thread(s, 9860)
         expiry = (t // 1000) + hours * 3600
-        self.log(s, t, th, "INFO", NDM, "Force flag = false. Checking if maintenance is possible for dns: [%s]" % d)
+        self.log(s, t, th, "INFO", L.DECOMMISSION_MANAGER, "Force flag = false. Checking if maintenance is possible for dns: [%s]" % d)
         self.write_op(s, t + 9, d, "ENTERING_MAINTENANCE", expiry)
-        self.log(s, t + 10, th, "INFO", NDM, "Starting Maintenance for node %s" % d)
+        self.log(s, t + 10, th, "INFO", L.DECOMMISSION_MANAGER, "Starting Maintenance for node %s" % d)
         self.pending[s].append(d)
         self.audit(s, t + 12, "hadoop", admin_ip, "START_MAINTENANCE_NODES",
                    '{"endInHours":"%d","nodes":"[%s]","force":"false"}' % (hours, typed))
@@ -414,8 +391,7 @@ class Sim:
     # -- leadership (scm.md §2.1; Ratis RaftServerImpl.setRole pads the old role to 9) --
     def _role_line(self, s, t, th, old, new, term, reason):
         sc = self.cl.scm(s)
-        return self.log(s, t, th, "INFO", RAFT, "%s: changes role from %9s to %s at term %d for %s"
-                        % (sc.mid, old, new, term, reason))
+        return self.log(s, t, th, "INFO", L.RAFT_DIVISION, role_change(sc.mid, old, new, term, reason))
 
     def step_down(self, t, s, reason="StepDownReason:JVM_PAUSE"):
         sc = self.cl.scm(s)
@@ -423,13 +399,12 @@ class Sim:
         th = sc.mid + "-LeaderStateImpl"
         r = self._role_line(s, t, th, "LEADER", "FOLLOWER", term, reason)
         self.tag("raft-stepdown:%s" % s, r)
-        r = self.log(s, t + 1, th, "INFO", SSM, "SCM %s steps down from being leader." % sc.sid)
+        r = self.log(s, t + 1, th, "INFO", L.SCM_STATE_MACHINE, scm_steps_down(sc.sid))
         self.tag("stepdown:%s" % s, r)
-        r = self.log(s, t + 1, th, "INFO", CTX, "update <isLeader,term> from <true,%d> to <false,0>" % term)
+        r = self.log(s, t + 1, th, "INFO", L.SCM_CONTEXT, ctx_leader(True, term, False, 0))
         self.tag("ctx-false:%s" % s, r)
-        self.log(s, t + 1, th, "INFO", CTX, "update <isLeaderReady> from <true> to <false>")
-        self.log(s, t + 2, th, "INFO", RAFT, "%s: change Leader from %s to null at term %d for %s"
-                 % (sc.mid, sc.sid, term, reason))
+        self.log(s, t + 1, th, "INFO", L.SCM_CONTEXT, ctx_ready(True, False))
+        self.log(s, t + 2, th, "INFO", L.RAFT_DIVISION, leader_change(sc.mid, sc.sid, "null", term, reason))
         self.role[s] = ("F", 0)
         self.ready[s] = False
 
@@ -437,9 +412,8 @@ class Sim:
         sc = self.cl.scm(s)
         self._role_line(s, t, sc.mid + "-FollowerState", "FOLLOWER", "CANDIDATE", term, "changeToCandidate")
         if known_leader:  # ServerState.initElection -> setLeader(null, phase)
-            self.log(s, t + 2, "%s-LeaderElection%d" % (sc.mid, election_no), "INFO", RAFT,
-                     "%s: change Leader from %s to null at term %d for PRE_VOTE"
-                     % (sc.mid, self.cl.scm(known_leader).sid, term))
+            self.log(s, t + 2, "%s-LeaderElection%d" % (sc.mid, election_no), "INFO", L.RAFT_DIVISION,
+                     leader_change(sc.mid, self.cl.scm(known_leader).sid, "null", term, "PRE_VOTE"))
 
     def candidate_to_follower(self, t, s, term, reason, th=None):
         sc = self.cl.scm(s)
@@ -452,45 +426,86 @@ class Sim:
         r = self._role_line(s, t, th, "CANDIDATE", "LEADER", term, "changeToLeader")
         self.tag("raft-leader:%s" % s, r)
         # ServerState.setLeader calls notifyLeaderChanged before it logs "change Leader"
-        r = self.log(s, t + 1, th, "INFO", SSM, "current SCM %s becomes leader of term %d" % (sc.sid, term))
+        r = self.log(s, t + 1, th, "INFO", L.SCM_STATE_MACHINE, scm_becomes_leader(sc.sid, term))
         self.tag("becomes-leader:%s" % s, r)
-        r = self.log(s, t + 1, th, "INFO", CTX, "update <isLeader,term> from <false,0> to <true,%d>" % term)
+        r = self.log(s, t + 1, th, "INFO", L.SCM_CONTEXT, ctx_leader(False, 0, True, term))
         self.tag("ctx-true:%s" % s, r)
         self.role[s] = ("L", term)
         tt = t + 2
         for d in self.cl.dns:  # NodeDecommissionManager.onBecomeLeader -> continueAdminForNode
             if self.stored[s][d.name][0] in ADMIN_STATES:
-                r = self.log(s, tt, th, "INFO", NDM, "Continue admin for datanode %s" % d)
+                r = self.log(s, tt, th, "INFO", L.DECOMMISSION_MANAGER, "Continue admin for datanode %s" % d)
                 self.tag("continue:%s:%s" % (s, d.name), r)
                 if d not in self.pending[s]:
                     self.pending[s].append(d)
                 tt += 1
-        self.log(s, tt + 1, th, "INFO", RAFT, "%s: change Leader from null to %s at term %d for becomeLeader, leader "
-                 "elected after %dms" % (sc.mid, sc.sid, term, elected_after))
+        self.log(s, tt + 1, th, "INFO", L.RAFT_DIVISION, leader_change(sc.mid, "null", sc.sid, term, "becomeLeader", elected_after))
         self.at(tt + self.rng.randrange(90, 160), self.leader_ready, s)
 
     def leader_ready(self, t, s):
         sc = self.cl.scm(s)
         th = sc.mid + "-StateMachineUpdater"
-        self.log(s, t, th, "INFO", CTX, "update <isLeaderReady> from <false> to <true>")
-        self.log(s, t + 1, th, "INFO", RM, "Service ReplicationManager transitions to RUNNING.")
-        self.log(s, t + 2, th, "INFO", BDS, "notifyStatusChanged:RUNNING")
+        self.log(s, t, th, "INFO", L.SCM_CONTEXT, ctx_ready(False, True))
+        self.log(s, t + 1, th, "INFO", L.REPLICATION_MANAGER, RM_RUNNING)
+        self.log(s, t + 2, th, "INFO", L.BLOCK_DELETING_SERVICE, SBDS_RUNNING)
         self.ready[s] = True
 
     def follower_learns(self, t, s, leader, term, elected_after, th=None):
         sc, lc = self.cl.scm(s), self.cl.scm(leader)
         th = th or "%s-server-thread%d" % (sc.sid, self.rng.randrange(1, 6))
-        r = self.log(s, t, th, "INFO", SSM, "Leader changed to %s, current SCM %s is still follower." % (lc.sid, sc.sid))
+        r = self.log(s, t, th, "INFO", L.SCM_STATE_MACHINE, scm_leader_changed(lc.sid, sc.sid))
         self.tag("leader-changed:%s" % s, r)
-        self.log(s, t, th, "INFO", RAFT, "%s: change Leader from null to %s at term %d for appendEntries, leader "
-                 "elected after %dms" % (sc.mid, lc.sid, term, elected_after))
+        self.log(s, t, th, "INFO", L.RAFT_DIVISION, leader_change(sc.mid, "null", lc.sid, term, "appendEntries", elected_after))
 
     def follower_new_term(self, t, s, old_leader, term, th=None):
         # ServerState.updateCurrentTerm -> setLeader(null, "updateCurrentTerm") on a vote request of a higher term
         sc = self.cl.scm(s)
         th = th or "%s-server-thread%d" % (sc.sid, self.rng.randrange(1, 6))
-        self.log(s, t, th, "INFO", RAFT, "%s: change Leader from %s to null at term %d for updateCurrentTerm"
-                 % (sc.mid, self.cl.scm(old_leader).sid, term))
+        self.log(s, t, th, "INFO", L.RAFT_DIVISION, leader_change(sc.mid, self.cl.scm(old_leader).sid, "null", term, "updateCurrentTerm"))
+
+    def failover(self, old, new, term, election_no, t_candidate, t_third, t_elected, t_learns, t_down=None,
+                 down_since=None):
+        """A leader change (epoch-ms times): `old` steps down at t_down (JVM pause) unless it already did
+        at down_since; `new` becomes a candidate and wins `term`; the third SCM moves to the new term on
+        new's vote request; then the third and the old leader learn the leader (t_learns)."""
+        third = next(x.name for x in self.cl.scms if x.name not in (old, new))
+        if t_down is not None:
+            self.at(t_down, lambda t: self.step_down(t, old))
+            elected_from, old_from, known = t_candidate + 2, t_down + 2, old
+        else:
+            elected_from = old_from = down_since
+            known = None
+        self.at(t_candidate, lambda t: self.to_candidate(t, new, term - 1, election_no, known_leader=known))
+        self.at(t_third, lambda t: self.follower_new_term(t, third, old, term))
+        self.at(t_elected, lambda t: self.become_leader(t, new, term, election_no, t - elected_from))
+        self.at(t_learns[0], lambda t: self.follower_learns(t, third, new, term, t - t_third))
+        self.at(t_learns[1], lambda t: self.follower_learns(t, old, new, term, t - old_from))
+
+    def wins_back(self, new, term, election_no, t_candidate, rival, t_yield, yield_thread, t_elected, down_since,
+                  learners):
+        """`new`, which stepped down at down_since, wins `term` back: `rival`, a candidate too, steps back
+        on new's vote request (on its server thread yield_thread); learners: (scm, when it learns the
+        leader, when it became a candidate itself, its thread or None)."""
+        self.at(t_candidate, lambda t: self.to_candidate(t, new, term - 1, election_no))
+        self.at(t_yield, lambda t: self.candidate_to_follower(t, rival, term - 1, "candidate:" + self.cl.scm(new).sid,
+                                                              th="%s-server-thread%d" % (self.cl.scm(rival).sid, yield_thread)))
+        self.at(t_elected, lambda t: self.become_leader(t, new, term, election_no, t - (down_since + 2)))
+        for s, t_learns, candidacy, th in learners:
+            self.at(t_learns, lambda t, s=s, candidacy=candidacy, th=th:
+                    self.follower_learns(t, s, new, term, t - (candidacy + 2), th=th))
+
+    def icr_races_abort(self, t_icr, cid, sid, d, others, close_after, s, write_delay):
+        """Container `cid` on datanode d turns CLOSING (replicas d + others): the ICR triggers an early
+        heartbeat round, and the round reaches SCM `s` between its admin monitor's status read and its
+        IN_SERVICE write (write_delay ms later) (scm.md §4.2 steps 5, 6)."""
+        self.at(t_icr, lambda t: self.container_close(t, cid, sid, [d] + others, close_after=close_after))
+
+        def triggered(t):
+            for x in self.cl.scms:
+                if x.name != s:
+                    self.at(t + self.rng.randrange(4, 30), self.hb_at, d, x.name)
+        self.at(t_icr, triggered)
+        self.race_write_delay[(s, d.name)] = (write_delay, lambda tt: self.hb_at(tt + 1, d, s))
 
     # -- health (scm.md §2.2 *NodeHandler) --
     def stale(self, t, d):
@@ -498,8 +513,8 @@ class Sim:
             tt = t + s.skew // 10 + self.rng.randrange(0, 400)
             pl = [p for p in self.cl.pipes if p in self.open_pipes and d.name in self.cl.pipes[p]]
             self.health[s.name][d.name] = "STALE"
-            self.log(s.name, tt, self.ev_thread(s.name, "StaleNodeForStaleNodeHandler"), "INFO", STALE,
-                     "Datanode %s moved to stale state. Finalizing its pipelines [%s]" % (d, ", ".join(pl)))
+            self.log(s.name, tt, self.ev_thread(s.name, "StaleNodeForStaleNodeHandler"), "INFO", L.STALE_NODE_HANDLER,
+                     stale_node(d, pl))
 
     def dead(self, t, d):
         for s in self.cl.scms:
@@ -510,8 +525,8 @@ class Sim:
 
     def dead_lines(self, s, t, d):
         th = self.ev_thread(s, "DeadNodeForDeadNodeHandler")
-        r = self.log(s, t, th, "INFO", DEAD, "A dead datanode is detected. %s" % d)
-        self.log(s, t + self.rng.randrange(40, 120), th, "INFO", DEAD, "Clearing command queue of size 0 for DN %s" % d)
+        r = self.log(s, t, th, "INFO", L.DEAD_NODE_HANDLER, dead_node(d))
+        self.log(s, t + self.rng.randrange(40, 120), th, "INFO", L.DEAD_NODE_HANDLER, queue_cleared(d))
         return r
 
     # -- unrelated container traffic (scm.md §2.3, printed on every SCM) --
@@ -520,15 +535,14 @@ class Sim:
         # CLOSE: the first CLOSED replica after the leader's close command
         first = first_dn or members[0]
         for s in self.cl.scms:
-            th = "%s-FixedThreadPoolWithAffinityExecutor-%d-0" % (s.name, self.affinity[first.name])
+            th = affinity_executor(s.name, self.affinity[first.name])
             tt = t + self.rng.randrange(3, 30)
-            self.log(s.name, tt, th, "INFO", ICR, "FINALIZE (i.e. CLOSING) Container #%d (OPEN, sid=%d) r0 (CLOSING, "
-                     "bcsid=%d, origin=%s, non-empty) from dn %s" % (cid, sid, sid, first.uid, first))
+            self.log(s.name, tt, th, "INFO", L.ICR_HANDLER, "FINALIZE (i.e. CLOSING) "
+                     + replica_details(cid, "OPEN", sid, "CLOSING", sid, first.uid, first))
             closer = members[1]
-            th2 = "%s-FixedThreadPoolWithAffinityExecutor-%d-0" % (s.name, self.affinity[closer.name])
-            self.log(s.name, tt + close_after + self.rng.randrange(0, 900), th2, "INFO", ICR,
-                     "CLOSE Container #%d (CLOSING, sid=%d) r0 (CLOSED, bcsid=%d, origin=%s, non-empty) from dn %s"
-                     % (cid, sid, sid, closer.uid, closer))
+            th2 = affinity_executor(s.name, self.affinity[closer.name])
+            self.log(s.name, tt + close_after + self.rng.randrange(0, 900), th2, "INFO", L.ICR_HANDLER,
+                     "CLOSE " + replica_details(cid, "CLOSING", sid, "CLOSED", sid, closer.uid, closer))
 
     def rm_loop(self, first, every_ms, ncont):
         t = first
@@ -539,69 +553,23 @@ class Sim:
     def _rm(self, t, ncont):
         s = self.leader()
         if s and self.ready[s]:
-            self.log(s, t, "%s-ReplicationMonitor" % s, "INFO", RM,
-                     "Replication Monitor Thread took %d milliseconds for processing %d containers."
-                     % (self.rng.randrange(3, 40), ncont))
+            self.log(s, t, "%s-ReplicationMonitor" % s, "INFO", L.REPLICATION_MANAGER,
+                     rm_pass(self.rng.randrange(3, 40), ncont))
 
 
 # ----------------------------------------------------------------------------------------------
-# Rendering: layouts from scm.md §1.1 / README "Layouts"
+# Output: layouts from scm.md §1.1 / README "Layouts"; a written record is marked by its id()
 
-def short_logger(logger):  # %c{2}
-    return ".".join(logger.split(".")[-2:])
-
-
-def render_main(r, layout, skew):
-    ts = fmt_ts(r["t"] + skew)
-    if layout == "rfa":          # %d{ISO8601} [%t] %p %c: %m%n
-        head = "%s [%s] %s %s: %s" % (ts, r["thread"], r["level"], r["logger"], r["msg"])
-    elif layout == "console":    # %d{ISO8601} [%t] %p %c{2}: %m%n
-        head = "%s [%s] %s %s: %s" % (ts, r["thread"], r["level"], short_logger(r["logger"]), r["msg"])
-    elif layout == "vendor":     # %d{ISO8601} %p %c: %m%n
-        head = "%s %s %s: %s" % (ts, r["level"], r["logger"], r["msg"])
-    else:
-        raise ValueError(layout)
-    return [head] + r["cont"]
+def main_lines(r, layout, skew):
+    return log_lines(layout, from_epoch_ms(r["t"] + skew), r["thread"], r["level"], r["logger"], r["msg"], r["cont"])
 
 
-def render_audit(r, skew):
-    # %d{DEFAULT} | %-5level | %c{1} | %msg | %throwable{3} %n  -> success tail "|  "
-    return ["%s | %-5s | SCMAudit | %s |  " % (fmt_ts(r["t"] + skew), r["level"], r["msg"])]
+def main_entries(recs, layout, skew):
+    return [(main_lines(r, layout, skew), id(r)) for r in recs]
 
 
-class Writer:
-    def __init__(self, bundle):
-        self.dir = os.path.join(ROOT, bundle)
-        if os.path.isdir(self.dir):
-            shutil.rmtree(self.dir)
-        os.makedirs(self.dir)
-        self.where = {}  # id(record) -> (relpath, line)
-        self.files = []
-
-    def write(self, rel, recs, render, gz=False, prefix=None):
-        lines = []
-        for r in recs:
-            out = render(r)
-            self.where[id(r)] = (rel, len(lines) + 1)
-            lines.extend((prefix(r) if prefix else "") + x for x in out)
-        data = ("\n".join(lines) + "\n").encode()
-        path = os.path.join(self.dir, rel)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        if gz:
-            with open(path, "wb") as f:
-                with gzip.GzipFile(filename="", mode="wb", fileobj=f, mtime=0) as g:
-                    g.write(data)
-        else:
-            with open(path, "wb") as f:
-                f.write(data)
-        self.files.append((rel, len(lines)))
-
-    def text(self, rel, s):
-        with open(os.path.join(self.dir, rel), "w") as f:
-            f.write(s)
-
-    def loc(self, r):
-        return "%s:%d" % self.where[id(r)]
+def audit_entries(recs, skew):
+    return [(audit_lines(from_epoch_ms(r["t"] + skew), r["level"], "SCMAudit", r["msg"]), id(r)) for r in recs]
 
 
 def sorted_recs(recs, kind, lo=None, hi=None):
@@ -610,30 +578,27 @@ def sorted_recs(recs, kind, lo=None, hi=None):
     return out
 
 
-def write_rfa_host(w, sim, s, date, split_main=None, split_audit=None, layout="rfa", user="hadoop",
-                   main_name=None, audit_host=None, skip_before=None):
-    """Per-host folder with ozone-<user>-scm-<host>.log (+ .log.1) and scm-audit-<host>.log (+ gz rotation)."""
-    sc = sim.cl.scm(s)
-    skew = sc.skew
-    recs = sim.recs[s]
-    main_name = main_name or "ozone-%s-scm-%s.log" % (user, s)
-    rm = lambda r: render_main(r, layout, skew)
+def write_hosts(name, sim, date, findings, splits=None):
+    """The bundle with per-host folders of the three SCMs (write_host), EXPECTED.json `findings`;
+    splits: scm -> (split_main, split_audit)."""
+    w = BundleDir(name)
+    for s in ("scm1", "scm2", "scm3"):
+        write_host(w, sim, s, date, *(splits or {}).get(s, ()))
+    w.expected(findings)
+    return w
+
+
+def write_host(w, sim, s, date, split_main=None, split_audit=None):
+    """Per-host folder with ozone-hadoop-scm-<host>.log (+ .log.1 before split_main) and
+    scm-audit-<host>.log (+ the day's gz rollover before split_audit)."""
+    skew, recs = sim.cl.scm(s).skew, sim.recs[s]
+    main, audit = "%s/%s" % (s, daemon_log("scm", s)), "%s/scm-audit-%s.log" % (s, s)
     if split_main:
-        w.write("%s/%s.1" % (s, main_name), sorted_recs(recs, "main", hi=split_main), rm)
-        w.write("%s/%s" % (s, main_name), sorted_recs(recs, "main", lo=split_main), rm)
-    else:
-        w.write("%s/%s" % (s, main_name), sorted_recs(recs, "main", lo=skip_before), rm)
-    ah = audit_host or s
-    ra = lambda r: render_audit(r, skew)
+        w.write(rfa_backup(main, 1), main_entries(sorted_recs(recs, "main", hi=split_main), "file", skew))
+    w.write(main, main_entries(sorted_recs(recs, "main", lo=split_main), "file", skew))
     if split_audit:
-        w.write("%s/scm-audit-%s-%s-1.log.gz" % (s, ah, date), sorted_recs(recs, "audit", hi=split_audit), ra, gz=True)
-        w.write("%s/scm-audit-%s.log" % (s, ah), sorted_recs(recs, "audit", lo=split_audit), ra)
-    else:
-        w.write("%s/scm-audit-%s.log" % (s, ah), sorted_recs(recs, "audit"), ra)
-
-
-def expected(w, items):
-    w.text("EXPECTED.json", json.dumps(items, indent=2) + "\n")
+        w.write(audit_rollover(audit, date), audit_entries(sorted_recs(recs, "audit", hi=split_audit), skew), gz=True)
+    w.write(audit, audit_entries(sorted_recs(recs, "audit", lo=split_audit), skew))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -656,15 +621,21 @@ def base_cluster(seed, skews=(0, 140, -95), dn_hosts=DN_HOSTS, dn_ips=DN_IPS, sc
     return cl
 
 
-def common_sim(cl, seed, date, t0, t1, leader, term, cmd_base, hb_phases_ms, mon_phases_ms):
+def common_sim(cl, seed, date, window, leader, term, cmd_base, hb_phases_ms, mon_phases_ms, closes):
+    """The simulation of `date` from window[0] to window[1] (HH:MM:SS): heartbeats, admin monitor
+    ticks and ReplicationManager passes at their phases, unrelated container closes (closes: see
+    unrelated_closes)."""
+    t0, t1 = ms_of(date, window[0]), ms_of(date, window[1])
     sim = Sim(cl, seed, t0, t1, leader, term, cmd_base)
     sim.schedule_heartbeats({cl.dns[i].name: hb_phases_ms[i] for i in range(len(cl.dns))})
     sim.schedule_monitor({cl.scms[i].name: mon_phases_ms[i] for i in range(3)})
     sim.rm_loop(t0 + 117_431, 300_000, 1482)
+    unrelated_closes(sim, date, closes)
     return sim
 
 
 def unrelated_closes(sim, date, plan):
+    """plan: (HH:MM:SS, container, sequence id, members) of containers that fill up and close."""
     dn = {d.name: d for d in sim.cl.dns}
     for hms, cid, sid, members in plan:
         t = ms_of(date, hms, sim.rng.randrange(0, 999))
@@ -723,13 +694,13 @@ Ratis `LeaderElection` vote-round lines (`… round N: submit vote requests at t
 """
 
 
-def source_md(w, title, layouts, story, chain, benign=None, notes=None):
+def source_md(w, sim, title, layouts, story, chain, benign=None, notes=None):
     out = ["# %s" % title, "", "## Layouts and files", ""]
     out += layouts
     out += ["", "Files (lines):", ""]
     out += ["- `%s` (%d)" % f for f in w.files]
     out += ["", "## Story", "", story.strip(), "", "## Evidence chain", ""]
-    out += chain
+    out += [evidence(w, sim, e) for e in chain]
     if benign:
         out += ["", "## Why this is benign / what a naive rule would flag", "", benign.strip()]
     if notes:
@@ -738,12 +709,14 @@ def source_md(w, title, layouts, story, chain, benign=None, notes=None):
     w.text("SOURCE.md", "\n".join(out) + "\n")
 
 
-def ev(w, sim, tag, what, idx=0):
-    recs = sim.tags.get(tag, [])
-    if not recs:
-        raise KeyError(tag)
-    r = recs[idx] if idx >= 0 else recs[idx]
-    return "- `%s`: %s" % (w.loc(r), what)
+def evidence(w, sim, entry):
+    """A line of the evidence chain: (tag, what[, which of the tagged records]) -> '- `file:line`: what';
+    a string stays as it is."""
+    if isinstance(entry, str):
+        return entry
+    tag, what, *idx = entry
+    r = sim.tags[tag][idx[0] if idx else 0]
+    return "- `%s`: %s" % (w.at(id(r)), what)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -751,22 +724,20 @@ def ev(w, sim, tag, what, idx=0):
 def bundle1():
     date = "2026-11-28"
     cl = base_cluster(1721901)
-    dn = {d.name: d for d in cl.dns}
-    d3, d5 = dn["dn3"], dn["dn5"]
-    t0, t1 = ms_of(date, "01:40:00"), ms_of(date, "02:21:30")
-    sim = common_sim(cl, 11, date, t0, t1, "scm1", 7, 117359301,
-                     hb_phases_ms=[3217, 9840, 1204, 17655, 24603], mon_phases_ms=[10003, 17512, 26871])
+    d3, d5 = cl.dn("dn3"), cl.dn("dn5")
+    sim = common_sim(cl, 11, date, ("01:40:00", "02:21:30"), "scm1", 7, 117359301,
+                     hb_phases_ms=[3217, 9840, 1204, 17655, 24603], mon_phases_ms=[10003, 17512, 26871],
+                     closes=[("01:47:33", 2031, 18442, ["dn1", "dn2", "dn4"]),
+                            ("01:58:02", 2036, 9120, ["dn4", "dn1", "dn2"]),
+                            ("02:10:41", 2052, 7730, ["dn2", "dn4", "dn1"]),
+                            ("02:16:09", 2055, 12004, ["dn1", "dn4", "dn2"])])
     # dn5 goes into maintenance first (6 h): it stays tracked on scm1 for the whole window
     sim.at(ms_of(date, "01:41:12", 204), lambda t: sim.start_maintenance(t, "scm1", d5, "dn5.example.com", 6))
     sim.counts["dn5"] = lambda s, t: (38, 0, 0, 0)
-    unrelated_closes(sim, date, [("01:47:33", 2031, 18442, ["dn1", "dn2", "dn4"]),
-                                 ("01:58:02", 2036, 9120, ["dn4", "dn1", "dn2"]),
-                                 ("02:10:41", 2052, 7730, ["dn2", "dn4", "dn1"]),
-                                 ("02:16:09", 2055, 12004, ["dn1", "dn4", "dn2"])])
     # 1. decommission of dn3 accepted on the leader scm1 (term 7)
     sim.at(ms_of(date, "02:03:14", 318), lambda t: sim.decommission(t, "scm1", d3, "dn3.example.com"))
     # the datanode holds the DECOMMISSIONING command (busy command thread) past its next heartbeat
-    sim.apply_override["dn3"] = (t0, ms_of(date, "02:04:09", 951))
+    sim.apply_override["dn3"] = (sim.start, ms_of(date, "02:04:09", 951))
     # 2. scm1 steps down after delivering the command (SEND_HEARTBEAT 02:03:31 carries it)
     sim.at(ms_of(date, "02:03:36", 118), lambda t: sim.step_down(t, "scm1"))
     # failed elections: scm2's log is behind scm1, scm3's Ratis link is down; no leader answers dn3
@@ -774,54 +745,39 @@ def bundle1():
     sim.at(ms_of(date, "02:03:41", 902), lambda t: sim.to_candidate(t, "scm3", 7, 12, known_leader="scm1"))
     # 3. the early heartbeat round of dn3 (triggered by the ICR of container #2050) reaches scm1
     #    between the monitor's status read and its IN_SERVICE write
-    t_icr = ms_of(date, "02:04:10", 1)
-    sim.at(t_icr, lambda t: sim.container_close(t, 2050, 20318, [d3, dn["dn1"], dn["dn4"]], close_after=14300))
-
-    def triggered(t):
-        for s in ("scm2", "scm3"):
-            sim.at(t + sim.rng.randrange(4, 30), sim.hb_at, d3, s)
-    sim.at(t_icr, triggered)
-    t_tick = ms_of(date, "02:04:10", 3)
-    sim.race_write_delay[("scm1", "dn3")] = (3, lambda tt: sim.hb_at(tt + 1, d3, "scm1"))
+    sim.icr_races_abort(ms_of(date, "02:04:10", 1), 2050, 20318, d3, [cl.dn("dn1"), cl.dn("dn4")], 14300, "scm1", 3)
     # 4. scm1 wins the next election (term 11) before dn3's next heartbeat (02:04:31)
-    sim.at(ms_of(date, "02:04:14", 512), lambda t: sim.to_candidate(t, "scm1", 10, 44))
-    sim.at(ms_of(date, "02:04:14", 700), lambda t: sim.candidate_to_follower(t, "scm2", 10, "candidate:" + cl.scm("scm1").sid,
-                                                                            th=cl.scm("scm2").sid + "-server-thread3"))
-    sim.at(ms_of(date, "02:04:14", 931), lambda t: sim.become_leader(t, "scm1", 11, 44, t - ms_of(date, "02:03:36", 120)))
-    sim.at(ms_of(date, "02:04:15", 12), lambda t: sim.follower_learns(t, "scm2", "scm1", 11, t - ms_of(date, "02:03:41", 657)))
     sim.at(ms_of(date, "02:04:20", 377), lambda t: sim.candidate_to_follower(t, "scm3", 7, "APPEND_ENTRIES",
                                                                             th=cl.scm("scm3").sid + "-server-thread2"))
-    sim.at(ms_of(date, "02:04:20", 378), lambda t: sim.follower_learns(t, "scm3", "scm1", 11, t - ms_of(date, "02:03:41", 904),
-                                                                      th=cl.scm("scm3").sid + "-server-thread2"))
+    sim.wins_back("scm1", 11, 44, ms_of(date, "02:04:14", 512), "scm2", ms_of(date, "02:04:14", 700), 3,
+                  ms_of(date, "02:04:14", 931), ms_of(date, "02:03:36", 118),
+                  [("scm2", ms_of(date, "02:04:15", 12), ms_of(date, "02:03:41", 655), None),
+                   ("scm3", ms_of(date, "02:04:20", 378), ms_of(date, "02:03:41", 902), cl.scm("scm3").sid + "-server-thread2")])
     sim.run()
 
-    w = Writer("HDDS-17219-bug-follower-abort-race")
-    for s in ("scm1", "scm2", "scm3"):
-        if s == "scm1":
-            write_rfa_host(w, sim, s, date, split_main=ms_of(date, "01:58:00"), split_audit=ms_of(date, "01:55:00"))
-        else:
-            write_rfa_host(w, sim, s, date)
-    expected(w, [{"rule": "overwritten-op-state", "entity": "datanode:" + d3.uid, "confidence": "confirmed"}])
+    w = write_hosts("HDDS-17219-bug-follower-abort-race", sim, date,
+                    [finding(RULE, "datanode:" + d3.uid, "confirmed")],
+                    {"scm1": (ms_of(date, "01:58:00"), ms_of(date, "01:55:00"))})
     s1 = cl.scm("scm1")
     chain = [
-        ev(w, sim, "auditdecom:scm1:dn3", "DECOMMISSION_NODES `{\"nodes\":\"[dn3.example.com]\",\"force\":\"false\"}` SUCCESS on the leader scm1 (term 7)"),
-        ev(w, sim, "startdecom:scm1:dn3", "`Starting Decommission for node` dn3 on scm1"),
-        ev(w, sim, "sched:scm1:dn3:IN_SERVICE>DECOMMISSIONING", "leader scm1 pushes DECOMMISSIONING: reported (IN_SERVICE, 0), stored (DECOMMISSIONING, 0)"),
-        ev(w, sim, "hbcmd:scm1:dn3", "SEND_HEARTBEAT with `term 7` and `nodeOperationalState: DECOMMISSIONING`: the datanode got the command"),
-        ev(w, sim, "stepdown:scm1", "scm1 steps down (`SCM … steps down from being leader.`)"),
-        ev(w, sim, "ctx-false:scm1", "`update <isLeader,term> from <true,7> to <false,0>`: scm1 is a follower from here"),
-        ev(w, sim, "adminstart:scm1:dn3", "the follower's monitor still takes dn3 into tracking (`Admin start …`, then `Could not finalize pipeline=…`)"),
-        ev(w, sim, "there-are:scm1", "precondition (step 3): follower scm1 still prints `There are 2 nodes tracked …` (dn5, dn3)",
-           idx=next(i for i, r in enumerate(sim.tags["there-are:scm1"]) if r["t"] > ms_of(date, "02:03:36", 200))),
-        ev(w, sim, "copy:scm1:dn3:DECOMMISSIONING>IN_SERVICE", "step 4: follower scm1 copies the stale (IN_SERVICE, 0) report over its (DECOMMISSIONING, 0)"),
-        ev(w, sim, "abort:scm1:dn3", "**step 5: WARN abort with op state IN_SERVICE on scm1 while its last SCMContext line is `to <false,0>`** (cause)"),
-        ev(w, sim, "copy:scm1:dn3:IN_SERVICE>DECOMMISSIONING", "**step 6: 1 ms later the heartbeat copy (DECOMMISSIONING, 0) over (IN_SERVICE, 0)**; the two `moved to HEALTHY state.` lines follow (copy, then the unlogged abort write)"),
-        ev(w, sim, "becomes-leader:scm1", "step 7: scm1 re-elected, `becomes leader of term 11`"),
-        ev(w, sim, "ctx-true:scm1", "`update <isLeader,term> from <false,0> to <true,11>`"),
-        ev(w, sim, "continue:scm1:dn5", "onBecomeLeader prints `Continue admin` for dn5 (IN_MAINTENANCE) only: **no `Continue admin for datanode` dn3**"),
-        ev(w, sim, "sched:scm1:dn3:DECOMMISSIONING>IN_SERVICE", "**step 8 (effect): leader scm1 `Scheduling … reported value (DECOMMISSIONING, 0) … stored in SCM (IN_SERVICE, 0)`**"),
-        ev(w, sim, "hbcmd:scm1:dn3", "SEND_HEARTBEAT `\"term\":\"11\"` with `nodeOperationalState: IN_SERVICE` … `term: 11`: the datanode is told IN_SERVICE", idx=-1),
-        ev(w, sim, "notify:scm1:dn3:DECOMMISSIONING>IN_SERVICE", "next heartbeat: `Notifying ReplicationManager … DECOMMISSIONING -> IN_SERVICE`"),
+        ("auditdecom:scm1:dn3", "DECOMMISSION_NODES `{\"nodes\":\"[dn3.example.com]\",\"force\":\"false\"}` SUCCESS on the leader scm1 (term 7)"),
+        ("startdecom:scm1:dn3", "`Starting Decommission for node` dn3 on scm1"),
+        ("sched:scm1:dn3:IN_SERVICE>DECOMMISSIONING", "leader scm1 pushes DECOMMISSIONING: reported (IN_SERVICE, 0), stored (DECOMMISSIONING, 0)"),
+        ("hbcmd:scm1:dn3", "SEND_HEARTBEAT with `term 7` and `nodeOperationalState: DECOMMISSIONING`: the datanode got the command"),
+        ("stepdown:scm1", "scm1 steps down (`SCM … steps down from being leader.`)"),
+        ("ctx-false:scm1", "`update <isLeader,term> from <true,7> to <false,0>`: scm1 is a follower from here"),
+        ("adminstart:scm1:dn3", "the follower's monitor still takes dn3 into tracking (`Admin start …`, then `Could not finalize pipeline=…`)"),
+        ("there-are:scm1", "precondition (step 3): follower scm1 still prints `There are 2 nodes tracked …` (dn5, dn3)",
+         next(i for i, r in enumerate(sim.tags["there-are:scm1"]) if r["t"] > ms_of(date, "02:03:36", 200))),
+        ("copy:scm1:dn3:DECOMMISSIONING>IN_SERVICE", "step 4: follower scm1 copies the stale (IN_SERVICE, 0) report over its (DECOMMISSIONING, 0)"),
+        ("abort:scm1:dn3", "**step 5: WARN abort with op state IN_SERVICE on scm1 while its last SCMContext line is `to <false,0>`** (cause)"),
+        ("copy:scm1:dn3:IN_SERVICE>DECOMMISSIONING", "**step 6: 1 ms later the heartbeat copy (DECOMMISSIONING, 0) over (IN_SERVICE, 0)**; the two `moved to HEALTHY state.` lines follow (copy, then the unlogged abort write)"),
+        ("becomes-leader:scm1", "step 7: scm1 re-elected, `becomes leader of term 11`"),
+        ("ctx-true:scm1", "`update <isLeader,term> from <false,0> to <true,11>`"),
+        ("continue:scm1:dn5", "onBecomeLeader prints `Continue admin` for dn5 (IN_MAINTENANCE) only: **no `Continue admin for datanode` dn3**"),
+        ("sched:scm1:dn3:DECOMMISSIONING>IN_SERVICE", "**step 8 (effect): leader scm1 `Scheduling … reported value (DECOMMISSIONING, 0) … stored in SCM (IN_SERVICE, 0)`**"),
+        ("hbcmd:scm1:dn3", "SEND_HEARTBEAT `\"term\":\"11\"` with `nodeOperationalState: IN_SERVICE` … `term: 11`: the datanode is told IN_SERVICE", -1),
+        ("notify:scm1:dn3:DECOMMISSIONING>IN_SERVICE", "next heartbeat: `Notifying ReplicationManager … DECOMMISSIONING -> IN_SERVICE`"),
         "- Absent everywhere (step 9): audit `DECOMMISSION_NODES` without `force`, `Queued node … for recommission`, "
         "`Recommissioned node …TrackedNode@%s`, `Datanode … has completed the admin workflow`." % tracked_hex(d3.uid),
         "- Context on the followers: scm2/scm3 copy (DECOMMISSIONING, 0) at 02:04:10 and (IN_SERVICE, 0) at 02:05:01 "
@@ -867,16 +823,13 @@ the issue gives as the practical case).
 - The scm2 / scm3 election rounds between 02:03:41 and 02:04:14 are only visible as role lines; the
   LeaderElection round lines are left out (not catalogued).
 """
-    source_md(w, "HDDS-17219 bug: follower abort races a heartbeat, SCM re-elected (confirmed)", layouts, story, chain, notes=notes)
+    source_md(w, sim, "HDDS-17219 bug: follower abort races a heartbeat, SCM re-elected (confirmed)", layouts, story, chain, notes=notes)
     return w
 
 
 # ----------------------------------------------------------------------------------------------
 # Bundle 2: same defect, vendor layout without thread; the re-elected SCM's older rotation (which
 # holds the follower abort WARN) is not in the bundle.
-VENDOR_MAIN = "hadoop-cmf-ozone-STORAGE_CONTAINER_MANAGER-%s.log.out"
-
-
 def bundle2():
     date = "2026-11-29"
     dn_hosts = ["ozn-dn-%02d.corp.example.net" % i for i in range(1, 6)]
@@ -885,62 +838,49 @@ def bundle2():
     scm_ips = ["10.20.0.%d" % (10 + i) for i in range(1, 4)]
     cl = base_cluster(1721902, skews=(-210, 0, 65), dn_hosts=dn_hosts, dn_ips=dn_ips, scm_hosts=scm_hosts,
                       scm_ips=scm_ips)
-    dn = {d.name: d for d in cl.dns}
-    d4 = dn["dn4"]
-    t0, t1 = ms_of(date, "09:08:00"), ms_of(date, "09:37:40")
-    sim = common_sim(cl, 22, date, t0, t1, "scm2", 23, 2200381774,
-                     hb_phases_ms=[14960, 2231, 26412, 8402, 19987], mon_phases_ms=[5311, 20101, 13702])
-    unrelated_closes(sim, date, [("09:11:52", 5102, 40211, ["dn1", "dn3", "dn2"]),
-                                 ("09:17:05", 5108, 38876, ["dn3", "dn5", "dn1"]),
-                                 ("09:29:44", 5126, 12093, ["dn5", "dn1", "dn3"]),
-                                 ("09:34:18", 5131, 20877, ["dn2", "dn3", "dn1"])])
+    d4 = cl.dn("dn4")
+    sim = common_sim(cl, 22, date, ("09:08:00", "09:37:40"), "scm2", 23, 2200381774,
+                     hb_phases_ms=[14960, 2231, 26412, 8402, 19987], mon_phases_ms=[5311, 20101, 13702],
+                     closes=[("09:11:52", 5102, 40211, ["dn1", "dn3", "dn2"]),
+                            ("09:17:05", 5108, 38876, ["dn3", "dn5", "dn1"]),
+                            ("09:29:44", 5126, 12093, ["dn5", "dn1", "dn3"]),
+                            ("09:34:18", 5131, 20877, ["dn2", "dn3", "dn1"])])
     sim.at(ms_of(date, "09:21:47", 552), lambda t: sim.decommission(t, "scm2", d4, "ozn-dn-04.corp.example.net",
                                                                    admin_ip="10.20.9.40"))
-    sim.apply_override["dn4"] = (t0, ms_of(date, "09:22:50", 50))
+    sim.apply_override["dn4"] = (sim.start, ms_of(date, "09:22:50", 50))
     sim.at(ms_of(date, "09:22:13", 40), lambda t: sim.step_down(t, "scm2"))
     sim.at(ms_of(date, "09:22:18", 311), lambda t: sim.to_candidate(t, "scm3", 23, 8, known_leader="scm2"))
     sim.at(ms_of(date, "09:22:18", 874), lambda t: sim.candidate_to_follower(t, "scm3", 24, "REJECTED",
                                                                             th=cl.scm("scm3").mid + "-LeaderElection8"))
     sim.at(ms_of(date, "09:22:24", 702), lambda t: sim.to_candidate(t, "scm1", 24, 17, known_leader="scm2"))
-    t_icr = ms_of(date, "09:22:50", 97)
-    sim.at(t_icr, lambda t: sim.container_close(t, 5119, 31460, [d4, dn["dn1"], dn["dn3"]], close_after=9800))
-
-    def triggered(t):
-        for s in ("scm1", "scm3"):
-            sim.at(t + sim.rng.randrange(4, 30), sim.hb_at, d4, s)
-    sim.at(t_icr, triggered)
-    sim.race_write_delay[("scm2", "dn4")] = (2, lambda tt: sim.hb_at(tt + 1, d4, "scm2"))
-    sim.at(ms_of(date, "09:22:54", 903), lambda t: sim.to_candidate(t, "scm2", 25, 52))
-    sim.at(ms_of(date, "09:22:55", 101), lambda t: sim.candidate_to_follower(t, "scm1", 25, "candidate:" + cl.scm("scm2").sid,
-                                                                            th=cl.scm("scm1").sid + "-server-thread4"))
-    sim.at(ms_of(date, "09:22:55", 288), lambda t: sim.become_leader(t, "scm2", 26, 52, t - ms_of(date, "09:22:13", 42)))
-    sim.at(ms_of(date, "09:22:55", 367), lambda t: sim.follower_learns(t, "scm1", "scm2", 26, t - ms_of(date, "09:22:24", 704)))
-    sim.at(ms_of(date, "09:22:55", 371), lambda t: sim.follower_learns(t, "scm3", "scm2", 26, t - ms_of(date, "09:22:18", 313)))
+    sim.icr_races_abort(ms_of(date, "09:22:50", 97), 5119, 31460, d4, [cl.dn("dn1"), cl.dn("dn3")], 9800, "scm2", 2)
+    sim.wins_back("scm2", 26, 52, ms_of(date, "09:22:54", 903), "scm1", ms_of(date, "09:22:55", 101), 4,
+                  ms_of(date, "09:22:55", 288), ms_of(date, "09:22:13", 40),
+                  [("scm1", ms_of(date, "09:22:55", 367), ms_of(date, "09:22:24", 702), None),
+                   ("scm3", ms_of(date, "09:22:55", 371), ms_of(date, "09:22:18", 311), None)])
     sim.run()
 
-    w = Writer("HDDS-17219-bug-reelected-no-continue")
+    w = BundleDir("HDDS-17219-bug-reelected-no-continue")
     cut = ms_of(date, "09:22:52", 0)   # scm2's .log.out starts here; .log.out.1 is not in the bundle
     for sc in cl.scms:
-        rm = lambda r, sc=sc: render_main(r, "vendor", sc.skew)
         recs = sorted_recs(sim.recs[sc.name], "main", lo=cut if sc.name == "scm2" else None)
-        w.write("%s/%s" % (sc.host, VENDOR_MAIN % sc.host), recs, rm)
-        w.write("%s/scm-audit-%s.log" % (sc.host, sc.host), sorted_recs(sim.recs[sc.name], "audit"),
-                lambda r, sc=sc: render_audit(r, sc.skew))
-    expected(w, [{"rule": "overwritten-op-state", "entity": "datanode:" + d4.uid, "confidence": "likely"}])
+        w.write("%s/%s" % (sc.host, daemon_log("scm", sc.host, vendor=True)), main_entries(recs, "vendor", sc.skew))
+        w.write("%s/scm-audit-%s.log" % (sc.host, sc.host), audit_entries(sorted_recs(sim.recs[sc.name], "audit"), sc.skew))
+    w.expected([finding(RULE, "datanode:" + d4.uid, "likely")])
     s2 = cl.scm("scm2")
     chain = [
-        ev(w, sim, "auditdecom:scm2:dn4", "DECOMMISSION_NODES (`force` false) SUCCESS on ozn-scm-02 (scm2), leader of term 23 (its SEND_HEARTBEAT lines carry `\"term\":\"23\"`)"),
-        ev(w, sim, "hbcmd:scm2:dn4", "SEND_HEARTBEAT `term 23` delivering `nodeOperationalState: DECOMMISSIONING` to dn4"),
+        ("auditdecom:scm2:dn4", "DECOMMISSION_NODES (`force` false) SUCCESS on ozn-scm-02 (scm2), leader of term 23 (its SEND_HEARTBEAT lines carry `\"term\":\"23\"`)"),
+        ("hbcmd:scm2:dn4", "SEND_HEARTBEAT `term 23` delivering `nodeOperationalState: DECOMMISSIONING` to dn4"),
         "- `ozn-scm-02…/scm-audit-…log`: from 09:22:13 to 09:22:55 scm2's SEND_HEARTBEAT lines have no `term` key: scm2 was not leader (the main-log step-down lines are in the missing rotation)",
-        ev(w, sim, "copy:scm1:dn4:IN_SERVICE>DECOMMISSIONING", "scm1 (follower) copies (DECOMMISSIONING, 0) at 09:22:50: the datanode had applied the decommission"),
-        ev(w, sim, "copy:scm3:dn4:IN_SERVICE>DECOMMISSIONING", "same on scm3"),
-        ev(w, sim, "raft-leader:scm2", "scm2 wins the election of term 26 (Ratis)"),
-        ev(w, sim, "becomes-leader:scm2", "`current SCM %s becomes leader of term 26`" % s2.sid),
-        ev(w, sim, "ctx-true:scm2", "`update <isLeader,term> from <false,0> to <true,26>`; **no `Continue admin for datanode` dn4 follows** (nothing is logged by onBecomeLeader)"),
-        ev(w, sim, "sched:scm2:dn4:DECOMMISSIONING>IN_SERVICE", "**effect: leader scm2 `Scheduling … reported value (DECOMMISSIONING, 0) … stored in SCM (IN_SERVICE, 0)`**"),
-        ev(w, sim, "hbcmd:scm2:dn4", "SEND_HEARTBEAT `\"term\":\"26\"` with `nodeOperationalState: IN_SERVICE` … `term: 26`", idx=-1),
-        ev(w, sim, "notify:scm2:dn4:DECOMMISSIONING>IN_SERVICE", "`Notifying ReplicationManager … DECOMMISSIONING -> IN_SERVICE`"),
-        ev(w, sim, "copy:scm1:dn4:DECOMMISSIONING>IN_SERVICE", "followers follow the datanode back to IN_SERVICE"),
+        ("copy:scm1:dn4:IN_SERVICE>DECOMMISSIONING", "scm1 (follower) copies (DECOMMISSIONING, 0) at 09:22:50: the datanode had applied the decommission"),
+        ("copy:scm3:dn4:IN_SERVICE>DECOMMISSIONING", "same on scm3"),
+        ("raft-leader:scm2", "scm2 wins the election of term 26 (Ratis)"),
+        ("becomes-leader:scm2", "`current SCM %s becomes leader of term 26`" % s2.sid),
+        ("ctx-true:scm2", "`update <isLeader,term> from <false,0> to <true,26>`; **no `Continue admin for datanode` dn4 follows** (nothing is logged by onBecomeLeader)"),
+        ("sched:scm2:dn4:DECOMMISSIONING>IN_SERVICE", "**effect: leader scm2 `Scheduling … reported value (DECOMMISSIONING, 0) … stored in SCM (IN_SERVICE, 0)`**"),
+        ("hbcmd:scm2:dn4", "SEND_HEARTBEAT `\"term\":\"26\"` with `nodeOperationalState: IN_SERVICE` … `term: 26`", -1),
+        ("notify:scm2:dn4:DECOMMISSIONING>IN_SERVICE", "`Notifying ReplicationManager … DECOMMISSIONING -> IN_SERVICE`"),
+        ("copy:scm1:dn4:DECOMMISSIONING>IN_SERVICE", "followers follow the datanode back to IN_SERVICE"),
         "- Absent: any recommission (audit `DECOMMISSION_NODES` without `force`, `Queued node … for recommission`, "
         "`Recommissioned node …TrackedNode@%s`), any `has completed the admin workflow`, and the follower abort WARN "
         "(it is in scm2's `.log.out.1`, which is not in the bundle). Hence `likely`, not `confirmed`." % tracked_hex(d4.uid),
@@ -974,7 +914,7 @@ leadership visible in scm2's audit terms and in the other SCMs' Ratis lines, re-
   (no role change is logged for a TIMEOUT round); scm1 then steps back for scm2's higher term
   (`candidate:<scm2 id>`). LeaderElection round lines are not written (not catalogued).
 """
-    source_md(w, "HDDS-17219 bug: re-elected SCM pushes IN_SERVICE, abort lines not in the bundle (likely)", layouts,
+    source_md(w, sim, "HDDS-17219 bug: re-elected SCM pushes IN_SERVICE, abort lines not in the bundle (likely)", layouts,
               story, chain, notes=notes)
     return w
 
@@ -984,45 +924,36 @@ leadership visible in scm2's audit terms and in the other SCMs' Ratis lines, re-
 def bundle3():
     date = "2026-11-27"
     cl = base_cluster(1721903, skews=(55, -130, 0))
-    dn = {d.name: d for d in cl.dns}
-    d2 = dn["dn2"]
-    t0, t1 = ms_of(date, "13:45:00"), ms_of(date, "14:19:30")
-    sim = common_sim(cl, 33, date, t0, t1, "scm1", 3, 88210554,
-                     hb_phases_ms=[6620, 21877, 12010, 28301, 3345], mon_phases_ms=[24012, 9310, 2207])
-    unrelated_closes(sim, date, [("13:49:12", 1207, 5521, ["dn3", "dn4", "dn5"]),
-                                 ("13:58:40", 1213, 6109, ["dn1", "dn4", "dn3"]),
-                                 ("14:07:02", 1219, 4478, ["dn4", "dn5", "dn3"]),
-                                 ("14:15:31", 1224, 7012, ["dn5", "dn1", "dn4"])])
+    d2 = cl.dn("dn2")
+    sim = common_sim(cl, 33, date, ("13:45:00", "14:19:30"), "scm1", 3, 88210554,
+                     hb_phases_ms=[6620, 21877, 12010, 28301, 3345], mon_phases_ms=[24012, 9310, 2207],
+                     closes=[("13:49:12", 1207, 5521, ["dn3", "dn4", "dn5"]),
+                            ("13:58:40", 1213, 6109, ["dn1", "dn4", "dn3"]),
+                            ("14:07:02", 1219, 4478, ["dn4", "dn5", "dn3"]),
+                            ("14:15:31", 1224, 7012, ["dn5", "dn1", "dn4"])])
     # an unrelated leader change well before the admin work: scm1 -> scm3 (term 4)
-    sim.at(ms_of(date, "13:52:31", 480), lambda t: sim.step_down(t, "scm1"))
-    sim.at(ms_of(date, "13:52:36", 212), lambda t: sim.to_candidate(t, "scm3", 3, 5, known_leader="scm1"))
-    sim.at(ms_of(date, "13:52:36", 240), lambda t: sim.follower_new_term(t, "scm2", "scm1", 4))
-    sim.at(ms_of(date, "13:52:36", 611), lambda t: sim.become_leader(t, "scm3", 4, 5, t - ms_of(date, "13:52:36", 214)))
-    sim.at(ms_of(date, "13:52:36", 702), lambda t: sim.follower_learns(t, "scm2", "scm3", 4, t - ms_of(date, "13:52:36", 240)))
-    sim.at(ms_of(date, "13:52:36", 719), lambda t: sim.follower_learns(t, "scm1", "scm3", 4, t - ms_of(date, "13:52:31", 482)))
+    sim.failover("scm1", "scm3", 4, 5, ms_of(date, "13:52:36", 212), ms_of(date, "13:52:36", 240), ms_of(date, "13:52:36", 611),
+                 (ms_of(date, "13:52:36", 702), ms_of(date, "13:52:36", 719)), t_down=ms_of(date, "13:52:31", 480))
     # decommission of dn2 on the leader scm3, slow replication, then the operator recommissions
     sim.at(ms_of(date, "14:02:12", 87), lambda t: sim.decommission(t, "scm3", d2, "dn2.example.com"))
     sim.counts["dn2"] = lambda s, t: (19 + (t - ms_of(date, "14:02:12")) // 60000, 1,
                                       max(3, 21 - (t - ms_of(date, "14:02:12")) // 60000), 0)
     sim.at(ms_of(date, "14:09:40", 118), lambda t: sim.recommission(t, "scm3", d2, "dn2.example.com"))
     sim.run()
-    w = Writer("HDDS-17219-control-real-recommission")
-    for s in ("scm1", "scm2", "scm3"):
-        write_rfa_host(w, sim, s, date)
-    expected(w, [])
+    w = write_hosts("HDDS-17219-control-real-recommission", sim, date, [])
     chain = [
-        ev(w, sim, "becomes-leader:scm3", "unrelated leadership change at 13:52: scm3 leader of term 4 (nothing tracked then)"),
-        ev(w, sim, "auditdecom:scm3:dn2", "DECOMMISSION_NODES with `\"force\":\"false\"` on the leader scm3"),
-        ev(w, sim, "startdecom:scm3:dn2", "`Starting Decommission for node` dn2"),
-        ev(w, sim, "sched:scm3:dn2:IN_SERVICE>DECOMMISSIONING", "leader pushes DECOMMISSIONING"),
-        ev(w, sim, "notify:scm3:dn2:IN_SERVICE>DECOMMISSIONING", "dn2 reports DECOMMISSIONING"),
-        ev(w, sim, "queued:scm3:dn2", "**operator recommission: `Queued node … for recommission`**"),
-        ev(w, sim, "auditrecom:scm3:dn2", "**audit `DECOMMISSION_NODES {\"nodes\":\"[dn2.example.com]\"}` with no `force` key = recommission**"),
-        ev(w, sim, "recommissioned:scm3:dn2", "`Recommissioned node …TrackedNode@%s` (= dn2)" % tracked_hex(d2.uid)),
-        ev(w, sim, "sched:scm3:dn2:DECOMMISSIONING>IN_SERVICE", "look-alike: leader `Scheduling … (DECOMMISSIONING, 0) … (IN_SERVICE, 0)`"),
-        ev(w, sim, "hbcmd:scm3:dn2", "SEND_HEARTBEAT `term 4` with `nodeOperationalState: IN_SERVICE`", idx=-1),
-        ev(w, sim, "notify:scm3:dn2:DECOMMISSIONING>IN_SERVICE", "`Notifying ReplicationManager … DECOMMISSIONING -> IN_SERVICE`"),
-        ev(w, sim, "copy:scm1:dn2:DECOMMISSIONING>IN_SERVICE", "followers copy IN_SERVICE"),
+        ("becomes-leader:scm3", "unrelated leadership change at 13:52: scm3 leader of term 4 (nothing tracked then)"),
+        ("auditdecom:scm3:dn2", "DECOMMISSION_NODES with `\"force\":\"false\"` on the leader scm3"),
+        ("startdecom:scm3:dn2", "`Starting Decommission for node` dn2"),
+        ("sched:scm3:dn2:IN_SERVICE>DECOMMISSIONING", "leader pushes DECOMMISSIONING"),
+        ("notify:scm3:dn2:IN_SERVICE>DECOMMISSIONING", "dn2 reports DECOMMISSIONING"),
+        ("queued:scm3:dn2", "**operator recommission: `Queued node … for recommission`**"),
+        ("auditrecom:scm3:dn2", "**audit `DECOMMISSION_NODES {\"nodes\":\"[dn2.example.com]\"}` with no `force` key = recommission**"),
+        ("recommissioned:scm3:dn2", "`Recommissioned node …TrackedNode@%s` (= dn2)" % tracked_hex(d2.uid)),
+        ("sched:scm3:dn2:DECOMMISSIONING>IN_SERVICE", "look-alike: leader `Scheduling … (DECOMMISSIONING, 0) … (IN_SERVICE, 0)`"),
+        ("hbcmd:scm3:dn2", "SEND_HEARTBEAT `term 4` with `nodeOperationalState: IN_SERVICE`", -1),
+        ("notify:scm3:dn2:DECOMMISSIONING>IN_SERVICE", "`Notifying ReplicationManager … DECOMMISSIONING -> IN_SERVICE`"),
+        ("copy:scm1:dn2:DECOMMISSIONING>IN_SERVICE", "followers copy IN_SERVICE"),
     ]
     benign = """
 The IN_SERVICE push is the operator's recommission (scm.md §4.4(a)): the recommission audit without
@@ -1041,7 +972,7 @@ monitor tick puts it back IN_SERVICE and the leader pushes IN_SERVICE to the dat
 """ % d2
     layouts = ["- RFA layout `%d{ISO8601} [%t] %p %c: %m%n`, per-host folders, `ozone-hadoop-scm-<host>.log`.",
                "- Audit: `scm-audit-<host>.log`. Times UTC; scm1 +55 ms, scm2 -130 ms relative to scm3."]
-    source_md(w, "HDDS-17219 control: operator recommission after a decommission", layouts, story, chain, benign=benign)
+    source_md(w, sim, "HDDS-17219 control: operator recommission after a decommission", layouts, story, chain, benign=benign)
     return w
 
 
@@ -1050,43 +981,34 @@ monitor tick puts it back IN_SERVICE and the leader pushes IN_SERVICE to the dat
 def bundle4():
     date = "2026-11-26"
     cl = base_cluster(1721904, skews=(0, -60, 170))
-    dn = {d.name: d for d in cl.dns}
-    d1 = dn["dn1"]
-    t0, t1 = ms_of(date, "10:05:00"), ms_of(date, "10:33:00")
-    sim = common_sim(cl, 44, date, t0, t1, "scm1", 2, 5093321,
-                     hb_phases_ms=[16004, 7712, 25520, 1190, 11876], mon_phases_ms=[9611, 14203, 27730])
-    unrelated_closes(sim, date, [("10:08:27", 711, 3309, ["dn2", "dn3", "dn5"]),
-                                 ("10:21:50", 719, 2871, ["dn3", "dn5", "dn4"]),
-                                 ("10:28:13", 722, 4120, ["dn4", "dn2", "dn3"])])
+    d1 = cl.dn("dn1")
+    sim = common_sim(cl, 44, date, ("10:05:00", "10:33:00"), "scm1", 2, 5093321,
+                     hb_phases_ms=[16004, 7712, 25520, 1190, 11876], mon_phases_ms=[9611, 14203, 27730],
+                     closes=[("10:08:27", 711, 3309, ["dn2", "dn3", "dn5"]),
+                            ("10:21:50", 719, 2871, ["dn3", "dn5", "dn4"]),
+                            ("10:28:13", 722, 4120, ["dn4", "dn2", "dn3"])])
     t_done = ms_of(date, "10:19:00")
     sim.counts["dn1"] = lambda s, t: ((31, 0, 9, 0) if t < ms_of(date, "10:17:00") else
                                       (37, 1, 3, 0) if t < t_done else (40, 1, 0, 0))
     sim.at(ms_of(date, "10:12:03", 644), lambda t: sim.decommission(t, "scm1", d1, "10.0.1.11:9858"))
-    sim.at(ms_of(date, "10:15:22", 517), lambda t: sim.step_down(t, "scm1"))
-    sim.at(ms_of(date, "10:15:27", 803), lambda t: sim.to_candidate(t, "scm2", 2, 3, known_leader="scm1"))
-    sim.at(ms_of(date, "10:15:27", 840), lambda t: sim.follower_new_term(t, "scm3", "scm1", 3))
-    sim.at(ms_of(date, "10:15:28", 96), lambda t: sim.become_leader(t, "scm2", 3, 3, t - ms_of(date, "10:15:27", 805)))
-    sim.at(ms_of(date, "10:15:28", 160), lambda t: sim.follower_learns(t, "scm3", "scm2", 3, t - ms_of(date, "10:15:27", 840)))
-    sim.at(ms_of(date, "10:15:28", 171), lambda t: sim.follower_learns(t, "scm1", "scm2", 3, t - ms_of(date, "10:15:22", 519)))
+    sim.failover("scm1", "scm2", 3, 3, ms_of(date, "10:15:27", 803), ms_of(date, "10:15:27", 840), ms_of(date, "10:15:28", 96),
+                 (ms_of(date, "10:15:28", 160), ms_of(date, "10:15:28", 171)), t_down=ms_of(date, "10:15:22", 517))
     sim.run()
-    w = Writer("HDDS-17219-control-failover-continues")
-    for s in ("scm1", "scm2", "scm3"):
-        write_rfa_host(w, sim, s, date)
-    expected(w, [])
+    w = write_hosts("HDDS-17219-control-failover-continues", sim, date, [])
     chain = [
-        ev(w, sim, "auditdecom:scm1:dn1", "DECOMMISSION_NODES `{\"nodes\":\"[10.0.1.11:9858]\",\"force\":\"false\"}` on leader scm1 (term 2)"),
-        ev(w, sim, "startdecom:scm1:dn1", "`Starting Decommission for node` dn1"),
-        ev(w, sim, "notify:scm1:dn1:IN_SERVICE>DECOMMISSIONING", "dn1 reports DECOMMISSIONING before the failover"),
-        ev(w, sim, "copy:scm2:dn1:IN_SERVICE>DECOMMISSIONING", "followers copied DECOMMISSIONING"),
-        ev(w, sim, "stepdown:scm1", "scm1 steps down"),
-        ev(w, sim, "becomes-leader:scm2", "scm2 leader of term 3"),
-        ev(w, sim, "continue:scm2:dn1", "**`Continue admin for datanode` dn1 on the new leader**"),
-        ev(w, sim, "adminstart:scm2:dn1", "scm2 tracks dn1 (`Admin start … Finalizing its pipelines []`)"),
-        ev(w, sim, "completed:scm2:dn1", "**leader scm2: `has completed the admin workflow … DECOMMISSIONED`**"),
-        ev(w, sim, "sched:scm2:dn1:DECOMMISSIONING>DECOMMISSIONED", "leader pushes DECOMMISSIONED (not IN_SERVICE)"),
-        ev(w, sim, "hbcmd:scm2:dn1", "SEND_HEARTBEAT `term 3` with `nodeOperationalState: DECOMMISSIONED`", idx=-1),
-        ev(w, sim, "completed:scm1:dn1", "look-alike: the stepped-down scm1, still tracking dn1, also completes it locally (follower write, scm.md §4.4 variant)"),
-        ev(w, sim, "copy:scm1:dn1:DECOMMISSIONED>DECOMMISSIONING", "scm1 then copies the datanode's DECOMMISSIONING back until the datanode applies DECOMMISSIONED"),
+        ("auditdecom:scm1:dn1", "DECOMMISSION_NODES `{\"nodes\":\"[10.0.1.11:9858]\",\"force\":\"false\"}` on leader scm1 (term 2)"),
+        ("startdecom:scm1:dn1", "`Starting Decommission for node` dn1"),
+        ("notify:scm1:dn1:IN_SERVICE>DECOMMISSIONING", "dn1 reports DECOMMISSIONING before the failover"),
+        ("copy:scm2:dn1:IN_SERVICE>DECOMMISSIONING", "followers copied DECOMMISSIONING"),
+        ("stepdown:scm1", "scm1 steps down"),
+        ("becomes-leader:scm2", "scm2 leader of term 3"),
+        ("continue:scm2:dn1", "**`Continue admin for datanode` dn1 on the new leader**"),
+        ("adminstart:scm2:dn1", "scm2 tracks dn1 (`Admin start … Finalizing its pipelines []`)"),
+        ("completed:scm2:dn1", "**leader scm2: `has completed the admin workflow … DECOMMISSIONED`**"),
+        ("sched:scm2:dn1:DECOMMISSIONING>DECOMMISSIONED", "leader pushes DECOMMISSIONED (not IN_SERVICE)"),
+        ("hbcmd:scm2:dn1", "SEND_HEARTBEAT `term 3` with `nodeOperationalState: DECOMMISSIONED`", -1),
+        ("completed:scm1:dn1", "look-alike: the stepped-down scm1, still tracking dn1, also completes it locally (follower write, scm.md §4.4 variant)"),
+        ("copy:scm1:dn1:DECOMMISSIONED>DECOMMISSIONING", "scm1 then copies the datanode's DECOMMISSIONING back until the datanode applies DECOMMISSIONED"),
     ]
     benign = """
 The failover happens after the datanode has reported DECOMMISSIONING to every SCM, so the new leader
@@ -1106,7 +1028,7 @@ locally on its tick, scm2 (leader) completes the workflow and pushes DECOMMISSIO
 """ % d1
     layouts = ["- RFA layout `%d{ISO8601} [%t] %p %c: %m%n`, per-host folders, `ozone-hadoop-scm-<host>.log`.",
                "- Audit: `scm-audit-<host>.log`. Times UTC; scm2 -60 ms, scm3 +170 ms relative to scm1."]
-    source_md(w, "HDDS-17219 control: failover during decommission, new leader continues it", layouts, story, chain,
+    source_md(w, sim, "HDDS-17219 control: failover during decommission, new leader continues it", layouts, story, chain,
               benign=benign)
     return w
 
@@ -1119,13 +1041,11 @@ def bundle5():
     dn_ips = ["172.18.0.%d" % (4 + i) for i in range(1, 6)]
     cl = base_cluster(1721905, skews=(0, 0, 0), dn_hosts=dn_hosts, dn_ips=dn_ips,
                       scm_hosts=["scm1", "scm2", "scm3"], scm_ips=["172.18.0.2", "172.18.0.3", "172.18.0.4"])
-    dn = {d.name: d for d in cl.dns}
-    d3 = dn["dn3"]
-    t0, t1 = ms_of(date, "16:10:00"), ms_of(date, "16:35:30")
-    sim = common_sim(cl, 55, date, t0, t1, "scm2", 9, 90012,
-                     hb_phases_ms=[4410, 12980, 20355, 27040, 8821], mon_phases_ms=[18022, 3344, 11901])
-    unrelated_closes(sim, date, [("16:12:40", 31, 1902, ["dn1", "dn2", "dn4"]),
-                                 ("16:24:06", 38, 2255, ["dn4", "dn5", "dn2"])])
+    d3 = cl.dn("dn3")
+    sim = common_sim(cl, 55, date, ("16:10:00", "16:35:30"), "scm2", 9, 90012,
+                     hb_phases_ms=[4410, 12980, 20355, 27040, 8821], mon_phases_ms=[18022, 3344, 11901],
+                     closes=[("16:12:40", 31, 1902, ["dn1", "dn2", "dn4"]),
+                            ("16:24:06", 38, 2255, ["dn4", "dn5", "dn2"])])
     sim.counts["dn3"] = lambda s, t: (6, 0, 14, 0)
     sim.at(ms_of(date, "16:14:41", 330), lambda t: sim.decommission(t, "scm2", d3, "ozone-datanode-3",
                                                                    admin_ip="172.18.0.11"))
@@ -1134,33 +1054,20 @@ def bundle5():
     sim.at(ms_of(date, "16:22:21", 540), lambda t: sim.stale(t, d3))    # ozone.scm.stale.node.interval 5m
     sim.at(ms_of(date, "16:27:21", 560), lambda t: sim.dead(t, d3))     # ozone.scm.dead.node.interval 10m
     sim.run()
-    w = Writer("HDDS-17219-control-node-dies")
-    merged = []
+    w = BundleDir("HDDS-17219-control-node-dies")
+    services = [sc.name + "-1" for sc in cl.scms]
+    streams = [(n, [(r["t"], r["seq"], r, id(r)) for r in sorted_recs(sim.recs[n[:-2]], "main")],
+                lambda t, r: main_lines(r, "console", 0)) for n in services]
+    w.write("docker-compose.log", compose_entries(streams, compose_v2_prefixes(services)))
     for sc in cl.scms:
-        for r in sim.recs[sc.name]:
-            if r["kind"] == "main":
-                merged.append((r["t"], r["seq"], sc.name, r))
-    merged.sort(key=lambda x: (x[0], x[1]))
-    lines, where = [], {}
-    for _, _, s, r in merged:
-        where[id(r)] = len(lines) + 1
-        for x in render_main(r, "console", 0):
-            lines.append("%s-1  | %s" % (s, x))
-    with open(os.path.join(w.dir, "docker-compose.log"), "w") as f:
-        f.write("\n".join(lines) + "\n")
-    w.files.append(("docker-compose.log", len(lines)))
-    for rid, ln in where.items():
-        w.where[rid] = ("docker-compose.log", ln)
-    for sc in cl.scms:
-        w.write("%s/scm-audit-%s.log" % (sc.name, sc.name), sorted_recs(sim.recs[sc.name], "audit"),
-                lambda r: render_audit(r, 0))
-    expected(w, [])
+        w.write("%s/scm-audit-%s.log" % (sc.name, sc.name), audit_entries(sorted_recs(sim.recs[sc.name], "audit"), 0))
+    w.expected([])
     chain = [
-        ev(w, sim, "auditdecom:scm2:dn3", "DECOMMISSION_NODES (`force` false) on the leader scm2 (term 9)"),
-        ev(w, sim, "startdecom:scm2:dn3", "`Starting Decommission for node` dn3"),
-        ev(w, sim, "notify:scm2:dn3:IN_SERVICE>DECOMMISSIONING", "dn3 applied DECOMMISSIONING"),
-        ev(w, sim, "dead:scm2:dn3", "**`A dead datanode is detected.` dn3 on the leader** (stale 5 min earlier on all SCMs)"),
-        ev(w, sim, "deadabort:scm2:dn3", "**ERROR `Datanode … is dead but is not IN_MAINTENANCE. Aborting the admin workflow for this node`** on the leader (by design, scm.md §4.4(c))"),
+        ("auditdecom:scm2:dn3", "DECOMMISSION_NODES (`force` false) on the leader scm2 (term 9)"),
+        ("startdecom:scm2:dn3", "`Starting Decommission for node` dn3"),
+        ("notify:scm2:dn3:IN_SERVICE>DECOMMISSIONING", "dn3 applied DECOMMISSIONING"),
+        ("dead:scm2:dn3", "**`A dead datanode is detected.` dn3 on the leader** (stale 5 min earlier on all SCMs)"),
+        ("deadabort:scm2:dn3", "**ERROR `Datanode … is dead but is not IN_MAINTENANCE. Aborting the admin workflow for this node`** on the leader (by design, scm.md §4.4(c))"),
         "- the IN_SERVICE write of that abort fires DEAD_NODE again: a second `A dead datanode is detected.` / `Clearing command queue` pair follows on scm2",
     ]
     benign = """
@@ -1186,7 +1093,7 @@ stale at 16:22 and dead at 16:27, and the leader's next monitor tick aborts the 
   state changes, NodeStateManager.setNodeOperationalState calls fireHealthStateEvent(oldHealth)"; for a DEAD
   node that is the DEAD_NODE event).
 """
-    source_md(w, "HDDS-17219 control: datanode dies during decommission", layouts, story, chain, benign=benign,
+    source_md(w, sim, "HDDS-17219 control: datanode dies during decommission", layouts, story, chain, benign=benign,
               notes=notes)
     return w
 
@@ -1217,23 +1124,17 @@ NLE_FRAMES = [
 def bundle6():
     date = "2026-11-24"
     cl = base_cluster(1721906, skews=(0, 210, -40))
-    dn = {d.name: d for d in cl.dns}
-    d4 = dn["dn4"]
-    t0, t1 = ms_of(date, "20:00:00"), ms_of(date, "20:29:30")
-    sim = common_sim(cl, 66, date, t0, t1, "scm1", 4, 61170093,
-                     hb_phases_ms=[9930, 24410, 2875, 17902, 13001], mon_phases_ms=[3303, 21588, 15020])
-    unrelated_closes(sim, date, [("20:03:18", 4410, 9921, ["dn5", "dn2", "dn3"]),
-                                 ("20:18:55", 4416, 8806, ["dn3", "dn1", "dn5"]),
-                                 ("20:25:37", 4421, 10340, ["dn1", "dn5", "dn2"])])
+    d4 = cl.dn("dn4")
+    sim = common_sim(cl, 66, date, ("20:00:00", "20:29:30"), "scm1", 4, 61170093,
+                     hb_phases_ms=[9930, 24410, 2875, 17902, 13001], mon_phases_ms=[3303, 21588, 15020],
+                     closes=[("20:03:18", 4410, 9921, ["dn5", "dn2", "dn3"]),
+                            ("20:18:55", 4416, 8806, ["dn3", "dn1", "dn5"]),
+                            ("20:25:37", 4421, 10340, ["dn1", "dn5", "dn2"])])
     sim.counts["dn4"] = lambda s, t: (12, 0, 27, 0)
     sim.at(ms_of(date, "20:06:10", 415), lambda t: sim.decommission(t, "scm1", d4, "dn4.example.com"))
     # failover 1: scm1 -> scm2 (term 5); scm2 continues the decommission, scm1 keeps tracking dn4
-    sim.at(ms_of(date, "20:09:05", 202), lambda t: sim.step_down(t, "scm1"))
-    sim.at(ms_of(date, "20:09:10", 433), lambda t: sim.to_candidate(t, "scm2", 4, 9, known_leader="scm1"))
-    sim.at(ms_of(date, "20:09:10", 470), lambda t: sim.follower_new_term(t, "scm3", "scm1", 5))
-    sim.at(ms_of(date, "20:09:10", 712), lambda t: sim.become_leader(t, "scm2", 5, 9, t - ms_of(date, "20:09:10", 435)))
-    sim.at(ms_of(date, "20:09:10", 790), lambda t: sim.follower_learns(t, "scm3", "scm2", 5, t - ms_of(date, "20:09:10", 470)))
-    sim.at(ms_of(date, "20:09:10", 802), lambda t: sim.follower_learns(t, "scm1", "scm2", 5, t - ms_of(date, "20:09:05", 204)))
+    sim.failover("scm1", "scm2", 5, 9, ms_of(date, "20:09:10", 433), ms_of(date, "20:09:10", 470), ms_of(date, "20:09:10", 712),
+                 (ms_of(date, "20:09:10", 790), ms_of(date, "20:09:10", 802)), t_down=ms_of(date, "20:09:05", 202))
     # operator recommission on scm2
     sim.at(ms_of(date, "20:13:52", 731), lambda t: sim.recommission(t, "scm2", d4, "dn4.example.com"))
     # dn4's command thread is slow: IN_SERVICE (term 5) is applied after the next heartbeat
@@ -1245,46 +1146,40 @@ def bundle6():
         s, sc = "scm2", cl.scm("scm2")
         th = sim.ipc_thread(s)
         st, rep = sim.stored[s]["dn4"], sim.dnstate["dn4"]
-        r = sim.log(s, t, th, "INFO", SNM, "Scheduling a command to update the operationalState persisted on %s as the "
+        r = sim.log(s, t, th, "INFO", L.NODE_MANAGER, "Scheduling a command to update the operationalState persisted on %s as the "
                     "reported value (%s, %d) does not match the value stored in SCM (%s, %d)" % (d4, rep[0], rep[1], st[0], st[1]))
         sim.tag("sched-flip:scm2", r)
         sim.step_down(t + 1, s)
-        sim.log(s, t + 2, th, "WARN", CTX, "getTerm is invoked when not leader.")
-        r = sim.log(s, t + 2, th, "WARN", SNM, "Skip sending SetNodeOperationalStateCommand, since current SCM is not leader.",
+        sim.log(s, t + 2, th, "WARN", L.SCM_CONTEXT, "getTerm is invoked when not leader.")
+        r = sim.log(s, t + 2, th, "WARN", L.NODE_MANAGER, "Skip sending SetNodeOperationalStateCommand, since current SCM is not leader.",
                     cont=["org.apache.ratis.protocol.exceptions.NotLeaderException: Server %s is not the leader" % sc.mid]
                     + NLE_FRAMES)
         sim.tag("skip:scm2", r)
         sim.lastrep[s]["dn4"] = rep
         sim.audit(s, t + 3, "hadoop", d4.ip, "SEND_HEARTBEAT",
-                  json.dumps({"datanodeUUID": d4.uid, "command": "[]"}, separators=(",", ":")))
+                  json_params({"datanodeUUID": d4.uid, "command": "[]"}))
     sim.hb_hook[("scm2", "dn4")] = (t_r2, flip)
     # after applying IN_SERVICE the datanode sends an early heartbeat round (ICR)
     sim.at(ms_of(date, "20:15:19", 230), lambda t: [sim.at(t + sim.rng.randrange(3, 25), sim.hb_at, d4, s.name)
                                                      for s in cl.scms])
     # failover 2: scm1 wins term 6 before its next admin-monitor tick (20:15:33)
-    sim.at(ms_of(date, "20:15:23", 18), lambda t: sim.to_candidate(t, "scm1", 5, 21))
-    sim.at(ms_of(date, "20:15:23", 60), lambda t: sim.follower_new_term(t, "scm3", "scm2", 6))
-    sim.at(ms_of(date, "20:15:23", 377), lambda t: sim.become_leader(t, "scm1", 6, 21, t - ms_of(date, "20:15:17", 905)))
-    sim.at(ms_of(date, "20:15:23", 441), lambda t: sim.follower_learns(t, "scm3", "scm1", 6, t - ms_of(date, "20:15:23", 60)))
-    sim.at(ms_of(date, "20:15:23", 452), lambda t: sim.follower_learns(t, "scm2", "scm1", 6, t - ms_of(date, "20:15:17", 905)))
+    sim.failover("scm2", "scm1", 6, 21, ms_of(date, "20:15:23", 18), ms_of(date, "20:15:23", 60), ms_of(date, "20:15:23", 377),
+                 (ms_of(date, "20:15:23", 441), ms_of(date, "20:15:23", 452)), down_since=ms_of(date, "20:15:17", 905))
     sim.run()
-    w = Writer("HDDS-17219-control-leader-abort-after-recommission")
-    for s in ("scm1", "scm2", "scm3"):
-        write_rfa_host(w, sim, s, date)
-    expected(w, [])
+    w = write_hosts("HDDS-17219-control-leader-abort-after-recommission", sim, date, [])
     chain = [
-        ev(w, sim, "auditdecom:scm1:dn4", "DECOMMISSION_NODES (`force` false) on leader scm1 (term 4)"),
-        ev(w, sim, "stepdown:scm1", "scm1 steps down; it keeps dn4 tracked"),
-        ev(w, sim, "continue:scm2:dn4", "scm2 (term 5) `Continue admin for datanode` dn4"),
-        ev(w, sim, "queued:scm2:dn4", "**operator recommission on the leader scm2: `Queued node … for recommission`**"),
-        ev(w, sim, "auditrecom:scm2:dn4", "**audit `DECOMMISSION_NODES {\"nodes\":\"[dn4.example.com]\"}` (no `force`)**"),
-        ev(w, sim, "recommissioned:scm2:dn4", "`Recommissioned node …TrackedNode@%s`" % tracked_hex(d4.uid)),
-        ev(w, sim, "sched:scm2:dn4:DECOMMISSIONING>IN_SERVICE", "scm2 pushes IN_SERVICE (term 5)"),
-        ev(w, sim, "sched-flip:scm2", "next heartbeat while scm2 steps down: `Scheduling …`, then"),
-        ev(w, sim, "skip:scm2", "WARN `Skip sending SetNodeOperationalStateCommand, since current SCM is not leader.` + NotLeaderException stack"),
-        ev(w, sim, "copy:scm1:dn4:DECOMMISSIONING>IN_SERVICE", "follower scm1 copies the datanode's IN_SERVICE (the recommission reached the datanode)"),
-        ev(w, sim, "becomes-leader:scm1", "scm1 re-elected, term 6; no `Continue admin` for dn4 (correct: it is IN_SERVICE)"),
-        ev(w, sim, "abort:scm1:dn4", "**look-alike: WARN abort with op state IN_SERVICE on scm1 while leader** (stale tracking entry from term 4)"),
+        ("auditdecom:scm1:dn4", "DECOMMISSION_NODES (`force` false) on leader scm1 (term 4)"),
+        ("stepdown:scm1", "scm1 steps down; it keeps dn4 tracked"),
+        ("continue:scm2:dn4", "scm2 (term 5) `Continue admin for datanode` dn4"),
+        ("queued:scm2:dn4", "**operator recommission on the leader scm2: `Queued node … for recommission`**"),
+        ("auditrecom:scm2:dn4", "**audit `DECOMMISSION_NODES {\"nodes\":\"[dn4.example.com]\"}` (no `force`)**"),
+        ("recommissioned:scm2:dn4", "`Recommissioned node …TrackedNode@%s`" % tracked_hex(d4.uid)),
+        ("sched:scm2:dn4:DECOMMISSIONING>IN_SERVICE", "scm2 pushes IN_SERVICE (term 5)"),
+        ("sched-flip:scm2", "next heartbeat while scm2 steps down: `Scheduling …`, then"),
+        ("skip:scm2", "WARN `Skip sending SetNodeOperationalStateCommand, since current SCM is not leader.` + NotLeaderException stack"),
+        ("copy:scm1:dn4:DECOMMISSIONING>IN_SERVICE", "follower scm1 copies the datanode's IN_SERVICE (the recommission reached the datanode)"),
+        ("becomes-leader:scm1", "scm1 re-elected, term 6; no `Continue admin` for dn4 (correct: it is IN_SERVICE)"),
+        ("abort:scm1:dn4", "**look-alike: WARN abort with op state IN_SERVICE on scm1 while leader** (stale tracking entry from term 4)"),
     ]
     benign = """
 The IN_SERVICE state comes from the operator's recommission (audit without `force`, `Queued node`,
@@ -1315,7 +1210,7 @@ IN_SERVICE at 20:15:19 and its early heartbeat round is copied by the followers.
   stack frames (class names, line numbers, the `org.apache.hadoop.ipc_` package of Ozone's forked IPC) are
   illustrative: the catalogue gives only the first frame of a similar trace.
 """
-    source_md(w, "HDDS-17219 control: abort on a re-elected leader after an operator recommission", layouts, story,
+    source_md(w, sim, "HDDS-17219 control: abort on a re-elected leader after an operator recommission", layouts, story,
               chain, benign=benign, notes=notes)
     return w
 

@@ -12,55 +12,27 @@ Writes seven bundles next to this script's parent folder:
   samples/HDDS-17269-control-scm-restart-single-reregister/  2.2.0: planned restart, one reregister each
   samples/HDDS-17269-control-slow-leader-other-scm-restarts/ slow leader recovers while a follower restarts
 
-Python 3.11 standard library only, deterministic (fixed seed, gzip mtime=0).
+Python 3.11 standard library only, deterministic (fixed seed); layouts and files through ozlog.
 Every message template is quoted from /work/shared/ozone-logs/{datanode,scm}.md (section numbers in
 the comments and in each bundle's SOURCE.md); values in it are made up but consistent.
 """
-import gzip
-import json
-import os
 import random
-import shutil
-import uuid
-from datetime import datetime, timedelta
+from datetime import datetime
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # .../samples
+from ozlog import loggers as L
+from ozlog.bundle import (BundleDir, Records, audit_rollover, compose_entries, compose_v2_prefixes, daemon_log, entries,
+                          finding)
+from ozlog.log4j import (JDK8_POOL_TAIL, SHIPPED_CONSOLE_PROPERTIES, audit_lines, audit_msg, container_log_line, frames,
+                         log_lines, logger_levels, ms as msec)
+from ozlog.ozone import (RM_RUNNING, SBDS_RUNNING, affinity_executor, blocks_added, connect_refused, container_log_msg,
+                         ctx_leader, ctx_ready, datanode_details, detected_timeout, election_result, endpoint_thread,
+                         host_and_port, ipc_handler, leader_change, member_id, ratis_group, replica_details, rm_pass,
+                         role_change, scm_becomes_leader, scm_leader_changed, shutdown_msg, startup_msg, to_candidate,
+                         unable_to_communicate, uuid_bits)
 
-# --------------------------------------------------------------------------------------------------
-# Loggers (full names; %c{2} keeps the last two segments)
-L_RDS = "org.apache.hadoop.ozone.container.common.states.datanode.RunningDatanodeState"
-L_ESM = "org.apache.hadoop.ozone.container.common.statemachine.EndpointStateMachine"
-L_HBT = "org.apache.hadoop.ozone.container.common.states.endpoint.HeartbeatEndpointTask"
-L_SCTX = "org.apache.hadoop.ozone.container.common.statemachine.StateContext"
-L_DSM = "org.apache.hadoop.ozone.container.common.statemachine.DatanodeStateMachine"
-L_CCH = "org.apache.hadoop.ozone.container.common.statemachine.commandhandler.CloseContainerCommandHandler"
-L_DISP = "org.apache.hadoop.ozone.container.common.impl.HddsDispatcher"
-L_KVH = "org.apache.hadoop.ozone.container.keyvalue.KeyValueHandler"
-L_CHU = "org.apache.hadoop.ozone.container.keyvalue.helpers.ChunkUtils"
-L_XSR = "org.apache.hadoop.ozone.container.common.transport.server.ratis.XceiverServerRatis"
-L_DIV = "org.apache.ratis.server.RaftServer$Division"
-L_FST = "org.apache.ratis.server.impl.FollowerState"
-L_LEL = "org.apache.ratis.server.impl.LeaderElection"
-L_SSM = "org.apache.hadoop.hdds.scm.ha.SCMStateMachine"
-L_SCTXS = "org.apache.hadoop.hdds.scm.ha.SCMContext"
-L_HAM = "org.apache.hadoop.hdds.scm.ha.SCMHAManagerImpl"
-L_NM = "org.apache.hadoop.hdds.scm.node.SCMNodeManager"
-L_HBD = "org.apache.hadoop.hdds.scm.server.SCMDatanodeHeartbeatDispatcher"
-L_CRH = "org.apache.hadoop.hdds.scm.container.ContainerReportHandler"
-L_ICRH = "org.apache.hadoop.hdds.scm.container.IncrementalContainerReportHandler"
-L_RM = "org.apache.hadoop.hdds.scm.container.replication.ReplicationManager"
-L_SBDS = "org.apache.hadoop.hdds.scm.block.SCMBlockDeletingService"
+RULE = "dropped-actions"
 
 HB_MS = 30000  # hdds.heartbeat.interval (default 30s)
-
-
-def s64(x):
-    return x - (1 << 64) if x >= (1 << 63) else x
-
-
-def uuid_bits(u):
-    i = uuid.UUID(u).int
-    return s64(i >> 64), s64(i & ((1 << 64) - 1))
 
 
 class Cluster:
@@ -72,7 +44,7 @@ class Cluster:
         self.style = style
         self.wording = wording
         self.cluster_id = "CID-5e7a1c3d-2b4f-4a6e-9d8c-0f1e2a3b4c5d"
-        self.group = "group-0F1E2A3B4C5D"
+        self.group = ratis_group(self.cluster_id)
         self.scm_ids = {
             "scm1": "1c0d2e3f-4a5b-4c6d-8e7f-90a1b2c3d4e5",
             "scm2": "2d1e3f40-5b6c-4d7e-9f80-a1b2c3d4e5f6",
@@ -105,11 +77,14 @@ class Cluster:
 
     # DatanodeDetails.toString: uuid(host/ip)  (scm.md section 3, datanode.md section 4)
     def dd(self, d):
-        return "%s(%s/%s)" % (self.dn_ids[d], self.dn_host[d], self.dn_ip[d])
+        return datanode_details(self.dn_ids[d], self.dn_host[d], self.dn_ip[d])
 
-    # HostAndPort.toString: host:port/<InetAddress>, InetAddress = host/ip  (datanode.md 2.6, 4)
+    def peers(self):
+        """The SCM Ratis peers as SCMHAManagerImpl prints them: [id|host:9894, ...]."""
+        return "[%s]" % ", ".join("%s|%s:9894" % (self.scm_ids[s], self.scm_host[s]) for s in SCMS)
+
     def hp(self, s):
-        return "%s:9861/%s/%s" % (self.scm_host[s], self.scm_host[s], self.scm_ip[s])
+        return host_and_port(self.scm_host[s], self.scm_ip[s], 9861)
 
     def ep(self, s):
         """The endpoint as RunningDatanodeState / the endpoint thread name print it (datanode.md 2.6)."""
@@ -122,12 +97,12 @@ class Cluster:
         if self.wording == "2.2":   # address.getAddress() + ":" + address.getPort()
             return "Unable to communicate to SCM server at %s/%s:9861 for past %d seconds." % (
                 self.scm_host[s], self.scm_ip[s], seconds)
-        return "Unable to communicate to SCM server at %s past %d seconds." % (self.hp(s), seconds)
+        return unable_to_communicate(self.hp(s), seconds)
 
     def hp_recon(self):
         if self.style == "compose":
-            return "recon:9891/recon/172.25.0.31"
-        return "recon.example.com:9891/recon.example.com/10.20.0.21"
+            return host_and_port("recon", "172.25.0.31", 9891)
+        return host_and_port("recon.example.com", "10.20.0.21", 9891)
 
     def prefix(self, d):  # HddsUtils.threadNamePrefix(uuid) = "<uuid>-"  (datanode.md 1.4)
         return self.dn_ids[d] + "-"
@@ -136,8 +111,7 @@ class Cluster:
         return self.prefix(d) + "DatanodeStateMachineDaemonThread"
 
     def t_endpoint(self, d, s):
-        # <dn>EndpointStateMachineTaskThread-<HostAndPort>-%d  (trailing space!)  datanode.md 1.4
-        return self.prefix(d) + "EndpointStateMachineTaskThread-" + self.ep(s) + "-0 "
+        return endpoint_thread(self.dn_ids[d], self.ep(s))
 
     # SCMNodeManager "Registered datanode: {}" with DatanodeDetails.toDebugString() (scm.md 2.2).
     # HEAD 78d5650c keeps ports in an EnumMap, so `ports` prints as a map {NAME=NAME=port, ...}
@@ -156,81 +130,32 @@ class Cluster:
 
 # --------------------------------------------------------------------------------------------------
 class Bundle:
-    """Collects records per file, renders them sorted by (host-local time, sequence)."""
+    """Collects records per host and stream; times are ms since `day` in the host's clock."""
 
     def __init__(self, name, cl, day, layout, skew):
         self.name = name
         self.cl = cl
         self.day = day
-        self.layout = layout  # "file" | "compose" | "vendor"
-        self.skew = skew      # host -> ms
-        self.recs = {}        # stream key -> list of (t, seq, lines)
-        self.seq = 0
+        self.layout = layout  # main logs: "file" | "console" (docker compose) | "vendor"
+        self.rec = Records(skew)
 
-    def ts(self, host, t):
-        dt = self.day + timedelta(milliseconds=t + self.skew.get(host, 0))
-        return dt.strftime("%Y-%m-%d %H:%M:%S,") + "%03d" % (dt.microsecond // 1000)
-
-    def _add(self, key, host, t, lines):
-        self.seq += 1
-        self.recs.setdefault(key, []).append((t + self.skew.get(host, 0), self.seq, lines))
-
-    # main log, log4j1:  %d{ISO8601} [%t] %p %c: %m%n  (or %c{2}, or without [%t])
     def log(self, host, t, level, thread, logger, msg, extra=()):
-        if self.layout == "compose":
-            logger = ".".join(logger.split(".")[-2:])
-            head = "%s [%s] %s %s: %s" % (self.ts(host, t), thread, level, logger, msg)
-        elif self.layout == "vendor":
-            head = "%s %s %s: %s" % (self.ts(host, t), level, logger, msg)
-        else:
-            head = "%s [%s] %s %s: %s" % (self.ts(host, t), thread, level, logger, msg)
-        body = msg.split("\n")
-        lines = [head.split("\n")[0]] + body[1:] + list(extra)
-        self._add(("main", host), host, t, lines)
+        self.rec.add("main", host, t, (thread, level, logger, msg, extra))
 
-    # log4j2 audit:  %d{DEFAULT} | %-5level | %c{1} | %msg | %throwable{3} %n
-    def audit(self, host, t, kind, level, user, ip, op, params, ret, perf=None, throwable=None):
-        msg = "user=%s | ip=%s | op=%s %s | ret=%s" % (user, ip, op, params, ret)
-        if perf:
-            msg += " | perf=" + perf
-        if throwable:
-            lines = ["%s | %-5s | %s | %s | %s" % (self.ts(host, t), level, kind, msg, throwable[0])]
-            lines += [fr + " " if i == len(throwable) - 2 else fr for i, fr in enumerate(throwable[1:])]
-        else:
-            lines = ["%s | %-5s | %s | %s |  " % (self.ts(host, t), level, kind, msg)]
-        self._add(("audit", host), host, t, lines)
+    def audit(self, host, t, kind, level, user, ip, op, params, ret, latency_ms=None, throwable=()):
+        self.rec.add("audit", host, t, (level, kind, audit_msg(user, ip, op, params, ret, latency_ms), throwable))
 
-    # dn-container log4j2:  %d{DEFAULT} | %-5level | %msg | %throwable{3} %n
+    # dn-container (datanode.md 1.3)
     def container(self, host, t, level, cid, bcsid, state, vol, suffix=None):
-        msg = "ID=%d | Index=0 | BCSID=%d | State=%s | Volume=%s | DataChecksum=0" % (cid, bcsid, state, vol)
-        if suffix:
-            msg += " | " + suffix
-        self._add(("dnc", host), host, t, ["%s | %-5s | %s |  " % (self.ts(host, t), level, msg)])
+        self.rec.add("dnc", host, t, (level, container_log_msg(cid, bcsid, state, vol, suffix)))
 
-    def sorted_lines(self, key, t_from=None, t_to=None):
-        out = []
-        for t, _, lines in sorted(self.recs.get(key, []), key=lambda r: (r[0], r[1])):
-            if t_from is not None and t < t_from:
-                continue
-            if t_to is not None and t >= t_to:
-                continue
-            out.extend(lines)
-        return out
+    def render(self, stream):
+        return {"main": lambda t, p: log_lines(self.layout, self.day + msec(t), *p),
+                "audit": lambda t, p: audit_lines(self.day + msec(t), *p),
+                "dnc": lambda t, p: [container_log_line(self.day + msec(t), *p)]}[stream]
 
-
-def write_text(path, lines):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w", encoding="utf-8", newline="\n") as f:
-        for ln in lines:
-            f.write(ln + "\n")
-
-
-def write_gz(path, lines):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    data = "".join(ln + "\n" for ln in lines).encode("utf-8")
-    with open(path, "wb") as raw:
-        with gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as g:
-            g.write(data)
+    def entries(self, stream, host, t_from=None, t_to=None):
+        return entries(self.rec.get(stream, host, t_from, t_to), self.render(stream))
 
 
 # --------------------------------------------------------------------------------------------------
@@ -239,36 +164,29 @@ def write_gz(path, lines):
 def heartbeat_call_frames(wrap_line):
     """The frames between a wrapped IPC exception and the heartbeat task's thread; `wrap_line` is
     the NetUtils.wrapException line of the exception class."""
-    return [
-        "\tat sun.reflect.NativeConstructorAccessorImpl.newInstance0(Native Method)",
-        "\tat sun.reflect.NativeConstructorAccessorImpl.newInstance(NativeConstructorAccessorImpl.java:62)",
-        "\tat sun.reflect.DelegatingConstructorAccessorImpl.newInstance(DelegatingConstructorAccessorImpl.java:45)",
-        "\tat java.lang.reflect.Constructor.newInstance(Constructor.java:423)",
-        "\tat org.apache.hadoop.net.NetUtils.wrapWithMessage(NetUtils.java:930)",
-        "\tat org.apache.hadoop.net.NetUtils.wrapException(NetUtils.java:%d)" % wrap_line,
-        "\tat org.apache.hadoop.ipc_.Client.getRpcResponse(Client.java:1588)",
-        "\tat org.apache.hadoop.ipc_.Client.call(Client.java:1530)",
-        "\tat org.apache.hadoop.ipc_.Client.call(Client.java:1427)",
-        "\tat org.apache.hadoop.ipc_.ProtobufRpcEngine$Invoker.invoke(ProtobufRpcEngine.java:258)",
-        "\tat org.apache.hadoop.ipc_.ProtobufRpcEngine$Invoker.invoke(ProtobufRpcEngine.java:139)",
-        "\tat com.sun.proxy.$Proxy38.submitRequest(Unknown Source)",
-        "\tat org.apache.hadoop.ozone.protocolPB.StorageContainerDatanodeProtocolClientSideTranslatorPB.submitRequest(StorageContainerDatanodeProtocolClientSideTranslatorPB.java:105)",
-        "\tat org.apache.hadoop.ozone.protocolPB.StorageContainerDatanodeProtocolClientSideTranslatorPB.sendHeartbeat(StorageContainerDatanodeProtocolClientSideTranslatorPB.java:137)",
-        "\tat org.apache.hadoop.ozone.container.common.states.endpoint.HeartbeatEndpointTask.call(HeartbeatEndpointTask.java:161)",
-        "\tat org.apache.hadoop.ozone.container.common.states.endpoint.HeartbeatEndpointTask.call(HeartbeatEndpointTask.java:82)",
-        "\tat java.util.concurrent.FutureTask.run(FutureTask.java:266)",
-        "\tat java.util.concurrent.ThreadPoolExecutor.runWorker(ThreadPoolExecutor.java:1149)",
-        "\tat java.util.concurrent.ThreadPoolExecutor$Worker.run(ThreadPoolExecutor.java:624)",
-        "\tat java.lang.Thread.run(Thread.java:750)",
-    ]
+    return frames(
+        "sun.reflect.NativeConstructorAccessorImpl.newInstance0(Native Method)",
+        "sun.reflect.NativeConstructorAccessorImpl.newInstance(NativeConstructorAccessorImpl.java:62)",
+        "sun.reflect.DelegatingConstructorAccessorImpl.newInstance(DelegatingConstructorAccessorImpl.java:45)",
+        "java.lang.reflect.Constructor.newInstance(Constructor.java:423)",
+        "org.apache.hadoop.net.NetUtils.wrapWithMessage(NetUtils.java:930)",
+        "org.apache.hadoop.net.NetUtils.wrapException(NetUtils.java:%d)" % wrap_line,
+        "org.apache.hadoop.ipc_.Client.getRpcResponse(Client.java:1588)",
+        "org.apache.hadoop.ipc_.Client.call(Client.java:1530)",
+        "org.apache.hadoop.ipc_.Client.call(Client.java:1427)",
+        "org.apache.hadoop.ipc_.ProtobufRpcEngine$Invoker.invoke(ProtobufRpcEngine.java:258)",
+        "org.apache.hadoop.ipc_.ProtobufRpcEngine$Invoker.invoke(ProtobufRpcEngine.java:139)",
+        "com.sun.proxy.$Proxy38.submitRequest(Unknown Source)",
+        "org.apache.hadoop.ozone.protocolPB.StorageContainerDatanodeProtocolClientSideTranslatorPB.submitRequest(StorageContainerDatanodeProtocolClientSideTranslatorPB.java:105)",
+        "org.apache.hadoop.ozone.protocolPB.StorageContainerDatanodeProtocolClientSideTranslatorPB.sendHeartbeat(StorageContainerDatanodeProtocolClientSideTranslatorPB.java:137)",
+        "org.apache.hadoop.ozone.container.common.states.endpoint.HeartbeatEndpointTask.call(HeartbeatEndpointTask.java:161)",
+        "org.apache.hadoop.ozone.container.common.states.endpoint.HeartbeatEndpointTask.call(HeartbeatEndpointTask.java:82)",
+        "java.util.concurrent.FutureTask.run(FutureTask.java:266)",
+        *JDK8_POOL_TAIL)
 
 
 def connect_exc(cl, d, s):
-    return [
-        "java.net.ConnectException: Call From %s/%s to %s:9861 failed on connection exception: "
-        "java.net.ConnectException: Connection refused; For more details see:  "
-        "http://wiki.apache.org/hadoop/ConnectionRefused" % (cl.dn_host[d], cl.dn_ip[d], cl.scm_host[s]),
-    ] + heartbeat_call_frames(845) + [
+    return [connect_refused(cl.dn_host[d], cl.dn_ip[d], cl.scm_host[s])] + heartbeat_call_frames(845) + [
         "Caused by: java.net.ConnectException: Connection refused",
         "\tat sun.nio.ch.SocketChannelImpl.checkConnect(Native Method)",
         "\tat sun.nio.ch.SocketChannelImpl.finishConnect(SocketChannelImpl.java:716)",
@@ -431,10 +349,9 @@ def audit_hb(b, cl, scm, t, d, term, cmds):
     b.audit(scm, t, "SCMAudit", "INFO", "hadoop", cl.dn_ip[d], "SEND_HEARTBEAT", p, "SUCCESS")
 
 
-def D(cl, cid, cstate, sid, rstate, bcsid, d, origin=None, empty=False):
-    # detailsForLogging (scm.md 2.3)
-    return "Container #%d (%s, sid=%d) r0 (%s, bcsid=%d, origin=%s, %s) from dn %s" % (
-        cid, cstate, sid, rstate, bcsid, cl.dn_ids[origin or d], "empty" if empty else "non-empty", cl.dd(d))
+def D(cl, cid, cstate, sid, rstate, bcsid, d):
+    """<D> of a replica datanode d reports (its origin)."""
+    return replica_details(cid, cstate, sid, rstate, bcsid, cl.dn_ids[d], cl.dd(d))
 
 
 def ms(h, m, s=0.0):
@@ -447,7 +364,7 @@ HB_PHASE = {"dn1": 3217, "dn2": 11708, "dn3": 19455, "dn4": 25931}
 
 
 def ipc_thread(rng, port=9861):
-    return "IPC Server handler %d on default port %d" % (rng.randrange(0, 10), port)
+    return ipc_handler(rng.randrange(0, 10), port)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -549,7 +466,7 @@ class Sim:
         while c < self.t1:
             if dbg:
                 self.cycle_no[d] += 1
-                b.log(d, c, "DEBUG", cl.t_daemon(d), L_DSM, "Executing cycle Number : %d" % self.cycle_no[d])
+                b.log(d, c, "DEBUG", cl.t_daemon(d), L.DATANODE_STATE_MACHINE, "Executing cycle Number : %d" % self.cycle_no[d])
             immediate_at = None
             dones = {}
             for s in SCMS:
@@ -564,7 +481,7 @@ class Sim:
                 elif kind == "REGISTER":
                     out, arr, done = self.call(d, s, start)
                     if out == "ok":
-                        b.log(s, arr, "INFO", ipc_thread(self.rng), L_NM, "Registered datanode: %s" % cl.debug_string(d))
+                        b.log(s, arr, "INFO", ipc_thread(self.rng), L.NODE_MANAGER, "Registered datanode: %s" % cl.debug_string(d))
                         b.audit(s, arr + 2, "SCMAudit", "INFO", "hadoop", cl.dn_ip[d], "REGISTER",
                                 '{"datanodeDetails":"%s"}' % cl.dd(d), "SUCCESS")
                         self.reg[(d, s)] = arr
@@ -577,7 +494,7 @@ class Sim:
                     out, arr, done = self.call(d, s, start)
                     if dbg:
                         pr = [(cl.pipelines[p][0], p == "P2") for p in ("P1", "P2")] if nr else None
-                        b.log(d, start, "DEBUG", cl.t_endpoint(d, s), L_HBT, "Sending heartbeat message : " +
+                        b.log(d, start, "DEBUG", cl.t_endpoint(d, s), L.HEARTBEAT_ENDPOINT_TASK, "Sending heartbeat message : " +
                               hb_proto(cl, d, self.node_report(d, start) if nr else None,
                                        [r for r in icrs], [a for a in acts], pr))
                     if out != "ok":
@@ -588,10 +505,10 @@ class Sim:
                                 exc = eof_exc(cl, d, s)
                             else:
                                 exc = timeout_exc(cl, d, s, 40000 + self.j(1000, 20000))
-                            b.log(d, done, "WARN", cl.t_endpoint(d, s), L_ESM,
+                            b.log(d, done, "WARN", cl.t_endpoint(d, s), L.ENDPOINT_STATE_MACHINE,
                                   cl.unable(s, missed[s] * HB_MS // 1000), exc)
                         if dbg:
-                            b.log(d, done + 1, "DEBUG", cl.t_endpoint(d, s), L_SCTX,
+                            b.log(d, done + 1, "DEBUG", cl.t_endpoint(d, s), L.STATE_CONTEXT,
                                   "endpoint: %s, size of reportsToPutBack: %d" % (cl.hp(s), len(icrs)))
                         self.put_back_icrs(d, s, start, icrs)
                         self.delivered.append((start, d, s, acts, [], "lost_ioexception"))
@@ -599,7 +516,7 @@ class Sim:
                     elif not self.registered(d, s, arr):
                         # SCMDatanodeHeartbeatDispatcher: unregistered -> ReregisterCommand, nothing processed
                         leader, term = self.leader_term(arr)
-                        b.log(s, arr, "INFO", ipc_thread(self.rng), L_HBD,
+                        b.log(s, arr, "INFO", ipc_thread(self.rng), L.HEARTBEAT_DISPATCHER,
                               "SCM received heartbeat from an unregistered datanode %s. Asking datanode to re-register."
                               % cl.dd(d))
                         audit_hb(b, cl, s, arr + 1, d, term if s == leader else None, [cmd_reregister()])
@@ -608,10 +525,10 @@ class Sim:
                             state_ev[s].append((done, "GETVERSION"))
                             self.rereg[d].append(done)
                             if dbg:
-                                b.log(d, done, "DEBUG", cl.t_endpoint(d, s), L_HBT,
+                                b.log(d, done, "DEBUG", cl.t_endpoint(d, s), L.HEARTBEAT_ENDPOINT_TASK,
                                       "Received SCM notification to register. Interrupt HEARTBEAT and transit to GETVERSION state.")
                         elif dbg:
-                            b.log(d, done, "DEBUG", cl.t_endpoint(d, s), L_HBT,
+                            b.log(d, done, "DEBUG", cl.t_endpoint(d, s), L.HEARTBEAT_ENDPOINT_TASK,
                                   "Illegal state %s found, expecting HEARTBEAT." % state_at(s, done))
                         missed[s] = 0
                     else:
@@ -639,8 +556,8 @@ class Sim:
             trig = [x for x in self.triggers[d] if c < x < nxt]
             for s in SCMS:
                 if dones[s] > c + HB_MS and not trig:
-                    b.log(d, c + HB_MS + self.j(4, 15), "WARN", cl.t_daemon(d), L_RDS,
-                          "Detected timeout: Timeout occurred on endpoint: %s" % cl.ep(s))
+                    b.log(d, c + HB_MS + self.j(4, 15), "WARN", cl.t_daemon(d), L.RUNNING_DATANODE_STATE,
+                          detected_timeout(cl.ep(s)))
             c = min(trig) if trig else nxt
 
     def node_report(self, d, t):
@@ -675,7 +592,7 @@ def routine(b, cl, rng, sim, created, slow_ops, full_vol=None):
         b.audit(d, t, "DNAudit", "INFO", "null", "null", "WRITE_CHUNK",
                 '{"blockData":"conID: %d locID: %d bcsId: 0 replicaIndex: null","offset":"%d","size":"4194304",'
                 '"stage":"WRITE_DATA"}' % (cid, loc, off), "null",
-                perf="{preOpLatencyMs=0, opLatencyMs=%d}" % lat)
+                latency_ms=lat)
 
 
 def leader_services(b, sim, rng, t0, t1, running):
@@ -685,8 +602,8 @@ def leader_services(b, sim, rng, t0, t1, running):
     while t < t1:
         ld, term = sim.leader_term(t)
         if running(ld, t):
-            b.log(ld, t, "INFO", ld + "-ReplicationMonitor", L_RM,
-                  "Replication Monitor Thread took %d milliseconds for processing %d containers." % (rng.randint(3, 19), 57))
+            b.log(ld, t, "INFO", ld + "-ReplicationMonitor", L.REPLICATION_MANAGER,
+                  rm_pass(rng.randint(3, 19), 57))
         t += 300_000
     t = t0 + 95_402
     cmd = 119200400
@@ -695,9 +612,8 @@ def leader_services(b, sim, rng, t0, t1, running):
         if running(ld, t):
             dns = rng.sample([d for d in DNS], 3)
             n = rng.randint(2, 5)
-            b.log(ld, t, "INFO", ld + "-SCMBlockDeletingService", L_SBDS,
-                  "Totally added %d blocks to be deleted for %d datanodes / %d totalnodes, limit per iteration : "
-                  "500000blocks, task elapsed time: %dms" % (n * 3 * 12, 3, 4, rng.randint(4, 31)))
+            b.log(ld, t, "INFO", ld + "-SCMBlockDeletingService", L.BLOCK_DELETING_SERVICE,
+                  blocks_added(n * 3 * 12, 3, 4, rng.randint(4, 31)))
             for d in dns:
                 cmd += rng.randint(3, 17)
                 sim.cmdq.setdefault((d, ld), []).append((t + 5, cmd_delete_blocks(n, cmd, term)))
@@ -716,8 +632,8 @@ def container_close_flow(b, cl, sim, cid, pipe_key, sid, when_ready, leader, ter
         if ("containerID: %d " % cid) not in x[1] or d in skip:
             return
         if sim_.debug_dn == d:
-            b.log(d, t + 1, "DEBUG", cl.t_endpoint(d, s), L_HBT, "Received SCM container close request for container %d" % cid)
-            b.log(d, t + 9, "DEBUG", cl.prefix(d) + "CommandProcessorThread", L_CCH,
+            b.log(d, t + 1, "DEBUG", cl.t_endpoint(d, s), L.HEARTBEAT_ENDPOINT_TASK, "Received SCM container close request for container %d" % cid)
+            b.log(d, t + 9, "DEBUG", cl.prefix(d) + "CommandProcessorThread", L.CLOSE_CONTAINER_HANDLER,
                   "Processing Close Container command container #%d" % cid)
         vol = cl.disks[cid % 2]
         tc = t + sim_.j(12, 30)
@@ -742,57 +658,33 @@ def close_icr_lines(b, cl, sim):
         for r in icrs:
             if r[1] == "CLOSED" and (s, r[0]) not in closed:
                 closed.add((s, r[0]))
-                b.log(s, t + sim.j(30, 60), "INFO", "%s-FixedThreadPoolWithAffinityExecutor-%d-0" % (s, DNS.index(d)),
-                      L_ICRH, "CLOSE " + D(cl, r[0], "CLOSING", r[5], "CLOSED", r[5], d))
+                b.log(s, t + sim.j(30, 60), "INFO", affinity_executor(s, DNS.index(d)),
+                      L.ICR_HANDLER, "CLOSE " + D(cl, r[0], "CLOSING", r[5], "CLOSED", r[5], d))
 
 
 # --------------------------------------------------------------------------------------------------
 def scm_restart_lines(b, cl, restart_up, t_elect, t_ready):
     """Startup of the three SCMs after the service restart (scm.md 2.1, 2.2; Ratis lines datanode.md 2.1)."""
-    peers = "[%s|%s:9894, %s|%s:9894, %s|%s:9894]" % tuple(x for s in SCMS for x in (cl.scm_ids[s], cl.scm_host[s]))
-    mid = lambda s: "%s@%s" % (cl.scm_ids[s], cl.group)
     for s in SCMS:
         t = restart_up[s]
-        b.log(s, t, "INFO", "main", L_HAM, " scm role is FOLLOWER peers %s" % peers)
-        b.log(s, t + 2_310 + DNS.index("dn2") * 17, "INFO", "main", L_NM, "Entering startup safe mode.")
-    te = t_elect
-    b.log("scm1", te, "INFO", mid("scm1") + "-FollowerState", L_FST,
-          "%s-FollowerState: change to CANDIDATE, lastRpcElapsedTime:5204ms, electionTimeout:5187ms" % mid("scm1"))
-    b.log("scm1", te + 1, "INFO", mid("scm1") + "-FollowerState", L_DIV,
-          "%s: changes role from  FOLLOWER to CANDIDATE at term 6 for changeToCandidate" % mid("scm1"))
-    b.log("scm1", te + 688, "INFO", mid("scm1") + "-LeaderElection1", L_LEL,
-          "%s-LeaderElection1 ELECTION round 0: result PASSED" % mid("scm1"))
-    b.log("scm1", te + 690, "INFO", mid("scm1") + "-LeaderElection1", L_DIV,
-          "%s: changes role from CANDIDATE to LEADER at term 7 for changeToLeader" % mid("scm1"))
-    b.log("scm1", te + 693, "INFO", mid("scm1") + "-LeaderElection1", L_SSM,
-          "current SCM %s becomes leader of term 7" % cl.scm_ids["scm1"])
-    b.log("scm1", te + 693, "INFO", mid("scm1") + "-LeaderElection1", L_SCTXS,
-          "update <isLeader,term> from <false,0> to <true,7>")
-    b.log("scm1", te + 1_402, "INFO", mid("scm1") + "-StateMachineUpdater", L_SCTXS,
-          "update <isLeaderReady> from <false> to <true>")
+        b.log(s, t, "INFO", "main", L.SCM_HA_MANAGER, " scm role is FOLLOWER peers %s" % cl.peers())
+        b.log(s, t + 2_310 + DNS.index("dn2") * 17, "INFO", "main", L.NODE_MANAGER, "Entering startup safe mode.")
+    win_election(b, cl, "scm1", 7, t_elect, 5204, 5187, 688, 1_402)
     for s, dt in (("scm2", 731), ("scm3", 1_290)):
-        tt = te + dt
-        b.log(s, tt, "INFO", "grpc-default-executor-0", L_DIV,
-              "%s: change Leader from null to %s at term 7 for APPEND_ENTRIES, leader elected after %dms"
-              % (mid(s), cl.scm_ids["scm1"], tt - restart_up[s] - 4_100))
-        b.log(s, tt + 2, "INFO", "grpc-default-executor-0", L_SSM,
-              "Leader changed to %s, current SCM %s is still follower." % (cl.scm_ids["scm1"], cl.scm_ids[s]))
-        b.log(s, tt + 1_915, "INFO", mid(s) + "-StateMachineUpdater", L_SSM,
-              "Follower caught up with leader: lastAppliedIndex=884215, leaderCommitOnStart=884215")
-    b.log("scm1", t_ready, "INFO", "scm1-SCM-SafeMode-Log-0", L_RM, "Service ReplicationManager transitions to RUNNING.")
-    b.log("scm1", t_ready + 40, "INFO", "scm1-SCM-SafeMode-Log-0", L_SBDS, "notifyStatusChanged:RUNNING")
+        tt = t_elect + dt
+        follow(b, cl, s, "scm1", 7, tt, tt - restart_up[s] - 4_100, 1_915, 884215, 884215)
+    b.log("scm1", t_ready, "INFO", "scm1-SCM-SafeMode-Log-0", L.REPLICATION_MANAGER, RM_RUNNING)
+    b.log("scm1", t_ready + 40, "INFO", "scm1-SCM-SafeMode-Log-0", L.BLOCK_DELETING_SERVICE, SBDS_RUNNING)
 
 
 def build_bug(debug, action=True):
     """action=False: the same restart and backlog with no container action raised meanwhile (the
     mechanism alone, HDDS-17269-bug-info-no-action)."""
-    cl = Cluster("compose" if debug else "example")
-    day = datetime(2026, 9, 14)
-    skew = {"scm1": 0, "scm2": 143, "scm3": -87, "dn1": 212, "dn2": -64, "dn3": 31, "dn4": 176}
-    if debug:
-        skew = {}  # docker-compose: all containers read the same host clock
     name = "HDDS-17269-bug-debug" if debug else "HDDS-17269-bug-info" if action else "HDDS-17269-bug-info-no-action"
-    b = Bundle(name, cl, day, "compose" if debug else "file", skew)
+    # docker-compose: all containers read the same host clock
+    skew = {} if debug else {"scm1": 0, "scm2": 143, "scm3": -87, "dn1": 212, "dn2": -64, "dn3": 31, "dn4": 176}
+    b = Bundle(name, Cluster("compose" if debug else "example"), datetime(2026, 9, 14), "console" if debug else "file", skew)
+    cl = b.cl
     t0 = ms(2, 9, 35) if debug else ms(2, 0, 0)
     t1 = ms(2, 17, 50) if debug else ms(2, 25, 0)
     rng = random.Random(17269 + (1 if debug else 0) + (0 if action else 3))
@@ -845,7 +737,7 @@ def build_bug(debug, action=True):
     # dn2: the write that finds the volume full (HddsDispatcher WARN, datanode.md 2.5 / 3.B step 4).
     # The CONTAINER_FULL close action is queued for every SCM endpoint without a log line.
     if action:
-        b.log("dn2", VOL_FULL, "WARN", cl.prefix("dn2") + "ChunkWriter-1-0", L_DISP,
+        b.log("dn2", VOL_FULL, "WARN", cl.prefix("dn2") + "ChunkWriter-1-0", L.HDDS_DISPATCHER,
               "Triggered immediate heartbeat because of full volume.")
         sim.raise_event("dn2", VOL_FULL, actions=[(C, "CONTAINER_FULL")])
 
@@ -858,16 +750,14 @@ def build_bug(debug, action=True):
 
 def recon_timeout(b, cl, d, t):
     """Benign look-alike (datanode.md 3.B): one Detected timeout for the Recon endpoint."""
-    b.log(d, t, "WARN", cl.t_daemon(d), L_RDS, "Detected timeout: Timeout occurred on endpoint: %s" % cl.hp_recon())
+    b.log(d, t, "WARN", cl.t_daemon(d), L.RUNNING_DATANODE_STATE, detected_timeout(cl.hp_recon()))
 
 
 # --------------------------------------------------------------------------------------------------
 def build_control():
-    cl = Cluster("example")
-    day = datetime(2026, 9, 21)
-    skew = {"scm1": 0, "scm2": -121, "scm3": 98, "dn1": 57, "dn2": -190, "dn3": 133, "dn4": -42}
-    b = Bundle("HDDS-17269-control-slow-scm-recovers", cl, day, "vendor", skew)
-    t0, t1 = ms(14, 30, 0), ms(14, 50, 0)
+    b = Bundle("HDDS-17269-control-slow-scm-recovers", Cluster("example"), datetime(2026, 9, 21), "vendor",
+               {"scm1": 0, "scm2": -121, "scm3": 98, "dn1": 57, "dn2": -190, "dn3": 133, "dn4": -42})
+    cl, t0, t1 = b.cl, ms(14, 30, 0), ms(14, 50, 0)
     rng = random.Random(17269 + 7)
     C = 2041                                  # P3 = dn1, dn3, dn4; dn3's replica becomes UNHEALTHY
     SLOW_FROM, SLOW_TO = ms(14, 33, 2.0), ms(14, 34, 40.0)   # scm1 (leader) answers datanode RPCs late
@@ -891,8 +781,8 @@ def build_control():
     d = "dn3"
     thr = cl.prefix(d) + "ChunkWriter-3-0"
     loc = 113750153625600377
-    b.log(d, T_UNH - 6, "ERROR", thr, L_CHU, "Unexpected write size. expected: 4194304, actual: 1048576")
-    b.log(d, T_UNH - 5, "WARN", thr, L_KVH,
+    b.log(d, T_UNH - 6, "ERROR", thr, L.CHUNK_UTILS, "Unexpected write size. expected: 4194304, actual: 1048576")
+    b.log(d, T_UNH - 5, "WARN", thr, L.KEY_VALUE_HANDLER,
           "Operation: WriteChunk , Trace ID:  , Message: Unexpected write size. expected: 4194304, actual: 1048576 , "
           "Result: INVALID_WRITE_SIZE , StorageContainerException Occurred.",
           ["org.apache.hadoop.hdds.scm.container.common.helpers.StorageContainerException: Unexpected write size. "
@@ -924,7 +814,7 @@ def build_control():
                 "Container has 1 error: WRITE_FAILURE for file %s/%s/current/containerDir1/%d with exception: "
                 "org.apache.hadoop.hdds.scm.container.common.helpers.StorageContainerException"
                 % (cl.disks[1], cl.cluster_id, C))
-    b.log(d, T_UNH, "INFO", thr, L_DISP, "Marked Container UNHEALTHY, ContainerID: %d" % C)
+    b.log(d, T_UNH, "INFO", thr, L.HDDS_DISPATCHER, "Marked Container UNHEALTHY, ContainerID: %d" % C)
     sim.raise_event(d, T_UNH + 2, actions=[(C, "CONTAINER_UNHEALTHY")],
                     icrs=[(C, "UNHEALTHY", 5368709120, 3221225472, 771, 61877)])
 
@@ -934,8 +824,8 @@ def build_control():
         for r in icrs:
             if r[0] == C and r[1] == "UNHEALTHY":
                 # ICR handler prints FINALIZE on every SCM; only the leader applies it (scm.md 2.3)
-                b.log(s, t + sim_.j(25, 45), "INFO", "%s-FixedThreadPoolWithAffinityExecutor-%d-0" % (s, DNS.index(dn)),
-                      L_ICRH, "FINALIZE (i.e. CLOSING) " + D(cl, C, "OPEN", 61877, "UNHEALTHY", 61877, dn))
+                b.log(s, t + sim_.j(25, 45), "INFO", affinity_executor(s, DNS.index(dn)),
+                      L.ICR_HANDLER, "FINALIZE (i.e. CLOSING) " + D(cl, C, "OPEN", 61877, "UNHEALTHY", 61877, dn))
                 if s == "scm1":
                     state["finalized"] = True
         for a in acts:
@@ -957,72 +847,57 @@ def build_control():
 # --------------------------------------------------------------------------------------------------
 # SCM process restarts (HddsServerUtil.startupShutdownMessage banners, logger StorageContainerManagerStarter;
 # read at ozone-2.0.0..2.2.0, not in scm.md) and the Ratis failover they cause (scm.md 2.1, datanode.md 2.1).
-L_STARTER = "org.apache.hadoop.hdds.scm.server.StorageContainerManagerStarter"
 REVISION = {"2.2.0": "95bda680b952d164706dc0b8debbcad805b6a32c",          # git rev-parse ozone-2.2.0^{commit}
             "2.3.0-SNAPSHOT": "78d5650c313f2fa0731bdf08b76d4604090dabca"}  # HEAD the catalogue quotes
 
 
 def scm_stop_lines(b, cl, s, t):
     """`ozone --daemon stop scm`: SIGTERM (SignalLogger ERROR), then the shutdown hook's banner."""
-    b.log(s, t, "ERROR", "SIGTERM handler", L_STARTER, "RECEIVED SIGNAL 15: SIGTERM")
-    b.log(s, t + 37, "INFO", "shutdown-hook-0", L_STARTER,
-          "SHUTDOWN_MSG: \n/************************************************************\n"
-          "SHUTDOWN_MSG: Shutting down StorageContainerManager at %s/%s\n"
-          "************************************************************/" % (cl.scm_host[s], cl.scm_ip[s]))
+    b.log(s, t, "ERROR", "SIGTERM handler", L.SCM_STARTER, "RECEIVED SIGNAL 15: SIGTERM")
+    b.log(s, t + 37, "INFO", "shutdown-hook-0", L.SCM_STARTER,
+          shutdown_msg("StorageContainerManager", cl.scm_host[s], cl.scm_ip[s]))
 
 
 def scm_start_lines(b, cl, s, t, version):
     """Start of one SCM process: banner (classpath and conf shortened with `…`), role, safe mode."""
-    peers = "[%s|%s:9894, %s|%s:9894, %s|%s:9894]" % tuple(x for z in SCMS for x in (cl.scm_ids[z], cl.scm_host[z]))
-    b.log(s, t, "INFO", "main", L_STARTER,
-          "STARTUP_MSG: \n/************************************************************\n"
-          "STARTUP_MSG: Starting StorageContainerManager\n"
-          "STARTUP_MSG:        host = %s/%s\n"
-          "STARTUP_MSG:     version = %s\n"
-          "STARTUP_MSG:       build = https://github.com/apache/ozone.git/%s\n"
-          "STARTUP_MSG:        java = 17.0.12\n"
-          "STARTUP_MSG:        args = []\n"
-          "STARTUP_MSG:   classpath = /opt/ozone/etc/hadoop:/opt/ozone/share/ozone/lib/hdds-server-scm-%s.jar:…\n"
-          "STARTUP_MSG:        conf = {hdds.heartbeat.interval=30s, ozone.scm.names=scm1.example.com,scm2.example.com,"
-          "scm3.example.com, ozone.scm.ratis.enable=true, …}\n"
-          "************************************************************/" % (cl.scm_host[s], cl.scm_ip[s], version,
-                                                                             REVISION[version], version))
-    b.log(s, t + 4_711, "INFO", "main", L_HAM, " scm role is FOLLOWER peers %s" % peers)
-    b.log(s, t + 7_020, "INFO", "main", L_NM, "Entering startup safe mode.")
+    b.log(s, t, "INFO", "main", L.SCM_STARTER,
+          startup_msg("StorageContainerManager", cl.scm_host[s], cl.scm_ip[s], version,
+                      "https://github.com/apache/ozone.git/" + REVISION[version],
+                      "/opt/ozone/etc/hadoop:/opt/ozone/share/ozone/lib/hdds-server-scm-%s.jar:…" % version,
+                      "{hdds.heartbeat.interval=30s, ozone.scm.names=scm1.example.com,scm2.example.com,"
+                      "scm3.example.com, ozone.scm.ratis.enable=true, …}"))
+    b.log(s, t + 4_711, "INFO", "main", L.SCM_HA_MANAGER, " scm role is FOLLOWER peers %s" % cl.peers())
+    b.log(s, t + 7_020, "INFO", "main", L.NODE_MANAGER, "Entering startup safe mode.")
+
+
+def win_election(b, cl, new, term, t, elapsed_ms, timeout_ms, passed_after, ready_after):
+    """`new` times out as a follower (FollowerState), wins the election of `term` and becomes the ready leader."""
+    m = member_id(cl.scm_ids[new], cl.group)
+    b.log(new, t, "INFO", m + "-FollowerState", L.FOLLOWER_STATE, to_candidate(m + "-FollowerState", elapsed_ms, timeout_ms))
+    b.log(new, t + 1, "INFO", m + "-FollowerState", L.RAFT_DIVISION, role_change(m, "FOLLOWER", "CANDIDATE", term - 1, "changeToCandidate"))
+    el, t = m + "-LeaderElection1", t + passed_after
+    b.log(new, t, "INFO", el, L.LEADER_ELECTION, election_result(el, "ELECTION"))
+    b.log(new, t + 2, "INFO", el, L.RAFT_DIVISION, role_change(m, "CANDIDATE", "LEADER", term, "changeToLeader"))
+    b.log(new, t + 5, "INFO", el, L.SCM_STATE_MACHINE, scm_becomes_leader(cl.scm_ids[new], term))
+    b.log(new, t + 5, "INFO", el, L.SCM_CONTEXT, ctx_leader(False, 0, True, term))
+    b.log(new, t - passed_after + ready_after, "INFO", m + "-StateMachineUpdater", L.SCM_CONTEXT, ctx_ready(False, True))
 
 
 def failover_lines(b, cl, new, old, term, t_elect):
     """`new` wins the election after `old` stopped answering (FollowerState timeout); the third SCM follows."""
-    mid = lambda s: "%s@%s" % (cl.scm_ids[s], cl.group)
-    b.log(new, t_elect, "INFO", mid(new) + "-FollowerState", L_FST,
-          "%s-FollowerState: change to CANDIDATE, lastRpcElapsedTime:5731ms, electionTimeout:5126ms" % mid(new))
-    b.log(new, t_elect + 1, "INFO", mid(new) + "-FollowerState", L_DIV,
-          "%s: changes role from  FOLLOWER to CANDIDATE at term %d for changeToCandidate" % (mid(new), term - 1))
-    b.log(new, t_elect + 702, "INFO", mid(new) + "-LeaderElection1", L_LEL,
-          "%s-LeaderElection1 ELECTION round 0: result PASSED" % mid(new))
-    b.log(new, t_elect + 704, "INFO", mid(new) + "-LeaderElection1", L_DIV,
-          "%s: changes role from CANDIDATE to LEADER at term %d for changeToLeader" % (mid(new), term))
-    b.log(new, t_elect + 707, "INFO", mid(new) + "-LeaderElection1", L_SSM,
-          "current SCM %s becomes leader of term %d" % (cl.scm_ids[new], term))
-    b.log(new, t_elect + 707, "INFO", mid(new) + "-LeaderElection1", L_SCTXS,
-          "update <isLeader,term> from <false,0> to <true,%d>" % term)
-    b.log(new, t_elect + 1_350, "INFO", mid(new) + "-StateMachineUpdater", L_SCTXS,
-          "update <isLeaderReady> from <false> to <true>")
+    win_election(b, cl, new, term, t_elect, 5731, 5126, 702, 1_350)
     third = [s for s in SCMS if s not in (new, old)][0]
-    b.log(third, t_elect + 760, "INFO", "grpc-default-executor-2", L_SSM,
-          "Leader changed to %s, current SCM %s is still follower." % (cl.scm_ids[new], cl.scm_ids[third]))
+    b.log(third, t_elect + 760, "INFO", "grpc-default-executor-2", L.SCM_STATE_MACHINE, scm_leader_changed(cl.scm_ids[new], cl.scm_ids[third]))
 
 
-def rejoin_lines(b, cl, s, leader, term, t):
-    """A restarted SCM learns the leader from its first AppendEntries and catches up."""
-    mid = "%s@%s" % (cl.scm_ids[s], cl.group)
-    b.log(s, t, "INFO", "grpc-default-executor-0", L_DIV,
-          "%s: change Leader from null to %s at term %d for APPEND_ENTRIES, leader elected after 9312ms"
-          % (mid, cl.scm_ids[leader], term))
-    b.log(s, t + 2, "INFO", "grpc-default-executor-0", L_SSM,
-          "Leader changed to %s, current SCM %s is still follower." % (cl.scm_ids[leader], cl.scm_ids[s]))
-    b.log(s, t + 1_884, "INFO", mid + "-StateMachineUpdater", L_SSM,
-          "Follower caught up with leader: lastAppliedIndex=1307718, leaderCommitOnStart=1307741")
+def follow(b, cl, s, leader, term, t, elected_ms, caught_up_after, applied, commit_on_start):
+    """A (re)started SCM learns the leader from its first AppendEntries and catches up."""
+    m = member_id(cl.scm_ids[s], cl.group)
+    b.log(s, t, "INFO", "grpc-default-executor-0", L.RAFT_DIVISION,
+          leader_change(m, "null", cl.scm_ids[leader], term, "APPEND_ENTRIES", elected_ms))
+    b.log(s, t + 2, "INFO", "grpc-default-executor-0", L.SCM_STATE_MACHINE, scm_leader_changed(cl.scm_ids[leader], cl.scm_ids[s]))
+    b.log(s, t + caught_up_after, "INFO", m + "-StateMachineUpdater", L.SCM_STATE_MACHINE,
+          "Follower caught up with leader: lastAppliedIndex=%d, leaderCommitOnStart=%d" % (applied, commit_on_start))
 
 
 def build_scm1_restart(hung):
@@ -1031,12 +906,10 @@ def build_scm1_restart(hung):
     3.5 minutes; its datanode port still accepts connections, so every datanode queues heartbeat tasks
     for it (HDDS-17269-bug-scm-hang-restart-vendor). hung=False: a planned restart of a healthy scm1, no
     backlog (HDDS-17269-control-scm-restart-single-reregister)."""
-    cl = Cluster("example", wording="2.2")
-    day = datetime(2026, 10, 6)
-    skew = {"scm1": 0, "scm2": 71, "scm3": -118, "dn1": 164, "dn2": -39, "dn3": 92, "dn4": -207}
     name = "HDDS-17269-bug-scm-hang-restart-vendor" if hung else "HDDS-17269-control-scm-restart-single-reregister"
-    b = Bundle(name, cl, day, "vendor", skew)
-    t0, t1 = ms(9, 40, 0), ms(10, 4, 0)
+    b = Bundle(name, Cluster("example", wording="2.2"), datetime(2026, 10, 6), "vendor",
+               {"scm1": 0, "scm2": 71, "scm3": -118, "dn1": 164, "dn2": -39, "dn3": 92, "dn4": -207})
+    cl, t0, t1 = b.cl, ms(9, 40, 0), ms(10, 4, 0)
     rng = random.Random(17269 + (11 if hung else 12))
     T_HANG = ms(9, 47, 12.418)                  # scm1 pauses (GC): nothing answers, the kernel still accepts
     T_KILL = ms(9, 50, 40.103) if hung else ms(9, 49, 55.230)
@@ -1070,7 +943,7 @@ def build_scm1_restart(hung):
     if not hung:
         failover_lines(b, cl, "scm2", "scm1", 12, T_ELECT)
     scm_start_lines(b, cl, "scm1", T_UP, "2.2.0")
-    rejoin_lines(b, cl, "scm1", "scm2", 12, T_REJOIN)
+    follow(b, cl, "scm1", "scm2", 12, T_REJOIN, 9312, 1_884, 1307718, 1307741)
     for d in ("dn2", "dn4", "dn1", "dn3"):
         sim.run(d)
     close_icr_lines(b, cl, sim)
@@ -1083,11 +956,9 @@ def build_slow_leader_other_restart():
     recovers without a restart, so every datanode queues a few heartbeat tasks for it and they burst out
     when it answers; meanwhile scm3 (a follower) is restarted and answers each datanode's next heartbeat
     with one reregister (HDDS-17269-control-slow-leader-other-scm-restarts)."""
-    cl = Cluster("example")
-    day = datetime(2026, 11, 2)
-    skew = {"scm1": 0, "scm2": -93, "scm3": 54, "dn1": 131, "dn2": -22, "dn3": 187, "dn4": -145}
-    b = Bundle("HDDS-17269-control-slow-leader-other-scm-restarts", cl, day, "file", skew)
-    t0, t1 = ms(14, 0, 0), ms(14, 22, 0)
+    b = Bundle("HDDS-17269-control-slow-leader-other-scm-restarts", Cluster("example"), datetime(2026, 11, 2), "file",
+               {"scm1": 0, "scm2": -93, "scm3": 54, "dn1": 131, "dn2": -22, "dn3": 187, "dn4": -145})
+    cl, t0, t1 = b.cl, ms(14, 0, 0), ms(14, 22, 0)
     rng = random.Random(17269 + 21)
     SLOW_FROM, SLOW_TO = ms(14, 6, 4.0), ms(14, 7, 31.0)
     T_KILL = ms(14, 6, 20.512)
@@ -1110,7 +981,7 @@ def build_slow_leader_other_restart():
     leader_services(b, sim, rng, t0, t1, lambda s, t: not (SLOW_FROM <= t < SLOW_TO))
     scm_stop_lines(b, cl, "scm3", T_KILL)
     scm_start_lines(b, cl, "scm3", T_UP, "2.3.0-SNAPSHOT")
-    rejoin_lines(b, cl, "scm3", "scm1", 9, T_UP + 11_930)
+    follow(b, cl, "scm3", "scm1", 9, T_UP + 11_930, 9312, 1_884, 1307718, 1307741)
     for d in ("dn1", "dn2", "dn3", "dn4"):
         sim.run(d)
     close_icr_lines(b, cl, sim)
@@ -1119,91 +990,57 @@ def build_slow_leader_other_restart():
 
 # --------------------------------------------------------------------------------------------------
 def write_bundle_file_layout(b, out, split_at):
-    """Bundle 1: one folder per host, RFA file layout, rotations."""
-    cl = b.cl
+    """One folder per host, RFA file layout; scm1's audit rolled over at split_at."""
     for s in SCMS:
-        write_text(os.path.join(out, s, "ozone-hadoop-scm-%s.log" % s), b.sorted_lines(("main", s)))
-        lines_old = b.sorted_lines(("audit", s), None, split_at)
-        lines_new = b.sorted_lines(("audit", s), split_at, None)
+        out.write("%s/%s" % (s, daemon_log("scm", s)), b.entries("main", s))
+        audit = "%s/scm-audit-%s.log" % (s, s)
         if s == "scm1":
-            write_gz(os.path.join(out, s, "scm-audit-%s-%s-1.log.gz" % (s, b.day.strftime("%Y-%m-%d"))), lines_old)
-            write_text(os.path.join(out, s, "scm-audit-%s.log" % s), lines_new)
+            out.write(audit_rollover(audit, b.day.strftime("%Y-%m-%d")), b.entries("audit", s, None, split_at), gz=True)
+            out.write(audit, b.entries("audit", s, split_at, None))
         else:
-            write_text(os.path.join(out, s, "scm-audit-%s.log" % s), lines_old + lines_new)
+            out.write(audit, b.entries("audit", s))
     for d in DNS:
-        host = cl.dn_host[d].split(".")[0]
-        write_text(os.path.join(out, host, "ozone-hadoop-datanode-%s.log" % host), b.sorted_lines(("main", d)))
-        write_text(os.path.join(out, host, "dn-audit-%s.log" % host), b.sorted_lines(("audit", d)))
-        write_text(os.path.join(out, host, "dn-container-%s.log" % host), b.sorted_lines(("dnc", d)))
+        host = b.cl.dn_host[d].split(".")[0]
+        out.write("%s/%s" % (host, daemon_log("datanode", host)), b.entries("main", d))
+        write_dn_audit_container(b, out, d, host + "/", host)
+
+
+def write_dn_audit_container(b, out, d, folder, host):
+    out.write("%sdn-audit-%s.log" % (folder, host), b.entries("audit", d))
+    out.write("%sdn-container-%s.log" % (folder, host), b.entries("dnc", d))
 
 
 def write_bundle_compose(b, out):
-    """Bundle 2: docker-compose v2 console output, all services interleaved, %c{2}."""
+    """docker-compose v2 console output, all services interleaved, %c{2}."""
     cl = b.cl
     svc = {s: s + "-1" for s in SCMS}
     svc.update({d: "datanode%s-1" % d[2:] for d in DNS})
-    width = max(len(v) for v in svc.values())
-    merged = []
-    for host in SCMS + DNS:
-        for t, sq, lines in b.recs.get(("main", host), []):
-            pre = svc[host].ljust(width) + "  | "
-            merged.append((t, sq, [pre + ln for ln in lines]))
-    merged.sort(key=lambda r: (r[0], r[1]))
-    write_text(os.path.join(out, "docker-compose.log"), [ln for _, _, ls in merged for ln in ls])
+    out.write("docker-compose.log", compose_entries([(svc[h], b.rec.get("main", h), b.render("main")) for h in SCMS + DNS],
+                                                    compose_v2_prefixes(svc.values())))
     for s in SCMS:
-        write_text(os.path.join(out, s, "scm-audit-%s.log" % s), b.sorted_lines(("audit", s)))
+        out.write("%s/scm-audit-%s.log" % (s, s), b.entries("audit", s))
     for d in DNS:
-        host = cl.dn_host[d]
-        write_text(os.path.join(out, host, "dn-audit-%s.log" % host), b.sorted_lines(("audit", d)))
-        write_text(os.path.join(out, host, "dn-container-%s.log" % host), b.sorted_lines(("dnc", d)))
+        write_dn_audit_container(b, out, d, cl.dn_host[d] + "/", cl.dn_host[d])
 
 
 def write_bundle_vendor(b, out):
-    """Bundle 3: flat folder, vendor-managed file names, layout without thread."""
+    """Flat folder, vendor-managed file names, layout without thread."""
     cl = b.cl
     for s in SCMS:
         h = cl.scm_host[s]
-        write_text(os.path.join(out, "hadoop-cmf-ozone-STORAGE_CONTAINER_MANAGER-%s.log.out" % h),
-                   b.sorted_lines(("main", s)))
-        write_text(os.path.join(out, "scm-audit-%s.log" % h), b.sorted_lines(("audit", s)))
+        out.write(daemon_log("scm", h, vendor=True), b.entries("main", s))
+        out.write("scm-audit-%s.log" % h, b.entries("audit", s))
     for d in DNS:
         h = cl.dn_host[d]
-        write_text(os.path.join(out, "hadoop-cmf-ozone-HDDS_DATANODE-%s.log.out" % h), b.sorted_lines(("main", d)))
-        write_text(os.path.join(out, "dn-audit-%s.log" % h), b.sorted_lines(("audit", d)))
-        write_text(os.path.join(out, "dn-container-%s.log" % h), b.sorted_lines(("dnc", d)))
+        out.write(daemon_log("datanode", h, vendor=True), b.entries("main", d))
+        write_dn_audit_container(b, out, d, "", h)
 
 
 # --------------------------------------------------------------------------------------------------
 # SOURCE.md / EXPECTED.json of the bundles added for issue 13 (line numbers looked up in the files written)
-def _lines(out, rel):
-    full = os.path.join(out, rel)
-    if rel.endswith(".gz"):
-        with gzip.open(full, "rt") as f:
-            return f.read().split("\n")
-    with open(full) as f:
-        return f.read().split("\n")
-
-
-def loc(out, rel, *needles, nth=1):
-    """`rel:N` of the nth line containing every needle."""
-    k = 0
-    for n, line in enumerate(_lines(out, rel), 1):
-        if all(x in line for x in needles):
-            k += 1
-            if k == nth:
-                return "`%s:%d`" % (rel, n)
-    raise AssertionError("not found: %s %r" % (rel, needles))
-
-
-def count(out, rel, *needles):
-    return sum(1 for line in _lines(out, rel) if all(x in line for x in needles))
-
-
 def write_docs(out, expected, text):
-    with open(os.path.join(out, "EXPECTED.json"), "w") as f:
-        f.write(json.dumps(expected, indent=2) + "\n")
-    with open(os.path.join(out, "SOURCE.md"), "w") as f:
-        f.write(text.strip() + "\n")
+    out.expected(expected)
+    out.text("SOURCE.md", text.strip() + "\n")
 
 
 TEMPLATES_22 = """\
@@ -1236,11 +1073,11 @@ def docs_hang_restart(out):
     rows = []
     for d in DNS:
         rows.append("| %s | %s | %d `Detected timeout … scm1.example.com/10.20.0.11:9861`, first %s | %d, first %s | %s |" % (
-            d, cl.dn_ids[d], count(out, dn(d), "Detected timeout", "scm1."), loc(out, dn(d), "Detected timeout", "scm1."),
-            count(out, scm("scm1"), "unregistered datanode", cl.dn_ids[d]),
-            loc(out, scm("scm1"), "unregistered datanode", cl.dn_ids[d]),
-            loc(out, scm("scm1"), "Registered datanode", cl.dn_ids[d])))
-    expected = [{"rule": "dropped-actions", "entity": "datanode:" + cl.dn_ids[d], "confidence": "possible"} for d in DNS]
+            d, cl.dn_ids[d], out.count(dn(d), "Detected timeout", "scm1."), out.loc(dn(d), "Detected timeout", "scm1."),
+            out.count(scm("scm1"), "unregistered datanode", cl.dn_ids[d]),
+            out.loc(scm("scm1"), "unregistered datanode", cl.dn_ids[d]),
+            out.loc(scm("scm1"), "Registered datanode", cl.dn_ids[d])))
+    expected = [finding(RULE, "datanode:" + cl.dn_ids[d], "possible") for d in DNS]
     write_docs(out, expected, """
 # HDDS-17269-bug-scm-hang-restart-vendor: the SCM leader stalls, is restarted, and every datanode's queued heartbeats run after its reregister (INFO only, no container action logged)
 
@@ -1295,18 +1132,18 @@ leader (scm1, then scm2), one `Detected timeout` for the **Recon** endpoint on d
 %s
 - SCM lines of the GC pause itself (JvmPauseMonitor) and the Ratis lines of the stalled leader are left out: none
   is in the catalogue, and a paused JVM prints nothing until it resumes.
-""" % (loc(out, scm("scm2"), "becomes leader of term 12"), loc(out, scm("scm3"), "Leader changed to"),
-       loc(out, scm("scm1"), "RECEIVED SIGNAL"), loc(out, scm("scm1"), "SHUTDOWN_MSG: "),
-       loc(out, scm("scm1"), "STARTUP_MSG: "), "\n".join(rows), TEMPLATES_22, NOT_CATALOGUED))
+""" % (out.loc(scm("scm2"), "becomes leader of term 12"), out.loc(scm("scm3"), "Leader changed to"),
+       out.loc(scm("scm1"), "RECEIVED SIGNAL"), out.loc(scm("scm1"), "SHUTDOWN_MSG: "),
+       out.loc(scm("scm1"), "STARTUP_MSG: "), "\n".join(rows), TEMPLATES_22, NOT_CATALOGUED))
 
 
 def docs_restart_single(out):
     scm = lambda s: "hadoop-cmf-ozone-STORAGE_CONTAINER_MANAGER-%s.example.com.log.out" % s
     cl = Cluster("example", wording="2.2")
     rows = "\n".join("| %s | %d, %s | %s |" % (
-        d, count(out, scm("scm1"), "unregistered datanode", cl.dn_ids[d]),
-        loc(out, scm("scm1"), "unregistered datanode", cl.dn_ids[d]),
-        loc(out, scm("scm1"), "Registered datanode", cl.dn_ids[d])) for d in DNS)
+        d, out.count(scm("scm1"), "unregistered datanode", cl.dn_ids[d]),
+        out.loc(scm("scm1"), "unregistered datanode", cl.dn_ids[d]),
+        out.loc(scm("scm1"), "Registered datanode", cl.dn_ids[d])) for d in DNS)
     write_docs(out, [], """
 # HDDS-17269-control-scm-restart-single-reregister: the SCM leader is restarted, every datanode re-registers after one reregister, no backlog
 
@@ -1341,8 +1178,8 @@ SCM restart, every reregister, or a restart plus a Recon timeout would fire here
 %s
 ## Not in the catalogue: what I did
 %s
-""" % (loc(out, scm("scm1"), "RECEIVED SIGNAL"), loc(out, scm("scm1"), "SHUTDOWN_MSG: "),
-       loc(out, scm("scm2"), "becomes leader of term 12"), loc(out, scm("scm1"), "STARTUP_MSG: "), rows,
+""" % (out.loc(scm("scm1"), "RECEIVED SIGNAL"), out.loc(scm("scm1"), "SHUTDOWN_MSG: "),
+       out.loc(scm("scm2"), "becomes leader of term 12"), out.loc(scm("scm1"), "STARTUP_MSG: "), rows,
        TEMPLATES_22, NOT_CATALOGUED))
 
 
@@ -1350,7 +1187,7 @@ def docs_no_action(out):
     cl = Cluster("example")
     dn2 = "dn2/ozone-hadoop-datanode-dn2.log"
     s1 = "scm1/ozone-hadoop-scm-scm1.log"
-    write_docs(out, [{"rule": "dropped-actions", "entity": "datanode:" + cl.dn_ids["dn2"], "confidence": "possible"}], """
+    write_docs(out, [finding(RULE, "datanode:" + cl.dn_ids["dn2"], "possible")], """
 # HDDS-17269-bug-info-no-action: heartbeats queued behind a slow first heartbeat run after the reregister; no container action is logged (INFO only)
 
 Generated by `samples/gen/hdds_17269.py` (`build_bug(debug=False, action=False)`). Default log levels (root
@@ -1379,20 +1216,20 @@ Contrast inside the bundle: dn1, dn3, dn4 get exactly one reregister from each S
 
 ## Templates used
 As `HDDS-17269-bug-info/SOURCE.md` (HEAD wording), without the `Triggered immediate heartbeat because of full volume.` line.
-""" % (cl.dn_ids["dn2"], loc(out, s1, " scm role is FOLLOWER"), loc(out, s1, "becomes leader of term 7"),
-       loc(out, dn2, "Detected timeout", "scm1.", nth=1), loc(out, dn2, "Detected timeout", "scm1.", nth=2),
-       loc(out, dn2, "Detected timeout", "scm1.", nth=3), loc(out, s1, "unregistered datanode", cl.dn_ids["dn2"]),
-       loc(out, "scm1/scm-audit-scm1.log", "reregisterCommand", cl.dn_ids["dn2"]),
-       loc(out, s1, "Registered datanode", cl.dn_ids["dn2"]), loc(out, dn2, "Unable to communicate", "scm1.")))
+""" % (cl.dn_ids["dn2"], out.loc(s1, " scm role is FOLLOWER"), out.loc(s1, "becomes leader of term 7"),
+       out.loc(dn2, "Detected timeout", "scm1.", nth=1), out.loc(dn2, "Detected timeout", "scm1.", nth=2),
+       out.loc(dn2, "Detected timeout", "scm1.", nth=3), out.loc(s1, "unregistered datanode", cl.dn_ids["dn2"]),
+       out.loc("scm1/scm-audit-scm1.log", "reregisterCommand", cl.dn_ids["dn2"]),
+       out.loc(s1, "Registered datanode", cl.dn_ids["dn2"]), out.loc(dn2, "Unable to communicate", "scm1.")))
 
 
 def docs_slow_leader_other_restart(out):
     cl = Cluster("example")
     rows = "\n".join("| %s | %d (%s) | %s | %d |" % (
-        d, count(out, "%s/ozone-hadoop-datanode-%s.log" % (d, d), "Detected timeout", "scm1."),
-        loc(out, "%s/ozone-hadoop-datanode-%s.log" % (d, d), "Detected timeout", "scm1."),
-        loc(out, "scm3/ozone-hadoop-scm-scm3.log", "unregistered datanode", cl.dn_ids[d]),
-        count(out, "scm3/ozone-hadoop-scm-scm3.log", "unregistered datanode", cl.dn_ids[d])) for d in DNS)
+        d, out.count("%s/ozone-hadoop-datanode-%s.log" % (d, d), "Detected timeout", "scm1."),
+        out.loc("%s/ozone-hadoop-datanode-%s.log" % (d, d), "Detected timeout", "scm1."),
+        out.loc("scm3/ozone-hadoop-scm-scm3.log", "unregistered datanode", cl.dn_ids[d]),
+        out.count("scm3/ozone-hadoop-scm-scm3.log", "unregistered datanode", cl.dn_ids[d])) for d in DNS)
     write_docs(out, [], """
 # HDDS-17269-control-slow-leader-other-scm-restarts: the SCM leader is slow and recovers without a restart while a follower SCM restarts
 
@@ -1427,68 +1264,48 @@ SIGTERM` of `HDDS-17269-bug-scm-hang-restart-vendor/SOURCE.md`.
 
 ## Not in the catalogue: what I did
 %s
-""" % (loc(out, "scm3/ozone-hadoop-scm-scm3.log", "SHUTDOWN_MSG: "), loc(out, "scm3/ozone-hadoop-scm-scm3.log", "STARTUP_MSG: "),
+""" % (out.loc("scm3/ozone-hadoop-scm-scm3.log", "SHUTDOWN_MSG: "), out.loc("scm3/ozone-hadoop-scm-scm3.log", "STARTUP_MSG: "),
        rows, NOT_CATALOGUED))
 
 
-LOG4J_DEBUG = """\
-# log4j.properties of service datanode2 (mounted as /opt/hadoop/etc/hadoop/log4j.properties in
-# docker-compose.yaml for datanode2 only; the other services use the image default).
-# Based on hadoop-ozone/dist/src/shell/conf/log4j.properties.
-hadoop.root.logger=INFO,console
-hadoop.log.dir=.
-hadoop.log.file=hadoop.log
-log4j.rootLogger=${hadoop.root.logger}
-log4j.threshold=ALL
-log4j.appender.console=org.apache.log4j.ConsoleAppender
-log4j.appender.console.target=System.err
-log4j.appender.console.layout=org.apache.log4j.PatternLayout
-log4j.appender.console.layout.ConversionPattern=%d{ISO8601} [%t] %p %c{2}: %m%n
-log4j.logger.org.apache.ratis.conf.ConfUtils=WARN
-log4j.logger.org.apache.ratis.grpc.client.GrpcClientProtocolClient=WARN
+LOG4J_DEBUG = (
+    "# log4j.properties of service datanode2 (mounted as /opt/hadoop/etc/hadoop/log4j.properties in\n"
+    "# docker-compose.yaml for datanode2 only; the other services use the image default).\n"
+    "# Based on hadoop-ozone/dist/src/shell/conf/log4j.properties.\n"
+    + SHIPPED_CONSOLE_PROPERTIES
+    + "\n# HDDS-17269 investigation (datanode.md 3.B \"DEBUG loggers an operator must enable\")\n"
+    + logger_levels((logger, "DEBUG") for logger in (
+        L.HEARTBEAT_ENDPOINT_TASK, "org.apache.hadoop.ozone.container.common.states.endpoint.VersionEndpointTask",
+        L.STATE_CONTEXT, L.DATANODE_STATE_MACHINE, L.CLOSE_CONTAINER_HANDLER)))
 
-# HDDS-17269 investigation (datanode.md 3.B "DEBUG loggers an operator must enable")
-log4j.logger.org.apache.hadoop.ozone.container.common.states.endpoint.HeartbeatEndpointTask=DEBUG
-log4j.logger.org.apache.hadoop.ozone.container.common.states.endpoint.VersionEndpointTask=DEBUG
-log4j.logger.org.apache.hadoop.ozone.container.common.statemachine.StateContext=DEBUG
-log4j.logger.org.apache.hadoop.ozone.container.common.statemachine.DatanodeStateMachine=DEBUG
-log4j.logger.org.apache.hadoop.ozone.container.common.statemachine.commandhandler.CloseContainerCommandHandler=DEBUG
-"""
+
+HAND_WRITTEN = ("EXPECTED.json", "SOURCE.md", "REPLAY")  # the docs of the first three bundles are written by hand
 
 
 def main():
-    out1 = os.path.join(ROOT, "HDDS-17269-bug-info")
-    out2 = os.path.join(ROOT, "HDDS-17269-bug-debug")
-    out3 = os.path.join(ROOT, "HDDS-17269-control-slow-scm-recovers")
-    out4 = os.path.join(ROOT, "HDDS-17269-bug-info-no-action")
-    out5 = os.path.join(ROOT, "HDDS-17269-bug-scm-hang-restart-vendor")
-    out6 = os.path.join(ROOT, "HDDS-17269-control-scm-restart-single-reregister")
-    out7 = os.path.join(ROOT, "HDDS-17269-control-slow-leader-other-scm-restarts")
-    keep = ("EXPECTED.json", "SOURCE.md", "REPLAY")
-    for o in (out1, out2, out3, out4, out5, out6, out7):
-        if os.path.isdir(o):
-            for e in os.listdir(o):
-                if e not in keep:
-                    p = os.path.join(o, e)
-                    shutil.rmtree(p) if os.path.isdir(p) else os.remove(p)
     b1, _ = build_bug(debug=False)
-    write_bundle_file_layout(b1, out1, ms(2, 6, 0))
+    write_bundle_file_layout(b1, BundleDir(b1.name, keep=HAND_WRITTEN), ms(2, 6, 0))
     b2, _ = build_bug(debug=True)
+    out2 = BundleDir(b2.name, keep=HAND_WRITTEN)
     write_bundle_compose(b2, out2)
-    write_text(os.path.join(out2, "conf", "log4j.properties"), LOG4J_DEBUG.rstrip("\n").split("\n"))
+    out2.text("conf/log4j.properties", LOG4J_DEBUG)
     b3, _ = build_control()
-    write_bundle_vendor(b3, out3)
+    write_bundle_vendor(b3, BundleDir(b3.name, keep=HAND_WRITTEN))
     b4, _ = build_bug(debug=False, action=False)
+    out4 = BundleDir(b4.name)
     write_bundle_file_layout(b4, out4, ms(2, 6, 0))
-    b5, _ = build_scm1_restart(hung=True)
-    write_bundle_vendor(b5, out5)
-    b6, _ = build_scm1_restart(hung=False)
-    write_bundle_vendor(b6, out6)
-    b7, _ = build_slow_leader_other_restart()
-    write_bundle_file_layout(b7, out7, ms(14, 10, 0))
     docs_no_action(out4)
+    b5, _ = build_scm1_restart(hung=True)
+    out5 = BundleDir(b5.name)
+    write_bundle_vendor(b5, out5)
     docs_hang_restart(out5)
+    b6, _ = build_scm1_restart(hung=False)
+    out6 = BundleDir(b6.name)
+    write_bundle_vendor(b6, out6)
     docs_restart_single(out6)
+    b7, _ = build_slow_leader_other_restart()
+    out7 = BundleDir(b7.name)
+    write_bundle_file_layout(b7, out7, ms(14, 10, 0))
     docs_slow_leader_other_restart(out7)
 
 

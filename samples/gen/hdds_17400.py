@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Sample bundles for rule `resurrected-container` (HDDS-17400, SCM).
 
-Deterministic (fixed seeds, gzip mtime=0): `python3 samples/gen/hdds_17400.py` rewrites
+Deterministic (fixed seeds; layouts and files through ozlog): `python3 samples/gen/hdds_17400.py` rewrites
 
   samples/HDDS-17400-bug-stale-open-replica/
   samples/HDDS-17400-bug-closed-wording-2-1/
@@ -14,105 +14,36 @@ datanode.md (section given next to the template).  Where the catalogue gives no 
 bundle leaves the line out; the few exceptions (thread names not in the catalogue, stack frames)
 are listed in each SOURCE.md under "Not from the catalogue".
 """
-import datetime as _dt
-import gzip
-import json
-import os
 import random
-import shutil
-import uuid
 
-ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from ozlog import loggers as L
+from ozlog.bundle import (BundleDir, Records, audit_rollover, compose_entries, compose_v1_prefixes, daemon_log, entries,
+                          finding, main_log, rfa_backup, site_xml)
+from ozlog.log4j import (JDK17_POOL_TAIL, audit_lines, audit_msg, container_log_line, epoch_ms, frames, ms,
+                         parse_time as T, sec)
+from ozlog.ozone import (RM_RUNNING, SBDS_RUNNING, affinity_executor, blocks_added, close_command, connect_refused,
+                         container_info, container_log_msg, ctx_leader, ctx_ready, datanode_details, dead_node,
+                         delete_command, endpoint_thread, healthy_node, host_and_port, leader_change,
+                         leader_notification, member_id, not_finalized, queue_cleared, random_uuid, ratis_group,
+                         replica_details, replicate_command, rm_pass, rm_sending, role_change, scm_becomes_leader,
+                         scm_leader_changed, scm_steps_down, stale_node, to_candidate, unable_to_communicate as unable)
 
-# ----------------------------------------------------------------------------------------------
-# loggers (scm.md 2.x, datanode.md 2.x): the logger name is the FQCN
-# ----------------------------------------------------------------------------------------------
-L_RAFT = "org.apache.ratis.server.RaftServer$Division"
-L_FOLLOWER = "org.apache.ratis.server.impl.FollowerState"
-L_SM = "org.apache.hadoop.hdds.scm.ha.SCMStateMachine"
-L_CTX = "org.apache.hadoop.hdds.scm.ha.SCMContext"
-L_STALE = "org.apache.hadoop.hdds.scm.node.StaleNodeHandler"
-L_DEAD = "org.apache.hadoop.hdds.scm.node.DeadNodeHandler"
-L_HRO = "org.apache.hadoop.hdds.scm.node.HealthyReadOnlyNodeHandler"
-L_RO2H = "org.apache.hadoop.hdds.scm.node.ReadOnlyHealthyToHealthyNodeHandler"
-L_FCR = "org.apache.hadoop.hdds.scm.container.ContainerReportHandler"
-L_ICR = "org.apache.hadoop.hdds.scm.container.IncrementalContainerReportHandler"
-L_RM = "org.apache.hadoop.hdds.scm.container.replication.ReplicationManager"
-L_EMPTY = "org.apache.hadoop.hdds.scm.container.replication.health.EmptyContainerHandler"
-L_SBDS = "org.apache.hadoop.hdds.scm.block.SCMBlockDeletingService"
-L_DBL = "org.apache.hadoop.hdds.scm.block.DeletedBlockLogImpl"
-# datanode
-L_DSM = "org.apache.hadoop.ozone.container.common.statemachine.DatanodeStateMachine"
-L_EPSM = "org.apache.hadoop.ozone.container.common.statemachine.EndpointStateMachine"
-L_FPB = "org.apache.hadoop.ozone.container.keyvalue.impl.FilePerBlockStrategy"
-L_XSR = "org.apache.hadoop.ozone.container.common.transport.server.ratis.XceiverServerRatis"
-L_CSM = "org.apache.hadoop.ozone.container.common.transport.server.ratis.ContainerStateMachine"
-L_CCH = "org.apache.hadoop.ozone.container.common.statemachine.commandhandler.CloseContainerCommandHandler"
-
-
-def c2(logger):
-    """%c{2}: the last two segments of the logger name (scm.md 1.1)."""
-    return ".".join(logger.split(".")[-2:])
-
-
-# ----------------------------------------------------------------------------------------------
-# time
-# ----------------------------------------------------------------------------------------------
-def T(s):
-    return _dt.datetime.strptime(s, "%Y-%m-%d %H:%M:%S,%f")
-
-
-def fmt_ts(t):
-    return t.strftime("%Y-%m-%d %H:%M:%S,") + "%03d" % (t.microsecond // 1000)
-
-
-def iso_z(t):
-    """java.time.Instant.toString() with millis (ContainerInfo stateEnterTime, scm.md 3)."""
-    return t.strftime("%Y-%m-%dT%H:%M:%S.") + "%03dZ" % (t.microsecond // 1000)
-
-
-def epoch_ms(t):
-    return int((t - _dt.datetime(1970, 1, 1)).total_seconds() * 1000)
-
-
-def ms(n):
-    return _dt.timedelta(milliseconds=n)
-
-
-def sec(n):
-    return _dt.timedelta(seconds=n)
-
+RULE = "resurrected-container"
 
 # ----------------------------------------------------------------------------------------------
 # identities
 # ----------------------------------------------------------------------------------------------
-def ruuid(rng):
-    return str(uuid.UUID(int=rng.getrandbits(128), version=4))
-
-
 class DN:
     def __init__(self, name, uid, host, ip, disk):
         self.name, self.uuid, self.host, self.ip, self.disk = name, uid, host, ip, disk
 
-    def __str__(self):  # DatanodeDetails.toString (scm.md 3)
-        return "%s(%s/%s)" % (self.uuid, self.host, self.ip)
+    def __str__(self):
+        return datanode_details(self.uuid, self.host, self.ip)
 
 
 class SCM:
     def __init__(self, name, scm_id, host, ip):
         self.name, self.id, self.host, self.ip = name, scm_id, host, ip
-
-
-def details(cid, cstate, sid, rstate, bcsid, origin, empty, dn):
-    """detailsForLogging <D> (scm.md 2.3)."""
-    return "Container #%d (%s, sid=%d) r0 (%s, bcsid=%d, origin=%s, %s) from dn %s" % (
-        cid, cstate, sid, rstate, bcsid, origin, "empty" if empty else "non-empty", dn)
-
-
-def cinfo(cid, state, enter, pipeline):
-    """ContainerInfo.toString (scm.md 3)."""
-    return "ContainerInfo{id=#%d, state=%s, stateEnterTime=%s, pipelineID=Pipeline-%s, owner=om1}" % (
-        cid, state, iso_z(enter), pipeline)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -124,38 +55,26 @@ class Cluster:
         self.scms = scms
         self.dns = dns
         self.cluster_id = cluster_id
-        self.group = "group-" + cluster_id.replace("-", "")[-12:].upper()
+        self.group = ratis_group(cluster_id)
         self.leader = leader  # node id of the leader SCM
         self.term = term
-        self.main = {h: [] for h in [s.name for s in scms] + [d.name for d in dns]}
-        self.audit = {s.name: [] for s in scms}
-        self.dnc = {d.name: [] for d in dns}
-        self.skew = {h: self.rng.randint(-180, 180) for h in self.main}
+        self.skew = {h: self.rng.randint(-180, 180) for h in [s.name for s in scms] + [d.name for d in dns]}
+        self.rec = Records(self.skew)
         self.seq = 0
         self.cmd = 118840100 + self.rng.randint(0, 999)
         self.marks = {}
 
     # --- records --------------------------------------------------------------------------
-    def _rec(self, store, host, t, payload, mark=None):
-        self.seq += 1
-        store[host].append((t + ms(self.skew[host]), self.seq, payload, mark))
-
     def log(self, host, t, level, thread, logger, msg, extra=None, mark=None):
-        self._rec(self.main, host, t, (level, thread, logger, msg, extra or []), mark)
+        self.rec.add("main", host, t, (thread, level, logger, msg, extra or []), mark)
 
     def aud(self, host, t, user, ip, op, params, mark=None):
-        # AuditMessage.formMessage (scm.md 1.2); success line ends with "|  "
-        msg = "user=%s | ip=%s | op=%s %s | ret=SUCCESS" % (user, ip, op, params)
-        self._rec(self.audit, host, t, ("INFO", msg), mark)
+        self.rec.add("audit", host, t, audit_msg(user, ip, op, params, "SUCCESS"), mark)
 
     def cont(self, dn, t, level, cid, bcsid, state, suffix=None, mark=None):
         # ContainerLogger.getMessage (datanode.md 1.3)
         d = self.dn(dn)
-        msg = "ID=%d | Index=0 | BCSID=%d | State=%s | Volume=/data/disk%d/hdds | DataChecksum=0" % (
-            cid, bcsid, state, d.disk)
-        if suffix:
-            msg += " | " + suffix
-        self._rec(self.dnc, dn, t, (level, msg), mark)
+        self.rec.add("dnc", dn, t, (level, container_log_msg(cid, bcsid, state, "/data/disk%d/hdds" % d.disk, suffix)), mark)
 
     def dn(self, name):
         return next(d for d in self.dns if d.name == name)
@@ -169,133 +88,92 @@ class Cluster:
 
     def fp(self, scm, dn):
         """FixedThreadPoolWithAffinityExecutor thread; a DN maps to a fixed executor index."""
-        return "%s-FixedThreadPoolWithAffinityExecutor-%d-0" % (scm, self.dns.index(self.dn(dn)) % 4)
+        return affinity_executor(scm, self.dns.index(self.dn(dn)) % 4)
 
     def followers(self):
         return [s.name for s in self.scms if s.name != self.leader]
 
     def member(self, scm):
-        return "%s@%s" % (self.scm(scm).id, self.group)
+        return member_id(self.scm(scm).id, self.group)
 
-    # --- rendering ------------------------------------------------------------------------
-    @staticmethod
-    def line(layout, t, level, thread, logger, msg):
-        if layout == "rfa":       # %d{ISO8601} [%t] %p %c: %m%n
-            return "%s [%s] %s %s: %s" % (fmt_ts(t), thread, level, logger, msg)
-        if layout == "console":   # %d{ISO8601} [%t] %p %c{2}: %m%n
-            return "%s [%s] %s %s: %s" % (fmt_ts(t), thread, level, c2(logger), msg)
-        if layout == "vendor":    # %d{ISO8601} %p %c: %m%n
-            return "%s %s %s: %s" % (fmt_ts(t), level, logger, msg)
-        raise ValueError(layout)
+    def details(self, cid, cstate, sid, rstate, bcsid, dn, empty=False):
+        """<D> of a replica reported by datanode `dn` (its origin)."""
+        d = self.dn(dn)
+        return replica_details(cid, cstate, sid, rstate, bcsid, d.uuid, d, empty)
 
-    def render_main(self, host, layout, t0=None, t1=None):
-        out = []
-        for t, _, (level, thread, logger, msg, extra), mark in sorted(self.main[host], key=lambda r: (r[0], r[1])):
-            if (t0 and t < t0) or (t1 and t >= t1):
-                continue
-            out.append((self.line(layout, t, level, thread, logger, msg), mark))
-            out.extend((e, None) for e in extra)
-        return out
+    # --- output -------------------------------------------------------------------------
+    def main_entries(self, host, layout, t0=None, t1=None):
+        return entries(self.rec.get("main", host, t0, t1), main_log(layout))
 
-    def render_audit(self, host, t0=None, t1=None):
-        out = []
-        for t, _, (level, msg), mark in sorted(self.audit[host], key=lambda r: (r[0], r[1])):
-            if (t0 and t < t0) or (t1 and t >= t1):
-                continue
-            # %d{DEFAULT} | %-5level | %c{1} | %msg | %throwable{3} %n
-            out.append(("%s | %-5s | SCMAudit | %s |  " % (fmt_ts(t), level, msg), mark))
-        return out
+    def audit_entries(self, host):
+        return entries(self.rec.get("audit", host), lambda t, msg: audit_lines(t, "INFO", "SCMAudit", msg))
 
-    def render_dnc(self, host):
-        out = []
-        for t, _, (level, msg), mark in sorted(self.dnc[host], key=lambda r: (r[0], r[1])):
-            # %d{DEFAULT} | %-5level | %msg | %throwable{3} %n
-            out.append(("%s | %-5s | %s |  " % (fmt_ts(t), level, msg), mark))
-        return out
+    def dnc_entries(self, host):
+        return entries(self.rec.get("dnc", host), lambda t, p: [container_log_line(t, p[0], p[1])])
 
-
-class Bundle:
-    def __init__(self, name):
-        self.name = name
-        self.dir = os.path.join(ROOT, name)
-        if os.path.isdir(self.dir):
-            shutil.rmtree(self.dir)
-        os.makedirs(self.dir)
-        self.marks = {}
-        self.nlines = 0
-
-    def write(self, rel, lines, gz=False):
-        path = os.path.join(self.dir, rel)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        text = "".join(l + "\n" for l, _ in lines)
-        for i, (_, mark) in enumerate(lines, 1):
-            if mark:
-                self.marks.setdefault(mark, []).append("%s:%d" % (rel, i))
-        self.nlines += len(lines)
-        data = text.encode("utf-8")
-        if gz:
-            with open(path, "wb") as f:
-                with gzip.GzipFile(filename="", mode="wb", fileobj=f, mtime=0) as g:
-                    g.write(data)
-        else:
-            with open(path, "wb") as f:
-                f.write(data)
-
-    def text(self, rel, content):
-        path = os.path.join(self.dir, rel)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "w") as f:
-            f.write(content)
-
-    def where(self, mark):
-        return ", ".join(self.marks.get(mark, ["(missing)"]))
+    def write_logs(self, b, layout, cut, scm_log, dn_log, per_host=True, fqdn=False, backup=rfa_backup, gz=False):
+        """Every host's logs and conf/ozone-site.xml. scm_log / dn_log: file name patterns of the main
+        logs (%s: the host); an SCM main log rolls at `cut` into backup(live log, 1). per_host: one
+        folder per host, else flat; fqdn: file names carry the host name, else the node name."""
+        def rel(node, pattern):
+            return ("%s/" % node.name if per_host else "") + pattern % (node.host if fqdn else node.name)
+        for s in self.scms:
+            live = rel(s, scm_log)
+            b.write(backup(live, 1), self.main_entries(s.name, layout, None, cut), gz=gz)
+            b.write(live, self.main_entries(s.name, layout, cut, None))
+            b.write(rel(s, "scm-audit-%s.log"), self.audit_entries(s.name))
+        for d in self.dns:
+            b.write(rel(d, dn_log), self.main_entries(d.name, layout))
+            b.write(rel(d, "dn-container-%s.log"), self.dnc_entries(d.name))
+        b.text("conf/ozone-site.xml", ozone_site(self.scms, AUDIT_DEBUG))
 
 
 # ----------------------------------------------------------------------------------------------
 # building blocks (each is a catalogued statement; section in the comment)
 # ----------------------------------------------------------------------------------------------
-def leader_change(c, t, old, new, new_term, election_no):
+def scm_failover(c, t, old, new, new_term, election_no):
     """scm.md 2.1 + 4.3 excerpt: old leader steps down, new one wins the election."""
     m_old, m_new = c.member(old), c.member(new)
     th = m_old + "-LeaderStateImpl"
-    c.log(old, t, "INFO", th, L_RAFT, "%s: changes role from    LEADER to FOLLOWER at term %d for StepDownReason:JVM_PAUSE" % (m_old, new_term - 1))
-    c.log(old, t + ms(1), "INFO", th, L_SM, "SCM %s steps down from being leader." % c.scm(old).id)
-    c.log(old, t + ms(1), "INFO", th, L_CTX, "update <isLeader,term> from <true,%d> to <false,0>" % (new_term - 1))
-    c.log(old, t + ms(1), "INFO", th, L_CTX, "update <isLeaderReady> from <true> to <false>")
+    c.log(old, t, "INFO", th, L.RAFT_DIVISION, role_change(m_old, "LEADER", "FOLLOWER", new_term - 1, "StepDownReason:JVM_PAUSE"))
+    c.log(old, t + ms(1), "INFO", th, L.SCM_STATE_MACHINE, scm_steps_down(c.scm(old).id))
+    c.log(old, t + ms(1), "INFO", th, L.SCM_CONTEXT, ctx_leader(True, new_term - 1, False, 0))
+    c.log(old, t + ms(1), "INFO", th, L.SCM_CONTEXT, ctx_ready(True, False))
     t2 = t + ms(5120)
-    c.log(new, t2, "INFO", m_new + "-FollowerState", L_FOLLOWER, "%s: change to CANDIDATE, lastRpcElapsedTime:5236ms, electionTimeout:5119ms" % m_new)
-    c.log(new, t2, "INFO", m_new + "-FollowerState", L_RAFT, "%s: changes role from  FOLLOWER to CANDIDATE at term %d for changeToCandidate" % (m_new, new_term - 1))
+    c.log(new, t2, "INFO", m_new + "-FollowerState", L.FOLLOWER_STATE, to_candidate(m_new + "-FollowerState", 5236, 5119))
+    c.log(new, t2, "INFO", m_new + "-FollowerState", L.RAFT_DIVISION, role_change(m_new, "FOLLOWER", "CANDIDATE", new_term - 1, "changeToCandidate"))
     el = "%s-LeaderElection%d" % (m_new, election_no)
     t3 = t2 + ms(61)
-    c.log(new, t3, "INFO", el, L_RAFT, "%s: changes role from CANDIDATE to LEADER at term %d for changeToLeader" % (m_new, new_term))
-    c.log(new, t3 + ms(2), "INFO", el, L_SM, "current SCM %s becomes leader of term %d" % (c.scm(new).id, new_term))
-    c.log(new, t3 + ms(2), "INFO", el, L_CTX, "update <isLeader,term> from <false,0> to <true,%d>" % new_term)
+    c.log(new, t3, "INFO", el, L.RAFT_DIVISION, role_change(m_new, "CANDIDATE", "LEADER", new_term, "changeToLeader"))
+    c.log(new, t3 + ms(2), "INFO", el, L.SCM_STATE_MACHINE, scm_becomes_leader(c.scm(new).id, new_term))
+    c.log(new, t3 + ms(2), "INFO", el, L.SCM_CONTEXT, ctx_leader(False, 0, True, new_term))
     smu = m_new + "-StateMachineUpdater"
-    c.log(new, t3 + ms(131), "INFO", smu, L_CTX, "update <isLeaderReady> from <false> to <true>")
-    c.log(new, t3 + ms(133), "INFO", smu, L_RM, "Service ReplicationManager transitions to RUNNING.")
-    c.log(new, t3 + ms(134), "INFO", smu, L_SBDS, "notifyStatusChanged:RUNNING")
+    c.log(new, t3 + ms(131), "INFO", smu, L.SCM_CONTEXT, ctx_ready(False, True))
+    c.log(new, t3 + ms(133), "INFO", smu, L.REPLICATION_MANAGER, RM_RUNNING)
+    c.log(new, t3 + ms(134), "INFO", smu, L.BLOCK_DELETING_SERVICE, SBDS_RUNNING)
     for i, s in enumerate(x.name for x in c.scms if x.name != new):
         m = c.member(s)
         th = "%s-server-thread%d" % (c.scm(s).id, 2 + i)
         tt = t3 + ms(40 + 9 * i)
-        c.log(s, tt, "INFO", th, L_RAFT, "%s: change Leader from null to %s at term %d for APPEND_ENTRIES, leader elected after %dms" % (m, c.scm(new).id, new_term, 5201 + 17 * i))
-        c.log(s, tt + ms(1), "INFO", th, L_SM, "Leader changed to %s, current SCM %s is still follower." % (c.scm(new).id, c.scm(s).id))
+        c.log(s, tt, "INFO", th, L.RAFT_DIVISION, leader_change(m, "null", c.scm(new).id, new_term, "APPEND_ENTRIES", 5201 + 17 * i))
+        c.log(s, tt + ms(1), "INFO", th, L.SCM_STATE_MACHINE, scm_leader_changed(c.scm(new).id, c.scm(s).id))
 
 
 def rm_passes(c, t0, t1, every=300, ncont=1800, busy=None):
     """ReplicationManager pass summary on the leader (scm.md 2.5). busy: {time: [callback]}"""
     t = t0
     while t < t1:
-        c.log(c.leader, t + ms(c.rng.randint(40, 260)), "INFO", c.leader + "-ReplicationMonitor", L_RM,
-              "Replication Monitor Thread took %d milliseconds for processing %d containers." % (c.rng.randint(31, 140), ncont + c.rng.randint(0, 12)))
+        c.log(c.leader, t + ms(c.rng.randint(40, 260)), "INFO", c.leader + "-ReplicationMonitor", L.REPLICATION_MANAGER,
+              rm_pass(c.rng.randint(31, 140), ncont + c.rng.randint(0, 12)))
         t += sec(every)
 
 
-def rm_send(c, t, thread, command, cid_info, target):
-    """RM 'Sending command [...]' (scm.md 2.5); deadlines: +10 min / +20 min (see SOURCE.md)."""
-    e = epoch_ms(t + ms(c.skew[c.leader]))  # the leader's own clock
-    return "Sending command [%s] for container %s to %s with datanode deadline %d and scm deadline %d" % (
-        command, cid_info, target, e + 600000, e + 1200000)
+def rm_command(c, t, command, info, target, thread="ReplicationMonitor", mark=None):
+    """The leader's ReplicationManager sends a command (scm.md 2.5); deadlines +10 min / +20 min in
+    the leader's clock (see SOURCE.md)."""
+    e = epoch_ms(lt(c, t))
+    c.log(c.leader, t, "INFO", "%s-%s" % (c.leader, thread), L.REPLICATION_MANAGER,
+          rm_sending(command, info, target, e + 600000, e + 1200000), mark=mark)
 
 
 def lt(c, t):
@@ -303,41 +181,127 @@ def lt(c, t):
     return t + ms(c.skew[c.leader])
 
 
-def cmd_delete(c, cid, force=False):
-    return 'deleteContainerCommand: cmdID: %d, encodedToken: "", term: 0, deadlineMsSinceEpoch: 0, containerID: %d, replicaIndex: 0, force: %s' % (
-        c.next_cmd(), cid, "true" if force else "false")
+def on_every_scm(c, t, jitter, dn, logger, msg, mark=None):
+    """A line every SCM prints when it handles a report of datanode `dn`, each up to `jitter` ms
+    after t; the leader's is marked."""
+    for s in c.scms:
+        c.log(s.name, t + ms(c.rng.randint(0, jitter)), "INFO", c.fp(s.name, dn), logger, msg,
+              mark=mark if s.name == c.leader else None)
 
 
-def cmd_close(c, cid, pipeline, force=False):
-    return 'closeContainerCommand: cmdID: %d, encodedToken: "", term: 0, deadlineMsSinceEpoch: 0, containerID: %d, pipelineID: Pipeline-%s, force: %s' % (
-        c.next_cmd(), cid, pipeline, "true" if force else "false")
+def follower_cannot_close(c, dn, t, cid):
+    """CloseContainerCommandHandler on a Ratis follower of the container's pipeline (datanode.md 2.6)."""
+    c.log(dn, t, "INFO", c.dn(dn).uuid + "-CommandProcessorThread", L.CLOSE_CONTAINER_HANDLER,
+          "Follower cannot close container #%d." % cid)
 
 
-def cmd_replicate(c, cid, target):
-    return 'replicateContainerCommand: cmdID: %d, encodedToken: "", term: 0, deadlineMsSinceEpoch: 0, containerId=%d, replicaIndex=0, targetNode=%s, priority=NORMAL' % (
-        c.next_cmd(), cid, target)
+def close_replicas(c, cid, bcsid, members, t_closing, closing_step, t_closed, closed_step, mark=None):
+    """dn-container CLOSING, then CLOSED, on each member (datanode.md 1.3)."""
+    for i, m in enumerate(members):
+        c.cont(m, t_closing + ms(closing_step * i), "INFO", cid, bcsid, "CLOSING")
+        c.cont(m, t_closed + ms(closed_step * i), "INFO", cid, bcsid, "CLOSED", mark=mark and mark + "_dnclosed_" + m)
 
 
-def normal_close(c, t, cid, members, sid, report_logger=L_ICR, mark=None):
+def quasi_close_replica(c, dn, t, after_ms, cid, bcsid, group, mark=None):
+    """CLOSING, then QUASI_CLOSED when the container's Ratis group is removed (datanode.md 1.3)."""
+    c.cont(dn, t, "INFO", cid, bcsid, "CLOSING")
+    c.cont(dn, t + ms(after_ms), "WARN", cid, bcsid, "QUASI_CLOSED", "Ratis group removed. Group id: " + group, mark=mark)
+
+
+def normal_close(c, t, cid, members, sid, mark=None):
     """DN-initiated close of a full container: DN CLOSING/CLOSED (datanode.md 1.3), SCM
     FINALIZE on the first CLOSING ICR and CLOSE on the first CLOSED ICR, on every SCM (scm.md 2.3)."""
     first = members[0]
     for i, m in enumerate(members):
         c.cont(m, t + ms(7 * i), "INFO", cid, sid, "CLOSING")
-    for s in c.scms:
-        c.log(s.name, t + ms(60 + c.rng.randint(0, 30)), "INFO", c.fp(s.name, first), report_logger,
-              "FINALIZE (i.e. CLOSING) " + details(cid, "OPEN", sid, "CLOSING", sid, c.dn(first).uuid, False, c.dn(first)))
+    on_every_scm(c, t + ms(60), 30, first, L.ICR_HANDLER,
+                 "FINALIZE (i.e. CLOSING) " + c.details(cid, "OPEN", sid, "CLOSING", sid, first))
     # SCM's close command reaches the followers of the pipeline: only the Ratis leader (members[0]) closes
     for i, m in enumerate(members[1:]):
-        c.log(m, t + ms(650 + 40 * i + c.rng.randint(0, 200)), "INFO", c.dn(m).uuid + "-CommandProcessorThread", L_CCH,
-              "Follower cannot close container #%d." % cid)
+        follower_cannot_close(c, m, t + ms(650 + 40 * i + c.rng.randint(0, 200)), cid)
     tc = t + ms(1400 + c.rng.randint(0, 900))
     for i, m in enumerate(members):
         c.cont(m, tc + ms(11 * i), "INFO", cid, sid, "CLOSED")
+    on_every_scm(c, tc + ms(70), 30, first, L.ICR_HANDLER, "CLOSE " + c.details(cid, "CLOSING", sid, "CLOSED", sid, first),
+                 mark=mark)
+
+
+def admin_close(c, t, ip, cid, members, bcsid, t_closing, closing_step, t_closed, closed_step, t_report):
+    """`ozone admin container close` on the leader (audit), the replicas close, every SCM logs the
+    first CLOSED report (of members[0])."""
+    c.aud(c.leader, t, "hadoop", ip, "CLOSE_CONTAINER", '{"remoteUser":"hadoop","containerID":"%d"}' % cid)
+    close_replicas(c, cid, bcsid, members, t_closing, closing_step, t_closed, closed_step)
+    on_every_scm(c, t_report, 40, members[0], L.ICR_HANDLER,
+                 "CLOSE " + c.details(cid, "CLOSING", bcsid, "CLOSED", bcsid, members[0]))
+
+
+def delete_empty(c, t, cid, state, entered, pipeline, replicas, t_dn, step, mark):
+    """ReplicationManager deletes an empty container: a delete command per replica (datanode,
+    bcsid), then each datanode logs the deletion; entered: when the container entered `state`."""
+    for i, (m, bcsid) in enumerate(replicas):
+        rm_command(c, t + ms(i), delete_command(c.next_cmd(), cid), container_info(cid, state, lt(c, entered), pipeline),
+                   c.dn(m), mark=mark + "_delete_" + m)
+        c.cont(m, t_dn + ms(step * i), "INFO", cid, bcsid, state, "Empty container deleted", mark=mark + "_dndeleted_" + m)
+
+
+def empty_quasi_closed_deleted(c, t_blocks, blocks, t, cid, sid, replicas, entered, pipeline, t_dn, step, mark):
+    """The last blocks of a QUASI_CLOSED container go on its replicas (datanode, bcsid); then
+    EmptyContainerHandler deletes the empty container (scm.md 2.5), announcing its resurrection rule."""
+    origins = [m for m, _ in replicas]
+    block_deletion(c, t_blocks, [(cid, origins, blocks)])
+    c.log(c.leader, t, "INFO", c.leader + "-ReplicationMonitor", L.EMPTY_CONTAINER_HANDLER,
+          "Deleting empty QUASI_CLOSED container #%d (container BCSID=%d, max replica BCSID=%d) with %d replicas from "
+          "originIds: [%s]. If resurrected, container will transition to QUASI_CLOSED"
+          % (cid, sid, sid, len(origins), ", ".join(c.dn(o).uuid for o in origins)), mark=mark + "_deleting")
+    delete_empty(c, t + ms(1), cid, "QUASI_CLOSED", entered, pipeline, replicas, t_dn, step, mark)
+
+
+def dn_returns(c, dn, t_start, t_register, t_back, user, mark):
+    """A datanode back after a crash: its start-up lines, REGISTER on every SCM (audit), HEALTHY
+    READONLY, then HEALTHY."""
+    dn_start(c, dn, t_start)
     for s in c.scms:
-        c.log(s.name, tc + ms(70 + c.rng.randint(0, 30)), "INFO", c.fp(s.name, first), report_logger,
-              "CLOSE " + details(cid, "CLOSING", sid, "CLOSED", sid, c.dn(first).uuid, False, c.dn(first)),
-              mark=mark if s.name == c.leader else None)
+        c.aud(s.name, t_register + ms(c.rng.randint(0, 30)), user, c.dn(dn).ip, "REGISTER",
+              '{"datanodeDetails":"%s"}' % c.dn(dn), mark=mark + "_register" if s.name == c.leader else None)
+    node_back(c, t_back, dn, mark=mark + "_back")
+
+
+def resurrect(c, t, dn, cid, sid, rstate, bcsid, key_count, mark):
+    """The FCR handler moves a DELETED container back to QUASI_CLOSED for a non-empty replica of `dn`
+    (scm.md 2.3, 5.1-5.3): every SCM prints it; the followers then fail to submit the transition."""
+    d = c.details(cid, "DELETED", sid, rstate, bcsid, dn)
+    res = ("Resurrecting container #%d from DELETED to QUASI_CLOSED due to non-empty %s replica (keyCount=%d, BCSID=%d) "
+           "from %s" % (cid, rstate, key_count, bcsid, d))
+    c.log(c.leader, t, "INFO", c.fp(c.leader, dn), L.FCR_HANDLER, res, mark=mark + "_res")
+    for f in c.followers():
+        tf = t + ms(c.rng.randint(5, 25))
+        c.log(f, tf, "INFO", c.fp(f, dn), L.FCR_HANDLER, res, mark=mark + "_res_follower_" + f)
+        c.log(f, tf + ms(3), "ERROR", c.fp(f, dn), L.FCR_HANDLER, "Failed to process " + d, extra=fcr_failed_stack(c, f),
+              mark=mark + "_failed_" + f)
+
+
+def delete_deleted(c, t, dn, replicas, mark):
+    """The FCR handler on replicas of DELETED containers (scm.md 2.3, 5.4): the leader sends a delete
+    command for each, `force` for a non-empty one; the followers skip. replicas: (<D>, force)."""
+    for i, (d, force) in enumerate(replicas):
+        c.log(c.leader, t + ms(2 * i), "INFO", c.fp(c.leader, dn), L.FCR_HANDLER,
+              "Sending %sDeleteContainerCommand due to DELETED for %s" % ("force" if force else "", d),
+              mark=mark + ("_force" if force else "_delempty"))
+    for f in c.followers():
+        tf = t + ms(c.rng.randint(4, 30))
+        for i, (d, _) in enumerate(replicas):
+            c.log(f, tf + ms(2 * i), "WARN", c.fp(f, dn), L.FCR_HANDLER,
+                  "Skip sending DeleteContainerCommand for " + d + ": " + not_leader(c, f), mark=mark + "_skip_" + f if i == 0 else None)
+
+
+def replicate(c, t, cid, state, info, source, bcsid, targets, t_export, t_import, step, mark):
+    """The under-replication handler copies a container from `source` to each target (scm.md 2.5,
+    datanode.md 1.3)."""
+    for i, tgt in enumerate(targets):
+        rm_command(c, t + ms(2 * i), replicate_command(c.next_cmd(), cid, c.dn(tgt)), info, c.dn(source),
+                   thread="UnderReplicatedProcessor", mark=mark + "_repl_" + tgt)
+        c.cont(source, t_export + ms(step * i), "INFO", cid, bcsid, state, "Container exported")
+        c.cont(tgt, t_import + ms(step * i), "INFO", cid, bcsid, state, "Container imported", mark=mark + "_imported_" + tgt)
 
 
 def open_container(c, t, cid, members):
@@ -350,23 +314,31 @@ def block_file(c, dn, cid, local_id):
     return "/data/disk%d/hdds/CID-%s/current/containerDir0/%d/chunks/%d.block" % (d.disk, c.cluster_id, cid, local_id)
 
 
-def block_deletion(c, t, per_container, thread_scm, dn_thread, nodes_total):
+DN_BLOCK_DELETING = "BlockDeletingService#0"  # the datanode's BackgroundService thread (a guess, see SOURCE.md)
+
+
+def local_ids(base, step, n):
+    """n block localIDs: base + step * k for k = 1..n."""
+    return [base + step * k for k in range(1, n + 1)]
+
+
+def block_deletion(c, t, per_container):
     """Leader aggregate line (scm.md 2.6), DN 'Deleted block file' (datanode.md 2.5),
-    follower 'Skip commit transactions' when the DNs report the delete status (scm.md 2.6)."""
+    follower 'Skip commit transactions' when the DNs report the delete status (scm.md 2.6).
+    per_container: (container, datanodes, localIDs)."""
     nblocks = sum(len(ids) for _, _, ids in per_container)
     dns = sorted({d for _, members, _ in per_container for d in members})
-    c.log(c.leader, t, "INFO", thread_scm, L_SBDS,
-          "Totally added %d blocks to be deleted for %d datanodes / %d totalnodes, limit per iteration : 500000blocks, task elapsed time: %dms" % (
-              nblocks, len(dns), nodes_total, c.rng.randint(3, 21)))
+    c.log(c.leader, t, "INFO", c.leader + "-SCMBlockDeletingService#0", L.BLOCK_DELETING_SERVICE,
+          blocks_added(nblocks, len(dns), len(c.dns), c.rng.randint(3, 21)))
     for cid, members, ids in per_container:
         for m in members:
             tt = t + ms(30500 + c.rng.randint(0, 2500))
             for lid in ids:
-                c.log(m, tt, "INFO", dn_thread, L_FPB, "Deleted block file: %s" % block_file(c, m, cid, lid))
+                c.log(m, tt, "INFO", DN_BLOCK_DELETING, L.FILE_PER_BLOCK, "Deleted block file: %s" % block_file(c, m, cid, lid))
                 tt += ms(c.rng.randint(1, 6))
     for f in c.followers():
         for k in range(min(2, len(dns))):
-            c.log(f, t + ms(61000 + 900 * k), "INFO", "%s-EventQueue-DeleteBlockStatusForDeletedBlockLogImpl" % f, L_DBL,
+            c.log(f, t + ms(61000 + 900 * k), "INFO", "%s-EventQueue-DeleteBlockStatusForDeletedBlockLogImpl" % f, L.DELETED_BLOCK_LOG,
                   "Skip commit transactions since current SCM is not leader.")
 
 
@@ -374,29 +346,29 @@ def node_stale(c, t, dn, pipelines, mark=None):
     for s in c.scms:
         th = s.name + "-EventQueue-StaleNodeForStaleNodeHandler"
         tt = t + ms(c.rng.randint(0, 900))
-        c.log(s.name, tt, "INFO", th, L_STALE, "Datanode %s moved to stale state. Finalizing its pipelines [%s]" % (
-            c.dn(dn), ", ".join("Pipeline-" + p for p in pipelines)), mark=mark if s.name == c.leader else None)
+        c.log(s.name, tt, "INFO", th, L.STALE_NODE_HANDLER, stale_node(c.dn(dn), ["Pipeline-" + p for p in pipelines]),
+              mark=mark if s.name == c.leader else None)
         if s.name != c.leader:
             for p in pipelines:
-                c.log(s.name, tt + ms(3), "INFO", th, L_STALE, "Could not finalize pipeline=Pipeline-%s for dn=%s" % (p, c.dn(dn)))
+                c.log(s.name, tt + ms(3), "INFO", th, L.STALE_NODE_HANDLER, not_finalized("Pipeline-" + p, c.dn(dn)))
 
 
 def node_dead(c, t, dn, mark=None):
     for s in c.scms:
         th = s.name + "-EventQueue-DeadNodeForDeadNodeHandler"
         tt = t + ms(c.rng.randint(0, 900))
-        c.log(s.name, tt, "INFO", th, L_DEAD, "A dead datanode is detected. %s" % c.dn(dn), mark=mark if s.name == c.leader else None)
-        c.log(s.name, tt + ms(c.rng.randint(60, 140)), "INFO", th, L_DEAD, "Clearing command queue of size 0 for DN %s" % c.dn(dn))
+        c.log(s.name, tt, "INFO", th, L.DEAD_NODE_HANDLER, dead_node(c.dn(dn)), mark=mark if s.name == c.leader else None)
+        c.log(s.name, tt + ms(c.rng.randint(60, 140)), "INFO", th, L.DEAD_NODE_HANDLER, queue_cleared(c.dn(dn)))
 
 
 def node_back(c, t, dn, mark=None, via_readonly=True):
     for s in c.scms:
         tt = t + ms(c.rng.randint(0, 900))
         if via_readonly:
-            c.log(s.name, tt, "INFO", s.name + "-EventQueue-HealthyReadonlyNodeForHealthyReadOnlyNodeHandler", L_HRO,
+            c.log(s.name, tt, "INFO", s.name + "-EventQueue-HealthyReadonlyNodeForHealthyReadOnlyNodeHandler", L.HEALTHY_READONLY_HANDLER,
                   "Datanode %s moved to HEALTHY READONLY state." % c.dn(dn), mark=mark if s.name == c.leader else None)
-        c.log(s.name, tt + ms(2), "INFO", s.name + "-EventQueue-HealthyReadonlyToHealthyNodeForReadOnlyHealthyToHealthyNodeHandler", L_RO2H,
-              "Datanode %s moved to HEALTHY state." % c.dn(dn))
+        c.log(s.name, tt + ms(2), "INFO", s.name + "-EventQueue-HealthyReadonlyToHealthyNodeForReadOnlyHealthyToHealthyNodeHandler", L.READONLY_TO_HEALTHY_HANDLER,
+              healthy_node(c.dn(dn)))
 
 
 def not_leader(c, follower):
@@ -407,83 +379,70 @@ def not_leader(c, follower):
 def fcr_failed_stack(c, follower):
     """Follower FCR: ERROR 'Failed to process <D>' + stack (scm.md 1.1, 2.3). Frames illustrative."""
     nle = not_leader(c, follower)
-    return [
-        "org.apache.hadoop.hdds.scm.exceptions.SCMException: " + nle,
-        "\tat org.apache.hadoop.hdds.scm.ha.invoker.ScmInvoker.translateException(ScmInvoker.java:118)",
-        "\tat org.apache.hadoop.hdds.scm.ha.invoker.ScmInvoker.invokeReplicateDirect(ScmInvoker.java:78)",
-        "\tat org.apache.hadoop.hdds.scm.container.ContainerStateManagerImpl$Invoker.transitionDeletingOrDeletedToTargetState(Unknown Source)",
-        "\tat org.apache.hadoop.hdds.scm.container.ContainerManagerImpl.transitionDeletingOrDeletedToTargetState(ContainerManagerImpl.java:341)",
-        "\tat org.apache.hadoop.hdds.scm.container.AbstractContainerReportHandler.updateContainerState(AbstractContainerReportHandler.java:412)",
-        "\tat org.apache.hadoop.hdds.scm.container.AbstractContainerReportHandler.processContainerReplica(AbstractContainerReportHandler.java:128)",
-        "\tat org.apache.hadoop.hdds.scm.container.ContainerReportHandler.processSingleReplica(ContainerReportHandler.java:227)",
-        "\tat org.apache.hadoop.hdds.scm.container.ContainerReportHandler.processContainerReplicas(ContainerReportHandler.java:205)",
-        "\tat org.apache.hadoop.hdds.scm.container.ContainerReportHandler.onMessage(ContainerReportHandler.java:170)",
-        "\tat org.apache.hadoop.hdds.server.events.FixedThreadPoolWithAffinityExecutor$ContainerReportProcessTask.run(FixedThreadPoolWithAffinityExecutor.java:276)",
-        "\tat java.base/java.util.concurrent.ThreadPoolExecutor.runWorker(ThreadPoolExecutor.java:1136)",
-        "\tat java.base/java.util.concurrent.ThreadPoolExecutor$Worker.run(ThreadPoolExecutor.java:635)",
-        "\tat java.base/java.lang.Thread.run(Thread.java:840)",
-        "Caused by: " + nle,
-        "\tat org.apache.hadoop.hdds.scm.ha.SCMRatisServerImpl.submitRequest(SCMRatisServerImpl.java:232)",
-        "\tat org.apache.hadoop.hdds.scm.ha.invoker.ScmInvoker.invokeReplicateDirect(ScmInvoker.java:74)",
-        "\t... 12 more",
-    ]
+    return ["org.apache.hadoop.hdds.scm.exceptions.SCMException: " + nle] + frames(
+        "org.apache.hadoop.hdds.scm.ha.invoker.ScmInvoker.translateException(ScmInvoker.java:118)",
+        "org.apache.hadoop.hdds.scm.ha.invoker.ScmInvoker.invokeReplicateDirect(ScmInvoker.java:78)",
+        "org.apache.hadoop.hdds.scm.container.ContainerStateManagerImpl$Invoker.transitionDeletingOrDeletedToTargetState(Unknown Source)",
+        "org.apache.hadoop.hdds.scm.container.ContainerManagerImpl.transitionDeletingOrDeletedToTargetState(ContainerManagerImpl.java:341)",
+        "org.apache.hadoop.hdds.scm.container.AbstractContainerReportHandler.updateContainerState(AbstractContainerReportHandler.java:412)",
+        "org.apache.hadoop.hdds.scm.container.AbstractContainerReportHandler.processContainerReplica(AbstractContainerReportHandler.java:128)",
+        "org.apache.hadoop.hdds.scm.container.ContainerReportHandler.processSingleReplica(ContainerReportHandler.java:227)",
+        "org.apache.hadoop.hdds.scm.container.ContainerReportHandler.processContainerReplicas(ContainerReportHandler.java:205)",
+        "org.apache.hadoop.hdds.scm.container.ContainerReportHandler.onMessage(ContainerReportHandler.java:170)",
+        "org.apache.hadoop.hdds.server.events.FixedThreadPoolWithAffinityExecutor$ContainerReportProcessTask.run(FixedThreadPoolWithAffinityExecutor.java:276)",
+        *JDK17_POOL_TAIL) + ["Caused by: " + nle] + frames(
+        "org.apache.hadoop.hdds.scm.ha.SCMRatisServerImpl.submitRequest(SCMRatisServerImpl.java:232)",
+        "org.apache.hadoop.hdds.scm.ha.invoker.ScmInvoker.invokeReplicateDirect(ScmInvoker.java:74)") + ["\t... 12 more"]
 
 
 def unable_to_communicate(c, dn, t, scm, seconds):
     """datanode.md 2.6 EndpointStateMachine.logIfNeeded WARN + exception (1.5 shape)."""
     d, s = c.dn(dn), c.scm(scm)
-    hp = "%s:9861/%s/%s" % (s.host, s.host, s.ip)
-    th = "%s-EndpointStateMachineTaskThread-%s-0 " % (d.uuid, hp)
-    c.log(dn, t, "WARN", th, L_EPSM, "Unable to communicate to SCM server at %s past %d seconds." % (hp, seconds), extra=[
-        "java.net.ConnectException: Call From %s/%s to %s:9861 failed on connection exception: java.net.ConnectException: Connection refused; For more details see:  http://wiki.apache.org/hadoop/ConnectionRefused" % (d.host, d.ip, s.host),
-        "\tat java.base/jdk.internal.reflect.NativeConstructorAccessorImpl.newInstance0(Native Method)",
-        "\tat java.base/jdk.internal.reflect.NativeConstructorAccessorImpl.newInstance(NativeConstructorAccessorImpl.java:77)",
-        "\tat java.base/java.lang.reflect.Constructor.newInstance(Constructor.java:499)",
-        "\tat org.apache.hadoop.net.NetUtils.wrapWithMessage(NetUtils.java:930)",
-        "\tat org.apache.hadoop.net.NetUtils.wrapException(NetUtils.java:905)",
-        "\tat org.apache.hadoop.ipc_.Client.getRpcResponse(Client.java:1597)",
-        "\tat org.apache.hadoop.ipc_.Client.call(Client.java:1539)",
-        "\tat org.apache.hadoop.ozone.protocolPB.StorageContainerDatanodeProtocolClientSideTranslatorPB.sendHeartbeat(StorageContainerDatanodeProtocolClientSideTranslatorPB.java:148)",
-        "\tat org.apache.hadoop.ozone.container.common.states.endpoint.HeartbeatEndpointTask.call(HeartbeatEndpointTask.java:155)",
-        "\tat org.apache.hadoop.ozone.container.common.states.endpoint.HeartbeatEndpointTask.call(HeartbeatEndpointTask.java:82)",
-        "\tat java.base/java.util.concurrent.FutureTask.run(FutureTask.java:264)",
-        "\tat java.base/java.util.concurrent.ThreadPoolExecutor.runWorker(ThreadPoolExecutor.java:1136)",
-        "\tat java.base/java.util.concurrent.ThreadPoolExecutor$Worker.run(ThreadPoolExecutor.java:635)",
-        "\tat java.base/java.lang.Thread.run(Thread.java:840)",
-        "Caused by: java.net.ConnectException: Connection refused",
-        "\tat java.base/sun.nio.ch.Net.pollConnect(Native Method)",
-        "\tat java.base/sun.nio.ch.Net.pollConnectNow(Net.java:672)",
-        "\t... 14 more",
-    ])
+    hp = host_and_port(s.host, s.ip, 9861)
+    c.log(dn, t, "WARN", endpoint_thread(d.uuid, hp), L.ENDPOINT_STATE_MACHINE, unable(hp, seconds), extra=[
+        connect_refused(d.host, d.ip, s.host)] + frames(
+        "java.base/jdk.internal.reflect.NativeConstructorAccessorImpl.newInstance0(Native Method)",
+        "java.base/jdk.internal.reflect.NativeConstructorAccessorImpl.newInstance(NativeConstructorAccessorImpl.java:77)",
+        "java.base/java.lang.reflect.Constructor.newInstance(Constructor.java:499)",
+        "org.apache.hadoop.net.NetUtils.wrapWithMessage(NetUtils.java:930)",
+        "org.apache.hadoop.net.NetUtils.wrapException(NetUtils.java:905)",
+        "org.apache.hadoop.ipc_.Client.getRpcResponse(Client.java:1597)",
+        "org.apache.hadoop.ipc_.Client.call(Client.java:1539)",
+        "org.apache.hadoop.ozone.protocolPB.StorageContainerDatanodeProtocolClientSideTranslatorPB.sendHeartbeat(StorageContainerDatanodeProtocolClientSideTranslatorPB.java:148)",
+        "org.apache.hadoop.ozone.container.common.states.endpoint.HeartbeatEndpointTask.call(HeartbeatEndpointTask.java:155)",
+        "org.apache.hadoop.ozone.container.common.states.endpoint.HeartbeatEndpointTask.call(HeartbeatEndpointTask.java:82)",
+        "java.base/java.util.concurrent.FutureTask.run(FutureTask.java:264)", *JDK17_POOL_TAIL) + [
+        "Caused by: java.net.ConnectException: Connection refused"] + frames(
+        "java.base/sun.nio.ch.Net.pollConnect(Native Method)",
+        "java.base/sun.nio.ch.Net.pollConnectNow(Net.java:672)") + [
+        "\t... 14 more"])
 
 
 def dn_start(c, dn, t):
     """datanode.md 2.6: DatanodeStateMachine startup INFO lines (pool size = 1 + #SCMs)."""
     d = c.dn(dn)
-    c.log(dn, t, "INFO", "main", L_DSM, "Datanode State Machine Task Thread Pool size %d" % (1 + len(c.scms)))
-    c.log(dn, t + ms(2311), "INFO", d.uuid + "-DatanodeStateMachineDaemonThread", L_DSM, "Ozone container server started.")
+    c.log(dn, t, "INFO", "main", L.DATANODE_STATE_MACHINE, "Datanode State Machine Task Thread Pool size %d" % (1 + len(c.scms)))
+    c.log(dn, t + ms(2311), "INFO", d.uuid + "-DatanodeStateMachineDaemonThread", L.DATANODE_STATE_MACHINE, "Ozone container server started.")
 
 
 def new_pipeline(c, t, pipeline, members, leader_dn, term=1):
     """XceiverServerRatis 'Created group', CSM 'initialize', Ratis role/leader lines (datanode.md 2.1, 2.3, 2.4)."""
-    gid = "group-" + pipeline.replace("-", "")[-12:].upper()
+    gid = ratis_group(pipeline)
     for m in members:
         d = c.dn(m)
-        mem = "%s@%s" % (d.uuid, gid)
+        mem = member_id(d.uuid, gid)
         tt = t + ms(c.rng.randint(0, 120))
-        c.log(m, tt, "INFO", "%s-CreatePipelineCommandHandlerThread-0" % d.uuid, L_CSM, "%s: initialize %s" % (d.uuid, gid))
-        c.log(m, tt + ms(3), "INFO", "%s-CreatePipelineCommandHandlerThread-0" % d.uuid, L_XSR, "Created group Pipeline-%s" % pipeline)
+        c.log(m, tt, "INFO", "%s-CreatePipelineCommandHandlerThread-0" % d.uuid, L.CONTAINER_STATE_MACHINE, "%s: initialize %s" % (d.uuid, gid))
+        c.log(m, tt + ms(3), "INFO", "%s-CreatePipelineCommandHandlerThread-0" % d.uuid, L.XCEIVER_SERVER_RATIS, "Created group Pipeline-%s" % pipeline)
         if m == leader_dn:
-            c.log(m, tt + ms(5150), "INFO", mem + "-FollowerState", L_RAFT, "%s: changes role from  FOLLOWER to CANDIDATE at term %d for changeToCandidate" % (mem, term - 1))
-            c.log(m, tt + ms(5212), "INFO", mem + "-LeaderElection1", L_RAFT, "%s: changes role from CANDIDATE to LEADER at term %d for changeToLeader" % (mem, term))
-            c.log(m, tt + ms(5260), "INFO", mem + "-LeaderElection1", L_XSR,
-                  "Leader change notification received for group: %s with new leaderId: %s" % (gid, c.dn(leader_dn).uuid))
+            c.log(m, tt + ms(5150), "INFO", mem + "-FollowerState", L.RAFT_DIVISION, role_change(mem, "FOLLOWER", "CANDIDATE", term - 1, "changeToCandidate"))
+            c.log(m, tt + ms(5212), "INFO", mem + "-LeaderElection1", L.RAFT_DIVISION, role_change(mem, "CANDIDATE", "LEADER", term, "changeToLeader"))
+            c.log(m, tt + ms(5260), "INFO", mem + "-LeaderElection1", L.XCEIVER_SERVER_RATIS, leader_notification(gid, c.dn(leader_dn).uuid))
             continue
         else:
-            c.log(m, tt + ms(5240), "INFO", "%s-server-thread1" % d.uuid, L_RAFT,
-                  "%s: change Leader from null to %s at term %d for APPEND_ENTRIES, leader elected after %dms" % (mem, c.dn(leader_dn).uuid, term, 5100 + c.rng.randint(0, 300)))
-        c.log(m, tt + ms(5260), "INFO", "%s-server-thread1" % d.uuid, L_XSR,
-              "Leader change notification received for group: %s with new leaderId: %s" % (gid, c.dn(leader_dn).uuid))
+            c.log(m, tt + ms(5240), "INFO", "%s-server-thread1" % d.uuid, L.RAFT_DIVISION,
+                  leader_change(mem, "null", c.dn(leader_dn).uuid, term, "APPEND_ENTRIES", 5100 + c.rng.randint(0, 300)))
+        c.log(m, tt + ms(5260), "INFO", "%s-server-thread1" % d.uuid, L.XCEIVER_SERVER_RATIS, leader_notification(gid, c.dn(leader_dn).uuid))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -503,11 +462,19 @@ def ozone_site(scms, extra):
         ("hdds.scm.replication.thread.interval", "300s"),
         ("hdds.container.report.interval", "60m"),
     ] + extra
-    body = "".join("  <property>\n    <name>%s</name>\n    <value>%s</value>\n  </property>\n" % kv for kv in props)
-    return '<?xml version="1.0" encoding="UTF-8"?>\n<configuration>\n' + body + "</configuration>\n"
+    return site_xml(props, stylesheet=False)
 
 
 AUDIT_DEBUG = [("ozone.audit.log.debug.cmd.list.scmaudit", "SEND_HEARTBEAT")]
+
+
+def scenario(name, day, pipelines, seed, *cluster, **kw):
+    """A bundle: its folder, its cluster (mk_cluster), pipeline ids drawn in the order named, and
+    t("HH:MM:SS,mmm") -> that time on `day`."""
+    b = BundleDir(name)
+    c = mk_cluster(seed, *cluster, **kw)
+    P = {k: random_uuid(c.rng) for k in pipelines}
+    return b, c, P, lambda hms: T("%s %s" % (day, hms))
 
 
 def mk_cluster(seed, domain, scm_net, dn_net, ndn, leader, term, cluster_id=None, hostfmt=None):
@@ -515,145 +482,113 @@ def mk_cluster(seed, domain, scm_net, dn_net, ndn, leader, term, cluster_id=None
     scms = []
     for i in range(1, 4):
         host = ("scm%d" % i) + domain
-        scms.append(SCM("scm%d" % i, ruuid(rng), host, "%s.%d" % (scm_net, 10 + i)))
+        scms.append(SCM("scm%d" % i, random_uuid(rng), host, "%s.%d" % (scm_net, 10 + i)))
     dns = []
     for i in range(1, ndn + 1):
         name = (hostfmt or "dn%d") % i
-        dns.append(DN(name, ruuid(rng), name + domain, "%s.%d" % (dn_net, 20 + i), 1 + (i % 3)))
-    cid = cluster_id or ruuid(rng)
+        dns.append(DN(name, random_uuid(rng), name + domain, "%s.%d" % (dn_net, 20 + i), 1 + (i % 3)))
+    cid = cluster_id or random_uuid(rng)
     c = Cluster(seed, scms, dns, cid, leader, term)
     return c
-
-
-def expected(b, items):
-    b.text("EXPECTED.json", json.dumps(items, indent=2) + "\n")
 
 
 # ==============================================================================================
 # Bundle 1: HEAD/2.2 wording, stale OPEN replica resurrects DELETED container (confirmed)
 # ==============================================================================================
 def bundle1():
-    b = Bundle("HDDS-17400-bug-stale-open-replica")
-    c = mk_cluster(17401, ".example.com", "10.0.0", "10.0.1", 5, "scm1", 7)
-    rng = c.rng
-    P = {k: ruuid(rng) for k in ("a", "b", "x", "d", "new")}
+    b, c, P, t = scenario("HDDS-17400-bug-stale-open-replica", "2026-09-14", ("a", "b", "x", "d", "new"),
+                          17401, ".example.com", "10.0.0", "10.0.1", 5, "scm1", 7)
     members = {"a": ["dn1", "dn3", "dn5"], "b": ["dn5", "dn2", "dn3"], "x": ["dn1", "dn2", "dn4"], "d": ["dn3", "dn4", "dn5"]}
     X, S, B, R = 3107, 4821, 4790, "dn4"
-    day = "2026-09-14 "
-    t = lambda s: T(day + s)
-    dn_blk = "BlockDeletingService#0"
-    sbds = "scm1-SCMBlockDeletingService#0"
 
     # -- leadership at the start of the window: scm2 (term 6) -> scm1 (term 7)
-    c.log("scm2", t("06:00:31,204"), "INFO", "scm2-ReplicationMonitor", L_RM,
-          "Replication Monitor Thread took 88 milliseconds for processing 1794 containers.")
-    leader_change(c, t("06:02:11,517"), "scm2", "scm1", 7, 12)
+    c.log("scm2", t("06:00:31,204"), "INFO", "scm2-ReplicationMonitor", L.REPLICATION_MANAGER,
+          rm_pass(88, 1794))
+    scm_failover(c, t("06:02:11,517"), "scm2", "scm1", 7, 12)
     rm_passes(c, t("06:03:05,000"), t("09:06:00,000"), ncont=1796)
 
     # -- routine container traffic (other containers)
-    normal_close(c, t("06:21:07,331"), 3098, members["a"], 15532)
-    open_container(c, t("06:21:39,120"), 3103, members["a"])
-    c.aud("scm1", t("06:38:14,022"), "hadoop", "10.0.0.21", "CLOSE_CONTAINER", '{"remoteUser":"hadoop","containerID":"3102"}')
-    for i, m in enumerate(members["b"]):
-        c.cont(m, t("06:38:14,640") + ms(9 * i), "INFO", 3102, 9874, "CLOSING")
-        c.cont(m, t("06:38:15,902") + ms(13 * i), "INFO", 3102, 9874, "CLOSED")
-    for s in c.scms:
-        c.log(s.name, t("06:38:16,011") + ms(rng.randint(0, 40)), "INFO", c.fp(s.name, "dn5"), L_ICR,
-              "CLOSE " + details(3102, "CLOSING", 9874, "CLOSED", 9874, c.dn("dn5").uuid, False, c.dn("dn5")))
+    succeed(c, t("06:21:07,331"), 3098, 15532, t("06:21:39,120"), 3103, members["a"])
+    admin_close(c, t("06:38:14,022"), "10.0.0.21", 3102, members["b"], 9874, t("06:38:14,640"), 9, t("06:38:15,902"), 13,
+                t("06:38:16,011"))
     open_container(c, t("06:39:02,417"), 3106, members["b"])
     open_container(c, t("06:55:12,208"), X, members["x"])
     normal_close(c, t("07:04:48,115"), 3104, members["d"], 22310)
-    block_deletion(c, t("06:15:40,118"), [(3087, members["a"], [113750153625600000 + 1411 * k for k in range(1, 5)])], sbds, dn_blk, 5)
-    block_deletion(c, t("06:52:10,502"), [(3091, members["b"], [113750153625700000 + 977 * k for k in range(1, 4)])], sbds, dn_blk, 5)
-    block_deletion(c, t("07:10:02,881"), [(3093, members["d"], [113750153625750000 + 513 * k for k in range(1, 3)])], sbds, dn_blk, 5)
+    block_deletion(c, t("06:15:40,118"), [(3087, members["a"], local_ids(113750153625600000, 1411, 4))])
+    block_deletion(c, t("06:52:10,502"), [(3091, members["b"], local_ids(113750153625700000, 977, 3))])
+    block_deletion(c, t("07:10:02,881"), [(3093, members["d"], local_ids(113750153625750000, 513, 2))])
 
     # -- R (dn4) host crashes at 07:12:40 (no shutdown line); dn1/dn2 keep writing #3107 up to BCSID S
     # -- SCM: stale, pipelines finalized, #3107 closes on dn1/dn2 at S, dead
     node_stale(c, t("07:17:44,092"), R, [P["x"], P["d"]], mark="b1_stale")
-    c.log("dn2", t("07:17:46,127"), "INFO", c.dn("dn2").uuid + "-CommandProcessorThread", L_CCH, "Follower cannot close container #%d." % X)
-    for i, m in enumerate(["dn1", "dn2"]):
-        c.cont(m, t("07:17:46,310") + ms(8 * i), "INFO", X, S, "CLOSING")
-        c.cont(m, t("07:17:51,128") + ms(12 * i), "INFO", X, S, "CLOSED", mark="b1_dnclosed_" + m)
+    follower_cannot_close(c, "dn2", t("07:17:46,127"), X)
+    close_replicas(c, X, S, ["dn1", "dn2"], t("07:17:46,310"), 8, t("07:17:51,128"), 12, mark="b1")
     closed_at = t("07:17:51,233")
-    for s in c.scms:
-        c.log(s.name, closed_at + ms(rng.randint(0, 35)), "INFO", c.fp(s.name, "dn1"), L_ICR,
-              "CLOSE " + details(X, "CLOSING", S, "CLOSED", S, c.dn("dn1").uuid, False, c.dn("dn1")),
-              mark="b1_close" if s.name == c.leader else None)
+    on_every_scm(c, closed_at, 35, "dn1", L.ICR_HANDLER, "CLOSE " + c.details(X, "CLOSING", S, "CLOSED", S, "dn1"), mark="b1_close")
     node_dead(c, t("07:22:45,310"), R, mark="b1_dead")
 
     # -- the client deletes the keys of #3107 (8 blocks); dn1/dn2 delete them, dn4 is away
-    x_blocks = [113750153626100000 + 2203 * k for k in range(1, 9)]
-    block_deletion(c, t("07:36:12,774"), [(X, ["dn1", "dn2"], x_blocks), (3098, members["a"], [113750153625810000 + 311 * k for k in range(1, 3)])], sbds, dn_blk, 5)
-    normal_close(c, t("07:49:30,610"), 3103, members["a"], 16011)
-    open_container(c, t("07:50:02,954"), 3109, members["a"])
+    x_blocks = local_ids(113750153626100000, 2203, 8)
+    block_deletion(c, t("07:36:12,774"), [(X, ["dn1", "dn2"], x_blocks), (3098, members["a"], local_ids(113750153625810000, 311, 2))])
+    succeed(c, t("07:49:30,610"), 3103, 16011, t("07:50:02,954"), 3109, members["a"])
 
     # -- RM deletes the empty CLOSED container #3107 (EmptyContainerHandler; CLOSED->DELETING->DELETED silent)
-    tdel = t("08:13:05,020")
-    for i, m in enumerate(["dn1", "dn2"]):
-        c.log(c.leader, tdel + ms(i), "INFO", "scm1-ReplicationMonitor", L_RM,
-              rm_send(c, tdel + ms(i), None, cmd_delete(c, X), cinfo(X, "CLOSED", lt(c, closed_at), P["x"]), c.dn(m)),
-              mark="b1_delete_" + m)
-        c.cont(m, t("08:13:36,402") + ms(17 * i), "INFO", X, S, "CLOSED", "Empty container deleted", mark="b1_dndeleted_" + m)
-    block_deletion(c, t("08:24:50,092"), [(3101, members["b"], [113750153625850000 + 733 * k for k in range(1, 6)])], sbds, dn_blk, 5)
+    delete_empty(c, t("08:13:05,020"), X, "CLOSED", closed_at, P["x"], [("dn1", S), ("dn2", S)], t("08:13:36,402"), 17, "b1")
+    block_deletion(c, t("08:24:50,092"), [(3101, members["b"], local_ids(113750153625850000, 733, 5))])
 
     # -- dn4 (R) comes back: restart, re-register, DEAD -> HEALTHY_READONLY -> HEALTHY
     # before the crash dn4 had applied #3107 up to B and holds 6 of its blocks
-    dn_start(c, R, t("08:32:20,518"))
-    for s in c.scms:
-        c.aud(s.name, t("08:32:27,330") + ms(rng.randint(0, 30)), "hadoop", c.dn(R).ip, "REGISTER",
-              '{"datanodeDetails":"%s"}' % c.dn(R), mark="b1_register" if s.name == c.leader else None)
-    node_back(c, t("08:32:33,004"), R, mark="b1_back")
+    dn_returns(c, R, t("08:32:20,518"), t("08:32:27,330"), t("08:32:33,004"), "hadoop", "b1")
     # -- the FCR of dn4: the stale non-empty OPEN replica (bcsid B < sid S) resurrects #3107
     tres = t("08:32:58,617")
-    D = details(X, "DELETED", S, "OPEN", B, c.dn(R).uuid, False, c.dn(R))
-    res = "Resurrecting container #%d from DELETED to QUASI_CLOSED due to non-empty OPEN replica (keyCount=6, BCSID=%d) from %s" % (X, B, D)
-    c.log(c.leader, tres, "INFO", c.fp(c.leader, R), L_FCR, res, mark="b1_res")
-    for f in c.followers():
-        tf = tres + ms(rng.randint(5, 25))
-        c.log(f, tf, "INFO", c.fp(f, R), L_FCR, res, mark="b1_res_follower_" + f)
-        c.log(f, tf + ms(3), "ERROR", c.fp(f, R), L_FCR, "Failed to process " + D, extra=fcr_failed_stack(c, f),
-              mark="b1_failed_" + f)
+    resurrect(c, tres, R, X, S, "OPEN", B, 6, "b1")
     # -- aftermath on the leader: close the mismatched OPEN replica, then replicate the single origin
-    tclose = t("08:33:05,020")
-    c.log(c.leader, tclose, "INFO", "scm1-ReplicationMonitor", L_RM,
-          rm_send(c, tclose, None, cmd_close(c, X, P["x"]), cinfo(X, "QUASI_CLOSED", lt(c, tres + ms(1)), P["x"]), c.dn(R)),
-          mark="b1_closecmd")
-    gx = "group-" + P["x"].replace("-", "")[-12:].upper()
-    c.cont(R, t("08:33:29,771"), "INFO", X, B, "CLOSING")
-    c.cont(R, t("08:33:29,790"), "WARN", X, B, "QUASI_CLOSED", "Ratis group removed. Group id: " + gx, mark="b1_dnqc")
+    info = container_info(X, "QUASI_CLOSED", lt(c, tres + ms(1)), P["x"])
+    rm_command(c, t("08:33:05,020"), close_command(c.next_cmd(), X, P["x"]), info, c.dn(R), mark="b1_closecmd")
+    quasi_close_replica(c, R, t("08:33:29,771"), 19, X, B, ratis_group(P["x"]), mark="b1_dnqc")
     new_pipeline(c, t("08:34:41,300"), P["new"], ["dn4", "dn2", "dn5"], "dn2")
-    trep = t("08:38:35,402")
-    for i, tgt in enumerate(["dn3", "dn5"]):
-        c.log(c.leader, trep + ms(2 * i), "INFO", "scm1-UnderReplicatedProcessor", L_RM,
-              rm_send(c, trep + ms(2 * i), None, cmd_replicate(c, X, c.dn(tgt)), cinfo(X, "QUASI_CLOSED", lt(c, tres + ms(1)), P["x"]), c.dn(R)),
-              mark="b1_repl_" + tgt)
-        c.cont(R, t("08:39:11,005") + ms(900 * i), "INFO", X, B, "QUASI_CLOSED", "Container exported")
-        c.cont(tgt, t("08:39:12,118") + ms(900 * i), "INFO", X, B, "QUASI_CLOSED", "Container imported", mark="b1_imported_" + tgt)
+    replicate(c, t("08:38:35,402"), X, "QUASI_CLOSED", info, R, B, ["dn3", "dn5"], t("08:39:11,005"), t("08:39:12,118"), 900,
+              "b1")
     open_container(c, t("08:40:11,640"), 3113, ["dn4", "dn2", "dn5"])
-    normal_close(c, t("08:48:19,225"), 3109, members["a"], 16502)
-    open_container(c, t("08:48:51,093"), 3114, members["a"])
-    block_deletion(c, t("08:55:31,660"), [(3102, members["b"], [113750153625910000 + 409 * k for k in range(1, 4)])], sbds, dn_blk, 5)
+    succeed(c, t("08:48:19,225"), 3109, 16502, t("08:48:51,093"), 3114, members["a"])
+    block_deletion(c, t("08:55:31,660"), [(3102, members["b"], local_ids(113750153625910000, 409, 3))])
 
     # -- write files
     cut = t("07:30:00,000")
-    for s in c.scms:
-        b.write("%s/ozone-hadoop-scm-%s.log-1.gz" % (s.name, s.name), c.render_main(s.name, "rfa", None, cut), gz=True)
-        b.write("%s/ozone-hadoop-scm-%s.log" % (s.name, s.name), c.render_main(s.name, "rfa", cut, None))
-        b.write("%s/scm-audit-%s.log" % (s.name, s.name), c.render_audit(s.name))
+    c.write_logs(b, "file", cut, daemon_log("scm", "%s"), daemon_log("datanode", "%s"),
+                 backup=lambda live, n: "%s-%d.gz" % (live, n), gz=True)
     old = Cluster(1, c.scms, c.dns, c.cluster_id, "scm2", 6)
-    old.skew = dict(c.skew)
+    old.skew.update(c.skew)
     old.aud("scm2", T("2026-09-13 15:12:40,551"), "hadoop", "10.0.0.21", "CLOSE_CONTAINER", '{"remoteUser":"hadoop","containerID":"3049"}')
     old.aud("scm2", T("2026-09-13 15:13:02,914"), "hadoop", "10.0.0.21", "CLOSE_CONTAINER", '{"remoteUser":"hadoop","containerID":"3050"}')
-    b.write("scm2/scm-audit-scm2-2026-09-13-1.log.gz", old.render_audit("scm2"), gz=True)
-    for d in c.dns:
-        b.write("%s/ozone-hadoop-datanode-%s.log" % (d.name, d.name), c.render_main(d.name, "rfa"))
-        b.write("%s/dn-container-%s.log" % (d.name, d.name), c.render_dnc(d.name))
-    b.text("conf/ozone-site.xml", ozone_site(c.scms, AUDIT_DEBUG))
-    expected(b, [{"rule": "resurrected-container", "entity": "container:%d" % X, "confidence": "confirmed"}])
+    b.write(audit_rollover("scm2/scm-audit-scm2.log", "2026-09-13"), old.audit_entries("scm2"), gz=True)
+    b.expected([finding(RULE, "container:%d" % X, "confirmed")])
     return b, c, dict(X=X, S=S, B=B, R=R, P=P)
 
 
-def routine(c, t0, t1, pipes, cid0, bcs0, dn_thread, sbds_thread, icr=L_ICR, step=(1100, 1700)):
+def background(c, t, old_leader, election_no, t_failover, rm_window, ncont, traffic_window, pipes, cid0, bcs0, step):
+    """How the window of bundles 2-5 starts: `old_leader` hands over to c.leader (term c.term), whose
+    ReplicationManager then runs every 5 min, and the other pipelines' containers fill up and close
+    (routine)."""
+    scm_failover(c, t(t_failover), old_leader, c.leader, c.term, election_no)
+    rm_passes(c, t(rm_window[0]), t(rm_window[1]), ncont=ncont)
+    routine(c, t(traffic_window[0]), t(traffic_window[1]), pipes, cid0, bcs0, step=step)
+
+
+def succeed(c, t_close, old, sid, t_open, new, members):
+    """Container `old` fills up and closes (at sequence id `sid`); `new` opens on the same pipeline."""
+    normal_close(c, t_close, old, members, sid)
+    open_container(c, t_open, new, members)
+
+
+def written(b, c, layout, cut, scm_log, dn_log, info, **files):
+    """A control bundle's files (Cluster.write_logs), EXPECTED.json `[]`; -> (b, c, info)."""
+    c.write_logs(b, layout, cut, scm_log, dn_log, **files)
+    b.expected([])
+    return b, c, info
+
+
+def routine(c, t0, t1, pipes, cid0, bcs0, step=(1100, 1700)):
     """Unrelated traffic: containers fill up and close (FINALIZE/CLOSE on every SCM, CLOSING/CLOSED
     on the DNs), a new one opens on the same pipeline, and block deletion passes run."""
     t = t0 + sec(c.rng.randint(120, 500)) + ms(c.rng.randint(0, 999))
@@ -665,14 +600,14 @@ def routine(c, t0, t1, pipes, cid0, bcs0, dn_thread, sbds_thread, icr=L_ICR, ste
         key = tuple(members)
         index[key] += c.rng.randint(900, 6000)
         if key in open_now:
-            normal_close(c, t, open_now[key], list(members), index[key], report_logger=icr)
+            normal_close(c, t, open_now[key], list(members), index[key])
         cid += 1
         open_container(c, t + sec(31), cid, list(members))
         open_now[key] = cid
         if k % 2 == 1:
             victim = pipes[(k + 1) % len(pipes)]
             ids = [113750153700000000 + c.rng.randint(1, 10 ** 9) for _ in range(c.rng.randint(2, 5))]
-            block_deletion(c, t + sec(c.rng.randint(200, 600)), [(cid0 - 20 - k, list(victim), sorted(ids))], sbds_thread, dn_thread, len(c.dns))
+            block_deletion(c, t + sec(c.rng.randint(200, 600)), [(cid0 - 20 - k, list(victim), sorted(ids))])
         k += 1
         t += sec(c.rng.randint(*step)) + ms(c.rng.randint(0, 999))
     return cid
@@ -682,113 +617,70 @@ def routine(c, t0, t1, pipes, cid0, bcs0, dn_thread, sbds_thread, icr=L_ICR, ste
 # Bundle 2: 2.1.x wording (transitionDeletingToClosed, back to CLOSED), docker-compose console
 # ==============================================================================================
 def bundle2():
-    b = Bundle("HDDS-17400-bug-closed-wording-2-1")
-    c = mk_cluster(17402, "", "172.25.0", "172.25.0", 5, "scm2", 3, hostfmt="datanode%d")
+    b, c, P, t = scenario("HDDS-17400-bug-closed-wording-2-1", "2026-10-02", ("x", "y", "z"),
+                          17402, "", "172.25.0", "172.25.0", 5, "scm2", 3, hostfmt="datanode%d")
     rng = c.rng
-    P = {k: ruuid(rng) for k in ("x", "y", "z")}
     members = {"x": ["datanode1", "datanode3", "datanode5"], "y": ["datanode2", "datanode4", "datanode1"], "z": ["datanode5", "datanode2", "datanode4"]}
     X, S, R = 1007, 1384, "datanode3"
-    day = "2026-10-02 "
-    t = lambda s: T(day + s)
-    dn_blk = "BlockDeletingService#0"
-    sbds = "scm2-SCMBlockDeletingService#0"
 
-    leader_change(c, t("10:00:12,408"), "scm1", "scm2", 3, 4)
-    rm_passes(c, t("10:01:40,000"), t("10:58:00,000"), ncont=31)
-    routine(c, t("10:00:30,000"), t("10:55:00,000"), [members["y"], members["z"]], 1010, 2000, dn_blk, sbds, step=(700, 1000))
+    background(c, t, "scm1", 4, "10:00:12,408", ("10:01:40,000", "10:58:00,000"), 31,
+               ("10:00:30,000", "10:55:00,000"), [members["y"], members["z"]], 1010, 2000, (700, 1000))
     # admin close of #1005 from the test script (audit on the leader)
-    c.aud("scm2", t("10:03:21,774"), "hadoop", "172.25.0.30", "CLOSE_CONTAINER", '{"remoteUser":"hadoop","containerID":"1005"}')
-    for i, m in enumerate(members["z"]):
-        c.cont(m, t("10:03:22,101") + ms(6 * i), "INFO", 1005, 1921, "CLOSING")
-        c.cont(m, t("10:03:23,530") + ms(9 * i), "INFO", 1005, 1921, "CLOSED")
-    for s in c.scms:
-        c.log(s.name, t("10:03:23,611") + ms(rng.randint(0, 40)), "INFO", c.fp(s.name, "datanode5"), L_ICR,
-              "CLOSE " + details(1005, "CLOSING", 1921, "CLOSED", 1921, c.dn("datanode5").uuid, False, c.dn("datanode5")))
-    normal_close(c, t("10:01:49,660"), 1003, members["x"], 1207)
-    open_container(c, t("10:02:10,518"), X, members["x"])
-    block_deletion(c, t("10:05:12,330"), [(1001, members["x"], [113750153611100000 + 97 * k for k in range(1, 4)])], sbds, dn_blk, 5)
+    admin_close(c, t("10:03:21,774"), "172.25.0.30", 1005, members["z"], 1921, t("10:03:22,101"), 6, t("10:03:23,530"), 9,
+                t("10:03:23,611"))
+    succeed(c, t("10:01:49,660"), 1003, 1207, t("10:02:10,518"), X, members["x"])
+    block_deletion(c, t("10:05:12,330"), [(1001, members["x"], local_ids(113750153611100000, 97, 3))])
 
     # -- datanode3 is paused (docker-compose pause) at 10:09:10; its #1007 replica stays OPEN at BCSID 1384
     node_stale(c, t("10:14:12,530"), R, [P["x"]], mark="b2_stale")
-    c.log("datanode5", t("10:14:13,870"), "INFO", c.dn("datanode5").uuid + "-CommandProcessorThread", L_CCH, "Follower cannot close container #%d." % X)
-    for i, m in enumerate(["datanode1", "datanode5"]):
-        c.cont(m, t("10:14:14,008") + ms(5 * i), "INFO", X, S, "CLOSING")
-        c.cont(m, t("10:14:16,442") + ms(8 * i), "INFO", X, S, "CLOSED")
+    follower_cannot_close(c, "datanode5", t("10:14:13,870"), X)
+    close_replicas(c, X, S, ["datanode1", "datanode5"], t("10:14:14,008"), 5, t("10:14:16,442"), 8)
     closed_at = t("10:14:16,517")
-    for s in c.scms:
-        c.log(s.name, closed_at + ms(rng.randint(0, 30)), "INFO", c.fp(s.name, "datanode1"), L_ICR,
-              "CLOSE " + details(X, "CLOSING", S, "CLOSED", S, c.dn("datanode1").uuid, False, c.dn("datanode1")),
-              mark="b2_close" if s.name == c.leader else None)
+    on_every_scm(c, closed_at, 30, "datanode1", L.ICR_HANDLER, "CLOSE " + c.details(X, "CLOSING", S, "CLOSED", S, "datanode1"),
+                 mark="b2_close")
     node_dead(c, t("10:19:12,604"), R, mark="b2_dead")
-    x_blocks = [113750153612200000 + 4099 * k for k in range(1, 10)]
-    block_deletion(c, t("10:21:47,219"), [(X, ["datanode1", "datanode5"], x_blocks)], sbds, dn_blk, 5)
-    tdel = t("10:26:40,020")
-    for i, m in enumerate(["datanode1", "datanode5"]):
-        c.log(c.leader, tdel + ms(i), "INFO", "scm2-ReplicationMonitor", L_RM,
-              rm_send(c, tdel + ms(i), None, cmd_delete(c, X), cinfo(X, "CLOSED", lt(c, closed_at), P["x"]), c.dn(m)),
-              mark="b2_delete_" + m)
-        c.cont(m, t("10:27:02,117") + ms(13 * i), "INFO", X, S, "CLOSED", "Empty container deleted", mark="b2_dndeleted_" + m)
+    x_blocks = local_ids(113750153612200000, 4099, 9)
+    block_deletion(c, t("10:21:47,219"), [(X, ["datanode1", "datanode5"], x_blocks)])
+    delete_empty(c, t("10:26:40,020"), X, "CLOSED", closed_at, P["x"], [("datanode1", S), ("datanode5", S)], t("10:27:02,117"),
+                 13, "b2")
 
     # -- datanode3 unpaused at 10:31:55: Ratis follower timer fires, SCM sees it back, closes its pipeline
     d3 = c.dn(R)
-    gx = "group-" + P["x"].replace("-", "")[-12:].upper()
-    mem = "%s@%s" % (d3.uuid, gx)
-    c.log(R, t("10:31:55,402"), "INFO", mem + "-FollowerState", L_FOLLOWER,
-          "%s: change to CANDIDATE, lastRpcElapsedTime:1365117ms, electionTimeout:5046ms" % mem)
-    c.log(R, t("10:31:55,403"), "INFO", mem + "-FollowerState", L_RAFT,
-          "%s: changes role from  FOLLOWER to CANDIDATE at term 1 for changeToCandidate" % mem)
+    gx = ratis_group(P["x"])
+    mem = member_id(d3.uuid, gx)
+    c.log(R, t("10:31:55,402"), "INFO", mem + "-FollowerState", L.FOLLOWER_STATE,
+          to_candidate(mem + "-FollowerState", 1365117, 5046))
+    c.log(R, t("10:31:55,403"), "INFO", mem + "-FollowerState", L.RAFT_DIVISION,
+          role_change(mem, "FOLLOWER", "CANDIDATE", 1, "changeToCandidate"))
     node_back(c, t("10:31:58,117"), R, mark="b2_back")
     c.cont(R, t("10:32:26,804"), "INFO", X, S, "CLOSING", mark="b2_dnclosing")
     c.cont(R, t("10:32:26,825"), "WARN", X, S, "QUASI_CLOSED", "Ratis group removed. Group id: " + gx)
     tres = t("10:32:27,031")
-    D = details(X, "DELETED", S, "CLOSING", S, d3.uuid, False, d3)
+    D = c.details(X, "DELETED", S, "CLOSING", S, R)
     line = "transitionDeletingToClosed due to non-empty CLOSED replica (keyCount=9) for " + D
-    c.log(c.leader, tres, "INFO", c.fp(c.leader, R), L_ICR, line, mark="b2_res")
+    c.log(c.leader, tres, "INFO", c.fp(c.leader, R), L.ICR_HANDLER, line, mark="b2_res")
     for f in c.followers():
         tf = tres + ms(rng.randint(4, 30))
-        c.log(f, tf, "INFO", c.fp(f, R), L_ICR, line, mark="b2_res_follower_" + f)
-        c.log(f, tf + ms(2), "INFO", c.fp(f, R), L_ICR, "SCM_NOT_LEADER: Failed to process " + D, mark="b2_failed_" + f)
+        c.log(f, tf, "INFO", c.fp(f, R), L.ICR_HANDLER, line, mark="b2_res_follower_" + f)
+        c.log(f, tf + ms(2), "INFO", c.fp(f, R), L.ICR_HANDLER, "SCM_NOT_LEADER: Failed to process " + D, mark="b2_failed_" + f)
     # -- aftermath: RM force-closes the replica of the (now CLOSED) container, then replicates it
-    tclose = t("10:36:40,020")
-    c.log(c.leader, tclose, "INFO", "scm2-ReplicationMonitor", L_RM,
-          rm_send(c, tclose, None, cmd_close(c, X, P["x"], force=True), cinfo(X, "CLOSED", lt(c, tres + ms(1)), P["x"]), d3),
-          mark="b2_closecmd")
+    info = container_info(X, "CLOSED", lt(c, tres + ms(1)), P["x"])
+    rm_command(c, t("10:36:40,020"), close_command(c.next_cmd(), X, P["x"], force=True), info, d3, mark="b2_closecmd")
     c.cont(R, t("10:37:03,348"), "INFO", X, S, "CLOSED", mark="b2_dnclosed")
-    trep = t("10:42:10,377")
-    for i, tgt in enumerate(["datanode2", "datanode4"]):
-        c.log(c.leader, trep + ms(2 * i), "INFO", "scm2-UnderReplicatedProcessor", L_RM,
-              rm_send(c, trep + ms(2 * i), None, cmd_replicate(c, X, c.dn(tgt)), cinfo(X, "CLOSED", lt(c, tres + ms(1)), P["x"]), d3),
-              mark="b2_repl_" + tgt)
-        c.cont(R, t("10:42:28,610") + ms(700 * i), "INFO", X, S, "CLOSED", "Container exported")
-        c.cont(tgt, t("10:42:29,205") + ms(700 * i), "INFO", X, S, "CLOSED", "Container imported", mark="b2_imported_" + tgt)
+    replicate(c, t("10:42:10,377"), X, "CLOSED", info, R, S, ["datanode2", "datanode4"], t("10:42:28,610"), t("10:42:29,205"),
+              700, "b2")
 
     # -- files: one interleaved docker-compose (v1) stream, console layout %c{2}
-    services = [s.name for s in c.scms] + [d.name for d in c.dns]
-    width = max(len(n + "_1") for n in services)
-    merged = []
-    for h in services:
-        lines = c.render_main(h, "console")
-        prefix = (h + "_1").ljust(width) + " | "
-        # keep records together: a record = header + its continuation lines
-        rec = []
-        for text, mark in lines:
-            if text[:4].isdigit() and text[4] == "-":
-                if rec:
-                    merged.append(rec)
-                rec = [(T(text[:23]), h, prefix + text, mark)]
-            else:
-                rec.append((None, h, prefix + text, None))
-        if rec:
-            merged.append(rec)
-    merged.sort(key=lambda r: (r[0][0], services.index(r[0][1])))
-    b.write("docker-compose.log", [(x[2], x[3]) for r in merged for x in r])
+    services = [s.name + "_1" for s in c.scms] + [d.name + "_1" for d in c.dns]
+    streams = [(n, c.rec.get("main", n[:-2]), main_log("console")) for n in services]
+    b.write("docker-compose.log", compose_entries(streams, compose_v1_prefixes(services), order=lambda r, i: (r[0], i)))
     # audit files copied out of the containers: REGISTER of every DN at cluster start, admin close
     for s in c.scms:
         for i, d in enumerate(c.dns):
             c.aud(s.name, t("09:41:07,220") + ms(173 * i + rng.randint(0, 40)), "hadoop", d.ip, "REGISTER", '{"datanodeDetails":"%s"}' % d)
-        b.write("%s/scm-audit-%s.log" % (s.name, s.name), c.render_audit(s.name))
+        b.write("%s/scm-audit-%s.log" % (s.name, s.name), c.audit_entries(s.name))
     for d in c.dns:
-        b.write("%s/dn-container-%s.log" % (d.name, d.name), c.render_dnc(d.name))
+        b.write("%s/dn-container-%s.log" % (d.name, d.name), c.dnc_entries(d.name))
     b.text("docker-config", "\n".join([
         "OZONE-SITE.XML_ozone.scm.service.ids=scmservice",
         "OZONE-SITE.XML_ozone.scm.nodes.scmservice=scm1,scm2,scm3",
@@ -803,7 +695,7 @@ def bundle2():
         "",
     ]))
     b.text(".env", "OZONE_IMAGE=apache/ozone:2.1.0\n")
-    expected(b, [{"rule": "resurrected-container", "entity": "container:%d" % X, "confidence": "confirmed"}])
+    b.expected([finding(RULE, "container:%d" % X, "confirmed")])
     return b, c, dict(X=X, S=S, R=R, P=P)
 
 
@@ -811,70 +703,37 @@ def bundle2():
 # Bundle 3: stale CLOSED replica of a DELETED container is force-deleted (scm.md 5.4), vendor layout
 # ==============================================================================================
 def bundle3():
-    b = Bundle("HDDS-17400-control-stale-closed-replica-force-deleted")
-    c = mk_cluster(17403, ".prod.example.net", "10.40.2", "10.40.3", 6, "scm3", 11)
-    rng = c.rng
-    P = {k: ruuid(rng) for k in ("x", "q", "a", "b")}
+    b, c, P, t = scenario("HDDS-17400-control-stale-closed-replica-force-deleted", "2026-10-19", ("x", "q", "a", "b"),
+                          17403, ".prod.example.net", "10.40.2", "10.40.3", 6, "scm3", 11)
     members = {"x": ["dn2", "dn5", "dn6"], "q": ["dn5", "dn1", "dn3"], "a": ["dn1", "dn4", "dn6"], "b": ["dn3", "dn2", "dn4"]}
     X, S, R, Y, SY = 51877, 771230, "dn5", 51850, 640118
-    day = "2026-10-19 "
-    t = lambda s: T(day + s)
-    dn_blk = "BlockDeletingService#0"
-    sbds = "scm3-SCMBlockDeletingService#0"
 
-    leader_change(c, t("01:30:44,105"), "scm1", "scm3", 11, 7)
-    rm_passes(c, t("01:32:10,000"), t("04:31:00,000"), ncont=48211)
-    routine(c, t("01:31:00,000"), t("04:25:00,000"), [members["a"], members["b"]], 51890, 300000, dn_blk, sbds, step=(900, 1500))
+    background(c, t, "scm1", 7, "01:30:44,105", ("01:32:10,000", "04:31:00,000"), 48211,
+               ("01:31:00,000", "04:25:00,000"), [members["a"], members["b"]], 51890, 300000, (900, 1500))
     # #51877 closes normally on all three replicas (dn5 included) at S; #51850 was emptied and deleted earlier
-    block_deletion(c, t("01:36:51,412"), [(51861, members["q"], [113750153990100000 + 5557 * k for k in range(1, 4)])], sbds, dn_blk, 6)
-    normal_close(c, t("01:40:58,306"), 51869, members["x"], 770114)
-    open_container(c, t("01:41:20,050"), X, members["x"])
-    block_deletion(c, t("02:31:07,935"), [(51858, members["x"], [113750153990400000 + 1213 * k for k in range(1, 6)])], sbds, dn_blk, 6)
+    block_deletion(c, t("01:36:51,412"), [(51861, members["q"], local_ids(113750153990100000, 5557, 3))])
+    succeed(c, t("01:40:58,306"), 51869, 770114, t("01:41:20,050"), X, members["x"])
+    block_deletion(c, t("02:31:07,935"), [(51858, members["x"], local_ids(113750153990400000, 1213, 5))])
     normal_close(c, t("02:14:03,771"), X, members["x"], S, mark="b3_close")
     x_closed = t("02:14:05,602")
     # -- dn5 host fails at 02:40 (no shutdown line); stale, dead
     node_stale(c, t("02:45:31,118"), R, [P["x"], P["q"]], mark="b3_stale")
     node_dead(c, t("02:50:31,640"), R, mark="b3_dead")
-    x_blocks = [113750154000300000 + 8093 * k for k in range(1, 4)]
-    block_deletion(c, t("03:05:44,210"), [(X, ["dn2", "dn6"], x_blocks)], sbds, dn_blk, 6)
-    tdel = t("03:37:10,020")
-    for i, m in enumerate(["dn2", "dn6"]):
-        c.log(c.leader, tdel + ms(i), "INFO", "scm3-ReplicationMonitor", L_RM,
-              rm_send(c, tdel + ms(i), None, cmd_delete(c, X), cinfo(X, "CLOSED", lt(c, x_closed), P["x"]), c.dn(m)), mark="b3_delete_" + m)
-        c.cont(m, t("03:37:41,009") + ms(21 * i), "INFO", X, S, "CLOSED", "Empty container deleted")
+    x_blocks = local_ids(113750154000300000, 8093, 3)
+    block_deletion(c, t("03:05:44,210"), [(X, ["dn2", "dn6"], x_blocks)])
+    delete_empty(c, t("03:37:10,020"), X, "CLOSED", x_closed, P["x"], [("dn2", S), ("dn6", S)], t("03:37:41,009"), 21, "b3")
     # -- dn5 restarted by the management agent at 04:10; re-registers, back to HEALTHY
-    dn_start(c, R, t("04:10:02,337"))
-    for s in c.scms:
-        c.aud(s.name, t("04:10:09,118") + ms(rng.randint(0, 30)), "ozone", c.dn(R).ip, "REGISTER",
-              '{"datanodeDetails":"%s"}' % c.dn(R), mark="b3_register" if s.name == c.leader else None)
-    node_back(c, t("04:10:15,502"), R, mark="b3_back")
+    dn_returns(c, R, t("04:10:02,337"), t("04:10:09,118"), t("04:10:15,502"), "ozone", "b3")
     # -- FCR of dn5: stale CLOSED non-empty replica of DELETED #51877 (bcsid == sid) -> force delete;
     #    an empty replica of DELETED #51850 -> normal delete.  Followers take the same branch and skip.
-    tf = t("04:10:40,226")
-    D = details(X, "DELETED", S, "CLOSED", S, c.dn(R).uuid, False, c.dn(R))
-    DY = details(Y, "DELETED", SY, "CLOSED", SY, c.dn(R).uuid, True, c.dn(R))
-    c.log(c.leader, tf, "INFO", c.fp(c.leader, R), L_FCR, "Sending forceDeleteContainerCommand due to DELETED for " + D, mark="b3_force")
-    c.log(c.leader, tf + ms(2), "INFO", c.fp(c.leader, R), L_FCR, "Sending DeleteContainerCommand due to DELETED for " + DY, mark="b3_delempty")
-    for f in c.followers():
-        tt = tf + ms(rng.randint(4, 30))
-        c.log(f, tt, "WARN", c.fp(f, R), L_FCR, "Skip sending DeleteContainerCommand for " + D + ": " + not_leader(c, f), mark="b3_skip_" + f)
-        c.log(f, tt + ms(2), "WARN", c.fp(f, R), L_FCR, "Skip sending DeleteContainerCommand for " + DY + ": " + not_leader(c, f))
+    delete_deleted(c, t("04:10:40,226"), R, [(c.details(X, "DELETED", S, "CLOSED", S, R), True),
+                                            (c.details(Y, "DELETED", SY, "CLOSED", SY, R, empty=True), False)], "b3")
     c.cont(R, t("04:11:12,540"), "INFO", X, S, "CLOSED", "Container force deleted", mark="b3_dnforce")
     c.cont(R, t("04:11:12,611"), "INFO", Y, SY, "CLOSED", "Empty container deleted")
 
     # -- files: vendor-managed (no thread), one flat folder
-    cut = t("02:30:00,000")
-    for s in c.scms:
-        base = "hadoop-cmf-ozone-STORAGE_CONTAINER_MANAGER-%s.log.out" % s.host
-        b.write(base + ".1", c.render_main(s.name, "vendor", None, cut))
-        b.write(base, c.render_main(s.name, "vendor", cut, None))
-        b.write("scm-audit-%s.log" % s.host, c.render_audit(s.name))
-    for d in c.dns:
-        b.write("hadoop-cmf-ozone-HDDS_DATANODE-%s.log.out" % d.host, c.render_main(d.name, "vendor"))
-        b.write("dn-container-%s.log" % d.host, c.render_dnc(d.name))
-    b.text("conf/ozone-site.xml", ozone_site(c.scms, AUDIT_DEBUG))
-    expected(b, [])
-    return b, c, dict(X=X, S=S, R=R, Y=Y, P=P)
+    return written(b, c, "vendor", t("02:30:00,000"), daemon_log("scm", "%s", vendor=True),
+                   daemon_log("datanode", "%s", vendor=True), dict(X=X, S=S, R=R, Y=Y, P=P), per_host=False, fqdn=True)
 
 
 # ==============================================================================================
@@ -882,79 +741,42 @@ def bundle3():
 # container is force-deleted (HDDS-11136 design, sid raised first: HDDS-16809); RFA, flat folder
 # ==============================================================================================
 def bundle4():
-    b = Bundle("HDDS-17400-control-newer-data-force-deleted")
-    c = mk_cluster(17404, ".lab.example.org", "192.168.40", "192.168.41", 5, "scm2", 4)
-    rng = c.rng
-    P = {k: ruuid(rng) for k in ("x", "o", "a", "b", "o2")}
+    b, c, P, t = scenario("HDDS-17400-control-newer-data-force-deleted", "2026-11-03", ("x", "o", "a", "b", "o2"),
+                          17404, ".lab.example.org", "192.168.40", "192.168.41", 5, "scm2", 4)
     members = {"x": ["dn2", "dn3", "dn5"], "o": ["dn3", "dn1", "dn4"], "a": ["dn1", "dn4", "dn5"], "b": ["dn4", "dn5", "dn1"]}
     X, S1, S, B, R = 7731, 60391, 60409, 60417, "dn2"
-    day = "2026-11-03 "
-    t = lambda s: T(day + s)
-    dn_blk = "BlockDeletingService#0"
-    sbds = "scm2-SCMBlockDeletingService#0"
 
-    leader_change(c, t("09:20:03,912"), "scm3", "scm2", 4, 9)
-    rm_passes(c, t("09:21:30,000"), t("12:16:00,000"), ncont=6020)
-    routine(c, t("09:20:30,000"), t("12:10:00,000"), [members["a"], members["b"]], 7740, 140000, dn_blk, sbds, step=(1000, 1600))
-    block_deletion(c, t("09:31:44,090"), [(7702, members["o"], [113750154100100000 + 907 * k for k in range(1, 4)])], sbds, dn_blk, 5)
-    normal_close(c, t("09:48:05,873"), 7725, members["x"], 59012)
-    open_container(c, t("09:48:27,301"), X, members["x"])
-    block_deletion(c, t("10:03:29,660"), [(7711, members["x"], [113750154100200000 + 2111 * k for k in range(1, 5)])], sbds, dn_blk, 5)
+    background(c, t, "scm3", 9, "09:20:03,912", ("09:21:30,000", "12:16:00,000"), 6020,
+               ("09:20:30,000", "12:10:00,000"), [members["a"], members["b"]], 7740, 140000, (1000, 1600))
+    block_deletion(c, t("09:31:44,090"), [(7702, members["o"], local_ids(113750154100100000, 907, 3))])
+    succeed(c, t("09:48:05,873"), 7725, 59012, t("09:48:27,301"), X, members["x"])
+    block_deletion(c, t("10:03:29,660"), [(7711, members["x"], local_ids(113750154100200000, 2111, 4))])
     # -- dn3 stalls (GC): stale, its pipelines are finalized; #7731 CLOSING, groups removed on all members.
     #    dn3/dn5 had applied up to S, the leader dn2 up to B: QUASI_CLOSED at different BCSIDs.
     # -- 10:12:31 the pipeline of #7731 is closed at once (slow-follower pipeline action from the leader
     #    dn2; neither the DN WARN nor the SCM handling is reproduced, see SOURCE.md). Group removal
     #    beats the Ratis close on every member: each replica quasi-closes at its own applied index.
-    gx = "group-" + P["x"].replace("-", "")[-12:].upper()
+    gx = ratis_group(P["x"])
     for m, bc, dt in (("dn2", B, 0), ("dn5", S, 61), ("dn3", S1, 140)):
-        c.cont(m, t("10:12:31,402") + ms(dt), "INFO", X, bc, "CLOSING")
-        c.cont(m, t("10:12:31,419") + ms(dt), "WARN", X, bc, "QUASI_CLOSED", "Ratis group removed. Group id: " + gx, mark="b4_dnqc_" + m)
+        quasi_close_replica(c, m, t("10:12:31,402") + ms(dt), 17, X, bc, gx, mark="b4_dnqc_" + m)
     qc_at = t("10:12:31,622")
-    for s in c.scms:
-        c.log(s.name, qc_at + ms(rng.randint(0, 30)), "INFO", c.fp(s.name, "dn5"), L_ICR,
-              "QUASI_CLOSE " + details(X, "CLOSING", S, "QUASI_CLOSED", S, c.dn("dn5").uuid, False, c.dn("dn5")),
-              mark="b4_qc" if s.name == c.leader else None)
+    on_every_scm(c, qc_at, 30, "dn5", L.ICR_HANDLER, "QUASI_CLOSE " + c.details(X, "CLOSING", S, "QUASI_CLOSED", S, "dn5"),
+                 mark="b4_qc")
     # -- dn2's host loses power at 10:12:31,5 (its QUASI_CLOSED ICR never reached SCM); stale, dead
     node_stale(c, t("10:17:33,201"), R, [P["o2"]], mark="b4_stale")
     node_dead(c, t("10:22:33,517"), R, mark="b4_dead")
-    x_blocks = [113750154100400000 + 6607 * k for k in range(1, 6)]
-    block_deletion(c, t("10:44:18,003"), [(X, ["dn3", "dn5"], x_blocks)], sbds, dn_blk, 5)
-    # -- the empty QUASI_CLOSED container (2 origins) is deleted by EmptyContainerHandler
-    tdel = t("11:21:30,020")
-    c.log(c.leader, tdel, "INFO", "scm2-ReplicationMonitor", L_EMPTY,
-          "Deleting empty QUASI_CLOSED container #%d (container BCSID=%d, max replica BCSID=%d) with 2 replicas from originIds: [%s, %s]. If resurrected, container will transition to QUASI_CLOSED" % (
-              X, S, S, c.dn("dn3").uuid, c.dn("dn5").uuid), mark="b4_deleting")
-    for i, (m, bc) in enumerate((("dn3", S1), ("dn5", S))):
-        c.log(c.leader, tdel + ms(1 + i), "INFO", "scm2-ReplicationMonitor", L_RM,
-              rm_send(c, tdel + ms(1 + i), None, cmd_delete(c, X), cinfo(X, "QUASI_CLOSED", lt(c, qc_at), P["x"]), c.dn(m)), mark="b4_delete_" + m)
-        c.cont(m, t("11:21:57,338") + ms(19 * i), "INFO", X, bc, "QUASI_CLOSED", "Empty container deleted")
+    # -- its blocks are deleted on dn3/dn5; the empty QUASI_CLOSED container (2 origins) is deleted by EmptyContainerHandler
+    empty_quasi_closed_deleted(c, t("10:44:18,003"), local_ids(113750154100400000, 6607, 5), t("11:21:30,020"), X, S,
+                               [("dn3", S1), ("dn5", S)], qc_at, P["x"], t("11:21:57,338"), 19, "b4")
     # -- dn2 repaired and restarted; its FCR carries the non-empty QUASI_CLOSED replica at B > S.
     #    updateContainerStats raises the sid to B first, so the branch is bcsid <= sid: force delete.
-    dn_start(c, R, t("11:48:12,905"))
-    for s in c.scms:
-        c.aud(s.name, t("11:48:19,440") + ms(rng.randint(0, 30)), "ozone", c.dn(R).ip, "REGISTER",
-              '{"datanodeDetails":"%s"}' % c.dn(R), mark="b4_register" if s.name == c.leader else None)
-    node_back(c, t("11:48:25,117"), R, mark="b4_back")
-    tf = t("11:48:49,730")
-    D = details(X, "DELETED", B, "QUASI_CLOSED", B, c.dn(R).uuid, False, c.dn(R))
-    c.log(c.leader, tf, "INFO", c.fp(c.leader, R), L_FCR, "Sending forceDeleteContainerCommand due to DELETED for " + D, mark="b4_force")
-    for f in c.followers():
-        c.log(f, tf + ms(rng.randint(4, 30)), "WARN", c.fp(f, R), L_FCR,
-              "Skip sending DeleteContainerCommand for " + D + ": " + not_leader(c, f), mark="b4_skip_" + f)
+    dn_returns(c, R, t("11:48:12,905"), t("11:48:19,440"), t("11:48:25,117"), "ozone", "b4")
+    delete_deleted(c, t("11:48:49,730"), R, [(c.details(X, "DELETED", B, "QUASI_CLOSED", B, R), True)], "b4")
     c.cont(R, t("11:49:20,502"), "INFO", X, B, "QUASI_CLOSED", "Container force deleted", mark="b4_dnforce")
 
     # -- files: RFA layout, flat folder, classic .log / .log.1 rotation, user "ozone"
-    cut = t("10:30:00,000")
-    for s in c.scms:
-        b.write("ozone-ozone-scm-%s.log.1" % s.name, c.render_main(s.name, "rfa", None, cut))
-        b.write("ozone-ozone-scm-%s.log" % s.name, c.render_main(s.name, "rfa", cut, None))
-        b.write("scm-audit-%s.log" % s.name, c.render_audit(s.name))
-    for d in c.dns:
-        b.write("ozone-ozone-datanode-%s.log" % d.name, c.render_main(d.name, "rfa"))
-        b.write("dn-container-%s.log" % d.name, c.render_dnc(d.name))
-    b.text("conf/ozone-site.xml", ozone_site(c.scms, AUDIT_DEBUG))
-    expected(b, [])
-    return b, c, dict(X=X, S=S, B=B, R=R, P=P)
+    return written(b, c, "file", t("10:30:00,000"), daemon_log("scm", "%s", "ozone"),
+                   daemon_log("datanode", "%s", "ozone"), dict(X=X, S=S, B=B, R=R, P=P), per_host=False)
 
 
 # ==============================================================================================
@@ -962,24 +784,16 @@ def bundle4():
 # (HDDS-14684 design); RFA, per-host folders
 # ==============================================================================================
 def bundle5():
-    b = Bundle("HDDS-17400-control-empty-quasi-closed-resurrected")
-    c = mk_cluster(17405, ".dc2.example.com", "10.8.0", "10.8.1", 6, "scm3", 9)
-    rng = c.rng
-    P = {k: ruuid(rng) for k in ("x", "w", "a", "b", "new")}
+    b, c, P, t = scenario("HDDS-17400-control-empty-quasi-closed-resurrected", "2026-11-21", ("x", "w", "a", "b", "new"),
+                          17405, ".dc2.example.com", "10.8.0", "10.8.1", 6, "scm3", 9)
     members = {"x": ["dn1", "dn2", "dn3"], "w": ["dn4", "dn1", "dn6"], "a": ["dn2", "dn4", "dn5"], "b": ["dn5", "dn6", "dn3"]}
     X, S1, S, B, R = 20815, 88190, 88213, 88217, "dn1"
-    day = "2026-11-21 "
-    t = lambda s: T(day + s)
-    dn_blk = "BlockDeletingService#0"
-    sbds = "scm3-SCMBlockDeletingService#0"
 
-    leader_change(c, t("12:55:40,331"), "scm1", "scm3", 9, 21)
-    rm_passes(c, t("12:57:00,000"), t("15:01:00,000"), ncont=9410)
-    routine(c, t("12:56:00,000"), t("14:58:00,000"), [members["a"], members["b"]], 20830, 70000, dn_blk, sbds, step=(900, 1400))
-    block_deletion(c, t("13:02:15,804"), [(20790, members["w"], [113750154200100000 + 743 * k for k in range(1, 4)])], sbds, dn_blk, 6)
-    normal_close(c, t("13:10:41,377"), 20801, members["x"], 86995)
-    open_container(c, t("13:11:04,228"), X, members["x"])
-    block_deletion(c, t("13:27:52,118"), [(20797, members["x"], [113750154200300000 + 1609 * k for k in range(1, 4)])], sbds, dn_blk, 6)
+    background(c, t, "scm1", 21, "12:55:40,331", ("12:57:00,000", "15:01:00,000"), 9410,
+               ("12:56:00,000", "14:58:00,000"), [members["a"], members["b"]], 20830, 70000, (900, 1400))
+    block_deletion(c, t("13:02:15,804"), [(20790, members["w"], local_ids(113750154200100000, 743, 3))])
+    succeed(c, t("13:10:41,377"), 20801, 86995, t("13:11:04,228"), X, members["x"])
+    block_deletion(c, t("13:27:52,118"), [(20797, members["x"], local_ids(113750154200300000, 1609, 3))])
     # -- 13:40: dn1 loses its route to the SCMs (not to the other datanodes)
     for k, secs in enumerate(range(300, 3001, 300)):
         for j, s in enumerate(c.scms):
@@ -990,71 +804,33 @@ def bundle5():
     #    close them, so the followers log 'Follower cannot close'; ~66 s later the pipelines are closed on
     #    the followers and they quasi-close at their own applied index (the leader dn1 keeps B)
     for m, dt in (("dn2", 0), ("dn3", 27200)):
-        d = c.dn(m)
-        c.log(m, t("13:45:31,118") + ms(dt), "INFO", d.uuid + "-CommandProcessorThread", L_CCH, "Follower cannot close container #%d." % X)
-    gx = "group-" + P["x"].replace("-", "")[-12:].upper()
+        follower_cannot_close(c, m, t("13:45:31,118") + ms(dt), X)
+    gx = ratis_group(P["x"])
     for m, bc, tt in (("dn2", S1, "13:46:10,205"), ("dn3", S, "13:46:31,774")):
-        c.cont(m, t(tt), "INFO", X, bc, "CLOSING")
-        c.cont(m, t(tt) + ms(21), "WARN", X, bc, "QUASI_CLOSED", "Ratis group removed. Group id: " + gx, mark="b5_dnqc_" + m)
+        quasi_close_replica(c, m, t(tt), 21, X, bc, gx, mark="b5_dnqc_" + m)
     qc_at = t("13:46:10,411")
-    for s in c.scms:
-        c.log(s.name, qc_at + ms(rng.randint(0, 30)), "INFO", c.fp(s.name, "dn2"), L_ICR,
-              "QUASI_CLOSE " + details(X, "CLOSING", S1, "QUASI_CLOSED", S1, c.dn("dn2").uuid, False, c.dn("dn2")),
-              mark="b5_qc" if s.name == c.leader else None)
-    mx = "%s@%s" % (c.dn(R).uuid, gx)
-    c.log(R, t("13:46:36,907"), "INFO", mx + "-LeaderStateImpl", L_RAFT,
-          "%s: changes role from    LEADER to FOLLOWER at term 2 for StepDownReason:LOST_MAJORITY_HEARTBEATS" % mx)
+    on_every_scm(c, qc_at, 30, "dn2", L.ICR_HANDLER, "QUASI_CLOSE " + c.details(X, "CLOSING", S1, "QUASI_CLOSED", S1, "dn2"),
+                 mark="b5_qc")
+    mx = member_id(c.dn(R).uuid, gx)
+    c.log(R, t("13:46:36,907"), "INFO", mx + "-LeaderStateImpl", L.RAFT_DIVISION,
+          role_change(mx, "LEADER", "FOLLOWER", 2, "StepDownReason:LOST_MAJORITY_HEARTBEATS"))
     node_dead(c, t("13:50:02,911"), R, mark="b5_dead")
     # -- old blocks of #20815 deleted on dn2/dn3 (the block committed at B is only on dn1 and its key still exists)
-    x_blocks = [113750154200700000 + 3301 * k for k in range(1, 5)]
-    block_deletion(c, t("14:02:33,480"), [(X, ["dn2", "dn3"], x_blocks)], sbds, dn_blk, 6)
-    tdel = t("14:22:00,020")
-    c.log(c.leader, tdel, "INFO", "scm3-ReplicationMonitor", L_EMPTY,
-          "Deleting empty QUASI_CLOSED container #%d (container BCSID=%d, max replica BCSID=%d) with 2 replicas from originIds: [%s, %s]. If resurrected, container will transition to QUASI_CLOSED" % (
-              X, S, S, c.dn("dn2").uuid, c.dn("dn3").uuid), mark="b5_deleting")
-    for i, (m, bc) in enumerate((("dn2", S1), ("dn3", S))):
-        c.log(c.leader, tdel + ms(1 + i), "INFO", "scm3-ReplicationMonitor", L_RM,
-              rm_send(c, tdel + ms(1 + i), None, cmd_delete(c, X), cinfo(X, "QUASI_CLOSED", lt(c, qc_at), P["x"]), c.dn(m)), mark="b5_delete_" + m)
-        c.cont(m, t("14:22:31,160") + ms(23 * i), "INFO", X, bc, "QUASI_CLOSED", "Empty container deleted")
+    empty_quasi_closed_deleted(c, t("14:02:33,480"), local_ids(113750154200700000, 3301, 4), t("14:22:00,020"), X, S,
+                               [("dn2", S1), ("dn3", S)], qc_at, P["x"], t("14:22:31,160"), 23, "b5")
     # -- 14:31 the host dn1 is rebooted (network fixed); DN restarts, re-registers; FCR: OPEN replica at B > S
-    dn_start(c, R, t("14:31:10,772"))
-    for s in c.scms:
-        c.aud(s.name, t("14:31:17,305") + ms(rng.randint(0, 30)), "hadoop", c.dn(R).ip, "REGISTER",
-              '{"datanodeDetails":"%s"}' % c.dn(R), mark="b5_register" if s.name == c.leader else None)
-    node_back(c, t("14:31:23,448"), R, mark="b5_back")
+    dn_returns(c, R, t("14:31:10,772"), t("14:31:17,305"), t("14:31:23,448"), "hadoop", "b5")
     tres = t("14:31:48,052")
-    D = details(X, "DELETED", B, "OPEN", B, c.dn(R).uuid, False, c.dn(R))
-    res = "Resurrecting container #%d from DELETED to QUASI_CLOSED due to non-empty OPEN replica (keyCount=1, BCSID=%d) from %s" % (X, B, D)
-    c.log(c.leader, tres, "INFO", c.fp(c.leader, R), L_FCR, res, mark="b5_res")
-    for f in c.followers():
-        tf = tres + ms(rng.randint(5, 25))
-        c.log(f, tf, "INFO", c.fp(f, R), L_FCR, res, mark="b5_res_follower_" + f)
-        c.log(f, tf + ms(3), "ERROR", c.fp(f, R), L_FCR, "Failed to process " + D, extra=fcr_failed_stack(c, f), mark="b5_failed_" + f)
-    tclose = t("14:32:00,020")
-    c.log(c.leader, tclose, "INFO", "scm3-ReplicationMonitor", L_RM,
-          rm_send(c, tclose, None, cmd_close(c, X, P["x"]), cinfo(X, "QUASI_CLOSED", lt(c, tres + ms(1)), P["x"]), c.dn(R)), mark="b5_closecmd")
-    c.cont(R, t("14:32:19,630"), "INFO", X, B, "CLOSING")
-    c.cont(R, t("14:32:19,652"), "WARN", X, B, "QUASI_CLOSED", "Ratis group removed. Group id: " + gx, mark="b5_dnqc_dn1")
+    resurrect(c, tres, R, X, B, "OPEN", B, 1, "b5")
+    info = container_info(X, "QUASI_CLOSED", lt(c, tres + ms(1)), P["x"])
+    rm_command(c, t("14:32:00,020"), close_command(c.next_cmd(), X, P["x"]), info, c.dn(R), mark="b5_closecmd")
+    quasi_close_replica(c, R, t("14:32:19,630"), 22, X, B, gx, mark="b5_dnqc_dn1")
     new_pipeline(c, t("14:33:30,118"), P["new"], ["dn1", "dn5", "dn6"], "dn5")
-    trep = t("14:37:30,655")
-    for i, tgt in enumerate(["dn4", "dn5"]):
-        c.log(c.leader, trep + ms(2 * i), "INFO", "scm3-UnderReplicatedProcessor", L_RM,
-              rm_send(c, trep + ms(2 * i), None, cmd_replicate(c, X, c.dn(tgt)), cinfo(X, "QUASI_CLOSED", lt(c, tres + ms(1)), P["x"]), c.dn(R)),
-              mark="b5_repl_" + tgt)
-        c.cont(R, t("14:38:01,844") + ms(800 * i), "INFO", X, B, "QUASI_CLOSED", "Container exported")
-        c.cont(tgt, t("14:38:02,507") + ms(800 * i), "INFO", X, B, "QUASI_CLOSED", "Container imported")
+    replicate(c, t("14:37:30,655"), X, "QUASI_CLOSED", info, R, B, ["dn4", "dn5"], t("14:38:01,844"), t("14:38:02,507"), 800,
+              "b5")
 
-    cut = t("13:55:00,000")
-    for s in c.scms:
-        b.write("%s/ozone-hadoop-scm-%s.log.1" % (s.name, s.name), c.render_main(s.name, "rfa", None, cut))
-        b.write("%s/ozone-hadoop-scm-%s.log" % (s.name, s.name), c.render_main(s.name, "rfa", cut, None))
-        b.write("%s/scm-audit-%s.log" % (s.name, s.name), c.render_audit(s.name))
-    for d in c.dns:
-        b.write("%s/ozone-hadoop-datanode-%s.log" % (d.name, d.name), c.render_main(d.name, "rfa"))
-        b.write("%s/dn-container-%s.log" % (d.name, d.name), c.render_dnc(d.name))
-    b.text("conf/ozone-site.xml", ozone_site(c.scms, AUDIT_DEBUG))
-    expected(b, [])
-    return b, c, dict(X=X, S=S, B=B, R=R, P=P)
+    return written(b, c, "file", t("13:55:00,000"), daemon_log("scm", "%s"),
+                   daemon_log("datanode", "%s"), dict(X=X, S=S, B=B, R=R, P=P))
 
 
 # ==============================================================================================
@@ -1120,14 +896,10 @@ NOT_CATALOGUED = """Not from the catalogue (flagged on purpose):
 """
 
 
-def write_source(b, info):
-    b.text("SOURCE.md", info)
-
-
 def source1(b, c, v):
     X, S, B, R = v["X"], v["S"], v["B"], v["R"]
     r = c.dn(R)
-    w = b.where
+    w = b.at
     md = f"""# HDDS-17400 bug: stale OPEN replica resurrects a DELETED container (2.2 / HEAD wording)
 
 Rule `resurrected-container`, entity `container:{X}`, expected confidence **confirmed**.
@@ -1195,13 +967,13 @@ Entities: `DatanodeDetails` `uuid(host/ip)`, `<D>` = `Container #<id> (<state>, 
 * STARTUP_MSG banner of the restarted DN (format not in the catalogue).
 
 {NOT_CATALOGUED}"""
-    write_source(b, md)
+    b.text("SOURCE.md", md)
 
 
 def source2(b, c, v):
     X, S, R = v["X"], v["S"], v["R"]
     r = c.dn(R)
-    w = b.where
+    w = b.at
     md = f"""# HDDS-17400 bug on 2.1.x: `transitionDeletingToClosed` of a DELETED container for a stale replica
 
 Rule `resurrected-container`, entity `container:{X}`, expected confidence **confirmed** (the replica's BCSID
@@ -1274,12 +1046,12 @@ Leader identity: `scm2_1` lines `becomes leader of term 3` / `update <isLeader,t
   need the conf string, which the catalogue does not give, so they are left out.
 
 {NOT_CATALOGUED}"""
-    write_source(b, md)
+    b.text("SOURCE.md", md)
 
 
 def source3(b, c, v):
-    X, S, R, Y = v["X"], v["S"], v["R"], v["Y"]
-    w = b.where
+    X, S, Y = v["X"], v["S"], v["Y"]
+    w = b.at
     md = f"""# HDDS-17400 control: stale CLOSED replica of a DELETED container is force-deleted (benign, scm.md 5.4)
 
 EXPECTED `[]`.
@@ -1323,12 +1095,12 @@ together with {w('b3_dead')} / {w('b3_back')}.
 * The layout has no `%t`, so leadership must come from `becomes leader of term 11` / SCMContext lines in `…scm3….log.out.1`.
 
 {NOT_CATALOGUED}"""
-    write_source(b, md)
+    b.text("SOURCE.md", md)
 
 
 def source4(b, c, v):
-    X, S, B, R = v["X"], v["S"], v["B"], v["R"]
-    w = b.where
+    X, S, B = v["X"], v["S"], v["B"]
+    w = b.at
     md = f"""# HDDS-17400 control: a replica with newer data of a DELETED container is force-deleted (2.2/HEAD)
 
 EXPECTED `[]`.
@@ -1378,12 +1150,12 @@ the earlier sid" would flag {w('b4_force')}.
   `handlePipelineFailure` reason whose first part (`name`) the catalogue does not resolve, and the SCM-side handler line is not catalogued.
 
 {NOT_CATALOGUED}"""
-    write_source(b, md)
+    b.text("SOURCE.md", md)
 
 
 def source5(b, c, v):
-    X, S, B, R = v["X"], v["S"], v["B"], v["R"]
-    w = b.where
+    X, S, B = v["X"], v["S"], v["B"]
+    w = b.at
     md = f"""# HDDS-17400 control: an empty QUASI_CLOSED container is deleted and resurrected by a replica with newer data (HDDS-14684, designed)
 
 EXPECTED `[]`.
@@ -1440,11 +1212,11 @@ Other rules: dn1's `Unable to communicate` WARNs are connection-refused failures
   example's first line).
 
 {NOT_CATALOGUED}"""
-    write_source(b, md)
+    b.text("SOURCE.md", md)
 
 
 if __name__ == "__main__":
     for fn, src in ((bundle1, source1), (bundle2, source2), (bundle3, source3), (bundle4, source4), (bundle5, source5)):
         b, c, info = fn()
         src(b, c, info)
-        print(b.name, b.nlines, "lines")
+        print(b.name, sum(n for _, n in b.files), "lines")

@@ -9,17 +9,23 @@ Writes four bundles under samples/:
 
 Every template below is copied from /work/shared/ozone-logs/datanode.md (sections 1-4) or scm.md (2.3, 2.5,
 3); where a value inside a template is not in the catalogue the constant is marked INFERRED and listed in
-each bundle's SOURCE.md.  Python 3.11 standard library only, fixed seed, gzip mtime=0: reruns give the
-same bytes.  Run: python3 samples/gen/hdds_17675.py
+each bundle's SOURCE.md.  Python 3.11 standard library only, fixed seed, layouts and files through
+ozlog: reruns give the same bytes.  Run: python3 samples/gen/hdds_17675.py
 """
-import gzip
 import json
 import random
-import shutil
-from datetime import datetime, timedelta, timezone
-from pathlib import Path
+from datetime import timedelta
 
-SAMPLES = Path(__file__).resolve().parent.parent
+from ozlog import loggers as L
+from ozlog.bundle import (BundleDir, Records, audit_rollover, compose_entries, compose_v2_prefixes, daemon_log, entries,
+                          finding, main_log)
+from ozlog.log4j import (JDK17_POOL_TAIL, SHIPPED_CONSOLE_PROPERTIES, audit_lines, audit_msg, container_log_line,
+                         epoch_ms, frames, json_params, logger_levels, ms, parse_time as T)
+from ozlog.ozone import (block_id, close_command, container_info, container_log_msg, datanode_details, detected_timeout,
+                         election_result, host_and_port, leader_change, leader_notification, member_id, ratis_group,
+                         replica_details, replicate_command, rm_pass, rm_sending, role_change, to_candidate)
+
+RULE = "reused-write-future"
 
 # ----------------------------------------------------------------------------------------------------------
 # Identities (consistent across all files of a bundle)
@@ -46,33 +52,9 @@ X = 113750153625600019  # container 1043: truncated term-6 entry 18342 (pending 
 Y = 113750153625600025  # container 1043: truncated term-6 entry 18343 (pending write)
 Z = 113750153625600027  # container 1043: truncated term-6 entry 18344 (pending write)
 
-# loggers (full names; %c{2} is derived)
-L_DIV = "org.apache.ratis.server.RaftServer$Division"
-L_WORKER = "org.apache.ratis.server.raftlog.segmented.SegmentedRaftLogWorker"
-L_RAFTLOG = "org.apache.ratis.server.raftlog.RaftLog"
-L_CACHE = "org.apache.ratis.server.raftlog.segmented.SegmentedRaftLogCache"
-L_ELECT = "org.apache.ratis.server.impl.LeaderElection"
-L_FOLLOW = "org.apache.ratis.server.impl.FollowerState"
-L_ROLE = "org.apache.ratis.server.impl.RoleInfo"
-L_SMU = "org.apache.ratis.server.impl.StateMachineUpdater"
-L_CSM = "org.apache.hadoop.ozone.container.common.transport.server.ratis.ContainerStateMachine"
-L_XSR = "org.apache.hadoop.ozone.container.common.transport.server.ratis.XceiverServerRatis"
-L_KVH = "org.apache.hadoop.ozone.container.keyvalue.KeyValueHandler"
-L_CU = "org.apache.hadoop.ozone.container.keyvalue.helpers.ChunkUtils"
-L_FPB = "org.apache.hadoop.ozone.container.keyvalue.impl.FilePerBlockStrategy"
-L_HD = "org.apache.hadoop.ozone.container.common.impl.HddsDispatcher"
-L_RDS = "org.apache.hadoop.ozone.container.common.states.datanode.RunningDatanodeState"
-L_SCAN = "org.apache.hadoop.ozone.container.ozoneimpl.OnDemandContainerDataScanner"  # INFERRED class name
-L_ICR = "org.apache.hadoop.hdds.scm.container.IncrementalContainerReportHandler"
-L_RM = "org.apache.hadoop.hdds.scm.container.replication.ReplicationManager"
-
-
-def group(p):
-    return "group-" + p.split("-")[-1].upper()
-
 
 def member(dn, p):
-    return f"{UUID[dn]}@{group(p)}"
+    return member_id(UUID[dn], ratis_group(p))
 
 
 def ratis_dir(p):
@@ -83,38 +65,12 @@ def ti(term, idx):
     return f"(t:{term}, i:{idx})"
 
 
-def block_id(cid, lid, bcs=0):
-    return f"conID: {cid} locID: {lid} bcsId: {bcs} replicaIndex: null"
-
-
 def chunk_info(lid, n, off, ln):
     return f"ChunkInfo{{chunkName='{lid}_chunk_{n}, offset={off}, len={ln}}}"
 
 
 def proto_block_id(cid, lid):  # multi-line TextFormat of DatanodeBlockID (datanode.md 1.1 / 4)
     return f"containerID: {cid}\nlocalID: {lid}\nblockCommitSequenceId: 0\n"
-
-
-def fmt_ts(t):
-    return t.strftime("%Y-%m-%d %H:%M:%S,") + "%03d" % (t.microsecond // 1000)
-
-
-def instant(t):
-    s = t.strftime("%Y-%m-%dT%H:%M:%S")
-    ms = t.microsecond // 1000
-    return s + ("" if ms == 0 else ".%03d" % ms) + "Z"
-
-
-def epoch_ms(t):
-    return int(t.replace(tzinfo=timezone.utc).timestamp() * 1000)
-
-
-def T(s):
-    return datetime.strptime(s, "%Y-%m-%d %H:%M:%S.%f")
-
-
-def ms(n):
-    return timedelta(milliseconds=n)
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -141,9 +97,7 @@ def stack_write_chunk(msg):
             "\tat org.apache.hadoop.ozone.container.common.transport.server.ratis.ContainerStateMachine.dispatchCommand(ContainerStateMachine.java:504)",
             "\tat org.apache.hadoop.ozone.container.common.transport.server.ratis.ContainerStateMachine.lambda$writeStateMachineData$3(ContainerStateMachine.java:588)",
             "\tat java.base/java.util.concurrent.CompletableFuture$AsyncSupply.run(CompletableFuture.java:1768)",
-            "\tat java.base/java.util.concurrent.ThreadPoolExecutor.runWorker(ThreadPoolExecutor.java:1136)",
-            "\tat java.base/java.util.concurrent.ThreadPoolExecutor$Worker.run(ThreadPoolExecutor.java:635)",
-            "\tat java.base/java.lang.Thread.run(Thread.java:840)"]
+            ] + frames(*JDK17_POOL_TAIL)
 
 
 def stack_read_chunk(msg):
@@ -157,9 +111,7 @@ def stack_read_chunk(msg):
             "\tat org.apache.hadoop.ozone.container.common.transport.server.GrpcXceiverService$1.onNext(GrpcXceiverService.java:112)",
             "\tat org.apache.hadoop.ozone.container.common.transport.server.GrpcXceiverService$1.onNext(GrpcXceiverService.java:105)",
             "\tat org.apache.ratis.thirdparty.io.grpc.stub.ServerCalls$StreamingServerCallHandler$StreamingServerCallListener.onMessage(ServerCalls.java:262)",
-            "\tat java.base/java.util.concurrent.ThreadPoolExecutor.runWorker(ThreadPoolExecutor.java:1136)",
-            "\tat java.base/java.util.concurrent.ThreadPoolExecutor$Worker.run(ThreadPoolExecutor.java:635)",
-            "\tat java.base/java.lang.Thread.run(Thread.java:840)"]
+            ] + frames(*JDK17_POOL_TAIL)
 
 
 def stack_get_block(msg):
@@ -189,35 +141,13 @@ AUDIT_FRAMES = ["\tat org.apache.hadoop.ozone.container.common.impl.HddsDispatch
                 "\tat org.apache.hadoop.ozone.container.common.impl.HddsDispatcher.lambda$dispatch$0(HddsDispatcher.java:198)"]
 
 
-def escape_bytes(bs):  # protobuf TextFormat.escapeBytes
-    out = []
-    for b in bs:
-        c = chr(b)
-        if c == '"':
-            out.append('\\"')
-        elif c == "'":
-            out.append("\\'")
-        elif c == "\\":
-            out.append("\\\\")
-        elif b == 7:
-            out.append("\\a")
-        elif b == 8:
-            out.append("\\b")
-        elif b == 12:
-            out.append("\\f")
-        elif b == 10:
-            out.append("\\n")
-        elif b == 13:
-            out.append("\\r")
-        elif b == 9:
-            out.append("\\t")
-        elif b == 11:
-            out.append("\\v")
-        elif 0x20 <= b < 0x7f:
-            out.append(c)
-        else:
-            out.append("\\%03o" % b)
-    return "".join(out)
+TEXT_FORMAT_ESCAPES = {0x07: "\\a", 0x08: "\\b", 0x0c: "\\f", 0x0a: "\\n", 0x0d: "\\r", 0x09: "\\t", 0x0b: "\\v",
+                       0x22: '\\"', 0x27: "\\'", 0x5c: "\\\\"}
+
+
+def escape_bytes(bs):
+    """protobuf TextFormat.escapeBytes: C escapes, printable ASCII as is, the rest as 3-digit octal."""
+    return "".join(TEXT_FORMAT_ESCAPES.get(b) or (chr(b) if 0x20 <= b < 0x7f else "\\%03o" % b) for b in bs)
 
 
 def write_chunk_short(rng, dn, p, cid, lid, n, off, ln, vol):
@@ -243,135 +173,63 @@ def bpath(vol, cid, lid):
 # ----------------------------------------------------------------------------------------------------------
 # Bundle: records per (host, stream), rendered per layout
 # ----------------------------------------------------------------------------------------------------------
+HOSTS = ("scm1", "dn1", "dn2", "dn3", "dn4")
+
+
 class Bundle:
     def __init__(self, name, hosts, skew, scm_prefix="scm1-"):
-        self.name = name
-        self.dir = SAMPLES / name
+        self.out = BundleDir(name, gzip_names=True)
         self.h = hosts  # logical -> dict(name, fqdn, ip)
-        self.skew = skew
-        self.recs = {}
-        self.seq = 0
-        self.marks = {}  # key -> (host, stream, seq)
-        self.where = {}  # key -> "file:line"
+        self.rec = Records(skew)
         self.scm_prefix = scm_prefix
 
     def dd(self, dn):
-        return f"{UUID[dn]}({self.h[dn]['fqdn']}/{self.h[dn]['ip']})"
-
-    def _add(self, host, stream, t, payload, mark):
-        self.seq += 1
-        t2 = t + ms(self.skew.get(host, 0))
-        self.recs.setdefault((host, stream), []).append((t2, self.seq, payload))
-        if mark:
-            self.marks[mark] = (host, stream, self.seq)
+        return datanode_details(UUID[dn], self.h[dn]["fqdn"], self.h[dn]["ip"])
 
     def main(self, host, t, level, thread, logger, msg, exc=None, mark=None):
-        self._add(host, "main", t, (level, thread, logger, msg, exc or []), mark)
+        self.rec.add("main", host, t, (thread, level, logger, msg, exc or []), mark)
 
     def audit(self, host, t, level, body, exc=None, mark=None):
-        self._add(host, "audit", t, (level, body, exc), mark)
+        self.rec.add("audit", host, t, (level, body, exc or ()), mark)
 
     def cont(self, host, t, level, msg, mark=None):
-        self._add(host, "container", t, (level, msg), mark)
+        self.rec.add("container", host, t, (level, msg), mark)
 
-    def stream(self, host, stream):
-        return sorted(self.recs.get((host, stream), []), key=lambda r: (r[0], r[1]))
+    def write_logs(self, layout, per_host=True, rot_main=None, rot_audit=None):
+        """Every host's logs. File names carry the host's short name, on vendor installs its FQDN;
+        per_host: one folder per host, else flat. The console layout is docker compose output: the
+        main logs of all services in one docker-compose.log. rot_main: host -> [(until, backup
+        suffix)], oldest first (`.N`, `.N.gz`); rot_audit: dn -> [(until, rollover date)]."""
+        names = {x: self.h[x]["name"] for x in HOSTS}
+        if layout == "console":
+            self.out.write("docker-compose.log", compose_entries(
+                [(names[x], self.rec.get("main", x), main_log(layout)) for x in HOSTS], compose_v2_prefixes(names.values())))
+        for host in HOSTS:
+            folder = names[host] + "/" if per_host else ""
+            name = self.h[host]["fqdn"] if layout == "vendor" else names[host]
+            if layout != "console":
+                live = folder + daemon_log("scm" if host == "scm1" else "datanode", name, vendor=layout == "vendor")
+                files = [(live + suffix, until, suffix.endswith(".gz")) for until, suffix in (rot_main or {}).get(host, [])]
+                self.out.write_split(files + [(live, None, False)], self.rec.get("main", host), main_log(layout))
+            if host == "scm1":
+                continue
+            audit = folder + f"dn-audit-{name}.log"
+            files = [(audit_rollover(audit, date), until, True) for until, date in (rot_audit or {}).get(host, [])]
+            self.out.write_split(files + [(audit, None, False)], self.rec.get("audit", host), dn_audit)
+            self.out.write(folder + f"dn-container-{name}.log",
+                           entries(self.rec.get("container", host), lambda t, p: [container_log_line(t, *p)]))
 
 
-def abbrev(logger, n=2):
-    return ".".join(logger.split(".")[-n:])
-
-
-def render_main(t, payload, layout):
-    level, thread, logger, msg, exc = payload
-    ts = fmt_ts(t)
-    if layout == "file":
-        head = f"{ts} [{thread}] {level} {logger}: "
-    elif layout == "console":
-        head = f"{ts} [{thread}] {level} {abbrev(logger)}: "
-    elif layout == "vendor":
-        head = f"{ts} {level} {logger}: "
-    else:
-        raise ValueError(layout)
-    return (head + msg).split("\n") + list(exc)
-
-
-def render_audit(t, payload):
+def dn_audit(t, payload):
     level, body, exc = payload
-    head = f"{fmt_ts(t)} | {level:<5} | DNAudit | {body} | "
-    if not exc:
-        return [head + " "]
-    return [head + exc[0], exc[1], exc[2] + " "]
-
-
-def render_container(t, payload):
-    level, msg = payload
-    return [f"{fmt_ts(t)} | {level:<5} | {msg} |  "]
-
-
-def write_text(path, lines, gz=False):
-    path.parent.mkdir(parents=True, exist_ok=True)
-    data = ("\n".join(lines) + "\n").encode() if lines else b""
-    if gz:
-        with open(path, "wb") as f:
-            with gzip.GzipFile(filename=path.name[:-3], mode="wb", fileobj=f, mtime=0) as g:
-                g.write(data)
-    else:
-        path.write_bytes(data)
-
-
-def emit_files(b, host, stream, files, render):
-    """files: list of (relpath, until_datetime_or_None, gz). Records go to the first file whose bound they are
-    below (oldest file first)."""
-    recs = b.stream(host, stream)
-    buckets = [[] for _ in files]
-    for r in recs:
-        for i, (_, until, _) in enumerate(files):
-            if until is None or r[0] < until:
-                buckets[i].append(r)
-                break
-    for (rel, _, gz), bucket in zip(files, buckets):
-        lines = []
-        for t, seq, payload in bucket:
-            for key, (h, s, sq) in b.marks.items():
-                if h == host and s == stream and sq == seq:
-                    b.where[key] = f"{rel}:{len(lines) + 1}"
-            lines.extend(render(t, payload))
-        write_text(b.dir / rel, lines, gz)
-
-
-def emit_compose(b, rel, services, layout="console"):
-    """docker-compose v2 output: all services interleaved, every physical line prefixed."""
-    width = max(len(b.h[s]["name"]) for s in services) + 1
-    allrecs = []
-    for s in services:
-        for r in b.stream(s, "main"):
-            allrecs.append((r[0], r[1], s, r[2]))
-    allrecs.sort(key=lambda r: (r[0], r[1]))
-    lines = []
-    for t, seq, s, payload in allrecs:
-        prefix = b.h[s]["name"].ljust(width) + " | "
-        for key, (h, st, sq) in b.marks.items():
-            if h == s and st == "main" and sq == seq:
-                b.where[key] = f"{rel}:{len(lines) + 1}"
-        lines.extend(prefix + ln for ln in render_main(t, payload, layout))
-    write_text(b.dir / rel, lines)
+    return audit_lines(t, level, "DNAudit", body, exc)
 
 
 # ----------------------------------------------------------------------------------------------------------
 # Message templates (catalogue section in the comment)
 # ----------------------------------------------------------------------------------------------------------
-def m_role(mem, old, new, term, reason):  # 2.1 RaftServerImpl.setRole; old role %9s
-    return f"{mem}: changes role from {old:>9} to {new} at term {term} for {reason}"
-
-
-def m_leader(mem, old, new, term, op, elected_ms=None):  # 2.1 ServerState.setLeader
-    suffix = f", leader elected after {elected_ms}ms" if new != "null" and elected_ms is not None else ""
-    return f"{mem}: change Leader from {old} to {new} at term {term} for {op}{suffix}"
-
-
 def m_notify(p, leader_uuid):  # 2.1 / 2.4 XceiverServerRatis
-    return f"Leader change notification received for group: {group(p)} with new leaderId: {leader_uuid}"
+    return leader_notification(ratis_group(p), leader_uuid)
 
 
 def m_truncating(worker, idx, seg_start, seg_end, length):  # 2.2 (multi-line TruncationSegments)
@@ -384,26 +242,12 @@ def m_kvh(op, msg, result):  # 2.5 ContainerUtils.logAndReturnError
     return f"Operation: {op} , Trace ID:  , Message: {msg} , Result: {result} , StorageContainerException Occurred."
 
 
-def audit_body(op, params, ret, perf=None):  # 1.2 AuditMessage.formMessage
-    js = json.dumps(dict(sorted(params.items())), separators=(",", ":"))
-    s = f"user=null | ip=null | op={op} {js} | ret={ret}"
-    if perf is not None:
-        s += f" | perf={{preOpLatencyMs=0, opLatencyMs={perf}}}"
-    return s
+def audit_body(op, params, ret, perf=None):  # 1.2 AuditMessage.formMessage; DNAudit has no user or ip
+    return audit_msg("null", "null", op, json_params(dict(sorted(params.items()))), ret, perf)
 
 
 def cont_msg(cid, bcsid, state, vol, suffix=None):  # 1.3 ContainerLogger.getMessage
-    s = f"ID={cid} | Index=0 | BCSID={bcsid} | State={state} | Volume=/data/disk{vol}/hdds | DataChecksum=0"
-    return s + (f" | {suffix}" if suffix else "")
-
-
-def icr_details(cid, cstate, sid, rstate, bcsid, dn_uuid, dd):  # scm.md 2.3 getDetailsForLogging
-    return (f"Container #{cid} ({cstate}, sid={sid}) r0 ({rstate}, bcsid={bcsid}, origin={dn_uuid}, non-empty) "
-            f"from dn {dd}")
-
-
-def container_info(cid, state, enter, p):  # scm.md 3
-    return f"ContainerInfo{{id=#{cid}, state={state}, stateEnterTime={instant(enter)}, pipelineID=Pipeline-{p}, owner=om1}}"
+    return container_log_msg(cid, bcsid, state, f"/data/disk{vol}/hdds", suffix)
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -417,7 +261,7 @@ class Group:
     def idx(self, t):
         return self.idx0 + int((t - self.t0).total_seconds() * self.rate)
 
-    def term_leader(self, t):
+    def terleader_change(self, t):
         cur = self.epochs[0]
         for e in self.epochs:
             if e[0] <= t:
@@ -448,18 +292,18 @@ def routine(b, rng, start, end, groups, dns, scm="scm1", seg=500, quiet=()):
                         continue
                     tt = t + ms(rng.randrange(5, 60))
                     w = f"{member(dn, g.p)}-SegmentedRaftLogWorker"
-                    b.main(dn, tt, "INFO", w, L_WORKER, f"{w}: Rolling segment log-{s0}_{boundary} to index:{boundary}")
-                    b.main(dn, tt + ms(2), "INFO", w, L_WORKER,
+                    b.main(dn, tt, "INFO", w, L.RAFT_LOG_WORKER, f"{w}: Rolling segment log-{s0}_{boundary} to index:{boundary}")
+                    b.main(dn, tt + ms(2), "INFO", w, L.RAFT_LOG_WORKER,
                            f"{w}: Rolled log segment from {ratis_dir(g.p)}/log_inprogress_{s0} to "
                            f"{ratis_dir(g.p)}/log_{s0}-{boundary}")
-                    b.main(dn, tt + ms(3), "INFO", w, L_WORKER, f"{w}: Starting segment from index:{boundary + 1}")
-                    b.main(dn, tt + ms(5), "INFO", w, L_WORKER,
+                    b.main(dn, tt + ms(3), "INFO", w, L.RAFT_LOG_WORKER, f"{w}: Starting segment from index:{boundary + 1}")
+                    b.main(dn, tt + ms(5), "INFO", w, L.RAFT_LOG_WORKER,
                            f"{w}: created new log segment {ratis_dir(g.p)}/log_inprogress_{boundary + 1}")
             k += 1
         # snapshots every ~23 minutes
         t = start + timedelta(minutes=rng.randrange(3, 20))
         while t < end:
-            term, _ = g.term_leader(t)
+            term, _ = g.terleader_change(t)
             idx = g.idx(t)
             for dn in MEMBERS[g.p]:
                 if dn not in dns:
@@ -468,10 +312,10 @@ def routine(b, rng, start, end, groups, dns, scm="scm1", seg=500, quiet=()):
                 smu = f"{member(dn, g.p)}-StateMachineUpdater"
                 f = f"/data/ratis/{g.p}/sm/snapshot.{term}_{idx}"
                 took = rng.randrange(2, 9)
-                b.main(dn, tt, "INFO", smu, L_CSM, f"{group(g.p)}: Taking a snapshot at:{ti(term, idx)} file {f}")
-                b.main(dn, tt + ms(took), "INFO", smu, L_CSM,
-                       f"{group(g.p)}: Finished taking a snapshot at:{ti(term, idx)} file:{f} took: {took} ms")
-                b.main(dn, tt + ms(took + 1), "INFO", smu, L_SMU, f"{smu}: Took a snapshot at index {idx}")
+                b.main(dn, tt, "INFO", smu, L.CONTAINER_STATE_MACHINE, f"{ratis_group(g.p)}: Taking a snapshot at:{ti(term, idx)} file {f}")
+                b.main(dn, tt + ms(took), "INFO", smu, L.CONTAINER_STATE_MACHINE,
+                       f"{ratis_group(g.p)}: Finished taking a snapshot at:{ti(term, idx)} file:{f} took: {took} ms")
+                b.main(dn, tt + ms(took + 1), "INFO", smu, L.SM_UPDATER, f"{smu}: Took a snapshot at index {idx}")
             t += timedelta(minutes=23, seconds=rng.randrange(0, 90))
     # slow-op PERFORMANCE records (threshold assumed 500 ms), a few per host per hour
     span = (end - start).total_seconds()
@@ -500,9 +344,8 @@ def routine(b, rng, start, end, groups, dns, scm="scm1", seg=500, quiet=()):
     if scm:
         t = start.replace(second=0, microsecond=0) + timedelta(minutes=1)
         while t < end:
-            b.main(scm, t + ms(rng.randrange(1, 40)), "INFO", f"{b.scm_prefix}ReplicationMonitor", L_RM,
-                   f"Replication Monitor Thread took {rng.randrange(2, 14)} milliseconds for processing "
-                   f"{rng.randrange(55, 61)} containers.")
+            b.main(scm, t + ms(rng.randrange(1, 40)), "INFO", f"{b.scm_prefix}ReplicationMonitor", L.REPLICATION_MANAGER,
+                   rm_pass(rng.randrange(2, 14), rng.randrange(55, 61)))
             t += timedelta(minutes=5)
 
 
@@ -523,11 +366,9 @@ def close_container(b, rng, t, p, cid, bcsid, scm="scm1", skip=(), cmd0=4400, en
             continue
         k += 1
         ts = t + ms(3 * k)
-        b.main(scm, ts, "INFO", f"{b.scm_prefix}ReplicationMonitor", L_RM,
-               f"Sending command [closeContainerCommand: cmdID: {cmd0 + k}, encodedToken: \"\", term: 0, "
-               f"deadlineMsSinceEpoch: 0, containerID: {cid}, pipelineID: Pipeline-{p}, force: false] for container "
-               f"{container_info(cid, 'CLOSING', enter, p)} to {b.dd(dn)} with datanode deadline "
-               f"{epoch_ms(ts) + 1800000} and scm deadline {epoch_ms(ts) + 2400000}")
+        b.main(scm, ts, "INFO", f"{b.scm_prefix}ReplicationMonitor", L.REPLICATION_MANAGER,
+               rm_sending(close_command(cmd0 + k, cid, p), container_info(cid, "CLOSING", enter, p), b.dd(dn),
+                          epoch_ms(ts) + 1800000, epoch_ms(ts) + 2400000))
     k = 0
     first = True
     for dn in MEMBERS[p]:
@@ -541,57 +382,75 @@ def close_container(b, rng, t, p, cid, bcsid, scm="scm1", skip=(), cmd0=4400, en
         b.cont(dn, tcl + ms(1), "INFO", cont_msg(cid, bcsid, "CLOSED", vol_of(dn, cid)))
         if first:
             b.main(scm, tcl + ms(310), "INFO", f"{b.scm_prefix}FixedThreadPoolWithAffinityExecutor-{int(UUID[dn][0], 16) % 4}-0",
-                   L_ICR, "CLOSE " + icr_details(cid, "CLOSING", bcsid, "CLOSED", bcsid, UUID[dn], b.dd(dn)))
+                   L.ICR_HANDLER, "CLOSE " + replica_details(cid, "CLOSING", bcsid, "CLOSED", bcsid, UUID[dn], b.dd(dn)))
             first = False
+
+
+def election(b, p, new, old, term, last, el_no, t, rpc_ms, grpc, prevote, vote, responders, step_down, won_ms, learners):
+    """A leader election on pipeline p won by `new`, as RaftServer$Division, LeaderElection and RoleInfo
+    log it at INFO (datanode.md 2.1). At t new's FollowerState times out (rpc_ms: lastRpcElapsedTime,
+    electionTimeout); the election is for term + 1, `last` the last log index of `term`.
+    grpc: voter -> its grpc-default-executor number; prevote, vote: ({voter: when the vote request
+    arrives}, when the round passes); responders: the voters whose answers count; step_down: (time,
+    ms to its RoleInfo start line, mark) of the old leader, which steps down on the higher-term request;
+    won_ms: the new leader's "elected after"; learners: (voter, time, grpc, elected-after ms, mark) as
+    each learns the leader from its first append."""
+    G, mn = ratis_group(p), member(new, p)
+    fs, le = f"{mn}-FollowerState", f"{mn}-LeaderElection{el_no}"
+    b.main(new, t, "INFO", fs, L.FOLLOWER_STATE, to_candidate(fs, *rpc_ms))
+    b.main(new, t + ms(1), "INFO", fs, L.RAFT_DIVISION, role_change(mn, "FOLLOWER", "CANDIDATE", term, "changeToCandidate"))
+    b.main(new, t + ms(1), "INFO", fs, L.ROLE_INFO, f"{UUID[new]}: shutdown {fs}")
+    b.main(new, t + ms(2), "INFO", fs, L.ROLE_INFO, f"{UUID[new]}: start {le}")
+    for phase, vote_term, (arrivals, passed) in (("PRE_VOTE", term, prevote), ("ELECTION", term + 1, vote)):
+        for d, ta in arrivals.items():
+            b.main(d, ta, "INFO", f"grpc-default-executor-{grpc[d]}", L.RAFT_DIVISION,
+                   f"{member(d, p)}: receive requestVote({phase}, {UUID[new]}, {G}, {vote_term}, {ti(term, last)})")
+        if phase == "ELECTION":
+            mo, go = member(old, p), f"grpc-default-executor-{grpc[old]}"
+            t_down, start_after, mark = step_down
+            b.main(old, t_down, "INFO", go, L.RAFT_DIVISION, role_change(mo, "LEADER", "FOLLOWER", term + 1, f"candidate:{UUID[new]}"),
+                   mark=mark)
+            b.main(old, t_down + ms(1), "INFO", go, L.ROLE_INFO, f"{UUID[old]}: shutdown {mo}-LeaderStateImpl")
+            b.main(old, t_down + ms(start_after), "INFO", go, L.ROLE_INFO, f"{UUID[old]}: start {mo}-FollowerState")
+        b.main(new, passed, "INFO", le, L.LEADER_ELECTION,
+               f"{le}: {phase} PASSED received {len(responders)} response(s) and 0 exception(s):")
+        for i, d in enumerate(responders):
+            b.main(new, passed, "INFO", le, L.LEADER_ELECTION,
+                   f"  Response {i}: {UUID[new]}<-{UUID[d]}#0:OK-t{vote_term}-last:{ti(term, last)}")
+        b.main(new, passed + ms(1), "INFO", le, L.LEADER_ELECTION, election_result(le, phase))
+    won = vote[1] + ms(2)
+    b.main(new, won, "INFO", le, L.RAFT_DIVISION, role_change(mn, "CANDIDATE", "LEADER", term + 1, "changeToLeader"))
+    b.main(new, won, "INFO", le, L.ROLE_INFO, f"{UUID[new]}: shutdown {le}")
+    b.main(new, won + ms(1), "INFO", le, L.RAFT_DIVISION, leader_change(mn, "null", UUID[new], term + 1, "becomeLeader", won_ms))
+    b.main(new, won + ms(2), "INFO", le, L.XCEIVER_SERVER_RATIS, m_notify(p, UUID[new]))
+    for d, tl, g, elected_ms, mark in learners:
+        th = f"grpc-default-executor-{g}"
+        b.main(d, tl, "INFO", th, L.RAFT_DIVISION, leader_change(member(d, p), "null", UUID[new], term + 1, "APPEND_ENTRIES", elected_ms),
+               mark=mark)
+        b.main(d, tl + ms(1), "INFO", th, L.XCEIVER_SERVER_RATIS, m_notify(p, UUID[new]))
 
 
 def noise_election(b, p, old, new, term, last, t0, el_no, grpc_old=3, grpc_third=5):
     """Leader change on another pipeline, logs identical on all members: no truncation (nothing uncommitted).
     The old leader steps down when it sees the higher-term vote request (reason candidate:<peer>)."""
     third = [d for d in MEMBERS[p] if d not in (old, new)][0]
-    G = group(p)
-    mo, mn, mt = member(old, p), member(new, p), member(third, p)
-    fs, le = f"{mn}-FollowerState", f"{mn}-LeaderElection{el_no}"
-    go, gt = f"grpc-default-executor-{grpc_old}", f"grpc-default-executor-{grpc_third}"
-    b.main(new, t0, "INFO", fs, L_FOLLOW, f"{fs}: change to CANDIDATE, lastRpcElapsedTime:5544ms, electionTimeout:5201ms")
-    b.main(new, t0 + ms(1), "INFO", fs, L_DIV, m_role(mn, "FOLLOWER", "CANDIDATE", term, "changeToCandidate"))
-    b.main(new, t0 + ms(1), "INFO", fs, L_ROLE, f"{UUID[new]}: shutdown {fs}")
-    b.main(new, t0 + ms(2), "INFO", fs, L_ROLE, f"{UUID[new]}: start {le}")
-    for d, m, g in ((third, mt, gt), (old, mo, go)):
-        b.main(d, t0 + ms(17), "INFO", g, L_DIV, f"{m}: receive requestVote(PRE_VOTE, {UUID[new]}, {G}, {term}, {ti(term, last)})")
-    b.main(new, t0 + ms(40), "INFO", le, L_ELECT, f"{le}: PRE_VOTE PASSED received 2 response(s) and 0 exception(s):")
-    b.main(new, t0 + ms(40), "INFO", le, L_ELECT, f"  Response 0: {UUID[new]}<-{UUID[third]}#0:OK-t{term}-last:{ti(term, last)}")
-    b.main(new, t0 + ms(40), "INFO", le, L_ELECT, f"  Response 1: {UUID[new]}<-{UUID[old]}#0:OK-t{term}-last:{ti(term, last)}")
-    b.main(new, t0 + ms(41), "INFO", le, L_ELECT, f"{le} PRE_VOTE round 0: result PASSED")
-    for d, m, g in ((third, mt, gt), (old, mo, go)):
-        b.main(d, t0 + ms(58), "INFO", g, L_DIV, f"{m}: receive requestVote(ELECTION, {UUID[new]}, {G}, {term + 1}, {ti(term, last)})")
-    b.main(old, t0 + ms(59), "INFO", go, L_DIV, m_role(mo, "LEADER", "FOLLOWER", term + 1, f"candidate:{UUID[new]}"))
-    b.main(old, t0 + ms(60), "INFO", go, L_ROLE, f"{UUID[old]}: shutdown {mo}-LeaderStateImpl")
-    b.main(old, t0 + ms(60), "INFO", go, L_ROLE, f"{UUID[old]}: start {mo}-FollowerState")
-    b.main(new, t0 + ms(83), "INFO", le, L_ELECT, f"{le}: ELECTION PASSED received 2 response(s) and 0 exception(s):")
-    b.main(new, t0 + ms(83), "INFO", le, L_ELECT, f"  Response 0: {UUID[new]}<-{UUID[third]}#0:OK-t{term + 1}-last:{ti(term, last)}")
-    b.main(new, t0 + ms(83), "INFO", le, L_ELECT, f"  Response 1: {UUID[new]}<-{UUID[old]}#0:OK-t{term + 1}-last:{ti(term, last)}")
-    b.main(new, t0 + ms(84), "INFO", le, L_ELECT, f"{le} ELECTION round 0: result PASSED")
-    b.main(new, t0 + ms(85), "INFO", le, L_DIV, m_role(mn, "CANDIDATE", "LEADER", term + 1, "changeToLeader"))
-    b.main(new, t0 + ms(85), "INFO", le, L_ROLE, f"{UUID[new]}: shutdown {le}")
-    b.main(new, t0 + ms(86), "INFO", le, L_DIV, m_leader(mn, "null", UUID[new], term + 1, "becomeLeader", 86))
-    b.main(new, t0 + ms(87), "INFO", le, L_XSR, m_notify(p, UUID[new]))
-    for d, m, g, k in ((third, mt, gt, 0), (old, mo, go, 1)):
-        b.main(d, t0 + ms(112 + k), "INFO", g, L_DIV, m_leader(m, "null", UUID[new], term + 1, "APPEND_ENTRIES", 95 + k))
-        b.main(d, t0 + ms(113 + k), "INFO", g, L_XSR, m_notify(p, UUID[new]))
+    election(b, p, new, old, term, last, el_no, t0, (5544, 5201), {third: grpc_third, old: grpc_old},
+             ({third: t0 + ms(17), old: t0 + ms(17)}, t0 + ms(40)), ({third: t0 + ms(58), old: t0 + ms(58)}, t0 + ms(83)),
+             [third, old], (t0 + ms(59), 1, None), 86,
+             [(third, t0 + ms(112), grpc_third, 95, None), (old, t0 + ms(113), grpc_old, 96, None)])
 
 
 def benign_unknown_bcsid(b, t, dn, cid, want, have, lid):
     msg = f"Unable to find the block with bcsID {want}. Container {cid} bcsId is {have}."
-    b.main(dn, t, "WARN", f"{UUID[dn]}-ChunkReader-3", L_KVH, m_kvh("GetBlock", msg, "UNKNOWN_BCSID"),
+    b.main(dn, t, "WARN", f"{UUID[dn]}-ChunkReader-3", L.KEY_VALUE_HANDLER, m_kvh("GetBlock", msg, "UNKNOWN_BCSID"),
            stack_get_block(msg))
     b.audit(dn, t + ms(1), "ERROR", audit_body("GET_BLOCK", {"blockData": block_id(cid, lid, want)}, "FAILURE"),
             [f"java.lang.Exception: {msg}"] + AUDIT_FRAMES)
 
 
 def recon_timeout(b, t, dn, fqdn="recon.example.com", ip="10.20.0.30"):
-    b.main(dn, t, "WARN", f"{UUID[dn]}-DatanodeStateMachineDaemonThread", L_RDS,
-           f"Detected timeout: Timeout occurred on endpoint: {fqdn}:9891/{fqdn}/{ip}")
+    b.main(dn, t, "WARN", f"{UUID[dn]}-DatanodeStateMachineDaemonThread", L.RUNNING_DATANODE_STATE,
+           detected_timeout(host_and_port(fqdn, ip, 9891)))
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -670,38 +529,38 @@ def debug_entry_lines(b, rng, e, dn, p, t_app, t_done, t_apply, leader, write_ne
     mem = member(dn, p)
     grpc = f"grpc-default-executor-{rng.randrange(2, 9)}"
     if not leader and batch_head is not False:
-        b.main(dn, t_app - ms(1), "DEBUG", grpc, L_RAFTLOG, f"truncateIndex={batch_head[0]}, arrayIndex={batch_head[1]}")
+        b.main(dn, t_app - ms(1), "DEBUG", grpc, L.RAFT_LOG, f"truncateIndex={batch_head[0]}, arrayIndex={batch_head[1]}")
     if kind == "CONF":
-        b.main(dn, t_app, "TRACE", grpc, L_RAFTLOG,
+        b.main(dn, t_app, "TRACE", grpc, L.RAFT_LOG,
                f"{mem}-SegmentedRaftLog: appendEntry {ti(term, idx)}, CONFIGURATIONENTRY{peers_conf(b)}")
         return
-    b.main(dn, t_app, "TRACE", grpc, L_RAFTLOG,
+    b.main(dn, t_app, "TRACE", grpc, L.RAFT_LOG,
            f"{mem}-SegmentedRaftLog: appendEntry {ti(term, idx)}, STATEMACHINELOGENTRY, {call}@{cl}",
            mark=mark and f"{mark}_trace")
     if kind == "WC":
         vol = vol_of(dn, cid)
         if write_new:
-            b.main(dn, t_app + ms(1), "DEBUG", grpc, L_CSM,
-                   f"{group(p)}: writeChunk writeStateMachineData : blockId{proto_block_id(cid, lid)} logIndex {idx} "
+            b.main(dn, t_app + ms(1), "DEBUG", grpc, L.CONTAINER_STATE_MACHINE,
+                   f"{ratis_group(p)}: writeChunk writeStateMachineData : blockId{proto_block_id(cid, lid)} logIndex {idx} "
                    f"chunkName {lid}_chunk_{n}", mark=mark and f"{mark}_submit")
             if t_done is not None:
                 cw = f"{UUID[dn]}-ChunkWriter-{lid % 20}-0"
-                b.main(dn, t_app + ms(3), "DEBUG", cw, L_FPB,
+                b.main(dn, t_app + ms(3), "DEBUG", cw, L.FILE_PER_BLOCK,
                        f"Writing chunk {chunk_info(lid, n, off, ln)} (overwrite: false) in stage WRITE_DATA to file "
                        f"{bpath(vol, cid, lid)}")
-                b.main(dn, t_done, "DEBUG", cw, L_CSM,
-                       f"{group(p)}: writeChunk writeStateMachineData  completed: blockId{proto_block_id(cid, lid)} "
+                b.main(dn, t_done, "DEBUG", cw, L.CONTAINER_STATE_MACHINE,
+                       f"{ratis_group(p)}: writeChunk writeStateMachineData  completed: blockId{proto_block_id(cid, lid)} "
                        f"logIndex {idx} chunkName {lid}_chunk_{n}")
         if t_apply is not None and not skip_apply:
             op = f"{UUID[dn]}-ContainerOp-{p}-{cid % 10}"
-            b.main(dn, t_apply, "DEBUG", op, L_FPB, f"Ignore chunk {chunk_info(lid, n, off, ln)} in stage COMMIT_DATA",
+            b.main(dn, t_apply, "DEBUG", op, L.FILE_PER_BLOCK, f"Ignore chunk {chunk_info(lid, n, off, ln)} in stage COMMIT_DATA",
                    mark=mark and f"{mark}_ignore")
-            b.main(dn, t_apply + ms(1), "DEBUG", op, L_CSM,
-                   f"gid {group(p)} : ApplyTransaction completed. cmd WriteChunk logIndex {idx} msg :  Container Result: SUCCESS")
+            b.main(dn, t_apply + ms(1), "DEBUG", op, L.CONTAINER_STATE_MACHINE,
+                   f"gid {ratis_group(p)} : ApplyTransaction completed. cmd WriteChunk logIndex {idx} msg :  Container Result: SUCCESS")
     elif kind == "PB" and t_apply is not None and not skip_apply:
         op = f"{UUID[dn]}-ContainerOp-{p}-{cid % 10}"
-        b.main(dn, t_apply, "DEBUG", op, L_CSM,
-               f"gid {group(p)} : ApplyTransaction completed. cmd PutBlock logIndex {idx} msg :  Container Result: SUCCESS",
+        b.main(dn, t_apply, "DEBUG", op, L.CONTAINER_STATE_MACHINE,
+               f"gid {ratis_group(p)} : ApplyTransaction completed. cmd PutBlock logIndex {idx} msg :  Container Result: SUCCESS",
                mark=mark and f"{mark}_apply")
 
 
@@ -713,8 +572,8 @@ def peers_conf(b):  # INFERRED: LogProtoUtils CONFIGURATIONENTRY with RaftPeerPr
 def incident(b, rng, day, debug):
     """dn1 = old leader with slow /data/disk2; dn2 = new leader (term 7); dn3 = follower."""
     t = lambda s: T(f"{day} {s}")
-    G = group(P)
-    m1, m2, m3 = member("dn1", P), member("dn2", P), member("dn3", P)
+    G = ratis_group(P)
+    m1 = member("dn1", P)
     w1 = f"{m1}-SegmentedRaftLogWorker"
     ents = p_entries(day)
 
@@ -745,56 +604,19 @@ def incident(b, rng, day, debug):
     assert x[0] == 18342 and x[1] == 6
     msg = (f"Timeout 10s: WriteLog:18342: {ti(6, 18342)}, STATEMACHINELOGENTRY, "
            f"{write_chunk_short(rng, 'dn1', P, 1043, X, 0, 0, CHUNK, 2)}-writeStateMachineData")
-    b.main("dn1", t("10:21:10.731"), "WARN", w1, L_WORKER, "Timeout 0/~", stack_timeout(msg), mark="timeout0")
-    b.main("dn1", t("10:21:20.740"), "WARN", w1, L_WORKER, "Timeout 1/~", stack_timeout(msg))
+    b.main("dn1", t("10:21:10.731"), "WARN", w1, L.RAFT_LOG_WORKER, "Timeout 0/~", stack_timeout(msg), mark="timeout0")
+    b.main("dn1", t("10:21:20.740"), "WARN", w1, L.RAFT_LOG_WORKER, "Timeout 1/~", stack_timeout(msg))
 
     # --- 3. election on dn2/dn3 (dn1's outgoing traffic lost 10:21:00.8 - 10:21:09.6)
-    fs2 = f"{m2}-FollowerState"
-    le = f"{m2}-LeaderElection17"
-    b.main("dn2", t("10:21:06.944"), "INFO", fs2, L_FOLLOW,
-           f"{fs2}: change to CANDIDATE, lastRpcElapsedTime:6241ms, electionTimeout:5132ms")
-    b.main("dn2", t("10:21:06.945"), "INFO", fs2, L_DIV, m_role(m2, "FOLLOWER", "CANDIDATE", 6, "changeToCandidate"))
-    b.main("dn2", t("10:21:06.945"), "INFO", fs2, L_ROLE, f"{UUID['dn2']}: shutdown {fs2}")
-    b.main("dn2", t("10:21:06.946"), "INFO", fs2, L_ROLE, f"{UUID['dn2']}: start {le}")
-    # dn3 and dn1 receive the pre-vote / vote
-    b.main("dn3", t("10:21:06.961"), "INFO", "grpc-default-executor-4", L_DIV,
-           f"{m3}: receive requestVote(PRE_VOTE, {UUID['dn2']}, {G}, 6, {ti(6, 18341)})")
-    b.main("dn1", t("10:21:06.963"), "INFO", "grpc-default-executor-9", L_DIV,
-           f"{m1}: receive requestVote(PRE_VOTE, {UUID['dn2']}, {G}, 6, {ti(6, 18341)})")
-    b.main("dn2", t("10:21:06.983"), "INFO", le, L_ELECT,
-           f"{le}: PRE_VOTE PASSED received 1 response(s) and 0 exception(s):")
-    b.main("dn2", t("10:21:06.983"), "INFO", le, L_ELECT,
-           f"  Response 0: {UUID['dn2']}<-{UUID['dn3']}#0:OK-t6-last:{ti(6, 18341)}")
-    b.main("dn2", t("10:21:06.984"), "INFO", le, L_ELECT, f"{le} PRE_VOTE round 0: result PASSED")
-    b.main("dn3", t("10:21:07.004"), "INFO", "grpc-default-executor-4", L_DIV,
-           f"{m3}: receive requestVote(ELECTION, {UUID['dn2']}, {G}, 7, {ti(6, 18341)})")
-    b.main("dn1", t("10:21:07.012"), "INFO", "grpc-default-executor-9", L_DIV,
-           f"{m1}: receive requestVote(ELECTION, {UUID['dn2']}, {G}, 7, {ti(6, 18341)})")
-    b.main("dn1", t("10:21:07.013"), "INFO", "grpc-default-executor-9", L_DIV,
-           m_role(m1, "LEADER", "FOLLOWER", 7, f"candidate:{UUID['dn2']}"), mark="role_change")
-    b.main("dn1", t("10:21:07.014"), "INFO", "grpc-default-executor-9", L_ROLE,
-           f"{UUID['dn1']}: shutdown {m1}-LeaderStateImpl")
-    b.main("dn1", t("10:21:07.015"), "INFO", "grpc-default-executor-9", L_ROLE,
-           f"{UUID['dn1']}: start {m1}-FollowerState")
-    b.main("dn2", t("10:21:07.038"), "INFO", le, L_ELECT,
-           f"{le}: ELECTION PASSED received 1 response(s) and 0 exception(s):")
-    b.main("dn2", t("10:21:07.038"), "INFO", le, L_ELECT,
-           f"  Response 0: {UUID['dn2']}<-{UUID['dn3']}#0:OK-t7-last:{ti(6, 18341)}")
-    b.main("dn2", t("10:21:07.039"), "INFO", le, L_ELECT, f"{le} ELECTION round 0: result PASSED")
-    b.main("dn2", t("10:21:07.040"), "INFO", le, L_DIV, m_role(m2, "CANDIDATE", "LEADER", 7, "changeToLeader"))
-    b.main("dn2", t("10:21:07.040"), "INFO", le, L_ROLE, f"{UUID['dn2']}: shutdown {le}")
-    b.main("dn2", t("10:21:07.041"), "INFO", le, L_DIV, m_leader(m2, "null", UUID["dn2"], 7, "becomeLeader", 1097))
-    b.main("dn2", t("10:21:07.042"), "INFO", le, L_XSR, m_notify(P, UUID["dn2"]))
-    b.main("dn3", t("10:21:07.071"), "INFO", "grpc-default-executor-4", L_DIV,
-           m_leader(m3, "null", UUID["dn2"], 7, "APPEND_ENTRIES", 1127))
-    b.main("dn3", t("10:21:07.072"), "INFO", "grpc-default-executor-4", L_XSR, m_notify(P, UUID["dn2"]))
+    election(b, P, "dn2", "dn1", 6, 18341, 17, t("10:21:06.944"), (6241, 5132), {"dn3": 4, "dn1": 9},
+             ({"dn3": t("10:21:06.961"), "dn1": t("10:21:06.963")}, t("10:21:06.983")),
+             ({"dn3": t("10:21:07.004"), "dn1": t("10:21:07.012")}, t("10:21:07.038")), ["dn3"],
+             (t("10:21:07.013"), 2, "role_change"), 1097,
+             [("dn3", t("10:21:07.071"), 4, 1127, None), ("dn1", t("10:21:07.071"), 11, 58, "leader_change")])
     # dn1: first append from dn2 (previous entry (t:7, i:18342) unknown -> INCONSISTENCY), then the truncation
-    b.main("dn1", t("10:21:07.071"), "INFO", "grpc-default-executor-11", L_DIV,
-           m_leader(m1, "null", UUID["dn2"], 7, "APPEND_ENTRIES", 58), mark="leader_change")
-    b.main("dn1", t("10:21:07.072"), "INFO", "grpc-default-executor-11", L_XSR, m_notify(P, UUID["dn2"]))
-    b.main("dn1", t("10:21:07.074"), "INFO", "grpc-default-executor-11", L_DIV,
+    b.main("dn1", t("10:21:07.074"), "INFO", "grpc-default-executor-11", L.RAFT_DIVISION,
            f"{m1}: Failed appendEntries as previous log entry ({ti(7, 18342)}) is not found")
-    b.main("dn1", t("10:21:07.075"), "INFO", "grpc-default-executor-11", L_DIV,
+    b.main("dn1", t("10:21:07.075"), "INFO", "grpc-default-executor-11", L.RAFT_DIVISION,
            f"{m1}: appendEntries* reply {UUID['dn2']}<-{UUID['dn1']}#0:FAIL-t7,INCONSISTENCY,nextIndex=18342,"
            f"followerCommit=18341,matchIndex=-1")
     t_tr = t("10:21:08.412")
@@ -803,16 +625,16 @@ def incident(b, rng, day, debug):
         ent_s = ", ".join(
             f"{ti(7, e[0])}, CONFIGURATIONENTRY{peers_conf(b)}" if e[3] == "CONF"
             else f"{ti(7, e[0])}, STATEMACHINELOGENTRY, {e[10]}@{e[9]}" for e in batch1)
-        b.main("dn1", t_tr - ms(2), "DEBUG", "grpc-default-executor-11", L_RAFTLOG, "truncateIndex=18342, arrayIndex=0")
-        b.main("dn1", t_tr - ms(1), "TRACE", "grpc-default-executor-11", L_CACHE,
+        b.main("dn1", t_tr - ms(2), "DEBUG", "grpc-default-executor-11", L.RAFT_LOG, "truncateIndex=18342, arrayIndex=0")
+        b.main("dn1", t_tr - ms(1), "TRACE", "grpc-default-executor-11", L.RAFT_LOG_CACHE,
                f"{m1}-SegmentedRaftLogCache: truncate to 18342, arrayIndex=0, ti={ti(7, 18342)}, "
                f"storedEntry={ti(6, 18342)}, entries=[{ent_s}]", mark="dbg_cache_truncate")
-    b.main("dn1", t_tr, "INFO", "grpc-default-executor-11", L_WORKER, m_truncating(w1, 18342, 18001, 18344, 412733),
+    b.main("dn1", t_tr, "INFO", "grpc-default-executor-11", L.RAFT_LOG_WORKER, m_truncating(w1, 18342, 18001, 18344, 412733),
            mark="truncate")
 
     # --- 4. the new entries on every member (DEBUG only) and what dn1 shows at INFO
     # dn1's log worker is stuck behind the pending writes until 10:21:24.03, so its applies of 18343.. wait too
-    b.main("dn1", t("10:21:24.031"), "INFO", w1, L_WORKER,
+    b.main("dn1", t("10:21:24.031"), "INFO", w1, L.RAFT_LOG_WORKER,
            f"{w1}: Truncated log file {ratis_dir(P)}/log_inprogress_18001 to length 412733 and moved it to "
            f"{ratis_dir(P)}/log_18001-18341")
     last_apply = {}
@@ -889,30 +711,30 @@ def incident(b, rng, day, debug):
             mem = member("dn1", P)
             grpc = "grpc-default-executor-6"
             cw = f"{UUID['dn1']}-ChunkWriter-{lid % 20}-0"
-            b.main("dn1", ta, "TRACE", grpc, L_RAFTLOG,
+            b.main("dn1", ta, "TRACE", grpc, L.RAFT_LOG,
                    f"{mem}-SegmentedRaftLog: appendEntry {ti(6, idx)}, STATEMACHINELOGENTRY, {call}@{cl}")
-            b.main("dn1", ta + ms(1), "DEBUG", grpc, L_CSM,
+            b.main("dn1", ta + ms(1), "DEBUG", grpc, L.CONTAINER_STATE_MACHINE,
                    f"{G}: writeChunk writeStateMachineData : blockId{proto_block_id(cid, lid)} logIndex {idx} "
                    f"chunkName {lid}_chunk_{n}", mark=f"dbg_submit6_{idx}")
-            b.main("dn1", ta + ms(3), "DEBUG", cw, L_FPB,
+            b.main("dn1", ta + ms(3), "DEBUG", cw, L.FILE_PER_BLOCK,
                    f"Writing chunk {chunk_info(lid, n, off, ln)} (overwrite: false) in stage WRITE_DATA to file "
                    f"{bpath(2, cid, lid)}")
-            b.main("dn1", stale_done[idx], "DEBUG", cw, L_CSM,
+            b.main("dn1", stale_done[idx], "DEBUG", cw, L.CONTAINER_STATE_MACHINE,
                    f"{G}: writeChunk writeStateMachineData  completed: blockId{proto_block_id(cid, lid)} "
                    f"logIndex {idx} chunkName {lid}_chunk_{n}", mark=f"dbg_stale_done_{idx}")
 
     # retries of X/Y/Z overwrite the chunk the stale task wrote (WARN, both modes)
     for k, (lid, tw) in enumerate(((X, "10:21:22.409"), (Y, "10:21:23.121"), (Z, "10:21:24.030"))):
         cw = f"{UUID['dn1']}-ChunkWriter-{lid % 20}-0"
-        b.main("dn1", t(tw), "WARN", cw, L_CU,
+        b.main("dn1", t(tw), "WARN", cw, L.CHUNK_UTILS,
                f"Duplicate write chunk request. Chunk overwrite without explicit request. {chunk_info(lid, 0, 0, CHUNK)}",
                mark=f"dup_{k}")
         if debug:
             idx = 18346 + k
-            b.main("dn1", t(tw) + ms(1), "DEBUG", cw, L_FPB,
+            b.main("dn1", t(tw) + ms(1), "DEBUG", cw, L.FILE_PER_BLOCK,
                    f"Writing chunk {chunk_info(lid, 0, 0, CHUNK)} (overwrite: true) in stage WRITE_DATA to file "
                    f"{bpath(2, 1043, lid)}")
-            b.main("dn1", t(tw) + ms(rng.randrange(400, 700)), "DEBUG", cw, L_CSM,
+            b.main("dn1", t(tw) + ms(rng.randrange(400, 700)), "DEBUG", cw, L.CONTAINER_STATE_MACHINE,
                    f"{G}: writeChunk writeStateMachineData  completed: blockId{proto_block_id(1043, lid)} "
                    f"logIndex {idx} chunkName {lid}_chunk_0")
         b.audit("dn1", t(tw) + ms(rng.randrange(600, 1200)), "INFO",
@@ -923,25 +745,25 @@ def incident(b, rng, day, debug):
     tc = t("10:21:41.331")
     cw = f"{UUID['dn1']}-ChunkWriter-{C % 20}-0"
     msg = f"Chunk offset {2 * CHUNK} does not match length {CHUNK} of blockFile {C}.block"
-    b.main("dn1", tc, "WARN", cw, L_KVH, m_kvh("WriteChunk", msg, "CHUNK_FILE_INCONSISTENCY"), stack_write_chunk(msg),
+    b.main("dn1", tc, "WARN", cw, L.KEY_VALUE_HANDLER, m_kvh("WriteChunk", msg, "CHUNK_FILE_INCONSISTENCY"), stack_write_chunk(msg),
            mark="inconsistency")
     b.audit("dn1", tc + ms(1), "ERROR",
             audit_body("WRITE_CHUNK", {"blockData": block_id(1042, C), "offset": str(2 * CHUNK), "size": "2097152",
                                        "stage": "WRITE_DATA"}, "FAILURE"),
             [f"java.lang.Exception: {msg}"] + AUDIT_FRAMES, mark="audit_inconsistency")
-    b.main("dn1", tc + ms(4), "INFO", cw, L_HD, "Marked Container UNHEALTHY, ContainerID: 1042", mark="unhealthy")
+    b.main("dn1", tc + ms(4), "INFO", cw, L.HDDS_DISPATCHER, "Marked Container UNHEALTHY, ContainerID: 1042", mark="unhealthy")
     b.cont("dn1", tc + ms(3), "ERROR",
            cont_msg(1042, 18345, "UNHEALTHY", 2,
                     f"Container has 1 error: WRITE_FAILURE for file {cpath(2, 1042)} with exception: {SCE}"),
            mark="cont_unhealthy")
     if debug:
-        b.main("dn1", tc + ms(6), "DEBUG", cw, L_CSM,
+        b.main("dn1", tc + ms(6), "DEBUG", cw, L.CONTAINER_STATE_MACHINE,
                f"{G}: writeChunk writeStateMachineData  completed: blockId{proto_block_id(1042, C)} logIndex 18359 "
                f"chunkName {C}_chunk_2")
 
     # --- 6. SCM: ICR with the UNHEALTHY replica, container closed on the healthy replicas
-    b.main("scm1", tc + ms(512), "INFO", f"{b.scm_prefix}FixedThreadPoolWithAffinityExecutor-2-0", L_ICR,
-           "FINALIZE (i.e. CLOSING) " + icr_details(1042, "OPEN", 18345, "UNHEALTHY", 18345, UUID["dn1"], b.dd("dn1")),
+    b.main("scm1", tc + ms(512), "INFO", f"{b.scm_prefix}FixedThreadPoolWithAffinityExecutor-2-0", L.ICR_HANDLER,
+           "FINALIZE (i.e. CLOSING) " + replica_details(1042, "OPEN", 18345, "UNHEALTHY", 18345, UUID["dn1"], b.dd("dn1")),
            mark="scm_finalize")
     close_container(b, rng, t("10:22:10.207"), P, 1042, 18360, skip=("dn1",), cmd0=4417, enter=tc + ms(530))
 
@@ -949,8 +771,8 @@ def incident(b, rng, day, debug):
     tr = t("10:21:57.604")
     rd = f"{UUID['dn1']}-ChunkReader-7"
     msg = f"Unexpected read size. expected: {CHUNK}, actual: -1"
-    b.main("dn1", tr, "ERROR", rd, L_CU, msg, mark="read_size")
-    b.main("dn1", tr + ms(1), "WARN", rd, L_KVH, m_kvh("ReadChunk", msg, "CONTAINER_INTERNAL_ERROR"), stack_read_chunk(msg),
+    b.main("dn1", tr, "ERROR", rd, L.CHUNK_UTILS, msg, mark="read_size")
+    b.main("dn1", tr + ms(1), "WARN", rd, L.KEY_VALUE_HANDLER, m_kvh("ReadChunk", msg, "CONTAINER_INTERNAL_ERROR"), stack_read_chunk(msg),
            mark="read_kvh")
     b.audit("dn1", tr + ms(2), "ERROR",
             audit_body("READ_CHUNK", {"blockData": block_id(1042, B, 18345), "offset": str(3 * CHUNK), "size": str(CHUNK)},
@@ -961,14 +783,16 @@ def incident(b, rng, day, debug):
 # ----------------------------------------------------------------------------------------------------------
 # Bundle 1: bug, INFO, per-host file layout
 # ----------------------------------------------------------------------------------------------------------
+def hosts(dn, scm):
+    """The hosts of a bundle: dn(i) -> (name, fqdn, ip) of datanode i = 1..4; scm: the same of scm1."""
+    h = {"dn%d" % i: dict(zip(("name", "fqdn", "ip"), dn(i))) for i in range(1, 5)}
+    h["scm1"] = dict(zip(("name", "fqdn", "ip"), scm))
+    return h
+
+
 def hosts_example():
-    return {
-        "dn1": dict(name="dn1", fqdn="dn1.example.com", ip="10.20.1.11"),
-        "dn2": dict(name="dn2", fqdn="dn2.example.com", ip="10.20.1.12"),
-        "dn3": dict(name="dn3", fqdn="dn3.example.com", ip="10.20.1.13"),
-        "dn4": dict(name="dn4", fqdn="dn4.example.com", ip="10.20.1.14"),
-        "scm1": dict(name="scm1", fqdn="scm1.example.com", ip="10.20.0.11"),
-    }
+    return hosts(lambda i: ("dn%d" % i, "dn%d.example.com" % i, "10.20.1.%d" % (10 + i)),
+                 ("scm1", "scm1.example.com", "10.20.0.11"))
 
 
 def groups_for(day, failover=True):
@@ -998,67 +822,32 @@ def bug_info():
     incident(b, rng, day, debug=False)
     close_container(b, rng, t("10:52:03.550"), R, 1060, 5672, cmd0=4519)
     create_container(b, rng, t("10:52:20.031"), R, 1061)
-    write_bundle_files(b, rot_main={"dn1": t("10:00:00.000"), "dn2": t("10:00:00.000")},
-                       rot_audit={"dn1": (t("10:00:00.000"), f"dn-audit-dn1-{day}-1.log.gz")})
+    b.write_logs("file", rot_main={"dn1": [(t("10:00:00.000"), ".1")], "dn2": [(t("10:00:00.000"), ".1")]},
+                 rot_audit={"dn1": [(t("10:00:00.000"), day)]})
     return b
-
-
-def write_bundle_files(b, rot_main, rot_audit, layout="file"):
-    for dn in ("dn1", "dn2", "dn3", "dn4"):
-        n = b.h[dn]["name"]
-        base = f"{n}/ozone-hadoop-datanode-{n}.log"
-        files = [(base + ".1", rot_main[dn], False), (base, None, False)] if dn in rot_main else [(base, None, False)]
-        emit_files(b, dn, "main", files, lambda t, p: render_main(t, p, layout))
-        if dn in rot_audit:
-            until, gzname = rot_audit[dn]
-            files = [(f"{n}/{gzname}", until, True), (f"{n}/dn-audit-{n}.log", None, False)]
-        else:
-            files = [(f"{n}/dn-audit-{n}.log", None, False)]
-        emit_files(b, dn, "audit", files, render_audit)
-        emit_files(b, dn, "container", [(f"{n}/dn-container-{n}.log", None, False)], render_container)
-    emit_files(b, "scm1", "main", [("scm1/ozone-hadoop-scm-scm1.log", None, False)],
-               lambda t, p: render_main(t, p, layout))
 
 
 # ----------------------------------------------------------------------------------------------------------
 # Bundle 2: bug with DEBUG/TRACE, docker-compose console output
 # ----------------------------------------------------------------------------------------------------------
-LOG4J_DEBUG = """# log4j.properties shipped in the compose environment (hadoop-ozone/dist/src/shell/conf/log4j.properties
-# plus the loggers datanode.md section 3.A lists for HDDS-17675)
-hadoop.root.logger=INFO,console
-hadoop.log.dir=.
-hadoop.log.file=hadoop.log
-log4j.rootLogger=${hadoop.root.logger}
-log4j.threshold=ALL
-log4j.appender.console=org.apache.log4j.ConsoleAppender
-log4j.appender.console.target=System.err
-log4j.appender.console.layout=org.apache.log4j.PatternLayout
-log4j.appender.console.layout.ConversionPattern=%d{ISO8601} [%t] %p %c{2}: %m%n
-log4j.logger.org.apache.ratis.conf.ConfUtils=WARN
-log4j.logger.org.apache.ratis.grpc.client.GrpcClientProtocolClient=WARN
-
-# HDDS-17675 investigation
-log4j.logger.org.apache.hadoop.ozone.container.common.transport.server.ratis.ContainerStateMachine=DEBUG
-log4j.logger.org.apache.hadoop.ozone.container.keyvalue.impl.FilePerBlockStrategy=DEBUG
-log4j.logger.org.apache.ratis.server.raftlog.RaftLog=TRACE
-log4j.logger.org.apache.ratis.server.raftlog.segmented.SegmentedRaftLogCache=TRACE
-"""
+LOG4J_DEBUG = (
+    "# log4j.properties shipped in the compose environment (hadoop-ozone/dist/src/shell/conf/log4j.properties\n"
+    "# plus the loggers datanode.md section 3.A lists for HDDS-17675)\n"
+    + SHIPPED_CONSOLE_PROPERTIES
+    + "\n# HDDS-17675 investigation\n"
+    + logger_levels([(L.CONTAINER_STATE_MACHINE, "DEBUG"), (L.FILE_PER_BLOCK, "DEBUG"), (L.RAFT_LOG, "TRACE"),
+                     (L.RAFT_LOG_CACHE, "TRACE")]))
 
 
 def hosts_compose():
-    return {
-        "dn1": dict(name="datanode-1", fqdn="ozone-datanode-1.ozone_default", ip="172.18.0.6"),
-        "dn2": dict(name="datanode-2", fqdn="ozone-datanode-2.ozone_default", ip="172.18.0.7"),
-        "dn3": dict(name="datanode-3", fqdn="ozone-datanode-3.ozone_default", ip="172.18.0.8"),
-        "dn4": dict(name="datanode-4", fqdn="ozone-datanode-4.ozone_default", ip="172.18.0.9"),
-        "scm1": dict(name="scm-1", fqdn="ozone-scm-1.ozone_default", ip="172.18.0.3"),
-    }
+    return hosts(lambda i: ("datanode-%d" % i, "ozone-datanode-%d.ozone_default" % i, "172.18.0.%d" % (5 + i)),
+                 ("scm-1", "ozone-scm-1.ozone_default", "172.18.0.3"))
 
 
 def other_group_debug(b, rng, g, t0, t1, n_entries):
     """Unrelated traffic on pipelines Q and R in the debug window (all their members log DEBUG/TRACE)."""
-    leader = g.term_leader(t0)[1]
-    term = g.term_leader(t0)[0]
+    leader = g.terleader_change(t0)[1]
+    term = g.terleader_change(t0)[0]
     idx = g.idx(t0)
     cid = CONTAINERS[g.p][0]
     lid = 113750153625600000 + rng.randrange(300, 900)
@@ -1097,13 +886,8 @@ def bug_debug():
     for g in groups[1:]:
         other_group_debug(b, rng, g, t("10:20:40.000"), t("10:22:20.000"), 14)
     incident(b, rng, day, debug=True)
-    services = ["scm1", "dn1", "dn2", "dn3", "dn4"]
-    emit_compose(b, "docker-compose.log", services)
-    for dn in ("dn1", "dn2", "dn3", "dn4"):
-        n = b.h[dn]["name"]
-        emit_files(b, dn, "audit", [(f"{n}/dn-audit-{n}.log", None, False)], render_audit)
-        emit_files(b, dn, "container", [(f"{n}/dn-container-{n}.log", None, False)], render_container)
-    write_text(b.dir / "conf" / "log4j.properties", LOG4J_DEBUG.rstrip("\n").split("\n"))
+    b.write_logs("console")
+    b.out.text("conf/log4j.properties", LOG4J_DEBUG)
     return b
 
 
@@ -1125,72 +909,34 @@ def clean_failover():
     noise_election(b, Q, "dn3", "dn4", 3, gq.idx(t("14:52:10.300")), t("14:52:10.300"), 12, grpc_old=6, grpc_third=1)
     recon_timeout(b, t("13:31:00.004"), "dn3")
     benign_unknown_bcsid(b, t("13:44:02.117"), "dn2", 1060, 7402, 7399, 113750153625600141)
-    G = group(P)
-    m1, m2, m3 = member("dn1", P), member("dn2", P), member("dn3", P)
+    m1 = member("dn1", P)
     w1 = f"{m1}-SegmentedRaftLogWorker"
     # dn1 (leader, term 9) loses its outgoing traffic for ~8 s; its two last entries are not replicated.
     # Their data writes finish at once (no slow disk): the write futures are gone before the truncation.
-    fs2, le = f"{m2}-FollowerState", f"{m2}-LeaderElection31"
-    b.main("dn2", t("14:10:36.312"), "INFO", fs2, L_FOLLOW,
-           f"{fs2}: change to CANDIDATE, lastRpcElapsedTime:5810ms, electionTimeout:5377ms")
-    b.main("dn2", t("14:10:36.313"), "INFO", fs2, L_DIV, m_role(m2, "FOLLOWER", "CANDIDATE", 9, "changeToCandidate"))
-    b.main("dn2", t("14:10:36.313"), "INFO", fs2, L_ROLE, f"{UUID['dn2']}: shutdown {fs2}")
-    b.main("dn2", t("14:10:36.314"), "INFO", fs2, L_ROLE, f"{UUID['dn2']}: start {le}")
-    b.main("dn3", t("14:10:36.330"), "INFO", "grpc-default-executor-2", L_DIV,
-           f"{m3}: receive requestVote(PRE_VOTE, {UUID['dn2']}, {G}, 9, {ti(9, 24761)})")
-    b.main("dn1", t("14:10:36.331"), "INFO", "grpc-default-executor-5", L_DIV,
-           f"{m1}: receive requestVote(PRE_VOTE, {UUID['dn2']}, {G}, 9, {ti(9, 24761)})")
-    b.main("dn2", t("14:10:36.352"), "INFO", le, L_ELECT, f"{le}: PRE_VOTE PASSED received 1 response(s) and 0 exception(s):")
-    b.main("dn2", t("14:10:36.352"), "INFO", le, L_ELECT, f"  Response 0: {UUID['dn2']}<-{UUID['dn3']}#0:OK-t9-last:{ti(9, 24761)}")
-    b.main("dn2", t("14:10:36.353"), "INFO", le, L_ELECT, f"{le} PRE_VOTE round 0: result PASSED")
-    b.main("dn3", t("14:10:36.371"), "INFO", "grpc-default-executor-2", L_DIV,
-           f"{m3}: receive requestVote(ELECTION, {UUID['dn2']}, {G}, 10, {ti(9, 24761)})")
-    b.main("dn2", t("14:10:36.402"), "INFO", le, L_ELECT, f"{le}: ELECTION PASSED received 1 response(s) and 0 exception(s):")
-    b.main("dn2", t("14:10:36.402"), "INFO", le, L_ELECT, f"  Response 0: {UUID['dn2']}<-{UUID['dn3']}#0:OK-t10-last:{ti(9, 24761)}")
-    b.main("dn2", t("14:10:36.403"), "INFO", le, L_ELECT, f"{le} ELECTION round 0: result PASSED")
-    b.main("dn2", t("14:10:36.404"), "INFO", le, L_DIV, m_role(m2, "CANDIDATE", "LEADER", 10, "changeToLeader"))
-    b.main("dn2", t("14:10:36.404"), "INFO", le, L_ROLE, f"{UUID['dn2']}: shutdown {le}")
-    b.main("dn2", t("14:10:36.405"), "INFO", le, L_DIV, m_leader(m2, "null", UUID["dn2"], 10, "becomeLeader", 1006))
-    b.main("dn2", t("14:10:36.406"), "INFO", le, L_XSR, m_notify(P, UUID["dn2"]))
-    b.main("dn3", t("14:10:36.430"), "INFO", "grpc-default-executor-2", L_DIV,
-           m_leader(m3, "null", UUID["dn2"], 10, "APPEND_ENTRIES", 1031))
-    b.main("dn3", t("14:10:36.431"), "INFO", "grpc-default-executor-2", L_XSR, m_notify(P, UUID["dn2"]))
-    b.main("dn1", t("14:10:37.421"), "INFO", "grpc-default-executor-5", L_DIV,
-           f"{m1}: receive requestVote(ELECTION, {UUID['dn2']}, {G}, 10, {ti(9, 24761)})")
-    b.main("dn1", t("14:10:37.422"), "INFO", "grpc-default-executor-5", L_DIV,
-           m_role(m1, "LEADER", "FOLLOWER", 10, f"candidate:{UUID['dn2']}"), mark="role_change")
-    b.main("dn1", t("14:10:37.423"), "INFO", "grpc-default-executor-5", L_ROLE, f"{UUID['dn1']}: shutdown {m1}-LeaderStateImpl")
-    b.main("dn1", t("14:10:37.424"), "INFO", "grpc-default-executor-5", L_ROLE, f"{UUID['dn1']}: start {m1}-FollowerState")
-    b.main("dn1", t("14:10:37.861"), "INFO", "grpc-default-executor-8", L_DIV,
-           m_leader(m1, "null", UUID["dn2"], 10, "APPEND_ENTRIES", 439))
-    b.main("dn1", t("14:10:37.862"), "INFO", "grpc-default-executor-8", L_XSR, m_notify(P, UUID["dn2"]))
-    b.main("dn1", t("14:10:37.864"), "INFO", "grpc-default-executor-8", L_DIV,
+    election(b, P, "dn2", "dn1", 9, 24761, 31, t("14:10:36.312"), (5810, 5377), {"dn3": 2, "dn1": 5},
+             ({"dn3": t("14:10:36.330"), "dn1": t("14:10:36.331")}, t("14:10:36.352")),
+             ({"dn3": t("14:10:36.371"), "dn1": t("14:10:37.421")}, t("14:10:36.402")), ["dn3"],
+             (t("14:10:37.422"), 2, "role_change"), 1006,
+             [("dn3", t("14:10:36.430"), 2, 1031, None), ("dn1", t("14:10:37.861"), 8, 439, None)])
+    b.main("dn1", t("14:10:37.864"), "INFO", "grpc-default-executor-8", L.RAFT_DIVISION,
            f"{m1}: Failed appendEntries as previous log entry ({ti(10, 24762)}) is not found")
-    b.main("dn1", t("14:10:37.865"), "INFO", "grpc-default-executor-8", L_DIV,
+    b.main("dn1", t("14:10:37.865"), "INFO", "grpc-default-executor-8", L.RAFT_DIVISION,
            f"{m1}: appendEntries* reply {UUID['dn2']}<-{UUID['dn1']}#0:FAIL-t10,INCONSISTENCY,nextIndex=24762,"
            f"followerCommit=24761,matchIndex=-1")
-    b.main("dn1", t("14:10:37.990"), "INFO", "grpc-default-executor-8", L_WORKER,
+    b.main("dn1", t("14:10:37.990"), "INFO", "grpc-default-executor-8", L.RAFT_LOG_WORKER,
            m_truncating(w1, 24762, 24501, 24763, 301884), mark="truncate")
-    b.main("dn1", t("14:10:37.996"), "INFO", w1, L_WORKER,
+    b.main("dn1", t("14:10:37.996"), "INFO", w1, L.RAFT_LOG_WORKER,
            f"{w1}: Truncated log file {ratis_dir(P)}/log_inprogress_24501 to length 301884 and moved it to "
            f"{ratis_dir(P)}/log_24501-24761")
     # the client retries of the two truncated WriteChunks overwrite the (already written) chunks: benign
     for k, (lid, tw) in enumerate(((113750153625600131, "14:10:38.112"), (113750153625600133, "14:10:38.140"))):
-        b.main("dn1", t(tw), "WARN", f"{UUID['dn1']}-ChunkWriter-{lid % 20}-0", L_CU,
+        b.main("dn1", t(tw), "WARN", f"{UUID['dn1']}-ChunkWriter-{lid % 20}-0", L.CHUNK_UTILS,
                f"Duplicate write chunk request. Chunk overwrite without explicit request. {chunk_info(lid, 0, 0, CHUNK)}",
                mark=f"dup_{k}")
     # normal life afterwards: 1042 fills up and closes on all three replicas with the same BCSID
     close_container(b, rng, t("14:38:12.611"), P, 1042, 25802, cmd0=5120)
     create_container(b, rng, t("14:38:30.090"), P, 1044)
-    files = {}
-    for dn in ("dn1", "dn2", "dn3", "dn4"):
-        fq = b.h[dn]["fqdn"]
-        emit_files(b, dn, "main", [(f"hadoop-cmf-ozone-HDDS_DATANODE-{fq}.log.out", None, False)],
-                   lambda t_, p: render_main(t_, p, "vendor"))
-        emit_files(b, dn, "audit", [(f"dn-audit-{fq}.log", None, False)], render_audit)
-        emit_files(b, dn, "container", [(f"dn-container-{fq}.log", None, False)], render_container)
-    emit_files(b, "scm1", "main", [("hadoop-cmf-ozone-STORAGE_CONTAINER_MANAGER-scm1.example.com.log.out", None, False)],
-               lambda t_, p: render_main(t_, p, "vendor"))
+    b.write_logs("vendor", per_host=False)
     return b
 
 
@@ -1223,8 +969,8 @@ def failing_disk():
         tr = t0 + timedelta(seconds=41 * k + rng.randrange(0, 9), milliseconds=rng.randrange(0, 999))
         rd = f"{UUID['dn3']}-ChunkReader-{rng.randrange(1, 12)}"
         msg = f"Unexpected read size. expected: {CHUNK}, actual: {actual}"
-        b.main("dn3", tr, "ERROR", rd, L_CU, msg, mark=f"read_size_{k}")
-        b.main("dn3", tr + ms(1), "WARN", rd, L_KVH, m_kvh("ReadChunk", msg, "CONTAINER_INTERNAL_ERROR"),
+        b.main("dn3", tr, "ERROR", rd, L.CHUNK_UTILS, msg, mark=f"read_size_{k}")
+        b.main("dn3", tr + ms(1), "WARN", rd, L.KEY_VALUE_HANDLER, m_kvh("ReadChunk", msg, "CONTAINER_INTERNAL_ERROR"),
                stack_read_chunk(msg), mark=f"read_kvh_{k}")
         b.audit("dn3", tr + ms(2), "ERROR",
                 audit_body("READ_CHUNK", {"blockData": block_id(cid, lid, bcs[cid] - 17 * (k + 1)),
@@ -1241,7 +987,7 @@ def failing_disk():
                        f"for chunk={lid}_chunk_{n} expected length={CHUNK} actual length={max(actual, 0)} for block "
                        f"{block_id(cid, lid, bcs[cid] - 17 * (k + 1))}")
             ts = tr + ms(rng.randrange(900, 4000))
-            b.main("dn3", ts, "ERROR", f"{UUID['dn3']}-OnDemandContainerDataScanner-0", L_SCAN,
+            b.main("dn3", ts, "ERROR", f"{UUID['dn3']}-OnDemandContainerDataScanner-0", L.ON_DEMAND_SCANNER,
                    f"Corruption detected in container [{cid}]. Marking it UNHEALTHY. Container has 1 error: {err}",
                    mark=f"scan_{cid}")
             b.cont("dn3", ts + ms(6), "ERROR", cont_msg(cid, bcs[cid], "UNHEALTHY", 3, f"Container has 1 error: {err}"),
@@ -1249,26 +995,15 @@ def failing_disk():
             src = "dn2" if p == Q else "dn1"
             tgt = "dn1" if p == Q else "dn4"
             trm = ts + timedelta(minutes=3, milliseconds=rng.randrange(0, 900))
-            b.main("scm1", trm, "INFO", "scm1-UnderReplicatedProcessor", L_RM,
-                   f"Sending command [replicateContainerCommand: cmdID: {6100 + k}, encodedToken: \"\", term: 0, "
-                   f"deadlineMsSinceEpoch: 0, containerId={cid}, replicaIndex=0, targetNode={b.dd(tgt)}, "
-                   f"priority=NORMAL] for container {container_info(cid, 'CLOSED', T('2026-08-20 16:02:44.318'), p)} "
-                   f"to {b.dd(src)} with datanode deadline {epoch_ms(trm) + 1800000} and scm deadline "
-                   f"{epoch_ms(trm) + 2400000}", mark=f"scm_replicate_{cid}")
+            b.main("scm1", trm, "INFO", "scm1-UnderReplicatedProcessor", L.REPLICATION_MANAGER,
+                   rm_sending(replicate_command(6100 + k, cid, b.dd(tgt)),
+                              container_info(cid, "CLOSED", T("2026-08-20 16:02:44.318"), p), b.dd(src),
+                              epoch_ms(trm) + 1800000, epoch_ms(trm) + 2400000), mark=f"scm_replicate_{cid}")
     close_container(b, rng, t("01:48:33.402"), Q, 1051, 15760, cmd0=5901)
     create_container(b, rng, t("01:48:51.870"), Q, 1055)
     # vendor-managed layout (no thread), per-host folders, role-named files with .log.out.N rotations
-    rot = {"dn3": [(t("01:30:00.000"), ".2.gz"), (t("02:30:00.000"), ".1")],
-           "dn2": [(t("02:05:00.000"), ".1")]}
-    for dn in ("dn1", "dn2", "dn3", "dn4"):
-        n, fq = b.h[dn]["name"], b.h[dn]["fqdn"]
-        base = f"{n}/hadoop-cmf-ozone-HDDS_DATANODE-{fq}.log.out"
-        files = [(base + suf, until, suf.endswith(".gz")) for until, suf in rot.get(dn, [])] + [(base, None, False)]
-        emit_files(b, dn, "main", files, lambda t_, p: render_main(t_, p, "vendor"))
-        emit_files(b, dn, "audit", [(f"{n}/dn-audit-{fq}.log", None, False)], render_audit)
-        emit_files(b, dn, "container", [(f"{n}/dn-container-{fq}.log", None, False)], render_container)
-    emit_files(b, "scm1", "main", [("scm1/hadoop-cmf-ozone-STORAGE_CONTAINER_MANAGER-scm1.example.com.log.out", None, False)],
-               lambda t_, p: render_main(t_, p, "vendor"))
+    b.write_logs("vendor", rot_main={"dn3": [(t("01:30:00.000"), ".2.gz"), (t("02:30:00.000"), ".1")],
+                                     "dn2": [(t("02:05:00.000"), ".1")]})
     return b
 
 
@@ -1277,12 +1012,12 @@ def failing_disk():
 # ----------------------------------------------------------------------------------------------------------
 EXPECTED = {
     "HDDS-17675-bug-info": [
-        {"rule": "reused-write-future", "entity": f"block:1042:{B}", "confidence": "likely"},
-        {"rule": "reused-write-future", "entity": f"block:1042:{C}", "confidence": "likely"},
+        finding(RULE, f"block:1042:{B}", "likely"),
+        finding(RULE, f"block:1042:{C}", "likely"),
     ],
     "HDDS-17675-bug-debug": [
-        {"rule": "reused-write-future", "entity": f"block:1042:{B}", "confidence": "confirmed"},
-        {"rule": "reused-write-future", "entity": f"block:1042:{C}", "confidence": "confirmed"},
+        finding(RULE, f"block:1042:{B}", "confirmed"),
+        finding(RULE, f"block:1042:{C}", "confirmed"),
     ],
     "HDDS-17675-control-clean-failover": [],
     "HDDS-17675-control-failing-disk": [],
@@ -1294,9 +1029,9 @@ IDS_MD = f"""## Identities
 |---|---|
 | cluster | `{CLUSTER}` |
 | dn1 / dn2 / dn3 / dn4 | `{UUID['dn1']}` / `{UUID['dn2']}` / `{UUID['dn3']}` / `{UUID['dn4']}` |
-| pipeline P (dn1, dn2, dn3) | `Pipeline-{P}`, Ratis `{group(P)}` |
-| pipeline Q (dn2, dn3, dn4) | `Pipeline-{Q}`, Ratis `{group(Q)}` |
-| pipeline R (dn1, dn2, dn4) | `Pipeline-{R}`, Ratis `{group(R)}` |
+| pipeline P (dn1, dn2, dn3) | `Pipeline-{P}`, Ratis `{ratis_group(P)}` |
+| pipeline Q (dn2, dn3, dn4) | `Pipeline-{Q}`, Ratis `{ratis_group(Q)}` |
+| pipeline R (dn1, dn2, dn4) | `Pipeline-{R}`, Ratis `{ratis_group(R)}` |
 | containers | 1042, 1043 on P; 1048, 1051, 1053-1055 on Q; 1060, 1061 on R; 1012, 1017, 1023 old CLOSED |
 """
 
@@ -1404,7 +1139,7 @@ Blocks: B = `{B}` (container 1042, key 1), C = `{C}` (1042, key 2); X/Y/Z = `{X}
   dn2/dn3 hold the chunk (nothing logged there).
 
 ## Evidence chain (file:line)
-Preconditions (dn1, group {group(P)}):
+Preconditions (dn1, group {ratis_group(P)}):
 * `{w['perf_slow']}` (and the lines around it): dn-audit PERFORMANCE WRITE_CHUNK records of 1-10 s on 1042/1043.
 * `{w['role_change']}`: `changes role from    LEADER to FOLLOWER at term 7 for candidate:{UUID['dn2']}`.
 * `{w['leader_change']}`: `change Leader from null to {UUID['dn2']} at term 7 for APPEND_ENTRIES`.
@@ -1420,7 +1155,7 @@ Effects (dn1 only):
 * `{w['unhealthy']}`: `Marked Container UNHEALTHY, ContainerID: 1042`; dn-container `{w['cont_unhealthy']}`
   `State=UNHEALTHY ... WRITE_FAILURE`; SCM `{w['scm_finalize']}` `FINALIZE (i.e. CLOSING) Container #1042 (OPEN,
   ...) r0 (UNHEALTHY, ...) from dn {UUID['dn1']}(dn1.example.com/10.20.1.11)` with the later close command
-  naming `pipelineID=Pipeline-{P}` (joins container 1042 to {group(P)}).
+  naming `pipelineID=Pipeline-{P}` (joins container 1042 to {ratis_group(P)}).
 * `{w['read_size']}`: ERROR `Unexpected read size. expected: 4194304, actual: -1`; `{w['read_kvh']}`: WARN
   `Operation: ReadChunk ... Result: CONTAINER_INTERNAL_ERROR`; audit `{w['audit_read']}` READ_CHUNK FAILURE
   `blockData: conID: 1042 locID: {B} bcsId: 18345` -> block `1042:{B}` (the block name is only in the audit line).
@@ -1586,23 +1321,16 @@ right after a truncate (datanode.md 3.A, second benign look-alike).
 
 
 # ----------------------------------------------------------------------------------------------------------
-def reset(name):
-    d = SAMPLES / name
-    if d.exists():
-        shutil.rmtree(d)
-
-
 def main():
     out = {}
     for name, fn in (("HDDS-17675-bug-info", bug_info), ("HDDS-17675-bug-debug", bug_debug),
                      ("HDDS-17675-control-clean-failover", clean_failover),
                      ("HDDS-17675-control-failing-disk", failing_disk)):
-        d = SAMPLES / name
-        reset(name)
         b = fn()
-        (d / "EXPECTED.json").write_text(json.dumps(EXPECTED[name], indent=2) + "\n")
-        (d / "SOURCE.md").write_text(source_md(name, b.where))
-        out[name] = b.where
+        where = {mark: b.out.at(mark) for mark in b.out.where}
+        b.out.expected(EXPECTED[name])
+        b.out.text("SOURCE.md", source_md(name, where))
+        out[name] = where
     # evidence locations (file:line of each marked record), also cited in SOURCE.md
     print(json.dumps(out, indent=1, sort_keys=True))
 

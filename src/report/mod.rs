@@ -16,10 +16,10 @@ pub use sarif::{log as sarif_log, run as sarif_run};
 pub use text::{explain, kinds_table, replay_lines, rules_table, stats_json, stats_text};
 
 use crate::cli::ScanFormat;
-use crate::pipeline::Parsed;
 use crate::when::DisplayZone;
 use oztrace_analyzer::Analysis;
 use oztrace_analyzer::graph::EdgeKind;
+use oztrace_analyzer::load::Parsed;
 use oztrace_analyzer::trace::EventId;
 use oztrace_parser::input::Unreadable;
 use oztrace_parser::time::format_rfc3339;
@@ -48,7 +48,13 @@ pub struct ReportInputs {
 
 impl ReportInputs {
     pub fn from_parsed(parsed: &Parsed) -> ReportInputs {
-        let mut unreadable = parsed.unreadable.clone();
+        // Inputs whose reading failed inside oztrace are listed with the unreadable ones.
+        let mut unreadable: Vec<Unreadable> = parsed
+            .unreadable
+            .iter()
+            .chain(&parsed.errors)
+            .cloned()
+            .collect();
         unreadable.sort_by(|a, b| (&a.path, &a.reason).cmp(&(&b.path, &b.reason)));
         ReportInputs {
             files: parsed.streams.len() as u64,

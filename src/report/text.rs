@@ -4,10 +4,10 @@
 //! (`--color`, NO_COLOR, CLICOLOR_FORCE, a terminal or not: anstream).
 
 use super::{Document, FindingDoc, View, WindowDoc, excerpt};
-use crate::pipeline::Parsed;
 use crate::when::DisplayZone;
 use anstyle::{AnsiColor, Style};
 use oztrace_analyzer::Analysis;
+use oztrace_analyzer::load::Parsed;
 use oztrace_parser::entity::Entity;
 use oztrace_rules::{Rule, RuleDoc};
 use std::fmt::Write;

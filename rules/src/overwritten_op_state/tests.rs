@@ -3,11 +3,9 @@
 use super::*;
 use crate::{LoggingCoverage, Settings};
 use oztrace_analyzer::ReplayOptions;
-use oztrace_parser::catalog;
+use oztrace_analyzer::load::events_of_text;
 use oztrace_parser::event::Event;
-use oztrace_parser::record::{ReadOptions, read_records};
 use oztrace_parser::source::Component;
-use std::sync::Arc;
 
 const DN: &str = "4f6a2c1e-8b3d-4e2a-9c71-0d5e8f3a1b27";
 const DN3: &str = "4f6a2c1e-8b3d-4e2a-9c71-0d5e8f3a1b27(dn3.example.com/10.0.1.13)";
@@ -53,29 +51,13 @@ fn parse(lines: &[Line]) -> Vec<Event> {
                 Component::ScmAudit,
             ),
         };
-        let mut records = Vec::new();
-        let (_, error) = read_records(&mut text.as_bytes(), &ReadOptions::default(), &mut |r| {
-            records.push(r)
-        });
-        assert!(error.is_none());
-        let record = records.pop().expect("one record");
-        let typed =
-            catalog::classify(&record, component).unwrap_or_else(|| panic!("untyped: {msg}"));
-        events.push(Event {
-            ts: record.ts,
-            host: Arc::from(*host),
-            component,
-            level: record.level,
-            thread: record.thread,
-            logger: record.logger,
-            entities: typed.entities,
-            data: typed.data,
-            file: Arc::from(format!("{host}.log")),
-            line: n as u64 + 1,
-            continuation_lines: 0,
-            text: record.message,
-            copies: Vec::new(),
-        });
+        let file = format!("{host}.log");
+        let (typed, untyped) = events_of_text(&text, host, &file, component);
+        assert!(untyped.is_empty(), "untyped: {msg}");
+        events.extend(typed.into_iter().map(|mut event| {
+            event.line = n as u64 + 1;
+            event
+        }));
     }
     events.sort_by_key(|e| e.ts);
     events

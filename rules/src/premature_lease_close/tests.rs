@@ -1,8 +1,7 @@
 use super::*;
 use crate::{LoggingCoverage, Settings};
+use oztrace_analyzer::load::events_of_text;
 use oztrace_analyzer::{Analysis, ReplayOptions};
-use oztrace_parser::catalog::classify;
-use oztrace_parser::record::{ReadOptions, read_records};
 use oztrace_parser::source::Component;
 
 const KEY: &str = "key:/logs/raw/apps/c.log";
@@ -63,28 +62,17 @@ fn block_written(time: &str, thread: &str, local: u64, length: u64) -> String {
 fn trace(lines: &[(&str, Component, String)]) -> Trace {
     let mut events = Vec::new();
     for (n, (host, component, line)) in lines.iter().enumerate() {
-        let text = format!("{line}\n");
-        let mut records = Vec::new();
-        read_records(&mut text.as_bytes(), &ReadOptions::default(), &mut |r| {
-            records.push(r)
-        });
-        let record = records.remove(0);
-        let typed = classify(&record, *component).unwrap_or_else(|| panic!("untyped: {line}"));
-        events.push(Event {
-            ts: record.ts,
-            host: (*host).into(),
-            component: *component,
-            level: record.level,
-            thread: record.thread,
-            logger: record.logger,
-            entities: typed.entities,
-            data: typed.data,
-            file: format!("{host}/log").into(),
-            line: n as u64 + 1,
-            continuation_lines: 0,
-            text: record.message,
-            copies: Vec::new(),
-        });
+        let (typed, untyped) = events_of_text(
+            &format!("{line}\n"),
+            host,
+            &format!("{host}/log"),
+            *component,
+        );
+        assert!(untyped.is_empty(), "untyped: {line}");
+        events.extend(typed.into_iter().map(|mut event| {
+            event.line = n as u64 + 1;
+            event
+        }));
     }
     Trace::from_ordered(events, 2_000)
 }

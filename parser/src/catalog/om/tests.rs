@@ -909,7 +909,7 @@ fn audit_event(host: &str, line: u64, ts: i64, text: &str) -> Event {
         component: Component::OmAudit,
         level: r.level,
         thread: None,
-        logger: r.logger.clone(),
+        logger: r.logger.as_deref().map(Into::into),
         entities: t.entities,
         data: t.data,
         file: format!("{host}/om-audit-{host}.log").into(),

@@ -1,0 +1,1051 @@
+//! The one pipeline from the user's inputs to an analysed trace: bytes → records → typed events
+//! → one time order → graph and state machines. The binary, the benchmarks and the tests all
+//! come through here: [`load`] for the whole path, [`read_inputs_streaming`] for the commands
+//! that only read (`stats`, `events`), [`events_of_text`] for tests that type a few lines.
+//!
+//! Work is split by input unit (a file, an archive, stdin) over a rayon pool, so both cores are
+//! busy across files; an archive is read member by member in one pass. Each stream's typed events
+//! are buffered (the trace keeps only typed events, never raw lines) and its summary kept for
+//! `stats` and the report's coverage.
+
+use crate::trace::Trace;
+use crate::{Analysis, ReplayOptions, prefilter};
+use oztrace_parser::catalog;
+use oztrace_parser::catalog::EventData;
+use oztrace_parser::catalog::om::OmEvent;
+use oztrace_parser::entity::Entity;
+use oztrace_parser::event::{Event, Names};
+use oztrace_parser::input::{
+    self, Compression, ConfigFile, InputFile, InputUnit, StreamSink, Unreadable,
+};
+use oztrace_parser::layout::Layout;
+use oztrace_parser::record::{ReadOptions, Record, Skip, StreamSummary, read_records};
+use oztrace_parser::source::{Component, Level, SourceResolver, rotation_key};
+use oztrace_parser::time::TimeZones;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::io::BufRead;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+use std::sync::{Arc, mpsc};
+
+/// How far a run is, for a progress bar: the stage, and the decompressed bytes read so far
+/// across threads (updated per MiB).
+#[derive(Debug, Default)]
+pub struct Progress {
+    bytes: AtomicU64,
+    stage: AtomicU8,
+}
+
+/// The stages of a [`load`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    Reading,
+    Merging,
+    Analysing,
+}
+
+impl Stage {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Stage::Reading => "reading logs",
+            Stage::Merging => "merging into one time order",
+            Stage::Analysing => "replaying the state machines",
+        }
+    }
+}
+
+impl Progress {
+    pub fn bytes(&self) -> u64 {
+        self.bytes.load(Ordering::Relaxed)
+    }
+
+    pub fn stage(&self) -> Stage {
+        match self.stage.load(Ordering::Relaxed) {
+            0 => Stage::Reading,
+            1 => Stage::Merging,
+            _ => Stage::Analysing,
+        }
+    }
+
+    fn enter(&self, stage: Stage) {
+        self.stage.store(stage as u8, Ordering::Relaxed);
+    }
+}
+
+/// What [`load`] does.
+#[derive(Debug, Clone)]
+pub struct LoadOptions {
+    pub read: ReadConfig,
+    /// `--since` / `--until`.
+    pub window: Window,
+    /// Clock skew tolerated between hosts (`--skew`), in milliseconds.
+    pub skew_ms: i64,
+    pub replay: ReplayOptions,
+    /// Leave unparsed the records no consumer needs ([`crate::prefilter`]): `scan`.
+    pub prefilter: bool,
+}
+
+/// What [`load`] gives: what was read (coverage, configuration, failures) and its analysis.
+pub struct Loaded {
+    pub parsed: Parsed,
+    pub analysis: Analysis,
+}
+
+/// Reads every input, keeps the typed events inside the window, merges them into one time order
+/// and analyses them (graph, state machines).
+pub fn load(paths: &[PathBuf], options: &LoadOptions) -> Loaded {
+    let mut read = options.read.clone();
+    if options.prefilter {
+        read.skip = Some(prefilter::first_pass());
+    }
+    let mut parsed = read_inputs_streaming(paths, &read, &mut |_| {});
+    if options.prefilter {
+        read_anchored(paths, &options.read, &mut parsed);
+    }
+    let progress = options.read.progress.as_deref();
+    progress.inspect(|p| p.enter(Stage::Merging));
+    options.window.apply(&mut parsed);
+    let trace = build_trace(&mut parsed, options.skew_ms);
+    progress.inspect(|p| p.enter(Stage::Analysing));
+    let analysis = Analysis::run(trace, options.replay);
+    Loaded { parsed, analysis }
+}
+
+/// The prefilter's second pass: the anchored keys' records, from the OM audit streams of the hosts
+/// that wrote an anchor, spliced into their streams in line order.
+fn read_anchored(paths: &[PathBuf], config: &ReadConfig, parsed: &mut Parsed) {
+    let mut anchors: BTreeSet<Entity> = BTreeSet::new();
+    let mut hosts: BTreeSet<Arc<str>> = BTreeSet::new();
+    for stream in &parsed.streams {
+        for event in &stream.events {
+            if let EventData::Om(OmEvent::AuditCommitKey(audit)) = &event.data
+                && audit.system
+            {
+                anchors.extend(
+                    event
+                        .entities
+                        .iter()
+                        .filter(|e| matches!(e, Entity::Key(_)))
+                        .cloned(),
+                );
+                hosts.insert(Arc::clone(&event.host));
+            }
+        }
+    }
+    if anchors.is_empty() {
+        return;
+    }
+    let units: BTreeSet<usize> = parsed
+        .streams
+        .iter()
+        .filter(|s| s.summary.skipped > 0 && hosts.contains(&s.host))
+        .map(|s| s.unit)
+        .collect();
+    let config = ReadConfig {
+        skip: Some(prefilter::second_pass(&anchors)),
+        progress: None,
+        ..config.clone()
+    };
+    let mut by_file: HashMap<Arc<str>, usize> = HashMap::new();
+    for (i, stream) in parsed.streams.iter().enumerate() {
+        by_file.insert(Arc::clone(&stream.file), i);
+    }
+    let again = read_units(paths, &config, Some(&units), &mut |_| {});
+    for stream in again.streams {
+        let Some(&i) = by_file.get(&stream.file) else {
+            continue;
+        };
+        let anchored = stream
+            .events
+            .into_iter()
+            .filter(|e| e.entities.iter().any(|entity| anchors.contains(entity)));
+        let events = &mut parsed.streams[i].events;
+        events.extend(anchored);
+        // Both passes emit in line order; a stable sort keeps it.
+        events.sort_by_key(|e| e.line);
+    }
+}
+
+/// Moves the typed events out of the streams into one time order (OM audit copies merged).
+pub fn build_trace(parsed: &mut Parsed, skew_ms: i64) -> Trace {
+    let mut streams = parsed.take_events();
+    catalog::om::merge_audit_copies(&mut streams, skew_ms);
+    Trace::merge(streams, skew_ms)
+}
+
+/// `--since` / `--until`: events outside are dropped before analysis.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Window {
+    pub since: Option<i64>,
+    pub until: Option<i64>,
+}
+
+impl Window {
+    pub fn is_open(&self) -> bool {
+        self.since.is_none() && self.until.is_none()
+    }
+
+    fn contains(&self, ts: i64) -> bool {
+        self.since.is_none_or(|s| ts >= s) && self.until.is_none_or(|u| ts <= u)
+    }
+
+    /// Keeps a stream's events inside the window. An untimed event (a line without a time of
+    /// its own) goes with the timed event before it in its file, as the trace places it; a
+    /// stream with no time at all cannot be placed and is dropped.
+    pub fn retain(&self, events: &mut Vec<Event>) {
+        if self.is_open() {
+            return;
+        }
+        let mut placed = events.iter().find_map(|e| e.ts);
+        events.retain(|event| {
+            if event.ts.is_some() {
+                placed = event.ts;
+            }
+            placed.is_some_and(|ts| self.contains(ts))
+        });
+    }
+
+    /// [`Window::retain`] on every stream.
+    pub fn apply(&self, parsed: &mut Parsed) {
+        for stream in &mut parsed.streams {
+            self.retain(&mut stream.events);
+        }
+    }
+}
+
+/// The events of log text read as one file of `host`: the typed ones, and the messages of the
+/// records the catalogue did not type (tests assert on both).
+pub fn events_of_text(
+    text: &str,
+    host: &str,
+    file: &str,
+    component: Component,
+) -> (Vec<Event>, Vec<String>) {
+    let (host, file): (Arc<str>, Arc<str>) = (Arc::from(host), Arc::from(file));
+    let mut events = Vec::new();
+    let mut untyped = Vec::new();
+    let mut names = Names::default();
+    let options = ReadOptions::default();
+    let (_, error) =
+        read_records(
+            &mut text.as_bytes(),
+            &options,
+            &mut |record| match catalog::classify(&record, component) {
+                Some(typed) => events.push(Event::of_record(
+                    record,
+                    Some(typed),
+                    Arc::clone(&host),
+                    component,
+                    Arc::clone(&file),
+                    &mut names,
+                )),
+                None => untyped.push(record.message),
+            },
+        );
+    // Reading from memory cannot fail.
+    debug_assert!(error.is_none());
+    (events, untyped)
+}
+
+/// How many distinct unrecognized message shapes a stream tracks (bounded memory).
+const MAX_SHAPES: usize = 2048;
+
+/// Options of one read.
+#[derive(Debug, Clone)]
+pub struct ReadConfig {
+    pub zones: TimeZones,
+    pub forced_layout: Option<Arc<Layout>>,
+    /// Which records become events in the outcome.
+    pub keep: Keep,
+    pub jobs: usize,
+    /// Where a progress bar reads how far the run is.
+    pub progress: Option<Arc<Progress>>,
+    /// OM audit lines left unparsed (see [`crate::prefilter`]); counted as typed records.
+    pub skip: Option<Skip>,
+}
+
+impl ReadConfig {
+    /// Reads with the built-in layouts in UTC on every available core.
+    pub fn new(keep: Keep) -> ReadConfig {
+        ReadConfig {
+            zones: TimeZones::default(),
+            forced_layout: None,
+            keep,
+            jobs: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            progress: None,
+            skip: None,
+        }
+    }
+}
+
+/// Which records a read keeps as events.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Keep {
+    /// Counts only (`stats`).
+    Nothing,
+    /// Typed events (`scan`, `replay`, `events`).
+    Typed,
+    /// Every record, unrecognized ones as `unrecognized` events (`events --all`).
+    All,
+}
+
+/// What one log stream gave.
+#[derive(Debug)]
+pub struct StreamOutcome {
+    pub file: Arc<str>,
+    /// The stream's host (a compose stream has several: the most frequent one here).
+    pub host: Arc<str>,
+    pub component: Component,
+    pub summary: StreamSummary,
+    pub bytes: u64,
+    pub typed: u64,
+    pub unrecognized: u64,
+    /// INFO-or-above records of this stream, and how many of them were typed.
+    pub info_records: u64,
+    pub info_typed: u64,
+    pub shapes: HashMap<String, u64>,
+    /// Loggers seen at DEBUG/TRACE per host.
+    pub verbose_loggers: Vec<(Arc<str>, String, Level)>,
+    pub events: Vec<Event>,
+    /// The input unit it was read from (its index in discovery order).
+    pub unit: usize,
+}
+
+/// Everything read from the inputs.
+#[derive(Debug, Default)]
+pub struct Parsed {
+    /// In input order: units as discovered, streams of a unit as read, rotations oldest first.
+    pub streams: Vec<StreamOutcome>,
+    pub unreadable: Vec<Unreadable>,
+    pub configs: Vec<ConfigFile>,
+    pub skipped: Vec<String>,
+    /// Inputs whose reading failed inside oztrace (a caught panic): the run goes on without them
+    /// and ends with the internal-error status.
+    pub errors: Vec<Unreadable>,
+}
+
+impl Parsed {
+    pub fn records(&self) -> u64 {
+        self.streams.iter().map(|s| s.summary.records).sum()
+    }
+    pub fn typed(&self) -> u64 {
+        self.streams.iter().map(|s| s.typed).sum()
+    }
+    pub fn unrecognized(&self) -> u64 {
+        self.streams.iter().map(|s| s.unrecognized).sum()
+    }
+    pub fn bytes(&self) -> u64 {
+        self.streams.iter().map(|s| s.bytes).sum()
+    }
+
+    /// Takes every stream's events, one buffer per stream in input order.
+    pub fn take_events(&mut self) -> Vec<Vec<Event>> {
+        self.streams
+            .iter_mut()
+            .map(|s| std::mem::take(&mut s.events))
+            .collect()
+    }
+}
+
+/// Reads every input; `on_stream` sees each stream in input order as soon as it and every
+/// stream before it are read, and may take its events, so that a caller that writes them out
+/// holds at most a few units' events in memory: workers run at most two units per thread
+/// ahead of the stream being delivered.
+///
+/// Units are read on a rayon pool of `config.jobs` threads. A unit whose reading panics is caught
+/// there (`catch_unwind` per unit): it is named in [`Parsed::errors`] and the rest is still read.
+pub fn read_inputs_streaming(
+    paths: &[PathBuf],
+    config: &ReadConfig,
+    on_stream: &mut dyn FnMut(&mut StreamOutcome),
+) -> Parsed {
+    read_units(paths, config, None, on_stream)
+}
+
+/// [`read_inputs_streaming`] of the units whose indexes are in `only` (all when `None`).
+fn read_units(
+    paths: &[PathBuf],
+    config: &ReadConfig,
+    only: Option<&BTreeSet<usize>>,
+    on_stream: &mut dyn FnMut(&mut StreamOutcome),
+) -> Parsed {
+    let discovery = input::discover(paths);
+    let mut units = discovery.units;
+    // Rotated files of one log are read oldest first.
+    units.sort_by_cached_key(|unit| {
+        let key = rotation_key(unit.display());
+        (key.stream, std::cmp::Reverse(key.age))
+    });
+    let mut parsed = Parsed {
+        unreadable: discovery.unreadable,
+        configs: discovery.configs,
+        skipped: discovery.skipped,
+        ..Parsed::default()
+    };
+    let indexes: Vec<usize> = match only {
+        Some(only) => only.iter().copied().filter(|&i| i < units.len()).collect(),
+        None => (0..units.len()).collect(),
+    };
+    let threads = config.jobs.max(1).min(indexes.len().max(1));
+    let read = |n: usize| {
+        let i = indexes[n];
+        let unit: &InputUnit = &units[i];
+        let mut result = caught(unit.display(), || read_unit(unit, config));
+        for stream in &mut result.streams {
+            stream.unit = i;
+        }
+        result
+    };
+    let delivered = in_order(indexes.len(), threads, &read, &mut |unit: UnitResult| {
+        for mut stream in unit.streams {
+            on_stream(&mut stream);
+            parsed.streams.push(stream);
+        }
+        parsed.unreadable.extend(unit.unreadable);
+        parsed.configs.extend(unit.configs);
+        parsed.errors.extend(unit.error);
+    });
+    if let Err(e) = delivered {
+        parsed.errors.push(Unreadable {
+            path: "-".into(),
+            reason: format!("internal error: cannot start the reading threads: {e}"),
+        });
+    }
+    parsed.unreadable.sort_by(|a, b| a.path.cmp(&b.path));
+    parsed
+}
+
+/// Runs `work(0..n)` on a pool of `threads` and hands each result to `deliver` in index order,
+/// at most [`UNITS_AHEAD`] per thread ahead of the one being delivered (bounded memory). `work`
+/// must not panic (wrap it in [`caught`]): every index is then delivered exactly once.
+fn in_order<T: Send>(
+    n: usize,
+    threads: usize,
+    work: &(dyn Fn(usize) -> T + Sync),
+    deliver: &mut dyn FnMut(T),
+) -> Result<(), rayon::ThreadPoolBuildError> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|i| format!("oztrace-read-{i}"))
+        .build()?;
+    let window = UNITS_AHEAD * threads;
+    let (sender, receiver) = mpsc::channel::<(usize, T)>();
+    pool.in_place_scope(|scope| {
+        let mut waiting: BTreeMap<usize, T> = BTreeMap::new();
+        let mut delivered = 0;
+        let mut receive = |delivered: &mut usize| {
+            // Every spawned index sends exactly once, so this returns.
+            if let Ok((i, result)) = receiver.recv() {
+                waiting.insert(i, result);
+            }
+            while let Some(result) = waiting.remove(delivered) {
+                deliver(result);
+                *delivered += 1;
+            }
+        };
+        for i in 0..n {
+            while i - delivered >= window {
+                receive(&mut delivered);
+            }
+            let sender = sender.clone();
+            scope.spawn(move |_| {
+                // The receiver outlives the scope: a send cannot fail.
+                let _ = sender.send((i, work(i)));
+            });
+        }
+        while delivered < n {
+            receive(&mut delivered);
+        }
+    });
+    Ok(())
+}
+
+/// Runs `read` for the input `display`; a panic inside becomes an internal error naming the input,
+/// and what the input gave before it is dropped (it cannot be trusted).
+fn caught(display: &str, read: impl FnOnce() -> UnitResult) -> UnitResult {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(read)) {
+        Ok(result) => result,
+        Err(payload) => {
+            let message = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".to_string());
+            UnitResult {
+                error: Some(Unreadable {
+                    path: display.to_string(),
+                    reason: format!("internal error while reading: {message}"),
+                }),
+                ..UnitResult::default()
+            }
+        }
+    }
+}
+
+/// How many units per thread may be read ahead of the one being delivered.
+const UNITS_AHEAD: usize = 2;
+
+#[derive(Default)]
+struct UnitResult {
+    streams: Vec<StreamOutcome>,
+    unreadable: Vec<Unreadable>,
+    configs: Vec<ConfigFile>,
+    error: Option<Unreadable>,
+}
+
+struct Sink<'a> {
+    config: &'a ReadConfig,
+    result: UnitResult,
+}
+
+impl StreamSink for Sink<'_> {
+    fn log(&mut self, file: &InputFile, reader: &mut dyn BufRead) -> std::io::Result<()> {
+        let large = file.size.is_none_or(|size| size >= PIPELINE_BYTES);
+        let (outcome, error) = if file.compression != Compression::None && large {
+            read_pipelined(file, reader, self.config)
+        } else {
+            read_stream(file, reader, self.config)
+        };
+        self.result.streams.push(outcome);
+        match error {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    fn config(&mut self, config: ConfigFile) {
+        self.result.configs.push(config);
+    }
+
+    fn unreadable(&mut self, item: Unreadable) {
+        self.result.unreadable.push(item);
+    }
+}
+
+/// Compressed streams this large (on disk; or of unknown size) are decompressed on this thread
+/// while a second one splits and classifies their records: one big `.gz` uses both cores.
+const PIPELINE_BYTES: u64 = 4 << 20;
+/// Decompressed bytes handed over at a time, and how many may wait.
+const BLOCK_BYTES: usize = 1 << 20;
+const BLOCKS_AHEAD: usize = 4;
+
+/// [`read_stream`] with decompression (this thread) and record work (a scoped thread)
+/// overlapped. A read error ends the stream after the records before it, as in one thread.
+fn read_pipelined(
+    file: &InputFile,
+    reader: &mut dyn BufRead,
+    config: &ReadConfig,
+) -> (StreamOutcome, Option<std::io::Error>) {
+    let (blocks, received) = mpsc::sync_channel::<Vec<u8>>(BLOCKS_AHEAD);
+    std::thread::scope(|scope| {
+        let parser = scope.spawn(move || {
+            let mut blocks = BlockReader {
+                received,
+                block: Vec::new(),
+                at: 0,
+            };
+            read_stream(file, &mut blocks, config)
+        });
+        let error = loop {
+            let (block, error) = read_block(reader);
+            let end = block.is_empty();
+            // What came before an error is handed over first. The parser only hangs up when it
+            // panicked: the join below says so.
+            let hung_up = !end && blocks.send(block).is_err();
+            if end || hung_up || error.is_some() {
+                break error;
+            }
+        };
+        drop(blocks);
+        match parser.join() {
+            Ok((outcome, parse_error)) => (outcome, error.or(parse_error)),
+            // Re-raised here, the unit's catch names the input.
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    })
+}
+
+/// Up to [`BLOCK_BYTES`] from `reader` (empty at the end), and the read error that ended it early.
+fn read_block(reader: &mut dyn BufRead) -> (Vec<u8>, Option<std::io::Error>) {
+    let mut block = vec![0u8; BLOCK_BYTES];
+    let mut filled = 0;
+    let mut error = None;
+    while filled < block.len() {
+        match reader.read(&mut block[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => {
+                error = Some(e);
+                break;
+            }
+        }
+    }
+    block.truncate(filled);
+    (block, error)
+}
+
+/// The receiving end of [`read_pipelined`]: the blocks, read as one stream.
+struct BlockReader {
+    received: mpsc::Receiver<Vec<u8>>,
+    block: Vec<u8>,
+    at: usize,
+}
+
+impl std::io::Read for BlockReader {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        let available = self.fill_buf()?;
+        let n = available.len().min(out.len());
+        out[..n].copy_from_slice(&available[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl BufRead for BlockReader {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        if self.at == self.block.len() {
+            match self.received.recv() {
+                Ok(block) => {
+                    self.block = block;
+                    self.at = 0;
+                }
+                // The sender is done: the end of the stream.
+                Err(_) => return Ok(&[]),
+            }
+        }
+        Ok(&self.block[self.at..])
+    }
+
+    fn consume(&mut self, amount: usize) {
+        self.at = (self.at + amount).min(self.block.len());
+    }
+}
+
+fn read_unit(unit: &InputUnit, config: &ReadConfig) -> UnitResult {
+    let mut sink = Sink {
+        config,
+        result: UnitResult::default(),
+    };
+    unit.read(&mut sink);
+    sink.result
+}
+
+/// How many bytes a stream reads between updates of the shared progress counter.
+const PROGRESS_STEP: u64 = 1 << 20;
+
+/// Counts bytes as they are read, for coverage and throughput.
+struct Counting<'a> {
+    inner: &'a mut dyn BufRead,
+    bytes: u64,
+    /// The shared counter, and how much of `bytes` it already has.
+    progress: Option<(&'a AtomicU64, u64)>,
+}
+
+impl Counting<'_> {
+    fn advance(&mut self, n: u64) {
+        self.bytes += n;
+        if let Some((counter, reported)) = &mut self.progress
+            && self.bytes - *reported >= PROGRESS_STEP
+        {
+            counter.fetch_add(self.bytes - *reported, Ordering::Relaxed);
+            *reported = self.bytes;
+        }
+    }
+
+    fn finish_progress(&mut self) {
+        if let Some((counter, reported)) = &mut self.progress {
+            counter.fetch_add(self.bytes - *reported, Ordering::Relaxed);
+            *reported = self.bytes;
+        }
+    }
+}
+
+impl std::io::Read for Counting<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.advance(n as u64);
+        Ok(n)
+    }
+}
+
+impl BufRead for Counting<'_> {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        self.inner.fill_buf()
+    }
+    fn consume(&mut self, amount: usize) {
+        self.advance(amount as u64);
+        self.inner.consume(amount);
+    }
+}
+
+fn preferred_layout(
+    file: &InputFile,
+    component: Option<Component>,
+    config: &ReadConfig,
+) -> Option<Arc<Layout>> {
+    let is_audit = component.is_some_and(Component::is_audit_like);
+    if !is_audit && let Some(forced) = &config.forced_layout {
+        return Some(Arc::clone(forced));
+    }
+    let pattern = file.layout_pattern()?;
+    Layout::custom(pattern).ok().map(Arc::new)
+}
+
+fn read_stream(
+    file: &InputFile,
+    reader: &mut dyn BufRead,
+    config: &ReadConfig,
+) -> (StreamOutcome, Option<std::io::Error>) {
+    let file_name: Arc<str> = Arc::from(file.display.as_str());
+    let file_host = file.hint.host.clone();
+    let options = ReadOptions {
+        preferred: preferred_layout(file, file.hint.component, config),
+        zones: config.zones.clone(),
+        host: file_host.clone(),
+        // The prefilter's literals are OM audit wordings.
+        skip: config
+            .skip
+            .clone()
+            .filter(|_| file.hint.component == Some(Component::OmAudit)),
+    };
+    let mut hosts: HashMap<String, Arc<str>> = HashMap::new();
+    let mut host_counts: HashMap<Arc<str>, u64> = HashMap::new();
+    let mut component_counts = [0u64; Component::ALL.len()];
+    let mut resolver = SourceResolver::new(file.hint.clone());
+    let mut outcome = StreamOutcome {
+        file: Arc::clone(&file_name),
+        host: Arc::from(file_host.as_deref().unwrap_or("unknown")),
+        component: file.hint.component.unwrap_or(Component::Unknown),
+        summary: StreamSummary::default(),
+        bytes: 0,
+        typed: 0,
+        unrecognized: 0,
+        info_records: 0,
+        info_typed: 0,
+        shapes: HashMap::new(),
+        verbose_loggers: Vec::new(),
+        events: Vec::new(),
+        unit: 0,
+    };
+    let mut counting = Counting {
+        inner: reader,
+        bytes: 0,
+        progress: config.progress.as_deref().map(|p| (&p.bytes, 0)),
+    };
+    let mut verbose_seen: std::collections::HashSet<(Arc<str>, String)> = Default::default();
+    let mut names = Names::default();
+    let (summary, error) = read_records(&mut counting, &options, &mut |record: Record| {
+        let resolved = resolver.resolve(&record);
+        let component = resolved.component;
+        let host_name = resolved.host.unwrap_or("unknown");
+        let host = match hosts.get(host_name) {
+            Some(host) => Arc::clone(host),
+            None => {
+                let host: Arc<str> = Arc::from(host_name);
+                hosts.insert(host_name.to_string(), Arc::clone(&host));
+                host
+            }
+        };
+        *host_counts.entry(Arc::clone(&host)).or_default() += 1;
+        component_counts[component as usize] += 1;
+        if let (Some(level @ (Level::Debug | Level::Trace)), Some(logger)) =
+            (record.level, &record.logger)
+            && verbose_seen.insert((Arc::clone(&host), logger.clone()))
+        {
+            outcome
+                .verbose_loggers
+                .push((Arc::clone(&host), logger.clone(), level));
+        }
+        let info = record.level.is_some_and(|l| l >= Level::Info);
+        if info {
+            outcome.info_records += 1;
+        }
+        // Counting only: an OM audit key record is typed whatever its fields, no need to build it.
+        let counted_typed = config.keep == Keep::Nothing
+            && component == Component::OmAudit
+            && !record.headerless
+            && prefilter::certainly_typed(&record.message);
+        let typed = if record.headerless || counted_typed {
+            None
+        } else {
+            catalog::classify(&record, component)
+        };
+        if counted_typed || typed.is_some() {
+            outcome.typed += 1;
+            if info {
+                outcome.info_typed += 1;
+            }
+            if config.keep == Keep::Nothing {
+                return;
+            }
+        } else {
+            outcome.unrecognized += 1;
+            count_shape(&mut outcome.shapes, &record.message);
+            if config.keep != Keep::All {
+                return;
+            }
+        }
+        outcome.events.push(Event::of_record(
+            record,
+            typed,
+            host,
+            component,
+            Arc::clone(&file_name),
+            &mut names,
+        ));
+    });
+    counting.finish_progress();
+    // The buffer's growth slack (up to half of it) is not kept until the merge.
+    outcome.events.shrink_to_fit();
+    // Skipped records are OM audit records of kinds the catalogue types, at INFO.
+    outcome.typed += summary.skipped;
+    outcome.info_records += summary.skipped;
+    outcome.info_typed += summary.skipped;
+    outcome.summary = summary;
+    outcome.bytes = counting.bytes;
+    // A stream of several hosts or components (compose, kubectl, a shipper's export, a test's
+    // one-JVM output) is shown by its most frequent ones.
+    if let Some((component, _)) = Component::ALL
+        .into_iter()
+        .zip(component_counts)
+        .filter(|(_, n)| *n > 0)
+        .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
+    {
+        outcome.component = component;
+    }
+    if let Some((host, _)) = host_counts
+        .into_iter()
+        .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
+    {
+        outcome.host = host;
+    }
+    (outcome, error)
+}
+
+fn count_shape(shapes: &mut HashMap<String, u64>, message: &str) {
+    thread_local! {
+        static SHAPE: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+    }
+    SHAPE.with_borrow_mut(|shape| {
+        shape.clear();
+        write_shape(message, shape);
+        if let Some(n) = shapes.get_mut(shape.as_str()) {
+            *n += 1;
+        } else if shapes.len() < MAX_SHAPES {
+            shapes.insert(shape.clone(), 1);
+        }
+    });
+}
+
+/// Writes the shape of the message's first 120 bytes into `out` (no allocation per word): numbers,
+/// ids, hex and paths masked, so that lines of one statement group together:
+/// `Container #1051 closed on 10.0.1.5` → `Container #N closed on N.N.N.N`.
+fn write_shape(message: &str, out: &mut String) {
+    let mut cut = message.len().min(120);
+    while !message.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    for (i, word) in message[..cut].split(' ').enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        if word.len() > 1 && word.contains('/') {
+            out.push_str("<path>");
+            continue;
+        }
+        // Runs of letters and digits: a run that is all hex with a digit in it is an id or a
+        // number (`1051`, `eeef75e3`, `0x1f`), masked; words stay.
+        let bytes = word.as_bytes();
+        let mut start = 0;
+        while start < bytes.len() {
+            if !bytes[start].is_ascii_alphanumeric() {
+                let end = start
+                    + bytes[start..]
+                        .iter()
+                        .take_while(|b| !b.is_ascii_alphanumeric())
+                        .count();
+                out.push_str(&word[start..end]);
+                start = end;
+                continue;
+            }
+            let end = start
+                + bytes[start..]
+                    .iter()
+                    .take_while(|b| b.is_ascii_alphanumeric())
+                    .count();
+            let run = &bytes[start..end];
+            let is_id = run.iter().any(u8::is_ascii_digit)
+                && run.iter().all(|b| b.is_ascii_hexdigit() || *b == b'x');
+            out.push_str(if is_id { "N" } else { &word[start..end] });
+            start = end;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::trace::tests::event;
+
+    #[test]
+    fn a_panicking_unit_is_named_and_the_others_are_delivered_in_order() {
+        let work = |i: usize| {
+            caught(&format!("unit{i}"), || {
+                if i == 3 {
+                    panic!("boom in unit 3");
+                }
+                UnitResult {
+                    configs: Vec::new(),
+                    unreadable: vec![Unreadable {
+                        path: format!("unit{i}"),
+                        reason: "ok".into(),
+                    }],
+                    ..UnitResult::default()
+                }
+            })
+        };
+        let mut seen = Vec::new();
+        in_order(9, 2, &work, &mut |result: UnitResult| {
+            seen.push(match result.error {
+                Some(e) => format!("{}: {}", e.path, e.reason),
+                None => result.unreadable[0].path.clone(),
+            });
+        })
+        .expect("pool");
+        assert_eq!(seen.len(), 9);
+        assert_eq!(seen[2], "unit2");
+        assert_eq!(
+            seen[3],
+            "unit3: internal error while reading: boom in unit 3"
+        );
+        assert_eq!(seen[8], "unit8");
+    }
+
+    #[test]
+    fn blocks_read_back_as_the_stream_they_were_cut_from() {
+        let text: String = (0..50_000).map(|i| format!("line {i}\n")).collect();
+        let (blocks, received) = mpsc::sync_channel::<Vec<u8>>(2);
+        let mut source = text.as_bytes();
+        let reading = std::thread::spawn(move || {
+            let mut reader = BlockReader {
+                received,
+                block: Vec::new(),
+                at: 0,
+            };
+            let mut back = String::new();
+            std::io::Read::read_to_string(&mut reader, &mut back).map(|_| back)
+        });
+        loop {
+            let (block, error) = read_block(&mut source);
+            assert!(error.is_none());
+            if block.is_empty() {
+                break;
+            }
+            blocks.send(block).expect("reader alive");
+        }
+        drop(blocks);
+        assert_eq!(reading.join().expect("no panic").expect("read"), text);
+    }
+
+    #[test]
+    fn a_pipelined_stream_keeps_the_records_before_a_read_error_and_reports_it() {
+        struct Failing(Vec<u8>, usize);
+        impl std::io::Read for Failing {
+            fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+                if self.1 >= self.0.len() {
+                    return Err(std::io::Error::new(
+                        std::io::ErrorKind::UnexpectedEof,
+                        "truncated gzip",
+                    ));
+                }
+                let n = (self.0.len() - self.1).min(out.len()).min(1000);
+                out[..n].copy_from_slice(&self.0[self.1..self.1 + n]);
+                self.1 += n;
+                Ok(n)
+            }
+        }
+        let text: String = (0..3000)
+            .map(|i| format!("2026-08-20 14:12:03,551 [main] INFO a.b.C: line {i}\n"))
+            .collect();
+        let display = "scm1/ozone-hadoop-scm-scm1.log.gz";
+        let file = InputFile {
+            display: display.into(),
+            hint: oztrace_parser::source::hint_from_path(display),
+            rotation: rotation_key(display),
+            log4j: None,
+            size: None,
+            compression: Compression::Gzip,
+        };
+        let mut reader = std::io::BufReader::new(Failing(text.into_bytes(), 0));
+        let (outcome, error) = read_pipelined(&file, &mut reader, &ReadConfig::new(Keep::All));
+        assert_eq!(outcome.summary.records, 3000);
+        assert_eq!(outcome.events.len(), 3000);
+        assert!(error.expect("the error").to_string().contains("truncated"));
+    }
+
+    #[test]
+    fn the_time_window_drops_events_outside_it_and_keeps_untimed_lines_with_their_neighbour() {
+        let events = vec![
+            event("h", "f", 1, Some(0), vec![]),
+            event("h", "f", 2, Some(500), vec![]),
+            event("h", "f", 3, Some(1200), vec![]),
+            event("h", "f", 4, None, vec![]),
+            event("h", "f", 5, Some(3000), vec![]),
+        ];
+        let stream = StreamOutcome {
+            file: Arc::from("f"),
+            host: Arc::from("h"),
+            component: Component::Scm,
+            summary: Default::default(),
+            bytes: 0,
+            typed: 0,
+            unrecognized: 0,
+            info_records: 0,
+            info_typed: 0,
+            shapes: Default::default(),
+            verbose_loggers: Vec::new(),
+            events,
+            unit: 0,
+        };
+        let mut parsed = Parsed {
+            streams: vec![stream],
+            ..Parsed::default()
+        };
+        let window = Window {
+            since: Some(500),
+            until: Some(1200),
+        };
+        window.apply(&mut parsed);
+        let lines: Vec<u64> = parsed.streams[0].events.iter().map(|e| e.line).collect();
+        // The untimed line 4 follows the event at 1200 in the stream.
+        assert_eq!(lines, [2, 3, 4]);
+        Window::default().apply(&mut parsed);
+        assert_eq!(parsed.streams[0].events.len(), 3);
+    }
+
+    fn message_shape(message: &str) -> String {
+        let mut out = String::new();
+        write_shape(message, &mut out);
+        out
+    }
+
+    #[test]
+    fn shapes_mask_numbers_ids_and_paths() {
+        assert_eq!(
+            message_shape("Container #1051 closed on 10.0.1.5 at /data/disk1/hdds"),
+            "Container #N closed on N.N.N.N at <path>"
+        );
+        assert_eq!(
+            message_shape("Node 0d7c3a51-93e2-4b0a-8f61-2c5e9d4b7a18 is dead"),
+            "Node N-N-N-N-N is dead"
+        );
+        assert_eq!(
+            message_shape("Node eeef75e3-b676-4243-868a-0f77f54eb9ab is dead"),
+            "Node N-N-N-N-N is dead"
+        );
+        assert_eq!(message_shape("WARN deadbeef cafe"), "WARN deadbeef cafe");
+        let long = format!("{}é tail", "x".repeat(119));
+        assert_eq!(message_shape(&long), "x".repeat(119));
+    }
+}

@@ -1,0 +1,113 @@
+//! `scan`'s prefilter leaves unparsed the OM audit records no consumer needs
+//! (oztrace_analyzer::prefilter). It must change nothing: on every sample and on a generated
+//! bundle with every scenario injected, the report (findings with their evidence, gaps, coverage
+//! counts) is the same with the prefilter on and off; and `stats`, which counts OM audit key
+//! records without building them, counts what the full path counts.
+
+mod common;
+
+use serde_json::Value;
+use std::path::Path;
+use std::process::Command;
+
+fn report(dir: &Path, prefilter: bool) -> Value {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_oztrace"));
+    command.args(["scan", "--format", "json"]);
+    if !prefilter {
+        command.arg("--no-prefilter");
+    }
+    let out = command.arg(dir).output().expect("oztrace runs");
+    let mut json: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{}: not JSON ({e})", dir.display()));
+    // The tool's version and run time are not part of the comparison.
+    if let Some(map) = json.as_object_mut() {
+        map.remove("tool");
+    }
+    json
+}
+
+/// Records, typed events and unrecognized records summed over `stats --format json`'s files.
+fn stats_totals(dir: &Path) -> Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_oztrace"))
+        .args(["stats", "--format", "json"])
+        .arg(dir)
+        .output()
+        .expect("oztrace runs");
+    let json: Value = serde_json::from_slice(&out.stdout).expect("stats JSON");
+    let files = json["files"].as_array().cloned().unwrap_or_default();
+    let sum = |field: &str| {
+        files
+            .iter()
+            .map(|f| f[field].as_u64().unwrap_or(0))
+            .sum::<u64>()
+    };
+    serde_json::json!({
+        "records": sum("records"),
+        "typed_events": sum("typed_events"),
+        "unrecognized": sum("unrecognized"),
+    })
+}
+
+fn same_with_and_without(dir: &Path) -> Result<(), String> {
+    let (on, off) = (report(dir, true), report(dir, false));
+    for part in ["findings", "gaps", "inputs"] {
+        if on[part] != off[part] {
+            return Err(format!(
+                "{}: `{part}` differs with the prefilter:\non:  {}\noff: {}",
+                dir.display(),
+                on[part],
+                off[part]
+            ));
+        }
+    }
+    let full = &off["inputs"];
+    let counted = stats_totals(dir);
+    for field in ["records", "typed_events", "unrecognized"] {
+        if counted[field] != full[field] {
+            return Err(format!(
+                "{}: stats counts {field} {} where the full path counts {}",
+                dir.display(),
+                counted[field],
+                full[field]
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn every_sample_gives_the_same_report_with_and_without_the_prefilter() {
+    let dirs = common::samples();
+    assert!(dirs.len() > 20);
+    let problems: Vec<String> = dirs
+        .iter()
+        .filter_map(|d| same_with_and_without(d).err())
+        .collect();
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn a_generated_bundle_gives_the_same_report_with_and_without_the_prefilter() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let bundle = dir.path().join("bundle");
+    let mut options = oztrace_gen::Options::new(bundle.clone());
+    options.size = 6 << 20;
+    options.hours = 30;
+    options.rotate = 1 << 20;
+    options.inject = 2;
+    options.seed = 5;
+    let summary = oztrace_gen::generate(&options).expect("generate");
+    assert!(
+        summary
+            .expected()
+            .any(|e| e.rule == "premature-lease-close")
+    );
+    let on = report(&bundle, true);
+    assert!(
+        on["findings"]
+            .as_array()
+            .is_some_and(|f| f.len() == summary.expected().count()),
+        "the injected findings are there"
+    );
+    same_with_and_without(&bundle).unwrap_or_else(|e| panic!("{e}"));
+}
