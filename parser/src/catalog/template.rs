@@ -26,8 +26,6 @@ pub enum Slot {
     Bool,
     /// An enum constant (`IN_SERVICE`, `QUASI_CLOSED`): upper-case letters and `_`.
     Word,
-    /// A UUID (`java.util.UUID.toString`).
-    Uuid,
     /// `DatanodeDetails.toString()` (`uuid(host/ip)`) or, up to 1.3, `toDebugString()`.
     Datanode,
     /// A Ratis `RaftGroupMemberId` (`<peer>@group-<12 HEX>`).
@@ -113,7 +111,6 @@ impl Slot {
             Slot::Word => {
                 !value.is_empty() && value.bytes().all(|b| b.is_ascii_uppercase() || b == b'_')
             }
-            Slot::Uuid => entity::is_uuid(value),
             Slot::Datanode => datanode_whole(value).is_some(),
             Slot::Member => entity::member_id(value).is_some_and(|(_, n)| n == value.len()),
             Slot::Daemon => entity::member_id(value).is_some_and(|(_, n)| {

@@ -93,7 +93,6 @@ fn sample(slot: Slot, i: usize) -> (String, Option<String>) {
         Slot::I64 => same(format!("-{n}")),
         Slot::Bool => same(i.is_multiple_of(2).to_string()),
         Slot::Word => same(format!("STATE_{}", letter(i))),
-        Slot::Uuid => same(uuid(100 + i)),
         Slot::Datanode => (datanode(i), Some(uuid(i))),
         Slot::Member => (
             format!("{}@group-{:012X}", uuid(200 + i), 0xC0FFEE + i),
