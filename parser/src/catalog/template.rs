@@ -9,6 +9,7 @@ use crate::entity::{self, DatanodeRef, Entity};
 use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 use memchr::memmem::Finder;
 use rustc_hash::FxHashMap;
+use std::sync::OnceLock;
 
 /// What a `{}` prints. A value must have its slot's shape (surrounding spaces aside) for the
 /// template to match, so where a literal recurs in the text the split that types is the one taken.
@@ -95,6 +96,23 @@ impl Slot {
         )
     }
 
+    /// Whether a value of this shape can never hold byte `b`: the literal after it, when it
+    /// starts with `b`, then starts at the first `b`.
+    fn never_holds(self, b: u8) -> bool {
+        match self {
+            Slot::U64 => !b.is_ascii_digit(),
+            Slot::I64 => !b.is_ascii_digit() && b != b'-',
+            Slot::Bool => !b.is_ascii_lowercase(),
+            Slot::Word => !b.is_ascii_uppercase() && b != b'_',
+            Slot::Group => !b.is_ascii_alphanumeric() && b != b'-',
+            // Peer ids, `@group-<HEX>` and a daemon's class name.
+            Slot::Member | Slot::Daemon => {
+                !(b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'@' | b'$'))
+            }
+            _ => false,
+        }
+    }
+
     /// Whether `value` (already trimmed) has this slot's shape.
     pub fn accepts(self, value: &str) -> bool {
         let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
@@ -114,8 +132,11 @@ impl Slot {
             Slot::Datanode => datanode_whole(value).is_some(),
             Slot::Member => entity::member_id(value).is_some_and(|(_, n)| n == value.len()),
             Slot::Daemon => entity::member_id(value).is_some_and(|(_, n)| {
-                value[n..].is_empty()
-                    || Slot::Name.accepts(value[n..].strip_prefix('-').unwrap_or(""))
+                let name = &value[n..];
+                name.is_empty()
+                    || name.strip_prefix('-').is_some_and(|name| {
+                        !name.is_empty() && name.bytes().all(|b| !Slot::Daemon.never_holds(b))
+                    })
             }),
             Slot::Group => value
                 .strip_prefix("group-")
@@ -387,6 +408,9 @@ struct Compiled {
     /// The index of its anchor (the longest literal on the first line) in the catalogue's
     /// automaton; `None` when the template has no literal text.
     anchor: Option<usize>,
+    /// For a multi-line template, a searcher of its anchor: a record whose first line lacks it
+    /// is passed over before its lines are joined.
+    first_line: Option<Finder<'static>>,
 }
 
 impl Compiled {
@@ -406,6 +430,7 @@ impl Compiled {
             literals,
             multiline: slots.iter().any(|s| s.multiline()),
             anchor: None,
+            first_line: None,
         }
     }
 
@@ -422,9 +447,10 @@ impl Compiled {
             .unwrap_or("")
     }
 
-    /// Splits `text` into the placeholders' values, or `None` when it is not this template.
+    /// Splits `text` (trimmed of white space) into the placeholders' values, or `None` when it is
+    /// not this template.
     fn fill<'a>(&self, slots: &[Slot], text: &'a str) -> Option<Values<'a>> {
-        let rest = text.trim_ascii().strip_prefix(self.head)?;
+        let rest = text.strip_prefix(self.head)?;
         let mut values = Values {
             items: [""; MAX_SLOTS],
             len: 0,
@@ -454,6 +480,23 @@ impl Compiled {
                 }
                 _ => false,
             };
+        }
+        let first = literal.as_bytes()[0];
+        if !first.is_ascii_whitespace() && slots[i].never_holds(first) {
+            // The value ends at the first such byte: the literal is there or nowhere.
+            let Some(at) = memchr::memchr(first, rest.as_bytes()) else {
+                return false;
+            };
+            let value = rest[..at].trim_ascii();
+            if !rest[at..].starts_with(literal) || !slots[i].accepts(value) {
+                return false;
+            }
+            caps.push(value);
+            if self.fill_from(slots, i + 1, &rest[at + literal.len()..], caps) {
+                return true;
+            }
+            caps.len = i;
+            return false;
         }
         let finder = &self.finders[i];
         let mut from = 0;
@@ -487,7 +530,10 @@ pub struct Catalogue<E: 'static> {
     by_logger: FxHashMap<&'static str, Vec<(WrittenBy, Vec<usize>)>>,
     /// Every statement, for records without a logger.
     every: Vec<usize>,
-    anchors: AhoCorasick,
+    /// Each distinct anchor once, and their automaton, built when a record without a logger first
+    /// needs it (most layouts print the logger).
+    anchors: Vec<&'static str>,
+    automaton: OnceLock<AhoCorasick>,
 }
 
 impl<E> Catalogue<E> {
@@ -499,6 +545,9 @@ impl<E> Catalogue<E> {
         let mut anchors: Vec<&'static str> = Vec::new();
         for (c, s) in compiled.iter_mut().zip(statements) {
             let text = c.anchor_text(s.slots);
+            if c.multiline {
+                c.first_line = Some(Finder::new(text.as_bytes()));
+            }
             if text.is_empty() {
                 continue;
             }
@@ -530,13 +579,8 @@ impl<E> Catalogue<E> {
             compiled,
             by_logger,
             every: (0..statements.len()).collect(),
-            // A contiguous NFA: built in microseconds where a DFA of these anchors takes
-            // milliseconds at every start, and as fast on messages this short.
-            anchors: AhoCorasick::builder()
-                .match_kind(MatchKind::Standard)
-                .kind(Some(AhoCorasickKind::ContiguousNFA))
-                .build(&anchors)
-                .expect("catalogue anchors compile"),
+            anchors,
+            automaton: OnceLock::new(),
         }
     }
 
@@ -544,7 +588,7 @@ impl<E> Catalogue<E> {
     /// prints no logger) whose template matches and whose builder types the values.
     pub fn classify(&self, input: &Input<'_>) -> Option<(&'static Statement<E>, E, Vec<Entity>)> {
         let record = input.record;
-        let message = record.message.as_str();
+        let message = record.message.trim_ascii();
         let merged: Vec<usize>;
         let candidates: &[usize] = match record.logger.as_deref() {
             None => &self.every,
@@ -587,7 +631,22 @@ impl<E> Catalogue<E> {
             }
             let statement = &self.statements[i];
             let text = if compiled.multiline && !record.continuation.is_empty() {
-                full.get_or_insert_with(|| record.full_text()).as_str()
+                if compiled
+                    .first_line
+                    .as_ref()
+                    .is_some_and(|anchor| anchor.find(message.as_bytes()).is_none())
+                {
+                    continue;
+                }
+                full.get_or_insert_with(|| {
+                    let mut text =
+                        String::with_capacity(message.len() + 1 + record.continuation.len());
+                    text.push_str(message);
+                    text.push('\n');
+                    text.push_str(&record.continuation);
+                    text
+                })
+                .trim_ascii()
             } else {
                 message
             };
@@ -608,7 +667,15 @@ impl<E> Catalogue<E> {
 
     fn anchors_in(&self, message: &str) -> [u64; ANCHOR_WORDS] {
         let mut seen = [0u64; ANCHOR_WORDS];
-        for m in self.anchors.find_overlapping_iter(message) {
+        let automaton = self.automaton.get_or_init(|| {
+            // A contiguous NFA: quick to build, and as fast as a DFA on messages this short.
+            AhoCorasick::builder()
+                .match_kind(MatchKind::Standard)
+                .kind(Some(AhoCorasickKind::ContiguousNFA))
+                .build(&self.anchors)
+                .expect("catalogue anchors compile")
+        });
+        for m in automaton.find_overlapping_iter(message) {
             let p = m.pattern().as_usize();
             seen[p / 64] |= 1 << (p % 64);
         }
@@ -685,7 +752,7 @@ pub(crate) use catalogue;
 /// template whose placeholders are all text, as statements are split.
 pub fn split<'a>(template: &'static str, text: &'a str) -> Option<Vec<&'a str>> {
     let slots = vec![Slot::Text; placeholders(template)];
-    let values = Compiled::new(template, &slots).fill(&slots, text)?;
+    let values = Compiled::new(template, &slots).fill(&slots, text.trim_ascii())?;
     Some(values.as_slice().to_vec())
 }
 
@@ -712,7 +779,7 @@ mod tests {
 
     fn fill(template: &'static str, slots: &[Slot], text: &str) -> Option<Vec<String>> {
         Compiled::new(template, slots)
-            .fill(slots, text)
+            .fill(slots, text.trim_ascii())
             .map(|v| v.as_slice().iter().map(|s| s.to_string()).collect())
     }
 
@@ -747,6 +814,29 @@ mod tests {
             Some(strings(&["a , Result: b", "CHUNK_FILE_INCONSISTENCY"]))
         );
         assert_eq!(fill("took {}ms", &[U64], "took 12xms"), None);
+        // A value that cannot hold the literal's first byte ends at it: the first `:` after a
+        // member id is the literal's or the line is not the template.
+        let member = "3f2b@group-D2C8A1B9F0E4-SegmentedRaftLogWorker";
+        assert_eq!(
+            fill(
+                "{}: Rolling segment {} to index:{}",
+                &[Daemon, Text, U64],
+                &format!("{member}: Rolling segment log_1 to index:7")
+            ),
+            Some(strings(&[member, "log_1", "7"]))
+        );
+        assert_eq!(
+            fill(
+                "{}: Rolling {}",
+                &[Daemon, Text],
+                &format!("{member}:x: Rolling y")
+            ),
+            None
+        );
+        assert_eq!(
+            fill("{}, {} done", &[U64, U64], "12, 13 done"),
+            Some(strings(&["12", "13"]))
+        );
         // A trailing space of the template is not required of the message.
         assert_eq!(
             fill("Replica {} ", &[Text], "Replica x"),
