@@ -310,7 +310,8 @@ impl OmEvent {
 /// What one statement's builder returns.
 type Built = (OmEvent, Vec<Entity>);
 
-const AUDIT_TEMPLATE: &str = "user={} | ip={} | op={} {params} | ret={}";
+/// `AuditMessage.formMessage`: user, ip, op, the params map, the result.
+const AUDIT_TEMPLATE: &str = "user={} | ip={} | op={} {} | ret={}";
 const OPEN_KEY_CLEANUP: &str = "org.apache.hadoop.ozone.om.service.OpenKeyCleanupService";
 const BACKGROUND_SERVICE: &str = "org.apache.hadoop.hdds.utils.BackgroundService";
 const STATE_MACHINE: &str = "org.apache.hadoop.ozone.om.ratis.OzoneManagerStateMachine";
