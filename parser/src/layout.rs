@@ -152,7 +152,9 @@ fn split_viewer_stamp(line: &str) -> Option<(i64, &str)> {
     }
     let end = line.find(' ')?;
     let stamp = &line[..end];
-    if !(stamp.ends_with('Z') || stamp[19..].contains(['+', '-'])) {
+    // The offset follows the seconds (byte 19); bytes, since the text may be shorter or not ASCII.
+    let after_seconds = stamp.as_bytes().get(19..).unwrap_or_default();
+    if !(stamp.ends_with('Z') || after_seconds.iter().any(|b| matches!(b, b'+' | b'-'))) {
         return None;
     }
     Some((parse_rfc3339(stamp)?, &line[end + 1..]))
@@ -357,6 +359,15 @@ mod tests {
         // A log4j2 ISO8601 date is no viewer stamp.
         let log4j2 = "2026-08-20T14:02:10,331 [main] INFO a.B: x";
         assert_eq!(split_prefix(log4j2, false).rest, log4j2);
+        // Short or non-ASCII stamp-like words are no stamps (and no panic).
+        for line in [
+            "2026-09-14T07:33 INFO something happened here",
+            "2026-09-14T07:33:0é+ INFO x",
+            "2026-09-14T€ INFO something happened here",
+        ] {
+            assert_eq!(split_prefix(line, false).rest, line);
+            assert_eq!(split_prefix(line, true).rest, line);
+        }
     }
 
     #[test]
