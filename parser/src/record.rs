@@ -12,10 +12,14 @@ use std::collections::BTreeMap;
 use std::io::{self, BufRead};
 use std::sync::Arc;
 
-/// Lines read before the layout is chosen.
+/// Lines read before the layout is chosen, unless they hold more than `DETECTION_BYTES`.
 const DETECTION_LINES: usize = 200;
+const DETECTION_BYTES: usize = 1 << 20;
 /// Continuation text kept per record; longer tails are counted but not stored.
 const MAX_CONTINUATION_BYTES: usize = 64 * 1024;
+/// Bytes kept of one line: memory follows this, not the input (a file without a newline, a
+/// gigabyte line). The rest is counted and the record marked truncated.
+pub const MAX_LINE_BYTES: usize = 256 * 1024;
 
 /// One log entry.
 #[derive(Debug, Clone, PartialEq)]
@@ -76,6 +80,18 @@ pub struct StreamSummary {
     pub last_ts: Option<i64>,
     /// Headers read by a different built-in layout than the file's (mixed streams).
     pub other_layout_headers: u64,
+    /// Records with bytes not kept (past [`MAX_LINE_BYTES`] in a line or the continuation cap);
+    /// their text ends with a `[… N bytes not kept]` mark.
+    pub truncated_records: u64,
+    pub bytes_not_kept: u64,
+}
+
+impl StreamSummary {
+    /// Lines were read but not one of them as a header of any layout: the stream is in a format
+    /// oztrace does not know (whatever reader produced the records, this is checked last).
+    pub fn matched_nothing(&self) -> bool {
+        self.layout.is_none() && self.lines > 0
+    }
 }
 
 /// Reads records from `reader` and hands each to `emit` in input order. On a read error
@@ -88,54 +104,97 @@ pub fn read_records(
 ) -> (StreamSummary, Option<io::Error>) {
     let mut splitter = Splitter::new(options, emit);
     let mut buf = Vec::with_capacity(512);
-    let mut head: Vec<String> = Vec::new();
+    let mut head: Vec<(String, u64)> = Vec::new();
+    let mut head_bytes = 0;
     let mut error = None;
     loop {
         buf.clear();
-        match reader.read_until(b'\n', &mut buf) {
-            Ok(0) => break,
-            Ok(_) => {}
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+        let not_kept = match read_line_capped(reader, &mut buf, MAX_LINE_BYTES) {
+            Ok(None) => break,
+            Ok(Some(not_kept)) => not_kept,
             Err(e) => {
                 error = Some(e);
                 break;
             }
-        }
+        };
         while matches!(buf.last(), Some(b'\n' | b'\r')) {
             buf.pop();
         }
         // Valid UTF-8 is the rule; the lossy path (slower) only for lines that are not.
-        let line = match std::str::from_utf8(&buf) {
+        let mut line = match std::str::from_utf8(&buf) {
             Ok(valid) => std::borrow::Cow::Borrowed(valid),
             Err(_) => String::from_utf8_lossy(&buf),
         };
+        if not_kept > 0 {
+            line.to_mut().push_str(&not_kept_mark(not_kept));
+        }
         if splitter.detected.is_none() {
-            head.push(line.into_owned());
-            if head.len() >= DETECTION_LINES {
+            head_bytes += line.len();
+            head.push((line.into_owned(), not_kept));
+            if head.len() >= DETECTION_LINES || head_bytes >= DETECTION_BYTES {
                 splitter.start(&head);
-                for line in head.drain(..) {
-                    splitter.push(&line);
+                for (line, not_kept) in head.drain(..) {
+                    splitter.push(&line, not_kept);
                 }
             }
         } else {
-            splitter.push(&line);
+            splitter.push(&line, not_kept);
         }
     }
     if splitter.detected.is_none() {
         splitter.start(&head);
-        for line in head.drain(..) {
-            splitter.push(&line);
+        for (line, not_kept) in head.drain(..) {
+            splitter.push(&line, not_kept);
         }
     }
     (splitter.finish(), error)
+}
+
+/// ` [… N bytes not kept]`: the end of a line or record cut at a cap.
+fn not_kept_mark(bytes: u64) -> String {
+    format!(" [… {bytes} bytes not kept]")
+}
+
+/// Reads one line, newline included, keeping at most `cap` bytes of it in `buf`. Returns `None`
+/// at the end of the stream, else how many bytes of the line were read but not kept.
+fn read_line_capped(
+    reader: &mut dyn BufRead,
+    buf: &mut Vec<u8>,
+    cap: usize,
+) -> io::Result<Option<u64>> {
+    let mut read_any = false;
+    let mut not_kept = 0u64;
+    loop {
+        let available = match reader.fill_buf() {
+            Ok(available) => available,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if available.is_empty() {
+            return Ok(read_any.then_some(not_kept));
+        }
+        read_any = true;
+        let (used, done) = match memchr::memchr(b'\n', available) {
+            Some(at) => (at + 1, true),
+            None => (available.len(), false),
+        };
+        let keep = used.min(cap.saturating_sub(buf.len()));
+        buf.extend_from_slice(&available[..keep]);
+        not_kept += (used - keep) as u64;
+        reader.consume(used);
+        if done {
+            return Ok(Some(not_kept));
+        }
+    }
 }
 
 struct Splitter<'a> {
     options: &'a ReadOptions,
     emit: &'a mut dyn FnMut(Record),
     detected: Option<Option<Detected>>,
-    /// The open record of each service (`None` key outside compose streams).
-    pending: Vec<(Option<String>, Record)>,
+    /// The open record of each service (`None` key outside compose streams), and whether it was
+    /// truncated.
+    pending: Vec<(Option<String>, Record, bool)>,
     /// Finished records waiting for earlier pending ones, by line.
     finished: BTreeMap<u64, Record>,
     summary: StreamSummary,
@@ -155,15 +214,18 @@ impl<'a> Splitter<'a> {
         }
     }
 
-    fn start(&mut self, head: &[String]) {
-        self.detected = Some(layout::detect(head, self.options.preferred.as_ref()));
+    fn start(&mut self, head: &[(String, u64)]) {
+        let lines: Vec<String> = head.iter().map(|(line, _)| line.clone()).collect();
+        self.detected = Some(layout::detect(&lines, self.options.preferred.as_ref()));
     }
 
-    fn push(&mut self, raw: &str) {
+    /// One line; `not_kept` bytes of it were past the line cap.
+    fn push(&mut self, raw: &str, not_kept: u64) {
         self.summary.lines += 1;
+        self.summary.bytes_not_kept += not_kept;
         let line_no = self.summary.lines;
         let Some(Some(detected)) = &self.detected else {
-            self.headerless(line_no, None, raw);
+            self.headerless(line_no, None, raw, not_kept > 0);
             return;
         };
         let prefix = split_prefix(raw, detected.compose);
@@ -194,26 +256,39 @@ impl<'a> Splitter<'a> {
                     service: service.clone(),
                     headerless: false,
                 };
-                self.open(service, record);
+                self.open(service, record, not_kept > 0);
             }
-            None => match self.pending.iter_mut().find(|(s, _)| *s == service) {
-                Some((_, record)) => {
+            None => match self.pending.iter_mut().find(|(s, _, _)| *s == service) {
+                Some((_, record, truncated)) => {
                     record.continuation_lines += 1;
                     self.summary.continuation_lines += 1;
-                    if record.continuation.len() < MAX_CONTINUATION_BYTES {
+                    let kept = record.continuation.len() < MAX_CONTINUATION_BYTES;
+                    if kept {
                         if !record.continuation.is_empty() {
                             record.continuation.push('\n');
                         }
                         record.continuation.push_str(prefix.rest);
+                    } else {
+                        self.summary.bytes_not_kept += prefix.rest.len() as u64 + 1;
+                    }
+                    if (!kept || not_kept > 0) && !*truncated {
+                        *truncated = true;
+                        self.summary.truncated_records += 1;
+                        if !kept {
+                            record.continuation.push_str("\n[… continuation not kept]");
+                        }
                     }
                 }
-                None => self.headerless(line_no, service, prefix.rest),
+                None => self.headerless(line_no, service, prefix.rest, not_kept > 0),
             },
         }
     }
 
-    fn headerless(&mut self, line: u64, service: Option<String>, text: &str) {
+    fn headerless(&mut self, line: u64, service: Option<String>, text: &str, truncated: bool) {
         self.summary.headerless += 1;
+        if truncated {
+            self.summary.truncated_records += 1;
+        }
         let record = Record {
             line,
             ts: None,
@@ -231,18 +306,21 @@ impl<'a> Splitter<'a> {
         self.flush();
     }
 
-    fn open(&mut self, service: Option<String>, record: Record) {
-        if let Some(i) = self.pending.iter().position(|(s, _)| *s == service) {
-            let (_, done) = self.pending.swap_remove(i);
+    fn open(&mut self, service: Option<String>, record: Record, truncated: bool) {
+        if let Some(i) = self.pending.iter().position(|(s, _, _)| *s == service) {
+            let (_, done, _) = self.pending.swap_remove(i);
             self.finished.insert(done.line, done);
         }
-        self.pending.push((service, record));
+        if truncated {
+            self.summary.truncated_records += 1;
+        }
+        self.pending.push((service, record, truncated));
         self.flush();
     }
 
     /// Emits finished records that no pending record precedes.
     fn flush(&mut self) {
-        let oldest_pending = self.pending.iter().map(|(_, r)| r.line).min();
+        let oldest_pending = self.pending.iter().map(|(_, r, _)| r.line).min();
         while let Some(entry) = self.finished.first_entry() {
             if oldest_pending.is_some_and(|p| *entry.key() > p) {
                 break;
@@ -265,7 +343,7 @@ impl<'a> Splitter<'a> {
     }
 
     fn finish(mut self) -> StreamSummary {
-        for (_, record) in std::mem::take(&mut self.pending) {
+        for (_, record, _) in std::mem::take(&mut self.pending) {
             self.finished.insert(record.line, record);
         }
         self.flush();
@@ -446,6 +524,51 @@ om1_1       | 2026-08-20 14:12:03,553 [main] INFO om.OzoneManager: again
         assert!(error.is_none());
         assert_eq!(records.len(), 1);
         assert!(records[0].message.starts_with("caf\u{fffd} "));
+    }
+
+    #[test]
+    fn lines_and_records_past_the_caps_are_counted_and_marked_not_kept() {
+        // A header line of 3 MiB, then a record whose stack trace runs past the continuation cap,
+        // then a record followed by 5 MiB without any newline at all.
+        let mut bytes = b"2026-08-20 14:12:04,000 [main] INFO a.b.C: ".to_vec();
+        bytes.extend(std::iter::repeat_n(b'x', 3 << 20));
+        bytes.extend_from_slice(b"\n2026-08-20 14:12:05,000 [main] ERROR a.b.C: failed\n");
+        for _ in 0..3000 {
+            bytes.extend_from_slice(
+                b"\tat org.apache.hadoop.X.y(X.java:1) and a long tail of frames\n",
+            );
+        }
+        bytes.extend_from_slice(b"2026-08-20 14:12:06,000 [main] INFO a.b.C: ok\n");
+        bytes.extend(std::iter::repeat_n(b'z', 5 << 20));
+        let mut records = Vec::new();
+        let (summary, error) =
+            read_records(&mut bytes.as_slice(), &ReadOptions::default(), &mut |r| {
+                records.push(r)
+            });
+        assert!(error.is_none());
+        assert_eq!(records.len(), 3);
+        let first = &records[0];
+        assert!(first.message.len() < MAX_LINE_BYTES + 100);
+        let not_kept = (3 << 20) + 44 - MAX_LINE_BYTES;
+        assert!(
+            first
+                .message
+                .ends_with(&format!("[… {not_kept} bytes not kept]")),
+            "{}",
+            &first.message[first.message.len() - 60..]
+        );
+        assert_eq!(records[1].continuation_lines, 3000);
+        assert!(records[1].continuation.len() <= MAX_CONTINUATION_BYTES + 200);
+        assert!(
+            records[1]
+                .continuation
+                .ends_with("[… continuation not kept]")
+        );
+        assert_eq!(records[2].message, "ok");
+        let tail = &records[2].continuation;
+        assert!(tail.len() < MAX_LINE_BYTES + 100 && tail.ends_with("bytes not kept]"));
+        assert_eq!(summary.truncated_records, 3);
+        assert!(summary.bytes_not_kept > (8 << 20) - 2 * MAX_LINE_BYTES as u64);
     }
 
     #[test]

@@ -253,11 +253,32 @@ pub fn stats_text(parsed: &Parsed) -> String {
             let _ = writeln!(out, "    {n:>6}  {}", truncate(shape, 110));
         }
     }
+    out.push_str(&truncated_lines(parsed));
     for u in &parsed.unreadable {
         let _ = writeln!(out, "unreadable: {}: {}", u.path, u.reason);
     }
     for s in &parsed.skipped {
         let _ = writeln!(out, "skipped (not a log): {s}");
+    }
+    out
+}
+
+/// One line per stream that had records cut at the line or continuation cap.
+fn truncated_lines(parsed: &Parsed) -> String {
+    let mut out = String::new();
+    for s in parsed
+        .streams
+        .iter()
+        .filter(|s| s.summary.truncated_records > 0)
+    {
+        let _ = writeln!(
+            out,
+            "truncated: {}: {} records, {} bytes not kept (lines are kept up to {} KiB)",
+            s.file,
+            s.summary.truncated_records,
+            s.summary.bytes_not_kept,
+            oztrace_parser::record::MAX_LINE_BYTES >> 10
+        );
     }
     out
 }
@@ -287,6 +308,8 @@ pub fn stats_json(parsed: &Parsed) -> String {
                 "typed_events": s.typed,
                 "unrecognized": s.unrecognized,
                 "continuation_lines": s.summary.continuation_lines,
+                "truncated_records": s.summary.truncated_records,
+                "bytes_not_kept": s.summary.bytes_not_kept,
                 "info_records": s.info_records,
                 "info_typed": s.info_typed,
                 "first_ts": s.summary.first_ts.map(oztrace_parser::time::format_rfc3339),
