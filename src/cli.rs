@@ -64,6 +64,11 @@ pub struct InputArgs {
     /// Parser threads (default: all cores).
     #[arg(long, short = 'j')]
     pub jobs: Option<usize>,
+    /// Stop reading a compressed input that expands more than RATIO times its compressed size
+    /// (past 64 MiB): a decompression bomb. Logs compress 10 to 50 times.
+    #[arg(long, value_name = "RATIO", default_value_t = oztrace_parser::input::Limits::DEFAULT_MAX_EXPAND,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_expand: u64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -86,6 +86,9 @@ fn read_streaming(
         keep,
         jobs,
         progress: None,
+        limits: oztrace_parser::input::Limits {
+            max_expand: input.max_expand,
+        },
     };
     for path in &input.paths {
         if path.as_os_str() != "-" && !path.exists() {

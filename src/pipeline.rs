@@ -7,7 +7,9 @@
 
 use oztrace_parser::catalog::{self, EventData, Unrecognized};
 use oztrace_parser::event::Event;
-use oztrace_parser::input::{self, ConfigFile, InputFile, InputUnit, StreamSink, Unreadable};
+use oztrace_parser::input::{
+    self, ConfigFile, InputFile, InputUnit, Limits, StreamSink, Unreadable,
+};
 use oztrace_parser::layout::Layout;
 use oztrace_parser::record::{ReadOptions, Record, StreamSummary, read_records};
 use oztrace_parser::source::{Component, Level, rotation_key};
@@ -31,6 +33,7 @@ pub struct ReadConfig {
     pub jobs: usize,
     /// Decompressed bytes read so far, across threads, for a progress bar (updated per MiB).
     pub progress: Option<Arc<AtomicU64>>,
+    pub limits: Limits,
 }
 
 /// Which records a read keeps as events.
@@ -162,6 +165,9 @@ pub fn read_inputs_streaming(
     parsed
 }
 
+/// The contract's reason for a non-empty stream in which no record matched any layout.
+pub const UNRECOGNIZED_FORMAT: &str = "unrecognized format";
+
 /// How many units per thread may be read ahead of the one being delivered.
 const UNITS_AHEAD: usize = 2;
 
@@ -180,9 +186,12 @@ struct Sink<'a> {
 impl StreamSink for Sink<'_> {
     fn log(&mut self, file: &InputFile, reader: &mut dyn BufRead) -> std::io::Result<()> {
         let (outcome, error) = read_stream(file, reader, self.config);
+        let matched_nothing = outcome.summary.matched_nothing();
         self.result.streams.push(outcome);
         match error {
             Some(e) => Err(e),
+            // Checked on what every reader of the stream produced: text in no known format.
+            None if matched_nothing => Err(std::io::Error::other(UNRECOGNIZED_FORMAT)),
             None => Ok(()),
         }
     }
@@ -201,7 +210,7 @@ fn read_unit(unit: &InputUnit, config: &ReadConfig) -> UnitResult {
         config,
         result: UnitResult::default(),
     };
-    unit.read(&mut sink);
+    unit.read_within(&mut sink, &config.limits);
     sink.result
 }
 
