@@ -228,6 +228,22 @@ impl InputUnit {
     }
 }
 
+/// Reads any byte stream as standard input is read (sniffed, decoded, unpacked), naming it
+/// `display`; archive members are named as in the archive.
+pub fn read_reader(reader: impl Read, display: &str, sink: &mut dyn StreamSink, limits: &Limits) {
+    let origin = Origin {
+        display: display.to_string(),
+        hint_path: display.to_string(),
+        member_display_prefix: String::new(),
+        member_hint_prefix: String::new(),
+        log4j: None,
+        size: None,
+        depth: 0,
+    };
+    let budget = Budget::new(limits);
+    read_stream(Box::new(budget.source(reader)), &origin, sink, &budget);
+}
+
 /// Whether a seekable file starts with a zip header; the file is left at its start.
 fn starts_as_zip(file: &mut std::fs::File) -> bool {
     let mut head = [0u8; 4];
