@@ -4,6 +4,7 @@ use crate::cli::{
     Cli, Command, EventsArgs, EventsFormat, ExplainArgs, FailOn, InputArgs, ReplayArgs, ScanArgs,
     ScanFormat, StatsArgs, StatsFormat, parse_time_bound,
 };
+use crate::output::{OutputFile, emit, emit_bytes, refuse_inputs_as_outputs, warn};
 use crate::pipeline::{Keep, Parsed, ReadConfig, StreamOutcome, read_inputs_streaming};
 use crate::report::baseline::Baseline;
 use crate::report::{self, ReportInputs};
@@ -19,7 +20,6 @@ use oztrace_parser::layout::Layout;
 use oztrace_parser::source::Component;
 use oztrace_parser::time::{TimeZones, format_rfc3339};
 use oztrace_rules::{Confidence, Context, LoggingCoverage, Rule, Settings};
-use std::fs::File;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -36,24 +36,22 @@ pub fn run(command: Command) -> Result<u8, Failure> {
         Command::Replay(args) => replay(args),
         Command::Stats(args) => stats(args),
         Command::Rules => {
-            print!("{}", report::rules_table(&oztrace_rules::registry()));
+            emit(&report::rules_table(&oztrace_rules::registry()))?;
             Ok(exit::OK)
         }
         Command::Explain(args) => explain(args),
         Command::Completions(args) => {
             let mut script = Vec::new();
             clap_complete::generate(args.shell, &mut Cli::command(), "oztrace", &mut script);
-            std::io::stdout()
-                .write_all(&script)
-                .map_err(|e| Failure::Internal(format!("writing the completion script: {e}")))?;
+            emit_bytes(&script)?;
             Ok(exit::OK)
         }
         Command::Man => {
             let mut page = Vec::new();
             clap_mangen::Man::new(Cli::command())
                 .render(&mut page)
-                .and_then(|()| std::io::stdout().write_all(&page))
-                .map_err(|e| Failure::Internal(format!("writing the man page: {e}")))?;
+                .map_err(|e| Failure::Internal(format!("rendering the man page: {e}")))?;
+            emit_bytes(&page)?;
             Ok(exit::OK)
         }
     }
@@ -93,11 +91,13 @@ fn read_streaming(
     for path in &input.paths {
         if path.as_os_str() != "-" && !path.exists() {
             // A missing argument is still analysed around: it is reported as unreadable.
-            eprintln!("oztrace: {}: no such file or directory", path.display());
+            warn(&format!("{}: no such file or directory", path.display()));
         }
     }
     let Some(bar) = progress_bar(&input.paths) else {
-        return Ok(read_inputs_streaming(&input.paths, &config, on_stream));
+        let mut parsed = read_inputs_streaming(&input.paths, &config, on_stream);
+        nothing_to_scan(&input.paths, &mut parsed);
+        return Ok(parsed);
     };
     let counter = Arc::new(AtomicU64::new(0));
     config.progress = Some(Arc::clone(&counter));
@@ -114,7 +114,30 @@ fn read_streaming(
         parsed
     });
     bar.finish_and_clear();
+    let mut parsed = parsed;
+    nothing_to_scan(&input.paths, &mut parsed);
     Ok(parsed)
+}
+
+/// No log stream at all in the inputs is not "no findings": each argument that could be read
+/// is listed as unreadable, `nothing to scan` (exit 3).
+fn nothing_to_scan(paths: &[PathBuf], parsed: &mut Parsed) {
+    if !parsed.streams.is_empty() {
+        return;
+    }
+    let skipped = match parsed.skipped.len() {
+        0 => String::new(),
+        n => format!(" ({n} files skipped by their names: see `oztrace stats`)"),
+    };
+    for path in paths {
+        let display = path.to_string_lossy().into_owned();
+        if !parsed.unreadable.iter().any(|u| u.path == display) {
+            parsed.unreadable.push(oztrace_parser::input::Unreadable {
+                path: display,
+                reason: format!("nothing to scan: no log files found{skipped}"),
+            });
+        }
+    }
 }
 
 /// A progress bar on standard error for large inputs read from a terminal session: a bar over
@@ -192,7 +215,7 @@ fn input_exit(parsed: &Parsed) -> u8 {
 
 fn warn_unreadable(parsed: &Parsed) {
     for item in &parsed.unreadable {
-        eprintln!("oztrace: cannot read {}: {}", item.path, item.reason);
+        warn(&format!("cannot read {}: {}", item.path, item.reason));
     }
 }
 
@@ -290,8 +313,8 @@ struct ScanPlan {
     rules: Vec<&'static dyn Rule>,
     window: Window,
     baseline: Option<Baseline>,
-    report: Option<(PathBuf, File)>,
-    write_baseline: Option<(PathBuf, File)>,
+    report: Option<OutputFile>,
+    write_baseline: Option<OutputFile>,
 }
 
 fn plan(args: &ScanArgs) -> Result<ScanPlan, Failure> {
@@ -325,13 +348,17 @@ fn plan(args: &ScanArgs) -> Result<ScanPlan, Failure> {
         .map(Baseline::load)
         .transpose()
         .map_err(Failure::Usage)?;
-    let create = |flag: &str, path: &Option<PathBuf>| {
-        path.as_ref()
-            .map(|p| {
-                File::create(p)
-                    .map(|f| (p.clone(), f))
-                    .map_err(|e| Failure::Usage(format!("{flag} {}: {e}", p.display())))
-            })
+    let outputs: Vec<(&str, &Path)> = [
+        ("--report", &args.report),
+        ("--write-baseline", &args.write_baseline),
+    ]
+    .into_iter()
+    .filter_map(|(flag, path)| Some((flag, path.as_deref()?)))
+    .collect();
+    refuse_inputs_as_outputs(&args.input.paths, &outputs)?;
+    let create = |flag: &'static str, path: &Option<PathBuf>| {
+        path.as_deref()
+            .map(|p| OutputFile::create(flag, p))
             .transpose()
     };
     Ok(ScanPlan {
@@ -356,8 +383,8 @@ fn scan(args: ScanArgs) -> Result<u8, Failure> {
             ..args.input.clone()
         };
         match args.format {
-            ScanFormat::Text => println!("== {}", path.display()),
-            ScanFormat::Markdown => println!("<!-- oztrace: {} -->", path.display()),
+            ScanFormat::Text => emit(&format!("== {}\n", path.display()))?,
+            ScanFormat::Markdown => emit(&format!("<!-- oztrace: {} -->\n", path.display()))?,
             _ => {}
         }
         let code = scan_one(&args, &input, &mut plan)?;
@@ -432,11 +459,11 @@ fn scan_one(args: &ScanArgs, input: &InputArgs, plan: &mut ScanPlan) -> Result<u
             events: analysis.trace.events.len() as u64,
         });
     }
-    if let Some((path, file)) = &mut plan.write_baseline {
+    if let Some(file) = plan.write_baseline.take() {
         let json = Baseline::of(&document)
             .to_json()
             .map_err(|e| Failure::Internal(format!("building the baseline: {e}")))?;
-        write_file(path, file, &json)?;
+        file.write_and_commit(&json)?;
     }
     if let Some(baseline) = &plan.baseline {
         document.suppress(baseline);
@@ -447,13 +474,9 @@ fn scan_one(args: &ScanArgs, input: &InputArgs, plan: &mut ScanPlan) -> Result<u
         report::render(&document, args.format, args.color)
     }
     .map_err(|e| Failure::Internal(format!("rendering the report: {e}")))?;
-    let mut stdout = std::io::stdout().lock();
-    stdout
-        .write_all(rendered.as_bytes())
-        .and_then(|()| stdout.flush())
-        .map_err(|e| Failure::Internal(format!("writing the report: {e}")))?;
-    if let Some((path, file)) = &mut plan.report {
-        write_file(path, file, &report::html::page(&document))?;
+    emit(&rendered)?;
+    if let Some(file) = plan.report.take() {
+        file.write_and_commit(&report::html::page(&document))?;
     }
     warn_unreadable(&parsed);
     let threshold = match args.fail_on {
@@ -480,12 +503,6 @@ fn scan_status(unreadable: bool, document: &report::Document, threshold: Confide
     }
 }
 
-fn write_file(path: &Path, file: &mut File, contents: &str) -> Result<(), Failure> {
-    file.write_all(contents.as_bytes())
-        .and_then(|()| file.flush())
-        .map_err(|e| Failure::Internal(format!("writing {}: {e}", path.display())))
-}
-
 /// `events --all` keeps every record, `events` the typed ones.
 fn keep_for(all: bool) -> Keep {
     if all { Keep::All } else { Keep::Typed }
@@ -495,6 +512,14 @@ fn events(args: EventsArgs) -> Result<u8, Failure> {
     if args.format == EventsFormat::Parquet && args.output.is_none() {
         return Err(Failure::Usage("--format parquet needs -o FILE".into()));
     }
+    if let Some(path) = &args.output {
+        refuse_inputs_as_outputs(&args.input.paths, &[("-o", path)])?;
+    }
+    let mut output = args
+        .output
+        .as_deref()
+        .map(|path| OutputFile::create("-o", path))
+        .transpose()?;
     if args.format != EventsFormat::Jsonl {
         // CSV and Parquet are written as one table: every event is held until the end.
         let mut parsed = read(&args.input, keep_for(args.all))?;
@@ -505,16 +530,15 @@ fn events(args: EventsArgs) -> Result<u8, Failure> {
             .collect();
         oztrace_parser::catalog::om::merge_audit_copies(&mut streams, args.input.skew);
         let events = streams.iter().flatten();
-        crate::export::write_table(events, args.format, args.output.as_deref())?;
+        let target = output.as_ref().map(OutputFile::temp_path);
+        crate::export::write_table(events, args.format, target)?;
+        output.map(OutputFile::commit).transpose()?;
         warn_unreadable(&parsed);
         return Ok(input_exit(&parsed));
     }
-    let mut out: Box<dyn Write> = match &args.output {
+    let mut out: Box<dyn Write + '_> = match &mut output {
         None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
-        Some(path) => Box::new(std::io::BufWriter::new(
-            std::fs::File::create(path)
-                .map_err(|e| Failure::Usage(format!("{}: {e}", path.display())))?,
-        )),
+        Some(file) => Box::new(std::io::BufWriter::new(file.writer())),
     };
     // JSON Lines stream out as each file is read; only OM audit streams wait until the end,
     // since every OM writes the same audit line and the copies merge into one event.
@@ -535,6 +559,8 @@ fn events(args: EventsArgs) -> Result<u8, Failure> {
     oztrace_parser::catalog::om::merge_audit_copies(&mut audit, args.input.skew);
     let result = crate::export::write_jsonl(audit.iter().flatten(), &mut *out);
     result?;
+    drop(out);
+    output.map(OutputFile::commit).transpose()?;
     warn_unreadable(&parsed);
     Ok(input_exit(&parsed))
 }
@@ -552,7 +578,7 @@ fn replay(args: ReplayArgs) -> Result<u8, Failure> {
             retain_ms: args.retain,
         },
     );
-    print!("{}", report::replay_lines(&analysis, &entity));
+    emit(&report::replay_lines(&analysis, &entity))?;
     warn_unreadable(&parsed);
     Ok(input_exit(&parsed))
 }
@@ -564,14 +590,14 @@ fn stats(args: StatsArgs) -> Result<u8, Failure> {
         StatsFormat::Text => report::stats_text(&parsed),
         StatsFormat::Json => report::stats_json(&parsed),
     };
-    print!("{out}");
+    emit(&out)?;
     warn_unreadable(&parsed);
     Ok(input_exit(&parsed))
 }
 
 fn explain(args: ExplainArgs) -> Result<u8, Failure> {
     if args.kinds {
-        print!("{}", report::kinds_table());
+        emit(&report::kinds_table())?;
         return Ok(exit::OK);
     }
     let id = args.rule.unwrap_or_default();
@@ -580,7 +606,7 @@ fn explain(args: ExplainArgs) -> Result<u8, Failure> {
         .iter()
         .find(|r| r.doc().id == id)
         .ok_or_else(|| Failure::Usage(format!("unknown rule `{id}` (see `oztrace rules`)")))?;
-    print!("{}", report::explain(rule.doc()));
+    emit(&report::explain(rule.doc()))?;
     Ok(exit::OK)
 }
 

@@ -3,6 +3,7 @@
 mod cli;
 mod commands;
 mod export;
+mod output;
 mod pipeline;
 mod report;
 
@@ -25,6 +26,8 @@ pub enum Failure {
     Usage(String),
     /// Something failed inside oztrace after it started analysing.
     Internal(String),
+    /// Standard output was closed (`oztrace … | head`): the run ends quietly with 0.
+    OutputClosed,
 }
 
 fn main() -> ExitCode {
@@ -32,12 +35,13 @@ fn main() -> ExitCode {
     match commands::run(cli.command) {
         Ok(code) => ExitCode::from(code),
         Err(Failure::Usage(message)) => {
-            eprintln!("oztrace: {message}");
+            output::warn(&message);
             ExitCode::from(exit::USAGE)
         }
         Err(Failure::Internal(message)) => {
-            eprintln!("oztrace: internal error: {message}");
+            output::warn(&format!("internal error: {message}"));
             ExitCode::from(exit::INTERNAL)
         }
+        Err(Failure::OutputClosed) => ExitCode::from(exit::OK),
     }
 }
