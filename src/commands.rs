@@ -230,24 +230,53 @@ fn build_trace(parsed: &mut Parsed, skew_ms: i64) -> Trace {
     Trace::merge(streams, skew_ms)
 }
 
-fn settings(parsed: &Parsed, overrides: &[String]) -> Result<Settings, Failure> {
+/// `--set KEY=VALUE` pairs, each checked against the settings the rules read (exit 2 on an
+/// unknown key or a bad value, before anything is read).
+fn overrides(items: &[String]) -> Result<Vec<(String, String)>, Failure> {
+    items
+        .iter()
+        .map(|item| {
+            let (key, value) = item
+                .split_once('=')
+                .ok_or_else(|| Failure::Usage(format!("--set `{item}`: expected KEY=VALUE")))?;
+            let (key, value) = (key.trim(), value.trim());
+            oztrace_rules::check_setting(key, value)
+                .map_err(|e| Failure::Usage(format!("--set {e}")))?;
+            Ok((key.to_string(), value.to_string()))
+        })
+        .collect()
+}
+
+/// The settings of `ozone-site.xml` files in the inputs, then `--set`. A value of a setting the
+/// rules read that does not parse is left out with a warning naming the file and key: the
+/// default applies, and the report says so.
+fn settings(parsed: &Parsed, overrides: &[(String, String)]) -> (Settings, Vec<String>) {
     let mut settings = Settings::default();
+    let mut warnings = Vec::new();
     for config in parsed
         .configs
         .iter()
         .filter(|c| c.kind == ConfigKind::OzoneSiteXml)
     {
         for (key, value) in &config.properties {
+            if let Some(doc) = oztrace_rules::setting_doc(key)
+                && let Err(e) = doc.parse(value)
+            {
+                let instead = if overrides.iter().any(|(k, _)| k == key) {
+                    "--set gives it".to_string()
+                } else {
+                    format!("the default {} applies", doc.default)
+                };
+                warnings.push(format!("{}: {key}: {e}; {instead}", config.display));
+                continue;
+            }
             settings.set(key, value, &config.display);
         }
     }
-    for item in overrides {
-        let (key, value) = item
-            .split_once('=')
-            .ok_or_else(|| Failure::Usage(format!("--set `{item}`: expected KEY=VALUE")))?;
-        settings.set(key.trim(), value.trim(), "--set");
+    for (key, value) in overrides {
+        settings.set(key, value, "--set");
     }
-    Ok(settings)
+    (settings, warnings)
 }
 
 fn logging_coverage(parsed: &Parsed) -> LoggingCoverage {
@@ -311,6 +340,7 @@ fn selected_rules(args: &ScanArgs) -> Result<Vec<&'static dyn Rule>, Failure> {
 /// with nothing analysed.
 struct ScanPlan {
     rules: Vec<&'static dyn Rule>,
+    settings: Vec<(String, String)>,
     window: Window,
     baseline: Option<Baseline>,
     report: Option<OutputFile>,
@@ -363,6 +393,7 @@ fn plan(args: &ScanArgs) -> Result<ScanPlan, Failure> {
     };
     Ok(ScanPlan {
         rules,
+        settings: overrides(&args.settings)?,
         window,
         baseline,
         report: create("--report", &args.report)?,
@@ -434,7 +465,10 @@ impl Window {
 
 fn scan_one(args: &ScanArgs, input: &InputArgs, plan: &mut ScanPlan) -> Result<u8, Failure> {
     let mut parsed = read(input, Keep::Typed)?;
-    let settings = settings(&parsed, &args.settings)?;
+    let (settings, warnings) = settings(&parsed, &plan.settings);
+    for warning in &warnings {
+        warn(warning);
+    }
     let logging = logging_coverage(&parsed);
     plan.window.apply(&mut parsed);
     let trace = build_trace(&mut parsed, input.skew);
@@ -452,6 +486,8 @@ fn scan_one(args: &ScanArgs, input: &InputArgs, plan: &mut ScanPlan) -> Result<u
     let output = oztrace_rules::run(&context, &plan.rules);
     let inputs = ReportInputs::from_parsed(&parsed);
     let mut document = report::Document::build(&analysis, &output, inputs);
+    document.coverage = rule_coverage(&plan.rules, &parsed, &analysis);
+    document.warnings = warnings;
     if !plan.window.is_open() {
         document.window = Some(report::WindowDoc {
             since: plan.window.since.map(format_rfc3339),
@@ -489,6 +525,31 @@ fn scan_one(args: &ScanArgs, input: &InputArgs, plan: &mut ScanPlan) -> Result<u
         &document,
         threshold,
     ))
+}
+
+/// Which selected rules the logs let run: the (host, component) pairs of the streams, and of the
+/// typed events (compose and mixed streams carry several components).
+fn rule_coverage(
+    rules: &[&'static dyn Rule],
+    parsed: &Parsed,
+    analysis: &Analysis,
+) -> Vec<oztrace_rules::coverage::Coverage> {
+    let mut seen: std::collections::BTreeSet<(&str, Component)> = parsed
+        .streams
+        .iter()
+        .filter(|s| s.summary.records > 0)
+        .map(|s| (&*s.host, s.component))
+        .collect();
+    seen.extend(
+        analysis
+            .trace
+            .events
+            .iter()
+            .map(|e| (&*e.host, e.component)),
+    );
+    let present = seen.into_iter().map(|(h, c)| (h.to_string(), c)).collect();
+    let docs: Vec<_> = rules.iter().map(|r| r.doc()).collect();
+    oztrace_rules::coverage::coverage(&docs, &present)
 }
 
 /// The contract's exit status of a scan that ran: 3 when an input could not be read, else 1

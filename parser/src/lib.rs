@@ -19,3 +19,4 @@ pub mod pattern;
 pub mod record;
 pub mod source;
 pub mod time;
+pub mod units;

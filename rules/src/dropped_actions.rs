@@ -19,9 +19,11 @@
 //! Lost ICRs and CLOSING replicas are repaired by the full container report sent at
 //! registration, and pipeline actions stay queued: they are context, not the effect.
 
+use crate::coverage::Need;
 use crate::{
     Confidence, Context, Evidence, Finding, Gap, Output, Role, Rule, RuleDoc, Settings, Severity,
 };
+use crate::{SettingDoc, SettingKind};
 use oztrace_analyzer::machine::Replay;
 use oztrace_analyzer::machines::endpoint::{
     DatanodeHosts, MACHINE, ScmSignal, endpoint_key, host_key, scm_signal,
@@ -33,6 +35,7 @@ use oztrace_parser::catalog::dn_endpoint::DnEndpointEvent;
 use oztrace_parser::entity::Entity;
 use oztrace_parser::event::Event;
 use oztrace_parser::source::Component;
+use oztrace_parser::units::TimeUnit;
 use std::collections::{BTreeMap, BTreeSet};
 
 pub const RULE: &str = "dropped-actions";
@@ -107,6 +110,24 @@ DEBUG shows a heartbeat sent while the endpoint was in GETVERSION (or by a repla
 carrying that container action, answered by another reregister (or, after a DNS refresh, failing: \
 actions are not put back). With that DEBUG logger on and no such heartbeat, nothing is reported. A slow SCM that recovers without reregister is silent.",
     loggers: DEBUG_LINES,
+    needs: &[
+        Need {
+            what: "datanode service logs",
+            components: &[Component::Datanode],
+            required: true,
+        },
+        Need {
+            what: "SCM logs",
+            components: &[Component::Scm, Component::ScmAudit],
+            required: true,
+        },
+        Need {
+            what: "datanode container logs",
+            components: &[Component::DnContainer],
+            required: false,
+        },
+    ],
+    settings: &[HEARTBEAT_INTERVAL],
 };
 
 pub struct DroppedActions;
@@ -267,27 +288,18 @@ impl Observations {
 /// `hdds.heartbeat.interval` in milliseconds: `30s`, `1m`, `500ms`; a bare number is
 /// milliseconds (`HddsServerUtil.getScmHeartbeatInterval` reads it with
 /// `getTimeDuration(…, TimeUnit.MILLISECONDS)`).
+pub const HEARTBEAT_INTERVAL: SettingDoc = SettingDoc {
+    key: "hdds.heartbeat.interval",
+    kind: SettingKind::Duration(TimeUnit::Milliseconds),
+    default: "30s",
+};
+
 pub fn heartbeat_interval_ms(settings: &Settings) -> i64 {
     settings
-        .get("hdds.heartbeat.interval")
-        .and_then(|(v, _)| parse_duration_ms(v))
+        .parsed(&HEARTBEAT_INTERVAL)
+        .map(|(ms, _)| ms)
         .filter(|&ms| ms > 0)
         .unwrap_or(DEFAULT_HEARTBEAT_MS)
-}
-
-fn parse_duration_ms(value: &str) -> Option<i64> {
-    let value = value.trim().to_ascii_lowercase();
-    let digits = value.bytes().take_while(u8::is_ascii_digit).count();
-    let number: i64 = value.get(..digits)?.parse().ok()?;
-    let scale = match value[digits..].trim() {
-        "" | "ms" => 1,
-        "s" => 1_000,
-        "m" => 60_000,
-        "h" => 3_600_000,
-        "d" => 86_400_000,
-        _ => return None,
-    };
-    number.checked_mul(scale)
 }
 
 /// One incident on one (datanode, SCM endpoint).

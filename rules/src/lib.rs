@@ -4,6 +4,7 @@
 //! example, the evidence it uses and the loggers that sharpen it. Adding a rule touches its file,
 //! its sample bundles and one line of [`registry`].
 
+pub mod coverage;
 pub mod dropped_actions;
 pub mod overwritten_op_state;
 pub mod premature_lease_close;
@@ -13,6 +14,7 @@ pub mod reused_write_future;
 use oztrace_analyzer::Analysis;
 use oztrace_analyzer::trace::EventId;
 use oztrace_parser::entity::Entity;
+use oztrace_parser::units::{TimeUnit, ValueError, parse_duration_ms, parse_size_bytes};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, BTreeSet};
@@ -127,6 +129,72 @@ pub struct RuleDoc {
     pub evidence: &'static str,
     /// `log4j.logger.<name>=<LEVEL>` lines that sharpen it.
     pub loggers: &'static [&'static str],
+    /// The logs it reads, for the report's coverage (`ran`, `partial` or `blind`).
+    pub needs: &'static [coverage::Need],
+    /// The settings it reads (`--set`, `ozone-site.xml`).
+    pub settings: &'static [SettingDoc],
+}
+
+/// A setting a rule reads: its key, how its value parses and its default.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct SettingDoc {
+    pub key: &'static str,
+    #[serde(skip)]
+    pub kind: SettingKind,
+    pub default: &'static str,
+}
+
+/// How a setting's value parses (Hadoop's `Configuration` getters).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SettingKind {
+    /// `getTimeDuration`, a bare number in this unit.
+    Duration(TimeUnit),
+    /// `getStorageSize`.
+    Size,
+}
+
+/// `--set` keys that name no setting a rule reads are refused, unless they start with this:
+/// free-form settings for experiments, kept as given.
+pub const FREE_FORM_PREFIX: &str = "x.";
+
+/// Checks one `KEY=VALUE` against the settings the rules read: an unknown key (without
+/// [`FREE_FORM_PREFIX`]) or a value that does not parse is an error that names the key.
+pub fn check_setting(key: &str, value: &str) -> Result<(), String> {
+    if key.starts_with(FREE_FORM_PREFIX) {
+        return Ok(());
+    }
+    let Some(setting) = setting_doc(key) else {
+        let known: BTreeSet<&str> = registry()
+            .iter()
+            .flat_map(|r| r.doc().settings.iter().map(|s| s.key))
+            .collect();
+        return Err(format!(
+            "unknown setting `{key}` (rules read: {}; prefix a free-form key with `{FREE_FORM_PREFIX}`)",
+            known.into_iter().collect::<Vec<_>>().join(", ")
+        ));
+    };
+    setting
+        .parse(value)
+        .map(drop)
+        .map_err(|e| format!("{key}: {e}"))
+}
+
+/// The registered setting of that key.
+pub fn setting_doc(key: &str) -> Option<&'static SettingDoc> {
+    registry()
+        .into_iter()
+        .flat_map(|r| r.doc().settings)
+        .find(|s| s.key == key)
+}
+
+impl SettingDoc {
+    /// The value in milliseconds (durations) or bytes (sizes).
+    pub fn parse(&self, value: &str) -> Result<i64, ValueError> {
+        match self.kind {
+            SettingKind::Duration(bare) => parse_duration_ms(value, bare),
+            SettingKind::Size => parse_size_bytes(value).map(|b| b.min(i64::MAX as u64) as i64),
+        }
+    }
 }
 
 /// Configuration the rules read: `--set KEY=VALUE` and `ozone-site.xml` found in the bundle.
@@ -140,6 +208,13 @@ impl Settings {
     pub fn set(&mut self, key: &str, value: &str, source: &str) {
         self.values
             .insert(key.to_string(), (value.to_string(), source.to_string()));
+    }
+
+    /// The value of a registered setting in milliseconds or bytes, and where it came from;
+    /// `None` when it is not set (values are checked when they are set).
+    pub fn parsed(&self, setting: &SettingDoc) -> Option<(i64, &str)> {
+        let (value, source) = self.get(setting.key)?;
+        setting.parse(value).ok().map(|v| (v, source))
     }
 
     /// The value and its source (`--set`, a file path), if any.

@@ -21,6 +21,7 @@
 //! A gap names X when the IN_SERVICE push cannot be seen: no SEND_HEARTBEAT audit from X and
 //! `SCMDatanodeHeartbeatDispatcher` not at DEBUG there.
 
+use crate::coverage::Need;
 use crate::{Confidence, Context, Evidence, Finding, Gap, Output, Role, Rule, RuleDoc, Severity};
 use oztrace_analyzer::Analysis;
 use oztrace_analyzer::graph::EdgeKind;
@@ -30,6 +31,7 @@ use oztrace_analyzer::trace::{EventId, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::scm::{AdminAction, HeartbeatCommand, ScmAudit, ScmEvent};
 use oztrace_parser::entity::{Entity, find_datanode_details, uuid_hash_code};
+use oztrace_parser::source::Component;
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 pub const ID: &str = "overwritten-op-state";
@@ -76,6 +78,19 @@ the new leader continues the workflow, and for an abort on a leader.",
     loggers: &[
         "log4j.logger.org.apache.hadoop.hdds.scm.server.SCMDatanodeHeartbeatDispatcher=DEBUG",
     ],
+    needs: &[
+        Need {
+            what: "SCM service logs",
+            components: &[Component::Scm],
+            required: true,
+        },
+        Need {
+            what: "SCM audit logs",
+            components: &[Component::ScmAudit],
+            required: false,
+        },
+    ],
+    settings: &[],
 };
 
 pub struct OverwrittenOpState;

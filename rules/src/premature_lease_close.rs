@@ -18,9 +18,11 @@
 //! produces a finding: a RECOVER_LEASE success, a delete or a re-create of K before the writer's
 //! failure makes the failure the designed fencing path.
 
+use crate::coverage::Need;
 use crate::{
     Confidence, Context, Evidence, Finding, Gap, Output, Role, Rule, RuleDoc, Settings, Severity,
 };
+use crate::{SettingDoc, SettingKind};
 use oztrace_analyzer::graph::{EdgeKind, EventGraph};
 use oztrace_analyzer::machines::lease;
 use oztrace_analyzer::trace::{EventId, Trace};
@@ -30,6 +32,8 @@ use oztrace_parser::catalog::datanode::DatanodeEvent;
 use oztrace_parser::catalog::om::{KeyAudit, OmEvent};
 use oztrace_parser::entity::{Entity, decode_client_id};
 use oztrace_parser::event::Event;
+use oztrace_parser::source::Component;
+use oztrace_parser::units::TimeUnit;
 use std::collections::{BTreeSet, HashMap};
 
 pub const ID: &str = "premature-lease-close";
@@ -40,6 +44,18 @@ pub const DN_AUDIT_KIND: &str = "dn_audit";
 const HARD_LIMIT: &str = "ozone.om.lease.hard.limit";
 const SOFT_LIMIT: &str = "ozone.om.lease.soft.limit";
 const CLEANUP_INTERVAL: &str = "ozone.om.open.key.cleanup.service.interval";
+/// The lease settings as OM reads them (`getTimeDuration(…, TimeUnit.MILLISECONDS)`).
+const HARD: SettingDoc = lease_setting(HARD_LIMIT, "7d");
+const SOFT: SettingDoc = lease_setting(SOFT_LIMIT, "60s");
+const INTERVAL: SettingDoc = lease_setting(CLEANUP_INTERVAL, "24h");
+
+const fn lease_setting(key: &'static str, default: &'static str) -> SettingDoc {
+    SettingDoc {
+        key,
+        kind: SettingKind::Duration(TimeUnit::Milliseconds),
+        default,
+    }
+}
 
 const CLIENT_LOGGER: &str = "org.apache.hadoop.ozone.client.io.BlockOutputStreamEntryPool";
 const OM_COMMIT_LOGGER: &str = "org.apache.hadoop.ozone.om.request.key.OMKeyCommitRequest";
@@ -80,6 +96,19 @@ ozone.om.open.key.cleanup.service.interval), else the defaults 7d / 60s / 24h; t
         "log4j.logger.org.apache.hadoop.ozone.om.request.key.OMKeyCommitRequest=DEBUG",
         "log4j.logger.org.apache.hadoop.ozone.om.service.OpenKeyCleanupService=DEBUG",
     ],
+    needs: &[
+        Need {
+            what: "OM audit logs",
+            components: &[Component::OmAudit],
+            required: true,
+        },
+        Need {
+            what: "OM service logs",
+            components: &[Component::Om],
+            required: false,
+        },
+    ],
+    settings: &[HARD, SOFT, INTERVAL],
 };
 
 pub struct PrematureLeaseClose;
@@ -198,26 +227,28 @@ pub struct LeaseSettings {
 
 impl From<&Settings> for LeaseSettings {
     fn from(settings: &Settings) -> LeaseSettings {
-        let read = |key: &str, default: &str| -> Setting {
-            if let Some((value, source)) = settings.get(key)
-                && let Some(ms) = parse_duration_ms(value)
-            {
+        let read = |doc: &SettingDoc| -> Setting {
+            if let Some((ms, source)) = settings.parsed(doc) {
                 return Setting {
                     ms,
-                    text: value.trim().to_string(),
+                    text: settings
+                        .get(doc.key)
+                        .map_or("", |(v, _)| v)
+                        .trim()
+                        .to_string(),
                     source: source.to_string(),
                 };
             }
             Setting {
-                ms: parse_duration_ms(default).unwrap_or(0),
-                text: default.to_string(),
+                ms: doc.parse(doc.default).unwrap_or(0),
+                text: doc.default.to_string(),
                 source: "default".to_string(),
             }
         };
         LeaseSettings {
-            hard: read(HARD_LIMIT, "7d"),
-            soft: read(SOFT_LIMIT, "60s"),
-            interval: read(CLEANUP_INTERVAL, "24h"),
+            hard: read(&HARD),
+            soft: read(&SOFT),
+            interval: read(&INTERVAL),
         }
     }
 }
@@ -232,25 +263,6 @@ impl LeaseSettings {
             one("cleanup interval", &self.interval)
         )
     }
-}
-
-/// `Configuration.getTimeDuration` text: a number with an optional unit (ns, us, ms, s, m, h, d);
-/// a bare number is milliseconds (the unit these settings are read in).
-pub fn parse_duration_ms(text: &str) -> Option<i64> {
-    let text = text.trim().to_ascii_lowercase();
-    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
-    let value: i64 = text.get(..digits)?.parse().ok()?;
-    let per_unit: f64 = match text.get(digits..)?.trim() {
-        "" | "ms" => 1.0,
-        "ns" => 1e-6,
-        "us" => 1e-3,
-        "s" => 1e3,
-        "m" => 60e3,
-        "h" => 3_600e3,
-        "d" => 86_400e3,
-        _ => return None,
-    };
-    Some((value as f64 * per_unit) as i64)
 }
 
 fn human(ms: i64) -> String {

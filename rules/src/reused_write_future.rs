@@ -11,6 +11,7 @@
 //! the defect itself is visible: an index that was truncated is applied as a WriteChunk of another
 //! chunk, no chunk write was submitted for the new entry, and its chunk was never written.
 
+use crate::coverage::Need;
 use crate::{Confidence, Context, Evidence, Finding, Gap, Output, Role, Rule, RuleDoc, Severity};
 use oztrace_analyzer::trace::{EventId, Trace};
 use oztrace_parser::catalog::EventData;
@@ -106,6 +107,19 @@ volume; the same signature turns likely into possible). The entity is the block 
         "log4j.logger.org.apache.ratis.server.raftlog.RaftLog=TRACE",
         "log4j.logger.org.apache.ratis.server.raftlog.segmented.SegmentedRaftLogCache=TRACE",
     ],
+    needs: &[
+        Need {
+            what: "datanode service logs",
+            components: &[Component::Datanode],
+            required: true,
+        },
+        Need {
+            what: "datanode audit logs",
+            components: &[Component::DnAudit],
+            required: false,
+        },
+    ],
+    settings: &[],
 };
 
 pub struct ReusedWriteFuture;

@@ -356,6 +356,28 @@ fn tick_label(ts: i64, span_ms: i64) -> String {
     part.map_or_else(|| full.clone(), |p| p.replace('T', " "))
 }
 
+fn coverage_html(out: &mut String, doc: &Document) {
+    if doc.coverage.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "<h2>Coverage</h2>\n<p>{}</p>",
+        esc(&super::coverage_headline(doc))
+    );
+    let lines = super::coverage_lines(doc);
+    if !lines.is_empty() || !doc.warnings.is_empty() {
+        out.push_str("<ul>\n");
+        for line in lines {
+            let _ = writeln!(out, "<li>{}</li>", esc(&line));
+        }
+        for warning in &doc.warnings {
+            let _ = writeln!(out, "<li>warning: {}</li>", esc(warning));
+        }
+        out.push_str("</ul>\n");
+    }
+}
+
 fn gaps_and_inputs(out: &mut String, doc: &Document) {
     if !doc.gaps.is_empty() {
         out.push_str("<h2>Gaps: what the logs lack</h2>\n<ul>\n");
@@ -374,6 +396,7 @@ fn gaps_and_inputs(out: &mut String, doc: &Document) {
         }
         out.push_str("</ul>\n");
     }
+    coverage_html(out, doc);
     let i = &doc.inputs;
     let _ = writeln!(
         out,

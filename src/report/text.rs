@@ -126,6 +126,7 @@ pub fn findings_text(doc: &Document, color: bool) -> String {
     for u in &i.unreadable {
         let _ = writeln!(out, "  unreadable: {}: {}", u.path, u.reason);
     }
+    coverage_text(&mut out, doc);
     if !doc.gaps.is_empty() {
         out.push_str("\nGaps (what the logs lack, and what to switch on):\n");
         for g in &doc.gaps {
@@ -136,6 +137,19 @@ pub fn findings_text(doc: &Document, color: bool) -> String {
         }
     }
     out
+}
+
+fn coverage_text(out: &mut String, doc: &Document) {
+    if doc.coverage.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "\n{}", super::coverage_headline(doc));
+    for line in super::coverage_lines(doc) {
+        let _ = writeln!(out, "  {}", printable(&line));
+    }
+    for warning in &doc.warnings {
+        let _ = writeln!(out, "  warning: {}", printable(warning));
+    }
 }
 
 /// Log text with control characters (escape sequences a log line may carry) made visible, so
