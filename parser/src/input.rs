@@ -137,11 +137,23 @@ impl InputFile {
     }
 }
 
-/// Something that could not be read: the contract's `inputs.unreadable[]`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// Something that could not be read: the contract's `inputs.unreadable[]`, serialized as
+/// `{"file", "reason"}` (the contract's names) plus `path`, the name it had first.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Unreadable {
     pub path: String,
     pub reason: String,
+}
+
+impl Serialize for Unreadable {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut entry = serializer.serialize_struct("Unreadable", 3)?;
+        entry.serialize_field("file", &self.path)?;
+        entry.serialize_field("path", &self.path)?;
+        entry.serialize_field("reason", &self.reason)?;
+        entry.end()
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
