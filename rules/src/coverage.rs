@@ -18,6 +18,29 @@ pub struct Need {
     pub required: bool,
 }
 
+impl Need {
+    pub const fn required(what: &'static str, components: &'static [Component]) -> Need {
+        Need {
+            what,
+            components,
+            required: true,
+        }
+    }
+
+    pub const fn optional(what: &'static str, components: &'static [Component]) -> Need {
+        Need {
+            what,
+            components,
+            required: false,
+        }
+    }
+}
+
+/// Needs several rules share.
+pub const DATANODE_SERVICE_LOGS: Need =
+    Need::required("datanode service logs", &[Component::Datanode]);
+pub const SCM_SERVICE_LOGS: Need = Need::required("SCM service logs", &[Component::Scm]);
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {

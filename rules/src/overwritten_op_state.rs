@@ -21,7 +21,7 @@
 //! A gap names X when the IN_SERVICE push cannot be seen: no SEND_HEARTBEAT audit from X and
 //! `SCMDatanodeHeartbeatDispatcher` not at DEBUG there.
 
-use crate::coverage::Need;
+use crate::coverage::{Need, SCM_SERVICE_LOGS};
 use crate::{Confidence, Context, Evidence, Finding, Gap, Output, Role, Rule, RuleDoc, Severity};
 use oztrace_analyzer::Analysis;
 use oztrace_analyzer::graph::EdgeKind;
@@ -79,16 +79,8 @@ the new leader continues the workflow, and for an abort on a leader.",
         "log4j.logger.org.apache.hadoop.hdds.scm.server.SCMDatanodeHeartbeatDispatcher=DEBUG",
     ],
     needs: &[
-        Need {
-            what: "SCM service logs",
-            components: &[Component::Scm],
-            required: true,
-        },
-        Need {
-            what: "SCM audit logs",
-            components: &[Component::ScmAudit],
-            required: false,
-        },
+        SCM_SERVICE_LOGS,
+        Need::optional("SCM audit logs", &[Component::ScmAudit]),
     ],
     settings: &[],
 };

@@ -97,16 +97,8 @@ ozone.om.open.key.cleanup.service.interval), else the defaults 7d / 60s / 24h; t
         "log4j.logger.org.apache.hadoop.ozone.om.service.OpenKeyCleanupService=DEBUG",
     ],
     needs: &[
-        Need {
-            what: "OM audit logs",
-            components: &[Component::OmAudit],
-            required: true,
-        },
-        Need {
-            what: "OM service logs",
-            components: &[Component::Om],
-            required: false,
-        },
+        Need::required("OM audit logs", &[Component::OmAudit]),
+        Need::optional("OM service logs", &[Component::Om]),
     ],
     settings: &[HARD, SOFT, INTERVAL],
 };

@@ -2,7 +2,7 @@
 //! back because of a stale non-empty OPEN, CLOSING or UNHEALTHY replica, so the blocks that were
 //! deleted come back and nothing deletes them again.
 
-use crate::coverage::Need;
+use crate::coverage::SCM_SERVICE_LOGS;
 use crate::{Confidence, Context, Evidence, Finding, Gap, Output, Role, Rule, RuleDoc, Severity};
 use oztrace_analyzer::Analysis;
 use oztrace_analyzer::machines::container as container_machine;
@@ -11,7 +11,6 @@ use oztrace_analyzer::trace::{EventId, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::scm_container::{ResurrectedEvent, ScmContainerEvent};
 use oztrace_parser::entity::Entity;
-use oztrace_parser::source::Component;
 
 pub const ID: &str = "resurrected-container";
 
@@ -60,11 +59,7 @@ when the replica's datanode was seen dead and back before the line, else possibl
 earlier sequence id, the RM delete commands, the datanode's dead and return lines; effect: what \
 the leader's ReplicationManager sends for the container afterwards (close, replicate).",
     loggers: DEBUG_LOGGERS,
-    needs: &[Need {
-        what: "SCM service logs",
-        components: &[Component::Scm],
-        required: true,
-    }],
+    needs: &[SCM_SERVICE_LOGS],
     settings: &[],
 };
 

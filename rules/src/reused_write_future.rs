@@ -11,7 +11,7 @@
 //! the defect itself is visible: an index that was truncated is applied as a WriteChunk of another
 //! chunk, no chunk write was submitted for the new entry, and its chunk was never written.
 
-use crate::coverage::Need;
+use crate::coverage::{DATANODE_SERVICE_LOGS, Need};
 use crate::{Confidence, Context, Evidence, Finding, Gap, Output, Role, Rule, RuleDoc, Severity};
 use oztrace_analyzer::trace::{EventId, Trace};
 use oztrace_parser::catalog::EventData;
@@ -108,16 +108,8 @@ volume; the same signature turns likely into possible). The entity is the block 
         "log4j.logger.org.apache.ratis.server.raftlog.segmented.SegmentedRaftLogCache=TRACE",
     ],
     needs: &[
-        Need {
-            what: "datanode service logs",
-            components: &[Component::Datanode],
-            required: true,
-        },
-        Need {
-            what: "datanode audit logs",
-            components: &[Component::DnAudit],
-            required: false,
-        },
+        DATANODE_SERVICE_LOGS,
+        Need::optional("datanode audit logs", &[Component::DnAudit]),
     ],
     settings: &[],
 };

@@ -398,18 +398,26 @@ pub fn explain(doc: &RuleDoc) -> String {
 
 /// The logs a rule reads and the settings it takes (`--set KEY=VALUE`, `ozone-site.xml`).
 fn needs_and_settings(doc: &RuleDoc) -> String {
-    let mut out = String::from("
+    let mut out = String::from(
+        "
 Logs it reads:
-");
+",
+    );
     for need in doc.needs {
         let components: Vec<&str> = need.components.iter().map(|c| c.as_str()).collect();
-        let kind = if need.required { "required" } else { "optional" };
+        let kind = if need.required {
+            "required"
+        } else {
+            "optional"
+        };
         let _ = writeln!(out, "  {} ({}), {kind}", need.what, components.join(" or "));
     }
     if !doc.settings.is_empty() {
-        out.push_str("
+        out.push_str(
+            "
 Settings it reads (--set KEY=VALUE, or ozone-site.xml in the inputs):
-");
+",
+        );
         for setting in doc.settings {
             let _ = writeln!(out, "  {} (default {})", setting.key, setting.default);
         }

@@ -56,6 +56,16 @@ impl Origin {
         });
     }
 
+    /// Whether this archive lies deeper than [`MAX_ARCHIVE_DEPTH`] (then it is unreadable).
+    fn too_deep(&self, sink: &mut dyn StreamSink) -> bool {
+        let deep = self.depth >= MAX_ARCHIVE_DEPTH;
+        if deep {
+            let reason = format!("archive nested more than {MAX_ARCHIVE_DEPTH} deep, not read");
+            self.unreadable(sink, reason);
+        }
+        deep
+    }
+
     fn file_name(&self) -> &str {
         self.display.rsplit('/').next().unwrap_or(&self.display)
     }
@@ -277,11 +287,8 @@ pub(crate) fn read_zip<R: Read + Seek>(
     sink: &mut dyn StreamSink,
     budget: &Budget,
 ) {
-    if origin.depth >= MAX_ARCHIVE_DEPTH {
-        return origin.unreadable(
-            sink,
-            format!("archive nested more than {MAX_ARCHIVE_DEPTH} deep, not read"),
-        );
+    if origin.too_deep(sink) {
+        return;
     }
     let mut archive = match zip::ZipArchive::new(reader) {
         Ok(archive) => archive,
@@ -336,11 +343,8 @@ fn read_archive(
     sink: &mut dyn StreamSink,
     budget: &Budget,
 ) {
-    if origin.depth >= MAX_ARCHIVE_DEPTH {
-        return origin.unreadable(
-            sink,
-            format!("archive nested more than {MAX_ARCHIVE_DEPTH} deep, not read"),
-        );
+    if origin.too_deep(sink) {
+        return;
     }
     let mut archive = tar::Archive::new(reader);
     let entries = match archive.entries() {
