@@ -195,7 +195,7 @@ impl DiskSize {
         } else if meta.is_file() {
             self.bytes += meta.len();
             let name = path.to_string_lossy();
-            if [".gz", ".tgz", ".zst", ".zstd"]
+            if [".gz", ".tgz", ".zst", ".zstd", ".bz2", ".xz", ".lz4", ".zip"]
                 .iter()
                 .any(|ext| name.ends_with(ext))
             {
