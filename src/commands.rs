@@ -195,9 +195,11 @@ impl DiskSize {
         } else if meta.is_file() {
             self.bytes += meta.len();
             let name = path.to_string_lossy();
-            if [".gz", ".tgz", ".zst", ".zstd", ".bz2", ".xz", ".lz4", ".zip"]
-                .iter()
-                .any(|ext| name.ends_with(ext))
+            if [
+                ".gz", ".tgz", ".zst", ".zstd", ".bz2", ".xz", ".lz4", ".zip",
+            ]
+            .iter()
+            .any(|ext| name.ends_with(ext))
             {
                 self.compressed_bytes += meta.len();
             }

@@ -548,3 +548,53 @@ fn a_closed_pipe_ends_quietly_and_a_full_disk_is_one_line() {
         }
     }
 }
+
+#[test]
+fn long_lines_are_cut_counted_in_stats_and_marked_in_events() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("scm1/ozone-hadoop-scm-scm1.log");
+    let mut text =
+        b"2026-08-20 14:02:10,331 [main] INFO org.apache.hadoop.hdds.scm.ha.SCMContext: \
+Update SafeModeStatus from INITIAL to PRE_CHECKS_PASSED."
+            .to_vec();
+    text.extend(std::iter::repeat_n(b'x', 3 << 20));
+    text.push(b'\n');
+    write(&log, &text);
+    let out = run(&["stats", log.to_str().unwrap(), "--format", "json"], b"");
+    assert_eq!(code(&out), 0);
+    let stats: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let file = &stats["files"][0];
+    assert_eq!(file["truncated_records"], 1);
+    assert!(file["bytes_not_kept"].as_u64().unwrap() > 2 << 20);
+    let out = run(&["events", "--all", log.to_str().unwrap()], b"");
+    let event: Value =
+        serde_json::from_slice(out.stdout.split(|&b| b == b'\n').next().unwrap()).unwrap();
+    let shown = event["text"].as_str().unwrap();
+    assert!(shown.ends_with("bytes not kept]") && shown.len() < 300 << 10);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_given_directly_is_read_like_stdin() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("scm1.log");
+    let made = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    let log = std::fs::read(Path::new(BUNDLE).join("scm1/ozone-hadoop-scm-scm1.log")).unwrap();
+    let target = fifo.clone();
+    let writer = std::thread::spawn(move || {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(target)
+            .unwrap()
+            .write_all(&log)
+    });
+    let out = run(&["stats", fifo.to_str().unwrap(), "--format", "json"], b"");
+    writer.join().unwrap().unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let stats: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(stats["files"][0]["records"].as_u64().unwrap() > 10);
+}
