@@ -250,6 +250,8 @@ fn binary_files_and_unknown_containers_are_unreadable_with_a_reason() {
         "dn2/ozone-hadoop-datanode-dn2.log.gz",
         &gz(&[0u8; 100_000]),
     );
+    // An archive format oztrace does not read, in a folder: named, not skipped.
+    write(root, "old/bundle.rar", b"Rar!\x1a\x07\x00");
     let mut paths = vec![root.to_path_buf(), seven_path];
     paths.sort();
     let sink = read(&paths);
@@ -263,12 +265,18 @@ fn binary_files_and_unknown_containers_are_unreadable_with_a_reason() {
     let mut expected = vec![
         "dn1/ozone-hadoop-datanode-dn1.log",
         "dn2/ozone-hadoop-datanode-dn2.log.gz",
+        "old/bundle.rar",
         seven_display(&paths),
     ];
     expected.sort();
     assert_eq!(names, expected);
     for (path, reason) in &bad {
-        assert!(reason.starts_with("binary content"), "{path}: {reason}");
+        let says = if path.ends_with(".rar") {
+            "RAR archive: not a format oztrace reads"
+        } else {
+            "binary content"
+        };
+        assert!(reason.starts_with(says), "{path}: {reason}");
     }
     assert!(sink.logs.is_empty());
 }

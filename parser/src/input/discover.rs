@@ -185,6 +185,10 @@ fn walk_directory(
                     size,
                 });
             }
+            NameKind::UnreadArchive(format) => discovery.unreadable.push(Unreadable {
+                path: relative,
+                reason: unread_archive_reason(format),
+            }),
             NameKind::Other => discovery.skipped.push(relative),
         }
     }
@@ -203,6 +207,11 @@ fn walk_directory(
             },
         });
     }
+}
+
+/// Why an archive of a format oztrace does not read is unreadable.
+pub(crate) fn unread_archive_reason(format: &str) -> String {
+    format!("{format} archive: not a format oztrace reads (extract it, or repack as tar or zip)")
 }
 
 /// Reads and records a configuration file; returns its log4j settings if it is a log4j file.

@@ -3,6 +3,7 @@
 //! by their magic bytes; what is left must look like text to be handed over as a log.
 
 use super::config::{ConfScopes, scope_of};
+use super::discover::unread_archive_reason;
 use super::names::{NameKind, classify};
 use super::{
     Compression, ConfigFile, ConfigKind, InputFile, Limits, Log4jConf, StreamSink, Unreadable,
@@ -477,6 +478,10 @@ fn read_member(
                 reason: e.to_string(),
             }),
         },
+        NameKind::UnreadArchive(format) => sink.unreadable(Unreadable {
+            path: inner.display,
+            reason: unread_archive_reason(format),
+        }),
         NameKind::Other => sink.skipped(inner.display),
     }
 }
