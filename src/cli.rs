@@ -1,9 +1,25 @@
-//! The command line (../shared/CLI-CONTRACT.md).
+//! The command line (docs/cli-contract.md).
 
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use oztrace_parser::time::{LocalTime, Zone, parse_rfc3339};
+use oztrace_parser::entity::Entity;
 use oztrace_parser::units;
 use std::path::PathBuf;
+
+/// What `--help` ends with: the exit statuses and two examples.
+const AFTER_HELP: &str = "\
+Exit status:
+  0  nothing found (scan); success (every other command)
+  1  scan: a finding at or above --fail-on that no baseline suppresses
+  2  usage or configuration error; nothing analysed
+  3  some input could not be read (named on stderr and in the report)
+  4  internal error, after writing what report it can
+
+Examples:
+  oztrace scan bundle.tar.gz --report report.html     findings as text, plus an HTML page
+  oztrace scan --each archive/*/ --format jsonl --fail-on likely   one cluster per folder
+
+The command line, JSON output and exit codes are a stable contract: docs/cli-contract.md.";
 
 #[derive(Debug, Parser)]
 #[command(
@@ -13,16 +29,22 @@ use std::path::PathBuf;
     long_about = "Reads Ozone datanode, SCM and OM logs and audit logs (files, directories, .gz/.zst, \
                   tarballs), types their records, replays them through reference state machines of \
                   Ozone's lifecycles and reports the signatures of known bugs with the evidence lines \
-                  that prove them."
+                  that prove them.",
+    after_help = AFTER_HELP
 )]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// Colour in text output: auto follows NO_COLOR, CLICOLOR_FORCE and whether the output is a
+    /// terminal.
+    #[arg(long, global = true, value_enum, default_value = "auto")]
+    pub color: ColorChoice,
 }
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Parse, build the event graph, replay every rule, print findings.
+    #[command(after_help = AFTER_HELP)]
     Scan(ScanArgs),
     /// The recorded trace: typed events as jsonl, csv or parquet.
     Events(EventsArgs),
@@ -32,12 +54,13 @@ pub enum Command {
     Stats(StatsArgs),
     /// List the rules.
     Rules,
-    /// One rule's documentation, the evidence it uses and the loggers it needs; or `--kinds`.
+    /// One rule's documentation, the evidence it uses, the loggers it needs and what to do about
+    /// a finding; or `--kinds`.
     Explain(ExplainArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to standard output.
     Completions(CompletionsArgs),
-    /// Print the oztrace(1) man page (roff) to standard output.
-    Man,
+    /// Print the oztrace(1) man page (roff), or write one page per command with --dir.
+    Man(ManArgs),
 }
 
 #[derive(Debug, Args)]
@@ -47,13 +70,22 @@ pub struct CompletionsArgs {
     pub shell: clap_complete::Shell,
 }
 
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// Write oztrace.1 and one oztrace-COMMAND.1 per command into DIR instead of printing
+    /// oztrace.1.
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+}
+
 /// Options shared by every command that reads logs.
 #[derive(Debug, Args, Clone)]
 pub struct InputArgs {
     /// Files, directories, .gz/.zst files, .tar/.tar.gz/.tgz bundles, or `-` for stdin.
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
-    /// Zone the logs' local times were written in: ZONE, or HOST=ZONE (repeatable).
+    /// Zone the logs' local times were written in: an IANA name, UTC or an offset (+02:00);
+    /// or HOST=ZONE for one host (repeatable).
     #[arg(long = "tz", value_name = "ZONE|HOST=ZONE")]
     pub tz: Vec<String>,
     /// Force a log4j ConversionPattern for the main logs (detection still falls back).
@@ -70,6 +102,22 @@ pub struct InputArgs {
     #[arg(long, value_name = "RATIO", default_value_t = oztrace_parser::input::Limits::DEFAULT_MAX_EXPAND,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub max_expand: u64,
+    /// Only events at or after TIME: a date (2026-09-14), a local time in the --tz zone
+    /// ('2026-09-14 07:00:00'), RFC 3339 (2026-09-14T07:00:00Z), or relative ('1h ago', -2d).
+    #[arg(long, value_name = "TIME", allow_hyphen_values = true)]
+    pub since: Option<String>,
+    /// Only events at or before TIME (same forms as --since; a date means through its end).
+    #[arg(long, value_name = "TIME", allow_hyphen_values = true)]
+    pub until: Option<String>,
+}
+
+/// The zone times are shown in, for the views meant for people.
+#[derive(Debug, Args, Clone)]
+pub struct DisplayArgs {
+    /// Show times in this zone (an IANA name, an offset such as +02:00, or `local`); JSON,
+    /// JSON Lines and SARIF stay in UTC.
+    #[arg(long, value_name = "ZONE", default_value = "UTC")]
+    pub display_tz: String,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -88,32 +136,51 @@ pub enum ScanFormat {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum FailOn {
+    /// Any finding.
     Possible,
+    /// Likely and confirmed findings.
     Likely,
+    /// Confirmed findings only.
     Confirmed,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ColorChoice {
+    /// Colour when the output is a terminal, unless NO_COLOR is set; always with CLICOLOR_FORCE.
     Auto,
+    /// Always colour.
     Always,
+    /// Never colour.
     Never,
+}
+
+/// The registered rule ids, for `--rules`, `--skip` and `explain` (completions offer them; a
+/// misspelled id gets the nearest one as a tip).
+pub fn rule_ids() -> PossibleValuesParser {
+    PossibleValuesParser::new(
+        oztrace_rules::registry()
+            .into_iter()
+            .map(|r| PossibleValue::new(r.doc().id).help(r.doc().title)),
+    )
 }
 
 #[derive(Debug, Args)]
 pub struct ScanArgs {
     #[command(flatten)]
     pub input: InputArgs,
+    #[command(flatten)]
+    pub display: DisplayArgs,
+    /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: ScanFormat,
     /// Exit 1 when a finding is at or above this confidence.
     #[arg(long, value_enum, default_value = "possible")]
     pub fail_on: FailOn,
     /// Only these rules (comma-separated ids).
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_delimiter = ',', value_parser = rule_ids(), hide_possible_values = true)]
     pub rules: Vec<String>,
     /// Skip these rules (comma-separated ids).
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_delimiter = ',', value_parser = rule_ids(), hide_possible_values = true)]
     pub skip: Vec<String>,
     /// Configuration for rules, KEY=VALUE (overrides ozone-site.xml found in the bundle).
     #[arg(long = "set", value_name = "KEY=VALUE")]
@@ -121,65 +188,134 @@ pub struct ScanArgs {
     /// Drop an entity's live state after this much log time without events.
     #[arg(long, default_value = "14d", value_parser = parse_duration_ms)]
     pub retain: i64,
-    /// Colour in text output.
-    #[arg(long, value_enum, default_value = "auto")]
-    pub color: ColorChoice,
-    /// Analyse each PATH as a cluster of its own (a folder of support bundles), one report each.
+    /// Print evidence lines whole in text output instead of cutting them around the values
+    /// the rule read.
+    #[arg(long)]
+    pub wide: bool,
+    /// Analyse each PATH as a cluster of its own (a folder of support bundles), one report each,
+    /// then a total.
     #[arg(long, conflicts_with_all = ["report", "write_baseline"])]
     pub each: bool,
     /// Also write a self-contained HTML page (timelines per finding) to FILE.
     #[arg(long, value_name = "FILE.html")]
     pub report: Option<PathBuf>,
-    /// Leave out findings whose fingerprint this baseline file lists (they never set exit 1).
+    /// Leave out findings whose fingerprint this baseline file lists (they never set exit 1;
+    /// SARIF keeps them, marked suppressed).
     #[arg(long, value_name = "FILE")]
     pub baseline: Option<PathBuf>,
     /// Write every finding of this run to a baseline FILE (for a later `--baseline`).
     #[arg(long, value_name = "FILE")]
     pub write_baseline: Option<PathBuf>,
-    /// Analyse only events at or after this time: RFC 3339, or `yyyy-MM-dd HH:mm:ss` in the
-    /// `--tz` zone.
-    #[arg(long, value_name = "TIME")]
-    pub since: Option<String>,
-    /// Analyse only events at or before this time (same forms as --since).
-    #[arg(long, value_name = "TIME")]
-    pub until: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum EventsFormat {
+    /// One JSON object per event and line (the contract's record).
     Jsonl,
+    /// A table, one row per event; entities joined with `;`, fields as a JSON string.
     Csv,
+    /// A typed table (needs -o FILE): ts as a UTC timestamp, categorical kind/host/component.
     Parquet,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SortOrder {
+    /// As read: file by file, in each file's order.
+    Input,
+    /// By time across files (untimed records stay after the record before them); large inputs
+    /// are merged through bounded temporary files.
+    Time,
 }
 
 #[derive(Debug, Args)]
 pub struct EventsArgs {
     #[command(flatten)]
     pub input: InputArgs,
+    /// Output format.
     #[arg(long, value_enum, default_value = "jsonl")]
     pub format: EventsFormat,
     /// Every record, the unrecognized ones with kind `unrecognized`.
     #[arg(long)]
     pub all: bool,
+    /// Order of the records (default: time for jsonl when the input is under 256 MiB on disk,
+    /// else input order; csv and parquet: time).
+    #[arg(long, value_enum)]
+    pub sort: Option<SortOrder>,
     /// Write to FILE instead of standard output (required for parquet).
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<PathBuf>,
 }
 
+/// `--entity KIND:ID`: checked when parsed; completions offer the kinds.
+#[derive(Debug, Clone)]
+pub struct EntityParser;
+
+impl TypedValueParser for EntityParser {
+    type Value = Entity;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<Entity, clap::Error> {
+        let text = value.to_string_lossy();
+        text.parse().map_err(|e| {
+            let mut err = clap::Error::new(clap::error::ErrorKind::ValueValidation).with_cmd(cmd);
+            if let Some(arg) = arg {
+                err.insert(
+                    clap::error::ContextKind::InvalidArg,
+                    clap::error::ContextValue::String(arg.to_string()),
+                );
+            }
+            err.insert(
+                clap::error::ContextKind::InvalidValue,
+                clap::error::ContextValue::String(format!("{text} ({e})")),
+            );
+            err
+        })
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(
+            ENTITY_KINDS
+                .iter()
+                .map(|(kind, help)| PossibleValue::new(*kind).help(*help)),
+        ))
+    }
+}
+
+/// The contract's entity kinds, as completions offer them.
+pub const ENTITY_KINDS: &[(&str, &str)] = &[
+    ("container:", "container:<id>"),
+    ("datanode:", "datanode:<uuid> or datanode:host=<name>"),
+    ("key:/", "key:/<volume>/<bucket>/<key>"),
+    ("block:", "block:<containerID>:<localID>"),
+    ("pipeline:", "pipeline:<uuid>"),
+    ("group:", "group:<12 hex digits>"),
+    ("scm:", "scm:<id>"),
+    ("om:", "om:<id>"),
+];
+
 #[derive(Debug, Args)]
 pub struct ReplayArgs {
     #[command(flatten)]
     pub input: InputArgs,
+    #[command(flatten)]
+    pub display: DisplayArgs,
     /// The entity to replay, as KIND:ID (container:1051, datanode:<uuid>, key:/v/b/k, …).
-    #[arg(long, value_name = "KIND:ID")]
-    pub entity: String,
+    #[arg(long, value_name = "KIND:ID", value_parser = EntityParser, hide_possible_values = true)]
+    pub entity: Entity,
+    /// Drop an entity's live state after this much log time without events (as scan does).
     #[arg(long, default_value = "14d", value_parser = parse_duration_ms)]
     pub retain: i64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum StatsFormat {
+    /// A table for people.
     Text,
+    /// The oztrace.stats/v1 document.
     Json,
 }
 
@@ -187,6 +323,9 @@ pub enum StatsFormat {
 pub struct StatsArgs {
     #[command(flatten)]
     pub input: InputArgs,
+    #[command(flatten)]
+    pub display: DisplayArgs,
+    /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: StatsFormat,
 }
@@ -194,7 +333,7 @@ pub struct StatsArgs {
 #[derive(Debug, Args)]
 pub struct ExplainArgs {
     /// A rule id (see `oztrace rules`).
-    #[arg(required_unless_present = "kinds")]
+    #[arg(required_unless_present = "kinds", value_parser = rule_ids(), hide_possible_values = true)]
     pub rule: Option<String>,
     /// List every event kind with its Ozone source instead.
     #[arg(long, conflicts_with = "rule")]
@@ -205,50 +344,6 @@ pub struct ExplainArgs {
 /// duration parser, Hadoop's `getTimeDuration` suffixes).
 pub fn parse_duration_ms(s: &str) -> Result<i64, String> {
     units::parse_duration_ms(s, units::TimeUnit::Seconds).map_err(|e| e.to_string())
-}
-
-/// A `--since` / `--until` bound in UTC epoch milliseconds: RFC 3339 with an offset, or a local
-/// `yyyy-MM-dd HH:mm:ss` (optionally `,SSS` or `.SSS`, `T` instead of the space) in `zone`.
-pub fn parse_time_bound(s: &str, zone: &Zone) -> Result<i64, String> {
-    let s = s.trim();
-    if let Some(ms) = parse_rfc3339(s) {
-        return Ok(ms);
-    }
-    let bad = || format!("`{s}` is not a time (RFC 3339, or yyyy-MM-dd HH:mm:ss)");
-    let b = s.as_bytes();
-    let digits = |from: usize, to: usize| -> Option<i64> {
-        let part = b.get(from..to)?;
-        if part.iter().all(u8::is_ascii_digit) {
-            std::str::from_utf8(part).ok()?.parse().ok()
-        } else {
-            None
-        }
-    };
-    let shape_ok = b.len() >= 19
-        && b[4] == b'-'
-        && b[7] == b'-'
-        && (b[10] == b' ' || b[10] == b'T')
-        && b[13] == b':'
-        && b[16] == b':';
-    if !shape_ok {
-        return Err(bad());
-    }
-    let milli = match b.len() {
-        19 => 0,
-        23 if b[19] == b',' || b[19] == b'.' => digits(20, 23).ok_or_else(bad)?,
-        _ => return Err(bad()),
-    };
-    let field = |from, to| digits(from, to).ok_or_else(bad);
-    let local = LocalTime {
-        year: field(0, 4)? as i16,
-        month: field(5, 7)? as i8,
-        day: field(8, 10)? as i8,
-        hour: field(11, 13)? as i8,
-        minute: field(14, 16)? as i8,
-        second: field(17, 19)? as i8,
-        milli: milli as i16,
-    };
-    zone.to_epoch_millis(&local).ok_or_else(bad)
 }
 
 #[cfg(test)]
@@ -262,30 +357,50 @@ mod tests {
     }
 
     #[test]
-    fn time_bounds_take_rfc3339_and_log_local_times() {
-        let utc = Zone::Utc;
-        let expected = parse_rfc3339("2026-08-20T11:02:47Z").unwrap();
-        assert_eq!(parse_time_bound("2026-08-20T11:02:47Z", &utc), Ok(expected));
-        assert_eq!(parse_time_bound("2026-08-20 11:02:47", &utc), Ok(expected));
-        assert_eq!(
-            parse_time_bound("2026-08-20 11:02:47,390", &utc),
-            Ok(expected + 390)
-        );
-        assert_eq!(
-            parse_time_bound("2026-08-20T13:02:47+02:00", &utc),
-            Ok(expected)
-        );
-        // A local time is read in the --tz zone: 13:02:47 in Berlin (CEST) is 11:02:47 UTC.
-        let berlin = Zone::parse("Europe/Berlin").unwrap();
-        assert_eq!(
-            parse_time_bound("2026-08-20 13:02:47", &berlin),
-            Ok(expected)
-        );
-        assert!(parse_time_bound("2026-08-20", &utc).is_err());
-        assert!(parse_time_bound("2026-02-30 00:00:00", &utc).is_err());
-        assert!(parse_time_bound("2026-08-20 11:02:4x", &utc).is_err());
-        assert!(parse_time_bound("2026-08-20 11:02:47,3", &utc).is_err());
-        assert!(parse_time_bound("yesterday", &utc).is_err());
+    fn every_argument_of_every_command_has_help_text() {
+        fn walk(cmd: &clap::Command, path: &str) {
+            for arg in cmd.get_arguments() {
+                let id = arg.get_id().as_str();
+                if id == "help" || id == "version" {
+                    continue;
+                }
+                assert!(
+                    arg.get_help().is_some() || arg.get_long_help().is_some(),
+                    "{path} {id} has no help text"
+                );
+            }
+            for sub in cmd.get_subcommands() {
+                assert!(
+                    sub.get_about().is_some(),
+                    "{path} {} has no about",
+                    sub.get_name()
+                );
+                walk(sub, &format!("{path} {}", sub.get_name()));
+            }
+        }
+        walk(&Cli::command(), "oztrace");
+    }
+
+    #[test]
+    fn a_misspelled_rule_id_gets_the_nearest_as_a_tip() {
+        let err = Cli::try_parse_from(["oztrace", "explain", "resurected-container"]).unwrap_err();
+        assert_eq!(err.exit_code(), 2);
+        let text = err.to_string();
+        assert!(text.contains("resurected-container"), "{text}");
+        assert!(text.contains("'resurrected-container'"), "{text}");
+        let err =
+            Cli::try_parse_from(["oztrace", "scan", "x", "--rules", "dropped-action"]).unwrap_err();
+        assert!(err.to_string().contains("'dropped-actions'"), "{err}");
+    }
+
+    #[test]
+    fn entities_are_checked_when_parsed() {
+        let ok = Cli::try_parse_from(["oztrace", "replay", "x", "--entity", "container:1051"]);
+        assert!(ok.is_ok());
+        let err = Cli::try_parse_from(["oztrace", "replay", "x", "--entity", "container:abc"])
+            .unwrap_err();
+        assert_eq!(err.exit_code(), 2);
+        assert!(err.to_string().contains("decimal"), "{err}");
     }
 
     #[test]

@@ -1,19 +1,19 @@
 //! The commands: each reads the inputs once and prints one view of them.
 
 use crate::cli::{
-    Cli, Command, EventsArgs, EventsFormat, ExplainArgs, FailOn, InputArgs, ReplayArgs, ScanArgs,
-    ScanFormat, StatsArgs, StatsFormat, parse_time_bound,
+    Cli, ColorChoice, Command, DisplayArgs, EventsArgs, EventsFormat, ExplainArgs, FailOn,
+    InputArgs, ManArgs, ReplayArgs, ScanArgs, ScanFormat, SortOrder, StatsArgs, StatsFormat,
 };
-use crate::output::{OutputFile, emit, emit_bytes, refuse_inputs_as_outputs, warn};
+use crate::output::{OutputFile, emit_bytes, refuse_inputs_as_outputs, warn, write_failure};
 use crate::pipeline::{Keep, Parsed, ReadConfig, StreamOutcome, read_inputs_streaming};
 use crate::report::baseline::Baseline;
-use crate::report::{self, ReportInputs};
+use crate::report::{self, ReportInputs, View};
+use crate::when::{Bound, DisplayZone, now_ms, parse_time_bound};
 use crate::{Failure, exit};
 use clap::CommandFactory;
 use indicatif::{ProgressBar, ProgressStyle};
 use oztrace_analyzer::trace::Trace;
 use oztrace_analyzer::{Analysis, ReplayOptions};
-use oztrace_parser::entity::Entity;
 use oztrace_parser::event::Event;
 use oztrace_parser::input::ConfigKind;
 use oztrace_parser::layout::Layout;
@@ -29,14 +29,20 @@ use std::time::Duration;
 /// Inputs larger than this (on disk) get a progress bar when standard error is a terminal.
 const PROGRESS_THRESHOLD: u64 = 64 << 20;
 
-pub fn run(command: Command) -> Result<u8, Failure> {
-    match command {
+pub fn run(cli: Cli) -> Result<u8, Failure> {
+    // `--color` overrides the environment (NO_COLOR, CLICOLOR_FORCE) for every writer.
+    match cli.color {
+        ColorChoice::Always => anstream::ColorChoice::Always.write_global(),
+        ColorChoice::Never => anstream::ColorChoice::Never.write_global(),
+        ColorChoice::Auto => {}
+    }
+    match cli.command {
         Command::Scan(args) => scan(args),
         Command::Events(args) => events(args),
         Command::Replay(args) => replay(args),
         Command::Stats(args) => stats(args),
         Command::Rules => {
-            emit(&report::rules_table(&oztrace_rules::registry()))?;
+            print_styled(&report::rules_table(&oztrace_rules::registry()))?;
             Ok(exit::OK)
         }
         Command::Explain(args) => explain(args),
@@ -46,15 +52,45 @@ pub fn run(command: Command) -> Result<u8, Failure> {
             emit_bytes(&script)?;
             Ok(exit::OK)
         }
-        Command::Man => {
-            let mut page = Vec::new();
-            clap_mangen::Man::new(Cli::command())
-                .render(&mut page)
-                .map_err(|e| Failure::Internal(format!("rendering the man page: {e}")))?;
-            emit_bytes(&page)?;
-            Ok(exit::OK)
-        }
+        Command::Man(args) => man(args),
     }
+}
+
+/// Whether text written to standard output is coloured: `--color`, else NO_COLOR,
+/// CLICOLOR_FORCE and whether it is a terminal (anstream's rules).
+fn stdout_color() -> bool {
+    anstream::AutoStream::choice(&std::io::stdout()) != anstream::ColorChoice::Never
+}
+
+/// Writes a text view with anstyle styles to standard output; anstream strips the styles when
+/// colour is off.
+fn print_styled(text: &str) -> Result<(), Failure> {
+    let mut out = anstream::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(|e| write_failure("to standard output", e))
+}
+
+fn display_zone(display: &DisplayArgs) -> Result<DisplayZone, Failure> {
+    DisplayZone::parse(&display.display_tz).map_err(Failure::Usage)
+}
+
+/// `oztrace man`: the main page on standard output, or every page into `--dir`.
+fn man(args: ManArgs) -> Result<u8, Failure> {
+    let Some(dir) = args.dir else {
+        let mut page = Vec::new();
+        clap_mangen::Man::new(Cli::command())
+            .render(&mut page)
+            .map_err(|e| Failure::Internal(format!("rendering the man page: {e}")))?;
+        emit_bytes(&page)?;
+        return Ok(exit::OK);
+    };
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| Failure::Usage(format!("--dir {}: {e}", dir.display())))?;
+    // oztrace.1, and oztrace-scan.1 … for every command, as oztrace.1 refers to them.
+    clap_mangen::generate_to(Cli::command(), &dir)
+        .map_err(|e| Failure::Internal(format!("writing man pages into {}: {e}", dir.display())))?;
+    Ok(exit::OK)
 }
 
 fn read(input: &InputArgs, keep: Keep) -> Result<Parsed, Failure> {
@@ -146,12 +182,8 @@ fn progress_bar(paths: &[PathBuf]) -> Option<ProgressBar> {
     if !std::io::stderr().is_terminal() {
         return None;
     }
-    let mut size = DiskSize::default();
-    for path in paths {
-        size.add(path, 0);
-    }
-    // Logs compress about tenfold or better: a compressed file reads as ten times its size.
-    if size.bytes + 9 * size.compressed_bytes <= PROGRESS_THRESHOLD {
+    let size = DiskSize::of(paths);
+    if size.estimate() <= PROGRESS_THRESHOLD {
         return None;
     }
     let (bar, template) = if size.compressed_bytes > 0 {
@@ -181,6 +213,20 @@ struct DiskSize {
 }
 
 impl DiskSize {
+    fn of(paths: &[PathBuf]) -> DiskSize {
+        let mut size = DiskSize::default();
+        for path in paths {
+            size.add(path, 0);
+        }
+        size
+    }
+
+    /// The bytes that will be read: logs compress about tenfold or better, so a compressed file
+    /// counts as ten times its size.
+    fn estimate(&self) -> u64 {
+        self.bytes + 9 * self.compressed_bytes
+    }
+
     /// Directory trees deeper than this are not followed for the estimate.
     const MAX_DEPTH: usize = 32;
 
@@ -322,20 +368,13 @@ fn logging_coverage(parsed: &Parsed) -> LoggingCoverage {
     coverage
 }
 
-fn selected_rules(args: &ScanArgs) -> Result<Vec<&'static dyn Rule>, Failure> {
-    let all = oztrace_rules::registry();
-    for id in args.rules.iter().chain(&args.skip) {
-        if !all.iter().any(|r| r.doc().id == id) {
-            return Err(Failure::Usage(format!(
-                "unknown rule `{id}` (see `oztrace rules`)"
-            )));
-        }
-    }
-    Ok(all
+/// The selected rules (clap has checked the ids against the registry).
+fn selected_rules(args: &ScanArgs) -> Vec<&'static dyn Rule> {
+    oztrace_rules::registry()
         .into_iter()
         .filter(|r| args.rules.is_empty() || args.rules.iter().any(|id| id == r.doc().id))
         .filter(|r| !args.skip.iter().any(|id| id == r.doc().id))
-        .collect())
+        .collect()
 }
 
 /// What `scan` settles before it reads anything, so that a bad value is a usage error (exit 2)
@@ -344,40 +383,24 @@ struct ScanPlan {
     rules: Vec<&'static dyn Rule>,
     settings: Vec<(String, String)>,
     window: Window,
+    view: View,
     baseline: Option<Baseline>,
     report: Option<OutputFile>,
     write_baseline: Option<OutputFile>,
 }
 
 fn plan(args: &ScanArgs) -> Result<ScanPlan, Failure> {
-    if args.each && args.format == ScanFormat::Sarif {
-        return Err(Failure::Usage(
-            "--each writes one report per input; SARIF is one log per run: scan each input alone"
-                .into(),
-        ));
-    }
-    let rules = selected_rules(args)?;
-    let zones = TimeZones::from_specs(&args.input.tz).map_err(Failure::Usage)?;
-    let zone = zones.for_host(None);
-    let bound = |flag: &str, value: &Option<String>| {
-        value
-            .as_deref()
-            .map(|v| parse_time_bound(v, zone).map_err(|e| Failure::Usage(format!("{flag}: {e}"))))
-            .transpose()
+    let rules = selected_rules(args);
+    let window = Window::of(&args.input)?;
+    let view = View {
+        color: args.format == ScanFormat::Text && stdout_color(),
+        wide: args.wide,
+        zone: display_zone(&args.display)?,
     };
-    let window = Window {
-        since: bound("--since", &args.since)?,
-        until: bound("--until", &args.until)?,
-    };
-    if let (Some(since), Some(until)) = (window.since, window.until)
-        && since > until
-    {
-        return Err(Failure::Usage("--since is later than --until".into()));
-    }
     let baseline = args
         .baseline
         .as_deref()
-        .map(Baseline::load)
+        .map(|path| Baseline::load(path, now_ms()))
         .transpose()
         .map_err(Failure::Usage)?;
     let outputs: Vec<(&str, &Path)> = [
@@ -397,6 +420,7 @@ fn plan(args: &ScanArgs) -> Result<ScanPlan, Failure> {
         rules,
         settings: overrides(&args.settings)?,
         window,
+        view,
         baseline,
         report: create("--report", &args.report)?,
         write_baseline: create("--write-baseline", &args.write_baseline)?,
@@ -406,28 +430,130 @@ fn plan(args: &ScanArgs) -> Result<ScanPlan, Failure> {
 fn scan(args: ScanArgs) -> Result<u8, Failure> {
     let mut plan = plan(&args)?;
     if !args.each {
-        return scan_one(&args, &args.input, &mut plan);
+        let (code, document) = scan_one(&args, &args.input, &mut plan)?;
+        write_stdout(&render(&document, &args, &plan.view, None)?)?;
+        return Ok(code);
     }
     // One cluster per argument; the exit status is the most severe of the runs (3 before 1).
     let mut worst = exit::OK;
+    let mut total = EachTotal::default();
+    let mut runs = Vec::new();
     for path in &args.input.paths {
         let input = InputArgs {
             paths: vec![path.clone()],
             ..args.input.clone()
         };
+        let (code, document) = scan_one(&args, &input, &mut plan)?;
+        total.add(&document, code);
         match args.format {
-            ScanFormat::Text => emit(&format!("== {}\n", path.display()))?,
-            ScanFormat::Markdown => emit(&format!("<!-- oztrace: {} -->\n", path.display()))?,
-            _ => {}
+            // SARIF is one log: a run per input, written when every input is analysed.
+            ScanFormat::Sarif => runs.push(report::sarif_run(&document, Some(path))),
+            ScanFormat::Text => write_stdout(&format!(
+                "== {}\n{}",
+                path.display(),
+                render(&document, &args, &plan.view, Some(path))?
+            ))?,
+            ScanFormat::Markdown => write_stdout(&format!(
+                "<!-- oztrace: {} -->\n{}",
+                path.display(),
+                render(&document, &args, &plan.view, Some(path))?
+            ))?,
+            ScanFormat::Json | ScanFormat::Jsonl => {
+                write_stdout(&render(&document, &args, &plan.view, Some(path))?)?
+            }
         }
-        let code = scan_one(&args, &input, &mut plan)?;
         worst = match (worst, code) {
             (exit::UNREADABLE, _) | (_, exit::UNREADABLE) => exit::UNREADABLE,
             (exit::FINDINGS, _) | (_, exit::FINDINGS) => exit::FINDINGS,
             _ => exit::OK,
         };
     }
+    if args.format == ScanFormat::Sarif {
+        let log = report::sarif_log(runs);
+        write_stdout(&format!(
+            "{}\n",
+            serde_json::to_string_pretty(&log)
+                .map_err(|e| Failure::Internal(format!("rendering the report: {e}")))?
+        ))?;
+    }
+    // The total: part of the text for people, on standard error for the formats machines read
+    // (so that standard output stays one document per input, or one SARIF log).
+    let line = total.line();
+    match args.format {
+        ScanFormat::Text => write_stdout(&format!("\n== total: {line}\n"))?,
+        ScanFormat::Markdown => write_stdout(&format!("\n**Total:** {line}\n"))?,
+        _ => warn(&format!("total: {line}")),
+    }
     Ok(worst)
+}
+
+/// The sum over `scan --each` runs.
+#[derive(Debug, Default)]
+struct EachTotal {
+    inputs: u64,
+    with_findings: u64,
+    findings: u64,
+    suppressed: u64,
+    unreadable: u64,
+    by_severity: std::collections::BTreeMap<oztrace_rules::Severity, u64>,
+}
+
+impl EachTotal {
+    fn add(&mut self, document: &report::Document, code: u8) {
+        self.inputs += 1;
+        self.findings += document.findings.len() as u64;
+        self.suppressed += document.suppressed;
+        if !document.findings.is_empty() {
+            self.with_findings += 1;
+        }
+        if code == exit::UNREADABLE {
+            self.unreadable += 1;
+        }
+        for f in &document.findings {
+            *self.by_severity.entry(f.severity_rank()).or_default() += 1;
+        }
+    }
+
+    fn line(&self) -> String {
+        let mut line = format!(
+            "{} inputs, {} with findings; {} findings",
+            self.inputs, self.with_findings, self.findings
+        );
+        if !self.by_severity.is_empty() {
+            let parts: Vec<String> = self
+                .by_severity
+                .iter()
+                .map(|(severity, n)| format!("{n} {}", severity.as_str()))
+                .collect();
+            line.push_str(&format!(" ({})", parts.join(", ")));
+        }
+        line.push_str(&format!(
+            "; {} suppressed by the baseline; {} inputs with unreadable files",
+            self.suppressed, self.unreadable
+        ));
+        line
+    }
+}
+
+fn render(
+    document: &report::Document,
+    args: &ScanArgs,
+    view: &View,
+    each_input: Option<&Path>,
+) -> Result<String, Failure> {
+    match each_input {
+        Some(input) => report::render_for_input(document, args.format, view, input),
+        None => report::render(document, args.format, view),
+    }
+    .map_err(|e| Failure::Internal(format!("rendering the report: {e}")))
+}
+
+fn write_stdout(text: &str) -> Result<(), Failure> {
+    let mut stdout = std::io::stdout().lock();
+    stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+        .map_err(|e| write_failure("the report", e))
 }
 
 /// `--since` / `--until`: events outside are dropped before analysis.
@@ -438,6 +564,33 @@ struct Window {
 }
 
 impl Window {
+    /// The window of the input options, read in the `--tz` default zone; a usage error when a
+    /// bound is not a time or the window is empty.
+    fn of(input: &InputArgs) -> Result<Window, Failure> {
+        let zones = TimeZones::from_specs(&input.tz).map_err(Failure::Usage)?;
+        let zone = zones.for_host(None);
+        let now = now_ms();
+        let bound = |flag: &str, value: &Option<String>, end| {
+            value
+                .as_deref()
+                .map(|v| {
+                    parse_time_bound(v, zone, end, now)
+                        .map_err(|e| Failure::Usage(format!("{flag}: {e}")))
+                })
+                .transpose()
+        };
+        let window = Window {
+            since: bound("--since", &input.since, Bound::Since)?,
+            until: bound("--until", &input.until, Bound::Until)?,
+        };
+        if let (Some(since), Some(until)) = (window.since, window.until)
+            && since > until
+        {
+            return Err(Failure::Usage("--since is later than --until".into()));
+        }
+        Ok(window)
+    }
+
     fn is_open(&self) -> bool {
         self.since.is_none() && self.until.is_none()
     }
@@ -446,26 +599,44 @@ impl Window {
         self.since.is_none_or(|s| ts >= s) && self.until.is_none_or(|u| ts <= u)
     }
 
-    /// Keeps each stream's events inside the window. An untimed event (a line without a time
-    /// of its own) goes with the timed event before it in its file, as the trace places it; a
+    /// Keeps a stream's events inside the window. An untimed event (a line without a time of
+    /// its own) goes with the timed event before it in its file, as the trace places it; a
     /// stream with no time at all cannot be placed and is dropped.
-    fn apply(&self, parsed: &mut Parsed) {
+    fn retain(&self, events: &mut Vec<Event>) {
         if self.is_open() {
             return;
         }
+        let mut placed = events.iter().find_map(|e| e.ts);
+        events.retain(|event| {
+            if event.ts.is_some() {
+                placed = event.ts;
+            }
+            placed.is_some_and(|ts| self.contains(ts))
+        });
+    }
+
+    fn apply(&self, parsed: &mut Parsed) {
         for stream in &mut parsed.streams {
-            let mut placed = stream.events.iter().find_map(|e| e.ts);
-            stream.events.retain(|event| {
-                if event.ts.is_some() {
-                    placed = event.ts;
-                }
-                placed.is_some_and(|ts| self.contains(ts))
-            });
+            self.retain(&mut stream.events);
         }
+    }
+
+    fn doc(&self, events: u64) -> Option<report::WindowDoc> {
+        (!self.is_open()).then(|| report::WindowDoc {
+            since: self.since.map(format_rfc3339),
+            until: self.until.map(format_rfc3339),
+            events,
+        })
     }
 }
 
-fn scan_one(args: &ScanArgs, input: &InputArgs, plan: &mut ScanPlan) -> Result<u8, Failure> {
+/// Analyses one cluster: its document, after the baseline, and the exit status it earns. Writes
+/// the `--write-baseline` and `--report` files.
+fn scan_one(
+    args: &ScanArgs,
+    input: &InputArgs,
+    plan: &mut ScanPlan,
+) -> Result<(u8, report::Document), Failure> {
     let mut parsed = read(input, Keep::Typed)?;
     let (settings, warnings) = settings(&parsed, &plan.settings);
     for warning in &warnings {
@@ -488,15 +659,11 @@ fn scan_one(args: &ScanArgs, input: &InputArgs, plan: &mut ScanPlan) -> Result<u
     let output = oztrace_rules::run(&context, &plan.rules);
     let inputs = ReportInputs::from_parsed(&parsed);
     let mut document = report::Document::build(&analysis, &output, inputs);
+    document.window = plan.window.doc(analysis.trace.events.len() as u64);
+    document.hosts = report::HostSpan::of(&parsed);
+    document.rules_run = plan.rules.iter().map(|r| r.doc().id).collect();
     document.coverage = rule_coverage(&plan.rules, &parsed, &analysis);
     document.warnings = warnings;
-    if !plan.window.is_open() {
-        document.window = Some(report::WindowDoc {
-            since: plan.window.since.map(format_rfc3339),
-            until: plan.window.until.map(format_rfc3339),
-            events: analysis.trace.events.len() as u64,
-        });
-    }
     if let Some(file) = plan.write_baseline.take() {
         let json = Baseline::of(&document)
             .to_json()
@@ -506,15 +673,8 @@ fn scan_one(args: &ScanArgs, input: &InputArgs, plan: &mut ScanPlan) -> Result<u
     if let Some(baseline) = &plan.baseline {
         document.suppress(baseline);
     }
-    let rendered = if args.each {
-        report::render_for_input(&document, args.format, args.color, &input.paths[0])
-    } else {
-        report::render(&document, args.format, args.color)
-    }
-    .map_err(|e| Failure::Internal(format!("rendering the report: {e}")))?;
-    emit(&rendered)?;
     if let Some(file) = plan.report.take() {
-        file.write_and_commit(&report::html::page(&document))?;
+        file.write_and_commit(&report::html::page(&document, &plan.view.zone))?;
     }
     warn_unreadable(&parsed);
     let threshold = match args.fail_on {
@@ -522,11 +682,20 @@ fn scan_one(args: &ScanArgs, input: &InputArgs, plan: &mut ScanPlan) -> Result<u
         FailOn::Likely => Confidence::Likely,
         FailOn::Confirmed => Confidence::Confirmed,
     };
-    Ok(scan_status(
-        !parsed.unreadable.is_empty(),
-        &document,
-        threshold,
-    ))
+    let code = scan_status(!parsed.unreadable.is_empty(), &document, threshold);
+    Ok((code, document))
+}
+
+/// The contract's exit status of a scan that ran: 3 when an input could not be read, else 1
+/// when a finding left after the baseline is at or above `--fail-on`, else 0.
+fn scan_status(unreadable: bool, document: &report::Document, threshold: Confidence) -> u8 {
+    if unreadable {
+        exit::UNREADABLE
+    } else if document.fails(threshold) {
+        exit::FINDINGS
+    } else {
+        exit::OK
+    }
 }
 
 /// Which selected rules the logs let run: the (host, component) pairs of the streams, and of the
@@ -554,22 +723,14 @@ fn rule_coverage(
     oztrace_rules::coverage::coverage(&docs, &present)
 }
 
-/// The contract's exit status of a scan that ran: 3 when an input could not be read, else 1
-/// when a finding left after the baseline is at or above `--fail-on`, else 0.
-fn scan_status(unreadable: bool, document: &report::Document, threshold: Confidence) -> u8 {
-    if unreadable {
-        exit::UNREADABLE
-    } else if document.fails(threshold) {
-        exit::FINDINGS
-    } else {
-        exit::OK
-    }
-}
-
 /// `events --all` keeps every record, `events` the typed ones.
 fn keep_for(all: bool) -> Keep {
     if all { Keep::All } else { Keep::Typed }
 }
+
+/// Inputs up to this size on disk (compressed ones counted tenfold) are time-sorted by default
+/// in `events --format jsonl`; larger ones stream in input order unless `--sort time` asks.
+const SORT_BY_DEFAULT_BELOW: u64 = 256 << 20;
 
 fn events(args: EventsArgs) -> Result<u8, Failure> {
     if args.format == EventsFormat::Parquet && args.output.is_none() {
@@ -583,32 +744,73 @@ fn events(args: EventsArgs) -> Result<u8, Failure> {
         .as_deref()
         .map(|path| OutputFile::create("-o", path))
         .transpose()?;
+    let window = Window::of(&args.input)?;
+    let by_time = match args.sort {
+        Some(order) => order == SortOrder::Time,
+        None => {
+            args.format != EventsFormat::Jsonl
+                || DiskSize::of(&args.input.paths).estimate() <= SORT_BY_DEFAULT_BELOW
+        }
+    };
     if args.format != EventsFormat::Jsonl {
-        // CSV and Parquet are written as one table: every event is held until the end.
-        let mut parsed = read(&args.input, keep_for(args.all))?;
-        let mut streams: Vec<_> = parsed
-            .streams
-            .iter_mut()
-            .map(|s| std::mem::take(&mut s.events))
-            .collect();
+        // CSV and Parquet are written as one table: every event is held until the end. Each
+        // argument is read on its own, so that every row names the bundle it came from; OM audit
+        // copies still merge across all of them.
+        let mut streams: Vec<Vec<Event>> = Vec::new();
+        let mut bundles: Vec<String> = Vec::new();
+        let mut unreadable = false;
+        for path in &args.input.paths {
+            let input = InputArgs {
+                paths: vec![path.clone()],
+                ..args.input.clone()
+            };
+            let mut parsed = read(&input, keep_for(args.all))?;
+            warn_unreadable(&parsed);
+            unreadable |= !parsed.unreadable.is_empty();
+            for stream in &mut parsed.streams {
+                streams.push(std::mem::take(&mut stream.events));
+                bundles.push(path.display().to_string());
+            }
+        }
         oztrace_parser::catalog::om::merge_audit_copies(&mut streams, args.input.skew);
-        let events = streams.iter().flatten();
+        for events in &mut streams {
+            window.retain(events);
+        }
+        let tagged: Vec<Vec<crate::export::Row>> = streams
+            .iter()
+            .zip(&bundles)
+            .map(|(events, bundle)| events.iter().map(|e| (bundle.as_str(), e)).collect())
+            .collect();
+        let rows: Vec<crate::export::Row> = if by_time {
+            crate::sort::time_order(&tagged)
+        } else {
+            tagged.into_iter().flatten().collect()
+        };
         let target = output.as_ref().map(OutputFile::temp_path);
-        crate::export::write_table(events, args.format, target)?;
+        crate::export::write_table(&rows, args.format, target)?;
         output.map(OutputFile::commit).transpose()?;
-        warn_unreadable(&parsed);
-        return Ok(input_exit(&parsed));
+        return Ok(if unreadable {
+            exit::UNREADABLE
+        } else {
+            exit::OK
+        });
     }
     let mut out: Box<dyn Write + '_> = match &mut output {
         None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
         Some(file) => Box::new(std::io::BufWriter::new(file.writer())),
     };
-    // JSON Lines stream out as each file is read; only OM audit streams wait until the end,
-    // since every OM writes the same audit line and the copies merge into one event.
+    // JSON Lines stream out as each file is read (or into the time sorter); only OM audit
+    // streams wait until the end, since every OM writes the same audit line and the copies merge
+    // into one event.
+    let mut sorter = by_time.then(crate::sort::TimeSorter::default);
     let mut written: Result<(), Failure> = Ok(());
     let mut parsed = read_streaming(&args.input, keep_for(args.all), &mut |stream| {
         if stream.component != Component::OmAudit && written.is_ok() {
-            written = crate::export::write_jsonl(stream.events.iter(), &mut *out);
+            window.retain(&mut stream.events);
+            written = match &mut sorter {
+                Some(sorter) => sorter.push_stream(&stream.events),
+                None => crate::export::write_jsonl(stream.events.iter(), &mut *out),
+            };
             stream.events = Vec::new();
         }
     })?;
@@ -620,8 +822,18 @@ fn events(args: EventsArgs) -> Result<u8, Failure> {
         .filter(|events| !events.is_empty())
         .collect();
     oztrace_parser::catalog::om::merge_audit_copies(&mut audit, args.input.skew);
-    let result = crate::export::write_jsonl(audit.iter().flatten(), &mut *out);
-    result?;
+    for events in &mut audit {
+        window.retain(events);
+    }
+    match sorter {
+        Some(mut sorter) => {
+            for events in &audit {
+                sorter.push_stream(events)?;
+            }
+            sorter.finish(&mut *out)?;
+        }
+        None => crate::export::write_jsonl(audit.iter().flatten(), &mut *out)?,
+    }
     drop(out);
     output.map(OutputFile::commit).transpose()?;
     warn_unreadable(&parsed);
@@ -629,11 +841,10 @@ fn events(args: EventsArgs) -> Result<u8, Failure> {
 }
 
 fn replay(args: ReplayArgs) -> Result<u8, Failure> {
-    let entity: Entity = args
-        .entity
-        .parse()
-        .map_err(|e| Failure::Usage(format!("--entity `{}`: {e}", args.entity)))?;
+    let window = Window::of(&args.input)?;
+    let zone = display_zone(&args.display)?;
     let mut parsed = read(&args.input, Keep::Typed)?;
+    window.apply(&mut parsed);
     let trace = build_trace(&mut parsed, args.input.skew);
     let analysis = Analysis::run(
         trace,
@@ -641,41 +852,62 @@ fn replay(args: ReplayArgs) -> Result<u8, Failure> {
             retain_ms: args.retain,
         },
     );
-    emit(&report::replay_lines(&analysis, &entity))?;
+    let mut out = String::new();
+    if !zone.is_utc() {
+        out.push_str(&format!("# times in {}\n", zone.name()));
+    }
+    out.push_str(&report::replay_lines(&analysis, &args.entity, &zone));
+    print_styled(&out)?;
     warn_unreadable(&parsed);
     Ok(input_exit(&parsed))
 }
 
 fn stats(args: StatsArgs) -> Result<u8, Failure> {
-    // Stats count; they keep no events.
-    let parsed = read(&args.input, Keep::Nothing)?;
-    let out = match args.format {
-        StatsFormat::Text => report::stats_text(&parsed),
-        StatsFormat::Json => report::stats_json(&parsed),
+    let window = Window::of(&args.input)?;
+    let zone = display_zone(&args.display)?;
+    let parsed = if window.is_open() {
+        // Stats count; they keep no events.
+        read(&args.input, Keep::Nothing)?
+    } else {
+        // Counts inside the window: each stream's records are counted as it is read, then
+        // dropped, so memory stays that of the streams being read.
+        let mut parsed = read_streaming(&args.input, Keep::All, &mut |stream| {
+            window.retain(&mut stream.events);
+            stream.summary.records = stream.events.len() as u64;
+            stream.unrecognized = stream
+                .events
+                .iter()
+                .filter(|e| e.kind() == "unrecognized")
+                .count() as u64;
+            stream.typed = stream.summary.records - stream.unrecognized;
+            stream.summary.first_ts = stream.events.iter().filter_map(|e| e.ts).min();
+            stream.summary.last_ts = stream.events.iter().filter_map(|e| e.ts).max();
+            stream.events = Vec::new();
+        })?;
+        parsed.streams.retain(|s| s.summary.records > 0);
+        parsed
     };
-    emit(&out)?;
+    let window_doc = window.doc(parsed.records());
+    let out = match args.format {
+        StatsFormat::Text => report::stats_text(&parsed, &zone, window_doc.as_ref()),
+        StatsFormat::Json => report::stats_json(&parsed, window_doc.as_ref()),
+    };
+    print_styled(&out)?;
     warn_unreadable(&parsed);
     Ok(input_exit(&parsed))
 }
 
 fn explain(args: ExplainArgs) -> Result<u8, Failure> {
     if args.kinds {
-        emit(&report::kinds_table())?;
+        print_styled(&report::kinds_table())?;
         return Ok(exit::OK);
     }
+    // clap has checked the id against the registry.
     let id = args.rule.unwrap_or_default();
-    let rules = oztrace_rules::registry();
-    let rule = rules
-        .iter()
-        .find(|r| r.doc().id == id)
+    let doc = report::rule_doc(&id)
         .ok_or_else(|| Failure::Usage(format!("unknown rule `{id}` (see `oztrace rules`)")))?;
-    emit(&report::explain(rule.doc()))?;
+    print_styled(&report::explain(doc))?;
     Ok(exit::OK)
-}
-
-/// RFC 3339 or `-` for untimed events, for text views.
-pub fn time_or_dash(ts: Option<i64>) -> String {
-    ts.map_or_else(|| "-".to_string(), format_rfc3339)
 }
 
 #[cfg(test)]

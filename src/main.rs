@@ -6,11 +6,13 @@ mod export;
 mod output;
 mod pipeline;
 mod report;
+mod sort;
+mod when;
 
 use clap::Parser;
 use std::process::ExitCode;
 
-/// Exit statuses (../shared/CLI-CONTRACT.md).
+/// Exit statuses (docs/cli-contract.md).
 pub mod exit {
     pub const OK: u8 = 0;
     pub const FINDINGS: u8 = 1;
@@ -32,7 +34,7 @@ pub enum Failure {
 
 fn main() -> ExitCode {
     let cli = cli::Cli::parse();
-    match commands::run(cli.command) {
+    match commands::run(cli) {
         Ok(code) => ExitCode::from(code),
         Err(Failure::Usage(message)) => {
             output::warn(&message);

@@ -19,11 +19,7 @@ pub fn write_failure(what: &str, e: std::io::Error) -> Failure {
     }
 }
 
-/// Writes `text` to standard output and flushes it.
-pub fn emit(text: &str) -> Result<(), Failure> {
-    emit_bytes(text.as_bytes())
-}
-
+/// Writes `bytes` to standard output and flushes it.
 pub fn emit_bytes(bytes: &[u8]) -> Result<(), Failure> {
     let mut out = std::io::stdout().lock();
     out.write_all(bytes)

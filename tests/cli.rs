@@ -386,6 +386,34 @@ fn parquet_and_csv_are_written_and_read_back() {
         frame.column("entities").unwrap().dtype(),
         DataType::List(_)
     ));
+    // Typed for batch work: a UTC timestamp, categoricals, fields as a key/value map, the
+    // record's text and continuation count, and the bundle it came from.
+    assert!(matches!(
+        frame.column("ts").unwrap().dtype(),
+        DataType::Datetime(TimeUnit::Milliseconds, Some(tz)) if tz.as_str() == "UTC"
+    ));
+    for categorical in ["kind", "host", "component", "bundle"] {
+        assert!(
+            matches!(
+                frame.column(categorical).unwrap().dtype(),
+                DataType::Categorical(..)
+            ),
+            "{categorical}: {:?}",
+            frame.column(categorical).unwrap().dtype()
+        );
+    }
+    assert!(matches!(
+        frame.column("fields").unwrap().dtype(),
+        DataType::List(inner) if matches!(**inner, DataType::Struct(_))
+    ));
+    assert!(frame.column("text").is_ok() && frame.column("continuation_lines").is_ok());
+    let bundles = frame
+        .column("bundle")
+        .unwrap()
+        .cast(&DataType::String)
+        .unwrap();
+    let bundle = bundles.str().unwrap().get(0).unwrap().to_string();
+    assert_eq!(bundle, dir.path().to_str().unwrap());
 
     let csv = dir.path().join("trace.csv");
     let out = oztrace(&[
@@ -399,9 +427,9 @@ fn parquet_and_csv_are_written_and_read_back() {
     ]);
     assert_eq!(out.status.code(), Some(0));
     let text = std::fs::read_to_string(&csv).unwrap();
-    assert!(
-        text.starts_with("ts,host,component,level,thread,logger,kind,entities,fields,file,line")
-    );
+    assert!(text.starts_with(
+        "ts,host,component,level,thread,logger,kind,entities,fields,file,line,ts_ms,text,continuation_lines,bundle"
+    ));
     assert_eq!(text.lines().count(), 10);
 }
 

@@ -270,11 +270,11 @@ fn exit_2_for_usage_errors_with_nothing_analysed() {
         (vec!["scan", "--no-such-flag", &dir], "--no-such-flag"),
         (
             vec!["scan", "--rules", "no-such-rule", &dir],
-            "unknown rule `no-such-rule`",
+            "invalid value 'no-such-rule'",
         ),
         (
             vec!["scan", "--skip", "no-such-rule", &dir],
-            "unknown rule `no-such-rule`",
+            "invalid value 'no-such-rule'",
         ),
         (vec!["scan", "--fail-on", "sure", &dir], "sure"),
         (vec!["scan", "--since", "yesterday", &dir], "--since"),
@@ -306,7 +306,18 @@ fn exit_2_for_usage_errors_with_nothing_analysed() {
             vec!["scan", "--each", "--report", "x.html", &dir],
             "--report",
         ),
-        (vec!["explain", "no-such-rule"], "unknown rule"),
+        (
+            vec!["explain", "no-such-rule"],
+            "invalid value 'no-such-rule'",
+        ),
+        (
+            vec!["explain", "resurected-container"],
+            "a similar value exists: 'resurrected-container'",
+        ),
+        (
+            vec!["scan", "--display-tz", "Mars/Olympus", &dir],
+            "Mars/Olympus",
+        ),
         (vec!["completions", "tcsh"], "tcsh"),
     ];
     for (args, message) in cases {
@@ -474,10 +485,14 @@ fn report_writes_a_self_contained_page() {
     assert!(page.starts_with("<!DOCTYPE html>"));
     assert!(page.contains("Content-Security-Policy"));
     assert_eq!(page.matches("<script").count(), 1);
-    assert!(!page.contains("http:") && !page.contains("https:") && !page.contains(" src="));
+    // The only addresses are the rules' JIRA tickets, as links; nothing is loaded.
+    let without_tickets = page.replace("https://issues.apache.org/jira/browse/HDDS-", "");
+    assert!(!without_tickets.contains("http:") && !without_tickets.contains("https:"));
+    assert!(!page.contains(" src="));
+    // The overview, then one timeline per finding.
     assert_eq!(
         page.matches("<svg class=\"lanes\"").count(),
-        doc["findings"].as_array().unwrap().len()
+        doc["findings"].as_array().unwrap().len() + 1
     );
     assert!(page.contains(&format!(
         "{} files, {} bytes",
@@ -507,6 +522,37 @@ fn rules_explain_completions_and_man_page() {
     assert!(man.contains("scan"));
 }
 
+/// `explain` lists every setting a rule reads with its default and where the default comes from.
+#[test]
+fn explain_lists_the_settings_each_rule_reads() {
+    for rule in oztrace_rules::registry() {
+        let doc = rule.doc();
+        assert!(!doc.settings.is_empty(), "{} reads no setting", doc.id);
+        let text = stdout(&oztrace(&["explain", doc.id]));
+        assert!(text.contains("Settings it reads"), "{text}");
+        for setting in doc.settings {
+            let line = format!("{} = {}", setting.key, setting.default);
+            assert!(text.contains(&line), "{}: no `{line}`", doc.id);
+            assert!(
+                text.contains(&format!("default from: {}", setting.default_from)),
+                "{}: {}",
+                doc.id,
+                setting.key
+            );
+        }
+    }
+}
+
+/// A setting from `--set` reaches the rule: with a 10 s heartbeat interval the 30 s apart
+/// `Detected timeout` lines are no longer one backlog, so the mechanism is not shown.
+#[test]
+fn heartbeat_interval_setting_changes_what_is_a_backlog() {
+    let bundle = sample("HDDS-17269-bug-info-no-action");
+    assert_eq!(oztrace(&["scan", &bundle]).status.code(), Some(1));
+    let out = oztrace(&["scan", &bundle, "--set", "hdds.heartbeat.interval=10s"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+}
+
 #[test]
 fn each_input_is_its_own_cluster_and_json_stays_one_document_per_line() {
     let bug = sample("HDDS-17400-bug-stale-open-replica");
@@ -528,6 +574,34 @@ fn each_input_is_its_own_cluster_and_json_stays_one_document_per_line() {
         let value: Value = serde_json::from_str(line).unwrap();
         assert!(value["input"].is_string(), "{line}");
     }
+    // The total goes to standard error, so that standard output stays one document per input.
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("total: 2 inputs, 1 with findings; 1 findings (1 high)"),
+        "{stderr}"
+    );
+
+    // SARIF: one log, one run per input, each run naming its input.
     let sarif = oztrace(&["scan", "--each", "--format", "sarif", &bug, &control]);
-    assert_eq!(sarif.status.code(), Some(2));
+    assert_eq!(sarif.status.code(), Some(1));
+    let log = json(&sarif);
+    let runs = log["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 2);
+    assert_eq!(runs[0]["properties"]["input"], bug.as_str());
+    assert_eq!(runs[0]["results"].as_array().unwrap().len(), 1);
+    assert_eq!(runs[1]["properties"]["input"], control.as_str());
+    assert_eq!(runs[1]["results"], Value::Array(vec![]));
+    assert_ne!(
+        runs[0]["automationDetails"]["id"],
+        runs[1]["automationDetails"]["id"]
+    );
+
+    // Text ends with the total.
+    let text = oztrace(&["scan", "--each", &bug, &control]);
+    let text = stdout(&text);
+    assert!(
+        text.trim_end()
+            .ends_with("== total: 2 inputs, 1 with findings; 1 findings (1 high); 0 suppressed by the baseline; 0 inputs with unreadable files"),
+        "{text}"
+    );
 }

@@ -27,12 +27,32 @@ pub enum Zone {
 }
 
 impl Zone {
+    /// An IANA name (`Europe/Berlin`), `UTC`, or a fixed offset (`+02:00`, `-0530`, `+2`,
+    /// `UTC+02:00`).
     pub fn parse(name: &str) -> Result<Zone, String> {
         match name {
             "UTC" | "utc" | "Z" | "GMT" => Ok(Zone::Utc),
-            _ => TimeZone::get(name)
-                .map(Zone::Named)
-                .map_err(|e| format!("unknown time zone `{name}`: {e}")),
+            _ => {
+                let offset = name
+                    .strip_prefix("UTC")
+                    .or_else(|| name.strip_prefix("GMT"))
+                    .unwrap_or(name);
+                if offset.starts_with(['+', '-']) {
+                    return parse_offset(offset)
+                        .map(|seconds| match seconds {
+                            0 => Zone::Utc,
+                            s => Zone::Named(TimeZone::fixed(
+                                jiff::tz::Offset::from_seconds(s).unwrap_or(jiff::tz::Offset::UTC),
+                            )),
+                        })
+                        .ok_or_else(|| {
+                            format!("`{name}` is not an offset (try +02:00, -05:30, +0530)")
+                        });
+                }
+                TimeZone::get(name)
+                    .map(Zone::Named)
+                    .map_err(|e| format!("unknown time zone `{name}`: {e}"))
+            }
         }
     }
 
@@ -95,6 +115,30 @@ impl TimeZones {
         host.and_then(|h| self.per_host.get(h))
             .unwrap_or(&self.default)
     }
+}
+
+/// `+02:00`, `-0530`, `+2`, `+02` in seconds east of UTC, up to ±18 hours.
+fn parse_offset(s: &str) -> Option<i32> {
+    let sign = if s.starts_with('-') { -1 } else { 1 };
+    let digits: String = s[1..].chars().filter(|c| *c != ':').collect();
+    if digits.is_empty() || digits.len() > 4 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let (hours, minutes) = match digits.len() {
+        1 | 2 => (digits.parse::<i32>().ok()?, 0),
+        3 => (
+            digits[..1].parse::<i32>().ok()?,
+            digits[1..].parse::<i32>().ok()?,
+        ),
+        _ => (
+            digits[..2].parse::<i32>().ok()?,
+            digits[2..].parse::<i32>().ok()?,
+        ),
+    };
+    if s[1..].contains(':') && s[1..].split(':').nth(1).is_none_or(|m| m.len() != 2) {
+        return None;
+    }
+    (hours <= 18 && minutes < 60).then_some(sign * (hours * 3600 + minutes * 60))
 }
 
 fn utc_millis(t: &LocalTime) -> Option<i64> {
@@ -209,6 +253,30 @@ mod tests {
             .to_epoch_millis(&t(2026, 10, 25, 2, 30, 0, 0))
             .unwrap();
         assert_eq!(format_rfc3339(fold), "2026-10-25T00:30:00.000Z");
+    }
+
+    #[test]
+    fn fixed_offsets() {
+        let plus_two = Zone::parse("+02:00").unwrap();
+        let ms = plus_two
+            .to_epoch_millis(&t(2026, 8, 20, 16, 2, 10, 331))
+            .unwrap();
+        assert_eq!(format_rfc3339(ms), "2026-08-20T14:02:10.331Z");
+        for same in ["+0200", "+2", "+02", "UTC+02:00"] {
+            let zone = Zone::parse(same).unwrap();
+            assert_eq!(
+                zone.to_epoch_millis(&t(2026, 8, 20, 16, 2, 10, 331)),
+                Some(ms),
+                "{same}"
+            );
+        }
+        let india = Zone::parse("-05:30").unwrap();
+        let ms = india.to_epoch_millis(&t(2026, 1, 1, 0, 0, 0, 0)).unwrap();
+        assert_eq!(format_rfc3339(ms), "2026-01-01T05:30:00.000Z");
+        assert!(matches!(Zone::parse("+00:00"), Ok(Zone::Utc)));
+        for bad in ["+25:00", "+02:5", "+ab", "+", "+123456"] {
+            assert!(Zone::parse(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -16,6 +16,12 @@
 #[error("{0}")]
 pub struct ValueError(String);
 
+impl ValueError {
+    pub fn new(reason: String) -> ValueError {
+        ValueError(reason)
+    }
+}
+
 /// `java.util.concurrent.TimeUnit`, as far as Hadoop's suffixes go.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TimeUnit {

@@ -8,10 +8,16 @@
 //! - the SCM restarted or failed over: it answers the datanode with reregister (SCM audit
 //!   `SEND_HEARTBEAT … reregisterCommand`, `SCM received heartbeat from an unregistered
 //!   datanode`), then `REGISTER`. Several reregisters in a burst are the queued heartbeats replayed;
+//! - the SCM's restart or leadership lines (`STARTUP_MSG`/`SHUTDOWN_MSG`, ` scm role is`, `becomes
+//!   leader of term`) between its last normal answer to the datanode and its first reregister:
+//!   context, not required (a reregister already says the SCM lost the registration);
 //! - effect: a container action raised in that window (`Marked Container UNHEALTHY`, dn-container
 //!   `State=UNHEALTHY`, the full-volume immediate heartbeat whose close action is queued without a
-//!   line) and no SCM close for the container within ten heartbeat intervals after the
-//!   re-registration;
+//!   line) and no SCM close for the container within the close window after the re-registration
+//!   (derived from the heartbeat settings, [`Timing`]);
+//! - without a visible action: more than one reregister answer before the re-registration is the
+//!   backlog replayed after the first one, the mechanism that drops actions; at INFO a full
+//!   container's close action is queued without a line, so this alone is `possible`;
 //! - with HeartbeatEndpointTask DEBUG: the heartbeat sent while the endpoint was back in
 //!   GETVERSION (an illegal step of the `dn-endpoint` machine) carrying the action, answered with
 //!   another reregister: the defect itself.
@@ -21,9 +27,9 @@
 
 use crate::coverage::{DATANODE_SERVICE_LOGS, Need};
 use crate::{
-    Confidence, Context, Evidence, Finding, Gap, Output, Role, Rule, RuleDoc, Settings, Severity,
+    Confidence, Context, Evidence, Finding, Gap, Output, Role, Rule, RuleDoc, SettingDoc, Settings,
+    Severity,
 };
-use crate::{SettingDoc, SettingKind};
 use oztrace_analyzer::machine::Replay;
 use oztrace_analyzer::machines::endpoint::{
     DatanodeHosts, MACHINE, ScmSignal, endpoint_key, host_key, scm_signal,
@@ -35,20 +41,60 @@ use oztrace_parser::catalog::dn_endpoint::DnEndpointEvent;
 use oztrace_parser::entity::Entity;
 use oztrace_parser::event::Event;
 use oztrace_parser::source::Component;
-use oztrace_parser::units::TimeUnit;
 use std::collections::{BTreeMap, BTreeSet};
 
 pub const RULE: &str = "dropped-actions";
 
-/// Default `hdds.heartbeat.interval` (ozone-default.xml: 30s).
-const DEFAULT_HEARTBEAT_MS: i64 = 30_000;
-/// How long after the re-registration the SCM has to close a container whose action was raised.
-const CLOSE_WINDOW_HEARTBEATS: i64 = 10;
-/// Timeouts further apart than this are separate backlogs.
+const HEARTBEAT_INTERVAL: &str = "hdds.heartbeat.interval";
+const RPC_TIMEOUT: &str = "ozone.scm.heartbeat.rpc-timeout";
+const RPC_RETRY_COUNT: &str = "ozone.scm.heartbeat.rpc-retry-count";
+const RPC_RETRY_INTERVAL: &str = "ozone.scm.heartbeat.rpc-retry-interval";
+const CLOSE_WAIT: &str = "ozone.scm.close.container.wait.duration";
+
+/// The settings [`Timing::from`] reads, in its order.
+const SETTINGS: &[SettingDoc; 5] = &[
+    SettingDoc {
+        key: HEARTBEAT_INTERVAL,
+        default: "30s",
+        default_from: "HddsConfigKeys.HDDS_HEARTBEAT_INTERVAL_DEFAULT (ozone-default.xml)",
+        used_for: "one cycle of RunningDatanodeState: consecutive `Detected timeout` lines of one backlog are at \
+most two intervals apart; reregister answers within one interval of the first are the replayed backlog; the \
+window for a raised action starts one interval before the first timeout",
+    },
+    SettingDoc {
+        key: RPC_TIMEOUT,
+        default: "5s",
+        default_from: "ScmConfigKeys.OZONE_SCM_HEARTBEAT_RPC_TIMEOUT_DEFAULT",
+        used_for: "the longest a heartbeat call can take before it fails: (retries + 1) × this + retries × the retry \
+interval (95 s with the defaults); the SCM's reregister answer to the stuck call comes at most that long after \
+the last timeout",
+    },
+    SettingDoc {
+        key: RPC_RETRY_COUNT,
+        default: "15",
+        default_from: "ScmConfigKeys.OZONE_SCM_HEARTBEAT_RPC_RETRY_COUNT_DEFAULT",
+        used_for: "the longest heartbeat call (see ozone.scm.heartbeat.rpc-timeout)",
+    },
+    SettingDoc {
+        key: RPC_RETRY_INTERVAL,
+        default: "1s",
+        default_from: "ScmConfigKeys.OZONE_SCM_HEARTBEAT_RPC_RETRY_INTERVAL_DEFAULT",
+        used_for: "the longest heartbeat call (see ozone.scm.heartbeat.rpc-timeout)",
+    },
+    SettingDoc {
+        key: CLOSE_WAIT,
+        default: "150s",
+        default_from: "OzoneConfigKeys.OZONE_SCM_CLOSE_CONTAINER_WAIT_DURATION_DEFAULT",
+        used_for: "CloseContainerEventHandler sends the close commands this long after the action arrives: the SCM \
+has one interval for the action to arrive, this wait, one interval for the command and the longest call after the \
+re-registration to show a close (305 s with the defaults) before the action counts as unanswered",
+    },
+];
+
+/// Timeouts further apart than this many intervals are separate backlogs: while a task is queued,
+/// every cycle waits one interval (less when a trigger interrupts it) and logs a timeout, so a
+/// longer gap means cycles completed in between and the queue drained.
 const RUN_GAP_HEARTBEATS: i64 = 2;
-/// A stuck heartbeat RPC lasts up to ~95 s with the defaults (16 × 5 s rpc-timeout + 15 × 1 s):
-/// the reregister that answers it comes at most this many intervals after the last timeout.
-const REREGISTER_AFTER_RUN_HEARTBEATS: i64 = 4;
 
 /// Loggers that show which heartbeat carried which action and in which endpoint state it ran
 /// (datanode.md 3.B "DEBUG loggers an operator must enable").
@@ -76,6 +122,21 @@ pub mod datanode_kinds {
     pub const CLOSE_HANDLING: &str = "close_container_handling";
 }
 
+/// SCM kinds (scm.md 2.1, `HddsServerUtil.startupShutdownMessage`) that show the SCM lost the
+/// registrations it held (a restart) or changed leadership.
+pub mod scm_restart_kinds {
+    /// The process stopped or started.
+    pub const START: &[&str] = &["scm_shutdown", "scm_started", "scm_startup_role"];
+    pub const ALL: &[&str] = &[
+        "scm_shutdown",
+        "scm_started",
+        "scm_startup_role",
+        "scm_became_leader",
+        "scm_leader_changed",
+        "scm_stepped_down",
+    ];
+}
+
 pub static DOC: RuleDoc = RuleDoc {
     id: RULE,
     ticket: "HDDS-17269",
@@ -83,9 +144,10 @@ pub static DOC: RuleDoc = RuleDoc {
     title: "Datanode heartbeat queued behind a slow one runs after a reregister and drops container actions",
     detects: "A datanode whose heartbeat to one SCM did not return within the heartbeat interval \
 (consecutive `Detected timeout` warnings: one queued task each), while that SCM restarted or \
-failed over and answered the datanode with reregister commands; a container action raised in that \
-window (a full or UNHEALTHY container's close action) that the SCM never acted on within ten \
-heartbeat intervals of the re-registration. In builds with HDDS-15533 and \
+failed over and answered the datanode with reregister commands, more than once before the datanode \
+registered again (the queued heartbeats ran after the first reregister), or once with a container \
+action raised in that window (a full or UNHEALTHY container's close action) that the SCM never acted \
+on within the close window after the re-registration. In builds with HDDS-15533 and \
 `ozone.client.failover.resolve-needed=true`, an `SCM endpoint … re-resolved` line stands in for the \
 reregister (the replaced endpoint's queued heartbeats still run).",
     why: "RunningDatanodeState never cancels a timed-out endpoint task; the queued \
@@ -103,19 +165,61 @@ REGISTER; no FINALIZE/CLOSE or closeContainerCommand for the container afterward
 (audit SEND_HEARTBEAT with reregisterCommand, or the unregistered-datanode INFO line). Effect: the \
 action raised inside the window (Marked Container UNHEALTHY, dn-container State=UNHEALTHY, the \
 full-volume immediate heartbeat) with no SCM close of that container (no closeContainerCommand in \
-any SEND_HEARTBEAT audit, no SCM line naming it, no CLOSING/CLOSED replica) within ten heartbeat \
-intervals (`hdds.heartbeat.interval`, default 30s) after the REGISTER. At INFO this is at best \
-`possible`: nothing shows which heartbeat carried the action. `confirmed` when HeartbeatEndpointTask \
+any SEND_HEARTBEAT audit, no SCM line naming it, no CLOSING/CLOSED replica) within the close \
+window after the REGISTER: one heartbeat interval for the action to arrive, \
+ozone.scm.close.container.wait.duration, one interval for the command and the longest heartbeat call \
+(305 s with the defaults). Context: the SCM's STARTUP_MSG/SHUTDOWN_MSG and leadership lines between \
+its last normal answer and its first reregister. At INFO this is at best `possible`: nothing shows \
+which heartbeat carried the action; with no action visible, two or more reregister answers before \
+the REGISTER (the backlog replayed after the first) are `possible` on their own, the reason says so \
+and the gap names the DEBUG loggers that would show the action. A single reregister without an \
+action is silent. `confirmed` when HeartbeatEndpointTask \
 DEBUG shows a heartbeat sent while the endpoint was in GETVERSION (or by a replaced endpoint) \
 carrying that container action, answered by another reregister (or, after a DNS refresh, failing: \
 actions are not put back). With that DEBUG logger on and no such heartbeat, nothing is reported. A slow SCM that recovers without reregister is silent.",
     loggers: DEBUG_LINES,
+    settings: SETTINGS,
     needs: &[
         DATANODE_SERVICE_LOGS,
         Need::required("SCM logs", &[Component::Scm, Component::ScmAudit]),
         Need::optional("datanode container logs", &[Component::DnContainer]),
     ],
-    settings: &[HEARTBEAT_INTERVAL],
+    remediation: REMEDIATION,
+};
+
+/// What an operator does about container actions lost after a reregister (HDDS-17269).
+const REMEDIATION: crate::Remediation = crate::Remediation {
+    affected: "1.1.0 and later (each endpoint's own single-thread executor, HDDS-4386), through \
+2.2.x and master.",
+    fixed_in: None,
+    fix: "Open. Proposed: wait for an endpoint's running heartbeat task instead of queuing \
+another; HDDS-17267 (also open) puts container actions back after a failed or reregistered \
+heartbeat.",
+    actions: &[
+        crate::Action {
+            purpose: "Check the datanode is registered and healthy again",
+            command: Some("ozone admin datanode list --id {datanode}"),
+        },
+        crate::Action {
+            purpose: "Find containers that stayed OPEN",
+            command: Some("ozone admin container list --state OPEN"),
+        },
+        crate::Action {
+            purpose: "Check the container whose close action was lost",
+            command: Some("ozone admin container info {container}"),
+        },
+        crate::Action {
+            purpose: "Close it by hand if it is still OPEN and should have closed (no write \
+reaches it to raise the action again)",
+            command: Some("ozone admin container close {container}"),
+        },
+    ],
+    attach: &[
+        "the datanode's log with HeartbeatEndpointTask at DEBUG (this finding's evidence)",
+        "the SCMs' logs for the restart or failover, and their audit logs (SEND_HEARTBEAT of \
+the datanode)",
+        "`ozone admin container info` of the containers that stayed OPEN",
+    ],
 };
 
 pub struct DroppedActions;
@@ -273,21 +377,35 @@ impl Observations {
     }
 }
 
-/// `hdds.heartbeat.interval` in milliseconds: `30s`, `1m`, `500ms`; a bare number is
-/// milliseconds (`HddsServerUtil.getScmHeartbeatInterval` reads it with
-/// `getTimeDuration(…, TimeUnit.MILLISECONDS)`).
-pub const HEARTBEAT_INTERVAL: SettingDoc = SettingDoc {
-    key: "hdds.heartbeat.interval",
-    kind: SettingKind::Duration(TimeUnit::Milliseconds),
-    default: "30s",
-};
+/// The heartbeat timing of the cluster, from its settings ([`SETTINGS`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Timing {
+    pub heartbeat_ms: i64,
+    /// The longest a heartbeat call takes before it fails (95 s with the defaults).
+    pub longest_call_ms: i64,
+    /// How long after the re-registration the SCM has to act on a raised container action.
+    pub close_window_ms: i64,
+}
 
-pub fn heartbeat_interval_ms(settings: &Settings) -> i64 {
-    settings
-        .parsed(&HEARTBEAT_INTERVAL)
-        .map(|(ms, _)| ms)
-        .filter(|&ms| ms > 0)
-        .unwrap_or(DEFAULT_HEARTBEAT_MS)
+impl From<&Settings> for Timing {
+    fn from(settings: &Settings) -> Timing {
+        let [
+            heartbeat,
+            rpc_timeout,
+            retry_count,
+            retry_interval,
+            close_wait,
+        ] = SETTINGS;
+        let retries = settings.number(retry_count, 0);
+        let heartbeat_ms = settings.duration_ms(heartbeat);
+        let longest_call_ms = (retries + 1) * settings.duration_ms(rpc_timeout)
+            + retries * settings.duration_ms(retry_interval);
+        Timing {
+            heartbeat_ms,
+            longest_call_ms,
+            close_window_ms: 2 * heartbeat_ms + settings.duration_ms(close_wait) + longest_call_ms,
+        }
+    }
 }
 
 /// One incident on one (datanode, SCM endpoint).
@@ -317,8 +435,9 @@ pub fn detect(
     replay: &Replay,
     obs: &Observations,
     hosts: &DatanodeHosts,
-    heartbeat_ms: i64,
+    timing: &Timing,
 ) -> Vec<Incident> {
+    let heartbeat_ms = timing.heartbeat_ms;
     // Timeouts per (datanode, endpoint), and the datanode-side lines of each endpoint.
     let mut timeouts: BTreeMap<(String, String), Vec<EventId>> = BTreeMap::new();
     let mut endpoint_lines: BTreeMap<(String, String), Vec<EventId>> = BTreeMap::new();
@@ -350,6 +469,13 @@ pub fn detect(
         .unwrap_or(i64::MIN);
     let ts = |id: EventId| trace.get(id).ts.unwrap_or(i64::MIN);
     let skew = trace.skew_ms;
+    let restarts: Vec<EventId> = trace
+        .events
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| scm_restart_kinds::ALL.contains(&e.kind()))
+        .map(|(id, _)| id)
+        .collect();
     let mut incidents = Vec::new();
     for ((datanode, scm), ids) in &timeouts {
         for run in runs(trace, ids, heartbeat_ms) {
@@ -357,7 +483,8 @@ pub fn detect(
                 continue;
             };
             let window_start = ts(first) - heartbeat_ms;
-            let rereg_deadline = ts(last) + REREGISTER_AFTER_RUN_HEARTBEATS * heartbeat_ms;
+            // The stuck call ends at most one call's length after the last timeout.
+            let rereg_deadline = ts(last) + timing.longest_call_ms;
             let from_scm = |id: EventId| host_key(&trace.get(id).host) == *scm;
             let rereg_all: Vec<(EventId, bool)> = obs
                 .signals
@@ -421,7 +548,40 @@ pub fn detect(
                 _ => None,
             });
             let registered_at = registration.map_or(ts(last_rereg), ts);
-            let close_deadline = registered_at + CLOSE_WINDOW_HEARTBEATS * heartbeat_ms;
+            let close_deadline = registered_at + timing.close_window_ms;
+            // Reregister answers before the datanode registered again: more than one means heartbeats
+            // queued before the SCM lost the registration ran after the first reregister.
+            let replayed = registration.map_or(0, |r| {
+                rereg
+                    .iter()
+                    .filter(|&&id| ts(id) >= ts(first_rereg) && ts(id) <= ts(r))
+                    .count()
+            });
+            // The SCM lost the registration between its last normal answer to the datanode and its
+            // first reregister: its restart and leadership lines in between.
+            let lost_from = obs
+                .signals
+                .iter()
+                .filter_map(|(id, s)| match s {
+                    ScmSignal::Answered { datanode: d, .. }
+                        if d == datanode && from_scm(*id) && ts(*id) < ts(first_rereg) =>
+                    {
+                        Some(ts(*id))
+                    }
+                    _ => None,
+                })
+                .max()
+                .unwrap_or(window_start - timing.longest_call_ms);
+            let restart_lines: Vec<EventId> = restarts
+                .iter()
+                .copied()
+                .filter(|&id| {
+                    from_scm(id) && ts(id) >= lost_from - skew && ts(id) <= ts(first_rereg) + skew
+                })
+                .collect();
+            let restarted = restart_lines
+                .iter()
+                .any(|&id| scm_restart_kinds::START.contains(&trace.get(id).kind()));
             let dn_host = host_key(&trace.get(first).host);
             let on_datanode = |r: &Raised| {
                 r.datanode.as_deref() == Some(datanode.as_str())
@@ -484,9 +644,11 @@ pub fn detect(
                 }
             }
             let debug_seen = debug_datanodes.contains(datanode);
+            // With HeartbeatEndpointTask DEBUG on, every heartbeat and its payload is visible: no
+            // stale heartbeat carrying an action means none was dropped.
             let confidence = if !dropped.is_empty() {
                 Some(Confidence::Confirmed)
-            } else if !effects.is_empty() && !debug_seen {
+            } else if !debug_seen && (!effects.is_empty() || replayed >= 2) {
                 Some(Confidence::Possible)
             } else {
                 None
@@ -507,7 +669,7 @@ pub fn detect(
                 if matches!(
                     &trace.get(id).data,
                     EventData::DnEndpoint(DnEndpointEvent::EndpointUnreachable { .. })
-                ) && ts(id) >= window_start - 3 * heartbeat_ms
+                ) && ts(id) >= window_start - timing.longest_call_ms
                     && ts(id) <= registered_at
                 {
                     evidence.push(Evidence {
@@ -533,6 +695,18 @@ pub fn detect(
                     note,
                 });
             }
+            for &id in &restart_lines {
+                let note = if scm_restart_kinds::START.contains(&trace.get(id).kind()) {
+                    format!("{scm} restarts: the registrations it held are gone")
+                } else {
+                    format!("{scm}'s leadership changes")
+                };
+                evidence.push(Evidence {
+                    event: id,
+                    role: Role::Context,
+                    note,
+                });
+            }
             if let Some(id) = re_resolved {
                 evidence.push(Evidence {
                     event: id,
@@ -552,7 +726,8 @@ pub fn detect(
                             event: *id,
                             role: Role::Context,
                             note: format!(
-                                "re-registration with {scm}: the window for a close starts here ({CLOSE_WINDOW_HEARTBEATS} heartbeat intervals)"
+                                "re-registration with {scm}: the window for a close starts here ({})",
+                                human(timing.close_window_ms)
                             ),
                         });
                     }
@@ -567,11 +742,13 @@ pub fn detect(
                         Some(c) => {
                             containers.insert(c);
                             format!(
-                                "close action for container {c} raised while heartbeats were queued; no SCM close for it within {CLOSE_WINDOW_HEARTBEATS} heartbeat intervals of the re-registration"
+                                "close action for container {c} raised while heartbeats were queued; no SCM close for it within {} of the re-registration",
+                                human(timing.close_window_ms)
                             )
                         }
                         None => format!(
-                            "a close action was queued silently (full volume) while heartbeats were queued; no close command reached the datanode within {CLOSE_WINDOW_HEARTBEATS} heartbeat intervals of the re-registration"
+                            "a close action was queued silently (full volume) while heartbeats were queued; no close command reached the datanode within {} of the re-registration",
+                            human(timing.close_window_ms)
                         ),
                     },
                 });
@@ -617,19 +794,26 @@ pub fn detect(
                 format!("{scm}'s address was re-resolved and the endpoint rebuilt")
             } else {
                 format!(
-                    "{scm} restarted or failed over and answered with {} reregister command(s)",
+                    "{scm} {} and answered with {} reregister command(s)",
+                    if restarted {
+                        "restarted"
+                    } else {
+                        "restarted or failed over"
+                    },
                     burst.len()
                 )
             };
-            let (reason, summary) = describe(
+            let (reason, summary) = describe(&Story {
                 confidence,
                 datanode,
                 scm,
-                n,
-                &what,
-                &containers,
-                effects.len(),
-            );
+                timeouts: n,
+                what: &what,
+                containers: &containers,
+                effects: effects.len(),
+                replayed,
+                close_window_ms: timing.close_window_ms,
+            });
             evidence.sort_by_key(|e| e.event);
             evidence.dedup_by_key(|e| e.event);
             incidents.push(Incident {
@@ -646,6 +830,17 @@ pub fn detect(
         }
     }
     incidents
+}
+
+/// `305s`, `5m`, `1h30m`.
+fn human(ms: i64) -> String {
+    let s = ms / 1000;
+    match (s / 3600, (s % 3600) / 60, s % 60) {
+        (0, 0, s) => format!("{s}s"),
+        (0, m, 0) => format!("{m}m"),
+        (0, m, s) => format!("{m}m{s:02}s"),
+        (h, m, _) => format!("{h}h{m:02}m"),
+    }
 }
 
 /// Splits one endpoint's timeouts into runs of two or more, consecutive within
@@ -707,15 +902,34 @@ fn dropped_by(
     })
 }
 
-fn describe(
+/// What [`describe`] words.
+struct Story<'a> {
     confidence: Option<Confidence>,
-    datanode: &str,
-    scm: &str,
+    datanode: &'a str,
+    scm: &'a str,
     timeouts: usize,
-    what: &str,
-    containers: &BTreeSet<u64>,
+    what: &'a str,
+    containers: &'a BTreeSet<u64>,
+    /// Raised actions SCM never acted on.
     effects: usize,
-) -> (String, String) {
+    /// Reregister answers before the re-registration.
+    replayed: usize,
+    close_window_ms: i64,
+}
+
+fn describe(story: &Story<'_>) -> (String, String) {
+    let Story {
+        confidence,
+        datanode,
+        scm,
+        timeouts,
+        what,
+        containers,
+        effects,
+        replayed,
+        close_window_ms,
+    } = *story;
+    let window = human(close_window_ms);
     let named = if containers.is_empty() {
         "a close action the logs do not name (queued silently for a full volume)".to_string()
     } else {
@@ -732,9 +946,13 @@ fn describe(
         format!(
             "{named} was drained by a queued heartbeat sent after the reregister, and SCM never closed the container"
         )
+    } else if effects > 0 {
+        format!(
+            "{named}, raised meanwhile, got no SCM close within {window} of the re-registration: a queued heartbeat may have drained it"
+        )
     } else {
         format!(
-            "{named}, raised meanwhile, got no SCM close within {CLOSE_WINDOW_HEARTBEATS} heartbeat intervals of the re-registration: a queued heartbeat may have drained it"
+            "{replayed} heartbeats were answered with reregister before the datanode registered again, so heartbeats queued before {scm} lost the registration ran after the first reregister and any container action they drained was dropped; no action is visible at INFO"
         )
     };
     let summary = format!(
@@ -742,8 +960,11 @@ fn describe(
     );
     let reason = match confidence {
         Some(Confidence::Confirmed) => "HeartbeatEndpointTask DEBUG shows a heartbeat sent while the endpoint was in GETVERSION (or by a replaced endpoint) carrying the container action, answered with reregister or failed, and SCM never closed the container".to_string(),
-        Some(_) => format!(
+        Some(_) if effects > 0 => format!(
             "backlog, reregister and {effects} unanswered container action(s) at INFO; which heartbeat carried the action is logged only at DEBUG"
+        ),
+        Some(_) => format!(
+            "the mechanism alone: a backlog of {timeouts} queued heartbeats and {replayed} reregister answers before the re-registration (queued heartbeats ran after the first one); at INFO no container action is logged (a full container's close action is queued without a line), so nothing shows whether one was dropped"
         ),
         None => "backlog and reregister without an unanswered container action".to_string(),
     };
@@ -760,9 +981,9 @@ impl Rule for DroppedActions {
         let trace = &analysis.trace;
         let hosts = DatanodeHosts::learn(trace);
         let obs = Observations::read(trace, &hosts);
-        let heartbeat_ms = heartbeat_interval_ms(context.settings);
+        let timing = Timing::from(context.settings);
         let mut gap_hosts: BTreeSet<String> = BTreeSet::new();
-        for incident in detect(trace, &analysis.replay, &obs, &hosts, heartbeat_ms) {
+        for incident in detect(trace, &analysis.replay, &obs, &hosts, &timing) {
             let debug_on = incident.debug_seen
                 || context
                     .logging
@@ -810,6 +1031,7 @@ mod tests {
     use oztrace_analyzer::machines::endpoint::EndpointMachine;
     use oztrace_parser::catalog::Unrecognized;
     use oztrace_parser::catalog::dn_endpoint::ContainerActionRef;
+    use oztrace_parser::catalog::scm::ScmEvent;
 
     const DN: &str = "4f6a2c1e-8b3d-4e2a-9c71-0d5e8f3a1b27";
     const ADDR: &str = "scm1.example.com:9861/scm1.example.com/10.20.0.11";
@@ -943,7 +1165,13 @@ mod tests {
                 Replay::run(&trace, &mut machines, i64::MAX)
             };
             let hosts = DatanodeHosts::learn(&trace);
-            detect(&trace, &replay, &self.obs, &hosts, HB)
+            detect(
+                &trace,
+                &replay,
+                &self.obs,
+                &hosts,
+                &Timing::from(&Settings::default()),
+            )
         }
     }
 
@@ -1045,12 +1273,16 @@ mod tests {
     }
 
     #[test]
-    fn logs_ending_before_the_close_window_prove_no_effect() {
+    fn logs_ending_before_the_close_window_leave_the_mechanism_alone() {
         let mut s = Scenario::new();
         bug_info(&mut s);
         tail(&mut s, 124_100 + 5 * HB);
         let incidents = s.run();
-        assert_eq!(incidents[0].confidence, None);
+        let i = &incidents[0];
+        // The action cannot be shown unanswered yet; the replayed reregisters still can.
+        assert_eq!(i.confidence, Some(Confidence::Possible));
+        assert!(i.reason.contains("the mechanism alone"), "{}", i.reason);
+        assert!(i.evidence.iter().all(|e| e.role != Role::Effect));
     }
 
     #[test]
@@ -1120,17 +1352,116 @@ mod tests {
     }
 
     #[test]
-    fn heartbeat_interval_setting() {
+    fn timing_follows_the_heartbeat_settings() {
         let mut settings = Settings::default();
-        assert_eq!(heartbeat_interval_ms(&settings), 30_000);
-        settings.set("hdds.heartbeat.interval", "10s", "ozone-site.xml");
-        assert_eq!(heartbeat_interval_ms(&settings), 10_000);
-        settings.set("hdds.heartbeat.interval", "500", "--set");
-        assert_eq!(heartbeat_interval_ms(&settings), 500);
-        settings.set("hdds.heartbeat.interval", "1m", "--set");
-        assert_eq!(heartbeat_interval_ms(&settings), 60_000);
-        settings.set("hdds.heartbeat.interval", "soon", "--set");
-        assert_eq!(heartbeat_interval_ms(&settings), 30_000);
+        let defaults = Timing::from(&settings);
+        // 16 attempts of the 5 s rpc-timeout and 15 retry sleeps of 1 s (HDDS-17269's 95 s).
+        assert_eq!(
+            defaults,
+            Timing {
+                heartbeat_ms: 30_000,
+                longest_call_ms: 95_000,
+                close_window_ms: 30_000 + 150_000 + 30_000 + 95_000,
+            }
+        );
+        settings.set(HEARTBEAT_INTERVAL, "10s", "ozone-site.xml");
+        assert_eq!(Timing::from(&settings).heartbeat_ms, 10_000);
+        settings.set(HEARTBEAT_INTERVAL, "500", "--set");
+        assert_eq!(Timing::from(&settings).heartbeat_ms, 500);
+        settings.set(HEARTBEAT_INTERVAL, "soon", "--set");
+        assert_eq!(Timing::from(&settings).heartbeat_ms, 30_000);
+        settings.set(RPC_RETRY_COUNT, "3", "--set");
+        settings.set(RPC_TIMEOUT, "2s", "--set");
+        settings.set(CLOSE_WAIT, "1m", "--set");
+        let t = Timing::from(&settings);
+        assert_eq!(t.longest_call_ms, 4 * 2_000 + 3 * 1_000);
+        assert_eq!(t.close_window_ms, 2 * 30_000 + 60_000 + 11_000);
+    }
+
+    /// An SCM line of one of [`scm_restart_kinds`].
+    fn scm_line(ts: i64, host: &str, kind: &'static str) -> Event {
+        base(
+            ts,
+            host,
+            Component::Scm,
+            EventData::Scm(ScmEvent::Notice {
+                kind,
+                values: Vec::new(),
+            }),
+        )
+    }
+
+    /// Issue 13: the mechanism at INFO with no container action logged. The SCM restarts,
+    /// answers the stuck heartbeat and the replayed backlog with reregister, then the datanode
+    /// registers: possible, and the reason says no action is visible.
+    #[test]
+    fn backlog_restart_and_replayed_reregisters_without_an_action_are_possible() {
+        let mut s = Scenario::new();
+        s.signal(
+            10_000,
+            "scm1",
+            ScmSignal::Answered {
+                datanode: DN.into(),
+                close_containers: vec![],
+            },
+        );
+        s.push(timeout(60_000));
+        s.push(timeout(90_000));
+        s.push(scm_line(95_000, "scm1", "scm_shutdown"));
+        s.push(scm_line(101_000, "scm1", "scm_started"));
+        s.push(timeout(120_000));
+        s.rereg(124_000, "scm1");
+        s.rereg(124_010, "scm1");
+        s.rereg(124_020, "scm1");
+        s.register(124_100, "scm1");
+        tail(&mut s, 124_100 + 11 * HB);
+        let incidents = s.run();
+        assert_eq!(incidents.len(), 1);
+        let i = &incidents[0];
+        assert_eq!(i.confidence, Some(Confidence::Possible));
+        assert!(i.reason.contains("the mechanism alone"), "{}", i.reason);
+        assert!(i.reason.contains("3 reregister answers"), "{}", i.reason);
+        assert!(
+            i.summary.contains("scm1 restarted and answered"),
+            "{}",
+            i.summary
+        );
+        let restart_notes = i
+            .evidence
+            .iter()
+            .filter(|e| e.note.contains("restarts"))
+            .count();
+        assert_eq!(restart_notes, 2);
+        assert!(i.containers.is_empty());
+    }
+
+    #[test]
+    fn a_single_reregister_after_a_backlog_without_an_action_is_silent() {
+        let mut s = Scenario::new();
+        s.push(timeout(60_000));
+        s.push(timeout(90_000));
+        s.rereg(100_000, "scm1");
+        s.register(100_100, "scm1");
+        // A second reregister after the datanode registered again belongs to another story.
+        s.rereg(100_200, "scm1");
+        tail(&mut s, 100_100 + 11 * HB);
+        let incidents = s.run();
+        assert_eq!(incidents.len(), 1);
+        assert_eq!(incidents[0].confidence, None);
+    }
+
+    #[test]
+    fn replayed_reregisters_with_heartbeat_debug_and_no_stale_action_are_silent() {
+        let mut s = Scenario::new();
+        s.push(heartbeat(30_000, &[]));
+        s.push(timeout(60_000));
+        s.push(timeout(90_000));
+        s.rereg(100_000, "scm1");
+        s.push(heartbeat(100_006, &[]));
+        s.rereg(100_010, "scm1");
+        s.register(100_100, "scm1");
+        tail(&mut s, 100_100 + 11 * HB);
+        assert_eq!(s.run()[0].confidence, None);
     }
 
     #[test]

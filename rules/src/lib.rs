@@ -14,7 +14,7 @@ pub mod reused_write_future;
 use oztrace_analyzer::Analysis;
 use oztrace_analyzer::trace::EventId;
 use oztrace_parser::entity::Entity;
-use oztrace_parser::units::{TimeUnit, ValueError, parse_duration_ms, parse_size_bytes};
+use oztrace_parser::units::{TimeUnit, ValueError, parse_duration_ms};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, BTreeSet};
@@ -129,28 +129,85 @@ pub struct RuleDoc {
     pub evidence: &'static str,
     /// `log4j.logger.<name>=<LEVEL>` lines that sharpen it.
     pub loggers: &'static [&'static str],
+    /// The settings it reads (`--set`, else `ozone-site.xml` in the bundle, else the default).
+    pub settings: &'static [SettingDoc],
+    /// What an operator does about a finding.
+    pub remediation: Remediation,
     /// The logs it reads, for the report's coverage (`ran`, `partial` or `blind`).
     pub needs: &'static [coverage::Need],
-    /// The settings it reads (`--set`, `ozone-site.xml`).
-    pub settings: &'static [SettingDoc],
 }
 
-/// A setting a rule reads: its key, how its value parses and its default.
+impl RuleDoc {
+    /// The Apache JIRA page of the rule's ticket.
+    pub fn ticket_url(&self) -> String {
+        format!("https://issues.apache.org/jira/browse/{}", self.ticket)
+    }
+}
+
+/// What an operator does about a finding of a rule: which releases have the defect, whether a
+/// release fixes it, what to run now, and what a ticket needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Remediation {
+    /// The Ozone releases that have the defect, and since when.
+    pub affected: &'static str,
+    /// The first release with the fix; `None` while the ticket is open.
+    pub fixed_in: Option<&'static str>,
+    /// The state of the fix in words (the proposed change while it is open).
+    pub fix: &'static str,
+    /// Immediate actions, in order: check, then repair.
+    pub actions: &'static [Action],
+    /// What to attach to a ticket (or to the Ozone JIRA issue).
+    pub attach: &'static [&'static str],
+}
+
+/// One step an operator takes. Commands are real `ozone admin …` (or `ozone sh`/`ozone debug`)
+/// commands; `{container}`, `{datanode}`, `{datanode_host}`, `{key}` and `{pipeline}` are filled
+/// from the finding when it names them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Action {
+    /// What the step is for.
+    pub purpose: &'static str,
+    /// The command to run, if the step is one.
+    pub command: Option<&'static str>,
+}
+
+/// A setting a rule reads: an Ozone key where Ozone has one, else an `oztrace.<rule>.<name>`
+/// key for a threshold of the rule's own.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct SettingDoc {
     pub key: &'static str,
-    #[serde(skip)]
-    pub kind: SettingKind,
     pub default: &'static str,
+    /// Where the default comes from: the Ozone constant, or why the rule chose it.
+    pub default_from: &'static str,
+    /// What the rule does with it.
+    pub used_for: &'static str,
 }
 
-/// How a setting's value parses (Hadoop's `Configuration` getters).
+/// How a setting's values parse, as its default is written: a duration (Hadoop's
+/// `getTimeDuration`; a bare number is milliseconds, the unit the rules read durations in) when
+/// the default carries a unit, else a whole number of at least 0.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SettingKind {
-    /// `getTimeDuration`, a bare number in this unit.
-    Duration(TimeUnit),
-    /// `getStorageSize`.
-    Size,
+    Duration,
+    Number,
+}
+
+impl SettingDoc {
+    pub fn kind(&self) -> SettingKind {
+        if self.default.trim().parse::<i64>().is_ok() {
+            SettingKind::Number
+        } else {
+            SettingKind::Duration
+        }
+    }
+
+    /// A value in milliseconds (durations) or as the number it is.
+    pub fn parse(&self, value: &str) -> Result<i64, ValueError> {
+        match self.kind() {
+            SettingKind::Duration => parse_duration_ms(value, TimeUnit::Milliseconds),
+            SettingKind::Number => parse_count(value),
+        }
+    }
 }
 
 /// `--set` keys that name no setting a rule reads are refused, unless they start with this:
@@ -187,16 +244,6 @@ pub fn setting_doc(key: &str) -> Option<&'static SettingDoc> {
         .find(|s| s.key == key)
 }
 
-impl SettingDoc {
-    /// The value in milliseconds (durations) or bytes (sizes).
-    pub fn parse(&self, value: &str) -> Result<i64, ValueError> {
-        match self.kind {
-            SettingKind::Duration(bare) => parse_duration_ms(value, bare),
-            SettingKind::Size => parse_size_bytes(value).map(|b| b.min(i64::MAX as u64) as i64),
-        }
-    }
-}
-
 /// Configuration the rules read: `--set KEY=VALUE` and `ozone-site.xml` found in the bundle.
 #[derive(Debug, Clone, Default)]
 pub struct Settings {
@@ -210,17 +257,45 @@ impl Settings {
             .insert(key.to_string(), (value.to_string(), source.to_string()));
     }
 
-    /// The value of a registered setting in milliseconds or bytes, and where it came from;
-    /// `None` when it is not set (values are checked when they are set).
-    pub fn parsed(&self, setting: &SettingDoc) -> Option<(i64, &str)> {
-        let (value, source) = self.get(setting.key)?;
-        setting.parse(value).ok().map(|v| (v, source))
-    }
-
     /// The value and its source (`--set`, a file path), if any.
     pub fn get(&self, key: &str) -> Option<(&str, &str)> {
         self.values.get(key).map(|(v, s)| (v.as_str(), s.as_str()))
     }
+
+    /// A duration setting in milliseconds, read as `Configuration.getTimeDuration` reads it (a
+    /// bare number is milliseconds); the documented default when unset or not a positive duration.
+    pub fn duration_ms(&self, doc: &SettingDoc) -> i64 {
+        let parse = |v: &str| parse_duration_ms(v, TimeUnit::Milliseconds).ok();
+        self.get(doc.key)
+            .and_then(|(v, _)| parse(v))
+            .filter(|&ms| ms > 0)
+            .or_else(|| parse(doc.default))
+            .unwrap_or(0)
+    }
+
+    /// A whole-number setting; the documented default when unset or not a number of at least `min`.
+    pub fn number(&self, doc: &SettingDoc, min: i64) -> i64 {
+        self.get(doc.key)
+            .and_then(|(v, _)| parse_count(v).ok())
+            .filter(|&n| n >= min)
+            .or_else(|| doc.default.parse().ok())
+            .unwrap_or(min)
+    }
+}
+
+/// A whole number of at least 0, as `Configuration.getInt` / `getLong` read it.
+fn parse_count(value: &str) -> Result<i64, ValueError> {
+    value
+        .trim()
+        .parse::<i64>()
+        .ok()
+        .filter(|&n| n >= 0)
+        .ok_or_else(|| {
+            ValueError::new(format!(
+                "`{}` is not a whole number of at least 0",
+                value.trim()
+            ))
+        })
 }
 
 /// Which loggers each host had at DEBUG/TRACE, from `log4j.properties` in the bundle and from the
@@ -341,6 +416,34 @@ mod tests {
             fingerprint("resurrected-container", &Entity::Container(1051)),
             "8e6488650462a0f2"
         );
+    }
+
+    #[test]
+    fn settings_read_durations_and_numbers_else_their_defaults() {
+        const WAIT: SettingDoc = SettingDoc {
+            key: "ozone.scm.close.container.wait.duration",
+            default: "150s",
+            default_from: "",
+            used_for: "",
+        };
+        const COUNT: SettingDoc = SettingDoc {
+            key: "ozone.scm.heartbeat.rpc-retry-count",
+            default: "15",
+            default_from: "",
+            used_for: "",
+        };
+        let mut settings = Settings::default();
+        assert_eq!(settings.duration_ms(&WAIT), 150_000);
+        assert_eq!(settings.number(&COUNT, 0), 15);
+        settings.set(WAIT.key, "2m", "ozone-site.xml");
+        settings.set(COUNT.key, "0", "--set");
+        assert_eq!(settings.duration_ms(&WAIT), 120_000);
+        assert_eq!(settings.number(&COUNT, 0), 0);
+        assert_eq!(settings.number(&COUNT, 1), 15, "below the minimum");
+        settings.set(WAIT.key, "soon", "--set");
+        settings.set(COUNT.key, "many", "--set");
+        assert_eq!(settings.duration_ms(&WAIT), 150_000);
+        assert_eq!(settings.number(&COUNT, 0), 15);
     }
 
     #[test]

@@ -22,7 +22,9 @@
 //! `SCMDatanodeHeartbeatDispatcher` not at DEBUG there.
 
 use crate::coverage::{Need, SCM_SERVICE_LOGS};
-use crate::{Confidence, Context, Evidence, Finding, Gap, Output, Role, Rule, RuleDoc, Severity};
+use crate::{
+    Confidence, Context, Evidence, Finding, Gap, Output, Role, Rule, RuleDoc, SettingDoc, Severity,
+};
 use oztrace_analyzer::Analysis;
 use oztrace_analyzer::graph::EdgeKind;
 use oztrace_analyzer::machines::node_admin::{self, ABORT_WRITE_OVERWRITES_COPY};
@@ -42,9 +44,16 @@ const HEARTBEAT_DISPATCHER: &str =
 /// Op states of a running admin workflow the datanode may report.
 const ADMIN_STATES: &[&str] = &["DECOMMISSIONING", "ENTERING_MAINTENANCE", "IN_MAINTENANCE"];
 
-/// The audit record of a request follows its `Starting …` line by milliseconds (audit after the
-/// manager call returns).
-const ADMISSION_SPREAD_MS: i64 = 60_000;
+const ADMISSION_SPREAD: &str = "oztrace.overwritten-op-state.admission-spread";
+
+const SETTINGS: &[SettingDoc] = &[SettingDoc {
+    key: ADMISSION_SPREAD,
+    default: "60s",
+    default_from: "oztrace: one admin request prints `Force flag …`, `Starting Decommission …` and its audit record \
+on one IPC handler within one call, milliseconds apart unless the pre-check walks many containers; a minute keeps \
+them together and still separates a request an operator repeats",
+    used_for: "the lines cited as the accepted request: those at most this long before the admission",
+}];
 
 static DOC: RuleDoc = RuleDoc {
     id: ID,
@@ -75,6 +84,7 @@ confirmed = race, then re-election and effect on that SCM with no recommission; 
 unless it is re-elected first). Silent when a recommission (audit DECOMMISSION_NODES without `force`, `Queued node … for \
 recommission`, `Recommissioned node …TrackedNode@hash`) or a dead-node abort lies between admission and effect, when \
 the new leader continues the workflow, and for an abort on a leader.",
+    settings: SETTINGS,
     loggers: &[
         "log4j.logger.org.apache.hadoop.hdds.scm.server.SCMDatanodeHeartbeatDispatcher=DEBUG",
     ],
@@ -82,7 +92,43 @@ the new leader continues the workflow, and for an abort on a leader.",
         SCM_SERVICE_LOGS,
         Need::optional("SCM audit logs", &[Component::ScmAudit]),
     ],
-    settings: &[],
+    remediation: REMEDIATION,
+};
+
+/// What an operator does about a dropped decommission (HDDS-17219).
+const REMEDIATION: crate::Remediation = crate::Remediation {
+    affected: "1.2.0 and later with SCM HA (HDDS-5090 added the follower copy of the \
+operational state and the resume on leadership), through 2.2.x and master.",
+    fixed_in: None,
+    fix: "Open. Proposed: the decommission monitor writes an operational state only while its \
+SCM is leader, so a follower takes the state from heartbeats and a re-elected leader resumes \
+the workflow.",
+    actions: &[
+        crate::Action {
+            purpose: "See the datanode's operational state as the leader SCM holds it now",
+            command: Some("ozone admin datanode list --id {datanode}"),
+        },
+        crate::Action {
+            purpose: "See which SCM leads (the one that dropped the decommission was re-elected)",
+            command: Some("ozone admin scm roles"),
+        },
+        crate::Action {
+            purpose: "Issue the decommission again (`ozone admin datanode maintenance \
+{datanode_host}` for a maintenance); no data was lost",
+            command: Some("ozone admin datanode decommission {datanode_host}"),
+        },
+        crate::Action {
+            purpose: "Follow it to the end",
+            command: Some("ozone admin datanode status decommission --json"),
+        },
+    ],
+    attach: &[
+        "every SCM's log from the decommission request to the IN_SERVICE command (this \
+finding's evidence), with the leader changes",
+        "every SCM's audit log (DECOMMISSION_NODES, SEND_HEARTBEAT of the datanode)",
+        "the datanode's log for the same time",
+        "`ozone admin scm roles` and `ozone admin datanode list --id` output",
+    ],
 };
 
 pub struct OverwrittenOpState;
@@ -95,9 +141,10 @@ impl Rule for OverwrittenOpState {
     fn check(&self, context: &Context<'_>, out: &mut Output) {
         let analysis = context.analysis;
         let facts = Facts::collect(&analysis.trace);
+        let spread_ms = context.settings.duration_ms(&SETTINGS[0]);
         let mut audit_gap_hosts: BTreeSet<String> = BTreeSet::new();
         for (uuid, node) in &facts.nodes {
-            let Some(finding) = node.finding(analysis, uuid) else {
+            let Some(finding) = node.finding(analysis, uuid, spread_ms) else {
                 continue;
             };
             // The IN_SERVICE push is only default-on in the SCM audit (SEND_HEARTBEAT); without it
@@ -453,7 +500,7 @@ impl Node {
         out
     }
 
-    fn finding(&self, analysis: &Analysis, uuid: &str) -> Option<Finding> {
+    fn finding(&self, analysis: &Analysis, uuid: &str, spread_ms: i64) -> Option<Finding> {
         let trace = &analysis.trace;
         let races = self.races(analysis, uuid);
         let drops = self.drops(analysis);
@@ -547,7 +594,7 @@ IN_SERVICE push is in the logs (the next heartbeat repairs a follower)"
             let same_request = a <= admission
                 && trace
                     .elapsed(a, admission)
-                    .is_some_and(|ms| ms <= ADMISSION_SPREAD_MS);
+                    .is_some_and(|ms| ms <= spread_ms);
             if same_request {
                 evidence.push(note(
                     a,

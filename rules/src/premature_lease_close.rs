@@ -17,12 +17,19 @@
 //! already tied to K (by an earlier dump or an OM DEBUG `OmKeyInfo{…}` of K). A recoverLease never
 //! produces a finding: a RECOVER_LEASE success, a delete or a re-create of K before the writer's
 //! failure makes the failure the designed fencing path.
+//!
+//! The writers most exposed never leave their first block (an hsync'ing journal, WAL or log
+//! shipper at a few hundred bytes a second): OM sees their CREATE_FILE, the auto-commit at the hard
+//! limit and, days later with the default limits, their failure. Nothing ties those three but the
+//! key, the CREATE's user and ip, and the clientID in the failure's open-key path, whose open time
+//! must be the CREATE's: an older session of the same writer whose open key expired fails the same
+//! way and is not the auto-committed one.
 
 use crate::coverage::Need;
 use crate::{
-    Confidence, Context, Evidence, Finding, Gap, Output, Role, Rule, RuleDoc, Settings, Severity,
+    Confidence, Context, Evidence, Finding, Gap, Output, Role, Rule, RuleDoc, SettingDoc, Settings,
+    Severity,
 };
-use crate::{SettingDoc, SettingKind};
 use oztrace_analyzer::graph::{EdgeKind, EventGraph};
 use oztrace_analyzer::machines::lease;
 use oztrace_analyzer::trace::{EventId, Trace};
@@ -33,7 +40,6 @@ use oztrace_parser::catalog::om::{KeyAudit, OmEvent};
 use oztrace_parser::entity::{Entity, decode_client_id};
 use oztrace_parser::event::Event;
 use oztrace_parser::source::Component;
-use oztrace_parser::units::TimeUnit;
 use std::collections::{BTreeSet, HashMap};
 
 pub const ID: &str = "premature-lease-close";
@@ -44,18 +50,28 @@ pub const DN_AUDIT_KIND: &str = "dn_audit";
 const HARD_LIMIT: &str = "ozone.om.lease.hard.limit";
 const SOFT_LIMIT: &str = "ozone.om.lease.soft.limit";
 const CLEANUP_INTERVAL: &str = "ozone.om.open.key.cleanup.service.interval";
-/// The lease settings as OM reads them (`getTimeDuration(…, TimeUnit.MILLISECONDS)`).
-const HARD: SettingDoc = lease_setting(HARD_LIMIT, "7d");
-const SOFT: SettingDoc = lease_setting(SOFT_LIMIT, "60s");
-const INTERVAL: SettingDoc = lease_setting(CLEANUP_INTERVAL, "24h");
-
-const fn lease_setting(key: &'static str, default: &'static str) -> SettingDoc {
+/// The lease settings, in [`LeaseSettings`] order (hard, soft, interval).
+const SETTINGS: &[SettingDoc; 3] = &[
     SettingDoc {
-        key,
-        kind: SettingKind::Duration(TimeUnit::Milliseconds),
-        default,
-    }
-}
+        key: HARD_LIMIT,
+        default: "7d",
+        default_from: "OMConfigKeys.OZONE_OM_LEASE_HARD_LIMIT_DEFAULT (ozone-default.xml)",
+        used_for: "an hsynced open key idle this long is auto-committed; the reason says whether the \
+auto-commit came within [last audited renewal + this, + this + the cleanup interval]",
+    },
+    SettingDoc {
+        key: SOFT_LIMIT,
+        default: "60s",
+        default_from: "OzoneConfigKeys.OZONE_OM_LEASE_SOFT_LIMIT_DEFAULT (ozone-default.xml)",
+        used_for: "named in the reason (recoverLease without force is accepted once the open key is idle this long)",
+    },
+    SettingDoc {
+        key: CLEANUP_INTERVAL,
+        default: "24h",
+        default_from: "OMConfigKeys.OZONE_OM_OPEN_KEY_CLEANUP_SERVICE_INTERVAL_DEFAULT (ozone-default.xml)",
+        used_for: "OpenKeyCleanupService runs this often, so an expired key waits up to one interval for its auto-commit",
+    },
+];
 
 const CLIENT_LOGGER: &str = "org.apache.hadoop.ozone.client.io.BlockOutputStreamEntryPool";
 const OM_COMMIT_LOGGER: &str = "org.apache.hadoop.ozone.om.request.key.OMKeyCommitRequest";
@@ -72,7 +88,9 @@ static DOC: RuleDoc = RuleDoc {
     detects: "An OpenKeyCleanupService auto-commit (OMAudit COMMIT_KEY with empty user= and ip=) of a key whose \
 writer was still alive, at a dataSize below the offset its hsync calls had acknowledged. hsync does not renew the \
 open key's modification time after the first hsync of a block, so a writer that stays in one block longer than \
-ozone.om.lease.hard.limit looks idle to OM and its file is closed at the length of its last OM-reaching hsync.",
+ozone.om.lease.hard.limit looks idle to OM and its file is closed at the length of its last OM-reaching hsync. \
+A writer that never leaves its first block shows only its CREATE_FILE, the auto-commit and, much later, its own \
+KEY_NOT_FOUND failure; the rule follows the key across the rotated audit files in between.",
     why: "Everything the writer hsynced in its current block after the first hsync there is missing from the closed \
 file, and the writer is not told: its hsync calls keep succeeding (they reach only the datanodes) and its first error \
 comes when it closes the stream or needs a new block. Readers (HBase WAL replay, log shippers) see a truncated file.",
@@ -89,8 +107,11 @@ records on the key's blocks after the auto-commit. confirmed = the writer fails 
 committed one; likely = an acknowledged offset above the committed length before the auto-commit and the writer seen \
 active after it; possible = that offset alone (a dead writer loses its trailing hsyncs the same way, but its liveness \
 is not shown). A RECOVER_LEASE, delete or re-create of the key before the failure silences it (designed fencing). \
-Lease settings come from --set or ozone-site.xml (ozone.om.lease.hard.limit, ozone.om.lease.soft.limit, \
-ozone.om.open.key.cleanup.service.interval), else the defaults 7d / 60s / 24h; the finding's reason says which applied.",
+The lease settings (below) come from --set, else ozone-site.xml, else Ozone's defaults; the finding's reason says \
+which applied. The clientID of a failure names the auto-committed session when its open time is within the clock \
+skew (--skew) plus 5 s of that session's CREATE_FILE: the clientID is made on the leader when the request arrives, \
+the CREATE_FILE line when it is applied, milliseconds apart.",
+    settings: SETTINGS,
     loggers: &[
         "log4j.logger.org.apache.hadoop.ozone.client.io.BlockOutputStreamEntryPool=DEBUG",
         "log4j.logger.org.apache.hadoop.ozone.om.request.key.OMKeyCommitRequest=DEBUG",
@@ -100,7 +121,47 @@ ozone.om.open.key.cleanup.service.interval), else the defaults 7d / 60s / 24h; t
         Need::required("OM audit logs", &[Component::OmAudit]),
         Need::optional("OM service logs", &[Component::Om]),
     ],
-    settings: &[HARD, SOFT, INTERVAL],
+    remediation: REMEDIATION,
+};
+
+/// What an operator does about a file closed under a live hsync writer (HDDS-16825).
+const REMEDIATION: crate::Remediation = crate::Remediation {
+    affected: "2.0.0 and later (the lease hard limit of HDDS-10141 with the per-block hsync of \
+HDDS-9387), through 2.2.x and master.",
+    fixed_in: None,
+    fix: "Open. Proposed: expire an hsynced key only when its committed entry is older than the \
+hard limit too, and have clients update OM at least every \
+ozone.client.hsync.om.update.interval.",
+    actions: &[
+        crate::Action {
+            purpose: "See the closed file's length (below what the writer's hsync calls \
+acknowledged)",
+            command: Some("ozone sh key info {key}"),
+        },
+        crate::Action {
+            purpose: "List the files still open for writing in the bucket: hsynced ones that \
+stay in one block are next",
+            command: Some("ozone admin om list-open-files --prefix {bucket}"),
+        },
+        crate::Action {
+            purpose: "Until a fix ships, raise ozone.om.lease.hard.limit in the OMs' \
+ozone-site.xml above the longest time a writer stays in one block, then restart the OMs (it is \
+not reconfigurable at run time)",
+            command: None,
+        },
+        crate::Action {
+            purpose: "Write again, from its source, what the writer hsynced after its first \
+hsync in the last block: it is not in the closed file, and the writer was not told",
+            command: None,
+        },
+    ],
+    attach: &[
+        "every OM's log around the automatic commit (OpenKeyCleanupService, this finding's \
+evidence)",
+        "the OM audit log for the key (ALLOCATE_BLOCK, COMMIT_KEY, the hsync commits)",
+        "the writer's client log, with the error at close",
+        "the OMs' ozone-site.xml (ozone.om.lease.hard.limit) and `ozone sh key info` of the key",
+    ],
 };
 
 pub struct PrematureLeaseClose;
@@ -220,14 +281,12 @@ pub struct LeaseSettings {
 impl From<&Settings> for LeaseSettings {
     fn from(settings: &Settings) -> LeaseSettings {
         let read = |doc: &SettingDoc| -> Setting {
-            if let Some((ms, source)) = settings.parsed(doc) {
+            if let Some((value, source)) = settings.get(doc.key)
+                && let Ok(ms) = doc.parse(value)
+            {
                 return Setting {
                     ms,
-                    text: settings
-                        .get(doc.key)
-                        .map_or("", |(v, _)| v)
-                        .trim()
-                        .to_string(),
+                    text: value.trim().to_string(),
                     source: source.to_string(),
                 };
             }
@@ -237,10 +296,11 @@ impl From<&Settings> for LeaseSettings {
                 source: "default".to_string(),
             }
         };
+        let [hard, soft, interval] = SETTINGS;
         LeaseSettings {
-            hard: read(&HARD),
-            soft: read(&SOFT),
-            interval: read(&INTERVAL),
+            hard: read(hard),
+            soft: read(soft),
+            interval: read(interval),
         }
     }
 }

@@ -3,7 +3,9 @@
 //! deleted come back and nothing deletes them again.
 
 use crate::coverage::SCM_SERVICE_LOGS;
-use crate::{Confidence, Context, Evidence, Finding, Gap, Output, Role, Rule, RuleDoc, Severity};
+use crate::{
+    Confidence, Context, Evidence, Finding, Gap, Output, Role, Rule, RuleDoc, SettingDoc, Severity,
+};
 use oztrace_analyzer::Analysis;
 use oztrace_analyzer::machines::container as container_machine;
 use oztrace_analyzer::machines::scm_role;
@@ -14,9 +16,18 @@ use oztrace_parser::entity::Entity;
 
 pub const ID: &str = "resurrected-container";
 
-/// How long after a resurrection line a follower's not-leader failure for the same replica
-/// still belongs to it (the failure follows within milliseconds on the same report thread).
-const FOLLOWER_FAILURE_WINDOW_MS: i64 = 60_000;
+const FOLLOWER_FAILURE_WINDOW: &str = "oztrace.resurrected-container.follower-failure-window";
+
+const SETTINGS: &[SettingDoc] = &[SettingDoc {
+    key: FOLLOWER_FAILURE_WINDOW,
+    default: "60s",
+    default_from: "oztrace: a follower logs the not-leader failure right after the line, on the same report thread \
+(milliseconds); a minute absorbs a report handler busy with a large full report, and a later failure for the same \
+replica still says the host was a follower",
+    used_for: "a resurrection line followed this soon by a not-leader failure for the same replica on the same SCM \
+comes from a follower, whose update is refused: no finding",
+}];
+
 /// Aftermath lines kept as evidence.
 const MAX_AFTERMATH: usize = 4;
 
@@ -58,9 +69,54 @@ data (HDDS-11136, HDDS-14684: by design) and is not flagged. With no earlier seq
 when the replica's datanode was seen dead and back before the line, else possible. Context: the \
 earlier sequence id, the RM delete commands, the datanode's dead and return lines; effect: what \
 the leader's ReplicationManager sends for the container afterwards (close, replicate).",
+    settings: SETTINGS,
     loggers: DEBUG_LOGGERS,
     needs: &[SCM_SERVICE_LOGS],
-    settings: &[],
+    remediation: REMEDIATION,
+};
+
+/// What an operator does about a resurrected container (HDDS-17400).
+const REMEDIATION: crate::Remediation = crate::Remediation {
+    affected: "2.0.0 and later (2.0.0, 2.1.x, 2.2.x and master): HDDS-12421 moves a DELETING or \
+DELETED container back for any non-empty replica; 2.0 and 2.1 move it to CLOSED, 2.2 to QUASI_CLOSED.",
+    fixed_in: None,
+    fix: "Open. Proposed: keep the container DELETED and send the stale OPEN/CLOSING replica a \
+close command, so that the existing BCSID check decides once it reports CLOSED or QUASI_CLOSED; \
+needs HDDS-16809 first.",
+    actions: &[
+        crate::Action {
+            purpose: "Find the leader SCM (its log and ReplicationManager act on the container)",
+            command: Some("ozone admin scm roles"),
+        },
+        crate::Action {
+            purpose: "See the container's state, sequence id and every replica with its datanode, \
+state and BCSID",
+            command: Some("ozone admin container info --json {container}"),
+        },
+        crate::Action {
+            purpose: "See the datanode that brought the stale replica back (its state and when it \
+was last seen)",
+            command: Some("ozone admin datanode list --id {datanode}"),
+        },
+        crate::Action {
+            purpose: "Watch the container in the ReplicationManager's health summary (copies of \
+the deleted data, stuck replication)",
+            command: Some("ozone admin container report"),
+        },
+        crate::Action {
+            purpose: "Do not delete replica directories by hand: no `ozone admin` command deletes \
+a container (HDDS-5328 removed it). The blocks that came back belong to no key, so the cost is \
+space, not correctness; keep the evidence and clean up with the fix",
+            command: None,
+        },
+    ],
+    attach: &[
+        "the leader SCM's log from the datanode's dead line to the resurrection line (this \
+finding's evidence), and the other SCMs' logs for the same time",
+        "`ozone admin container info --json` of the container",
+        "the datanode's log and dn-container log for the container",
+        "the SCMs' ozone-site.xml",
+    ],
 };
 
 pub struct ResurrectedContainer;
@@ -75,6 +131,7 @@ impl Rule for ResurrectedContainer {
     fn check(&self, context: &Context<'_>, out: &mut Output) {
         let analysis = context.analysis;
         let trace = &analysis.trace;
+        let window_ms = context.settings.duration_ms(&SETTINGS[0]);
         for id in 0..trace.events.len() {
             let Some(resurrection) = stale_candidate(trace, id) else {
                 continue;
@@ -89,7 +146,7 @@ impl Rule for ResurrectedContainer {
             if !resurrects {
                 continue;
             }
-            if is_follower(analysis, id, resurrection) {
+            if is_follower(analysis, id, resurrection, window_ms) {
                 continue;
             }
             if let Some(finding) = judge(analysis, id, resurrection) {
@@ -135,18 +192,14 @@ fn replica_datanode(trace: &Trace, e: &ResurrectedEvent) -> Option<Entity> {
 
 /// The same SCM logs a not-leader failure for this container and replica right after the line,
 /// or the SCM role machine says this host was not the leader.
-fn is_follower(analysis: &Analysis, id: EventId, e: &ResurrectedEvent) -> bool {
+fn is_follower(analysis: &Analysis, id: EventId, e: &ResurrectedEvent, window_ms: i64) -> bool {
     let trace = &analysis.trace;
     let event = trace.get(id);
     let on_host = trace.of_host(&event.host);
     let failed = on_host[on_host.partition_point(|&other| other <= id)..]
         .iter()
         .copied()
-        .take_while(|&other| {
-            trace
-                .elapsed(id, other)
-                .is_none_or(|ms| ms <= FOLLOWER_FAILURE_WINDOW_MS)
-        })
+        .take_while(|&other| trace.elapsed(id, other).is_none_or(|ms| ms <= window_ms))
         .any(|other| match &trace.get(other).data {
             EventData::ScmContainer(ScmContainerEvent::ReportFailed(f)) => {
                 f.not_leader

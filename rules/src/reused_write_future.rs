@@ -12,7 +12,10 @@
 //! chunk, no chunk write was submitted for the new entry, and its chunk was never written.
 
 use crate::coverage::{DATANODE_SERVICE_LOGS, Need};
-use crate::{Confidence, Context, Evidence, Finding, Gap, Output, Role, Rule, RuleDoc, Severity};
+use crate::{
+    Confidence, Context, Evidence, Finding, Gap, Output, Role, Rule, RuleDoc, SettingDoc, Settings,
+    Severity,
+};
 use oztrace_analyzer::trace::{EventId, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::datanode::DatanodeEvent;
@@ -40,11 +43,58 @@ const SLOW_OP_START_AFTER_MS: i64 = 60 * 1000;
 /// chunk shows when later chunks of its block arrive (seconds) or when it is read (any time
 /// before the container is closed and scanned).
 const EFFECT_WINDOW_MS: i64 = 24 * 3600 * 1000;
-/// `possible`: an effect this soon after a role change of a member on the same datanode.
-const NEAR_LEADERSHIP_CHANGE_MS: i64 = 30 * 60 * 1000;
-/// Effects in this many containers of one datanode within the window look like a failing volume.
-const FAILING_VOLUME_CONTAINERS: usize = 3;
-const FAILING_VOLUME_WINDOW_MS: i64 = 3600 * 1000;
+const DISK_CHECK_INTERVAL: &str = "hdds.datanode.periodic.disk.check.interval.minutes";
+const FAILING_VOLUME_CONTAINERS: &str = "oztrace.reused-write-future.failing-volume.containers";
+const NEAR_LEADERSHIP_CHANGE: &str = "oztrace.reused-write-future.near-leadership-change";
+
+/// The settings [`Thresholds::from`] reads, in its order.
+const SETTINGS: &[SettingDoc; 3] = &[
+    SettingDoc {
+        key: DISK_CHECK_INTERVAL,
+        default: "60",
+        default_from: "DatanodeConfiguration.PERIODIC_DISK_CHECK_INTERVAL_MINUTES_DEFAULT (minutes)",
+        used_for: "the failing-volume window: a failing volume keeps failing reads and writes on its containers until \
+the next periodic disk check fails it, so effects within one check interval of each other belong together",
+    },
+    SettingDoc {
+        key: FAILING_VOLUME_CONTAINERS,
+        default: "3",
+        default_from: "oztrace: one truncation reuses the futures of the writes pending at that index, a chunk or two \
+of the blocks in flight on that pipeline, so its effects touch one or two containers; three or more containers \
+failing on one datanode within a disk-check interval is a failing volume (datanode.md 3.A look-alike)",
+        used_for: "likely becomes possible, and a possible effect is dropped, when short reads or UNHEALTHY replicas hit \
+this many containers of the datanode within the window",
+    },
+    SettingDoc {
+        key: NEAR_LEADERSHIP_CHANGE,
+        default: "30m",
+        default_from: "oztrace: a reused future loses a chunk of a block that is still being written; the next chunk \
+of that block shows the gap (CHUNK_FILE_INCONSISTENCY) as soon as it arrives, and a 256 MB block written at the \
+slowest rate worth pipelining (~150 KB/s) is done in 30 minutes",
+        used_for: "possible: an effect at most this long after a leadership change of a member on the same datanode, \
+without the step-down, truncation and slow writes that make it likely",
+    },
+];
+
+/// The thresholds [`SETTINGS`] give.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Thresholds {
+    failing_volume_window_ms: i64,
+    failing_volume_containers: usize,
+    near_leadership_change_ms: i64,
+}
+
+impl From<&Settings> for Thresholds {
+    fn from(settings: &Settings) -> Thresholds {
+        let [disk_check, containers, near] = SETTINGS;
+        Thresholds {
+            failing_volume_window_ms: settings.number(disk_check, 1) * 60_000,
+            failing_volume_containers: usize::try_from(settings.number(containers, 1))
+                .unwrap_or(usize::MAX),
+            near_leadership_change_ms: settings.duration_ms(near),
+        }
+    }
+}
 /// A main-log effect and its dn-audit record are written within this distance.
 const SAME_FAILURE_MS: i64 = 5_000;
 
@@ -101,6 +151,7 @@ submit and no `Writing chunk` for that chunk. possible: an effect near a leaders
 truncation of a member on that datanode, without the other preconditions (silent when short reads \
 or UNHEALTHY replicas hit three or more containers of the datanode within an hour: a failing \
 volume; the same signature turns likely into possible). The entity is the block when a line names it, else the container.",
+    settings: SETTINGS,
     loggers: &[
         "log4j.logger.org.apache.hadoop.ozone.container.common.transport.server.ratis.ContainerStateMachine=DEBUG",
         "log4j.logger.org.apache.hadoop.ozone.container.keyvalue.impl.FilePerBlockStrategy=DEBUG",
@@ -111,7 +162,42 @@ volume; the same signature turns likely into possible). The entity is the block 
         DATANODE_SERVICE_LOGS,
         Need::optional("datanode audit logs", &[Component::DnAudit]),
     ],
-    settings: &[],
+    remediation: REMEDIATION,
+};
+
+/// What an operator does about a chunk committed without its data (HDDS-17675).
+const REMEDIATION: crate::Remediation = crate::Remediation {
+    affected: "2.0.0 and later (HDDS-12469 reuses a pending chunk write keyed by log index \
+only); the ticket lists 2.0.0 through 2.2.x.",
+    fixed_in: None,
+    fix: "Open. Proposed: bind a pending write to the term of its log entry, so a different \
+entry at a truncated index starts its own write.",
+    actions: &[
+        crate::Action {
+            purpose: "See the container's replicas and the datanode that holds the short block",
+            command: Some("ozone admin container info --json {container}"),
+        },
+        crate::Action {
+            purpose: "Close the container: the data scanner skips OPEN containers, and once it \
+scans the closed replica SCM replaces it from a good copy",
+            command: Some("ozone admin container close {container}"),
+        },
+        crate::Action {
+            purpose: "Watch the replica turn UNHEALTHY and get replaced",
+            command: Some("ozone admin container report"),
+        },
+        crate::Action {
+            purpose: "Check that the bucket's keys read back from every replica (2.1 and later; \
+2.0 also needs -o DIR)",
+            command: Some("ozone debug replicas verify --checksums /<volume>/<bucket>"),
+        },
+    ],
+    attach: &[
+        "the datanode's log with the Ratis role change and truncation (this finding's evidence)",
+        "the datanode's dn-audit log (WRITE_CHUNK, PUT_BLOCK, READ_CHUNK of the block)",
+        "the other replicas' datanode logs for the same pipeline",
+        "`ozone admin container info --json` of the container",
+    ],
 };
 
 pub struct ReusedWriteFuture;
@@ -126,12 +212,14 @@ impl Rule for ReusedWriteFuture {
     fn check(&self, context: &Context<'_>, out: &mut Output) {
         let trace = &context.analysis.trace;
         let index = Index::build(trace);
+        let thresholds = Thresholds::from(context.settings);
         let mut findings: BTreeMap<(Arc<str>, Entity), Draft> = BTreeMap::new();
         let mut gap_hosts: BTreeMap<Vec<String>, BTreeSet<String>> = BTreeMap::new();
         for (host, facts) in &index.hosts {
             let truncations = facts.truncations_after_step_down(trace);
             for effect in &facts.effects {
-                if let Some(draft) = assess(trace, &index, facts, &truncations, effect) {
+                if let Some(draft) = assess(trace, &index, facts, &truncations, effect, &thresholds)
+                {
                     let key = (Arc::clone(host), draft.entity.clone());
                     merge(&mut findings, key, draft);
                 }
@@ -1022,18 +1110,24 @@ fn merge(
 
 /// Short reads or UNHEALTHY replicas in several containers of one datanode around `at`: a failing
 /// volume (datanode.md 3.A's look-alike), not isolated chunks lost after a truncation.
-fn failing_volume(trace: &Trace, index: &Index, facts: &HostFacts, at: EventId) -> bool {
+fn failing_volume(
+    trace: &Trace,
+    index: &Index,
+    facts: &HostFacts,
+    at: EventId,
+    thresholds: &Thresholds,
+) -> bool {
     let containers: BTreeSet<u64> = facts
         .effects
         .iter()
         .filter(|e| {
             trace
                 .elapsed(at, e.id)
-                .is_some_and(|ms| ms.abs() <= FAILING_VOLUME_WINDOW_MS)
+                .is_some_and(|ms| ms.abs() <= thresholds.failing_volume_window_ms)
         })
         .filter_map(|e| index.container_of(e.container, e.local))
         .collect();
-    containers.len() >= FAILING_VOLUME_CONTAINERS
+    containers.len() >= thresholds.failing_volume_containers
 }
 
 /// One effect on one datanode: which truncation it follows, and how sure that makes it.
@@ -1043,22 +1137,32 @@ fn assess(
     facts: &HostFacts,
     truncations: &[Truncation],
     effect: &Effect,
+    thresholds: &Thresholds,
 ) -> Option<Draft> {
     let container = index.container_of(effect.container, effect.local);
     let (container, local) = match container {
         Some(c) => (c, effect.local),
         // A main-log line without a container: borrow the block of its dn-audit record.
         None => {
-            // Effects are in time order; the twin is among the neighbours.
+            // Effects are in time order: the twin is among those written within
+            // SAME_FAILURE_MS of it.
+            let within = |other: &Effect| {
+                trace
+                    .elapsed(effect.id, other.id)
+                    .is_some_and(|ms| ms.abs() <= SAME_FAILURE_MS)
+            };
             let at = facts.effects.partition_point(|e| e.id < effect.id);
-            let nearby = &facts.effects[at.saturating_sub(16)..(at + 17).min(facts.effects.len())];
-            let twin = nearby.iter().find(|other| {
+            let from = at
+                - facts.effects[..at]
+                    .iter()
+                    .rev()
+                    .take_while(|e| within(e))
+                    .count();
+            let to = at + facts.effects[at..].iter().take_while(|e| within(e)).count();
+            let twin = facts.effects[from..to].iter().find(|other| {
                 other.id != effect.id
                     && other.container.is_some()
                     && (effect.local.is_none() || other.local == effect.local)
-                    && trace
-                        .elapsed(effect.id, other.id)
-                        .is_some_and(|ms| ms.abs() <= SAME_FAILURE_MS)
             })?;
             (twin.container?, twin.local)
         }
@@ -1097,12 +1201,13 @@ fn assess(
                 draft.entity.kind()
             );
         }
-        if draft.confidence == Confidence::Likely && failing_volume(trace, index, facts, effect.id)
+        if draft.confidence == Confidence::Likely
+            && failing_volume(trace, index, facts, effect.id, thresholds)
         {
             draft.confidence = Confidence::Possible;
             draft.reason = format!(
-                "a step-down, a truncation of {} and slow writes precede the effect, but short reads or UNHEALTHY replicas in {FAILING_VOLUME_CONTAINERS} or more containers of this datanode point to a failing volume",
-                t.group
+                "a step-down, a truncation of {} and slow writes precede the effect, but short reads or UNHEALTHY replicas in {} or more containers of this datanode within one disk-check interval point to a failing volume",
+                t.group, thresholds.failing_volume_containers
             );
         }
         if let Some(tie) = index
@@ -1133,13 +1238,15 @@ fn assess(
     let near = facts.leadership_changes[..before].last().filter(|id| {
         trace
             .elapsed(**id, effect.id)
-            .is_some_and(|ms| (0..=NEAR_LEADERSHIP_CHANGE_MS).contains(&ms))
+            .is_some_and(|ms| (0..=thresholds.near_leadership_change_ms).contains(&ms))
     })?;
     let group = match &trace.get(*near).data {
         EventData::Ratis(r) => r.member().map(|m| m.group.clone()),
         _ => None,
     }?;
-    if index.tied_elsewhere(container, &group) || failing_volume(trace, index, facts, effect.id) {
+    if index.tied_elsewhere(container, &group)
+        || failing_volume(trace, index, facts, effect.id, thresholds)
+    {
         return None;
     }
     Some(Draft {
@@ -1210,12 +1317,19 @@ mod tests {
     }
 
     fn scan(streams: Vec<Vec<Event>>, logging: &LoggingCoverage) -> Output {
+        scan_with(streams, logging, &Settings::default())
+    }
+
+    fn scan_with(
+        streams: Vec<Vec<Event>>,
+        logging: &LoggingCoverage,
+        settings: &Settings,
+    ) -> Output {
         let trace = Trace::merge(streams, 2000);
         let analysis = Analysis::run(trace, ReplayOptions::default());
-        let settings = Settings::default();
         let context = Context {
             analysis: &analysis,
-            settings: &settings,
+            settings,
             logging,
         };
         let mut out = Output::default();
@@ -1450,6 +1564,45 @@ mod tests {
             &LoggingCoverage::default(),
         );
         assert!(out.findings.is_empty(), "{:?}", found(&out));
+    }
+
+    #[test]
+    fn thresholds_come_from_the_settings() {
+        let defaults = Thresholds::from(&Settings::default());
+        assert_eq!(
+            defaults,
+            Thresholds {
+                failing_volume_window_ms: 3_600_000,
+                failing_volume_containers: 3,
+                near_leadership_change_ms: 1_800_000,
+            }
+        );
+        let mut settings = Settings::default();
+        settings.set(DISK_CHECK_INTERVAL, "15", "ozone-site.xml");
+        settings.set(FAILING_VOLUME_CONTAINERS, "0", "--set");
+        settings.set(NEAR_LEADERSHIP_CHANGE, "1m", "--set");
+        let t = Thresholds::from(&settings);
+        assert_eq!(t.failing_volume_window_ms, 900_000);
+        // Not a usable count: the default stays.
+        assert_eq!(t.failing_volume_containers, 3);
+        assert_eq!(t.near_leadership_change_ms, 60_000);
+
+        // The possible-near-a-role-change scenario: effects ~1.7 min after the role change.
+        let role = format!(
+            "2026-08-19 10:20:00,000 [t] INFO {RS}: {M1}: changes role from  FOLLOWER to CANDIDATE at term 7 for changeToCandidate\n"
+        );
+        let streams = || {
+            vec![
+                events("dn1", Component::Datanode, &role),
+                events("dn1", Component::DnAudit, EFFECTS_AUDIT),
+            ]
+        };
+        let mut near = Settings::default();
+        near.set(NEAR_LEADERSHIP_CHANGE, "1m", "--set");
+        let out = scan_with(streams(), &LoggingCoverage::default(), &near);
+        assert!(out.findings.is_empty(), "{:?}", found(&out));
+        let out = scan_with(streams(), &LoggingCoverage::default(), &Settings::default());
+        assert_eq!(out.findings.len(), 2);
     }
 
     #[test]

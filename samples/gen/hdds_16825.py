@@ -74,6 +74,14 @@ APPLY_TAIL = {
         "org.apache.hadoop.ozone.om.ratis.OzoneManagerStateMachine.runCommand(OzoneManagerStateMachine.java:671)",
         "org.apache.hadoop.ozone.om.ratis.OzoneManagerStateMachine.lambda$applyTransaction$3(OzoneManagerStateMachine.java:474)",
     ] + JDK_TAIL,
+    "2.1.0": [
+        "org.apache.hadoop.ozone.protocolPB.OzoneManagerRequestHandler.lambda$handleWriteRequestImpl$0(OzoneManagerRequestHandler.java:418)",
+        "org.apache.hadoop.ozone.util.MetricUtil.captureLatencyNs(MetricUtil.java:45)",
+        "org.apache.hadoop.ozone.protocolPB.OzoneManagerRequestHandler.handleWriteRequestImpl(OzoneManagerRequestHandler.java:416)",
+        "org.apache.hadoop.ozone.protocolPB.RequestHandler.handleWriteRequest(RequestHandler.java:62)",
+        "org.apache.hadoop.ozone.om.ratis.OzoneManagerStateMachine.runCommand(OzoneManagerStateMachine.java:599)",
+        "org.apache.hadoop.ozone.om.ratis.OzoneManagerStateMachine.lambda$applyTransaction$3(OzoneManagerStateMachine.java:415)",
+    ] + JDK_TAIL,
     "2.0.0": [
         "org.apache.hadoop.ozone.protocolPB.OzoneManagerRequestHandler.lambda$handleWriteRequestImpl$0(OzoneManagerRequestHandler.java:419)",
         "org.apache.hadoop.ozone.util.MetricUtil.captureLatencyNs(MetricUtil.java:45)",
@@ -86,8 +94,12 @@ APPLY_TAIL = {
 THROW_SITE = {
     ("2.2.0", "commit_fso"): PKG + ".key.OMKeyCommitRequestWithFSO.validateAndUpdateCache(OMKeyCommitRequestWithFSO.java:181)",
     ("2.0.0", "commit_fso"): PKG + ".key.OMKeyCommitRequestWithFSO.validateAndUpdateCache(OMKeyCommitRequestWithFSO.java:179)",
+    ("2.1.0", "commit_fso"): PKG + ".key.OMKeyCommitRequestWithFSO.validateAndUpdateCache(OMKeyCommitRequestWithFSO.java:181)",
+    # 2.0.0 / 2.1.0: the FSO subclass has its own validateAndUpdateCache (and logger)
+    ("2.1.0", "allocate_fso"): PKG + ".key.OMAllocateBlockRequestWithFSO.validateAndUpdateCache(OMAllocateBlockRequestWithFSO.java:124)",
     ("2.2.0", "allocate"): PKG + ".key.OMAllocateBlockRequest.validateAndUpdateCache(OMAllocateBlockRequest.java:204)",
     ("2.2.0", "delete_fso"): PKG + ".key.OMKeyDeleteRequestWithFSO.validateAndUpdateCache(OMKeyDeleteRequestWithFSO.java:117)",
+    ("2.1.0", "delete_fso"): PKG + ".key.OMKeyDeleteRequestWithFSO.validateAndUpdateCache(OMKeyDeleteRequestWithFSO.java:117)",
     ("2.0.0", "delete_fso"): PKG + ".key.OMKeyDeleteRequestWithFSO.validateAndUpdateCache(OMKeyDeleteRequestWithFSO.java:112)",
 }
 RECOVER_SITES = {
@@ -102,6 +114,7 @@ OMEX = "org.apache.hadoop.ozone.om.exceptions.OMException"
 L_CLEANUP = "org.apache.hadoop.ozone.om.service.OpenKeyCleanupService"
 L_COMMIT = "org.apache.hadoop.ozone.om.request.key.OMKeyCommitRequest"          # FSO failures too (om.md 2.3)
 L_ALLOC = "org.apache.hadoop.ozone.om.request.key.OMAllocateBlockRequest"       # 2.2.0: validateAndUpdateCache is final in the base class
+L_ALLOC_FSO = "org.apache.hadoop.ozone.om.request.key.OMAllocateBlockRequestWithFSO"  # 2.0.0 / 2.1.0: own LOG.error
 L_DELETE_FSO = "org.apache.hadoop.ozone.om.request.key.OMKeyDeleteRequestWithFSO"
 L_RECOVER = "org.apache.hadoop.ozone.om.request.file.OMRecoverLeaseRequest"
 
@@ -136,8 +149,13 @@ def block_id(con, loc, bcs):
 
 
 class Bundle:
-    def __init__(self, slug, version, layout, seed, start_tx, leader="om1"):
+    def __init__(self, slug, version, layout, seed, start_tx, leader="om1", flat=False, domain=""):
+        """flat: every file in the bundle's top folder (host only in the file names); domain: appended
+        to the OM ids in file names (`om1.example.com`)."""
         self.slug = slug
+        self.flat = flat
+        self.name = {h: h + domain for h in ("om1", "om2", "om3")}
+        self.path_host = {}
         self.dir = os.path.join(SAMPLES, slug)
         self.version = version
         self.json = version != "2.0.0"
@@ -185,8 +203,19 @@ class Bundle:
             s += "\n" + "\n".join(extra)
         return s
 
+    def host_file(self, host, name):
+        path = name if self.flat else "%s/%s" % (host, name)
+        self.path_host[path] = host
+        return path
+
     def main_path(self, host):
-        return "%s/ozone-hadoop-om-%s.log" % (host, host)
+        return self.host_file(host, "ozone-hadoop-om-%s.log" % self.name[host])
+
+    def audit_path(self, host):
+        return self.host_file(host, "om-audit-%s.log" % self.name[host])
+
+    def sys_path(self, host):
+        return self.host_file(host, "om-sys-audit-%s.log" % self.name[host])
 
     def om_main(self, host, t, thread, level, logger, msg, extra=None):
         self.emit(self.main_path(host), t, self.main_text(t, thread, level, logger, msg, extra))
@@ -235,8 +264,7 @@ class Bundle:
                 th = self.host_t(h, ta)
                 if e["kind"] == "sys":   # OMSystemAudit: user=null (non-RPC thread), ip="" ; no Transaction
                     msg = "user=null | ip= | op=%s %s | ret=SUCCESS" % (e["op"], self.params(e["params"]))
-                    self.emit("%s/om-sys-audit-%s.log" % (h, h), th,
-                              self.audit_text(th, "INFO", "OMSystemAudit", msg))
+                    self.emit(self.sys_path(h), th, self.audit_text(th, "INFO", "OMSystemAudit", msg))
                     continue
                 p = dict(e["params"])
                 p["Transaction"] = str(tx)
@@ -253,7 +281,7 @@ class Bundle:
                         self.om_main(h, th, "%s-OMStateMachineApplyTransactionThread - 0" % h, "ERROR",
                                      logger, emsg_log, [first] + ["\tat " + f for f in frames])
                     th = th + self.rng.randint(0, 1) * MS
-                self.emit("%s/om-audit-%s.log" % (h, h), th, self.audit_text(th, "ERROR" if exc3 else "INFO",
+                self.emit(self.audit_path(h), th, self.audit_text(th, "ERROR" if exc3 else "INFO",
                                                                               "OMAudit", msg, exc3))
 
     # ---- OpenKeyCleanupService (leader only) ------------------------------------------------
@@ -290,9 +318,16 @@ class Bundle:
     # ---- output ------------------------------------------------------------------------------
     def finish(self, audit_rotation, extra_files=None):
         self.flush_events()
+        replay = None   # REPLAY is written by hand (samples/README.md): keep it across reruns
         if os.path.isdir(self.dir):
+            if os.path.isfile(os.path.join(self.dir, "REPLAY")):
+                with open(os.path.join(self.dir, "REPLAY")) as f:
+                    replay = f.read()
             shutil.rmtree(self.dir)
         os.makedirs(self.dir)
+        if replay is not None:
+            with open(os.path.join(self.dir, "REPLAY"), "w", newline="\n") as f:
+                f.write(replay)
         for path, entries in sorted(self.files.items()):
             entries.sort(key=lambda e: (e[0], e[1]))
             base = os.path.basename(path)
@@ -303,7 +338,7 @@ class Bundle:
                 self._write(path, [e[2] for e in entries])
                 continue
             stem = path[:-4]  # without .log
-            host = path.split("/")[0]
+            host = self.path_host.get(path, path.split("/")[0])
             groups = []
             for e in entries:
                 key = rot(host, e[0])
@@ -337,15 +372,24 @@ def startup_sysaudit_22(b, starts, leader="om1"):
     """OMSystemAudit at the last OM start (2.1.0+): STARTUP (HashMap order) and the first LEADER_CHANGE."""
     for h in b.oms:
         s = starts[h]
-        b.emit("%s/om-sys-audit-%s.log" % (h, h), s, Bundle.audit_text(
+        b.emit(b.sys_path(h), s, Bundle.audit_text(
             s, "INFO", "OMSystemAudit", "user=null | ip= | op=STARTUP %s | ret=SUCCESS"
             % b.params({"NewOmState": "RUNNING", "OmState": "INITIALIZED"})))
     tl = max(starts.values()) + 4_118 * MS
     for h in b.oms:
         s = tl + b.rng.randint(1, 40) * MS
-        b.emit("%s/om-sys-audit-%s.log" % (h, h), s, Bundle.audit_text(
+        b.emit(b.sys_path(h), s, Bundle.audit_text(
             s, "INFO", "OMSystemAudit", "user=null | ip= | op=LEADER_CHANGE %s | ret=SUCCESS"
             % b.params({"previousLeader": "NONE", "newLeader": leader})))
+
+
+def startup_sysaudit_20(b, starts, after):
+    """2.0.0 OMSystemAudit only knows STARTUP: the active file still holds the line of the last start."""
+    for h in b.oms:
+        s = starts[h] + after
+        b.emit(b.sys_path(h), s, Bundle.audit_text(
+            s, "INFO", "OMSystemAudit",
+            "user=null | ip= | op=STARTUP {NewOmState=RUNNING, OmState=INITIALIZED} | ret=SUCCESS"))
 
 
 def daily(host, t):
@@ -449,6 +493,17 @@ def failed_delete(b, t, user, ip, vol, bucket, key):
             err=(L_DELETE_FSO, slf4j(T_DELETE_FAILED, vol, bucket, key)))
 
 
+def open_keys_deleted(b, listed=None):
+    """An OpenKeyCleanupService deletion of open keys that were never hsync'ed: the DeleteOpenKeys
+    request writes no OMAudit line; 2.1.0+ writes OMSystemAudit OPEN_KEY_CLEANUP listing `listed`
+    (`volume=…, bucket=…, key=…`), 2.0.0 nothing."""
+    def run(t):
+        b.silent(t)
+        if listed:
+            b.sysaudit(t + MS, "OPEN_KEY_CLEANUP", {"numOpenKeysDeleted": "1", "openKeysDeleted": "[{%s}]" % listed})
+    return run
+
+
 # ============================================================================================
 # 1. bug: live writer auto-committed, its close then fails KEY_NOT_FOUND (2.2.0)
 # ============================================================================================
@@ -530,11 +585,7 @@ def bundle_writer_fails():
     def autocommit(t):
         b.write(t, "COMMIT_KEY", b.kv(VOL, BKT, key, L_AUTO), "", "", label="victim_auto")
 
-    def delete_abandoned(t):
-        b.silent(t)  # the DeleteOpenKeys request itself
-        b.sysaudit(t + MS, "OPEN_KEY_CLEANUP",
-                   {"numOpenKeysDeleted": "1",
-                    "openKeysDeleted": "[{volume=s3v, bucket=backups, key=db/20260811/chunk-40417}]"})
+    delete_abandoned = open_keys_deleted(b, "volume=s3v, bucket=backups, key=db/20260811/chunk-40417")
     ticks = b.cleanup_ticks(D("2026-08-18 19:33:41.208"), end, interval,
                             [(t_b3 + hard, "FSO", autocommit, "commit"),
                              (D("2026-08-18 21:50:00.000"), "DEFAULT", delete_abandoned, "delete")])
@@ -669,17 +720,11 @@ def bundle_allocate_above():
         b.emit("%s/dn-audit-%s.log" % (h, h), t, Bundle.audit_text(
             t, "INFO", "DNAudit", "user=null | ip=null | op=%s %s | ret=SUCCESS" % (op, prm)))
 
-    def delete_abandoned(tc):
-        b.silent(tc)   # DeleteOpenKeys: no OMAudit line and, in 2.0.0, no OMSystemAudit line either
+    delete_abandoned = open_keys_deleted(b)
     ticks = b.cleanup_ticks(D("2026-07-21 15:54:52.611"), end, interval,
                             [(t_alloc + hard, "FSO", autocommit, "commit"),
                              (D("2026-07-21 17:00:00.000"), "DEFAULT", delete_abandoned, "delete")])
-    # 2.0.0 OMSystemAudit only knows STARTUP: the active file still holds the line of the last start
-    for h in b.oms:
-        s = starts[h] + 2_317 * MS
-        b.emit("%s/om-sys-audit-%s.log" % (h, h), s, Bundle.audit_text(
-            s, "INFO", "OMSystemAudit",
-            "user=null | ip= | op=STARTUP {NewOmState=RUNNING, OmState=INITIALIZED} | ret=SUCCESS"))
+    startup_sysaudit_20(b, starts, 2_317 * MS)
     site = site_xml(BASE_SITE + [("ozone.om.lease.hard.limit", "1h"),
                                  ("ozone.om.open.key.cleanup.service.interval", "10m")])
     client_l4j = ("# log4j.properties of the ingest agent (Ozone client 2.0.0)\n"
@@ -747,11 +792,7 @@ def bundle_dead_writer():
             [("backup-svc", "10.20.0.40", "s3v", "backups", "db/%(d)s/chunk-%(r)05d")])
     ticks = b.cleanup_ticks(D("2026-07-03 00:42:40.377"), end, interval,
                             [(t_alloc + hard, "FSO", autocommit, "commit")])
-    for h in b.oms:
-        s = starts[h] + 2_102 * MS
-        b.emit("%s/om-sys-audit-%s.log" % (h, h), s, Bundle.audit_text(
-            s, "INFO", "OMSystemAudit",
-            "user=null | ip= | op=STARTUP {NewOmState=RUNNING, OmState=INITIALIZED} | ret=SUCCESS"))
+    startup_sysaudit_20(b, starts, 2_102 * MS)
     site = site_xml(BASE_SITE + [("ozone.om.lease.hard.limit", "2h"),
                                  ("ozone.om.open.key.cleanup.service.interval", "10m")])
     b.finish(hms_periods(starts), {"conf/ozone-site.xml": site, "conf/log4j.properties": LOG4J_VENDOR})
@@ -802,11 +843,7 @@ def bundle_live_writer():
     failed_delete(b, D("2026-09-01 22:19:50.441"), "spark", "10.20.2.40", "spark", "events",
                   "checkpoints/job-00417/offsets/12")
 
-    def delete_abandoned(tc):
-        b.silent(tc)
-        b.sysaudit(tc + MS, "OPEN_KEY_CLEANUP",
-                   {"numOpenKeysDeleted": "1",
-                    "openKeysDeleted": "[{volume=s3v, bucket=staging, key=ingest/20260825/batch-0311.json}]"})
+    delete_abandoned = open_keys_deleted(b, "volume=s3v, bucket=staging, key=ingest/20260825/batch-0311.json")
     ticks = b.cleanup_ticks(D("2026-09-01 17:46:02.955"), end, interval,
                             [(D("2026-09-01 20:20:00.000"), "DEFAULT", delete_abandoned, "delete")])
     startup_sysaudit_22(b, STARTS_22[b.slug])
@@ -882,6 +919,263 @@ def bundle_recover_lease():
 
 
 # ============================================================================================
+# First-block writers (issue 13): a slow hsync writer that never leaves its first block is seen by
+# OM three times only: CREATE_FILE, the auto-commit at the hard limit, and its own failure much later.
+# Default lease settings (7d hard limit, 24h cleanup interval): the story spans rotated audit files
+# over more than a week.
+# ============================================================================================
+def open_first_block(b, t_create, vol, bkt, key, user, ip, counter):
+    """CREATE_FILE, then the first hsync of the key (reaches OM, renews M once, no audit line)."""
+    cid = client_id(t_create - b.rng.randint(6, 14) * MS, counter)
+    b.write(t_create, "CREATE_FILE", b.kv(vol, bkt, key, 0), user, ip)
+    b.silent(t_create + b.rng.randint(500, 1100) * MS)
+    return cid
+
+
+def close_fails(b, t, vol, bkt, key, size, user, ip, db_open):
+    """The writer's close after its open key is gone: COMMIT_KEY FAILURE KEY_NOT_FOUND + OM ERROR (om.md 2.3)."""
+    b.write(t, "COMMIT_KEY", b.kv(vol, bkt, key, size), user, ip, label="fail",
+            exc=("KEY_NOT_FOUND", slf4j(E_COMMIT_NF, db_open), [THROW_SITE[(b.version, "commit_fso")]]),
+            err=(L_COMMIT, slf4j(T_COMMIT_FAILED, vol, bkt, key)))
+
+
+def fso_open_key(vol_tx, bkt_tx, dir_tx, fname, cid):
+    """FSO dbOpenFileKey `/<volumeId>/<bucketId>/<parentId>/<fileName>/<clientID>` (om.md 4)."""
+    return "/%d/%d/%d/%s/%d" % (object_id(vol_tx), object_id(bkt_tx), object_id(dir_tx), fname, cid)
+
+
+LEDGER_TRAFFIC = (
+    [("hive", "10.20.2.31", "hive", "warehouse", "sales/dt=%(d)s/part-%(r)05d-c000.snappy.parquet"),
+     ("spark", "10.20.2.40", "spark", "events", "checkpoints/job-%(r)05d/offsets/%(i)d")],
+    [("backup-svc", "10.20.0.40", "s3v", "backups", "db/%(d)s/chunk-%(r)05d"),
+     ("etl", "10.20.0.41", "s3v", "staging", "ingest/%(d)s/batch-%(i)04d.json")])
+
+
+# 6. bug: first-block writer auto-committed after 7 days, its close fails (2.0.0, vendor layout)
+def bundle_first_block_2_0():
+    starts = {"om1": D("2026-05-02 03:41:17.000"), "om2": D("2026-05-02 03:44:52.000"),
+              "om3": D("2026-05-02 03:48:09.000")}
+    b = Bundle("HDDS-16825-bug-first-block-writer-2-0", "2.0.0", "vendor", 1682506, 4_410_072)
+    start, end = D("2026-05-02 04:10:00.000"), D("2026-05-13 08:30:00.000")
+    hard = 7 * DAY                                # ozone.om.lease.hard.limit default (not set in ozone-site.xml)
+    VOL, BKT = "ledgers", "journal"
+    user = "svc-ledger"
+    # ledger-1 and ledger-3 roll their journal segment on every restart, well inside the hard limit
+    l1, l3 = "10.20.5.31", "10.20.5.33"
+    for ip, name, seg, t_open, t_close, size in [
+            (l1, "ledger-1", 391, "2026-05-02 04:31:10.228", "2026-05-06 14:02:37.611", 114_870_299),
+            (l1, "ledger-1", 392, "2026-05-06 14:02:39.004", "2026-05-12 20:41:12.773", 163_201_874),
+            (l3, "ledger-3", 287, "2026-05-02 04:35:51.960", "2026-05-09 02:15:40.317", 178_022_615),
+            (l3, "ledger-3", 288, "2026-05-09 02:15:41.802", "2026-05-12 21:52:05.126", 97_436_118)]:
+        k = "%s/journal/segment-%010d.log" % (name, seg)
+        open_first_block(b, D(t_open), VOL, BKT, k, user, ip, b.rng.randint(2, 60))
+        b.write(D(t_close), "COMMIT_KEY", b.kv(VOL, BKT, k, size), user, ip)
+    for ip, name, seg, t_open in [(l1, "ledger-1", 393, "2026-05-12 20:41:14.390"),
+                                  (l3, "ledger-3", 289, "2026-05-12 21:52:06.551")]:
+        open_first_block(b, D(t_open), VOL, BKT, "%s/journal/segment-%010d.log" % (name, seg), user, ip,
+                         b.rng.randint(2, 60))
+    # ledger-2: its previous segment closes at a clean restart; the new one stays in block 1 for 8 days
+    ip2 = "10.20.5.32"
+    b.write(D("2026-05-04 11:23:05.970"), "COMMIT_KEY",
+            b.kv(VOL, BKT, "ledger-2/journal/segment-0000000417.log", 71_388_120), user, ip2)
+    fname = "segment-0000000418.log"
+    key = "ledger-2/journal/" + fname
+    t_create = D("2026-05-04 11:23:07.412")
+    cid = client_id(t_create - 9 * MS, 41)
+    b.write(t_create, "CREATE_FILE", b.kv(VOL, BKT, key, 0), user, ip2, label="victim_create")
+    t_first = t_create + 893 * MS
+    b.silent(t_first, label="victim_first_hsync")     # M = t_first; fileTable length = L_AUTO
+    L_AUTO = 1_536
+    # ... ~300 B/s of hsync'ed records, datanode-only, for eight days ...
+
+    def autocommit(t):
+        b.write(t, "COMMIT_KEY", b.kv(VOL, BKT, key, L_AUTO), "", "", label="victim_auto")
+
+    # rolling upgrade on 2026-05-12: ledger-2 closes its segment, which OM committed 17 hours earlier
+    t_fail = D("2026-05-12 21:17:33.806")
+    L_CLOSE = 218_061_447
+    close_fails(b, t_fail, VOL, BKT, key, L_CLOSE, user, ip2, fso_open_key(1_207, 1_311, 3_902_554, fname, cid))
+    open_first_block(b, t_fail + 1_644 * MS, VOL, BKT, "ledger-2/journal/segment-0000000419.log", user, ip2, 7)
+
+    traffic(b, start, end, 260, *LEDGER_TRAFFIC)
+    failed_delete(b, D("2026-05-07 10:51:30.449"), "hive", "10.20.2.31", "hive", "warehouse",
+                  "sales/dt=20260506/_temporary/0")
+
+    delete_abandoned = open_keys_deleted(b)
+    ticks = b.cleanup_ticks(starts["om1"] + 4_611 * MS, end, DAY,
+                            [(t_first + hard, "FSO", autocommit, "commit"),
+                             (D("2026-05-08 00:00:00.000"), "DEFAULT", delete_abandoned, "delete")])
+    startup_sysaudit_20(b, starts, 2_260 * MS)
+    b.finish(hms_periods(starts), {"conf/ozone-site.xml": site_xml(BASE_SITE), "conf/log4j.properties": LOG4J_VENDOR})
+    return b, dict(key=key, cid=cid, L_AUTO=L_AUTO, L_CLOSE=L_CLOSE, t_create=t_create, t_fail=t_fail, ticks=ticks)
+
+
+# 7. bug: first-block writer auto-committed, fails at the block boundary (2.1.0, flat bundle, FQDN names)
+def bundle_first_block_allocate_2_1():
+    starts = {"om1": D("2026-10-19 22:05:40.118"), "om2": D("2026-10-19 22:08:03.502"),
+              "om3": D("2026-10-19 22:10:31.977")}
+    b = Bundle("HDDS-16825-bug-first-block-allocate-fails-2-1", "2.1.0", "file", 1682507, 9_771_305,
+               leader="om2", flat=True, domain=".example.com")
+    start, end = D("2026-10-19 22:30:00.000"), D("2026-10-31 06:00:00.000")
+    hard = 7 * DAY
+    VOL, BKT = "logs", "archive"
+    user = "svc-shipper"
+    # gw-1 ships ~1.3 KB/s: a new block every ~2.4 days renews its lease
+    ip1 = "10.20.6.12"
+    k1 = "edge/gw-1/audit-000114.log"
+    cid1 = open_first_block(b, D("2026-10-20 02:14:36.770"), VOL, BKT, k1, user, ip1, 12)
+    off = 0
+    for tb in ["2026-10-22 09:31:02.118", "2026-10-24 17:05:49.660", "2026-10-27 00:48:13.207",
+               "2026-10-29 08:22:57.941"]:
+        off += BLOCK - b.rng.randint(700, 9_000)
+        p = b.kv(VOL, BKT, k1, off); p["clientID"] = str(cid1)
+        b.write(D(tb), "ALLOCATE_BLOCK", p, user, ip1)
+        b.silent(D(tb) + b.rng.randint(400, 1_500) * MS)
+        off = (off // BLOCK + 1) * BLOCK
+    # gw-3 ships ~320 B/s: its segment stays in block 1 for nine days
+    ip3 = "10.20.6.14"
+    fname = "audit-000071.log"
+    key = "edge/gw-3/" + fname
+    t_create = D("2026-10-21 09:12:55.301")
+    cid = client_id(t_create - 12 * MS, 33)
+    b.write(t_create, "CREATE_FILE", b.kv(VOL, BKT, key, 0), user, ip3, label="victim_create")
+    t_first = t_create + 712 * MS
+    b.silent(t_first, label="victim_first_hsync")
+    L_AUTO = 3_112
+
+    def autocommit(t):
+        b.write(t, "COMMIT_KEY", b.kv(VOL, BKT, key, L_AUTO), "", "", label="victim_auto")
+
+    # the writer reaches the end of block 1: ALLOCATE_BLOCK with its last hsync offset fails
+    t_fail = D("2026-10-30 05:40:18.227")
+    D_FAIL = 268_433_721
+    db_open = fso_open_key(388, 2_904, 9_702_118, fname, cid)
+    p = b.kv(VOL, BKT, key, D_FAIL); p["clientID"] = str(cid)
+    b.write(t_fail, "ALLOCATE_BLOCK", p, user, ip3, label="fail",
+            exc=("KEY_NOT_FOUND", slf4j(E_ALLOC_NF, db_open), [THROW_SITE[("2.1.0", "allocate_fso")]]),
+            err=(L_ALLOC_FSO, slf4j(T_ALLOC_FAILED, VOL, BKT, db_open)))
+    # the shipper reopens a new segment and resends from its checkpoint
+    open_first_block(b, t_fail + 3_019 * MS, VOL, BKT, "edge/gw-3/audit-000072.log", user, ip3, 5)
+
+    traffic(b, start, end, 240, *LEDGER_TRAFFIC)
+    failed_delete(b, D("2026-10-25 13:07:44.580"), "spark", "10.20.2.40", "spark", "events",
+                  "checkpoints/job-00912/offsets/40")
+
+    delete_abandoned = open_keys_deleted(b, "volume=s3v, bucket=staging, key=ingest/20261017/batch-0072.json")
+    # om2 leads from 22:10:36; its cleanup runs keep the phase of its start (22:08:03) and print as leader only
+    ticks = b.cleanup_ticks(D("2026-10-20 22:08:03.914"), end, DAY,
+                            [(t_first + hard, "FSO", autocommit, "commit"),
+                             (D("2026-10-24 00:00:00.000"), "DEFAULT", delete_abandoned, "delete")])
+    startup_sysaudit_22(b, starts, leader="om2")
+    b.finish(hms_periods(starts), {"ozone-site.xml": site_xml(BASE_SITE)})
+    return b, dict(key=key, cid=cid, L_AUTO=L_AUTO, D_FAIL=D_FAIL, t_create=t_create, t_fail=t_fail,
+                   ticks=ticks, k1=k1)
+
+
+# 8. control: first-block writers that close in time, are fenced by recoverLease, or are dead (2.2.0)
+def bundle_first_block_controls_2_2():
+    starts = {"om1": D("2026-11-30 06:12:44.210"), "om2": D("2026-11-30 06:15:10.871"),
+              "om3": D("2026-11-30 06:17:38.054")}
+    b = Bundle("HDDS-16825-control-first-block-writers-2-2", "2.2.0", "file", 1682508, 12_004_771)
+    start, end = D("2026-11-30 06:30:00.000"), D("2026-12-10 12:00:00.000")
+    hard = 7 * DAY
+    VOL, BKT = "ledgers", "journal"
+    user = "svc-ledger"
+    # W1: ledger-1 stays in block 1 for 6 days 21 hours and closes its segment itself
+    ip1 = "10.20.5.31"
+    k1 = "ledger-1/journal/segment-0000000512.log"
+    open_first_block(b, D("2026-12-01 08:02:41.118"), VOL, BKT, k1, user, ip1, 19)
+    b.write(D("2026-12-08 05:10:02.664"), "COMMIT_KEY", b.kv(VOL, BKT, k1, 178_433_012), user, ip1)
+    open_first_block(b, D("2026-12-08 05:10:04.015"), VOL, BKT, "ledger-1/journal/segment-0000000513.log",
+                     user, ip1, 20)
+    # W2: ledger-3 is partitioned; the ledger auditor fences its segment with recoverLease, then ledger-3
+    # comes back and its close fails KEY_NOT_FOUND (no auto-commit involved)
+    ip3, auditor = "10.20.5.33", "10.20.5.40"
+    f2 = "segment-0000000301.log"
+    k2 = "ledger-3/journal/" + f2
+    t2 = D("2026-12-02 14:30:09.602")
+    cid2 = open_first_block(b, t2, VOL, BKT, k2, user, ip3, 44)
+    t_rl = D("2026-12-05 16:04:12.330")
+    b.write(t_rl, "RECOVER_LEASE", {"volume": VOL, "bucket": BKT, "key": k2}, user, auditor)
+    L_R = 81_220_544
+    b.write(t_rl + 802 * MS, "COMMIT_KEY", b.kv(VOL, BKT, k2, L_R), user, auditor)
+    t_f2 = D("2026-12-05 16:21:47.093")
+    L_F2 = 81_519_330
+    close_fails(b, t_f2, VOL, BKT, k2, L_F2, user, ip3, fso_open_key(1_207, 1_311, 11_480_662, f2, cid2))
+    open_first_block(b, t_f2 + 2_210 * MS, VOL, BKT, "ledger-3/journal/segment-0000000302.log", user, ip3, 3)
+    # W3: ledger-2's host dies a few hours after it opened its segment: auto-committed at the hard limit,
+    # nothing of the writer follows; the re-provisioned ledger-2 opens a new segment
+    ip2 = "10.20.5.32"
+    k3 = "ledger-2/journal/segment-0000000460.log"
+    t3 = D("2026-12-01 19:44:20.505")
+    open_first_block(b, t3, VOL, BKT, k3, user, ip2, 8)
+    L_AUTO3 = 2_048
+
+    def autocommit(t):
+        b.write(t, "COMMIT_KEY", b.kv(VOL, BKT, k3, L_AUTO3), "", "", label="auto")
+    open_first_block(b, D("2026-12-09 10:03:55.870"), VOL, BKT, "ledger-2/journal/segment-0000000461.log",
+                     user, ip2, 2)
+
+    traffic(b, start, end, 240, *LEDGER_TRAFFIC)
+    failed_delete(b, D("2026-12-04 09:12:03.007"), "hive", "10.20.2.31", "hive", "warehouse",
+                  "sales/dt=20261203/_temporary/0")
+    ticks = b.cleanup_ticks(starts["om1"] + 3_980 * MS, end, DAY,
+                            [(t3 + 1_000 * MS + hard, "FSO", autocommit, "commit")])
+    startup_sysaudit_22(b, starts)
+    b.finish(daily, {"conf/ozone-site.xml": site_xml(BASE_SITE)})
+    return b, dict(k1=k1, k2=k2, k3=k3, cid2=cid2, L_R=L_R, L_F2=L_F2, L_AUTO3=L_AUTO3, ticks=ticks)
+
+
+# 9. control: a dead first-block writer is auto-committed; a stale older session of the same key, same
+# user and ip, fails KEY_NOT_FOUND afterwards (2.0.0, vendor layout)
+def bundle_other_session_2_0():
+    starts = {"om1": D("2026-03-08 01:02:03.000"), "om2": D("2026-03-08 01:05:29.000"),
+              "om3": D("2026-03-08 01:08:47.000")}
+    b = Bundle("HDDS-16825-control-other-session-fails-2-0", "2.0.0", "vendor", 1682509, 2_177_430)
+    start, end = D("2026-03-08 01:30:00.000"), D("2026-03-19 10:00:00.000")
+    hard, expire = 7 * DAY, 7 * DAY     # ozone.om.lease.hard.limit, ozone.om.open.key.expire.threshold
+    VOL, BKT = "ingest", "raw"
+    user, ip = "svc-ingest", "10.20.4.27"
+    fname = "stream.log"
+    key = "sensors/site-12/" + fname
+    # session B: the agent opens the stream (no hsync yet) and hangs on a dead NFS spool at 16:41
+    t_b = D("2026-03-09 16:20:11.847")
+    cid_b = client_id(t_b - 7 * MS, 3)
+    b.write(t_b, "CREATE_FILE", b.kv(VOL, BKT, key, 0), user, ip)
+    # session A: the watchdog starts a new agent process on the same stream; it hsyncs, then is killed
+    t_a = D("2026-03-09 16:52:30.114")
+    cid_a = client_id(t_a - 10 * MS, 9)
+    b.write(t_a, "CREATE_FILE", b.kv(VOL, BKT, key, 0), user, ip, label="a_create")
+    t_a_first = t_a + 655 * MS
+    b.silent(t_a_first)
+    L_AUTO = 4_096
+
+    def autocommit(t):
+        b.write(t, "COMMIT_KEY", b.kv(VOL, BKT, key, L_AUTO), "", "", label="auto")
+
+    expire_b = open_keys_deleted(b)   # B's open key: never hsync'ed, creation time past the threshold
+    # the agent is moved to ingest4 on 2026-03-10 and writes a file of its own there
+    open_first_block(b, D("2026-03-10 09:35:12.402"), VOL, BKT, "sensors/site-12/stream-ingest4.log",
+                     user, "10.20.4.28", 14)
+    # B wakes up when the spool is remounted, flushes what it buffered and closes: its open key is gone
+    t_fail = D("2026-03-18 11:46:02.590")
+    L_B = 41_903_223
+    close_fails(b, t_fail, VOL, BKT, key, L_B, user, ip, fso_open_key(611, 698, 2_101_904, fname, cid_b))
+
+    traffic(b, start, end, 240,
+            [("hive", "10.20.2.31", "hive", "warehouse", "sales/dt=%(d)s/part-%(r)05d-c000.snappy.parquet")],
+            [("backup-svc", "10.20.0.40", "s3v", "backups", "db/%(d)s/chunk-%(r)05d")])
+    failed_delete(b, D("2026-03-13 22:40:19.300"), "hive", "10.20.2.31", "hive", "warehouse",
+                  "sales/dt=20260312/_temporary/0")
+    ticks = b.cleanup_ticks(starts["om1"] + 5_004 * MS, end, DAY,
+                            [(t_a_first + hard, "FSO", autocommit, "commit"),
+                             (t_b + expire, "FSO", expire_b, "delete")])
+    startup_sysaudit_20(b, starts, 2_418 * MS)
+    b.finish(hms_periods(starts), {"conf/ozone-site.xml": site_xml(BASE_SITE), "conf/log4j.properties": LOG4J_VENDOR})
+    return b, dict(key=key, cid_a=cid_a, cid_b=cid_b, L_AUTO=L_AUTO, L_B=L_B, t_a=t_a, t_b=t_b, ticks=ticks)
+
+
+# ============================================================================================
 # EXPECTED.json and SOURCE.md (line numbers are looked up in the files just written)
 # ============================================================================================
 def _lines(bdir, rel):
@@ -922,8 +1216,8 @@ TEMPLATES_COMMON = """\
 | `op=COMMIT_KEY` (close, recovery commit, and the OpenKeyCleanupService auto-commit with `user= \\| ip=`) | om.md 0.4, 1.4, 1.5 | `OMKeyCommitRequestWithFSO` (audit) | {REL} |
 | `op=ALLOCATE_KEY` / `op=COMMIT_KEY` (S3/OBS puts of other users) | om.md 1.3, 1.4 | `OMKeyCreateRequest`, `OMKeyCommitRequest` (audit) | {REL} |
 | `op=DELETE_KEY {volume, bucket, key, Transaction} \\| ret=FAILURE \\| KEY_NOT_FOUND …OMException: Key not found. Key:<key>` (noise) | not in om.md; read at the tags: audit map `buildLightKeyArgsAuditMap` (dataSize/replicationConfig are only added once the key is found) | `OMKeyDeleteRequestWithFSO` | {REL} |
-| `Number of expired open keys submitted for deletion: {}, for commit: {}, cleanupLimit: {}, elapsed time: {}ms` (leader only, thread `om1-OpenKeyCleanupService#0`, two lines per run: OBS task, then FSO task) | om.md 2.1 | `OpenKeyCleanupService` INFO | 2.0.0, 2.2.0 (line 242 at both tags) |
-| `Key delete failed. Volume:{}, Bucket:{}, Key:{}.` + full stack trace | not in om.md; `OMKeyDeleteRequestWithFSO` line 215/228 | `OMKeyDeleteRequestWithFSO` ERROR | {REL} |
+| `Number of expired open keys submitted for deletion: {}, for commit: {}, cleanupLimit: {}, elapsed time: {}ms` (leader only, thread `om1-OpenKeyCleanupService#0`, two lines per run: OBS task, then FSO task) | om.md 2.1 | `OpenKeyCleanupService` INFO | 2.0.0–2.2.0 (line 242 at each tag) |
+| `Key delete failed. Volume:{}, Bucket:{}, Key:{}.` + full stack trace | not in om.md; `OMKeyDeleteRequestWithFSO` line 215 (2.0.0), 226 (2.1.0), 228 (2.2.0) | `OMKeyDeleteRequestWithFSO` ERROR | {REL} |
 | stack traces: `OMException.toString()` = `<RESULT> org.apache.hadoop.ozone.om.exceptions.OMException: <msg>`, then the apply-thread frames | om.md 1.1 | throw sites read at the tags (see generator `THROW_SITE`, `APPLY_TAIL`) | {REL} |
 """
 
@@ -1216,11 +1510,244 @@ rs4 aborts and comes back at 23:52 with a new WAL. Other region servers roll the
         ])
 
 
+def locf(b, pattern, *needles, nth=1):
+    """`loc` over the rotated files of one log (glob, in rotation order, the live file last)."""
+    import glob
+    cands = sorted(glob.glob(os.path.join(b.dir, pattern)), key=lambda p: (not p.endswith(".gz"), p))
+    k = 0
+    for full in cands:
+        rel = os.path.relpath(full, b.dir)
+        for n, line in enumerate(_lines(b.dir, rel), 1):
+            if all(x in line for x in needles):
+                k += 1
+                if k == nth:
+                    return "`%s:%d`" % (rel, n)
+    raise AssertionError("not found: %s %r" % (pattern, needles))
+
+
+FIRST_BLOCK_NOTE = (
+    "- Lease settings are the defaults: `ozone.om.lease.hard.limit` 7d and `ozone.om.open.key.cleanup.service.interval` "
+    "24h (`OMConfigKeys`, `ozone-default.xml`); `ozone-site.xml` does not set them. The first run of "
+    "OpenKeyCleanupService is at the leader's start (initial delay 0) and then every 24 h, so the auto-commit comes "
+    "between 7 and 8 days after the writer's last lease renewal (here its first hsync, about a second after CREATE_FILE).")
+
+
+def docs_first_block_2_0(b, m):
+    k = m["key"]
+    a = "om1/om-audit-om1-*.log.gz"
+    write_docs(
+        b, [{"rule": "premature-lease-close", "entity": "key:/ledgers/journal/" + k, "confidence": "confirmed"}],
+        "2.0.0 (`{k=v, ...}` audit params; OMAudit rotation `-%d{yyyy-MM-dd-HH-mm-ss}-%i.log.gz` every 86400 s counted from each OM's start, 11 days of rotated files)",
+        "OM main logs use the vendor layout without thread `%d{ISO8601} %p %c: %m%n` (`conf/log4j.properties`). "
+        "One folder per OM host. Leader om1 throughout.",
+        [
+            "| `Key committed failed. Volume:{}, Bucket:{}, Key:{}. Exception:{}` (4th `{}` stays literal, stack trace follows; every OM) | om.md 1.1, 2.3 | `OMKeyCommitRequest` ERROR, line 479 (FSO failures use this logger) | 2.0.0 |",
+            "| `Failed to commit key, as <dbOpenFileKey> entry is not found in the OpenKey table` (KEY_NOT_FOUND) | om.md 2.3 | `OMKeyCommitRequestWithFSO` line 179 | 2.0.0 |",
+            "| `op=STARTUP {NewOmState=RUNNING, OmState=INITIALIZED}` with `user=null \\| ip=`, the only OMSystemAudit action in 2.0.0 | om.md 5 | `OzoneManager.start` | 2.0.0 |",
+        ],
+        """
+A ledger service writes journal segments to `ofs://omservice/ledgers/journal/`, one open segment per
+ledger node, hsync'ing every record. Its three nodes write about 300 bytes/s each, so a segment stays in
+its first 256 MB block for weeks; a node rolls its segment when it restarts. ledger-2 restarts cleanly on
+2026-05-04 at 11:23 and opens `%s` (CREATE_FILE by `svc-ledger`/10.20.5.32). Its first hsync reaches OM
+about a second later (no audit line) and stores length %d; every later hsync goes to the datanodes only,
+because the writer never needs a second block. OM sees nothing more of this writer for eight days. On
+2026-05-12 at 03:41, the first OpenKeyCleanupService run more than 7 days after that first hsync, the leader
+auto-commits the file at %d bytes (blank `user= | ip=`). At 21:17 that evening a rolling upgrade restarts
+ledger-2: closing the segment fails KEY_NOT_FOUND at dataSize %d, on every OM, with the OM ERROR and its
+stack trace. About 218 MB that hsync had acknowledged are not in the closed file.
+
+Look-alikes in the same bundle: ledger-1 and ledger-3 also stay in their first block and close their
+segments themselves before the hard limit (4d9h, 6d6h, 6d21h and 3d19h after their CREATE_FILE), and open new
+ones; ledger-2's previous segment closes normally at the restart on 05-04; other users' traffic, an OBS
+open-key deletion (`submitted for deletion: 1`, no audit line in 2.0.0) and a failed DELETE_KEY.
+""" % (k, m["L_AUTO"], m["L_AUTO"], m["L_CLOSE"]),
+        [
+            "1. %s CREATE_FILE of the segment by `svc-ledger`/10.20.5.32 on 2026-05-04 11:23:07 (om2 %s, om3 %s). No clientID "
+            "is audited here (om.md 0.2)." % (locf(b, a, "CREATE_FILE", k), locf(b, "om2/om-audit-om2-*.log.gz", "CREATE_FILE", k),
+                                              locf(b, "om3/om-audit-om3-*.log.gz", "CREATE_FILE", k)),
+            "2. Nothing of this key for eight days: no ALLOCATE_BLOCK (the writer never leaves block 1), no audit of hsync.",
+            "3. %s leader om1, FSO task: `submitted for deletion: 0, for commit: 1` on 2026-05-12 03:41 (7d16h after step 1)."
+            % loc(b, "om1/ozone-hadoop-om-om1.log", "for commit: 1"),
+            "4. %s the auto-commit `user= | ip= | op=COMMIT_KEY {… dataSize=%d …}` (om2 %s, om3 %s, same Transaction)."
+            % (locf(b, a, "user= | ip=", k), m["L_AUTO"], locf(b, "om2/om-audit-om2-*.log.gz", "user= | ip=", k),
+               locf(b, "om3/om-audit-om3-*.log.gz", "user= | ip=", k)),
+            "5. %s the writer's close: COMMIT_KEY `ret=FAILURE` by the same user and ip as step 1, `KEY_NOT_FOUND … Failed to "
+            "commit key, as /…/%s/%d entry is not found in the OpenKey table`, dataSize %d > %d. The clientID in the path "
+            "decodes (`>> 16`) to 2026-05-04 11:23:07.403, the time of step 1. (om2 %s, om3 %s)"
+            % (locf(b, "om1/om-audit-om1*.log*", "ret=FAILURE", k), k.split("/")[-1], m["cid"], m["L_CLOSE"], m["L_AUTO"],
+               locf(b, "om2/om-audit-om2*.log*", "ret=FAILURE", k), locf(b, "om3/om-audit-om3*.log*", "ret=FAILURE", k)),
+            "6. %s (om2 %s, om3 %s) OM ERROR `Key committed failed. Volume:ledgers, Bucket:journal, Key:%s. Exception:{}` "
+            "with the KEY_NOT_FOUND stack trace." % (loc(b, "om1/ozone-hadoop-om-om1.log", "Key committed failed"),
+                                                     loc(b, "om2/ozone-hadoop-om-om2.log", "Key committed failed"),
+                                                     loc(b, "om3/ozone-hadoop-om-om3.log", "Key committed failed"), k),
+        ],
+        notes=[
+            FIRST_BLOCK_NOTE,
+            "- The FSO path in the exception is `/<volumeObjectId>/<bucketObjectId>/<parentObjectId>/%s/<clientID>` with "
+            "objectIds `(2<<62)|(txId<<8)` of the creating transactions 1207, 1311 and 3902554 (before the bundle)." % k.split("/")[-1],
+        ])
+
+
+def docs_first_block_allocate_2_1(b, m):
+    k = m["key"]
+    a = "om-audit-om1.example.com-*.log.gz"
+    write_docs(
+        b, [{"rule": "premature-lease-close", "entity": "key:/logs/archive/" + k, "confidence": "confirmed"}],
+        "2.1.0 (JSON audit params; 2.1.0 still rotates OMAudit as `-%d{yyyy-MM-dd-HH-mm-ss}-%i.log.gz` every 86400 s, the daily `-%d{yyyy-MM-dd}-%i` pattern came with 2.2.0)",
+        "Flat bundle (every file in one folder, hosts only in the file names `om1.example.com` …), shipped file layout "
+        "`%d{ISO8601} [%t] %p %c: %m%n`. om2 is the leader throughout (its OpenKeyCleanupService runs keep the phase of "
+        "its start, 22:08).",
+        [
+            "| `op=OPEN_KEY_CLEANUP {\"numOpenKeysDeleted\":\"1\",\"openKeysDeleted\":\"[{volume=…, bucket=…, key=…}]\"}`, `op=STARTUP`, `op=LEADER_CHANGE` with `user=null \\| ip=` | om.md 1.4 | `OMOpenKeysDeleteRequest`, `OzoneManager.start`, `OzoneManagerStateMachine.notifyLeaderChanged` (OMSystemAudit) | 2.1.0+ |",
+            "| `Allocate Block failed. Volume:{}, Bucket:{}, OpenKey:{}. Exception:{}` (4th `{}` literal, stack trace follows; every OM) | om.md 2.4 | `OMAllocateBlockRequestWithFSO` ERROR, line 181: in 2.0.0 and 2.1.0 the FSO subclass has its own `validateAndUpdateCache` and logger (2.2.0 moved it to the base class) | 2.1.0 |",
+            "| `Open Key not found <dbOpenFileKey>` (KEY_NOT_FOUND) | om.md 2.4 | `OMAllocateBlockRequestWithFSO` line 124 | 2.1.0 |",
+        ],
+        """
+A log shipper (`svc-shipper`) archives the audit stream of three edge gateways into
+`ofs://omservice/logs/archive/edge/<gw>/audit-<n>.log`, one hsync'ed segment per gateway, rolled at 1 GB.
+gw-3 (10.20.6.14) sends about 320 bytes/s: its segment `%s`, opened on 2026-10-21 at 09:12:55, stays in its
+first block for nine days. Its first hsync stored length %d at OM; nothing else reaches OM. On 2026-10-28 at
+22:08, the first run of the leader's OpenKeyCleanupService more than 7 days later, om2 auto-commits the file
+at %d bytes. The shipper does not notice (its hsync calls go to the datanodes). On 2026-10-30 at 05:40 the
+segment reaches the end of its first block: the writer asks for block 2 and ALLOCATE_BLOCK fails
+KEY_NOT_FOUND `Open Key not found /…/%d` with dataSize %d (the offset of its last hsync), on every OM,
+with the OM ERROR. The shipper opens `audit-000072.log` and resends from its checkpoint.
+
+Look-alike in the same bundle: gw-1 (10.20.6.12) sends about 1.3 KB/s and allocates a new block every ~2.4
+days, which renews its lease; it is never auto-committed. Other users' traffic, an OBS open-key deletion
+(OMSystemAudit OPEN_KEY_CLEANUP) and a failed DELETE_KEY.
+""" % (k, m["L_AUTO"], m["L_AUTO"], m["cid"], m["D_FAIL"]),
+        [
+            "1. %s CREATE_FILE by `svc-shipper`/10.20.6.14 on 2026-10-21 09:12:55 (om2 %s, om3 %s)."
+            % (locf(b, a, "CREATE_FILE", k), locf(b, "om-audit-om2.example.com-*.log.gz", "CREATE_FILE", k),
+               locf(b, "om-audit-om3.example.com-*.log.gz", "CREATE_FILE", k)),
+            "2. %s leader om2, FSO task: `submitted for deletion: 0, for commit: 1` on 2026-10-28 22:08 (7d12h55m after step 1)."
+            % loc(b, "ozone-hadoop-om-om2.example.com.log", "for commit: 1"),
+            "3. %s the auto-commit `user= | ip= | op=COMMIT_KEY {…\"dataSize\":\"%d\"…}` (om2 %s, om3 %s, same Transaction)."
+            % (locf(b, a, "user= | ip=", k), m["L_AUTO"], locf(b, "om-audit-om2.example.com-*.log.gz", "user= | ip=", k),
+               locf(b, "om-audit-om3.example.com-*.log.gz", "user= | ip=", k)),
+            "4. %s the writer's ALLOCATE_BLOCK `ret=FAILURE` by the same user and ip as step 1, `\"clientID\":\"%d\"` "
+            "(`>> 16` = 2026-10-21 09:12:55.289, step 1), dataSize %d > %d, `KEY_NOT_FOUND … Open Key not found /…/%s/%d`."
+            " (om2 %s, om3 %s)" % (locf(b, "om-audit-om1.example.com*.log*", "ret=FAILURE", k), m["cid"], m["D_FAIL"], m["L_AUTO"],
+                                   k.split("/")[-1], m["cid"], locf(b, "om-audit-om2.example.com*.log*", "ret=FAILURE", k),
+                                   locf(b, "om-audit-om3.example.com*.log*", "ret=FAILURE", k)),
+            "5. %s (om2 %s, om3 %s) OM ERROR `Allocate Block failed. Volume:logs, Bucket:archive, OpenKey:/…/%d. Exception:{}` "
+            "with the KEY_NOT_FOUND stack trace." % (loc(b, "ozone-hadoop-om-om1.example.com.log", "Allocate Block failed"),
+                                                     loc(b, "ozone-hadoop-om-om2.example.com.log", "Allocate Block failed"),
+                                                     loc(b, "ozone-hadoop-om-om3.example.com.log", "Allocate Block failed"), m["cid"]),
+        ],
+        notes=[
+            FIRST_BLOCK_NOTE,
+            "- OM clocks: om2 about +83 ms and om3 about -47 ms from om1; the leader (om2) applies first.",
+        ])
+
+
+def docs_first_block_controls_2_2(b, m):
+    r = "om1/om-audit-om1-*.log.gz"
+    write_docs(
+        b, [], "2.2.0 (JSON audit params, daily audit rotation `-%d{yyyy-MM-dd}-%i.log.gz`, ten days)",
+        "OM main logs use the shipped file layout `%d{ISO8601} [%t] %p %c: %m%n`, one folder per OM host. Leader om1.",
+        [
+            "| `op=RECOVER_LEASE {volume, bucket, key, Transaction}` SUCCESS | om.md 1.5, 2.6 | `OMRecoverLeaseRequest` | 2.2.0 |",
+            "| `Key committed failed. Volume:{}, Bucket:{}, Key:{}. Exception:{}` + stack trace, `Failed to commit key, as <dbOpenFileKey> entry is not found in the OpenKey table` | om.md 2.3 | `OMKeyCommitRequest` ERROR line 501, `OMKeyCommitRequestWithFSO` line 181 | 2.2.0 |",
+            "| `op=STARTUP`, `op=LEADER_CHANGE` (OMSystemAudit of the last OM start) | om.md 1.4 | `OzoneManager`, `OzoneManagerStateMachine` | 2.1.0+ |",
+        ],
+        """
+The ledger service of the first-block bug bundles, on a 2.2.0 cluster with the default lease settings.
+Three segments never leave their first block, and none of them is the bug:
+- ledger-1 (10.20.5.31) keeps `%s` open for 6 days 21 hours and closes it itself (COMMIT_KEY SUCCESS),
+  before the 7-day hard limit; it opens the next segment.
+- ledger-3 (10.20.5.33) is cut off by a network partition on 2026-12-05. The ledger auditor (`svc-ledger`
+  at 10.20.5.40) fences its segment `%s`: RECOVER_LEASE SUCCESS, then the recovery COMMIT_KEY at %d (the
+  length on the datanodes). When the partition heals, ledger-3 closes the segment and gets KEY_NOT_FOUND
+  at dataSize %d, with the OM ERROR on every OM. No auto-commit is involved: lease recovery is the designed
+  fencing path and it loses nothing that was acknowledged.
+- ledger-2 (10.20.5.32) opens `%s` on 2026-12-01 and its host dies that night. On 2026-12-09 at 06:12, the
+  first cleanup run more than 7 days after its first hsync, the leader auto-commits the file at %d bytes.
+  Nothing of the writer follows (the re-provisioned node opens a new segment, another key): a dead writer,
+  which is what the hard limit is for.
+""" % (m["k1"], m["k2"], m["L_R"], m["L_F2"], m["k3"], m["L_AUTO3"]),
+        [
+            "1. %s CREATE_FILE of ledger-1's segment; %s its COMMIT_KEY SUCCESS by the writer 6d21h later."
+            % (locf(b, r, "CREATE_FILE", m["k1"]), locf(b, r, "COMMIT_KEY", m["k1"])),
+            "2. %s CREATE_FILE of ledger-3's segment; %s RECOVER_LEASE SUCCESS by 10.20.5.40; %s the recovery COMMIT_KEY "
+            "(user and ip of the recoverer); %s ledger-3's COMMIT_KEY FAILURE KEY_NOT_FOUND (clientID %d = its own session); "
+            "%s OM ERROR." % (locf(b, r, "CREATE_FILE", m["k2"]), locf(b, r, "RECOVER_LEASE", m["k2"]),
+                              locf(b, r, "COMMIT_KEY", m["k2"], "10.20.5.40"), locf(b, r, "ret=FAILURE", m["k2"]),
+                              m["cid2"], loc(b, "om1/ozone-hadoop-om-om1.log", "Key committed failed")),
+            "3. %s CREATE_FILE of ledger-2's segment; %s leader `for commit: 1`; %s the auto-commit (`user= | ip=`), "
+            "dataSize %d. No later line of that key." % (
+                locf(b, r, "CREATE_FILE", m["k3"]), loc(b, "om1/ozone-hadoop-om-om1.log", "for commit: 1"),
+                locf(b, "om1/om-audit-om1*.log*", "user= | ip=", m["k3"]), m["L_AUTO3"]),
+        ],
+        benign=[
+            "- ledger-1: the writer closes its own file before the hard limit; OM never auto-commits it. A rule that flags "
+            "hsync writers that never leave their first block for days would fire here.",
+            "- ledger-3: the writer fails KEY_NOT_FOUND after a commit it did not make, at a dataSize above the committed one, "
+            "which is what the bug looks like at close. But the commit came from an explicit RECOVER_LEASE (a user and ip, "
+            "preceded by RECOVER_LEASE SUCCESS), not from OpenKeyCleanupService: the designed fencing path (om.md 3.7 C).",
+            "- ledger-2: auto-committed at the hard limit, but nothing shows its writer alive afterwards and no offset above "
+            "the committed length was ever acknowledged to OM: a dead writer (om.md 3.7 A).",
+        ],
+        notes=[FIRST_BLOCK_NOTE])
+
+
+def docs_other_session_2_0(b, m):
+    k = m["key"]
+    r = "om1/om-audit-om1-*.log.gz"
+    write_docs(
+        b, [], "2.0.0 (`{k=v, ...}` audit params; OMAudit rotation `-%d{yyyy-MM-dd-HH-mm-ss}-%i.log.gz`, eleven days)",
+        "OM main logs use the vendor layout without thread `%d{ISO8601} %p %c: %m%n`, one folder per OM host. Leader om1.",
+        [
+            "| `Key committed failed. Volume:{}, Bucket:{}, Key:{}. Exception:{}` + stack trace, `Failed to commit key, as <dbOpenFileKey> entry is not found in the OpenKey table` | om.md 2.3 | `OMKeyCommitRequest` ERROR line 479, `OMKeyCommitRequestWithFSO` line 179 | 2.0.0 |",
+            "| `op=STARTUP {NewOmState=RUNNING, OmState=INITIALIZED}` (OMSystemAudit, last OM start) | om.md 5 | `OzoneManager.start` | 2.0.0 |",
+        ],
+        """
+An ingest agent (`svc-ingest` on ingest3, 10.20.4.27) appends sensor records to `%s`. On 2026-03-09 at
+16:20 it opens the stream (session B, clientID %d) and, before its first hsync, hangs on a dead NFS spool.
+At 16:52 its watchdog starts a second agent process on the same host, which opens the same file again
+(session A, clientID %d): OM allows it, B's open key was never hsync'ed. A hsyncs once (length %d, no
+audit line) and is killed on 2026-03-10 when the agent moves to ingest4 (which writes a file of its own).
+On 2026-03-17 at 01:02 the leader's cleanup run handles both open keys in one FSO task (`submitted for
+deletion: 1, for commit: 1`): B's, not hsync'ed and created more than `ozone.om.open.key.expire.threshold`
+(7d) ago, is deleted (no audit line in 2.0.0); A's, hsync'ed and idle past the hard limit, is auto-committed
+at %d bytes. On 2026-03-18 the spool is remounted, B wakes up, flushes what it buffered and closes: COMMIT_KEY
+FAILURE KEY_NOT_FOUND at dataSize %d, by the same user and ip as A's CREATE_FILE, with the OM ERROR.
+""" % (k, m["cid_b"], m["cid_a"], m["L_AUTO"], m["L_AUTO"], m["L_B"]),
+        [
+            "1. %s CREATE_FILE at 16:20:11 (session B) and %s CREATE_FILE at 16:52:30 (session A), both `svc-ingest`/10.20.4.27."
+            % (locf(b, r, "CREATE_FILE", k), locf(b, r, "CREATE_FILE", k, nth=2)),
+            "2. %s leader `submitted for deletion: 1, for commit: 1`; %s A's auto-commit (`user= | ip=`, dataSize %d)."
+            % (loc(b, "om1/ozone-hadoop-om-om1.log", "for commit: 1"), locf(b, r, "user= | ip=", k), m["L_AUTO"]),
+            "3. %s COMMIT_KEY FAILURE KEY_NOT_FOUND at dataSize %d, `…/%s/%d entry is not found in the OpenKey table`; "
+            "%s OM ERROR." % (locf(b, "om1/om-audit-om1*.log*", "ret=FAILURE", k), m["L_B"], k.split("/")[-1], m["cid_b"],
+                              loc(b, "om1/ozone-hadoop-om-om1.log", "Key committed failed")),
+        ],
+        benign=[
+            "- The failing request is not the auto-committed session's writer: the clientID in its path, %d, decodes (`>> 16`) "
+            "to 2026-03-09 16:20:11.840, session B's CREATE_FILE, not 16:52:30 (session A, the one OM auto-committed). Its "
+            "open key was deleted by the non-hsync expiry, not committed under it." % m["cid_b"],
+            "- Key, user and ip all match A's CREATE_FILE, and the dataSize is far above the auto-committed one: a rule that "
+            "ties the failure by key and user/ip alone reports `confirmed` here.",
+            "- Session A is a dead writer: nothing of it follows the auto-commit, and OM never saw an offset above %d." % m["L_AUTO"],
+        ],
+        notes=[
+            FIRST_BLOCK_NOTE,
+            "- `ozone.om.open.key.expire.threshold` (7d, `OMConfigKeys`) deletes open keys that were never hsync'ed by their "
+            "creation time; hsync'ed ones are auto-committed by their modification time against the hard limit (om.md 2.2).",
+        ])
+
+
 def main():
     info = {}
     for fn, doc in ((bundle_writer_fails, docs_writer_fails), (bundle_allocate_above, docs_allocate_above),
                     (bundle_dead_writer, docs_dead_writer), (bundle_live_writer, docs_live_writer),
-                    (bundle_recover_lease, docs_recover_lease)):
+                    (bundle_recover_lease, docs_recover_lease),
+                    (bundle_first_block_2_0, docs_first_block_2_0),
+                    (bundle_first_block_allocate_2_1, docs_first_block_allocate_2_1),
+                    (bundle_first_block_controls_2_2, docs_first_block_controls_2_2),
+                    (bundle_other_session_2_0, docs_other_session_2_0)):
         b, meta = fn()
         doc(b, meta)
         info[b.slug] = (b, meta)

@@ -1,11 +1,16 @@
 #!/usr/bin/env python3
 """Sample bundles for rule `dropped-actions` (HDDS-17269, datanode endpoint task backlog).
 
-Writes three bundles next to this script's parent folder:
+Writes seven bundles next to this script's parent folder:
   samples/HDDS-17269-bug-info/                     INFO only, per-host folders, file layout
   samples/HDDS-17269-bug-debug/                    same story, HeartbeatEndpointTask & co at DEBUG,
                                                    docker-compose v2 console output (%c{2})
   samples/HDDS-17269-control-slow-scm-recovers/    slow SCM leader that recovers, vendor layout
+  samples/HDDS-17269-bug-info-no-action/           bug-info's restart and backlog, no container action logged
+  samples/HDDS-17269-bug-scm-hang-restart-vendor/  2.2.0: the leader stalls and is restarted, every datanode's
+                                                   backlog replays after its reregister; vendor layout, no thread
+  samples/HDDS-17269-control-scm-restart-single-reregister/  2.2.0: planned restart, one reregister each
+  samples/HDDS-17269-control-slow-leader-other-scm-restarts/ slow leader recovers while a follower restarts
 
 Python 3.11 standard library only, deterministic (fixed seed, gzip mtime=0).
 Every message template is quoted from /work/shared/ozone-logs/{datanode,scm}.md (section numbers in
@@ -61,8 +66,11 @@ def uuid_bits(u):
 class Cluster:
     """Identities. `style` selects host names / IPs (example.com vs docker-compose)."""
 
-    def __init__(self, style):
+    def __init__(self, style, wording="head"):
+        """wording: "head" (HEAD 78d5650c: HostAndPort endpoints, EnumMap ports) or "2.2" (2.1.0-2.2.0:
+        InetSocketAddress endpoints `host/ip:port`, `… at {}:{} for past {} seconds.`, List ports)."""
         self.style = style
+        self.wording = wording
         self.cluster_id = "CID-5e7a1c3d-2b4f-4a6e-9d8c-0f1e2a3b4c5d"
         self.group = "group-0F1E2A3B4C5D"
         self.scm_ids = {
@@ -103,6 +111,19 @@ class Cluster:
     def hp(self, s):
         return "%s:9861/%s/%s" % (self.scm_host[s], self.scm_host[s], self.scm_ip[s])
 
+    def ep(self, s):
+        """The endpoint as RunningDatanodeState / the endpoint thread name print it (datanode.md 2.6)."""
+        if self.wording == "2.2":   # InetSocketAddress.toString: host/ip:port
+            return "%s/%s:9861" % (self.scm_host[s], self.scm_ip[s])
+        return self.hp(s)
+
+    def unable(self, s, seconds):
+        """EndpointStateMachine.logIfNeeded WARN (datanode.md 2.6; 2.1.0-2.2.0 wording read at the tags)."""
+        if self.wording == "2.2":   # address.getAddress() + ":" + address.getPort()
+            return "Unable to communicate to SCM server at %s/%s:9861 for past %d seconds." % (
+                self.scm_host[s], self.scm_ip[s], seconds)
+        return "Unable to communicate to SCM server at %s past %d seconds." % (self.hp(s), seconds)
+
     def hp_recon(self):
         if self.style == "compose":
             return "recon:9891/recon/172.25.0.31"
@@ -116,7 +137,7 @@ class Cluster:
 
     def t_endpoint(self, d, s):
         # <dn>EndpointStateMachineTaskThread-<HostAndPort>-%d  (trailing space!)  datanode.md 1.4
-        return self.prefix(d) + "EndpointStateMachineTaskThread-" + self.hp(s) + "-0 "
+        return self.prefix(d) + "EndpointStateMachineTaskThread-" + self.ep(s) + "-0 "
 
     # SCMNodeManager "Registered datanode: {}" with DatanodeDetails.toDebugString() (scm.md 2.2).
     # HEAD 78d5650c keeps ports in an EnumMap, so `ports` prints as a map {NAME=NAME=port, ...}
@@ -125,6 +146,9 @@ class Cluster:
         ports = "{STANDALONE=STANDALONE=9859, RATIS=RATIS=9858, REPLICATION=REPLICATION=9886, " \
                 "RATIS_ADMIN=RATIS_ADMIN=9857, RATIS_SERVER=RATIS_SERVER=9856, HTTP=HTTP=9882, " \
                 "CLIENT_RPC=CLIENT_RPC=19864}"
+        if self.wording == "2.2":   # List<Port>: [NAME=port, ...] (DatanodeDetails at ozone-2.2.0)
+            ports = "[HTTP=9882, CLIENT_RPC=19864, STANDALONE=9859, RATIS=9858, RATIS_ADMIN=9857, " \
+                    "RATIS_SERVER=9856, REPLICATION=9886]"
         return ("%s{ip: %s, host: %s, ports: %s, networkLocation: /default-rack, certSerialId: null, "
                 "persistedOpState: IN_SERVICE, persistedOpStateExpiryEpochSec: 0}"
                 % (self.dn_ids[d], self.dn_ip[d], self.dn_host[d], ports))
@@ -212,17 +236,16 @@ def write_gz(path, lines):
 # --------------------------------------------------------------------------------------------------
 # Multi-line exceptions (continuation lines of EndpointStateMachine.logIfNeeded WARN).
 # Message text: Hadoop NetUtils.wrapException (not quoted in the catalogue beyond "...": see SOURCE.md).
-def connect_exc(cl, d, s):
+def heartbeat_call_frames(wrap_line):
+    """The frames between a wrapped IPC exception and the heartbeat task's thread; `wrap_line` is
+    the NetUtils.wrapException line of the exception class."""
     return [
-        "java.net.ConnectException: Call From %s/%s to %s:9861 failed on connection exception: "
-        "java.net.ConnectException: Connection refused; For more details see:  "
-        "http://wiki.apache.org/hadoop/ConnectionRefused" % (cl.dn_host[d], cl.dn_ip[d], cl.scm_host[s]),
         "\tat sun.reflect.NativeConstructorAccessorImpl.newInstance0(Native Method)",
         "\tat sun.reflect.NativeConstructorAccessorImpl.newInstance(NativeConstructorAccessorImpl.java:62)",
         "\tat sun.reflect.DelegatingConstructorAccessorImpl.newInstance(DelegatingConstructorAccessorImpl.java:45)",
         "\tat java.lang.reflect.Constructor.newInstance(Constructor.java:423)",
         "\tat org.apache.hadoop.net.NetUtils.wrapWithMessage(NetUtils.java:930)",
-        "\tat org.apache.hadoop.net.NetUtils.wrapException(NetUtils.java:845)",
+        "\tat org.apache.hadoop.net.NetUtils.wrapException(NetUtils.java:%d)" % wrap_line,
         "\tat org.apache.hadoop.ipc_.Client.getRpcResponse(Client.java:1588)",
         "\tat org.apache.hadoop.ipc_.Client.call(Client.java:1530)",
         "\tat org.apache.hadoop.ipc_.Client.call(Client.java:1427)",
@@ -237,6 +260,15 @@ def connect_exc(cl, d, s):
         "\tat java.util.concurrent.ThreadPoolExecutor.runWorker(ThreadPoolExecutor.java:1149)",
         "\tat java.util.concurrent.ThreadPoolExecutor$Worker.run(ThreadPoolExecutor.java:624)",
         "\tat java.lang.Thread.run(Thread.java:750)",
+    ]
+
+
+def connect_exc(cl, d, s):
+    return [
+        "java.net.ConnectException: Call From %s/%s to %s:9861 failed on connection exception: "
+        "java.net.ConnectException: Connection refused; For more details see:  "
+        "http://wiki.apache.org/hadoop/ConnectionRefused" % (cl.dn_host[d], cl.dn_ip[d], cl.scm_host[s]),
+    ] + heartbeat_call_frames(845) + [
         "Caused by: java.net.ConnectException: Connection refused",
         "\tat sun.nio.ch.SocketChannelImpl.checkConnect(Native Method)",
         "\tat sun.nio.ch.SocketChannelImpl.finishConnect(SocketChannelImpl.java:716)",
@@ -251,6 +283,21 @@ def connect_exc(cl, d, s):
     ]
 
 
+def eof_exc(cl, d, s):
+    """The call in flight when the SCM process dies (Hadoop NetUtils.wrapException, EOFException)."""
+    return [
+        'java.io.EOFException: End of File Exception between local host is: "%s/%s"; destination host is: '
+        '"%s":9861; : java.io.EOFException; For more details see:  http://wiki.apache.org/hadoop/EOFException'
+        % (cl.dn_host[d], cl.dn_ip[d], cl.scm_host[s]),
+    ] + heartbeat_call_frames(879) + [
+        "Caused by: java.io.EOFException",
+        "\tat java.io.DataInputStream.readInt(DataInputStream.java:392)",
+        "\tat org.apache.hadoop.ipc_.Client$IpcStreams.readResponse(Client.java:1922)",
+        "\tat org.apache.hadoop.ipc_.Client$Connection.receiveRpcResponse(Client.java:1238)",
+        "\tat org.apache.hadoop.ipc_.Client$Connection.run(Client.java:1134)",
+    ]
+
+
 def timeout_exc(cl, d, s, port):
     return [
         "java.net.SocketTimeoutException: Call From %s/%s to %s:9861 failed on socket timeout exception: "
@@ -258,26 +305,7 @@ def timeout_exc(cl, d, s, port):
         "ch : java.nio.channels.SocketChannel[connected local=/%s:%d remote=%s/%s:9861]; For more details see:  "
         "http://wiki.apache.org/hadoop/SocketTimeout"
         % (cl.dn_host[d], cl.dn_ip[d], cl.scm_host[s], cl.dn_ip[d], port, cl.scm_host[s], cl.scm_ip[s]),
-        "\tat sun.reflect.NativeConstructorAccessorImpl.newInstance0(Native Method)",
-        "\tat sun.reflect.NativeConstructorAccessorImpl.newInstance(NativeConstructorAccessorImpl.java:62)",
-        "\tat sun.reflect.DelegatingConstructorAccessorImpl.newInstance(DelegatingConstructorAccessorImpl.java:45)",
-        "\tat java.lang.reflect.Constructor.newInstance(Constructor.java:423)",
-        "\tat org.apache.hadoop.net.NetUtils.wrapWithMessage(NetUtils.java:930)",
-        "\tat org.apache.hadoop.net.NetUtils.wrapException(NetUtils.java:869)",
-        "\tat org.apache.hadoop.ipc_.Client.getRpcResponse(Client.java:1588)",
-        "\tat org.apache.hadoop.ipc_.Client.call(Client.java:1530)",
-        "\tat org.apache.hadoop.ipc_.Client.call(Client.java:1427)",
-        "\tat org.apache.hadoop.ipc_.ProtobufRpcEngine$Invoker.invoke(ProtobufRpcEngine.java:258)",
-        "\tat org.apache.hadoop.ipc_.ProtobufRpcEngine$Invoker.invoke(ProtobufRpcEngine.java:139)",
-        "\tat com.sun.proxy.$Proxy38.submitRequest(Unknown Source)",
-        "\tat org.apache.hadoop.ozone.protocolPB.StorageContainerDatanodeProtocolClientSideTranslatorPB.submitRequest(StorageContainerDatanodeProtocolClientSideTranslatorPB.java:105)",
-        "\tat org.apache.hadoop.ozone.protocolPB.StorageContainerDatanodeProtocolClientSideTranslatorPB.sendHeartbeat(StorageContainerDatanodeProtocolClientSideTranslatorPB.java:137)",
-        "\tat org.apache.hadoop.ozone.container.common.states.endpoint.HeartbeatEndpointTask.call(HeartbeatEndpointTask.java:161)",
-        "\tat org.apache.hadoop.ozone.container.common.states.endpoint.HeartbeatEndpointTask.call(HeartbeatEndpointTask.java:82)",
-        "\tat java.util.concurrent.FutureTask.run(FutureTask.java:266)",
-        "\tat java.util.concurrent.ThreadPoolExecutor.runWorker(ThreadPoolExecutor.java:1149)",
-        "\tat java.util.concurrent.ThreadPoolExecutor$Worker.run(ThreadPoolExecutor.java:624)",
-        "\tat java.lang.Thread.run(Thread.java:750)",
+    ] + heartbeat_call_frames(869) + [
         "Caused by: java.net.SocketTimeoutException: 5000 millis timeout while waiting for channel to be ready for read. "
         "ch : java.nio.channels.SocketChannel[connected local=/%s:%d remote=%s/%s:9861]"
         % (cl.dn_ip[d], port, cl.scm_host[s], cl.scm_ip[s]),
@@ -436,6 +464,7 @@ class Sim:
         self.t0, self.t1 = t0, t1
         self.leader_term = leader_term  # function t -> (leader scm, term)
         self.down = {}                  # scm -> (stop, reachable again)
+        self.hang = {}                  # scm -> (from, killed): accepts calls, answers none, then dies
         self.slow = {}                  # (dn, scm) -> list of (from, to): calls answered only at `to`
         self.scm_proc = {}              # scm -> function t -> bool: process/RM up (for leader-only services)
         self.cmdq = {}                  # (dn, scm) -> list of (ready_t, cmd_str)
@@ -479,6 +508,11 @@ class Sim:
         meanwhile.  Slow SCM: the call is answered when the SCM catches up, if that is within the
         ~95 s the retries of the 5 s ozone.scm.heartbeat.rpc-timeout allow; otherwise it fails."""
         reach = start
+        h0, killed = self.hang.get(s, (None, None))
+        if h0 is not None and h0 <= start < killed:
+            if start + 95_000 < killed:
+                return "fail_timeout", None, start + 95_000 + self.j(200, 900)
+            return "fail_reset", None, killed + self.j(1, 40)   # the process dies: the socket is closed
         dn0, dn1 = self.down.get(s, (None, None))
         if dn0 is not None and dn0 <= start < dn1:
             if start + 15_600 < dn1:
@@ -548,10 +582,14 @@ class Sim:
                                        [r for r in icrs], [a for a in acts], pr))
                     if out != "ok":
                         if missed[s] % 10 == 0:
-                            exc = connect_exc(cl, d, s) if out == "fail_connect" else timeout_exc(cl, d, s, 40000 + self.j(1000, 20000))
+                            if out == "fail_connect":
+                                exc = connect_exc(cl, d, s)
+                            elif out == "fail_reset":
+                                exc = eof_exc(cl, d, s)
+                            else:
+                                exc = timeout_exc(cl, d, s, 40000 + self.j(1000, 20000))
                             b.log(d, done, "WARN", cl.t_endpoint(d, s), L_ESM,
-                                  "Unable to communicate to SCM server at %s past %d seconds."
-                                  % (cl.hp(s), missed[s] * HB_MS // 1000), exc)
+                                  cl.unable(s, missed[s] * HB_MS // 1000), exc)
                         if dbg:
                             b.log(d, done + 1, "DEBUG", cl.t_endpoint(d, s), L_SCTX,
                                   "endpoint: %s, size of reportsToPutBack: %d" % (cl.hp(s), len(icrs)))
@@ -602,7 +640,7 @@ class Sim:
             for s in SCMS:
                 if dones[s] > c + HB_MS and not trig:
                     b.log(d, c + HB_MS + self.j(4, 15), "WARN", cl.t_daemon(d), L_RDS,
-                          "Detected timeout: Timeout occurred on endpoint: %s" % cl.hp(s))
+                          "Detected timeout: Timeout occurred on endpoint: %s" % cl.ep(s))
             c = min(trig) if trig else nxt
 
     def node_report(self, d, t):
@@ -745,17 +783,19 @@ def scm_restart_lines(b, cl, restart_up, t_elect, t_ready):
     b.log("scm1", t_ready + 40, "INFO", "scm1-SCM-SafeMode-Log-0", L_SBDS, "notifyStatusChanged:RUNNING")
 
 
-def build_bug(debug):
+def build_bug(debug, action=True):
+    """action=False: the same restart and backlog with no container action raised meanwhile (the
+    mechanism alone, HDDS-17269-bug-info-no-action)."""
     cl = Cluster("compose" if debug else "example")
     day = datetime(2026, 9, 14)
     skew = {"scm1": 0, "scm2": 143, "scm3": -87, "dn1": 212, "dn2": -64, "dn3": 31, "dn4": 176}
     if debug:
         skew = {}  # docker-compose: all containers read the same host clock
-    name = "HDDS-17269-bug-debug" if debug else "HDDS-17269-bug-info"
+    name = "HDDS-17269-bug-debug" if debug else "HDDS-17269-bug-info" if action else "HDDS-17269-bug-info-no-action"
     b = Bundle(name, cl, day, "compose" if debug else "file", skew)
     t0 = ms(2, 9, 35) if debug else ms(2, 0, 0)
     t1 = ms(2, 17, 50) if debug else ms(2, 25, 0)
-    rng = random.Random(17269 + (1 if debug else 0))
+    rng = random.Random(17269 + (1 if debug else 0) + (0 if action else 3))
     C = 2043                               # dn2 replica on the volume that fills up; its close action is dropped
 
     stop = {"scm1": ms(2, 10, 2.31), "scm2": ms(2, 10, 3.12), "scm3": ms(2, 10, 3.88)}
@@ -804,9 +844,10 @@ def build_bug(debug):
 
     # dn2: the write that finds the volume full (HddsDispatcher WARN, datanode.md 2.5 / 3.B step 4).
     # The CONTAINER_FULL close action is queued for every SCM endpoint without a log line.
-    b.log("dn2", VOL_FULL, "WARN", cl.prefix("dn2") + "ChunkWriter-1-0", L_DISP,
-          "Triggered immediate heartbeat because of full volume.")
-    sim.raise_event("dn2", VOL_FULL, actions=[(C, "CONTAINER_FULL")])
+    if action:
+        b.log("dn2", VOL_FULL, "WARN", cl.prefix("dn2") + "ChunkWriter-1-0", L_DISP,
+              "Triggered immediate heartbeat because of full volume.")
+        sim.raise_event("dn2", VOL_FULL, actions=[(C, "CONTAINER_FULL")])
 
     for d in ("dn1", "dn3", "dn4", "dn2"):
         sim.run(d)
@@ -914,6 +955,169 @@ def build_control():
 
 
 # --------------------------------------------------------------------------------------------------
+# SCM process restarts (HddsServerUtil.startupShutdownMessage banners, logger StorageContainerManagerStarter;
+# read at ozone-2.0.0..2.2.0, not in scm.md) and the Ratis failover they cause (scm.md 2.1, datanode.md 2.1).
+L_STARTER = "org.apache.hadoop.hdds.scm.server.StorageContainerManagerStarter"
+REVISION = {"2.2.0": "95bda680b952d164706dc0b8debbcad805b6a32c",          # git rev-parse ozone-2.2.0^{commit}
+            "2.3.0-SNAPSHOT": "78d5650c313f2fa0731bdf08b76d4604090dabca"}  # HEAD the catalogue quotes
+
+
+def scm_stop_lines(b, cl, s, t):
+    """`ozone --daemon stop scm`: SIGTERM (SignalLogger ERROR), then the shutdown hook's banner."""
+    b.log(s, t, "ERROR", "SIGTERM handler", L_STARTER, "RECEIVED SIGNAL 15: SIGTERM")
+    b.log(s, t + 37, "INFO", "shutdown-hook-0", L_STARTER,
+          "SHUTDOWN_MSG: \n/************************************************************\n"
+          "SHUTDOWN_MSG: Shutting down StorageContainerManager at %s/%s\n"
+          "************************************************************/" % (cl.scm_host[s], cl.scm_ip[s]))
+
+
+def scm_start_lines(b, cl, s, t, version):
+    """Start of one SCM process: banner (classpath and conf shortened with `…`), role, safe mode."""
+    peers = "[%s|%s:9894, %s|%s:9894, %s|%s:9894]" % tuple(x for z in SCMS for x in (cl.scm_ids[z], cl.scm_host[z]))
+    b.log(s, t, "INFO", "main", L_STARTER,
+          "STARTUP_MSG: \n/************************************************************\n"
+          "STARTUP_MSG: Starting StorageContainerManager\n"
+          "STARTUP_MSG:        host = %s/%s\n"
+          "STARTUP_MSG:     version = %s\n"
+          "STARTUP_MSG:       build = https://github.com/apache/ozone.git/%s\n"
+          "STARTUP_MSG:        java = 17.0.12\n"
+          "STARTUP_MSG:        args = []\n"
+          "STARTUP_MSG:   classpath = /opt/ozone/etc/hadoop:/opt/ozone/share/ozone/lib/hdds-server-scm-%s.jar:…\n"
+          "STARTUP_MSG:        conf = {hdds.heartbeat.interval=30s, ozone.scm.names=scm1.example.com,scm2.example.com,"
+          "scm3.example.com, ozone.scm.ratis.enable=true, …}\n"
+          "************************************************************/" % (cl.scm_host[s], cl.scm_ip[s], version,
+                                                                             REVISION[version], version))
+    b.log(s, t + 4_711, "INFO", "main", L_HAM, " scm role is FOLLOWER peers %s" % peers)
+    b.log(s, t + 7_020, "INFO", "main", L_NM, "Entering startup safe mode.")
+
+
+def failover_lines(b, cl, new, old, term, t_elect):
+    """`new` wins the election after `old` stopped answering (FollowerState timeout); the third SCM follows."""
+    mid = lambda s: "%s@%s" % (cl.scm_ids[s], cl.group)
+    b.log(new, t_elect, "INFO", mid(new) + "-FollowerState", L_FST,
+          "%s-FollowerState: change to CANDIDATE, lastRpcElapsedTime:5731ms, electionTimeout:5126ms" % mid(new))
+    b.log(new, t_elect + 1, "INFO", mid(new) + "-FollowerState", L_DIV,
+          "%s: changes role from  FOLLOWER to CANDIDATE at term %d for changeToCandidate" % (mid(new), term - 1))
+    b.log(new, t_elect + 702, "INFO", mid(new) + "-LeaderElection1", L_LEL,
+          "%s-LeaderElection1 ELECTION round 0: result PASSED" % mid(new))
+    b.log(new, t_elect + 704, "INFO", mid(new) + "-LeaderElection1", L_DIV,
+          "%s: changes role from CANDIDATE to LEADER at term %d for changeToLeader" % (mid(new), term))
+    b.log(new, t_elect + 707, "INFO", mid(new) + "-LeaderElection1", L_SSM,
+          "current SCM %s becomes leader of term %d" % (cl.scm_ids[new], term))
+    b.log(new, t_elect + 707, "INFO", mid(new) + "-LeaderElection1", L_SCTXS,
+          "update <isLeader,term> from <false,0> to <true,%d>" % term)
+    b.log(new, t_elect + 1_350, "INFO", mid(new) + "-StateMachineUpdater", L_SCTXS,
+          "update <isLeaderReady> from <false> to <true>")
+    third = [s for s in SCMS if s not in (new, old)][0]
+    b.log(third, t_elect + 760, "INFO", "grpc-default-executor-2", L_SSM,
+          "Leader changed to %s, current SCM %s is still follower." % (cl.scm_ids[new], cl.scm_ids[third]))
+
+
+def rejoin_lines(b, cl, s, leader, term, t):
+    """A restarted SCM learns the leader from its first AppendEntries and catches up."""
+    mid = "%s@%s" % (cl.scm_ids[s], cl.group)
+    b.log(s, t, "INFO", "grpc-default-executor-0", L_DIV,
+          "%s: change Leader from null to %s at term %d for APPEND_ENTRIES, leader elected after 9312ms"
+          % (mid, cl.scm_ids[leader], term))
+    b.log(s, t + 2, "INFO", "grpc-default-executor-0", L_SSM,
+          "Leader changed to %s, current SCM %s is still follower." % (cl.scm_ids[leader], cl.scm_ids[s]))
+    b.log(s, t + 1_884, "INFO", mid + "-StateMachineUpdater", L_SSM,
+          "Follower caught up with leader: lastAppliedIndex=1307718, leaderCommitOnStart=1307741")
+
+
+def build_scm1_restart(hung):
+    """2.2.0 cluster (2.1.0-2.2.0 endpoint wording), vendor layout without thread. scm1, the leader, is
+    restarted by the operator and scm2 takes over. hung=True: scm1 first stalls in a stop-the-world GC for
+    3.5 minutes; its datanode port still accepts connections, so every datanode queues heartbeat tasks
+    for it (HDDS-17269-bug-scm-hang-restart-vendor). hung=False: a planned restart of a healthy scm1, no
+    backlog (HDDS-17269-control-scm-restart-single-reregister)."""
+    cl = Cluster("example", wording="2.2")
+    day = datetime(2026, 10, 6)
+    skew = {"scm1": 0, "scm2": 71, "scm3": -118, "dn1": 164, "dn2": -39, "dn3": 92, "dn4": -207}
+    name = "HDDS-17269-bug-scm-hang-restart-vendor" if hung else "HDDS-17269-control-scm-restart-single-reregister"
+    b = Bundle(name, cl, day, "vendor", skew)
+    t0, t1 = ms(9, 40, 0), ms(10, 4, 0)
+    rng = random.Random(17269 + (11 if hung else 12))
+    T_HANG = ms(9, 47, 12.418)                  # scm1 pauses (GC): nothing answers, the kernel still accepts
+    T_KILL = ms(9, 50, 40.103) if hung else ms(9, 49, 55.230)
+    T_UP = T_KILL + 21_844                      # the new process starts ...
+    T_REACH = T_UP + 17_305                     # ... and opens its datanode port
+    T_ELECT = (T_HANG if hung else T_KILL) + 5_914
+    T_REJOIN = T_UP + 12_617
+
+    def leader_term(t):
+        return ("scm1", 11) if t < T_ELECT + 707 else ("scm2", 12)
+
+    sim = Sim(b, cl, rng, None, t0, t1, leader_term)
+    if hung:
+        sim.hang = {"scm1": (T_HANG, T_KILL)}
+    sim.down = {"scm1": (T_KILL, T_REACH)}
+    sim.reg = {}
+    for d in DNS:
+        sim.reg[(d, "scm1")] = 10 ** 12         # scm1's registrations die with the process
+    sim.registered = lambda d, s, t: s != "scm1" or t < T_KILL or sim.reg[(d, s)] <= t
+    sim.closed_icr = []
+
+    created = [(ms(9, 42, 18.6), 2061, "P2"), (ms(9, 55, 3.9), 2062, "P3")]
+    slow_ops = [(ms(9, 44, 51.2), "dn4", 2061, 113750153625601106, 4194304, 812),
+                (ms(9, 58, 27.7), "dn1", 2062, 113750153625601131, 0, 1503)]
+    routine(b, cl, rng, sim, created, slow_ops)
+    leader_services(b, sim, rng, t0, t1,
+                    lambda s, t: not (s == "scm1" and (T_HANG if hung else T_KILL) <= t))
+    if hung:
+        failover_lines(b, cl, "scm2", "scm1", 12, T_ELECT)
+    scm_stop_lines(b, cl, "scm1", T_KILL)
+    if not hung:
+        failover_lines(b, cl, "scm2", "scm1", 12, T_ELECT)
+    scm_start_lines(b, cl, "scm1", T_UP, "2.2.0")
+    rejoin_lines(b, cl, "scm1", "scm2", 12, T_REJOIN)
+    for d in ("dn2", "dn4", "dn1", "dn3"):
+        sim.run(d)
+    close_icr_lines(b, cl, sim)
+    recon_timeout(b, cl, "dn3", ms(10, 0, 49.02))
+    return b, sim
+
+
+def build_slow_leader_other_restart():
+    """HEAD wording, file layout: scm1 (leader) answers datanode calls late for ~95 s (busy handlers) and
+    recovers without a restart, so every datanode queues a few heartbeat tasks for it and they burst out
+    when it answers; meanwhile scm3 (a follower) is restarted and answers each datanode's next heartbeat
+    with one reregister (HDDS-17269-control-slow-leader-other-scm-restarts)."""
+    cl = Cluster("example")
+    day = datetime(2026, 11, 2)
+    skew = {"scm1": 0, "scm2": -93, "scm3": 54, "dn1": 131, "dn2": -22, "dn3": 187, "dn4": -145}
+    b = Bundle("HDDS-17269-control-slow-leader-other-scm-restarts", cl, day, "file", skew)
+    t0, t1 = ms(14, 0, 0), ms(14, 22, 0)
+    rng = random.Random(17269 + 21)
+    SLOW_FROM, SLOW_TO = ms(14, 6, 4.0), ms(14, 7, 31.0)
+    T_KILL = ms(14, 6, 20.512)
+    T_UP = T_KILL + 19_480
+    T_REACH = T_UP + 16_902
+
+    sim = Sim(b, cl, rng, None, t0, t1, lambda t: ("scm1", 9))
+    for d in DNS:
+        sim.slow[(d, "scm1")] = [(SLOW_FROM, SLOW_TO)]
+    sim.down = {"scm3": (T_KILL, T_REACH)}
+    sim.reg = {}
+    for d in DNS:
+        sim.reg[(d, "scm3")] = 10 ** 12
+    sim.registered = lambda d, s, t: s != "scm3" or t < T_KILL or sim.reg[(d, s)] <= t
+    sim.closed_icr = []
+
+    created = [(ms(14, 2, 41.3), 2071, "P1"), (ms(14, 12, 9.8), 2072, "P2")]
+    slow_ops = [(ms(14, 5, 12.4), "dn2", 2071, 113750153625601402, 8388608, 977)]
+    routine(b, cl, rng, sim, created, slow_ops)
+    leader_services(b, sim, rng, t0, t1, lambda s, t: not (SLOW_FROM <= t < SLOW_TO))
+    scm_stop_lines(b, cl, "scm3", T_KILL)
+    scm_start_lines(b, cl, "scm3", T_UP, "2.3.0-SNAPSHOT")
+    rejoin_lines(b, cl, "scm3", "scm1", 9, T_UP + 11_930)
+    for d in ("dn1", "dn2", "dn3", "dn4"):
+        sim.run(d)
+    close_icr_lines(b, cl, sim)
+    return b, sim
+
+
+# --------------------------------------------------------------------------------------------------
 def write_bundle_file_layout(b, out, split_at):
     """Bundle 1: one folder per host, RFA file layout, rotations."""
     cl = b.cl
@@ -922,7 +1126,7 @@ def write_bundle_file_layout(b, out, split_at):
         lines_old = b.sorted_lines(("audit", s), None, split_at)
         lines_new = b.sorted_lines(("audit", s), split_at, None)
         if s == "scm1":
-            write_gz(os.path.join(out, s, "scm-audit-%s-2026-09-14-1.log.gz" % s), lines_old)
+            write_gz(os.path.join(out, s, "scm-audit-%s-%s-1.log.gz" % (s, b.day.strftime("%Y-%m-%d"))), lines_old)
             write_text(os.path.join(out, s, "scm-audit-%s.log" % s), lines_new)
         else:
             write_text(os.path.join(out, s, "scm-audit-%s.log" % s), lines_old + lines_new)
@@ -969,6 +1173,264 @@ def write_bundle_vendor(b, out):
         write_text(os.path.join(out, "dn-container-%s.log" % h), b.sorted_lines(("dnc", d)))
 
 
+# --------------------------------------------------------------------------------------------------
+# SOURCE.md / EXPECTED.json of the bundles added for issue 13 (line numbers looked up in the files written)
+def _lines(out, rel):
+    full = os.path.join(out, rel)
+    if rel.endswith(".gz"):
+        with gzip.open(full, "rt") as f:
+            return f.read().split("\n")
+    with open(full) as f:
+        return f.read().split("\n")
+
+
+def loc(out, rel, *needles, nth=1):
+    """`rel:N` of the nth line containing every needle."""
+    k = 0
+    for n, line in enumerate(_lines(out, rel), 1):
+        if all(x in line for x in needles):
+            k += 1
+            if k == nth:
+                return "`%s:%d`" % (rel, n)
+    raise AssertionError("not found: %s %r" % (rel, needles))
+
+
+def count(out, rel, *needles):
+    return sum(1 for line in _lines(out, rel) if all(x in line for x in needles))
+
+
+def write_docs(out, expected, text):
+    with open(os.path.join(out, "EXPECTED.json"), "w") as f:
+        f.write(json.dumps(expected, indent=2) + "\n")
+    with open(os.path.join(out, "SOURCE.md"), "w") as f:
+        f.write(text.strip() + "\n")
+
+
+TEMPLATES_22 = """\
+| template (exact) | class, level | catalogue | release |
+|---|---|---|---|
+| `Detected timeout: {}` with `Timeout occurred on endpoint: ` + `InetSocketAddress` (`host/ip:port`) | RunningDatanodeState WARN | datanode.md 2.6, 3.B | 2.1.0–2.2.0 (`endpoint.getAddress()`, read at ozone-2.2.0 line 112; HEAD prints HostAndPort) |
+| `Unable to communicate to {} server at {}:{} for past {} seconds.` + throwable (logged when `missedCount % 10 == 0`) | EndpointStateMachine WARN | datanode.md 2.6 | 2.1.0–2.2.0 (ozone-2.2.0 line 240) |
+| `SCM received heartbeat from an unregistered datanode {}. Asking datanode to re-register.` | SCMDatanodeHeartbeatDispatcher INFO | scm.md 2.2 | ozone-2.2.0 line 91 |
+| `Registered datanode: {}` with `toDebugString` (`ports: [NAME=port, …]`, a List up to 2.2.0) | SCMNodeManager INFO | scm.md 2.2 | ozone-2.2.0 line 448 |
+| audit `SEND_HEARTBEAT {"datanodeUUID":…,"term":…,"command":"[…]"}` (HashMap order datanodeUUID, term, command; term only on the leader), `GET_VERSION {}`, `REGISTER {"datanodeDetails":"uuid(host/ip)"}` | SCMAudit INFO | scm.md 1.2 | ozone-2.2.0 `SCMDatanodeProtocolServer.sendHeartbeat` |
+| `STARTUP_MSG: ` / `SHUTDOWN_MSG: ` banners (`Starting StorageContainerManager`, `host = <host/ip>`, version, build, java, args, classpath, conf; `Shutting down StorageContainerManager at <host/ip>`) | StorageContainerManagerStarter INFO (`HddsServerUtil.startupShutdownMessage`) | not in scm.md; read at ozone-2.2.0 `HddsServerUtil` lines 794/825 | 2.0.0–2.2.0 |
+| `RECEIVED SIGNAL 15: SIGTERM` | StorageContainerManagerStarter ERROR (`SignalLogger`) | not in scm.md; `SignalLogger` line 70 at ozone-2.1.0 | 2.0.0–2.2.0 (not typed by oztrace) |
+| ` scm role is {} peers {}`, `current SCM {} becomes leader of term {}`, `Leader changed to {}, current SCM {} is still follower.`, `Follower caught up with leader: …`, `update <isLeader,term> …`, `update <isLeaderReady> …`, `Entering startup safe mode.` | SCMHAManagerImpl / SCMStateMachine / SCMContext / SCMNodeManager INFO | scm.md 2.1, 2.2 | ozone-2.2.0 |
+| `{}: changes role from  FOLLOWER to CANDIDATE …`, `… CANDIDATE to LEADER …`, `{}-FollowerState: change to CANDIDATE, …`, `… ELECTION round 0: result PASSED`, `change Leader from null to … at term … for APPEND_ENTRIES, leader elected after …` | Ratis RaftServer$Division / FollowerState / LeaderElection INFO | datanode.md 2.1 | ratis 3.x |
+| dn-container, dn-audit (CREATE_CONTAINER, slow WRITE_CHUNK PERFORMANCE), RM and block-deletion passes | as in `HDDS-17269-bug-info/SOURCE.md` | datanode.md 1.2, 1.3; scm.md 2.5, 2.6 | 2.2.0 |
+"""
+
+NOT_CATALOGUED = """\
+- Exception texts of the stack traces are Hadoop `NetUtils.wrapException` wording (socket timeout, connection
+  refused, and `End of File Exception between local host is: …` for the call in flight when the SCM process
+  dies), frames of Ozone's forked `org.apache.hadoop.ipc_` client; line numbers illustrative.
+- The STARTUP_MSG banner's `build` URL (`VersionInfo.getUrl`) and the shortened `classpath` and `conf` values
+  (real ones run to kilobytes) are not quoted from a real log."""
+
+
+def docs_hang_restart(out):
+    dn = lambda d: "hadoop-cmf-ozone-HDDS_DATANODE-%s.example.com.log.out" % d
+    scm = lambda s: "hadoop-cmf-ozone-STORAGE_CONTAINER_MANAGER-%s.example.com.log.out" % s
+    cl = Cluster("example", wording="2.2")
+    rows = []
+    for d in DNS:
+        rows.append("| %s | %s | %d `Detected timeout … scm1.example.com/10.20.0.11:9861`, first %s | %d, first %s | %s |" % (
+            d, cl.dn_ids[d], count(out, dn(d), "Detected timeout", "scm1."), loc(out, dn(d), "Detected timeout", "scm1."),
+            count(out, scm("scm1"), "unregistered datanode", cl.dn_ids[d]),
+            loc(out, scm("scm1"), "unregistered datanode", cl.dn_ids[d]),
+            loc(out, scm("scm1"), "Registered datanode", cl.dn_ids[d])))
+    expected = [{"rule": "dropped-actions", "entity": "datanode:" + cl.dn_ids[d], "confidence": "possible"} for d in DNS]
+    write_docs(out, expected, """
+# HDDS-17269-bug-scm-hang-restart-vendor: the SCM leader stalls, is restarted, and every datanode's queued heartbeats run after its reregister (INFO only, no container action logged)
+
+Generated by `samples/gen/hdds_17269.py` (`build_scm1_restart(hung=True)`). Default log levels (root INFO).
+Expected: `possible` on every datanode (the mechanism alone: nothing at INFO names a container action).
+
+## Cluster, layout, files
+Ozone **2.2.0** (datanode endpoint wording of 2.1.0–2.2.0: `host/ip:port`), same identities as
+`HDDS-17269-bug-info` (example.com hosts, SCM and DN UUIDs, pipelines P1–P3), 2026-10-06 09:40–10:04 UTC, host
+clocks skewed by up to ±207 ms. Flat folder, vendor-managed names and the vendor layout **without thread**
+`%%d{ISO8601} %%p %%c: %%m%%n`: `hadoop-cmf-ozone-STORAGE_CONTAINER_MANAGER-scmN.example.com.log.out`,
+`hadoop-cmf-ozone-HDDS_DATANODE-dnN.example.com.log.out`, plus `scm-audit-<host>.log`, `dn-audit-<host>.log`,
+`dn-container-<host>.log`. `hdds.heartbeat.interval` and the heartbeat RPC settings are the defaults (30 s;
+16 attempts of 5 s with 15 sleeps of 1 s, ~95 s per stuck call).
+
+## Story
+scm1 leads at term 11. At 09:47:12 it stalls in a stop-the-world GC: its datanode port still accepts
+connections but nothing is answered, and its Ratis server stops too, so scm2 wins the election at 09:47:19
+(term 12; %s, scm3 %s). Every datanode's heartbeat task for scm1 stays in flight; RunningDatanodeState queues
+one more per cycle without cancelling the old one: a `Detected timeout` every 30 s on every datanode, and each
+stuck call fails after ~95 s (`Unable to communicate … for past 0 seconds.` with a SocketTimeoutException,
+later failures are throttled). At 09:50:40 the operator stops scm1 (%s `RECEIVED SIGNAL 15: SIGTERM`, %s
+SHUTDOWN_MSG); the call in flight dies with an EOFException, queued calls get connection refused. scm1 starts
+again at 09:51:02 (%s STARTUP_MSG, ` scm role is FOLLOWER`), follows scm2, and opens its datanode port at
+09:51:19 with no registrations. Each datanode's next queued heartbeat gets a reregister (the endpoint moves to
+GETVERSION), and the heartbeats still queued behind it, built in HEARTBEAT state before the restart, run back
+to back and get another reregister each: 4 per datanode within ~30 ms, then GET_VERSION and REGISTER. Those
+queued heartbeats drained whatever container actions and ICRs were pending for scm1 and scm1 processed none
+of them. At INFO no container action is logged (a full container's close action is queued silently), so the
+bundle shows the mechanism, not a lost action.
+
+| datanode | uuid | backlog for scm1 | reregister answers before REGISTER | `Registered datanode` |
+|---|---|---|---|---|
+%s
+
+Unrelated: containers 2061/2062 created, slow WRITE_CHUNK PERFORMANCE records, RM and block deletion on the
+leader (scm1, then scm2), one `Detected timeout` for the **Recon** endpoint on dn3 at 10:00:49.
+
+## Evidence chain (what a rule should cite, per datanode)
+1. The run of consecutive `Detected timeout` lines for scm1's endpoint (one queued task each), with the
+   `Unable to communicate` WARN of the first stuck call.
+2. scm1's restart: SHUTDOWN_MSG and STARTUP_MSG between its last normal SEND_HEARTBEAT answer to the datanode
+   and its first reregister; the failover to scm2 on scm2/scm3.
+3. The reregister answers for the datanode (`SCM received heartbeat from an unregistered datanode …`, audit
+   `SEND_HEARTBEAT … reregisterCommand`), more than one before `Registered datanode` / audit REGISTER.
+4. Gap: `HeartbeatEndpointTask`, `StateContext` DEBUG (datanode.md 3.B) would show the container actions the
+   queued heartbeats carried.
+
+## Templates used
+%s
+## Not in the catalogue: what I did
+%s
+- SCM lines of the GC pause itself (JvmPauseMonitor) and the Ratis lines of the stalled leader are left out: none
+  is in the catalogue, and a paused JVM prints nothing until it resumes.
+""" % (loc(out, scm("scm2"), "becomes leader of term 12"), loc(out, scm("scm3"), "Leader changed to"),
+       loc(out, scm("scm1"), "RECEIVED SIGNAL"), loc(out, scm("scm1"), "SHUTDOWN_MSG: "),
+       loc(out, scm("scm1"), "STARTUP_MSG: "), "\n".join(rows), TEMPLATES_22, NOT_CATALOGUED))
+
+
+def docs_restart_single(out):
+    scm = lambda s: "hadoop-cmf-ozone-STORAGE_CONTAINER_MANAGER-%s.example.com.log.out" % s
+    cl = Cluster("example", wording="2.2")
+    rows = "\n".join("| %s | %d, %s | %s |" % (
+        d, count(out, scm("scm1"), "unregistered datanode", cl.dn_ids[d]),
+        loc(out, scm("scm1"), "unregistered datanode", cl.dn_ids[d]),
+        loc(out, scm("scm1"), "Registered datanode", cl.dn_ids[d])) for d in DNS)
+    write_docs(out, [], """
+# HDDS-17269-control-scm-restart-single-reregister: the SCM leader is restarted, every datanode re-registers after one reregister, no backlog
+
+Generated by `samples/gen/hdds_17269.py` (`build_scm1_restart(hung=False)`). Default log levels (root INFO).
+Expected: `[]`.
+
+## Cluster, layout, files
+As `HDDS-17269-bug-scm-hang-restart-vendor` (Ozone 2.2.0, flat folder, vendor layout without thread), 2026-10-06
+09:40–10:04 UTC.
+
+## Story
+A planned restart of scm1, the leader at term 11, while it is healthy: %s SIGTERM, %s SHUTDOWN_MSG at 09:49:55,
+scm2 wins the election (%s, term 12), scm1 starts again at 09:50:17 (%s) and opens its datanode port at 09:50:34
+without registrations. While scm1 is down, heartbeats to it fail with connection refused after their ~15 s of
+retries, within the 30 s interval: no `Detected timeout` for scm1 anywhere, no task queues. Each datanode's next
+heartbeat gets exactly one reregister, then GET_VERSION and REGISTER:
+
+| datanode | reregister answers, first | `Registered datanode` |
+|---|---|---|
+%s
+
+Unrelated: containers 2061/2062, slow-op records, RM/deletion passes, one `Detected timeout` for the **Recon**
+endpoint on dn3 at 10:00:49.
+
+## Why it is benign
+The HDDS-17269 loss needs heartbeats queued before the SCM lost the registration to run after its first
+reregister. With no backlog there is nothing queued: the one heartbeat answered with reregister is the one in
+flight (the datanode moves to GETVERSION and its next task is built for that state). A rule that flags every
+SCM restart, every reregister, or a restart plus a Recon timeout would fire here.
+
+## Templates used
+%s
+## Not in the catalogue: what I did
+%s
+""" % (loc(out, scm("scm1"), "RECEIVED SIGNAL"), loc(out, scm("scm1"), "SHUTDOWN_MSG: "),
+       loc(out, scm("scm2"), "becomes leader of term 12"), loc(out, scm("scm1"), "STARTUP_MSG: "), rows,
+       TEMPLATES_22, NOT_CATALOGUED))
+
+
+def docs_no_action(out):
+    cl = Cluster("example")
+    dn2 = "dn2/ozone-hadoop-datanode-dn2.log"
+    s1 = "scm1/ozone-hadoop-scm-scm1.log"
+    write_docs(out, [{"rule": "dropped-actions", "entity": "datanode:" + cl.dn_ids["dn2"], "confidence": "possible"}], """
+# HDDS-17269-bug-info-no-action: heartbeats queued behind a slow first heartbeat run after the reregister; no container action is logged (INFO only)
+
+Generated by `samples/gen/hdds_17269.py` (`build_bug(debug=False, action=False)`). Default log levels (root
+INFO). Expected: `possible` on dn2 (`datanode:%s`), from the mechanism alone.
+
+## Cluster, layout, files
+Identical to `HDDS-17269-bug-info` (same hosts, UUIDs, pipelines, clocks, file layout `%%d{ISO8601} [%%t] %%p %%c: %%m%%n`
+in one folder per host, scm1's audit rotated into `scm-audit-scm1-2026-09-14-1.log.gz`), 2026-09-14 02:00–02:25.
+
+## Story
+The same SCM service restart at 02:10 as `HDDS-17269-bug-info` (%s ` scm role is FOLLOWER`, %s scm1 `becomes leader of
+term 7`), and the same stuck first heartbeat of dn2 to scm1: answered only at 02:12:37.9 while RunningDatanodeState
+queues one task per cycle (%s, %s, %s: three `Detected timeout`). No volume fills up this time, so no line names a
+container action: whatever actions were pending for scm1 are invisible at INFO (a full container's close action is
+queued without a line). scm1 answers the stuck heartbeat and the three queued ones with reregister, four in
+~30 ms (%s, … ; audit %s …), before `Registered datanode` (%s). The three queued heartbeats, built in HEARTBEAT state
+before the reregister, ran after it: that is how HDDS-17269 drains and drops actions.
+
+Contrast inside the bundle: dn1, dn3, dn4 get exactly one reregister from each SCM (no backlog).
+
+## Evidence chain
+1. the backlog: the three `Detected timeout` lines above, the `Unable to communicate … past 0 seconds.` WARN of dn2 (%s);
+2. scm1's restart between its last normal answer to dn2 and its first reregister (main log lines above);
+3. four reregister answers for dn2 before its REGISTER;
+4. gap: HeartbeatEndpointTask / StateContext DEBUG on dn2 would show what the queued heartbeats carried.
+
+## Templates used
+As `HDDS-17269-bug-info/SOURCE.md` (HEAD wording), without the `Triggered immediate heartbeat because of full volume.` line.
+""" % (cl.dn_ids["dn2"], loc(out, s1, " scm role is FOLLOWER"), loc(out, s1, "becomes leader of term 7"),
+       loc(out, dn2, "Detected timeout", "scm1.", nth=1), loc(out, dn2, "Detected timeout", "scm1.", nth=2),
+       loc(out, dn2, "Detected timeout", "scm1.", nth=3), loc(out, s1, "unregistered datanode", cl.dn_ids["dn2"]),
+       loc(out, "scm1/scm-audit-scm1.log", "reregisterCommand", cl.dn_ids["dn2"]),
+       loc(out, s1, "Registered datanode", cl.dn_ids["dn2"]), loc(out, dn2, "Unable to communicate", "scm1.")))
+
+
+def docs_slow_leader_other_restart(out):
+    cl = Cluster("example")
+    rows = "\n".join("| %s | %d (%s) | %s | %d |" % (
+        d, count(out, "%s/ozone-hadoop-datanode-%s.log" % (d, d), "Detected timeout", "scm1."),
+        loc(out, "%s/ozone-hadoop-datanode-%s.log" % (d, d), "Detected timeout", "scm1."),
+        loc(out, "scm3/ozone-hadoop-scm-scm3.log", "unregistered datanode", cl.dn_ids[d]),
+        count(out, "scm3/ozone-hadoop-scm-scm3.log", "unregistered datanode", cl.dn_ids[d])) for d in DNS)
+    write_docs(out, [], """
+# HDDS-17269-control-slow-leader-other-scm-restarts: the SCM leader is slow and recovers without a restart while a follower SCM restarts
+
+Generated by `samples/gen/hdds_17269.py` (`build_slow_leader_other_restart()`). Default log levels (root INFO).
+Expected: `[]`.
+
+## Cluster, layout, files
+Same identities as `HDDS-17269-bug-info`, HEAD wording (HostAndPort endpoints), one folder per host, file layout
+`%%d{ISO8601} [%%t] %%p %%c: %%m%%n`, scm1's audit rotated at 14:10 (`scm-audit-scm1-2026-11-02-1.log.gz`),
+2026-11-02 14:00–14:22 UTC. scm1 leads at term 9 throughout.
+
+## Story
+14:06:04 – 14:07:31 scm1's datanode handlers fall behind (busy call queue): every heartbeat to scm1 waits and is
+answered late, so every datanode logs two `Detected timeout` for scm1's endpoint and its queued heartbeats burst
+out when scm1 catches up, all answered normally (plain SEND_HEARTBEAT audits with `"term":"9"`, no reregister).
+At 14:06:20 scm3, a follower, is restarted (%s SHUTDOWN_MSG, %s STARTUP_MSG); when it opens its port each datanode's
+next heartbeat to scm3 gets exactly one reregister, then GET_VERSION and REGISTER.
+
+| datanode | timeouts for scm1 (first) | reregister from scm3 | reregisters from scm3 |
+|---|---|---|---|
+%s
+
+## Why it is benign
+The backlog is on scm1's endpoint and scm1 never lost a registration: the queued heartbeats reach an SCM that knows
+the datanode and are processed. The reregisters come from scm3, whose endpoint had no backlog (each datanode's
+endpoints have their own executors and queues), and there is one per datanode. A rule that pairs any backlog with any
+reregister of the same datanode, or that counts reregisters across SCMs, would flag all four datanodes.
+
+## Templates used
+As `HDDS-17269-bug-info/SOURCE.md` (HEAD wording), plus the STARTUP_MSG/SHUTDOWN_MSG banners and `RECEIVED SIGNAL 15:
+SIGTERM` of `HDDS-17269-bug-scm-hang-restart-vendor/SOURCE.md`.
+
+## Not in the catalogue: what I did
+%s
+""" % (loc(out, "scm3/ozone-hadoop-scm-scm3.log", "SHUTDOWN_MSG: "), loc(out, "scm3/ozone-hadoop-scm-scm3.log", "STARTUP_MSG: "),
+       rows, NOT_CATALOGUED))
+
+
 LOG4J_DEBUG = """\
 # log4j.properties of service datanode2 (mounted as /opt/hadoop/etc/hadoop/log4j.properties in
 # docker-compose.yaml for datanode2 only; the other services use the image default).
@@ -998,8 +1460,12 @@ def main():
     out1 = os.path.join(ROOT, "HDDS-17269-bug-info")
     out2 = os.path.join(ROOT, "HDDS-17269-bug-debug")
     out3 = os.path.join(ROOT, "HDDS-17269-control-slow-scm-recovers")
-    keep = ("EXPECTED.json", "SOURCE.md")
-    for o in (out1, out2, out3):
+    out4 = os.path.join(ROOT, "HDDS-17269-bug-info-no-action")
+    out5 = os.path.join(ROOT, "HDDS-17269-bug-scm-hang-restart-vendor")
+    out6 = os.path.join(ROOT, "HDDS-17269-control-scm-restart-single-reregister")
+    out7 = os.path.join(ROOT, "HDDS-17269-control-slow-leader-other-scm-restarts")
+    keep = ("EXPECTED.json", "SOURCE.md", "REPLAY")
+    for o in (out1, out2, out3, out4, out5, out6, out7):
         if os.path.isdir(o):
             for e in os.listdir(o):
                 if e not in keep:
@@ -1012,6 +1478,18 @@ def main():
     write_text(os.path.join(out2, "conf", "log4j.properties"), LOG4J_DEBUG.rstrip("\n").split("\n"))
     b3, _ = build_control()
     write_bundle_vendor(b3, out3)
+    b4, _ = build_bug(debug=False, action=False)
+    write_bundle_file_layout(b4, out4, ms(2, 6, 0))
+    b5, _ = build_scm1_restart(hung=True)
+    write_bundle_vendor(b5, out5)
+    b6, _ = build_scm1_restart(hung=False)
+    write_bundle_vendor(b6, out6)
+    b7, _ = build_slow_leader_other_restart()
+    write_bundle_file_layout(b7, out7, ms(14, 10, 0))
+    docs_no_action(out4)
+    docs_hang_restart(out5)
+    docs_restart_single(out6)
+    docs_slow_leader_other_restart(out7)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,7 @@
 //! Baselines: fingerprints of known findings that a later scan leaves out of its report and its
-//! exit status (`--baseline FILE`), written by `--write-baseline FILE`.
+//! exit status (`--baseline FILE`), written by `--write-baseline FILE`. An entry may say why it
+//! is accepted (`reason`) and until when (`expires`, a date or RFC 3339 time): after that date
+//! the finding is reported again.
 
 use super::Document;
 use serde::{Deserialize, Serialize};
@@ -18,6 +20,12 @@ pub struct Known {
     pub fingerprint: String,
     pub rule: String,
     pub entity: String,
+    /// Why the finding is accepted (SARIF shows it as the suppression's justification).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Until when: `2026-12-31` (through that day, UTC) or an RFC 3339 time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires: Option<String>,
 }
 
 /// The baseline file: `{"schema": "oztrace.baseline/v1", "fingerprints": [...]}`.
@@ -37,6 +45,8 @@ impl Baseline {
                 fingerprint: f.fingerprint.clone(),
                 rule: f.rule.to_string(),
                 entity: f.entity.clone(),
+                reason: None,
+                expires: None,
             })
             .collect();
         Baseline {
@@ -45,15 +55,51 @@ impl Baseline {
         }
     }
 
-    pub fn contains(&self, fingerprint: &str) -> bool {
+    /// The entry that suppresses a finding with this fingerprint, if any.
+    pub fn entry(&self, fingerprint: &str) -> Option<&Known> {
         self.fingerprints
             .iter()
-            .any(|k| k.fingerprint == fingerprint)
+            .find(|k| k.fingerprint == fingerprint)
     }
 
-    /// Reads and checks a baseline file; the error names the file. Only a regular file of at
-    /// most [`MAX_BASELINE_BYTES`] is read (`--baseline /dev/zero` would never end).
-    pub fn load(path: &Path) -> Result<Baseline, String> {
+    pub fn contains(&self, fingerprint: &str) -> bool {
+        self.entry(fingerprint).is_some()
+    }
+
+    /// Reads and checks a baseline file; the error names the file. Entries that expired before
+    /// `now_ms` are dropped, each named on standard error, so their findings count again.
+    pub fn load(path: &Path, now_ms: i64) -> Result<Baseline, String> {
+        let mut baseline = Baseline::read(path)?;
+        let mut kept = Vec::new();
+        for known in baseline.fingerprints.drain(..) {
+            match known.expires.as_deref().map(expiry_ms) {
+                None => kept.push(known),
+                Some(Err(e)) => {
+                    return Err(format!(
+                        "--baseline {}: entry {} ({}): {e}",
+                        path.display(),
+                        known.fingerprint,
+                        known.entity
+                    ));
+                }
+                Some(Ok(until)) if until >= now_ms => kept.push(known),
+                Some(Ok(_)) => eprintln!(
+                    "oztrace: --baseline {}: the entry for {} {} expired on {}; its finding is \
+                     reported again",
+                    path.display(),
+                    known.rule,
+                    known.entity,
+                    known.expires.as_deref().unwrap_or_default()
+                ),
+            }
+        }
+        baseline.fingerprints = kept;
+        Ok(baseline)
+    }
+
+    /// Only a regular file of at most [`MAX_BASELINE_BYTES`] is read (`--baseline /dev/zero`
+    /// would never end).
+    fn read(path: &Path) -> Result<Baseline, String> {
         let fail = |reason: String| format!("--baseline {}: {reason}", path.display());
         let file = std::fs::File::open(path).map_err(|e| fail(e.to_string()))?;
         let meta = file.metadata().map_err(|e| fail(e.to_string()))?;
@@ -87,4 +133,15 @@ impl Baseline {
         s.push('\n');
         Ok(s)
     }
+}
+
+/// The last millisecond an `expires` value covers: a date means through its end (UTC).
+fn expiry_ms(expires: &str) -> Result<i64, String> {
+    crate::when::parse_time_bound(
+        expires,
+        &oztrace_parser::time::Zone::Utc,
+        crate::when::Bound::Until,
+        0,
+    )
+    .map_err(|e| format!("expires: {e}"))
 }

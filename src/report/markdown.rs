@@ -4,13 +4,18 @@
 //! into code spans, and every other piece of text is backslash-escaped, so nothing a log line
 //! says can turn into markup, links or HTML in the ticket.
 
-use super::Document;
 use super::text::printable;
+use super::{Document, View};
 use std::fmt::Write;
 
-pub fn findings_markdown(doc: &Document) -> String {
+pub fn findings_markdown(doc: &Document, view: &View) -> String {
     let mut out = String::from("# oztrace findings\n\n");
-    let _ = writeln!(out, "{}\n", super::text::headline(doc));
+    let _ = writeln!(
+        out,
+        "{} {}\n",
+        super::text::headline(doc),
+        super::text::zone_note(&view.zone)
+    );
     let mut group: Option<(&str, &str)> = None;
     for f in &doc.findings {
         if group != Some((f.severity, f.rule)) {
@@ -26,6 +31,21 @@ pub fn findings_markdown(doc: &Document) -> String {
                 f.severity.to_uppercase(),
                 escape(f.rule),
             );
+            if let Some(r) = &f.remediation {
+                let _ = writeln!(
+                    out,
+                    "Fix: {} ([{}]({})). Affected: {}\n",
+                    r.status(),
+                    escape(f.ticket),
+                    r.ticket_url,
+                    escape(r.affected)
+                );
+                if r.fixed_in.is_none() {
+                    let _ = writeln!(out, "{}\n", escape(r.fix));
+                }
+                let attach: Vec<String> = r.attach.iter().map(|a| escape(a)).collect();
+                let _ = writeln!(out, "Attach to a ticket: {}.\n", attach.join("; "));
+            }
         }
         let _ = writeln!(out, "### {} — {}\n", code(&f.entity), f.confidence);
         let _ = writeln!(out, "{}\n", escape(&f.summary));
@@ -39,11 +59,12 @@ pub fn findings_markdown(doc: &Document) -> String {
             let related: Vec<String> = f.related.iter().map(|r| code(r)).collect();
             let _ = writeln!(out, "- **Related:** {}", related.join(", "));
         }
+        let times: Vec<i64> = f.evidence.iter().filter_map(|e| e.ts_ms).collect();
         let _ = writeln!(
             out,
             "- **Seen:** {} → {} on {}",
-            f.first_seen.as_deref().unwrap_or("-"),
-            f.last_seen.as_deref().unwrap_or("-"),
+            view.zone.format_or_dash(times.iter().min().copied()),
+            view.zone.format_or_dash(times.iter().max().copied()),
             escape(&f.hosts.join(", "))
         );
         let _ = writeln!(out, "- **Fingerprint:** `{}`\n", f.fingerprint);
@@ -52,9 +73,9 @@ pub fn findings_markdown(doc: &Document) -> String {
             let _ = writeln!(
                 block,
                 "{} {} {} {}:{}  ({})\n    {}",
-                e.ts.as_deref().unwrap_or("-"),
+                view.zone.format_or_dash(e.ts_ms),
                 e.host,
-                format!("{:?}", e.role).to_lowercase(),
+                e.role_name(),
                 e.file,
                 e.line,
                 printable(&e.note),
@@ -63,6 +84,17 @@ pub fn findings_markdown(doc: &Document) -> String {
         }
         out.push_str(&fenced("text", &block));
         out.push('\n');
+        if let Some(r) = &f.remediation {
+            out.push_str("**What to do:**\n\n");
+            for (purpose, command) in &r.steps {
+                let _ = write!(out, "- {}", escape(purpose));
+                if let Some(command) = command {
+                    let _ = write!(out, ": {}", code(command));
+                }
+                out.push('\n');
+            }
+            out.push('\n');
+        }
     }
     if !doc.gaps.is_empty() {
         out.push_str("## Gaps\n\n");
@@ -205,8 +237,10 @@ mod document_tests {
 
     #[test]
     fn log_text_stays_in_code_blocks_and_prose_is_escaped() {
-        let md = findings_markdown(&fixture::document());
-        assert!(md.starts_with("# oztrace findings\n\n2 findings (2 medium).\n"));
+        let md = findings_markdown(&fixture::document(), &View::default());
+        assert!(md.starts_with(
+            "# oztrace findings\n\n2 findings (2 medium). Times are UTC (--display-tz to change).\n"
+        ));
         assert!(md.contains("## MEDIUM · resurrected-container\n"));
         assert!(md.contains("### ` container:1051 ` — confirmed"));
         assert!(md.contains("- **Related:** ` datanode:b2c7e9d4-1f6a-4c3b-8e52-7a9d0c4f6e13 `"));

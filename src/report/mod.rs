@@ -1,17 +1,23 @@
 //! Reports: the contract's JSON document and the views built on it.
 
 pub mod baseline;
+mod excerpt;
 #[cfg(test)]
 pub mod fixture;
 pub mod html;
+mod html_page;
 mod markdown;
+pub mod remediation;
 mod sarif;
 mod text;
+mod timeline;
 
+pub use sarif::{log as sarif_log, run as sarif_run};
 pub use text::{explain, kinds_table, replay_lines, rules_table, stats_json, stats_text};
 
-use crate::cli::{ColorChoice, ScanFormat};
+use crate::cli::ScanFormat;
 use crate::pipeline::Parsed;
+use crate::when::DisplayZone;
 use oztrace_analyzer::Analysis;
 use oztrace_analyzer::graph::EdgeKind;
 use oztrace_analyzer::trace::EventId;
@@ -69,8 +75,42 @@ pub struct EvidenceDoc {
     pub note: String,
     #[serde(skip)]
     pub ts_ms: Option<i64>,
+    /// Byte ranges of `text` holding the values the rule read, most telling first.
+    #[serde(skip)]
+    pub read: Vec<std::ops::Range<usize>>,
+    /// How many of the leading `read` ranges the finding's words mention (marked in HTML).
+    #[serde(skip)]
+    pub marked: usize,
     #[serde(skip)]
     event: EventId,
+}
+
+impl FindingDoc {
+    pub fn severity_rank(&self) -> oztrace_rules::Severity {
+        self.severity_rank
+    }
+}
+
+impl EvidenceDoc {
+    pub fn role_name(&self) -> &'static str {
+        role_name(self.role)
+    }
+}
+
+pub fn role_name(role: Role) -> &'static str {
+    match role {
+        Role::Cause => "cause",
+        Role::Effect => "effect",
+        Role::Context => "context",
+    }
+}
+
+/// How the views for people are shown: colour, whole evidence lines, the zone of times.
+#[derive(Debug, Clone, Default)]
+pub struct View {
+    pub color: bool,
+    pub wide: bool,
+    pub zone: DisplayZone,
 }
 
 /// A causal edge of the event graph between two evidence lines of one finding (indexes into
@@ -98,6 +138,9 @@ pub struct FindingDoc {
     pub hosts: Vec<String>,
     pub fingerprint: String,
     pub evidence: Vec<EvidenceDoc>,
+    /// What to do about it (absent for a rule the registry does not know).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub remediation: Option<remediation::RemediationDoc>,
     #[serde(skip)]
     pub links: Vec<Link>,
     #[serde(skip)]
@@ -129,6 +172,58 @@ pub struct Document {
     /// extension of the contract, absent when empty.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
+    /// What each host's logs cover, for the views for people.
+    #[serde(skip)]
+    pub hosts: Vec<HostSpan>,
+    /// The rules this scan ran.
+    #[serde(skip)]
+    pub rules_run: Vec<&'static str>,
+    /// Findings a baseline suppressed, with the baseline entry's reason.
+    #[serde(skip)]
+    pub suppressed_findings: Vec<(FindingDoc, Option<String>)>,
+}
+
+/// One host's inputs: its components, files and time range.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HostSpan {
+    pub host: String,
+    pub components: Vec<&'static str>,
+    pub files: u64,
+    pub records: u64,
+    pub first_ms: Option<i64>,
+    pub last_ms: Option<i64>,
+}
+
+impl HostSpan {
+    /// Per host, sorted by host name.
+    pub fn of(parsed: &Parsed) -> Vec<HostSpan> {
+        let mut hosts: std::collections::BTreeMap<&str, HostSpan> = Default::default();
+        for s in &parsed.streams {
+            let span = hosts.entry(&s.host).or_insert_with(|| HostSpan {
+                host: s.host.to_string(),
+                components: Vec::new(),
+                files: 0,
+                records: 0,
+                first_ms: None,
+                last_ms: None,
+            });
+            if !span.components.contains(&s.component.as_str()) {
+                span.components.push(s.component.as_str());
+                span.components.sort_unstable();
+            }
+            span.files += 1;
+            span.records += s.summary.records;
+            span.first_ms = [span.first_ms, s.summary.first_ts]
+                .into_iter()
+                .flatten()
+                .min();
+            span.last_ms = [span.last_ms, s.summary.last_ts]
+                .into_iter()
+                .flatten()
+                .max();
+        }
+        hosts.into_values().collect()
+    }
 }
 
 /// The time window of an analysis and how many typed events fell inside it.
@@ -157,12 +252,20 @@ impl Document {
             .iter()
             .map(|finding| {
                 let doc = docs(finding.rule);
+                let entity_text = finding.entity.to_string();
+                let finding_words = [finding.summary.as_str(), finding.reason.as_str()];
                 let mut evidence: Vec<EvidenceDoc> = finding
                     .evidence
                     .iter()
                     .map(|e| {
                         let event = analysis.trace.get(e.event);
+                        let fields = serde_json::to_value(&event.data).unwrap_or_default();
+                        let hints: [&[&str]; 3] =
+                            [&[e.note.as_str()], &finding_words, &[entity_text.as_str()]];
+                        let (read, marked) = excerpt::read_spans(&fields, &event.text, &hints);
                         EvidenceDoc {
+                            read,
+                            marked,
                             file: event.file.to_string(),
                             line: event.line,
                             ts: event.ts.map(format_rfc3339),
@@ -193,13 +296,20 @@ impl Document {
                 let related: BTreeSet<String> =
                     finding.related.iter().map(ToString::to_string).collect();
                 let severity = doc.map_or(oztrace_rules::Severity::Medium, |d| d.severity);
+                let entity = finding.entity.to_string();
+                let remediation = doc.map(|doc| {
+                    let entities: Vec<&str> = std::iter::once(entity.as_str())
+                        .chain(related.iter().map(String::as_str))
+                        .collect();
+                    remediation::RemediationDoc::of(doc, &entities, &evidence)
+                });
                 FindingDoc {
                     rule: finding.rule,
                     ticket: doc.map_or("", |d| d.ticket),
                     severity: severity.as_str(),
                     confidence: finding.confidence.as_str(),
                     confidence_reason: finding.reason.clone(),
-                    entity: finding.entity.to_string(),
+                    entity,
                     related: related.into_iter().collect(),
                     summary: finding.summary.clone(),
                     first_seen: first.map(format_rfc3339),
@@ -207,6 +317,7 @@ impl Document {
                     hosts: hosts.into_iter().collect(),
                     fingerprint: fingerprint(finding.rule, &finding.entity),
                     evidence,
+                    remediation,
                     links,
                     severity_rank: severity,
                     confidence_rank: finding.confidence,
@@ -249,14 +360,26 @@ impl Document {
             window: None,
             coverage: Vec::new(),
             warnings: Vec::new(),
+            hosts: Vec::new(),
+            rules_run: Vec::new(),
+            suppressed_findings: Vec::new(),
         }
     }
 
     /// Drops the findings whose fingerprint the baseline lists, counting them in `suppressed`.
+    /// SARIF keeps them, marked suppressed, with the entry's reason.
     pub fn suppress(&mut self, baseline: &baseline::Baseline) {
-        let before = self.findings.len();
-        self.findings.retain(|f| !baseline.contains(&f.fingerprint));
-        self.suppressed += (before - self.findings.len()) as u64;
+        let (known, kept): (Vec<FindingDoc>, Vec<FindingDoc>) = std::mem::take(&mut self.findings)
+            .into_iter()
+            .partition(|f| baseline.contains(&f.fingerprint));
+        self.findings = kept;
+        self.suppressed += known.len() as u64;
+        for finding in known {
+            let reason = baseline
+                .entry(&finding.fingerprint)
+                .and_then(|k| k.reason.clone());
+            self.suppressed_findings.push((finding, reason));
+        }
     }
 
     /// Whether a finding left in the report is at or above `threshold` (exit status 1).
@@ -333,7 +456,7 @@ fn causal_links(analysis: &Analysis, evidence: &[EvidenceDoc]) -> Vec<Link> {
 pub fn render_for_input(
     document: &Document,
     format: ScanFormat,
-    color: ColorChoice,
+    view: &View,
     input: &std::path::Path,
 ) -> Result<String, serde_json::Error> {
     let input = input.display().to_string();
@@ -350,7 +473,7 @@ pub fn render_for_input(
         }
         ScanFormat::Jsonl => {
             let mut out = String::new();
-            for line in render(document, format, color)?.lines() {
+            for line in render(document, format, view)?.lines() {
                 let mut value: serde_json::Value = serde_json::from_str(line)?;
                 tagged(&mut value);
                 out.push_str(&serde_json::to_string(&value)?);
@@ -358,14 +481,14 @@ pub fn render_for_input(
             }
             Ok(out)
         }
-        _ => render(document, format, color),
+        _ => render(document, format, view),
     }
 }
 
 pub fn render(
     document: &Document,
     format: ScanFormat,
-    color: ColorChoice,
+    view: &View,
 ) -> Result<String, serde_json::Error> {
     Ok(match format {
         ScanFormat::Json => {
@@ -401,8 +524,8 @@ pub fn render(
             s.push('\n');
             s
         }
-        ScanFormat::Markdown => markdown::findings_markdown(document),
-        ScanFormat::Text => text::findings_text(document, text::use_color(color)),
+        ScanFormat::Markdown => markdown::findings_markdown(document, view),
+        ScanFormat::Text => text::findings_text(document, view),
     })
 }
 
@@ -410,7 +533,7 @@ pub fn render(
 mod tests {
     use super::fixture::{self, T0};
     use super::*;
-    use crate::cli::{ColorChoice, ScanFormat};
+    use crate::cli::ScanFormat;
 
     #[test]
     fn findings_and_evidence_follow_the_contract_order() {
@@ -465,8 +588,8 @@ mod tests {
 
     #[test]
     fn json_is_byte_identical_across_builds() {
-        let a = render(&fixture::document(), ScanFormat::Json, ColorChoice::Never).unwrap();
-        let b = render(&fixture::document(), ScanFormat::Json, ColorChoice::Never).unwrap();
+        let a = render(&fixture::document(), ScanFormat::Json, &View::default()).unwrap();
+        let b = render(&fixture::document(), ScanFormat::Json, &View::default()).unwrap();
         assert_eq!(a, b);
         let value: serde_json::Value = serde_json::from_str(&a).unwrap();
         assert_eq!(value["schema"], SCHEMA);
@@ -481,7 +604,7 @@ mod tests {
 
     #[test]
     fn jsonl_is_one_finding_per_line_then_the_summary() {
-        let out = render(&fixture::document(), ScanFormat::Jsonl, ColorChoice::Never).unwrap();
+        let out = render(&fixture::document(), ScanFormat::Jsonl, &View::default()).unwrap();
         let lines: Vec<serde_json::Value> = out
             .lines()
             .map(|l| serde_json::from_str(l).unwrap())
@@ -513,7 +636,7 @@ mod tests {
         assert_eq!(doc.findings[0].rule, "dropped-actions");
         assert!(doc.fails(Confidence::Possible));
         assert!(!doc.fails(Confidence::Likely));
-        let text = render(&doc, ScanFormat::Text, ColorChoice::Never).unwrap();
+        let text = render(&doc, ScanFormat::Text, &View::default()).unwrap();
         assert!(text.starts_with("1 finding (1 medium); 1 suppressed by the baseline."));
     }
 
@@ -524,7 +647,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("baseline.json");
         std::fs::write(&path, &json).unwrap();
-        let loaded = baseline::Baseline::load(&path).unwrap();
+        let loaded = baseline::Baseline::load(&path, 0).unwrap();
         assert_eq!(loaded.schema, baseline::SCHEMA);
         let prints: Vec<&str> = loaded
             .fingerprints
@@ -537,13 +660,13 @@ mod tests {
         assert!(loaded.contains(&doc.findings[1].fingerprint));
         std::fs::write(&path, r#"{"schema": "other/v9", "fingerprints": []}"#).unwrap();
         assert!(
-            baseline::Baseline::load(&path)
+            baseline::Baseline::load(&path, 0)
                 .unwrap_err()
                 .contains("other/v9")
         );
         std::fs::write(&path, "not json").unwrap();
         assert!(
-            baseline::Baseline::load(&path)
+            baseline::Baseline::load(&path, 0)
                 .unwrap_err()
                 .contains("baseline.json")
         );
@@ -552,7 +675,7 @@ mod tests {
     #[test]
     fn text_groups_by_severity_and_rule_and_shows_why() {
         let doc = fixture::document();
-        let plain = render(&doc, ScanFormat::Text, ColorChoice::Never).unwrap();
+        let plain = render(&doc, ScanFormat::Text, &View::default()).unwrap();
         assert!(plain.starts_with("2 findings (2 medium)."));
         let dropped = plain.find("MEDIUM · dropped-actions").unwrap();
         let resurrected = plain.find("MEDIUM · resurrected-container").unwrap();
@@ -568,8 +691,17 @@ mod tests {
         assert!(plain.contains("HeartbeatEndpointTask=DEBUG"));
         // The log's own escape sequence is shown, not obeyed; no colour when off.
         assert!(!plain.contains('\x1b'));
-        let coloured = render(&doc, ScanFormat::Text, ColorChoice::Always).unwrap();
-        assert!(coloured.contains("\x1b[1;33mMEDIUM · dropped-actions"));
+        let coloured = render(
+            &doc,
+            ScanFormat::Text,
+            &View {
+                color: true,
+                ..View::default()
+            },
+        )
+        .unwrap();
+        let heading = format!("{}MEDIUM · dropped-actions", text::YELLOW.render());
+        assert!(coloured.contains(&heading), "{coloured}");
         assert!(!coloured.contains("\x1b[31mred"));
     }
 }

@@ -3,7 +3,9 @@
 //! Rules carry their documentation as help text. Each finding is a result whose location is its
 //! first cause line (the first evidence line when none is a cause), whose logical locations are
 //! its entities, whose code flow is its evidence in time order, and whose partial fingerprint is
-//! the contract's fingerprint, so dashboards track one finding across scans.
+//! the contract's fingerprint, so dashboards track one finding across scans. A rule's help
+//! carries its remediation and `helpUri` its Apache JIRA ticket; findings a baseline suppressed
+//! stay as results with `suppressions`. `scan --each` writes one log with one run per input.
 
 use super::{Document, EvidenceDoc, FindingDoc, rule_doc};
 use oztrace_rules::{Role, RuleDoc};
@@ -15,7 +17,23 @@ const SCHEMA_URI: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 /// The key of the contract's fingerprint in `partialFingerprints`.
 pub const FINGERPRINT_KEY: &str = "oztrace/v1";
 
+/// The SARIF log of one scan: one run.
 pub fn sarif(document: &Document) -> Value {
+    log(vec![run(document, None)])
+}
+
+/// A SARIF log of several runs (`scan --each`: one per input).
+pub fn log(runs: Vec<Value>) -> Value {
+    json!({
+        "$schema": SCHEMA_URI,
+        "version": VERSION,
+        "runs": runs,
+    })
+}
+
+/// One run: the rules, the findings as results (suppressed ones marked), the inputs. `input`
+/// names the analysed path of a `scan --each` run.
+pub fn run(document: &Document, input: Option<&std::path::Path>) -> Value {
     // Every registered rule, then any rule a finding names that the registry lacks.
     let mut rules: Vec<(String, Option<&'static RuleDoc>)> = oztrace_rules::registry()
         .into_iter()
@@ -31,30 +49,42 @@ pub fn sarif(document: &Document) -> Value {
         .enumerate()
         .map(|(i, (id, _))| (id.as_str(), i))
         .collect();
-    let results: Vec<Value> = document
+    let rule_index = |f: &FindingDoc| index.get(f.rule).copied().unwrap_or(0);
+    let mut results: Vec<Value> = document
         .findings
         .iter()
-        .map(|f| result(f, index.get(f.rule).copied().unwrap_or(0)))
+        .map(|f| result(f, rule_index(f)))
         .collect();
-    json!({
-        "$schema": SCHEMA_URI,
-        "version": VERSION,
-        "runs": [{
-            "tool": {"driver": {
-                "name": document.tool.name,
-                "version": document.tool.version,
-                "semanticVersion": document.tool.version,
-                "rules": rules.iter().map(|(id, doc)| rule(id, *doc)).collect::<Vec<_>>(),
-            }},
-            "results": results,
-            "invocations": [invocation(document, &index)],
-            "properties": {
-                "inputs": document.inputs,
-                "gaps": document.gaps,
-                "suppressed": document.suppressed,
-            },
-        }],
-    })
+    for (f, reason) in &document.suppressed_findings {
+        let mut suppressed = result(f, rule_index(f));
+        let mut suppression = json!({"kind": "external", "status": "accepted"});
+        if let Some(reason) = reason {
+            suppression["justification"] = json!(reason);
+        }
+        suppressed["suppressions"] = json!([suppression]);
+        results.push(suppressed);
+    }
+    let mut run = json!({
+        "tool": {"driver": {
+            "name": document.tool.name,
+            "version": document.tool.version,
+            "semanticVersion": document.tool.version,
+            "rules": rules.iter().map(|(id, doc)| rule(id, *doc)).collect::<Vec<_>>(),
+        }},
+        "results": results,
+        "invocations": [invocation(document, &index)],
+        "properties": {
+            "inputs": document.inputs,
+            "gaps": document.gaps,
+            "suppressed": document.suppressed,
+        },
+    });
+    if let Some(input) = input {
+        let input = input.display().to_string();
+        run["automationDetails"] = json!({"id": format!("oztrace/{input}")});
+        run["properties"]["input"] = json!(input);
+    }
+    run
 }
 
 fn level(severity: &str) -> &'static str {
@@ -106,6 +136,38 @@ fn rule(id: &str, doc: Option<&'static RuleDoc>) -> Value {
         "**{}** ({})\n\n**What it detects:** {}\n\n**Why it matters:** {}\n\n**Evidence and confidence:** {}\n\n**Example:**\n\n```text\n{}\n```\n",
         doc.title, doc.ticket, doc.detects, doc.why, doc.evidence, doc.example
     );
+    let r = &doc.remediation;
+    let status = r
+        .fixed_in
+        .map_or("open".to_string(), |v| format!("fixed in {v}"));
+    let steps: Vec<(&str, Option<&str>)> =
+        r.actions.iter().map(|a| (a.purpose, a.command)).collect();
+    help.push_str(&format!(
+        "\nFix: {status} ({}). Affected: {}\n{}\n\nWhat to do:\n",
+        doc.ticket, r.affected, r.fix
+    ));
+    help_markdown.push_str(&format!(
+        "\n**Fix:** {status} ([{}]({})). **Affected:** {}\n\n{}\n\n**What to do:**\n\n",
+        doc.ticket,
+        doc.ticket_url(),
+        r.affected,
+        r.fix
+    ));
+    for (purpose, command) in steps {
+        match command {
+            Some(command) => {
+                help.push_str(&format!("- {purpose}: {command}\n"));
+                help_markdown.push_str(&format!("- {purpose}: `{command}`\n"));
+            }
+            None => {
+                help.push_str(&format!("- {purpose}\n"));
+                help_markdown.push_str(&format!("- {purpose}\n"));
+            }
+        }
+    }
+    let attach = r.attach.join("; ");
+    help.push_str(&format!("\nAttach to a ticket: {attach}.\n"));
+    help_markdown.push_str(&format!("\n**Attach to a ticket:** {attach}.\n"));
     if !doc.loggers.is_empty() {
         let lines = doc.loggers.join("\n");
         help.push_str(&format!(
@@ -121,8 +183,15 @@ fn rule(id: &str, doc: Option<&'static RuleDoc>) -> Value {
         "shortDescription": {"text": doc.title},
         "fullDescription": {"text": doc.detects},
         "help": {"text": help, "markdown": help_markdown},
+        "helpUri": doc.ticket_url(),
         "defaultConfiguration": {"level": level(doc.severity.as_str())},
-        "properties": {"ticket": doc.ticket, "severity": doc.severity.as_str(), "tags": [doc.ticket]},
+        "properties": {
+            "ticket": doc.ticket,
+            "severity": doc.severity.as_str(),
+            "tags": [doc.ticket],
+            "affected": r.affected,
+            "fixedIn": r.fixed_in,
+        },
     })
 }
 
@@ -190,6 +259,9 @@ fn result(f: &FindingDoc, rule_index: usize) -> Value {
             "lastSeen": f.last_seen,
         },
     });
+    if let Some(r) = &f.remediation {
+        result["properties"]["remediation"] = json!(r);
+    }
     if !flow.is_empty() {
         result["codeFlows"] = json!([{
             "message": {"text": format!("evidence of {} in time order", f.entity)},
@@ -200,11 +272,7 @@ fn result(f: &FindingDoc, rule_index: usize) -> Value {
 }
 
 fn role(role: Role) -> &'static str {
-    match role {
-        Role::Cause => "cause",
-        Role::Effect => "effect",
-        Role::Context => "context",
-    }
+    super::role_name(role)
 }
 
 fn physical(e: &EvidenceDoc) -> Value {

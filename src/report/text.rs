@@ -1,30 +1,29 @@
 //! Plain-text views for people: findings, stats, rules, kinds, replay.
+//!
+//! Styles are anstyle's; whether they reach the terminal is decided where the text is written
+//! (`--color`, NO_COLOR, CLICOLOR_FORCE, a terminal or not: anstream).
 
-use super::Document;
-use crate::cli::ColorChoice;
-use crate::commands::time_or_dash;
+use super::{Document, FindingDoc, View, WindowDoc, excerpt};
 use crate::pipeline::Parsed;
+use crate::when::DisplayZone;
+use anstyle::{AnsiColor, Style};
 use oztrace_analyzer::Analysis;
 use oztrace_parser::entity::Entity;
 use oztrace_rules::{Rule, RuleDoc};
 use std::fmt::Write;
-use std::io::IsTerminal;
 
-/// Whether text output is coloured: `--color`, then NO_COLOR, then whether stdout is a terminal.
-pub fn use_color(choice: ColorChoice) -> bool {
-    match choice {
-        ColorChoice::Always => true,
-        ColorChoice::Never => false,
-        ColorChoice::Auto => {
-            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-                && std::io::stdout().is_terminal()
-        }
-    }
-}
+/// Characters of an evidence line shown without `--wide`.
+const EVIDENCE_BUDGET: usize = 160;
 
-fn paint(on: bool, code: &str, text: &str) -> String {
+pub const BOLD: Style = Style::new().bold();
+pub const DIM: Style = Style::new().dimmed();
+pub const RED: Style = AnsiColor::Red.on_default().bold();
+pub const YELLOW: Style = AnsiColor::Yellow.on_default().bold();
+
+/// `text` in `style` when `on`.
+pub fn paint(on: bool, style: Style, text: &str) -> String {
     if on {
-        format!("\x1b[{code}m{text}\x1b[0m")
+        format!("{style}{text}{style:#}")
     } else {
         text.to_string()
     }
@@ -64,53 +63,51 @@ pub fn headline(doc: &Document) -> String {
     line
 }
 
-pub fn findings_text(doc: &Document, color: bool) -> String {
+/// The sentence that says which zone a view's times are in.
+pub fn zone_note(zone: &DisplayZone) -> String {
+    if zone.is_utc() {
+        "Times are UTC (--display-tz to change).".to_string()
+    } else {
+        format!("Times are in {} (UTC offset shown with each).", zone.name())
+    }
+}
+
+pub fn findings_text(doc: &Document, view: &View) -> String {
+    let color = view.color;
     let mut out = String::new();
-    let _ = writeln!(out, "{}", paint(color, "1", &headline(doc)));
-    let mut current_group: Option<(&str, &str)> = None;
-    for f in &doc.findings {
-        if current_group != Some((f.severity, f.rule)) {
-            current_group = Some((f.severity, f.rule));
-            let mut heading = format!("{} · {}", f.severity.to_uppercase(), f.rule);
-            if !f.ticket.is_empty() {
-                heading.push_str(&format!(" ({})", f.ticket));
+    let _ = writeln!(
+        out,
+        "{} {}",
+        paint(color, BOLD, &headline(doc)),
+        zone_note(&view.zone)
+    );
+    let host_width = doc
+        .findings
+        .iter()
+        .flat_map(|f| f.evidence.iter().map(|e| e.host.chars().count()))
+        .max()
+        .unwrap_or(0)
+        .max(4);
+    let mut group_start = 0;
+    while group_start < doc.findings.len() {
+        let first = &doc.findings[group_start];
+        let group_end = doc.findings[group_start..]
+            .iter()
+            .position(|f| (f.severity, f.rule) != (first.severity, first.rule))
+            .map_or(doc.findings.len(), |n| group_start + n);
+        rule_heading(&mut out, first, color);
+        for f in &doc.findings[group_start..group_end] {
+            finding(&mut out, f, view, host_width);
+        }
+        if let Some(r) = &first.remediation
+            && !r.attach.is_empty()
+        {
+            let _ = writeln!(out, "\n  {}", paint(color, BOLD, "Attach to a ticket:"));
+            for item in &r.attach {
+                let _ = writeln!(out, "    - {item}");
             }
-            let code = if f.severity == "high" || f.severity == "critical" {
-                "1;31"
-            } else {
-                "1;33"
-            };
-            let _ = writeln!(out, "\n{}", paint(color, code, &heading));
         }
-        let _ = writeln!(
-            out,
-            "\n  {} [{}]",
-            paint(color, "1", &printable(&f.entity)),
-            f.confidence
-        );
-        let _ = writeln!(out, "    {}", printable(&f.summary));
-        let _ = writeln!(
-            out,
-            "    why {}: {}",
-            f.confidence,
-            printable(&f.confidence_reason)
-        );
-        if !f.related.is_empty() {
-            let _ = writeln!(out, "    related: {}", printable(&f.related.join(", ")));
-        }
-        for e in &f.evidence {
-            let _ = writeln!(
-                out,
-                "    {:<24} {:<8} {:<7} {}:{}  {}",
-                e.ts.as_deref().unwrap_or("-"),
-                e.host,
-                format!("{:?}", e.role).to_lowercase(),
-                e.file,
-                e.line,
-                paint(color, "2", &printable(&e.note)),
-            );
-            let _ = writeln!(out, "        {}", truncate(&printable(&e.text), 200));
-        }
+        group_start = group_end;
     }
     let i = &doc.inputs;
     let _ = writeln!(
@@ -152,6 +149,79 @@ fn coverage_text(out: &mut String, doc: &Document) {
     }
 }
 
+fn rule_heading(out: &mut String, f: &FindingDoc, color: bool) {
+    let mut heading = format!("{} · {}", f.severity.to_uppercase(), f.rule);
+    if !f.ticket.is_empty() {
+        heading.push_str(&format!(" ({})", f.ticket));
+    }
+    let style = if f.severity == "high" || f.severity == "critical" {
+        RED
+    } else {
+        YELLOW
+    };
+    let _ = writeln!(out, "\n{}", paint(color, style, &heading));
+    if let Some(r) = &f.remediation {
+        let _ = writeln!(out, "  fix: {} · {}", r.status(), r.ticket_url);
+        let _ = writeln!(out, "  affected: {}", r.affected);
+        if r.fixed_in.is_none() {
+            let _ = writeln!(out, "  {}", r.fix);
+        }
+    }
+}
+
+fn finding(out: &mut String, f: &FindingDoc, view: &View, host_width: usize) {
+    let color = view.color;
+    let _ = writeln!(
+        out,
+        "\n  {} [{}]",
+        paint(color, BOLD, &printable(&f.entity)),
+        f.confidence
+    );
+    let _ = writeln!(out, "    {}", printable(&f.summary));
+    let _ = writeln!(
+        out,
+        "    why {}: {}",
+        f.confidence,
+        printable(&f.confidence_reason)
+    );
+    if !f.related.is_empty() {
+        let _ = writeln!(out, "    related: {}", printable(&f.related.join(", ")));
+    }
+    let time_width = f
+        .evidence
+        .iter()
+        .map(|e| view.zone.format_or_dash(e.ts_ms).len())
+        .max()
+        .unwrap_or(1);
+    for e in &f.evidence {
+        let _ = writeln!(
+            out,
+            "    {:<time_width$}  {:<host_width$}  {:<7}  {}:{}  {}",
+            view.zone.format_or_dash(e.ts_ms),
+            printable(&e.host),
+            e.role_name(),
+            printable(&e.file),
+            e.line,
+            paint(color, DIM, &printable(&e.note)),
+        );
+        let text = if view.wide {
+            e.text.clone()
+        } else {
+            excerpt::cut(&e.text, &e.read, EVIDENCE_BUDGET)
+        };
+        let _ = writeln!(out, "        {}", printable(&text));
+    }
+    if let Some(r) = &f.remediation {
+        let _ = writeln!(out, "    {}", paint(color, BOLD, "What to do:"));
+        for (purpose, command) in &r.steps {
+            let _ = writeln!(out, "      - {purpose}");
+            if let Some(command) = command {
+                let _ = writeln!(out, "          $ {}", paint(color, BOLD, command));
+            }
+        }
+    }
+}
+
 /// Log text with control characters (escape sequences a log line may carry) made visible, so
 /// the terminal shows the line instead of obeying it.
 pub(super) fn printable(s: &str) -> String {
@@ -173,6 +243,14 @@ fn truncate(s: &str, max: usize) -> String {
         let mut t: String = s.chars().take(max).collect();
         t.push('…');
         t
+    }
+}
+
+/// A table's header line in bold (the writer strips styles when colour is off).
+fn paint_header(table: String) -> String {
+    match table.split_once('\n') {
+        Some((header, rest)) => format!("{}\n{rest}", paint(true, BOLD, header)),
+        None => table,
     }
 }
 
@@ -203,7 +281,7 @@ fn table(header: &[&str], rows: &[Vec<String>]) -> String {
     out
 }
 
-pub fn stats_text(parsed: &Parsed) -> String {
+pub fn stats_text(parsed: &Parsed, zone: &DisplayZone, window: Option<&WindowDoc>) -> String {
     let rows: Vec<Vec<String>> = parsed
         .streams
         .iter()
@@ -218,8 +296,8 @@ pub fn stats_text(parsed: &Parsed) -> String {
                 s.unrecognized.to_string(),
                 format!(
                     "{} .. {}",
-                    time_or_dash(s.summary.first_ts),
-                    time_or_dash(s.summary.last_ts)
+                    zone.format_or_dash(s.summary.first_ts),
+                    zone.format_or_dash(s.summary.last_ts)
                 ),
             ]
         })
@@ -237,6 +315,15 @@ pub fn stats_text(parsed: &Parsed) -> String {
         ],
         &rows,
     );
+    if let Some(w) = window {
+        let _ = writeln!(
+            out,
+            "\nCounts and time ranges are of the records from {} to {}.",
+            w.since.as_deref().unwrap_or("the start"),
+            w.until.as_deref().unwrap_or("the end")
+        );
+    }
+    let _ = writeln!(out, "{}", zone_note(zone));
     let info: u64 = parsed.streams.iter().map(|s| s.info_records).sum();
     let info_typed: u64 = parsed.streams.iter().map(|s| s.info_typed).sum();
     let _ = writeln!(
@@ -305,7 +392,7 @@ fn percent(part: u64, whole: u64) -> String {
     }
 }
 
-pub fn stats_json(parsed: &Parsed) -> String {
+pub fn stats_json(parsed: &Parsed, window: Option<&WindowDoc>) -> String {
     let files: Vec<serde_json::Value> = parsed
         .streams
         .iter()
@@ -334,12 +421,15 @@ pub fn stats_json(parsed: &Parsed) -> String {
             })
         })
         .collect();
-    let doc = serde_json::json!({
+    let mut doc = serde_json::json!({
         "schema": "oztrace.stats/v1",
         "files": files,
         "unreadable": parsed.unreadable,
         "skipped": parsed.skipped,
     });
+    if let Some(w) = window {
+        doc["window"] = serde_json::json!(w);
+    }
     format!(
         "{}\n",
         serde_json::to_string_pretty(&doc).unwrap_or_default()
@@ -362,7 +452,10 @@ pub fn rules_table(rules: &[&'static dyn Rule]) -> String {
     if rows.is_empty() {
         return "No rules are registered in this build.\n".to_string();
     }
-    let mut out = table(&["rule", "ticket", "severity", "what it finds"], &rows);
+    let mut out = paint_header(table(
+        &["rule", "ticket", "severity", "what it finds"],
+        &rows,
+    ));
     out.push_str("\n`oztrace explain RULE` shows a rule's evidence and the loggers it needs.\n");
     out
 }
@@ -371,16 +464,60 @@ pub fn explain(doc: &RuleDoc) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{} ({}, severity {})\n",
-        doc.id,
-        doc.ticket,
-        doc.severity.as_str()
+        "{}\n",
+        paint(
+            true,
+            BOLD,
+            &format!(
+                "{} ({}, severity {})",
+                doc.id,
+                doc.ticket,
+                doc.severity.as_str()
+            )
+        )
     );
     let _ = writeln!(out, "{}\n", doc.title);
     let _ = writeln!(out, "What it detects:\n{}\n", doc.detects);
     let _ = writeln!(out, "Why it matters:\n{}\n", doc.why);
     let _ = writeln!(out, "Evidence and confidence:\n{}\n", doc.evidence);
     let _ = writeln!(out, "Example:\n{}\n", doc.example);
+    if !doc.settings.is_empty() {
+        out.push_str(
+            "Settings it reads (from --set KEY=VALUE, else ozone-site.xml in the bundle, else the default):\n\n",
+        );
+        for s in doc.settings {
+            let _ = writeln!(
+                out,
+                "{} = {}\n    default from: {}\n    used for: {}",
+                s.key, s.default, s.default_from, s.used_for
+            );
+        }
+        out.push('\n');
+    }
+    let r = &doc.remediation;
+    let _ = writeln!(
+        out,
+        "Fix: {} ({})\nAffected: {}\n{}\n",
+        r.fixed_in
+            .map_or("open".to_string(), |v| format!("fixed in {v}")),
+        doc.ticket_url(),
+        r.affected,
+        r.fix
+    );
+    out.push_str(
+        "What to do about a finding ({container}, {datanode}, … are the finding's own in reports):\n",
+    );
+    for action in r.actions {
+        let _ = writeln!(out, "  - {}", action.purpose);
+        if let Some(command) = action.command {
+            let _ = writeln!(out, "      $ {command}");
+        }
+    }
+    out.push_str("Attach to a ticket:\n");
+    for item in r.attach {
+        let _ = writeln!(out, "  - {item}");
+    }
+    out.push('\n');
     if doc.loggers.is_empty() {
         out.push_str("It needs no logger above the default INFO level.\n");
     } else {
@@ -392,17 +529,13 @@ pub fn explain(doc: &RuleDoc) -> String {
             let _ = writeln!(out, "{line}");
         }
     }
-    out.push_str(&needs_and_settings(doc));
+    out.push_str(&needs(doc));
     out
 }
 
-/// The logs a rule reads and the settings it takes (`--set KEY=VALUE`, `ozone-site.xml`).
-fn needs_and_settings(doc: &RuleDoc) -> String {
-    let mut out = String::from(
-        "
-Logs it reads:
-",
-    );
+/// The logs a rule reads, for the report's coverage.
+fn needs(doc: &RuleDoc) -> String {
+    let mut out = String::from("\nLogs it reads:\n");
     for need in doc.needs {
         let components: Vec<&str> = need.components.iter().map(|c| c.as_str()).collect();
         let kind = if need.required {
@@ -411,16 +544,6 @@ Logs it reads:
             "optional"
         };
         let _ = writeln!(out, "  {} ({}), {kind}", need.what, components.join(" or "));
-    }
-    if !doc.settings.is_empty() {
-        out.push_str(
-            "
-Settings it reads (--set KEY=VALUE, or ozone-site.xml in the inputs):
-",
-        );
-        for setting in doc.settings {
-            let _ = writeln!(out, "  {} (default {})", setting.key, setting.default);
-        }
     }
     out
 }
@@ -438,14 +561,14 @@ pub fn kinds_table() -> String {
             ]
         })
         .collect();
-    table(
+    paint_header(table(
         &["kind", "log", "level", "class", "releases", "template"],
         &rows,
-    )
+    ))
 }
 
 /// `oztrace replay --entity`: one line per event of the entity, with its machines' states.
-pub fn replay_lines(analysis: &Analysis, entity: &Entity) -> String {
+pub fn replay_lines(analysis: &Analysis, entity: &Entity, zone: &DisplayZone) -> String {
     let mut out = String::new();
     // Events that name the entity, and events a machine tied to it by other means (a
     // `TrackedNode@hash` resolved to its datanode), in trace order.
@@ -484,7 +607,7 @@ pub fn replay_lines(analysis: &Analysis, entity: &Entity) -> String {
         let _ = writeln!(
             out,
             "{} {:<10} {:<34} {:<40} {}:{}",
-            time_or_dash(e.ts),
+            zone.format_or_dash(e.ts),
             e.host,
             e.kind(),
             if steps.is_empty() {

@@ -510,7 +510,7 @@ pub const KINDS: &[KindInfo] = &[
     kind(
         "om_allocate_block_failed",
         "om",
-        "org.apache.hadoop.ozone.om.request.key.OMAllocateBlockRequest",
+        "org.apache.hadoop.ozone.om.request.key.OMAllocateBlockRequest (2.0.0–2.1.0 FSO: OMAllocateBlockRequestWithFSO, its own logger)",
         "ERROR",
         "1.4–HEAD",
         ALLOCATE_FAILED,

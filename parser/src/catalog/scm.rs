@@ -432,6 +432,13 @@ catalogue! {
         "getTerm is invoked when not leader." => notice,
     "scm_safe_mode_status", "org.apache.hadoop.hdds.scm.ha", "SCMContext", "INFO", "scm.md 2.1",
         "Update SafeModeStatus from {} to {}." => ha_notice,
+    // ---- HddsServerUtil.startupShutdownMessage through the starter's logger (not in scm.md): the
+    // banner's `/****`, `STARTUP_MSG: Starting StorageContainerManager`, `host = …` lines follow
+    // as continuation lines; read at ozone-2.0.0 (line 700/731) to ozone-2.2.0 (794/825)
+    "scm_started", "org.apache.hadoop.hdds.scm.server", "StorageContainerManagerStarter", "INFO", "not in scm.md: HddsServerUtil.startupShutdownMessage",
+        "STARTUP_MSG:" => notice,
+    "scm_shutdown", "org.apache.hadoop.hdds.scm.server", "StorageContainerManagerStarter", "INFO", "not in scm.md: HddsServerUtil.startupShutdownMessage",
+        "SHUTDOWN_MSG:" => notice,
     // ---- §2.1 SCMHAManagerImpl, service status
     "scm_startup_role", "org.apache.hadoop.hdds.scm.ha", "SCMHAManagerImpl", "INFO", "scm.md 2.1",
         " scm role is {} peers {}" =>

@@ -536,3 +536,61 @@ fn om_debug_key_info_ties_blocks_even_by_leaf_name() {
         }]
     );
 }
+
+/// `line` moved from 2026-08-18 to `day`.
+fn on(day: &str, line: String) -> String {
+    line.replacen("2026-08-18", day, 1)
+}
+
+/// The writer that never leaves its first block (issue 13): OM sees its CREATE_FILE, the
+/// auto-commit 7d16h later with the default limits, and its failing close that evening.
+#[test]
+fn first_block_writer_over_a_week_with_default_limits_is_confirmed() {
+    // clientID >> 16 = 2026-08-04 11:23:06.990, the CREATE_FILE below.
+    let session = "117036979716096041";
+    let out = run_with(
+        &[
+            om(on("2026-08-04", create("11:23:07"))),
+            om(on("2026-08-12", auto_commit("03:41:21", 1_536))),
+            om(on(
+                "2026-08-12",
+                writer_close_fails("21:17:33", 218_061_447, session),
+            )),
+        ],
+        &Settings::default(),
+        &LoggingCoverage::default(),
+    );
+    assert_eq!(confidence(&out), Some(Confidence::Confirmed));
+    let reason = &out.findings[0].reason;
+    assert!(
+        reason.contains(
+            "7d16h after the last audited renewal, within hard limit + one cleanup interval"
+        ),
+        "{reason}"
+    );
+    assert!(reason.contains("hard limit 7d (default)"), "{reason}");
+    let roles: Vec<Role> = out.findings[0].evidence.iter().map(|e| e.role).collect();
+    assert_eq!(roles, vec![Role::Cause, Role::Context, Role::Effect]);
+}
+
+/// Same key, user and ip, a far larger dataSize: but the failing clientID opened its session
+/// half an hour before the auto-committed session's CREATE_FILE (a stale older session whose
+/// open key expired), so it is not that writer.
+#[test]
+fn an_older_session_of_the_same_writer_failing_after_the_auto_commit_is_silent() {
+    let older = "117036849561600003"; // >> 16 = 2026-08-04 10:50:00
+    let out = run_with(
+        &[
+            om(on("2026-08-04", create("10:50:00"))),
+            om(on("2026-08-04", create("11:23:07"))),
+            om(on("2026-08-12", auto_commit("03:41:21", 4_096))),
+            om(on(
+                "2026-08-13",
+                writer_close_fails("11:46:02", 41_903_223, older),
+            )),
+        ],
+        &Settings::default(),
+        &LoggingCoverage::default(),
+    );
+    assert_eq!(confidence(&out), None);
+}

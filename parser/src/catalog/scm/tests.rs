@@ -41,6 +41,8 @@ fn values() -> Vec<Vec<String>> {
             "SafeModeStatus{safeModeStatus=true, preCheckPassed=false}",
             "SafeModeStatus{safeModeStatus=false, preCheckPassed=true}",
         ]),
+        s(&[]),
+        s(&[]),
         s(&["FOLLOWER", "[1c0d…|scm1.example.com:9894]"]),
         s(&["SCMBlockDeletingService", "RUNNING"]),
         s(&["ReplicationManager", "RUNNING"]),
@@ -205,10 +207,35 @@ fn every_template_types_in_file_console_and_compose_layouts() {
     assert_eq!(seen, registered, "every kind is produced and registered");
     for k in KINDS {
         assert!(
-            !k.class.is_empty() && k.catalogue.starts_with("scm.md"),
+            !k.class.is_empty()
+                && (k.catalogue.starts_with("scm.md")
+                    || k.catalogue.starts_with("not in scm.md: ")),
             "{k:?}"
         );
     }
+}
+
+/// The start and shutdown banners (`HddsServerUtil.startupShutdownMessage`): one record each, the
+/// banner lines attached as continuation lines.
+#[test]
+fn startup_and_shutdown_banners_are_one_record_each() {
+    let text = "\
+2026-10-06 09:50:40,118 [shutdown-hook-0] INFO org.apache.hadoop.hdds.scm.server.StorageContainerManagerStarter: SHUTDOWN_MSG: \n\
+/************************************************************\n\
+SHUTDOWN_MSG: Shutting down StorageContainerManager at scm1.example.com/10.20.0.11\n\
+************************************************************/\n\
+2026-10-06 09:51:02,604 [main] INFO org.apache.hadoop.hdds.scm.server.StorageContainerManagerStarter: STARTUP_MSG: \n\
+/************************************************************\n\
+STARTUP_MSG: Starting StorageContainerManager\n\
+STARTUP_MSG:        host = scm1.example.com/10.20.0.11\n\
+************************************************************/\n";
+    let records = read(text);
+    let kinds: Vec<&str> = records
+        .iter()
+        .map(|r| typed(r, Component::Scm).data.kind())
+        .collect();
+    assert_eq!(kinds, vec!["scm_shutdown", "scm_started"]);
+    assert_eq!(records[1].continuation_lines, 4);
 }
 
 #[test]

@@ -1,0 +1,206 @@
+//! `events --sort time`: the recorded trace in time order across files, in bounded memory.
+//!
+//! Records arrive stream by stream (file order). Each is written as its JSON line with a sort
+//! key: the latest time seen so far in its file (so a record without a time, or with a time
+//! earlier than the line before it, stays after that line: the contract keeps input order within
+//! a file; records before a file's first time take that time; files with no time at all go
+//! last), then its arrival number, so that equal times keep input order. This is a merge of the
+//! files by time. Lines are held up to a memory budget,
+//! then sorted and spilled to a temporary file as a run; at the end the runs are merged (one
+//! open reader per run, a heap of their heads).
+
+use crate::Failure;
+use oztrace_parser::event::Event;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::io::{BufRead, BufReader, BufWriter, Seek, SeekFrom, Write};
+
+/// JSON held in memory before a sorted run is spilled to disk.
+const DEFAULT_BUDGET: usize = 64 << 20;
+
+/// A line with its sort key: (time, arrival).
+type Keyed = (i64, u64, String);
+
+pub struct TimeSorter {
+    budget: usize,
+    held: Vec<Keyed>,
+    held_bytes: usize,
+    runs: Vec<std::fs::File>,
+    arrivals: u64,
+}
+
+impl Default for TimeSorter {
+    fn default() -> Self {
+        TimeSorter::with_budget(DEFAULT_BUDGET)
+    }
+}
+
+impl TimeSorter {
+    pub fn with_budget(budget: usize) -> TimeSorter {
+        TimeSorter {
+            budget,
+            held: Vec::new(),
+            held_bytes: 0,
+            runs: Vec::new(),
+            arrivals: 0,
+        }
+    }
+
+    /// Adds one stream's events, in their file order.
+    pub fn push_stream<'a>(
+        &mut self,
+        events: impl IntoIterator<Item = &'a Event>,
+    ) -> Result<(), Failure> {
+        let events: Vec<&Event> = events.into_iter().collect();
+        let mut placed = events.iter().find_map(|e| e.ts).unwrap_or(i64::MAX);
+        for event in events {
+            placed = placed.max(event.ts.unwrap_or(placed));
+            let line = serde_json::to_string(event)
+                .map_err(|e| Failure::Internal(format!("writing events: {e}")))?;
+            self.held_bytes += line.len() + 32;
+            self.held.push((placed, self.arrivals, line));
+            self.arrivals += 1;
+            if self.held_bytes >= self.budget {
+                self.spill()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Sorts the held lines and writes them to a temporary file as one run.
+    fn spill(&mut self) -> Result<(), Failure> {
+        let fail = |e: std::io::Error| {
+            Failure::Internal(format!("writing a temporary file for --sort time: {e}"))
+        };
+        self.held.sort_unstable_by_key(|(ts, n, _)| (*ts, *n));
+        let mut file = tempfile::tempfile().map_err(fail)?;
+        {
+            let mut out = BufWriter::new(&mut file);
+            for (ts, n, line) in self.held.drain(..) {
+                // JSON escapes tabs and newlines inside strings: a line holds neither raw.
+                writeln!(out, "{ts}\t{n}\t{line}").map_err(fail)?;
+            }
+            out.flush().map_err(fail)?;
+        }
+        file.seek(SeekFrom::Start(0)).map_err(fail)?;
+        self.runs.push(file);
+        self.held_bytes = 0;
+        Ok(())
+    }
+
+    /// How many runs went to disk.
+    #[cfg(test)]
+    fn spilled_runs(&self) -> usize {
+        self.runs.len()
+    }
+
+    /// Writes every line in time order.
+    pub fn finish(mut self, out: &mut dyn Write) -> Result<(), Failure> {
+        let fail = |e: std::io::Error| crate::output::write_failure("events", e);
+        if self.runs.is_empty() {
+            self.held.sort_unstable_by_key(|(ts, n, _)| (*ts, *n));
+            for (_, _, line) in &self.held {
+                out.write_all(line.as_bytes()).map_err(fail)?;
+                out.write_all(b"\n").map_err(fail)?;
+            }
+            return out.flush().map_err(fail);
+        }
+        if !self.held.is_empty() {
+            self.spill()?;
+        }
+        let mut readers: Vec<BufReader<std::fs::File>> =
+            self.runs.drain(..).map(BufReader::new).collect();
+        let mut heap: BinaryHeap<Reverse<Keyed>> = BinaryHeap::new();
+        let next = |reader: &mut BufReader<std::fs::File>| -> Result<Option<Keyed>, Failure> {
+            let mut line = String::new();
+            if reader.read_line(&mut line).map_err(fail)? == 0 {
+                return Ok(None);
+            }
+            let bad = || Failure::Internal("a temporary run of --sort time is corrupt".into());
+            let mut parts = line.trim_end_matches('\n').splitn(3, '\t');
+            let ts = parts.next().and_then(|t| t.parse().ok()).ok_or_else(bad)?;
+            let n = parts.next().and_then(|t| t.parse().ok()).ok_or_else(bad)?;
+            let json = parts.next().ok_or_else(bad)?.to_string();
+            Ok(Some((ts, n, json)))
+        };
+        // Arrival numbers are unique, so a head identifies its run through this map.
+        let mut run_of = std::collections::HashMap::new();
+        for (run, reader) in readers.iter_mut().enumerate() {
+            if let Some(head) = next(reader)? {
+                run_of.insert(head.1, run);
+                heap.push(Reverse(head));
+            }
+        }
+        while let Some(Reverse((_, n, line))) = heap.pop() {
+            out.write_all(line.as_bytes()).map_err(fail)?;
+            out.write_all(b"\n").map_err(fail)?;
+            let run = run_of.remove(&n).unwrap_or_default();
+            if let Some(head) = next(&mut readers[run])? {
+                run_of.insert(head.1, run);
+                heap.push(Reverse(head));
+            }
+        }
+        out.flush().map_err(fail)
+    }
+}
+
+/// Every row of `streams` (each in its file order) in time order, placed as `TimeSorter`
+/// places them, for the tables (CSV, Parquet) that hold every event anyway.
+pub fn time_order<'a>(streams: &[Vec<crate::export::Row<'a>>]) -> Vec<crate::export::Row<'a>> {
+    let mut keyed: Vec<(i64, usize, crate::export::Row<'a>)> = Vec::new();
+    for rows in streams {
+        let mut placed = rows.iter().find_map(|(_, e)| e.ts).unwrap_or(i64::MAX);
+        for &row in rows {
+            placed = placed.max(row.1.ts.unwrap_or(placed));
+            keyed.push((placed, keyed.len(), row));
+        }
+    }
+    keyed.sort_unstable_by_key(|(ts, n, _)| (*ts, *n));
+    keyed.into_iter().map(|(_, _, row)| row).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::fixture;
+
+    fn times(out: &[u8]) -> Vec<(Option<String>, u64)> {
+        String::from_utf8(out.to_vec())
+            .unwrap()
+            .lines()
+            .map(|l| {
+                let v: serde_json::Value = serde_json::from_str(l).unwrap();
+                (
+                    v["ts"].as_str().map(str::to_string),
+                    v["line"].as_u64().unwrap(),
+                )
+            })
+            .collect()
+    }
+
+    /// Two streams read one after the other, their times interleaved: memory-only and spilled
+    /// runs give the same time order, untimed lines after the line before them.
+    #[test]
+    fn streams_interleave_by_time_in_memory_and_through_spilled_runs() {
+        let events = fixture::analysis().trace.events;
+        // Stream A: T0 (1234), untimed (78), T0+3000 (1300); stream B: T0+500 (77), T0+1200 (9).
+        let a = [&events[0], &events[3], &events[4]];
+        let b = [&events[1], &events[2]];
+        let mut expected = None;
+        for budget in [usize::MAX, 1] {
+            let mut sorter = TimeSorter::with_budget(budget);
+            sorter.push_stream(a).unwrap();
+            sorter.push_stream(b).unwrap();
+            let spilled = sorter.spilled_runs();
+            let mut out = Vec::new();
+            sorter.finish(&mut out).unwrap();
+            let order: Vec<u64> = times(&out).into_iter().map(|(_, line)| line).collect();
+            assert_eq!(order, [1234, 78, 77, 9, 1300], "budget {budget}");
+            if budget == 1 {
+                assert!(spilled >= 4, "every line went to its own run: {spilled}");
+            }
+            assert!(expected.is_none_or(|e: Vec<u64>| e == order));
+            expected = Some(order);
+        }
+    }
+}
