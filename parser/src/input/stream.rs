@@ -267,18 +267,13 @@ fn decoder<'a>(codec: Compression, raw: Box<dyn Read + 'a>) -> io::Result<Box<dy
 
 /// A zip archive that is not a file on disk, read into memory up to [`MAX_SPOOLED_ZIP_BYTES`].
 fn spool(reader: Box<dyn Read + '_>) -> io::Result<Vec<u8>> {
-    let mut bytes = Vec::new();
-    reader
-        .take(MAX_SPOOLED_ZIP_BYTES + 1)
-        .read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX_SPOOLED_ZIP_BYTES {
-        return Err(io::Error::other(format!(
+    read_at_most(reader, MAX_SPOOLED_ZIP_BYTES, || {
+        format!(
             "zip archive inside another stream larger than {} MiB: not read (name the .zip \
              file itself as an argument)",
             MAX_SPOOLED_ZIP_BYTES >> 20
-        )));
-    }
-    Ok(bytes)
+        )
+    })
 }
 
 /// Reads a zip archive's members as a tar archive's are read (see [`read_archive`]).
@@ -434,17 +429,12 @@ fn read_archive(
 
 /// Reads a GNU long name or pax extension, refusing one over [`MAX_TAR_HEADER_BYTES`].
 fn read_header_extension(entry: &mut impl Read) -> io::Result<Vec<u8>> {
-    let mut data = Vec::new();
-    entry
-        .take(MAX_TAR_HEADER_BYTES + 1)
-        .read_to_end(&mut data)?;
-    if data.len() as u64 > MAX_TAR_HEADER_BYTES {
-        return Err(io::Error::other(format!(
+    read_at_most(entry, MAX_TAR_HEADER_BYTES, || {
+        format!(
             "a tar header extension (GNU long name or pax record) larger than {} KiB",
             MAX_TAR_HEADER_BYTES >> 10
-        )));
-    }
-    Ok(data)
+        )
+    })
 }
 
 /// One archive member: a log or nested archive (read as a stream), a configuration file, or
@@ -502,15 +492,27 @@ fn normalize_member(raw: &str) -> String {
 
 /// Reads a configuration file whole, refusing one larger than [`MAX_CONFIG_BYTES`].
 pub(crate) fn read_config(reader: impl Read) -> io::Result<String> {
-    let mut bytes = Vec::new();
-    reader.take(MAX_CONFIG_BYTES + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX_CONFIG_BYTES {
-        return Err(io::Error::other(format!(
+    let bytes = read_at_most(reader, MAX_CONFIG_BYTES, || {
+        format!(
             "configuration file larger than {} MiB, not read",
             MAX_CONFIG_BYTES >> 20
-        )));
-    }
+        )
+    })?;
     Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// Reads to the end, refusing more than `limit` bytes with the reason `too_large` gives.
+fn read_at_most(
+    reader: impl Read,
+    limit: u64,
+    too_large: impl FnOnce() -> String,
+) -> io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    reader.take(limit + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(io::Error::other(too_large()));
+    }
+    Ok(bytes)
 }
 
 /// Reads up to `n` bytes and returns them with a reader that yields them again, then the rest.
