@@ -25,7 +25,7 @@
 //! of order (Loki newest first, elasticdump unordered): records are put back in collector-time
 //! order within a bounded window before their lines are joined into records.
 
-use crate::record::{DETECTION_LINES, Lines, Outer, Record, Splitter};
+use crate::record::{DETECTION_LINES, Lines, Outer, Record, Splitter, not_kept_mark};
 use crate::source::{Level, component_from_service, hint_from_path};
 use crate::time::parse_rfc3339_nanos;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
@@ -44,7 +44,7 @@ struct SourceCache {
 /// Records put back in time order at once; an export longer than this is ordered per window.
 const REORDER_WINDOW: usize = 32_768;
 /// A single JSON value (a search response, a pretty-printed record) larger than this is not read.
-const MAX_VALUE_BYTES: usize = 256 << 20;
+pub(crate) const MAX_VALUE_BYTES: usize = 256 << 20;
 
 /// A JSON input format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -150,21 +150,34 @@ pub(crate) fn read(head: Vec<(String, u64)>, lines: &mut Lines<'_>, splitter: &m
     };
     let mut framer = ValueFramer::default();
     let mut line_no = 0u64;
-    for (line, not_kept) in &head {
-        line_no += 1;
-        splitter.count_not_kept(*not_kept);
+    let mut feed = |line_no: u64, line: &str, not_kept: u64, splitter: &mut Splitter<'_>| {
+        let marked;
+        let line = if not_kept > 0 {
+            marked = format!("{line}{}", not_kept_mark(not_kept));
+            &marked
+        } else {
+            line
+        };
         if let Some((start, value)) = framer.push(line_no, line) {
             reader.decode(start, &value, splitter);
         }
+        if not_kept > 0 {
+            splitter.count_not_kept(not_kept);
+            // The value cannot close on a line that was cut: it ends here, and the next line
+            // starts afresh.
+            if let Some((start, rest)) = framer.finish() {
+                reader.decode(start, &rest, splitter);
+            }
+        }
+    };
+    for (line, not_kept) in &head {
+        line_no += 1;
+        feed(line_no, line, *not_kept, splitter);
     }
     drop(head);
-    while let Some(line) = lines.next_line() {
+    while let Some((line, not_kept)) = lines.next_line() {
         line_no += 1;
-        let value = framer.push(line_no, &line);
-        splitter.count_not_kept(lines.not_kept);
-        if let Some((start, value)) = value {
-            reader.decode(start, &value, splitter);
-        }
+        feed(line_no, &line, not_kept, splitter);
     }
     if let Some((start, rest)) = framer.finish() {
         reader.decode(start, &rest, splitter);
@@ -288,10 +301,13 @@ impl ValueFramer {
         None
     }
 
-    /// A value still open at the end of the stream.
+    /// A value still open: at the end of the stream, or after a line that was cut.
     fn finish(&mut self) -> Option<(u64, String)> {
-        (self.depth > 0 && !self.buf.is_empty())
-            .then(|| (self.start, std::mem::take(&mut self.buf)))
+        let open = self.depth > 0 && !self.buf.is_empty();
+        self.depth = 0;
+        self.in_string = false;
+        self.escaped = false;
+        open.then(|| (self.start, std::mem::take(&mut self.buf)))
     }
 }
 
@@ -469,7 +485,7 @@ impl Reader {
                     key,
                     not_kept,
                 } => splitter.push_record(record, Some(key), not_kept),
-                ItemKind::Other { text } => splitter.orphan(item.line, &text, None, false),
+                ItemKind::Other { text } => splitter.push_other(item.line, &text),
             }
         }
     }

@@ -25,6 +25,10 @@ const MAX_CONTINUATION_BYTES: usize = 64 * 1024;
 /// Bytes kept of one line: memory follows this, not the input (a file without a newline, a
 /// gigabyte line). The rest is counted and the record marked truncated.
 pub const MAX_LINE_BYTES: usize = 256 * 1024;
+/// Bytes kept of a line that starts a JSON value: a shipper's record or a search response on one
+/// line is read whole up to the JSON reader's cap on a value; the log lines inside it are then
+/// held to [`MAX_LINE_BYTES`].
+const MAX_JSON_LINE_BYTES: usize = crate::json::MAX_VALUE_BYTES;
 /// The last continuation line of a record whose continuation went past its cap.
 const CONTINUATION_NOT_KEPT: &str = "[… continuation not kept]";
 
@@ -161,10 +165,10 @@ pub fn read_records(
     let mut head_bytes = 0;
     while head.len() < DETECTION_LINES && head_bytes < DETECTION_BYTES {
         match lines.next_line() {
-            Some(line) => {
+            Some((line, not_kept)) => {
                 let line = line.into_owned();
                 head_bytes += line.len();
-                head.push((line, lines.not_kept));
+                head.push((line, not_kept));
             }
             None => break,
         }
@@ -174,6 +178,16 @@ pub fn read_records(
     if crate::json::sniff(&head_lines) {
         crate::json::read(head, &mut lines, &mut splitter);
     } else {
+        // Text lines that looked like JSON values were read further than a text line is kept.
+        for (line, not_kept) in &mut head {
+            let mut cut = String::new();
+            let more = keep_at_most(&mut cut, line, MAX_LINE_BYTES);
+            if more > 0 {
+                *line = cut;
+                *not_kept += more;
+            }
+        }
+        let head_lines: Vec<&str> = head.iter().map(|(line, _)| line.as_str()).collect();
         splitter.start(&head_lines, None);
         for (line, not_kept) in &head {
             if !splitter.try_skip(line.as_bytes(), *not_kept) {
@@ -181,6 +195,8 @@ pub fn read_records(
             }
         }
         while let Some((raw, not_kept)) = lines.next_bytes() {
+            let kept = raw.len().min(MAX_LINE_BYTES);
+            let (raw, not_kept) = (&raw[..kept], not_kept + (raw.len() - kept) as u64);
             // Skipped lines are dropped before any other work, UTF-8 validation included.
             if !splitter.try_skip(raw, not_kept) {
                 splitter.push_text(&text_of(raw), not_kept);
@@ -190,8 +206,17 @@ pub fn read_records(
     (splitter.finish(), lines.error)
 }
 
+/// Whether a line's first bytes start a JSON value: `{`, after a JSON-seq record separator or
+/// the `[` and `,` of a JSON array.
+fn starts_json_value(bytes: &[u8]) -> bool {
+    bytes
+        .iter()
+        .find(|b| !matches!(b, b'\x1e' | b'[' | b',') && !b.is_ascii_whitespace())
+        == Some(&b'{')
+}
+
 /// ` [… N bytes not kept]`: the end of a line cut at [`MAX_LINE_BYTES`].
-fn not_kept_mark(bytes: u64) -> String {
+pub(crate) fn not_kept_mark(bytes: u64) -> String {
     format!(" [… {bytes} bytes not kept]")
 }
 
@@ -207,12 +232,10 @@ fn keep_at_most(kept: &mut String, text: &str, cap: usize) -> u64 {
 }
 
 /// Physical lines of a stream, without their terminators, in one reused buffer that keeps at
-/// most [`MAX_LINE_BYTES`] of a line.
+/// most [`MAX_LINE_BYTES`] of a line, or [`MAX_JSON_LINE_BYTES`] of one that starts a JSON value.
 pub(crate) struct Lines<'r> {
     reader: &'r mut dyn BufRead,
     buf: Vec<u8>,
-    /// Bytes of the last line read but not kept.
-    pub(crate) not_kept: u64,
     pub(crate) error: Option<io::Error>,
 }
 
@@ -221,14 +244,15 @@ impl<'r> Lines<'r> {
         Lines {
             reader,
             buf: Vec::with_capacity(512),
-            not_kept: 0,
             error: None,
         }
     }
 
-    /// The next line; `None` at the end or after a read error (kept in `error`).
-    pub(crate) fn next_line(&mut self) -> Option<Cow<'_, str>> {
-        self.next_bytes().map(|(bytes, _)| text_of(bytes))
+    /// The next line and how many bytes of it were not kept; `None` at the end or after a read
+    /// error (kept in `error`).
+    pub(crate) fn next_line(&mut self) -> Option<(Cow<'_, str>, u64)> {
+        self.next_bytes()
+            .map(|(bytes, not_kept)| (text_of(bytes), not_kept))
     }
 
     /// The next line's bytes and how many bytes of it were not kept; `None` at the end or after
@@ -238,7 +262,8 @@ impl<'r> Lines<'r> {
             return None;
         }
         self.buf.clear();
-        self.not_kept = 0;
+        let mut not_kept = 0u64;
+        let mut cap = MAX_LINE_BYTES;
         let mut read_any = false;
         loop {
             let available = match self.reader.fill_buf() {
@@ -260,9 +285,19 @@ impl<'r> Lines<'r> {
                 Some(at) => (at + 1, true),
                 None => (available.len(), false),
             };
-            let keep = used.min(MAX_LINE_BYTES.saturating_sub(self.buf.len()));
+            if self.buf.len() + used > cap
+                && cap == MAX_LINE_BYTES
+                && starts_json_value(if self.buf.is_empty() {
+                    available
+                } else {
+                    &self.buf
+                })
+            {
+                cap = MAX_JSON_LINE_BYTES;
+            }
+            let keep = used.min(cap.saturating_sub(self.buf.len()));
             self.buf.extend_from_slice(&available[..keep]);
-            self.not_kept += (used - keep) as u64;
+            not_kept += (used - keep) as u64;
             self.reader.consume(used);
             if done {
                 break;
@@ -271,7 +306,7 @@ impl<'r> Lines<'r> {
         while matches!(self.buf.last(), Some(b'\n' | b'\r')) {
             self.buf.pop();
         }
-        Some((&self.buf, self.not_kept))
+        Some((&self.buf, not_kept))
     }
 }
 
@@ -398,18 +433,41 @@ impl<'a> Splitter<'a> {
         self.push_line(line_no, &marked, None, true);
     }
 
-    /// The line (or lines, when a collector joined them with `\n`) a JSON record carries.
+    /// The line (or lines, when a collector joined them with `\n`) a JSON record carries, each
+    /// kept up to [`MAX_LINE_BYTES`].
     pub(crate) fn push_wrapped(&mut self, line_no: u64, text: &str, outer: &Outer) {
         let mut parts = text.split('\n');
         if let Some(first) = parts.next() {
-            self.push_line(line_no, first.trim_end_matches('\r'), Some(outer), false);
+            let (first, cut) = self.capped(first.trim_end_matches('\r'));
+            self.push_line(line_no, &first, Some(outer), cut);
         }
         for more in parts {
             let more = more.trim_end_matches('\r');
             if !more.is_empty() {
-                self.attach_or_orphan(line_no, Some(&outer.key), more, Some(outer), false);
+                let (more, cut) = self.capped(more);
+                self.attach_or_orphan(line_no, Some(&outer.key), &more, Some(outer), cut);
             }
         }
+    }
+
+    /// A JSON value that holds no record oztrace knows: a headerless record of its text, kept
+    /// up to [`MAX_LINE_BYTES`].
+    pub(crate) fn push_other(&mut self, line_no: u64, text: &str) {
+        let (text, cut) = self.capped(text);
+        self.orphan(line_no, &text, None, cut);
+    }
+
+    /// `text` up to [`MAX_LINE_BYTES`], with the mark and count of what was not kept, and
+    /// whether it was cut.
+    fn capped<'t>(&mut self, text: &'t str) -> (Cow<'t, str>, bool) {
+        if text.len() <= MAX_LINE_BYTES {
+            return (Cow::Borrowed(text), false);
+        }
+        let mut kept = String::with_capacity(MAX_LINE_BYTES + 32);
+        let not_kept = keep_at_most(&mut kept, text, MAX_LINE_BYTES);
+        kept.push_str(&not_kept_mark(not_kept));
+        self.summary.bytes_not_kept += not_kept;
+        (Cow::Owned(kept), true)
     }
 
     /// A record a JSON layout wrote whole; `not_kept` bytes of its continuation were past the cap.
@@ -1166,6 +1224,35 @@ java.io.IOException: boom
         assert_eq!(kept, [(1, "keep one", 0), (5, "keep two", 0)]);
         assert_eq!((summary.records, summary.skipped, summary.lines), (3, 1, 5));
         assert_eq!(summary.continuation_lines, 2);
+    }
+
+    #[test]
+    fn skipped_lines_are_held_to_the_line_cap_and_counted() {
+        let mut text = b"2026-08-20 14:12:03,551 [main] INFO a.b.C: keep one\n".to_vec();
+        text.extend_from_slice(b"2026-08-20 14:12:03,552 [main] INFO a.b.C: SKIP ");
+        text.extend(std::iter::repeat_n(b'x', 3 * MAX_LINE_BYTES));
+        text.extend_from_slice(b"\n\tat a long frame ");
+        text.extend(std::iter::repeat_n(b'y', 2 * MAX_LINE_BYTES));
+        text.extend_from_slice(b"\n2026-08-20 14:12:03,553 [main] INFO a.b.C: keep two\n");
+        let longest = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let seen = Arc::clone(&longest);
+        let options = ReadOptions {
+            skip: Some(Skip(Arc::new(move |line: &[u8]| {
+                seen.fetch_max(line.len(), std::sync::atomic::Ordering::Relaxed);
+                line.windows(4).any(|w| w == b"SKIP")
+            }))),
+            ..ReadOptions::default()
+        };
+        let mut records = Vec::new();
+        let (summary, error) =
+            read_records(&mut text.as_slice(), &options, &mut |r| records.push(r));
+        assert!(error.is_none());
+        let kept: Vec<&str> = records.iter().map(|r| r.message.as_str()).collect();
+        assert_eq!(kept, ["keep one", "keep two"]);
+        assert_eq!((summary.skipped, summary.continuation_lines), (1, 1));
+        assert!(longest.load(std::sync::atomic::Ordering::Relaxed) <= MAX_LINE_BYTES);
+        assert_eq!(summary.truncated_records, 1);
+        assert!(summary.bytes_not_kept >= (5 * MAX_LINE_BYTES - 2 * MAX_LINE_BYTES) as u64);
     }
 
     #[test]
