@@ -909,6 +909,21 @@ mod tests {
     use crate::report::fixture;
 
     #[test]
+    fn an_input_that_failed_inside_oztrace_is_the_internal_error_status() {
+        let unreadable = oztrace_parser::input::Unreadable {
+            path: "dn1/ozone-datanode.log".into(),
+            reason: "x".into(),
+        };
+        let mut parsed = Parsed {
+            unreadable: vec![unreadable.clone()],
+            ..Parsed::default()
+        };
+        assert_eq!(input_exit(&parsed), exit::UNREADABLE);
+        parsed.errors.push(unreadable);
+        assert_eq!(input_exit(&parsed), exit::INTERNAL);
+    }
+
+    #[test]
     fn scan_status_follows_the_contract_order() {
         let mut document = fixture::document();
         // The fixture's findings: one possible, one confirmed.

@@ -341,6 +341,19 @@ impl Parsed {
         self.streams.iter().map(|s| s.bytes).sum()
     }
 
+    /// What the reports list under `unreadable`, by path: the inputs that could not be read and
+    /// those whose reading failed inside oztrace, in the one shape (`{"file", "path", "reason"}`).
+    pub fn all_unreadable(&self) -> Vec<Unreadable> {
+        let mut all: Vec<Unreadable> = self
+            .unreadable
+            .iter()
+            .chain(&self.errors)
+            .cloned()
+            .collect();
+        all.sort_by(|a, b| (&a.path, &a.reason).cmp(&(&b.path, &b.reason)));
+        all
+    }
+
     /// Takes every stream's events, one buffer per stream in input order.
     pub fn take_events(&mut self) -> Vec<Vec<Event>> {
         self.streams

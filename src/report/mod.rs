@@ -50,13 +50,7 @@ pub struct ReportInputs {
 impl ReportInputs {
     pub fn from_parsed(parsed: &Parsed) -> ReportInputs {
         // Inputs whose reading failed inside oztrace are listed with the unreadable ones.
-        let mut unreadable: Vec<Unreadable> = parsed
-            .unreadable
-            .iter()
-            .chain(&parsed.errors)
-            .cloned()
-            .collect();
-        unreadable.sort_by(|a, b| (&a.path, &a.reason).cmp(&(&b.path, &b.reason)));
+        let unreadable = parsed.all_unreadable();
         ReportInputs {
             files: parsed.streams.len() as u64,
             bytes: parsed.bytes(),
@@ -590,6 +584,41 @@ mod tests {
         );
         // Gap lists are sorted.
         assert_eq!(doc.gaps[0].hosts, ["dn1", "dn2"]);
+    }
+
+    #[test]
+    fn an_input_that_failed_inside_oztrace_is_listed_as_unreadable_ones_are() {
+        let parsed = oztrace_analyzer::load::Parsed {
+            unreadable: vec![Unreadable {
+                path: "dn3/ozone.log.gz".into(),
+                reason: "corrupt gzip stream".into(),
+            }],
+            errors: vec![Unreadable {
+                path: "dn1/ozone-datanode.log".into(),
+                reason: "internal error while reading: boom".into(),
+            }],
+            ..Default::default()
+        };
+        let inputs = serde_json::to_value(ReportInputs::from_parsed(&parsed)).unwrap();
+        let stats: serde_json::Value =
+            serde_json::from_str(&text::stats_json(&parsed, None)).unwrap();
+        for unreadable in [&inputs["unreadable"], &stats["unreadable"]] {
+            assert_eq!(
+                unreadable[0],
+                serde_json::json!({
+                    "file": "dn1/ozone-datanode.log",
+                    "path": "dn1/ozone-datanode.log",
+                    "reason": "internal error while reading: boom",
+                })
+            );
+            assert_eq!(unreadable[1]["file"], "dn3/ozone.log.gz");
+        }
+        let zone = crate::when::DisplayZone::parse("UTC").unwrap();
+        let stats = text::stats_text(&parsed, &zone, None);
+        assert!(
+            stats
+                .contains("unreadable: dn1/ozone-datanode.log: internal error while reading: boom")
+        );
     }
 
     #[test]

@@ -355,7 +355,7 @@ pub fn stats_text(parsed: &Parsed, zone: &DisplayZone, window: Option<&WindowDoc
         }
     }
     out.push_str(&truncated_lines(parsed));
-    for u in &parsed.unreadable {
+    for u in &parsed.all_unreadable() {
         let _ = writeln!(out, "unreadable: {}: {}", u.path, u.reason);
     }
     for s in &parsed.skipped {
@@ -424,7 +424,7 @@ pub fn stats_json(parsed: &Parsed, window: Option<&WindowDoc>) -> String {
     let mut doc = serde_json::json!({
         "schema": "oztrace.stats/v1",
         "files": files,
-        "unreadable": parsed.unreadable,
+        "unreadable": parsed.all_unreadable(),
         "skipped": parsed.skipped,
     });
     if let Some(w) = window {
