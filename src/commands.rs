@@ -5,6 +5,7 @@ use crate::cli::{
     InputArgs, ManArgs, ReplayArgs, ScanArgs, ScanFormat, SortOrder, StatsArgs, StatsFormat,
 };
 use crate::dataset::{self, Dataset};
+use crate::output::{OutputFile, emit_bytes, refuse_inputs_as_outputs, warn, write_failure};
 use crate::report::baseline::Baseline;
 use crate::report::{self, ReportInputs, View};
 use crate::when::{Bound, DisplayZone, now_ms, parse_time_bound};
@@ -15,14 +16,13 @@ use oztrace_analyzer::load::{
     Keep, Parsed, Progress, ReadConfig, Stage, StreamOutcome, Window, in_order,
     read_inputs_streaming,
 };
-use oztrace_analyzer::{LoadOptions, Loaded, ReplayOptions};
+use oztrace_analyzer::{Analysis, LoadOptions, Loaded, ReplayOptions};
 use oztrace_parser::event::Event;
 use oztrace_parser::input::ConfigKind;
 use oztrace_parser::layout::Layout;
 use oztrace_parser::source::Component;
 use oztrace_parser::time::{TimeZones, format_rfc3339};
 use oztrace_rules::{Confidence, Context, LoggingCoverage, Rule, Settings};
-use std::fs::File;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -53,9 +53,7 @@ pub fn run(cli: Cli) -> Result<u8, Failure> {
         Command::Completions(args) => {
             let mut script = Vec::new();
             clap_complete::generate(args.shell, &mut Cli::command(), "oztrace", &mut script);
-            std::io::stdout()
-                .write_all(&script)
-                .map_err(|e| Failure::Internal(format!("writing the completion script: {e}")))?;
+            emit_bytes(&script)?;
             Ok(exit::OK)
         }
         Command::Man(args) => man(args),
@@ -74,7 +72,7 @@ fn print_styled(text: &str) -> Result<(), Failure> {
     let mut out = anstream::stdout().lock();
     out.write_all(text.as_bytes())
         .and_then(|()| out.flush())
-        .map_err(|e| Failure::Internal(format!("writing the output: {e}")))
+        .map_err(|e| write_failure("to standard output", e))
 }
 
 fn display_zone(display: &DisplayArgs) -> Result<DisplayZone, Failure> {
@@ -83,13 +81,12 @@ fn display_zone(display: &DisplayArgs) -> Result<DisplayZone, Failure> {
 
 /// `oztrace man`: the main page on standard output, or every page into `--dir`.
 fn man(args: ManArgs) -> Result<u8, Failure> {
-    let fail = |e: std::io::Error| Failure::Internal(format!("writing the man page: {e}"));
     let Some(dir) = args.dir else {
         let mut page = Vec::new();
         clap_mangen::Man::new(Cli::command())
             .render(&mut page)
-            .map_err(fail)?;
-        std::io::stdout().write_all(&page).map_err(fail)?;
+            .map_err(|e| Failure::Internal(format!("rendering the man page: {e}")))?;
+        emit_bytes(&page)?;
         return Ok(exit::OK);
     };
     std::fs::create_dir_all(&dir)
@@ -112,9 +109,11 @@ fn read_streaming(
     on_stream: &mut dyn FnMut(&mut StreamOutcome),
 ) -> Result<Parsed, Failure> {
     let config = read_config(input, keep)?;
-    Ok(with_progress(&input.paths, config, |config| {
+    let mut parsed = with_progress(&input.paths, config, |config| {
         read_inputs_streaming(&input.paths, config, on_stream)
-    }))
+    });
+    nothing_to_scan(&input.paths, &mut parsed);
+    Ok(parsed)
 }
 
 /// Reads and analyses the inputs (`scan`, `replay`).
@@ -128,7 +127,7 @@ fn load(
     let read = read_config(input, Keep::Typed)?;
     // Without a progress bar, no inputs to measure for one (`scan --each` runs several at once).
     let paths: &[PathBuf] = if progress { &input.paths } else { &[] };
-    Ok(with_progress(paths, read, |read| {
+    let mut loaded = with_progress(paths, read, |read| {
         oztrace_analyzer::load(
             &input.paths,
             &LoadOptions {
@@ -139,7 +138,9 @@ fn load(
                 prefilter,
             },
         )
-    }))
+    });
+    nothing_to_scan(&input.paths, &mut loaded.parsed);
+    Ok(loaded)
 }
 
 /// Threads by default: every core.
@@ -159,7 +160,7 @@ fn read_config(input: &InputArgs, keep: Keep) -> Result<ReadConfig, Failure> {
     for path in &input.paths {
         if path.as_os_str() != "-" && !path.exists() {
             // A missing argument is still analysed around: it is reported as unreadable.
-            eprintln!("oztrace: {}: no such file or directory", path.display());
+            warn(&format!("{}: no such file or directory", path.display()));
         }
     }
     Ok(ReadConfig {
@@ -169,6 +170,9 @@ fn read_config(input: &InputArgs, keep: Keep) -> Result<ReadConfig, Failure> {
         jobs,
         progress: None,
         skip: None,
+        limits: oztrace_parser::input::Limits {
+            max_expand: input.max_expand,
+        },
     })
 }
 
@@ -210,6 +214,27 @@ fn with_progress<T>(
     });
     bar.finish_and_clear();
     result
+}
+
+/// No log stream at all in the inputs is not "no findings": each argument that could be read
+/// is listed as unreadable, `nothing to scan` (exit 3).
+fn nothing_to_scan(paths: &[PathBuf], parsed: &mut Parsed) {
+    if !parsed.streams.is_empty() {
+        return;
+    }
+    let skipped = match parsed.skipped.len() {
+        0 => String::new(),
+        n => format!(" ({n} files skipped by their names: see `oztrace stats`)"),
+    };
+    for path in paths {
+        let display = path.to_string_lossy().into_owned();
+        if !parsed.unreadable.iter().any(|u| u.path == display) {
+            parsed.unreadable.push(oztrace_parser::input::Unreadable {
+                path: display,
+                reason: format!("nothing to scan: no log files found{skipped}"),
+            });
+        }
+    }
 }
 
 /// A progress bar on standard error for large inputs read from a terminal session: a bar over
@@ -277,9 +302,11 @@ impl DiskSize {
         } else if meta.is_file() {
             self.bytes += meta.len();
             let name = path.to_string_lossy();
-            if [".gz", ".tgz", ".zst", ".zstd"]
-                .iter()
-                .any(|ext| name.ends_with(ext))
+            if [
+                ".gz", ".tgz", ".zst", ".zstd", ".bz2", ".xz", ".lz4", ".zip",
+            ]
+            .iter()
+            .any(|ext| name.ends_with(ext))
             {
                 self.compressed_bytes += meta.len();
             }
@@ -300,41 +327,70 @@ fn input_exit(parsed: &Parsed) -> u8 {
 
 fn warn_unreadable(parsed: &Parsed) {
     for line in unreadable_warnings(parsed) {
-        eprintln!("{line}");
+        warn(&line);
     }
 }
 
-/// The standard-error lines that name the inputs that could not be read.
+/// The standard-error lines (after `oztrace: `) that name the inputs that could not be read.
 fn unreadable_warnings(parsed: &Parsed) -> Vec<String> {
     let unreadable = parsed
         .unreadable
         .iter()
-        .map(|item| format!("oztrace: cannot read {}: {}", item.path, item.reason));
+        .map(|item| format!("cannot read {}: {}", item.path, item.reason));
     let errors = parsed
         .errors
         .iter()
-        .map(|item| format!("oztrace: {}: {}", item.path, item.reason));
+        .map(|item| format!("{}: {}", item.path, item.reason));
     unreadable.chain(errors).collect()
 }
 
-fn settings(parsed: &Parsed, overrides: &[String]) -> Result<Settings, Failure> {
+/// `--set KEY=VALUE` pairs, each checked against the settings the rules read (exit 2 on an
+/// unknown key or a bad value, before anything is read).
+fn overrides(items: &[String]) -> Result<Vec<(String, String)>, Failure> {
+    items
+        .iter()
+        .map(|item| {
+            let (key, value) = item
+                .split_once('=')
+                .ok_or_else(|| Failure::Usage(format!("--set `{item}`: expected KEY=VALUE")))?;
+            let (key, value) = (key.trim(), value.trim());
+            oztrace_rules::check_setting(key, value)
+                .map_err(|e| Failure::Usage(format!("--set {e}")))?;
+            Ok((key.to_string(), value.to_string()))
+        })
+        .collect()
+}
+
+/// The settings of `ozone-site.xml` files in the inputs, then `--set`. A value of a setting the
+/// rules read that does not parse is left out with a warning naming the file and key: the
+/// default applies, and the report says so.
+fn settings(parsed: &Parsed, overrides: &[(String, String)]) -> (Settings, Vec<String>) {
     let mut settings = Settings::default();
+    let mut warnings = Vec::new();
     for config in parsed
         .configs
         .iter()
         .filter(|c| c.kind == ConfigKind::OzoneSiteXml)
     {
         for (key, value) in &config.properties {
+            if let Some(doc) = oztrace_rules::setting_doc(key)
+                && let Err(e) = doc.parse(value)
+            {
+                let instead = if overrides.iter().any(|(k, _)| k == key) {
+                    "--set gives it".to_string()
+                } else {
+                    format!("the default {} applies", doc.default)
+                };
+                warnings.push(format!("{}: {key}: {e}; {instead}", config.display));
+                continue;
+            }
             settings.set(key, value, &config.display);
         }
     }
-    for item in overrides {
-        let (key, value) = item
-            .split_once('=')
-            .ok_or_else(|| Failure::Usage(format!("--set `{item}`: expected KEY=VALUE")))?;
-        settings.set(key.trim(), value.trim(), "--set");
+    for (key, value) in overrides {
+        settings.set(key, value, "--set");
     }
-    Ok(settings)
+    (settings, warnings)
 }
 
 fn logging_coverage(parsed: &Parsed) -> LoggingCoverage {
@@ -391,11 +447,12 @@ fn selected_rules(args: &ScanArgs) -> Vec<&'static dyn Rule> {
 /// with nothing analysed.
 struct ScanPlan {
     rules: Vec<&'static dyn Rule>,
+    settings: Vec<(String, String)>,
     window: Window,
     view: View,
     baseline: Option<Baseline>,
-    report: Option<(PathBuf, File)>,
-    write_baseline: Option<(PathBuf, File)>,
+    report: Option<OutputFile>,
+    write_baseline: Option<OutputFile>,
 }
 
 fn plan(args: &ScanArgs) -> Result<ScanPlan, Failure> {
@@ -412,17 +469,22 @@ fn plan(args: &ScanArgs) -> Result<ScanPlan, Failure> {
         .map(|path| Baseline::load(path, now_ms()))
         .transpose()
         .map_err(Failure::Usage)?;
-    let create = |flag: &str, path: &Option<PathBuf>| {
-        path.as_ref()
-            .map(|p| {
-                File::create(p)
-                    .map(|f| (p.clone(), f))
-                    .map_err(|e| Failure::Usage(format!("{flag} {}: {e}", p.display())))
-            })
+    let outputs: Vec<(&str, &Path)> = [
+        ("--report", &args.report),
+        ("--write-baseline", &args.write_baseline),
+    ]
+    .into_iter()
+    .filter_map(|(flag, path)| Some((flag, path.as_deref()?)))
+    .collect();
+    refuse_inputs_as_outputs(&args.input.paths, &outputs)?;
+    let create = |flag: &'static str, path: &Option<PathBuf>| {
+        path.as_deref()
+            .map(|p| OutputFile::create(flag, p))
             .transpose()
     };
     Ok(ScanPlan {
         rules,
+        settings: overrides(&args.settings)?,
         window,
         view,
         baseline,
@@ -482,6 +544,7 @@ fn scan(args: ScanArgs) -> Result<u8, Failure> {
     let mut total = EachTotal::default();
     let mut runs = Vec::new();
     let mut stopped: Option<Failure> = None;
+    let mut stdout_closed = false;
     let mut deliver = |(i, analysed): (usize, Result<Analysed, Failure>)| {
         if stopped.is_some() {
             return;
@@ -494,14 +557,14 @@ fn scan(args: ScanArgs) -> Result<u8, Failure> {
                 warnings,
             }) => {
                 for line in warnings {
-                    eprintln!("{line}");
+                    warn(&line);
                 }
                 let code = settle(&args, &plan, &mut document, inputs);
                 (code, Some(document))
             }
             // A bundle that failed inside oztrace is named, and the others are still analysed.
             Err(Failure::Internal(message)) => {
-                eprintln!("oztrace: internal error: {message}");
+                warn(&format!("internal error: {message}"));
                 if let Some((dataset, ids)) = &mut dataset {
                     let error = format!("internal error: {message}");
                     let failed = dataset::Outcome::Failed {
@@ -526,9 +589,16 @@ fn scan(args: ScanArgs) -> Result<u8, Failure> {
                 };
                 dataset.add(&ids[i], path, scanned);
             }
-            if let Err(failure) = each_output(&args, &plan, path, &document, &mut runs) {
-                stopped = Some(failure);
-                return;
+            if !stdout_closed {
+                match each_output(&args, &plan, path, &document, &mut runs) {
+                    Ok(()) => {}
+                    // The dataset is the run's product: a closed pipe ends only the reports.
+                    Err(Failure::OutputClosed) if dataset.is_some() => stdout_closed = true,
+                    Err(failure) => {
+                        stopped = Some(failure);
+                        return;
+                    }
+                }
             }
         }
         worst = match (worst, code) {
@@ -546,6 +616,9 @@ fn scan(args: ScanArgs) -> Result<u8, Failure> {
     if let Some((dataset, _)) = dataset {
         dataset.finish()?;
     }
+    if stdout_closed {
+        return Ok(worst);
+    }
     if args.format == ScanFormat::Sarif {
         let log = report::sarif_log(runs);
         write_stdout(&format!(
@@ -560,7 +633,7 @@ fn scan(args: ScanArgs) -> Result<u8, Failure> {
     match args.format {
         ScanFormat::Text => write_stdout(&format!("\n== total: {line}\n"))?,
         ScanFormat::Markdown => write_stdout(&format!("\n**Total:** {line}\n"))?,
-        _ => eprintln!("oztrace: total: {line}"),
+        _ => warn(&format!("total: {line}")),
     }
     Ok(worst)
 }
@@ -670,7 +743,7 @@ fn write_stdout(text: &str) -> Result<(), Failure> {
     stdout
         .write_all(text.as_bytes())
         .and_then(|()| stdout.flush())
-        .map_err(|e| Failure::Internal(format!("writing the report: {e}")))
+        .map_err(|e| write_failure("the report", e))
 }
 
 /// `--since` / `--until` of the input options, read in the `--tz` default zone; a usage error
@@ -728,7 +801,7 @@ fn analyse(
     let prefilter = !args.no_prefilter && events.is_none();
     let progress = !args.each;
     let Loaded { parsed, analysis } = load(input, plan.window, args.retain, prefilter, progress)?;
-    let settings = settings(&parsed, &args.settings)?;
+    let (settings, setting_warnings) = settings(&parsed, &plan.settings);
     let logging = logging_coverage(&parsed);
     let context = Context {
         analysis: &analysis,
@@ -741,15 +814,20 @@ fn analyse(
     document.window = window_doc(&plan.window, analysis.trace.events.len() as u64);
     document.hosts = report::HostSpan::of(&parsed);
     document.rules_run = plan.rules.iter().map(|r| r.doc().id).collect();
+    document.coverage = rule_coverage(&plan.rules, &parsed, &analysis);
     if let Some((bundle, file)) = events {
         let rows: Vec<crate::export::Row> =
             analysis.trace.events.iter().map(|e| (bundle, e)).collect();
         dataset::writer::write_events(file, &rows)?;
     }
+    let warnings = (setting_warnings.iter().cloned())
+        .chain(unreadable_warnings(&parsed))
+        .collect();
+    document.warnings = setting_warnings;
     Ok(Analysed {
         document,
         inputs: input_exit(&parsed),
-        warnings: unreadable_warnings(&parsed),
+        warnings,
     })
 }
 
@@ -778,18 +856,18 @@ fn scan_one(
         inputs,
         warnings,
     } = analyse(args, input, plan, None)?;
-    if let Some((path, file)) = &mut plan.write_baseline {
+    if let Some(file) = plan.write_baseline.take() {
         let json = Baseline::of(&document)
             .to_json()
             .map_err(|e| Failure::Internal(format!("building the baseline: {e}")))?;
-        write_file(path, file, &json)?;
+        file.write_and_commit(json.as_bytes())?;
     }
     let code = settle(args, plan, &mut document, inputs);
-    if let Some((path, file)) = &mut plan.report {
-        write_file(path, file, &report::html::page(&document, &plan.view.zone))?;
+    if let Some(file) = plan.report.take() {
+        file.write_and_commit(report::html::page(&document, &plan.view.zone).as_bytes())?;
     }
     for line in warnings {
-        eprintln!("{line}");
+        warn(&line);
     }
     Ok((code, document))
 }
@@ -807,10 +885,29 @@ fn scan_status(inputs: u8, document: &report::Document, threshold: Confidence) -
     }
 }
 
-fn write_file(path: &Path, file: &mut File, contents: &str) -> Result<(), Failure> {
-    file.write_all(contents.as_bytes())
-        .and_then(|()| file.flush())
-        .map_err(|e| Failure::Internal(format!("writing {}: {e}", path.display())))
+/// Which selected rules the logs let run: the (host, component) pairs of the streams, and of the
+/// typed events (compose and mixed streams carry several components).
+fn rule_coverage(
+    rules: &[&'static dyn Rule],
+    parsed: &Parsed,
+    analysis: &Analysis,
+) -> Vec<oztrace_rules::coverage::Coverage> {
+    let mut seen: std::collections::BTreeSet<(&str, Component)> = parsed
+        .streams
+        .iter()
+        .filter(|s| s.summary.records > 0)
+        .map(|s| (&*s.host, s.component))
+        .collect();
+    seen.extend(
+        analysis
+            .trace
+            .events
+            .iter()
+            .map(|e| (&*e.host, e.component)),
+    );
+    let present = seen.into_iter().map(|(h, c)| (h.to_string(), c)).collect();
+    let docs: Vec<_> = rules.iter().map(|r| r.doc()).collect();
+    oztrace_rules::coverage::coverage(&docs, &present)
 }
 
 /// `events --all` keeps every record, `events` the typed ones.
@@ -826,6 +923,14 @@ fn events(args: EventsArgs) -> Result<u8, Failure> {
     if args.format == EventsFormat::Parquet && args.output.is_none() {
         return Err(Failure::Usage("--format parquet needs -o FILE".into()));
     }
+    if let Some(path) = &args.output {
+        refuse_inputs_as_outputs(&args.input.paths, &[("-o", path)])?;
+    }
+    let mut output = args
+        .output
+        .as_deref()
+        .map(|path| OutputFile::create("-o", path))
+        .transpose()?;
     let window = window_of(&args.input)?;
     let by_time = match args.sort {
         Some(order) => order == SortOrder::Time,
@@ -869,15 +974,14 @@ fn events(args: EventsArgs) -> Result<u8, Failure> {
         } else {
             tagged.into_iter().flatten().collect()
         };
-        crate::export::write_table(&rows, args.format, args.output.as_deref())?;
+        let target = output.as_ref().map(OutputFile::temp_path);
+        crate::export::write_table(&rows, args.format, target)?;
+        output.map(OutputFile::commit).transpose()?;
         return Ok(code);
     }
-    let mut out: Box<dyn Write> = match &args.output {
+    let mut out: Box<dyn Write + '_> = match &mut output {
         None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
-        Some(path) => Box::new(std::io::BufWriter::new(
-            std::fs::File::create(path)
-                .map_err(|e| Failure::Usage(format!("{}: {e}", path.display())))?,
-        )),
+        Some(file) => Box::new(std::io::BufWriter::new(file.writer())),
     };
     // JSON Lines stream out as each file is read (or into the time sorter); only OM audit
     // streams wait until the end, since every OM writes the same audit line and the copies merge
@@ -914,6 +1018,8 @@ fn events(args: EventsArgs) -> Result<u8, Failure> {
         }
         None => crate::export::write_jsonl(audit.iter().flatten(), &mut *out)?,
     }
+    drop(out);
+    output.map(OutputFile::commit).transpose()?;
     warn_unreadable(&parsed);
     Ok(input_exit(&parsed))
 }
@@ -985,6 +1091,21 @@ mod tests {
     use super::*;
     use crate::report::baseline::Baseline;
     use crate::report::fixture;
+
+    #[test]
+    fn an_input_that_failed_inside_oztrace_is_the_internal_error_status() {
+        let unreadable = oztrace_parser::input::Unreadable {
+            path: "dn1/ozone-datanode.log".into(),
+            reason: "x".into(),
+        };
+        let mut parsed = Parsed {
+            unreadable: vec![unreadable.clone()],
+            ..Parsed::default()
+        };
+        assert_eq!(input_exit(&parsed), exit::UNREADABLE);
+        parsed.errors.push(unreadable);
+        assert_eq!(input_exit(&parsed), exit::INTERNAL);
+    }
 
     #[test]
     fn scan_status_follows_the_contract_order() {

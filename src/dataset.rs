@@ -101,6 +101,14 @@ const GAP: &[Column] = &[
     column("hosts", Kind::TextList),
 ];
 
+const COVERAGE: &[Column] = &[
+    column("rule", Kind::Text),
+    column("status", Kind::Text),
+    column("needs", Kind::TextList),
+    column("missing", Kind::TextList),
+    column("hosts_missing", Kind::TextList),
+];
+
 pub const BUNDLES: Table = Table {
     name: "bundles",
     partition: Some("bundle"),
@@ -123,6 +131,8 @@ pub const BUNDLES: Table = Table {
         column("findings", Kind::Int),
         column("suppressed", Kind::Int),
         column("gaps", Kind::StructList(GAP)),
+        column("coverage", Kind::StructList(COVERAGE)),
+        column("warnings", Kind::TextList),
     ],
 };
 
@@ -222,14 +232,22 @@ fn path_parts(path: &Path) -> Vec<String> {
 const ARCHIVE_EXTENSIONS: &[&str] = &[
     ".tar.zstd",
     ".tar.bz2",
+    ".tar.lz4",
     ".tar.zst",
     ".tar.gz",
     ".tar.xz",
-    ".tgz",
+    ".zstd",
+    ".tbz2",
     ".tar",
+    ".tbz",
+    ".tgz",
+    ".txz",
     ".zip",
     ".zst",
+    ".bz2",
+    ".lz4",
     ".gz",
+    ".xz",
 ];
 
 /// A partition folder's name, `column=value`, with the characters Hive and Spark escape
@@ -441,6 +459,19 @@ fn rows_of(bundle: &str, path: &Path, outcome: Outcome<'_>) -> (Rows, Rows, Vec<
             ]
         })
         .collect();
+    let coverage = document
+        .coverage
+        .iter()
+        .map(|c| {
+            vec![
+                text(c.rule),
+                text(c.status.as_str()),
+                Value::TextList(c.needs.iter().map(ToString::to_string).collect()),
+                Value::TextList(c.missing.clone()),
+                Value::TextList(c.hosts_missing.clone()),
+            ]
+        })
+        .collect();
     let row = vec![
         path_value,
         Value::Int(Some(code.into())),
@@ -460,6 +491,8 @@ fn rows_of(bundle: &str, path: &Path, outcome: Outcome<'_>) -> (Rows, Rows, Vec<
         count(document.findings.len() as u64),
         count(document.suppressed),
         Value::StructList(gaps),
+        Value::StructList(coverage),
+        Value::TextList(document.warnings.clone()),
         id(),
     ];
     (findings, evidence, row)
@@ -734,7 +767,17 @@ mod tests {
 
     #[test]
     fn rows_follow_the_declared_columns() {
-        let document = crate::report::fixture::document();
+        use oztrace_rules::coverage::{Coverage, Status};
+        let mut document = crate::report::fixture::document();
+        document.coverage = vec![Coverage {
+            rule: "dropped-actions",
+            status: Status::Partial,
+            needs: vec!["datanode", "scm"],
+            missing: vec!["datanode service logs (datanode) missing on dn3".into()],
+            hosts_missing: vec!["dn3".into()],
+        }];
+        document.warnings =
+            vec!["conf/ozone-site.xml: x: not a duration; the default applies".into()];
         let scanned = Outcome::Scanned {
             code: 1,
             document: &document,
@@ -773,6 +816,23 @@ mod tests {
         assert_eq!(
             unreadable[0],
             [text("dn3/ozone.log.gz"), text("corrupt gzip stream")]
+        );
+        let at = |name: &str| BUNDLES.columns.iter().position(|c| c.name == name).unwrap();
+        assert_eq!(
+            bundle[at("coverage")],
+            Value::StructList(vec![vec![
+                text("dropped-actions"),
+                text("partial"),
+                Value::TextList(vec!["datanode".into(), "scm".into()]),
+                Value::TextList(vec![
+                    "datanode service logs (datanode) missing on dn3".into()
+                ]),
+                Value::TextList(vec!["dn3".into()]),
+            ]])
+        );
+        assert_eq!(
+            bundle[at("warnings")],
+            Value::TextList(document.warnings.clone())
         );
 
         let failed = Outcome::Failed {

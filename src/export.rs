@@ -12,10 +12,9 @@ pub fn write_jsonl<'a>(
     events: impl Iterator<Item = &'a Event>,
     out: &mut dyn Write,
 ) -> Result<(), Failure> {
-    let fail = |e: std::io::Error| Failure::Internal(format!("writing events: {e}"));
+    let fail = |e: std::io::Error| crate::output::write_failure("events", e);
     for event in events {
-        serde_json::to_writer(&mut *out, event)
-            .map_err(|e| Failure::Internal(format!("writing events: {e}")))?;
+        serde_json::to_writer(&mut *out, event).map_err(|e| fail(e.into()))?;
         out.write_all(b"\n").map_err(fail)?;
     }
     out.flush().map_err(fail)

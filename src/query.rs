@@ -18,11 +18,21 @@ pub fn run(_args: QueryArgs) -> Result<u8, Failure> {
 #[cfg(feature = "parquet")]
 pub fn run(args: QueryArgs) -> Result<u8, Failure> {
     use crate::cli::QueryFormat;
+    use crate::output::{OutputFile, emit_bytes, refuse_inputs_as_outputs};
     use polars::prelude::*;
-    use std::io::Write;
     if args.format == QueryFormat::Parquet && args.output.is_none() {
         return Err(Failure::Usage("--format parquet needs -o FILE".into()));
     }
+    // As every command's outputs: never one of the dataset's files, written through a
+    // temporary file created before anything is read.
+    if let Some(path) = &args.output {
+        refuse_inputs_as_outputs(std::slice::from_ref(&args.dataset), &[("-o", path)])?;
+    }
+    let output = args
+        .output
+        .as_deref()
+        .map(|path| OutputFile::create("-o", path))
+        .transpose()?;
     let mut context = polars::sql::SQLContext::new();
     for (name, frame) in tables::open(&args.dataset)? {
         context.register(&name, frame);
@@ -50,38 +60,11 @@ pub fn run(args: QueryArgs) -> Result<u8, Failure> {
             parquet
         }
     };
-    match &args.output {
-        Some(path) => write_through_temp(path, &out)?,
-        None => {
-            let mut stdout = std::io::stdout().lock();
-            match stdout.write_all(&out).and_then(|()| stdout.flush()) {
-                // `oztrace query … | head` is not an error.
-                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
-                other => other.map_err(|e| fail(e.to_string()))?,
-            }
-        }
+    match output {
+        Some(file) => file.write_and_commit(&out)?,
+        None => emit_bytes(&out)?,
     }
     Ok(crate::exit::OK)
-}
-
-/// Writes `bytes` to a temporary file next to `path`, then renames it over `path`.
-#[cfg(feature = "parquet")]
-fn write_through_temp(path: &std::path::Path, bytes: &[u8]) -> Result<(), Failure> {
-    use std::io::Write;
-    let usage = |e: std::io::Error| Failure::Usage(format!("-o {}: {e}", path.display()));
-    let folder = match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => std::path::Path::new("."),
-    };
-    let mut temp = tempfile::Builder::new()
-        .prefix(".oztrace-query.")
-        .suffix(".tmp")
-        .tempfile_in(folder)
-        .map_err(usage)?;
-    temp.write_all(bytes)
-        .and_then(|()| temp.as_file().sync_all())
-        .map_err(|e| Failure::Internal(format!("writing {}: {e}", path.display())))?;
-    temp.persist(path).map(drop).map_err(|e| usage(e.error))
 }
 
 /// The tables of a dataset as lazy frames.

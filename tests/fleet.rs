@@ -369,6 +369,8 @@ mod dataset {
                 assert_eq!(row[key], inputs[key], "{id}: {key}");
             }
             assert_eq!(row["findings"], doc["findings"].as_array().unwrap().len());
+            assert_eq!(row["coverage"], doc["coverage"], "{id}: coverage");
+            assert_eq!(row["warnings"], serde_json::json!([]), "{id}: warnings");
             assert_eq!(row["error"], Value::Null);
             assert!(row["path"].as_str().unwrap().ends_with(id.as_str()));
         }
@@ -444,5 +446,57 @@ mod dataset {
         let out = oztrace(&["query", dir.path().to_str().unwrap(), sql]);
         assert_eq!(out.status.code(), Some(2));
         assert!(String::from_utf8_lossy(&out.stderr).contains("not an oztrace dataset"));
+
+        // Outputs as every command's: never one of the dataset's files, never into a folder
+        // that cannot hold it, and a closed pipe is not an error.
+        let marker = dataset.join("dataset.json");
+        let before = std::fs::read(&marker).unwrap();
+        let into_input = oztrace(&["query", d, sql, "-o", marker.to_str().unwrap()]);
+        assert_eq!(into_input.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&into_input.stderr).contains("one of the inputs"));
+        assert_eq!(std::fs::read(&marker).unwrap(), before);
+        let nowhere = dir.path().join("no/such/folder/r.csv");
+        let out = oztrace(&["query", d, sql, "-o", nowhere.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2));
+        let mut child = Command::new(env!("CARGO_BIN_EXE_oztrace"))
+            .args(["query", d, sql])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        assert!(
+            out.stderr.is_empty(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    #[test]
+    fn a_closed_pipe_ends_the_reports_but_not_the_dataset() {
+        let dir = tempfile::tempdir().unwrap();
+        let samples = common::samples();
+        let dataset = dir.path().join("fleet");
+        let mut args = vec!["scan", "--each", "--dataset", dataset.to_str().unwrap()];
+        args.extend(samples.iter().map(|b| b.to_str().unwrap()));
+        let mut child = Command::new(env!("CARGO_BIN_EXE_oztrace"))
+            .args(&args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        // The run's status: the samples hold findings.
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let bundles = query(&dataset, "SELECT COUNT(*) AS n FROM bundles");
+        assert_eq!(bundles[0]["n"], samples.len());
     }
 }

@@ -17,7 +17,7 @@ use oztrace_parser::catalog::om::OmEvent;
 use oztrace_parser::entity::Entity;
 use oztrace_parser::event::{Event, Names};
 use oztrace_parser::input::{
-    self, Compression, ConfigFile, InputFile, InputUnit, StreamSink, Unreadable,
+    self, Compression, ConfigFile, InputFile, InputUnit, Limits, StreamSink, Unreadable,
 };
 use oztrace_parser::layout::Layout;
 use oztrace_parser::record::{ReadOptions, Record, Skip, StreamSummary, read_records};
@@ -266,6 +266,8 @@ pub struct ReadConfig {
     pub progress: Option<Arc<Progress>>,
     /// OM audit lines left unparsed (see [`crate::prefilter`]); counted as typed records.
     pub skip: Option<Skip>,
+    /// What reading one input may cost (`--max-expand`).
+    pub limits: Limits,
 }
 
 impl ReadConfig {
@@ -278,6 +280,7 @@ impl ReadConfig {
             jobs: std::thread::available_parallelism().map_or(2, |n| n.get()),
             progress: None,
             skip: None,
+            limits: Limits::default(),
         }
     }
 }
@@ -350,6 +353,19 @@ impl Parsed {
     }
     pub fn bytes(&self) -> u64 {
         self.streams.iter().map(|s| s.bytes).sum()
+    }
+
+    /// What the reports list under `unreadable`, by path: the inputs that could not be read and
+    /// those whose reading failed inside oztrace, in the one shape (`{"file", "path", "reason"}`).
+    pub fn all_unreadable(&self) -> Vec<Unreadable> {
+        let mut all: Vec<Unreadable> = self
+            .unreadable
+            .iter()
+            .chain(&self.errors)
+            .cloned()
+            .collect();
+        all.sort_by(|a, b| (&a.path, &a.reason).cmp(&(&b.path, &b.reason)));
+        all
     }
 
     /// Takes every stream's events, one buffer per stream in input order.
@@ -499,6 +515,9 @@ fn caught(display: &str, read: impl FnOnce() -> UnitResult) -> UnitResult {
 /// How many units per thread may be read ahead of the one being delivered.
 const UNITS_AHEAD: usize = 2;
 
+/// The contract's reason for a non-empty stream in which no record matched any layout.
+pub const UNRECOGNIZED_FORMAT: &str = "unrecognized format";
+
 #[derive(Default)]
 struct UnitResult {
     streams: Vec<StreamOutcome>,
@@ -520,9 +539,13 @@ impl StreamSink for Sink<'_> {
         } else {
             read_stream(file, reader, self.config)
         };
+        let matched_nothing = outcome.summary.matched_nothing();
         self.result.streams.push(outcome);
         match error {
             Some(e) => Err(e),
+            // Checked on what every reader of the stream (text, wrappers, JSON) produced: text in
+            // no known format.
+            None if matched_nothing => Err(std::io::Error::other(UNRECOGNIZED_FORMAT)),
             None => Ok(()),
         }
     }
@@ -641,7 +664,7 @@ fn read_unit(unit: &InputUnit, config: &ReadConfig) -> UnitResult {
         config,
         result: UnitResult::default(),
     };
-    unit.read(&mut sink);
+    unit.read_within(&mut sink, &config.limits);
     sink.result
 }
 

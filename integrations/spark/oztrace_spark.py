@@ -32,6 +32,13 @@ SCHEMA = "oztrace.dataset/v1"
 TEXT, INT, TIME, TEXT_LIST = "text", "int", "time", "text_list"
 UNREADABLE = [("file", TEXT), ("reason", TEXT)]
 GAP = [("rule", TEXT), ("missing", TEXT), ("enable", TEXT_LIST), ("hosts", TEXT_LIST)]
+COVERAGE = [
+    ("rule", TEXT),
+    ("status", TEXT),
+    ("needs", TEXT_LIST),
+    ("missing", TEXT_LIST),
+    ("hosts_missing", TEXT_LIST),
+]
 TABLES = {
     "findings": (
         "rule",
@@ -89,6 +96,8 @@ TABLES = {
             ("findings", INT),
             ("suppressed", INT),
             ("gaps", GAP),
+            ("coverage", COVERAGE),
+            ("warnings", TEXT_LIST),
         ],
     ),
 }
@@ -97,17 +106,38 @@ TABLES = {
 ARCHIVE_EXTENSIONS = (
     ".tar.zstd",
     ".tar.bz2",
+    ".tar.lz4",
     ".tar.zst",
     ".tar.gz",
     ".tar.xz",
-    ".tgz",
+    ".zstd",
+    ".tbz2",
     ".tar",
+    ".tbz",
+    ".tgz",
+    ".txz",
     ".zip",
     ".zst",
+    ".bz2",
+    ".lz4",
     ".gz",
+    ".xz",
 )
 # Single files oztrace reads as archives; any other file is sent inside a tar under its name.
-ARCHIVES = (".tar.zstd", ".tar.bz2", ".tar.zst", ".tar.gz", ".tar.xz", ".tgz", ".tar", ".zip")
+ARCHIVES = (
+    ".tar.zstd",
+    ".tar.bz2",
+    ".tar.lz4",
+    ".tar.zst",
+    ".tar.gz",
+    ".tar.xz",
+    ".tbz2",
+    ".tar",
+    ".tbz",
+    ".tgz",
+    ".txz",
+    ".zip",
+)
 
 
 def path_parts(path):
@@ -229,6 +259,9 @@ def rows_of(bundle, path, tool_version, code, stdout, error=None):
             {"rule": g["rule"], "missing": g["missing"], "enable": g["enable"], "hosts": g["hosts"]}
             for g in summary["gaps"]
         ],
+        coverage=[{name: c[name] for name, _ in COVERAGE} for c in summary["coverage"]],
+        # Present only when there are any.
+        warnings=summary.get("warnings", []),
     )
     return findings, evidence, row
 

@@ -23,3 +23,4 @@ pub mod pattern;
 pub mod record;
 pub mod source;
 pub mod time;
+pub mod units;
