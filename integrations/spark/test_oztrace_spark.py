@@ -26,6 +26,15 @@ BINARY = Path(os.environ.get("OZTRACE", ROOT / "target" / "debug" / "oztrace"))
 SAMPLES = sorted(p for p in (ROOT / "samples").iterdir() if (p / "EXPECTED.json").is_file())
 # A folder bundle the job tars itself (no hidden files in it: Spark's file sources skip those).
 FOLDER_SAMPLE = "HDDS-17219-bug-follower-abort-race"
+# A small, short-lived JVM on a 2-core CI machine: a few shuffle partitions instead of 200, the
+# serial collector and C1 only (a test's few seconds of work never pay back C2's compiling).
+JVM_OPTIONS = "-XX:+UseSerialGC -XX:TieredStopAtLevel=1"
+SMALL = {
+    "spark.ui.enabled": "false",
+    "spark.sql.shuffle.partitions": "2",
+    "spark.driver.memory": "1g",
+    "spark.driver.extraJavaOptions": JVM_OPTIONS,
+}
 
 
 def expected_findings():
@@ -76,8 +85,7 @@ def datasets(bundles, tmp_path_factory):
             "spark-submit",
             "--master",
             "local[2]",
-            "--conf",
-            "spark.ui.enabled=false",
+            *(arg for key, value in SMALL.items() for arg in ("--conf", f"{key}={value}")),
             "--files",
             str(BINARY),
             str(HERE / "oztrace_spark.py"),
@@ -102,11 +110,11 @@ def datasets(bundles, tmp_path_factory):
 def reader():
     from pyspark.sql import SparkSession
 
+    builder = SparkSession.builder.master("local[1]").appName("oztrace-test")
+    for key, value in SMALL.items():
+        builder = builder.config(key, value)
     spark = (
-        SparkSession.builder.master("local[1]")
-        .appName("oztrace-test")
-        .config("spark.ui.enabled", "false")
-        .config("spark.sql.session.timeZone", "UTC")
+        builder.config("spark.sql.session.timeZone", "UTC")
         .config("spark.sql.sources.partitionColumnTypeInference.enabled", "false")
         .getOrCreate()
     )
