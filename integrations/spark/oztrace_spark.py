@@ -437,6 +437,9 @@ def main(argv=None):
     spark.conf.set("spark.sql.session.timeZone", "UTC")
     spark.conf.set("spark.sql.parquet.outputTimestampType", "TIMESTAMP_MILLIS")
     spark.conf.set("spark.sql.sources.partitionColumnTypeInference.enabled", "false")
+    # Listing the bundles' files: as many tasks as cores, not one per file (the default caps at
+    # 10000 tasks, each costing more than listing a file does).
+    spark.conf.set("spark.sql.sources.parallelPartitionDiscovery.parallelism", str(sc.defaultParallelism))
 
     out = sc._jvm.org.apache.hadoop.fs.Path(args.out)
     out_fs = out.getFileSystem(sc._jsc.hadoopConfiguration())
@@ -484,23 +487,32 @@ def main(argv=None):
             .rdd.filter(lambda r: r.path in by_uri.value)
             .map(lambda r: (by_uri.value[r.path][0], (by_uri.value[r.path][1], bytes(r.content))))
         )
-    # Every readable bundle gets its task, an empty folder too; one bundle per partition.
+    # Every readable bundle gets its task, an empty folder too: one bundle per partition of the
+    # grouped RDD (the markers' own partitions do not matter, so there are as many as cores).
     slots = max(1, len(readable))
     order = {index: slot for slot, index in enumerate(readable)}
+    markers = sc.parallelize([(i, None) for i in readable], sc.defaultParallelism)
     results = (
-        keyed.union(sc.parallelize([(i, None) for i in readable], slots))
+        keyed.union(markers)
         .groupByKey(numPartitions=slots, partitionFunc=lambda index: order[index])
         .mapPartitions(task)
         .union(sc.parallelize(driver_rows, 1))
         .persist(StorageLevel.MEMORY_AND_DISK)
     )
+    # Every bundle is scanned once, here, one task each; the tables are then written from the
+    # kept rows by a few tasks, not by one per bundle (coalesce after the rows are kept, so that
+    # it cannot fold the scanning tasks together).
+    total = results.map(lambda r: (1, int(r[2]["error"] is not None), len(r[0]))).reduce(
+        lambda a, b: tuple(x + y for x, y in zip(a, b))
+    )
+    kept = results.coalesce(max(sc.defaultParallelism, len(bundles) // 1000))
 
     def frame(table, rows):
         return spark.createDataFrame(rows.map(lambda row: as_tuple(table, row)), spark_schema(table))
 
-    findings = frame("findings", results.flatMap(lambda r: r[0]))
-    evidence = frame("evidence", results.flatMap(lambda r: r[1]))
-    rows = frame("bundles", results.map(lambda r: r[2]))
+    findings = frame("findings", kept.flatMap(lambda r: r[0]))
+    evidence = frame("evidence", kept.flatMap(lambda r: r[1]))
+    rows = frame("bundles", kept.map(lambda r: r[2]))
     root = args.out.rstrip("/")
     findings.repartition("rule").write.mode("errorifexists").partitionBy("rule").parquet(f"{root}/findings")
     evidence.coalesce(max(1, len(bundles) // 1000)).write.mode("errorifexists").parquet(f"{root}/evidence")
@@ -519,9 +531,6 @@ def main(argv=None):
     stream.write(bytearray((marker + "\n").encode()))
     stream.close()
 
-    total = results.map(lambda r: (1, int(r[2]["error"] is not None), len(r[0]))).reduce(
-        lambda a, b: tuple(x + y for x, y in zip(a, b))
-    )
     print(f"oztrace_spark: {total[0]} bundles, {total[1]} failed; {total[2]} findings -> {args.out}", file=sys.stderr)
     results.unpersist()
     spark.stop()
