@@ -16,6 +16,17 @@ use std::sync::Arc;
 /// Index of an event in [`Trace::events`].
 pub type EventId = usize;
 
+/// An entity interned by the trace: a small integer standing for one [`Entity`], so that
+/// indexes and machines key their maps by it instead of hashing and cloning its strings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct EntityId(u32);
+
+impl EntityId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
 /// All typed events in one time order, with indexes by host and entity.
 #[derive(Debug, Default)]
 pub struct Trace {
@@ -23,7 +34,14 @@ pub struct Trace {
     /// Clock skew tolerated between hosts, in milliseconds (`--skew`).
     pub skew_ms: i64,
     by_host: HashMap<Arc<str>, Vec<EventId>>,
-    by_entity: HashMap<Entity, Vec<EventId>>,
+    /// Every entity the events name, once, by [`EntityId`].
+    entities: Vec<Arc<Entity>>,
+    entity_ids: HashMap<Arc<Entity>, EntityId>,
+    /// The entities of event `i` are `event_entities[entity_start[i]..entity_start[i + 1]]`.
+    event_entities: Vec<EntityId>,
+    entity_start: Vec<u32>,
+    /// Events naming each entity, by [`EntityId`].
+    by_entity: Vec<Vec<EventId>>,
 }
 
 impl Trace {
@@ -60,24 +78,43 @@ impl Trace {
 
     /// A trace of events already in time order (tests, replays of a recorded trace).
     pub fn from_ordered(events: Vec<Event>, skew_ms: i64) -> Trace {
-        let mut by_host: HashMap<Arc<str>, Vec<EventId>> = HashMap::default();
-        let mut by_entity: HashMap<Entity, Vec<EventId>> = HashMap::default();
+        let mut trace = Trace {
+            skew_ms,
+            ..Trace::default()
+        };
+        trace.entity_start.reserve_exact(events.len() + 1);
+        trace.entity_start.push(0);
         for (id, event) in events.iter().enumerate() {
-            by_host.entry(Arc::clone(&event.host)).or_default().push(id);
+            trace
+                .by_host
+                .entry(Arc::clone(&event.host))
+                .or_default()
+                .push(id);
             for entity in &event.entities {
-                let ids = by_entity.entry(entity.clone()).or_default();
+                let entity_id = trace.intern(entity);
+                let ids = &mut trace.by_entity[entity_id.index()];
                 // An event naming an entity twice is indexed once.
                 if ids.last() != Some(&id) {
                     ids.push(id);
+                    trace.event_entities.push(entity_id);
                 }
             }
+            trace.entity_start.push(trace.event_entities.len() as u32);
         }
-        Trace {
-            events,
-            skew_ms,
-            by_host,
-            by_entity,
+        trace.events = events;
+        trace
+    }
+
+    fn intern(&mut self, entity: &Entity) -> EntityId {
+        if let Some(&id) = self.entity_ids.get(entity) {
+            return id;
         }
+        let id = EntityId(self.entities.len() as u32);
+        let shared = Arc::new(entity.clone());
+        self.entities.push(Arc::clone(&shared));
+        self.entity_ids.insert(shared, id);
+        self.by_entity.push(Vec::new());
+        id
     }
 
     pub fn get(&self, id: EventId) -> &Event {
@@ -86,7 +123,42 @@ impl Trace {
 
     /// Events naming `entity`, in time order.
     pub fn of_entity(&self, entity: &Entity) -> &[EventId] {
-        self.by_entity.get(entity).map_or(&[], Vec::as_slice)
+        self.entity_id(entity)
+            .map_or(&[], |id| self.of_entity_id(id))
+    }
+
+    /// Events naming the interned entity `id`, in time order.
+    pub fn of_entity_id(&self, id: EntityId) -> &[EventId] {
+        &self.by_entity[id.index()]
+    }
+
+    /// The interned id of `entity`, if an event names it.
+    pub fn entity_id(&self, entity: &Entity) -> Option<EntityId> {
+        self.entity_ids.get(entity).copied()
+    }
+
+    /// The entity an id stands for (shared: cloning it is cheap).
+    pub fn entity(&self, id: EntityId) -> &Arc<Entity> {
+        &self.entities[id.index()]
+    }
+
+    /// The trace's shared copy of `entity`, looked up among what event `id` names first (a
+    /// machine's entity is nearly always one its event names), else among every entity; a new
+    /// copy when no event names it.
+    pub fn shared(&self, id: EventId, entity: &Entity) -> Arc<Entity> {
+        self.entity_ids_of(id)
+            .iter()
+            .map(|&e| &self.entities[e.index()])
+            .find(|e| ***e == *entity)
+            .or_else(|| self.entity_id(entity).map(|e| self.entity(e)))
+            .cloned()
+            .unwrap_or_else(|| Arc::new(entity.clone()))
+    }
+
+    /// The interned entities event `id` names, each once, in the order printed.
+    pub fn entity_ids_of(&self, id: EventId) -> &[EntityId] {
+        let (start, end) = (self.entity_start[id], self.entity_start[id + 1]);
+        &self.event_entities[start as usize..end as usize]
     }
 
     /// Events written by `host`, in time order.
@@ -98,8 +170,14 @@ impl Trace {
         self.by_host.keys()
     }
 
+    /// Every entity the events name, once each.
     pub fn entities(&self) -> impl Iterator<Item = &Entity> {
-        self.by_entity.keys()
+        self.entities.iter().map(|e| &**e)
+    }
+
+    /// How many distinct entities the events name.
+    pub fn entity_count(&self) -> usize {
+        self.entities.len()
     }
 
     /// Whether `a` can have happened before `b`: on one host by position in the trace, across

@@ -677,7 +677,7 @@ fn scm_entity(analysis: &Analysis, host: &str) -> Option<Entity> {
         .replay
         .of_machine(scm_role::NAME)
         .find(|t| t.scope.as_deref() == Some(host))
-        .map(|t| t.entity.clone())
+        .map(|t| (*t.entity).clone())
 }
 
 #[cfg(test)]

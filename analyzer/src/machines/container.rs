@@ -293,19 +293,20 @@ impl Machine for ContainerMachine {
         if same_pass_delete {
             return;
         }
-        let entity = Entity::Container(obs.container);
-        let push = |out: &mut Vec<Transition>, from: &str, to: &str, inferred, illegal| {
-            out.push(Transition {
-                machine: NAME,
-                entity: entity.clone(),
-                scope: Some(Arc::clone(&host)),
-                from: from.to_string(),
-                to: to.to_string(),
-                event: id,
-                inferred,
-                illegal,
-            });
-        };
+        let entity = trace.shared(id, &Entity::Container(obs.container));
+        let push =
+            |out: &mut Vec<Transition>, from: &'static str, to: &'static str, inferred, illegal| {
+                out.push(Transition {
+                    machine: NAME,
+                    entity: Arc::clone(&entity),
+                    scope: Some(Arc::clone(&host)),
+                    from: from.into(),
+                    to: to.into(),
+                    event: id,
+                    inferred,
+                    illegal,
+                });
+            };
         if let Some(printed) = obs.printed.and_then(intern) {
             match view.state {
                 None => view.state = Some(printed),
@@ -543,8 +544,8 @@ mod tests {
             .of_machine(NAME)
             .map(|t| {
                 (
-                    t.from.clone(),
-                    t.to.clone(),
+                    t.from.to_string(),
+                    t.to.to_string(),
                     t.inferred.is_some(),
                     t.illegal,
                 )

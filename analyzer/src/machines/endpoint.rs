@@ -20,7 +20,7 @@
 //! name), so the datanode's view of each SCM is one replayable line.
 
 use crate::graph::Linker;
-use crate::machine::{EntityStates, Machine, Transition};
+use crate::machine::{EntityStates, Machine, State, Transition};
 use crate::trace::{EventId, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::dn_endpoint::{DnEndpointEvent, endpoint_address};
@@ -420,11 +420,11 @@ pub struct EndpointState {
 }
 
 impl EndpointState {
-    fn render(self) -> String {
+    fn render(self) -> State {
         if self.queued == 0 {
-            self.phase.as_str().to_string()
+            self.phase.as_str().into()
         } else {
-            format!("{} queued={}", self.phase.as_str(), self.queued)
+            format!("{} queued={}", self.phase.as_str(), self.queued).into()
         }
     }
 }
@@ -545,7 +545,7 @@ impl EndpointMachine {
             }
             Trigger::Shutdown => to.phase = Phase::Shutdown,
         }
-        let entity = Entity::Datanode(key.0.clone());
+        let entity = trace.shared(id, &Entity::Datanode(key.0.clone()));
         let scope: Arc<str> = Arc::from(key.1.as_str());
         let mut first = before.is_none();
         let mut push = |from: EndpointState, to: EndpointState, name: &str, inferred| {
@@ -558,10 +558,10 @@ impl EndpointMachine {
             };
             out.push(Transition {
                 machine: MACHINE,
-                entity: entity.clone(),
+                entity: Arc::clone(&entity),
                 scope: Some(Arc::clone(&scope)),
                 from: if std::mem::take(&mut first) {
-                    "?".to_string()
+                    "?".into()
                 } else {
                     from.render()
                 },
@@ -972,7 +972,7 @@ pub(crate) mod tests {
         assert!(
             steps
                 .iter()
-                .all(|t| t.entity == Entity::Datanode(DN.into()))
+                .all(|t| *t.entity == Entity::Datanode(DN.into()))
         );
         assert!(steps.iter().all(|t| t.inferred.is_none()));
     }

@@ -189,6 +189,15 @@ impl View {
             tracking
         )
     }
+
+    /// Whether the two views have the same label (without building it).
+    fn same_label(&self, other: &View) -> bool {
+        let tracked = |v: &View| match v.tracking {
+            Some(Tracking::Untracked) | None => None,
+            t => t,
+        };
+        self.op == other.op && self.health == other.health && tracked(self) == tracked(other)
+    }
 }
 
 #[derive(Default)]
@@ -197,6 +206,8 @@ pub struct NodeAdmin {
     /// Monitor ticks seen per SCM host (`There are {} nodes tracked …` ends a tick).
     ticks: HashMap<Arc<str>, u64>,
     tracked_nodes: TrackedNodeMap,
+    /// Entities already given to `tracked_nodes` (each datanode UUID is learnt once).
+    observed: Vec<bool>,
     /// Every datanode UUID in the trace, built once when a hash is not resolvable from the past.
     whole_trace: Option<TrackedNodeMap>,
 }
@@ -446,8 +457,13 @@ impl Machine for NodeAdmin {
 
     fn on_event(&mut self, trace: &Trace, id: EventId, out: &mut Vec<Transition>) {
         let event: &Event = trace.get(id);
-        for e in &event.entities {
-            if let Entity::Datanode(uuid) = e {
+        for &e in trace.entity_ids_of(id) {
+            if self.observed.len() <= e.index() {
+                self.observed.resize(trace.entity_count(), false);
+            }
+            if !std::mem::replace(&mut self.observed[e.index()], true)
+                && let Entity::Datanode(uuid) = &**trace.entity(e)
+            {
                 self.tracked_nodes.observe_uuid(uuid);
             }
         }
@@ -473,15 +489,13 @@ impl Machine for NodeAdmin {
             .clone();
         let mut current = view;
         for step in steps(data, &current, tick, event.ts) {
-            let from = current.label();
-            let to = step.view.label();
-            if from != to || step.illegal || step.inferred.is_some() {
+            if !current.same_label(&step.view) || step.illegal || step.inferred.is_some() {
                 out.push(Transition {
                     machine: NAME,
-                    entity: Entity::Datanode(uuid.clone()),
+                    entity: trace.shared(id, &Entity::Datanode(uuid.clone())),
                     scope: Some(Arc::clone(&event.host)),
-                    from,
-                    to,
+                    from: current.label().into(),
+                    to: step.view.label().into(),
                     event: id,
                     inferred: step.inferred,
                     illegal: step.illegal,
@@ -647,7 +661,7 @@ mod tests {
         let replay = Replay::run(&trace, &mut machines, i64::MAX);
         replay
             .of_machine(NAME)
-            .map(|t| (t.from.clone(), t.to.clone(), t.inferred, t.illegal))
+            .map(|t| (t.from.to_string(), t.to.to_string(), t.inferred, t.illegal))
             .collect()
     }
 

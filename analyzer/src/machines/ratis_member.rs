@@ -275,14 +275,14 @@ impl Machine for RatisMember {
         let scope = self.scope(&event.host);
         let key = (Arc::clone(&scope), hex.clone());
         let state = self.members.entry_or(key, MemberState::default, event.ts);
-        let entity = Entity::Group(hex);
+        let entity = trace.shared(id, &Entity::Group(hex));
         let mut push = |from: String, to: String, inferred: Option<&'static str>, illegal: bool| {
             out.push(Transition {
                 machine: NAME,
-                entity: entity.clone(),
+                entity: Arc::clone(&entity),
                 scope: Some(Arc::clone(&scope)),
-                from,
-                to,
+                from: from.into(),
+                to: to.into(),
                 event: id,
                 inferred,
                 illegal,
@@ -411,10 +411,10 @@ mod tests {
             .iter()
             .map(|t| {
                 assert_eq!(t.scope.as_deref(), Some(DN1));
-                assert_eq!(t.entity, Entity::Group("41A9C03D5E7B".into()));
+                assert_eq!(*t.entity, Entity::Group("41A9C03D5E7B".into()));
                 (
-                    t.from.clone(),
-                    t.to.clone(),
+                    t.from.to_string(),
+                    t.to.to_string(),
                     t.inferred.is_some(),
                     t.illegal,
                 )

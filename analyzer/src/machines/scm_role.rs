@@ -14,7 +14,7 @@
 //! Entity `scm:<scmId>` (the Ratis peer id, learnt from the host's own lines), else `scm:<host>`;
 //! scope = the host.
 
-use crate::machine::{EntityStates, Machine, Replay, Transition};
+use crate::machine::{EntityStates, Machine, Replay, State, Transition};
 use crate::trace::{EventId, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::ratis::RatisEvent;
@@ -110,12 +110,12 @@ pub enum Role {
 }
 
 impl Role {
-    pub fn label(self) -> String {
+    pub fn label(self) -> State {
         match self {
-            Role::Unknown => "UNKNOWN".to_string(),
-            Role::Leader(Some(term)) => format!("LEADER term {term}"),
-            Role::Leader(None) => "LEADER".to_string(),
-            Role::Follower => "FOLLOWER".to_string(),
+            Role::Unknown => "UNKNOWN".into(),
+            Role::Leader(Some(term)) => format!("LEADER term {term}").into(),
+            Role::Leader(None) => "LEADER".into(),
+            Role::Follower => "FOLLOWER".into(),
         }
     }
 
@@ -131,14 +131,14 @@ struct HostState {
     max_led_term: Option<u64>,
     /// Time of the last role line from the main log.
     last_logged_change: Option<i64>,
-    entity: Entity,
+    entity: Arc<Entity>,
 }
 
 #[derive(Default)]
 pub struct ScmRole {
     hosts: EntityStates<Arc<str>, HostState>,
     /// Per host, read once from all its lines: its entity and whether it logs SCM role lines.
-    known: HashMap<Arc<str>, (Entity, bool)>,
+    known: HashMap<Arc<str>, (Arc<Entity>, bool)>,
 }
 
 impl ScmRole {
@@ -148,7 +148,7 @@ impl ScmRole {
 
     /// The SCM id of a host (the first of its own lines that prints it) and whether any of its
     /// lines is an SCM role line (then Ratis lines do not move its role).
-    fn host_facts(&mut self, trace: &Trace, host: &Arc<str>) -> (Entity, bool) {
+    fn host_facts(&mut self, trace: &Trace, host: &Arc<str>) -> (Arc<Entity>, bool) {
         if let Some(known) = self.known.get(host) {
             return known.clone();
         }
@@ -159,6 +159,10 @@ impl ScmRole {
             .and_then(|id| Entity::scm(&id))
             .or_else(|| Entity::scm(host))
             .unwrap_or_else(|| Entity::Scm(host.to_string()));
+        let entity = match trace.entity_id(&entity) {
+            Some(id) => Arc::clone(trace.entity(id)),
+            None => Arc::new(entity),
+        };
         let has_scm_lines = lines
             .iter()
             .any(|&id| matches!(signal(trace.get(id)), Some(Signal::Logged(_))));
@@ -443,8 +447,8 @@ pub(crate) mod tests {
             .of_machine(NAME)
             .map(|t| {
                 (
-                    t.from.clone(),
-                    t.to.clone(),
+                    t.from.to_string(),
+                    t.to.to_string(),
                     t.inferred.is_some(),
                     t.illegal,
                 )
@@ -494,7 +498,7 @@ pub(crate) mod tests {
             ]
         );
         let t = replay.of_machine(NAME).next().unwrap();
-        assert_eq!(t.entity, Entity::Scm(SCM1.into()));
+        assert_eq!(*t.entity, Entity::Scm(SCM1.into()));
         assert_eq!(t.scope.as_deref(), Some("scm1"));
         assert_eq!(is_leader(&replay, &trace, "scm1", 0), Some(true));
         assert_eq!(is_leader(&replay, &trace, "scm1", 3), Some(false));
