@@ -35,6 +35,7 @@
 //! scans (`trace.events.iter()`) become queries of those indexes.
 
 pub mod graph;
+pub mod kinds;
 pub mod load;
 pub mod machine;
 pub mod machines;

@@ -6,6 +6,7 @@
 //! whether the model's transition table allows it. Each machine's table cites the Ozone code it
 //! models.
 
+use crate::kinds::{KindSet, Reads};
 use crate::trace::{EventId, Trace};
 use oztrace_parser::entity::Entity;
 use rustc_hash::FxHashMap as HashMap;
@@ -81,6 +82,9 @@ pub struct Transition {
 /// A lifecycle model.
 pub trait Machine: Send {
     fn name(&self) -> &'static str;
+    /// The kinds it reads: [`Machine::on_event`] sees only events of these kinds, and must do
+    /// nothing with any other.
+    fn consumes(&self) -> &'static [Reads];
     /// Steps the model over one event (in time order), pushing the transitions it causes.
     fn on_event(&mut self, trace: &Trace, id: EventId, out: &mut Vec<Transition>);
     /// Drops entities with no event since `before` (log time, epoch millis).
@@ -133,6 +137,11 @@ impl<K: Eq + Hash, S> EntityStates<K, S> {
         self.states.retain(|_, (_, seen)| *seen >= before);
     }
 
+    /// Every live state.
+    pub fn values(&self) -> impl Iterator<Item = &S> {
+        self.states.values().map(|(s, _)| s)
+    }
+
     pub fn len(&self) -> usize {
         self.states.len()
     }
@@ -142,16 +151,24 @@ impl<K: Eq + Hash, S> EntityStates<K, S> {
     }
 }
 
-/// One machine over the whole trace, evicting idle entities every few thousand events.
-fn replay_one(trace: &Trace, machine: &mut dyn Machine, retain_ms: i64) -> Vec<Transition> {
+/// One machine over the whole trace (the events of `reads`), evicting idle entities every few
+/// thousand events.
+pub(crate) fn replay_one(
+    trace: &Trace,
+    machine: &mut dyn Machine,
+    reads: &KindSet,
+    retain_ms: i64,
+) -> Vec<Transition> {
     const EVICT_EVERY: usize = 4096;
     let mut transitions = Vec::new();
     let mut latest = i64::MIN;
     for id in 0..trace.events.len() {
-        if let Some(ts) = trace.events[id].ts {
+        if let Some(ts) = trace.ts_of(id) {
             latest = latest.max(ts);
         }
-        machine.on_event(trace, id, &mut transitions);
+        if reads.contains(trace.kind_of(id)) {
+            machine.on_event(trace, id, &mut transitions);
+        }
         if id % EVICT_EVERY == EVICT_EVERY - 1 && latest != i64::MIN {
             machine.evict(latest.saturating_sub(retain_ms));
         }
@@ -175,7 +192,10 @@ impl Replay {
         use rayon::prelude::*;
         let per_machine: Vec<Vec<Transition>> = machines
             .par_iter_mut()
-            .map(|machine| replay_one(trace, machine.as_mut(), retain_ms))
+            .map(|machine| {
+                let reads = KindSet::of(machine.consumes());
+                replay_one(trace, machine.as_mut(), &reads, retain_ms)
+            })
             .collect();
         Replay::index(merge_by_event(per_machine))
     }
@@ -273,6 +293,9 @@ mod tests {
                     illegal: false,
                 });
             }
+        }
+        fn consumes(&self) -> &'static [Reads] {
+            &[Reads::Kind("unrecognized")]
         }
         fn evict(&mut self, before: i64) {
             self.0.evict(before);

@@ -8,8 +8,10 @@
 //! rules need the whole trace). Hosts' clocks differ: rules compare events of different hosts
 //! with [`Trace::before`], which allows `skew`.
 
+use crate::kinds::{self, KindIndex, KindSet};
 use oztrace_parser::entity::Entity;
 use oztrace_parser::event::Event;
+use oztrace_parser::source::short_host;
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
 
@@ -27,13 +29,29 @@ impl EntityId {
     }
 }
 
+/// A host interned by the trace (see [`EntityId`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct HostId(u32);
+
+impl HostId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
 /// All typed events in one time order, with indexes by host and entity.
 #[derive(Debug, Default)]
 pub struct Trace {
     pub events: Vec<Event>,
     /// Clock skew tolerated between hosts, in milliseconds (`--skew`).
     pub skew_ms: i64,
-    by_host: HashMap<Arc<str>, Vec<EventId>>,
+    /// Every host, once, by [`HostId`], with its short name ([`short_host`]).
+    hosts: Vec<(Arc<str>, Arc<str>)>,
+    host_ids: HashMap<Arc<str>, HostId>,
+    /// The host of each event.
+    event_host: Vec<HostId>,
+    /// Events written by each host, by [`HostId`].
+    by_host: Vec<Vec<EventId>>,
     /// Every entity the events name, once, by [`EntityId`].
     entities: Vec<Arc<Entity>>,
     entity_ids: HashMap<Arc<Entity>, EntityId>,
@@ -42,7 +60,15 @@ pub struct Trace {
     entity_start: Vec<u32>,
     /// Events naming each entity, by [`EntityId`].
     by_entity: Vec<Vec<EventId>>,
+    /// The kind and time of each event, compact, for scans that skip most events.
+    kinds: Vec<KindIndex>,
+    times: Vec<i64>,
+    /// Events of each kind, by [`KindIndex`].
+    by_kind: Vec<Vec<EventId>>,
 }
+
+/// `times` of an event without a time.
+const UNTIMED: i64 = i64::MIN;
 
 impl Trace {
     /// Merges per-stream buffers into one order: by time (untimed events keep the time of the
@@ -84,12 +110,28 @@ impl Trace {
         };
         trace.entity_start.reserve_exact(events.len() + 1);
         trace.entity_start.push(0);
+        trace.event_host.reserve_exact(events.len());
+        trace.kinds.reserve_exact(events.len());
+        trace.times.reserve_exact(events.len());
+        trace.by_kind = vec![Vec::new(); kinds::count()];
         for (id, event) in events.iter().enumerate() {
-            trace
-                .by_host
-                .entry(Arc::clone(&event.host))
-                .or_default()
-                .push(id);
+            let kind = kinds::index_of(event.kind());
+            trace.kinds.push(kind);
+            trace.by_kind[kind.index()].push(id);
+            trace.times.push(event.ts.unwrap_or(UNTIMED));
+            let host = match trace.host_ids.get(&event.host) {
+                Some(&host) => host,
+                None => {
+                    let host = HostId(trace.hosts.len() as u32);
+                    let short: Arc<str> = Arc::from(short_host(&event.host));
+                    trace.hosts.push((Arc::clone(&event.host), short));
+                    trace.host_ids.insert(Arc::clone(&event.host), host);
+                    trace.by_host.push(Vec::new());
+                    host
+                }
+            };
+            trace.event_host.push(host);
+            trace.by_host[host.index()].push(id);
             for entity in &event.entities {
                 let entity_id = trace.intern(entity);
                 let ids = &mut trace.by_entity[entity_id.index()];
@@ -163,11 +205,61 @@ impl Trace {
 
     /// Events written by `host`, in time order.
     pub fn of_host(&self, host: &str) -> &[EventId] {
-        self.by_host.get(host).map_or(&[], Vec::as_slice)
+        self.host_ids
+            .get(host)
+            .map_or(&[], |&h| self.by_host[h.index()].as_slice())
     }
 
+    /// Every host, once each, in order of first appearance.
     pub fn hosts(&self) -> impl Iterator<Item = &Arc<str>> {
-        self.by_host.keys()
+        self.hosts.iter().map(|(name, _)| name)
+    }
+
+    /// The kind of event `id`.
+    pub fn kind_of(&self, id: EventId) -> KindIndex {
+        self.kinds[id]
+    }
+
+    /// The time of event `id` (from a compact column: no event is touched).
+    pub fn ts_of(&self, id: EventId) -> Option<i64> {
+        Some(self.times[id]).filter(|&t| t != UNTIMED)
+    }
+
+    /// Events of one kind, in time order.
+    pub fn of_kind(&self, kind: &str) -> &[EventId] {
+        self.by_kind
+            .get(kinds::index_of(kind).index())
+            .map_or(&[], Vec::as_slice)
+    }
+
+    /// Events of the kinds in `set`, in time order.
+    pub fn of_kinds<'a>(&'a self, set: &'a KindSet) -> impl Iterator<Item = EventId> + 'a {
+        self.kinds
+            .iter()
+            .enumerate()
+            .filter(|(_, kind)| set.contains(**kind))
+            .map(|(id, _)| id)
+    }
+
+    /// The interned host of event `id`.
+    pub fn host_of(&self, id: EventId) -> HostId {
+        self.event_host[id]
+    }
+
+    /// How many distinct hosts wrote events.
+    pub fn host_count(&self) -> usize {
+        self.hosts.len()
+    }
+
+    /// A host's name as its events carry it.
+    pub fn host_name(&self, host: HostId) -> &Arc<str> {
+        &self.hosts[host.index()].0
+    }
+
+    /// A host's short name ([`short_host`]: first DNS label, lower-case; an address stays whole),
+    /// computed once per host.
+    pub fn short_host(&self, host: HostId) -> &Arc<str> {
+        &self.hosts[host.index()].1
     }
 
     /// Every entity the events name, once each.
@@ -175,18 +267,18 @@ impl Trace {
         self.entities.iter().map(|e| &**e)
     }
 
-    /// How many distinct entities the events name.
-    pub fn entity_count(&self) -> usize {
-        self.entities.len()
+    /// Every interned entity's id.
+    pub fn entity_ids(&self) -> impl Iterator<Item = EntityId> + use<> {
+        (0..self.entities.len() as u32).map(EntityId)
     }
 
     /// Whether `a` can have happened before `b`: on one host by position in the trace, across
     /// hosts by time allowing the configured clock skew. Untimed events only order on one host.
     pub fn before(&self, a: EventId, b: EventId) -> bool {
-        let (ea, eb) = (&self.events[a], &self.events[b]);
-        if ea.host == eb.host {
+        if self.event_host[a] == self.event_host[b] {
             return a < b;
         }
+        let (ea, eb) = (&self.events[a], &self.events[b]);
         match (ea.ts, eb.ts) {
             (Some(ta), Some(tb)) => ta <= tb + self.skew_ms,
             _ => false,

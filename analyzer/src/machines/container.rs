@@ -18,6 +18,7 @@
 //! BCSID printed per replica (datanode), as `replay` shows them.
 
 use crate::graph::Linker;
+use crate::kinds::{Family, Reads};
 use crate::machine::{EntityStates, Machine, Transition};
 use crate::trace::{EventId, Trace};
 use oztrace_parser::catalog::EventData;
@@ -267,9 +268,16 @@ fn observe(data: &ScmContainerEvent) -> Option<Observation<'_>> {
     Some(obs)
 }
 
+/// The kinds [`ContainerMachine`] reads: every SCM container line.
+pub const CONSUMES: &[Reads] = &[Reads::Family(Family::ScmContainer)];
+
 impl Machine for ContainerMachine {
     fn name(&self) -> &'static str {
         NAME
+    }
+
+    fn consumes(&self) -> &'static [Reads] {
+        CONSUMES
     }
 
     fn on_event(&mut self, trace: &Trace, id: EventId, out: &mut Vec<Transition>) {

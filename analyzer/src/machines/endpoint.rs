@@ -20,6 +20,7 @@
 //! name), so the datanode's view of each SCM is one replayable line.
 
 use crate::graph::Linker;
+use crate::kinds::{Family, Reads};
 use crate::machine::{EntityStates, Machine, State, Transition};
 use crate::trace::{EventId, Trace};
 use oztrace_parser::catalog::EventData;
@@ -368,7 +369,14 @@ impl DatanodeHosts {
             && &*event.host != "unknown"
         {
             self.learn_host(short_host(&event.host), uuid);
-        } else if let Some(ScmSignal::Registered { .. }) = scm_signal(event)
+        } else if let Some(signal) = scm_signal(event) {
+            self.observe_signal(event, &signal);
+        }
+    }
+
+    /// [`DatanodeHosts::observe`] of an SCM-side event whose signal is already read.
+    pub fn observe_signal(&mut self, event: &Event, signal: &ScmSignal) {
+        if let ScmSignal::Registered { .. } = signal
             && let Some(dn) = oztrace_parser::entity::find_datanode_details(&event.text).next()
         {
             self.learn_host(short_host(dn.value.host), dn.value.uuid);
@@ -435,7 +443,9 @@ pub struct EndpointMachine {
     states: EntityStates<(String, String), EndpointState>,
     hosts: DatanodeHosts,
     /// SCMs whose audit log is in the trace: their main-log reregister lines repeat the audit.
-    audited: HashSet<String>,
+    audited: HashSet<Arc<str>>,
+    /// Endpoints with timed-out tasks queued: while there are none, a heartbeat answer is no step.
+    queued_endpoints: usize,
 }
 
 impl EndpointMachine {
@@ -452,14 +462,22 @@ impl EndpointMachine {
         signal: &ScmSignal,
         out: &mut Vec<Transition>,
     ) {
-        let scm = short_host(&trace.get(id).host);
+        let scm = trace.short_host(trace.host_of(id));
+        if !self.audited.contains(scm) {
+            let audited = match signal {
+                ScmSignal::Reregister { audit, .. } | ScmSignal::Registered { audit, .. } => *audit,
+                ScmSignal::Answered { .. } => true,
+            };
+            if audited {
+                self.audited.insert(Arc::clone(scm));
+            }
+        }
         match signal {
             ScmSignal::Reregister { datanode, audit } => {
-                if *audit {
-                    self.audited.insert(scm.clone());
-                } else if self.audited.contains(&scm) {
+                if !*audit && self.audited.contains(scm) {
                     return;
                 }
+                let scm = scm.to_string();
                 let dn = datanode.clone();
                 self.step(
                     trace,
@@ -472,11 +490,10 @@ impl EndpointMachine {
                 );
             }
             ScmSignal::Registered { datanode, audit } => {
-                if *audit {
-                    self.audited.insert(scm.clone());
-                } else if self.audited.contains(&scm) {
+                if !*audit && self.audited.contains(scm) {
                     return;
                 }
+                let scm = scm.to_string();
                 let dn = datanode.clone();
                 self.step(
                     trace,
@@ -489,10 +506,12 @@ impl EndpointMachine {
                 );
             }
             ScmSignal::Answered { datanode, .. } => {
-                self.audited.insert(scm.clone());
                 // Only endpoints with queued tasks change: every heartbeat of every datanode is
                 // audited, and a plain answer to a healthy endpoint is no step.
-                let key = (datanode.clone(), scm);
+                if self.queued_endpoints == 0 {
+                    return;
+                }
+                let key = (datanode.clone(), scm.to_string());
                 if self.states.get(&key).is_some_and(|s| s.queued > 0) {
                     let (dn, scm) = key;
                     self.step(trace, id, dn, scm, Trigger::HeartbeatAnswered, None, out);
@@ -595,6 +614,11 @@ impl EndpointMachine {
         } else {
             push(from, to, trigger.name(), inferred);
         }
+        match (from.queued > 0 && before.is_some(), to.queued > 0) {
+            (false, true) => self.queued_endpoints += 1,
+            (true, false) => self.queued_endpoints -= 1,
+            _ => {}
+        }
         self.states.set(key, to, ts);
     }
 }
@@ -608,9 +632,22 @@ const REGISTERED_LINE: &str =
 const VERSION_LINE: &str =
     "the SCM audit GET_VERSION from this datanode (no datanode line logs a successful getVersion)";
 
+/// The kinds [`EndpointMachine`] reads: every datanode endpoint line, and the SCM side of the
+/// endpoint ([`scm_kinds`]).
+pub const CONSUMES: &[Reads] = &[
+    Reads::Family(Family::DnEndpoint),
+    Reads::Kind(scm_kinds::AUDIT),
+    Reads::Kind(scm_kinds::UNREGISTERED_HEARTBEAT),
+    Reads::Kind(scm_kinds::REGISTERED),
+];
+
 impl Machine for EndpointMachine {
     fn name(&self) -> &'static str {
         MACHINE
+    }
+
+    fn consumes(&self) -> &'static [Reads] {
+        CONSUMES
     }
 
     fn on_event(&mut self, trace: &Trace, id: EventId, out: &mut Vec<Transition>) {
@@ -645,13 +682,14 @@ impl Machine for EndpointMachine {
             return;
         }
         if let Some(signal) = scm_signal(event) {
-            self.hosts.observe(event);
+            self.hosts.observe_signal(event, &signal);
             self.on_signal(trace, id, &signal, out);
         }
     }
 
     fn evict(&mut self, before: i64) {
         self.states.evict(before);
+        self.queued_endpoints = self.states.values().filter(|s| s.queued > 0).count();
     }
 }
 

@@ -25,6 +25,7 @@
 //! Entity `key:/<volume>/<bucket>/<key>`; scope `client:<clientID>` once a line prints it.
 
 use crate::graph::Linker;
+use crate::kinds::Reads;
 use crate::machine::{EntityStates, Machine, Transition};
 use crate::trace::{EntityId, EventId, Trace};
 use oztrace_parser::audit::AuditRet;
@@ -287,9 +288,25 @@ fn is_key_gone(audit: &KeyAudit) -> bool {
     )
 }
 
+/// The kinds [`LeaseMachine`] reads: the key audit, key deletions and open-key cleanup, and the
+/// commit request DEBUG line that shows an hsync.
+pub const CONSUMES: &[Reads] = &[
+    Reads::Kind("om_audit_create"),
+    Reads::Kind("om_audit_allocate_block"),
+    Reads::Kind("om_audit_commit_key"),
+    Reads::Kind("om_audit_recover_lease"),
+    Reads::Kind("om_audit"),
+    Reads::Kind("om_sys_open_key_cleanup"),
+    Reads::Kind("om_key_commit_request"),
+];
+
 impl Machine for LeaseMachine {
     fn name(&self) -> &'static str {
         NAME
+    }
+
+    fn consumes(&self) -> &'static [Reads] {
+        CONSUMES
     }
 
     fn on_event(&mut self, trace: &Trace, id: EventId, out: &mut Vec<Transition>) {

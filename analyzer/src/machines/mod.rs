@@ -35,3 +35,58 @@ pub fn linkers() -> Vec<Box<dyn Linker>> {
         Box::new(lease::OmLinker),
     ]
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kinds::{self, KindSet};
+    use crate::load::{Keep, ReadConfig, build_trace, read_inputs_streaming};
+    use crate::machine::replay_one;
+    use std::path::PathBuf;
+
+    /// A machine sees only the events of the kinds it declares: on every sample, its transitions
+    /// are the same as when it sees every event.
+    #[test]
+    fn every_machine_declares_catalogued_kinds_that_are_all_it_reads() {
+        for machine in all() {
+            assert_eq!(
+                kinds::unknown(machine.consumes()),
+                Vec::<&str>::new(),
+                "{}",
+                machine.name()
+            );
+        }
+        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../samples");
+        let mut samples: Vec<PathBuf> = std::fs::read_dir(&root)
+            .expect("samples")
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.join("EXPECTED.json").is_file())
+            .collect();
+        samples.sort();
+        assert!(samples.len() > 20);
+        let mut stepped = 0;
+        for sample in samples {
+            let mut parsed = read_inputs_streaming(
+                &[sample.clone()],
+                &ReadConfig::new(Keep::Typed),
+                &mut |_| {},
+            );
+            let trace = build_trace(&mut parsed, 2_000);
+            for (i, machine) in all().iter().enumerate() {
+                let reads = KindSet::of(machine.consumes());
+                let mut declared = all().swap_remove(i);
+                let mut everything = all().swap_remove(i);
+                let seen = replay_one(&trace, declared.as_mut(), &reads, i64::MAX);
+                let all_events = replay_one(&trace, everything.as_mut(), &KindSet::all(), i64::MAX);
+                assert!(
+                    seen == all_events,
+                    "{} on {}: the declared kinds miss events it reads",
+                    machine.name(),
+                    sample.display()
+                );
+                stepped += seen.len();
+            }
+        }
+        assert!(stepped > 100);
+    }
+}

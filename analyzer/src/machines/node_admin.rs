@@ -19,8 +19,9 @@
 //! still unknown, every UUID in the trace).
 
 use crate::graph::Linker;
+use crate::kinds::{Family, Reads};
 use crate::machine::{EntityStates, Machine, Transition};
-use crate::trace::{EventId, Trace};
+use crate::trace::{EntityId, EventId, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::scm::{AdminAction, ScmEvent};
 use oztrace_parser::entity::{Entity, TrackedNodeMap};
@@ -205,9 +206,11 @@ pub struct NodeAdmin {
     views: EntityStates<(Arc<str>, String), View>,
     /// Monitor ticks seen per SCM host (`There are {} nodes tracked …` ends a tick).
     ticks: HashMap<Arc<str>, u64>,
+    /// Every datanode UUID printed up to the event being replayed.
     tracked_nodes: TrackedNodeMap,
-    /// Entities already given to `tracked_nodes` (each datanode UUID is learnt once).
-    observed: Vec<bool>,
+    /// The datanodes by the first event naming them (built at the first `TrackedNode@` line),
+    /// and how many of them `tracked_nodes` has learnt.
+    first_named: Option<(Vec<(EventId, EntityId)>, usize)>,
     /// Every datanode UUID in the trace, built once when a hash is not resolvable from the past.
     whole_trace: Option<TrackedNodeMap>,
 }
@@ -215,6 +218,27 @@ pub struct NodeAdmin {
 impl NodeAdmin {
     pub fn new() -> NodeAdmin {
         NodeAdmin::default()
+    }
+
+    /// Learns the datanodes first named at or before event `id`.
+    fn learn_until(&mut self, trace: &Trace, id: EventId) {
+        let (order, learnt) = self.first_named.get_or_insert_with(|| {
+            let mut order: Vec<(EventId, EntityId)> = trace
+                .entity_ids()
+                .filter(|&e| matches!(**trace.entity(e), Entity::Datanode(_)))
+                .filter_map(|e| Some((*trace.of_entity_id(e).first()?, e)))
+                .collect();
+            order.sort_unstable();
+            (order, 0)
+        });
+        while let Some(&(first, entity)) = order.get(*learnt)
+            && first <= id
+        {
+            if let Entity::Datanode(uuid) = &**trace.entity(entity) {
+                self.tracked_nodes.observe_uuid(uuid);
+            }
+            *learnt += 1;
+        }
     }
 
     fn resolve(&mut self, trace: &Trace, hash: u32) -> Option<String> {
@@ -450,23 +474,21 @@ fn health(view: &View, to: &'static str, from: &[&str]) -> Step {
     }
 }
 
+/// The kinds [`NodeAdmin`] reads: every SCM line (any of them names the datanode whose view it
+/// keeps alive).
+pub const CONSUMES: &[Reads] = &[Reads::Family(Family::Scm)];
+
 impl Machine for NodeAdmin {
     fn name(&self) -> &'static str {
         NAME
     }
 
+    fn consumes(&self) -> &'static [Reads] {
+        CONSUMES
+    }
+
     fn on_event(&mut self, trace: &Trace, id: EventId, out: &mut Vec<Transition>) {
         let event: &Event = trace.get(id);
-        for &e in trace.entity_ids_of(id) {
-            if self.observed.len() <= e.index() {
-                self.observed.resize(trace.entity_count(), false);
-            }
-            if !std::mem::replace(&mut self.observed[e.index()], true)
-                && let Entity::Datanode(uuid) = &**trace.entity(e)
-            {
-                self.tracked_nodes.observe_uuid(uuid);
-            }
-        }
         let EventData::Scm(data) = &event.data else {
             return;
         };
@@ -475,7 +497,10 @@ impl Machine for NodeAdmin {
             return;
         }
         let uuid = match data.tracked_node_hash() {
-            Some(hash) => self.resolve(trace, hash),
+            Some(hash) => {
+                self.learn_until(trace, id);
+                self.resolve(trace, hash)
+            }
             None => datanode_of(data).map(str::to_string),
         };
         let Some(uuid) = uuid else {

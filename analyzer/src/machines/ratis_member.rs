@@ -10,6 +10,7 @@
 //! chunk write, slower than `hdds.container.ratis.statemachinedata.sync.timeout`) and
 //! `ContainerStateMachine` write failures.
 
+use crate::kinds::{Family, Reads};
 use crate::machine::{EntityStates, Machine, Transition};
 use crate::trace::{EventId, Trace};
 use oztrace_parser::catalog::EventData;
@@ -208,9 +209,21 @@ fn is_datanode(component: Component) -> bool {
     matches!(component, Component::Datanode)
 }
 
+/// The kinds [`RatisMember`] reads: every Ratis line (any member id teaches the host's datanode),
+/// and the datanode's failed state machine writes.
+pub const CONSUMES: &[Reads] = &[
+    Reads::Family(Family::Ratis),
+    Reads::Kind("csm_write_failed"),
+    Reads::Kind("csm_write_failed_close_server"),
+];
+
 impl Machine for RatisMember {
     fn name(&self) -> &'static str {
         NAME
+    }
+
+    fn consumes(&self) -> &'static [Reads] {
+        CONSUMES
     }
 
     fn on_event(&mut self, trace: &Trace, id: EventId, out: &mut Vec<Transition>) {

@@ -14,15 +14,15 @@
 //! Entity `scm:<scmId>` (the Ratis peer id, learnt from the host's own lines), else `scm:<host>`;
 //! scope = the host.
 
+use crate::kinds::Reads;
 use crate::machine::{EntityStates, Machine, Replay, State, Transition};
-use crate::trace::{EventId, Trace};
+use crate::trace::{EventId, HostId, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::ratis::RatisEvent;
 use oztrace_parser::catalog::scm::ScmEvent;
 use oztrace_parser::entity::Entity;
 use oztrace_parser::event::Event;
 use oztrace_parser::source::Component;
-use std::collections::HashMap;
 use std::sync::Arc;
 
 pub const NAME: &str = "scm-role";
@@ -136,9 +136,9 @@ struct HostState {
 
 #[derive(Default)]
 pub struct ScmRole {
-    hosts: EntityStates<Arc<str>, HostState>,
+    hosts: EntityStates<HostId, HostState>,
     /// Per host, read once from all its lines: its entity and whether it logs SCM role lines.
-    known: HashMap<Arc<str>, (Arc<Entity>, bool)>,
+    known: Vec<Option<(Arc<Entity>, bool)>>,
 }
 
 impl ScmRole {
@@ -148,10 +148,14 @@ impl ScmRole {
 
     /// The SCM id of a host (the first of its own lines that prints it) and whether any of its
     /// lines is an SCM role line (then Ratis lines do not move its role).
-    fn host_facts(&mut self, trace: &Trace, host: &Arc<str>) -> (Arc<Entity>, bool) {
-        if let Some(known) = self.known.get(host) {
+    fn host_facts(&mut self, trace: &Trace, host_id: HostId) -> (Arc<Entity>, bool) {
+        if self.known.len() < trace.host_count() {
+            self.known.resize(trace.host_count(), None);
+        }
+        if let Some(known) = &self.known[host_id.index()] {
             return known.clone();
         }
+        let host = trace.host_name(host_id);
         let lines = trace.of_host(host);
         let entity = lines
             .iter()
@@ -166,8 +170,7 @@ impl ScmRole {
         let has_scm_lines = lines
             .iter()
             .any(|&id| matches!(signal(trace.get(id)), Some(Signal::Logged(_))));
-        self.known
-            .insert(Arc::clone(host), (entity.clone(), has_scm_lines));
+        self.known[host_id.index()] = Some((Arc::clone(&entity), has_scm_lines));
         (entity, has_scm_lines)
     }
 }
@@ -244,9 +247,25 @@ fn signal(event: &Event) -> Option<Signal> {
     }
 }
 
+/// The kinds [`ScmRole`] reads: the SCM's own role lines, its Ratis role changes, and the heartbeat
+/// audit whose term witnesses the role.
+pub const CONSUMES: &[Reads] = &[
+    Reads::Kind("scm_became_leader"),
+    Reads::Kind("scm_role_update"),
+    Reads::Kind("scm_stepped_down"),
+    Reads::Kind("scm_leader_changed"),
+    Reads::Kind("scm_startup_role"),
+    Reads::Kind("scm_audit"),
+    Reads::Kind("ratis_role_change"),
+];
+
 impl Machine for ScmRole {
     fn name(&self) -> &'static str {
         NAME
+    }
+
+    fn consumes(&self) -> &'static [Reads] {
+        CONSUMES
     }
 
     fn on_event(&mut self, trace: &Trace, id: EventId, out: &mut Vec<Transition>) {
@@ -255,17 +274,18 @@ impl Machine for ScmRole {
             return;
         };
         let host = Arc::clone(&event.host);
-        let (entity, has_scm_lines) = self.host_facts(trace, &host);
+        let host_id = trace.host_of(id);
+        let (entity, has_scm_lines) = self.host_facts(trace, host_id);
         if matches!(signal, Signal::Ratis(_)) && has_scm_lines {
             return;
         }
         let state = self.hosts.entry_or(
-            Arc::clone(&host),
+            host_id,
             || HostState {
                 role: Role::Unknown,
                 max_led_term: None,
                 last_logged_change: None,
-                entity: entity.clone(),
+                entity,
             },
             event.ts,
         );
