@@ -160,7 +160,9 @@ pub(crate) fn replay_one(
     retain_ms: i64,
 ) -> Vec<Transition> {
     const EVICT_EVERY: usize = 4096;
-    let mut transitions = Vec::new();
+    // About one step per event read: reserved once (untouched capacity costs no memory).
+    let expected: usize = reads.iter().map(|k| trace.count_of(k)).sum();
+    let mut transitions = Vec::with_capacity(expected.min(1 << 20));
     let mut latest = i64::MIN;
     for id in 0..trace.events.len() {
         if let Some(ts) = trace.ts_of(id) {

@@ -320,6 +320,17 @@ pub fn audit_signal(audit: &ScmAudit) -> Option<ScmSignal> {
     }
 }
 
+/// Whether an SCM audit record is a heartbeat answered without a reregister (what
+/// [`audit_signal`] reads as [`ScmSignal::Answered`]), read without building the signal.
+fn is_plain_answer(audit: &ScmAudit) -> bool {
+    audit.ret != "FAILURE"
+        && audit.op == "SEND_HEARTBEAT"
+        && !audit
+            .commands
+            .iter()
+            .any(|c| c.command_type == "reregisterCommand")
+}
+
 /// Container ids of the `closeContainerCommand` entries in an SCM audit `command` list
 /// (`commandType: closeContainerCommand closeContainerCommandProto { containerID: N … }`, one
 /// entry per command).
@@ -384,15 +395,14 @@ impl DatanodeHosts {
     }
 
     fn learn_host(&mut self, host: String, uuid: &str) {
-        let uuid = uuid.to_ascii_lowercase();
-        self.by_host
-            .entry(host)
-            .and_modify(|known| {
-                if known.as_deref() != Some(uuid.as_str()) {
-                    *known = None;
-                }
-            })
-            .or_insert(Some(uuid));
+        match self.by_host.get_mut(&host) {
+            // Every line of a datanode names the same one: nothing to learn, nothing to allocate.
+            Some(Some(known)) if known.eq_ignore_ascii_case(uuid) => {}
+            Some(known) => *known = None,
+            None => {
+                self.by_host.insert(host, Some(uuid.to_ascii_lowercase()));
+            }
+        }
     }
 
     /// The datanode uuid of a datanode-side event, if known.
@@ -679,6 +689,15 @@ impl Machine for EndpointMachine {
             let Some(endpoint) = e.endpoint() else { return };
             let scm = endpoint_key(endpoint);
             self.step(trace, id, datanode, scm, trigger, None, out);
+            return;
+        }
+        // Most SCM records are heartbeats answered without a reregister: while no endpoint has
+        // queued tasks and their SCM is known to audit, they change nothing.
+        if self.queued_endpoints == 0
+            && let EventData::Scm(ScmEvent::Audit(audit)) = &event.data
+            && is_plain_answer(audit)
+            && self.audited.contains(trace.short_host(trace.host_of(id)))
+        {
             return;
         }
         if let Some(signal) = scm_signal(event) {

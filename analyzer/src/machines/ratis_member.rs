@@ -236,6 +236,10 @@ impl Machine for RatisMember {
             EventData::Ratis(r) => {
                 if let Some(member) = r.member()
                     && Entity::datanode(&member.peer).is_some()
+                    && !self
+                        .datanode_of_host
+                        .get(&event.host)
+                        .is_some_and(|known| known.eq_ignore_ascii_case(&member.peer))
                 {
                     self.datanode_of_host.insert(
                         Arc::clone(&event.host),
