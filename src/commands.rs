@@ -17,7 +17,6 @@ use oztrace_analyzer::{LoadOptions, Loaded, ReplayOptions};
 use oztrace_parser::event::Event;
 use oztrace_parser::input::ConfigKind;
 use oztrace_parser::layout::Layout;
-use oztrace_parser::source::Component;
 use oztrace_parser::time::{TimeZones, format_rfc3339};
 use oztrace_rules::{Confidence, Context, LoggingCoverage, Rule, Settings};
 use std::fs::File;
@@ -699,50 +698,85 @@ fn events(args: EventsArgs) -> Result<u8, Failure> {
         crate::export::write_table(&rows, args.format, args.output.as_deref())?;
         return Ok(code);
     }
-    let mut out: Box<dyn Write> = match &args.output {
+    let out: Box<dyn Write> = match &args.output {
         None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
         Some(path) => Box::new(std::io::BufWriter::new(
             std::fs::File::create(path)
                 .map_err(|e| Failure::Usage(format!("{}: {e}", path.display())))?,
         )),
     };
-    // JSON Lines stream out as each file is read (or into the time sorter); only OM audit
-    // streams wait until the end, since every OM writes the same audit line and the copies merge
-    // into one event.
-    let mut sorter = by_time.then(crate::sort::TimeSorter::default);
-    let mut written: Result<(), Failure> = Ok(());
-    let mut parsed = read_streaming(&args.input, keep_for(args.all), &mut |stream| {
-        if stream.component != Component::OmAudit && written.is_ok() {
-            window.retain(&mut stream.events);
-            written = match &mut sorter {
-                Some(sorter) => sorter.push_stream(&stream.events),
-                None => crate::export::write_jsonl(stream.events.iter(), &mut *out),
-            };
-            stream.events = Vec::new();
-        }
-    })?;
-    written?;
-    let mut audit: Vec<Vec<Event>> = parsed
-        .streams
-        .iter_mut()
-        .map(|s| std::mem::take(&mut s.events))
-        .filter(|events| !events.is_empty())
-        .collect();
-    oztrace_parser::catalog::om::merge_audit_copies(&mut audit, args.input.skew);
-    for events in &mut audit {
-        window.retain(events);
-    }
-    match sorter {
-        Some(mut sorter) => {
-            for events in &audit {
-                sorter.push_stream(events)?;
-            }
-            sorter.finish(&mut *out)?;
-        }
-        None => crate::export::write_jsonl(audit.iter().flatten(), &mut *out)?,
-    }
+    // JSON Lines stream out as each file is read (or into the time sorter); the OM audit logs
+    // come last, read side by side with their copies folded in a bounded window.
+    let sink = std::cell::RefCell::new(EventsSink {
+        sorter: by_time.then(crate::sort::TimeSorter::default),
+        out,
+        written: Ok(()),
+    });
+    let config = read_config(&args.input, keep_for(args.all))?;
+    let parsed = with_progress(&args.input.paths, config, |config| {
+        oztrace_analyzer::load::read_for_events(
+            &args.input.paths,
+            config,
+            args.input.skew,
+            &mut |stream| {
+                window.retain(&mut stream.events);
+                sink.borrow_mut().stream(&stream.events);
+                stream.events = Vec::new();
+            },
+            &mut |event, placed| {
+                if window.contains(event.ts.unwrap_or(placed)) {
+                    sink.borrow_mut().placed(&event, placed);
+                }
+            },
+        )
+    });
+    sink.into_inner().finish()?;
     warn_unreadable(&parsed);
     Ok(input_exit(&parsed))
+}
+
+/// Where `events --format jsonl` writes: straight out, or into the time sorter; the first
+/// failure stops the writing and is returned at the end.
+struct EventsSink<'a> {
+    sorter: Option<crate::sort::TimeSorter>,
+    out: Box<dyn Write + 'a>,
+    written: Result<(), Failure>,
+}
+
+impl EventsSink<'_> {
+    /// One stream's events, in file order.
+    fn stream(&mut self, events: &[Event]) {
+        if self.written.is_ok() {
+            self.written = match &mut self.sorter {
+                Some(sorter) => sorter.push_stream(events),
+                None => crate::export::write_jsonl(events.iter(), &mut *self.out),
+            };
+        }
+    }
+
+    /// One event whose place in time order is known.
+    fn placed(&mut self, event: &Event, placed: i64) {
+        if self.written.is_ok() {
+            self.written = match &mut self.sorter {
+                Some(sorter) => sorter.push_placed(event, placed),
+                None => serde_json::to_writer(&mut *self.out, event)
+                    .map_err(std::io::Error::from)
+                    .and_then(|()| self.out.write_all(b"\n"))
+                    .map_err(|e| Failure::Internal(format!("writing events: {e}"))),
+            };
+        }
+    }
+
+    fn finish(mut self) -> Result<(), Failure> {
+        self.written?;
+        match self.sorter {
+            Some(sorter) => sorter.finish(&mut *self.out),
+            None => self
+                .out
+                .flush()
+                .map_err(|e| Failure::Internal(format!("writing events: {e}"))),
+        }
+    }
 }
 
 fn replay(args: ReplayArgs) -> Result<u8, Failure> {

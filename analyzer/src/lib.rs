@@ -34,6 +34,7 @@
 //! instead of scanning `trace.events` and building their own indexes; each rule's whole-trace
 //! scans (`trace.events.iter()`) become queries of those indexes.
 
+pub mod copies;
 pub mod graph;
 pub mod kinds;
 pub mod load;

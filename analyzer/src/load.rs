@@ -8,6 +8,7 @@
 //! are buffered (the trace keeps only typed events, never raw lines) and its summary kept for
 //! `stats` and the report's coverage.
 
+use crate::copies::AuditCopies;
 use crate::trace::Trace;
 use crate::{Analysis, ReplayOptions, prefilter};
 use oztrace_parser::catalog;
@@ -150,7 +151,7 @@ fn read_anchored(paths: &[PathBuf], config: &ReadConfig, parsed: &mut Parsed) {
     for (i, stream) in parsed.streams.iter().enumerate() {
         by_file.insert(Arc::clone(&stream.file), i);
     }
-    let again = read_units(paths, &config, Some(&units), &mut |_| {});
+    let again = read_units(paths, &config, Some(&units), &BTreeSet::new(), &mut |_| {});
     for stream in again.streams {
         let Some(&i) = by_file.get(&stream.file) else {
             continue;
@@ -185,7 +186,8 @@ impl Window {
         self.since.is_none() && self.until.is_none()
     }
 
-    fn contains(&self, ts: i64) -> bool {
+    /// Whether a time is inside the window.
+    pub fn contains(&self, ts: i64) -> bool {
         self.since.is_none_or(|s| ts >= s) && self.until.is_none_or(|u| ts <= u)
     }
 
@@ -359,16 +361,12 @@ pub fn read_inputs_streaming(
     config: &ReadConfig,
     on_stream: &mut dyn FnMut(&mut StreamOutcome),
 ) -> Parsed {
-    read_units(paths, config, None, on_stream)
+    read_units(paths, config, None, &BTreeSet::new(), on_stream)
 }
 
-/// [`read_inputs_streaming`] of the units whose indexes are in `only` (all when `None`).
-fn read_units(
-    paths: &[PathBuf],
-    config: &ReadConfig,
-    only: Option<&BTreeSet<usize>>,
-    on_stream: &mut dyn FnMut(&mut StreamOutcome),
-) -> Parsed {
+/// The inputs' units in reading order (rotated files of one log oldest first), and what
+/// discovery found besides them.
+fn discover(paths: &[PathBuf]) -> (Vec<InputUnit>, Parsed) {
     let discovery = input::discover(paths);
     let mut units = discovery.units;
     // Rotated files of one log are read oldest first.
@@ -376,21 +374,33 @@ fn read_units(
         let key = rotation_key(unit.display());
         (key.stream, std::cmp::Reverse(key.age))
     });
-    let mut parsed = Parsed {
+    let parsed = Parsed {
         unreadable: discovery.unreadable,
         configs: discovery.configs,
         skipped: discovery.skipped,
         ..Parsed::default()
     };
-    let indexes: Vec<usize> = match only {
-        Some(only) => only.iter().copied().filter(|&i| i < units.len()).collect(),
-        None => (0..units.len()).collect(),
-    };
+    (units, parsed)
+}
+
+/// [`read_inputs_streaming`] of the units whose indexes are in `only` (all when `None`), less
+/// those in `except`.
+pub fn read_units(
+    paths: &[PathBuf],
+    config: &ReadConfig,
+    only: Option<&BTreeSet<usize>>,
+    except: &BTreeSet<usize>,
+    on_stream: &mut dyn FnMut(&mut StreamOutcome),
+) -> Parsed {
+    let (units, mut parsed) = discover(paths);
+    let indexes: Vec<usize> = (0..units.len())
+        .filter(|i| only.is_none_or(|only| only.contains(i)) && !except.contains(i))
+        .collect();
     let threads = config.jobs.max(1).min(indexes.len().max(1));
     let read = |n: usize| {
         let i = indexes[n];
         let unit: &InputUnit = &units[i];
-        let mut result = caught(unit.display(), || read_unit(unit, config));
+        let mut result = caught(unit.display(), || read_unit(unit, config, None));
         for stream in &mut result.streams {
             stream.unit = i;
         }
@@ -413,6 +423,212 @@ fn read_units(
     }
     parsed.unreadable.sort_by(|a, b| a.path.cmp(&b.path));
     parsed
+}
+
+/// The units that are OM audit logs by name (`om-audit-<host>.log`, its rotations and
+/// compressed copies), by index in reading order.
+pub fn audit_log_units(paths: &[PathBuf]) -> BTreeSet<usize> {
+    let (units, _) = discover(paths);
+    units
+        .iter()
+        .enumerate()
+        .filter(|(_, unit)| {
+            oztrace_parser::source::hint_from_path(unit.display()).component
+                == Some(Component::OmAudit)
+        })
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// Events handed from a log's reading thread to the merge at a time, and how many such batches
+/// may wait per log: what the merge holds is a few batches per log, whatever the logs' size.
+const MERGE_BATCH: usize = 1024;
+const MERGE_BATCHES_AHEAD: usize = 2;
+
+/// Reads the units `only` (OM audit logs, [`audit_log_units`]) side by side, each log (its
+/// rotations, oldest first) on its own thread, and hands their events to `on_event` in one time
+/// order: by the latest time seen so far in their file (so each file keeps its order), then by
+/// log in reading order. Every OM writes the same audit lines at about the same time: this is
+/// the order in which [`crate::copies::AuditCopies`] folds them in a bounded window.
+///
+/// `held` are OM audit streams already read (found inside archives, or not named as OM audit
+/// logs): they join the merge as logs of their own. What discovery found besides the units is
+/// left to the other read of the same inputs.
+pub fn read_audit_merged(
+    paths: &[PathBuf],
+    config: &ReadConfig,
+    only: &BTreeSet<usize>,
+    held: Vec<Vec<Event>>,
+    on_event: &mut dyn FnMut(Event, i64),
+) -> Parsed {
+    let (units, _) = discover(paths);
+    let mut parsed = Parsed::default();
+    let mut by_log: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for &i in only.iter().filter(|&&i| i < units.len()) {
+        by_log
+            .entry(rotation_key(units[i].display()).stream)
+            .or_default()
+            .push(i);
+    }
+    let logs: Vec<Vec<usize>> = by_log.into_values().collect();
+    let results: Vec<UnitResult> = std::thread::scope(|scope| {
+        let mut heads: Vec<LogHead> = Vec::new();
+        let mut readers = Vec::new();
+        for log in &logs {
+            let (sender, received) = mpsc::sync_channel::<Vec<Event>>(MERGE_BATCHES_AHEAD);
+            heads.push(LogHead {
+                received: Some(received),
+                batch: Vec::new().into_iter(),
+                next: None,
+                file: None,
+                placed: i64::MIN,
+            });
+            let units = &units;
+            readers.push(scope.spawn(move || {
+                let mut results = Vec::new();
+                for &i in log {
+                    let unit = &units[i];
+                    let mut batch: Vec<Event> = Vec::with_capacity(MERGE_BATCH);
+                    let mut send = |event: Event| {
+                        batch.push(event);
+                        if batch.len() >= MERGE_BATCH {
+                            let full =
+                                std::mem::replace(&mut batch, Vec::with_capacity(MERGE_BATCH));
+                            // The merge outlives every reader: a send cannot fail.
+                            let _ = sender.send(full);
+                        }
+                    };
+                    let mut result =
+                        caught(unit.display(), || read_unit(unit, config, Some(&mut send)));
+                    if !batch.is_empty() {
+                        let _ = sender.send(batch);
+                    }
+                    for stream in &mut result.streams {
+                        stream.unit = i;
+                    }
+                    results.push(result);
+                }
+                results
+            }));
+        }
+        heads.extend(held.into_iter().map(|events| LogHead {
+            received: None,
+            batch: events.into_iter(),
+            next: None,
+            file: None,
+            placed: i64::MIN,
+        }));
+        loop {
+            for head in &mut heads {
+                head.fill();
+            }
+            let next = heads
+                .iter()
+                .enumerate()
+                .filter_map(|(n, head)| head.next.as_ref().map(|(placed, _)| (*placed, n)))
+                .min();
+            let Some((placed, n)) = next else {
+                break;
+            };
+            if let Some((_, event)) = heads[n].next.take() {
+                on_event(event, placed);
+            }
+        }
+        readers
+            .into_iter()
+            .flat_map(|reader| match reader.join() {
+                Ok(results) => results,
+                // Each unit's panic is caught inside: only a broken channel lands here.
+                Err(_) => Vec::new(),
+            })
+            .collect()
+    });
+    for result in results {
+        parsed.streams.extend(result.streams);
+        parsed.unreadable.extend(result.unreadable);
+        parsed.configs.extend(result.configs);
+        parsed.errors.extend(result.error);
+    }
+    parsed.streams.sort_by_key(|s| s.unit);
+    parsed.unreadable.sort_by(|a, b| a.path.cmp(&b.path));
+    parsed
+}
+
+/// Reads every input for `events`: each stream to `on_stream` as soon as it and every stream
+/// before it are read (see [`read_inputs_streaming`]), except the OM audit logs, read after the
+/// rest side by side ([`read_audit_merged`]) with their copies folded ([`AuditCopies`]), one
+/// event at a time to `on_audit` in one time order with its place in it. Memory is that of the
+/// streams being read, and of the copy window.
+pub fn read_for_events(
+    paths: &[PathBuf],
+    config: &ReadConfig,
+    skew_ms: i64,
+    on_stream: &mut dyn FnMut(&mut StreamOutcome),
+    on_audit: &mut dyn FnMut(Event, i64),
+) -> Parsed {
+    let audit_logs = audit_log_units(paths);
+    let mut held: Vec<Vec<Event>> = Vec::new();
+    let mut parsed = read_units(paths, config, None, &audit_logs, &mut |stream| {
+        if stream.component == Component::OmAudit {
+            held.push(std::mem::take(&mut stream.events));
+        } else {
+            on_stream(stream);
+        }
+    });
+    let mut copies = AuditCopies::new(skew_ms);
+    let audit = read_audit_merged(paths, config, &audit_logs, held, &mut |event, placed| {
+        copies.push(event, placed, on_audit)
+    });
+    copies.finish(on_audit);
+    parsed.streams.extend(audit.streams);
+    parsed.streams.sort_by_key(|s| s.unit);
+    parsed.unreadable.extend(audit.unreadable);
+    parsed.unreadable.sort_by(|a, b| a.path.cmp(&b.path));
+    parsed.configs.extend(audit.configs);
+    parsed.errors.extend(audit.errors);
+    parsed
+}
+
+/// The merge's view of one log being read: its next event and where it is placed.
+struct LogHead {
+    /// `None` for a stream read before the merge.
+    received: Option<mpsc::Receiver<Vec<Event>>>,
+    batch: std::vec::IntoIter<Event>,
+    next: Option<(i64, Event)>,
+    /// The file of the last event, and the latest time seen in it.
+    file: Option<Arc<str>>,
+    placed: i64,
+}
+
+impl LogHead {
+    /// Takes the log's next event when none is waiting (blocking until its reader sends one or
+    /// is done).
+    fn fill(&mut self) {
+        if self.next.is_some() {
+            return;
+        }
+        let event = loop {
+            if let Some(event) = self.batch.next() {
+                break event;
+            }
+            match self.received.as_ref().map(mpsc::Receiver::recv) {
+                Some(Ok(batch)) => self.batch = batch.into_iter(),
+                Some(Err(_)) | None => return,
+            }
+        };
+        if self
+            .file
+            .as_ref()
+            .is_none_or(|f| !Arc::ptr_eq(f, &event.file))
+        {
+            self.file = Some(Arc::clone(&event.file));
+            self.placed = i64::MIN;
+        }
+        if let Some(ts) = event.ts {
+            self.placed = self.placed.max(ts);
+        }
+        self.next = Some((self.placed, event));
+    }
 }
 
 /// Runs `work(0..n)` on a pool of `threads` and hands each result to `deliver` in index order,
@@ -493,18 +709,23 @@ struct UnitResult {
     error: Option<Unreadable>,
 }
 
+/// Where a stream's events go as they are read, instead of into its [`StreamOutcome`].
+type EventSink<'a, 'f> = &'a mut (dyn FnMut(Event) + Send + 'f);
+
 struct Sink<'a> {
     config: &'a ReadConfig,
     result: UnitResult,
+    events: Option<EventSink<'a, 'a>>,
 }
 
 impl StreamSink for Sink<'_> {
     fn log(&mut self, file: &InputFile, reader: &mut dyn BufRead) -> std::io::Result<()> {
         let large = file.size.is_none_or(|size| size >= PIPELINE_BYTES);
+        let events = self.events.as_deref_mut();
         let (outcome, error) = if file.compression != Compression::None && large {
-            read_pipelined(file, reader, self.config)
+            read_pipelined(file, reader, self.config, events)
         } else {
-            read_stream(file, reader, self.config)
+            read_stream(file, reader, self.config, events)
         };
         self.result.streams.push(outcome);
         match error {
@@ -535,6 +756,7 @@ fn read_pipelined(
     file: &InputFile,
     reader: &mut dyn BufRead,
     config: &ReadConfig,
+    events: Option<EventSink<'_, '_>>,
 ) -> (StreamOutcome, Option<std::io::Error>) {
     let (blocks, received) = mpsc::sync_channel::<Vec<u8>>(BLOCKS_AHEAD);
     std::thread::scope(|scope| {
@@ -544,7 +766,7 @@ fn read_pipelined(
                 block: Vec::new(),
                 at: 0,
             };
-            read_stream(file, &mut blocks, config)
+            read_stream(file, &mut blocks, config, events)
         });
         let error = loop {
             let (block, error) = read_block(reader);
@@ -622,10 +844,15 @@ impl BufRead for BlockReader {
     }
 }
 
-fn read_unit(unit: &InputUnit, config: &ReadConfig) -> UnitResult {
+fn read_unit<'a>(
+    unit: &InputUnit,
+    config: &'a ReadConfig,
+    events: Option<EventSink<'a, 'a>>,
+) -> UnitResult {
     let mut sink = Sink {
         config,
         result: UnitResult::default(),
+        events,
     };
     unit.read(&mut sink);
     sink.result
@@ -696,6 +923,7 @@ fn read_stream(
     file: &InputFile,
     reader: &mut dyn BufRead,
     config: &ReadConfig,
+    mut events: Option<EventSink<'_, '_>>,
 ) -> (StreamOutcome, Option<std::io::Error>) {
     let file_name: Arc<str> = Arc::from(file.display.as_str());
     let file_host = file.hint.host.clone();
@@ -786,14 +1014,18 @@ fn read_stream(
                 return;
             }
         }
-        outcome.events.push(Event::of_record(
+        let event = Event::of_record(
             record,
             typed,
             host,
             component,
             Arc::clone(&file_name),
             &mut names,
-        ));
+        );
+        match events.as_deref_mut() {
+            Some(sink) => sink(event),
+            None => outcome.events.push(event),
+        }
     });
     counting.finish_progress();
     // The buffer's growth slack (up to half of it) is not kept until the merge.
@@ -978,7 +1210,8 @@ mod tests {
             compression: Compression::Gzip,
         };
         let mut reader = std::io::BufReader::new(Failing(text.into_bytes(), 0));
-        let (outcome, error) = read_pipelined(&file, &mut reader, &ReadConfig::new(Keep::All));
+        let (outcome, error) =
+            read_pipelined(&file, &mut reader, &ReadConfig::new(Keep::All), None);
         assert_eq!(outcome.summary.records, 3000);
         assert_eq!(outcome.events.len(), 3000);
         assert!(error.expect("the error").to_string().contains("truncated"));
