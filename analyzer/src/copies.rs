@@ -16,18 +16,22 @@ use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::om::OmEvent;
 use oztrace_parser::event::{Copy, Event};
 use oztrace_parser::source::Component;
-use std::collections::{HashMap, VecDeque};
-use std::hash::{DefaultHasher, Hash, Hasher};
+use rustc_hash::FxHasher;
+use std::collections::VecDeque;
+use std::hash::{Hash, Hasher};
 
 /// How long after its first copy a request's other copies may still be written: followers apply
 /// a committed transaction within seconds; the clock skew between OMs comes on top.
 pub const COPY_LAG_MS: i64 = 10_000;
 
-/// What makes records copies of one request: a 128-bit digest of the fields that must be equal,
-/// and whether they were compared as printed (no `Transaction`).
+/// What makes records copies of one request: the `Transaction` (or, printed, the message's
+/// length) and a digest of the fields that must be equal, and whether they were compared as
+/// printed (no `Transaction`). Two requests would have to share a transaction and a 64-bit digest
+/// to be taken for copies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 struct CopyKey {
-    digest: u128,
+    transaction: u64,
+    digest: u64,
     printed: bool,
 }
 
@@ -49,12 +53,13 @@ fn copy_key(event: &Event) -> Option<CopyKey> {
     let Some(transaction) = transaction else {
         // The message holds user, ip, op, params and ret exactly as printed.
         return Some(CopyKey {
+            transaction: event.text.len() as u64,
             digest: digest(|h| event.text.hash(h)),
             printed: true,
         });
     };
     let digest = digest(|h| {
-        (transaction, op, ret).hash(h);
+        (op, ret).hash(h);
         match om {
             OmEvent::Audit(a) => {
                 for (k, v) in a.params.iter() {
@@ -69,19 +74,17 @@ fn copy_key(event: &Event) -> Option<CopyKey> {
         }
     });
     Some(CopyKey {
+        transaction,
         digest,
         printed: false,
     })
 }
 
-/// Two independent 64-bit SipHash digests of what `feed` writes.
-fn digest(feed: impl Fn(&mut DefaultHasher)) -> u128 {
-    let mut low = DefaultHasher::new();
-    feed(&mut low);
-    let mut high = DefaultHasher::new();
-    high.write_u8(0x5a);
-    feed(&mut high);
-    (u128::from(high.finish()) << 64) | u128::from(low.finish())
+/// A fast 64-bit digest of what `feed` writes.
+fn digest(feed: impl Fn(&mut FxHasher)) -> u64 {
+    let mut hasher = FxHasher::default();
+    feed(&mut hasher);
+    hasher.finish()
 }
 
 struct Held {
@@ -99,7 +102,7 @@ pub struct AuditCopies {
     /// Arrival number of `held[0]`.
     first: u64,
     /// The latest held record of each key, by arrival number.
-    open: HashMap<CopyKey, u64>,
+    open: rustc_hash::FxHashMap<CopyKey, u64>,
 }
 
 impl AuditCopies {
@@ -110,7 +113,7 @@ impl AuditCopies {
             skew_ms,
             held: VecDeque::new(),
             first: 0,
-            open: HashMap::new(),
+            open: Default::default(),
         }
     }
 
@@ -172,6 +175,37 @@ impl AuditCopies {
         copies.dedup();
         out(held.event, held.placed);
     }
+}
+
+/// Folds the copies among streams already read (each in file order): the streams merged into one
+/// time order (by the latest time of their file so far, then stream), folded as
+/// [`AuditCopies`] does. The events come out in that order.
+pub fn fold_streams(streams: Vec<Vec<Event>>, skew_ms: i64) -> Vec<Event> {
+    let mut heads: Vec<(std::iter::Peekable<std::vec::IntoIter<Event>>, i64)> = streams
+        .into_iter()
+        .map(|s| (s.into_iter().peekable(), i64::MIN))
+        .collect();
+    let mut copies = AuditCopies::new(skew_ms);
+    let mut out = Vec::new();
+    loop {
+        let next = heads
+            .iter_mut()
+            .enumerate()
+            .filter_map(|(n, (events, placed))| {
+                let ts = events.peek()?.ts;
+                Some((ts.map_or(*placed, |ts| ts.max(*placed)), n))
+            })
+            .min();
+        let Some((placed, n)) = next else {
+            break;
+        };
+        heads[n].1 = placed;
+        if let Some(event) = heads[n].0.next() {
+            copies.push(event, placed, &mut |e, _| out.push(e));
+        }
+    }
+    copies.finish(&mut |e, _| out.push(e));
+    out
 }
 
 /// Whether `event` is a copy of the held `first`: always with a `Transaction`; as printed, only

@@ -167,10 +167,20 @@ fn read_anchored(paths: &[PathBuf], config: &ReadConfig, parsed: &mut Parsed) {
     }
 }
 
-/// Moves the typed events out of the streams into one time order (OM audit copies merged).
+/// Moves the typed events out of the streams into one time order, the OM audit logs' copies
+/// folded as `events` folds them ([`crate::copies`]).
 pub fn build_trace(parsed: &mut Parsed, skew_ms: i64) -> Trace {
-    let mut streams = parsed.take_events();
-    catalog::om::merge_audit_copies(&mut streams, skew_ms);
+    let mut audit = Vec::new();
+    let mut streams = Vec::new();
+    for stream in &mut parsed.streams {
+        let events = std::mem::take(&mut stream.events);
+        if stream.component == Component::OmAudit {
+            audit.push(events);
+        } else {
+            streams.push(events);
+        }
+    }
+    streams.push(crate::copies::fold_streams(audit, skew_ms));
     Trace::merge(streams, skew_ms)
 }
 
