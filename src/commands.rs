@@ -114,11 +114,13 @@ fn read_streaming(
 }
 
 /// Reads and analyses the inputs (`scan`, `replay`).
+/// `prefilter`: the rules `scan` runs, whose kinds (with the machines') are the only ones
+/// parsed into events; `None` keeps every typed event.
 fn load(
     input: &InputArgs,
     window: Window,
     retain_ms: i64,
-    prefilter: bool,
+    prefilter: Option<&[&'static dyn Rule]>,
 ) -> Result<Loaded, Failure> {
     let read = read_config(input, Keep::Typed)?;
     Ok(with_progress(&input.paths, read, |read| {
@@ -129,7 +131,8 @@ fn load(
                 window,
                 skew_ms: input.skew,
                 replay: ReplayOptions { retain_ms },
-                prefilter,
+                prefilter: prefilter.is_some(),
+                rule_kinds: oztrace_rules::consumed(prefilter.unwrap_or_default()),
             },
         )
     }))
@@ -159,6 +162,7 @@ fn read_config(input: &InputArgs, keep: Keep) -> Result<ReadConfig, Failure> {
         jobs,
         progress: None,
         skip: None,
+        kinds: None,
     })
 }
 
@@ -584,7 +588,8 @@ fn scan_one(
     input: &InputArgs,
     plan: &mut ScanPlan,
 ) -> Result<(u8, report::Document), Failure> {
-    let Loaded { parsed, analysis } = load(input, plan.window, args.retain, !args.no_prefilter)?;
+    let prefilter = (!args.no_prefilter).then_some(plan.rules.as_slice());
+    let Loaded { parsed, analysis } = load(input, plan.window, args.retain, prefilter)?;
     let settings = settings(&parsed, &args.settings)?;
     let logging = logging_coverage(&parsed);
     let context = Context {
@@ -782,7 +787,7 @@ impl EventsSink<'_> {
 fn replay(args: ReplayArgs) -> Result<u8, Failure> {
     let window = window_of(&args.input)?;
     let zone = display_zone(&args.display)?;
-    let Loaded { parsed, analysis } = load(&args.input, window, args.retain, false)?;
+    let Loaded { parsed, analysis } = load(&args.input, window, args.retain, None)?;
     let mut out = String::new();
     if !zone.is_utc() {
         out.push_str(&format!("# times in {}\n", zone.name()));

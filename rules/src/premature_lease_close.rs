@@ -30,6 +30,7 @@ use crate::{
     Severity,
 };
 use oztrace_analyzer::graph::{EdgeKind, EventGraph};
+use oztrace_analyzer::kinds::{Family, Reads};
 use oztrace_analyzer::machines::lease;
 use oztrace_analyzer::trace::{EventId, Trace};
 use oztrace_parser::audit::AuditRet;
@@ -161,9 +162,17 @@ evidence)",
 
 pub struct PrematureLeaseClose;
 
+/// The kinds the rule reads: the OM's audit, cleanup and key lines, the client's block lines,
+/// and the datanodes' audit of the blocks written.
+pub const CONSUMES: &[Reads] = &[Reads::Family(Family::Om), Reads::Kind("dn_audit")];
+
 impl Rule for PrematureLeaseClose {
     fn doc(&self) -> &'static RuleDoc {
         &DOC
+    }
+
+    fn consumes(&self) -> &'static [Reads] {
+        CONSUMES
     }
 
     fn check(&self, context: &Context<'_>, out: &mut Output) {

@@ -15,6 +15,7 @@ use crate::{
     Confidence, Context, Evidence, Finding, Gap, Output, Role, Rule, RuleDoc, SettingDoc, Settings,
     Severity,
 };
+use oztrace_analyzer::kinds::{Family, Reads};
 use oztrace_analyzer::trace::{EventId, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::datanode::DatanodeEvent;
@@ -199,9 +200,36 @@ pub struct ReusedWriteFuture;
 
 pub static RULE: ReusedWriteFuture = ReusedWriteFuture;
 
+/// The kinds the rule reads: every Ratis line (member ids name the host's datanode), the
+/// datanode's write, apply, chunk, dispatch and audit lines, and the SCM and OM lines that tie
+/// containers, blocks and pipelines.
+pub const CONSUMES: &[Reads] = &[
+    Reads::Family(Family::Ratis),
+    Reads::Kind("dn_audit"),
+    Reads::Kind("dn_container_state"),
+    Reads::Kind("dispatch_error"),
+    Reads::Kind("chunk_unexpected_size"),
+    Reads::Kind("chunk_write"),
+    Reads::Kind("chunk_ignored"),
+    Reads::Kind("csm_read_failed"),
+    Reads::Kind("csm_write_submitted"),
+    Reads::Kind("csm_write_completed"),
+    Reads::Kind("csm_write_cancelled"),
+    Reads::Kind("csm_apply_completed"),
+    Reads::Kind("csm_apply_failed"),
+    Reads::Kind("container_marked_unhealthy"),
+    Reads::Family(Family::Scm),
+    Reads::Family(Family::ScmContainer),
+    Reads::Family(Family::Om),
+];
+
 impl Rule for ReusedWriteFuture {
     fn doc(&self) -> &'static RuleDoc {
         &DOC
+    }
+
+    fn consumes(&self) -> &'static [Reads] {
+        CONSUMES
     }
 
     fn check(&self, context: &Context<'_>, out: &mut Output) {

@@ -367,6 +367,10 @@ impl Linker for FailedWriteLinker {
         "container-report"
     }
 
+    fn consumes(&self) -> &'static [Reads] {
+        &[Reads::Family(Family::ScmContainer)]
+    }
+
     fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, String)>) {
         let mut hosts: Vec<&Arc<str>> = trace.hosts().collect();
         hosts.sort();
@@ -416,6 +420,13 @@ pub struct ReplicaReported;
 impl Linker for ReplicaReported {
     fn name(&self) -> &'static str {
         "replica-reported"
+    }
+
+    fn consumes(&self) -> &'static [Reads] {
+        &[
+            Reads::Family(Family::ScmContainer),
+            Reads::Kind("dn_container_state"),
+        ]
     }
 
     fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, String)>) {

@@ -2,6 +2,7 @@
 //! UNHEALTHY and its dn-container record, a Ratis step-down and the truncation that follows it.
 
 use crate::graph::Linker;
+use crate::kinds::Reads;
 use crate::trace::{EventId, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::datanode::DatanodeEvent;
@@ -29,6 +30,17 @@ fn audit_op(cmd: &str) -> String {
 impl Linker for DatanodeLinks {
     fn name(&self) -> &'static str {
         "datanode"
+    }
+
+    fn consumes(&self) -> &'static [Reads] {
+        &[
+            Reads::Kind("container_marked_unhealthy"),
+            Reads::Kind("dn_container_state"),
+            Reads::Kind("dispatch_error"),
+            Reads::Kind("dn_audit"),
+            Reads::Kind("ratis_role_change"),
+            Reads::Kind("ratis_log_truncate"),
+        ]
     }
 
     fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, String)>) {

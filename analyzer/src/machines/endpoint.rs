@@ -725,6 +725,10 @@ impl Linker for CommandReceipt {
         "scm-command-receipt"
     }
 
+    fn consumes(&self) -> &'static [Reads] {
+        CONSUMES
+    }
+
     fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, String)>) {
         let signals: Vec<(EventId, ScmSignal)> = trace
             .events

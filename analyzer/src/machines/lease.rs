@@ -25,7 +25,7 @@
 //! Entity `key:/<volume>/<bucket>/<key>`; scope `client:<clientID>` once a line prints it.
 
 use crate::graph::Linker;
-use crate::kinds::Reads;
+use crate::kinds::{Family, Reads};
 use crate::machine::{EntityStates, Machine, Transition};
 use crate::trace::{EntityId, EventId, Trace};
 use oztrace_parser::audit::AuditRet;
@@ -544,6 +544,10 @@ fn audit_of(trace: &Trace, id: EventId) -> Option<&KeyAudit> {
 impl Linker for OmLinker {
     fn name(&self) -> &'static str {
         "om-lease"
+    }
+
+    fn consumes(&self) -> &'static [Reads] {
+        &[Reads::Family(Family::Om)]
     }
 
     fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, String)>) {

@@ -10,6 +10,7 @@ pub mod ratis_member;
 pub mod scm_role;
 
 use crate::graph::Linker;
+use crate::kinds::KindSet;
 use crate::machine::Machine;
 
 /// A fresh instance of every machine.
@@ -22,6 +23,18 @@ pub fn all() -> Vec<Box<dyn Machine>> {
         Box::new(ratis_member::RatisMember::new()),
         Box::new(lease::LeaseMachine::default()),
     ]
+}
+
+/// The kinds the machines and linkers read.
+pub fn consumed() -> KindSet {
+    let mut set = KindSet::of(&[]);
+    for machine in all() {
+        set.extend(&KindSet::of(machine.consumes()));
+    }
+    for linker in linkers() {
+        set.extend(&KindSet::of(linker.consumes()));
+    }
+    set
 }
 
 /// Every causal linker.
@@ -54,6 +67,14 @@ mod tests {
                 Vec::<&str>::new(),
                 "{}",
                 machine.name()
+            );
+        }
+        for linker in linkers() {
+            assert_eq!(
+                kinds::unknown(linker.consumes()),
+                Vec::<&str>::new(),
+                "{}",
+                linker.name()
             );
         }
         let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../samples");

@@ -550,6 +550,10 @@ impl Linker for OpStateCommandDelivery {
         "op-state-command"
     }
 
+    fn consumes(&self) -> &'static [Reads] {
+        &[Reads::Family(Family::Scm)]
+    }
+
     fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, String)>) {
         for (id, event) in trace.events.iter().enumerate() {
             let EventData::Scm(ScmEvent::OpStateMismatch {
