@@ -9,7 +9,7 @@
 //! family (an [`oztrace_parser::catalog::EventData`] variant) for a consumer that reads something
 //! from all of them (a host's datanode learnt from any Ratis member id).
 
-use oztrace_parser::catalog::{self, KindInfo};
+use oztrace_parser::catalog::{self, EventData, KindInfo};
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
@@ -38,12 +38,15 @@ impl Family {
 }
 
 /// What a consumer reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy)]
 pub enum Reads {
     /// One kind, by its name.
     Kind(&'static str),
     /// Every kind of a family.
     Family(Family),
+    /// The events of one kind that pass a test: the consumer ignores the others (`scan` keeps
+    /// an event of the kind when any consumer's test passes or another reads the whole kind).
+    Where(&'static str, fn(&EventData) -> bool),
 }
 
 /// A dense number per kind: the catalogue's kinds in registry order, then `unrecognized`.
@@ -113,7 +116,7 @@ impl KindSet {
         set[index_of(OTHER).index()] = true;
         for read in reads {
             match read {
-                Reads::Kind(kind) => set[index_of(kind).index()] = true,
+                Reads::Kind(kind) | Reads::Where(kind, _) => set[index_of(kind).index()] = true,
                 Reads::Family(family) => {
                     for info in family.kinds() {
                         set[index_of(info.kind).index()] = true;
@@ -154,13 +157,66 @@ impl KindSet {
     }
 }
 
+/// Which events the consumers read: whole kinds, and kinds of which they read only the events
+/// that pass a test ([`Reads::Where`]).
+#[derive(Debug, Clone)]
+pub struct Wanted {
+    whole: KindSet,
+    tested: Vec<(KindIndex, fn(&EventData) -> bool)>,
+}
+
+impl Wanted {
+    pub fn new() -> Wanted {
+        Wanted {
+            whole: KindSet::of(&[]),
+            tested: Vec::new(),
+        }
+    }
+
+    /// Adds what one consumer reads.
+    pub fn add(&mut self, reads: &[Reads]) {
+        for read in reads {
+            match read {
+                Reads::Where(kind, test) => self.tested.push((index_of(kind), *test)),
+                whole => self.whole.extend(&KindSet::of(std::slice::from_ref(whole))),
+            }
+        }
+    }
+
+    /// Adds what `other` reads.
+    pub fn extend(&mut self, other: &Wanted) {
+        self.whole.extend(&other.whole);
+        self.tested.extend(other.tested.iter().copied());
+    }
+
+    /// Whether a consumer reads an event of `data`.
+    pub fn wants(&self, data: &EventData) -> bool {
+        let kind = index_of(data.kind());
+        self.whole.contains(kind)
+            || self
+                .tested
+                .iter()
+                .any(|(tested, test)| *tested == kind && test(data))
+    }
+}
+
+impl Default for Wanted {
+    fn default() -> Self {
+        Wanted::new()
+    }
+}
+
 /// The names `reads` declares that the registry does not list (a typo would silently leave
 /// events out; the consumers' tests assert this is empty).
 pub fn unknown(reads: &[Reads]) -> Vec<&'static str> {
     reads
         .iter()
         .filter_map(|r| match r {
-            Reads::Kind(kind) if !TABLE.index.contains_key(kind) || *kind == OTHER => Some(*kind),
+            Reads::Kind(kind) | Reads::Where(kind, _)
+                if !TABLE.index.contains_key(kind) || *kind == OTHER =>
+            {
+                Some(*kind)
+            }
             _ => None,
         })
         .collect()

@@ -9,7 +9,7 @@
 //! `stats` and the report's coverage.
 
 use crate::copies::AuditCopies;
-use crate::kinds::KindSet;
+use crate::kinds::Wanted;
 use crate::trace::Trace;
 use crate::{Analysis, ReplayOptions, prefilter};
 use oztrace_parser::catalog;
@@ -85,9 +85,9 @@ pub struct LoadOptions {
     pub replay: ReplayOptions,
     /// Leave unparsed the records no consumer needs ([`crate::prefilter`]): `scan`.
     pub prefilter: bool,
-    /// The kinds the selected rules read, besides the machines' and linkers': with the
-    /// prefilter, typed events no consumer reads are counted, not kept.
-    pub rule_kinds: KindSet,
+    /// What the selected rules read, besides the machines and linkers: with the prefilter,
+    /// typed events no consumer reads are counted, not kept.
+    pub rule_kinds: Wanted,
 }
 
 /// What [`load`] gives: what was read (coverage, configuration, failures) and its analysis.
@@ -102,9 +102,9 @@ pub fn load(paths: &[PathBuf], options: &LoadOptions) -> Loaded {
     let mut read = options.read.clone();
     if options.prefilter {
         read.skip = Some(prefilter::first_pass());
-        let mut kinds = crate::machines::consumed();
-        kinds.extend(&options.rule_kinds);
-        read.kinds = Some(Arc::new(kinds));
+        let mut wanted = crate::machines::consumed();
+        wanted.extend(&options.rule_kinds);
+        read.kinds = Some(Arc::new(wanted));
     }
     let mut parsed = read_inputs_streaming(paths, &read, &mut |_| {});
     if options.prefilter {
@@ -281,9 +281,9 @@ pub struct ReadConfig {
     pub progress: Option<Arc<Progress>>,
     /// OM audit lines left unparsed (see [`crate::prefilter`]); counted as typed records.
     pub skip: Option<Skip>,
-    /// With `Keep::Typed`: the kinds kept as events (what the consumers read,
-    /// [`prefilter::keeps`]); typed records of other kinds are counted, not kept.
-    pub kinds: Option<Arc<KindSet>>,
+    /// With `Keep::Typed`: what the consumers read ([`prefilter::keeps`]); typed records no
+    /// consumer reads are counted, not kept.
+    pub kinds: Option<Arc<Wanted>>,
 }
 
 impl ReadConfig {

@@ -23,7 +23,7 @@
 //! without the prefilter. `tests/prefilter.rs` checks that findings are identical with the
 //! prefilter on and off, on every sample and on a generated bundle with injected scenarios.
 
-use crate::kinds::KindSet;
+use crate::kinds::Wanted;
 use memchr::memmem::Finder;
 use oztrace_parser::catalog::Typed;
 use oztrace_parser::entity::Entity;
@@ -59,11 +59,10 @@ pub const ANCHORED: &[Anchored] = &[Anchored {
     anchor_op: "COMMIT_KEY",
 }];
 
-/// Whether a typed record is kept as an event for `scan`: its kind is one a consumer reads
-/// (`kinds`), or it ties ids together for the trace's facts (it names a block, or a container and
+/// Whether a typed record is kept as an event for `scan`: a consumer reads it (`wanted`), or it ties ids together for the trace's facts (it names a block, or a container and
 /// its pipeline): other kinds (snapshots, service summaries no model reads) are counted only.
-pub fn keeps(kinds: &KindSet, typed: &Typed) -> bool {
-    kinds.contains_name(typed.data.kind())
+pub fn keeps(wanted: &Wanted, typed: &Typed) -> bool {
+    wanted.wants(&typed.data)
         || typed.entities.iter().any(|e| match e {
             Entity::Block { .. } => true,
             Entity::Container(_) => typed

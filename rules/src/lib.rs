@@ -11,7 +11,7 @@ pub mod resurrected_container;
 pub mod reused_write_future;
 
 use oztrace_analyzer::Analysis;
-use oztrace_analyzer::kinds::{KindSet, Reads};
+use oztrace_analyzer::kinds::{Reads, Wanted};
 use oztrace_analyzer::trace::EventId;
 use oztrace_parser::entity::Entity;
 use serde::Serialize;
@@ -285,13 +285,13 @@ pub fn registry() -> Vec<&'static dyn Rule> {
     ]
 }
 
-/// The kinds `rules` read.
-pub fn consumed(rules: &[&'static dyn Rule]) -> KindSet {
-    let mut set = KindSet::of(&[]);
+/// What `rules` read.
+pub fn consumed(rules: &[&'static dyn Rule]) -> Wanted {
+    let mut wanted = Wanted::new();
     for rule in rules {
-        set.extend(&KindSet::of(rule.consumes()));
+        wanted.add(rule.consumes());
     }
-    set
+    wanted
 }
 
 /// The contract's fingerprint: the first 16 hex digits of SHA-256 of `rule + "\n" + entity`.

@@ -16,6 +16,7 @@ use crate::{
     Severity,
 };
 use oztrace_analyzer::kinds::{Family, Reads};
+use oztrace_analyzer::machines::datanode_links::is_failed_or_slow;
 use oztrace_analyzer::trace::{EventId, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::datanode::DatanodeEvent;
@@ -205,7 +206,7 @@ pub static RULE: ReusedWriteFuture = ReusedWriteFuture;
 /// containers, blocks and pipelines.
 pub const CONSUMES: &[Reads] = &[
     Reads::Family(Family::Ratis),
-    Reads::Kind("dn_audit"),
+    Reads::Where("dn_audit", is_failed_or_slow),
     Reads::Kind("dn_container_state"),
     Reads::Kind("dispatch_error"),
     Reads::Kind("chunk_unexpected_size"),

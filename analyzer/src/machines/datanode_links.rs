@@ -15,6 +15,13 @@ const TRUNCATE_AFTER_STEP_DOWN_MS: i64 = 5 * 60 * 1000;
 
 pub struct DatanodeLinks;
 
+/// A datanode audit record that says more than "done": a failure, or a performance record of a
+/// slow operation. The successful ones (every CREATE_CONTAINER, CLOSE_CONTAINER, …) are what
+/// fills a dn-audit log, and no consumer reads them.
+pub fn is_failed_or_slow(data: &EventData) -> bool {
+    matches!(data, EventData::Datanode(DatanodeEvent::DnAudit { ret, perf, .. }) if ret == "FAILURE" || perf.is_some())
+}
+
 /// `WriteChunk` → `WRITE_CHUNK` (ContainerProtos `Type` name → `DNAction` name).
 fn audit_op(cmd: &str) -> String {
     let mut out = String::with_capacity(cmd.len() + 4);
@@ -37,7 +44,7 @@ impl Linker for DatanodeLinks {
             Reads::Kind("container_marked_unhealthy"),
             Reads::Kind("dn_container_state"),
             Reads::Kind("dispatch_error"),
-            Reads::Kind("dn_audit"),
+            Reads::Where("dn_audit", is_failed_or_slow),
             Reads::Kind("ratis_role_change"),
             Reads::Kind("ratis_log_truncate"),
         ]

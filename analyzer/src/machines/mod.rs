@@ -10,7 +10,7 @@ pub mod ratis_member;
 pub mod scm_role;
 
 use crate::graph::Linker;
-use crate::kinds::KindSet;
+use crate::kinds::Wanted;
 use crate::machine::Machine;
 
 /// A fresh instance of every machine.
@@ -25,16 +25,16 @@ pub fn all() -> Vec<Box<dyn Machine>> {
     ]
 }
 
-/// The kinds the machines and linkers read.
-pub fn consumed() -> KindSet {
-    let mut set = KindSet::of(&[]);
+/// What the machines and linkers read.
+pub fn consumed() -> Wanted {
+    let mut wanted = Wanted::new();
     for machine in all() {
-        set.extend(&KindSet::of(machine.consumes()));
+        wanted.add(machine.consumes());
     }
     for linker in linkers() {
-        set.extend(&KindSet::of(linker.consumes()));
+        wanted.add(linker.consumes());
     }
-    set
+    wanted
 }
 
 /// Every causal linker.
