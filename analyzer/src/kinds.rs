@@ -46,8 +46,11 @@ pub enum Reads {
     Family(Family),
     /// The events of one kind that pass a test: the consumer ignores the others (`scan` keeps
     /// an event of the kind when any consumer's test passes or another reads the whole kind).
-    Where(&'static str, fn(&EventData) -> bool),
+    Where(&'static str, EventTest),
 }
+
+/// A test of an event's fields ([`Reads::Where`]).
+pub type EventTest = fn(&EventData) -> bool;
 
 /// A dense number per kind: the catalogue's kinds in registry order, then `unrecognized`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -162,7 +165,7 @@ impl KindSet {
 #[derive(Debug, Clone)]
 pub struct Wanted {
     whole: KindSet,
-    tested: Vec<(KindIndex, fn(&EventData) -> bool)>,
+    tested: Vec<(KindIndex, EventTest)>,
 }
 
 impl Wanted {

@@ -35,6 +35,7 @@
 //! scans (`trace.events.iter()`) become queries of those indexes.
 
 pub mod copies;
+pub mod facts;
 pub mod graph;
 pub mod kinds;
 pub mod load;

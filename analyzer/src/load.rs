@@ -557,11 +557,8 @@ pub fn read_audit_merged(
         }
         readers
             .into_iter()
-            .flat_map(|reader| match reader.join() {
-                Ok(results) => results,
-                // Each unit's panic is caught inside: only a broken channel lands here.
-                Err(_) => Vec::new(),
-            })
+            // Each unit's panic is caught inside: a reader cannot fail to join.
+            .flat_map(|reader| reader.join().unwrap_or_default())
             .collect()
     });
     for result in results {

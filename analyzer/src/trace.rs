@@ -8,12 +8,13 @@
 //! rules need the whole trace). Hosts' clocks differ: rules compare events of different hosts
 //! with [`Trace::before`], which allows `skew`.
 
+use crate::facts::Facts;
 use crate::kinds::{self, KindIndex, KindSet};
 use oztrace_parser::entity::Entity;
 use oztrace_parser::event::Event;
 use oztrace_parser::source::short_host;
 use rustc_hash::FxHashMap as HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// Index of an event in [`Trace::events`].
 pub type EventId = usize;
@@ -65,6 +66,8 @@ pub struct Trace {
     times: Vec<i64>,
     /// Events of each kind, by [`KindIndex`].
     by_kind: Vec<Vec<EventId>>,
+    /// The cluster's facts, read from the whole trace at the first question.
+    facts: OnceLock<Facts>,
 }
 
 /// `times` of an event without a time.
@@ -213,6 +216,11 @@ impl Trace {
     /// Every host, once each, in order of first appearance.
     pub fn hosts(&self) -> impl Iterator<Item = &Arc<str>> {
         self.hosts.iter().map(|(name, _)| name)
+    }
+
+    /// The facts that tie the cluster's ids together ([`Facts`]), read once.
+    pub fn facts(&self) -> &Facts {
+        self.facts.get_or_init(|| Facts::build(self))
     }
 
     /// The kind of event `id`.

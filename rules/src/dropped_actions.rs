@@ -991,11 +991,11 @@ impl Rule for DroppedActions {
     fn check(&self, context: &Context<'_>, out: &mut Output) {
         let analysis = context.analysis;
         let trace = &analysis.trace;
-        let hosts = DatanodeHosts::learn(trace);
-        let obs = Observations::read(trace, &hosts);
+        let hosts = &trace.facts().datanode_hosts;
+        let obs = Observations::read(trace, hosts);
         let timing = Timing::from(context.settings);
         let mut gap_hosts: BTreeSet<String> = BTreeSet::new();
-        for incident in detect(trace, &analysis.replay, &obs, &hosts, &timing) {
+        for incident in detect(trace, &analysis.replay, &obs, hosts, &timing) {
             let debug_on = incident.debug_seen
                 || context
                     .logging

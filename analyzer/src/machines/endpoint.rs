@@ -746,7 +746,7 @@ fn link_receipts(
     signals: &[(EventId, ScmSignal)],
     out: &mut Vec<(EventId, EventId, String)>,
 ) {
-    let hosts = DatanodeHosts::learn(trace);
+    let hosts = &trace.facts().datanode_hosts;
     // (datanode, scm) → reregisters; (datanode, scm, container) → close commands.
     let mut rereg: HashMap<(String, String), Vec<EventId>> = HashMap::new();
     let mut closes: HashMap<(String, String, u64), Vec<EventId>> = HashMap::new();

@@ -88,7 +88,7 @@ mod tests {
         let mut stepped = 0;
         for sample in samples {
             let mut parsed = read_inputs_streaming(
-                &[sample.clone()],
+                std::slice::from_ref(&sample),
                 &ReadConfig::new(Keep::Typed),
                 &mut |_| {},
             );
