@@ -20,7 +20,7 @@
 //! name), so the datanode's view of each SCM is one replayable line.
 
 use crate::graph::Linker;
-use crate::kinds::{Family, Reads};
+use crate::kinds::{Family, KindSet, Reads};
 use crate::machine::{EntityStates, Machine, State, Transition};
 use crate::trace::{EventId, Trace};
 use oztrace_parser::catalog::EventData;
@@ -646,6 +646,13 @@ const VERSION_LINE: &str =
 /// endpoint ([`scm_kinds`]).
 pub const CONSUMES: &[Reads] = &[
     Reads::Family(Family::DnEndpoint),
+    SCM_SIDE[0],
+    SCM_SIDE[1],
+    SCM_SIDE[2],
+];
+
+/// The SCM side of an endpoint ([`scm_signal`]).
+const SCM_SIDE: [Reads; 3] = [
     Reads::Kind(scm_kinds::AUDIT),
     Reads::Kind(scm_kinds::UNREGISTERED_HEARTBEAT),
     Reads::Kind(scm_kinds::REGISTERED),
@@ -730,11 +737,10 @@ impl Linker for CommandReceipt {
     }
 
     fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, String)>) {
+        let scm_side = KindSet::of(&SCM_SIDE);
         let signals: Vec<(EventId, ScmSignal)> = trace
-            .events
-            .iter()
-            .enumerate()
-            .filter_map(|(id, e)| Some((id, scm_signal(e)?)))
+            .of_kinds(&scm_side)
+            .filter_map(|id| Some((id, scm_signal(trace.get(id))?)))
             .collect();
         link_receipts(trace, &signals, out);
     }
@@ -771,7 +777,9 @@ fn link_receipts(
             _ => {}
         }
     }
-    for (id, event) in trace.events.iter().enumerate() {
+    let receipts = KindSet::of(&[Reads::Family(Family::DnEndpoint)]);
+    for id in trace.of_kinds(&receipts) {
+        let event = trace.get(id);
         let EventData::DnEndpoint(e) = &event.data else {
             continue;
         };
