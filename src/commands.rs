@@ -163,6 +163,7 @@ fn read_config(input: &InputArgs, keep: Keep) -> Result<ReadConfig, Failure> {
         progress: None,
         skip: None,
         kinds: None,
+        window: Window::default(),
     })
 }
 
@@ -600,7 +601,9 @@ fn scan_one(
     let output = oztrace_rules::run(&context, &plan.rules);
     let inputs = ReportInputs::from_parsed(&parsed);
     let mut document = report::Document::build(&analysis, &output, inputs);
-    document.window = window_doc(&plan.window, analysis.trace.events.len() as u64);
+    // Events of the window analysed, and those no rule reads that were only counted.
+    let unkept: u64 = parsed.streams.iter().map(|s| s.unkept_in_window).sum();
+    document.window = window_doc(&plan.window, analysis.trace.events.len() as u64 + unkept);
     document.hosts = report::HostSpan::of(&parsed);
     document.rules_run = plan.rules.iter().map(|r| r.doc().id).collect();
     if let Some((path, file)) = &mut plan.write_baseline {

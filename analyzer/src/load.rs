@@ -105,6 +105,7 @@ pub fn load(paths: &[PathBuf], options: &LoadOptions) -> Loaded {
         let mut wanted = crate::machines::consumed();
         wanted.extend(&options.rule_kinds);
         read.kinds = Some(Arc::new(wanted));
+        read.window = options.window;
     }
     let mut parsed = read_inputs_streaming(paths, &read, &mut |_| {});
     if options.prefilter {
@@ -282,8 +283,10 @@ pub struct ReadConfig {
     /// OM audit lines left unparsed (see [`crate::prefilter`]); counted as typed records.
     pub skip: Option<Skip>,
     /// With `Keep::Typed`: what the consumers read ([`prefilter::keeps`]); typed records no
-    /// consumer reads are counted, not kept.
+    /// consumer reads are counted, not kept ([`StreamOutcome::unkept_in_window`]).
     pub kinds: Option<Arc<Wanted>>,
+    /// `--since` / `--until`, for counting the unkept records inside it.
+    pub window: Window,
 }
 
 impl ReadConfig {
@@ -297,6 +300,7 @@ impl ReadConfig {
             progress: None,
             skip: None,
             kinds: None,
+            window: Window::default(),
         }
     }
 }
@@ -330,6 +334,8 @@ pub struct StreamOutcome {
     /// Loggers seen at DEBUG/TRACE per host.
     pub verbose_loggers: Vec<(Arc<str>, String, Level)>,
     pub events: Vec<Event>,
+    /// Typed records inside the window that no consumer reads: counted, not kept (`scan`).
+    pub unkept_in_window: u64,
     /// The input unit it was read from (its index in discovery order).
     pub unit: usize,
 }
@@ -972,6 +978,7 @@ fn read_stream(
         shapes: HashMap::new(),
         verbose_loggers: Vec::new(),
         events: Vec::new(),
+        unkept_in_window: 0,
         unit: 0,
     };
     let mut counting = Counting {
@@ -981,7 +988,11 @@ fn read_stream(
     };
     let mut verbose_seen: std::collections::HashSet<(Arc<str>, String)> = Default::default();
     let mut names = Names::default();
+    let mut last_ts: Option<i64> = None;
     let (summary, error) = read_records(&mut counting, &options, &mut |record: Record| {
+        if record.ts.is_some() {
+            last_ts = record.ts;
+        }
         let resolved = resolver.resolve(&record);
         let component = resolved.component;
         let host_name = resolved.host.unwrap_or("unknown");
@@ -1022,12 +1033,18 @@ fn read_stream(
             if info {
                 outcome.info_typed += 1;
             }
-            if config.keep == Keep::Nothing
-                || typed
-                    .as_ref()
-                    .zip(config.kinds.as_deref())
-                    .is_some_and(|(typed, kinds)| !prefilter::keeps(kinds, typed))
+            if config.keep == Keep::Nothing {
+                return;
+            }
+            if typed
+                .as_ref()
+                .zip(config.kinds.as_deref())
+                .is_some_and(|(typed, kinds)| !prefilter::keeps(kinds, typed))
             {
+                // An untimed record goes with the one before it, as the window places it.
+                if last_ts.is_none_or(|ts| config.window.contains(ts)) {
+                    outcome.unkept_in_window += 1;
+                }
                 return;
             }
         } else {
@@ -1262,6 +1279,7 @@ mod tests {
             shapes: Default::default(),
             verbose_loggers: Vec::new(),
             events,
+            unkept_in_window: 0,
             unit: 0,
         };
         let mut parsed = Parsed {
