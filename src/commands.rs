@@ -717,7 +717,7 @@ fn events(args: EventsArgs) -> Result<u8, Failure> {
     // come last, read side by side with their copies folded in a bounded window.
     let sink = std::cell::RefCell::new(EventsSink {
         sorter: by_time.then(crate::sort::TimeSorter::default),
-        out,
+        out: crate::export::JsonLines::new(out),
         written: Ok(()),
     });
     let config = read_config(&args.input, keep_for(args.all))?;
@@ -747,42 +747,38 @@ fn events(args: EventsArgs) -> Result<u8, Failure> {
 /// failure stops the writing and is returned at the end.
 struct EventsSink<'a> {
     sorter: Option<crate::sort::TimeSorter>,
-    out: Box<dyn Write + 'a>,
+    out: crate::export::JsonLines<Box<dyn Write + 'a>>,
     written: Result<(), Failure>,
 }
 
 impl EventsSink<'_> {
     /// One stream's events, in file order.
     fn stream(&mut self, events: &[Event]) {
-        if self.written.is_ok() {
-            self.written = match &mut self.sorter {
-                Some(sorter) => sorter.push_stream(events),
-                None => crate::export::write_jsonl(events.iter(), &mut *self.out),
-            };
+        if self.written.is_err() {
+            return;
         }
+        self.written = match &mut self.sorter {
+            Some(sorter) => sorter.push_stream(events),
+            None => events.iter().try_for_each(|event| self.out.write(event)),
+        };
     }
 
     /// One event whose place in time order is known.
     fn placed(&mut self, event: &Event, placed: i64) {
-        if self.written.is_ok() {
-            self.written = match &mut self.sorter {
-                Some(sorter) => sorter.push_placed(event, placed),
-                None => serde_json::to_writer(&mut *self.out, event)
-                    .map_err(std::io::Error::from)
-                    .and_then(|()| self.out.write_all(b"\n"))
-                    .map_err(|e| Failure::Internal(format!("writing events: {e}"))),
-            };
+        if self.written.is_err() {
+            return;
         }
+        self.written = match &mut self.sorter {
+            Some(sorter) => sorter.push_placed(event, placed),
+            None => self.out.write(event),
+        };
     }
 
     fn finish(mut self) -> Result<(), Failure> {
         self.written?;
         match self.sorter {
-            Some(sorter) => sorter.finish(&mut *self.out),
-            None => self
-                .out
-                .flush()
-                .map_err(|e| Failure::Internal(format!("writing events: {e}"))),
+            Some(sorter) => sorter.finish(self.out.get_mut()),
+            None => self.out.flush(),
         }
     }
 }
