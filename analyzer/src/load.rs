@@ -1049,7 +1049,10 @@ fn read_stream(
             }
         } else {
             outcome.unrecognized += 1;
-            count_shape(&mut outcome.shapes, &record.message);
+            // Only `stats` shows the shapes (it reads with `Nothing`, or `All` in a window).
+            if config.keep != Keep::Typed {
+                count_shape(&mut outcome.shapes, &record.message);
+            }
             if config.keep != Keep::All {
                 return;
             }
