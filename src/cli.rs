@@ -3,6 +3,7 @@
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use oztrace_parser::entity::Entity;
+use oztrace_parser::units;
 use std::path::PathBuf;
 
 /// What `--help` ends with: the exit statuses and two examples.
@@ -96,6 +97,11 @@ pub struct InputArgs {
     /// Parser threads (default: all cores).
     #[arg(long, short = 'j')]
     pub jobs: Option<usize>,
+    /// Stop reading a compressed input that expands more than RATIO times its compressed size
+    /// (past 64 MiB): a decompression bomb. Logs compress 10 to 50 times.
+    #[arg(long, value_name = "RATIO", default_value_t = oztrace_parser::input::Limits::DEFAULT_MAX_EXPAND,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_expand: u64,
     /// Only events at or after TIME: a date (2026-09-14), a local time in the --tz zone
     /// ('2026-09-14 07:00:00'), RFC 3339 (2026-09-14T07:00:00Z), or relative ('1h ago', -2d).
     #[arg(long, value_name = "TIME", allow_hyphen_values = true)]
@@ -337,25 +343,10 @@ pub struct ExplainArgs {
     pub kinds: bool,
 }
 
-/// `2s`, `500ms`, `14d`, `3h`, `10m`, or a bare number of seconds, in milliseconds.
+/// `2s`, `500ms`, `14d`, `3h`, `10m`, or a bare number of seconds, in milliseconds (the one
+/// duration parser, Hadoop's `getTimeDuration` suffixes).
 pub fn parse_duration_ms(s: &str) -> Result<i64, String> {
-    let s = s.trim();
-    let split = s
-        .find(|c: char| !c.is_ascii_digit() && c != '.')
-        .unwrap_or(s.len());
-    let (number, unit) = s.split_at(split);
-    let value: f64 = number
-        .parse()
-        .map_err(|_| format!("`{s}` is not a duration (try 2s, 500ms, 14d)"))?;
-    let factor = match unit {
-        "" | "s" => 1000.0,
-        "ms" => 1.0,
-        "m" | "min" => 60_000.0,
-        "h" => 3_600_000.0,
-        "d" => 86_400_000.0,
-        _ => return Err(format!("`{s}`: unknown unit `{unit}` (ms, s, m, h, d)")),
-    };
-    Ok((value * factor).round() as i64)
+    units::parse_duration_ms(s, units::TimeUnit::Seconds).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
@@ -420,7 +411,8 @@ mod tests {
         assert_eq!(parse_duration_ms("2s"), Ok(2000));
         assert_eq!(parse_duration_ms("500ms"), Ok(500));
         assert_eq!(parse_duration_ms("14d"), Ok(14 * 86_400_000));
-        assert_eq!(parse_duration_ms("1.5"), Ok(1500));
+        assert_eq!(parse_duration_ms("90"), Ok(90_000));
+        assert!(parse_duration_ms("1.5").is_err());
         assert!(parse_duration_ms("2 weeks").is_err());
         assert!(parse_duration_ms("s").is_err());
     }

@@ -4,6 +4,7 @@ use crate::cli::{
     Cli, ColorChoice, Command, DisplayArgs, EventsArgs, EventsFormat, ExplainArgs, FailOn,
     InputArgs, ManArgs, ReplayArgs, ScanArgs, ScanFormat, SortOrder, StatsArgs, StatsFormat,
 };
+use crate::output::{OutputFile, emit_bytes, refuse_inputs_as_outputs, warn, write_failure};
 use crate::report::baseline::Baseline;
 use crate::report::{self, ReportInputs, View};
 use crate::when::{Bound, DisplayZone, now_ms, parse_time_bound};
@@ -17,9 +18,9 @@ use oztrace_analyzer::{LoadOptions, Loaded, ReplayOptions};
 use oztrace_parser::event::Event;
 use oztrace_parser::input::ConfigKind;
 use oztrace_parser::layout::Layout;
+use oztrace_parser::source::Component;
 use oztrace_parser::time::{TimeZones, format_rfc3339};
 use oztrace_rules::{Confidence, Context, LoggingCoverage, Rule, Settings};
-use std::fs::File;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -49,9 +50,7 @@ pub fn run(cli: Cli) -> Result<u8, Failure> {
         Command::Completions(args) => {
             let mut script = Vec::new();
             clap_complete::generate(args.shell, &mut Cli::command(), "oztrace", &mut script);
-            std::io::stdout()
-                .write_all(&script)
-                .map_err(|e| Failure::Internal(format!("writing the completion script: {e}")))?;
+            emit_bytes(&script)?;
             Ok(exit::OK)
         }
         Command::Man(args) => man(args),
@@ -70,7 +69,7 @@ fn print_styled(text: &str) -> Result<(), Failure> {
     let mut out = anstream::stdout().lock();
     out.write_all(text.as_bytes())
         .and_then(|()| out.flush())
-        .map_err(|e| Failure::Internal(format!("writing the output: {e}")))
+        .map_err(|e| write_failure("to standard output", e))
 }
 
 fn display_zone(display: &DisplayArgs) -> Result<DisplayZone, Failure> {
@@ -79,13 +78,12 @@ fn display_zone(display: &DisplayArgs) -> Result<DisplayZone, Failure> {
 
 /// `oztrace man`: the main page on standard output, or every page into `--dir`.
 fn man(args: ManArgs) -> Result<u8, Failure> {
-    let fail = |e: std::io::Error| Failure::Internal(format!("writing the man page: {e}"));
     let Some(dir) = args.dir else {
         let mut page = Vec::new();
         clap_mangen::Man::new(Cli::command())
             .render(&mut page)
-            .map_err(fail)?;
-        std::io::stdout().write_all(&page).map_err(fail)?;
+            .map_err(|e| Failure::Internal(format!("rendering the man page: {e}")))?;
+        emit_bytes(&page)?;
         return Ok(exit::OK);
     };
     std::fs::create_dir_all(&dir)
@@ -108,9 +106,11 @@ fn read_streaming(
     on_stream: &mut dyn FnMut(&mut StreamOutcome),
 ) -> Result<Parsed, Failure> {
     let config = read_config(input, keep)?;
-    Ok(with_progress(&input.paths, config, |config| {
+    let mut parsed = with_progress(&input.paths, config, |config| {
         read_inputs_streaming(&input.paths, config, on_stream)
-    }))
+    });
+    nothing_to_scan(&input.paths, &mut parsed);
+    Ok(parsed)
 }
 
 /// Reads and analyses the inputs (`scan`, `replay`).
@@ -123,7 +123,7 @@ fn load(
     prefilter: Option<&[&'static dyn Rule]>,
 ) -> Result<Loaded, Failure> {
     let read = read_config(input, Keep::Typed)?;
-    Ok(with_progress(&input.paths, read, |read| {
+    let mut loaded = with_progress(&input.paths, read, |read| {
         oztrace_analyzer::load(
             &input.paths,
             &LoadOptions {
@@ -135,7 +135,9 @@ fn load(
                 rule_kinds: oztrace_rules::consumed(prefilter.unwrap_or_default()),
             },
         )
-    }))
+    });
+    nothing_to_scan(&input.paths, &mut loaded.parsed);
+    Ok(loaded)
 }
 
 fn read_config(input: &InputArgs, keep: Keep) -> Result<ReadConfig, Failure> {
@@ -152,7 +154,7 @@ fn read_config(input: &InputArgs, keep: Keep) -> Result<ReadConfig, Failure> {
     for path in &input.paths {
         if path.as_os_str() != "-" && !path.exists() {
             // A missing argument is still analysed around: it is reported as unreadable.
-            eprintln!("oztrace: {}: no such file or directory", path.display());
+            warn(&format!("{}: no such file or directory", path.display()));
         }
     }
     Ok(ReadConfig {
@@ -164,6 +166,9 @@ fn read_config(input: &InputArgs, keep: Keep) -> Result<ReadConfig, Failure> {
         skip: None,
         kinds: None,
         window: Window::default(),
+        limits: oztrace_parser::input::Limits {
+            max_expand: input.max_expand,
+        },
     })
 }
 
@@ -205,6 +210,27 @@ fn with_progress<T>(
     });
     bar.finish_and_clear();
     result
+}
+
+/// No log stream at all in the inputs is not "no findings": each argument that could be read
+/// is listed as unreadable, `nothing to scan` (exit 3).
+fn nothing_to_scan(paths: &[PathBuf], parsed: &mut Parsed) {
+    if !parsed.streams.is_empty() {
+        return;
+    }
+    let skipped = match parsed.skipped.len() {
+        0 => String::new(),
+        n => format!(" ({n} files skipped by their names: see `oztrace stats`)"),
+    };
+    for path in paths {
+        let display = path.to_string_lossy().into_owned();
+        if !parsed.unreadable.iter().any(|u| u.path == display) {
+            parsed.unreadable.push(oztrace_parser::input::Unreadable {
+                path: display,
+                reason: format!("nothing to scan: no log files found{skipped}"),
+            });
+        }
+    }
 }
 
 /// A progress bar on standard error for large inputs read from a terminal session: a bar over
@@ -272,9 +298,11 @@ impl DiskSize {
         } else if meta.is_file() {
             self.bytes += meta.len();
             let name = path.to_string_lossy();
-            if [".gz", ".tgz", ".zst", ".zstd"]
-                .iter()
-                .any(|ext| name.ends_with(ext))
+            if [
+                ".gz", ".tgz", ".zst", ".zstd", ".bz2", ".xz", ".lz4", ".zip",
+            ]
+            .iter()
+            .any(|ext| name.ends_with(ext))
             {
                 self.compressed_bytes += meta.len();
             }
@@ -295,31 +323,60 @@ fn input_exit(parsed: &Parsed) -> u8 {
 
 fn warn_unreadable(parsed: &Parsed) {
     for item in &parsed.unreadable {
-        eprintln!("oztrace: cannot read {}: {}", item.path, item.reason);
+        warn(&format!("cannot read {}: {}", item.path, item.reason));
     }
     for item in &parsed.errors {
-        eprintln!("oztrace: {}: {}", item.path, item.reason);
+        warn(&format!("{}: {}", item.path, item.reason));
     }
 }
 
-fn settings(parsed: &Parsed, overrides: &[String]) -> Result<Settings, Failure> {
+/// `--set KEY=VALUE` pairs, each checked against the settings the rules read (exit 2 on an
+/// unknown key or a bad value, before anything is read).
+fn overrides(items: &[String]) -> Result<Vec<(String, String)>, Failure> {
+    items
+        .iter()
+        .map(|item| {
+            let (key, value) = item
+                .split_once('=')
+                .ok_or_else(|| Failure::Usage(format!("--set `{item}`: expected KEY=VALUE")))?;
+            let (key, value) = (key.trim(), value.trim());
+            oztrace_rules::check_setting(key, value)
+                .map_err(|e| Failure::Usage(format!("--set {e}")))?;
+            Ok((key.to_string(), value.to_string()))
+        })
+        .collect()
+}
+
+/// The settings of `ozone-site.xml` files in the inputs, then `--set`. A value of a setting the
+/// rules read that does not parse is left out with a warning naming the file and key: the
+/// default applies, and the report says so.
+fn settings(parsed: &Parsed, overrides: &[(String, String)]) -> (Settings, Vec<String>) {
     let mut settings = Settings::default();
+    let mut warnings = Vec::new();
     for config in parsed
         .configs
         .iter()
         .filter(|c| c.kind == ConfigKind::OzoneSiteXml)
     {
         for (key, value) in &config.properties {
+            if let Some(doc) = oztrace_rules::setting_doc(key)
+                && let Err(e) = doc.parse(value)
+            {
+                let instead = if overrides.iter().any(|(k, _)| k == key) {
+                    "--set gives it".to_string()
+                } else {
+                    format!("the default {} applies", doc.default)
+                };
+                warnings.push(format!("{}: {key}: {e}; {instead}", config.display));
+                continue;
+            }
             settings.set(key, value, &config.display);
         }
     }
-    for item in overrides {
-        let (key, value) = item
-            .split_once('=')
-            .ok_or_else(|| Failure::Usage(format!("--set `{item}`: expected KEY=VALUE")))?;
-        settings.set(key.trim(), value.trim(), "--set");
+    for (key, value) in overrides {
+        settings.set(key, value, "--set");
     }
-    Ok(settings)
+    (settings, warnings)
 }
 
 fn logging_coverage(parsed: &Parsed) -> LoggingCoverage {
@@ -376,11 +433,12 @@ fn selected_rules(args: &ScanArgs) -> Vec<&'static dyn Rule> {
 /// with nothing analysed.
 struct ScanPlan {
     rules: Vec<&'static dyn Rule>,
+    settings: Vec<(String, String)>,
     window: Window,
     view: View,
     baseline: Option<Baseline>,
-    report: Option<(PathBuf, File)>,
-    write_baseline: Option<(PathBuf, File)>,
+    report: Option<OutputFile>,
+    write_baseline: Option<OutputFile>,
 }
 
 fn plan(args: &ScanArgs) -> Result<ScanPlan, Failure> {
@@ -397,17 +455,22 @@ fn plan(args: &ScanArgs) -> Result<ScanPlan, Failure> {
         .map(|path| Baseline::load(path, now_ms()))
         .transpose()
         .map_err(Failure::Usage)?;
-    let create = |flag: &str, path: &Option<PathBuf>| {
-        path.as_ref()
-            .map(|p| {
-                File::create(p)
-                    .map(|f| (p.clone(), f))
-                    .map_err(|e| Failure::Usage(format!("{flag} {}: {e}", p.display())))
-            })
+    let outputs: Vec<(&str, &Path)> = [
+        ("--report", &args.report),
+        ("--write-baseline", &args.write_baseline),
+    ]
+    .into_iter()
+    .filter_map(|(flag, path)| Some((flag, path.as_deref()?)))
+    .collect();
+    refuse_inputs_as_outputs(&args.input.paths, &outputs)?;
+    let create = |flag: &'static str, path: &Option<PathBuf>| {
+        path.as_deref()
+            .map(|p| OutputFile::create(flag, p))
             .transpose()
     };
     Ok(ScanPlan {
         rules,
+        settings: overrides(&args.settings)?,
         window,
         view,
         baseline,
@@ -472,7 +535,7 @@ fn scan(args: ScanArgs) -> Result<u8, Failure> {
     match args.format {
         ScanFormat::Text => write_stdout(&format!("\n== total: {line}\n"))?,
         ScanFormat::Markdown => write_stdout(&format!("\n**Total:** {line}\n"))?,
-        _ => eprintln!("oztrace: total: {line}"),
+        _ => warn(&format!("total: {line}")),
     }
     Ok(worst)
 }
@@ -543,7 +606,7 @@ fn write_stdout(text: &str) -> Result<(), Failure> {
     stdout
         .write_all(text.as_bytes())
         .and_then(|()| stdout.flush())
-        .map_err(|e| Failure::Internal(format!("writing the report: {e}")))
+        .map_err(|e| write_failure("the report", e))
 }
 
 /// `--since` / `--until` of the input options, read in the `--tz` default zone; a usage error
@@ -591,7 +654,10 @@ fn scan_one(
 ) -> Result<(u8, report::Document), Failure> {
     let prefilter = (!args.no_prefilter).then_some(plan.rules.as_slice());
     let Loaded { parsed, analysis } = load(input, plan.window, args.retain, prefilter)?;
-    let settings = settings(&parsed, &args.settings)?;
+    let (settings, warnings) = settings(&parsed, &plan.settings);
+    for warning in &warnings {
+        warn(warning);
+    }
     let logging = logging_coverage(&parsed);
     let context = Context {
         analysis: &analysis,
@@ -606,17 +672,19 @@ fn scan_one(
     document.window = window_doc(&plan.window, analysis.trace.events.len() as u64 + unkept);
     document.hosts = report::HostSpan::of(&parsed);
     document.rules_run = plan.rules.iter().map(|r| r.doc().id).collect();
-    if let Some((path, file)) = &mut plan.write_baseline {
+    document.coverage = rule_coverage(&plan.rules, &parsed);
+    document.warnings = warnings;
+    if let Some(file) = plan.write_baseline.take() {
         let json = Baseline::of(&document)
             .to_json()
             .map_err(|e| Failure::Internal(format!("building the baseline: {e}")))?;
-        write_file(path, file, &json)?;
+        file.write_and_commit(&json)?;
     }
     if let Some(baseline) = &plan.baseline {
         document.suppress(baseline);
     }
-    if let Some((path, file)) = &mut plan.report {
-        write_file(path, file, &report::html::page(&document, &plan.view.zone))?;
+    if let Some(file) = plan.report.take() {
+        file.write_and_commit(&report::html::page(&document, &plan.view.zone))?;
     }
     warn_unreadable(&parsed);
     let threshold = match args.fail_on {
@@ -641,10 +709,21 @@ fn scan_status(inputs: u8, document: &report::Document, threshold: Confidence) -
     }
 }
 
-fn write_file(path: &Path, file: &mut File, contents: &str) -> Result<(), Failure> {
-    file.write_all(contents.as_bytes())
-        .and_then(|()| file.flush())
-        .map_err(|e| Failure::Internal(format!("writing {}: {e}", path.display())))
+/// Which selected rules the logs let run: the (host, component) pairs of the streams, and of the
+/// typed events (compose and mixed streams carry several components).
+fn rule_coverage(
+    rules: &[&'static dyn Rule],
+    parsed: &Parsed,
+) -> Vec<oztrace_rules::coverage::Coverage> {
+    let seen: std::collections::BTreeSet<(&str, Component)> = parsed
+        .streams
+        .iter()
+        .flat_map(|s| &s.sources)
+        .map(|(host, component)| (&**host, *component))
+        .collect();
+    let present = seen.into_iter().map(|(h, c)| (h.to_string(), c)).collect();
+    let docs: Vec<_> = rules.iter().map(|r| r.doc()).collect();
+    oztrace_rules::coverage::coverage(&docs, &present)
 }
 
 /// `events --all` keeps every record, `events` the typed ones.
@@ -660,6 +739,14 @@ fn events(args: EventsArgs) -> Result<u8, Failure> {
     if args.format == EventsFormat::Parquet && args.output.is_none() {
         return Err(Failure::Usage("--format parquet needs -o FILE".into()));
     }
+    if let Some(path) = &args.output {
+        refuse_inputs_as_outputs(&args.input.paths, &[("-o", path)])?;
+    }
+    let mut output = args
+        .output
+        .as_deref()
+        .map(|path| OutputFile::create("-o", path))
+        .transpose()?;
     let window = window_of(&args.input)?;
     let by_time = match args.sort {
         Some(order) => order == SortOrder::Time,
@@ -703,15 +790,14 @@ fn events(args: EventsArgs) -> Result<u8, Failure> {
         } else {
             tagged.into_iter().flatten().collect()
         };
-        crate::export::write_table(&rows, args.format, args.output.as_deref())?;
+        let target = output.as_ref().map(OutputFile::temp_path);
+        crate::export::write_table(&rows, args.format, target)?;
+        output.map(OutputFile::commit).transpose()?;
         return Ok(code);
     }
-    let out: Box<dyn Write> = match &args.output {
+    let out: Box<dyn Write + '_> = match &mut output {
         None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
-        Some(path) => Box::new(std::io::BufWriter::new(
-            std::fs::File::create(path)
-                .map_err(|e| Failure::Usage(format!("{}: {e}", path.display())))?,
-        )),
+        Some(file) => Box::new(std::io::BufWriter::new(file.writer())),
     };
     // JSON Lines stream out as each file is read (or into the time sorter); the OM audit logs
     // come last, read side by side with their copies folded in a bounded window.
@@ -721,7 +807,7 @@ fn events(args: EventsArgs) -> Result<u8, Failure> {
         written: Ok(()),
     });
     let config = read_config(&args.input, keep_for(args.all))?;
-    let parsed = with_progress(&args.input.paths, config, |config| {
+    let mut parsed = with_progress(&args.input.paths, config, |config| {
         oztrace_analyzer::load::read_for_events(
             &args.input.paths,
             config,
@@ -738,7 +824,9 @@ fn events(args: EventsArgs) -> Result<u8, Failure> {
             },
         )
     });
+    nothing_to_scan(&args.input.paths, &mut parsed);
     sink.into_inner().finish()?;
+    output.map(OutputFile::commit).transpose()?;
     warn_unreadable(&parsed);
     Ok(input_exit(&parsed))
 }
@@ -850,6 +938,21 @@ mod tests {
     use super::*;
     use crate::report::baseline::Baseline;
     use crate::report::fixture;
+
+    #[test]
+    fn an_input_that_failed_inside_oztrace_is_the_internal_error_status() {
+        let unreadable = oztrace_parser::input::Unreadable {
+            path: "dn1/ozone-datanode.log".into(),
+            reason: "x".into(),
+        };
+        let mut parsed = Parsed {
+            unreadable: vec![unreadable.clone()],
+            ..Parsed::default()
+        };
+        assert_eq!(input_exit(&parsed), exit::UNREADABLE);
+        parsed.errors.push(unreadable);
+        assert_eq!(input_exit(&parsed), exit::INTERNAL);
+    }
 
     #[test]
     fn scan_status_follows_the_contract_order() {

@@ -30,13 +30,13 @@ impl<W: Write> JsonLines<W> {
                 self.line.push(b'\n');
                 self.out.write_all(&self.line)
             })
-            .map_err(|e| Failure::Internal(format!("writing events: {e}")))
+            .map_err(|e| crate::output::write_failure("events", e))
     }
 
     pub fn flush(&mut self) -> Result<(), Failure> {
         self.out
             .flush()
-            .map_err(|e| Failure::Internal(format!("writing events: {e}")))
+            .map_err(|e| crate::output::write_failure("events", e))
     }
 
     /// The writer, for what comes after the events (the time sorter's output).

@@ -3,6 +3,7 @@
 mod cli;
 mod commands;
 mod export;
+mod output;
 mod report;
 mod sort;
 mod when;
@@ -26,6 +27,8 @@ pub enum Failure {
     Usage(String),
     /// Something failed inside oztrace after it started analysing.
     Internal(String),
+    /// Standard output was closed (`oztrace … | head`): the run ends quietly with 0.
+    OutputClosed,
 }
 
 fn main() -> ExitCode {
@@ -33,12 +36,13 @@ fn main() -> ExitCode {
     match commands::run(cli) {
         Ok(code) => ExitCode::from(code),
         Err(Failure::Usage(message)) => {
-            eprintln!("oztrace: {message}");
+            output::warn(&message);
             ExitCode::from(exit::USAGE)
         }
         Err(Failure::Internal(message)) => {
-            eprintln!("oztrace: internal error: {message}");
+            output::warn(&format!("internal error: {message}"));
             ExitCode::from(exit::INTERNAL)
         }
+        Err(Failure::OutputClosed) => ExitCode::from(exit::OK),
     }
 }

@@ -102,7 +102,7 @@ impl TimeSorter {
 
     /// Writes every line in time order.
     pub fn finish(mut self, out: &mut dyn Write) -> Result<(), Failure> {
-        let fail = |e: std::io::Error| Failure::Internal(format!("writing events: {e}"));
+        let fail = |e: std::io::Error| crate::output::write_failure("events", e);
         if self.runs.is_empty() {
             self.held.sort_unstable_by_key(|(ts, n, _)| (*ts, *n));
             for (_, _, line) in &self.held {

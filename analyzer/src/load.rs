@@ -18,7 +18,7 @@ use oztrace_parser::catalog::om::OmEvent;
 use oztrace_parser::entity::Entity;
 use oztrace_parser::event::{Event, Names};
 use oztrace_parser::input::{
-    self, Compression, ConfigFile, InputFile, InputUnit, StreamSink, Unreadable,
+    self, Compression, ConfigFile, InputFile, InputUnit, Limits, StreamSink, Unreadable,
 };
 use oztrace_parser::layout::Layout;
 use oztrace_parser::record::{ReadOptions, Record, Skip, StreamSummary, read_records};
@@ -287,6 +287,8 @@ pub struct ReadConfig {
     pub kinds: Option<Arc<Wanted>>,
     /// `--since` / `--until`, for counting the unkept records inside it.
     pub window: Window,
+    /// What reading one input may cost (`--max-expand`).
+    pub limits: Limits,
 }
 
 impl ReadConfig {
@@ -301,6 +303,7 @@ impl ReadConfig {
             skip: None,
             kinds: None,
             window: Window::default(),
+            limits: Limits::default(),
         }
     }
 }
@@ -323,6 +326,9 @@ pub struct StreamOutcome {
     /// The stream's host (a compose stream has several: the most frequent one here).
     pub host: Arc<str>,
     pub component: Component,
+    /// Every host and component with a record in the stream (the logs a rule's coverage counts,
+    /// whether or not their events were kept).
+    pub sources: Vec<(Arc<str>, Component)>,
     pub summary: StreamSummary,
     pub bytes: u64,
     pub typed: u64,
@@ -365,6 +371,19 @@ impl Parsed {
     }
     pub fn bytes(&self) -> u64 {
         self.streams.iter().map(|s| s.bytes).sum()
+    }
+
+    /// What the reports list under `unreadable`, by path: the inputs that could not be read and
+    /// those whose reading failed inside oztrace, in the one shape (`{"file", "path", "reason"}`).
+    pub fn all_unreadable(&self) -> Vec<Unreadable> {
+        let mut all: Vec<Unreadable> = self
+            .unreadable
+            .iter()
+            .chain(&self.errors)
+            .cloned()
+            .collect();
+        all.sort_by(|a, b| (&a.path, &a.reason).cmp(&(&b.path, &b.reason)));
+        all
     }
 
     /// Takes every stream's events, one buffer per stream in input order.
@@ -725,6 +744,9 @@ fn caught(display: &str, read: impl FnOnce() -> UnitResult) -> UnitResult {
 /// How many units per thread may be read ahead of the one being delivered.
 const UNITS_AHEAD: usize = 2;
 
+/// The contract's reason for a non-empty stream in which no record matched any layout.
+pub const UNRECOGNIZED_FORMAT: &str = "unrecognized format";
+
 #[derive(Default)]
 struct UnitResult {
     streams: Vec<StreamOutcome>,
@@ -751,9 +773,13 @@ impl StreamSink for Sink<'_> {
         } else {
             read_stream(file, reader, self.config, events)
         };
+        let matched_nothing = outcome.summary.matched_nothing();
         self.result.streams.push(outcome);
         match error {
             Some(e) => Err(e),
+            // Checked on what every reader of the stream (text, wrappers, JSON) produced: text in
+            // no known format.
+            None if matched_nothing => Err(std::io::Error::other(UNRECOGNIZED_FORMAT)),
             None => Ok(()),
         }
     }
@@ -878,7 +904,7 @@ fn read_unit<'a>(
         result: UnitResult::default(),
         events,
     };
-    unit.read(&mut sink);
+    unit.read_within(&mut sink, &config.limits);
     sink.result
 }
 
@@ -962,13 +988,13 @@ fn read_stream(
             .filter(|_| file.hint.component == Some(Component::OmAudit)),
     };
     let mut hosts: HashMap<String, Arc<str>> = HashMap::new();
-    let mut host_counts: HashMap<Arc<str>, u64> = HashMap::new();
-    let mut component_counts = [0u64; Component::ALL.len()];
+    let mut source_counts: HashMap<(Arc<str>, Component), u64> = HashMap::new();
     let mut resolver = SourceResolver::new(file.hint.clone());
     let mut outcome = StreamOutcome {
         file: Arc::clone(&file_name),
         host: Arc::from(file_host.as_deref().unwrap_or("unknown")),
         component: file.hint.component.unwrap_or(Component::Unknown),
+        sources: Vec::new(),
         summary: StreamSummary::default(),
         bytes: 0,
         typed: 0,
@@ -1004,8 +1030,12 @@ fn read_stream(
                 host
             }
         };
-        *host_counts.entry(Arc::clone(&host)).or_default() += 1;
-        component_counts[component as usize] += 1;
+        match source_counts.get_mut(&(Arc::clone(&host), component)) {
+            Some(n) => *n += 1,
+            None => {
+                source_counts.insert((Arc::clone(&host), component), 1);
+            }
+        }
         if let (Some(level @ (Level::Debug | Level::Trace)), Some(logger)) =
             (record.level, &record.logger)
             && verbose_seen.insert((Arc::clone(&host), logger.clone()))
@@ -1080,7 +1110,21 @@ fn read_stream(
     outcome.summary = summary;
     outcome.bytes = counting.bytes;
     // A stream of several hosts or components (compose, kubectl, a shipper's export, a test's
-    // one-JVM output) is shown by its most frequent ones.
+    // one-JVM output) is shown by its most frequent ones, and lists them all in `sources`.
+    // The prefilter skips OM audit records of the file's own host without resolving them.
+    if outcome.summary.skipped > 0 {
+        let host = file_host.as_deref().unwrap_or("unknown");
+        let host = hosts.get(host).cloned().unwrap_or_else(|| Arc::from(host));
+        *source_counts.entry((host, Component::OmAudit)).or_default() += outcome.summary.skipped;
+    }
+    let mut component_counts = [0u64; Component::ALL.len()];
+    let mut host_counts: HashMap<Arc<str>, u64> = HashMap::new();
+    for ((host, component), n) in &source_counts {
+        component_counts[*component as usize] += n;
+        *host_counts.entry(Arc::clone(host)).or_default() += n;
+    }
+    outcome.sources = source_counts.into_keys().collect();
+    outcome.sources.sort();
     if let Some((component, _)) = Component::ALL
         .into_iter()
         .zip(component_counts)
@@ -1273,6 +1317,7 @@ mod tests {
             file: Arc::from("f"),
             host: Arc::from("h"),
             component: Component::Scm,
+            sources: Vec::new(),
             summary: Default::default(),
             bytes: 0,
             typed: 0,

@@ -1,9 +1,14 @@
-//! Record splitting and header parsing throughput over a generated datanode log of ~32 MB.
-//! Run: `cargo bench -p oztrace-parser --bench records` (criterion prints MB/s).
+//! Record splitting and header parsing throughput over a generated datanode log of ~32 MB, and
+//! the catalogue's typing of every record of the sample bundles.
+//! Run: `cargo bench -p oztrace-parser --bench records` (criterion prints MB/s and records/s).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use oztrace_parser::record::{ReadOptions, read_records};
+use oztrace_parser::catalog::classify;
+use oztrace_parser::record::{ReadOptions, Record, read_records};
+use oztrace_parser::source::{Component, SourceResolver, hint_from_path};
 use std::hint::black_box;
+use std::io::Read;
+use std::path::Path;
 
 /// A realistic mix: Ratis and container lines, a stack trace now and then, audit-free.
 fn generate(target_bytes: usize) -> Vec<u8> {
@@ -55,5 +60,58 @@ fn records(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, records);
+/// Every record of the plain and gzipped logs under `samples/`, with the component the pipeline
+/// would give it: the real mix of every log family, layout and level the catalogue types.
+fn sample_records() -> Vec<(Record, Component)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples");
+    let mut out = Vec::new();
+    for entry in walkdir::WalkDir::new(&root).sort_by_file_name() {
+        let entry = entry.expect("samples/ is readable");
+        let name = entry.file_name().to_string_lossy();
+        let is_log = [".log", ".out", ".txt", ".jsonl", ".gz"]
+            .iter()
+            .any(|ext| name.ends_with(ext))
+            || name
+                .rsplit_once(".log.")
+                .is_some_and(|(_, n)| n.parse::<u32>().is_ok());
+        if !entry.file_type().is_file() || !is_log || name.contains(".tar") {
+            continue;
+        }
+        let mut bytes = Vec::new();
+        let file = std::fs::File::open(entry.path()).expect("sample opens");
+        if name.ends_with(".gz") {
+            flate2::read::GzDecoder::new(file).read_to_end(&mut bytes)
+        } else {
+            std::io::BufReader::new(file).read_to_end(&mut bytes)
+        }
+        .expect("sample reads");
+        let path = entry.path().to_string_lossy().into_owned();
+        let mut resolver = SourceResolver::new(hint_from_path(&path));
+        let (_, error) = read_records(&mut bytes.as_slice(), &ReadOptions::default(), &mut |r| {
+            let component = resolver.resolve(&r).component;
+            out.push((r, component));
+        });
+        assert!(error.is_none(), "{path}");
+    }
+    out
+}
+
+fn catalogue(c: &mut Criterion) {
+    let records = sample_records();
+    let mut group = c.benchmark_group("catalogue");
+    group.throughput(Throughput::Elements(records.len() as u64));
+    group.sample_size(20);
+    group.bench_function("classify_sample_records", |b| {
+        b.iter(|| {
+            let typed = records
+                .iter()
+                .filter(|(record, component)| classify(record, *component).is_some())
+                .count();
+            black_box(typed)
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, records, catalogue);
 criterion_main!(benches);

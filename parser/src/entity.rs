@@ -513,6 +513,89 @@ fn leading_u64(s: &str) -> Option<(u64, usize)> {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Replicas
+
+/// `AbstractContainerReportHandler.getDetailsForLogging`:
+/// `Container #<cid> (<STATE>, sid=<S>) r<idx> (<STATE>, bcsid=<B>, origin=<uuid>, empty|non-empty) from dn <uuid>(<host>/<ip>)`,
+/// or `Container #<cid> (NOT_FOUND) r<idx> (…) from dn …` for a container SCM does not know.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ReplicaDetails {
+    pub container: u64,
+    /// SCM's LifeCycleState; `None` for NOT_FOUND.
+    pub container_state: Option<String>,
+    /// SCM's in-memory sequence id when the line rendered (may already be raised to the
+    /// replica's BCSID by `updateContainerStats`, scm.md 2.3 caveat).
+    pub sid: Option<i64>,
+    pub replica_index: u32,
+    pub replica_state: String,
+    pub bcsid: u64,
+    pub origin: String,
+    pub empty: bool,
+    /// The reporting datanode's UUID (lower case).
+    pub datanode: String,
+    pub datanode_host: String,
+}
+
+/// Reads `<D>` at the start of `s`; the rest after the datanode is ignored.
+pub fn replica_details(s: &str) -> Option<ReplicaDetails> {
+    let rest = s.strip_prefix("Container #")?;
+    let (container, rest) = leading_number(rest)?;
+    let rest = rest.strip_prefix(" (")?;
+    let (container_state, sid, rest) = if let Some(rest) = rest.strip_prefix("NOT_FOUND) r") {
+        (None, None, rest)
+    } else {
+        let (state, rest) = rest.split_once(", sid=")?;
+        let (sid, rest) = leading_signed(rest)?;
+        (Some(state), Some(sid), rest.strip_prefix(") r")?)
+    };
+    let (replica_index, rest) = leading_number(rest)?;
+    let rest = rest.strip_prefix(" (")?;
+    let (replica_state, rest) = rest.split_once(", bcsid=")?;
+    let (bcsid, rest) = leading_number(rest)?;
+    let rest = rest.strip_prefix(", origin=")?;
+    let (origin, rest) = rest.split_once(", ")?;
+    let (empty, rest) = if let Some(rest) = rest.strip_prefix("empty) from dn ") {
+        (true, rest)
+    } else {
+        (false, rest.strip_prefix("non-empty) from dn ")?)
+    };
+    let (dn, _) = datanode_details(rest)?;
+    if !is_state(replica_state) || container_state.is_some_and(|s| !is_state(s)) {
+        return None;
+    }
+    Some(ReplicaDetails {
+        container,
+        container_state: container_state.map(str::to_string),
+        sid,
+        replica_index: u32::try_from(replica_index).ok()?,
+        replica_state: replica_state.to_string(),
+        bcsid,
+        origin: origin.to_string(),
+        empty,
+        datanode: dn.uuid.to_ascii_lowercase(),
+        datanode_host: dn.host.to_string(),
+    })
+}
+
+/// A LifeCycleState or replica State name.
+fn is_state(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_uppercase() || b == b'_')
+}
+
+fn leading_number(s: &str) -> Option<(u64, &str)> {
+    let len = s.bytes().take_while(u8::is_ascii_digit).count();
+    let n = s.get(..len)?.parse().ok()?;
+    Some((n, &s[len..]))
+}
+
+fn leading_signed(s: &str) -> Option<(i64, &str)> {
+    let sign = usize::from(s.starts_with('-'));
+    let len = sign + s[sign..].bytes().take_while(u8::is_ascii_digit).count();
+    let n = s.get(..len)?.parse().ok()?;
+    Some((n, &s[len..]))
+}
+
+// ---------------------------------------------------------------------------------------------
 // Blocks
 
 /// A block id with whatever the printed form carried besides container and local id.

@@ -434,6 +434,16 @@ mod tests {
         // A log4j2 ISO8601 date is no viewer stamp.
         let log4j2 = "2026-08-20T14:02:10,331 [main] INFO a.B: x";
         assert_eq!(Framing::Plain.split(log4j2).unwrap().rest, log4j2);
+        // Short or non-ASCII stamp-like words are no stamps (and no panic).
+        for line in [
+            "2026-09-14T07:33 INFO something happened here",
+            "2026-09-14T07:33:0é+ INFO x",
+            "2026-09-14T€ INFO something happened here",
+        ] {
+            assert_eq!(split_viewer_stamp(line), None);
+            assert_eq!(Framing::Plain.split(line).unwrap().rest, line);
+            assert_eq!(Framing::Compose.split(line), None);
+        }
     }
 
     #[test]

@@ -15,18 +15,21 @@ pub use discover::discover;
 
 use crate::source::{Component, SourceHint, strip_suffix_ignore_case};
 use serde::Serialize;
-use std::io::{self, BufRead};
+use std::io::{self, BufRead, Read, Seek};
 use std::path::PathBuf;
 use std::sync::Arc;
-use stream::{Origin, read_stream};
+use stream::{Budget, Magic, Origin, read_stream, read_zip};
 
-/// How a stream was compressed, from its magic bytes (the name only has to agree).
+/// How a stream was compressed, from its magic bytes (never from its name).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Compression {
     None,
     Gzip,
     Zstd,
+    Bzip2,
+    Xz,
+    Lz4,
 }
 
 impl Compression {
@@ -35,29 +38,48 @@ impl Compression {
             Compression::None => "none",
             Compression::Gzip => "gzip",
             Compression::Zstd => "zstd",
+            Compression::Bzip2 => "bzip2",
+            Compression::Xz => "xz",
+            Compression::Lz4 => "lz4",
         }
     }
 
-    /// RFC 1952 `1f 8b`; zstd frame magic `28 b5 2f fd`.
-    pub fn from_magic(head: &[u8]) -> Compression {
+    /// RFC 1952 `1f 8b`; zstd frame `28 b5 2f fd`; bzip2 `BZh` and a block size digit; xz
+    /// `fd 37 7a 58 5a 00`; LZ4 frame `04 22 4d 18`.
+    pub fn from_magic(head: &[u8]) -> Option<Compression> {
+        let bzip2 = head.len() >= 4 && head.starts_with(b"BZh") && (b'1'..=b'9').contains(&head[3]);
         if head.starts_with(&[0x1f, 0x8b]) {
-            Compression::Gzip
-        } else if head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
-            Compression::Zstd
-        } else {
-            Compression::None
-        }
-    }
-
-    /// What a file name's extension claims.
-    pub fn from_name(name: &str) -> Option<Compression> {
-        let ends = |ext| strip_suffix_ignore_case(name, ext).is_some();
-        if ends(".gz") || ends(".tgz") {
             Some(Compression::Gzip)
-        } else if ends(".zst") || ends(".zstd") || ends(".tzst") {
+        } else if head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
             Some(Compression::Zstd)
+        } else if bzip2 {
+            Some(Compression::Bzip2)
+        } else if head.starts_with(&[0xfd, b'7', b'z', b'X', b'Z', 0x00]) {
+            Some(Compression::Xz)
+        } else if head.starts_with(&[0x04, 0x22, 0x4d, 0x18]) {
+            Some(Compression::Lz4)
         } else {
             None
+        }
+    }
+}
+
+/// What reading one input may cost.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Decompressed bytes allowed per raw byte read from an input (`--max-expand`), past 64 MiB:
+    /// logs compress 10 to 50 times, a decompression bomb a thousand times and more.
+    pub max_expand: u64,
+}
+
+impl Limits {
+    pub const DEFAULT_MAX_EXPAND: u64 = 500;
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_expand: Limits::DEFAULT_MAX_EXPAND,
         }
     }
 }
@@ -115,11 +137,23 @@ impl InputFile {
     }
 }
 
-/// Something that could not be read: the contract's `inputs.unreadable[]`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// Something that could not be read: the contract's `inputs.unreadable[]`, serialized as
+/// `{"file", "reason"}` (the contract's names) plus `path`, the name it had first.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Unreadable {
     pub path: String,
     pub reason: String,
+}
+
+impl Serialize for Unreadable {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut entry = serializer.serialize_struct("Unreadable", 3)?;
+        entry.serialize_field("file", &self.path)?;
+        entry.serialize_field("path", &self.path)?;
+        entry.serialize_field("reason", &self.reason)?;
+        entry.end()
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -160,18 +194,38 @@ enum UnitSource {
 }
 
 impl InputUnit {
+    /// Reads every stream of this unit into `sink` within the default [`Limits`].
+    pub fn read(&self, sink: &mut dyn StreamSink) {
+        self.read_within(sink, &Limits::default());
+    }
+
     /// Reads every stream of this unit into `sink`. Never panics on bad input; failures go to
     /// [`StreamSink::unreadable`] and reading continues with the next stream where it can.
-    pub fn read(&self, sink: &mut dyn StreamSink) {
+    pub fn read_within(&self, sink: &mut dyn StreamSink, limits: &Limits) {
+        let budget = Budget::new(limits);
         match &self.source {
             UnitSource::Path(path) => match std::fs::File::open(path) {
-                Ok(file) => read_stream(Box::new(file), &self.origin, sink),
+                Ok(mut file) => {
+                    if starts_as_zip(&mut file) {
+                        // A zip archive on disk is read in place (its directory is at its end).
+                        let reader = budget.source(io::BufReader::new(file));
+                        read_zip(reader, &self.origin, sink, &budget);
+                    } else {
+                        let reader = Box::new(budget.source(file));
+                        read_stream(reader, &self.origin, sink, &budget);
+                    }
+                }
                 Err(e) => sink.unreadable(Unreadable {
                     path: self.origin.display.clone(),
                     reason: e.to_string(),
                 }),
             },
-            UnitSource::Stdin => read_stream(Box::new(io::stdin().lock()), &self.origin, sink),
+            UnitSource::Stdin => read_stream(
+                Box::new(budget.source(io::stdin().lock())),
+                &self.origin,
+                sink,
+                &budget,
+            ),
         }
     }
 
@@ -184,6 +238,29 @@ impl InputUnit {
     pub fn size(&self) -> Option<u64> {
         self.origin.size
     }
+}
+
+/// Reads any byte stream as standard input is read (sniffed, decoded, unpacked), naming it
+/// `display`; archive members are named as in the archive.
+pub fn read_reader(reader: impl Read, display: &str, sink: &mut dyn StreamSink, limits: &Limits) {
+    let origin = Origin {
+        display: display.to_string(),
+        hint_path: display.to_string(),
+        member_display_prefix: String::new(),
+        member_hint_prefix: String::new(),
+        log4j: None,
+        size: None,
+        depth: 0,
+    };
+    let budget = Budget::new(limits);
+    read_stream(Box::new(budget.source(reader)), &origin, sink, &budget);
+}
+
+/// Whether a seekable file starts with a zip header; the file is left at its start.
+fn starts_as_zip(file: &mut std::fs::File) -> bool {
+    let mut head = [0u8; 4];
+    let read = file.read(&mut head).unwrap_or(0);
+    file.seek(io::SeekFrom::Start(0)).is_ok() && Magic::of(&head[..read]) == Magic::Zip
 }
 
 /// What [`discover`] found in the arguments.
@@ -237,7 +314,12 @@ mod tests {
         let discovery = discover(&[PathBuf::from("-")]);
         let unit = discovery.units.first().expect("stdin unit");
         let mut sink = Streams::default();
-        read_stream(Box::new(Cursor::new(bytes)), &unit.origin, &mut sink);
+        read_stream(
+            Box::new(Cursor::new(bytes)),
+            &unit.origin,
+            &mut sink,
+            &Budget::new(&Limits::default()),
+        );
         sink
     }
 

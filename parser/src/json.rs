@@ -25,7 +25,7 @@
 //! of order (Loki newest first, elasticdump unordered): records are put back in collector-time
 //! order within a bounded window before their lines are joined into records.
 
-use crate::record::{DETECTION_LINES, Lines, Outer, Record, Splitter};
+use crate::record::{DETECTION_LINES, Lines, Outer, Record, Splitter, not_kept_mark};
 use crate::source::{Level, component_from_service, hint_from_path};
 use crate::time::parse_rfc3339_nanos;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
@@ -44,7 +44,7 @@ struct SourceCache {
 /// Records put back in time order at once; an export longer than this is ordered per window.
 const REORDER_WINDOW: usize = 32_768;
 /// A single JSON value (a search response, a pretty-printed record) larger than this is not read.
-const MAX_VALUE_BYTES: usize = 256 << 20;
+pub(crate) const MAX_VALUE_BYTES: usize = 256 << 20;
 
 /// A JSON input format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -95,7 +95,7 @@ impl Format {
 }
 
 /// Whether the first lines are JSON values (the format is decided on each record).
-pub(crate) fn sniff(head: &[String]) -> bool {
+pub(crate) fn sniff(head: &[&str]) -> bool {
     let Some(first) = head.iter().find(|l| !l.trim().is_empty()) else {
         return false;
     };
@@ -138,8 +138,9 @@ pub fn may_hold_records(head: &[u8]) -> bool {
         .any(|key| memchr::memmem::find(head, key).is_some())
 }
 
-/// Reads a JSON stream into `splitter`: `head` is what was read for detection, `lines` the rest.
-pub(crate) fn read(head: Vec<String>, lines: &mut Lines<'_>, splitter: &mut Splitter<'_>) {
+/// Reads a JSON stream into `splitter`: `head` is what was read for detection (each line with
+/// the bytes of it that were not kept), `lines` the rest.
+pub(crate) fn read(head: Vec<(String, u64)>, lines: &mut Lines<'_>, splitter: &mut Splitter<'_>) {
     let mut reader = Reader {
         format: None,
         sources: SourceCache::default(),
@@ -149,18 +150,34 @@ pub(crate) fn read(head: Vec<String>, lines: &mut Lines<'_>, splitter: &mut Spli
     };
     let mut framer = ValueFramer::default();
     let mut line_no = 0u64;
-    for line in &head {
-        line_no += 1;
+    let mut feed = |line_no: u64, line: &str, not_kept: u64, splitter: &mut Splitter<'_>| {
+        let marked;
+        let line = if not_kept > 0 {
+            marked = format!("{line}{}", not_kept_mark(not_kept));
+            &marked
+        } else {
+            line
+        };
         if let Some((start, value)) = framer.push(line_no, line) {
             reader.decode(start, &value, splitter);
         }
+        if not_kept > 0 {
+            splitter.count_not_kept(not_kept);
+            // The value cannot close on a line that was cut: it ends here, and the next line
+            // starts afresh.
+            if let Some((start, rest)) = framer.finish() {
+                reader.decode(start, &rest, splitter);
+            }
+        }
+    };
+    for (line, not_kept) in &head {
+        line_no += 1;
+        feed(line_no, line, *not_kept, splitter);
     }
     drop(head);
-    while let Some(line) = lines.next_line() {
+    while let Some((line, not_kept)) = lines.next_line() {
         line_no += 1;
-        if let Some((start, value)) = framer.push(line_no, &line) {
-            reader.decode(start, &value, splitter);
-        }
+        feed(line_no, &line, not_kept, splitter);
     }
     if let Some((start, rest)) = framer.finish() {
         reader.decode(start, &rest, splitter);
@@ -284,10 +301,13 @@ impl ValueFramer {
         None
     }
 
-    /// A value still open at the end of the stream.
+    /// A value still open: at the end of the stream, or after a line that was cut.
     fn finish(&mut self) -> Option<(u64, String)> {
-        (self.depth > 0 && !self.buf.is_empty())
-            .then(|| (self.start, std::mem::take(&mut self.buf)))
+        let open = self.depth > 0 && !self.buf.is_empty();
+        self.depth = 0;
+        self.in_string = false;
+        self.escaped = false;
+        open.then(|| (self.start, std::mem::take(&mut self.buf)))
     }
 }
 
@@ -303,8 +323,12 @@ struct Item {
 enum ItemKind {
     /// A log4j line (or lines) and who wrote it.
     Line { text: String, outer: Outer },
-    /// A record a JSON layout wrote whole.
-    Whole { record: Record, key: Arc<str> },
+    /// A record a JSON layout wrote whole, and the bytes of its continuation past the cap.
+    Whole {
+        record: Record,
+        key: Arc<str>,
+        not_kept: u64,
+    },
     /// Not a record oztrace knows: kept as a headerless record.
     Other { text: String },
 }
@@ -456,8 +480,12 @@ impl Reader {
                     let text = text.strip_suffix('\n').unwrap_or(&text);
                     splitter.push_wrapped(item.line, text, &outer);
                 }
-                ItemKind::Whole { record, key } => splitter.push_record(record, Some(key)),
-                ItemKind::Other { text } => splitter.orphan(item.line, &text, None),
+                ItemKind::Whole {
+                    record,
+                    key,
+                    not_kept,
+                } => splitter.push_record(record, Some(key), not_kept),
+                ItemKind::Other { text } => splitter.push_other(item.line, &text),
             }
         }
     }
@@ -1011,7 +1039,7 @@ impl<'a> Fields<'a> {
             && inner.format().is_some_and(Format::is_layout)
             && let Some(mut item) = inner.layout_record(line)
         {
-            if let ItemKind::Whole { record, key } = &mut item.kind {
+            if let ItemKind::Whole { record, key, .. } = &mut item.kind {
                 record.host = record.host.take().or(outer.host.clone());
                 record.component = record.component.or(outer.component);
                 *key = Arc::clone(&outer.key);
@@ -1078,14 +1106,15 @@ impl<'a> Fields<'a> {
             .unwrap_or_default()
             .trim_end_matches('\r')
             .to_string();
+        let mut not_kept = 0;
         for more in lines {
-            record.continue_with(more.trim_end_matches('\r'));
+            not_kept += record.continue_with(more.trim_end_matches('\r'));
         }
         let stack = self.stack.as_ref().or(self.full_message.as_ref());
         match stack {
             Some(stack) => {
                 for frame in stack.split('\n').filter(|l| !l.is_empty()) {
-                    record.continue_with(frame.trim_end_matches('\r'));
+                    not_kept += record.continue_with(frame.trim_end_matches('\r'));
                 }
             }
             None => {
@@ -1094,7 +1123,7 @@ impl<'a> Fields<'a> {
                         Some(m) => format!("{name}: {m}"),
                         None => name.to_string(),
                     };
-                    record.continue_with(&first);
+                    not_kept += record.continue_with(&first);
                 }
             }
         }
@@ -1102,7 +1131,11 @@ impl<'a> Fields<'a> {
         Some(Item {
             line,
             time: nanos,
-            kind: ItemKind::Whole { record, key },
+            kind: ItemKind::Whole {
+                record,
+                key,
+                not_kept,
+            },
         })
     }
 }

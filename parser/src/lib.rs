@@ -21,3 +21,4 @@ pub mod pattern;
 pub mod record;
 pub mod source;
 pub mod time;
+pub mod units;

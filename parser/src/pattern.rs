@@ -194,65 +194,25 @@ impl Pattern {
 
     /// Matches one line (without its line terminator).
     pub fn parse<'a>(&self, line: &'a str) -> Option<Header<'a>> {
-        let mut header = Header::default();
-        self.match_at(0, line, 0, &mut header).then_some(header)
+        self.parse_counting_work(line).0
     }
 
-    fn match_at<'a>(&self, index: usize, line: &'a str, pos: usize, h: &mut Header<'a>) -> bool {
-        let Some(token) = self.tokens.get(index) else {
-            return line[pos..].trim_end().is_empty();
+    /// [`Pattern::parse`], and the work it took: states entered, candidate ends tried and bytes
+    /// searched. Matching is linear in the line length; tests assert it on growing lines.
+    pub fn parse_counting_work<'a>(&self, line: &'a str) -> (Option<Header<'a>>, u64) {
+        let mut matcher = Matcher {
+            pattern: self,
+            line,
+            content_end: line.trim_end().len(),
+            line_end: line.trim_end_matches(['\r', '\n']).len(),
+            header: Header::default(),
+            dead: Vec::new(),
+            logger_run: None,
+            work: 0,
+            budget: WORK_BASE + WORK_PER_BYTE * line.len() as u64,
         };
-        let rest = &line[pos..];
-        match token {
-            Token::Literal(lit) => {
-                if let Some(after) = rest.strip_prefix(lit.as_str()) {
-                    return self.match_at(index + 1, line, line.len() - after.len(), h);
-                }
-                // A line may end early with its trailing spaces trimmed (`|  ` → `|`) when
-                // nothing but an empty throwable would follow.
-                let trimmed = lit.trim_end();
-                self.only_optional_after(index)
-                    && trimmed.len() < lit.len()
-                    && rest.trim_end() == trimmed
-            }
-            Token::Date(parts) => match parse_date(parts, rest) {
-                Some((time, used)) => {
-                    // A time of day without a date (`%d{HH:mm:ss.SSS}`) places no record in time.
-                    let dated = [DatePart::Year, DatePart::Day]
-                        .iter()
-                        .all(|p| parts.contains(p));
-                    h.time = dated.then_some(time);
-                    self.match_at(index + 1, line, pos + used, h)
-                }
-                None => false,
-            },
-            Token::Level { width } => {
-                let leading = rest.len() - rest.trim_start_matches(' ').len();
-                let word_len = rest[leading..]
-                    .bytes()
-                    .take_while(u8::is_ascii_uppercase)
-                    .count();
-                let Some(level) = Level::parse(&rest[leading..leading + word_len]) else {
-                    return false;
-                };
-                h.level = Some(level);
-                let end = pos + leading + word_len;
-                let spaces = line[end..].bytes().take_while(|&b| b == b' ').count();
-                // `%p` is often configured as `%-5p`: allow up to five columns whatever the
-                // pattern says. Padding is optional too: copies squeeze `INFO  |` to `INFO |`.
-                let padding = (*width).max(5).saturating_sub(word_len).min(spaces);
-                (0..=padding)
-                    .rev()
-                    .any(|pad| self.match_at(index + 1, line, end + pad, h))
-            }
-            Token::LineNumber => {
-                let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-                digits > 0 && self.match_at(index + 1, line, pos + digits, h)
-            }
-            Token::Thread | Token::Logger | Token::Message | Token::Throwable | Token::Ignored => {
-                self.match_variable(index, token, line, pos, h)
-            }
-        }
+        let matched = matcher.at(0, 0);
+        (matched.then_some(matcher.header), matcher.work)
     }
 
     /// Whether every token after `index` may print nothing (an empty throwable).
@@ -261,57 +221,260 @@ impl Pattern {
             .iter()
             .all(|t| matches!(t, Token::Throwable | Token::Ignored))
     }
+}
 
-    fn match_variable<'a>(
-        &self,
-        index: usize,
-        token: &Token,
-        line: &'a str,
-        pos: usize,
-        h: &mut Header<'a>,
-    ) -> bool {
+/// Work allowed per byte of a line, plus a constant. Matching stays far below it on any line
+/// (see the tests); it only bounds a custom pattern shape the bookkeeping does not foresee.
+const WORK_PER_BYTE: u64 = 64;
+const WORK_BASE: u64 = 4096;
+/// Spaces before a level (`%5p` right-aligns), and the longest level word (`WARNING`).
+const MAX_LEVEL_LEADING: usize = 8;
+const MAX_LEVEL_WORD: usize = 8;
+/// Digits of a `%L` line number.
+const MAX_LINE_DIGITS: usize = 10;
+
+/// One match of a line against a pattern: a backtracking search over the end of each variable
+/// field, made linear by remembering which ends were tried in vain.
+struct Matcher<'p, 'a> {
+    pattern: &'p Pattern,
+    line: &'a str,
+    /// Where the line's trailing whitespace starts.
+    content_end: usize,
+    /// Where its trailing `\r` / `\n` start.
+    line_end: usize,
+    header: Header<'a>,
+    /// Per token index, ends of that (variable) field from which the rest of the pattern failed.
+    dead: Vec<Option<DeadEnds>>,
+    /// The last run of logger bytes measured: (start, end).
+    logger_run: Option<(usize, usize)>,
+    work: u64,
+    budget: u64,
+}
+
+/// An inclusive range of ends of one variable field from which the rest of the pattern cannot
+/// follow. Whether it can depends on the end alone, not on where the field started, so what one
+/// start position learnt holds for every other: no byte is searched twice for the same field.
+#[derive(Debug, Clone, Copy)]
+struct DeadEnds {
+    from: usize,
+    to: usize,
+}
+
+impl DeadEnds {
+    fn contains(&self, end: usize) -> bool {
+        (self.from..=self.to).contains(&end)
+    }
+}
+
+impl<'a> Matcher<'_, 'a> {
+    fn spend(&mut self, amount: u64) -> bool {
+        self.work += amount;
+        self.work <= self.budget
+    }
+
+    fn at(&mut self, index: usize, pos: usize) -> bool {
+        if !self.spend(1) {
+            return false;
+        }
+        let pattern = self.pattern;
+        let line = self.line;
+        let Some(token) = pattern.tokens.get(index) else {
+            return pos >= self.content_end;
+        };
         let rest = &line[pos..];
-        let next_literal = match self.tokens.get(index + 1) {
-            None => None,
-            Some(Token::Literal(lit)) => Some(lit.as_str()),
+        match token {
+            Token::Literal(lit) => {
+                if rest.starts_with(lit.as_str()) {
+                    return self.at(index + 1, pos + lit.len());
+                }
+                // A line may end early with its trailing spaces trimmed (`|  ` → `|`) when
+                // nothing but an empty throwable would follow.
+                let trimmed = lit.trim_end();
+                pattern.only_optional_after(index)
+                    && trimmed.len() < lit.len()
+                    && &line[pos..self.content_end.max(pos)] == trimmed
+            }
+            Token::Date(parts) => match parse_date(parts, rest) {
+                Some((time, used)) => {
+                    // A time of day without a date (`%d{HH:mm:ss.SSS}`) places no record in time.
+                    let dated = [DatePart::Year, DatePart::Day]
+                        .iter()
+                        .all(|p| parts.contains(p));
+                    self.header.time = dated.then_some(time);
+                    self.at(index + 1, pos + used)
+                }
+                None => false,
+            },
+            Token::Level { width } => {
+                let bytes = rest.as_bytes();
+                let leading = bytes
+                    .iter()
+                    .take(MAX_LEVEL_LEADING)
+                    .take_while(|&&b| b == b' ')
+                    .count();
+                let word_len = bytes[leading..]
+                    .iter()
+                    .take(MAX_LEVEL_WORD)
+                    .take_while(|b| b.is_ascii_uppercase())
+                    .count();
+                let Some(level) = Level::parse(&rest[leading..leading + word_len]) else {
+                    return false;
+                };
+                self.header.level = Some(level);
+                let end = pos + leading + word_len;
+                // `%p` is often configured as `%-5p`: allow up to five columns whatever the
+                // pattern says. Padding is optional too: copies squeeze `INFO  |` to `INFO |`.
+                let padding = (*width).max(5).saturating_sub(word_len);
+                let spaces = line.as_bytes()[end..]
+                    .iter()
+                    .take(padding)
+                    .take_while(|&&b| b == b' ')
+                    .count();
+                (0..=spaces).rev().any(|pad| self.at(index + 1, end + pad))
+            }
+            Token::LineNumber => {
+                let digits = rest
+                    .bytes()
+                    .take(MAX_LINE_DIGITS)
+                    .take_while(u8::is_ascii_digit)
+                    .count();
+                digits > 0 && self.at(index + 1, pos + digits)
+            }
+            Token::Thread | Token::Logger | Token::Message | Token::Throwable | Token::Ignored => {
+                self.variable(index, token, pos)
+            }
+        }
+    }
+
+    /// A variable-width field: tries the ends at which the literal after it can start, first
+    /// to last (last to first for the greedy message and throwable), skipping ends already known
+    /// to fail.
+    fn variable(&mut self, index: usize, token: &Token, pos: usize) -> bool {
+        let pattern = self.pattern;
+        let line = self.line;
+        let lit = match pattern.tokens.get(index + 1) {
+            None => {
+                let end = self.line_end.max(pos);
+                return self.accept(index, token, pos, end);
+            }
+            Some(Token::Literal(lit)) => lit.as_str(),
             // Two variable fields with nothing between them cannot be told apart.
             Some(_) => return false,
         };
-        let accept = |end: usize, h: &mut Header<'a>| -> bool {
-            let value = &rest[..end];
-            match token {
-                Token::Thread => h.thread = Some(value),
-                Token::Logger => {
-                    if value.is_empty() || !value.bytes().all(is_logger_byte) {
-                        return false;
-                    }
-                    h.logger = Some(value);
-                }
-                Token::Message => h.message = value,
-                Token::Throwable => h.throwable = Some(value.trim_end()),
-                _ => {}
-            }
-            self.match_at(index + 1, line, pos + end, h)
+        // A logger is a non-empty run of logger bytes: its end lies inside the run.
+        let (first, last) = if *token == Token::Logger {
+            let run_end = self.logger_run_end(pos);
+            (pos + 1, run_end)
+        } else {
+            (pos, line.len())
         };
-        let Some(lit) = next_literal else {
-            let end = rest.trim_end_matches(['\r', '\n']).len();
-            return accept(end, h);
-        };
+        if first > last {
+            return false;
+        }
         let trimmed_lit = lit.trim_end();
         // A line whose trailing spaces were trimmed can end where the literal would start.
-        let trimmed_end = (self.only_optional_after(index + 1)
+        let tail = &line[pos..self.content_end.max(pos)];
+        let trimmed_end = (pattern.only_optional_after(index + 1)
             && trimmed_lit.len() < lit.len()
-            && rest.trim_end().ends_with(trimmed_lit))
-        .then(|| rest.trim_end().len() - trimmed_lit.len());
-        let (haystack, needle) = (rest.as_bytes(), lit.as_bytes());
-        if matches!(token, Token::Message | Token::Throwable) {
-            // Greedy: the message runs to the last place the rest of the pattern can follow.
-            trimmed_end.is_some_and(|end| accept(end, h))
-                || memmem::rfind_iter(haystack, needle).any(|end| accept(end, h))
-        } else {
-            memmem::find_iter(haystack, needle).any(|end| accept(end, h))
-                || trimmed_end.is_some_and(|end| accept(end, h))
+            && tail.ends_with(trimmed_lit))
+        .then(|| pos + tail.len() - trimmed_lit.len())
+        .filter(|end| (first..=last).contains(end));
+        let dead = self.dead.get(index).copied().flatten();
+        // The ends still to search, in the order they are tried.
+        const EMPTY: (usize, usize) = (1, 0);
+        let mut ranges = match dead {
+            Some(d) if d.from <= last && d.to >= first => [
+                d.from.checked_sub(1).map_or(EMPTY, |to| (first, to)),
+                d.to.checked_add(1).map_or(EMPTY, |from| (from, last)),
+            ],
+            _ => [(first, last), EMPTY],
+        };
+        let greedy = matches!(token, Token::Message | Token::Throwable);
+        if greedy {
+            ranges.reverse();
+            if let Some(end) = trimmed_end
+                && !dead.is_some_and(|d| d.contains(end))
+                && self.accept(index, token, pos, end)
+            {
+                return true;
+            }
         }
+        for (from, to) in ranges {
+            if from > to {
+                continue;
+            }
+            let window_end = (to + lit.len()).min(line.len());
+            if from >= window_end || !self.spend((window_end - from) as u64) {
+                continue;
+            }
+            let window = &line.as_bytes()[from..window_end];
+            let found = if greedy {
+                memmem::rfind_iter(window, lit.as_bytes())
+                    .any(|at| self.spend(1) && self.accept(index, token, pos, from + at))
+            } else {
+                memmem::find_iter(window, lit.as_bytes())
+                    .any(|at| self.spend(1) && self.accept(index, token, pos, from + at))
+            };
+            if found {
+                return true;
+            }
+        }
+        if !greedy
+            && let Some(end) = trimmed_end
+            && !dead.is_some_and(|d| d.contains(end))
+            && self.accept(index, token, pos, end)
+        {
+            return true;
+        }
+        self.mark_dead(index, first, last);
+        false
+    }
+
+    /// Records that no end in `from..=to` of field `index` lets the rest of the pattern match.
+    fn mark_dead(&mut self, index: usize, from: usize, to: usize) {
+        if self.dead.len() <= index {
+            self.dead.resize(self.pattern.tokens.len(), None);
+        }
+        let merged = match self.dead[index] {
+            // Overlapping or adjacent: one range.
+            Some(d) if d.from <= to.saturating_add(1) && from <= d.to.saturating_add(1) => {
+                DeadEnds {
+                    from: d.from.min(from),
+                    to: d.to.max(to),
+                }
+            }
+            _ => DeadEnds { from, to },
+        };
+        self.dead[index] = Some(merged);
+    }
+
+    /// Where the run of logger bytes that `pos` is in ends (measured once per run).
+    fn logger_run_end(&mut self, pos: usize) -> usize {
+        if let Some((start, end)) = self.logger_run
+            && (start..=end).contains(&pos)
+        {
+            return end;
+        }
+        let run = self.line.as_bytes()[pos..]
+            .iter()
+            .take_while(|&&b| is_logger_byte(b))
+            .count();
+        self.spend(run as u64);
+        self.logger_run = Some((pos, pos + run));
+        pos + run
+    }
+
+    /// Takes `line[pos..end]` as the field's value and matches the rest of the pattern after it.
+    fn accept(&mut self, index: usize, token: &Token, pos: usize, end: usize) -> bool {
+        let value = &self.line[pos..end];
+        match token {
+            Token::Thread => self.header.thread = Some(value),
+            Token::Logger => self.header.logger = Some(value),
+            Token::Message => self.header.message = value,
+            Token::Throwable => self.header.throwable = Some(value.trim_end()),
+            _ => {}
+        }
+        self.at(index + 1, end)
     }
 }
 
@@ -559,5 +722,79 @@ mod tests {
         let h = p.parse("2026-01-02T03:04:05.678 100% WARN a.B: m").unwrap();
         assert_eq!(h.time.unwrap().milli, 678);
         assert_eq!(h.message, "m");
+    }
+
+    /// Lines built to make a backtracking matcher retry each field end against every later
+    /// separator: the work (states, candidate ends, bytes searched) must grow linearly with the
+    /// line, well below the budget that guards against unforeseen shapes.
+    #[test]
+    fn matching_work_is_linear_in_the_line_length() {
+        let builtin = crate::layout::builtin_layouts()
+            .iter()
+            .map(|l| l.pattern.source().to_string());
+        let custom = [
+            "%t-%c: %m%n",
+            "%d [%t] %p %c{2} (%F:%M(%L)) - %m%n",
+            "%d{ISO8601} %X{user} %X{op} [%t] %p %c: %m %throwable",
+            "%m | %t | %c | %m",
+        ]
+        .map(String::from);
+        let chunks = [
+            "] INFO : ",
+            "] INFO a: ",
+            " | INFO | a | ",
+            "[a-b: (c:d(1)) - ",
+            "-a.b-c: ",
+            "  INFO   ",
+            "0000000000000",
+            "WARNINGWARNING ",
+            ": : ] ] | | ( ) - ",
+        ];
+        let prefixes = [
+            "",
+            "2026-08-20 14:02:10,331 [",
+            "2026-08-20 14:02:10,331 | INFO  | ",
+        ];
+        for source in builtin.chain(custom) {
+            let pattern = Pattern::compile(&source).unwrap();
+            for prefix in prefixes {
+                for chunk in chunks {
+                    let work = |copies: usize| {
+                        let line = format!("{prefix}{}", chunk.repeat(copies));
+                        let (_, work) = pattern.parse_counting_work(&line);
+                        (line.len() as u64, work)
+                    };
+                    let (short_len, short) = work(1_000);
+                    let (long_len, long) = work(8_000);
+                    let context = format!("`{source}` on `{prefix}` + `{chunk}`×n");
+                    assert!(
+                        long <= 12 * long_len,
+                        "{context}: {long} for {long_len} bytes"
+                    );
+                    // Eight times the line, at most about eight times the work.
+                    assert!(
+                        long <= 9 * short + 1000,
+                        "{context}: {short} for {short_len} bytes, {long} for {long_len}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn long_lines_still_match() {
+        let p = Pattern::compile(FILE).unwrap();
+        let message = "x] INFO a: ".repeat(100_000);
+        let line = format!("2026-08-20 14:02:10,331 [main] INFO org.apache.X: {message}");
+        let h = p.parse(&line).unwrap();
+        assert_eq!((h.thread, h.logger), (Some("main"), Some("org.apache.X")));
+        assert_eq!(h.message, message);
+        let audit =
+            Pattern::compile("%d{DEFAULT} | %-5level | %c{1} | %msg | %throwable{3} %n").unwrap();
+        let body = "user=u | ip=1 | op=X {} ".repeat(50_000);
+        let line = format!("2026-08-20 14:02:10,331 | INFO  | OMAudit | {body}| ret=SUCCESS |  ");
+        let h = audit.parse(&line).unwrap();
+        assert!(h.message.ends_with("| ret=SUCCESS"));
+        assert_eq!(h.throwable, Some(""));
     }
 }

@@ -17,10 +17,20 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::{self, BufRead};
 use std::sync::Arc;
 
-/// Lines read before the layout is chosen.
+/// Lines read before the layout is chosen, unless they hold more than `DETECTION_BYTES`.
 pub(crate) const DETECTION_LINES: usize = 200;
+const DETECTION_BYTES: usize = 1 << 20;
 /// Continuation text kept per record; longer tails are counted but not stored.
 const MAX_CONTINUATION_BYTES: usize = 64 * 1024;
+/// Bytes kept of one line: memory follows this, not the input (a file without a newline, a
+/// gigabyte line). The rest is counted and the record marked truncated.
+pub const MAX_LINE_BYTES: usize = 256 * 1024;
+/// Bytes kept of a line that starts a JSON value: a shipper's record or a search response on one
+/// line is read whole up to the JSON reader's cap on a value; the log lines inside it are then
+/// held to [`MAX_LINE_BYTES`].
+const MAX_JSON_LINE_BYTES: usize = crate::json::MAX_VALUE_BYTES;
+/// The last continuation line of a record whose continuation went past its cap.
+const CONTINUATION_NOT_KEPT: &str = "[… continuation not kept]";
 
 /// One log entry.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -58,14 +68,22 @@ impl Record {
         }
     }
 
-    pub(crate) fn continue_with(&mut self, text: &str) {
+    /// Adds a continuation line; returns how many bytes of it were not kept (past the
+    /// continuation cap, which the first such line marks with [`CONTINUATION_NOT_KEPT`]).
+    pub(crate) fn continue_with(&mut self, text: &str) -> u64 {
         self.continuation_lines += 1;
         if self.continuation.len() < MAX_CONTINUATION_BYTES {
             if !self.continuation.is_empty() {
                 self.continuation.push('\n');
             }
             self.continuation.push_str(text);
+            return 0;
         }
+        if !self.continuation.ends_with(CONTINUATION_NOT_KEPT) {
+            self.continuation.push('\n');
+            self.continuation.push_str(CONTINUATION_NOT_KEPT);
+        }
+        text.len() as u64 + 1
     }
 }
 
@@ -110,12 +128,26 @@ pub struct StreamSummary {
     pub records: u64,
     pub headerless: u64,
     pub continuation_lines: u64,
+    /// Blank lines (after their wrapper) outside every record: they start none.
+    pub blank_lines: u64,
     pub first_ts: Option<i64>,
     pub last_ts: Option<i64>,
     /// Headers read by a different built-in layout than the file's (mixed streams).
     pub other_layout_headers: u64,
     /// Records [`ReadOptions::skip`] left unparsed (counted in `records`).
     pub skipped: u64,
+    /// Records with bytes not kept (past [`MAX_LINE_BYTES`] in a line or the continuation cap);
+    /// their text ends with a `[… N bytes not kept]` mark.
+    pub truncated_records: u64,
+    pub bytes_not_kept: u64,
+}
+
+impl StreamSummary {
+    /// Lines were read but not one of them as a header of any layout: the stream is in a format
+    /// oztrace does not know (whatever reader produced the records, this is checked last).
+    pub fn matched_nothing(&self) -> bool {
+        self.layout.is_none() && self.lines > 0
+    }
 }
 
 /// Reads records from `reader` and hands each to `emit`. The first lines decide the shape: JSON
@@ -128,34 +160,79 @@ pub fn read_records(
     emit: &mut dyn FnMut(Record),
 ) -> (StreamSummary, Option<io::Error>) {
     let mut lines = Lines::new(reader);
-    let mut head: Vec<String> = Vec::new();
-    while head.len() < DETECTION_LINES {
+    // Each line with the bytes of it that were not kept.
+    let mut head: Vec<(String, u64)> = Vec::new();
+    let mut head_bytes = 0;
+    while head.len() < DETECTION_LINES && head_bytes < DETECTION_BYTES {
         match lines.next_line() {
-            Some(line) => head.push(line.into_owned()),
+            Some((line, not_kept)) => {
+                let line = line.into_owned();
+                head_bytes += line.len();
+                head.push((line, not_kept));
+            }
             None => break,
         }
     }
     let mut splitter = Splitter::new(options, emit);
-    if crate::json::sniff(&head) {
+    let head_lines: Vec<&str> = head.iter().map(|(line, _)| line.as_str()).collect();
+    if crate::json::sniff(&head_lines) {
         crate::json::read(head, &mut lines, &mut splitter);
     } else {
-        splitter.start(&head, None);
-        for line in &head {
-            if !splitter.try_skip(line.as_bytes()) {
-                splitter.push_text(line);
+        // Text lines that looked like JSON values were read further than a text line is kept.
+        for (line, not_kept) in &mut head {
+            let mut cut = String::new();
+            let more = keep_at_most(&mut cut, line, MAX_LINE_BYTES);
+            if more > 0 {
+                *line = cut;
+                *not_kept += more;
             }
         }
-        while let Some(raw) = lines.next_bytes() {
+        let head_lines: Vec<&str> = head.iter().map(|(line, _)| line.as_str()).collect();
+        splitter.start(&head_lines, None);
+        for (line, not_kept) in &head {
+            if !splitter.try_skip(line.as_bytes(), *not_kept) {
+                splitter.push_text(line, *not_kept);
+            }
+        }
+        while let Some((raw, not_kept)) = lines.next_bytes() {
+            let kept = raw.len().min(MAX_LINE_BYTES);
+            let (raw, not_kept) = (&raw[..kept], not_kept + (raw.len() - kept) as u64);
             // Skipped lines are dropped before any other work, UTF-8 validation included.
-            if !splitter.try_skip(raw) {
-                splitter.push_text(&text_of(raw));
+            if !splitter.try_skip(raw, not_kept) {
+                splitter.push_text(&text_of(raw), not_kept);
             }
         }
     }
     (splitter.finish(), lines.error)
 }
 
-/// Physical lines of a stream, without their terminators, in one reused buffer.
+/// Whether a line's first bytes start a JSON value: `{`, after a JSON-seq record separator or
+/// the `[` and `,` of a JSON array.
+fn starts_json_value(bytes: &[u8]) -> bool {
+    bytes
+        .iter()
+        .find(|b| !matches!(b, b'\x1e' | b'[' | b',') && !b.is_ascii_whitespace())
+        == Some(&b'{')
+}
+
+/// ` [… N bytes not kept]`: the end of a line cut at [`MAX_LINE_BYTES`].
+pub(crate) fn not_kept_mark(bytes: u64) -> String {
+    format!(" [… {bytes} bytes not kept]")
+}
+
+/// Appends as much of `text` to `kept` as keeps it within `cap` bytes (cut at a character
+/// boundary); returns how many bytes were not kept.
+fn keep_at_most(kept: &mut String, text: &str, cap: usize) -> u64 {
+    let mut room = cap.saturating_sub(kept.len()).min(text.len());
+    while !text.is_char_boundary(room) {
+        room -= 1;
+    }
+    kept.push_str(&text[..room]);
+    (text.len() - room) as u64
+}
+
+/// Physical lines of a stream, without their terminators, in one reused buffer that keeps at
+/// most [`MAX_LINE_BYTES`] of a line, or [`MAX_JSON_LINE_BYTES`] of one that starts a JSON value.
 pub(crate) struct Lines<'r> {
     reader: &'r mut dyn BufRead,
     buf: Vec<u8>,
@@ -171,32 +248,65 @@ impl<'r> Lines<'r> {
         }
     }
 
-    /// The next line; `None` at the end or after a read error (kept in `error`).
-    pub(crate) fn next_line(&mut self) -> Option<Cow<'_, str>> {
-        self.next_bytes().map(text_of)
+    /// The next line and how many bytes of it were not kept; `None` at the end or after a read
+    /// error (kept in `error`).
+    pub(crate) fn next_line(&mut self) -> Option<(Cow<'_, str>, u64)> {
+        self.next_bytes()
+            .map(|(bytes, not_kept)| (text_of(bytes), not_kept))
     }
 
-    /// The next line's bytes; `None` at the end or after a read error (kept in `error`).
-    fn next_bytes(&mut self) -> Option<&[u8]> {
+    /// The next line's bytes and how many bytes of it were not kept; `None` at the end or after
+    /// a read error (kept in `error`).
+    fn next_bytes(&mut self) -> Option<(&[u8], u64)> {
         if self.error.is_some() {
             return None;
         }
         self.buf.clear();
+        let mut not_kept = 0u64;
+        let mut cap = MAX_LINE_BYTES;
+        let mut read_any = false;
         loop {
-            match self.reader.read_until(b'\n', &mut self.buf) {
-                Ok(0) => return None,
-                Ok(_) => break,
+            let available = match self.reader.fill_buf() {
+                Ok(available) => available,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => {
                     self.error = Some(e);
                     return None;
                 }
+            };
+            if available.is_empty() {
+                if !read_any {
+                    return None;
+                }
+                break;
+            }
+            read_any = true;
+            let (used, done) = match memchr::memchr(b'\n', available) {
+                Some(at) => (at + 1, true),
+                None => (available.len(), false),
+            };
+            if self.buf.len() + used > cap
+                && cap == MAX_LINE_BYTES
+                && starts_json_value(if self.buf.is_empty() {
+                    available
+                } else {
+                    &self.buf
+                })
+            {
+                cap = MAX_JSON_LINE_BYTES;
+            }
+            let keep = used.min(cap.saturating_sub(self.buf.len()));
+            self.buf.extend_from_slice(&available[..keep]);
+            not_kept += (used - keep) as u64;
+            self.reader.consume(used);
+            if done {
+                break;
             }
         }
         while matches!(self.buf.last(), Some(b'\n' | b'\r')) {
             self.buf.pop();
         }
-        Some(&self.buf)
+        Some((&self.buf, not_kept))
     }
 }
 
@@ -222,6 +332,16 @@ pub(crate) struct Outer {
     pub time: Option<i64>,
 }
 
+/// A record still open for its continuation lines.
+struct Open {
+    /// The source whose lines continue it (`None` outside wrappers that name one).
+    key: Option<Arc<str>>,
+    arrival: u64,
+    record: Record,
+    /// Bytes of it were not kept (counted once in `truncated_records`).
+    truncated: bool,
+}
+
 pub(crate) struct Splitter<'a> {
     options: &'a ReadOptions,
     emit: &'a mut dyn FnMut(Record),
@@ -230,17 +350,19 @@ pub(crate) struct Splitter<'a> {
     scaled: HashSet<String>,
     /// The JSON format the lines came in, for the summary's name.
     wrapper: Option<&'static str>,
-    /// The open record of each source, with its arrival number.
-    pending: Vec<(Option<Arc<str>>, u64, Record)>,
-    /// CRI `P` pieces waiting for the rest of their line, per stream.
-    partial: HashMap<String, (u64, String)>,
+    /// The open record of each source.
+    pending: Vec<Open>,
+    /// CRI `P` pieces waiting for the rest of their line, per stream: the first piece's line,
+    /// the text kept (at most [`MAX_LINE_BYTES`]) and the bytes not kept.
+    partial: HashMap<String, (u64, String, u64)>,
     /// Finished records waiting for earlier pending ones, by arrival number.
     finished: BTreeMap<u64, Record>,
     arrivals: u64,
     summary: StreamSummary,
     sample_logger: Option<String>,
-    /// The last header was skipped: its continuation lines go with it.
-    skipping: bool,
+    /// The last header was skipped: its continuation lines go with it. `Some(true)` once bytes
+    /// of it were not kept.
+    skipping: Option<bool>,
 }
 
 impl<'a> Splitter<'a> {
@@ -257,7 +379,7 @@ impl<'a> Splitter<'a> {
             arrivals: 0,
             summary: StreamSummary::default(),
             sample_logger: None,
-            skipping: false,
+            skipping: None,
         }
     }
 
@@ -290,39 +412,83 @@ impl<'a> Splitter<'a> {
         self.summary.lines = self.summary.lines.max(lines);
     }
 
-    /// One physical text line.
-    pub(crate) fn push_text(&mut self, raw: &str) {
-        self.summary.lines += 1;
-        let line_no = self.summary.lines;
-        self.push_line(line_no, raw, None);
+    /// Counts the bytes of a physical line the JSON reader read but could not keep.
+    pub(crate) fn count_not_kept(&mut self, not_kept: u64) {
+        if not_kept > 0 {
+            self.summary.bytes_not_kept += not_kept;
+            self.summary.truncated_records += 1;
+        }
     }
 
-    /// The line (or lines, when a collector joined them with `\n`) a JSON record carries.
+    /// One physical text line, of which `not_kept` bytes past [`MAX_LINE_BYTES`] were not kept
+    /// (the line's text then ends with a mark saying so).
+    pub(crate) fn push_text(&mut self, raw: &str, not_kept: u64) {
+        self.summary.lines += 1;
+        let line_no = self.summary.lines;
+        if not_kept == 0 {
+            return self.push_line(line_no, raw, None, false);
+        }
+        self.summary.bytes_not_kept += not_kept;
+        let marked = format!("{raw}{}", not_kept_mark(not_kept));
+        self.push_line(line_no, &marked, None, true);
+    }
+
+    /// The line (or lines, when a collector joined them with `\n`) a JSON record carries, each
+    /// kept up to [`MAX_LINE_BYTES`].
     pub(crate) fn push_wrapped(&mut self, line_no: u64, text: &str, outer: &Outer) {
         let mut parts = text.split('\n');
         if let Some(first) = parts.next() {
-            self.push_line(line_no, first.trim_end_matches('\r'), Some(outer));
+            let (first, cut) = self.capped(first.trim_end_matches('\r'));
+            self.push_line(line_no, &first, Some(outer), cut);
         }
         for more in parts {
             let more = more.trim_end_matches('\r');
             if !more.is_empty() {
-                self.attach_or_orphan(line_no, Some(&outer.key), more, Some(outer));
+                let (more, cut) = self.capped(more);
+                self.attach_or_orphan(line_no, Some(&outer.key), &more, Some(outer), cut);
             }
         }
     }
 
-    /// A record a JSON layout wrote whole.
-    pub(crate) fn push_record(&mut self, record: Record, key: Option<Arc<str>>) {
+    /// A JSON value that holds no record oztrace knows: a headerless record of its text, kept
+    /// up to [`MAX_LINE_BYTES`].
+    pub(crate) fn push_other(&mut self, line_no: u64, text: &str) {
+        let (text, cut) = self.capped(text);
+        self.orphan(line_no, &text, None, cut);
+    }
+
+    /// `text` up to [`MAX_LINE_BYTES`], with the mark and count of what was not kept, and
+    /// whether it was cut.
+    fn capped<'t>(&mut self, text: &'t str) -> (Cow<'t, str>, bool) {
+        if text.len() <= MAX_LINE_BYTES {
+            return (Cow::Borrowed(text), false);
+        }
+        let mut kept = String::with_capacity(MAX_LINE_BYTES + 32);
+        let not_kept = keep_at_most(&mut kept, text, MAX_LINE_BYTES);
+        kept.push_str(&not_kept_mark(not_kept));
+        self.summary.bytes_not_kept += not_kept;
+        (Cow::Owned(kept), true)
+    }
+
+    /// A record a JSON layout wrote whole; `not_kept` bytes of its continuation were past the cap.
+    pub(crate) fn push_record(&mut self, record: Record, key: Option<Arc<str>>, not_kept: u64) {
+        if not_kept > 0 {
+            self.summary.bytes_not_kept += not_kept;
+            self.summary.truncated_records += 1;
+        }
         self.arrivals += 1;
         self.finish_pending(&key);
         self.finished.insert(self.arrivals, record);
         self.flush();
     }
 
-    fn push_line(&mut self, line_no: u64, raw: &str, outer: Option<&Outer>) {
+    /// A line (`cut`: its end was not kept) after its JSON wrapper, if any.
+    fn push_line(&mut self, line_no: u64, raw: &str, outer: Option<&Outer>, cut: bool) {
         let Some((framed, header)) = self.frame(raw) else {
-            if !raw.trim().is_empty() {
-                self.orphan(line_no, raw, outer);
+            if raw.trim().is_empty() {
+                self.summary.blank_lines += 1;
+            } else {
+                self.orphan(line_no, raw, outer, cut);
             }
             return;
         };
@@ -337,24 +503,31 @@ impl<'a> Splitter<'a> {
             let piece = self
                 .partial
                 .entry(key.as_deref().unwrap_or_default().to_string())
-                .or_insert((line_no, String::new()));
-            piece.1.push_str(framed.rest);
+                .or_insert((line_no, String::new(), 0));
+            let not_kept = keep_at_most(&mut piece.1, framed.rest, MAX_LINE_BYTES);
+            piece.2 += not_kept;
+            self.summary.bytes_not_kept += not_kept;
             return;
         }
         if !self.partial.is_empty()
-            && let Some((first_line, mut joined)) =
+            && let Some((first_line, mut joined, mut not_kept)) =
                 self.partial.remove(key.as_deref().unwrap_or(""))
         {
             // The last piece of a CRI line: read the whole line.
-            joined.push_str(framed.rest);
+            let last_not_kept = keep_at_most(&mut joined, framed.rest, MAX_LINE_BYTES);
+            self.summary.bytes_not_kept += last_not_kept;
+            not_kept += last_not_kept;
+            if not_kept > 0 {
+                joined.push_str(&not_kept_mark(not_kept));
+            }
             let whole = Framed {
                 rest: &joined,
                 ..framed
             };
             let header = self.reparse(whole.rest);
-            return self.accept(first_line, whole, header, key, outer);
+            return self.accept(first_line, whole, header, key, outer, cut || not_kept > 0);
         }
-        self.accept(line_no, framed, header, key, outer);
+        self.accept(line_no, framed, header, key, outer, cut);
     }
 
     fn reparse<'l>(&self, text: &'l str) -> Option<ParsedHeader<'l>> {
@@ -369,24 +542,29 @@ impl<'a> Splitter<'a> {
         header: Option<ParsedHeader<'_>>,
         key: Option<Arc<str>>,
         outer: Option<&Outer>,
+        cut: bool,
     ) {
-        if self.skipping {
+        if let Some(truncated) = self.skipping {
             if header.is_none() && key.is_none() {
                 self.summary.continuation_lines += 1;
+                if cut && !truncated {
+                    self.summary.truncated_records += 1;
+                    self.skipping = Some(true);
+                }
                 return;
             }
-            self.skipping = false;
+            self.skipping = None;
         }
         let Some((header, other)) = header else {
             if framed.rest.trim().is_empty() {
                 // Blank lines never start a record; inside one they are part of its text.
-                if let Some((_, _, record)) = self.pending.iter_mut().find(|(k, _, _)| *k == key) {
-                    record.continue_with("");
-                    self.summary.continuation_lines += 1;
+                match self.pending.iter().position(|open| open.key == key) {
+                    Some(i) => self.continue_open(i, "", false),
+                    None => self.summary.blank_lines += 1,
                 }
                 return;
             }
-            return self.attach_or_orphan(line_no, key.as_deref(), framed.rest, outer);
+            return self.attach_or_orphan(line_no, key.as_deref(), framed.rest, outer, cut);
         };
         if other.is_some() {
             self.summary.other_layout_headers += 1;
@@ -433,7 +611,7 @@ impl<'a> Splitter<'a> {
             host,
             headerless: false,
         };
-        self.open(key, record);
+        self.open(key, record, cut);
     }
 
     /// Splits the wrapper off a line and reads its header; `None` before any layout was found.
@@ -465,7 +643,7 @@ impl<'a> Splitter<'a> {
             let open = framed.source.is_some_and(|s| {
                 self.pending
                     .iter()
-                    .any(|(k, _, _)| k.as_deref() == Some(s.key))
+                    .any(|open| open.key.as_deref() == Some(s.key))
             });
             if open && continuing.is_none() {
                 continuing = Some(framed);
@@ -482,22 +660,36 @@ impl<'a> Splitter<'a> {
         key: Option<&str>,
         text: &str,
         outer: Option<&Outer>,
+        cut: bool,
     ) {
         match self
             .pending
-            .iter_mut()
-            .find(|(k, _, _)| k.as_deref() == key)
+            .iter()
+            .position(|open| open.key.as_deref() == key)
         {
-            Some((_, _, record)) => {
-                record.continue_with(text);
-                self.summary.continuation_lines += 1;
-            }
-            None => self.orphan(line_no, text, outer),
+            Some(i) => self.continue_open(i, text, cut),
+            None => self.orphan(line_no, text, outer, cut),
         }
     }
 
-    pub(crate) fn orphan(&mut self, line: u64, text: &str, outer: Option<&Outer>) {
+    /// Adds a continuation line (`cut`: its end was not kept) to the open record `i`.
+    fn continue_open(&mut self, i: usize, text: &str, cut: bool) {
+        let open = &mut self.pending[i];
+        let not_kept = open.record.continue_with(text);
+        self.summary.continuation_lines += 1;
+        self.summary.bytes_not_kept += not_kept;
+        if (cut || not_kept > 0) && !open.truncated {
+            open.truncated = true;
+            self.summary.truncated_records += 1;
+        }
+    }
+
+    /// A line that starts no record and continues none (`cut`: its end was not kept).
+    pub(crate) fn orphan(&mut self, line: u64, text: &str, outer: Option<&Outer>, cut: bool) {
         self.summary.headerless += 1;
+        if cut {
+            self.summary.truncated_records += 1;
+        }
         self.arrivals += 1;
         let record = Record {
             line,
@@ -512,8 +704,9 @@ impl<'a> Splitter<'a> {
         self.flush();
     }
 
-    /// Counts `raw` as a skipped record when [`ReadOptions::skip`] says so.
-    fn try_skip(&mut self, raw: &[u8]) -> bool {
+    /// Counts `raw` (a line of which `not_kept` bytes were not kept) as a skipped record when
+    /// [`ReadOptions::skip`] says so.
+    fn try_skip(&mut self, raw: &[u8], not_kept: u64) -> bool {
         let plain = self
             .detected
             .as_ref()
@@ -525,30 +718,43 @@ impl<'a> Splitter<'a> {
         self.summary.lines += 1;
         // A new record starts: the open one is finished.
         self.finish_pending(&None);
-        self.skipping = true;
+        self.skipping = Some(not_kept > 0);
+        if not_kept > 0 {
+            self.summary.bytes_not_kept += not_kept;
+            self.summary.truncated_records += 1;
+        }
         self.summary.records += 1;
         self.summary.skipped += 1;
         self.flush();
         true
     }
 
-    fn open(&mut self, key: Option<Arc<str>>, record: Record) {
+    /// Opens the record a header starts (`truncated`: its line's end was not kept).
+    fn open(&mut self, key: Option<Arc<str>>, record: Record, truncated: bool) {
         self.arrivals += 1;
         self.finish_pending(&key);
-        self.pending.push((key, self.arrivals, record));
+        if truncated {
+            self.summary.truncated_records += 1;
+        }
+        self.pending.push(Open {
+            key,
+            arrival: self.arrivals,
+            record,
+            truncated,
+        });
         self.flush();
     }
 
     fn finish_pending(&mut self, key: &Option<Arc<str>>) {
-        if let Some(i) = self.pending.iter().position(|(k, _, _)| k == key) {
-            let (_, arrival, done) = self.pending.swap_remove(i);
-            self.finished.insert(arrival, done);
+        if let Some(i) = self.pending.iter().position(|open| open.key == *key) {
+            let done = self.pending.swap_remove(i);
+            self.finished.insert(done.arrival, done.record);
         }
     }
 
     /// Emits finished records that no pending record precedes.
     fn flush(&mut self) {
-        let oldest_pending = self.pending.iter().map(|(_, a, _)| *a).min();
+        let oldest_pending = self.pending.iter().map(|open| open.arrival).min();
         while let Some(entry) = self.finished.first_entry() {
             if oldest_pending.is_some_and(|p| *entry.key() > p) {
                 break;
@@ -571,13 +777,16 @@ impl<'a> Splitter<'a> {
     }
 
     pub(crate) fn finish(mut self) -> StreamSummary {
-        for (key, (line, rest)) in std::mem::take(&mut self.partial) {
+        for (key, (line, mut rest, not_kept)) in std::mem::take(&mut self.partial) {
             // A CRI line whose last piece never came.
             let key = (!key.is_empty()).then_some(key);
-            self.attach_or_orphan(line, key.as_deref(), &rest, None);
+            if not_kept > 0 {
+                rest.push_str(&not_kept_mark(not_kept));
+            }
+            self.attach_or_orphan(line, key.as_deref(), &rest, None, not_kept > 0);
         }
-        for (_, arrival, record) in std::mem::take(&mut self.pending) {
-            self.finished.insert(arrival, record);
+        for open in std::mem::take(&mut self.pending) {
+            self.finished.insert(open.arrival, open.record);
         }
         self.flush();
         let layout = self.detected.as_ref().map(|detected| {
@@ -783,6 +992,9 @@ om1_1       | 2026-08-20 14:12:03,553 [main] INFO om.OzoneManager: again
         assert_eq!(summary.headerless, 0);
         assert!(records.iter().all(|r| !r.headerless));
         assert_eq!(summary.lines, 6);
+        // om1_1's blank line inside its record is part of it; the others start nothing.
+        assert_eq!(summary.continuation_lines, 1);
+        assert_eq!(summary.blank_lines, 3);
     }
 
     #[test]
@@ -931,6 +1143,51 @@ INFO  node.SCMNodeManager (SCMNodeManager.java:register(412)) - Registered datan
     }
 
     #[test]
+    fn lines_and_records_past_the_caps_are_counted_and_marked_not_kept() {
+        // A header line of 3 MiB, then a record whose stack trace runs past the continuation cap,
+        // then a record followed by 5 MiB without any newline at all.
+        let mut bytes = b"2026-08-20 14:12:04,000 [main] INFO a.b.C: ".to_vec();
+        bytes.extend(std::iter::repeat_n(b'x', 3 << 20));
+        bytes.extend_from_slice(b"\n2026-08-20 14:12:05,000 [main] ERROR a.b.C: failed\n");
+        for _ in 0..3000 {
+            bytes.extend_from_slice(
+                b"\tat org.apache.hadoop.X.y(X.java:1) and a long tail of frames\n",
+            );
+        }
+        bytes.extend_from_slice(b"2026-08-20 14:12:06,000 [main] INFO a.b.C: ok\n");
+        bytes.extend(std::iter::repeat_n(b'z', 5 << 20));
+        let mut records = Vec::new();
+        let (summary, error) =
+            read_records(&mut bytes.as_slice(), &ReadOptions::default(), &mut |r| {
+                records.push(r)
+            });
+        assert!(error.is_none());
+        assert_eq!(records.len(), 3);
+        let first = &records[0];
+        assert!(first.message.len() < MAX_LINE_BYTES + 100);
+        let not_kept = (3 << 20) + 44 - MAX_LINE_BYTES;
+        assert!(
+            first
+                .message
+                .ends_with(&format!("[… {not_kept} bytes not kept]")),
+            "{}",
+            &first.message[first.message.len() - 60..]
+        );
+        assert_eq!(records[1].continuation_lines, 3000);
+        assert!(records[1].continuation.len() <= MAX_CONTINUATION_BYTES + 200);
+        assert!(
+            records[1]
+                .continuation
+                .ends_with("[… continuation not kept]")
+        );
+        assert_eq!(records[2].message, "ok");
+        let tail = &records[2].continuation;
+        assert!(tail.len() < MAX_LINE_BYTES + 100 && tail.ends_with("bytes not kept]"));
+        assert_eq!(summary.truncated_records, 3);
+        assert!(summary.bytes_not_kept > (8 << 20) - 2 * MAX_LINE_BYTES as u64);
+    }
+
+    #[test]
     fn local_times_are_read_in_the_hosts_zone() {
         let options = ReadOptions {
             zones: TimeZones::from_specs(&["dn1=Europe/Berlin"]).unwrap(),
@@ -967,6 +1224,35 @@ java.io.IOException: boom
         assert_eq!(kept, [(1, "keep one", 0), (5, "keep two", 0)]);
         assert_eq!((summary.records, summary.skipped, summary.lines), (3, 1, 5));
         assert_eq!(summary.continuation_lines, 2);
+    }
+
+    #[test]
+    fn skipped_lines_are_held_to_the_line_cap_and_counted() {
+        let mut text = b"2026-08-20 14:12:03,551 [main] INFO a.b.C: keep one\n".to_vec();
+        text.extend_from_slice(b"2026-08-20 14:12:03,552 [main] INFO a.b.C: SKIP ");
+        text.extend(std::iter::repeat_n(b'x', 3 * MAX_LINE_BYTES));
+        text.extend_from_slice(b"\n\tat a long frame ");
+        text.extend(std::iter::repeat_n(b'y', 2 * MAX_LINE_BYTES));
+        text.extend_from_slice(b"\n2026-08-20 14:12:03,553 [main] INFO a.b.C: keep two\n");
+        let longest = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let seen = Arc::clone(&longest);
+        let options = ReadOptions {
+            skip: Some(Skip(Arc::new(move |line: &[u8]| {
+                seen.fetch_max(line.len(), std::sync::atomic::Ordering::Relaxed);
+                line.windows(4).any(|w| w == b"SKIP")
+            }))),
+            ..ReadOptions::default()
+        };
+        let mut records = Vec::new();
+        let (summary, error) =
+            read_records(&mut text.as_slice(), &options, &mut |r| records.push(r));
+        assert!(error.is_none());
+        let kept: Vec<&str> = records.iter().map(|r| r.message.as_str()).collect();
+        assert_eq!(kept, ["keep one", "keep two"]);
+        assert_eq!((summary.skipped, summary.continuation_lines), (1, 1));
+        assert!(longest.load(std::sync::atomic::Ordering::Relaxed) <= MAX_LINE_BYTES);
+        assert_eq!(summary.truncated_records, 1);
+        assert!(summary.bytes_not_kept >= (5 * MAX_LINE_BYTES - 2 * MAX_LINE_BYTES) as u64);
     }
 
     #[test]

@@ -284,8 +284,22 @@ const DATED_AGE_BASE: u64 = 1_000_000_000_000_000_000;
 
 /// The extensions a log file ends with before any rotation suffix.
 const LOG_EXTENSIONS: &[&str] = &[".log", ".out", ".txt", ".json", ".jsonl", ".ndjson"];
-const COMPRESSION_EXTENSIONS: &[&str] = &[".gz", ".zst", ".zstd"];
-const ARCHIVE_EXTENSIONS: &[&str] = &[".tar.gz", ".tar.zst", ".tar.zstd", ".tgz", ".tzst", ".tar"];
+const COMPRESSION_EXTENSIONS: &[&str] = &[".gz", ".zst", ".zstd", ".bz2", ".xz", ".lz4"];
+const ARCHIVE_EXTENSIONS: &[&str] = &[
+    ".tar.gz",
+    ".tar.zst",
+    ".tar.zstd",
+    ".tgz",
+    ".tzst",
+    ".tar.bz2",
+    ".tbz2",
+    ".tbz",
+    ".tar.xz",
+    ".txz",
+    ".tar.lz4",
+    ".tar",
+    ".zip",
+];
 
 /// Splits a rotation suffix off a log file's path (compression extension included) and says how
 /// old the file is. Forms understood, newest first within each:

@@ -25,6 +25,7 @@
 //! Lost ICRs and CLOSING replicas are repaired by the full container report sent at
 //! registration, and pipeline actions stay queued: they are context, not the effect.
 
+use crate::coverage::{DATANODE_SERVICE_LOGS, Need};
 use crate::{
     Confidence, Context, Evidence, Finding, Gap, Output, Role, Rule, RuleDoc, SettingDoc, Settings,
     Severity,
@@ -179,6 +180,11 @@ carrying that container action, answered by another reregister (or, after a DNS 
 actions are not put back). With that DEBUG logger on and no such heartbeat, nothing is reported. A slow SCM that recovers without reregister is silent.",
     loggers: DEBUG_LINES,
     settings: SETTINGS,
+    needs: &[
+        DATANODE_SERVICE_LOGS,
+        Need::required("SCM logs", &[Component::Scm, Component::ScmAudit]),
+        Need::optional("datanode container logs", &[Component::DnContainer]),
+    ],
     remediation: REMEDIATION,
 };
 

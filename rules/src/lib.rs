@@ -4,6 +4,7 @@
 //! example, the evidence it uses and the loggers that sharpen it. Adding a rule touches its file,
 //! its sample bundles and one line of [`registry`].
 
+pub mod coverage;
 pub mod dropped_actions;
 pub mod overwritten_op_state;
 pub mod premature_lease_close;
@@ -14,6 +15,7 @@ use oztrace_analyzer::Analysis;
 use oztrace_analyzer::kinds::{Reads, Wanted};
 use oztrace_analyzer::trace::EventId;
 use oztrace_parser::entity::Entity;
+use oztrace_parser::units::{TimeUnit, ValueError, parse_duration_ms};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, BTreeSet};
@@ -132,6 +134,8 @@ pub struct RuleDoc {
     pub settings: &'static [SettingDoc],
     /// What an operator does about a finding.
     pub remediation: Remediation,
+    /// The logs it reads, for the report's coverage (`ran`, `partial` or `blind`).
+    pub needs: &'static [coverage::Need],
 }
 
 impl RuleDoc {
@@ -180,6 +184,67 @@ pub struct SettingDoc {
     pub used_for: &'static str,
 }
 
+/// How a setting's values parse, as its default is written: a duration (Hadoop's
+/// `getTimeDuration`; a bare number is milliseconds, the unit the rules read durations in) when
+/// the default carries a unit, else a whole number of at least 0.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SettingKind {
+    Duration,
+    Number,
+}
+
+impl SettingDoc {
+    pub fn kind(&self) -> SettingKind {
+        if self.default.trim().parse::<i64>().is_ok() {
+            SettingKind::Number
+        } else {
+            SettingKind::Duration
+        }
+    }
+
+    /// A value in milliseconds (durations) or as the number it is.
+    pub fn parse(&self, value: &str) -> Result<i64, ValueError> {
+        match self.kind() {
+            SettingKind::Duration => parse_duration_ms(value, TimeUnit::Milliseconds),
+            SettingKind::Number => parse_count(value),
+        }
+    }
+}
+
+/// `--set` keys that name no setting a rule reads are refused, unless they start with this:
+/// free-form settings for experiments, kept as given.
+pub const FREE_FORM_PREFIX: &str = "x.";
+
+/// Checks one `KEY=VALUE` against the settings the rules read: an unknown key (without
+/// [`FREE_FORM_PREFIX`]) or a value that does not parse is an error that names the key.
+pub fn check_setting(key: &str, value: &str) -> Result<(), String> {
+    if key.starts_with(FREE_FORM_PREFIX) {
+        return Ok(());
+    }
+    let Some(setting) = setting_doc(key) else {
+        let known: BTreeSet<&str> = registry()
+            .iter()
+            .flat_map(|r| r.doc().settings.iter().map(|s| s.key))
+            .collect();
+        return Err(format!(
+            "unknown setting `{key}` (rules read: {}; prefix a free-form key with `{FREE_FORM_PREFIX}`)",
+            known.into_iter().collect::<Vec<_>>().join(", ")
+        ));
+    };
+    setting
+        .parse(value)
+        .map(drop)
+        .map_err(|e| format!("{key}: {e}"))
+}
+
+/// The registered setting of that key.
+pub fn setting_doc(key: &str) -> Option<&'static SettingDoc> {
+    registry()
+        .into_iter()
+        .flat_map(|r| r.doc().settings)
+        .find(|s| s.key == key)
+}
+
 /// Configuration the rules read: `--set KEY=VALUE` and `ozone-site.xml` found in the bundle.
 #[derive(Debug, Clone, Default)]
 pub struct Settings {
@@ -201,21 +266,37 @@ impl Settings {
     /// A duration setting in milliseconds, read as `Configuration.getTimeDuration` reads it (a
     /// bare number is milliseconds); the documented default when unset or not a positive duration.
     pub fn duration_ms(&self, doc: &SettingDoc) -> i64 {
+        let parse = |v: &str| parse_duration_ms(v, TimeUnit::Milliseconds).ok();
         self.get(doc.key)
-            .and_then(|(v, _)| premature_lease_close::parse_duration_ms(v))
+            .and_then(|(v, _)| parse(v))
             .filter(|&ms| ms > 0)
-            .or_else(|| premature_lease_close::parse_duration_ms(doc.default))
+            .or_else(|| parse(doc.default))
             .unwrap_or(0)
     }
 
     /// A whole-number setting; the documented default when unset or not a number of at least `min`.
     pub fn number(&self, doc: &SettingDoc, min: i64) -> i64 {
         self.get(doc.key)
-            .and_then(|(v, _)| v.trim().parse::<i64>().ok())
+            .and_then(|(v, _)| parse_count(v).ok())
             .filter(|&n| n >= min)
             .or_else(|| doc.default.parse().ok())
             .unwrap_or(min)
     }
+}
+
+/// A whole number of at least 0, as `Configuration.getInt` / `getLong` read it.
+fn parse_count(value: &str) -> Result<i64, ValueError> {
+    value
+        .trim()
+        .parse::<i64>()
+        .ok()
+        .filter(|&n| n >= 0)
+        .ok_or_else(|| {
+            ValueError::new(format!(
+                "`{}` is not a whole number of at least 0",
+                value.trim()
+            ))
+        })
 }
 
 /// Which loggers each host had at DEBUG/TRACE, from `log4j.properties` in the bundle and from the

@@ -21,6 +21,7 @@
 //! A gap names X when the IN_SERVICE push cannot be seen: no SEND_HEARTBEAT audit from X and
 //! `SCMDatanodeHeartbeatDispatcher` not at DEBUG there.
 
+use crate::coverage::{Need, SCM_SERVICE_LOGS};
 use crate::{
     Confidence, Context, Evidence, Finding, Gap, Output, Role, Rule, RuleDoc, SettingDoc, Severity,
 };
@@ -33,7 +34,7 @@ use oztrace_analyzer::trace::{EventId, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::scm::{AdminAction, HeartbeatCommand, ScmAudit, ScmEvent};
 use oztrace_parser::entity::{Entity, find_datanode_details, uuid_hash_code};
-use oztrace_parser::source::short_host;
+use oztrace_parser::source::{Component, short_host};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 pub const ID: &str = "overwritten-op-state";
@@ -87,6 +88,10 @@ the new leader continues the workflow, and for an abort on a leader.",
     settings: SETTINGS,
     loggers: &[
         "log4j.logger.org.apache.hadoop.hdds.scm.server.SCMDatanodeHeartbeatDispatcher=DEBUG",
+    ],
+    needs: &[
+        SCM_SERVICE_LOGS,
+        Need::optional("SCM audit logs", &[Component::ScmAudit]),
     ],
     remediation: REMEDIATION,
 };

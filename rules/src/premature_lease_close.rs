@@ -25,6 +25,7 @@
 //! must be the CREATE's: an older session of the same writer whose open key expired fails the same
 //! way and is not the auto-committed one.
 
+use crate::coverage::Need;
 use crate::{
     Confidence, Context, Evidence, Finding, Gap, Output, Role, Rule, RuleDoc, SettingDoc, Settings,
     Severity,
@@ -40,6 +41,7 @@ use oztrace_parser::catalog::datanode::DatanodeEvent;
 use oztrace_parser::catalog::om::{KeyAudit, OmEvent};
 use oztrace_parser::entity::{Entity, decode_client_id};
 use oztrace_parser::event::Event;
+use oztrace_parser::source::Component;
 use std::collections::{BTreeSet, HashMap};
 
 pub const ID: &str = "premature-lease-close";
@@ -50,7 +52,6 @@ pub const DN_AUDIT_KIND: &str = "dn_audit";
 const HARD_LIMIT: &str = "ozone.om.lease.hard.limit";
 const SOFT_LIMIT: &str = "ozone.om.lease.soft.limit";
 const CLEANUP_INTERVAL: &str = "ozone.om.open.key.cleanup.service.interval";
-
 /// The lease settings, in [`LeaseSettings`] order (hard, soft, interval).
 const SETTINGS: &[SettingDoc; 3] = &[
     SettingDoc {
@@ -117,6 +118,10 @@ the CREATE_FILE line when it is applied, milliseconds apart.",
         "log4j.logger.org.apache.hadoop.ozone.client.io.BlockOutputStreamEntryPool=DEBUG",
         "log4j.logger.org.apache.hadoop.ozone.om.request.key.OMKeyCommitRequest=DEBUG",
         "log4j.logger.org.apache.hadoop.ozone.om.service.OpenKeyCleanupService=DEBUG",
+    ],
+    needs: &[
+        Need::required("OM audit logs", &[Component::OmAudit]),
+        Need::optional("OM service logs", &[Component::Om]),
     ],
     remediation: REMEDIATION,
 };
@@ -290,7 +295,7 @@ impl From<&Settings> for LeaseSettings {
     fn from(settings: &Settings) -> LeaseSettings {
         let read = |doc: &SettingDoc| -> Setting {
             if let Some((value, source)) = settings.get(doc.key)
-                && let Some(ms) = parse_duration_ms(value)
+                && let Ok(ms) = doc.parse(value)
             {
                 return Setting {
                     ms,
@@ -299,7 +304,7 @@ impl From<&Settings> for LeaseSettings {
                 };
             }
             Setting {
-                ms: parse_duration_ms(doc.default).unwrap_or(0),
+                ms: doc.parse(doc.default).unwrap_or(0),
                 text: doc.default.to_string(),
                 source: "default".to_string(),
             }
@@ -323,25 +328,6 @@ impl LeaseSettings {
             one("cleanup interval", &self.interval)
         )
     }
-}
-
-/// `Configuration.getTimeDuration` text: a number with an optional unit (ns, us, ms, s, m, h, d);
-/// a bare number is milliseconds (the unit these settings are read in).
-pub fn parse_duration_ms(text: &str) -> Option<i64> {
-    let text = text.trim().to_ascii_lowercase();
-    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
-    let value: i64 = text.get(..digits)?.parse().ok()?;
-    let per_unit: f64 = match text.get(digits..)?.trim() {
-        "" | "ms" => 1.0,
-        "ns" => 1e-6,
-        "us" => 1e-3,
-        "s" => 1e3,
-        "m" => 60e3,
-        "h" => 3_600e3,
-        "d" => 86_400e3,
-        _ => return None,
-    };
-    Some((value as f64 * per_unit) as i64)
 }
 
 fn human(ms: i64) -> String {

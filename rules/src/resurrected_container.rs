@@ -2,6 +2,7 @@
 //! back because of a stale non-empty OPEN, CLOSING or UNHEALTHY replica, so the blocks that were
 //! deleted come back and nothing deletes them again.
 
+use crate::coverage::SCM_SERVICE_LOGS;
 use crate::{
     Confidence, Context, Evidence, Finding, Gap, Output, Role, Rule, RuleDoc, SettingDoc, Severity,
 };
@@ -71,6 +72,7 @@ earlier sequence id, the RM delete commands, the datanode's dead and return line
 the leader's ReplicationManager sends for the container afterwards (close, replicate).",
     settings: SETTINGS,
     loggers: DEBUG_LOGGERS,
+    needs: &[SCM_SERVICE_LOGS],
     remediation: REMEDIATION,
 };
 

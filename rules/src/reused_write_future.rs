@@ -11,6 +11,7 @@
 //! the defect itself is visible: an index that was truncated is applied as a WriteChunk of another
 //! chunk, no chunk write was submitted for the new entry, and its chunk was never written.
 
+use crate::coverage::{DATANODE_SERVICE_LOGS, Need};
 use crate::{
     Confidence, Context, Evidence, Finding, Gap, Output, Role, Rule, RuleDoc, SettingDoc, Settings,
     Severity,
@@ -159,6 +160,10 @@ volume; the same signature turns likely into possible). The entity is the block 
         "log4j.logger.org.apache.hadoop.ozone.container.keyvalue.impl.FilePerBlockStrategy=DEBUG",
         "log4j.logger.org.apache.ratis.server.raftlog.RaftLog=TRACE",
         "log4j.logger.org.apache.ratis.server.raftlog.segmented.SegmentedRaftLogCache=TRACE",
+    ],
+    needs: &[
+        DATANODE_SERVICE_LOGS,
+        Need::optional("datanode audit logs", &[Component::DnAudit]),
     ],
     remediation: REMEDIATION,
 };

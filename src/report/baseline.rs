@@ -6,9 +6,12 @@
 use super::Document;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
+use std::io::Read;
 use std::path::Path;
 
 pub const SCHEMA: &str = "oztrace.baseline/v1";
+/// A baseline lists one line per known finding: far below this.
+pub const MAX_BASELINE_BYTES: u64 = 16 << 20;
 
 /// One known finding: its fingerprint, with the rule and entity it was computed from so that a
 /// person reading the file knows what it silences.
@@ -94,9 +97,25 @@ impl Baseline {
         Ok(baseline)
     }
 
+    /// Only a regular file of at most [`MAX_BASELINE_BYTES`] is read (`--baseline /dev/zero`
+    /// would never end).
     fn read(path: &Path) -> Result<Baseline, String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("--baseline {}: {e}", path.display()))?;
+        let fail = |reason: String| format!("--baseline {}: {reason}", path.display());
+        let file = std::fs::File::open(path).map_err(|e| fail(e.to_string()))?;
+        let meta = file.metadata().map_err(|e| fail(e.to_string()))?;
+        if !meta.is_file() {
+            return Err(fail("not a regular file".into()));
+        }
+        let mut text = String::new();
+        file.take(MAX_BASELINE_BYTES + 1)
+            .read_to_string(&mut text)
+            .map_err(|e| fail(e.to_string()))?;
+        if text.len() as u64 > MAX_BASELINE_BYTES {
+            return Err(fail(format!(
+                "larger than {} MiB: not a baseline file",
+                MAX_BASELINE_BYTES >> 20
+            )));
+        }
         let baseline: Baseline = serde_json::from_str(&text)
             .map_err(|e| format!("--baseline {}: not a baseline file: {e}", path.display()))?;
         if baseline.schema != SCHEMA {

@@ -49,6 +49,7 @@ pub fn page(doc: &Document, zone: &DisplayZone, csp: &str, style: &str, script: 
                 (gaps(doc))
                 (inputs(doc, zone))
                 (rules_run(doc))
+                (coverage(doc))
                 script { (PreEscaped(script)) }
             }
         }
@@ -389,6 +390,27 @@ fn inputs(doc: &Document, zone: &DisplayZone) -> Markup {
                     @for u in &i.unreadable {
                         li { "unreadable: " code { (u.path) } ": " (u.reason) }
                     }
+                }
+            }
+        }
+    }
+}
+
+/// Per rule, whether the logs let it run (the findings document's `coverage`), and settings
+/// that could not be used.
+fn coverage(doc: &Document) -> Markup {
+    if doc.coverage.is_empty() {
+        return html! {};
+    }
+    let lines = super::coverage_lines(doc);
+    html! {
+        section.coverage {
+            h2 { "Coverage" }
+            p { (super::coverage_headline(doc)) }
+            @if !lines.is_empty() || !doc.warnings.is_empty() {
+                ul {
+                    @for line in &lines { li { (line) } }
+                    @for warning in &doc.warnings { li { "warning: " (warning) } }
                 }
             }
         }

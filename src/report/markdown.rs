@@ -116,6 +116,7 @@ pub fn findings_markdown(doc: &Document, view: &View) -> String {
         }
         out.push('\n');
     }
+    coverage_markdown(&mut out, doc);
     out.push_str("## Inputs\n\n");
     let i = &doc.inputs;
     let _ = writeln!(
@@ -171,6 +172,24 @@ fn code(text: &str) -> String {
 fn fenced(info: &str, body: &str) -> String {
     let fence = "`".repeat((longest_backtick_run(body) + 1).max(3));
     format!("{fence}{info}\n{body}{fence}\n")
+}
+
+fn coverage_markdown(out: &mut String, doc: &Document) {
+    if doc.coverage.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "## Coverage\n\n{}\n",
+        escape(&super::coverage_headline(doc))
+    );
+    for line in super::coverage_lines(doc) {
+        let _ = writeln!(out, "- {}", escape(&line));
+    }
+    for warning in &doc.warnings {
+        let _ = writeln!(out, "- warning: {}", escape(warning));
+    }
+    out.push('\n');
 }
 
 #[cfg(test)]

@@ -23,6 +23,7 @@ use oztrace_analyzer::load::Parsed;
 use oztrace_analyzer::trace::EventId;
 use oztrace_parser::input::Unreadable;
 use oztrace_parser::time::format_rfc3339;
+use oztrace_rules::coverage::{Coverage, Status};
 use oztrace_rules::{Confidence, Gap, Output, Role, RuleDoc, fingerprint};
 use serde::Serialize;
 use std::collections::{BTreeSet, HashMap};
@@ -49,13 +50,7 @@ pub struct ReportInputs {
 impl ReportInputs {
     pub fn from_parsed(parsed: &Parsed) -> ReportInputs {
         // Inputs whose reading failed inside oztrace are listed with the unreadable ones.
-        let mut unreadable: Vec<Unreadable> = parsed
-            .unreadable
-            .iter()
-            .chain(&parsed.errors)
-            .cloned()
-            .collect();
-        unreadable.sort_by(|a, b| (&a.path, &a.reason).cmp(&(&b.path, &b.reason)));
+        let unreadable = parsed.all_unreadable();
         ReportInputs {
             files: parsed.streams.len() as u64,
             bytes: parsed.bytes(),
@@ -171,6 +166,12 @@ pub struct Document {
     /// contract; absent without one).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub window: Option<WindowDoc>,
+    /// Per selected rule: whether the logs let it run (`ran`, `partial`, `blind`).
+    pub coverage: Vec<Coverage>,
+    /// Settings that could not be used (a bad `ozone-site.xml` value: its default applied); an
+    /// extension of the contract, absent when empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
     /// What each host's logs cover, for the views for people.
     #[serde(skip)]
     pub hosts: Vec<HostSpan>,
@@ -357,6 +358,8 @@ impl Document {
             inputs,
             suppressed: 0,
             window: None,
+            coverage: Vec::new(),
+            warnings: Vec::new(),
             hosts: Vec::new(),
             rules_run: Vec::new(),
             suppressed_findings: Vec::new(),
@@ -383,6 +386,29 @@ impl Document {
     pub fn fails(&self, threshold: Confidence) -> bool {
         self.findings.iter().any(|f| f.confidence_rank >= threshold)
     }
+}
+
+/// One line per rule that did not fully run: `blind premature-lease-close: needs OM audit logs
+/// (om-audit); none found`. Empty when every rule ran.
+pub fn coverage_lines(doc: &Document) -> Vec<String> {
+    doc.coverage
+        .iter()
+        .filter(|c| c.status != Status::Ran)
+        .map(|c| format!("{} {}: {}", c.status.as_str(), c.rule, c.missing.join("; ")))
+        .collect()
+}
+
+/// `Coverage: 3 of 5 rules ran on what the logs hold.`
+pub fn coverage_headline(doc: &Document) -> String {
+    let ran = doc
+        .coverage
+        .iter()
+        .filter(|c| c.status == Status::Ran)
+        .count();
+    format!(
+        "Coverage: {ran} of {} rules ran on what the logs hold.",
+        doc.coverage.len()
+    )
 }
 
 /// The registry's documentation of a rule id, if it is registered.
@@ -481,7 +507,11 @@ pub fn render(
                 "gaps": document.gaps,
                 "inputs": document.inputs,
                 "suppressed": document.suppressed,
+                "coverage": document.coverage,
             });
+            if !document.warnings.is_empty() {
+                summary["warnings"] = serde_json::to_value(&document.warnings)?;
+            }
             if let Some(window) = &document.window {
                 summary["window"] = serde_json::to_value(window)?;
             }
@@ -554,6 +584,41 @@ mod tests {
         );
         // Gap lists are sorted.
         assert_eq!(doc.gaps[0].hosts, ["dn1", "dn2"]);
+    }
+
+    #[test]
+    fn an_input_that_failed_inside_oztrace_is_listed_as_unreadable_ones_are() {
+        let parsed = oztrace_analyzer::load::Parsed {
+            unreadable: vec![Unreadable {
+                path: "dn3/ozone.log.gz".into(),
+                reason: "corrupt gzip stream".into(),
+            }],
+            errors: vec![Unreadable {
+                path: "dn1/ozone-datanode.log".into(),
+                reason: "internal error while reading: boom".into(),
+            }],
+            ..Default::default()
+        };
+        let inputs = serde_json::to_value(ReportInputs::from_parsed(&parsed)).unwrap();
+        let stats: serde_json::Value =
+            serde_json::from_str(&text::stats_json(&parsed, None)).unwrap();
+        for unreadable in [&inputs["unreadable"], &stats["unreadable"]] {
+            assert_eq!(
+                unreadable[0],
+                serde_json::json!({
+                    "file": "dn1/ozone-datanode.log",
+                    "path": "dn1/ozone-datanode.log",
+                    "reason": "internal error while reading: boom",
+                })
+            );
+            assert_eq!(unreadable[1]["file"], "dn3/ozone.log.gz");
+        }
+        let zone = crate::when::DisplayZone::parse("UTC").unwrap();
+        let stats = text::stats_text(&parsed, &zone, None);
+        assert!(
+            stats
+                .contains("unreadable: dn1/ozone-datanode.log: internal error while reading: boom")
+        );
     }
 
     #[test]

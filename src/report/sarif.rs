@@ -72,6 +72,7 @@ pub fn run(document: &Document, input: Option<&std::path::Path>) -> Value {
             "rules": rules.iter().map(|(id, doc)| rule(id, *doc)).collect::<Vec<_>>(),
         }},
         "results": results,
+        "invocations": [invocation(document, &index)],
         "properties": {
             "inputs": document.inputs,
             "gaps": document.gaps,
@@ -92,6 +93,35 @@ fn level(severity: &str) -> &'static str {
         "medium" => "warning",
         _ => "note",
     }
+}
+
+/// The run's invocation: a rule that was blind or partial is a tool execution notification
+/// (the contract's coverage), as are settings warnings.
+fn invocation(document: &Document, index: &BTreeMap<&str, usize>) -> Value {
+    let mut notifications: Vec<Value> = document
+        .coverage
+        .iter()
+        .filter(|c| c.status != oztrace_rules::coverage::Status::Ran)
+        .map(|c| {
+            let mut descriptor = json!({"id": c.rule});
+            if let Some(i) = index.get(c.rule) {
+                descriptor["index"] = json!(i);
+            }
+            json!({
+                "level": if c.status == oztrace_rules::coverage::Status::Blind { "warning" } else { "note" },
+                "message": {"text": format!("{} {}: {}", c.status.as_str(), c.rule, c.missing.join("; "))},
+                "associatedRule": descriptor,
+                "properties": {"status": c.status.as_str(), "hosts_missing": c.hosts_missing},
+            })
+        })
+        .collect();
+    notifications.extend(
+        document
+            .warnings
+            .iter()
+            .map(|w| json!({"level": "warning", "message": {"text": w}})),
+    );
+    json!({"executionSuccessful": true, "toolExecutionNotifications": notifications})
 }
 
 fn rule(id: &str, doc: Option<&'static RuleDoc>) -> Value {

@@ -123,6 +123,7 @@ pub fn findings_text(doc: &Document, view: &View) -> String {
     for u in &i.unreadable {
         let _ = writeln!(out, "  unreadable: {}: {}", u.path, u.reason);
     }
+    coverage_text(&mut out, doc);
     if !doc.gaps.is_empty() {
         out.push_str("\nGaps (what the logs lack, and what to switch on):\n");
         for g in &doc.gaps {
@@ -133,6 +134,19 @@ pub fn findings_text(doc: &Document, view: &View) -> String {
         }
     }
     out
+}
+
+fn coverage_text(out: &mut String, doc: &Document) {
+    if doc.coverage.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "\n{}", super::coverage_headline(doc));
+    for line in super::coverage_lines(doc) {
+        let _ = writeln!(out, "  {}", printable(&line));
+    }
+    for warning in &doc.warnings {
+        let _ = writeln!(out, "  warning: {}", printable(warning));
+    }
 }
 
 fn rule_heading(out: &mut String, f: &FindingDoc, color: bool) {
@@ -340,11 +354,32 @@ pub fn stats_text(parsed: &Parsed, zone: &DisplayZone, window: Option<&WindowDoc
             let _ = writeln!(out, "    {n:>6}  {}", truncate(shape, 110));
         }
     }
-    for u in &parsed.unreadable {
+    out.push_str(&truncated_lines(parsed));
+    for u in &parsed.all_unreadable() {
         let _ = writeln!(out, "unreadable: {}: {}", u.path, u.reason);
     }
     for s in &parsed.skipped {
         let _ = writeln!(out, "skipped (not a log): {s}");
+    }
+    out
+}
+
+/// One line per stream that had records cut at the line or continuation cap.
+fn truncated_lines(parsed: &Parsed) -> String {
+    let mut out = String::new();
+    for s in parsed
+        .streams
+        .iter()
+        .filter(|s| s.summary.truncated_records > 0)
+    {
+        let _ = writeln!(
+            out,
+            "truncated: {}: {} records, {} bytes not kept (lines are kept up to {} KiB)",
+            s.file,
+            s.summary.truncated_records,
+            s.summary.bytes_not_kept,
+            oztrace_parser::record::MAX_LINE_BYTES >> 10
+        );
     }
     out
 }
@@ -374,6 +409,8 @@ pub fn stats_json(parsed: &Parsed, window: Option<&WindowDoc>) -> String {
                 "typed_events": s.typed,
                 "unrecognized": s.unrecognized,
                 "continuation_lines": s.summary.continuation_lines,
+                "truncated_records": s.summary.truncated_records,
+                "bytes_not_kept": s.summary.bytes_not_kept,
                 "info_records": s.info_records,
                 "info_typed": s.info_typed,
                 "first_ts": s.summary.first_ts.map(oztrace_parser::time::format_rfc3339),
@@ -387,7 +424,7 @@ pub fn stats_json(parsed: &Parsed, window: Option<&WindowDoc>) -> String {
     let mut doc = serde_json::json!({
         "schema": "oztrace.stats/v1",
         "files": files,
-        "unreadable": parsed.unreadable,
+        "unreadable": parsed.all_unreadable(),
         "skipped": parsed.skipped,
     });
     if let Some(w) = window {
@@ -491,6 +528,22 @@ pub fn explain(doc: &RuleDoc) -> String {
         for line in doc.loggers {
             let _ = writeln!(out, "{line}");
         }
+    }
+    out.push_str(&needs(doc));
+    out
+}
+
+/// The logs a rule reads, for the report's coverage.
+fn needs(doc: &RuleDoc) -> String {
+    let mut out = String::from("\nLogs it reads:\n");
+    for need in doc.needs {
+        let components: Vec<&str> = need.components.iter().map(|c| c.as_str()).collect();
+        let kind = if need.required {
+            "required"
+        } else {
+            "optional"
+        };
+        let _ = writeln!(out, "  {} ({}), {kind}", need.what, components.join(" or "));
     }
     out
 }

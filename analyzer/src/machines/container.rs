@@ -721,9 +721,10 @@ mod tests {
             "SCM_NOT_LEADER: Failed to process {}",
             d("DELETED", 4821, "OPEN", 4790)
         );
+        // Only the incremental report handler prints `SCM_NOT_LEADER: Failed to process`.
         let (replay, machine) = run(vec![
             scm_event("scm2", 1, 10, FCR, &resurrect),
-            scm_event("scm2", 2, 11, FCR, &failed),
+            scm_event("scm2", 2, 11, ICR, &failed),
         ]);
         assert_eq!(
             steps(&replay),
@@ -737,7 +738,7 @@ mod tests {
             vec![
                 scm_event("scm2", 1, 10, FCR, &resurrect),
                 scm_event("scm1", 1, 10, FCR, &resurrect),
-                scm_event("scm2", 2, 11, FCR, &failed),
+                scm_event("scm2", 2, 11, ICR, &failed),
             ],
             0,
         );

@@ -9,18 +9,14 @@
 //! `states/endpoint/{HeartbeatEndpointTask,VersionEndpointTask,RegisterEndpointTask}`,
 //! `statemachine/commandhandler/CloseContainerCommandHandler`).
 //!
-//! Dispatch: the logger's last segment (the same in the full name and in `%c{2}`) picks the class,
-//! then a `starts_with` over that class's few constant message prefixes picks the template. A record
-//! without a logger (a vendor layout without `%c`) tries every class's prefixes.
-//!
 //! Endpoint tasks run on `<dnUuid>-EndpointStateMachineTaskThread-<HostAndPort>-<n> ` (trailing
 //! space, `EndpointStateMachine` constructor); the daemon loop on `<dnUuid>-
 //! DatanodeStateMachineDaemonThread`. The thread name gives the datanode (and the endpoint) of
 //! lines whose message does not print them.
 
-use super::template::logger_class;
-use super::{EventData, Input, KindInfo, Typed};
-use crate::entity::{Entity, container_id, is_uuid};
+use super::template::{Matched, catalogue};
+use super::{EventData, Input, Typed};
+use crate::entity::{Entity, is_uuid};
 use crate::source::Component;
 use serde::Serialize;
 
@@ -323,311 +319,6 @@ impl DnEndpointEvent {
     }
 }
 
-const RUNNING: &str =
-    "org.apache.hadoop.ozone.container.common.states.datanode.RunningDatanodeState";
-const STATE_CONTEXT: &str = "org.apache.hadoop.ozone.container.common.statemachine.StateContext";
-const DN_STATE_MACHINE: &str =
-    "org.apache.hadoop.ozone.container.common.statemachine.DatanodeStateMachine";
-const ENDPOINT_SM: &str =
-    "org.apache.hadoop.ozone.container.common.statemachine.EndpointStateMachine";
-const CONNECTION_MANAGER: &str =
-    "org.apache.hadoop.ozone.container.common.statemachine.SCMConnectionManager";
-const HEARTBEAT_TASK: &str =
-    "org.apache.hadoop.ozone.container.common.states.endpoint.HeartbeatEndpointTask";
-const VERSION_TASK: &str =
-    "org.apache.hadoop.ozone.container.common.states.endpoint.VersionEndpointTask";
-const REGISTER_TASK: &str =
-    "org.apache.hadoop.ozone.container.common.states.endpoint.RegisterEndpointTask";
-const CLOSE_HANDLER: &str = "org.apache.hadoop.ozone.container.common.statemachine.commandhandler.CloseContainerCommandHandler";
-
-const fn kind(
-    kind: &'static str,
-    class: &'static str,
-    level: &'static str,
-    template: &'static str,
-) -> KindInfo {
-    KindInfo {
-        kind,
-        log: "datanode",
-        class,
-        level,
-        // Read at the tags ozone-1.3.0 … 2.2.0 and HEAD; rows that differ say so.
-        releases: "1.3–HEAD",
-        template,
-        catalogue: "datanode.md 2.6",
-    }
-}
-
-pub const KINDS: &[KindInfo] = &[
-    KindInfo {
-        catalogue: "datanode.md 2.6, 3.B",
-        releases: "HEAD (HostAndPort); ≤2.2.0 print host/ip:port",
-        ..kind(
-            "endpoint_timeout",
-            RUNNING,
-            "WARN",
-            "Detected timeout: {} (\"Timeout occurred on endpoint: \" + endpoint.getAddress())",
-        )
-    },
-    kind(
-        "endpoint_task_error",
-        RUNNING,
-        "ERROR",
-        "Error in executing end point task.",
-    ),
-    kind(
-        "running_state_shutdown",
-        RUNNING,
-        "ERROR",
-        "State is Shutdown in RunningDatanodeState",
-    ),
-    kind(
-        "handshake_task",
-        RUNNING,
-        "TRACE",
-        "Entering handshake task. / Exiting handshake task.",
-    ),
-    kind(
-        "task_pool_busy",
-        STATE_CONTEXT,
-        "WARN",
-        "No available thread in pool for the past {} seconds and {} times.",
-    ),
-    kind(
-        "datanode_transition_ignored",
-        STATE_CONTEXT,
-        "WARN",
-        "Ignore disallowed transition from {} to {}",
-    ),
-    kind(
-        "datanode_critical_error",
-        STATE_CONTEXT,
-        "ERROR",
-        "Critical error occurred in StateMachine, setting shutDownMachine",
-    ),
-    kind(
-        "stale_scm_command_dropped",
-        STATE_CONTEXT,
-        "WARN",
-        "Detect and drop a SCMCommand {} from stale leader SCM, stale term {}, latest term {}.",
-    ),
-    KindInfo {
-        releases: "1.4–HEAD",
-        ..kind(
-            "command_queue_full",
-            STATE_CONTEXT,
-            "WARN",
-            "Ignore command as command queue crosses max limit {}.",
-        )
-    },
-    kind(
-        "reports_put_back",
-        STATE_CONTEXT,
-        "DEBUG",
-        "endpoint: {}, size of reportsToPutBack: {}",
-    ),
-    kind(
-        "datanode_state_transited",
-        STATE_CONTEXT,
-        "DEBUG",
-        "Task {} executed, state transited from {} to {}",
-    ),
-    kind(
-        "task_pool_size",
-        DN_STATE_MACHINE,
-        "INFO",
-        "Datanode State Machine Task Thread Pool size {}",
-    ),
-    kind(
-        "container_server_started",
-        DN_STATE_MACHINE,
-        "INFO",
-        "Ozone container server started.",
-    ),
-    kind(
-        "datanode_execution_failed",
-        DN_STATE_MACHINE,
-        "ERROR",
-        "Unable to finish the execution.",
-    ),
-    kind(
-        "heartbeat_cycle",
-        DN_STATE_MACHINE,
-        "DEBUG",
-        "Executing cycle Number : {}",
-    ),
-    KindInfo {
-        releases: "HEAD; 2.1.0–2.2.0: Unable to communicate to {} server at {}:{} for past {} seconds.",
-        ..kind(
-            "endpoint_unreachable",
-            ENDPOINT_SM,
-            "WARN",
-            "Unable to communicate to {} server at {} past {} seconds.",
-        )
-    },
-    kind(
-        "missed_count_incremented",
-        ENDPOINT_SM,
-        "TRACE",
-        "Incrementing the Missed count.",
-    ),
-    KindInfo {
-        catalogue: "datanode.md 2.6, 3.B",
-        ..kind(
-            "heartbeat_sent",
-            HEARTBEAT_TASK,
-            "DEBUG",
-            "Sending heartbeat message : {} (SCMHeartbeatRequestProto, multi-line text format)",
-        )
-    },
-    KindInfo {
-        catalogue: "datanode.md 2.6, 3.B",
-        releases: "1.4–HEAD",
-        ..kind(
-            "reregister_received",
-            HEARTBEAT_TASK,
-            "DEBUG",
-            "Received SCM notification to register. Interrupt HEARTBEAT and transit to GETVERSION state.",
-        )
-    },
-    KindInfo {
-        catalogue: "datanode.md 2.6, 3.B",
-        ..kind(
-            "reregister_illegal_state",
-            HEARTBEAT_TASK,
-            "DEBUG",
-            "Illegal state {} found, expecting {}.",
-        )
-    },
-    kind(
-        "close_command_received",
-        HEARTBEAT_TASK,
-        "DEBUG",
-        "Received SCM container close request for container {}",
-    ),
-    kind(
-        "op_state_command_received",
-        HEARTBEAT_TASK,
-        "DEBUG",
-        "Received SCM set operational state command. State: {} Expiry: {}",
-    ),
-    KindInfo {
-        releases: "unreleased (HDDS-15533)",
-        ..kind(
-            "scm_address_refresh_failed",
-            HEARTBEAT_TASK,
-            "WARN",
-            "Failed to refresh SCM address {} after {} missed heartbeats",
-        )
-    },
-    KindInfo {
-        releases: "unreleased (HDDS-15533)",
-        ..kind(
-            "scm_endpoint_re_resolved",
-            CONNECTION_MANAGER,
-            "INFO",
-            "SCM endpoint {} re-resolved: {} -> {}",
-        )
-    },
-    KindInfo {
-        releases: "unreleased (HDDS-15533)",
-        ..kind(
-            "stale_endpoint_close_failed",
-            CONNECTION_MANAGER,
-            "WARN",
-            "Failed to close stale endpoint for {}",
-        )
-    },
-    kind(
-        "scm_machine_already_added",
-        CONNECTION_MANAGER,
-        "WARN",
-        "Trying to add an existing SCM Machine to Machines group. Ignoring the request.",
-    ),
-    kind(
-        "recon_server_added",
-        CONNECTION_MANAGER,
-        "INFO",
-        "Adding Recon Server : {}",
-    ),
-    kind(
-        "stale_version_task",
-        VERSION_TASK,
-        "DEBUG",
-        "Cannot execute GetVersion task as endpoint state machine is in {} state",
-    ),
-    KindInfo {
-        releases: "2.2–HEAD",
-        ..kind(
-            "volume_marked_failed",
-            VERSION_TASK,
-            "ERROR",
-            "Marking volume {} as failed",
-        )
-    },
-    kind(
-        "register_endpoint_shutdown",
-        REGISTER_TASK,
-        "ERROR",
-        "DatanodeDetails cannot be null in RegisterEndpoint task, shutting down the endpoint.",
-    ),
-    kind(
-        "close_command_processing",
-        CLOSE_HANDLER,
-        "DEBUG",
-        "Processing Close Container command container #{}",
-    ),
-    kind(
-        "close_container_skipped",
-        CLOSE_HANDLER,
-        "DEBUG",
-        "Cannot close the container #{}, the container is in {} state.",
-    ),
-];
-
-/// The classes this module reads, by the logger's last segment.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Class {
-    Running,
-    StateContext,
-    DnStateMachine,
-    EndpointSm,
-    ConnectionManager,
-    HeartbeatTask,
-    VersionTask,
-    RegisterTask,
-    CloseHandler,
-}
-
-const CLASSES: &[Class] = &[
-    Class::Running,
-    Class::StateContext,
-    Class::DnStateMachine,
-    Class::EndpointSm,
-    Class::ConnectionManager,
-    Class::HeartbeatTask,
-    Class::VersionTask,
-    Class::RegisterTask,
-    Class::CloseHandler,
-];
-
-/// The class of a logger name, full (`org.apache…RunningDatanodeState`) or abbreviated by
-/// `%c{1}`/`%c{2}` (`datanode.RunningDatanodeState`): both end in the simple class name.
-fn class_of(logger: &str) -> Option<Class> {
-    Some(match logger_class(logger) {
-        "RunningDatanodeState" => Class::Running,
-        "StateContext" => Class::StateContext,
-        "DatanodeStateMachine" => Class::DnStateMachine,
-        "EndpointStateMachine" => Class::EndpointSm,
-        "SCMConnectionManager" => Class::ConnectionManager,
-        "HeartbeatEndpointTask" => Class::HeartbeatTask,
-        "VersionEndpointTask" => Class::VersionTask,
-        "RegisterEndpointTask" => Class::RegisterTask,
-        "CloseContainerCommandHandler" => Class::CloseHandler,
-        _ => return None,
-    })
-}
-
 /// What the thread name says: the datanode (`<uuid>-…`) and, for an endpoint task thread, the
 /// endpoint's `HostAndPort`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -706,29 +397,227 @@ pub fn endpoint_address(s: &str) -> Option<EndpointAddress<'_>> {
     })
 }
 
-pub fn parse(input: &Input<'_>) -> Option<Typed> {
-    if !matches!(input.component, Component::Datanode | Component::Unknown) {
-        return None;
+/// What one statement's builder returns.
+type Built = (DnEndpointEvent, Vec<Entity>);
+
+const RUNNING: &str =
+    "org.apache.hadoop.ozone.container.common.states.datanode.RunningDatanodeState";
+const STATE_CONTEXT: &str = "org.apache.hadoop.ozone.container.common.statemachine.StateContext";
+const DN_STATE_MACHINE: &str =
+    "org.apache.hadoop.ozone.container.common.statemachine.DatanodeStateMachine";
+const ENDPOINT_SM: &str =
+    "org.apache.hadoop.ozone.container.common.statemachine.EndpointStateMachine";
+const CONNECTION_MANAGER: &str =
+    "org.apache.hadoop.ozone.container.common.statemachine.SCMConnectionManager";
+const HEARTBEAT_TASK: &str =
+    "org.apache.hadoop.ozone.container.common.states.endpoint.HeartbeatEndpointTask";
+const VERSION_TASK: &str =
+    "org.apache.hadoop.ozone.container.common.states.endpoint.VersionEndpointTask";
+const REGISTER_TASK: &str =
+    "org.apache.hadoop.ozone.container.common.states.endpoint.RegisterEndpointTask";
+const CLOSE_HANDLER: &str = "org.apache.hadoop.ozone.container.common.statemachine.commandhandler.CloseContainerCommandHandler";
+
+// Rows read at the tags ozone-1.3.0 … 2.2.0 and HEAD (`1.3–HEAD` unless a row says otherwise).
+catalogue! {
+    event DnEndpointEvent;
+    log "datanode" {
+    // The cause's message is "Timeout occurred on endpoint: " + the endpoint's address (HEAD
+    // HostAndPort, 2.1–2.2 host/ip:port).
+    "endpoint_timeout", "WARN", RUNNING, "2.1–HEAD", "datanode.md 2.6, 3.B",
+        "Detected timeout: Timeout occurred on endpoint: {}" [Name] =>
+        |m| built(E::EndpointTimeout { datanode: datanode(m), endpoint: m.string(0) }),
+    "endpoint_timeout", "WARN", RUNNING, "2.1–HEAD", "datanode.md 2.6, 3.B",
+        "Detected timeout: {}" [Text] =>
+        |m| built(E::EndpointTimeout { datanode: datanode(m), endpoint: m.string(0) }),
+    "endpoint_task_error", "ERROR", RUNNING, "1.3–HEAD", "datanode.md 2.6",
+        "Error in executing end point task." [] =>
+        |m| built(E::EndpointTaskError { datanode: datanode(m) }),
+    "running_state_shutdown", "ERROR", RUNNING, "1.3–HEAD", "datanode.md 2.6",
+        "State is Shutdown in RunningDatanodeState" [] =>
+        |m| built(E::RunningStateShutdown { datanode: datanode(m) }),
+    "handshake_task", "TRACE", RUNNING, "1.3–HEAD", "datanode.md 2.6",
+        "Entering handshake task." [] =>
+        |m| built(E::HandshakeTask { datanode: datanode(m), phase: "entering" }),
+    "handshake_task", "TRACE", RUNNING, "1.3–HEAD", "datanode.md 2.6",
+        "Exiting handshake task." [] =>
+        |m| built(E::HandshakeTask { datanode: datanode(m), phase: "exiting" }),
+    "task_pool_busy", "WARN", STATE_CONTEXT, "1.3–HEAD", "datanode.md 2.6",
+        "No available thread in pool for the past {} seconds and {} times." [U64, U64] =>
+        |m| built(E::TaskPoolBusy { datanode: datanode(m), seconds: m.u64(0), times: m.u64(1) }),
+    "datanode_transition_ignored", "WARN", STATE_CONTEXT, "1.3–HEAD", "datanode.md 2.6",
+        "Ignore disallowed transition from {} to {}" [Word, Word] =>
+        |m| built(E::DatanodeTransitionIgnored { datanode: datanode(m), from: m.string(0), to: m.string(1) }),
+    "datanode_critical_error", "ERROR", STATE_CONTEXT, "1.3–HEAD", "datanode.md 2.6",
+        "Critical error occurred in StateMachine, setting shutDownMachine" [] =>
+        |m| built(E::DatanodeCriticalError { datanode: datanode(m) }),
+    "stale_scm_command_dropped", "WARN", STATE_CONTEXT, "1.3–HEAD", "datanode.md 2.6",
+        "Detect and drop a SCMCommand {} from stale leader SCM, stale term {}, latest term {}." [Text, U64, U64] =>
+        |m| built(E::StaleScmCommandDropped {
+            datanode: datanode(m),
+            command: m.string(0),
+            stale_term: m.u64(1),
+            latest_term: m.u64(2),
+        }),
+    "command_queue_full", "WARN", STATE_CONTEXT, "1.4–HEAD", "datanode.md 2.6",
+        "Ignore command as command queue crosses max limit {}." [U64] =>
+        |m| built(E::CommandQueueFull { datanode: datanode(m), limit: m.u64(0) }),
+    "reports_put_back", "DEBUG", STATE_CONTEXT, "1.3–HEAD", "datanode.md 2.6",
+        "endpoint: {}, size of reportsToPutBack: {}" [Name, U64] =>
+        |m| built(E::ReportsPutBack { datanode: datanode(m), endpoint: m.string(0), size: m.u64(1) }),
+    "datanode_state_transited", "DEBUG", STATE_CONTEXT, "1.3–HEAD", "datanode.md 2.6",
+        "Task {} executed, state transited from {} to {}" [Name, Word, Word] =>
+        |m| built(E::DatanodeStateTransited {
+            datanode: datanode(m),
+            task: m.string(0),
+            from: m.string(1),
+            to: m.string(2),
+        }),
+    "task_pool_size", "INFO", DN_STATE_MACHINE, "1.3–HEAD", "datanode.md 2.6",
+        "Datanode State Machine Task Thread Pool size {}" [U64] =>
+        |m| built(E::TaskPoolSize { datanode: datanode(m), size: m.u64(0) }),
+    "container_server_started", "INFO", DN_STATE_MACHINE, "1.3–HEAD", "datanode.md 2.6",
+        "Ozone container server started." [] =>
+        |m| built(E::ContainerServerStarted { datanode: datanode(m) }),
+    "datanode_execution_failed", "ERROR", DN_STATE_MACHINE, "1.3–HEAD", "datanode.md 2.6",
+        "Unable to finish the execution." [] =>
+        |m| built(E::DatanodeExecutionFailed { datanode: datanode(m) }),
+    "heartbeat_cycle", "DEBUG", DN_STATE_MACHINE, "1.3–HEAD", "datanode.md 2.6",
+        "Executing cycle Number : {}" [U64] =>
+        |m| built(E::HeartbeatCycle { datanode: datanode(m), cycle: m.u64(0) }),
+    // The endpoint: HEAD a HostAndPort; 2.0–2.2 the InetAddress (`host/ip`) and the port; up to
+    // 1.4 `host:port`. The field is `<address>:<port>` for both older wordings.
+    "endpoint_unreachable", "WARN", ENDPOINT_SM, "HEAD (unreleased)", "datanode.md 2.6",
+        "Unable to communicate to {} server at {} past {} seconds." [Name, Name, U64] =>
+        |m| unreachable(m, m.string(1), 2),
+    "endpoint_unreachable", "WARN", ENDPOINT_SM, "2.0–2.2", "datanode.md 2.6",
+        "Unable to communicate to {} server at {}:{} for past {} seconds." [Name, Name, U64, U64] =>
+        |m| unreachable(m, format!("{}:{}", m.text(1), m.text(2)), 3),
+    "endpoint_unreachable", "WARN", ENDPOINT_SM, "1.3–1.4", "datanode.md 2.6",
+        "Unable to communicate to {} server at {} for past {} seconds." [Name, Name, U64] =>
+        |m| unreachable(m, m.string(1), 2),
+    "missed_count_incremented", "TRACE", ENDPOINT_SM, "1.3–HEAD", "datanode.md 2.6",
+        "Incrementing the Missed count." [] =>
+        |m| built(E::MissedCountIncremented { datanode: datanode(m), endpoint: thread_endpoint(m) }),
+    "heartbeat_sent", "DEBUG", HEARTBEAT_TASK, "1.3–HEAD", "datanode.md 2.6, 3.B",
+        "Sending heartbeat message : {}" [Heartbeat] =>
+        |m| {
+            let mut summary = HeartbeatSummary::default();
+            summary.read(m.text(0));
+            built(E::HeartbeatSent {
+                datanode: datanode(m),
+                endpoint: thread_endpoint(m),
+                container_actions: summary.actions,
+                icrs: summary.icrs,
+                pipeline_actions: summary.pipeline_actions,
+            })
+        },
+    "reregister_received", "DEBUG", HEARTBEAT_TASK, "1.4–HEAD", "datanode.md 2.6, 3.B",
+        "Received SCM notification to register. Interrupt HEARTBEAT and transit to GETVERSION state." [] =>
+        |m| built(E::ReregisterReceived { datanode: datanode(m), endpoint: thread_endpoint(m) }),
+    "reregister_illegal_state", "DEBUG", HEARTBEAT_TASK, "1.3–HEAD", "datanode.md 2.6, 3.B",
+        "Illegal state {} found, expecting {}." [Word, Word] =>
+        |m| built(E::ReregisterIllegalState {
+            datanode: datanode(m),
+            endpoint: thread_endpoint(m),
+            state: m.string(0),
+            expected: m.string(1),
+        }),
+    "close_command_received", "DEBUG", HEARTBEAT_TASK, "1.3–HEAD", "datanode.md 2.6",
+        "Received SCM container close request for container {}" [Container] =>
+        |m| built(E::CloseCommandReceived {
+            datanode: datanode(m),
+            endpoint: thread_endpoint(m),
+            container: m.container(0)?,
+        }),
+    "op_state_command_received", "DEBUG", HEARTBEAT_TASK, "1.3–HEAD", "datanode.md 2.6",
+        "Received SCM set operational state command. State: {} Expiry: {}" [Word, I64] =>
+        |m| built(E::OpStateCommandReceived {
+            datanode: datanode(m),
+            endpoint: thread_endpoint(m),
+            state: m.string(0),
+            expiry: m.i64(1),
+        }),
+    "scm_address_refresh_failed", "WARN", HEARTBEAT_TASK, "unreleased (HDDS-15533)", "datanode.md 2.6",
+        "Failed to refresh SCM address {} after {} missed heartbeats" [Name, U64] =>
+        |m| built(E::ScmAddressRefreshFailed { datanode: datanode(m), endpoint: m.string(0), missed: m.u64(1) }),
+    "scm_endpoint_re_resolved", "INFO", CONNECTION_MANAGER, "unreleased (HDDS-15533)", "datanode.md 2.6",
+        "SCM endpoint {} re-resolved: {} -> {}" [Name, Name, Name] =>
+        |m| built(E::ScmEndpointReResolved {
+            datanode: datanode(m),
+            endpoint: m.string(0),
+            old_address: m.string(1),
+            new_address: m.string(2),
+        }),
+    "stale_endpoint_close_failed", "WARN", CONNECTION_MANAGER, "unreleased (HDDS-15533)", "datanode.md 2.6",
+        "Failed to close stale endpoint for {}" [Name] =>
+        |m| built(E::StaleEndpointCloseFailed { datanode: datanode(m), endpoint: m.string(0) }),
+    "scm_machine_already_added", "WARN", CONNECTION_MANAGER, "1.3–HEAD", "datanode.md 2.6",
+        "Trying to add an existing SCM Machine to Machines group. Ignoring the request." [] =>
+        |m| built(E::ScmMachineAlreadyAdded { datanode: datanode(m) }),
+    "recon_server_added", "INFO", CONNECTION_MANAGER, "1.3–HEAD", "datanode.md 2.6",
+        "Adding Recon Server : {}" [Name] =>
+        |m| built(E::ReconServerAdded { datanode: datanode(m), endpoint: m.string(0) }),
+    "stale_version_task", "DEBUG", VERSION_TASK, "1.3–HEAD", "datanode.md 2.6",
+        "Cannot execute GetVersion task as endpoint state machine is in {} state" [Word] =>
+        |m| built(E::StaleVersionTask { datanode: datanode(m), endpoint: thread_endpoint(m), state: m.string(0) }),
+    "volume_marked_failed", "ERROR", VERSION_TASK, "2.2–HEAD", "datanode.md 2.6",
+        "Marking volume {} as failed" [Text] =>
+        |m| built(E::VolumeMarkedFailed { datanode: datanode(m), volume: m.string(0) }),
+    "register_endpoint_shutdown", "ERROR", REGISTER_TASK, "1.3–HEAD", "datanode.md 2.6",
+        "DatanodeDetails cannot be null in RegisterEndpoint task, shutting down the endpoint." [] =>
+        |m| built(E::RegisterEndpointShutdown { datanode: datanode(m), endpoint: thread_endpoint(m) }),
+    "close_command_processing", "DEBUG", CLOSE_HANDLER, "1.3–HEAD", "datanode.md 2.6",
+        "Processing Close Container command container #{}" [Container] =>
+        |m| built(E::CloseCommandProcessing { datanode: datanode(m), container: m.container(0)? }),
+    "close_container_skipped", "DEBUG", CLOSE_HANDLER, "1.3–HEAD", "datanode.md 2.6",
+        "Cannot close the container #{}, the container is in {} state." [Container, Word] =>
+        |m| built(E::CloseContainerSkipped {
+            datanode: datanode(m),
+            container: m.container(0)?,
+            state: m.string(1),
+        }),
     }
-    let record = input.record;
-    let origin = record
+}
+
+use DnEndpointEvent as E;
+
+/// The datanode whose thread wrote the line (`<uuid>-…`), lower-cased.
+fn datanode(m: &Matched<'_>) -> Option<String> {
+    origin(m).datanode.map(str::to_ascii_lowercase)
+}
+
+/// The endpoint of an endpoint task thread.
+fn thread_endpoint(m: &Matched<'_>) -> Option<String> {
+    origin(m).endpoint.map(str::to_string)
+}
+
+fn origin<'a>(m: &Matched<'a>) -> ThreadOrigin<'a> {
+    m.input
+        .record
         .thread
         .as_deref()
         .map(thread_origin)
-        .unwrap_or_default();
-    let message = record.message.as_str();
-    let event = match record.logger.as_deref() {
-        Some(logger) => parse_class(class_of(logger)?, message, record, origin)?,
-        None => CLASSES
-            .iter()
-            .find_map(|&class| parse_class(class, message, record, origin))?,
-    };
+        .unwrap_or_default()
+}
+
+fn unreachable(m: &Matched<'_>, endpoint: String, seconds: usize) -> Option<Built> {
+    built(E::EndpointUnreachable {
+        datanode: datanode(m),
+        server: m.string(0),
+        endpoint,
+        seconds: m.u64(seconds),
+    })
+}
+
+/// The event and the entities it names: the datanode of its thread, and the containers it
+/// carries or closes.
+fn built(event: DnEndpointEvent) -> Option<Built> {
     let mut entities = Vec::new();
     if let Some(dn) = event.datanode().and_then(Entity::datanode) {
         entities.push(dn);
     }
     match &event {
-        DnEndpointEvent::HeartbeatSent {
+        E::HeartbeatSent {
             container_actions,
             icrs,
             ..
@@ -744,289 +633,25 @@ pub fn parse(input: &Input<'_>) -> Option<Typed> {
                 }
             }
         }
-        DnEndpointEvent::CloseCommandReceived { container, .. }
-        | DnEndpointEvent::CloseCommandProcessing { container, .. }
-        | DnEndpointEvent::CloseContainerSkipped { container, .. } => {
+        E::CloseCommandReceived { container, .. }
+        | E::CloseCommandProcessing { container, .. }
+        | E::CloseContainerSkipped { container, .. } => {
             entities.push(Entity::Container(*container));
         }
         _ => {}
     }
+    Some((event, entities))
+}
+
+pub fn parse(input: &Input<'_>) -> Option<Typed> {
+    if !matches!(input.component, Component::Datanode | Component::Unknown) {
+        return None;
+    }
+    let (_, event, entities) = CATALOGUE.classify(input)?;
     Some(Typed {
         data: EventData::DnEndpoint(event),
         entities,
     })
-}
-
-fn parse_class(
-    class: Class,
-    message: &str,
-    record: &crate::record::Record,
-    origin: ThreadOrigin<'_>,
-) -> Option<DnEndpointEvent> {
-    use DnEndpointEvent as E;
-    let datanode = origin.datanode.map(str::to_ascii_lowercase);
-    let thread_endpoint = origin.endpoint.map(str::to_string);
-    Some(match class {
-        Class::Running => {
-            if let Some(detail) = message.strip_prefix("Detected timeout: ") {
-                let endpoint = detail
-                    .strip_prefix("Timeout occurred on endpoint: ")
-                    .unwrap_or(detail);
-                E::EndpointTimeout {
-                    datanode,
-                    endpoint: endpoint.trim().to_string(),
-                }
-            } else if message.starts_with("Error in executing end point task.") {
-                E::EndpointTaskError { datanode }
-            } else if message.starts_with("State is Shutdown in RunningDatanodeState") {
-                E::RunningStateShutdown { datanode }
-            } else if message.starts_with("Entering handshake task.") {
-                E::HandshakeTask {
-                    datanode,
-                    phase: "entering",
-                }
-            } else if message.starts_with("Exiting handshake task.") {
-                E::HandshakeTask {
-                    datanode,
-                    phase: "exiting",
-                }
-            } else {
-                return None;
-            }
-        }
-        Class::StateContext => {
-            if let Some(rest) = message.strip_prefix("No available thread in pool for the past ") {
-                let (seconds, rest) = split_word(rest);
-                let times = rest
-                    .strip_prefix("seconds and ")
-                    .map(|r| split_word(r).0)
-                    .and_then(|t| t.parse().ok());
-                E::TaskPoolBusy {
-                    datanode,
-                    seconds: seconds.parse().ok(),
-                    times,
-                }
-            } else if let Some(rest) = message.strip_prefix("Ignore disallowed transition from ") {
-                let (from, to) = rest.split_once(" to ")?;
-                E::DatanodeTransitionIgnored {
-                    datanode,
-                    from: from.to_string(),
-                    to: to.trim().to_string(),
-                }
-            } else if message.starts_with("Critical error occurred in StateMachine") {
-                E::DatanodeCriticalError { datanode }
-            } else if let Some(rest) = message.strip_prefix("Detect and drop a SCMCommand ") {
-                let (command, terms) = rest.rsplit_once(" from stale leader SCM, stale term ")?;
-                let (stale, latest) = terms.split_once(", latest term ")?;
-                E::StaleScmCommandDropped {
-                    datanode,
-                    command: command.to_string(),
-                    stale_term: stale.trim().parse().ok(),
-                    latest_term: latest.trim_end_matches('.').trim().parse().ok(),
-                }
-            } else if let Some(rest) =
-                message.strip_prefix("Ignore command as command queue crosses max limit ")
-            {
-                E::CommandQueueFull {
-                    datanode,
-                    limit: rest.trim_end_matches('.').trim().parse().ok(),
-                }
-            } else if let Some(rest) = message.strip_prefix("endpoint: ") {
-                let (endpoint, size) = rest.rsplit_once(", size of reportsToPutBack: ")?;
-                E::ReportsPutBack {
-                    datanode,
-                    endpoint: endpoint.to_string(),
-                    size: size.trim().parse().ok(),
-                }
-            } else if let Some(rest) = message.strip_prefix("Task ") {
-                let (task, states) = rest.split_once(" executed, state transited from ")?;
-                let (from, to) = states.split_once(" to ")?;
-                E::DatanodeStateTransited {
-                    datanode,
-                    task: task.to_string(),
-                    from: from.to_string(),
-                    to: to.trim().to_string(),
-                }
-            } else {
-                return None;
-            }
-        }
-        Class::DnStateMachine => {
-            if let Some(rest) =
-                message.strip_prefix("Datanode State Machine Task Thread Pool size ")
-            {
-                E::TaskPoolSize {
-                    datanode,
-                    size: rest.trim().parse().ok(),
-                }
-            } else if message.starts_with("Ozone container server started.") {
-                E::ContainerServerStarted { datanode }
-            } else if message.starts_with("Unable to finish the execution.") {
-                E::DatanodeExecutionFailed { datanode }
-            } else if let Some(rest) = message.strip_prefix("Executing cycle Number : ") {
-                E::HeartbeatCycle {
-                    datanode,
-                    cycle: rest.trim().parse().ok(),
-                }
-            } else {
-                return None;
-            }
-        }
-        Class::EndpointSm => {
-            if let Some(rest) = message.strip_prefix("Unable to communicate to ") {
-                let (server, rest) = rest.split_once(" server at ")?;
-                // HEAD: `{} past {} seconds.`; 2.1.0–2.2.0: `{}:{} for past {} seconds.`.
-                let (endpoint, seconds) = rest
-                    .rsplit_once(" for past ")
-                    .or_else(|| rest.rsplit_once(" past "))?;
-                E::EndpointUnreachable {
-                    datanode,
-                    server: server.to_string(),
-                    endpoint: endpoint.to_string(),
-                    seconds: split_word(seconds).0.parse().ok(),
-                }
-            } else if message.starts_with("Incrementing the Missed count.") {
-                E::MissedCountIncremented {
-                    datanode,
-                    endpoint: thread_endpoint,
-                }
-            } else {
-                return None;
-            }
-        }
-        Class::ConnectionManager => {
-            if let Some(rest) = message.strip_prefix("SCM endpoint ") {
-                let (endpoint, change) = rest.split_once(" re-resolved: ")?;
-                let (old, new) = change.split_once(" -> ")?;
-                E::ScmEndpointReResolved {
-                    datanode,
-                    endpoint: endpoint.to_string(),
-                    old_address: old.to_string(),
-                    new_address: new.trim().to_string(),
-                }
-            } else if let Some(rest) = message.strip_prefix("Failed to close stale endpoint for ") {
-                E::StaleEndpointCloseFailed {
-                    datanode,
-                    endpoint: rest.trim().to_string(),
-                }
-            } else if message.starts_with("Trying to add an existing SCM Machine") {
-                E::ScmMachineAlreadyAdded { datanode }
-            } else if let Some(rest) = message.strip_prefix("Adding Recon Server : ") {
-                E::ReconServerAdded {
-                    datanode,
-                    endpoint: rest.trim().to_string(),
-                }
-            } else {
-                return None;
-            }
-        }
-        Class::HeartbeatTask => {
-            if let Some(first) = message.strip_prefix("Sending heartbeat message : ") {
-                let mut summary = HeartbeatSummary::default();
-                summary.read(first);
-                summary.read(&record.continuation);
-                E::HeartbeatSent {
-                    datanode,
-                    endpoint: thread_endpoint,
-                    container_actions: summary.actions,
-                    icrs: summary.icrs,
-                    pipeline_actions: summary.pipeline_actions,
-                }
-            } else if message.starts_with("Received SCM notification to register.") {
-                E::ReregisterReceived {
-                    datanode,
-                    endpoint: thread_endpoint,
-                }
-            } else if let Some(rest) = message.strip_prefix("Illegal state ") {
-                let (state, expected) = rest.split_once(" found, expecting ")?;
-                E::ReregisterIllegalState {
-                    datanode,
-                    endpoint: thread_endpoint,
-                    state: state.to_string(),
-                    expected: expected.trim().trim_end_matches('.').to_string(),
-                }
-            } else if let Some(rest) =
-                message.strip_prefix("Received SCM container close request for container ")
-            {
-                E::CloseCommandReceived {
-                    datanode,
-                    endpoint: thread_endpoint,
-                    container: container_id(rest.trim())?,
-                }
-            } else if let Some(rest) =
-                message.strip_prefix("Received SCM set operational state command. State: ")
-            {
-                let (state, expiry) = rest.split_once(" Expiry: ")?;
-                E::OpStateCommandReceived {
-                    datanode,
-                    endpoint: thread_endpoint,
-                    state: state.to_string(),
-                    expiry: expiry.trim().parse().ok(),
-                }
-            } else if let Some(rest) = message.strip_prefix("Failed to refresh SCM address ") {
-                let (endpoint, missed) = rest.rsplit_once(" after ")?;
-                E::ScmAddressRefreshFailed {
-                    datanode,
-                    endpoint: endpoint.to_string(),
-                    missed: split_word(missed).0.parse().ok(),
-                }
-            } else {
-                return None;
-            }
-        }
-        Class::VersionTask => {
-            if let Some(rest) = message
-                .strip_prefix("Cannot execute GetVersion task as endpoint state machine is in ")
-            {
-                E::StaleVersionTask {
-                    datanode,
-                    endpoint: thread_endpoint,
-                    state: split_word(rest).0.to_string(),
-                }
-            } else if let Some(rest) = message.strip_prefix("Marking volume ") {
-                E::VolumeMarkedFailed {
-                    datanode,
-                    volume: rest.strip_suffix(" as failed")?.to_string(),
-                }
-            } else {
-                return None;
-            }
-        }
-        Class::RegisterTask => {
-            if message.starts_with("DatanodeDetails cannot be null in RegisterEndpoint task") {
-                E::RegisterEndpointShutdown {
-                    datanode,
-                    endpoint: thread_endpoint,
-                }
-            } else {
-                return None;
-            }
-        }
-        Class::CloseHandler => {
-            if let Some(rest) =
-                message.strip_prefix("Processing Close Container command container ")
-            {
-                E::CloseCommandProcessing {
-                    datanode,
-                    container: container_id(rest)?,
-                }
-            } else if let Some(rest) = message.strip_prefix("Cannot close the container ") {
-                let (id, state) = rest.split_once(", the container is in ")?;
-                E::CloseContainerSkipped {
-                    datanode,
-                    container: container_id(id)?,
-                    state: split_word(state).0.to_string(),
-                }
-            } else {
-                return None;
-            }
-        }
-    })
-}
-
-/// The first space-separated word and the text after the space.
-fn split_word(s: &str) -> (&str, &str) {
-    s.split_once(' ').unwrap_or((s, ""))
 }
 
 /// What a heartbeat request carried, read from its protobuf text (multi-line `toString`, or
@@ -1164,606 +789,4 @@ fn value_len(value: &str) -> usize {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::catalog::classify;
-    use crate::record::{ReadOptions, Record, read_records};
-
-    const DN: &str = "3f2b9c1e-7a4d-4e8b-9c0f-5d6e7f8a9b0c";
-    const ADDR: &str = "scm1.example.com:9861/scm1.example.com/10.20.0.11";
-
-    fn endpoint_thread() -> String {
-        format!("{DN}-EndpointStateMachineTaskThread-{ADDR}-0 ")
-    }
-
-    fn daemon_thread() -> String {
-        format!("{DN}-DatanodeStateMachineDaemonThread")
-    }
-
-    /// Reads `text` as a stream and types every record.
-    fn typed(text: &str) -> Vec<(Record, Option<Typed>)> {
-        let mut records = Vec::new();
-        let (_, error) = read_records(&mut text.as_bytes(), &ReadOptions::default(), &mut |r| {
-            records.push(r)
-        });
-        assert!(error.is_none());
-        records
-            .into_iter()
-            .map(|r| {
-                let t = classify(&r, Component::Datanode);
-                (r, t)
-            })
-            .collect()
-    }
-
-    fn one(text: &str) -> (DnEndpointEvent, Vec<Entity>) {
-        let mut all = typed(text);
-        assert_eq!(all.len(), 1, "{text}");
-        let (_, t) = all.remove(0);
-        let t = t.unwrap_or_else(|| panic!("not typed: {text}"));
-        match t.data {
-            EventData::DnEndpoint(e) => (e, t.entities),
-            other => panic!("wrong family {other:?}"),
-        }
-    }
-
-    /// The same statement in the RFA file layout (full logger) and the console layout (`%c{2}`).
-    fn both_layouts(thread: &str, class: &str, level: &str, message: &str) -> [String; 2] {
-        let short: Vec<&str> = class.rsplit('.').take(2).collect();
-        let short = format!("{}.{}", short[1], short[0]);
-        [
-            format!("2026-03-04 12:00:31,010 [{thread}] {level} {class}: {message}\n"),
-            format!(
-                "datanode2-1  | 2026-03-04 12:00:31,010 [{thread}] {level} {short}: {message}\n"
-            ),
-        ]
-    }
-
-    #[test]
-    fn every_variant_kind_is_registered() {
-        let samples = [
-            DnEndpointEvent::EndpointTimeout {
-                datanode: None,
-                endpoint: String::new(),
-            },
-            DnEndpointEvent::HeartbeatSent {
-                datanode: None,
-                endpoint: None,
-                container_actions: vec![],
-                icrs: vec![],
-                pipeline_actions: 0,
-            },
-        ];
-        for s in &samples {
-            assert!(KINDS.iter().any(|k| k.kind == s.kind()));
-        }
-        // Every kind name is unique and every template is cited.
-        let mut names: Vec<_> = KINDS.iter().map(|k| k.kind).collect();
-        names.sort_unstable();
-        names.dedup();
-        assert_eq!(names.len(), KINDS.len());
-    }
-
-    #[test]
-    fn thread_names_give_datanode_and_endpoint() {
-        let t = endpoint_thread();
-        assert_eq!(
-            thread_origin(&t),
-            ThreadOrigin {
-                datanode: Some(DN),
-                endpoint: Some(ADDR)
-            }
-        );
-        assert_eq!(
-            thread_origin(&daemon_thread()),
-            ThreadOrigin {
-                datanode: Some(DN),
-                endpoint: None
-            }
-        );
-        assert_eq!(thread_origin("main"), ThreadOrigin::default());
-        assert_eq!(
-            thread_origin("IPC Server handler 3 on default port 9861"),
-            ThreadOrigin::default()
-        );
-        // Compose hosts: `scm1:9861/scm1/172.25.0.11`.
-        let compose = format!("{DN}-EndpointStateMachineTaskThread-scm1:9861/scm1/172.25.0.11-12 ");
-        assert_eq!(
-            thread_origin(&compose).endpoint,
-            Some("scm1:9861/scm1/172.25.0.11")
-        );
-    }
-
-    #[test]
-    fn endpoint_addresses_in_every_printed_form() {
-        assert_eq!(
-            endpoint_address(ADDR),
-            Some(EndpointAddress {
-                host: "scm1.example.com",
-                port: Some(9861),
-                ip: Some("10.20.0.11")
-            })
-        );
-        assert_eq!(
-            endpoint_address("scm1.example.com/10.20.0.42:9861"),
-            Some(EndpointAddress {
-                host: "scm1.example.com",
-                port: Some(9861),
-                ip: Some("10.20.0.42")
-            })
-        );
-        assert_eq!(
-            endpoint_address("scm1.example.com:9861"),
-            Some(EndpointAddress {
-                host: "scm1.example.com",
-                port: Some(9861),
-                ip: None
-            })
-        );
-        assert_eq!(
-            endpoint_address("scm1.example.com:9861/<unresolved>").map(|a| a.ip),
-            Some(None)
-        );
-        assert_eq!(endpoint_address(""), None);
-    }
-
-    #[test]
-    fn detected_timeout_in_both_layouts() {
-        for line in both_layouts(
-            &daemon_thread(),
-            RUNNING,
-            "WARN",
-            &format!("Detected timeout: Timeout occurred on endpoint: {ADDR}"),
-        ) {
-            let (e, entities) = one(&line);
-            assert_eq!(e.kind(), "endpoint_timeout");
-            assert_eq!(e.endpoint(), Some(ADDR));
-            assert_eq!(entities, vec![Entity::Datanode(DN.into())]);
-        }
-    }
-
-    #[test]
-    fn unable_to_communicate_keeps_its_stack_trace_and_reads_both_wordings() {
-        let text = format!(
-            "2026-03-04 12:00:01,002 [{}] WARN {ENDPOINT_SM}: Unable to communicate to SCM server at {ADDR} past 60 seconds.\n\
-java.net.ConnectException: Call From dn1.example.com/10.20.1.5 to scm1.example.com:9861 failed on connection exception\n\
-\tat sun.reflect.NativeConstructorAccessorImpl.newInstance0(Native Method)\n",
-            endpoint_thread()
-        );
-        let all = typed(&text);
-        assert_eq!(all.len(), 1);
-        assert_eq!(all[0].0.continuation_lines, 2);
-        let (e, _) = one(&text);
-        assert_eq!(
-            e,
-            DnEndpointEvent::EndpointUnreachable {
-                datanode: Some(DN.into()),
-                server: "SCM".into(),
-                endpoint: ADDR.into(),
-                seconds: Some(60)
-            }
-        );
-        let old = format!(
-            "2026-03-04 12:00:01,002 [{}] WARN statemachine.EndpointStateMachine: Unable to communicate to Recon server at recon.example.com:9891 for past 300 seconds.\n",
-            endpoint_thread()
-        );
-        let (e, _) = one(&old);
-        assert_eq!(
-            e,
-            DnEndpointEvent::EndpointUnreachable {
-                datanode: Some(DN.into()),
-                server: "Recon".into(),
-                endpoint: "recon.example.com:9891".into(),
-                seconds: Some(300)
-            }
-        );
-    }
-
-    #[test]
-    fn info_and_warn_statements_of_every_class() {
-        let cases: &[(&str, &str, &str, &str)] = &[
-            (
-                RUNNING,
-                "ERROR",
-                "Error in executing end point task.",
-                "endpoint_task_error",
-            ),
-            (
-                RUNNING,
-                "ERROR",
-                "State is Shutdown in RunningDatanodeState",
-                "running_state_shutdown",
-            ),
-            (
-                RUNNING,
-                "TRACE",
-                "Entering handshake task.",
-                "handshake_task",
-            ),
-            (
-                STATE_CONTEXT,
-                "WARN",
-                "No available thread in pool for the past 120 seconds and 4 times.",
-                "task_pool_busy",
-            ),
-            (
-                STATE_CONTEXT,
-                "WARN",
-                "Ignore disallowed transition from RUNNING to INIT",
-                "datanode_transition_ignored",
-            ),
-            (
-                STATE_CONTEXT,
-                "ERROR",
-                "Critical error occurred in StateMachine, setting shutDownMachine",
-                "datanode_critical_error",
-            ),
-            (
-                STATE_CONTEXT,
-                "WARN",
-                "Detect and drop a SCMCommand closeContainerCommand: cmdID: 7 from stale leader SCM, stale term 5, latest term 6.",
-                "stale_scm_command_dropped",
-            ),
-            (
-                STATE_CONTEXT,
-                "WARN",
-                "Ignore command as command queue crosses max limit 5000.",
-                "command_queue_full",
-            ),
-            (
-                STATE_CONTEXT,
-                "DEBUG",
-                &format!("endpoint: {ADDR}, size of reportsToPutBack: 2"),
-                "reports_put_back",
-            ),
-            (
-                STATE_CONTEXT,
-                "DEBUG",
-                "Task RunningDatanodeState executed, state transited from RUNNING to RUNNING",
-                "datanode_state_transited",
-            ),
-            (
-                DN_STATE_MACHINE,
-                "INFO",
-                "Datanode State Machine Task Thread Pool size 4",
-                "task_pool_size",
-            ),
-            (
-                DN_STATE_MACHINE,
-                "INFO",
-                "Ozone container server started.",
-                "container_server_started",
-            ),
-            (
-                DN_STATE_MACHINE,
-                "ERROR",
-                "Unable to finish the execution.",
-                "datanode_execution_failed",
-            ),
-            (
-                DN_STATE_MACHINE,
-                "DEBUG",
-                "Executing cycle Number : 311",
-                "heartbeat_cycle",
-            ),
-            (
-                ENDPOINT_SM,
-                "TRACE",
-                "Incrementing the Missed count.",
-                "missed_count_incremented",
-            ),
-            (
-                HEARTBEAT_TASK,
-                "WARN",
-                &format!("Failed to refresh SCM address {ADDR} after 5 missed heartbeats"),
-                "scm_address_refresh_failed",
-            ),
-            (
-                HEARTBEAT_TASK,
-                "DEBUG",
-                "Received SCM container close request for container 2043",
-                "close_command_received",
-            ),
-            (
-                HEARTBEAT_TASK,
-                "DEBUG",
-                "Received SCM set operational state command. State: DECOMMISSIONING Expiry: 0",
-                "op_state_command_received",
-            ),
-            (
-                CONNECTION_MANAGER,
-                "INFO",
-                "SCM endpoint scm1.example.com:9861 re-resolved: scm1.example.com/10.20.0.11:9861 -> scm1.example.com/10.20.0.42:9861",
-                "scm_endpoint_re_resolved",
-            ),
-            (
-                CONNECTION_MANAGER,
-                "WARN",
-                "Failed to close stale endpoint for scm1.example.com:9861",
-                "stale_endpoint_close_failed",
-            ),
-            (
-                CONNECTION_MANAGER,
-                "WARN",
-                "Trying to add an existing SCM Machine to Machines group. Ignoring the request.",
-                "scm_machine_already_added",
-            ),
-            (
-                CONNECTION_MANAGER,
-                "INFO",
-                "Adding Recon Server : recon.example.com:9891",
-                "recon_server_added",
-            ),
-            (
-                VERSION_TASK,
-                "DEBUG",
-                "Cannot execute GetVersion task as endpoint state machine is in HEARTBEAT state",
-                "stale_version_task",
-            ),
-            (
-                VERSION_TASK,
-                "ERROR",
-                "Marking volume /data/disk2/hdds as failed",
-                "volume_marked_failed",
-            ),
-            (
-                REGISTER_TASK,
-                "ERROR",
-                "DatanodeDetails cannot be null in RegisterEndpoint task, shutting down the endpoint.",
-                "register_endpoint_shutdown",
-            ),
-            (
-                CLOSE_HANDLER,
-                "DEBUG",
-                "Processing Close Container command container #2043",
-                "close_command_processing",
-            ),
-            (
-                CLOSE_HANDLER,
-                "DEBUG",
-                "Cannot close the container #2043, the container is in CLOSED state.",
-                "close_container_skipped",
-            ),
-        ];
-        for (class, level, message, kind) in cases {
-            for line in both_layouts(&endpoint_thread(), class, level, message) {
-                let (e, entities) = one(&line);
-                assert_eq!(e.kind(), *kind, "{line}");
-                assert_eq!(e.datanode(), Some(DN), "{line}");
-                assert!(KINDS.iter().any(|k| k.kind == *kind));
-                if class == &CLOSE_HANDLER || kind == &"close_command_received" {
-                    assert!(entities.contains(&Entity::Container(2043)), "{line}");
-                }
-            }
-        }
-        assert_eq!(KINDS.len(), cases.len() + 5);
-    }
-
-    #[test]
-    fn fields_of_numbered_and_split_templates() {
-        let line = format!(
-            "2026-03-04 12:00:31,010 [{}] WARN {STATE_CONTEXT}: No available thread in pool for the past 120 seconds and 4 times.\n",
-            daemon_thread()
-        );
-        assert_eq!(
-            one(&line).0,
-            DnEndpointEvent::TaskPoolBusy {
-                datanode: Some(DN.into()),
-                seconds: Some(120),
-                times: Some(4)
-            }
-        );
-        let line = "2026-03-04 12:02:01,730 [main] INFO org.apache.hadoop.ozone.container.common.statemachine.SCMConnectionManager: SCM endpoint scm1.example.com:9861 re-resolved: scm1.example.com/10.20.0.11:9861 -> scm1.example.com/10.20.0.42:9861\n";
-        let (e, entities) = one(line);
-        assert_eq!(
-            e,
-            DnEndpointEvent::ScmEndpointReResolved {
-                datanode: None,
-                endpoint: "scm1.example.com:9861".into(),
-                old_address: "scm1.example.com/10.20.0.11:9861".into(),
-                new_address: "scm1.example.com/10.20.0.42:9861".into()
-            }
-        );
-        assert!(entities.is_empty());
-        let line = format!(
-            "2026-03-04 12:02:01,730 [{}] DEBUG {HEARTBEAT_TASK}: Illegal state GETVERSION found, expecting HEARTBEAT.\n",
-            endpoint_thread()
-        );
-        assert_eq!(
-            one(&line).0,
-            DnEndpointEvent::ReregisterIllegalState {
-                datanode: Some(DN.into()),
-                endpoint: Some(ADDR.into()),
-                state: "GETVERSION".into(),
-                expected: "HEARTBEAT".into()
-            }
-        );
-    }
-
-    const HEARTBEAT_PROTO: &str = "datanodeDetails {
-  uuid: \"3f2b9c1e-7a4d-4e8b-9c0f-5d6e7f8a9b0c\"
-  hostName: \"dn1\"
-  ports {
-    name: \"RATIS\"
-    value: 9858
-  }
-}
-incrementalContainerReport {
-  report {
-    containerID: 2045
-    state: CLOSED
-    originNodeId: \"3f2b9c1e-7a4d-4e8b-9c0f-5d6e7f8a9b0c\"
-  }
-}
-containerActions {
-  containerActions {
-    containerID: 2043
-    action: CLOSE
-    reason: CONTAINER_FULL
-  }
-  containerActions {
-    containerID: 2077
-    action: CLOSE
-    reason: CONTAINER_UNHEALTHY
-  }
-}
-pipelineActions {
-  pipelineActions {
-    action: CLOSE
-    closePipeline {
-      pipelineID {
-        id: \"8a1f2e3d-4c5b-4a69-b7d8-0e1f2a3b4c5d\"
-      }
-      reason: PIPELINE_FAILED
-      detailedReason: \"containerID: 9 is a {brace} in text\"
-    }
-  }
-}
-commandQueueReport {
-}";
-
-    #[test]
-    fn heartbeat_message_lists_actions_and_incremental_reports() {
-        let mut lines = HEARTBEAT_PROTO.lines();
-        let first = lines.next().unwrap_or_default();
-        let file = format!(
-            "2026-09-14 02:12:37,911 [{}] DEBUG {HEARTBEAT_TASK}: Sending heartbeat message : {first}\n{}\n",
-            endpoint_thread(),
-            lines.clone().collect::<Vec<_>>().join("\n")
-        );
-        let compose: String = std::iter::once(format!(
-            "datanode2-1  | 2026-09-14 02:12:37,911 [{}] DEBUG endpoint.HeartbeatEndpointTask: Sending heartbeat message : {first}\n",
-            endpoint_thread()
-        ))
-        .chain(lines.map(|l| format!("datanode2-1  | {l}\n")))
-        .collect();
-        let single_line = format!(
-            "2026-09-14 02:12:37,911 [{}] DEBUG {HEARTBEAT_TASK}: Sending heartbeat message : {}\n",
-            endpoint_thread(),
-            HEARTBEAT_PROTO
-                .split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ")
-        );
-        for text in [file, compose, single_line] {
-            let (e, entities) = one(&text);
-            let DnEndpointEvent::HeartbeatSent {
-                endpoint,
-                container_actions,
-                icrs,
-                pipeline_actions,
-                ..
-            } = e
-            else {
-                panic!("not a heartbeat: {e:?}");
-            };
-            assert_eq!(endpoint.as_deref(), Some(ADDR));
-            assert_eq!(
-                container_actions,
-                vec![
-                    ContainerActionRef {
-                        container: 2043,
-                        action: "CLOSE".into(),
-                        reason: "CONTAINER_FULL".into()
-                    },
-                    ContainerActionRef {
-                        container: 2077,
-                        action: "CLOSE".into(),
-                        reason: "CONTAINER_UNHEALTHY".into()
-                    }
-                ]
-            );
-            assert_eq!(
-                icrs,
-                vec![IcrRef {
-                    container: 2045,
-                    state: "CLOSED".into()
-                }]
-            );
-            assert_eq!(pipeline_actions, 1);
-            assert_eq!(
-                entities,
-                vec![
-                    Entity::Datanode(DN.into()),
-                    Entity::Container(2043),
-                    Entity::Container(2077),
-                    Entity::Container(2045)
-                ]
-            );
-        }
-    }
-
-    #[test]
-    fn other_classes_and_audit_logs_are_left_alone() {
-        let line = format!(
-            "2026-09-14 02:12:35,353 [{DN}-ChunkWriter-1-0] WARN org.apache.hadoop.ozone.container.common.impl.HddsDispatcher: Triggered immediate heartbeat because of full volume.\n"
-        );
-        let all = typed(&line);
-        assert!(!matches!(
-            all[0].1.as_ref().map(|t| &t.data),
-            Some(EventData::DnEndpoint(_))
-        ));
-        // The handler's INFO/ERROR outcomes belong to the datanode catalogue
-        // (`close_container_handling`); this module types its DEBUG lines only.
-        let line = format!(
-            "2026-09-14 02:12:35,353 [{DN}-CommandProcessorThread] INFO {CLOSE_HANDLER}: Marking Container 2043 quasi closed\n"
-        );
-        assert!(!matches!(
-            typed(&line)[0].1.as_ref().map(|t| &t.data),
-            Some(EventData::DnEndpoint(_))
-        ));
-        // A known class with an unknown message is not typed by this module.
-        let line = format!(
-            "2026-09-14 02:12:35,353 [{}] WARN {RUNNING}: something else entirely\n",
-            daemon_thread()
-        );
-        assert!(typed(&line)[0].1.is_none());
-        // Broken input never panics.
-        for msg in [
-            "Detected timeout: ",
-            "Unable to communicate to ",
-            "Illegal state ",
-            "Sending heartbeat message : }}} {{ : \"",
-            "Marking Container x quasi closed",
-        ] {
-            for class in CLASSES_FOR_FUZZ {
-                let line = format!("2026-09-14 02:12:35,353 [\u{e9}{DN}] WARN {class}: {msg}\n");
-                let _ = typed(&line);
-            }
-        }
-    }
-
-    const CLASSES_FOR_FUZZ: &[&str] = &[
-        RUNNING,
-        STATE_CONTEXT,
-        DN_STATE_MACHINE,
-        ENDPOINT_SM,
-        CONNECTION_MANAGER,
-        HEARTBEAT_TASK,
-        VERSION_TASK,
-        REGISTER_TASK,
-        CLOSE_HANDLER,
-    ];
-
-    #[test]
-    fn layout_without_logger_still_types_by_message() {
-        // Vendor layout `%d{ISO8601} %p %c: %m%n` always has a logger; a layout without `%c`
-        // (a custom pattern) falls back to every class's prefixes.
-        let record = Record {
-            line: 1,
-            ts: None,
-            level: None,
-            thread: None,
-            logger: None,
-            message: format!("Detected timeout: Timeout occurred on endpoint: {ADDR}"),
-            throwable: None,
-            continuation: String::new(),
-            continuation_lines: 0,
-            host: None,
-            component: None,
-            headerless: false,
-        };
-        let t = classify(&record, Component::Datanode).map(|t| t.data.kind());
-        assert_eq!(t, Some("endpoint_timeout"));
-    }
-}
+mod tests;

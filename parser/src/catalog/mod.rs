@@ -1,10 +1,50 @@
 //! The catalogue of Ozone log statements: record → typed event.
 //!
-//! One module per log family, each owning its event enum, its kinds table ([`KindInfo`]: the
-//! Ozone class, level, releases and exact template of every statement) and its `parse` function.
-//! Dispatch never scans every template per line: the record's component (and logger) picks the
-//! modules, and each module's literal prefilter (aho-corasick over constant fragments) picks the
-//! few templates worth extracting with nom or one regex.
+//! One module per log family (`scm`, `scm_container`, `datanode`, `dn_endpoint`, `ratis`, `om`),
+//! each owning its event enum and one `catalogue!` table. A row of the table is one log statement
+//! as Ozone (or Ratis) writes it, and it is both the registry entry (`oztrace explain --kinds`,
+//! [`kinds`]) and the matcher: nobody retypes its text elsewhere.
+//!
+//! # Adding a statement
+//!
+//! Add one row to its module's table, next to its class's rows:
+//!
+//! ```text
+//! "admin_aborted", "WARN", MONITOR, "1.3–HEAD", "scm.md 2.2, 4.2 step 5",
+//!     "Datanode {} has an operational state of {} when it should be undergoing …" [Datanode, Word] =>
+//!     |m| { let (uuid, entities) = datanode(m, 0)?; Some((ScmEvent::AdminAborted { … }, entities)) },
+//! ```
+//!
+//! - the kind (snake_case, the contract's `kind`; several rows may share one), the level, the
+//!   class (qualified: its last segment is the logger the row is tried for; `via LOGGERS,` when the
+//!   statement goes through other loggers, e.g. a helper through its caller's), the releases whose
+//!   wording it is (checked by `scripts/check-catalogue-releases.py`) and the catalogue section in
+//!   `../shared/ozone-logs`;
+//! - the template: the exact format string, `{}` for each placeholder; a string concatenation is
+//!   written with `{}` where a value goes, `String.format`'s `%s`/`%d` as `{}`. A statement that
+//!   prints different wordings (releases, `flag ? "x" : ""` suffixes, two placeholders side by
+//!   side) is one row per wording, longest first: rows are tried in table order;
+//! - the [`template::Slot`] of each placeholder, the shape of what Ozone prints there (a `Datanode`
+//!   is `uuid(host/ip)`, a `Word` an enum constant, `Unread` a value the event does not keep). A
+//!   value must have its slot's shape for the row to match, so where a literal recurs in a
+//!   message the split that types is the one taken, and a slot that spans lines (`BlockProto`,
+//!   `Heartbeat`, …) makes the row read the continuation lines; compilation fails when the slots
+//!   and the `{}` differ in number;
+//! - the builder: `|m| …` gets the [`template::Matched`] values (`m.u64(1)?`, `m.datanode(0)`,
+//!   `m.kind`, `m.input.record` for the thread or the stack trace) and returns the event and the
+//!   entities it names, or `None` to let the next row try.
+//!
+//! `catalog/tests.rs` then fills the new template from its slots, classifies the line and expects
+//! the kind and the values back: a slot the builder drops must be `Unread`.
+//!
+//! # How a record is typed
+//!
+//! The record's component picks the modules ([`classify`]); in a module the logger's class picks
+//! its rows (full name or any `%c{n}` abbreviation, the package checked), each rejected by its
+//! template's head or first literal in a few instructions. When the layout prints no logger, an
+//! Aho-Corasick automaton over each template's longest literal keeps, in one pass, the rows whose
+//! literal the message holds. Audit records and the dn-container log are read by their fields
+//! (the tables' `structured` rows).
 
 pub mod datanode;
 pub mod dn_endpoint;
@@ -143,3 +183,6 @@ pub fn classify(record: &Record, component: Component) -> Option<Typed> {
     }
     Some(typed)
 }
+
+#[cfg(test)]
+mod tests;

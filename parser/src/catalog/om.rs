@@ -3,16 +3,14 @@
 //! (`OMAudit`), OM system audit (`OMSystemAudit`), the client's `BlockOutputStreamEntryPool` lines
 //! and the OM DEBUG lines that carry an `OmKeyInfo{…}` with block ids.
 //!
-//! Dispatch: audit records by op name (`match` on a string), main-log records by the logger's
-//! class name (last segment, so `%c`, `%c{2}` and `%c{1}` all work) and then `starts_with` on the
-//! template's constant head; only the picked template is extracted ([`fill`]). Records without a
-//! logger fall back to the constant heads of all main-log templates (still literal checks).
+//! Audit records are read by their op name (`match` on a string), main-log and client records by
+//! their statement.
 //!
 //! OM audit lines are written by every OM for one Ratis transaction; [`merge_audit_copies`] folds
 //! the copies into one event (the contract's `copies`).
 
-use super::template::{fill, logger_class};
-use super::{EventData, Input, KindInfo, Typed};
+use super::template::{Matched, catalogue, number_after, split};
+use super::{EventData, Input, Typed};
 use crate::audit::{AuditBody, AuditRet, Params};
 use crate::entity::{self, Entity, OpenKeyPath, key_entity};
 use crate::event::{Copy, Event};
@@ -307,423 +305,276 @@ impl OmEvent {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Templates (exact format strings; `{}` placeholders as in the source)
+// Statements
 
-const AUDIT_TEMPLATE: &str = "user={} | ip={} | op={} {params} | ret={}";
-const OPEN_KEY_SUMMARY: &str = "Number of expired open keys submitted for deletion: {}, for commit: {}, cleanupLimit: {}, elapsed time: {}ms";
-const OPEN_KEY_SCAN_FAILED: &str = "Unable to get hanging open keys, retry in next interval";
-const OPEN_KEY_SUBMIT_FAILED: &str = "Open key {} request failed. Will retry at next run.";
-const SERVICE_STARTED: &str = "Starting service {} with interval {} {}";
-const TASK_SLOW: &str = "{} Background task execution took {}ns > {}ns(timeout)";
-const KEY_COMMIT_FAILED: &str = "Key committed failed. Volume:{}, Bucket:{}, Key:{}. Exception:{}";
-const ALLOCATE_FAILED: &str =
-    "Allocate Block failed. Volume:{}, Bucket:{}, OpenKey:{}. Exception:{}";
-const KEY_CREATE_FAILED: &str = "Key creation failed. Volume:{}, Bucket:{}, Key:{}. ";
-const FILE_CREATE_FAILED: &str = "File create failed. Volume:{}, Bucket:{}, Key{}.";
-const FILE_CREATE_FAILED_FSO: &str = "File create failed. Volume:{}, Bucket:{}, Key:{}.";
-const RECOVER_FAILED: &str = "Fail for recovering lease. Volume:{}, Bucket:{}, Key:{}";
-const KEY_DELETE_FAILED: &str = "Key delete failed. Volume:{}, Bucket:{}, Key:{}.";
-const OPEN_KEYS_DELETE_FAILED: &str =
-    "Failure occurred while trying to delete {} submitted open keys.";
-const OPEN_KEY_DELETE_SKIPPED: &str = "Transaction log index {} is smaller than the current updateID {} of key {}, skipping deletion.";
-const HSYNC_MISMATCH: &str = "Client ID '{}' currently hsync'ing key does not match previous hsync client ID '{}'. dbOpenKey='{}'";
-const LEADER_CHANGED: &str = "{}: leader changed to {}";
-const LEADER_STEP_DOWN: &str = "current leader OM steps down.";
-const SM_INITIALIZE: &str = "{}: initialize {} with {}";
-const SM_REINITIALIZE: &str = "{}: reinitialize {} with {}";
-const CONF_CHANGED: &str =
-    "notifyConfigurationChanged from Ratis: term={}, index={}, New Peer list: {}";
-const SNAPSHOT_TAKEN: &str = "{}: taking snapshot. applied = {}, skipped = {}, notified = {}, current snapshot index = {}, took {} ms";
-const PREPARE_REJECTED: &str = "Rejecting write request on OM {} because it is in prepare mode: {}";
-const COMMIT_REQUEST_DEBUG: &str =
-    "isHSync = {}, isRecovery = {}, volumeName = {}, bucketName = {}, keyName = {}";
-const COMMIT_RESULT_DEBUG: &str =
-    "Key commit {} with isHSync = {}, isRecovery = {}, omKeyInfo = {}";
-const COMMIT_RESULT_DEBUG_FSO: &str = "Key commit {} with isHSync = {}, omKeyInfo = {}";
-const BLOCK_WRITTEN: &str = "block written {}, length {} bcsID {}";
-const CLIENT_WRITE_EXCEPTION: &str = "Encountered exception {} on the pipeline {}. The last committed block length is {}, uncommitted data length is {} retry count {}";
-const CLIENT_RETRY_FAILED: &str = "Retry request failed. {}";
-const CLIENT_FLUSH_FAILED: &str = "Failed to flush. error: {}";
-const CLIENT_COMMIT_FAILED: &str = "Failed to commit BlockId {} on {}. Failed nodes: {}";
-const CLIENT_CLOSE_NO_ARGS: &str = "Closing KeyOutputStream, but key args is null";
-const CLIENT_STREAM_CLOSE_NO_ARGS: &str = "Closing KeyDataStreamOutput, but key args is null";
-const CLIENT_CHUNK_LIST_IGNORED: &str = "Ignoring ozone.client.incremental.chunk.list = true because HBase enhancements are disallowed. {}";
-const CLIENT_FINALIZE_FAILED: &str =
-    "Failed to finalize block. Continue to recover the file since {} is enabled.";
+/// What one statement's builder returns.
+type Built = (OmEvent, Vec<Entity>);
 
-const fn kind(
-    kind: &'static str,
-    log: &'static str,
-    class: &'static str,
-    level: &'static str,
-    releases: &'static str,
-    template: &'static str,
-    catalogue: &'static str,
-) -> KindInfo {
-    KindInfo {
-        kind,
-        log,
-        class,
-        level,
-        releases,
-        template,
-        catalogue,
+/// `AuditMessage.formMessage`: user, ip, op, the params map, the result.
+const AUDIT_TEMPLATE: &str = "user={} | ip={} | op={} {} | ret={}";
+const OPEN_KEY_CLEANUP: &str = "org.apache.hadoop.ozone.om.service.OpenKeyCleanupService";
+const BACKGROUND_SERVICE: &str = "org.apache.hadoop.hdds.utils.BackgroundService";
+const STATE_MACHINE: &str = "org.apache.hadoop.ozone.om.ratis.OzoneManagerStateMachine";
+const OPEN_KEYS_DELETE: &str = "org.apache.hadoop.ozone.om.request.key.OMOpenKeysDeleteRequest";
+const KEY_COMMIT: &[&str] = &[
+    "org.apache.hadoop.ozone.om.request.key.OMKeyCommitRequest",
+    "org.apache.hadoop.ozone.om.request.key.OMKeyCommitRequestWithFSO",
+];
+const ALLOCATE_BLOCK: &[&str] = &[
+    "org.apache.hadoop.ozone.om.request.key.OMAllocateBlockRequest",
+    "org.apache.hadoop.ozone.om.request.key.OMAllocateBlockRequestWithFSO",
+];
+const KEY_CREATE: &[&str] = &[
+    "org.apache.hadoop.ozone.om.request.key.OMKeyCreateRequest",
+    "org.apache.hadoop.ozone.om.request.key.OMKeyCreateRequestWithFSO",
+];
+const FILE_CREATE: &[&str] = &[
+    "org.apache.hadoop.ozone.om.request.file.OMFileCreateRequest",
+    "org.apache.hadoop.ozone.om.request.file.OMFileCreateRequestWithFSO",
+];
+const KEY_DELETE: &[&str] = &[
+    "org.apache.hadoop.ozone.om.request.key.OMKeyDeleteRequest",
+    "org.apache.hadoop.ozone.om.request.key.OMKeyDeleteRequestWithFSO",
+];
+const ENTRY_POOLS: &[&str] = &[
+    "org.apache.hadoop.ozone.client.io.BlockOutputStreamEntryPool",
+    "org.apache.hadoop.ozone.client.io.BlockDataStreamOutputEntryPool",
+];
+const BLOCK_STREAMS: &[&str] = &[
+    "org.apache.hadoop.hdds.scm.storage.BlockOutputStream",
+    "org.apache.hadoop.hdds.scm.storage.BlockDataStreamOutput",
+];
+const KEY_OUTPUT_STREAM: &str = "org.apache.hadoop.ozone.client.io.KeyOutputStream";
+
+catalogue! {
+    event OmEvent;
+    structured {
+        "om_audit_create", "om-audit", "INFO/ERROR",
+            "OMFileCreateRequest(WithFSO) / OMKeyCreateRequest(WithFSO) (op CREATE_FILE / ALLOCATE_KEY)",
+            "2.0.0+ (JSON params 2.1.0+)", "om.md 1.4, 1.5", AUDIT_TEMPLATE;
+        "om_audit_allocate_block", "om-audit", "INFO/ERROR",
+            "OMAllocateBlockRequest(WithFSO) (op ALLOCATE_BLOCK, with clientID)",
+            "2.0.0+ (JSON params 2.1.0+)", "om.md 1.4, 1.5, 2.4", AUDIT_TEMPLATE;
+        "om_audit_commit_key", "om-audit", "INFO/ERROR",
+            "OMKeyCommitRequest(WithFSO) (op COMMIT_KEY; `user= | ip=` = OpenKeyCleanupService auto-commit)",
+            "2.0.0+ (JSON params 2.1.0+)", "om.md 0.4, 1.4, 1.5", AUDIT_TEMPLATE;
+        "om_audit_recover_lease", "om-audit", "INFO/ERROR", "OMRecoverLeaseRequest (op RECOVER_LEASE)",
+            "2.0.0+ (JSON params 2.1.0+)", "om.md 1.4, 1.5, 2.6", AUDIT_TEMPLATE;
+        "om_audit", "om-audit", "INFO/ERROR", "OMClientRequest / OmMetadataReader (every other OMAction)",
+            "1.4–HEAD", "om.md 1.2, 1.3", AUDIT_TEMPLATE;
+        "om_sys_startup", "om-sys-audit", "INFO", "OzoneManager.start (OMSystemAction STARTUP)",
+            "2.0.0+", "om.md 1.3, 5", AUDIT_TEMPLATE;
+        "om_sys_leader_change", "om-sys-audit", "INFO", "OzoneManagerStateMachine.notifyLeaderChanged (LEADER_CHANGE)",
+            "2.1.0+", "om.md 1.4", AUDIT_TEMPLATE;
+        "om_sys_open_key_cleanup", "om-sys-audit", "INFO/ERROR", "OMOpenKeysDeleteRequest (OPEN_KEY_CLEANUP)",
+            "2.1.0+", "om.md 1.4", AUDIT_TEMPLATE;
+        "om_sys_audit", "om-sys-audit", "INFO/ERROR", "OMSystemAudit (other OMSystemAction)",
+            "2.0.0+", "om.md 1.3", AUDIT_TEMPLATE;
+    }
+    log "om" {
+    "open_key_cleanup_summary", "INFO", OPEN_KEY_CLEANUP, "2.0–HEAD", "om.md 2.1",
+        "Number of expired open keys submitted for deletion: {}, for commit: {}, cleanupLimit: {}, elapsed time: {}ms"
+        [U64, U64, U64, U64] =>
+        |m| Some((OmEvent::OpenKeyCleanupSummary {
+            submitted_for_deletion: m.u64(0)?,
+            submitted_for_commit: m.u64(1)?,
+            cleanup_limit: m.u64(2)?,
+            elapsed_ms: m.u64(3)?,
+        }, Vec::new())),
+    "open_key_cleanup_scan_failed", "ERROR", OPEN_KEY_CLEANUP, "1.3–HEAD", "om.md 2.1",
+        "Unable to get hanging open keys, retry in next interval" [] =>
+        |m| {
+            let (_, exception) = main_log_exception(m.input, None);
+            Some((OmEvent::OpenKeyCleanupScanFailed { exception }, Vec::new()))
+        },
+    "open_key_cleanup_submit_failed", "ERROR", OPEN_KEY_CLEANUP, "1.3–HEAD", "om.md 2.1",
+        "Open key {} request failed. Will retry at next run." [Text] =>
+        |m| {
+            let (_, exception) = main_log_exception(m.input, None);
+            Some((OmEvent::OpenKeyCleanupSubmitFailed { command: m.string(0), exception }, Vec::new()))
+        },
+    "om_background_service_started", "INFO", BACKGROUND_SERVICE, "2.1–HEAD", "om.md 2.1",
+        // The unit is `TimeUnit.name().toLowerCase()`.
+        "Starting service {} with interval {} {}" [Name, U64, Name] =>
+        |m| Some((OmEvent::ServiceStarted {
+            service: m.string(0),
+            interval: m.string(1),
+            unit: m.string(2),
+        }, Vec::new())),
+    "om_background_task_slow", "WARN", BACKGROUND_SERVICE, "1.3–HEAD", "om.md 2.1",
+        "{} Background task execution took {}ns > {}ns(timeout)" [Name, U64, U64] =>
+        |m| Some((OmEvent::BackgroundTaskSlow {
+            service: m.string(0),
+            took_ns: m.u64(1),
+            timeout_ns: m.u64(2),
+        }, Vec::new())),
+    // Request failures: volume, bucket, key (for Allocate Block the DB open key), and the
+    // exception inline or on the first continuation line.
+    "om_key_commit_failed", "ERROR", "org.apache.hadoop.ozone.om.request.key.OMKeyCommitRequest (also for WithFSO)",
+        via KEY_COMMIT, "1.4–HEAD", "om.md 2.3",
+        "Key committed failed. Volume:{}, Bucket:{}, Key:{}. Exception:{}" [Text, Text, Text, Text] =>
+        |m| request_failure(m, OmEvent::KeyCommitFailed),
+    "om_allocate_block_failed", "ERROR",
+        "org.apache.hadoop.ozone.om.request.key.OMAllocateBlockRequest (2.0.0–2.1.0 FSO: OMAllocateBlockRequestWithFSO, its own logger)",
+        via ALLOCATE_BLOCK, "1.3–HEAD", "om.md 2.4",
+        "Allocate Block failed. Volume:{}, Bucket:{}, OpenKey:{}. Exception:{}" [Text, Text, Text, Text] =>
+        |m| request_failure(m, OmEvent::AllocateBlockFailed),
+    "om_key_create_failed", "ERROR", "org.apache.hadoop.ozone.om.request.key.OMKeyCreateRequest",
+        via KEY_CREATE, "1.3–HEAD", "om.md 2.5",
+        "Key creation failed. Volume:{}, Bucket:{}, Key:{}. " [Text, Text, Text] =>
+        |m| request_failure(m, OmEvent::KeyCreateFailed),
+    // OMFileCreateRequestWithFSO prints `Key:{}`, OMFileCreateRequest `Key{}`.
+    "om_file_create_failed", "ERROR", "org.apache.hadoop.ozone.om.request.file.OMFileCreateRequestWithFSO",
+        via FILE_CREATE, "1.3–HEAD", "om.md 2.5",
+        "File create failed. Volume:{}, Bucket:{}, Key:{}." [Text, Text, Text] =>
+        |m| request_failure(m, OmEvent::FileCreateFailed),
+    "om_file_create_failed", "ERROR", "org.apache.hadoop.ozone.om.request.file.OMFileCreateRequest",
+        via FILE_CREATE, "1.3–HEAD", "om.md 2.5",
+        "File create failed. Volume:{}, Bucket:{}, Key{}." [Text, Text, Text] =>
+        |m| request_failure(m, OmEvent::FileCreateFailed),
+    "om_recover_lease_failed", "ERROR", "org.apache.hadoop.ozone.om.request.file.OMRecoverLeaseRequest", "1.4–HEAD", "om.md 2.6",
+        "Fail for recovering lease. Volume:{}, Bucket:{}, Key:{}" [Text, Text, Text] =>
+        |m| request_failure(m, OmEvent::RecoverLeaseFailed),
+    "om_key_delete_failed", "ERROR", "org.apache.hadoop.ozone.om.request.key.OMKeyDeleteRequest(WithFSO)",
+        via KEY_DELETE, "1.3–HEAD", "samples HDDS-16825 SOURCE.md",
+        "Key delete failed. Volume:{}, Bucket:{}, Key:{}." [Text, Text, Text] =>
+        |m| request_failure(m, OmEvent::KeyDeleteFailed),
+    "om_open_keys_delete_failed", "ERROR", OPEN_KEYS_DELETE, "1.3–HEAD", "om.md 2.7",
+        "Failure occurred while trying to delete {} submitted open keys." [U64] =>
+        |m| {
+            let (_, exception) = main_log_exception(m.input, None);
+            Some((OmEvent::OpenKeysDeleteFailed { count: m.u64(0), exception }, Vec::new()))
+        },
+    "om_open_key_delete_skipped", "WARN", OPEN_KEYS_DELETE, "1.3–HEAD", "om.md 2.7",
+        "Transaction log index {} is smaller than the current updateID {} of key {}, skipping deletion." [U64, U64, Text] =>
+        |m| Some((OmEvent::OpenKeyDeleteSkipped {
+            index: m.u64(0),
+            update_id: m.u64(1),
+            key: m.string(2),
+        }, Vec::new())),
+    "om_hsync_client_mismatch", "WARN", "org.apache.hadoop.ozone.om.request.util.OmKeyHSyncUtil", "2.0–HEAD", "om.md 2.3",
+        "Client ID '{}' currently hsync'ing key does not match previous hsync client ID '{}'. dbOpenKey='{}'" [U64, U64, Text] =>
+        |m| Some((OmEvent::HsyncClientMismatch {
+            client_id: m.u64(0),
+            previous_client_id: m.u64(1),
+            open_key: m.string(2),
+        }, Vec::new())),
+    "om_leader_changed", "INFO", STATE_MACHINE, "2.0–HEAD", "om.md 2.8",
+        "{}: leader changed to {}" [Member, Name] =>
+        |m| {
+            let mut entities = om_of(m.text(0));
+            entities.extend(Entity::om(m.text(1)));
+            Some((OmEvent::OmLeaderChanged { member: m.string(0), leader: m.string(1) }, entities))
+        },
+    "om_leader_stepped_down", "INFO", STATE_MACHINE, "2.2–HEAD", "om.md 2.8",
+        "current leader OM steps down." [] =>
+        |_| Some((OmEvent::OmLeaderSteppedDown {}, Vec::new())),
+    "om_state_machine_initialized", "INFO", STATE_MACHINE, "2.0–HEAD", "om.md 2.8",
+        // The state machine's peer id, the group, the last applied TermIndex.
+        "{}: initialize {} with {}" [Name, Group, TermIndex] =>
+        |m| initialized(m, "initialize"),
+    "om_state_machine_initialized", "INFO", STATE_MACHINE, "2.0–HEAD", "om.md 2.8",
+        "{}: reinitialize {} with {}" [Name, Group, TermIndex] =>
+        |m| initialized(m, "reinitialize"),
+    "om_configuration_changed", "INFO", STATE_MACHINE, "2.0–HEAD", "om.md 2.8",
+        "notifyConfigurationChanged from Ratis: term={}, index={}, New Peer list: {}" [U64, U64, Text] =>
+        |m| Some((OmEvent::OmConfigurationChanged {
+            term: m.u64(0),
+            index: m.u64(1),
+            peers: m.string(2),
+        }, Vec::new())),
+    "om_snapshot_taken", "INFO", STATE_MACHINE, "2.0–HEAD", "om.md 2.8",
+        "{}: taking snapshot. applied = {}, skipped = {}, notified = {}, current snapshot index = {}, took {} ms"
+        [Name, TermIndex, Unread, Unread, Unread, U64] =>
+        |m| {
+            let applied = entity::term_index(m.text(1)).map(|(t, _)| t);
+            Some((OmEvent::OmSnapshotTaken {
+                member: m.string(0),
+                applied_term: applied.and_then(|t| t.term),
+                applied_index: applied.and_then(|t| t.index),
+                took_ms: m.u64(5),
+            }, om_of(m.text(0))))
+        },
+    "om_prepare_rejected", "INFO", "org.apache.hadoop.ozone.om.ratis.OzoneManagerRatisServer", "1.3–HEAD", "om.md 2.8",
+        "Rejecting write request on OM {} because it is in prepare mode: {}" [Name, Text] =>
+        |m| Some((
+            OmEvent::OmPrepareRejected { om: m.string(0), reason: m.string(1) },
+            Entity::om(m.text(0)).into_iter().collect(),
+        )),
+    "om_key_commit_request", "DEBUG", "org.apache.hadoop.ozone.om.request.key.OMKeyCommitRequest(WithFSO)",
+        via KEY_COMMIT, "2.0–HEAD", "om.md 2.3",
+        "isHSync = {}, isRecovery = {}, volumeName = {}, bucketName = {}, keyName = {}" [Bool, Bool, Text, Text, Text] =>
+        |m| Some((OmEvent::KeyCommitRequest {
+            is_hsync: m.bool(0)?,
+            is_recovery: m.bool(1)?,
+            volume: m.string(2),
+            bucket: m.string(3),
+            key: m.string(4),
+        }, vec![key_entity(m.text(2), m.text(3), m.text(4))])),
+    "om_key_commit_result", "DEBUG", "org.apache.hadoop.ozone.om.request.key.OMKeyCommitRequest",
+        via KEY_COMMIT, "2.0–HEAD", "om.md 2.3, 3.3",
+        "Key commit {} with isHSync = {}, isRecovery = {}, omKeyInfo = {}" [Text, Bool, Bool, KeyInfo] =>
+        |m| commit_result(m, m.bool(2), 3),
+    // OMKeyCommitRequestWithFSO's wording, and OMKeyCommitRequest's too in 1.4.
+    "om_key_commit_result", "DEBUG", "org.apache.hadoop.ozone.om.request.key.OMKeyCommitRequestWithFSO",
+        via KEY_COMMIT, "1.4–HEAD", "om.md 2.3, 3.3",
+        "Key commit {} with isHSync = {}, omKeyInfo = {}" [Text, Bool, KeyInfo] =>
+        |m| commit_result(m, None, 2),
+    }
+    // The client's own log (om.md 2.9).
+    log "client" {
+    "client_block_written", "DEBUG", "org.apache.hadoop.ozone.client.io.BlockOutputStreamEntryPool",
+        via ENTRY_POOLS, "1.3–HEAD", "om.md 2.9",
+        "block written {}, length {} bcsID {}" [Block, U64, U64] =>
+        |m| {
+            let (block, _) = entity::block_id(m.text(0))?;
+            Some((OmEvent::ClientBlockWritten {
+                container: block.container,
+                local: block.local,
+                bcs_id: m.u64(2).or(block.bcs_id),
+                length: m.u64(1)?,
+            }, vec![block.entity()]))
+        },
+    "client_write_exception", "WARN", KEY_OUTPUT_STREAM, "1.3–HEAD", "om.md 2.9",
+        "Encountered exception {} on the pipeline {}. The last committed block length is {}, uncommitted data length is {} retry count {}"
+        [Text, Text, U64, U64, U64] =>
+        |m| Some((OmEvent::ClientWriteException {
+            exception: m.string(0),
+            pipeline: m.string(1),
+            committed_length: m.u64(2),
+            uncommitted_length: m.u64(3),
+            retry: m.u64(4),
+        }, entity::find_pipelines(m.text(1)).filter_map(|p| Entity::pipeline(p.value)).collect())),
+    "client_retry_failed", "ERROR", KEY_OUTPUT_STREAM, "1.3–HEAD", "om.md 2.9",
+        "Retry request failed. {}" [Text] =>
+        |m| Some((OmEvent::ClientRetryFailed { reason: m.string(0) }, Vec::new())),
+    "client_flush_failed", "ERROR", "org.apache.hadoop.hdds.scm.storage.BlockOutputStream", "1.3–HEAD", "om.md 2.9",
+        "Failed to flush. error: {}" [Text] =>
+        |m| Some((OmEvent::ClientFlushFailed { error: m.string(0) }, Vec::new())),
+    "client_block_commit_failed", "WARN", "org.apache.hadoop.hdds.scm.storage.BlockOutputStream",
+        via BLOCK_STREAMS, "1.3–HEAD", "om.md 2.9",
+        "Failed to commit BlockId {} on {}. Failed nodes: {}" [Block, Unread, Text] =>
+        |m| Some((
+            OmEvent::ClientBlockCommitFailed { block: m.string(0), nodes: m.string(2) },
+            entity::find_blocks(m.text(0)).map(|b| b.value.entity()).collect(),
+        )),
+    "client_close_without_key_args", "WARN",
+        "org.apache.hadoop.ozone.client.io.BlockOutputStreamEntryPool / BlockDataStreamOutputEntryPool",
+        via ENTRY_POOLS, "1.3–HEAD", "om.md 2.9",
+        "Closing KeyOutputStream, but key args is null" [] =>
+        |_| Some((OmEvent::ClientCloseWithoutKeyArgs {}, Vec::new())),
+    "client_close_without_key_args", "WARN", "org.apache.hadoop.ozone.client.io.BlockDataStreamOutputEntryPool",
+        "1.4–HEAD", "om.md 2.9",
+        "Closing KeyDataStreamOutput, but key args is null" [] =>
+        |_| Some((OmEvent::ClientCloseWithoutKeyArgs {}, Vec::new())),
+    "client_incremental_chunk_list_ignored", "WARN", "org.apache.hadoop.hdds.scm.OzoneClientConfig", "2.0–HEAD", "om.md 2.9",
+        "Ignoring ozone.client.incremental.chunk.list = true because HBase enhancements are disallowed. {}" [Unread] =>
+        |_| Some((OmEvent::ClientIncrementalChunkListIgnored {}, Vec::new())),
+    "client_finalize_block_failed", "WARN", "org.apache.hadoop.fs.ozone.LeaseRecoveryClientDNHandler", "2.0–HEAD", "om.md 2.9",
+        "Failed to finalize block. Continue to recover the file since {} is enabled." [Text] =>
+        |m| Some((OmEvent::ClientFinalizeBlockFailed { setting: m.string(0) }, Vec::new())),
     }
 }
-
-pub const KINDS: &[KindInfo] = &[
-    kind(
-        "om_audit_create",
-        "om-audit",
-        "OMFileCreateRequest(WithFSO) / OMKeyCreateRequest(WithFSO) (op CREATE_FILE / ALLOCATE_KEY)",
-        "INFO/ERROR",
-        "2.0.0+ (JSON params 2.1.0+)",
-        AUDIT_TEMPLATE,
-        "om.md 1.4, 1.5",
-    ),
-    kind(
-        "om_audit_allocate_block",
-        "om-audit",
-        "OMAllocateBlockRequest(WithFSO) (op ALLOCATE_BLOCK, with clientID)",
-        "INFO/ERROR",
-        "2.0.0+ (JSON params 2.1.0+)",
-        AUDIT_TEMPLATE,
-        "om.md 1.4, 1.5, 2.4",
-    ),
-    kind(
-        "om_audit_commit_key",
-        "om-audit",
-        "OMKeyCommitRequest(WithFSO) (op COMMIT_KEY; `user= | ip=` = OpenKeyCleanupService auto-commit)",
-        "INFO/ERROR",
-        "2.0.0+ (JSON params 2.1.0+)",
-        AUDIT_TEMPLATE,
-        "om.md 0.4, 1.4, 1.5",
-    ),
-    kind(
-        "om_audit_recover_lease",
-        "om-audit",
-        "OMRecoverLeaseRequest (op RECOVER_LEASE)",
-        "INFO/ERROR",
-        "2.0.0+ (JSON params 2.1.0+)",
-        AUDIT_TEMPLATE,
-        "om.md 1.4, 1.5, 2.6",
-    ),
-    kind(
-        "om_audit",
-        "om-audit",
-        "OMClientRequest / OmMetadataReader (every other OMAction)",
-        "INFO/ERROR",
-        "1.4–HEAD",
-        AUDIT_TEMPLATE,
-        "om.md 1.2, 1.3",
-    ),
-    kind(
-        "om_sys_startup",
-        "om-sys-audit",
-        "OzoneManager.start (OMSystemAction STARTUP)",
-        "INFO",
-        "2.0.0+",
-        AUDIT_TEMPLATE,
-        "om.md 1.3, 5",
-    ),
-    kind(
-        "om_sys_leader_change",
-        "om-sys-audit",
-        "OzoneManagerStateMachine.notifyLeaderChanged (LEADER_CHANGE)",
-        "INFO",
-        "2.1.0+",
-        AUDIT_TEMPLATE,
-        "om.md 1.4",
-    ),
-    kind(
-        "om_sys_open_key_cleanup",
-        "om-sys-audit",
-        "OMOpenKeysDeleteRequest (OPEN_KEY_CLEANUP)",
-        "INFO/ERROR",
-        "2.1.0+",
-        AUDIT_TEMPLATE,
-        "om.md 1.4",
-    ),
-    kind(
-        "om_sys_audit",
-        "om-sys-audit",
-        "OMSystemAudit (other OMSystemAction)",
-        "INFO/ERROR",
-        "2.0.0+",
-        AUDIT_TEMPLATE,
-        "om.md 1.3",
-    ),
-    kind(
-        "open_key_cleanup_summary",
-        "om",
-        "org.apache.hadoop.ozone.om.service.OpenKeyCleanupService",
-        "INFO",
-        "2.0–HEAD",
-        OPEN_KEY_SUMMARY,
-        "om.md 2.1",
-    ),
-    kind(
-        "open_key_cleanup_scan_failed",
-        "om",
-        "org.apache.hadoop.ozone.om.service.OpenKeyCleanupService",
-        "ERROR",
-        "1.3–HEAD",
-        OPEN_KEY_SCAN_FAILED,
-        "om.md 2.1",
-    ),
-    kind(
-        "open_key_cleanup_submit_failed",
-        "om",
-        "org.apache.hadoop.ozone.om.service.OpenKeyCleanupService",
-        "ERROR",
-        "1.3–HEAD",
-        OPEN_KEY_SUBMIT_FAILED,
-        "om.md 2.1",
-    ),
-    kind(
-        "om_background_service_started",
-        "om",
-        "org.apache.hadoop.hdds.utils.BackgroundService",
-        "INFO",
-        "2.1–HEAD",
-        SERVICE_STARTED,
-        "om.md 2.1",
-    ),
-    kind(
-        "om_background_task_slow",
-        "om",
-        "org.apache.hadoop.hdds.utils.BackgroundService",
-        "WARN",
-        "1.3–HEAD",
-        TASK_SLOW,
-        "om.md 2.1",
-    ),
-    kind(
-        "om_key_commit_failed",
-        "om",
-        "org.apache.hadoop.ozone.om.request.key.OMKeyCommitRequest (also for WithFSO)",
-        "ERROR",
-        "1.4–HEAD",
-        KEY_COMMIT_FAILED,
-        "om.md 2.3",
-    ),
-    kind(
-        "om_allocate_block_failed",
-        "om",
-        "org.apache.hadoop.ozone.om.request.key.OMAllocateBlockRequest (2.0.0–2.1.0 FSO: OMAllocateBlockRequestWithFSO, its own logger)",
-        "ERROR",
-        "1.3–HEAD",
-        ALLOCATE_FAILED,
-        "om.md 2.4",
-    ),
-    kind(
-        "om_key_create_failed",
-        "om",
-        "org.apache.hadoop.ozone.om.request.key.OMKeyCreateRequest",
-        "ERROR",
-        "1.3–HEAD",
-        KEY_CREATE_FAILED,
-        "om.md 2.5",
-    ),
-    kind(
-        "om_file_create_failed",
-        "om",
-        "org.apache.hadoop.ozone.om.request.file.OMFileCreateRequest (`Key{}`) / OMFileCreateRequestWithFSO (`Key:{}`)",
-        "ERROR",
-        "1.3–HEAD",
-        FILE_CREATE_FAILED,
-        "om.md 2.5",
-    ),
-    kind(
-        "om_recover_lease_failed",
-        "om",
-        "org.apache.hadoop.ozone.om.request.file.OMRecoverLeaseRequest",
-        "ERROR",
-        "1.4–HEAD",
-        RECOVER_FAILED,
-        "om.md 2.6",
-    ),
-    kind(
-        "om_key_delete_failed",
-        "om",
-        "org.apache.hadoop.ozone.om.request.key.OMKeyDeleteRequest(WithFSO)",
-        "ERROR",
-        "1.3–HEAD",
-        KEY_DELETE_FAILED,
-        "samples HDDS-16825 SOURCE.md",
-    ),
-    kind(
-        "om_open_keys_delete_failed",
-        "om",
-        "org.apache.hadoop.ozone.om.request.key.OMOpenKeysDeleteRequest",
-        "ERROR",
-        "1.3–HEAD",
-        OPEN_KEYS_DELETE_FAILED,
-        "om.md 2.7",
-    ),
-    kind(
-        "om_open_key_delete_skipped",
-        "om",
-        "org.apache.hadoop.ozone.om.request.key.OMOpenKeysDeleteRequest",
-        "WARN",
-        "1.3–HEAD",
-        OPEN_KEY_DELETE_SKIPPED,
-        "om.md 2.7",
-    ),
-    kind(
-        "om_hsync_client_mismatch",
-        "om",
-        "org.apache.hadoop.ozone.om.request.util.OmKeyHSyncUtil",
-        "WARN",
-        "2.0–HEAD",
-        HSYNC_MISMATCH,
-        "om.md 2.3",
-    ),
-    kind(
-        "om_leader_changed",
-        "om",
-        "org.apache.hadoop.ozone.om.ratis.OzoneManagerStateMachine",
-        "INFO",
-        "2.0–HEAD",
-        LEADER_CHANGED,
-        "om.md 2.8",
-    ),
-    kind(
-        "om_leader_stepped_down",
-        "om",
-        "org.apache.hadoop.ozone.om.ratis.OzoneManagerStateMachine",
-        "INFO",
-        "2.2–HEAD",
-        LEADER_STEP_DOWN,
-        "om.md 2.8",
-    ),
-    kind(
-        "om_state_machine_initialized",
-        "om",
-        "org.apache.hadoop.ozone.om.ratis.OzoneManagerStateMachine (initialize / reinitialize)",
-        "INFO",
-        "2.0–HEAD",
-        SM_INITIALIZE,
-        "om.md 2.8",
-    ),
-    kind(
-        "om_configuration_changed",
-        "om",
-        "org.apache.hadoop.ozone.om.ratis.OzoneManagerStateMachine",
-        "INFO",
-        "2.0–HEAD",
-        CONF_CHANGED,
-        "om.md 2.8",
-    ),
-    kind(
-        "om_snapshot_taken",
-        "om",
-        "org.apache.hadoop.ozone.om.ratis.OzoneManagerStateMachine",
-        "INFO",
-        "2.0–HEAD",
-        SNAPSHOT_TAKEN,
-        "om.md 2.8",
-    ),
-    kind(
-        "om_prepare_rejected",
-        "om",
-        "org.apache.hadoop.ozone.om.ratis.OzoneManagerRatisServer",
-        "INFO",
-        "1.3–HEAD",
-        PREPARE_REJECTED,
-        "om.md 2.8",
-    ),
-    kind(
-        "om_key_commit_request",
-        "om",
-        "org.apache.hadoop.ozone.om.request.key.OMKeyCommitRequest(WithFSO)",
-        "DEBUG",
-        "2.0–HEAD",
-        COMMIT_REQUEST_DEBUG,
-        "om.md 2.3",
-    ),
-    kind(
-        "om_key_commit_result",
-        "om",
-        "org.apache.hadoop.ozone.om.request.key.OMKeyCommitRequest (WithFSO: no isRecovery)",
-        "DEBUG",
-        "2.0–HEAD",
-        COMMIT_RESULT_DEBUG,
-        "om.md 2.3, 3.3",
-    ),
-    kind(
-        "client_block_written",
-        "client",
-        "org.apache.hadoop.ozone.client.io.BlockOutputStreamEntryPool",
-        "DEBUG",
-        "1.3–HEAD",
-        BLOCK_WRITTEN,
-        "om.md 2.9",
-    ),
-    kind(
-        "client_write_exception",
-        "client",
-        "org.apache.hadoop.ozone.client.io.KeyOutputStream",
-        "WARN",
-        "1.3–HEAD",
-        CLIENT_WRITE_EXCEPTION,
-        "om.md 2.9",
-    ),
-    kind(
-        "client_retry_failed",
-        "client",
-        "org.apache.hadoop.ozone.client.io.KeyOutputStream",
-        "ERROR",
-        "1.3–HEAD",
-        CLIENT_RETRY_FAILED,
-        "om.md 2.9",
-    ),
-    kind(
-        "client_flush_failed",
-        "client",
-        "org.apache.hadoop.hdds.scm.storage.BlockOutputStream",
-        "ERROR",
-        "1.3–HEAD",
-        CLIENT_FLUSH_FAILED,
-        "om.md 2.9",
-    ),
-    kind(
-        "client_block_commit_failed",
-        "client",
-        "org.apache.hadoop.hdds.scm.storage.BlockOutputStream",
-        "WARN",
-        "1.3–HEAD",
-        CLIENT_COMMIT_FAILED,
-        "om.md 2.9",
-    ),
-    kind(
-        "client_close_without_key_args",
-        "client",
-        "org.apache.hadoop.ozone.client.io.BlockOutputStreamEntryPool / BlockDataStreamOutputEntryPool",
-        "WARN",
-        "1.3–HEAD",
-        CLIENT_CLOSE_NO_ARGS,
-        "om.md 2.9",
-    ),
-    kind(
-        "client_incremental_chunk_list_ignored",
-        "client",
-        "org.apache.hadoop.hdds.scm.OzoneClientConfig",
-        "WARN",
-        "2.0–HEAD",
-        CLIENT_CHUNK_LIST_IGNORED,
-        "om.md 2.9",
-    ),
-    kind(
-        "client_finalize_block_failed",
-        "client",
-        "org.apache.hadoop.fs.ozone.LeaseRecoveryClientDNHandler",
-        "WARN",
-        "2.0–HEAD",
-        CLIENT_FINALIZE_FAILED,
-        "om.md 2.9",
-    ),
-];
 
 // ---------------------------------------------------------------------------------------------
 // Extraction
@@ -788,7 +639,10 @@ pub fn parse(input: &Input<'_>) -> Option<Typed> {
         Component::OmSysAudit => parse_sys_audit(input.audit?),
         // Audit records of other components belong to their own modules.
         _ if input.audit.is_some() => None,
-        _ => parse_main(input),
+        _ => {
+            let (_, event, entities) = CATALOGUE.classify(input)?;
+            typed(event, entities)
+        }
     }
 }
 
@@ -924,106 +778,12 @@ fn open_keys_listed(listed: &str) -> Vec<Entity> {
             break;
         };
         let inner = &rest[open + 1..open + close];
-        if let Some(parts) = fill("volume={}, bucket={}, key={}", inner) {
+        if let Some(parts) = split("volume={}, bucket={}, key={}", inner) {
             out.push(key_entity(parts[0], parts[1], parts[2]));
         }
         rest = &rest[open + close + 1..];
     }
     out
-}
-
-fn parse_main(input: &Input<'_>) -> Option<Typed> {
-    let msg = input.record.message.as_str();
-    match input.record.logger.as_deref().map(logger_class) {
-        Some("OpenKeyCleanupService") => open_key_cleanup(input, msg),
-        Some("BackgroundService") => background_service(msg),
-        Some(
-            "OMKeyCommitRequest"
-            | "OMKeyCommitRequestWithFSO"
-            | "OMAllocateBlockRequest"
-            | "OMAllocateBlockRequestWithFSO"
-            | "OMKeyCreateRequest"
-            | "OMKeyCreateRequestWithFSO"
-            | "OMFileCreateRequest"
-            | "OMFileCreateRequestWithFSO"
-            | "OMRecoverLeaseRequest"
-            | "OMKeyDeleteRequest"
-            | "OMKeyDeleteRequestWithFSO",
-        ) => request(input, msg),
-        Some("OMOpenKeysDeleteRequest") => open_keys_delete(input, msg),
-        Some("OmKeyHSyncUtil") => hsync_mismatch(msg),
-        Some("OzoneManagerStateMachine" | "OzoneManagerRatisServer") => leadership(msg),
-        Some(
-            "BlockOutputStreamEntryPool"
-            | "BlockDataStreamOutputEntryPool"
-            | "KeyOutputStream"
-            | "KeyDataStreamOutput"
-            | "BlockOutputStream"
-            | "OzoneClientConfig"
-            | "LeaseRecoveryClientDNHandler",
-        ) => client(msg),
-        Some(_) => None,
-        None => open_key_cleanup(input, msg)
-            .or_else(|| request(input, msg))
-            .or_else(|| open_keys_delete(input, msg))
-            .or_else(|| hsync_mismatch(msg))
-            .or_else(|| leadership(msg))
-            .or_else(|| client(msg)),
-    }
-}
-
-fn open_key_cleanup(input: &Input<'_>, msg: &str) -> Option<Typed> {
-    if msg.starts_with("Number of expired open keys") {
-        let v = fill(OPEN_KEY_SUMMARY, msg)?;
-        return typed(
-            OmEvent::OpenKeyCleanupSummary {
-                submitted_for_deletion: num(v[0])?,
-                submitted_for_commit: num(v[1])?,
-                cleanup_limit: num(v[2])?,
-                elapsed_ms: num(v[3])?,
-            },
-            Vec::new(),
-        );
-    }
-    if msg.trim_end() == OPEN_KEY_SCAN_FAILED {
-        let (_, exception) = main_log_exception(input, None);
-        return typed(OmEvent::OpenKeyCleanupScanFailed { exception }, Vec::new());
-    }
-    if msg.starts_with("Open key ") {
-        let v = fill(OPEN_KEY_SUBMIT_FAILED, msg)?;
-        let (_, exception) = main_log_exception(input, None);
-        return typed(
-            OmEvent::OpenKeyCleanupSubmitFailed {
-                command: v[0].to_string(),
-                exception,
-            },
-            Vec::new(),
-        );
-    }
-    None
-}
-
-fn background_service(msg: &str) -> Option<Typed> {
-    if msg.starts_with("Starting service ") {
-        let v = fill(SERVICE_STARTED, msg)?;
-        return typed(
-            OmEvent::ServiceStarted {
-                service: v[0].to_string(),
-                interval: v[1].to_string(),
-                unit: v[2].to_string(),
-            },
-            Vec::new(),
-        );
-    }
-    let v = fill(TASK_SLOW, msg)?;
-    typed(
-        OmEvent::BackgroundTaskSlow {
-            service: v[0].to_string(),
-            took_ns: num(v[1]),
-            timeout_ns: num(v[2]),
-        },
-        Vec::new(),
-    )
 }
 
 fn failure(input: &Input<'_>, v: &[&str], inline: Option<&str>) -> (RequestFailure, Vec<Entity>) {
@@ -1059,64 +819,16 @@ fn failure(input: &Input<'_>, v: &[&str], inline: Option<&str>) -> (RequestFailu
     )
 }
 
-fn request(input: &Input<'_>, msg: &str) -> Option<Typed> {
-    let (template, make): (&str, fn(Box<RequestFailure>) -> OmEvent) =
-        if msg.starts_with("Key committed failed.") {
-            (KEY_COMMIT_FAILED, OmEvent::KeyCommitFailed)
-        } else if msg.starts_with("Allocate Block failed.") {
-            (ALLOCATE_FAILED, OmEvent::AllocateBlockFailed)
-        } else if msg.starts_with("Key creation failed.") {
-            (KEY_CREATE_FAILED, OmEvent::KeyCreateFailed)
-        } else if msg.starts_with("File create failed.") {
-            let template = if msg.contains(", Key:") {
-                FILE_CREATE_FAILED_FSO
-            } else {
-                FILE_CREATE_FAILED
-            };
-            (template, OmEvent::FileCreateFailed)
-        } else if msg.starts_with("Fail for recovering lease.") {
-            (RECOVER_FAILED, OmEvent::RecoverLeaseFailed)
-        } else if msg.starts_with("Key delete failed.") {
-            (KEY_DELETE_FAILED, OmEvent::KeyDeleteFailed)
-        } else if msg.starts_with("isHSync = ") {
-            let v = fill(COMMIT_REQUEST_DEBUG, msg)?;
-            let entities = vec![key_entity(v[2], v[3], v[4])];
-            return typed(
-                OmEvent::KeyCommitRequest {
-                    is_hsync: v[0] == "true",
-                    is_recovery: v[1] == "true",
-                    volume: v[2].to_string(),
-                    bucket: v[3].to_string(),
-                    key: v[4].to_string(),
-                },
-                entities,
-            );
-        } else if msg.starts_with("Key commit ") {
-            return commit_result(input, msg);
-        } else {
-            return None;
-        };
-    let v = fill(template, msg)?;
-    let (failure, entities) = failure(input, &v, v.get(3).copied());
-    typed(make(Box::new(failure)), entities)
+fn request_failure(m: &Matched<'_>, make: fn(Box<RequestFailure>) -> OmEvent) -> Option<Built> {
+    let v = m.values();
+    let (failure, entities) = failure(m.input, v, v.get(3).copied());
+    Some((make(Box::new(failure)), entities))
 }
 
-/// `Key commit {} with isHSync = {}, [isRecovery = {}, ]omKeyInfo = OmKeyInfo{…}`.
-fn commit_result(input: &Input<'_>, msg: &str) -> Option<Typed> {
-    let (outcome, is_hsync, is_recovery, info) = if let Some(v) = fill(COMMIT_RESULT_DEBUG, msg) {
-        (v[0], v[1], Some(v[2] == "true"), v[3])
-    } else {
-        let v = fill(COMMIT_RESULT_DEBUG_FSO, msg)?;
-        (v[0], v[1], None, v[2])
-    };
-    // OmKeyInfo.toString can span lines (ACLs, checksums): read the whole record.
-    let full;
-    let info = if info.contains("keyLocationVersions=") || input.record.continuation.is_empty() {
-        info
-    } else {
-        full = input.record.full_text();
-        full.find("OmKeyInfo{").map_or(info, |at| &full[at..])
-    };
+/// `Key commit {} with isHSync = {}, [isRecovery = {}, ]omKeyInfo = OmKeyInfo{…}` (`toString` may
+/// run over several lines: ACLs, checksums).
+fn commit_result(m: &Matched<'_>, is_recovery: Option<bool>, info_at: usize) -> Option<Built> {
+    let info = m.text(info_at);
     let quoted = |name: &str| -> Option<String> {
         let at = info.find(name)? + name.len();
         let end = info[at..].find('\'')?;
@@ -1125,13 +837,9 @@ fn commit_result(input: &Input<'_>, msg: &str) -> Option<Typed> {
     let volume = quoted("volumeName='")?;
     let bucket = quoted("bucketName='")?;
     let key_name = quoted("keyName='")?;
-    let data_size = info.find("dataSize=").and_then(|at| {
-        let rest = &info[at + "dataSize=".len()..];
-        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-        num(&rest[..digits])
-    });
+    let data_size = number_after(info, "dataSize=");
     let blocks: Vec<Entity> = entity::find_blocks(info)
-        .map(|m| m.value.entity())
+        .map(|b| b.value.entity())
         .collect();
     let mut entities = vec![key_entity(&volume, &bucket, &key_name)];
     for block in &blocks {
@@ -1139,10 +847,10 @@ fn commit_result(input: &Input<'_>, msg: &str) -> Option<Typed> {
             entities.push(block.clone());
         }
     }
-    typed(
+    Some((
         OmEvent::KeyCommitResult {
-            outcome: outcome.to_string(),
-            is_hsync: is_hsync == "true",
+            outcome: m.string(0),
+            is_hsync: m.bool(1)?,
             is_recovery,
             volume,
             bucket,
@@ -1151,204 +859,27 @@ fn commit_result(input: &Input<'_>, msg: &str) -> Option<Typed> {
             blocks: blocks.iter().map(ToString::to_string).collect(),
         },
         entities,
-    )
+    ))
 }
 
-fn open_keys_delete(input: &Input<'_>, msg: &str) -> Option<Typed> {
-    if msg.starts_with("Failure occurred while trying to delete ") {
-        let v = fill(OPEN_KEYS_DELETE_FAILED, msg)?;
-        let (_, exception) = main_log_exception(input, None);
-        return typed(
-            OmEvent::OpenKeysDeleteFailed {
-                count: num(v[0]),
-                exception,
-            },
-            Vec::new(),
-        );
-    }
-    if msg.starts_with("Transaction log index ") {
-        let v = fill(OPEN_KEY_DELETE_SKIPPED, msg)?;
-        return typed(
-            OmEvent::OpenKeyDeleteSkipped {
-                index: num(v[0]),
-                update_id: num(v[1]),
-                key: v[2].to_string(),
-            },
-            Vec::new(),
-        );
-    }
-    None
+/// The OM a Ratis id names: a peer id (`om1`, `getId()`) or a member id (`om1@group-…`).
+fn om_of(id: &str) -> Vec<Entity> {
+    let peer = entity::member_id(id).map_or(id, |(m, _)| m.peer);
+    Entity::om(peer).into_iter().collect()
 }
 
-fn hsync_mismatch(msg: &str) -> Option<Typed> {
-    if !msg.starts_with("Client ID '") {
-        return None;
-    }
-    let v = fill(HSYNC_MISMATCH, msg)?;
-    typed(
-        OmEvent::HsyncClientMismatch {
-            client_id: num(v[0]),
-            previous_client_id: num(v[1]),
-            open_key: v[2].to_string(),
-        },
-        Vec::new(),
-    )
-}
-
-fn member_entities(member: &str) -> Vec<Entity> {
-    entity::member_id(member)
-        .and_then(|(m, _)| Entity::om(m.peer))
-        .into_iter()
-        .collect()
-}
-
-fn leadership(msg: &str) -> Option<Typed> {
-    if msg.trim_end() == LEADER_STEP_DOWN {
-        return typed(OmEvent::OmLeaderSteppedDown {}, Vec::new());
-    }
-    if msg.starts_with("notifyConfigurationChanged from Ratis") {
-        let v = fill(CONF_CHANGED, msg)?;
-        return typed(
-            OmEvent::OmConfigurationChanged {
-                term: num(v[0]),
-                index: num(v[1]),
-                peers: v[2].to_string(),
-            },
-            Vec::new(),
-        );
-    }
-    if msg.starts_with("Rejecting write request on OM ") {
-        let v = fill(PREPARE_REJECTED, msg)?;
-        return typed(
-            OmEvent::OmPrepareRejected {
-                om: v[0].to_string(),
-                reason: v[1].to_string(),
-            },
-            Entity::om(v[0]).into_iter().collect(),
-        );
-    }
-    if msg.contains(": leader changed to ") {
-        let v = fill(LEADER_CHANGED, msg)?;
-        let mut entities = member_entities(v[0]);
-        entities.extend(Entity::om(v[1]));
-        return typed(
-            OmEvent::OmLeaderChanged {
-                member: v[0].to_string(),
-                leader: v[1].to_string(),
-            },
-            entities,
-        );
-    }
-    if msg.contains(": taking snapshot. applied = ") {
-        let v = fill(SNAPSHOT_TAKEN, msg)?;
-        let applied = entity::term_index(v[1]).map(|(t, _)| t);
-        return typed(
-            OmEvent::OmSnapshotTaken {
-                member: v[0].to_string(),
-                applied_term: applied.and_then(|t| t.term),
-                applied_index: applied.and_then(|t| t.index),
-                took_ms: num(v[5]),
-            },
-            member_entities(v[0]),
-        );
-    }
-    let (v, action) = if msg.contains(": reinitialize ") {
-        (fill(SM_REINITIALIZE, msg)?, "reinitialize")
-    } else if msg.contains(": initialize ") {
-        (fill(SM_INITIALIZE, msg)?, "initialize")
-    } else {
-        return None;
-    };
-    let applied = entity::find_term_indexes(v[2]).next().map(|m| m.value);
-    typed(
+fn initialized(m: &Matched<'_>, action: &str) -> Option<Built> {
+    let applied = entity::find_term_indexes(m.text(2)).next().map(|t| t.value);
+    Some((
         OmEvent::OmStateMachineInitialized {
-            member: v[0].to_string(),
+            member: m.string(0),
             action: action.to_string(),
-            what: v[1].to_string(),
+            what: m.string(1),
             term: applied.and_then(|t| t.term),
             index: applied.and_then(|t| t.index),
         },
-        member_entities(v[0]),
-    )
-}
-
-fn client(msg: &str) -> Option<Typed> {
-    if msg.starts_with("block written ") {
-        let v = fill(BLOCK_WRITTEN, msg)?;
-        let (block, _) = entity::block_id(v[0])?;
-        return typed(
-            OmEvent::ClientBlockWritten {
-                container: block.container,
-                local: block.local,
-                bcs_id: num(v[2]).or(block.bcs_id),
-                length: num(v[1])?,
-            },
-            vec![block.entity()],
-        );
-    }
-    if msg.starts_with("Encountered exception ") {
-        let v = fill(CLIENT_WRITE_EXCEPTION, msg)?;
-        let entities = entity::find_pipelines(v[1])
-            .filter_map(|m| Entity::pipeline(m.value))
-            .collect();
-        return typed(
-            OmEvent::ClientWriteException {
-                exception: v[0].to_string(),
-                pipeline: v[1].to_string(),
-                committed_length: num(v[2]),
-                uncommitted_length: num(v[3]),
-                retry: num(v[4]),
-            },
-            entities,
-        );
-    }
-    if msg.starts_with("Retry request failed. ") {
-        let v = fill(CLIENT_RETRY_FAILED, msg)?;
-        return typed(
-            OmEvent::ClientRetryFailed {
-                reason: v[0].to_string(),
-            },
-            Vec::new(),
-        );
-    }
-    if msg.starts_with("Failed to flush. error: ") {
-        let v = fill(CLIENT_FLUSH_FAILED, msg)?;
-        return typed(
-            OmEvent::ClientFlushFailed {
-                error: v[0].to_string(),
-            },
-            Vec::new(),
-        );
-    }
-    if msg.starts_with("Failed to commit BlockId ") {
-        let v = fill(CLIENT_COMMIT_FAILED, msg)?;
-        let entities = entity::find_blocks(v[0])
-            .map(|m| m.value.entity())
-            .collect();
-        return typed(
-            OmEvent::ClientBlockCommitFailed {
-                block: v[0].to_string(),
-                nodes: v[2].to_string(),
-            },
-            entities,
-        );
-    }
-    if msg.trim_end() == CLIENT_CLOSE_NO_ARGS || msg.trim_end() == CLIENT_STREAM_CLOSE_NO_ARGS {
-        return typed(OmEvent::ClientCloseWithoutKeyArgs {}, Vec::new());
-    }
-    if msg.starts_with("Ignoring ozone.client.incremental.chunk.list = true") {
-        return typed(OmEvent::ClientIncrementalChunkListIgnored {}, Vec::new());
-    }
-    if msg.starts_with("Failed to finalize block. ") {
-        let v = fill(CLIENT_FINALIZE_FAILED, msg)?;
-        return typed(
-            OmEvent::ClientFinalizeBlockFailed {
-                setting: v[0].to_string(),
-            },
-            Vec::new(),
-        );
-    }
-    None
+        om_of(m.text(0)),
+    ))
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -3,26 +3,17 @@
 //! (§2.2). Container report handlers, ReplicationManager and deleted blocks live in
 //! `scm_container.rs`; Ratis's own `changes role` lines in `ratis.rs`.
 //!
-//! Dispatch: the logger's simple class name (full name or any `%c{n}` abbreviation) picks the few
-//! templates of that class; each template is matched by its literal fragments (`starts_with`,
-//! then `find` per fragment), so no regex runs per line. Every template is written exactly as the
-//! Ozone source prints it (`{}` = SLF4J placeholder; string concatenations are shown joined with
-//! `{}` where a value goes), and one table ([`KINDS`]) drives both `oztrace explain --kinds` and the
-//! matcher.
-//!
 //! `TrackedNode@<hex>` lines (`Recommissioned node {}`, `Waiting for pipelines …`, `{} has {}
 //! sufficientlyReplicated …`) carry the hash as `tracked_node` and no datanode entity: the hash is
 //! resolved against the datanodes seen anywhere in the trace by the `node-admin` machine
 //! (`oztrace_analyzer::machines::node_admin`), since a record's parse sees no earlier lines.
 
-use super::template::logger_class;
-use super::{Input, KindInfo, Typed};
+use super::template::{Matched, Slot, catalogue};
+use super::{Input, Typed};
 use crate::audit::{AuditBody, Params, parse_audit_body};
 use crate::entity::{self, Entity};
 use crate::source::Component;
 use serde::Serialize;
-use std::collections::HashMap;
-use std::sync::LazyLock;
 
 /// What an admin request or an admin line is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -333,373 +324,322 @@ impl ScmEvent {
     }
 }
 
-/// What one template's builder returns.
+/// What one statement's builder returns.
 type Built = (ScmEvent, Vec<Entity>);
-type Build = fn(&'static str, &[&str]) -> Option<Built>;
 
-struct Pattern {
-    kind: &'static str,
-    /// Simple class name of the logger.
-    class: &'static str,
-    /// Package of the logger, to accept full and `%c{n}` forms.
-    package: &'static str,
-    template: &'static str,
-    build: Build,
-}
-
-/// One table, two views: `KINDS` for the registry, `PATTERNS` for the matcher.
-macro_rules! catalogue {
-    ($( $kind:literal, $package:literal, $class:literal, $level:literal, $section:literal,
-        $releases:literal, $template:literal => $build:expr, )*) => {
-        /// Every SCM kind with its Ozone source (scm_audit first; several rows share a kind when
-        /// one statement has variants).
-        pub const KINDS: &[KindInfo] = &[
-            KindInfo {
-                kind: "scm_audit",
-                log: "scm-audit",
-                class: "org.apache.hadoop.ozone.audit.AuditMessage (logger SCMAudit)",
-                level: "INFO",
-                releases: "1.3–HEAD",
-                template: "user={} | ip={} | op={} {} | ret={}",
-                catalogue: "scm.md 1.2",
-            },
-            $( KindInfo {
-                kind: $kind,
-                log: "scm",
-                class: concat!($package, ".", $class),
-                level: $level,
-                releases: $releases,
-                template: $template,
-                catalogue: $section,
-            }, )*
-        ];
-
-        const PATTERNS: &[Pattern] = &[
-            $( Pattern {
-                kind: $kind,
-                class: $class,
-                package: $package,
-                template: $template,
-                build: $build,
-            }, )*
-        ];
-    };
-}
+const HA_SM: &str = "org.apache.hadoop.hdds.scm.ha.SCMStateMachine";
+const HA_CONTEXT: &str = "org.apache.hadoop.hdds.scm.ha.SCMContext";
+const STARTER: &str = "org.apache.hadoop.hdds.scm.server.StorageContainerManagerStarter";
+const DECOMMISSION: &str = "org.apache.hadoop.hdds.scm.node.NodeDecommissionManager";
+const MONITOR: &str = "org.apache.hadoop.hdds.scm.node.DatanodeAdminMonitorImpl";
+const DEAD: &str = "org.apache.hadoop.hdds.scm.node.DeadNodeHandler";
+const DISPATCHER: &str = "org.apache.hadoop.hdds.scm.server.SCMDatanodeHeartbeatDispatcher";
+const NODE_MANAGER: &str = "org.apache.hadoop.hdds.scm.node.SCMNodeManager";
+const NODE_STATE: &str = "org.apache.hadoop.hdds.scm.node.NodeStateManager";
+const BLOCK_DELETING: &str = "org.apache.hadoop.hdds.scm.block.SCMBlockDeletingService";
 
 catalogue! {
+    event ScmEvent;
+    structured {
+        "scm_audit", "scm-audit", "INFO", "org.apache.hadoop.ozone.audit.AuditMessage (logger SCMAudit)",
+            "1.3–HEAD", "scm.md 1.2", "user={} | ip={} | op={} {} | ret={}";
+    }
+    log "scm" {
     // ---- §2.1 SCMStateMachine (string concatenations, shown with {} for the values)
-    "scm_became_leader", "org.apache.hadoop.hdds.scm.ha", "SCMStateMachine", "INFO", "scm.md 2.1", "1.3–HEAD",
-        "current SCM {} becomes leader of term {}" =>
-        |_, c| Some((ScmEvent::BecameLeader { scm_id: c[0].to_ascii_lowercase(), term: num(c[1])? }, scm(c[0]))),
-    "scm_leader_changed", "org.apache.hadoop.hdds.scm.ha", "SCMStateMachine", "INFO", "scm.md 2.1", "2.2–HEAD",
-        "Leader changed to {}, current SCM {} is still follower." =>
-        |_, c| Some((ScmEvent::LeaderChanged { leader: c[0].to_ascii_lowercase(), scm_id: c[1].to_ascii_lowercase() }, scm(c[1]))),
-    "scm_stepped_down", "org.apache.hadoop.hdds.scm.ha", "SCMStateMachine", "INFO", "scm.md 2.1", "2.2–HEAD",
-        "SCM {} steps down from being leader." =>
-        |_, c| Some((ScmEvent::SteppedDown { scm_id: c[0].to_ascii_lowercase() }, scm(c[0]))),
-    "scm_apply_transaction", "org.apache.hadoop.hdds.scm.ha", "SCMStateMachine", "DEBUG", "scm.md 2.1", "2.0–HEAD",
-        "{}: applyTransaction {}" =>
-        |_, c| {
-            let ti = entity::term_index(c[1]).map(|(t, _)| t);
+    "scm_became_leader", "INFO", HA_SM, "1.3–HEAD", "scm.md 2.1",
+        "current SCM {} becomes leader of term {}" [Name, U64] =>
+        |m| Some((ScmEvent::BecameLeader { scm_id: m.lower(0), term: m.u64(1)? }, scm(m.text(0)))),
+    "scm_leader_changed", "INFO", HA_SM, "2.2–HEAD", "scm.md 2.1",
+        "Leader changed to {}, current SCM {} is still follower." [Name, Name] =>
+        |m| Some((ScmEvent::LeaderChanged { leader: m.lower(0), scm_id: m.lower(1) }, scm(m.text(1)))),
+    "scm_stepped_down", "INFO", HA_SM, "2.2–HEAD", "scm.md 2.1",
+        "SCM {} steps down from being leader." [Name] =>
+        |m| Some((ScmEvent::SteppedDown { scm_id: m.lower(0) }, scm(m.text(0)))),
+    "scm_apply_transaction", "DEBUG", HA_SM, "2.0–HEAD", "scm.md 2.1",
+        "{}: applyTransaction {}" [Member, TermIndex] =>
+        |m| {
+            let ti = entity::term_index(m.text(1)).map(|(t, _)| t);
             Some((ScmEvent::ApplyTransaction {
-                member: c[0].to_string(),
+                member: m.string(0),
                 term: ti.and_then(|t| t.term),
                 index: ti.and_then(|t| t.index),
-            }, member_entities(c[0])))
+            }, member_entities(m.text(0))))
         },
-    "scm_follower_caught_up", "org.apache.hadoop.hdds.scm.ha", "SCMStateMachine", "INFO", "scm.md 2.1", "HEAD (unreleased)",
-        "Follower caught up with leader: lastAppliedIndex={}, leaderCommitOnStart={}" => ha_notice,
-    "scm_install_snapshot_notified", "org.apache.hadoop.hdds.scm.ha", "SCMStateMachine", "INFO", "scm.md 2.1", "1.3–HEAD",
-        "Received install snapshot notification from SCM leader: {} with term index: {}" => ha_notice,
-    "scm_state_machine_reinitializing", "org.apache.hadoop.hdds.scm.ha", "SCMStateMachine", "INFO", "scm.md 2.1", "2.0–HEAD",
-        "{}: SCMStateMachine is reinitializing. newTermIndex = {}" => ha_notice,
-    "scm_append_log_failed", "org.apache.hadoop.hdds.scm.ha", "SCMStateMachine", "ERROR", "scm.md 2.1", "1.3–HEAD",
-        "SCM statemachine appendLog failed, entry: {}" => ha_notice,
+    "scm_follower_caught_up", "INFO", HA_SM, "HEAD (unreleased)", "scm.md 2.1",
+        "Follower caught up with leader: lastAppliedIndex={}, leaderCommitOnStart={}" [Text, Text] => ha_notice,
+    "scm_install_snapshot_notified", "INFO", HA_SM, "1.3–HEAD", "scm.md 2.1",
+        "Received install snapshot notification from SCM leader: {} with term index: {}" [Text, Text] => ha_notice,
+    "scm_state_machine_reinitializing", "INFO", HA_SM, "2.0–HEAD", "scm.md 2.1",
+        "{}: SCMStateMachine is reinitializing. newTermIndex = {}" [Text, Text] => ha_notice,
+    "scm_append_log_failed", "ERROR", HA_SM, "1.3–HEAD", "scm.md 2.1",
+        "SCM statemachine appendLog failed, entry: {}" [Text] => ha_notice,
     // ---- §2.1 SCMContext
-    "scm_role_update", "org.apache.hadoop.hdds.scm.ha", "SCMContext", "INFO", "scm.md 2.1", "1.3–HEAD",
-        "update <isLeader,term> from <{},{}> to <{},{}>" =>
-        |_, c| Some((ScmEvent::RoleUpdate {
-            was_leader: boolean(c[0])?, old_term: num(c[1])?, is_leader: boolean(c[2])?, new_term: num(c[3])?,
+    "scm_role_update", "INFO", HA_CONTEXT, "1.3–HEAD", "scm.md 2.1",
+        "update <isLeader,term> from <{},{}> to <{},{}>" [Bool, I64, Bool, I64] =>
+        |m| Some((ScmEvent::RoleUpdate {
+            was_leader: m.bool(0)?, old_term: m.i64(1)?, is_leader: m.bool(2)?, new_term: m.i64(3)?,
         }, Vec::new())),
-    "scm_leader_ready_update", "org.apache.hadoop.hdds.scm.ha", "SCMContext", "INFO", "scm.md 2.1", "1.3–HEAD",
-        "update <isLeaderReady> from <{}> to <{}>" =>
-        |_, c| Some((ScmEvent::LeaderReadyUpdate { was_ready: boolean(c[0])?, is_ready: boolean(c[1])? }, Vec::new())),
-    "scm_term_not_leader", "org.apache.hadoop.hdds.scm.ha", "SCMContext", "WARN", "scm.md 2.1", "1.3–HEAD",
-        "getTerm is invoked when not leader." => notice,
-    "scm_safe_mode_status", "org.apache.hadoop.hdds.scm.ha", "SCMContext", "INFO", "scm.md 2.1", "1.3–HEAD",
-        "Update SafeModeStatus from {} to {}." => ha_notice,
+    "scm_leader_ready_update", "INFO", HA_CONTEXT, "1.3–HEAD", "scm.md 2.1",
+        "update <isLeaderReady> from <{}> to <{}>" [Bool, Bool] =>
+        |m| Some((ScmEvent::LeaderReadyUpdate { was_ready: m.bool(0)?, is_ready: m.bool(1)? }, Vec::new())),
+    "scm_term_not_leader", "WARN", HA_CONTEXT, "1.3–HEAD", "scm.md 2.1",
+        "getTerm is invoked when not leader." [] => notice,
+    "scm_safe_mode_status", "INFO", HA_CONTEXT, "1.3–HEAD", "scm.md 2.1",
+        "Update SafeModeStatus from {} to {}." [Text, Text] => ha_notice,
     // ---- HddsServerUtil.startupShutdownMessage through the starter's logger (not in scm.md): the
     // banner's `/****`, `STARTUP_MSG: Starting StorageContainerManager`, `host = …` lines follow
     // as continuation lines; read at ozone-2.0.0 (line 700/731) to ozone-2.2.0 (794/825)
-    "scm_started", "org.apache.hadoop.hdds.scm.server", "StorageContainerManagerStarter", "INFO", "not in scm.md: HddsServerUtil.startupShutdownMessage", "2.0–HEAD",
-        "STARTUP_MSG:" => notice,
-    "scm_shutdown", "org.apache.hadoop.hdds.scm.server", "StorageContainerManagerStarter", "INFO", "not in scm.md: HddsServerUtil.startupShutdownMessage", "2.0–HEAD",
-        "SHUTDOWN_MSG:" => notice,
+    "scm_started", "INFO", STARTER, "2.0–HEAD", "not in scm.md: HddsServerUtil.startupShutdownMessage",
+        "STARTUP_MSG:" [] => notice,
+    "scm_shutdown", "INFO", STARTER, "2.0–HEAD", "not in scm.md: HddsServerUtil.startupShutdownMessage",
+        "SHUTDOWN_MSG:" [] => notice,
     // ---- §2.1 SCMHAManagerImpl, service status
-    "scm_startup_role", "org.apache.hadoop.hdds.scm.ha", "SCMHAManagerImpl", "INFO", "scm.md 2.1", "1.3–HEAD",
-        " scm role is {} peers {}" =>
-        |_, c| Some((ScmEvent::StartupRole { role: c[0].trim().to_string(), peers: c[1].to_string() }, Vec::new())),
-    "scm_service_status", "org.apache.hadoop.hdds.scm.ha", "BackgroundSCMService", "INFO", "scm.md 2.1", "1.3–HEAD",
-        "Service {} transitions to {}." => service_status,
-    "scm_service_status", "org.apache.hadoop.hdds.scm.container.replication", "ReplicationManager", "INFO", "scm.md 2.1", "1.3–HEAD",
-        "Service {} transitions to {}." => service_status,
-    "scm_service_status", "org.apache.hadoop.hdds.scm.pipeline", "BackgroundPipelineCreator", "INFO", "scm.md 2.1", "1.3–HEAD",
-        "Service {} transitions to {}." => service_status,
-    "scm_service_status", "org.apache.hadoop.hdds.scm.block", "SCMBlockDeletingService", "INFO", "scm.md 2.1", "1.3–HEAD",
-        "Service {} transitions to {}." => service_status,
-    "scm_service_status", "org.apache.hadoop.hdds.scm.block", "SCMBlockDeletingService", "INFO", "scm.md 2.1", "1.4.1–HEAD",
-        "notifyStatusChanged:{}" =>
-        |_, c| Some((ScmEvent::ServiceStatus { service: "SCMBlockDeletingService".into(), status: c[0].to_string() }, Vec::new())),
+    "scm_startup_role", "INFO", "org.apache.hadoop.hdds.scm.ha.SCMHAManagerImpl", "1.3–HEAD", "scm.md 2.1",
+        " scm role is {} peers {}" [Text, Text] =>
+        |m| Some((ScmEvent::StartupRole { role: m.string(0), peers: m.string(1) }, Vec::new())),
+    // The state is a literal of the source: RUNNING, and PAUSING for BackgroundSCMService.
+    "scm_service_status", "INFO", "org.apache.hadoop.hdds.scm.ha.BackgroundSCMService", "1.3–HEAD", "scm.md 2.1",
+        "Service {} transitions to {}." [Text, Word] => service_status,
+    "scm_service_status", "INFO", "org.apache.hadoop.hdds.scm.container.replication.ReplicationManager", "1.3–HEAD", "scm.md 2.1",
+        "Service {} transitions to {}." [Text, Word] => service_status,
+    "scm_service_status", "INFO", "org.apache.hadoop.hdds.scm.pipeline.BackgroundPipelineCreator", "1.3–HEAD", "scm.md 2.1",
+        "Service {} transitions to {}." [Text, Word] => service_status,
+    "scm_service_status", "INFO", BLOCK_DELETING, "1.4.1–HEAD", "scm.md 2.1",
+        "notifyStatusChanged:{}" [Text] =>
+        |m| Some((ScmEvent::ServiceStatus { service: "SCMBlockDeletingService".into(), status: m.string(0) }, Vec::new())),
 
     // ---- §2.2 NodeDecommissionManager
-    "admin_requested", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "INFO", "scm.md 2.2", "2.0–HEAD",
-        "Force flag = {}. Checking if decommission is possible for dns: {}" =>
-        |_, c| requested(AdminAction::Decommission, c),
-    "admin_requested", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "INFO", "scm.md 2.2", "2.0–HEAD",
-        "Force flag = {}. Skip checking if decommission is possible for dns: {}" =>
-        |_, c| requested(AdminAction::Decommission, c),
-    "admin_requested", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "INFO", "scm.md 2.2", "2.0–HEAD",
-        "Force flag = {}. Checking if maintenance is possible for dns: {}" =>
-        |_, c| requested(AdminAction::Maintenance, c),
-    "admin_requested", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "INFO", "scm.md 2.2", "2.0–HEAD",
-        "Force flag = {}. Skip checking if maintenance is possible for dns: {}" =>
-        |_, c| requested(AdminAction::Maintenance, c),
-    "admin_insufficient_nodes", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "ERROR", "scm.md 2.2", "2.0–HEAD",
-        "Cannot decommission nodes as sufficient node are not available." => notice,
-    "admin_insufficient_nodes", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "ERROR", "scm.md 2.2", "2.0–HEAD",
-        "Cannot put nodes to maintenance as sufficient node are not available." => notice,
-    "admin_insufficient_nodes_detail", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "INFO", "scm.md 2.2", "2.0–HEAD",
-        "Insufficient nodes. Tried to decommission {} nodes out of {} IN-SERVICE HEALTHY and {} not IN-SERVICE or not HEALTHY nodes. Cannot decommission as a minimum of {} IN-SERVICE HEALTHY nodes are required to maintain replication after decommission. Failing due to datanode : {}, container : {}" =>
-        |k, c| {
-            let mut entities = datanodes_in(c[4]);
-            entities.extend(entity::container_id(c[5].trim()).map(Entity::Container));
-            Some((notice_of(k, c), entities))
-        },
-    "admin_host_rejected", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "WARN", "scm.md 2.2", "2.0–HEAD",
-        "Cannot decommission {} because it is not IN-SERVICE" => host,
-    "admin_host_rejected", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "WARN", "scm.md 2.2", "2.0–HEAD",
-        "Cannot decommission {} because it is not found in SCM" => host,
-    "decommission_started", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "INFO", "scm.md 2.2", "1.3–HEAD",
-        "Starting Decommission for node {}" =>
-        |_, c| started(AdminAction::Decommission, c[0]),
-    "admin_start_noop", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "INFO", "scm.md 2.2", "1.3–HEAD",
-        "Start Decommission called on node {} in state {}. Nothing to do." =>
-        |k, c| not_started(k, AdminAction::Decommission, c),
-    "admin_start_refused", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "ERROR", "scm.md 2.2", "1.3–HEAD",
-        "Cannot decommission node {} in state {}" =>
-        |k, c| not_started(k, AdminAction::Decommission, c),
-    "recommission_queued", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "INFO", "scm.md 2.2, 4.4(a)", "1.3–HEAD",
-        "Queued node {} for recommission" => node,
-    "admin_start_noop", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "INFO", "scm.md 2.2", "1.3–HEAD",
-        "Recommission called on node {} with state {}. Nothing to do." =>
-        |k, c| not_started(k, AdminAction::Recommission, c),
-    "recommission_host_not_found", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "WARN", "scm.md 2.2", "1.3–HEAD",
-        "Host {} was not found in SCM. Ignoring the request to recommission it." => host,
-    "maintenance_started", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "INFO", "scm.md 2.2", "1.3–HEAD",
-        "Starting Maintenance for node {}" =>
-        |_, c| started(AdminAction::Maintenance, c[0]),
-    "admin_start_noop", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "INFO", "scm.md 2.2", "1.3–HEAD",
-        "Starting Maintenance called on node {} with state {}. Nothing to do." =>
-        |k, c| not_started(k, AdminAction::Maintenance, c),
-    "admin_start_refused", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "ERROR", "scm.md 2.2", "1.3–HEAD",
-        "Cannot start maintenance on node {} in state {}" =>
-        |k, c| not_started(k, AdminAction::Maintenance, c),
-    "continue_admin_ignored", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "INFO", "scm.md 2.2", "1.3–HEAD",
-        "follower SCM ignored continue admin for datanode {}" => node,
-    "continue_admin", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "INFO", "scm.md 2.2, 4.2 step 7", "1.3–HEAD",
-        "Continue admin for datanode {}" => node,
-    "admin_node_not_found", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "WARN", "scm.md 2.2", "1.3–HEAD",
-        "NodeNotFound when adding the node to the decommissionManager" => notice,
-    "admin_host_unresolved", "org.apache.hadoop.hdds.scm.node", "NodeDecommissionManager", "WARN", "scm.md 2.2", "1.3–HEAD",
-        "Unable to resolve host {} " => host,
+    "admin_requested", "INFO", DECOMMISSION, "2.0–HEAD", "scm.md 2.2",
+        "Force flag = {}. Checking if decommission is possible for dns: {}" [Bool, Datanodes] =>
+        |m| requested(AdminAction::Decommission, m),
+    "admin_requested", "INFO", DECOMMISSION, "2.0–HEAD", "scm.md 2.2",
+        "Force flag = {}. Skip checking if decommission is possible for dns: {}" [Bool, Datanodes] =>
+        |m| requested(AdminAction::Decommission, m),
+    "admin_requested", "INFO", DECOMMISSION, "2.0–HEAD", "scm.md 2.2",
+        "Force flag = {}. Checking if maintenance is possible for dns: {}" [Bool, Datanodes] =>
+        |m| requested(AdminAction::Maintenance, m),
+    "admin_requested", "INFO", DECOMMISSION, "2.0–HEAD", "scm.md 2.2",
+        "Force flag = {}. Skip checking if maintenance is possible for dns: {}" [Bool, Datanodes] =>
+        |m| requested(AdminAction::Maintenance, m),
+    "admin_insufficient_nodes", "ERROR", DECOMMISSION, "2.0–HEAD", "scm.md 2.2",
+        "Cannot decommission nodes as sufficient node are not available." [] => notice,
+    "admin_insufficient_nodes", "ERROR", DECOMMISSION, "2.0–HEAD", "scm.md 2.2",
+        "Cannot put nodes to maintenance as sufficient node are not available." [] => notice,
+    "admin_insufficient_nodes_detail", "INFO", DECOMMISSION, "2.0–HEAD", "scm.md 2.2",
+        "Insufficient nodes. Tried to decommission {} nodes out of {} IN-SERVICE HEALTHY and {} not IN-SERVICE or not HEALTHY nodes. Cannot decommission as a minimum of {} IN-SERVICE HEALTHY nodes are required to maintain replication after decommission. Failing due to datanode : {}, container : {}"
+        [U64, U64, U64, U64, Datanode, Container] => insufficient_nodes,
+    "admin_insufficient_nodes_detail", "INFO", DECOMMISSION, "2.0–HEAD", "scm.md 2.2",
+        "Insufficient nodes. Tried to start maintenance for {} nodes out of {} IN-SERVICE HEALTHY and {} not IN-SERVICE or not HEALTHY nodes. Cannot enter maintenance mode as a minimum of {} IN-SERVICE HEALTHY nodes are required to maintain replication after maintenance. Failing due to datanode : {}, container : {}"
+        [U64, U64, U64, U64, Datanode, Container] => insufficient_nodes,
+    "admin_host_rejected", "WARN", DECOMMISSION, "2.0–HEAD", "scm.md 2.2",
+        "Cannot decommission {} because it is not IN-SERVICE" [Name] => host,
+    "admin_host_rejected", "WARN", DECOMMISSION, "2.0–HEAD", "scm.md 2.2",
+        "Cannot decommission {} because it is not found in SCM" [Name] => host,
+    "decommission_started", "INFO", DECOMMISSION, "1.3–HEAD", "scm.md 2.2",
+        "Starting Decommission for node {}" [Datanode] =>
+        |m| started(AdminAction::Decommission, m),
+    "admin_start_noop", "INFO", DECOMMISSION, "1.3–HEAD", "scm.md 2.2",
+        "Start Decommission called on node {} in state {}. Nothing to do." [Datanode, Word] =>
+        |m| not_started(AdminAction::Decommission, m),
+    "admin_start_refused", "ERROR", DECOMMISSION, "1.3–HEAD", "scm.md 2.2",
+        "Cannot decommission node {} in state {}" [Datanode, Word] =>
+        |m| not_started(AdminAction::Decommission, m),
+    "recommission_queued", "INFO", DECOMMISSION, "1.3–HEAD", "scm.md 2.2, 4.4(a)",
+        "Queued node {} for recommission" [Datanode] => node,
+    "admin_start_noop", "INFO", DECOMMISSION, "1.3–HEAD", "scm.md 2.2",
+        "Recommission called on node {} with state {}. Nothing to do." [Datanode, Word] =>
+        |m| not_started(AdminAction::Recommission, m),
+    "recommission_host_not_found", "WARN", DECOMMISSION, "1.3–HEAD", "scm.md 2.2",
+        "Host {} was not found in SCM. Ignoring the request to recommission it." [Name] => host,
+    "maintenance_started", "INFO", DECOMMISSION, "1.3–HEAD", "scm.md 2.2",
+        "Starting Maintenance for node {}" [Datanode] =>
+        |m| started(AdminAction::Maintenance, m),
+    "admin_start_noop", "INFO", DECOMMISSION, "1.3–HEAD", "scm.md 2.2",
+        "Starting Maintenance called on node {} with state {}. Nothing to do." [Datanode, Word] =>
+        |m| not_started(AdminAction::Maintenance, m),
+    "admin_start_refused", "ERROR", DECOMMISSION, "1.3–HEAD", "scm.md 2.2",
+        "Cannot start maintenance on node {} in state {}" [Datanode, Word] =>
+        |m| not_started(AdminAction::Maintenance, m),
+    "continue_admin_ignored", "INFO", DECOMMISSION, "1.3–HEAD", "scm.md 2.2",
+        "follower SCM ignored continue admin for datanode {}" [Datanode] => node,
+    "continue_admin", "INFO", DECOMMISSION, "1.3–HEAD", "scm.md 2.2, 4.2 step 7",
+        "Continue admin for datanode {}" [Datanode] => node,
+    "admin_node_not_found", "WARN", DECOMMISSION, "1.3–HEAD", "scm.md 2.2",
+        "NodeNotFound when adding the node to the decommissionManager" [] => notice,
+    "admin_host_unresolved", "WARN", DECOMMISSION, "1.3–HEAD", "scm.md 2.2",
+        "Unable to resolve host {} " [Name] => host,
 
     // ---- §2.2 DatanodeAdminMonitorImpl
-    "admin_tracked_count", "org.apache.hadoop.hdds.scm.node", "DatanodeAdminMonitorImpl", "INFO", "scm.md 2.2, 4.2 step 3", "1.3–HEAD",
-        "There are {} nodes tracked for decommission and maintenance.  {} pending nodes." =>
-        |_, c| Some((ScmEvent::TrackedCount { tracked: num(c[0])?, pending: num(c[1])? }, Vec::new())),
-    "admin_recommissioned", "org.apache.hadoop.hdds.scm.node", "DatanodeAdminMonitorImpl", "INFO", "scm.md 2.2, 3", "1.3–HEAD",
-        "Recommissioned node {}" => tracked_node,
-    "admin_cancel_failed", "org.apache.hadoop.hdds.scm.node", "DatanodeAdminMonitorImpl", "WARN", "scm.md 2.2", "1.3–HEAD",
-        "Failed processing the cancel admin request for {}" => tracked_node,
-    "admin_aborted", "org.apache.hadoop.hdds.scm.node", "DatanodeAdminMonitorImpl", "WARN", "scm.md 2.2, 4.2 step 5", "1.3–HEAD",
-        "Datanode {} has an operational state of {} when it should be undergoing decommission or maintenance. Aborting admin for this node." =>
-        |_, c| {
-            let (uuid, entities) = datanode(c[0])?;
-            Some((ScmEvent::AdminAborted { datanode: uuid, op_state: word(c[1])? }, entities))
+    "admin_tracked_count", "INFO", MONITOR, "1.3–HEAD", "scm.md 2.2, 4.2 step 3",
+        "There are {} nodes tracked for decommission and maintenance.  {} pending nodes." [U64, U64] =>
+        |m| Some((ScmEvent::TrackedCount { tracked: m.u64(0)?, pending: m.u64(1)? }, Vec::new())),
+    "admin_recommissioned", "INFO", MONITOR, "1.3–HEAD", "scm.md 2.2, 3",
+        "Recommissioned node {}" [TrackedNode] => tracked_node,
+    "admin_cancel_failed", "WARN", MONITOR, "1.3–HEAD", "scm.md 2.2",
+        "Failed processing the cancel admin request for {}" [TrackedNode] => tracked_node,
+    "admin_aborted", "WARN", MONITOR, "1.3–HEAD", "scm.md 2.2, 4.2 step 5",
+        "Datanode {} has an operational state of {} when it should be undergoing decommission or maintenance. Aborting admin for this node." [Datanode, Word] =>
+        |m| {
+            let (uuid, entities) = datanode(m, 0)?;
+            Some((ScmEvent::AdminAborted { datanode: uuid, op_state: m.word(1)? }, entities))
         },
-    "admin_aborted_dead", "org.apache.hadoop.hdds.scm.node", "DatanodeAdminMonitorImpl", "ERROR", "scm.md 2.2, 4.4(c)", "1.3–HEAD",
-        "Datanode {} is dead but is not IN_MAINTENANCE. Aborting the admin workflow for this node" => node,
-    "admin_dead_cannot_continue", "org.apache.hadoop.hdds.scm.node", "DatanodeAdminMonitorImpl", "WARN", "scm.md 2.2", "1.3–HEAD",
-        "Datanode {} is dead and the admin workflow cannot continue. The node will be put back to IN_SERVICE and handled as a dead node" => node,
-    "admin_unexpected_error", "org.apache.hadoop.hdds.scm.node", "DatanodeAdminMonitorImpl", "ERROR", "scm.md 2.2", "1.3–HEAD",
-        "An unexpected error occurred processing datanode {}. Aborting the admin workflow" => node,
-    "admin_abort_write_failed", "org.apache.hadoop.hdds.scm.node", "DatanodeAdminMonitorImpl", "ERROR", "scm.md 2.2", "1.3–HEAD",
-        "Unable to set the node OperationalState for {} while aborting the datanode admin workflow" => node,
-    "admin_waiting_for_pipelines", "org.apache.hadoop.hdds.scm.node", "DatanodeAdminMonitorImpl", "INFO", "scm.md 2.2", "1.3–HEAD",
-        "Waiting for pipelines to close for {}. There are {} pipelines" =>
-        |_, c| {
-            let (tracked_node, entities) = tracked(c[0])?;
-            Some((ScmEvent::WaitingForPipelines { tracked_node, pipelines: num(c[1])? }, entities))
+    "admin_aborted_dead", "ERROR", MONITOR, "1.3–HEAD", "scm.md 2.2, 4.4(c)",
+        "Datanode {} is dead but is not IN_MAINTENANCE. Aborting the admin workflow for this node" [Datanode] => node,
+    "admin_dead_cannot_continue", "WARN", MONITOR, "1.3–HEAD", "scm.md 2.2",
+        "Datanode {} is dead and the admin workflow cannot continue. The node will be put back to IN_SERVICE and handled as a dead node" [Datanode] => node,
+    "admin_unexpected_error", "ERROR", MONITOR, "1.3–HEAD", "scm.md 2.2",
+        "An unexpected error occurred processing datanode {}. Aborting the admin workflow" [Datanode] => node,
+    "admin_abort_write_failed", "ERROR", MONITOR, "1.3–HEAD", "scm.md 2.2",
+        "Unable to set the node OperationalState for {} while aborting the datanode admin workflow" [Datanode] => node,
+    "admin_waiting_for_pipelines", "INFO", MONITOR, "1.3–HEAD", "scm.md 2.2",
+        "Waiting for pipelines to close for {}. There are {} pipelines" [TrackedNode, U64] =>
+        |m| {
+            let (tracked_node, entities) = tracked(m.text(0))?;
+            Some((ScmEvent::WaitingForPipelines { tracked_node, pipelines: m.u64(1)? }, entities))
         },
-    "admin_unclosed_container", "org.apache.hadoop.hdds.scm.node", "DatanodeAdminMonitorImpl", "INFO", "scm.md 2.2", "1.4–HEAD",
-        "Unclosed Container {} {}; {}" => admin_container,
-    "admin_under_replicated_container", "org.apache.hadoop.hdds.scm.node", "DatanodeAdminMonitorImpl", "INFO", "scm.md 2.2", "1.3–HEAD",
-        "Under Replicated Container {} {}; {}" => admin_container,
-    "admin_container_not_found", "org.apache.hadoop.hdds.scm.node", "DatanodeAdminMonitorImpl", "WARN", "scm.md 2.2", "1.3–HEAD",
-        "ContainerID {} present in node list for {} but not found in containerManager" =>
-        |k, c| {
-            let mut entities = datanodes_in(c[1]);
-            entities.extend(entity::container_id(c[0]).map(Entity::Container));
-            Some((notice_of(k, c), entities))
+    "admin_unclosed_container", "INFO", MONITOR, "1.4–HEAD", "scm.md 2.2",
+        "Unclosed Container {} {}; {}" [Container, Text, Datanodes] => admin_container,
+    "admin_under_replicated_container", "INFO", MONITOR, "1.3–HEAD", "scm.md 2.2",
+        "Under Replicated Container {} {}; {}" [Container, Text, Datanodes] => admin_container,
+    "admin_container_not_found", "WARN", MONITOR, "1.3–HEAD", "scm.md 2.2",
+        "ContainerID {} present in node list for {} but not found in containerManager" [Container, Datanode] =>
+        |m| {
+            let mut entities = datanodes_in(m.text(1));
+            entities.extend(m.container(0).map(Entity::Container));
+            Some((notice_of(m), entities))
         },
-    "admin_replication_status", "org.apache.hadoop.hdds.scm.node", "DatanodeAdminMonitorImpl", "INFO", "scm.md 2.2, 4.4(b)", "1.4–HEAD",
-        "{} has {} sufficientlyReplicated, {} deleting, {} underReplicated and {} unclosed containers" =>
-        |_, c| {
-            let (tracked_node, entities) = tracked(c[0])?;
+    "admin_replication_status", "INFO", MONITOR, "1.4–HEAD", "scm.md 2.2, 4.4(b)",
+        "{} has {} sufficientlyReplicated, {} deleting, {} underReplicated and {} unclosed containers"
+        [TrackedNode, U64, U64, U64, U64] =>
+        |m| {
+            let (tracked_node, entities) = tracked(m.text(0))?;
             Some((ScmEvent::ReplicationStatus {
                 tracked_node,
-                sufficiently_replicated: num(c[1])?,
-                deleting: num(c[2])?,
-                under_replicated: num(c[3])?,
-                unclosed: num(c[4])?,
+                sufficiently_replicated: m.u64(1)?,
+                deleting: m.u64(2)?,
+                under_replicated: m.u64(3)?,
+                unclosed: m.u64(4)?,
             }, entities))
         },
-    "admin_completed", "org.apache.hadoop.hdds.scm.node", "DatanodeAdminMonitorImpl", "INFO", "scm.md 2.2, 4.4(b)", "1.3–HEAD",
-        "Datanode {} has completed the admin workflow. The operational state has been set to {}" =>
-        |_, c| {
-            let (uuid, entities) = datanode(c[0])?;
-            Some((ScmEvent::AdminCompleted { datanode: uuid, op_state: word(c[1])? }, entities))
+    "admin_completed", "INFO", MONITOR, "1.3–HEAD", "scm.md 2.2, 4.4(b)",
+        "Datanode {} has completed the admin workflow. The operational state has been set to {}" [Datanode, Word] =>
+        |m| {
+            let (uuid, entities) = datanode(m, 0)?;
+            Some((ScmEvent::AdminCompleted { datanode: uuid, op_state: m.word(1)? }, entities))
         },
-    "admin_entered_maintenance", "org.apache.hadoop.hdds.scm.node", "DatanodeAdminMonitorImpl", "INFO", "scm.md 2.2", "1.3–HEAD",
-        "Datanode {} has entered maintenance" => node,
-    "admin_maintenance_ended", "org.apache.hadoop.hdds.scm.node", "DatanodeAdminMonitorImpl", "INFO", "scm.md 2.2", "1.3–HEAD",
-        "Datanode {} has ended maintenance automatically" => node,
-    "admin_monitor_error", "org.apache.hadoop.hdds.scm.node", "DatanodeAdminMonitorImpl", "ERROR", "scm.md 2.2", "1.3–HEAD",
-        "Caught an error in the DatanodeAdminMonitor" => notice,
+    "admin_entered_maintenance", "INFO", MONITOR, "1.3–HEAD", "scm.md 2.2",
+        "Datanode {} has entered maintenance" [Datanode] => node,
+    "admin_maintenance_ended", "INFO", MONITOR, "1.3–HEAD", "scm.md 2.2",
+        "Datanode {} has ended maintenance automatically" [Datanode] => node,
+    "admin_monitor_error", "ERROR", MONITOR, "1.3–HEAD", "scm.md 2.2",
+        "Caught an error in the DatanodeAdminMonitor" [] => notice,
 
     // ---- §2.2 event handlers
-    "node_healthy", "org.apache.hadoop.hdds.scm.node", "ReadOnlyHealthyToHealthyNodeHandler", "INFO", "scm.md 2.2", "1.3–HEAD",
-        "Datanode {} moved to HEALTHY state." => node,
-    "admin_start_on_node", "org.apache.hadoop.hdds.scm.node", "StartDatanodeAdminHandler", "INFO", "scm.md 2.2", "1.3–HEAD",
-        "Admin start on datanode {}. Finalizing its pipelines {}" => node_pipelines,
-    "pipeline_finalize_failed", "org.apache.hadoop.hdds.scm.node", "StartDatanodeAdminHandler", "INFO", "scm.md 2.2", "1.3–HEAD",
-        "Could not finalize pipeline={} for dn={}" =>
-        |_, c| finalize_failed("StartDatanodeAdminHandler", c),
-    "node_stale", "org.apache.hadoop.hdds.scm.node", "StaleNodeHandler", "INFO", "scm.md 2.2", "1.3–HEAD",
-        "Datanode {} moved to stale state. Finalizing its pipelines {}" => node_pipelines,
-    "pipeline_finalize_failed", "org.apache.hadoop.hdds.scm.node", "StaleNodeHandler", "INFO", "scm.md 2.2", "1.3–HEAD",
-        "Could not finalize pipeline={} for dn={}" =>
-        |_, c| finalize_failed("StaleNodeHandler", c),
-    "node_dead", "org.apache.hadoop.hdds.scm.node", "DeadNodeHandler", "INFO", "scm.md 2.2, 5.2", "1.3–HEAD",
-        "A dead datanode is detected. {}" => node,
-    "dead_node_skipped", "org.apache.hadoop.hdds.scm.node", "DeadNodeHandler", "INFO", "scm.md 2.2", "2.2–HEAD",
-        "Skip event for dead node {} since the current state is {}" => node_state,
-    "command_queue_cleared", "org.apache.hadoop.hdds.scm.node", "DeadNodeHandler", "INFO", "scm.md 2.2", "1.4–HEAD",
-        "Clearing command queue of size {} for DN {}" => queue_cleared,
-    "dead_node_topology_kept", "org.apache.hadoop.hdds.scm.node", "DeadNodeHandler", "INFO", "scm.md 2.2", "2.2–HEAD",
-        "Skipping topology removal for dead node {} whose current state is {}" => node_state,
-    "dead_node_cleanup_failed", "org.apache.hadoop.hdds.scm.node", "DeadNodeHandler", "WARN", "scm.md 2.2", "1.3–HEAD",
-        "Exception while finalizing pipeline {}" => notice_with_entities,
-    "dead_node_cleanup_failed", "org.apache.hadoop.hdds.scm.node", "DeadNodeHandler", "WARN", "scm.md 2.2", "1.3–HEAD",
-        "Exception while removing container replica #{} of container {}." => notice_with_entities,
-    "dead_node_cleanup_failed", "org.apache.hadoop.hdds.scm.node", "DeadNodeHandler", "WARN", "scm.md 2.2", "1.3–HEAD",
-        "Container {} is not managed by ContainerManager." => notice_with_entities,
-    "dead_node_unregistered", "org.apache.hadoop.hdds.scm.node", "DeadNodeHandler", "ERROR", "scm.md 2.2", "1.3–HEAD",
-        "DeadNode event for a unregistered node: {}!" => node,
-    "node_healthy_readonly", "org.apache.hadoop.hdds.scm.node", "HealthyReadOnlyNodeHandler", "INFO", "scm.md 2.2, 5.2", "1.3–HEAD",
-        "Datanode {} moved to HEALTHY READONLY state." => node,
-    "readonly_pipeline_close_sent", "org.apache.hadoop.hdds.scm.node", "HealthyReadOnlyNodeHandler", "INFO", "scm.md 2.2", "1.3–HEAD",
-        "Sending close command for pipeline {} in state {} which uses {} datanode {}. This will send close commands for its containers." =>
-        notice_with_entities,
-    "stale_pipelines_closing", "org.apache.hadoop.hdds.scm.node", "NodeAddressUpdateHandler", "INFO", "scm.md 2.2", "1.3–HEAD",
-        "Closing stale pipelines for datanode: {}" => node,
-    "reregister_requested", "org.apache.hadoop.hdds.scm.server", "SCMDatanodeHeartbeatDispatcher", "INFO", "scm.md 2.2", "1.3–HEAD",
-        "SCM received heartbeat from an unregistered datanode {}. Asking datanode to re-register." => node,
-    "heartbeat_dispatched", "org.apache.hadoop.hdds.scm.server", "SCMDatanodeHeartbeatDispatcher", "DEBUG", "scm.md 2.2, 4.2", "2.1–HEAD",
-        "Heartbeat dispatched for datanode {} with commands {}" =>
-        |_, c| {
-            let (uuid, entities) = datanode(c[0])?;
-            Some((ScmEvent::HeartbeatDispatched { datanode: uuid, commands: dispatched_commands(c[1]) }, entities))
+    "node_healthy", "INFO", "org.apache.hadoop.hdds.scm.node.ReadOnlyHealthyToHealthyNodeHandler", "1.3–HEAD", "scm.md 2.2",
+        "Datanode {} moved to HEALTHY state." [Datanode] => node,
+    "admin_start_on_node", "INFO", "org.apache.hadoop.hdds.scm.node.StartDatanodeAdminHandler", "1.3–HEAD", "scm.md 2.2",
+        "Admin start on datanode {}. Finalizing its pipelines {}" [Datanode, Pipelines] => node_pipelines,
+    "pipeline_finalize_failed", "INFO", "org.apache.hadoop.hdds.scm.node.StartDatanodeAdminHandler", "1.3–HEAD", "scm.md 2.2",
+        "Could not finalize pipeline={} for dn={}" [Pipeline, Datanode] =>
+        |m| finalize_failed("StartDatanodeAdminHandler", m),
+    "node_stale", "INFO", "org.apache.hadoop.hdds.scm.node.StaleNodeHandler", "1.3–HEAD", "scm.md 2.2",
+        "Datanode {} moved to stale state. Finalizing its pipelines {}" [Datanode, Pipelines] => node_pipelines,
+    "pipeline_finalize_failed", "INFO", "org.apache.hadoop.hdds.scm.node.StaleNodeHandler", "1.3–HEAD", "scm.md 2.2",
+        "Could not finalize pipeline={} for dn={}" [Pipeline, Datanode] =>
+        |m| finalize_failed("StaleNodeHandler", m),
+    "node_dead", "INFO", DEAD, "1.3–HEAD", "scm.md 2.2, 5.2",
+        "A dead datanode is detected. {}" [Datanode] => node,
+    "dead_node_skipped", "INFO", DEAD, "2.2–HEAD", "scm.md 2.2",
+        "Skip event for dead node {} since the current state is {}" [Datanode, Text] => node_state,
+    "command_queue_cleared", "INFO", DEAD, "1.4–HEAD", "scm.md 2.2",
+        "Clearing command queue of size {} for DN {}" [U64, Datanode] => queue_cleared,
+    "dead_node_topology_kept", "INFO", DEAD, "2.2–HEAD", "scm.md 2.2",
+        "Skipping topology removal for dead node {} whose current state is {}" [Datanode, Text] => node_state,
+    "dead_node_cleanup_failed", "WARN", DEAD, "1.3–HEAD", "scm.md 2.2",
+        "Exception while finalizing pipeline {}" [Pipeline] => notice_with_entities,
+    "dead_node_cleanup_failed", "WARN", DEAD, "1.3–HEAD", "scm.md 2.2",
+        "Exception while removing container replica #{} of container {}." [Text, Text] => notice_with_entities,
+    "dead_node_cleanup_failed", "WARN", DEAD, "1.3–HEAD", "scm.md 2.2",
+        "Container {} is not managed by ContainerManager." [Container] => notice_with_entities,
+    "dead_node_unregistered", "ERROR", DEAD, "1.3–HEAD", "scm.md 2.2",
+        "DeadNode event for a unregistered node: {}!" [Datanode] => node,
+    "node_healthy_readonly", "INFO", "org.apache.hadoop.hdds.scm.node.HealthyReadOnlyNodeHandler", "1.3–HEAD", "scm.md 2.2, 5.2",
+        "Datanode {} moved to HEALTHY READONLY state." [Datanode] => node,
+    "readonly_pipeline_close_sent", "INFO", "org.apache.hadoop.hdds.scm.node.HealthyReadOnlyNodeHandler", "1.3–HEAD", "scm.md 2.2",
+        "Sending close command for pipeline {} in state {} which uses {} datanode {}. This will send close commands for its containers."
+        [Pipeline, Word, Word, Datanode] => notice_with_entities,
+    "stale_pipelines_closing", "INFO", "org.apache.hadoop.hdds.scm.node.NodeAddressUpdateHandler", "1.3–HEAD", "scm.md 2.2",
+        "Closing stale pipelines for datanode: {}" [Datanode] => node,
+    "reregister_requested", "INFO", DISPATCHER, "1.3–HEAD", "scm.md 2.2",
+        "SCM received heartbeat from an unregistered datanode {}. Asking datanode to re-register." [Datanode] => node,
+    "heartbeat_dispatched", "DEBUG", DISPATCHER, "2.1–HEAD", "scm.md 2.2, 4.2",
+        "Heartbeat dispatched for datanode {} with commands {}" [Datanode, Commands] =>
+        |m| {
+            let (uuid, entities) = datanode(m, 0)?;
+            Some((ScmEvent::HeartbeatDispatched { datanode: uuid, commands: dispatched_commands(m.text(1)) }, entities))
         },
 
     // ---- §2.2 SCMNodeManager
-    "op_state_command_scheduled", "org.apache.hadoop.hdds.scm.node", "SCMNodeManager", "INFO", "scm.md 2.2, 4.2 step 8", "1.4–HEAD",
-        "Scheduling a command to update the operationalState persisted on {} as the reported value ({}, {}) does not match the value stored in SCM ({}, {})" =>
-        op_state_mismatch,
-    "op_state_command_skipped", "org.apache.hadoop.hdds.scm.node", "SCMNodeManager", "WARN", "scm.md 2.2", "1.3–HEAD",
-        "Skip sending SetNodeOperationalStateCommand, since current SCM is not leader." => notice,
-    "follower_op_state_copied", "org.apache.hadoop.hdds.scm.node", "SCMNodeManager", "INFO", "scm.md 2.2, 4.2 steps 4 and 6", "1.4–HEAD",
-        "Update the operationalState saved in follower SCM for {} as the reported value ({}, {}) does not match the value stored in SCM ({}, {})" =>
-        op_state_mismatch,
-    "op_state_change_notified", "org.apache.hadoop.hdds.scm.node", "SCMNodeManager", "INFO", "scm.md 2.2", "2.1–HEAD",
-        "Notifying ReplicationManager of node state change for {}: {} -> {}" =>
-        |_, c| {
-            let (uuid, entities) = datanode(c[0])?;
-            Some((ScmEvent::OpStateChangeNotified { datanode: uuid, from: word(c[1])?, to: word(c[2])? }, entities))
+    "op_state_command_scheduled", "INFO", NODE_MANAGER, "1.4–HEAD", "scm.md 2.2, 4.2 step 8",
+        "Scheduling a command to update the operationalState persisted on {} as the reported value ({}, {}) does not match the value stored in SCM ({}, {})"
+        [Datanode, Word, I64, Word, I64] => op_state_mismatch,
+    "op_state_command_skipped", "WARN", NODE_MANAGER, "1.3–HEAD", "scm.md 2.2",
+        "Skip sending SetNodeOperationalStateCommand, since current SCM is not leader." [] => notice,
+    "follower_op_state_copied", "INFO", NODE_MANAGER, "1.4–HEAD", "scm.md 2.2, 4.2 steps 4 and 6",
+        "Update the operationalState saved in follower SCM for {} as the reported value ({}, {}) does not match the value stored in SCM ({}, {})"
+        [Datanode, Word, I64, Word, I64] => op_state_mismatch,
+    "op_state_change_notified", "INFO", NODE_MANAGER, "2.1–HEAD", "scm.md 2.2",
+        "Notifying ReplicationManager of node state change for {}: {} -> {}" [Datanode, Word, Word] =>
+        |m| {
+            let (uuid, entities) = datanode(m, 0)?;
+            Some((ScmEvent::OpStateChangeNotified { datanode: uuid, from: m.word(1)?, to: m.word(2)? }, entities))
         },
-    "heartbeat_unregistered_ignored", "org.apache.hadoop.hdds.scm.node", "SCMNodeManager", "ERROR", "scm.md 2.2", "1.3–HEAD",
-        "SCM trying to process heartbeat from an unregistered node {}. Ignoring the heartbeat." => node,
-    "datanode_registered", "org.apache.hadoop.hdds.scm.node", "SCMNodeManager", "INFO", "scm.md 2.2", "1.4–HEAD",
-        "Registered datanode: {}" => registered,
-    "datanode_address_updated", "org.apache.hadoop.hdds.scm.node", "SCMNodeManager", "INFO", "scm.md 2.2", "2.1–HEAD",
-        "Updating datanode from {} to {}" => notice_with_entities,
-    "datanode_address_updated", "org.apache.hadoop.hdds.scm.node", "SCMNodeManager", "INFO", "scm.md 2.2", "1.4–HEAD",
-        "Updated datanode to: {}" => notice_with_entities,
-    "datanode_version_updated", "org.apache.hadoop.hdds.scm.node", "SCMNodeManager", "INFO", "scm.md 2.2", "2.0–HEAD",
-        "Update the version for registered datanode {}, oldVersion = {}, newVersion = {}." => notice_with_entities,
-    "datanode_ports_updated", "org.apache.hadoop.hdds.scm.node", "SCMNodeManager", "INFO", "scm.md 2.2", "HEAD (unreleased)",
-        "Updating ports for registered datanode {}: {} -> {}" => notice_with_entities,
-    "datanode_not_found", "org.apache.hadoop.hdds.scm.node", "SCMNodeManager", "ERROR", "scm.md 2.2", "1.3–HEAD",
-        "Cannot find datanode {} from nodeStateManager" => notice_with_entities,
-    "command_queue_cleared", "org.apache.hadoop.hdds.scm.node", "SCMNodeManager", "INFO", "scm.md 2.2", "2.0–HEAD",
-        "Clearing command queue of size {} for DN {}" => queue_cleared,
-    "startup_safe_mode", "org.apache.hadoop.hdds.scm.node", "SCMNodeManager", "INFO", "scm.md 2.2", "1.3–HEAD",
-        "Entering startup safe mode." => notice,
+    "heartbeat_unregistered_ignored", "ERROR", NODE_MANAGER, "1.3–HEAD", "scm.md 2.2",
+        "SCM trying to process heartbeat from an unregistered node {}. Ignoring the heartbeat." [Datanode] => node,
+    "datanode_registered", "INFO", NODE_MANAGER, "1.4–HEAD", "scm.md 2.2",
+        "Registered datanode: {}" [Datanode] => registered,
+    "datanode_address_updated", "INFO", NODE_MANAGER, "2.1–HEAD", "scm.md 2.2",
+        "Updating datanode from {} to {}" [Datanode, Datanode] => notice_with_entities,
+    "datanode_address_updated", "INFO", NODE_MANAGER, "1.4–HEAD", "scm.md 2.2",
+        "Updated datanode to: {}" [Datanode] => notice_with_entities,
+    "datanode_version_updated", "INFO", NODE_MANAGER, "2.0–HEAD", "scm.md 2.2",
+        "Update the version for registered datanode {}, oldVersion = {}, newVersion = {}." [Datanode, Text, Text] => notice_with_entities,
+    "datanode_ports_updated", "INFO", NODE_MANAGER, "HEAD (unreleased)", "scm.md 2.2",
+        "Updating ports for registered datanode {}: {} -> {}" [Datanode, Text, Text] => notice_with_entities,
+    "datanode_not_found", "ERROR", NODE_MANAGER, "1.3–HEAD", "scm.md 2.2",
+        "Cannot find datanode {} from nodeStateManager" [Datanode] => notice_with_entities,
+    "command_queue_cleared", "INFO", NODE_MANAGER, "2.0–HEAD", "scm.md 2.2",
+        "Clearing command queue of size {} for DN {}" [U64, Datanode] => queue_cleared,
+    "startup_safe_mode", "INFO", NODE_MANAGER, "1.3–HEAD", "scm.md 2.2",
+        "Entering startup safe mode." [] => notice,
 
     // ---- §2.2 NodeStateManager
-    "op_state_on_registration", "org.apache.hadoop.hdds.scm.node", "NodeStateManager", "INFO", "scm.md 2.2", "1.3–HEAD",
-        "Updating nodeOperationalState on registration as the datanode has a persisted state of {} and expiry of {}" =>
-        |_, c| Some((ScmEvent::OpStateOnRegistration { op_state: word(c[0])?, expiry: num(c[1])? }, Vec::new())),
-    "node_status_updated", "org.apache.hadoop.hdds.scm.node", "NodeStateManager", "INFO", "scm.md 2.2", "2.1–HEAD",
-        "Updated datanode {} {} to {} {}" =>
-        |_, c| {
-            let (uuid, entities) = datanode(c[0])?;
-            let (old_op_state, old_health) = node_status(c[1])?;
-            let (new_op_state, new_health) = node_status(c[3])?;
+    "op_state_on_registration", "INFO", NODE_STATE, "1.3–HEAD", "scm.md 2.2",
+        "Updating nodeOperationalState on registration as the datanode has a persisted state of {} and expiry of {}" [Word, I64] =>
+        |m| Some((ScmEvent::OpStateOnRegistration { op_state: m.word(0)?, expiry: m.i64(1)? }, Vec::new())),
+    "node_status_updated", "INFO", NODE_STATE, "2.1–HEAD", "scm.md 2.2",
+        "Updated datanode {} {} to {} {}" [Datanode, NodeStatus, Unread, NodeStatus] =>
+        |m| {
+            let (uuid, entities) = datanode(m, 0)?;
+            let (old_op_state, old_health) = node_status(m.text(1))?;
+            let (new_op_state, new_health) = node_status(m.text(3))?;
             Some((ScmEvent::NodeStatusUpdated { datanode: uuid, old_op_state, old_health, new_op_state, new_health }, entities))
         },
-    "node_invalid_transition", "org.apache.hadoop.hdds.scm.node", "NodeStateManager", "WARN", "scm.md 2.2", "1.3–HEAD",
-        "Invalid state transition of node {}. Current state: {}, life cycle event: {}" => notice_with_entities,
-    "heartbeat_check_skipped", "org.apache.hadoop.hdds.scm.node", "NodeStateManager", "INFO", "scm.md 2.2", "1.3–HEAD",
-        "Detected long delay in scheduling HB processing thread. Skipping heartbeat checks for one iteration." => notice,
-    "heartbeat_processing_slow", "org.apache.hadoop.hdds.scm.node", "NodeStateManager", "ERROR", "scm.md 2.2", "1.3–HEAD",
-        "Total time spend processing datanode HB's is greater than configured values for datanode heartbeats. Please adjust the heartbeat configs. Time Spend on HB processing: {} seconds Datanode heartbeat Interval: {} seconds." =>
-        notice,
+    "node_invalid_transition", "WARN", NODE_STATE, "1.3–HEAD", "scm.md 2.2",
+        "Invalid state transition of node {}. Current state: {}, life cycle event: {}" [Datanode, Text, Text] => notice_with_entities,
+    "heartbeat_check_skipped", "INFO", NODE_STATE, "1.3–HEAD", "scm.md 2.2",
+        "Detected long delay in scheduling HB processing thread. Skipping heartbeat checks for one iteration." [] => notice,
+    "heartbeat_processing_slow", "ERROR", NODE_STATE, "1.3–HEAD", "scm.md 2.2",
+        "Total time spend processing datanode HB's is greater than configured values for datanode heartbeats. Please adjust the heartbeat configs. Time Spend on HB processing: {} seconds Datanode heartbeat Interval: {} seconds."
+        [Text, Text] => notice,
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
 // Builders
 
-fn num<T: std::str::FromStr>(s: &str) -> Option<T> {
-    s.trim().parse().ok()
-}
-
-fn boolean(s: &str) -> Option<bool> {
-    match s.trim() {
-        "true" => Some(true),
-        "false" => Some(false),
-        _ => None,
-    }
-}
-
-/// An enum constant (`IN_SERVICE`, `HEALTHY`): upper-case letters and `_` only.
-fn word(s: &str) -> Option<String> {
-    let s = s.trim();
-    (!s.is_empty() && s.bytes().all(|b| b.is_ascii_uppercase() || b == b'_')).then(|| s.to_string())
-}
-
 fn scm(id: &str) -> Vec<Entity> {
-    Entity::scm(id.trim()).into_iter().collect()
+    Entity::scm(id).into_iter().collect()
 }
 
 fn member_entities(member: &str) -> Vec<Entity> {
@@ -712,12 +652,10 @@ fn member_entities(member: &str) -> Vec<Entity> {
         .unwrap_or_default()
 }
 
-/// A datanode printed as `uuid(host/ip)` filling the whole placeholder (`DatanodeDetails`); its
-/// lower-case uuid and entity.
-fn datanode(s: &str) -> Option<(String, Vec<Entity>)> {
-    let s = s.trim();
-    let (dn, len) = entity::datanode_details(s)?;
-    (len == s.len()).then(|| (dn.uuid.to_ascii_lowercase(), vec![dn.entity()]))
+/// The datanode of placeholder `i` (`uuid(host/ip)`): its lower-case uuid and entity.
+fn datanode(m: &Matched<'_>, i: usize) -> Option<(String, Vec<Entity>)> {
+    let dn = m.datanode(i)?;
+    Some((dn.uuid.to_ascii_lowercase(), vec![dn.entity()]))
 }
 
 /// Every datanode printed in `s` (lists `[a, b]`).
@@ -737,20 +675,22 @@ fn datanodes_in(s: &str) -> Vec<Entity> {
 /// in 1.4 the `DatanodeDetails` itself, `uuid(host/ip)`; up to 1.3 `uuid{ip: …, host: …, …}`.
 /// The hash as hex, and the datanode when the line names it.
 fn tracked(s: &str) -> Option<(String, Vec<Entity>)> {
-    let s = s.trim();
     if s.contains("TrackedNode@") {
         return entity::tracked_node_hash(s).map(|h| (format!("{h:x}"), Vec::new()));
     }
-    let (uuid, entities) = datanode(s)?;
-    let hash = entity::uuid_hash_code(&uuid)?;
-    Some((format!("{hash:x}"), entities))
+    let (dn, len) = entity::datanode_details(s)?;
+    if len != s.len() {
+        return None;
+    }
+    let hash = entity::uuid_hash_code(dn.uuid)?;
+    Some((format!("{hash:x}"), vec![dn.entity()]))
 }
 
-fn node(kind: &'static str, c: &[&str]) -> Option<Built> {
-    let (uuid, entities) = datanode(c[0])?;
+fn node(m: &Matched<'_>) -> Option<Built> {
+    let (uuid, entities) = datanode(m, 0)?;
     Some((
         ScmEvent::Node {
-            kind,
+            kind: m.kind,
             datanode: uuid,
             state: None,
         },
@@ -758,76 +698,76 @@ fn node(kind: &'static str, c: &[&str]) -> Option<Built> {
     ))
 }
 
-fn node_state(kind: &'static str, c: &[&str]) -> Option<Built> {
-    let (uuid, entities) = datanode(c[0])?;
+fn node_state(m: &Matched<'_>) -> Option<Built> {
+    let (uuid, entities) = datanode(m, 0)?;
     Some((
         ScmEvent::Node {
-            kind,
+            kind: m.kind,
             datanode: uuid,
-            state: Some(c[1].trim().to_string()),
+            state: Some(m.string(1)),
         },
         entities,
     ))
 }
 
-fn host(kind: &'static str, c: &[&str]) -> Option<Built> {
-    let name = c[0].trim();
+fn host(m: &Matched<'_>) -> Option<Built> {
+    let name = m.text(0);
     let entity = Entity::datanode_host(name)?;
     Some((
         ScmEvent::Host {
-            kind,
+            kind: m.kind,
             host: name.to_string(),
         },
         vec![entity],
     ))
 }
 
-fn notice_of(kind: &'static str, c: &[&str]) -> ScmEvent {
+fn notice_of(m: &Matched<'_>) -> ScmEvent {
     ScmEvent::Notice {
-        kind,
-        values: c.iter().map(|v| v.trim().to_string()).collect(),
+        kind: m.kind,
+        values: m.values().iter().map(|v| v.to_string()).collect(),
     }
 }
 
-fn notice(kind: &'static str, c: &[&str]) -> Option<Built> {
-    Some((notice_of(kind, c), Vec::new()))
+fn notice(m: &Matched<'_>) -> Option<Built> {
+    Some((notice_of(m), Vec::new()))
 }
 
-fn ha_notice(kind: &'static str, c: &[&str]) -> Option<Built> {
-    let entities = c.iter().flat_map(|v| member_entities(v)).collect();
+fn ha_notice(m: &Matched<'_>) -> Option<Built> {
+    let entities = m.values().iter().flat_map(|v| member_entities(v)).collect();
     Some((
         ScmEvent::HaNotice {
-            kind,
-            values: c.iter().map(|v| v.trim().to_string()).collect(),
+            kind: m.kind,
+            values: m.values().iter().map(|v| v.to_string()).collect(),
         },
         entities,
     ))
 }
 
 /// A notice whose values name datanodes, pipelines or containers in any printed form.
-fn notice_with_entities(kind: &'static str, c: &[&str]) -> Option<Built> {
+fn notice_with_entities(m: &Matched<'_>) -> Option<Built> {
     let mut entities = Vec::new();
-    for value in c {
+    for value in m.values() {
         entities.extend(datanodes_in(value));
-        entities.extend(entity::find_pipelines(value).filter_map(|m| Entity::pipeline(m.value)));
-        entities.extend(entity::find_containers(value).map(|m| Entity::Container(m.value)));
+        entities.extend(entity::find_pipelines(value).filter_map(|p| Entity::pipeline(p.value)));
+        entities.extend(entity::find_containers(value).map(|c| Entity::Container(c.value)));
     }
     entities.dedup();
-    Some((notice_of(kind, c), entities))
+    Some((notice_of(m), entities))
 }
 
-fn service_status(_: &'static str, c: &[&str]) -> Option<Built> {
+fn service_status(m: &Matched<'_>) -> Option<Built> {
     Some((
         ScmEvent::ServiceStatus {
-            service: c[0].trim().to_string(),
-            status: word(c[1])?,
+            service: m.string(0),
+            status: m.word(1)?,
         },
         Vec::new(),
     ))
 }
 
-fn requested(action: AdminAction, c: &[&str]) -> Option<Built> {
-    let datanodes: Vec<Entity> = datanodes_in(c[1]);
+fn requested(action: AdminAction, m: &Matched<'_>) -> Option<Built> {
+    let datanodes: Vec<Entity> = datanodes_in(m.text(1));
     let uuids = datanodes
         .iter()
         .filter_map(|e| match e {
@@ -838,15 +778,15 @@ fn requested(action: AdminAction, c: &[&str]) -> Option<Built> {
     Some((
         ScmEvent::AdminRequested {
             action,
-            force: boolean(c[0])?,
+            force: m.bool(0)?,
             datanodes: uuids,
         },
         datanodes,
     ))
 }
 
-fn started(action: AdminAction, dn: &str) -> Option<Built> {
-    let (uuid, entities) = datanode(dn)?;
+fn started(action: AdminAction, m: &Matched<'_>) -> Option<Built> {
+    let (uuid, entities) = datanode(m, 0)?;
     Some((
         ScmEvent::AdminStarted {
             action,
@@ -856,47 +796,61 @@ fn started(action: AdminAction, dn: &str) -> Option<Built> {
     ))
 }
 
-fn not_started(kind: &'static str, action: AdminAction, c: &[&str]) -> Option<Built> {
-    let (uuid, entities) = datanode(c[0])?;
+fn not_started(action: AdminAction, m: &Matched<'_>) -> Option<Built> {
+    let (uuid, entities) = datanode(m, 0)?;
     Some((
         ScmEvent::AdminNotStarted {
-            kind,
+            kind: m.kind,
             action,
             datanode: uuid,
-            op_state: word(c[1])?,
+            op_state: m.word(1)?,
         },
         entities,
     ))
 }
 
-fn tracked_node(kind: &'static str, c: &[&str]) -> Option<Built> {
-    let (tracked_node, entities) = tracked(c[0])?;
-    Some((ScmEvent::TrackedNode { kind, tracked_node }, entities))
+fn tracked_node(m: &Matched<'_>) -> Option<Built> {
+    let (tracked_node, entities) = tracked(m.text(0))?;
+    Some((
+        ScmEvent::TrackedNode {
+            kind: m.kind,
+            tracked_node,
+        },
+        entities,
+    ))
 }
 
-fn admin_container(kind: &'static str, c: &[&str]) -> Option<Built> {
-    let container = entity::container_id(c[0].trim())?;
+/// `Insufficient nodes. … Failing due to datanode : {}, container : {}`: the datanode and the
+/// container that made the request fail.
+fn insufficient_nodes(m: &Matched<'_>) -> Option<Built> {
+    let mut entities = datanodes_in(m.text(4));
+    entities.extend(m.container(5).map(Entity::Container));
+    Some((notice_of(m), entities))
+}
+
+fn admin_container(m: &Matched<'_>) -> Option<Built> {
+    let container = m.container(0)?;
     let mut entities = vec![Entity::Container(container)];
-    entities.extend(datanodes_in(c[2]));
+    entities.extend(datanodes_in(m.text(2)));
     Some((
         ScmEvent::AdminContainer {
-            kind,
+            kind: m.kind,
             container,
-            replica_count: c[1].trim().to_string(),
+            replica_count: m.string(1),
         },
         entities,
     ))
 }
 
-fn node_pipelines(kind: &'static str, c: &[&str]) -> Option<Built> {
-    let (uuid, mut entities) = datanode(c[0])?;
-    let pipelines: Vec<String> = entity::find_pipelines(c[1])
-        .map(|m| m.value.to_ascii_lowercase())
+fn node_pipelines(m: &Matched<'_>) -> Option<Built> {
+    let (uuid, mut entities) = datanode(m, 0)?;
+    let pipelines: Vec<String> = entity::find_pipelines(m.text(1))
+        .map(|p| p.value.to_ascii_lowercase())
         .collect();
     entities.extend(pipelines.iter().filter_map(|p| Entity::pipeline(p)));
     Some((
         ScmEvent::NodePipelines {
-            kind,
+            kind: m.kind,
             datanode: uuid,
             pipelines,
         },
@@ -904,9 +858,9 @@ fn node_pipelines(kind: &'static str, c: &[&str]) -> Option<Built> {
     ))
 }
 
-fn finalize_failed(handler: &'static str, c: &[&str]) -> Option<Built> {
-    let (uuid, mut entities) = datanode(c[1])?;
-    let (pipeline, _) = entity::pipeline_id(c[0].trim())?;
+fn finalize_failed(handler: &'static str, m: &Matched<'_>) -> Option<Built> {
+    let (uuid, mut entities) = datanode(m, 1)?;
+    let (pipeline, _) = entity::pipeline_id(m.text(0))?;
     let pipeline = pipeline.to_ascii_lowercase();
     entities.extend(Entity::pipeline(&pipeline));
     Some((
@@ -919,27 +873,27 @@ fn finalize_failed(handler: &'static str, c: &[&str]) -> Option<Built> {
     ))
 }
 
-fn queue_cleared(_: &'static str, c: &[&str]) -> Option<Built> {
-    let (uuid, entities) = datanode(c[1])?;
+fn queue_cleared(m: &Matched<'_>) -> Option<Built> {
+    let (uuid, entities) = datanode(m, 1)?;
     Some((
         ScmEvent::CommandQueueCleared {
             datanode: uuid,
-            size: num(c[0])?,
+            size: m.u64(0)?,
         },
         entities,
     ))
 }
 
-fn op_state_mismatch(kind: &'static str, c: &[&str]) -> Option<Built> {
-    let (uuid, entities) = datanode(c[0])?;
+fn op_state_mismatch(m: &Matched<'_>) -> Option<Built> {
+    let (uuid, entities) = datanode(m, 0)?;
     Some((
         ScmEvent::OpStateMismatch {
-            kind,
+            kind: m.kind,
             datanode: uuid,
-            reported: word(c[1])?,
-            reported_expiry: num(c[2])?,
-            stored: word(c[3])?,
-            stored_expiry: num(c[4])?,
+            reported: m.word(1)?,
+            reported_expiry: m.i64(2)?,
+            stored: m.word(3)?,
+            stored_expiry: m.i64(4)?,
         },
         entities,
     ))
@@ -947,9 +901,9 @@ fn op_state_mismatch(kind: &'static str, c: &[&str]) -> Option<Built> {
 
 /// `DatanodeDetails.toDebugString()`: `<uuid>{ip: <ip>, host: <host>, ports: [...], …,
 /// persistedOpState: IN_SERVICE, persistedOpStateExpiryEpochSec: 0}`.
-fn registered(_: &'static str, c: &[&str]) -> Option<Built> {
-    let text = c[0].trim();
-    let (dn, _) = entity::datanode_details(text)?;
+fn registered(m: &Matched<'_>) -> Option<Built> {
+    let text = m.text(0);
+    let dn = m.datanode(0)?;
     let field = |name: &str| {
         let at = text.find(name)? + name.len();
         let rest = &text[at..];
@@ -966,6 +920,24 @@ fn registered(_: &'static str, c: &[&str]) -> Option<Built> {
         },
         vec![dn.entity()],
     ))
+}
+
+fn num<T: std::str::FromStr>(s: &str) -> Option<T> {
+    s.trim().parse().ok()
+}
+
+fn boolean(s: &str) -> Option<bool> {
+    match s.trim() {
+        "true" => Some(true),
+        "false" => Some(false),
+        _ => None,
+    }
+}
+
+/// An enum constant (`IN_SERVICE`, `HEALTHY`): upper-case letters and `_` only.
+fn word(s: &str) -> Option<String> {
+    let s = s.trim();
+    Slot::Word.accepts(s).then(|| s.to_string())
 }
 
 /// `NodeStatus.toString()`: `<OPSTATE>(no expiry)-<HEALTH>` or `<OPSTATE>(expiry: <s>s)-<HEALTH>`.
@@ -1137,55 +1109,7 @@ fn audit(body: &AuditBody) -> Typed {
     }
 }
 
-// ---------------------------------------------------------------------------------------------
-// Matching
-
-/// Matches `message` against `template` fragment by fragment, pushing each placeholder's text.
-/// Trailing whitespace is ignored on both sides (some templates end in a space).
-fn match_template<'a>(template: &str, message: &'a str, caps: &mut Vec<&'a str>) -> bool {
-    caps.clear();
-    let template = template.trim_end();
-    let message = message.trim_end();
-    let mut fragments = template.split("{}");
-    let Some(first) = fragments.next() else {
-        return false;
-    };
-    let Some(mut rest) = message.strip_prefix(first) else {
-        return false;
-    };
-    let mut fragments = fragments.peekable();
-    while let Some(fragment) = fragments.next() {
-        if fragments.peek().is_none() {
-            // The last placeholder runs up to the template's tail.
-            let Some(value) = rest.strip_suffix(fragment) else {
-                return false;
-            };
-            caps.push(value);
-            return true;
-        }
-        if fragment.is_empty() {
-            return false;
-        }
-        let Some(at) = rest.find(fragment) else {
-            return false;
-        };
-        caps.push(&rest[..at]);
-        rest = &rest[at + fragment.len()..];
-    }
-    // No placeholder: the whole message is the template.
-    rest.is_empty()
-}
-
-/// Pattern indexes by simple class name.
-static BY_CLASS: LazyLock<HashMap<&'static str, Vec<usize>>> = LazyLock::new(|| {
-    let mut map: HashMap<&'static str, Vec<usize>> = HashMap::new();
-    for (i, p) in PATTERNS.iter().enumerate() {
-        map.entry(p.class).or_default().push(i);
-    }
-    map
-});
-
-const HA_PACKAGE: &str = "org.apache.hadoop.hdds.scm.ha";
+const HA_PACKAGE: &str = "org.apache.hadoop.hdds.scm.ha.";
 
 /// SCMStateMachine/SCMContext lines run on the SCM's own Ratis threads
 /// (`<scmId>@group-<12HEX>-LeaderStateImpl`, `…-StateMachineUpdater`, `…-LeaderElection7`; §1.3):
@@ -1204,22 +1128,7 @@ fn own_member_from_thread(thread: Option<&str>, entities: &mut Vec<Entity>) {
     }
 }
 
-/// Whether `logger` names `package.class` in full or abbreviated by `%c{n}` (`node.SCMNodeManager`,
-/// `SCMNodeManager`).
-fn logger_is(logger: &str, package: &str, class: &str) -> bool {
-    match logger.strip_suffix(class) {
-        Some("") => true,
-        Some(prefix) => prefix.strip_suffix('.').is_some_and(|p| {
-            package == p
-                || package
-                    .strip_suffix(p)
-                    .is_some_and(|head| head.ends_with('.'))
-        }),
-        None => false,
-    }
-}
-
-/// Types one SCM record, or `None` when no template of this module matches.
+/// Types one SCM record, or `None` when no statement of this module matches.
 pub fn parse(input: &Input<'_>) -> Option<Typed> {
     let record = input.record;
     if let Some(body) = input.audit {
@@ -1227,34 +1136,20 @@ pub fn parse(input: &Input<'_>) -> Option<Typed> {
             input.component == Component::ScmAudit || record.logger.as_deref() == Some("SCMAudit");
         return is_scm_audit.then(|| audit(body));
     }
-    let logger = record.logger.as_deref()?;
-    if logger == "SCMAudit" {
+    if record.logger.as_deref() == Some("SCMAudit") {
         // An audit record in a stream whose component is not the audit's (a compose service).
         return parse_audit_body(&record.message)
             .ok()
             .map(|(body, _)| audit(&body));
     }
-    let class = logger_class(logger);
-    let candidates = BY_CLASS.get(class)?;
-    let mut caps = Vec::with_capacity(6);
-    for &i in candidates {
-        let pattern = &PATTERNS[i];
-        if !logger_is(logger, pattern.package, pattern.class) {
-            continue;
-        }
-        if match_template(pattern.template, &record.message, &mut caps)
-            && let Some((event, mut entities)) = (pattern.build)(pattern.kind, &caps)
-        {
-            if pattern.package == HA_PACKAGE {
-                own_member_from_thread(record.thread.as_deref(), &mut entities);
-            }
-            return Some(Typed {
-                data: super::EventData::Scm(event),
-                entities,
-            });
-        }
+    let (statement, event, mut entities) = CATALOGUE.classify(input)?;
+    if statement.info.class.starts_with(HA_PACKAGE) {
+        own_member_from_thread(record.thread.as_deref(), &mut entities);
     }
-    None
+    Some(Typed {
+        data: super::EventData::Scm(event),
+        entities,
+    })
 }
 
 #[cfg(test)]

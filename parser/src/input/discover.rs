@@ -70,6 +70,12 @@ pub fn discover(paths: &[PathBuf]) -> Discovery {
             Ok(meta) if meta.is_dir() => {
                 walk_directory(path, &mut discovery, &mut seen, global.clone())
             }
+            Ok(meta) if let Some(kind) = special_file(&meta) => {
+                discovery.unreadable.push(Unreadable {
+                    path: display,
+                    reason: format!("not a regular file ({kind}): not read"),
+                })
+            }
             Ok(meta) => {
                 if !first_visit(&mut seen, path) {
                     discovery.skipped.push(display);
@@ -179,6 +185,10 @@ fn walk_directory(
                     size,
                 });
             }
+            NameKind::UnreadArchive(format) => discovery.unreadable.push(Unreadable {
+                path: relative,
+                reason: unread_archive_reason(format),
+            }),
             NameKind::Other => discovery.skipped.push(relative),
         }
     }
@@ -197,6 +207,11 @@ fn walk_directory(
             },
         });
     }
+}
+
+/// Why an archive of a format oztrace does not read is unreadable.
+pub(crate) fn unread_archive_reason(format: &str) -> String {
+    format!("{format} archive: not a format oztrace reads (extract it, or repack as tar or zip)")
 }
 
 /// Reads and records a configuration file; returns its log4j settings if it is a log4j file.
@@ -222,6 +237,32 @@ fn load_config(
         .then(|| Log4jConf::from_properties(&config.properties));
     discovery.configs.push(config);
     conf
+}
+
+/// What a file that is neither a regular file, a folder nor a FIFO is: devices (`/dev/zero` has
+/// no end) and sockets are not read. A FIFO (`<(zcat …)`) is read like stdin.
+fn special_file(meta: &fs::Metadata) -> Option<&'static str> {
+    let kind = meta.file_type();
+    if kind.is_file() || kind.is_dir() {
+        return None;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return None;
+        }
+        if kind.is_char_device() {
+            return Some("character device");
+        }
+        if kind.is_block_device() {
+            return Some("block device");
+        }
+        if kind.is_socket() {
+            return Some("socket");
+        }
+    }
+    Some("special file")
 }
 
 /// True the first time a file is met (by its canonical path); a path that cannot be resolved

@@ -9,9 +9,15 @@ use crate::source::{
 pub(crate) enum NameKind {
     Log,
     Archive,
+    /// An archive format oztrace does not read (`.7z`, `.rar`): it may hold logs, so it is
+    /// reported unreadable, not skipped.
+    UnreadArchive(&'static str),
     Config(ConfigKind),
     Other,
 }
+
+/// Archive formats that bundles arrive in and oztrace does not read.
+const UNREAD_ARCHIVES: &[(&str, &str)] = &[(".7z", "7-Zip"), (".rar", "RAR")];
 
 /// Last extensions that make a `.log`-looking name something else (`x.log.crc`, `x.log.lck`).
 const NOT_TEXT: &[&str] = &[
@@ -29,10 +35,6 @@ const NOT_TEXT: &[&str] = &[
     "idx",
     "xml",
     "properties",
-    "zip",
-    "bz2",
-    "xz",
-    "lz4",
     "7z",
     "rar",
     "png",
@@ -49,6 +51,9 @@ pub(crate) fn classify(name: &str) -> NameKind {
     let lower = name.to_ascii_lowercase();
     if strip_archive_ext(&lower).is_some() {
         return NameKind::Archive;
+    }
+    if let Some((_, format)) = UNREAD_ARCHIVES.iter().find(|(ext, _)| lower.ends_with(ext)) {
+        return NameKind::UnreadArchive(format);
     }
     // Ozone ships `log4j.properties` for the daemons and `<om|scm|dn>-audit-log4j2.properties`,
     // `dn-container-log4j2.properties` for the log4j2 logs.
@@ -122,6 +127,10 @@ mod tests {
         assert_eq!(classify("bundle.tar.gz"), NameKind::Archive);
         assert_eq!(classify("scm1.tgz"), NameKind::Archive);
         assert_eq!(classify("logs.tar.zst"), NameKind::Archive);
+        assert_eq!(classify("dn1.zip"), NameKind::Archive);
+        assert_eq!(classify("logs.tar.xz"), NameKind::Archive);
+        assert_eq!(classify("bundle.7z"), NameKind::UnreadArchive("7-Zip"));
+        assert_eq!(classify("ozone.log.bz2"), NameKind::Log);
         assert_eq!(
             classify("log4j.properties"),
             NameKind::Config(ConfigKind::Log4jProperties)

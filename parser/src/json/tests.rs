@@ -279,3 +279,72 @@ fn json_that_is_no_log_is_kept_as_unrecognized_records() {
     assert_eq!(summary.layout.as_deref(), Some("no-timestamp"));
     assert!(!records[0].headerless);
 }
+
+#[test]
+fn one_line_search_pages_past_the_text_line_cap_are_read_whole() {
+    // A `_search` page as curl writes it: one line, here of 400 hits (about 460 KiB).
+    let hit = format!(
+        r#"{{"_index":"logs","_id":"x","_score":1,"_source":{{"@timestamp":"2027-06-12T10:38:25.118Z","message":"{WARN}","kubernetes":{{"pod":{{"name":"datanode-0"}},"container":{{"name":"datanode"}}}},"host":{{"name":"worker-2"}},"padding":"{}"}}}}"#,
+        "p".repeat(900)
+    );
+    let hits = vec![hit; 400].join(",");
+    let page = format!(
+        r#"{{"took":5,"timed_out":false,"hits":{{"total":{{"value":400,"relation":"eq"}},"hits":[{hits}]}}}}"#
+    );
+    assert!(page.len() > crate::record::MAX_LINE_BYTES);
+    let (records, summary) = read(&format!("{page}\n"));
+    assert_eq!(summary.layout.as_deref(), Some("elastic-search+old-docker"));
+    assert_eq!(records.len(), 400);
+    assert!(
+        records
+            .iter()
+            .all(|r| r.host.as_deref() == Some("datanode-0"))
+    );
+    assert_eq!((summary.truncated_records, summary.bytes_not_kept), (0, 0));
+}
+
+#[test]
+fn a_long_log_line_in_a_record_is_cut_and_the_records_after_it_are_read() {
+    // A shipper record whose log line is longer than a line is kept, between two ordinary ones.
+    let record = |pod: &str, log: &str| {
+        format!(
+            r#"{{"time":"2027-06-12T10:38:25.118734012Z","stream":"stdout","_p":"F","log":"{log}","kubernetes":{{"pod_name":"{pod}","container_name":"datanode"}}}}"#
+        )
+    };
+    let long = format!("{WARN} {}", "x".repeat(300 << 10));
+    let text = [
+        record("datanode-0", WARN),
+        record("datanode-1", &long),
+        record("datanode-2", WARN),
+    ]
+    .join("\n");
+    let (records, summary) = read(&format!("{text}\n"));
+    let hosts: Vec<_> = records.iter().map(|r| r.host.as_deref().unwrap()).collect();
+    assert_eq!(hosts, ["datanode-0", "datanode-1", "datanode-2"]);
+    let cut = &records[1];
+    assert!(cut.message.len() < crate::record::MAX_LINE_BYTES);
+    assert!(
+        cut.message.ends_with(" bytes not kept]"),
+        "{}",
+        &cut.message[..80]
+    );
+    assert_eq!(summary.truncated_records, 1);
+    assert!(summary.bytes_not_kept > 40 << 10);
+
+    // A Fluentd `out_file` line (no JSON value at its start) is a text line: cut at the cap,
+    // its record is lost as JSON, but it ends there and the next line is read.
+    let fluentd = |log: &str| {
+        format!(
+            "2027-06-12T10:38:25+00:00\tkubernetes.var.log.containers.dn.log\t{{\"log\":\"{log}\\n\",\"stream\":\"stdout\",\"kubernetes\":{{\"pod_name\":\"datanode-2\",\"container_name\":\"datanode\"}}}}"
+        )
+    };
+    let text = [fluentd(WARN), fluentd(&long), fluentd(WARN)].join("\n");
+    let (records, summary) = read(&format!("{text}\n"));
+    assert_eq!(records.iter().filter(|r| !r.headerless).count(), 2);
+    let lost: Vec<_> = records.iter().filter(|r| r.headerless).collect();
+    assert_eq!(lost.len(), 1);
+    assert!(lost[0].message.ends_with(" bytes not kept]"));
+    assert_eq!(summary.lines, 3);
+    assert!(summary.truncated_records >= 1);
+    assert!(summary.bytes_not_kept > 40 << 10);
+}

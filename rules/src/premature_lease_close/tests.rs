@@ -372,13 +372,6 @@ fn early_auto_commit_says_the_settings_may_not_match() {
 
 #[test]
 fn durations_and_setting_sources() {
-    assert_eq!(parse_duration_ms("7d"), Some(7 * 86_400_000));
-    assert_eq!(parse_duration_ms(" 10m "), Some(600_000));
-    assert_eq!(parse_duration_ms("300000"), Some(300_000));
-    assert_eq!(parse_duration_ms("60S"), Some(60_000));
-    assert_eq!(parse_duration_ms("2 h"), Some(7_200_000));
-    assert_eq!(parse_duration_ms("1w"), None);
-    assert_eq!(parse_duration_ms("h"), None);
     let mut settings = Settings::default();
     settings.set(SOFT_LIMIT, "3s", "--set");
     settings.set(HARD_LIMIT, "bogus", "conf/ozone-site.xml");

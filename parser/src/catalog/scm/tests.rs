@@ -1,157 +1,19 @@
-//! Every template filled from its format string, read through the record splitter in the RFA
-//! (full logger), console (`%c{2}`) and docker-compose layouts, plus the audit layout.
+//! SCM fields and entities beyond what the catalogue's generic test fills in, the audit layout,
+//! and lines that must not type.
 
 use super::*;
+use crate::catalog::tests::records;
 use crate::catalog::{EventData, classify};
-use crate::record::{ReadOptions, Record, read_records};
+use crate::record::Record;
 
 const DN3: &str = "4f6a2c1e-8b3d-4e2a-9c71-0d5e8f3a1b27(dn3.example.com/10.0.1.13)";
 const DN3_UUID: &str = "4f6a2c1e-8b3d-4e2a-9c71-0d5e8f3a1b27";
 const DN5: &str = "b2c7e9d4-1f6a-4c3b-8e52-7a9d0c4f6e13(dn5.example.com/10.0.1.15)";
 const SCM1: &str = "1c0d2e3f-4a5b-4c6d-8e7f-90a1b2c3d4e5";
-const SCM2: &str = "2d1e3f40-5b6c-4d7e-9f80-a1b2c3d4e5f6";
 const PIPE: &str = "Pipeline-5e0c1d2a-9b7f-4c3e-a1d2-6f8e0b4c7a91";
 const TRACKED: &str =
     "org.apache.hadoop.hdds.scm.node.DatanodeAdminMonitorImpl$TrackedNode@d71c744d";
 const REGISTERED: &str = "4f6a2c1e-8b3d-4e2a-9c71-0d5e8f3a1b27{ip: 10.0.1.13, host: dn3.example.com, ports: [HTTP=9882, RATIS=9858], networkLocation: /default-rack, certSerialId: null, persistedOpState: DECOMMISSIONING, persistedOpStateExpiryEpochSec: 0}";
-const REPLICA_COUNT: &str = "Container State: CLOSED Replica Count: 3 Healthy (I/D/M): 2/1/0 Unhealthy (I/D/M): 0/0/0 inFlightAdd: 0 inFightDel: 0 ReplicationFactor: 3 minMaintenance: 2";
-
-/// Placeholder values for each row of `PATTERNS`, in order.
-fn values() -> Vec<Vec<String>> {
-    let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
-    let member = format!("{SCM1}@group-112233445566");
-    let list = format!("[{DN3}, {DN5}]");
-    let replicas = format!(
-        "Replicas{{ContainerReplica{{#1051 (CLOSED) currentDN={DN3}, originDN={DN3_UUID}, bcsid=4821, keyCount=12, bytesUsed=1, non-empty, checksums=x}}}}"
-    );
-    let dispatched = "[setNodeOperationalStateCommand: cmdID: 117359301, encodedToken: \"\", term: 5, deadlineMsSinceEpoch: 0, opState: IN_SERVICE, stateExpiryEpochSeconds: 0]";
-    vec![
-        s(&[SCM1, "5"]),
-        s(&[SCM2, SCM1]),
-        s(&[SCM1]),
-        s(&[&member, "(t:5, i:1234)"]),
-        s(&["1234", "1240"]),
-        s(&["scm1.example.com:9894", "(t:5, i:1234)"]),
-        s(&[&member, "(t:5, i:1234)"]),
-        s(&["(t:5, i:1234), CONTAINER"]),
-        s(&["true", "3", "false", "0"]),
-        s(&["false", "true"]),
-        s(&[]),
-        s(&[
-            "SafeModeStatus{safeModeStatus=true, preCheckPassed=false}",
-            "SafeModeStatus{safeModeStatus=false, preCheckPassed=true}",
-        ]),
-        s(&[]),
-        s(&[]),
-        s(&["FOLLOWER", "[1c0d…|scm1.example.com:9894]"]),
-        s(&["SCMBlockDeletingService", "RUNNING"]),
-        s(&["ReplicationManager", "RUNNING"]),
-        s(&["RatisPipelineUtilsThread", "PAUSING"]),
-        s(&["SCMBlockDeletingService", "PAUSING"]),
-        s(&["RUNNING"]),
-        s(&["false", &list]),
-        s(&["true", &list]),
-        s(&["false", &list]),
-        s(&["true", &list]),
-        s(&[]),
-        s(&[]),
-        s(&["1", "3", "1", "3", DN3, "#1051"]),
-        s(&["dn3.example.com"]),
-        s(&["dn9.example.com"]),
-        s(&[DN3]),
-        s(&[DN3, "DECOMMISSIONING"]),
-        s(&[DN3, "IN_MAINTENANCE"]),
-        s(&[DN3]),
-        s(&[DN3, "IN_SERVICE"]),
-        s(&["dn9.example.com"]),
-        s(&[DN3]),
-        s(&[DN3, "IN_MAINTENANCE"]),
-        s(&[DN3, "DECOMMISSIONED"]),
-        s(&[DN3]),
-        s(&[DN3]),
-        s(&[]),
-        s(&["dn9.example.com"]),
-        s(&["2", "1"]),
-        s(&[TRACKED]),
-        s(&[TRACKED]),
-        s(&[DN3, "IN_SERVICE"]),
-        s(&[DN3]),
-        s(&[DN3]),
-        s(&[DN3]),
-        s(&[DN3]),
-        s(&[TRACKED, "3"]),
-        s(&["#1051", REPLICA_COUNT, &replicas]),
-        s(&["#1052", REPLICA_COUNT, &replicas]),
-        s(&["#1053", DN3]),
-        s(&[TRACKED, "412", "3", "0", "0"]),
-        s(&[DN3, "DECOMMISSIONED"]),
-        s(&[DN3]),
-        s(&[DN3]),
-        s(&[]),
-        s(&[DN3]),
-        s(&[DN3, &format!("[{PIPE}]")]),
-        s(&[PIPE, DN3]),
-        s(&[DN3, &format!("[{PIPE}]")]),
-        s(&[PIPE, DN3]),
-        s(&[DN3]),
-        s(&[DN3, "HEALTHY_READONLY"]),
-        s(&["3", DN3]),
-        s(&[DN3, "IN_MAINTENANCE"]),
-        s(&[PIPE]),
-        s(&[DN3_UUID, "#1051"]),
-        s(&["#1051"]),
-        s(&[DN3]),
-        s(&[DN3]),
-        s(&[PIPE, "OPEN", "RATIS/THREE", DN3]),
-        s(&[DN3]),
-        s(&[DN3]),
-        s(&[DN3, dispatched]),
-        s(&[DN3, "DECOMMISSIONING", "0", "IN_SERVICE", "0"]),
-        s(&[]),
-        s(&[DN3, "DECOMMISSIONING", "0", "IN_SERVICE", "0"]),
-        s(&[DN3, "DECOMMISSIONING", "IN_SERVICE"]),
-        s(&[DN3]),
-        s(&[REGISTERED]),
-        s(&[DN3, DN5]),
-        s(&[DN3]),
-        s(&[DN3, "1", "2"]),
-        s(&[DN3, "[RATIS=9858]", "[RATIS=9859]"]),
-        s(&[DN3]),
-        s(&["0", DN3]),
-        s(&[]),
-        s(&["DECOMMISSIONING", "0"]),
-        s(&[
-            DN3,
-            "IN_SERVICE(no expiry)-HEALTHY",
-            DN3,
-            "DECOMMISSIONING(expiry: 1795851672s)-STALE",
-        ]),
-        s(&[DN3, "HEALTHY", "TIMEOUT"]),
-        s(&[]),
-        s(&["35", "30"]),
-    ]
-}
-
-/// The template with `{}` replaced by `values`, as SLF4J fills it.
-fn fill(template: &str, values: &[String]) -> String {
-    let mut out = String::new();
-    let mut parts = template.split("{}");
-    out.push_str(parts.next().unwrap_or(""));
-    for (part, value) in parts.zip(values) {
-        out.push_str(value);
-        out.push_str(part);
-    }
-    out
-}
-
-fn read(text: &str) -> Vec<Record> {
-    let mut records = Vec::new();
-    let (_, error) = read_records(&mut text.as_bytes(), &ReadOptions::default(), &mut |r| {
-        records.push(r)
-    });
-    assert!(error.is_none());
-    records
-}
 
 fn typed(record: &Record, component: Component) -> Typed {
     classify(record, component).unwrap_or_else(|| panic!("untyped: {:?}", record.message))
@@ -161,57 +23,6 @@ fn scm_event(t: &Typed) -> &ScmEvent {
     match &t.data {
         EventData::Scm(e) => e,
         other => panic!("not an SCM event: {other:?}"),
-    }
-}
-
-/// `org.apache.hadoop.hdds.scm.node.X` → `node.X` (log4j `%c{2}`).
-fn abbreviated(logger: &str) -> &str {
-    let mut dots = logger.rmatch_indices('.');
-    dots.nth(1).map_or(logger, |(i, _)| &logger[i + 1..])
-}
-
-#[test]
-fn every_template_types_in_file_console_and_compose_layouts() {
-    let values = values();
-    assert_eq!(values.len(), PATTERNS.len(), "one sample per template row");
-    let mut seen = std::collections::BTreeSet::new();
-    for (pattern, values) in PATTERNS.iter().zip(&values) {
-        assert_eq!(
-            pattern.template.matches("{}").count(),
-            values.len(),
-            "{}",
-            pattern.template
-        );
-        let message = fill(pattern.template, values);
-        let logger = format!("{}.{}", pattern.package, pattern.class);
-        let short = abbreviated(&logger);
-        let rfa = format!(
-            "2026-08-20 14:02:10,318 [scm1-DatanodeAdminManager-0] INFO {logger}: {message}\n"
-        );
-        let console = format!(
-            "2026-08-20 14:02:10,318 [IPC Server handler 4 on default port 9860] WARN {short}: {message}\n"
-        );
-        let compose = format!(
-            "scm1_1  | 2026-08-20 14:02:10,318 [main] INFO {short}: {message}\nscm1_1  | 2026-08-20 14:02:10,319 [main] INFO {short}: {message}\n"
-        );
-        for text in [rfa, console, compose] {
-            for record in read(&text) {
-                let t = typed(&record, Component::Scm);
-                assert_eq!(t.data.kind(), pattern.kind, "{text}");
-                seen.insert(t.data.kind());
-            }
-        }
-    }
-    let registered: std::collections::BTreeSet<&str> = KINDS.iter().map(|k| k.kind).collect();
-    seen.insert("scm_audit");
-    assert_eq!(seen, registered, "every kind is produced and registered");
-    for k in KINDS {
-        assert!(
-            !k.class.is_empty()
-                && (k.catalogue.starts_with("scm.md")
-                    || k.catalogue.starts_with("not in scm.md: ")),
-            "{k:?}"
-        );
     }
 }
 
@@ -229,7 +40,7 @@ SHUTDOWN_MSG: Shutting down StorageContainerManager at scm1.example.com/10.20.0.
 STARTUP_MSG: Starting StorageContainerManager\n\
 STARTUP_MSG:        host = scm1.example.com/10.20.0.11\n\
 ************************************************************/\n";
-    let records = read(text);
+    let records = records(text);
     let kinds: Vec<&str> = records
         .iter()
         .map(|r| typed(r, Component::Scm).data.kind())
@@ -239,21 +50,8 @@ STARTUP_MSG:        host = scm1.example.com/10.20.0.11\n\
 }
 
 #[test]
-fn kinds_table_and_patterns_agree() {
-    for p in PATTERNS {
-        assert!(
-            KINDS.iter().any(|k| k.kind == p.kind
-                && k.template == p.template
-                && k.class.ends_with(p.class)),
-            "{}",
-            p.template
-        );
-    }
-}
-
-#[test]
 fn leadership_fields_and_entities() {
-    let rec = &read(&format!(
+    let rec = &records(&format!(
         "2026-08-20 14:03:15,390 [{SCM1}@group-112233445566-LeaderElection7] INFO org.apache.hadoop.hdds.scm.ha.SCMStateMachine: current SCM {SCM1} becomes leader of term 5\n"
     ))[0];
     let t = typed(rec, Component::Scm);
@@ -273,7 +71,7 @@ fn leadership_fields_and_entities() {
         ]
     );
 
-    let rec = &read(&format!(
+    let rec = &records(&format!(
         "2026-08-20 14:02:44,561 [{SCM1}@group-112233445566-LeaderStateImpl] INFO ha.SCMContext: update <isLeader,term> from <true,3> to <false,0>\n",
     ))[0];
     // No id in the message: the thread is the SCM's own Ratis member.
@@ -284,7 +82,7 @@ fn leadership_fields_and_entities() {
             Entity::Group("112233445566".into())
         ]
     );
-    let other_thread = &read(
+    let other_thread = &records(
         "2026-08-20 14:02:44,561 [main] INFO ha.SCMContext: update <isLeader,term> from <true,3> to <false,0>\n",
     )[0];
     assert!(typed(other_thread, Component::Scm).entities.is_empty());
@@ -303,7 +101,7 @@ fn leadership_fields_and_entities() {
         r#"{"was_leader":true,"old_term":3,"is_leader":false,"new_term":0}"#
     );
 
-    let rec = &read(&format!(
+    let rec = &records(&format!(
         "2026-08-20 14:03:15,512 [{SCM1}@group-112233445566-StateMachineUpdater] DEBUG org.apache.hadoop.hdds.scm.ha.SCMStateMachine: {SCM1}@group-112233445566: applyTransaction (t:5, i:1234)\n"
     ))[0];
     let t = typed(rec, Component::Scm);
@@ -327,7 +125,7 @@ fn leadership_fields_and_entities() {
 #[test]
 fn admin_and_node_manager_fields() {
     let line = |msg: &str, logger: &str| {
-        read(&format!(
+        records(&format!(
             "2026-08-20 14:03:10,004 [scm1-DatanodeAdminManager-0] WARN {logger}: {msg}\n"
         ))
         .remove(0)
@@ -460,7 +258,7 @@ fn admin_monitor_lines_of_older_releases_name_the_datanode() {
     // itself, `uuid(host/ip)`; at ozone-1.3.0 `toString()` is the debug form
     // `uuid{ip: …, host: …, ports: […], …}` (DatanodeDetails.java:494).
     let line = |dn: &str, msg: &str| {
-        read(&format!(
+        records(&format!(
             "2024-03-01 10:00:00,000 [DatanodeAdminManager-0] INFO org.apache.hadoop.hdds.scm.node.DatanodeAdminMonitorImpl: {}\n",
             msg.replace("{dn}", dn)
         ))
@@ -505,7 +303,7 @@ fn admin_monitor_lines_of_older_releases_name_the_datanode() {
 
 #[test]
 fn wrong_values_or_other_classes_do_not_type() {
-    let one = |text: &str| read(text).remove(0);
+    let one = |text: &str| records(text).remove(0);
     // A word where an op state goes.
     let rec = one(&format!(
         "2026-08-20 14:03:10,004 [t] WARN node.DatanodeAdminMonitorImpl: Datanode {DN3} has an operational state of in service when it should be undergoing decommission or maintenance. Aborting admin for this node.\n"
@@ -556,7 +354,7 @@ const AUDIT_HB_FOLLOWER: &str = r#"2026-08-20 14:07:41,120 | INFO  | SCMAudit | 
 const AUDIT_REGISTER: &str = r#"2026-08-20 09:00:02,000 | INFO  | SCMAudit | user=dn/dn3.example.com@REALM | ip=10.0.1.13 | op=REGISTER {"datanodeDetails":"4f6a2c1e-8b3d-4e2a-9c71-0d5e8f3a1b27(dn3.example.com/10.0.1.13)"} | ret=SUCCESS |  "#;
 
 fn audit_of(line: &str) -> (ScmAudit, Vec<Entity>) {
-    let records = read(&format!("{line}\n"));
+    let records = records(&format!("{line}\n"));
     let t = typed(&records[0], Component::ScmAudit);
     assert_eq!(t.data.kind(), "scm_audit");
     match t.data {
@@ -639,36 +437,8 @@ fn audit_heartbeats_carry_term_and_commands() {
 }
 
 #[test]
-fn template_matching_edges() {
-    let mut caps = Vec::new();
-    assert!(match_template(
-        "Entering startup safe mode.",
-        "Entering startup safe mode.",
-        &mut caps
-    ));
-    assert!(caps.is_empty());
-    assert!(!match_template(
-        "Entering startup safe mode.",
-        "Entering startup safe mode. now",
-        &mut caps
-    ));
-    // A template ending in a space matches with or without it.
-    assert!(match_template(
-        "Unable to resolve host {} ",
-        "Unable to resolve host dn9",
-        &mut caps
-    ));
-    assert_eq!(caps, ["dn9"]);
-    // Middle fragments match their first occurrence, the last one the tail.
-    assert!(match_template("{} has {} x", "a has b has c x", &mut caps));
-    assert_eq!(caps, ["a", "b has c"]);
-    assert!(!match_template("{} has {} x", "a has b", &mut caps));
-    assert!(!match_template("A {} B", "A", &mut caps));
-}
-
-#[test]
 fn an_audit_record_in_a_compose_stream_types_too() {
-    let records = read(&format!("scm1_1  | {AUDIT_HB_LEADER}\n"));
+    let records = records(&format!("scm1_1  | {AUDIT_HB_LEADER}\n"));
     let t = typed(&records[0], Component::Scm);
     assert_eq!(t.data.kind(), "scm_audit");
     assert_eq!(t.entities, vec![Entity::Datanode(DN3_UUID.into())]);
@@ -681,7 +451,7 @@ fn pipelines_in_both_printed_forms() {
         "PipelineID=5e0c1d2a-9b7f-4c3e-a1d2-6f8e0b4c7a91",
         "Pipeline-5e0c1d2a-9b7f-4c3e-a1d2-6f8e0b4c7a91",
     ] {
-        let rec = read(&format!(
+        let rec = records(&format!(
             "2026-08-18 09:14:22,610 [scm1-EventQueue-StaleNodeForStaleNodeHandler] INFO org.apache.hadoop.hdds.scm.node.StaleNodeHandler: Datanode {DN5} moved to stale state. Finalizing its pipelines [{pipeline}]\n"
         ))
         .remove(0);
