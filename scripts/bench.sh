@@ -6,6 +6,8 @@
 #
 # Usage: scripts/bench.sh [SIZE]   (default 1G; bundles are kept in target/bench/ for reruns)
 # Numbers, not assertions: note `uptime` next to them, since other builds share the machine.
+# Each bundle covers 72 hours of log time per GiB (oztrace-gen's default), so the 4x bundle is a
+# four times longer run of the same cluster: memory that followed input size would show there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 size=${1:-1G}

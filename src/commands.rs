@@ -16,7 +16,7 @@ use oztrace_analyzer::load::{
     Keep, Parsed, Progress, ReadConfig, Stage, StreamOutcome, Window, in_order,
     read_inputs_streaming,
 };
-use oztrace_analyzer::{Analysis, LoadOptions, Loaded, ReplayOptions};
+use oztrace_analyzer::{LoadOptions, Loaded, ReplayOptions};
 use oztrace_parser::event::Event;
 use oztrace_parser::input::ConfigKind;
 use oztrace_parser::layout::Layout;
@@ -117,11 +117,13 @@ fn read_streaming(
 }
 
 /// Reads and analyses the inputs (`scan`, `replay`).
+/// `prefilter`: the rules `scan` runs, whose kinds (with the machines') are the only ones
+/// parsed into events; `None` keeps every typed event.
 fn load(
     input: &InputArgs,
     window: Window,
     retain_ms: i64,
-    prefilter: bool,
+    prefilter: Option<&[&'static dyn Rule]>,
     progress: bool,
 ) -> Result<Loaded, Failure> {
     let read = read_config(input, Keep::Typed)?;
@@ -135,7 +137,8 @@ fn load(
                 window,
                 skew_ms: input.skew,
                 replay: ReplayOptions { retain_ms },
-                prefilter,
+                prefilter: prefilter.is_some(),
+                rule_kinds: oztrace_rules::consumed(prefilter.unwrap_or_default()),
             },
         )
     });
@@ -170,6 +173,8 @@ fn read_config(input: &InputArgs, keep: Keep) -> Result<ReadConfig, Failure> {
         jobs,
         progress: None,
         skip: None,
+        kinds: None,
+        window: Window::default(),
         limits: oztrace_parser::input::Limits {
             max_expand: input.max_expand,
         },
@@ -798,7 +803,8 @@ fn analyse(
     plan: &ScanPlan,
     events: Option<(&str, &Path)>,
 ) -> Result<Analysed, Failure> {
-    let prefilter = !args.no_prefilter && events.is_none();
+    // `--events` writes every typed event: no prefilter then.
+    let prefilter = (!args.no_prefilter && events.is_none()).then_some(plan.rules.as_slice());
     let progress = !args.each;
     let Loaded { parsed, analysis } = load(input, plan.window, args.retain, prefilter, progress)?;
     let (settings, setting_warnings) = settings(&parsed, &plan.settings);
@@ -811,10 +817,12 @@ fn analyse(
     let output = oztrace_rules::run(&context, &plan.rules);
     let inputs = ReportInputs::from_parsed(&parsed);
     let mut document = report::Document::build(&analysis, &output, inputs);
-    document.window = window_doc(&plan.window, analysis.trace.events.len() as u64);
+    // Events of the window analysed, and those no rule reads that were only counted.
+    let unkept: u64 = parsed.streams.iter().map(|s| s.unkept_in_window).sum();
+    document.window = window_doc(&plan.window, analysis.trace.events.len() as u64 + unkept);
     document.hosts = report::HostSpan::of(&parsed);
     document.rules_run = plan.rules.iter().map(|r| r.doc().id).collect();
-    document.coverage = rule_coverage(&plan.rules, &parsed, &analysis);
+    document.coverage = rule_coverage(&plan.rules, &parsed);
     if let Some((bundle, file)) = events {
         let rows: Vec<crate::export::Row> =
             analysis.trace.events.iter().map(|e| (bundle, e)).collect();
@@ -890,21 +898,13 @@ fn scan_status(inputs: u8, document: &report::Document, threshold: Confidence) -
 fn rule_coverage(
     rules: &[&'static dyn Rule],
     parsed: &Parsed,
-    analysis: &Analysis,
 ) -> Vec<oztrace_rules::coverage::Coverage> {
-    let mut seen: std::collections::BTreeSet<(&str, Component)> = parsed
+    let seen: std::collections::BTreeSet<(&str, Component)> = parsed
         .streams
         .iter()
-        .filter(|s| s.summary.records > 0)
-        .map(|s| (&*s.host, s.component))
+        .flat_map(|s| &s.sources)
+        .map(|(host, component)| (&**host, *component))
         .collect();
-    seen.extend(
-        analysis
-            .trace
-            .events
-            .iter()
-            .map(|e| (&*e.host, e.component)),
-    );
     let present = seen.into_iter().map(|(h, c)| (h.to_string(), c)).collect();
     let docs: Vec<_> = rules.iter().map(|r| r.doc()).collect();
     oztrace_rules::coverage::coverage(&docs, &present)
@@ -979,55 +979,86 @@ fn events(args: EventsArgs) -> Result<u8, Failure> {
         output.map(OutputFile::commit).transpose()?;
         return Ok(code);
     }
-    let mut out: Box<dyn Write + '_> = match &mut output {
+    let out: Box<dyn Write + '_> = match &mut output {
         None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
         Some(file) => Box::new(std::io::BufWriter::new(file.writer())),
     };
-    // JSON Lines stream out as each file is read (or into the time sorter); only OM audit
-    // streams wait until the end, since every OM writes the same audit line and the copies merge
-    // into one event.
-    let mut sorter = by_time.then(crate::sort::TimeSorter::default);
-    let mut written: Result<(), Failure> = Ok(());
-    let mut parsed = read_streaming(&args.input, keep_for(args.all), &mut |stream| {
-        if stream.component != Component::OmAudit && written.is_ok() {
-            window.retain(&mut stream.events);
-            written = match &mut sorter {
-                Some(sorter) => sorter.push_stream(&stream.events),
-                None => crate::export::write_jsonl(stream.events.iter(), &mut *out),
-            };
-            stream.events = Vec::new();
-        }
-    })?;
-    written?;
-    let mut audit: Vec<Vec<Event>> = parsed
-        .streams
-        .iter_mut()
-        .map(|s| std::mem::take(&mut s.events))
-        .filter(|events| !events.is_empty())
-        .collect();
-    oztrace_parser::catalog::om::merge_audit_copies(&mut audit, args.input.skew);
-    for events in &mut audit {
-        window.retain(events);
-    }
-    match sorter {
-        Some(mut sorter) => {
-            for events in &audit {
-                sorter.push_stream(events)?;
-            }
-            sorter.finish(&mut *out)?;
-        }
-        None => crate::export::write_jsonl(audit.iter().flatten(), &mut *out)?,
-    }
-    drop(out);
+    // JSON Lines stream out as each file is read (or into the time sorter); the OM audit logs
+    // come last, read side by side with their copies folded in a bounded window.
+    let sink = std::cell::RefCell::new(EventsSink {
+        sorter: by_time.then(crate::sort::TimeSorter::default),
+        out: crate::export::JsonLines::new(out),
+        written: Ok(()),
+    });
+    let config = read_config(&args.input, keep_for(args.all))?;
+    let mut parsed = with_progress(&args.input.paths, config, |config| {
+        oztrace_analyzer::load::read_for_events(
+            &args.input.paths,
+            config,
+            args.input.skew,
+            &mut |stream| {
+                window.retain(&mut stream.events);
+                sink.borrow_mut().stream(&stream.events);
+                stream.events = Vec::new();
+            },
+            &mut |event, placed| {
+                if window.contains(event.ts.unwrap_or(placed)) {
+                    sink.borrow_mut().placed(&event, placed);
+                }
+            },
+        )
+    });
+    nothing_to_scan(&args.input.paths, &mut parsed);
+    sink.into_inner().finish()?;
     output.map(OutputFile::commit).transpose()?;
     warn_unreadable(&parsed);
     Ok(input_exit(&parsed))
 }
 
+/// Where `events --format jsonl` writes: straight out, or into the time sorter; the first
+/// failure stops the writing and is returned at the end.
+struct EventsSink<'a> {
+    sorter: Option<crate::sort::TimeSorter>,
+    out: crate::export::JsonLines<Box<dyn Write + 'a>>,
+    written: Result<(), Failure>,
+}
+
+impl EventsSink<'_> {
+    /// One stream's events, in file order.
+    fn stream(&mut self, events: &[Event]) {
+        if self.written.is_err() {
+            return;
+        }
+        self.written = match &mut self.sorter {
+            Some(sorter) => sorter.push_stream(events),
+            None => events.iter().try_for_each(|event| self.out.write(event)),
+        };
+    }
+
+    /// One event whose place in time order is known.
+    fn placed(&mut self, event: &Event, placed: i64) {
+        if self.written.is_err() {
+            return;
+        }
+        self.written = match &mut self.sorter {
+            Some(sorter) => sorter.push_placed(event, placed),
+            None => self.out.write(event),
+        };
+    }
+
+    fn finish(mut self) -> Result<(), Failure> {
+        self.written?;
+        match self.sorter {
+            Some(sorter) => sorter.finish(self.out.get_mut()),
+            None => self.out.flush(),
+        }
+    }
+}
+
 fn replay(args: ReplayArgs) -> Result<u8, Failure> {
     let window = window_of(&args.input)?;
     let zone = display_zone(&args.display)?;
-    let Loaded { parsed, analysis } = load(&args.input, window, args.retain, false, true)?;
+    let Loaded { parsed, analysis } = load(&args.input, window, args.retain, None, true)?;
     let mut out = String::new();
     if !zone.is_utc() {
         out.push_str(&format!("# times in {}\n", zone.name()));

@@ -8,16 +8,41 @@ use oztrace_parser::event::Event;
 use std::io::Write;
 use std::path::Path;
 
-pub fn write_jsonl<'a>(
-    events: impl Iterator<Item = &'a Event>,
-    out: &mut dyn Write,
-) -> Result<(), Failure> {
-    let fail = |e: std::io::Error| crate::output::write_failure("events", e);
-    for event in events {
-        serde_json::to_writer(&mut *out, event).map_err(|e| fail(e.into()))?;
-        out.write_all(b"\n").map_err(fail)?;
+/// JSON Lines out: each event serialized into one reused buffer, then written in one call.
+pub struct JsonLines<W: Write> {
+    out: W,
+    line: Vec<u8>,
+}
+
+impl<W: Write> JsonLines<W> {
+    pub fn new(out: W) -> JsonLines<W> {
+        JsonLines {
+            out,
+            line: Vec::new(),
+        }
     }
-    out.flush().map_err(fail)
+
+    pub fn write(&mut self, event: &Event) -> Result<(), Failure> {
+        self.line.clear();
+        serde_json::to_writer(&mut self.line, event)
+            .map_err(std::io::Error::from)
+            .and_then(|()| {
+                self.line.push(b'\n');
+                self.out.write_all(&self.line)
+            })
+            .map_err(|e| crate::output::write_failure("events", e))
+    }
+
+    pub fn flush(&mut self) -> Result<(), Failure> {
+        self.out
+            .flush()
+            .map_err(|e| crate::output::write_failure("events", e))
+    }
+
+    /// The writer, for what comes after the events (the time sorter's output).
+    pub fn get_mut(&mut self) -> &mut W {
+        &mut self.out
+    }
 }
 
 /// One event of a table with the input argument (bundle) it was read from.

@@ -55,14 +55,20 @@ impl TimeSorter {
         let mut placed = events.iter().find_map(|e| e.ts).unwrap_or(i64::MAX);
         for event in events {
             placed = placed.max(event.ts.unwrap_or(placed));
-            let line = serde_json::to_string(event)
-                .map_err(|e| Failure::Internal(format!("writing events: {e}")))?;
-            self.held_bytes += line.len() + 32;
-            self.held.push((placed, self.arrivals, line));
-            self.arrivals += 1;
-            if self.held_bytes >= self.budget {
-                self.spill()?;
-            }
+            self.push_placed(event, placed)?;
+        }
+        Ok(())
+    }
+
+    /// Adds one event whose place is known (the OM audit merge gives the latest time of its file).
+    pub fn push_placed(&mut self, event: &Event, placed: i64) -> Result<(), Failure> {
+        let line = serde_json::to_string(event)
+            .map_err(|e| Failure::Internal(format!("writing events: {e}")))?;
+        self.held_bytes += line.len() + 32;
+        self.held.push((placed, self.arrivals, line));
+        self.arrivals += 1;
+        if self.held_bytes >= self.budget {
+            self.spill()?;
         }
         Ok(())
     }

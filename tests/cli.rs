@@ -464,3 +464,52 @@ fn om_audit_copies_merge_into_one_event_while_other_files_stream() {
     assert_eq!(copies, ["om1", "om2"]);
     assert_eq!(by_file(&events, "scm1/ozone-hadoop-scm-scm1.log").len(), 2);
 }
+
+/// Copies inside an archive (read in archive order, not side by side) fold as well; a copy written
+/// past the copy window (`--skew` + 10 s) is an event of its own; each file keeps its order.
+#[test]
+fn om_audit_copies_fold_inside_archives_within_the_copy_window() {
+    let dir = tempfile::tempdir().unwrap();
+    let line = |time: &str, tx: u32| {
+        format!(
+            "2025-11-03 {time} | INFO  | OMAudit | user=hbase | ip=10.20.0.11 | op=COMMIT_KEY {{\"volume\":\"hbase\",\"bucket\":\"wal\",\"key\":\"WALs/rs1/f\",\"dataSize\":\"9\",\"Transaction\":\"{tx}\"}} | ret=SUCCESS |  \n"
+        )
+    };
+    let om1 = line("10:41:12,118", 7) + &line("10:45:00,000", 8);
+    // om2 applies transaction 8 half a minute later: past the window, not folded.
+    let om2 = line("10:41:12,201", 7) + &line("10:45:30,000", 8);
+    let mut tar = tar::Builder::new(Vec::new());
+    for (path, text) in [
+        ("om1/om-audit-om1.log", &om1),
+        ("om2/om-audit-om2.log", &om2),
+    ] {
+        let mut header = tar::Header::new_gnu();
+        header.set_size(text.len() as u64);
+        header.set_mode(0o644);
+        header.set_cksum();
+        tar.append_data(&mut header, path, text.as_bytes()).unwrap();
+    }
+    std::fs::write(dir.path().join("bundle.tar"), tar.into_inner().unwrap()).unwrap();
+    for sort in ["input", "time"] {
+        let out = oztrace(&["events", "--sort", sort, dir.path().to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(0));
+        let events = jsonl(&out);
+        let seen: Vec<(String, u64, usize)> = events
+            .iter()
+            .map(|e| {
+                let host = e["host"].as_str().unwrap().to_string();
+                let copies = e["copies"].as_array().map_or(0, Vec::len);
+                (host, e["line"].as_u64().unwrap(), copies)
+            })
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                ("om1".to_string(), 1, 2),
+                ("om1".to_string(), 2, 0),
+                ("om2".to_string(), 2, 0)
+            ],
+            "--sort {sort}"
+        );
+    }
+}

@@ -50,7 +50,7 @@ fn stats_totals(dir: &Path) -> Value {
 
 fn same_with_and_without(dir: &Path) -> Result<(), String> {
     let (on, off) = (report(dir, true), report(dir, false));
-    for part in ["findings", "gaps", "inputs"] {
+    for part in ["findings", "gaps", "inputs", "coverage"] {
         if on[part] != off[part] {
             return Err(format!(
                 "{}: `{part}` differs with the prefilter:\non:  {}\noff: {}",

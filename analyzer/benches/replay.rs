@@ -98,6 +98,7 @@ fn load(c: &mut Criterion) {
         skew_ms: 2000,
         replay: ReplayOptions::default(),
         prefilter: true,
+        rule_kinds: oztrace_analyzer::kinds::Wanted::new(),
     };
     let bytes = oztrace_analyzer::load(std::slice::from_ref(&root), &options)
         .parsed

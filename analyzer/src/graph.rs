@@ -5,6 +5,7 @@
 //! per-entity order is not duplicated here as edges: the trace's indexes hold it
 //! ([`Trace::of_host`], [`Trace::of_entity`]), and nothing reads it from the graph.
 
+use crate::kinds::Reads;
 use crate::trace::{EventId, Trace};
 use petgraph::Direction;
 use petgraph::graph::{DiGraph, NodeIndex};
@@ -36,6 +37,8 @@ impl Edge {
 /// Finds causal links of one kind. Linkers live next to the state machine of their domain.
 pub trait Linker: Sync {
     fn name(&self) -> &'static str;
+    /// The kinds whose events it links (see [`crate::kinds`]).
+    fn consumes(&self) -> &'static [Reads];
     /// Pushes `(cause, effect, reason)` for every link it can prove from the trace.
     fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, String)>);
 }
@@ -104,6 +107,9 @@ mod tests {
     impl Linker for SameLine {
         fn name(&self) -> &'static str {
             "same-line"
+        }
+        fn consumes(&self) -> &'static [Reads] {
+            &[]
         }
         fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, String)>) {
             out.push((0, trace.events.len() - 1, "test link".into()));

@@ -1,40 +1,43 @@
 //! The replay half of record-and-replay, and the one pipeline that feeds it ([`load()`]).
 //!
 //! [`load()`] reads the inputs (files across cores, [`prefilter`] for `scan`); [`trace`] merges
-//! per-stream event buffers into one time order across hosts; [`graph`] links events by
+//! per-stream event buffers into one time order across hosts and indexes it; [`graph`] links events by
 //! causality; [`machine`] is the framework of reference state machines and [`machines`] the
 //! models of Ozone's own lifecycles. Rules read all of these through [`Analysis`].
 //!
 //! # Memory
 //!
-//! Memory follows the events the consumers need, not the input's size:
+//! Memory follows the events the consumers read, not the input's size:
 //!
-//! - The bulk of a bundle (OM audit key records) is counted, never parsed or kept, unless its key
-//!   has an anchor its consumers declare ([`prefilter::ANCHORED`]); untyped records are never
-//!   kept; thread and logger names are shared per stream.
-//! - The merge permutes one vector in place (events are never held twice); the graph holds causal
-//!   edges only, per-host and per-entity order being the trace's indexes.
+//! - Every machine, linker and rule declares the kinds it consumes ([`kinds`]). `scan` parses
+//!   only what can be read: the bulk of a bundle (OM audit key records) is counted, never parsed,
+//!   unless its key has an anchor its consumers declare ([`prefilter::ANCHORED`]); a typed record
+//!   of a kind no consumer reads (snapshots, service summaries, successful datanode audit
+//!   records) is counted and dropped ([`prefilter::keeps`]); untyped records are never kept.
+//! - The trace interns entities and hosts ([`trace::EntityId`], [`trace::HostId`]); its indexes
+//!   (by host, entity and kind) and the machines key their state by those ids; transitions share
+//!   the interned entities and carry constant state labels.
+//! - OM audit copies are folded in a bounded window as the OM audit logs are read side by side
+//!   ([`copies`], [`load::read_audit_merged`]): `events` holds that window, not the logs.
+//! - The graph holds causal edges only, per-host and per-entity order being the trace's indexes;
+//!   the cluster's facts (block → container → group → pipeline, host ↔ datanode) are one index
+//!   read once ([`facts`]).
 //!
-//! What is kept is still every event of the kinds the machines and rules read, from the whole
-//! input: a 4 GB generated bundle keeps about twice what a 1 GB one does (284 MB against 152 MB
-//! peak RSS, `scripts/bench.sh`). The design that makes memory follow live entity state, left to
-//! do, replaces the whole-trace vector with a time-ordered k-way merge across streams (each
-//! stream is read in order already; a heap of stream heads gives the global order, with
-//! `--skew` of look-ahead) feeding the machines as it goes, and keeps per entity only:
-//!
-//! - low-volume kinds (role changes, truncations, step-downs, admin-state and container-state
-//!   changes), retained for the whole run;
-//! - high-volume kinds (per-key audit, per-chunk and per-report lines, heartbeats), retained
-//!   while their entity is live (its machine state not terminal) or within the window the
-//!   consumers declare around an anchor (as [`prefilter::ANCHORED`] does for keys), and evicted
-//!   after `--retain` of log time or at their lifecycle's end.
-//!
-//! Rules then read per-entity histories and one shared index of cluster facts (block →
-//! container → pipeline, host ↔ datanode UUID, leadership intervals) maintained by the merge,
-//! instead of scanning `trace.events` and building their own indexes; each rule's whole-trace
-//! scans (`trace.events.iter()`) become queries of those indexes.
+//! What is kept is still every event of the kinds the consumers read, from the whole input: on
+//! the generated bundles, 72 hours of a cluster per GiB, `scan` holds about 110 MB at 1 GiB and
+//! 265 MB at 4 GiB (288 hours), most of it the datanodes' container lifecycle and Ratis lines.
+//! The rest of the design, left to do: a time-ordered k-way merge of every stream (as
+//! [`load::read_audit_merged`] does for the OM audit) feeding the machines as it goes, with
+//! per-entity retention: low-volume kinds (role changes, truncations, step-downs, admin-state and
+//! container-state changes) for the whole run, high-volume kinds (per-replica lifecycle lines,
+//! heartbeats, snapshots) only while their entity is live or near a declared anchor, evicted
+//! after `--retain` or their lifecycle's end; the rules then read per-entity histories and
+//! [`facts`] instead of the whole trace.
 
+pub mod copies;
+pub mod facts;
 pub mod graph;
+pub mod kinds;
 pub mod load;
 pub mod machine;
 pub mod machines;

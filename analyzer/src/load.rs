@@ -8,6 +8,8 @@
 //! are buffered (the trace keeps only typed events, never raw lines) and its summary kept for
 //! `stats` and the report's coverage.
 
+use crate::copies::AuditCopies;
+use crate::kinds::Wanted;
 use crate::trace::Trace;
 use crate::{Analysis, ReplayOptions, prefilter};
 use oztrace_parser::banner;
@@ -84,6 +86,9 @@ pub struct LoadOptions {
     pub replay: ReplayOptions,
     /// Leave unparsed the records no consumer needs ([`crate::prefilter`]): `scan`.
     pub prefilter: bool,
+    /// What the selected rules read, besides the machines and linkers: with the prefilter,
+    /// typed events no consumer reads are counted, not kept.
+    pub rule_kinds: Wanted,
 }
 
 /// What [`load`] gives: what was read (coverage, configuration, failures) and its analysis.
@@ -101,6 +106,10 @@ pub fn load(paths: &[PathBuf], options: &LoadOptions) -> Loaded {
     let mut read = options.read.clone();
     if prefilter {
         read.skip = Some(prefilter::first_pass());
+        let mut wanted = crate::machines::consumed();
+        wanted.extend(&options.rule_kinds);
+        read.kinds = Some(Arc::new(wanted));
+        read.window = options.window;
     }
     let mut parsed = read_inputs_streaming(paths, &read, &mut |_| {});
     if prefilter {
@@ -154,7 +163,7 @@ fn read_anchored(paths: &[PathBuf], config: &ReadConfig, parsed: &mut Parsed) {
     for (i, stream) in parsed.streams.iter().enumerate() {
         by_file.insert(Arc::clone(&stream.file), i);
     }
-    let again = read_units(paths, &config, Some(&units), &mut |_| {});
+    let again = read_units(paths, &config, Some(&units), &BTreeSet::new(), &mut |_| {});
     for stream in again.streams {
         let Some(&i) = by_file.get(&stream.file) else {
             continue;
@@ -170,10 +179,20 @@ fn read_anchored(paths: &[PathBuf], config: &ReadConfig, parsed: &mut Parsed) {
     }
 }
 
-/// Moves the typed events out of the streams into one time order (OM audit copies merged).
+/// Moves the typed events out of the streams into one time order, the OM audit logs' copies
+/// folded as `events` folds them ([`crate::copies`]).
 pub fn build_trace(parsed: &mut Parsed, skew_ms: i64) -> Trace {
-    let mut streams = parsed.take_events();
-    catalog::om::merge_audit_copies(&mut streams, skew_ms);
+    let mut audit = Vec::new();
+    let mut streams = Vec::new();
+    for stream in &mut parsed.streams {
+        let events = std::mem::take(&mut stream.events);
+        if stream.component == Component::OmAudit {
+            audit.push(events);
+        } else {
+            streams.push(events);
+        }
+    }
+    streams.push(crate::copies::fold_streams(audit, skew_ms));
     Trace::merge(streams, skew_ms)
 }
 
@@ -189,7 +208,8 @@ impl Window {
         self.since.is_none() && self.until.is_none()
     }
 
-    fn contains(&self, ts: i64) -> bool {
+    /// Whether a time is inside the window.
+    pub fn contains(&self, ts: i64) -> bool {
         self.since.is_none_or(|s| ts >= s) && self.until.is_none_or(|u| ts <= u)
     }
 
@@ -266,6 +286,11 @@ pub struct ReadConfig {
     pub progress: Option<Arc<Progress>>,
     /// OM audit lines left unparsed (see [`crate::prefilter`]); counted as typed records.
     pub skip: Option<Skip>,
+    /// With `Keep::Typed`: what the consumers read ([`prefilter::keeps`]); typed records no
+    /// consumer reads are counted, not kept ([`StreamOutcome::unkept_in_window`]).
+    pub kinds: Option<Arc<Wanted>>,
+    /// `--since` / `--until`, for counting the unkept records inside it.
+    pub window: Window,
     /// What reading one input may cost (`--max-expand`).
     pub limits: Limits,
 }
@@ -280,6 +305,8 @@ impl ReadConfig {
             jobs: std::thread::available_parallelism().map_or(2, |n| n.get()),
             progress: None,
             skip: None,
+            kinds: None,
+            window: Window::default(),
             limits: Limits::default(),
         }
     }
@@ -303,6 +330,9 @@ pub struct StreamOutcome {
     /// The stream's host (a compose stream has several: the most frequent one here).
     pub host: Arc<str>,
     pub component: Component,
+    /// Every host and component with a record in the stream (the logs a rule's coverage counts,
+    /// whether or not their events were kept).
+    pub sources: Vec<(Arc<str>, Component)>,
     pub summary: StreamSummary,
     pub bytes: u64,
     pub typed: u64,
@@ -313,19 +343,13 @@ pub struct StreamOutcome {
     pub shapes: HashMap<String, u64>,
     /// Loggers seen at DEBUG/TRACE per host.
     pub verbose_loggers: Vec<(Arc<str>, String, Level)>,
-    pub seen: Seen,
+    /// The Ozone releases its services' startup banners print, in the order seen.
+    pub releases: Vec<String>,
     pub events: Vec<Event>,
+    /// Typed records inside the window that no consumer reads: counted, not kept (`scan`).
+    pub unkept_in_window: u64,
     /// The input unit it was read from (its index in discovery order).
     pub unit: usize,
-}
-
-/// What a stream's records name beyond its most frequent host and component: every host and
-/// component (sorted), and the releases its services' startup banners print (in order seen).
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct Seen {
-    pub hosts: Vec<Arc<str>>,
-    pub components: Vec<Component>,
-    pub releases: Vec<String>,
 }
 
 /// Everything read from the inputs.
@@ -389,16 +413,12 @@ pub fn read_inputs_streaming(
     config: &ReadConfig,
     on_stream: &mut dyn FnMut(&mut StreamOutcome),
 ) -> Parsed {
-    read_units(paths, config, None, on_stream)
+    read_units(paths, config, None, &BTreeSet::new(), on_stream)
 }
 
-/// [`read_inputs_streaming`] of the units whose indexes are in `only` (all when `None`).
-fn read_units(
-    paths: &[PathBuf],
-    config: &ReadConfig,
-    only: Option<&BTreeSet<usize>>,
-    on_stream: &mut dyn FnMut(&mut StreamOutcome),
-) -> Parsed {
+/// The inputs' units in reading order (rotated files of one log oldest first), and what
+/// discovery found besides them.
+fn discover(paths: &[PathBuf]) -> (Vec<InputUnit>, Parsed) {
     let discovery = input::discover(paths);
     let mut units = discovery.units;
     // Rotated files of one log are read oldest first.
@@ -406,21 +426,33 @@ fn read_units(
         let key = rotation_key(unit.display());
         (key.stream, std::cmp::Reverse(key.age))
     });
-    let mut parsed = Parsed {
+    let parsed = Parsed {
         unreadable: discovery.unreadable,
         configs: discovery.configs,
         skipped: discovery.skipped,
         ..Parsed::default()
     };
-    let indexes: Vec<usize> = match only {
-        Some(only) => only.iter().copied().filter(|&i| i < units.len()).collect(),
-        None => (0..units.len()).collect(),
-    };
+    (units, parsed)
+}
+
+/// [`read_inputs_streaming`] of the units whose indexes are in `only` (all when `None`), less
+/// those in `except`.
+pub fn read_units(
+    paths: &[PathBuf],
+    config: &ReadConfig,
+    only: Option<&BTreeSet<usize>>,
+    except: &BTreeSet<usize>,
+    on_stream: &mut dyn FnMut(&mut StreamOutcome),
+) -> Parsed {
+    let (units, mut parsed) = discover(paths);
+    let indexes: Vec<usize> = (0..units.len())
+        .filter(|i| only.is_none_or(|only| only.contains(i)) && !except.contains(i))
+        .collect();
     let threads = config.jobs.max(1).min(indexes.len().max(1));
     let read = |n: usize| {
         let i = indexes[n];
         let unit: &InputUnit = &units[i];
-        let mut result = caught(unit.display(), || read_unit(unit, config));
+        let mut result = caught(unit.display(), || read_unit(unit, config, None));
         for stream in &mut result.streams {
             stream.unit = i;
         }
@@ -443,6 +475,209 @@ fn read_units(
     }
     parsed.unreadable.sort_by(|a, b| a.path.cmp(&b.path));
     parsed
+}
+
+/// The units that are OM audit logs by name (`om-audit-<host>.log`, its rotations and
+/// compressed copies), by index in reading order.
+pub fn audit_log_units(paths: &[PathBuf]) -> BTreeSet<usize> {
+    let (units, _) = discover(paths);
+    units
+        .iter()
+        .enumerate()
+        .filter(|(_, unit)| {
+            oztrace_parser::source::hint_from_path(unit.display()).component
+                == Some(Component::OmAudit)
+        })
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// Events handed from a log's reading thread to the merge at a time, and how many such batches
+/// may wait per log: what the merge holds is a few batches per log, whatever the logs' size.
+const MERGE_BATCH: usize = 1024;
+const MERGE_BATCHES_AHEAD: usize = 2;
+
+/// Reads the units `only` (OM audit logs, [`audit_log_units`]) side by side, each log (its
+/// rotations, oldest first) on its own thread, and hands their events to `on_event` in one time
+/// order: by the latest time seen so far in their file (so each file keeps its order), then by
+/// log in reading order. Every OM writes the same audit lines at about the same time: this is
+/// the order in which [`crate::copies::AuditCopies`] folds them in a bounded window.
+///
+/// `held` are OM audit streams already read (found inside archives, or not named as OM audit
+/// logs): they join the merge as logs of their own. What discovery found besides the units is
+/// left to the other read of the same inputs.
+pub fn read_audit_merged(
+    paths: &[PathBuf],
+    config: &ReadConfig,
+    only: &BTreeSet<usize>,
+    held: Vec<Vec<Event>>,
+    on_event: &mut dyn FnMut(Event, i64),
+) -> Parsed {
+    let (units, _) = discover(paths);
+    let mut parsed = Parsed::default();
+    let mut by_log: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for &i in only.iter().filter(|&&i| i < units.len()) {
+        by_log
+            .entry(rotation_key(units[i].display()).stream)
+            .or_default()
+            .push(i);
+    }
+    let logs: Vec<Vec<usize>> = by_log.into_values().collect();
+    let results: Vec<UnitResult> = std::thread::scope(|scope| {
+        let mut heads: Vec<LogHead> = Vec::new();
+        let mut readers = Vec::new();
+        for log in &logs {
+            let (sender, received) = mpsc::sync_channel::<Vec<Event>>(MERGE_BATCHES_AHEAD);
+            heads.push(LogHead {
+                received: Some(received),
+                batch: Vec::new().into_iter(),
+                next: None,
+                file: None,
+                placed: i64::MIN,
+            });
+            let units = &units;
+            readers.push(scope.spawn(move || {
+                let mut results = Vec::new();
+                for &i in log {
+                    let unit = &units[i];
+                    let mut batch: Vec<Event> = Vec::with_capacity(MERGE_BATCH);
+                    let mut send = |event: Event| {
+                        batch.push(event);
+                        if batch.len() >= MERGE_BATCH {
+                            let full =
+                                std::mem::replace(&mut batch, Vec::with_capacity(MERGE_BATCH));
+                            // The merge outlives every reader: a send cannot fail.
+                            let _ = sender.send(full);
+                        }
+                    };
+                    let mut result =
+                        caught(unit.display(), || read_unit(unit, config, Some(&mut send)));
+                    if !batch.is_empty() {
+                        let _ = sender.send(batch);
+                    }
+                    for stream in &mut result.streams {
+                        stream.unit = i;
+                    }
+                    results.push(result);
+                }
+                results
+            }));
+        }
+        heads.extend(held.into_iter().map(|events| LogHead {
+            received: None,
+            batch: events.into_iter(),
+            next: None,
+            file: None,
+            placed: i64::MIN,
+        }));
+        loop {
+            for head in &mut heads {
+                head.fill();
+            }
+            let next = heads
+                .iter()
+                .enumerate()
+                .filter_map(|(n, head)| head.next.as_ref().map(|(placed, _)| (*placed, n)))
+                .min();
+            let Some((placed, n)) = next else {
+                break;
+            };
+            if let Some((_, event)) = heads[n].next.take() {
+                on_event(event, placed);
+            }
+        }
+        readers
+            .into_iter()
+            // Each unit's panic is caught inside: a reader cannot fail to join.
+            .flat_map(|reader| reader.join().unwrap_or_default())
+            .collect()
+    });
+    for result in results {
+        parsed.streams.extend(result.streams);
+        parsed.unreadable.extend(result.unreadable);
+        parsed.configs.extend(result.configs);
+        parsed.errors.extend(result.error);
+    }
+    parsed.streams.sort_by_key(|s| s.unit);
+    parsed.unreadable.sort_by(|a, b| a.path.cmp(&b.path));
+    parsed
+}
+
+/// Reads every input for `events`: each stream to `on_stream` as soon as it and every stream
+/// before it are read (see [`read_inputs_streaming`]), except the OM audit logs, read after the
+/// rest side by side ([`read_audit_merged`]) with their copies folded ([`AuditCopies`]), one
+/// event at a time to `on_audit` in one time order with its place in it. Memory is that of the
+/// streams being read, and of the copy window.
+pub fn read_for_events(
+    paths: &[PathBuf],
+    config: &ReadConfig,
+    skew_ms: i64,
+    on_stream: &mut dyn FnMut(&mut StreamOutcome),
+    on_audit: &mut dyn FnMut(Event, i64),
+) -> Parsed {
+    let audit_logs = audit_log_units(paths);
+    let mut held: Vec<Vec<Event>> = Vec::new();
+    let mut parsed = read_units(paths, config, None, &audit_logs, &mut |stream| {
+        if stream.component == Component::OmAudit {
+            held.push(std::mem::take(&mut stream.events));
+        } else {
+            on_stream(stream);
+        }
+    });
+    let mut copies = AuditCopies::new(skew_ms);
+    let audit = read_audit_merged(paths, config, &audit_logs, held, &mut |event, placed| {
+        copies.push(event, placed, on_audit)
+    });
+    copies.finish(on_audit);
+    parsed.streams.extend(audit.streams);
+    parsed.streams.sort_by_key(|s| s.unit);
+    parsed.unreadable.extend(audit.unreadable);
+    parsed.unreadable.sort_by(|a, b| a.path.cmp(&b.path));
+    parsed.configs.extend(audit.configs);
+    parsed.errors.extend(audit.errors);
+    parsed
+}
+
+/// The merge's view of one log being read: its next event and where it is placed.
+struct LogHead {
+    /// `None` for a stream read before the merge.
+    received: Option<mpsc::Receiver<Vec<Event>>>,
+    batch: std::vec::IntoIter<Event>,
+    next: Option<(i64, Event)>,
+    /// The file of the last event, and the latest time seen in it.
+    file: Option<Arc<str>>,
+    placed: i64,
+}
+
+impl LogHead {
+    /// Takes the log's next event when none is waiting (blocking until its reader sends one or
+    /// is done).
+    fn fill(&mut self) {
+        if self.next.is_some() {
+            return;
+        }
+        let event = loop {
+            if let Some(event) = self.batch.next() {
+                break event;
+            }
+            match self.received.as_ref().map(mpsc::Receiver::recv) {
+                Some(Ok(batch)) => self.batch = batch.into_iter(),
+                Some(Err(_)) | None => return,
+            }
+        };
+        if self
+            .file
+            .as_ref()
+            .is_none_or(|f| !Arc::ptr_eq(f, &event.file))
+        {
+            self.file = Some(Arc::clone(&event.file));
+            self.placed = i64::MIN;
+        }
+        if let Some(ts) = event.ts {
+            self.placed = self.placed.max(ts);
+        }
+        self.next = Some((self.placed, event));
+    }
 }
 
 /// Runs `work(0..n)` on a pool of `threads` and hands each result to `deliver` in index order,
@@ -526,18 +761,23 @@ struct UnitResult {
     error: Option<Unreadable>,
 }
 
+/// Where a stream's events go as they are read, instead of into its [`StreamOutcome`].
+type EventSink<'a, 'f> = &'a mut (dyn FnMut(Event) + Send + 'f);
+
 struct Sink<'a> {
     config: &'a ReadConfig,
     result: UnitResult,
+    events: Option<EventSink<'a, 'a>>,
 }
 
 impl StreamSink for Sink<'_> {
     fn log(&mut self, file: &InputFile, reader: &mut dyn BufRead) -> std::io::Result<()> {
         let large = file.size.is_none_or(|size| size >= PIPELINE_BYTES);
+        let events = self.events.as_deref_mut();
         let (outcome, error) = if file.compression != Compression::None && large {
-            read_pipelined(file, reader, self.config)
+            read_pipelined(file, reader, self.config, events)
         } else {
-            read_stream(file, reader, self.config)
+            read_stream(file, reader, self.config, events)
         };
         let matched_nothing = outcome.summary.matched_nothing();
         self.result.streams.push(outcome);
@@ -572,6 +812,7 @@ fn read_pipelined(
     file: &InputFile,
     reader: &mut dyn BufRead,
     config: &ReadConfig,
+    events: Option<EventSink<'_, '_>>,
 ) -> (StreamOutcome, Option<std::io::Error>) {
     let (blocks, received) = mpsc::sync_channel::<Vec<u8>>(BLOCKS_AHEAD);
     std::thread::scope(|scope| {
@@ -581,7 +822,7 @@ fn read_pipelined(
                 block: Vec::new(),
                 at: 0,
             };
-            read_stream(file, &mut blocks, config)
+            read_stream(file, &mut blocks, config, events)
         });
         let error = loop {
             let (block, error) = read_block(reader);
@@ -659,10 +900,15 @@ impl BufRead for BlockReader {
     }
 }
 
-fn read_unit(unit: &InputUnit, config: &ReadConfig) -> UnitResult {
+fn read_unit<'a>(
+    unit: &InputUnit,
+    config: &'a ReadConfig,
+    events: Option<EventSink<'a, 'a>>,
+) -> UnitResult {
     let mut sink = Sink {
         config,
         result: UnitResult::default(),
+        events,
     };
     unit.read_within(&mut sink, &config.limits);
     sink.result
@@ -733,6 +979,7 @@ fn read_stream(
     file: &InputFile,
     reader: &mut dyn BufRead,
     config: &ReadConfig,
+    mut events: Option<EventSink<'_, '_>>,
 ) -> (StreamOutcome, Option<std::io::Error>) {
     let file_name: Arc<str> = Arc::from(file.display.as_str());
     let file_host = file.hint.host.clone();
@@ -747,13 +994,13 @@ fn read_stream(
             .filter(|_| file.hint.component == Some(Component::OmAudit)),
     };
     let mut hosts: HashMap<String, Arc<str>> = HashMap::new();
-    let mut host_counts: HashMap<Arc<str>, u64> = HashMap::new();
-    let mut component_counts = [0u64; Component::ALL.len()];
+    let mut source_counts: HashMap<(Arc<str>, Component), u64> = HashMap::new();
     let mut resolver = SourceResolver::new(file.hint.clone());
     let mut outcome = StreamOutcome {
         file: Arc::clone(&file_name),
         host: Arc::from(file_host.as_deref().unwrap_or("unknown")),
         component: file.hint.component.unwrap_or(Component::Unknown),
+        sources: Vec::new(),
         summary: StreamSummary::default(),
         bytes: 0,
         typed: 0,
@@ -762,8 +1009,9 @@ fn read_stream(
         info_typed: 0,
         shapes: HashMap::new(),
         verbose_loggers: Vec::new(),
-        seen: Seen::default(),
+        releases: Vec::new(),
         events: Vec::new(),
+        unkept_in_window: 0,
         unit: 0,
     };
     let mut counting = Counting {
@@ -773,7 +1021,11 @@ fn read_stream(
     };
     let mut verbose_seen: std::collections::HashSet<(Arc<str>, String)> = Default::default();
     let mut names = Names::default();
+    let mut last_ts: Option<i64> = None;
     let (summary, error) = read_records(&mut counting, &options, &mut |record: Record| {
+        if record.ts.is_some() {
+            last_ts = record.ts;
+        }
         let resolved = resolver.resolve(&record);
         let component = resolved.component;
         let host_name = resolved.host.unwrap_or("unknown");
@@ -785,12 +1037,16 @@ fn read_stream(
                 host
             }
         };
-        *host_counts.entry(Arc::clone(&host)).or_default() += 1;
-        component_counts[component as usize] += 1;
+        match source_counts.get_mut(&(Arc::clone(&host), component)) {
+            Some(n) => *n += 1,
+            None => {
+                source_counts.insert((Arc::clone(&host), component), 1);
+            }
+        }
         if let Some(release) = banner::release(&record.message, &record.continuation)
-            && !outcome.seen.releases.iter().any(|r| r == release)
+            && !outcome.releases.iter().any(|r| r == release)
         {
-            outcome.seen.releases.push(release.to_string());
+            outcome.releases.push(release.to_string());
         }
         if let (Some(level @ (Level::Debug | Level::Trace)), Some(logger)) =
             (record.level, &record.logger)
@@ -822,21 +1078,39 @@ fn read_stream(
             if config.keep == Keep::Nothing {
                 return;
             }
+            if typed
+                .as_ref()
+                .zip(config.kinds.as_deref())
+                .is_some_and(|(typed, kinds)| !prefilter::keeps(kinds, typed))
+            {
+                // An untimed record goes with the one before it, as the window places it.
+                if last_ts.is_none_or(|ts| config.window.contains(ts)) {
+                    outcome.unkept_in_window += 1;
+                }
+                return;
+            }
         } else {
             outcome.unrecognized += 1;
-            count_shape(&mut outcome.shapes, &record.message);
+            // Only `stats` shows the shapes (it reads with `Nothing`, or `All` in a window).
+            if config.keep != Keep::Typed {
+                count_shape(&mut outcome.shapes, &record.message);
+            }
             if config.keep != Keep::All {
                 return;
             }
         }
-        outcome.events.push(Event::of_record(
+        let event = Event::of_record(
             record,
             typed,
             host,
             component,
             Arc::clone(&file_name),
             &mut names,
-        ));
+        );
+        match events.as_deref_mut() {
+            Some(sink) => sink(event),
+            None => outcome.events.push(event),
+        }
     });
     counting.finish_progress();
     // The buffer's growth slack (up to half of it) is not kept until the merge.
@@ -847,16 +1121,22 @@ fn read_stream(
     outcome.info_typed += summary.skipped;
     outcome.summary = summary;
     outcome.bytes = counting.bytes;
-    outcome.seen.hosts = host_counts.keys().cloned().collect();
-    outcome.seen.hosts.sort();
-    outcome.seen.components = Component::ALL
-        .into_iter()
-        .zip(component_counts)
-        .filter(|(_, n)| *n > 0)
-        .map(|(component, _)| component)
-        .collect();
     // A stream of several hosts or components (compose, kubectl, a shipper's export, a test's
-    // one-JVM output) is shown by its most frequent ones.
+    // one-JVM output) is shown by its most frequent ones, and lists them all in `sources`.
+    // The prefilter skips OM audit records of the file's own host without resolving them.
+    if outcome.summary.skipped > 0 {
+        let host = file_host.as_deref().unwrap_or("unknown");
+        let host = hosts.get(host).cloned().unwrap_or_else(|| Arc::from(host));
+        *source_counts.entry((host, Component::OmAudit)).or_default() += outcome.summary.skipped;
+    }
+    let mut component_counts = [0u64; Component::ALL.len()];
+    let mut host_counts: HashMap<Arc<str>, u64> = HashMap::new();
+    for ((host, component), n) in &source_counts {
+        component_counts[*component as usize] += n;
+        *host_counts.entry(Arc::clone(host)).or_default() += n;
+    }
+    outcome.sources = source_counts.into_keys().collect();
+    outcome.sources.sort();
     if let Some((component, _)) = Component::ALL
         .into_iter()
         .zip(component_counts)
@@ -1029,7 +1309,8 @@ mod tests {
             compression: Compression::Gzip,
         };
         let mut reader = std::io::BufReader::new(Failing(text.into_bytes(), 0));
-        let (outcome, error) = read_pipelined(&file, &mut reader, &ReadConfig::new(Keep::All));
+        let (outcome, error) =
+            read_pipelined(&file, &mut reader, &ReadConfig::new(Keep::All), None);
         assert_eq!(outcome.summary.records, 3000);
         assert_eq!(outcome.events.len(), 3000);
         assert!(error.expect("the error").to_string().contains("truncated"));
@@ -1048,6 +1329,7 @@ mod tests {
             file: Arc::from("f"),
             host: Arc::from("h"),
             component: Component::Scm,
+            sources: Vec::new(),
             summary: Default::default(),
             bytes: 0,
             typed: 0,
@@ -1056,8 +1338,9 @@ mod tests {
             info_typed: 0,
             shapes: Default::default(),
             verbose_loggers: Vec::new(),
-            seen: Seen::default(),
+            releases: Vec::new(),
             events,
+            unkept_in_window: 0,
             unit: 0,
         };
         let mut parsed = Parsed {

@@ -6,21 +6,72 @@
 //! whether the model's transition table allows it. Each machine's table cites the Ozone code it
 //! models.
 
+use crate::kinds::{KindSet, Reads};
 use crate::trace::{EventId, Trace};
 use oztrace_parser::entity::Entity;
 use rustc_hash::FxHashMap as HashMap;
+use std::borrow::Cow;
 use std::hash::Hash;
 use std::sync::Arc;
+
+/// A state label: a machine's own constant for the states it names, an owned string only for the
+/// labels that print a value (a term, a count of queued tasks).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct State(Cow<'static, str>);
+
+impl State {
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<&'static str> for State {
+    fn from(label: &'static str) -> State {
+        State(Cow::Borrowed(label))
+    }
+}
+
+impl From<String> for State {
+    fn from(label: String) -> State {
+        State(Cow::Owned(label))
+    }
+}
+
+impl std::ops::Deref for State {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for State {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl PartialEq<str> for State {
+    fn eq(&self, other: &str) -> bool {
+        *self.0 == *other
+    }
+}
+
+impl PartialEq<&str> for State {
+    fn eq(&self, other: &&str) -> bool {
+        *self.0 == **other
+    }
+}
 
 /// One step of one entity in one machine.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Transition {
     pub machine: &'static str,
-    pub entity: Entity,
+    /// Shared with the trace's interned entity (or the machine's own copy): no clone per step.
+    pub entity: Arc<Entity>,
     /// The member whose view this is, for state kept per member (an SCM's view of a datanode).
     pub scope: Option<Arc<str>>,
-    pub from: String,
-    pub to: String,
+    pub from: State,
+    pub to: State,
     pub event: EventId,
     /// For an inferred step: the log line (logger and level) that would have shown it.
     pub inferred: Option<&'static str>,
@@ -31,6 +82,9 @@ pub struct Transition {
 /// A lifecycle model.
 pub trait Machine: Send {
     fn name(&self) -> &'static str;
+    /// The kinds it reads: [`Machine::on_event`] sees only events of these kinds, and must do
+    /// nothing with any other.
+    fn consumes(&self) -> &'static [Reads];
     /// Steps the model over one event (in time order), pushing the transitions it causes.
     fn on_event(&mut self, trace: &Trace, id: EventId, out: &mut Vec<Transition>);
     /// Drops entities with no event since `before` (log time, epoch millis).
@@ -83,6 +137,11 @@ impl<K: Eq + Hash, S> EntityStates<K, S> {
         self.states.retain(|_, (_, seen)| *seen >= before);
     }
 
+    /// Every live state.
+    pub fn values(&self) -> impl Iterator<Item = &S> {
+        self.states.values().map(|(s, _)| s)
+    }
+
     pub fn len(&self) -> usize {
         self.states.len()
     }
@@ -92,16 +151,26 @@ impl<K: Eq + Hash, S> EntityStates<K, S> {
     }
 }
 
-/// One machine over the whole trace, evicting idle entities every few thousand events.
-fn replay_one(trace: &Trace, machine: &mut dyn Machine, retain_ms: i64) -> Vec<Transition> {
+/// One machine over the whole trace (the events of `reads`), evicting idle entities every few
+/// thousand events.
+pub(crate) fn replay_one(
+    trace: &Trace,
+    machine: &mut dyn Machine,
+    reads: &KindSet,
+    retain_ms: i64,
+) -> Vec<Transition> {
     const EVICT_EVERY: usize = 4096;
-    let mut transitions = Vec::new();
+    // About one step per event read: reserved once (untouched capacity costs no memory).
+    let expected: usize = reads.iter().map(|k| trace.count_of(k)).sum();
+    let mut transitions = Vec::with_capacity(expected.min(1 << 20));
     let mut latest = i64::MIN;
     for id in 0..trace.events.len() {
-        if let Some(ts) = trace.events[id].ts {
+        if let Some(ts) = trace.ts_of(id) {
             latest = latest.max(ts);
         }
-        machine.on_event(trace, id, &mut transitions);
+        if reads.contains(trace.kind_of(id)) {
+            machine.on_event(trace, id, &mut transitions);
+        }
         if id % EVICT_EVERY == EVICT_EVERY - 1 && latest != i64::MIN {
             machine.evict(latest.saturating_sub(retain_ms));
         }
@@ -109,12 +178,11 @@ fn replay_one(trace: &Trace, machine: &mut dyn Machine, retain_ms: i64) -> Vec<T
     transitions
 }
 
-/// All transitions of a replay, indexed by event and by entity.
+/// All transitions of a replay, in event order, indexed by entity.
 #[derive(Debug, Default)]
 pub struct Replay {
     pub transitions: Vec<Transition>,
-    by_event: HashMap<EventId, Vec<usize>>,
-    by_entity: HashMap<Entity, Vec<usize>>,
+    by_entity: HashMap<Arc<Entity>, Vec<u32>>,
 }
 
 impl Replay {
@@ -126,39 +194,36 @@ impl Replay {
         use rayon::prelude::*;
         let per_machine: Vec<Vec<Transition>> = machines
             .par_iter_mut()
-            .map(|machine| replay_one(trace, machine.as_mut(), retain_ms))
+            .map(|machine| {
+                let reads = KindSet::of(machine.consumes());
+                replay_one(trace, machine.as_mut(), &reads, retain_ms)
+            })
             .collect();
-        let mut tagged: Vec<(EventId, usize, Transition)> = per_machine
-            .into_iter()
-            .enumerate()
-            .flat_map(|(m, transitions)| transitions.into_iter().map(move |t| (t.event, m, t)))
-            .collect();
-        // Stable: each machine's own order is kept.
-        tagged.sort_by_key(|(event, m, _)| (*event, *m));
-        Replay::index(tagged.into_iter().map(|(_, _, t)| t).collect())
+        Replay::index(merge_by_event(per_machine))
     }
 
     fn index(transitions: Vec<Transition>) -> Replay {
-        let mut by_event: HashMap<EventId, Vec<usize>> = HashMap::default();
-        let mut by_entity: HashMap<Entity, Vec<usize>> = HashMap::default();
+        let mut by_entity: HashMap<Arc<Entity>, Vec<u32>> = HashMap::default();
         for (i, t) in transitions.iter().enumerate() {
-            by_event.entry(t.event).or_default().push(i);
-            by_entity.entry(t.entity.clone()).or_default().push(i);
+            match by_entity.get_mut(&*t.entity) {
+                Some(list) => list.push(i as u32),
+                None => {
+                    by_entity.insert(Arc::clone(&t.entity), vec![i as u32]);
+                }
+            }
         }
         Replay {
             transitions,
-            by_event,
             by_entity,
         }
     }
 
     /// Transitions an event caused.
     pub fn of_event(&self, id: EventId) -> impl Iterator<Item = &Transition> {
-        self.by_event
-            .get(&id)
-            .into_iter()
-            .flatten()
-            .map(|&i| &self.transitions[i])
+        let start = self.transitions.partition_point(|t| t.event < id);
+        self.transitions[start..]
+            .iter()
+            .take_while(move |t| t.event == id)
     }
 
     /// Transitions of one entity, in time order.
@@ -167,7 +232,7 @@ impl Replay {
             .get(entity)
             .into_iter()
             .flatten()
-            .map(|&i| &self.transitions[i])
+            .map(|&i| &self.transitions[i as usize])
     }
 
     /// Transitions of one machine, in time order.
@@ -178,33 +243,61 @@ impl Replay {
     }
 }
 
+/// Merges the machines' transitions (each list in event order) into one list by event, then
+/// machine, each machine's own order kept: a k-way merge, no sort.
+fn merge_by_event(per_machine: Vec<Vec<Transition>>) -> Vec<Transition> {
+    let total = per_machine.iter().map(Vec::len).sum();
+    let mut out = Vec::with_capacity(total);
+    let mut lists: Vec<std::iter::Peekable<std::vec::IntoIter<Transition>>> = per_machine
+        .into_iter()
+        .map(|l| l.into_iter().peekable())
+        .collect();
+    loop {
+        // Few machines: a linear scan of the heads beats a heap.
+        let next = lists
+            .iter_mut()
+            .enumerate()
+            .filter_map(|(m, l)| l.peek().map(|t| (t.event, m)))
+            .min();
+        let Some((_, m)) = next else {
+            break;
+        };
+        out.extend(lists[m].next());
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::trace::EntityId;
     use crate::trace::tests::event;
 
     /// Counts events per container: enough to test the replay plumbing.
-    struct Counter(EntityStates<Entity, u32>);
+    struct Counter(EntityStates<EntityId, u32>, &'static str);
     impl Machine for Counter {
         fn name(&self) -> &'static str {
-            "counter"
+            self.1
         }
         fn on_event(&mut self, trace: &Trace, id: EventId, out: &mut Vec<Transition>) {
             let e = trace.get(id);
-            for entity in &e.entities {
-                let n = self.0.entry_or(entity.clone(), || 0, e.ts);
+            for &entity in trace.entity_ids_of(id) {
+                let n = self.0.entry_or(entity, || 0, e.ts);
                 *n += 1;
                 out.push(Transition {
-                    machine: "counter",
-                    entity: entity.clone(),
+                    machine: self.1,
+                    entity: Arc::clone(trace.entity(entity)),
                     scope: None,
-                    from: (*n - 1).to_string(),
-                    to: n.to_string(),
+                    from: (*n - 1).to_string().into(),
+                    to: n.to_string().into(),
                     event: id,
                     inferred: None,
                     illegal: false,
                 });
             }
+        }
+        fn consumes(&self) -> &'static [Reads] {
+            &[Reads::Kind("unrecognized")]
         }
         fn evict(&mut self, before: i64) {
             self.0.evict(before);
@@ -221,14 +314,27 @@ mod tests {
             ],
             0,
         );
-        let mut machines: Vec<Box<dyn Machine>> = vec![Box::new(Counter(EntityStates::default()))];
+        let mut machines: Vec<Box<dyn Machine>> = vec![
+            Box::new(Counter(EntityStates::default(), "first")),
+            Box::new(Counter(EntityStates::default(), "second")),
+        ];
         let replay = Replay::run(&trace, &mut machines, 1000);
         let steps: Vec<_> = replay
             .of_entity(&c)
-            .map(|t| (t.from.as_str(), t.to.as_str()))
+            .map(|t| (t.machine, t.from.as_str(), t.to.as_str()))
             .collect();
-        assert_eq!(steps, vec![("0", "1"), ("1", "2")]);
-        assert_eq!(replay.of_event(1).count(), 1);
+        // By event, then machine in registry order.
+        assert_eq!(
+            steps,
+            vec![
+                ("first", "0", "1"),
+                ("second", "0", "1"),
+                ("first", "1", "2"),
+                ("second", "1", "2")
+            ]
+        );
+        assert_eq!(replay.of_event(1).count(), 2);
+        assert_eq!(replay.of_event(2).count(), 0);
 
         let mut states: EntityStates<u32, &str> = EntityStates::default();
         states.set(1, "OPEN", Some(5));

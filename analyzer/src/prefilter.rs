@@ -23,7 +23,9 @@
 //! without the prefilter. `tests/prefilter.rs` checks that findings are identical with the
 //! prefilter on and off, on every sample and on a generated bundle with injected scenarios.
 
+use crate::kinds::Wanted;
 use memchr::memmem::Finder;
+use oztrace_parser::catalog::Typed;
 use oztrace_parser::entity::Entity;
 use oztrace_parser::record::Skip;
 use std::collections::BTreeSet;
@@ -56,6 +58,20 @@ pub const ANCHORED: &[Anchored] = &[Anchored {
     anchor_before_op: "| user= | ip=",
     anchor_op: "COMMIT_KEY",
 }];
+
+/// Whether a typed record is kept as an event for `scan`: a consumer reads it (`wanted`), or it ties ids together for the trace's facts (it names a block, or a container and
+/// its pipeline): other kinds (snapshots, service summaries no model reads) are counted only.
+pub fn keeps(wanted: &Wanted, typed: &Typed) -> bool {
+    wanted.wants(&typed.data)
+        || typed.entities.iter().any(|e| match e {
+            Entity::Block { .. } => true,
+            Entity::Container(_) => typed
+                .entities
+                .iter()
+                .any(|p| matches!(p, Entity::Pipeline(_) | Entity::Group(_))),
+            _ => false,
+        })
+}
 
 /// ` | op=`, found once per line (memchr's memmem); the op and what precedes it are then compared
 /// in place.

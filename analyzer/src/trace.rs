@@ -8,13 +8,37 @@
 //! rules need the whole trace). Hosts' clocks differ: rules compare events of different hosts
 //! with [`Trace::before`], which allows `skew`.
 
+use crate::facts::Facts;
+use crate::kinds::{self, KindIndex, KindSet};
 use oztrace_parser::entity::Entity;
 use oztrace_parser::event::Event;
+use oztrace_parser::source::short_host;
 use rustc_hash::FxHashMap as HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// Index of an event in [`Trace::events`].
 pub type EventId = usize;
+
+/// An entity interned by the trace: a small integer standing for one [`Entity`], so that
+/// indexes and machines key their maps by it instead of hashing and cloning its strings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct EntityId(u32);
+
+impl EntityId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A host interned by the trace (see [`EntityId`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct HostId(u32);
+
+impl HostId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
 
 /// All typed events in one time order, with indexes by host and entity.
 #[derive(Debug, Default)]
@@ -22,9 +46,32 @@ pub struct Trace {
     pub events: Vec<Event>,
     /// Clock skew tolerated between hosts, in milliseconds (`--skew`).
     pub skew_ms: i64,
-    by_host: HashMap<Arc<str>, Vec<EventId>>,
-    by_entity: HashMap<Entity, Vec<EventId>>,
+    /// Every host, once, by [`HostId`], with its short name ([`short_host`]).
+    hosts: Vec<(Arc<str>, Arc<str>)>,
+    host_ids: HashMap<Arc<str>, HostId>,
+    /// The host of each event.
+    event_host: Vec<HostId>,
+    /// Events written by each host, by [`HostId`].
+    by_host: Vec<Vec<EventId>>,
+    /// Every entity the events name, once, by [`EntityId`].
+    entities: Vec<Arc<Entity>>,
+    entity_ids: HashMap<Arc<Entity>, EntityId>,
+    /// The entities of event `i` are `event_entities[entity_start[i]..entity_start[i + 1]]`.
+    event_entities: Vec<EntityId>,
+    entity_start: Vec<u32>,
+    /// Events naming each entity, by [`EntityId`].
+    by_entity: Vec<Vec<EventId>>,
+    /// The kind and time of each event, compact, for scans that skip most events.
+    kinds: Vec<KindIndex>,
+    times: Vec<i64>,
+    /// Events of each kind, by [`KindIndex`].
+    by_kind: Vec<Vec<EventId>>,
+    /// The cluster's facts, read from the whole trace at the first question.
+    facts: OnceLock<Facts>,
 }
+
+/// `times` of an event without a time.
+const UNTIMED: i64 = i64::MIN;
 
 impl Trace {
     /// Merges per-stream buffers into one order: by time (untimed events keep the time of the
@@ -60,24 +107,59 @@ impl Trace {
 
     /// A trace of events already in time order (tests, replays of a recorded trace).
     pub fn from_ordered(events: Vec<Event>, skew_ms: i64) -> Trace {
-        let mut by_host: HashMap<Arc<str>, Vec<EventId>> = HashMap::default();
-        let mut by_entity: HashMap<Entity, Vec<EventId>> = HashMap::default();
+        let mut trace = Trace {
+            skew_ms,
+            ..Trace::default()
+        };
+        trace.entity_start.reserve_exact(events.len() + 1);
+        trace.entity_start.push(0);
+        trace.event_host.reserve_exact(events.len());
+        trace.kinds.reserve_exact(events.len());
+        trace.times.reserve_exact(events.len());
+        trace.by_kind = vec![Vec::new(); kinds::count()];
         for (id, event) in events.iter().enumerate() {
-            by_host.entry(Arc::clone(&event.host)).or_default().push(id);
+            let kind = kinds::index_of(event.kind());
+            trace.kinds.push(kind);
+            trace.by_kind[kind.index()].push(id);
+            trace.times.push(event.ts.unwrap_or(UNTIMED));
+            let host = match trace.host_ids.get(&event.host) {
+                Some(&host) => host,
+                None => {
+                    let host = HostId(trace.hosts.len() as u32);
+                    let short: Arc<str> = Arc::from(short_host(&event.host));
+                    trace.hosts.push((Arc::clone(&event.host), short));
+                    trace.host_ids.insert(Arc::clone(&event.host), host);
+                    trace.by_host.push(Vec::new());
+                    host
+                }
+            };
+            trace.event_host.push(host);
+            trace.by_host[host.index()].push(id);
             for entity in &event.entities {
-                let ids = by_entity.entry(entity.clone()).or_default();
+                let entity_id = trace.intern(entity);
+                let ids = &mut trace.by_entity[entity_id.index()];
                 // An event naming an entity twice is indexed once.
                 if ids.last() != Some(&id) {
                     ids.push(id);
+                    trace.event_entities.push(entity_id);
                 }
             }
+            trace.entity_start.push(trace.event_entities.len() as u32);
         }
-        Trace {
-            events,
-            skew_ms,
-            by_host,
-            by_entity,
+        trace.events = events;
+        trace
+    }
+
+    fn intern(&mut self, entity: &Entity) -> EntityId {
+        if let Some(&id) = self.entity_ids.get(entity) {
+            return id;
         }
+        let id = EntityId(self.entities.len() as u32);
+        let shared = Arc::new(entity.clone());
+        self.entities.push(Arc::clone(&shared));
+        self.entity_ids.insert(shared, id);
+        self.by_entity.push(Vec::new());
+        id
     }
 
     pub fn get(&self, id: EventId) -> &Event {
@@ -86,29 +168,130 @@ impl Trace {
 
     /// Events naming `entity`, in time order.
     pub fn of_entity(&self, entity: &Entity) -> &[EventId] {
-        self.by_entity.get(entity).map_or(&[], Vec::as_slice)
+        self.entity_id(entity)
+            .map_or(&[], |id| self.of_entity_id(id))
+    }
+
+    /// Events naming the interned entity `id`, in time order.
+    pub fn of_entity_id(&self, id: EntityId) -> &[EventId] {
+        &self.by_entity[id.index()]
+    }
+
+    /// The interned id of `entity`, if an event names it.
+    pub fn entity_id(&self, entity: &Entity) -> Option<EntityId> {
+        self.entity_ids.get(entity).copied()
+    }
+
+    /// The entity an id stands for (shared: cloning it is cheap).
+    pub fn entity(&self, id: EntityId) -> &Arc<Entity> {
+        &self.entities[id.index()]
+    }
+
+    /// The trace's shared copy of `entity`, looked up among what event `id` names first (a
+    /// machine's entity is nearly always one its event names), else among every entity; a new
+    /// copy when no event names it.
+    pub fn shared(&self, id: EventId, entity: &Entity) -> Arc<Entity> {
+        self.entity_ids_of(id)
+            .iter()
+            .map(|&e| &self.entities[e.index()])
+            .find(|e| ***e == *entity)
+            .or_else(|| self.entity_id(entity).map(|e| self.entity(e)))
+            .cloned()
+            .unwrap_or_else(|| Arc::new(entity.clone()))
+    }
+
+    /// The interned entities event `id` names, each once, in the order printed.
+    pub fn entity_ids_of(&self, id: EventId) -> &[EntityId] {
+        let (start, end) = (self.entity_start[id], self.entity_start[id + 1]);
+        &self.event_entities[start as usize..end as usize]
     }
 
     /// Events written by `host`, in time order.
     pub fn of_host(&self, host: &str) -> &[EventId] {
-        self.by_host.get(host).map_or(&[], Vec::as_slice)
+        self.host_ids
+            .get(host)
+            .map_or(&[], |&h| self.by_host[h.index()].as_slice())
     }
 
+    /// Every host, once each, in order of first appearance.
     pub fn hosts(&self) -> impl Iterator<Item = &Arc<str>> {
-        self.by_host.keys()
+        self.hosts.iter().map(|(name, _)| name)
     }
 
+    /// The facts that tie the cluster's ids together ([`Facts`]), read once.
+    pub fn facts(&self) -> &Facts {
+        self.facts.get_or_init(|| Facts::build(self))
+    }
+
+    /// The kind of event `id`.
+    pub fn kind_of(&self, id: EventId) -> KindIndex {
+        self.kinds[id]
+    }
+
+    /// The time of event `id` (from a compact column: no event is touched).
+    pub fn ts_of(&self, id: EventId) -> Option<i64> {
+        Some(self.times[id]).filter(|&t| t != UNTIMED)
+    }
+
+    /// Events of one kind, in time order.
+    pub fn of_kind(&self, kind: &str) -> &[EventId] {
+        self.by_kind
+            .get(kinds::index_of(kind).index())
+            .map_or(&[], Vec::as_slice)
+    }
+
+    /// How many events are of `kind`.
+    pub fn count_of(&self, kind: KindIndex) -> usize {
+        self.by_kind.get(kind.index()).map_or(0, Vec::len)
+    }
+
+    /// Events of the kinds in `set`, in time order.
+    pub fn of_kinds<'a>(&'a self, set: &'a KindSet) -> impl Iterator<Item = EventId> + 'a {
+        self.kinds
+            .iter()
+            .enumerate()
+            .filter(|(_, kind)| set.contains(**kind))
+            .map(|(id, _)| id)
+    }
+
+    /// The interned host of event `id`.
+    pub fn host_of(&self, id: EventId) -> HostId {
+        self.event_host[id]
+    }
+
+    /// How many distinct hosts wrote events.
+    pub fn host_count(&self) -> usize {
+        self.hosts.len()
+    }
+
+    /// A host's name as its events carry it.
+    pub fn host_name(&self, host: HostId) -> &Arc<str> {
+        &self.hosts[host.index()].0
+    }
+
+    /// A host's short name ([`short_host`]: first DNS label, lower-case; an address stays whole),
+    /// computed once per host.
+    pub fn short_host(&self, host: HostId) -> &Arc<str> {
+        &self.hosts[host.index()].1
+    }
+
+    /// Every entity the events name, once each.
     pub fn entities(&self) -> impl Iterator<Item = &Entity> {
-        self.by_entity.keys()
+        self.entities.iter().map(|e| &**e)
+    }
+
+    /// Every interned entity's id.
+    pub fn entity_ids(&self) -> impl Iterator<Item = EntityId> + use<> {
+        (0..self.entities.len() as u32).map(EntityId)
     }
 
     /// Whether `a` can have happened before `b`: on one host by position in the trace, across
     /// hosts by time allowing the configured clock skew. Untimed events only order on one host.
     pub fn before(&self, a: EventId, b: EventId) -> bool {
-        let (ea, eb) = (&self.events[a], &self.events[b]);
-        if ea.host == eb.host {
+        if self.event_host[a] == self.event_host[b] {
             return a < b;
         }
+        let (ea, eb) = (&self.events[a], &self.events[b]);
         match (ea.ts, eb.ts) {
             (Some(ta), Some(tb)) => ta <= tb + self.skew_ms,
             _ => false,

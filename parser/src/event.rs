@@ -7,7 +7,7 @@ use crate::catalog::{EventData, Typed, Unrecognized};
 use crate::entity::Entity;
 use crate::record::Record;
 use crate::source::{Component, Level};
-use crate::time::format_rfc3339;
+use crate::time::Rfc3339;
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 use std::sync::Arc;
@@ -102,7 +102,7 @@ impl Event {
 impl Serialize for Event {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(None)?;
-        map.serialize_entry("ts", &self.ts.map(format_rfc3339))?;
+        map.serialize_entry("ts", &self.ts.map(Rfc3339))?;
         map.serialize_entry("host", &*self.host)?;
         map.serialize_entry("component", &self.component)?;
         map.serialize_entry("level", &self.level)?;

@@ -179,25 +179,44 @@ fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
 
 /// Formats UTC epoch milliseconds as RFC 3339 with milliseconds: `2027-01-14T03:12:09.417Z`.
 pub fn format_rfc3339(millis: i64) -> String {
-    let days = millis.div_euclid(86_400_000);
-    let ms_of_day = millis.rem_euclid(86_400_000);
-    // civil_from_days, the inverse of days_from_civil.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
-        ms_of_day / 3_600_000,
-        ms_of_day / 60_000 % 60,
-        ms_of_day / 1000 % 60,
-        ms_of_day % 1000
-    )
+    Rfc3339(millis).to_string()
+}
+
+/// UTC epoch milliseconds shown as RFC 3339 (`2026-08-20T14:02:10.331Z`), written straight into
+/// a formatter or serializer (no string per event).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rfc3339(pub i64);
+
+impl std::fmt::Display for Rfc3339 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let millis = self.0;
+        let days = millis.div_euclid(86_400_000);
+        let ms_of_day = millis.rem_euclid(86_400_000);
+        // civil_from_days, the inverse of days_from_civil.
+        let z = days + 719_468;
+        let era = z.div_euclid(146_097);
+        let doe = z - era * 146_097;
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+        let mp = (5 * doy + 2) / 153;
+        let day = doy - (153 * mp + 2) / 5 + 1;
+        let month = if mp < 10 { mp + 3 } else { mp - 9 };
+        let year = yoe + era * 400 + i64::from(month <= 2);
+        write!(
+            f,
+            "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
+            ms_of_day / 3_600_000,
+            ms_of_day / 60_000 % 60,
+            ms_of_day / 1000 % 60,
+            ms_of_day % 1000
+        )
+    }
+}
+
+impl serde::Serialize for Rfc3339 {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
 }
 
 /// Parses an RFC 3339 timestamp with an explicit offset (`2026-08-20T14:02:10.331847Z`), as

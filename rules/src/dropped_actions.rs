@@ -30,6 +30,7 @@ use crate::{
     Confidence, Context, Evidence, Finding, Gap, Output, Role, Rule, RuleDoc, SettingDoc, Settings,
     Severity,
 };
+use oztrace_analyzer::kinds::{Family, Reads};
 use oztrace_analyzer::machine::Replay;
 use oztrace_analyzer::machines::endpoint::{
     DatanodeHosts, MACHINE, ScmSignal, endpoint_key, scm_signal,
@@ -971,19 +972,36 @@ fn describe(story: &Story<'_>) -> (String, String) {
     (reason, summary)
 }
 
+/// The kinds the rule reads: the datanode's endpoint lines and its container lines
+/// ([`datanode_kinds`]), and every SCM line (a container an SCM prints is one it changed or sent a
+/// command for; restarts, [`scm_restart_kinds`]).
+pub const CONSUMES: &[Reads] = &[
+    Reads::Family(Family::DnEndpoint),
+    Reads::Family(Family::Scm),
+    Reads::Family(Family::ScmContainer),
+    Reads::Kind(datanode_kinds::MARKED_UNHEALTHY),
+    Reads::Kind(datanode_kinds::CONTAINER_STATE),
+    Reads::Kind(datanode_kinds::FULL_VOLUME_HEARTBEAT),
+    Reads::Kind(datanode_kinds::CLOSE_HANDLING),
+];
+
 impl Rule for DroppedActions {
     fn doc(&self) -> &'static RuleDoc {
         &DOC
     }
 
+    fn consumes(&self) -> &'static [Reads] {
+        CONSUMES
+    }
+
     fn check(&self, context: &Context<'_>, out: &mut Output) {
         let analysis = context.analysis;
         let trace = &analysis.trace;
-        let hosts = DatanodeHosts::learn(trace);
-        let obs = Observations::read(trace, &hosts);
+        let hosts = &trace.facts().datanode_hosts;
+        let obs = Observations::read(trace, hosts);
         let timing = Timing::from(context.settings);
         let mut gap_hosts: BTreeSet<String> = BTreeSet::new();
-        for incident in detect(trace, &analysis.replay, &obs, &hosts, &timing) {
+        for incident in detect(trace, &analysis.replay, &obs, hosts, &timing) {
             let debug_on = incident.debug_seen
                 || context
                     .logging

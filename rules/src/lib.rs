@@ -12,6 +12,7 @@ pub mod resurrected_container;
 pub mod reused_write_future;
 
 use oztrace_analyzer::Analysis;
+use oztrace_analyzer::kinds::{Reads, Wanted};
 use oztrace_analyzer::trace::EventId;
 use oztrace_parser::entity::Entity;
 use oztrace_parser::units::{TimeUnit, ValueError, parse_duration_ms};
@@ -348,6 +349,9 @@ pub struct Output {
 
 pub trait Rule: Sync {
     fn doc(&self) -> &'static RuleDoc;
+    /// The kinds of events it reads from the trace (see `oztrace_analyzer::kinds`); the
+    /// machines' transitions and the trace's facts it reads besides are declared there.
+    fn consumes(&self) -> &'static [Reads];
     fn check(&self, context: &Context<'_>, out: &mut Output);
 }
 
@@ -360,6 +364,15 @@ pub fn registry() -> Vec<&'static dyn Rule> {
         &dropped_actions::DroppedActions,
         &resurrected_container::RULE,
     ]
+}
+
+/// What `rules` read.
+pub fn consumed(rules: &[&'static dyn Rule]) -> Wanted {
+    let mut wanted = Wanted::new();
+    for rule in rules {
+        wanted.add(rule.consumes());
+    }
+    wanted
 }
 
 /// The contract's fingerprint: the first 16 hex digits of SHA-256 of `rule + "\n" + entity`.
@@ -455,6 +468,19 @@ mod tests {
         settings.set(COUNT.key, "many", "--set");
         assert_eq!(settings.duration_ms(&WAIT), 150_000);
         assert_eq!(settings.number(&COUNT, 0), 15);
+    }
+
+    #[test]
+    fn every_rule_declares_catalogued_kinds() {
+        for rule in registry() {
+            assert_eq!(
+                oztrace_analyzer::kinds::unknown(rule.consumes()),
+                Vec::<&str>::new(),
+                "{}",
+                rule.doc().id
+            );
+            assert!(!rule.consumes().is_empty(), "{}", rule.doc().id);
+        }
     }
 
     #[test]

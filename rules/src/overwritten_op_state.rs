@@ -27,6 +27,7 @@ use crate::{
 };
 use oztrace_analyzer::Analysis;
 use oztrace_analyzer::graph::EdgeKind;
+use oztrace_analyzer::kinds::{Family, Reads};
 use oztrace_analyzer::machines::node_admin::{self, ABORT_WRITE_OVERWRITES_COPY};
 use oztrace_analyzer::machines::scm_role;
 use oztrace_analyzer::trace::{EventId, Trace};
@@ -133,9 +134,16 @@ finding's evidence), with the leader changes",
 
 pub struct OverwrittenOpState;
 
+/// The kinds the rule reads: the SCM's node, admin-monitor and audit lines.
+pub const CONSUMES: &[Reads] = &[Reads::Family(Family::Scm)];
+
 impl Rule for OverwrittenOpState {
     fn doc(&self) -> &'static RuleDoc {
         &DOC
+    }
+
+    fn consumes(&self) -> &'static [Reads] {
+        CONSUMES
     }
 
     fn check(&self, context: &Context<'_>, out: &mut Output) {
@@ -682,7 +690,7 @@ fn scm_entity(analysis: &Analysis, host: &str) -> Option<Entity> {
         .replay
         .of_machine(scm_role::NAME)
         .find(|t| t.scope.as_deref() == Some(host))
-        .map(|t| t.entity.clone())
+        .map(|t| (*t.entity).clone())
 }
 
 #[cfg(test)]

@@ -31,6 +31,8 @@ use crate::{
     Severity,
 };
 use oztrace_analyzer::graph::{EdgeKind, EventGraph};
+use oztrace_analyzer::kinds::{Family, Reads};
+use oztrace_analyzer::machines::datanode_links::is_failed_or_slow;
 use oztrace_analyzer::machines::lease;
 use oztrace_analyzer::trace::{EventId, Trace};
 use oztrace_parser::audit::AuditRet;
@@ -166,9 +168,20 @@ evidence)",
 
 pub struct PrematureLeaseClose;
 
+/// The kinds the rule reads: the OM's audit, cleanup and key lines, the client's block lines,
+/// and the datanodes' failed or slow audit records of the blocks written.
+pub const CONSUMES: &[Reads] = &[
+    Reads::Family(Family::Om),
+    Reads::Where("dn_audit", is_failed_or_slow),
+];
+
 impl Rule for PrematureLeaseClose {
     fn doc(&self) -> &'static RuleDoc {
         &DOC
+    }
+
+    fn consumes(&self) -> &'static [Reads] {
+        CONSUMES
     }
 
     fn check(&self, context: &Context<'_>, out: &mut Output) {

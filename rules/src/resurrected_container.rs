@@ -7,6 +7,7 @@ use crate::{
     Confidence, Context, Evidence, Finding, Gap, Output, Role, Rule, RuleDoc, SettingDoc, Severity,
 };
 use oztrace_analyzer::Analysis;
+use oztrace_analyzer::kinds::{Family, Reads};
 use oztrace_analyzer::machines::container as container_machine;
 use oztrace_analyzer::machines::scm_role;
 use oztrace_analyzer::trace::{EventId, Trace};
@@ -123,9 +124,19 @@ pub struct ResurrectedContainer;
 
 pub static RULE: ResurrectedContainer = ResurrectedContainer;
 
+/// The kinds the rule reads: the SCM's container lines and its node lines (dead, back).
+pub const CONSUMES: &[Reads] = &[
+    Reads::Family(Family::ScmContainer),
+    Reads::Family(Family::Scm),
+];
+
 impl Rule for ResurrectedContainer {
     fn doc(&self) -> &'static RuleDoc {
         &DOC
+    }
+
+    fn consumes(&self) -> &'static [Reads] {
+        CONSUMES
     }
 
     fn check(&self, context: &Context<'_>, out: &mut Output) {

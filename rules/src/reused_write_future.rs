@@ -16,6 +16,9 @@ use crate::{
     Confidence, Context, Evidence, Finding, Gap, Output, Role, Rule, RuleDoc, SettingDoc, Settings,
     Severity,
 };
+use oztrace_analyzer::facts::Facts;
+use oztrace_analyzer::kinds::{Family, Reads};
+use oztrace_analyzer::machines::datanode_links::is_failed_or_slow;
 use oztrace_analyzer::trace::{EventId, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::datanode::DatanodeEvent;
@@ -204,9 +207,36 @@ pub struct ReusedWriteFuture;
 
 pub static RULE: ReusedWriteFuture = ReusedWriteFuture;
 
+/// The kinds the rule reads: every Ratis line (member ids name the host's datanode), the
+/// datanode's write, apply, chunk, dispatch and audit lines, and the SCM and OM lines that tie
+/// containers, blocks and pipelines.
+pub const CONSUMES: &[Reads] = &[
+    Reads::Family(Family::Ratis),
+    Reads::Where("dn_audit", is_failed_or_slow),
+    Reads::Kind("dn_container_state"),
+    Reads::Kind("dispatch_error"),
+    Reads::Kind("chunk_unexpected_size"),
+    Reads::Kind("chunk_write"),
+    Reads::Kind("chunk_ignored"),
+    Reads::Kind("csm_read_failed"),
+    Reads::Kind("csm_write_submitted"),
+    Reads::Kind("csm_write_completed"),
+    Reads::Kind("csm_write_cancelled"),
+    Reads::Kind("csm_apply_completed"),
+    Reads::Kind("csm_apply_failed"),
+    Reads::Kind("container_marked_unhealthy"),
+    Reads::Family(Family::Scm),
+    Reads::Family(Family::ScmContainer),
+    Reads::Family(Family::Om),
+];
+
 impl Rule for ReusedWriteFuture {
     fn doc(&self) -> &'static RuleDoc {
         &DOC
+    }
+
+    fn consumes(&self) -> &'static [Reads] {
+        CONSUMES
     }
 
     fn check(&self, context: &Context<'_>, out: &mut Output) {
@@ -434,15 +464,11 @@ struct Apply {
     result: String,
 }
 
-struct Index {
+/// What the rule reads per datanode host, with the cluster's facts (block → container →
+/// group → pipeline) shared by the trace.
+struct Index<'t> {
     hosts: BTreeMap<Arc<str>, HostFacts>,
-    /// localID → containerID from every line that names a whole block.
-    container_of_local: HashMap<u64, u64>,
-    /// containerID → Ratis groups, from lines that name both.
-    /// containerID → Ratis group → the first line that ties them.
-    groups_of_container: HashMap<u64, BTreeMap<String, EventId>>,
-    /// group → pipeline UUID, from lines that name the pipeline.
-    pipeline_of_group: HashMap<String, String>,
+    facts: &'t Facts,
 }
 
 fn is_datanode_side(component: Component) -> bool {
@@ -452,21 +478,13 @@ fn is_datanode_side(component: Component) -> bool {
     )
 }
 
-impl Index {
-    fn build(trace: &Trace) -> Index {
+impl Index<'_> {
+    fn build(trace: &Trace) -> Index<'_> {
         let mut index = Index {
             hosts: BTreeMap::new(),
-            container_of_local: HashMap::new(),
-            groups_of_container: HashMap::new(),
-            pipeline_of_group: HashMap::new(),
+            facts: trace.facts(),
         };
         for (id, event) in trace.events.iter().enumerate() {
-            for entity in &event.entities {
-                if let Entity::Block { container, local } = entity {
-                    index.container_of_local.insert(*local, *container);
-                }
-            }
-            index.tie(id, event);
             if !is_datanode_side(event.component) {
                 continue;
             }
@@ -476,80 +494,14 @@ impl Index {
         index
     }
 
-    /// Records container ↔ group ties from lines that name both.
-    fn tie(&mut self, id: EventId, event: &Event) {
-        let (container, group) = match &event.data {
-            EventData::Ratis(RatisEvent::WriteTimeout {
-                container: Some(c),
-                pipeline: Some(p),
-                ..
-            }) => {
-                let Some(g) = group_of_pipeline(p) else {
-                    return;
-                };
-                self.pipeline_of_group
-                    .insert(format!("group-{g}"), p.clone());
-                (*c, format!("group-{g}"))
-            }
-            EventData::Datanode(
-                DatanodeEvent::CsmWriteSubmitted {
-                    group,
-                    container: Some(c),
-                    ..
-                }
-                | DatanodeEvent::CsmWriteCompleted {
-                    group,
-                    container: Some(c),
-                    ..
-                },
-            ) => (*c, group.clone()),
-            // Any other line that names exactly one container and one pipeline
-            // (SCM `ContainerInfo{id=#C, … pipelineID=Pipeline-…}`).
-            _ => {
-                let containers: Vec<u64> = event
-                    .entities
-                    .iter()
-                    .filter_map(|e| match e {
-                        Entity::Container(c) => Some(*c),
-                        _ => None,
-                    })
-                    .collect();
-                let pipelines: Vec<&str> = event
-                    .entities
-                    .iter()
-                    .filter_map(|e| match e {
-                        Entity::Pipeline(p) => Some(p.as_str()),
-                        _ => None,
-                    })
-                    .collect();
-                match (containers.as_slice(), pipelines.as_slice()) {
-                    ([c], [p]) if event.text.contains("ContainerInfo{") => {
-                        let Some(g) = group_of_pipeline(p) else {
-                            return;
-                        };
-                        self.pipeline_of_group
-                            .insert(format!("group-{g}"), (*p).to_owned());
-                        (*c, format!("group-{g}"))
-                    }
-                    _ => return,
-                }
-            }
-        };
-        self.groups_of_container
-            .entry(container)
-            .or_default()
-            .entry(group)
-            .or_insert(id);
-    }
-
     fn container_of(&self, container: Option<u64>, local: Option<u64>) -> Option<u64> {
-        container.or_else(|| local.and_then(|l| self.container_of_local.get(&l).copied()))
+        container.or_else(|| local.and_then(|l| self.facts.container_of_block(l)))
     }
 
     /// Whether a line ties `container` to a group other than `group` (and none to `group`).
     fn tied_elsewhere(&self, container: u64, group: &str) -> bool {
-        self.groups_of_container
-            .get(&container)
+        self.facts
+            .groups_of_container(container)
             .is_some_and(|groups| !groups.contains_key(group))
     }
 }
@@ -1055,7 +1007,7 @@ impl Draft {
         }
         for g in &self.groups {
             related.extend(Entity::group(g));
-            if let Some(p) = index.pipeline_of_group.get(g) {
+            if let Some(p) = index.facts.pipeline_of_group(g) {
                 related.extend(Entity::pipeline(p));
             }
         }
@@ -1215,8 +1167,8 @@ fn assess(
             );
         }
         if let Some(tie) = index
-            .groups_of_container
-            .get(&container)
+            .facts
+            .groups_of_container(container)
             .and_then(|g| g.get(&t.group))
         {
             draft.reason.push_str(&format!(

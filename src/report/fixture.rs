@@ -47,6 +47,9 @@ impl Linker for CloseReported {
     fn name(&self) -> &'static str {
         "close-reported"
     }
+    fn consumes(&self) -> &'static [oztrace_analyzer::kinds::Reads] {
+        &[]
+    }
     fn link(&self, _trace: &Trace, out: &mut Vec<(EventId, EventId, String)>) {
         out.push((0, 2, "dn2 reports the replica SCM closed".into()));
     }

@@ -19,7 +19,7 @@ use crate::cli::ScanFormat;
 use crate::when::DisplayZone;
 use oztrace_analyzer::Analysis;
 use oztrace_analyzer::graph::EdgeKind;
-use oztrace_analyzer::load::{Parsed, StreamOutcome};
+use oztrace_analyzer::load::Parsed;
 use oztrace_analyzer::trace::EventId;
 use oztrace_parser::input::Unreadable;
 use oztrace_parser::time::format_rfc3339;
@@ -66,16 +66,13 @@ impl ReportInputs {
     pub fn from_parsed(parsed: &Parsed) -> ReportInputs {
         // Inputs whose reading failed inside oztrace are listed with the unreadable ones.
         let unreadable = parsed.all_unreadable();
-        let seen = |names: &dyn Fn(&StreamOutcome) -> Vec<String>| -> Vec<String> {
-            let set: BTreeSet<String> = parsed.streams.iter().flat_map(names).collect();
-            set.into_iter().collect()
-        };
-        let hosts = seen(&|s| s.seen.hosts.iter().map(ToString::to_string).collect());
-        let releases = seen(&|s| s.seen.releases.clone());
-        let components: BTreeSet<&'static str> = parsed
+        let sources = || parsed.streams.iter().flat_map(|s| &s.sources);
+        let hosts: BTreeSet<&str> = sources().map(|(host, _)| &**host).collect();
+        let components: BTreeSet<&'static str> = sources().map(|(_, c)| c.as_str()).collect();
+        let releases: BTreeSet<&str> = parsed
             .streams
             .iter()
-            .flat_map(|s| s.seen.components.iter().map(|c| c.as_str()))
+            .flat_map(|s| s.releases.iter().map(String::as_str))
             .collect();
         let first_ms = parsed
             .streams
@@ -94,9 +91,9 @@ impl ReportInputs {
             typed_events: parsed.typed(),
             unrecognized: parsed.unrecognized(),
             unreadable,
-            hosts,
+            hosts: hosts.into_iter().map(str::to_string).collect(),
             components: components.into_iter().collect(),
-            releases,
+            releases: releases.into_iter().map(str::to_string).collect(),
             first_seen: first_ms.map(format_rfc3339),
             last_seen: last_ms.map(format_rfc3339),
             first_ms,

@@ -588,7 +588,7 @@ pub fn replay_lines(analysis: &Analysis, entity: &Entity, zone: &DisplayZone) ->
         let steps: Vec<String> = analysis
             .replay
             .of_event(id)
-            .filter(|t| &t.entity == entity)
+            .filter(|t| *t.entity == *entity)
             .map(|t| {
                 let scope = t
                     .scope
@@ -618,7 +618,11 @@ pub fn replay_lines(analysis: &Analysis, entity: &Entity, zone: &DisplayZone) ->
             e.file,
             e.line
         );
-        for t in analysis.replay.of_event(id).filter(|t| &t.entity == entity) {
+        for t in analysis
+            .replay
+            .of_event(id)
+            .filter(|t| *t.entity == *entity)
+        {
             if let Some(line) = t.inferred {
                 let _ = writeln!(
                     out,

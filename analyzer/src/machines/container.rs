@@ -18,6 +18,7 @@
 //! BCSID printed per replica (datanode), as `replay` shows them.
 
 use crate::graph::Linker;
+use crate::kinds::{Family, Reads};
 use crate::machine::{EntityStates, Machine, Transition};
 use crate::trace::{EventId, Trace};
 use oztrace_parser::catalog::EventData;
@@ -267,9 +268,16 @@ fn observe(data: &ScmContainerEvent) -> Option<Observation<'_>> {
     Some(obs)
 }
 
+/// The kinds [`ContainerMachine`] reads: every SCM container line.
+pub const CONSUMES: &[Reads] = &[Reads::Family(Family::ScmContainer)];
+
 impl Machine for ContainerMachine {
     fn name(&self) -> &'static str {
         NAME
+    }
+
+    fn consumes(&self) -> &'static [Reads] {
+        CONSUMES
     }
 
     fn on_event(&mut self, trace: &Trace, id: EventId, out: &mut Vec<Transition>) {
@@ -293,19 +301,20 @@ impl Machine for ContainerMachine {
         if same_pass_delete {
             return;
         }
-        let entity = Entity::Container(obs.container);
-        let push = |out: &mut Vec<Transition>, from: &str, to: &str, inferred, illegal| {
-            out.push(Transition {
-                machine: NAME,
-                entity: entity.clone(),
-                scope: Some(Arc::clone(&host)),
-                from: from.to_string(),
-                to: to.to_string(),
-                event: id,
-                inferred,
-                illegal,
-            });
-        };
+        let entity = trace.shared(id, &Entity::Container(obs.container));
+        let push =
+            |out: &mut Vec<Transition>, from: &'static str, to: &'static str, inferred, illegal| {
+                out.push(Transition {
+                    machine: NAME,
+                    entity: Arc::clone(&entity),
+                    scope: Some(Arc::clone(&host)),
+                    from: from.into(),
+                    to: to.into(),
+                    event: id,
+                    inferred,
+                    illegal,
+                });
+            };
         if let Some(printed) = obs.printed.and_then(intern) {
             match view.state {
                 None => view.state = Some(printed),
@@ -358,6 +367,10 @@ impl Linker for FailedWriteLinker {
         "container-report"
     }
 
+    fn consumes(&self) -> &'static [Reads] {
+        &[Reads::Family(Family::ScmContainer)]
+    }
+
     fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, String)>) {
         let mut hosts: Vec<&Arc<str>> = trace.hosts().collect();
         hosts.sort();
@@ -407,6 +420,13 @@ pub struct ReplicaReported;
 impl Linker for ReplicaReported {
     fn name(&self) -> &'static str {
         "replica-reported"
+    }
+
+    fn consumes(&self) -> &'static [Reads] {
+        &[
+            Reads::Family(Family::ScmContainer),
+            Reads::Kind("dn_container_state"),
+        ]
     }
 
     fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, String)>) {
@@ -543,8 +563,8 @@ mod tests {
             .of_machine(NAME)
             .map(|t| {
                 (
-                    t.from.clone(),
-                    t.to.clone(),
+                    t.from.to_string(),
+                    t.to.to_string(),
                     t.inferred.is_some(),
                     t.illegal,
                 )

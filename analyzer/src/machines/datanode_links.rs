@@ -2,6 +2,7 @@
 //! UNHEALTHY and its dn-container record, a Ratis step-down and the truncation that follows it.
 
 use crate::graph::Linker;
+use crate::kinds::Reads;
 use crate::trace::{EventId, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::datanode::DatanodeEvent;
@@ -13,6 +14,13 @@ const SAME_DISPATCH_MS: i64 = 2_000;
 const TRUNCATE_AFTER_STEP_DOWN_MS: i64 = 5 * 60 * 1000;
 
 pub struct DatanodeLinks;
+
+/// A datanode audit record that says more than "done": a failure, or a performance record of a
+/// slow operation. The successful ones (every CREATE_CONTAINER, CLOSE_CONTAINER, …) are what
+/// fills a dn-audit log, and no consumer reads them.
+pub fn is_failed_or_slow(data: &EventData) -> bool {
+    matches!(data, EventData::Datanode(DatanodeEvent::DnAudit { ret, perf, .. }) if ret == "FAILURE" || perf.is_some())
+}
 
 /// `WriteChunk` → `WRITE_CHUNK` (ContainerProtos `Type` name → `DNAction` name).
 fn audit_op(cmd: &str) -> String {
@@ -29,6 +37,17 @@ fn audit_op(cmd: &str) -> String {
 impl Linker for DatanodeLinks {
     fn name(&self) -> &'static str {
         "datanode"
+    }
+
+    fn consumes(&self) -> &'static [Reads] {
+        &[
+            Reads::Kind("container_marked_unhealthy"),
+            Reads::Kind("dn_container_state"),
+            Reads::Kind("dispatch_error"),
+            Reads::Where("dn_audit", is_failed_or_slow),
+            Reads::Kind("ratis_role_change"),
+            Reads::Kind("ratis_log_truncate"),
+        ]
     }
 
     fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, String)>) {

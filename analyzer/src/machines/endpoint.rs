@@ -20,7 +20,8 @@
 //! name), so the datanode's view of each SCM is one replayable line.
 
 use crate::graph::Linker;
-use crate::machine::{EntityStates, Machine, Transition};
+use crate::kinds::{Family, KindSet, Reads};
+use crate::machine::{EntityStates, Machine, State, Transition};
 use crate::trace::{EventId, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::dn_endpoint::{DnEndpointEvent, endpoint_address};
@@ -319,6 +320,17 @@ pub fn audit_signal(audit: &ScmAudit) -> Option<ScmSignal> {
     }
 }
 
+/// Whether an SCM audit record is a heartbeat answered without a reregister (what
+/// [`audit_signal`] reads as [`ScmSignal::Answered`]), read without building the signal.
+fn is_plain_answer(audit: &ScmAudit) -> bool {
+    audit.ret != "FAILURE"
+        && audit.op == "SEND_HEARTBEAT"
+        && !audit
+            .commands
+            .iter()
+            .any(|c| c.command_type == "reregisterCommand")
+}
+
 /// Container ids of the `closeContainerCommand` entries in an SCM audit `command` list
 /// (`commandType: closeContainerCommand closeContainerCommandProto { containerID: N … }`, one
 /// entry per command).
@@ -368,7 +380,14 @@ impl DatanodeHosts {
             && &*event.host != "unknown"
         {
             self.learn_host(short_host(&event.host), uuid);
-        } else if let Some(ScmSignal::Registered { .. }) = scm_signal(event)
+        } else if let Some(signal) = scm_signal(event) {
+            self.observe_signal(event, &signal);
+        }
+    }
+
+    /// [`DatanodeHosts::observe`] of an SCM-side event whose signal is already read.
+    pub fn observe_signal(&mut self, event: &Event, signal: &ScmSignal) {
+        if let ScmSignal::Registered { .. } = signal
             && let Some(dn) = oztrace_parser::entity::find_datanode_details(&event.text).next()
         {
             self.learn_host(short_host(dn.value.host), dn.value.uuid);
@@ -376,15 +395,14 @@ impl DatanodeHosts {
     }
 
     fn learn_host(&mut self, host: String, uuid: &str) {
-        let uuid = uuid.to_ascii_lowercase();
-        self.by_host
-            .entry(host)
-            .and_modify(|known| {
-                if known.as_deref() != Some(uuid.as_str()) {
-                    *known = None;
-                }
-            })
-            .or_insert(Some(uuid));
+        match self.by_host.get_mut(&host) {
+            // Every line of a datanode names the same one: nothing to learn, nothing to allocate.
+            Some(Some(known)) if known.eq_ignore_ascii_case(uuid) => {}
+            Some(known) => *known = None,
+            None => {
+                self.by_host.insert(host, Some(uuid.to_ascii_lowercase()));
+            }
+        }
     }
 
     /// The datanode uuid of a datanode-side event, if known.
@@ -420,11 +438,11 @@ pub struct EndpointState {
 }
 
 impl EndpointState {
-    fn render(self) -> String {
+    fn render(self) -> State {
         if self.queued == 0 {
-            self.phase.as_str().to_string()
+            self.phase.as_str().into()
         } else {
-            format!("{} queued={}", self.phase.as_str(), self.queued)
+            format!("{} queued={}", self.phase.as_str(), self.queued).into()
         }
     }
 }
@@ -435,7 +453,9 @@ pub struct EndpointMachine {
     states: EntityStates<(String, String), EndpointState>,
     hosts: DatanodeHosts,
     /// SCMs whose audit log is in the trace: their main-log reregister lines repeat the audit.
-    audited: HashSet<String>,
+    audited: HashSet<Arc<str>>,
+    /// Endpoints with timed-out tasks queued: while there are none, a heartbeat answer is no step.
+    queued_endpoints: usize,
 }
 
 impl EndpointMachine {
@@ -452,14 +472,22 @@ impl EndpointMachine {
         signal: &ScmSignal,
         out: &mut Vec<Transition>,
     ) {
-        let scm = short_host(&trace.get(id).host);
+        let scm = trace.short_host(trace.host_of(id));
+        if !self.audited.contains(scm) {
+            let audited = match signal {
+                ScmSignal::Reregister { audit, .. } | ScmSignal::Registered { audit, .. } => *audit,
+                ScmSignal::Answered { .. } => true,
+            };
+            if audited {
+                self.audited.insert(Arc::clone(scm));
+            }
+        }
         match signal {
             ScmSignal::Reregister { datanode, audit } => {
-                if *audit {
-                    self.audited.insert(scm.clone());
-                } else if self.audited.contains(&scm) {
+                if !*audit && self.audited.contains(scm) {
                     return;
                 }
+                let scm = scm.to_string();
                 let dn = datanode.clone();
                 self.step(
                     trace,
@@ -472,11 +500,10 @@ impl EndpointMachine {
                 );
             }
             ScmSignal::Registered { datanode, audit } => {
-                if *audit {
-                    self.audited.insert(scm.clone());
-                } else if self.audited.contains(&scm) {
+                if !*audit && self.audited.contains(scm) {
                     return;
                 }
+                let scm = scm.to_string();
                 let dn = datanode.clone();
                 self.step(
                     trace,
@@ -489,10 +516,12 @@ impl EndpointMachine {
                 );
             }
             ScmSignal::Answered { datanode, .. } => {
-                self.audited.insert(scm.clone());
                 // Only endpoints with queued tasks change: every heartbeat of every datanode is
                 // audited, and a plain answer to a healthy endpoint is no step.
-                let key = (datanode.clone(), scm);
+                if self.queued_endpoints == 0 {
+                    return;
+                }
+                let key = (datanode.clone(), scm.to_string());
                 if self.states.get(&key).is_some_and(|s| s.queued > 0) {
                     let (dn, scm) = key;
                     self.step(trace, id, dn, scm, Trigger::HeartbeatAnswered, None, out);
@@ -545,7 +574,7 @@ impl EndpointMachine {
             }
             Trigger::Shutdown => to.phase = Phase::Shutdown,
         }
-        let entity = Entity::Datanode(key.0.clone());
+        let entity = trace.shared(id, &Entity::Datanode(key.0.clone()));
         let scope: Arc<str> = Arc::from(key.1.as_str());
         let mut first = before.is_none();
         let mut push = |from: EndpointState, to: EndpointState, name: &str, inferred| {
@@ -558,10 +587,10 @@ impl EndpointMachine {
             };
             out.push(Transition {
                 machine: MACHINE,
-                entity: entity.clone(),
+                entity: Arc::clone(&entity),
                 scope: Some(Arc::clone(&scope)),
                 from: if std::mem::take(&mut first) {
-                    "?".to_string()
+                    "?".into()
                 } else {
                     from.render()
                 },
@@ -595,6 +624,11 @@ impl EndpointMachine {
         } else {
             push(from, to, trigger.name(), inferred);
         }
+        match (from.queued > 0 && before.is_some(), to.queued > 0) {
+            (false, true) => self.queued_endpoints += 1,
+            (true, false) => self.queued_endpoints -= 1,
+            _ => {}
+        }
         self.states.set(key, to, ts);
     }
 }
@@ -608,9 +642,29 @@ const REGISTERED_LINE: &str =
 const VERSION_LINE: &str =
     "the SCM audit GET_VERSION from this datanode (no datanode line logs a successful getVersion)";
 
+/// The kinds [`EndpointMachine`] reads: every datanode endpoint line, and the SCM side of the
+/// endpoint ([`scm_kinds`]).
+pub const CONSUMES: &[Reads] = &[
+    Reads::Family(Family::DnEndpoint),
+    SCM_SIDE[0],
+    SCM_SIDE[1],
+    SCM_SIDE[2],
+];
+
+/// The SCM side of an endpoint ([`scm_signal`]).
+const SCM_SIDE: [Reads; 3] = [
+    Reads::Kind(scm_kinds::AUDIT),
+    Reads::Kind(scm_kinds::UNREGISTERED_HEARTBEAT),
+    Reads::Kind(scm_kinds::REGISTERED),
+];
+
 impl Machine for EndpointMachine {
     fn name(&self) -> &'static str {
         MACHINE
+    }
+
+    fn consumes(&self) -> &'static [Reads] {
+        CONSUMES
     }
 
     fn on_event(&mut self, trace: &Trace, id: EventId, out: &mut Vec<Transition>) {
@@ -644,14 +698,24 @@ impl Machine for EndpointMachine {
             self.step(trace, id, datanode, scm, trigger, None, out);
             return;
         }
+        // Most SCM records are heartbeats answered without a reregister: while no endpoint has
+        // queued tasks and their SCM is known to audit, they change nothing.
+        if self.queued_endpoints == 0
+            && let EventData::Scm(ScmEvent::Audit(audit)) = &event.data
+            && is_plain_answer(audit)
+            && self.audited.contains(trace.short_host(trace.host_of(id)))
+        {
+            return;
+        }
         if let Some(signal) = scm_signal(event) {
-            self.hosts.observe(event);
+            self.hosts.observe_signal(event, &signal);
             self.on_signal(trace, id, &signal, out);
         }
     }
 
     fn evict(&mut self, before: i64) {
         self.states.evict(before);
+        self.queued_endpoints = self.states.values().filter(|s| s.queued > 0).count();
     }
 }
 
@@ -668,12 +732,15 @@ impl Linker for CommandReceipt {
         "scm-command-receipt"
     }
 
+    fn consumes(&self) -> &'static [Reads] {
+        CONSUMES
+    }
+
     fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, String)>) {
+        let scm_side = KindSet::of(&SCM_SIDE);
         let signals: Vec<(EventId, ScmSignal)> = trace
-            .events
-            .iter()
-            .enumerate()
-            .filter_map(|(id, e)| Some((id, scm_signal(e)?)))
+            .of_kinds(&scm_side)
+            .filter_map(|id| Some((id, scm_signal(trace.get(id))?)))
             .collect();
         link_receipts(trace, &signals, out);
     }
@@ -685,7 +752,7 @@ fn link_receipts(
     signals: &[(EventId, ScmSignal)],
     out: &mut Vec<(EventId, EventId, String)>,
 ) {
-    let hosts = DatanodeHosts::learn(trace);
+    let hosts = &trace.facts().datanode_hosts;
     // (datanode, scm) → reregisters; (datanode, scm, container) → close commands.
     let mut rereg: HashMap<(String, String), Vec<EventId>> = HashMap::new();
     let mut closes: HashMap<(String, String, u64), Vec<EventId>> = HashMap::new();
@@ -710,7 +777,9 @@ fn link_receipts(
             _ => {}
         }
     }
-    for (id, event) in trace.events.iter().enumerate() {
+    let receipts = KindSet::of(&[Reads::Family(Family::DnEndpoint)]);
+    for id in trace.of_kinds(&receipts) {
+        let event = trace.get(id);
         let EventData::DnEndpoint(e) = &event.data else {
             continue;
         };
@@ -972,7 +1041,7 @@ pub(crate) mod tests {
         assert!(
             steps
                 .iter()
-                .all(|t| t.entity == Entity::Datanode(DN.into()))
+                .all(|t| *t.entity == Entity::Datanode(DN.into()))
         );
         assert!(steps.iter().all(|t| t.inferred.is_none()));
     }

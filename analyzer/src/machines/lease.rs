@@ -25,8 +25,9 @@
 //! Entity `key:/<volume>/<bucket>/<key>`; scope `client:<clientID>` once a line prints it.
 
 use crate::graph::Linker;
+use crate::kinds::{Family, Reads};
 use crate::machine::{EntityStates, Machine, Transition};
-use crate::trace::{EventId, Trace};
+use crate::trace::{EntityId, EventId, Trace};
 use oztrace_parser::audit::AuditRet;
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::om::{KeyAudit, OmEvent};
@@ -207,7 +208,9 @@ impl Default for KeyLease {
 
 pub struct LeaseMachine {
     limits: LeaseLimits,
-    keys: EntityStates<Entity, KeyLease>,
+    keys: EntityStates<EntityId, KeyLease>,
+    /// `client:<clientID>` scopes, made once per session.
+    scopes: rustc_hash::FxHashMap<u64, Arc<str>>,
 }
 
 impl Default for LeaseMachine {
@@ -221,20 +224,32 @@ impl LeaseMachine {
         LeaseMachine {
             limits,
             keys: EntityStates::default(),
+            scopes: Default::default(),
         }
     }
 
-    /// The live lease of `key`, if any.
-    pub fn lease(&self, key: &Entity) -> Option<&KeyLease> {
-        self.keys.get(key)
+    /// The live lease of `key` in `trace`, if any.
+    pub fn lease(&self, trace: &Trace, key: &Entity) -> Option<&KeyLease> {
+        self.keys.get(&trace.entity_id(key)?)
     }
+}
+
+/// The key an OM event is about: the first key it names (a key audit line and the commit request
+/// DEBUG line name exactly one).
+fn key_of(trace: &Trace, id: EventId) -> Option<EntityId> {
+    trace
+        .entity_ids_of(id)
+        .iter()
+        .copied()
+        .find(|&e| matches!(**trace.entity(e), Entity::Key(_)))
 }
 
 /// Pushes one step.
 struct Step<'a> {
     out: &'a mut Vec<Transition>,
-    entity: &'a Entity,
+    entity: &'a Arc<Entity>,
     event: EventId,
+    scopes: &'a mut rustc_hash::FxHashMap<u64, Arc<str>>,
 }
 
 impl Step<'_> {
@@ -246,12 +261,19 @@ impl Step<'_> {
         inferred: Option<&'static str>,
         illegal: bool,
     ) {
+        let scope = lease.client.map(|c| {
+            Arc::clone(
+                self.scopes
+                    .entry(c)
+                    .or_insert_with(|| Arc::from(format!("client:{c}"))),
+            )
+        });
         self.out.push(Transition {
             machine: NAME,
-            entity: self.entity.clone(),
-            scope: lease.client.map(|c| Arc::from(format!("client:{c}"))),
-            from: from.label().to_string(),
-            to: to.label().to_string(),
+            entity: Arc::clone(self.entity),
+            scope,
+            from: from.label().into(),
+            to: to.label().into(),
             event: self.event,
             inferred,
             illegal,
@@ -266,9 +288,25 @@ fn is_key_gone(audit: &KeyAudit) -> bool {
     )
 }
 
+/// The kinds [`LeaseMachine`] reads: the key audit, key deletions and open-key cleanup, and the
+/// commit request DEBUG line that shows an hsync.
+pub const CONSUMES: &[Reads] = &[
+    Reads::Kind("om_audit_create"),
+    Reads::Kind("om_audit_allocate_block"),
+    Reads::Kind("om_audit_commit_key"),
+    Reads::Kind("om_audit_recover_lease"),
+    Reads::Kind("om_audit"),
+    Reads::Kind("om_sys_open_key_cleanup"),
+    Reads::Kind("om_key_commit_request"),
+];
+
 impl Machine for LeaseMachine {
     fn name(&self) -> &'static str {
         NAME
+    }
+
+    fn consumes(&self) -> &'static [Reads] {
+        CONSUMES
     }
 
     fn on_event(&mut self, trace: &Trace, id: EventId, out: &mut Vec<Transition>) {
@@ -277,10 +315,14 @@ impl Machine for LeaseMachine {
             return;
         };
         let ts = event.ts;
+        let key_id = key_of(trace, id);
+        let key = key_id.map(|k| Arc::clone(trace.entity(k)));
         match om {
             OmEvent::AuditCreate(a) if a.succeeded() => {
-                let key = a.entity();
-                let lease = self.keys.entry_or(key.clone(), KeyLease::default, ts);
+                let (Some(key_id), Some(key)) = (key_id, &key) else {
+                    return;
+                };
+                let lease = self.keys.entry_or(key_id, KeyLease::default, ts);
                 let from = lease.state;
                 *lease = KeyLease {
                     state: LeaseState::Open,
@@ -291,18 +333,22 @@ impl Machine for LeaseMachine {
                 let lease = *lease;
                 Step {
                     out,
-                    entity: &key,
+                    entity: key,
                     event: id,
+                    scopes: &mut self.scopes,
                 }
                 .push(&lease, from, LeaseState::Open, None, false);
             }
             OmEvent::AuditAllocateBlock(a) if a.succeeded() => {
-                let key = a.entity();
-                let lease = self.keys.entry_or(key.clone(), KeyLease::default, ts);
+                let (Some(key_id), Some(key)) = (key_id, &key) else {
+                    return;
+                };
+                let lease = self.keys.entry_or(key_id, KeyLease::default, ts);
                 let mut step = Step {
                     out,
-                    entity: &key,
+                    entity: key,
                     event: id,
+                    scopes: &mut self.scopes,
                 };
                 let new_session =
                     lease.client.is_some() && a.client_id.is_some() && lease.client != a.client_id;
@@ -333,34 +379,34 @@ impl Machine for LeaseMachine {
                     step.push(lease, before, before, None, false);
                 }
             }
-            OmEvent::KeyCommitRequest {
-                is_hsync: true,
-                volume,
-                bucket,
-                key,
-                ..
-            } => {
-                let key = oztrace_parser::entity::key_entity(volume, bucket, key);
-                let lease = self.keys.entry_or(key.clone(), KeyLease::default, ts);
+            OmEvent::KeyCommitRequest { is_hsync: true, .. } => {
+                let (Some(key_id), Some(key)) = (key_id, &key) else {
+                    return;
+                };
+                let lease = self.keys.entry_or(key_id, KeyLease::default, ts);
                 if matches!(lease.state, LeaseState::Open | LeaseState::None) {
                     let from = lease.state;
                     lease.state = LeaseState::Hsynced;
                     Step {
                         out,
-                        entity: &key,
+                        entity: key,
                         event: id,
+                        scopes: &mut self.scopes,
                     }
                     .push(lease, from, LeaseState::Hsynced, None, false);
                 }
             }
             OmEvent::AuditCommitKey(a) if a.succeeded() => {
-                let key = a.entity();
+                let (Some(key_id), Some(key)) = (key_id, &key) else {
+                    return;
+                };
                 let limits = self.limits;
-                let lease = self.keys.entry_or(key.clone(), KeyLease::default, ts);
+                let lease = self.keys.entry_or(key_id, KeyLease::default, ts);
                 let mut step = Step {
                     out,
-                    entity: &key,
+                    entity: key,
                     event: id,
+                    scopes: &mut self.scopes,
                 };
                 let from = lease.state;
                 if a.system {
@@ -396,24 +442,29 @@ impl Machine for LeaseMachine {
                 }
             }
             OmEvent::AuditRecoverLease(a) if a.succeeded() => {
-                let key = a.entity();
-                let lease = self.keys.entry_or(key.clone(), KeyLease::default, ts);
+                let (Some(key_id), Some(key)) = (key_id, &key) else {
+                    return;
+                };
+                let lease = self.keys.entry_or(key_id, KeyLease::default, ts);
                 let from = lease.state;
                 lease.state = LeaseState::Recovering;
                 lease.renewed_at = ts.or(lease.renewed_at);
                 let illegal = !(from.is_open() || from == LeaseState::None);
                 Step {
                     out,
-                    entity: &key,
+                    entity: key,
                     event: id,
+                    scopes: &mut self.scopes,
                 }
                 .push(lease, from, LeaseState::Recovering, None, illegal);
             }
             OmEvent::AuditCommitKey(a) | OmEvent::AuditAllocateBlock(a)
                 if a.ret == AuditRet::Failure && !a.system && is_key_gone(a) =>
             {
-                let key = a.entity();
-                let lease = self.keys.entry_or(key.clone(), KeyLease::default, ts);
+                let (Some(key_id), Some(key)) = (key_id, &key) else {
+                    return;
+                };
+                let lease = self.keys.entry_or(key_id, KeyLease::default, ts);
                 let from = lease.state;
                 if from == LeaseState::WriterFailed {
                     return;
@@ -424,19 +475,20 @@ impl Machine for LeaseMachine {
                 let illegal = from.is_open();
                 Step {
                     out,
-                    entity: &key,
+                    entity: key,
                     event: id,
+                    scopes: &mut self.scopes,
                 }
                 .push(lease, from, LeaseState::WriterFailed, None, illegal);
             }
             OmEvent::SysOpenKeyCleanup { .. } => {
-                for key in &event.entities {
-                    self.delete(key, id, ts, out);
+                for &key in trace.entity_ids_of(id) {
+                    self.delete(trace, key, id, ts, out);
                 }
             }
             OmEvent::Audit(a) if a.ret == AuditRet::Success && a.op == "DELETE_KEY" => {
-                for key in &event.entities {
-                    self.delete(key, id, ts, out);
+                for &key in trace.entity_ids_of(id) {
+                    self.delete(trace, key, id, ts, out);
                 }
             }
             _ => {}
@@ -449,14 +501,22 @@ impl Machine for LeaseMachine {
 }
 
 impl LeaseMachine {
-    fn delete(&mut self, key: &Entity, id: EventId, ts: Option<i64>, out: &mut Vec<Transition>) {
-        let lease = self.keys.entry_or(key.clone(), KeyLease::default, ts);
+    fn delete(
+        &mut self,
+        trace: &Trace,
+        key: EntityId,
+        id: EventId,
+        ts: Option<i64>,
+        out: &mut Vec<Transition>,
+    ) {
+        let lease = self.keys.entry_or(key, KeyLease::default, ts);
         let from = lease.state;
         lease.state = LeaseState::Deleted;
         Step {
             out,
-            entity: key,
+            entity: trace.entity(key),
             event: id,
+            scopes: &mut self.scopes,
         }
         .push(lease, from, LeaseState::Deleted, None, false);
     }
@@ -484,6 +544,10 @@ fn audit_of(trace: &Trace, id: EventId) -> Option<&KeyAudit> {
 impl Linker for OmLinker {
     fn name(&self) -> &'static str {
         "om-lease"
+    }
+
+    fn consumes(&self) -> &'static [Reads] {
+        &[Reads::Family(Family::Om)]
     }
 
     fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, String)>) {
@@ -619,8 +683,15 @@ mod tests {
         }
         let key: Entity = KEY.parse().unwrap();
         out.into_iter()
-            .filter(|t| t.entity == key)
-            .map(|t| (t.from, t.to, t.inferred.is_some(), t.illegal))
+            .filter(|t| *t.entity == key)
+            .map(|t| {
+                (
+                    t.from.to_string(),
+                    t.to.to_string(),
+                    t.inferred.is_some(),
+                    t.illegal,
+                )
+            })
             .collect()
     }
 
@@ -853,9 +924,12 @@ mod tests {
         let mut machine = LeaseMachine::default();
         machine.on_event(&trace, 0, &mut Vec::new());
         let key: Entity = KEY.parse().unwrap();
-        assert_eq!(machine.lease(&key).map(|l| l.state), Some(LeaseState::Open));
+        assert_eq!(
+            machine.lease(&trace, &key).map(|l| l.state),
+            Some(LeaseState::Open)
+        );
         machine.evict(10);
-        assert_eq!(machine.lease(&key), None);
+        assert_eq!(machine.lease(&trace, &key), None);
     }
 
     #[test]

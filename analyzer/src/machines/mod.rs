@@ -10,6 +10,7 @@ pub mod ratis_member;
 pub mod scm_role;
 
 use crate::graph::Linker;
+use crate::kinds::Wanted;
 use crate::machine::Machine;
 
 /// A fresh instance of every machine.
@@ -24,6 +25,18 @@ pub fn all() -> Vec<Box<dyn Machine>> {
     ]
 }
 
+/// What the machines and linkers read.
+pub fn consumed() -> Wanted {
+    let mut wanted = Wanted::new();
+    for machine in all() {
+        wanted.add(machine.consumes());
+    }
+    for linker in linkers() {
+        wanted.add(linker.consumes());
+    }
+    wanted
+}
+
 /// Every causal linker.
 pub fn linkers() -> Vec<Box<dyn Linker>> {
     vec![
@@ -34,4 +47,60 @@ pub fn linkers() -> Vec<Box<dyn Linker>> {
         Box::new(datanode_links::DatanodeLinks),
         Box::new(lease::OmLinker),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kinds::{self, KindSet};
+    use crate::load::{Keep, ReadConfig, build_trace, read_inputs_streaming};
+    use crate::machine::replay_one;
+    use std::path::PathBuf;
+
+    /// Machines and linkers declare catalogued kinds, and a machine sees only the events of the
+    /// kinds it declares: on every sample, its transitions are the same as when it sees every
+    /// event.
+    #[test]
+    fn every_machine_declares_catalogued_kinds_that_are_all_it_reads() {
+        let (machines, linkers) = (all(), linkers());
+        let declared = machines
+            .iter()
+            .map(|m| (m.name(), m.consumes()))
+            .chain(linkers.iter().map(|l| (l.name(), l.consumes())));
+        for (name, reads) in declared {
+            assert_eq!(kinds::unknown(reads), Vec::<&str>::new(), "{name}");
+        }
+        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../samples");
+        let mut samples: Vec<PathBuf> = std::fs::read_dir(&root)
+            .expect("samples")
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.join("EXPECTED.json").is_file())
+            .collect();
+        samples.sort();
+        assert!(samples.len() > 20);
+        let mut stepped = 0;
+        for sample in samples {
+            let mut parsed = read_inputs_streaming(
+                std::slice::from_ref(&sample),
+                &ReadConfig::new(Keep::Typed),
+                &mut |_| {},
+            );
+            let trace = build_trace(&mut parsed, 2_000);
+            for (i, machine) in all().iter().enumerate() {
+                let reads = KindSet::of(machine.consumes());
+                let mut declared = all().swap_remove(i);
+                let mut everything = all().swap_remove(i);
+                let seen = replay_one(&trace, declared.as_mut(), &reads, i64::MAX);
+                let all_events = replay_one(&trace, everything.as_mut(), &KindSet::all(), i64::MAX);
+                assert!(
+                    seen == all_events,
+                    "{} on {}: the declared kinds miss events it reads",
+                    machine.name(),
+                    sample.display()
+                );
+                stepped += seen.len();
+            }
+        }
+        assert!(stepped > 100);
+    }
 }

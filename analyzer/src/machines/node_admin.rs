@@ -19,8 +19,9 @@
 //! still unknown, every UUID in the trace).
 
 use crate::graph::Linker;
+use crate::kinds::{Family, Reads};
 use crate::machine::{EntityStates, Machine, Transition};
-use crate::trace::{EventId, Trace};
+use crate::trace::{EntityId, EventId, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::scm::{AdminAction, ScmEvent};
 use oztrace_parser::entity::{Entity, TrackedNodeMap};
@@ -189,6 +190,15 @@ impl View {
             tracking
         )
     }
+
+    /// Whether the two views have the same label (without building it).
+    fn same_label(&self, other: &View) -> bool {
+        let tracked = |v: &View| match v.tracking {
+            Some(Tracking::Untracked) | None => None,
+            t => t,
+        };
+        self.op == other.op && self.health == other.health && tracked(self) == tracked(other)
+    }
 }
 
 #[derive(Default)]
@@ -196,7 +206,11 @@ pub struct NodeAdmin {
     views: EntityStates<(Arc<str>, String), View>,
     /// Monitor ticks seen per SCM host (`There are {} nodes tracked …` ends a tick).
     ticks: HashMap<Arc<str>, u64>,
+    /// Every datanode UUID printed up to the event being replayed.
     tracked_nodes: TrackedNodeMap,
+    /// The datanodes by the first event naming them (built at the first `TrackedNode@` line),
+    /// and how many of them `tracked_nodes` has learnt.
+    first_named: Option<(Vec<(EventId, EntityId)>, usize)>,
     /// Every datanode UUID in the trace, built once when a hash is not resolvable from the past.
     whole_trace: Option<TrackedNodeMap>,
 }
@@ -204,6 +218,27 @@ pub struct NodeAdmin {
 impl NodeAdmin {
     pub fn new() -> NodeAdmin {
         NodeAdmin::default()
+    }
+
+    /// Learns the datanodes first named at or before event `id`.
+    fn learn_until(&mut self, trace: &Trace, id: EventId) {
+        let (order, learnt) = self.first_named.get_or_insert_with(|| {
+            let mut order: Vec<(EventId, EntityId)> = trace
+                .entity_ids()
+                .filter(|&e| matches!(**trace.entity(e), Entity::Datanode(_)))
+                .filter_map(|e| Some((*trace.of_entity_id(e).first()?, e)))
+                .collect();
+            order.sort_unstable();
+            (order, 0)
+        });
+        while let Some(&(first, entity)) = order.get(*learnt)
+            && first <= id
+        {
+            if let Entity::Datanode(uuid) = &**trace.entity(entity) {
+                self.tracked_nodes.observe_uuid(uuid);
+            }
+            *learnt += 1;
+        }
     }
 
     fn resolve(&mut self, trace: &Trace, hash: u32) -> Option<String> {
@@ -439,18 +474,21 @@ fn health(view: &View, to: &'static str, from: &[&str]) -> Step {
     }
 }
 
+/// The kinds [`NodeAdmin`] reads: every SCM line (any of them names the datanode whose view it
+/// keeps alive).
+pub const CONSUMES: &[Reads] = &[Reads::Family(Family::Scm)];
+
 impl Machine for NodeAdmin {
     fn name(&self) -> &'static str {
         NAME
     }
 
+    fn consumes(&self) -> &'static [Reads] {
+        CONSUMES
+    }
+
     fn on_event(&mut self, trace: &Trace, id: EventId, out: &mut Vec<Transition>) {
         let event: &Event = trace.get(id);
-        for e in &event.entities {
-            if let Entity::Datanode(uuid) = e {
-                self.tracked_nodes.observe_uuid(uuid);
-            }
-        }
         let EventData::Scm(data) = &event.data else {
             return;
         };
@@ -459,7 +497,10 @@ impl Machine for NodeAdmin {
             return;
         }
         let uuid = match data.tracked_node_hash() {
-            Some(hash) => self.resolve(trace, hash),
+            Some(hash) => {
+                self.learn_until(trace, id);
+                self.resolve(trace, hash)
+            }
             None => datanode_of(data).map(str::to_string),
         };
         let Some(uuid) = uuid else {
@@ -473,15 +514,13 @@ impl Machine for NodeAdmin {
             .clone();
         let mut current = view;
         for step in steps(data, &current, tick, event.ts) {
-            let from = current.label();
-            let to = step.view.label();
-            if from != to || step.illegal || step.inferred.is_some() {
+            if !current.same_label(&step.view) || step.illegal || step.inferred.is_some() {
                 out.push(Transition {
                     machine: NAME,
-                    entity: Entity::Datanode(uuid.clone()),
+                    entity: trace.shared(id, &Entity::Datanode(uuid.clone())),
                     scope: Some(Arc::clone(&event.host)),
-                    from,
-                    to,
+                    from: current.label().into(),
+                    to: step.view.label().into(),
                     event: id,
                     inferred: step.inferred,
                     illegal: step.illegal,
@@ -509,6 +548,10 @@ pub struct OpStateCommandDelivery;
 impl Linker for OpStateCommandDelivery {
     fn name(&self) -> &'static str {
         "op-state-command"
+    }
+
+    fn consumes(&self) -> &'static [Reads] {
+        &[Reads::Family(Family::Scm)]
     }
 
     fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, String)>) {
@@ -647,7 +690,7 @@ mod tests {
         let replay = Replay::run(&trace, &mut machines, i64::MAX);
         replay
             .of_machine(NAME)
-            .map(|t| (t.from.clone(), t.to.clone(), t.inferred, t.illegal))
+            .map(|t| (t.from.to_string(), t.to.to_string(), t.inferred, t.illegal))
             .collect()
     }
 

@@ -10,6 +10,7 @@
 //! chunk write, slower than `hdds.container.ratis.statemachinedata.sync.timeout`) and
 //! `ContainerStateMachine` write failures.
 
+use crate::kinds::{Family, Reads};
 use crate::machine::{EntityStates, Machine, Transition};
 use crate::trace::{EventId, Trace};
 use oztrace_parser::catalog::EventData;
@@ -208,9 +209,21 @@ fn is_datanode(component: Component) -> bool {
     matches!(component, Component::Datanode)
 }
 
+/// The kinds [`RatisMember`] reads: every Ratis line (any member id teaches the host's datanode),
+/// and the datanode's failed state machine writes.
+pub const CONSUMES: &[Reads] = &[
+    Reads::Family(Family::Ratis),
+    Reads::Kind("csm_write_failed"),
+    Reads::Kind("csm_write_failed_close_server"),
+];
+
 impl Machine for RatisMember {
     fn name(&self) -> &'static str {
         NAME
+    }
+
+    fn consumes(&self) -> &'static [Reads] {
+        CONSUMES
     }
 
     fn on_event(&mut self, trace: &Trace, id: EventId, out: &mut Vec<Transition>) {
@@ -223,6 +236,10 @@ impl Machine for RatisMember {
             EventData::Ratis(r) => {
                 if let Some(member) = r.member()
                     && Entity::datanode(&member.peer).is_some()
+                    && !self
+                        .datanode_of_host
+                        .get(&event.host)
+                        .is_some_and(|known| known.eq_ignore_ascii_case(&member.peer))
                 {
                     self.datanode_of_host.insert(
                         Arc::clone(&event.host),
@@ -275,14 +292,14 @@ impl Machine for RatisMember {
         let scope = self.scope(&event.host);
         let key = (Arc::clone(&scope), hex.clone());
         let state = self.members.entry_or(key, MemberState::default, event.ts);
-        let entity = Entity::Group(hex);
+        let entity = trace.shared(id, &Entity::Group(hex));
         let mut push = |from: String, to: String, inferred: Option<&'static str>, illegal: bool| {
             out.push(Transition {
                 machine: NAME,
-                entity: entity.clone(),
+                entity: Arc::clone(&entity),
                 scope: Some(Arc::clone(&scope)),
-                from,
-                to,
+                from: from.into(),
+                to: to.into(),
                 event: id,
                 inferred,
                 illegal,
@@ -411,10 +428,10 @@ mod tests {
             .iter()
             .map(|t| {
                 assert_eq!(t.scope.as_deref(), Some(DN1));
-                assert_eq!(t.entity, Entity::Group("41A9C03D5E7B".into()));
+                assert_eq!(*t.entity, Entity::Group("41A9C03D5E7B".into()));
                 (
-                    t.from.clone(),
-                    t.to.clone(),
+                    t.from.to_string(),
+                    t.to.to_string(),
                     t.inferred.is_some(),
                     t.illegal,
                 )

@@ -14,15 +14,15 @@
 //! Entity `scm:<scmId>` (the Ratis peer id, learnt from the host's own lines), else `scm:<host>`;
 //! scope = the host.
 
-use crate::machine::{EntityStates, Machine, Replay, Transition};
-use crate::trace::{EventId, Trace};
+use crate::kinds::Reads;
+use crate::machine::{EntityStates, Machine, Replay, State, Transition};
+use crate::trace::{EventId, HostId, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::ratis::RatisEvent;
 use oztrace_parser::catalog::scm::ScmEvent;
 use oztrace_parser::entity::Entity;
 use oztrace_parser::event::Event;
 use oztrace_parser::source::Component;
-use std::collections::HashMap;
 use std::sync::Arc;
 
 pub const NAME: &str = "scm-role";
@@ -110,12 +110,12 @@ pub enum Role {
 }
 
 impl Role {
-    pub fn label(self) -> String {
+    pub fn label(self) -> State {
         match self {
-            Role::Unknown => "UNKNOWN".to_string(),
-            Role::Leader(Some(term)) => format!("LEADER term {term}"),
-            Role::Leader(None) => "LEADER".to_string(),
-            Role::Follower => "FOLLOWER".to_string(),
+            Role::Unknown => "UNKNOWN".into(),
+            Role::Leader(Some(term)) => format!("LEADER term {term}").into(),
+            Role::Leader(None) => "LEADER".into(),
+            Role::Follower => "FOLLOWER".into(),
         }
     }
 
@@ -131,14 +131,14 @@ struct HostState {
     max_led_term: Option<u64>,
     /// Time of the last role line from the main log.
     last_logged_change: Option<i64>,
-    entity: Entity,
+    entity: Arc<Entity>,
 }
 
 #[derive(Default)]
 pub struct ScmRole {
-    hosts: EntityStates<Arc<str>, HostState>,
+    hosts: EntityStates<HostId, HostState>,
     /// Per host, read once from all its lines: its entity and whether it logs SCM role lines.
-    known: HashMap<Arc<str>, (Entity, bool)>,
+    known: Vec<Option<(Arc<Entity>, bool)>>,
 }
 
 impl ScmRole {
@@ -148,10 +148,14 @@ impl ScmRole {
 
     /// The SCM id of a host (the first of its own lines that prints it) and whether any of its
     /// lines is an SCM role line (then Ratis lines do not move its role).
-    fn host_facts(&mut self, trace: &Trace, host: &Arc<str>) -> (Entity, bool) {
-        if let Some(known) = self.known.get(host) {
+    fn host_facts(&mut self, trace: &Trace, host_id: HostId) -> (Arc<Entity>, bool) {
+        if self.known.len() < trace.host_count() {
+            self.known.resize(trace.host_count(), None);
+        }
+        if let Some(known) = &self.known[host_id.index()] {
             return known.clone();
         }
+        let host = trace.host_name(host_id);
         let lines = trace.of_host(host);
         let entity = lines
             .iter()
@@ -159,11 +163,14 @@ impl ScmRole {
             .and_then(|id| Entity::scm(&id))
             .or_else(|| Entity::scm(host))
             .unwrap_or_else(|| Entity::Scm(host.to_string()));
+        let entity = match trace.entity_id(&entity) {
+            Some(id) => Arc::clone(trace.entity(id)),
+            None => Arc::new(entity),
+        };
         let has_scm_lines = lines
             .iter()
             .any(|&id| matches!(signal(trace.get(id)), Some(Signal::Logged(_))));
-        self.known
-            .insert(Arc::clone(host), (entity.clone(), has_scm_lines));
+        self.known[host_id.index()] = Some((Arc::clone(&entity), has_scm_lines));
         (entity, has_scm_lines)
     }
 }
@@ -240,9 +247,25 @@ fn signal(event: &Event) -> Option<Signal> {
     }
 }
 
+/// The kinds [`ScmRole`] reads: the SCM's own role lines, its Ratis role changes, and the heartbeat
+/// audit whose term witnesses the role.
+pub const CONSUMES: &[Reads] = &[
+    Reads::Kind("scm_became_leader"),
+    Reads::Kind("scm_role_update"),
+    Reads::Kind("scm_stepped_down"),
+    Reads::Kind("scm_leader_changed"),
+    Reads::Kind("scm_startup_role"),
+    Reads::Kind("scm_audit"),
+    Reads::Kind("ratis_role_change"),
+];
+
 impl Machine for ScmRole {
     fn name(&self) -> &'static str {
         NAME
+    }
+
+    fn consumes(&self) -> &'static [Reads] {
+        CONSUMES
     }
 
     fn on_event(&mut self, trace: &Trace, id: EventId, out: &mut Vec<Transition>) {
@@ -251,17 +274,18 @@ impl Machine for ScmRole {
             return;
         };
         let host = Arc::clone(&event.host);
-        let (entity, has_scm_lines) = self.host_facts(trace, &host);
+        let host_id = trace.host_of(id);
+        let (entity, has_scm_lines) = self.host_facts(trace, host_id);
         if matches!(signal, Signal::Ratis(_)) && has_scm_lines {
             return;
         }
         let state = self.hosts.entry_or(
-            Arc::clone(&host),
+            host_id,
             || HostState {
                 role: Role::Unknown,
                 max_led_term: None,
                 last_logged_change: None,
-                entity: entity.clone(),
+                entity,
             },
             event.ts,
         );
@@ -443,8 +467,8 @@ pub(crate) mod tests {
             .of_machine(NAME)
             .map(|t| {
                 (
-                    t.from.clone(),
-                    t.to.clone(),
+                    t.from.to_string(),
+                    t.to.to_string(),
                     t.inferred.is_some(),
                     t.illegal,
                 )
@@ -494,7 +518,7 @@ pub(crate) mod tests {
             ]
         );
         let t = replay.of_machine(NAME).next().unwrap();
-        assert_eq!(t.entity, Entity::Scm(SCM1.into()));
+        assert_eq!(*t.entity, Entity::Scm(SCM1.into()));
         assert_eq!(t.scope.as_deref(), Some("scm1"));
         assert_eq!(is_leader(&replay, &trace, "scm1", 0), Some(true));
         assert_eq!(is_leader(&replay, &trace, "scm1", 3), Some(false));

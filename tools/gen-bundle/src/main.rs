@@ -24,9 +24,10 @@ struct Args {
     /// Datanodes of the background cluster (it also has 3 OMs and 3 SCMs).
     #[arg(long, default_value_t = 12)]
     datanodes: usize,
-    /// Hours of log time the background covers.
-    #[arg(long, default_value_t = 72)]
-    hours: i64,
+    /// Hours of log time the background covers (default: 72 per GiB of --size, at least 24, so
+    /// a larger bundle is a longer run of the same cluster, as a real one is).
+    #[arg(long)]
+    hours: Option<i64>,
     #[arg(long, value_enum, default_value = "file")]
     layout: Layout,
     #[arg(long, value_enum, default_value = "rotated")]
@@ -65,6 +66,13 @@ fn parse_size(text: &str) -> Result<u64, String> {
     Ok((value * scale as f64) as u64)
 }
 
+/// 72 hours of log time per GiB of background, at least a day.
+fn hours_for(size: u64) -> i64 {
+    ((size as f64 / (1u64 << 30) as f64) * 72.0)
+        .round()
+        .max(24.0) as i64
+}
+
 fn main() -> ExitCode {
     let args = Args::parse();
     let options = Options {
@@ -72,7 +80,7 @@ fn main() -> ExitCode {
         size: args.size,
         seed: args.seed,
         datanodes: args.datanodes,
-        hours: args.hours,
+        hours: args.hours.unwrap_or_else(|| hours_for(args.size)),
         layout: args.layout,
         gzip: args.gzip,
         rotate: args.rotate,
@@ -113,5 +121,12 @@ mod tests {
         assert_eq!(parse_size("1.5GiB"), Ok(3 << 29));
         assert_eq!(parse_size("4096"), Ok(4096));
         assert!(parse_size("4X").is_err());
+    }
+
+    #[test]
+    fn the_time_span_grows_with_the_size() {
+        assert_eq!(hours_for(1 << 30), 72);
+        assert_eq!(hours_for(4 << 30), 288);
+        assert_eq!(hours_for(64 << 20), 24);
     }
 }

@@ -1,0 +1,302 @@
+//! OM audit copies folded in a bounded window.
+//!
+//! Every OM writes the audit line of every request it applies (om.md 1.3): the contract folds the
+//! copies into one event whose `copies` lists them all. Copies of one line are written when each
+//! OM applies the same Ratis transaction, within seconds of each other, so the events of the OM
+//! audit logs are folded as they come in one time order ([`crate::load::read_audit_merged`]): an
+//! event is held until [`AuditCopies::window_ms`] of log time has passed after it, its later
+//! copies join it meanwhile, and it is handed on in arrival order. Memory is that window's
+//! events, whatever the size of the logs.
+//!
+//! What makes two records copies (docs/cli-contract.md): the same `Transaction`, op, key (or
+//! params) and ret (2.0.0 and later); without a `Transaction` (1.4), the same op, params and ret
+//! as printed, from different OMs, within `--skew` of the first.
+
+use oztrace_parser::catalog::EventData;
+use oztrace_parser::catalog::om::OmEvent;
+use oztrace_parser::event::{Copy, Event};
+use oztrace_parser::source::Component;
+use rustc_hash::FxHasher;
+use std::collections::VecDeque;
+use std::hash::{Hash, Hasher};
+
+/// How long after its first copy a request's other copies may still be written: followers apply
+/// a committed transaction within seconds; the clock skew between OMs comes on top.
+pub const COPY_LAG_MS: i64 = 10_000;
+
+/// What makes records copies of one request: the `Transaction` (or, printed, the message's
+/// length) and a digest of the fields that must be equal, and whether they were compared as
+/// printed (no `Transaction`). Two requests would have to share a transaction and a 64-bit digest
+/// to be taken for copies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct CopyKey {
+    transaction: u64,
+    digest: u64,
+    printed: bool,
+}
+
+fn copy_key(event: &Event) -> Option<CopyKey> {
+    if event.component != Component::OmAudit {
+        return None;
+    }
+    let EventData::Om(om) = &event.data else {
+        return None;
+    };
+    let (transaction, op, ret) = match om {
+        OmEvent::AuditCreate(a)
+        | OmEvent::AuditAllocateBlock(a)
+        | OmEvent::AuditCommitKey(a)
+        | OmEvent::AuditRecoverLease(a) => (a.transaction, a.op.as_str(), a.ret.as_str()),
+        OmEvent::Audit(a) => (a.transaction, a.op.as_str(), a.ret.as_str()),
+        _ => return None,
+    };
+    let Some(transaction) = transaction else {
+        // The message holds user, ip, op, params and ret exactly as printed.
+        return Some(CopyKey {
+            transaction: event.text.len() as u64,
+            digest: digest(|h| event.text.hash(h)),
+            printed: true,
+        });
+    };
+    let digest = digest(|h| {
+        (op, ret).hash(h);
+        match om {
+            OmEvent::Audit(a) => {
+                for (k, v) in a.params.iter() {
+                    (k, v).hash(h);
+                }
+            }
+            _ => {
+                if let Some(a) = om.key_audit() {
+                    (&a.volume, &a.bucket, &a.key).hash(h);
+                }
+            }
+        }
+    });
+    Some(CopyKey {
+        transaction,
+        digest,
+        printed: false,
+    })
+}
+
+/// A fast 64-bit digest of what `feed` writes.
+fn digest(feed: impl Fn(&mut FxHasher)) -> u64 {
+    let mut hasher = FxHasher::default();
+    feed(&mut hasher);
+    hasher.finish()
+}
+
+struct Held {
+    event: Event,
+    /// The time it is ordered by (the latest time of its file so far).
+    placed: i64,
+    key: Option<CopyKey>,
+}
+
+/// Folds OM audit copies of events that arrive in time order (see the module docs).
+pub struct AuditCopies {
+    window_ms: i64,
+    skew_ms: i64,
+    held: VecDeque<Held>,
+    /// Arrival number of `held[0]`.
+    first: u64,
+    /// The latest held record of each key, by arrival number.
+    open: rustc_hash::FxHashMap<CopyKey, u64>,
+}
+
+impl AuditCopies {
+    /// Copies are looked for within `skew_ms` + [`COPY_LAG_MS`] of log time.
+    pub fn new(skew_ms: i64) -> AuditCopies {
+        AuditCopies {
+            window_ms: skew_ms.max(0) + COPY_LAG_MS,
+            skew_ms,
+            held: VecDeque::new(),
+            first: 0,
+            open: Default::default(),
+        }
+    }
+
+    /// How long an event is held for its copies, in milliseconds of log time.
+    pub fn window_ms(&self) -> i64 {
+        self.window_ms
+    }
+
+    /// Takes the next event (in time order, `placed` its place in it) and hands `out` the held
+    /// events whose copies can no longer come, in arrival order, with their places. A copy of a held event is
+    /// folded into it.
+    pub fn push(&mut self, event: Event, placed: i64, out: &mut dyn FnMut(Event, i64)) {
+        while self
+            .held
+            .front()
+            .is_some_and(|h| h.placed.saturating_add(self.window_ms) < placed)
+        {
+            self.emit_first(out);
+        }
+        let key = copy_key(&event);
+        if let Some(key) = key
+            && let Some(&arrival) = self.open.get(&key)
+            && let Some(first) = arrival
+                .checked_sub(self.first)
+                .and_then(|at| self.held.get_mut(at as usize))
+            && joins(&first.event, &event, key, self.skew_ms)
+        {
+            if first.event.copies.is_empty() {
+                first.event.copies.push(copy_of(&first.event));
+            }
+            first.event.copies.push(copy_of(&event));
+            return;
+        }
+        if let Some(key) = key {
+            self.open.insert(key, self.first + self.held.len() as u64);
+        }
+        self.held.push_back(Held { event, placed, key });
+    }
+
+    /// Hands out every held event.
+    pub fn finish(mut self, out: &mut dyn FnMut(Event, i64)) {
+        while !self.held.is_empty() {
+            self.emit_first(out);
+        }
+    }
+
+    fn emit_first(&mut self, out: &mut dyn FnMut(Event, i64)) {
+        let Some(mut held) = self.held.pop_front() else {
+            return;
+        };
+        if let Some(key) = held.key
+            && self.open.get(&key) == Some(&self.first)
+        {
+            self.open.remove(&key);
+        }
+        self.first += 1;
+        let copies = &mut held.event.copies;
+        copies.sort();
+        copies.dedup();
+        out(held.event, held.placed);
+    }
+}
+
+/// Folds the copies among streams already read (each in file order): the streams merged into one
+/// time order (by the latest time of their file so far, then stream), folded as
+/// [`AuditCopies`] does. The events come out in that order.
+pub fn fold_streams(streams: Vec<Vec<Event>>, skew_ms: i64) -> Vec<Event> {
+    let mut heads: Vec<(std::iter::Peekable<std::vec::IntoIter<Event>>, i64)> = streams
+        .into_iter()
+        .map(|s| (s.into_iter().peekable(), i64::MIN))
+        .collect();
+    let mut copies = AuditCopies::new(skew_ms);
+    let mut out = Vec::new();
+    loop {
+        let next = heads
+            .iter_mut()
+            .enumerate()
+            .filter_map(|(n, (events, placed))| {
+                let ts = events.peek()?.ts;
+                Some((ts.map_or(*placed, |ts| ts.max(*placed)), n))
+            })
+            .min();
+        let Some((placed, n)) = next else {
+            break;
+        };
+        heads[n].1 = placed;
+        if let Some(event) = heads[n].0.next() {
+            copies.push(event, placed, &mut |e, _| out.push(e));
+        }
+    }
+    copies.finish(&mut |e, _| out.push(e));
+    out
+}
+
+/// Whether `event` is a copy of the held `first`: always with a `Transaction`; as printed, only
+/// from another OM within the skew of the first.
+fn joins(first: &Event, event: &Event, key: CopyKey, skew_ms: i64) -> bool {
+    if !key.printed {
+        return true;
+    }
+    let close = matches!((first.ts, event.ts), (Some(a), Some(b)) if (b - a).abs() <= skew_ms);
+    let other_host = first.host != event.host && first.copies.iter().all(|c| c.host != event.host);
+    close && other_host
+}
+
+fn copy_of(event: &Event) -> Copy {
+    Copy {
+        host: event.host.clone(),
+        file: event.file.clone(),
+        line: event.line,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::load::events_of_text;
+
+    const TX: &str = "2026-08-19 00:00:05,131 | INFO  | OMAudit | user=svc | ip=10.20.3.15 | op=COMMIT_KEY {\"volume\":\"logs\",\"bucket\":\"raw\",\"key\":\"a/c.log\",\"dataSize\":\"9\",\"Transaction\":\"6402499\"} | ret=SUCCESS |  ";
+    const NO_TX: &str = "2024-01-01 00:00:00,000 | INFO  | OMAudit | user=u | ip=1.2.3.4 | op=COMMIT_KEY {volume=v, bucket=b, key=k, dataSize=1} | ret=SUCCESS |  ";
+
+    fn audit(host: &str, line: u64, ts: i64, text: &str) -> Event {
+        let file = format!("{host}/om-audit-{host}.log");
+        let (mut events, _) = events_of_text(text, host, &file, Component::OmAudit);
+        let mut event = events.remove(0);
+        event.ts = Some(ts);
+        event.line = line;
+        event
+    }
+
+    fn fold(events: Vec<Event>) -> Vec<Event> {
+        let mut copies = AuditCopies::new(2_000);
+        let mut out = Vec::new();
+        for event in events {
+            let placed = event.ts.unwrap_or(i64::MIN);
+            copies.push(event, placed, &mut |e, _| out.push(e));
+        }
+        copies.finish(&mut |e, _| out.push(e));
+        out
+    }
+
+    fn hosts(event: &Event) -> Vec<&str> {
+        event.copies.iter().map(|c| &*c.host).collect()
+    }
+
+    #[test]
+    fn copies_fold_by_transaction_and_by_skew_without_one() {
+        let out = fold(vec![
+            audit("om3", 9, 953, TX),
+            audit("om1", 5, 1_000, TX),
+            audit("om2", 3, 1_083, TX),
+            audit("om1", 6, 10_000, NO_TX),
+            audit("om2", 4, 10_500, NO_TX),
+            audit("om3", 10, 15_000, NO_TX),
+            audit("om1", 7, 20_000, NO_TX),
+        ]);
+        let summary: Vec<(&str, u64, Vec<&str>)> =
+            out.iter().map(|e| (&*e.host, e.line, hosts(e))).collect();
+        assert_eq!(
+            summary,
+            vec![
+                // The transaction's first copy is om3's; om1 and om2 join it.
+                ("om3", 9, vec!["om1", "om2", "om3"]),
+                // Without Transaction: om1@10s and om2@10.5s fold; om3@15s and om1@20s stay apart.
+                ("om1", 6, vec!["om1", "om2"]),
+                ("om3", 10, vec![]),
+                ("om1", 7, vec![]),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_copy_past_the_window_is_its_own_event_and_order_is_kept() {
+        let late = COPY_LAG_MS + 2_000 + 1;
+        let out = fold(vec![
+            audit("om1", 1, 0, TX),
+            audit("om1", 2, 5, NO_TX),
+            audit("om2", 1, late, TX),
+        ]);
+        let lines: Vec<(&str, u64, usize)> = out
+            .iter()
+            .map(|e| (&*e.host, e.line, e.copies.len()))
+            .collect();
+        assert_eq!(lines, vec![("om1", 1, 0), ("om1", 2, 0), ("om2", 1, 0)]);
+    }
+}

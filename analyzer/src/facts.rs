@@ -1,0 +1,173 @@
+//! One index of cluster facts: what ties the ids of one cluster together, read once from the
+//! whole trace (on first use) for every machine, linker and rule that needs it, instead of each
+//! building its own.
+//!
+//! - block → container: every line that prints a block id (`conID: C locID: L`, `#C/L`);
+//! - container → Ratis group → pipeline: the lines that name a container with its group or
+//!   pipeline (Ratis write timeouts, the datanode state machine's writes, SCM's
+//!   `ContainerInfo{…}`), each tie with the first line that shows it;
+//! - host ↔ datanode UUID ([`DatanodeHosts`]).
+//!
+//! Time-ordered facts have their own indexes: events by kind ([`Trace::of_kind`]: step-downs,
+//! truncations, leader changes), and each SCM's leadership from the `scm-role` machine
+//! ([`crate::machines::scm_role::role_at`]).
+
+use crate::machines::endpoint::DatanodeHosts;
+use crate::trace::{EventId, Trace};
+use oztrace_parser::catalog::EventData;
+use oztrace_parser::catalog::datanode::DatanodeEvent;
+use oztrace_parser::catalog::ratis::RatisEvent;
+use oztrace_parser::entity::{Entity, group_of_pipeline};
+use oztrace_parser::event::Event;
+use std::collections::{BTreeMap, HashMap};
+
+#[derive(Debug, Default)]
+pub struct Facts {
+    /// Each datanode's host, from the datanode's own lines and SCM's registrations.
+    pub datanode_hosts: DatanodeHosts,
+    container_of_local: HashMap<u64, u64>,
+    groups_of_container: HashMap<u64, BTreeMap<String, EventId>>,
+    pipeline_of_group: HashMap<String, String>,
+}
+
+impl Facts {
+    /// Reads every event of the trace.
+    pub fn build(trace: &Trace) -> Facts {
+        let mut facts = Facts::default();
+        for (id, event) in trace.events.iter().enumerate() {
+            for entity in &event.entities {
+                if let Entity::Block { container, local } = entity {
+                    facts.container_of_local.insert(*local, *container);
+                }
+            }
+            facts.tie(id, event);
+            facts.datanode_hosts.observe(event);
+        }
+        facts
+    }
+
+    /// The container of a block, by its local id (the last line that printed both).
+    pub fn container_of_block(&self, local: u64) -> Option<u64> {
+        self.container_of_local.get(&local).copied()
+    }
+
+    /// The Ratis groups (`group-<HEX>`) a line ties `container` to, each with the first such line.
+    pub fn groups_of_container(&self, container: u64) -> Option<&BTreeMap<String, EventId>> {
+        self.groups_of_container.get(&container)
+    }
+
+    /// The pipeline of a Ratis group (`group-<HEX>`), when a line printed the pipeline id.
+    pub fn pipeline_of_group(&self, group: &str) -> Option<&str> {
+        self.pipeline_of_group.get(group).map(String::as_str)
+    }
+
+    /// Records container ↔ group ties from lines that name both.
+    fn tie(&mut self, id: EventId, event: &Event) {
+        let (container, group) = match &event.data {
+            EventData::Ratis(RatisEvent::WriteTimeout {
+                container: Some(c),
+                pipeline: Some(p),
+                ..
+            }) => {
+                let Some(g) = group_of_pipeline(p) else {
+                    return;
+                };
+                self.pipeline_of_group
+                    .insert(format!("group-{g}"), p.clone());
+                (*c, format!("group-{g}"))
+            }
+            EventData::Datanode(
+                DatanodeEvent::CsmWriteSubmitted {
+                    group,
+                    container: Some(c),
+                    ..
+                }
+                | DatanodeEvent::CsmWriteCompleted {
+                    group,
+                    container: Some(c),
+                    ..
+                },
+            ) => (*c, group.clone()),
+            // Any other line that names exactly one container and one pipeline
+            // (SCM `ContainerInfo{id=#C, … pipelineID=Pipeline-…}`).
+            _ => {
+                let containers: Vec<u64> = event
+                    .entities
+                    .iter()
+                    .filter_map(|e| match e {
+                        Entity::Container(c) => Some(*c),
+                        _ => None,
+                    })
+                    .collect();
+                let pipelines: Vec<&str> = event
+                    .entities
+                    .iter()
+                    .filter_map(|e| match e {
+                        Entity::Pipeline(p) => Some(p.as_str()),
+                        _ => None,
+                    })
+                    .collect();
+                match (containers.as_slice(), pipelines.as_slice()) {
+                    ([c], [p]) if event.text.contains("ContainerInfo{") => {
+                        let Some(g) = group_of_pipeline(p) else {
+                            return;
+                        };
+                        self.pipeline_of_group
+                            .insert(format!("group-{g}"), (*p).to_owned());
+                        (*c, format!("group-{g}"))
+                    }
+                    _ => return,
+                }
+            }
+        };
+        self.groups_of_container
+            .entry(container)
+            .or_default()
+            .entry(group)
+            .or_insert(id);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::trace::tests::event;
+
+    const PIPELINE: &str = "8f2b4c6d-1a3e-4f50-9b7c-2d4e6f8a0b1c";
+
+    #[test]
+    fn blocks_containers_groups_and_pipelines_are_tied_once_for_all() {
+        let mut info = event(
+            "scm1",
+            "scm.log",
+            1,
+            Some(1_000),
+            vec![Entity::Container(1051), Entity::Pipeline(PIPELINE.into())],
+        );
+        info.text =
+            format!("ContainerInfo{{id=#1051, state=OPEN, pipelineID=PipelineID={PIPELINE}}}");
+        let block = event(
+            "dn1",
+            "dn-audit.log",
+            1,
+            Some(2_000),
+            vec![Entity::Block {
+                container: 1051,
+                local: 7,
+            }],
+        );
+        let trace = Trace::from_ordered(vec![info, block], 0);
+        let facts = trace.facts();
+        assert_eq!(facts.container_of_block(7), Some(1051));
+        assert_eq!(facts.container_of_block(8), None);
+        let group = format!(
+            "group-{}",
+            PIPELINE[PIPELINE.len() - 12..].to_ascii_uppercase()
+        );
+        let groups = facts.groups_of_container(1051).expect("tied");
+        assert_eq!(groups.get(&group), Some(&0));
+        assert_eq!(facts.pipeline_of_group(&group), Some(PIPELINE));
+        // Asked again: the same facts, read once.
+        assert!(std::ptr::eq(facts, trace.facts()));
+    }
+}
