@@ -135,6 +135,23 @@ pub enum ScanFormat {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FamilyArg {
+    /// The signatures of known Ozone bugs.
+    Signatures,
+    /// The health of the containers (what `ozone debug log container` checks).
+    Health,
+}
+
+impl FamilyArg {
+    pub fn family(self) -> oztrace_rules::RuleFamily {
+        match self {
+            FamilyArg::Signatures => oztrace_rules::RuleFamily::Signatures,
+            FamilyArg::Health => oztrace_rules::RuleFamily::Health,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum FailOn {
     /// Any finding.
     Possible,
@@ -182,6 +199,10 @@ pub struct ScanArgs {
     /// Skip these rules (comma-separated ids).
     #[arg(long, value_delimiter = ',', value_parser = rule_ids(), hide_possible_values = true)]
     pub skip: Vec<String>,
+    /// Only the rules of this family: the bug signatures or the container-health rules (default:
+    /// both).
+    #[arg(long, value_enum)]
+    pub family: Option<FamilyArg>,
     /// Configuration for rules, KEY=VALUE (overrides ozone-site.xml found in the bundle).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub settings: Vec<String>,

@@ -426,6 +426,7 @@ fn selected_rules(args: &ScanArgs) -> Vec<&'static dyn Rule> {
         .into_iter()
         .filter(|r| args.rules.is_empty() || args.rules.iter().any(|id| id == r.doc().id))
         .filter(|r| !args.skip.iter().any(|id| id == r.doc().id))
+        .filter(|r| args.family.is_none_or(|f| f.family() == r.family()))
         .collect()
 }
 

@@ -19,7 +19,7 @@
 //!
 //! Memory: a few words per state change of a replica (event ids, not text), per container.
 
-use crate::kinds::{Family, Reads};
+use crate::kinds::{Family, KindSet, Reads};
 use crate::trace::{EventId, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::datanode::DatanodeEvent;
@@ -321,8 +321,8 @@ pub struct ContainerRecord {
     pub force_closed: Vec<EventId>,
     /// `Replica BCSID mismatched for …`.
     pub bcsid_mismatch: Vec<EventId>,
-    /// A line that shows SCM deleting the container itself (DELETING/DELETED, an empty replica
-    /// deleted): its replicas going away is not a loss.
+    /// A line that shows SCM deleting the container itself (DELETING/DELETED, an empty
+    /// QUASI_CLOSED container deleted): its replicas going away is not a loss.
     pub deleting: Option<EventId>,
     /// The last SCM lifecycle state printed for it.
     pub scm_state: Option<String>,
@@ -406,7 +406,7 @@ pub struct ContainerReplicas {
     containers: BTreeMap<u64, ContainerRecord>,
     /// Each datanode's admin states, by short host, in time order.
     admin: HashMap<Arc<str>, Vec<(EventId, AdminState)>>,
-    /// The time of the last timed event of the trace.
+    /// The time of the last event of the kinds it reads: the end of the logs for its decisions.
     pub end: Option<i64>,
 }
 
@@ -423,7 +423,14 @@ impl ContainerReplicas {
                     .or_insert_with_key(|k| Arc::from(k.as_str())),
             )
         };
+        // Only the kinds it declares, so that `scan`'s prefilter changes nothing: the end of the
+        // logs is the last of these too (the SCM's ReplicationManager passes mark it every few
+        // minutes).
+        let reads = KindSet::of(CONSUMES);
         for (id, event) in trace.events.iter().enumerate() {
+            if !reads.contains(trace.kind_of(id)) {
+                continue;
+            }
             if let Some(ts) = event.ts {
                 index.end = Some(index.end.map_or(ts, |e: i64| e.max(ts)));
             }
@@ -458,9 +465,6 @@ impl ContainerReplicas {
                         replica_index.unwrap_or(0) as u32,
                         step,
                     );
-                    if event.text.contains("Empty container deleted") {
-                        index.record(*container).deleting.get_or_insert(id);
-                    }
                 }
                 EventData::ScmContainer(data) => index.scm_line(trace, id, data, &mut host),
                 EventData::Scm(data) => index.admin_line(id, data, &event.text, &mut host),
@@ -686,7 +690,11 @@ impl ContainerReplicas {
         out.extend(check.duplicate_open());
         out.extend(check.mismatched());
         // A container SCM is deleting loses its replicas on purpose.
-        if record.deleting.is_none() {
+        let deleted = record
+            .replicas
+            .iter()
+            .all(|r| r.latest().state == ReplicaState::Deleted);
+        if record.deleting.is_none() && !deleted {
             out.extend(check.under_replicated());
             out.extend(check.over_replicated());
         }
@@ -1043,7 +1051,12 @@ impl Check<'_> {
                     !r.latest().state.healthy() && r.latest().state != ReplicaState::Recovering
                 })
                 .filter_map(|r| Some((*r, r.first_since_healthy()?)))
-                .filter(|(_, s)| s.state.gone() || s.state == ReplicaState::Deleted)
+                .filter(|(_, s)| {
+                    s.state.gone()
+                        || (s.state == ReplicaState::Deleted
+                            // An empty replica deleted is SCM removing an empty container.
+                            && !self.trace.get(s.event).text.contains("Empty container deleted"))
+                })
                 .collect();
             if lost.is_empty() {
                 continue;
