@@ -113,7 +113,7 @@ impl ReplicaState {
 
 impl fmt::Display for ReplicaState {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+        f.pad(self.as_str())
     }
 }
 
@@ -1164,16 +1164,18 @@ impl Check<'_> {
     }
 
     fn over_replicated(&self) -> Option<Verdict> {
-        let replication = self.record.replication(self.config)?;
+        // One replica per index for EC whatever its scheme; Ratis needs its factor.
+        let replication = self.record.replication(self.config);
+        let per_group = if self.record.is_ec() {
+            1
+        } else {
+            replication?.expected()
+        } as usize;
         let mut evidence = Vec::new();
         let mut hosts = Vec::new();
         let mut since: Option<i64> = None;
         for (index, group) in self.groups() {
-            let want = if self.record.is_ec() {
-                1
-            } else {
-                replication.expected()
-            } as usize;
+            let want = per_group;
             // A leaving datanode's replica is the one being replaced: not an extra.
             let counted: Vec<&Replica> = group
                 .iter()
@@ -1234,16 +1236,16 @@ impl Check<'_> {
             } else {
                 Basis::Logs
             },
-            summary: format!(
-                "{} healthy replicas where {} are expected{}, and no delete was sent",
-                self.record.healthy().count(),
-                replication.expected(),
-                if self.record.is_ec() {
-                    " (one per index)"
-                } else {
-                    ""
-                }
-            ),
+            summary: match replication {
+                Some(r) => format!(
+                    "{} healthy replicas where {} are expected{}, and no delete was sent",
+                    self.record.healthy().count(),
+                    r.expected(),
+                    if r.is_ec() { " (one per index)" } else { "" }
+                ),
+                None => "an index is held by more than one healthy replica, and no delete was sent"
+                    .to_string(),
+            },
             evidence,
             hosts,
         })

@@ -60,7 +60,13 @@ static DOC: RuleDoc = RuleDoc {
     needs: container_health::NEEDS,
     remediation: container_health::remediation(
         "any release: a state of the cluster's containers, not a defect",
-        &[container_health::SEE_CONTAINER, crate::Action { purpose: "Check the datanodes this finding names for the container's directories (one per volume) and compare their BCSIDs", command: Some("ozone admin container info --json {container}") }],
+        &[
+            container_health::SEE_CONTAINER,
+            crate::Action {
+                purpose: "Check the datanodes this finding names for the container's directories (one per volume) and compare their BCSIDs",
+                command: Some("ozone admin container info --json {container}"),
+            },
+        ],
     ),
 };
 

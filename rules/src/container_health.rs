@@ -5,9 +5,13 @@
 //! read too.
 
 use crate::coverage::Need;
-use crate::{Confidence, Context, Evidence, Finding, Output, Remediation, Role, SettingDoc, Settings};
+use crate::{
+    Confidence, Context, Evidence, Finding, Output, Remediation, Role, SettingDoc, Settings,
+};
 use oztrace_analyzer::kinds::Reads;
-use oztrace_analyzer::replicas::{self, Basis, ContainerReplicas, HealthConfig, HealthKind, Replication};
+use oztrace_analyzer::replicas::{
+    self, Basis, ContainerReplicas, HealthConfig, HealthKind, Replication,
+};
 use oztrace_parser::entity::Entity;
 use oztrace_parser::source::Component;
 
@@ -131,7 +135,10 @@ pub fn check(kind: HealthKind, context: &Context<'_>, out: &mut Output) {
                     .collect(),
                 confidence,
                 reason: reason.to_string(),
-                summary: format!("Container {container} {}: {}.", verdict.label, verdict.summary),
+                summary: format!(
+                    "Container {container} {}: {}.",
+                    verdict.label, verdict.summary
+                ),
                 evidence: verdict
                     .evidence
                     .into_iter()

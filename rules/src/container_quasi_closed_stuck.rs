@@ -57,7 +57,10 @@ static DOC: RuleDoc = RuleDoc {
     needs: container_health::NEEDS,
     remediation: container_health::remediation(
         "any release: a state of the cluster's containers, not a defect",
-        &[container_health::SEE_CONTAINER, container_health::SEE_REPORT],
+        &[
+            container_health::SEE_CONTAINER,
+            container_health::SEE_REPORT,
+        ],
     ),
 };
 

@@ -64,7 +64,14 @@ static DOC: RuleDoc = RuleDoc {
     needs: container_health::NEEDS,
     remediation: container_health::remediation(
         "any release: a state of the cluster's containers, not a defect",
-        &[container_health::SEE_CONTAINER, container_health::SEE_REPORT, crate::Action { purpose: "See why the ReplicationManager did not copy it (no targets, overloaded sources) in the leader SCM's log", command: Some("ozone admin scm roles") }],
+        &[
+            container_health::SEE_CONTAINER,
+            container_health::SEE_REPORT,
+            crate::Action {
+                purpose: "See why the ReplicationManager did not copy it (no targets, overloaded sources) in the leader SCM's log",
+                command: Some("ozone admin scm roles"),
+            },
+        ],
     ),
 };
 

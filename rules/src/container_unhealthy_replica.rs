@@ -59,7 +59,13 @@ static DOC: RuleDoc = RuleDoc {
     needs: container_health::NEEDS,
     remediation: container_health::remediation(
         "any release: a state of the cluster's containers, not a defect",
-        &[container_health::SEE_CONTAINER, crate::Action { purpose: "See the scan result of the UNHEALTHY replica in the datanode's log and check its volume", command: Some("ozone admin datanode list --id {datanode}") }],
+        &[
+            container_health::SEE_CONTAINER,
+            crate::Action {
+                purpose: "See the scan result of the UNHEALTHY replica in the datanode's log and check its volume",
+                command: Some("ozone admin datanode list --id {datanode}"),
+            },
+        ],
     ),
 };
 
