@@ -28,7 +28,15 @@ declare_rule! {
     ///
     /// ## Example
     ///
-    /// EXAMPLE_container_duplicate_open
+    /// dn1's container log: it creates #4101, creates it again three minutes later, then closes it (`samples/container-duplicate-open-bug-ratis-created-twice`):
+    ///
+    /// ```text
+    /// 2026-10-05 09:00:01,000 | INFO  | ID=4101 | Index=0 | BCSID=0 | State=OPEN | Volume=/data/disk2/hdds | DataChecksum=0 |
+    /// 2026-10-05 09:03:00,000 | INFO  | ID=4101 | Index=0 | BCSID=0 | State=OPEN | Volume=/data/disk2/hdds | DataChecksum=0 |
+    /// 2026-10-05 09:20:05,000 | INFO  | ID=4101 | Index=0 | BCSID=812 | State=CLOSED | Volume=/data/disk2/hdds | DataChecksum=0 |
+    /// ```
+    ///
+    /// Kinds: `dn_container_state`, `dn_container_state`, `dn_container_state`.
     ///
     /// ## Evidence and confidence
     ///

@@ -152,3 +152,45 @@ pub fn check(kind: HealthKind, context: &Context<'_>, out: &mut Output) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{RuleFamily, registry};
+
+    /// Each health rule's id is the analyzer's name for its kind, once each.
+    #[test]
+    fn the_health_rules_are_the_analyzers_six_kinds() {
+        let health: Vec<&str> = registry()
+            .into_iter()
+            .filter(|r| r.family() == RuleFamily::Health)
+            .map(|r| r.doc().id)
+            .collect();
+        let kinds: Vec<&str> = HealthKind::ALL.iter().map(|k| k.rule()).collect();
+        assert_eq!(health, kinds);
+    }
+
+    #[test]
+    fn the_replication_comes_from_ozone_site_else_the_default() {
+        let mut settings = Settings::default();
+        assert_eq!(
+            config(&settings).ratis_default,
+            Replication::Ratis { factor: 3 }
+        );
+        assert_eq!(config(&settings).ec_default, None);
+        settings.set("ozone.server.default.replication", "1", "ozone-site.xml");
+        settings.set("ozone.replication", "rs-6-3-1024k", "ozone-site.xml");
+        settings.set(
+            "hdds.scm.replication.event.timeout",
+            "20m",
+            "ozone-site.xml",
+        );
+        let c = config(&settings);
+        assert_eq!(c.ratis_default, Replication::Ratis { factor: 1 });
+        assert_eq!(c.ec_default.map(Replication::expected), Some(9));
+        assert_eq!(c.event_timeout_ms, 20 * 60_000);
+        // A Ratis `ozone.replication` is the client's, not an EC scheme.
+        settings.set("ozone.replication", "3", "ozone-site.xml");
+        assert_eq!(config(&settings).ec_default, None);
+    }
+}

@@ -25,7 +25,17 @@ declare_rule! {
     ///
     /// ## Example
     ///
-    /// EXAMPLE_container_mismatched_replicas
+    /// dn1 and dn3 close #4101 at different BCSIDs (dn2's log is dn1's) (`samples/container-mismatched-replicas-bug-ratis-closed-behind`):
+    ///
+    /// ```text
+    /// 2026-10-05 09:20:05,000 | INFO  | ID=4101 | Index=0 | BCSID=812 | State=CLOSED | Volume=/data/disk2/hdds | DataChecksum=0 |
+    /// ```
+    ///
+    /// ```text
+    /// 2026-10-05 09:20:07,000 | INFO  | ID=4101 | Index=0 | BCSID=790 | State=CLOSED | Volume=/data/disk1/hdds | DataChecksum=0 |
+    /// ```
+    ///
+    /// Kinds: `dn_container_state`, `dn_container_state`.
     ///
     /// ## Evidence and confidence
     ///

@@ -25,7 +25,17 @@ declare_rule! {
     ///
     /// ## Example
     ///
-    /// EXAMPLE_container_over_replicated
+    /// dn4 imports a fourth replica of #4101, and the leader SCM says so; no delete follows (`samples/container-over-replicated-bug-ratis-extra-copy`):
+    ///
+    /// ```text
+    /// 2026-10-05 09:30:00,000 | INFO  | ID=4101 | Index=0 | BCSID=812 | State=CLOSED | Volume=/data/disk2/hdds | DataChecksum=0 | Container imported |
+    /// ```
+    ///
+    /// ```text
+    /// 2026-10-05 09:35:00,000 [scm1-OverReplicatedProcessor] INFO org.apache.hadoop.hdds.scm.container.replication.RatisOverReplicationHandler: Container #4101 is over replicated. Actual replica count is 4, with 0 pending delete(s). Expected replica count is 3.
+    /// ```
+    ///
+    /// Kinds: `dn_container_state`, `rm_over_replicated`.
     ///
     /// ## Evidence and confidence
     ///

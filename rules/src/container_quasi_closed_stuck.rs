@@ -28,7 +28,17 @@ declare_rule! {
     ///
     /// ## Example
     ///
-    /// EXAMPLE_container_quasi_closed_stuck
+    /// #4101's pipeline is removed and its replicas quasi-close at three BCSIDs (dn1 and dn3 shown); SCM never force-closes it (`samples/container-quasi-closed-stuck-bug-ratis-never-force-closed`):
+    ///
+    /// ```text
+    /// 2026-10-05 09:20:05,000 | WARN  | ID=4101 | Index=0 | BCSID=812 | State=QUASI_CLOSED | Volume=/data/disk2/hdds | DataChecksum=0 | Ratis group removed. Group id: group-6B2E8D0C4F17 |
+    /// ```
+    ///
+    /// ```text
+    /// 2026-10-05 09:20:07,000 | WARN  | ID=4101 | Index=0 | BCSID=790 | State=QUASI_CLOSED | Volume=/data/disk1/hdds | DataChecksum=0 | Ratis group removed. Group id: group-6B2E8D0C4F17 |
+    /// ```
+    ///
+    /// Kinds: `dn_container_state`, `dn_container_state`.
     ///
     /// ## Evidence and confidence
     ///

@@ -27,7 +27,14 @@ declare_rule! {
     ///
     /// ## Example
     ///
-    /// EXAMPLE_container_under_replicated
+    /// dn2's container log: #4101 closes, then its volume fails; no copy follows in the 80 minutes the logs go on (`samples/container-under-replicated-bug-ratis-volume-lost`):
+    ///
+    /// ```text
+    /// 2026-10-05 09:20:06,000 | INFO  | ID=4101 | Index=0 | BCSID=812 | State=CLOSED | Volume=/data/disk3/hdds | DataChecksum=0 |
+    /// 2026-10-05 09:40:00,000 | ERROR | ID=4101 | Index=0 | BCSID=812 | State=CLOSED | Volume=/data/disk3/hdds | DataChecksum=0 | Volume failure |
+    /// ```
+    ///
+    /// Kinds: `dn_container_state`, `dn_container_state`.
     ///
     /// ## Evidence and confidence
     ///

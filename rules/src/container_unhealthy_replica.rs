@@ -28,7 +28,13 @@ declare_rule! {
     ///
     /// ## Example
     ///
-    /// EXAMPLE_container_unhealthy_replica
+    /// dn2's container log: the scanner marks its replica of #4101 UNHEALTHY and nothing replaces it (`samples/container-unhealthy-replica-bug-ratis-missing-chunk`):
+    ///
+    /// ```text
+    /// 2026-10-05 09:40:00,000 | ERROR | ID=4101 | Index=0 | BCSID=812 | State=UNHEALTHY | Volume=/data/disk3/hdds | DataChecksum=0 | Container has 1 error: MISSING_CHUNK for file /data/disk3/hdds/CID-3f1e/current/containerDir0/4101/chunks/1137501536256000.block with exception: java.io.FileNotFoundException |
+    /// ```
+    ///
+    /// Kinds: `dn_container_state`.
     ///
     /// ## Evidence and confidence
     ///
