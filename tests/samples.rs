@@ -185,3 +185,79 @@ fn every_sample_replays_its_story() {
         }
     }
 }
+
+/// The container-health bundles' CONTAINERS.json: what `oztrace containers` must list (every
+/// container with its replicas' latest states, the healthy count and its conditions) and what
+/// `replay --entity container:N`'s info view must say, written by the generator from its story.
+/// The text view is snapshotted too.
+#[test]
+fn every_health_sample_lists_its_containers_and_replays_their_replicas() {
+    let mut checked = 0;
+    for dir in samples() {
+        let name = dir.file_name().unwrap().to_string_lossy().to_string();
+        let Ok(truth) = std::fs::read_to_string(dir.join("CONTAINERS.json")) else {
+            continue;
+        };
+        let truth: Vec<Value> = serde_json::from_str(&truth).expect("CONTAINERS.json");
+        let run = |args: &[&str]| {
+            let out = Command::new(env!("CARGO_BIN_EXE_oztrace"))
+                .args(args)
+                .arg(&dir)
+                .output()
+                .expect("oztrace runs");
+            assert_eq!(out.status.code(), Some(0), "{name} {args:?}");
+            String::from_utf8(out.stdout).expect("UTF-8")
+        };
+        let listed: Value =
+            serde_json::from_str(&run(&["containers", "--format", "json", "--limit", "0"]))
+                .expect("JSON");
+        assert_eq!(listed["schema"], "oztrace.containers/v1");
+        let rows = listed["containers"].as_array().expect("containers");
+        let ids = |v: &[Value]| -> Vec<u64> {
+            v.iter().map(|c| c["container"].as_u64().unwrap()).collect()
+        };
+        assert_eq!(ids(rows), ids(&truth), "{name}: the containers listed");
+        for (row, want) in rows.iter().zip(&truth) {
+            let container = want["container"].as_u64().unwrap();
+            assert_eq!(
+                row["healthy"], want["healthy"],
+                "{name} {container}: healthy replicas"
+            );
+            assert_eq!(row["health"], want["health"], "{name} {container}: health");
+            let mut replicas: Vec<Value> = row["replicas"].as_array().unwrap().clone();
+            replicas.sort_by_key(|r| (r["datanode"].to_string(), r["index"].as_u64()));
+            assert_eq!(
+                &Value::Array(replicas),
+                &want["replicas"],
+                "{name} {container}: replicas"
+            );
+            let replay = run(&["replay", "--entity", &format!("container:{container}")]);
+            let labels: Vec<&str> = want["health"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|l| l.as_str().unwrap())
+                .collect();
+            let health_line = replay.lines().nth(1).unwrap_or_default();
+            if labels.is_empty() {
+                assert_eq!(
+                    health_line, "health: no condition found",
+                    "{name} {container}"
+                );
+            } else {
+                let shown: Vec<&str> = health_line
+                    .trim_start_matches("health: ")
+                    .split(", ")
+                    .map(|l| l.split(' ').next().unwrap_or_default())
+                    .collect();
+                assert_eq!(shown, labels, "{name} {container}: replay's health line");
+            }
+            checked += 1;
+        }
+        let text = run(&["containers", "--limit", "0"]);
+        insta::with_settings!({snapshot_path => "snapshots", prepend_module_to_snapshot => false}, {
+            insta::assert_snapshot!(format!("containers-{name}"), text);
+        });
+    }
+    assert!(checked >= 26, "every health sample checked ({checked})");
+}

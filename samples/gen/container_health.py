@@ -9,6 +9,7 @@ monitor, 2.3 report handlers, 2.5 ReplicationManager and its handlers), each cit
 The SCM's ReplicationManager prints a pass every five minutes until the end, as it does at INFO:
 that is where the logs end for the health decisions.
 """
+import json
 import random
 
 from ozlog import loggers as L
@@ -30,6 +31,20 @@ QUASI_CLOSED_HANDLER = "org.apache.hadoop.hdds.scm.container.replication.health.
 
 rng = random.Random(15)
 
+# The `ozone debug log container` name of each rule's condition, as `oztrace containers` shows it.
+LABEL = {"container-duplicate-open": "DUPLICATE_OPEN", "container-mismatched-replicas": "MISMATCHED_REPLICAS",
+         "container-under-replicated": "UNDER_REPLICATED", "container-over-replicated": "OVER_REPLICATED",
+         "container-unhealthy-replica": "UNHEALTHY", "container-quasi-closed-stuck": "QUASI_CLOSED_STUCK"}
+ORDER = list(LABEL)
+
+
+def LABELS(expected):
+    """container -> labels, in the rules' order, from the bundle's expected findings."""
+    out = {}
+    for f in sorted(expected, key=lambda f: ORDER.index(f["rule"])):
+        out.setdefault(int(f["entity"].split(":")[1]), []).append(LABEL[f["rule"]])
+    return out
+
 
 class Datanode:
     def __init__(self, n):
@@ -49,9 +64,14 @@ class Story:
     def __init__(self):
         self.records = Records()
         self.cmd = 7000
+        self.truth = {}
 
     def dn(self, host, t, cid, bcsid, state, level="INFO", suffix=None, index=0, mark=None):
         d = DN[host]
+        # The ground truth of the replica's latest state (`logLost` keeps the state it prints).
+        latest = self.truth.setdefault(cid, {})
+        if (host, index) not in latest or latest[(host, index)][0] <= t:
+            latest[(host, index)] = (t, "LOST" if suffix == "Volume failure" else state, bcsid)
         msg = container_log_msg(cid, bcsid, state, d.volume, suffix, index=index)
         self.records.add("container", host, t, (level, msg), mark)
 
@@ -94,7 +114,18 @@ class Story:
         self.cmd += 1
         return self.cmd
 
-    def write(self, name, expected, source, site=None, twice=None):
+    def containers(self, health):
+        """CONTAINERS.json: per container, the replicas' latest states as the story wrote them, the
+        healthy count and the conditions `oztrace containers` must show (health: container -> labels)."""
+        out = []
+        for cid in sorted(self.truth):
+            replicas = [{"datanode": h, "index": i, "state": st, "bcsid": b}
+                        for (h, i), (_, st, b) in sorted(self.truth[cid].items())]
+            healthy = sum(1 for r in replicas if r["state"] in ("OPEN", "CLOSING", "QUASI_CLOSED", "CLOSED"))
+            out.append({"container": cid, "healthy": healthy, "health": health.get(cid, []), "replicas": replicas})
+        return out
+
+    def write(self, name, expected, source, site=None, twice=None, health=None):
         """The bundle: `<dn>/dn-container-<dn>.log` per datanode, `scm1/ozone-hadoop-scm-scm1.log` with a
         ReplicationManager pass every five minutes to the end, and `conf/ozone-site.xml` when given."""
         t = T0
@@ -115,6 +146,7 @@ class Story:
         if site:
             b.text("conf/ozone-site.xml", site_xml(site))
         b.expected(expected)
+        b.text("CONTAINERS.json", json.dumps(self.containers(health or LABELS(expected)), indent=2) + "\n")
         b.text("SOURCE.md", SOURCE_HEAD % {"name": name} + source(b) + SOURCE_TAIL)
         return b
 
@@ -326,7 +358,8 @@ def unhealthy_replica():
             [finding("container-unhealthy-replica", "container:%d" % RATIS, "likely")],
             lambda b: "dn1 and dn2 close #4101 (%s); dn3, alive (%s), never does: its replica is still OPEN "
                       "100 minutes later (OPEN-UNHEALTHY in `ozone debug log container info`).\n"
-                      % (b.at("closed"), b.at("alive")))
+                      % (b.at("closed"), b.at("alive")),
+            health={RATIS: ["OPEN-UNHEALTHY"]})
 
     s = Story()
     s.ratis_life(close=False)

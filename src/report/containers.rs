@@ -31,11 +31,22 @@ pub struct ContainerRow {
     pub health: Vec<&'static str>,
     /// The health rules that flag it.
     pub rules: Vec<&'static str>,
+    /// Each replica's latest state (what `list --lifecycle` shows), by datanode and index.
+    pub replicas: Vec<ReplicaRow>,
     /// The latest replica state change: its time (RFC 3339) and datanode.
     pub last_change: Option<String>,
     #[serde(skip)]
     pub last_ms: Option<i64>,
     pub last_host: Option<String>,
+}
+
+/// One replica's latest state.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ReplicaRow {
+    pub datanode: String,
+    pub index: u32,
+    pub state: &'static str,
+    pub bcsid: Option<u64>,
 }
 
 /// Every container of the trace, or those with one of `health`, by id; at most `limit` (0: all),
@@ -84,6 +95,16 @@ pub fn rows(
             seen,
             healthy: record.healthy().count() as u32,
             health: verdicts.iter().map(|v| v.label).collect(),
+            replicas: record
+                .replicas
+                .iter()
+                .map(|r| ReplicaRow {
+                    datanode: r.host.to_string(),
+                    index: r.index,
+                    state: r.latest().state.as_str(),
+                    bcsid: r.latest().bcsid,
+                })
+                .collect(),
             rules: verdicts.iter().map(|v| v.kind.rule()).collect(),
             last_change: last.map(|(ts, _)| format_rfc3339(ts)),
             last_ms: last.map(|(ts, _)| ts),
