@@ -1097,8 +1097,12 @@ impl Check<'_> {
             .is_some()
             || self.pending_line(since).is_some()
             || self.record.replicas.iter().any(|r| {
-                r.latest().state == ReplicaState::Recovering
+                // A reconstruction target still RECOVERING within the event timeout.
+                let s = r.latest();
+                s.state == ReplicaState::Recovering
                     && (!self.record.is_ec() || missing_indexes.contains(&r.index))
+                    && s.ts
+                        .is_some_and(|t| self.end - t < self.config.event_timeout_ms)
             })
         {
             return None;

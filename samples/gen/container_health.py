@@ -125,7 +125,7 @@ class Story:
             out.append({"container": cid, "healthy": healthy, "health": health.get(cid, []), "replicas": replicas})
         return out
 
-    def write(self, name, expected, source, site=None, twice=None, health=None):
+    def write(self, name, expected, source, site=None, twice=None, health=None, log_end=False):
         """The bundle: `<dn>/dn-container-<dn>.log` per datanode, `scm1/ozone-hadoop-scm-scm1.log` with a
         ReplicationManager pass every five minutes to the end, and `conf/ozone-site.xml` when given."""
         t = T0
@@ -146,6 +146,9 @@ class Story:
         if site:
             b.text("conf/ozone-site.xml", site_xml(site))
         b.expected(expected)
+        if log_end:
+            b.text("LOG-END", "The look-alike is a repair still in flight where these logs end: inside a longer "
+                              "bundle the repair never completed, so oztrace-gen does not inject this sample.\n")
         b.text("CONTAINERS.json", json.dumps(self.containers(health or LABELS(expected)), indent=2) + "\n")
         b.text("SOURCE.md", SOURCE_HEAD % {"name": name} + source(b) + SOURCE_TAIL)
         return b
@@ -241,7 +244,8 @@ def under_replicated():
                       "replicate command to dn4 (%s) and says the container will be sufficiently replicated "
                       "(%s): the copy is in flight at the end of the logs. `ozone debug log container list "
                       "--health=UNDER_REPLICATED` lists it; oztrace does not.\n"
-                      % (lines(b, "dn2/dn-container-dn2.log", "Volume failure"), b.at("replicate"), b.at("pending")))
+                      % (lines(b, "dn2/dn-container-dn2.log", "Volume failure"), b.at("replicate"), b.at("pending")),
+            log_end=True)
 
     s = Story()
     s.ratis_life()
@@ -279,7 +283,8 @@ def under_replicated():
             lambda b: "Index 4 is lost on dn4 (%s); the ReplicationManager sends dn6 a reconstruct command for "
                       "the missing index (%s) and dn6 creates it in RECOVERING (%s): reconstruction in flight.\n"
                       % (lines(b, "dn4/dn-container-dn4.log", "Volume failure"), b.at("reconstruct"),
-                         b.at("recovering")))
+                         b.at("recovering")),
+            log_end=True)
 
 
 def over_replicated():
@@ -319,7 +324,8 @@ def over_replicated():
     s.write("container-over-replicated-control-ec-delete-in-flight", [],
             lambda b: "Index 2 is copied to dn6 (%s) and the ReplicationManager sends dn6 a delete for it ten "
                       "minutes later (%s): being corrected at the end of the logs.\n"
-                      % (b.at("imported"), b.at("delete")))
+                      % (b.at("imported"), b.at("delete")),
+            log_end=True)
 
 
 def unhealthy_replica():
