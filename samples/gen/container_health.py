@@ -277,8 +277,8 @@ def under_replicated():
     reconstruct = ('reconstructECContainersCommand: cmdID: %d, encodedToken: "", term: 0, deadlineMsSinceEpoch: 0, '
                    "containerID: %d, replicationConfig: %s, sources: [%s], targets: [%s], missingIndexes: [4]"
                    % (s.next_cmd(), EC, EC_CONFIG, sources, DN["dn6"].details))
-    s.command(T0 + 105 * MIN, reconstruct, EC, "CLOSED", "dn6", mark="reconstruct")
-    s.dn("dn6", T0 + 105 * MIN + sec(3), EC, 0, "RECOVERING", index=4, mark="recovering")
+    s.command(T0 + 110 * MIN, reconstruct, EC, "CLOSED", "dn6", mark="reconstruct")
+    s.dn("dn6", T0 + 110 * MIN + sec(3), EC, 0, "RECOVERING", index=4, mark="recovering")
     s.write("container-under-replicated-control-ec-reconstructing", [],
             lambda b: "Index 4 is lost on dn4 (%s); the ReplicationManager sends dn6 a reconstruct command for "
                       "the missing index (%s) and dn6 creates it in RECOVERING (%s): reconstruction in flight.\n"
