@@ -117,6 +117,49 @@ fn a_dataset_needs_each_and_a_new_folder() {
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
 }
 
+#[test]
+fn findings_name_their_rule_family() {
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/HDDS-17675-bug-info");
+    let families = |family: &[&str]| -> Vec<(String, String)> {
+        let mut args = vec!["scan", "--format", "json"];
+        args.extend(family);
+        args.push(sample.to_str().unwrap());
+        let mut found: Vec<(String, String)> = json(&oztrace(&args))["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| {
+                (
+                    f["family"].as_str().unwrap().into(),
+                    f["rule"].as_str().unwrap().into(),
+                )
+            })
+            .collect();
+        found.dedup();
+        found
+    };
+    // The bug's signature, and the UNHEALTHY replica the failed write left.
+    assert_eq!(
+        families(&[]),
+        [
+            ("signature".to_string(), "reused-write-future".to_string()),
+            (
+                "health".to_string(),
+                "container-unhealthy-replica".to_string()
+            ),
+        ]
+    );
+    // `--family` takes the contract's name beside its own.
+    let signatures = families(&["--family", "signatures"]);
+    assert_eq!(families(&["--family", "signature"]), signatures);
+    assert!(signatures.iter().all(|(family, _)| family == "signature"));
+    assert!(
+        families(&["--family", "health"])
+            .iter()
+            .all(|(family, _)| family == "health")
+    );
+}
+
 #[cfg(feature = "parquet")]
 mod dataset {
     use super::*;

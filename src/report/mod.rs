@@ -1,6 +1,7 @@
 //! Reports: the contract's JSON document and the views built on it.
 
 pub mod baseline;
+pub mod containers;
 mod excerpt;
 #[cfg(test)]
 pub mod fixture;
@@ -24,14 +25,11 @@ use oztrace_analyzer::trace::EventId;
 use oztrace_parser::input::Unreadable;
 use oztrace_parser::time::format_rfc3339;
 use oztrace_rules::coverage::{Coverage, Status};
-use oztrace_rules::{Confidence, Gap, Output, Role, RuleDoc, fingerprint};
+use oztrace_rules::{Confidence, Gap, Output, Role, RuleDoc, RuleFamily, fingerprint};
 use serde::Serialize;
 use std::collections::{BTreeSet, HashMap};
 
 pub const SCHEMA: &str = "oztrace.findings/v1";
-
-/// The family of the rules that find a known bug's trace.
-pub const SIGNATURE: &str = "signature";
 
 #[derive(Debug, Serialize)]
 pub struct Tool {
@@ -166,8 +164,8 @@ pub struct Link {
 pub struct FindingDoc {
     pub rule: &'static str,
     pub ticket: &'static str,
-    /// `signature` (a known bug's trace: every rule registered today) or `health` (the
-    /// container-health rules the contract names).
+    /// The rule's family: `signature` (a known bug's trace) or `health` (the container-health
+    /// rules).
     pub family: &'static str,
     pub severity: &'static str,
     pub confidence: &'static str,
@@ -349,7 +347,7 @@ impl Document {
                 FindingDoc {
                     rule: finding.rule,
                     ticket: doc.map_or("", |d| d.ticket),
-                    family: SIGNATURE,
+                    family: rule_family(finding.rule).as_str(),
                     severity: severity.as_str(),
                     confidence: finding.confidence.as_str(),
                     confidence_reason: finding.reason.clone(),
@@ -461,6 +459,14 @@ pub fn rule_doc(id: &str) -> Option<&'static RuleDoc> {
         .into_iter()
         .map(|r| r.doc())
         .find(|d| d.id == id)
+}
+
+/// A rule's family (a rule id no rule has: the default, a signature).
+fn rule_family(id: &str) -> RuleFamily {
+    oztrace_rules::registry()
+        .into_iter()
+        .find(|r| r.doc().id == id)
+        .map_or(RuleFamily::Signatures, |r| r.family())
 }
 
 /// Causal edges of the event graph whose both ends are evidence of the finding, in a stable order.
@@ -596,7 +602,7 @@ mod tests {
             ]
         );
         let f = &doc.findings[1];
-        assert_eq!(f.family, SIGNATURE);
+        assert_eq!(f.family, "signature");
         let lines: Vec<(&str, u64)> = f
             .evidence
             .iter()
