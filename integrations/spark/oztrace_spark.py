@@ -123,21 +123,9 @@ ARCHIVE_EXTENSIONS = (
     ".gz",
     ".xz",
 )
-# Single files oztrace reads as archives; any other file is sent inside a tar under its name.
-ARCHIVES = (
-    ".tar.zstd",
-    ".tar.bz2",
-    ".tar.lz4",
-    ".tar.zst",
-    ".tar.gz",
-    ".tar.xz",
-    ".tbz2",
-    ".tar",
-    ".tbz",
-    ".tgz",
-    ".txz",
-    ".zip",
-)
+# Single files oztrace reads as archives (tar, alone or compressed, and zip); any other file is
+# sent inside a tar under its name.
+ARCHIVES = tuple(e for e in ARCHIVE_EXTENSIONS if e.startswith(".t") or e == ".zip")
 
 
 def path_parts(path):
