@@ -160,7 +160,7 @@ pub fn rule_ids() -> PossibleValuesParser {
     PossibleValuesParser::new(
         oztrace_rules::registry()
             .into_iter()
-            .map(|r| PossibleValue::new(r.doc().id).help(r.doc().title)),
+            .map(|r| PossibleValue::new(r.doc().id).help(r.doc().title())),
     )
 }
 

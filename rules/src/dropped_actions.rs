@@ -44,7 +44,7 @@ use oztrace_parser::event::Event;
 use oztrace_parser::source::{Component, short_host};
 use std::collections::{BTreeMap, BTreeSet};
 
-pub const RULE: &str = "dropped-actions";
+pub const ID: &str = "dropped-actions";
 
 const HEARTBEAT_INTERVAL: &str = "hdds.heartbeat.interval";
 const RPC_TIMEOUT: &str = "ozone.scm.heartbeat.rpc-timeout";
@@ -138,46 +138,98 @@ pub mod scm_restart_kinds {
     ];
 }
 
-pub static DOC: RuleDoc = RuleDoc {
-    id: RULE,
+declare_rule! {
+    /// Datanode heartbeat queued behind a slow one runs after a reregister and drops container actions
+    ///
+    /// ## What it detects
+    ///
+    /// A datanode whose heartbeat to one SCM did not return within the heartbeat interval
+    /// (consecutive `Detected timeout` warnings: one queued task each), while that SCM restarted
+    /// or failed over and answered the datanode with reregister commands, more than once before
+    /// the datanode registered again (the queued heartbeats ran after the first reregister), or
+    /// once with a container action raised in that window (a full or UNHEALTHY container's close
+    /// action) that the SCM never acted on within the close window after the re-registration. In
+    /// builds with HDDS-15533 and `ozone.client.failover.resolve-needed=true`, an `SCM endpoint …
+    /// re-resolved` line stands in for the reregister (the replaced endpoint's queued heartbeats
+    /// still run).
+    ///
+    /// ## Why it matters
+    ///
+    /// RunningDatanodeState never cancels a timed-out endpoint task; the queued
+    /// HeartbeatEndpointTask runs after the reregister moved the endpoint to GETVERSION, drains the
+    /// container actions queued for that SCM and sends them to an SCM that does not consider the
+    /// datanode registered, which answers with another reregister and processes nothing. A lost
+    /// close action for a full container is not raised again unless a write reaches it, so the
+    /// container stays OPEN in SCM until its pipeline closes.
+    ///
+    /// ## Example
+    ///
+    /// dn2's log (`samples/HDDS-17269-bug-info`): three heartbeats queue behind a slow one to
+    /// scm1, and a full volume raises a close action meanwhile:
+    ///
+    /// ```text
+    /// 2026-09-14 02:11:33,864 [4f6a2c1e-8b3d-4e2a-9c71-0d5e8f3a1b27-DatanodeStateMachineDaemonThread] WARN org.apache.hadoop.ozone.container.common.states.datanode.RunningDatanodeState: Detected timeout: Timeout occurred on endpoint: scm1.example.com:9861/scm1.example.com/10.20.0.11
+    /// 2026-09-14 02:12:03,868 [4f6a2c1e-8b3d-4e2a-9c71-0d5e8f3a1b27-DatanodeStateMachineDaemonThread] WARN org.apache.hadoop.ozone.container.common.states.datanode.RunningDatanodeState: Detected timeout: Timeout occurred on endpoint: scm1.example.com:9861/scm1.example.com/10.20.0.11
+    /// 2026-09-14 02:12:33,864 [4f6a2c1e-8b3d-4e2a-9c71-0d5e8f3a1b27-DatanodeStateMachineDaemonThread] WARN org.apache.hadoop.ozone.container.common.states.datanode.RunningDatanodeState: Detected timeout: Timeout occurred on endpoint: scm1.example.com:9861/scm1.example.com/10.20.0.11
+    /// 2026-09-14 02:12:35,353 [4f6a2c1e-8b3d-4e2a-9c71-0d5e8f3a1b27-ChunkWriter-1-0] WARN org.apache.hadoop.ozone.container.common.impl.HddsDispatcher: Triggered immediate heartbeat because of full volume.
+    /// ```
+    ///
+    /// scm1, newly leader, answers the queued heartbeats with reregister (five times in 46 ms),
+    /// then registers dn2 again; nothing closes the full container afterwards:
+    ///
+    /// ```text
+    /// 2026-09-14 02:10:41,595 [1c0d2e3f-4a5b-4c6d-8e7f-90a1b2c3d4e5@group-0F1E2A3B4C5D-LeaderElection1] INFO org.apache.hadoop.hdds.scm.ha.SCMStateMachine: current SCM 1c0d2e3f-4a5b-4c6d-8e7f-90a1b2c3d4e5 becomes leader of term 7
+    /// 2026-09-14 02:12:37,922 [IPC Server handler 3 on default port 9861] INFO org.apache.hadoop.hdds.scm.server.SCMDatanodeHeartbeatDispatcher: SCM received heartbeat from an unregistered datanode 4f6a2c1e-8b3d-4e2a-9c71-0d5e8f3a1b27(dn2.example.com/10.20.1.12). Asking datanode to re-register.
+    /// 2026-09-14 02:12:37,934 [IPC Server handler 5 on default port 9861] INFO org.apache.hadoop.hdds.scm.server.SCMDatanodeHeartbeatDispatcher: SCM received heartbeat from an unregistered datanode 4f6a2c1e-8b3d-4e2a-9c71-0d5e8f3a1b27(dn2.example.com/10.20.1.12). Asking datanode to re-register.
+    /// 2026-09-14 02:12:38,003 [IPC Server handler 0 on default port 9861] INFO org.apache.hadoop.hdds.scm.node.SCMNodeManager: Registered datanode: 4f6a2c1e-8b3d-4e2a-9c71-0d5e8f3a1b27{ip: 10.20.1.12, host: dn2.example.com, ports: {STANDALONE=STANDALONE=9859, RATIS=RATIS=9858, REPLICATION=REPLICATION=9886, RATIS_ADMIN=RATIS_ADMIN=9857, RATIS_SERVER=RATIS_SERVER=9856, HTTP=HTTP=9882, CLIENT_RPC=CLIENT_RPC=19864}, networkLocation: /default-rack, certSerialId: null, persistedOpState: IN_SERVICE, persistedOpStateExpiryEpochSec: 0}
+    /// ```
+    ///
+    /// Kinds: `endpoint_timeout`, `endpoint_timeout`, `endpoint_timeout`, `full_volume_heartbeat`,
+    /// `scm_became_leader`, `reregister_requested`, `reregister_requested`,
+    /// `datanode_registered`.
+    ///
+    /// ## Evidence and confidence
+    ///
+    /// Cause: the `Detected timeout` run for the endpoint and the SCM's reregister answers (audit
+    /// SEND_HEARTBEAT with reregisterCommand, or the unregistered-datanode INFO line). Effect: the
+    /// action raised inside the window (Marked Container UNHEALTHY, dn-container State=UNHEALTHY,
+    /// the full-volume immediate heartbeat) with no SCM close of that container (no
+    /// closeContainerCommand in any SEND_HEARTBEAT audit, no SCM line naming it, no CLOSING/CLOSED
+    /// replica) within the close window after the REGISTER: one heartbeat interval for the action
+    /// to arrive, `ozone.scm.close.container.wait.duration`, one interval for the command and the
+    /// longest heartbeat call (305 s with the defaults). Context: the SCM's
+    /// STARTUP_MSG/SHUTDOWN_MSG and leadership lines between its last normal answer and its first
+    /// reregister.
+    ///
+    /// - `confirmed`: HeartbeatEndpointTask DEBUG shows a heartbeat sent while the endpoint was in
+    ///   GETVERSION (or by a replaced endpoint) carrying that container action, answered by
+    ///   another reregister (or, after a DNS refresh, failing: actions are not put back);
+    /// - `possible`: at INFO, nothing shows which heartbeat carried the action; with no action
+    ///   visible, two or more reregister answers before the REGISTER (the backlog replayed after
+    ///   the first) are possible on their own, the reason says so and the gap names the DEBUG
+    ///   loggers that would show the action.
+    ///
+    /// With that DEBUG logger on and no such heartbeat, nothing is reported.
+    ///
+    /// ## Look-alikes
+    ///
+    /// - An SCM restart whose datanodes re-register after one reregister each: with no backlog
+    ///   nothing was queued (`HDDS-17269-control-scm-restart-single-reregister`).
+    /// - A backlog on one SCM's endpoint while another SCM restarts: each endpoint has its own
+    ///   queue, and the SCM with the backlog still knows the datanode
+    ///   (`HDDS-17269-control-slow-leader-other-scm-restarts`).
+    /// - A slow SCM that recovers without a reregister: the queued heartbeats are processed
+    ///   (`HDDS-17269-control-slow-scm-recovers`).
+    /// - Lost ICRs and CLOSING replicas are repaired by the full container report sent at
+    ///   registration, and pipeline actions stay queued: they are context, not the effect.
+    pub struct DroppedActions;
+}
+
+static DOC: RuleDoc = RuleDoc {
+    id: ID,
     ticket: "HDDS-17269",
     severity: Severity::Medium,
-    title: "Datanode heartbeat queued behind a slow one runs after a reregister and drops container actions",
-    detects: "A datanode whose heartbeat to one SCM did not return within the heartbeat interval \
-(consecutive `Detected timeout` warnings: one queued task each), while that SCM restarted or \
-failed over and answered the datanode with reregister commands, more than once before the datanode \
-registered again (the queued heartbeats ran after the first reregister), or once with a container \
-action raised in that window (a full or UNHEALTHY container's close action) that the SCM never acted \
-on within the close window after the re-registration. In builds with HDDS-15533 and \
-`ozone.client.failover.resolve-needed=true`, an `SCM endpoint … re-resolved` line stands in for the \
-reregister (the replaced endpoint's queued heartbeats still run).",
-    why: "RunningDatanodeState never cancels a timed-out endpoint task; the queued \
-HeartbeatEndpointTask runs after the reregister moved the endpoint to GETVERSION, drains the \
-container actions queued for that SCM and sends them to an SCM that does not consider the \
-datanode registered, which answers with another reregister and processes nothing. A lost close \
-action for a full container is not raised again unless a write reaches it, so the container stays \
-OPEN in SCM until its pipeline closes.",
-    example: "dn2 WARN RunningDatanodeState: Detected timeout: Timeout occurred on endpoint: \
-scm1.example.com:9861/… (×3); dn2 WARN HddsDispatcher: Triggered immediate heartbeat because of \
-full volume.; scm1 INFO SCMDatanodeHeartbeatDispatcher: SCM received heartbeat from an \
-unregistered datanode 4f6a…(dn2…). Asking datanode to re-register. (×5 in 46 ms); scm1 audit \
-REGISTER; no FINALIZE/CLOSE or closeContainerCommand for the container afterwards.",
-    evidence: "Cause: the `Detected timeout` run for the endpoint and the SCM's reregister answers \
-(audit SEND_HEARTBEAT with reregisterCommand, or the unregistered-datanode INFO line). Effect: the \
-action raised inside the window (Marked Container UNHEALTHY, dn-container State=UNHEALTHY, the \
-full-volume immediate heartbeat) with no SCM close of that container (no closeContainerCommand in \
-any SEND_HEARTBEAT audit, no SCM line naming it, no CLOSING/CLOSED replica) within the close \
-window after the REGISTER: one heartbeat interval for the action to arrive, \
-ozone.scm.close.container.wait.duration, one interval for the command and the longest heartbeat call \
-(305 s with the defaults). Context: the SCM's STARTUP_MSG/SHUTDOWN_MSG and leadership lines between \
-its last normal answer and its first reregister. At INFO this is at best `possible`: nothing shows \
-which heartbeat carried the action; with no action visible, two or more reregister answers before \
-the REGISTER (the backlog replayed after the first) are `possible` on their own, the reason says so \
-and the gap names the DEBUG loggers that would show the action. A single reregister without an \
-action is silent. `confirmed` when HeartbeatEndpointTask \
-DEBUG shows a heartbeat sent while the endpoint was in GETVERSION (or by a replaced endpoint) \
-carrying that container action, answered by another reregister (or, after a DNS refresh, failing: \
-actions are not put back). With that DEBUG logger on and no such heartbeat, nothing is reported. A slow SCM that recovers without reregister is silent.",
+    markdown: DroppedActions::MARKDOWN,
     loggers: DEBUG_LINES,
     settings: SETTINGS,
     needs: &[
@@ -222,8 +274,6 @@ the datanode)",
         "`ozone admin container info` of the containers that stayed OPEN",
     ],
 };
-
-pub struct DroppedActions;
 
 /// A container action the datanode raised (or the line that shows one was raised).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -1022,7 +1072,7 @@ impl Rule for DroppedActions {
                 .collect();
             related.extend(Entity::scm(&incident.scm));
             out.findings.push(Finding {
-                rule: RULE,
+                rule: ID,
                 entity,
                 related,
                 confidence,
@@ -1033,7 +1083,7 @@ impl Rule for DroppedActions {
         }
         if !gap_hosts.is_empty() {
             out.gaps.push(Gap {
-                rule: RULE,
+                rule: ID,
                 missing: "which heartbeat carried the container actions and in which endpoint state it ran (a queued heartbeat sent after the reregister)".to_string(),
                 enable: DEBUG_LINES.iter().map(|s| s.to_string()).collect(),
                 hosts: gap_hosts.into_iter().collect(),

@@ -1,8 +1,27 @@
 //! Bug signatures, replayed over the event graph and the state machines' transitions.
 //!
-//! One rule per file, ruff-style: its [`RuleDoc`] says what it detects, why it matters, an
-//! example, the evidence it uses and the loggers that sharpen it. Adding a rule touches its file,
-//! its sample bundles and one line of [`registry`].
+//! One rule per file, ruff-style. A rule is a unit struct declared with [`declare_rule!`], named
+//! after its id (`resurrected-container` is `resurrected_container.rs` declaring
+//! `pub struct ResurrectedContainer;` and `pub const ID`); its doc comment is its documentation in
+//! Markdown ([`Section`]s: what it detects, why it matters, an example, the evidence, the
+//! look-alikes), which `oztrace explain` prints. Its [`RuleDoc`] adds the ticket, severity,
+//! settings, loggers, logs it needs and remediation, and one line of [`registry`] registers it.
+//! `scripts/new-rule` writes all of that, and the sample bundles, for a new rule.
+
+/// Declares a rule's unit struct with its documentation: the doc comment is Markdown, its first
+/// line the title, then one `## ` heading per [`Section`] in order. The comment is kept as
+/// `MARKDOWN` for [`RuleDoc::markdown`], so that `oztrace explain` prints what rustdoc shows.
+macro_rules! declare_rule {
+    ($(#[doc = $line:literal])+ pub struct $name:ident;) => {
+        $(#[doc = $line])+
+        pub struct $name;
+
+        impl $name {
+            /// The doc comment above, one line each.
+            pub const MARKDOWN: &'static str = concat!($($line, "\n"),+);
+        }
+    };
+}
 
 pub mod coverage;
 pub mod dropped_actions;
@@ -119,15 +138,8 @@ pub struct RuleDoc {
     pub id: &'static str,
     pub ticket: &'static str,
     pub severity: Severity,
-    pub title: &'static str,
-    /// What it detects.
-    pub detects: &'static str,
-    /// Why it matters.
-    pub why: &'static str,
-    /// An example of the log lines it flags.
-    pub example: &'static str,
-    /// The evidence it uses and how confidence is decided.
-    pub evidence: &'static str,
+    /// The rule struct's doc comment ([`declare_rule!`]): the title, then the [`Section`]s.
+    pub markdown: &'static str,
     /// `log4j.logger.<name>=<LEVEL>` lines that sharpen it.
     pub loggers: &'static [&'static str],
     /// The settings it reads (`--set`, else `ozone-site.xml` in the bundle, else the default).
@@ -138,10 +150,84 @@ pub struct RuleDoc {
     pub needs: &'static [coverage::Need],
 }
 
+/// The sections of a rule's documentation, each a `## ` heading of its doc comment, in this order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Section {
+    Detects,
+    Why,
+    /// Log lines it flags in ```` ```text ```` blocks (each block one log file), then a line
+    /// ``Kinds: `kind`, …`` naming what each record of the blocks classifies as, in order.
+    Example,
+    /// The evidence it cites and how confidence is decided.
+    Evidence,
+    /// What looks like the bug and is not flagged, and why.
+    LookAlikes,
+}
+
+impl Section {
+    pub const ALL: [Section; 5] = [
+        Section::Detects,
+        Section::Why,
+        Section::Example,
+        Section::Evidence,
+        Section::LookAlikes,
+    ];
+
+    pub fn heading(self) -> &'static str {
+        match self {
+            Section::Detects => "What it detects",
+            Section::Why => "Why it matters",
+            Section::Example => "Example",
+            Section::Evidence => "Evidence and confidence",
+            Section::LookAlikes => "Look-alikes",
+        }
+    }
+}
+
 impl RuleDoc {
     /// The Apache JIRA page of the rule's ticket.
     pub fn ticket_url(&self) -> String {
         format!("https://issues.apache.org/jira/browse/{}", self.ticket)
+    }
+
+    /// The doc comment's first line.
+    pub fn title(&self) -> &'static str {
+        self.markdown.lines().next().unwrap_or_default().trim()
+    }
+
+    /// The doc comment after the title: the sections with their headings, as Markdown.
+    pub fn body(&self) -> String {
+        let lines: Vec<&str> = self.lines().skip(1).collect();
+        trim_blank(&lines)
+    }
+
+    /// One section's text, as Markdown without its heading (empty when the doc lacks it).
+    pub fn section(&self, section: Section) -> String {
+        let heading = format!("## {}", section.heading());
+        let lines: Vec<&str> = self
+            .lines()
+            .skip_while(|line| *line != heading)
+            .skip(1)
+            .take_while(|line| !line.starts_with("## "))
+            .collect();
+        trim_blank(&lines)
+    }
+
+    /// The doc comment's lines without the space `///` leaves before the text.
+    fn lines(&self) -> impl Iterator<Item = &'static str> {
+        self.markdown
+            .lines()
+            .map(|line| line.strip_prefix(' ').unwrap_or(line))
+    }
+}
+
+/// Lines joined, without the blank ones they start and end with.
+fn trim_blank(lines: &[&str]) -> String {
+    let start = lines.iter().position(|l| !l.trim().is_empty());
+    let end = lines.iter().rposition(|l| !l.trim().is_empty());
+    match (start, end) {
+        (Some(start), Some(end)) => lines[start..=end].join("\n"),
+        _ => String::new(),
     }
 }
 
@@ -358,11 +444,11 @@ pub trait Rule: Sync {
 /// Every rule, in contract order.
 pub fn registry() -> Vec<&'static dyn Rule> {
     vec![
-        &reused_write_future::RULE,
+        &reused_write_future::ReusedWriteFuture,
         &overwritten_op_state::OverwrittenOpState,
         &premature_lease_close::PrematureLeaseClose,
         &dropped_actions::DroppedActions,
-        &resurrected_container::RULE,
+        &resurrected_container::ResurrectedContainer,
     ]
 }
 
@@ -430,82 +516,4 @@ pub fn run(context: &Context<'_>, rules: &[&'static dyn Rule]) -> Output {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn fingerprint_is_sha256_prefix_of_rule_and_entity() {
-        // printf 'resurrected-container\ncontainer:1051' | sha256sum | cut -c1-16
-        assert_eq!(
-            fingerprint("resurrected-container", &Entity::Container(1051)),
-            "8e6488650462a0f2"
-        );
-    }
-
-    #[test]
-    fn settings_read_durations_and_numbers_else_their_defaults() {
-        const WAIT: SettingDoc = SettingDoc {
-            key: "ozone.scm.close.container.wait.duration",
-            default: "150s",
-            default_from: "",
-            used_for: "",
-        };
-        const COUNT: SettingDoc = SettingDoc {
-            key: "ozone.scm.heartbeat.rpc-retry-count",
-            default: "15",
-            default_from: "",
-            used_for: "",
-        };
-        let mut settings = Settings::default();
-        assert_eq!(settings.duration_ms(&WAIT), 150_000);
-        assert_eq!(settings.number(&COUNT, 0), 15);
-        settings.set(WAIT.key, "2m", "ozone-site.xml");
-        settings.set(COUNT.key, "0", "--set");
-        assert_eq!(settings.duration_ms(&WAIT), 120_000);
-        assert_eq!(settings.number(&COUNT, 0), 0);
-        assert_eq!(settings.number(&COUNT, 1), 15, "below the minimum");
-        settings.set(WAIT.key, "soon", "--set");
-        settings.set(COUNT.key, "many", "--set");
-        assert_eq!(settings.duration_ms(&WAIT), 150_000);
-        assert_eq!(settings.number(&COUNT, 0), 15);
-    }
-
-    #[test]
-    fn every_rule_declares_catalogued_kinds() {
-        for rule in registry() {
-            assert_eq!(
-                oztrace_analyzer::kinds::unknown(rule.consumes()),
-                Vec::<&str>::new(),
-                "{}",
-                rule.doc().id
-            );
-            assert!(!rule.consumes().is_empty(), "{}", rule.doc().id);
-        }
-    }
-
-    #[test]
-    fn confidence_orders_and_parses() {
-        assert!(Confidence::Possible < Confidence::Likely);
-        assert!(Confidence::Likely < Confidence::Confirmed);
-        assert_eq!(Confidence::parse("likely"), Some(Confidence::Likely));
-        assert_eq!(Confidence::parse("sure"), None);
-    }
-
-    #[test]
-    fn logging_coverage_matches_full_and_abbreviated_names() {
-        let mut cov = LoggingCoverage::default();
-        cov.record(
-            "dn1",
-            "org.apache.hadoop.ozone.container.common.states.endpoint.HeartbeatEndpointTask",
-            "DEBUG",
-        );
-        assert!(cov.enabled("dn1", "endpoint.HeartbeatEndpointTask", "DEBUG"));
-        assert!(cov.enabled(
-            "dn1",
-            "org.apache.hadoop.ozone.container.common.states.endpoint.HeartbeatEndpointTask",
-            "DEBUG"
-        ));
-        assert!(!cov.enabled("dn1", "org.apache.ratis.server.raftlog.RaftLog", "TRACE"));
-        assert!(!cov.enabled("dn2", "endpoint.HeartbeatEndpointTask", "DEBUG"));
-    }
-}
+mod tests;

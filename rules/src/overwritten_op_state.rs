@@ -56,35 +56,89 @@ them together and still separates a request an operator repeats",
     used_for: "the lines cited as the accepted request: those at most this long before the admission",
 }];
 
+declare_rule! {
+    /// A stepped-down SCM's admin monitor overwrites the reported op state; re-elected, it drops the decommission
+    ///
+    /// ## What it detects
+    ///
+    /// An accepted decommission or maintenance silently undone: the SCM that tracked the node
+    /// steps down, its DatanodeAdminMonitorImpl (which runs on every SCM and keeps its tracked
+    /// nodes) reads IN_SERVICE and aborts the workflow while a heartbeat reporting DECOMMISSIONING
+    /// is copied in between, so its abort write replaces the copy; re-elected before the next
+    /// heartbeat, the SCM's onBecomeLeader sees IN_SERVICE (no `Continue admin`) and tells the
+    /// datanode IN_SERVICE.
+    ///
+    /// ## Why it matters
+    ///
+    /// The operator's decommission or maintenance is dropped with no error: the datanode returns
+    /// to IN_SERVICE, replication for the decommission stops, and the node is not drained. No data
+    /// is lost; the operator has to issue the request again. Only the abort write racing a
+    /// heartbeat is harmful (HDDS-5090 accepts the loss for a failover before the state reaches
+    /// the followers).
+    ///
+    /// ## Example
+    ///
+    /// scm1's log (`samples/HDDS-17219-bug-follower-abort-race`): the decommission starts, scm1
+    /// steps down, its monitor aborts while a heartbeat copy is written, scm1 is re-elected with
+    /// no `Continue admin` and tells the datanode IN_SERVICE:
+    ///
+    /// ```text
+    /// 2026-11-28 02:03:14,329 [IPC Server handler 0 on default port 9860] INFO org.apache.hadoop.hdds.scm.node.NodeDecommissionManager: Starting Decommission for node eeef75e3-b676-4243-868a-0f77f54eb9ab(dn3.example.com/10.0.1.13)
+    /// 2026-11-28 02:03:36,119 [e5d1cb83-4d6a-4f3a-b670-34b81d5932d1@group-D0A0914FB878-LeaderStateImpl] INFO org.apache.hadoop.hdds.scm.ha.SCMStateMachine: SCM e5d1cb83-4d6a-4f3a-b670-34b81d5932d1 steps down from being leader.
+    /// 2026-11-28 02:04:10,007 [scm1-DatanodeAdminManager-0] WARN org.apache.hadoop.hdds.scm.node.DatanodeAdminMonitorImpl: Datanode eeef75e3-b676-4243-868a-0f77f54eb9ab(dn3.example.com/10.0.1.13) has an operational state of IN_SERVICE when it should be undergoing decommission or maintenance. Aborting admin for this node.
+    /// 2026-11-28 02:04:10,008 [IPC Server handler 0 on default port 9861] INFO org.apache.hadoop.hdds.scm.node.SCMNodeManager: Update the operationalState saved in follower SCM for eeef75e3-b676-4243-868a-0f77f54eb9ab(dn3.example.com/10.0.1.13) as the reported value (DECOMMISSIONING, 0) does not match the value stored in SCM (IN_SERVICE, 0)
+    /// 2026-11-28 02:04:14,932 [e5d1cb83-4d6a-4f3a-b670-34b81d5932d1@group-D0A0914FB878-LeaderElection44] INFO org.apache.hadoop.hdds.scm.ha.SCMStateMachine: current SCM e5d1cb83-4d6a-4f3a-b670-34b81d5932d1 becomes leader of term 11
+    /// 2026-11-28 02:04:31,242 [IPC Server handler 0 on default port 9861] INFO org.apache.hadoop.hdds.scm.node.SCMNodeManager: Scheduling a command to update the operationalState persisted on eeef75e3-b676-4243-868a-0f77f54eb9ab(dn3.example.com/10.0.1.13) as the reported value (DECOMMISSIONING, 0) does not match the value stored in SCM (IN_SERVICE, 0)
+    /// ```
+    ///
+    /// and its audit log, the request and the IN_SERVICE command:
+    ///
+    /// ```text
+    /// 2026-11-28 02:03:14,331 | INFO  | SCMAudit | user=hadoop | ip=10.0.0.21 | op=DECOMMISSION_NODES {"nodes":"[dn3.example.com]","force":"false"} | ret=SUCCESS |
+    /// 2026-11-28 02:04:31,242 | INFO  | SCMAudit | user=hadoop | ip=10.0.1.13 | op=SEND_HEARTBEAT {"datanodeUUID":"eeef75e3-b676-4243-868a-0f77f54eb9ab","term":"11","command":"[commandType: setNodeOperationalStateCommand setNodeOperationalStateCommandProto { cmdId: 117364235 nodeOperationalState: IN_SERVICE stateExpiryEpochSeconds: 0 } term: 11 encodedToken: \"\" deadlineMsSinceEpoch: 0]"} | ret=SUCCESS |
+    /// ```
+    ///
+    /// Kinds: `decommission_started`, `scm_stepped_down`, `admin_aborted`,
+    /// `follower_op_state_copied`, `scm_became_leader`, `op_state_command_scheduled`, `scm_audit`,
+    /// `scm_audit`.
+    ///
+    /// ## Evidence and confidence
+    ///
+    /// Context: the admission (audit DECOMMISSION_NODES with `force` or START_MAINTENANCE_NODES,
+    /// `Starting Decommission for node`), the step-down of the SCM (scm-role machine:
+    /// SCMContext/SCMStateMachine lines, or SEND_HEARTBEAT audit lines losing their `term`), its
+    /// re-election. Cause: the follower's abort WARN with op state IN_SERVICE and the heartbeat
+    /// copy of the admin state in the same monitor tick (the node-admin machine infers the
+    /// unlogged abort write over it). Effect: the re-elected leader's `Scheduling a command …
+    /// (DECOMMISSIONING, …) … (IN_SERVICE, …)`, the SEND_HEARTBEAT audit carrying
+    /// setNodeOperationalStateCommand IN_SERVICE, `Notifying ReplicationManager … -> IN_SERVICE`.
+    ///
+    /// - `confirmed`: the race, then re-election and the effect on that SCM with no recommission;
+    /// - `likely`: re-election and the effect with no `Continue admin` for the node, without the
+    ///   race lines;
+    /// - `possible`: the race alone (the next heartbeat repairs a follower unless it is re-elected
+    ///   first).
+    ///
+    /// ## Look-alikes
+    ///
+    /// - A failover during the decommission whose new leader continues it (`Continue admin for
+    ///   datanode`; `HDDS-17219-control-failover-continues`).
+    /// - An operator recommission (audit DECOMMISSION_NODES without `force`, `Queued node … for
+    ///   recommission`, `Recommissioned node …TrackedNode@hash`) between admission and effect,
+    ///   even when a re-elected leader aborts afterwards
+    ///   (`HDDS-17219-control-real-recommission`,
+    ///   `HDDS-17219-control-leader-abort-after-recommission`).
+    /// - The datanode dying during the decommission: the dead-node abort is by design
+    ///   (`HDDS-17219-control-node-dies`).
+    /// - An abort on a leader, and the end of a maintenance window.
+    pub struct OverwrittenOpState;
+}
+
 static DOC: RuleDoc = RuleDoc {
     id: ID,
     ticket: "HDDS-17219",
     severity: Severity::Medium,
-    title: "A stepped-down SCM's admin monitor overwrites the reported op state; re-elected, it drops the decommission",
-    detects: "An accepted decommission or maintenance silently undone: the SCM that tracked the node steps down, its \
-DatanodeAdminMonitorImpl (which runs on every SCM and keeps its tracked nodes) reads IN_SERVICE and aborts the \
-workflow while a heartbeat reporting DECOMMISSIONING is copied in between, so its abort write replaces the copy; \
-re-elected before the next heartbeat, the SCM's onBecomeLeader sees IN_SERVICE (no `Continue admin`) and tells the \
-datanode IN_SERVICE.",
-    why: "The operator's decommission or maintenance is dropped with no error: the datanode returns to IN_SERVICE, \
-replication for the decommission stops, and the node is not drained. No data is lost; the operator has to issue the \
-request again. Only the abort write racing a heartbeat is harmful (HDDS-5090 accepts the loss for a failover before \
-the state reaches the followers).",
-    example: "scm1 WARN  DatanodeAdminMonitorImpl: Datanode 4f6a…(dn3.example.com/10.0.1.13) has an operational state of IN_SERVICE when it should be undergoing decommission or maintenance. Aborting admin for this node.   (scm1 follower)\n\
-scm1 INFO  SCMNodeManager: Update the operationalState saved in follower SCM for 4f6a…(dn3…) as the reported value (DECOMMISSIONING, 0) does not match the value stored in SCM (IN_SERVICE, 0)\n\
-scm1 INFO  SCMStateMachine: current SCM 1c0d… becomes leader of term 5   (no `Continue admin for datanode 4f6a…`)\n\
-scm1 INFO  SCMNodeManager: Scheduling a command to update the operationalState persisted on 4f6a…(dn3…) as the reported value (DECOMMISSIONING, 0) does not match the value stored in SCM (IN_SERVICE, 0)",
-    evidence: "context: the admission (audit DECOMMISSION_NODES with `force` or START_MAINTENANCE_NODES, `Starting \
-Decommission for node`), the step-down of the SCM (scm-role machine: SCMContext/SCMStateMachine lines, or SEND_HEARTBEAT \
-audit lines losing their `term`), its re-election. cause: the follower's abort WARN with op state IN_SERVICE and the \
-heartbeat copy of the admin state in the same monitor tick (the node-admin machine infers the unlogged abort write over \
-it). effect: the re-elected leader's `Scheduling a command … (DECOMMISSIONING, …) … (IN_SERVICE, …)`, the SEND_HEARTBEAT \
-audit carrying setNodeOperationalStateCommand IN_SERVICE, `Notifying ReplicationManager … -> IN_SERVICE`. \
-confirmed = race, then re-election and effect on that SCM with no recommission; likely = re-election and effect with no \
-`Continue admin` for the node, without the race lines; possible = the race alone (the next heartbeat repairs a follower \
-unless it is re-elected first). Silent when a recommission (audit DECOMMISSION_NODES without `force`, `Queued node … for \
-recommission`, `Recommissioned node …TrackedNode@hash`) or a dead-node abort lies between admission and effect, when \
-the new leader continues the workflow, and for an abort on a leader.",
+    markdown: OverwrittenOpState::MARKDOWN,
     settings: SETTINGS,
     loggers: &[
         "log4j.logger.org.apache.hadoop.hdds.scm.server.SCMDatanodeHeartbeatDispatcher=DEBUG",
@@ -131,8 +185,6 @@ finding's evidence), with the leader changes",
         "`ozone admin scm roles` and `ozone admin datanode list --id` output",
     ],
 };
-
-pub struct OverwrittenOpState;
 
 /// The kinds the rule reads: the SCM's node, admin-monitor and audit lines.
 pub const CONSUMES: &[Reads] = &[Reads::Family(Family::Scm)];

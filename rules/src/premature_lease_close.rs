@@ -82,37 +82,93 @@ const OM_COMMIT_LOGGER: &str = "org.apache.hadoop.ozone.om.request.key.OMKeyComm
 /// auditing OM, plus preExecute-to-apply latency), beyond the configured skew.
 const OPEN_TIME_SLACK_MS: i64 = 5_000;
 
+declare_rule! {
+    /// OM auto-commits the file of a live hsync writer at the lease hard limit, below what hsync acknowledged
+    ///
+    /// ## What it detects
+    ///
+    /// An OpenKeyCleanupService auto-commit (OMAudit COMMIT_KEY with empty `user=` and `ip=`) of a
+    /// key whose writer was still alive, at a dataSize below the offset its hsync calls had
+    /// acknowledged. hsync does not renew the open key's modification time after the first hsync
+    /// of a block, so a writer that stays in one block longer than `ozone.om.lease.hard.limit`
+    /// looks idle to OM and its file is closed at the length of its last OM-reaching hsync. A
+    /// writer that never leaves its first block shows only its CREATE_FILE, the auto-commit and,
+    /// much later, its own KEY_NOT_FOUND failure; the rule follows the key across the rotated
+    /// audit files in between.
+    ///
+    /// ## Why it matters
+    ///
+    /// Everything the writer hsynced in its current block after the first hsync there is missing
+    /// from the closed file, and the writer is not told: its hsync calls keep succeeding (they
+    /// reach only the datanodes) and its first error comes when it closes the stream or needs a
+    /// new block. Readers (HBase WAL replay, log shippers) see a truncated file.
+    ///
+    /// ## Example
+    ///
+    /// An OM audit log (`samples/HDDS-16825-bug-writer-fails-after-autocommit`): the collector
+    /// creates its file and allocates a block at 536866190 bytes, the cleanup service commits the
+    /// file at 536872942, and the writer's own commit at 651208334 fails:
+    ///
+    /// ```text
+    /// 2026-08-18 20:14:03,173 | INFO  | OMAudit | user=svc-collector | ip=10.20.3.15 | op=CREATE_FILE {"volume":"logs","bucket":"raw","key":"apps/payments/2026-08-18/collector-3.log","dataSize":"0","replicationType":"RATIS","replicationFactor":"THREE","Transaction":"6402166"} | ret=SUCCESS |
+    /// 2026-08-18 20:47:52,059 | INFO  | OMAudit | user=svc-collector | ip=10.20.3.15 | op=ALLOCATE_BLOCK {"volume":"logs","bucket":"raw","key":"apps/payments/2026-08-18/collector-3.log","dataSize":"536866190","replicationType":"RATIS","replicationFactor":"THREE","clientID":"117118339855548433","Transaction":"6402203"} | ret=SUCCESS |
+    /// 2026-08-18 22:53:41,415 | INFO  | OMAudit | user= | ip= | op=COMMIT_KEY {"volume":"logs","bucket":"raw","key":"apps/payments/2026-08-18/collector-3.log","dataSize":"536872942","replicationType":"RATIS","replicationFactor":"THREE","Transaction":"6402389"} | ret=SUCCESS |
+    /// 2026-08-19 00:00:07,267 | ERROR | OMAudit | user=svc-collector | ip=10.20.3.15 | op=COMMIT_KEY {"volume":"logs","bucket":"raw","key":"apps/payments/2026-08-18/collector-3.log","dataSize":"651208334","replicationType":"RATIS","replicationFactor":"THREE","Transaction":"6402496"} | ret=FAILURE | KEY_NOT_FOUND org.apache.hadoop.ozone.om.exceptions.OMException: Failed to commit key, as /-9223372036854567936/-9223372036854511104/-9223372035216110336/collector-3.log/117118339855548433 entry is not found in the OpenKey table
+    /// ```
+    ///
+    /// and the leader OM's log, the cleanup run that committed it:
+    ///
+    /// ```text
+    /// 2026-08-18 22:53:41,485 [om1-OpenKeyCleanupService#0] INFO org.apache.hadoop.ozone.om.service.OpenKeyCleanupService: Number of expired open keys submitted for deletion: 0, for commit: 1, cleanupLimit: 1000, elapsed time: 56ms
+    /// ```
+    ///
+    /// Kinds: `om_audit_create`, `om_audit_allocate_block`, `om_audit_commit_key`,
+    /// `om_audit_commit_key`, `open_key_cleanup_summary`.
+    ///
+    /// ## Evidence and confidence
+    ///
+    /// Cause: the auto-commit (COMMIT_KEY, empty user and ip; copies on every OM are one event).
+    /// Context: the session's CREATE_FILE/ALLOCATE_KEY, its last ALLOCATE_BLOCK (the last lease
+    /// renewal OM audits), the ALLOCATE_BLOCK or client `block written` dump with an acknowledged
+    /// offset above the committed length, and the leader's `submitted for … for commit: N`
+    /// summary. Effect: the writer's COMMIT_KEY/ALLOCATE_BLOCK FAILURE KEY_NOT_FOUND (tied by key
+    /// and clientID or user/ip), the OM ERROR for it, client `block written` lines and datanode
+    /// slow-op records on the key's blocks after the auto-commit.
+    ///
+    /// - `confirmed`: the writer fails KEY_NOT_FOUND at a dataSize above the committed one;
+    /// - `likely`: an acknowledged offset above the committed length before the auto-commit and
+    ///   the writer seen active after it;
+    /// - `possible`: that offset alone (a dead writer loses its trailing hsyncs the same way, but
+    ///   its liveness is not shown).
+    ///
+    /// The lease settings come from `--set`, else ozone-site.xml, else Ozone's defaults; the
+    /// finding's reason says which applied. The clientID of a failure names the auto-committed
+    /// session when its open time is within the clock skew (`--skew`) plus 5 s of that session's
+    /// CREATE_FILE: the clientID is made on the leader when the request arrives, the CREATE_FILE
+    /// line when it is applied, milliseconds apart.
+    ///
+    /// ## Look-alikes
+    ///
+    /// - A dead writer: the auto-commit at or above every length it reported loses nothing it was
+    ///   told was kept, and nothing of the writer follows (`HDDS-16825-control-dead-writer`).
+    /// - A live writer that needs a new block within the hard limit renews its lease with every
+    ///   ALLOCATE_BLOCK and closes its file itself (`HDDS-16825-control-live-writer-closes`).
+    /// - A recoverLease (RECOVER_LEASE success), a delete or a re-create of the key before the
+    ///   writer's failure: the failure is the designed fencing path
+    ///   (`HDDS-16825-control-recover-lease-fencing`).
+    /// - First-block writers that close before the hard limit, are fenced, or die
+    ///   (`HDDS-16825-control-first-block-writers-2-2`).
+    /// - The failure of another session of the same writer on the same key, whose clientID's
+    ///   open time is not the auto-committed session's
+    ///   (`HDDS-16825-control-other-session-fails-2-0`).
+    pub struct PrematureLeaseClose;
+}
+
 static DOC: RuleDoc = RuleDoc {
     id: ID,
     ticket: "HDDS-16825",
     severity: Severity::High,
-    title: "OM auto-commits the file of a live hsync writer at the lease hard limit, below what hsync acknowledged",
-    detects: "An OpenKeyCleanupService auto-commit (OMAudit COMMIT_KEY with empty user= and ip=) of a key whose \
-writer was still alive, at a dataSize below the offset its hsync calls had acknowledged. hsync does not renew the \
-open key's modification time after the first hsync of a block, so a writer that stays in one block longer than \
-ozone.om.lease.hard.limit looks idle to OM and its file is closed at the length of its last OM-reaching hsync. \
-A writer that never leaves its first block shows only its CREATE_FILE, the auto-commit and, much later, its own \
-KEY_NOT_FOUND failure; the rule follows the key across the rotated audit files in between.",
-    why: "Everything the writer hsynced in its current block after the first hsync there is missing from the closed \
-file, and the writer is not told: its hsync calls keep succeeding (they reach only the datanodes) and its first error \
-comes when it closes the stream or needs a new block. Readers (HBase WAL replay, log shippers) see a truncated file.",
-    example: "om-audit: user=svc | ip=10.0.0.5 | op=ALLOCATE_BLOCK {…\"key\":\"apps/c.log\",\"dataSize\":\"536866190\",\"clientID\":\"117118339855548433\"…} | ret=SUCCESS\n\
-om:       OpenKeyCleanupService: Number of expired open keys submitted for deletion: 0, for commit: 1, …\n\
-om-audit: user= | ip= | op=COMMIT_KEY {…\"key\":\"apps/c.log\",\"dataSize\":\"536872942\"…} | ret=SUCCESS\n\
-om-audit: user=svc | ip=10.0.0.5 | op=COMMIT_KEY {…\"dataSize\":\"651208334\"…} | ret=FAILURE | KEY_NOT_FOUND …OMException: Failed to commit key, as /…/117118339855548433 entry is not found in the OpenKey table",
-    evidence: "cause: the auto-commit (COMMIT_KEY, empty user and ip; copies on every OM are one event). \
-context: the session's CREATE_FILE/ALLOCATE_KEY, its last ALLOCATE_BLOCK (T_last, the last lease renewal OM audits), \
-the ALLOCATE_BLOCK or client `block written` dump with an acknowledged offset above the committed length, and the \
-leader's `submitted for … for commit: N` summary. effect: the writer's COMMIT_KEY/ALLOCATE_BLOCK FAILURE KEY_NOT_FOUND \
-(tied by key and clientID or user/ip), the OM ERROR for it, client `block written` lines and datanode slow-op \
-records on the key's blocks after the auto-commit. confirmed = the writer fails KEY_NOT_FOUND at a dataSize above the \
-committed one; likely = an acknowledged offset above the committed length before the auto-commit and the writer seen \
-active after it; possible = that offset alone (a dead writer loses its trailing hsyncs the same way, but its liveness \
-is not shown). A RECOVER_LEASE, delete or re-create of the key before the failure silences it (designed fencing). \
-The lease settings (below) come from --set, else ozone-site.xml, else Ozone's defaults; the finding's reason says \
-which applied. The clientID of a failure names the auto-committed session when its open time is within the clock \
-skew (--skew) plus 5 s of that session's CREATE_FILE: the clientID is made on the leader when the request arrives, \
-the CREATE_FILE line when it is applied, milliseconds apart.",
+    markdown: PrematureLeaseClose::MARKDOWN,
     settings: SETTINGS,
     loggers: &[
         "log4j.logger.org.apache.hadoop.ozone.client.io.BlockOutputStreamEntryPool=DEBUG",
@@ -165,8 +221,6 @@ evidence)",
         "the OMs' ozone-site.xml (ozone.om.lease.hard.limit) and `ozone sh key info` of the key",
     ],
 };
-
-pub struct PrematureLeaseClose;
 
 /// The kinds the rule reads: the OM's audit, cleanup and key lines, the client's block lines,
 /// and the datanodes' failed or slow audit records of the blocks written.

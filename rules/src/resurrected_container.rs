@@ -38,38 +38,81 @@ const DEBUG_LOGGERS: &[&str] = &[
     "log4j.logger.org.apache.hadoop.hdds.scm.container.states.ContainerStateMap=TRACE",
 ];
 
-pub static DOC: RuleDoc = RuleDoc {
+declare_rule! {
+    /// DELETED container resurrected by a stale OPEN/CLOSING replica
+    ///
+    /// ## What it detects
+    ///
+    /// The leader SCM moving a DELETING or DELETED container back (to QUASI_CLOSED on 2.2 and
+    /// HEAD, `Resurrecting container …`; to CLOSED with the 2.1.x `transitionDeletingToClosed` and
+    /// 2.0.0 `Moving container` wordings) because a datanode reported a non-empty OPEN, CLOSING or
+    /// UNHEALTHY replica whose BCSID is at or below the container's sequence id.
+    /// `AbstractContainerReportHandler.updateContainerState` compares the BCSID only for CLOSED and
+    /// QUASI_CLOSED replicas.
+    ///
+    /// ## Why it matters
+    ///
+    /// The replica belongs to a datanode that was away while the container was emptied and
+    /// deleted: it still holds the deleted blocks. They come back without any delete transaction
+    /// that refers to them, the ReplicationManager copies them to more datanodes, and the
+    /// container is no longer empty, so SCM never deletes it again (space leak; with a second
+    /// origin the container can stay QUASI_CLOSED_STUCK_UNDER_REPLICATED).
+    ///
+    /// ## Example
+    ///
+    /// The leader SCM's log (`samples/HDDS-17400-bug-stale-open-replica`): the container closes
+    /// at sid 4821, dn4 is dead, the empty container is deleted, dn4 comes back with its OPEN
+    /// replica at BCSID 4790, and the container is resurrected and replicated:
+    ///
+    /// ```text
+    /// 2026-09-14 07:17:51,089 [scm1-FixedThreadPoolWithAffinityExecutor-0-0] INFO org.apache.hadoop.hdds.scm.container.IncrementalContainerReportHandler: CLOSE Container #3107 (CLOSING, sid=4821) r0 (CLOSED, bcsid=4821, origin=512a11dc-eeae-449b-b5bf-37d777090c45, non-empty) from dn 512a11dc-eeae-449b-b5bf-37d777090c45(dn1.example.com/10.0.1.21)
+    /// 2026-09-14 07:22:45,869 [scm1-EventQueue-DeadNodeForDeadNodeHandler] INFO org.apache.hadoop.hdds.scm.node.DeadNodeHandler: A dead datanode is detected. 9b662579-db39-42ac-871c-b77426507cfc(dn4.example.com/10.0.1.24)
+    /// 2026-09-14 08:13:04,855 [scm1-ReplicationMonitor] INFO org.apache.hadoop.hdds.scm.container.replication.ReplicationManager: Sending command [deleteContainerCommand: cmdID: 118840803, encodedToken: "", term: 0, deadlineMsSinceEpoch: 0, containerID: 3107, replicaIndex: 0, force: false] for container ContainerInfo{id=#3107, state=CLOSED, stateEnterTime=2026-09-14T07:17:51.068Z, pipelineID=Pipeline-1a6aace8-1e59-48c1-a58b-ac8ba5b269bd, owner=om1} to 512a11dc-eeae-449b-b5bf-37d777090c45(dn1.example.com/10.0.1.21) with datanode deadline 1789374184855 and scm deadline 1789374784855
+    /// 2026-09-14 08:32:33,155 [scm1-EventQueue-HealthyReadonlyNodeForHealthyReadOnlyNodeHandler] INFO org.apache.hadoop.hdds.scm.node.HealthyReadOnlyNodeHandler: Datanode 9b662579-db39-42ac-871c-b77426507cfc(dn4.example.com/10.0.1.24) moved to HEALTHY READONLY state.
+    /// 2026-09-14 08:32:58,452 [scm1-FixedThreadPoolWithAffinityExecutor-3-0] INFO org.apache.hadoop.hdds.scm.container.ContainerReportHandler: Resurrecting container #3107 from DELETED to QUASI_CLOSED due to non-empty OPEN replica (keyCount=6, BCSID=4790) from Container #3107 (DELETED, sid=4821) r0 (OPEN, bcsid=4790, origin=9b662579-db39-42ac-871c-b77426507cfc, non-empty) from dn 9b662579-db39-42ac-871c-b77426507cfc(dn4.example.com/10.0.1.24)
+    /// 2026-09-14 08:38:35,237 [scm1-UnderReplicatedProcessor] INFO org.apache.hadoop.hdds.scm.container.replication.ReplicationManager: Sending command [replicateContainerCommand: cmdID: 118840856, encodedToken: "", term: 0, deadlineMsSinceEpoch: 0, containerId=3107, replicaIndex=0, targetNode=b54e3728-ca89-4a3a-81ba-17b8713eca8e(dn3.example.com/10.0.1.23), priority=NORMAL] for container ContainerInfo{id=#3107, state=QUASI_CLOSED, stateEnterTime=2026-09-14T08:32:58.453Z, pipelineID=Pipeline-1a6aace8-1e59-48c1-a58b-ac8ba5b269bd, owner=om1} to 9b662579-db39-42ac-871c-b77426507cfc(dn4.example.com/10.0.1.24) with datanode deadline 1789375715237 and scm deadline 1789376315237
+    /// ```
+    ///
+    /// Kinds: `container_close`, `node_dead`, `rm_send_command`, `node_healthy_readonly`,
+    /// `container_resurrected`, `rm_send_command`.
+    ///
+    /// ## Evidence and confidence
+    ///
+    /// Cause: the leader's resurrection line. The sequence id is taken from the latest earlier
+    /// line that prints it for the container (a report-handler `sid=`, `Updating bcsId …`,
+    /// `Deleting empty QUASI_CLOSED container … BCSID=`), not counting lines about the same
+    /// replica, whose `sid=` updateContainerStats may already have raised to its BCSID.
+    /// Context: the earlier sequence id, the RM delete commands, the datanode's dead and return
+    /// lines. Effect: what the leader's ReplicationManager sends for the container afterwards
+    /// (close, replicate).
+    ///
+    /// - `confirmed`: BCSID below the printed sid, or at or below an earlier printed sequence id;
+    /// - `likely`: no earlier sequence id, and the replica's datanode was seen dead and back
+    ///   before the line;
+    /// - `possible`: no earlier sequence id and no dead-and-back datanode.
+    ///
+    /// ## Look-alikes
+    ///
+    /// - A follower SCM prints the same resurrection line and then fails to apply it: a host is a
+    ///   follower when the scm-role machine says so, or when it logs a not-leader failure
+    ///   (`Failed to process` with NotLeaderException, `SCM_NOT_LEADER: Failed to process`) for
+    ///   that container and replica right after. Its copy is skipped.
+    /// - A replica with a BCSID above the earlier printed sequence id holds newer data, and
+    ///   moving the container back is by design (HDDS-11136, HDDS-14684), even when the line's own
+    ///   `sid=` was already raised to that BCSID
+    ///   (`HDDS-17400-control-empty-quasi-closed-resurrected`).
+    /// - A stale CLOSED or QUASI_CLOSED replica, older or newer, goes through the BCSID check and
+    ///   is force-deleted: the container stays DELETED and no resurrection line is written
+    ///   (`HDDS-17400-control-stale-closed-replica-force-deleted`,
+    ///   `HDDS-17400-control-newer-data-force-deleted`).
+    pub struct ResurrectedContainer;
+}
+
+static DOC: RuleDoc = RuleDoc {
     id: ID,
     ticket: "HDDS-17400",
     severity: Severity::High,
-    title: "DELETED container resurrected by a stale OPEN/CLOSING replica",
-    detects: "The leader SCM moving a DELETING or DELETED container back (to QUASI_CLOSED on 2.2 and \
-HEAD, `Resurrecting container …`; to CLOSED with the 2.1.x `transitionDeletingToClosed` and 2.0.0 \
-`Moving container` wordings) because a datanode reported a non-empty OPEN, CLOSING or UNHEALTHY \
-replica whose BCSID is at or below the container's sequence id. \
-AbstractContainerReportHandler.updateContainerState compares the BCSID only for CLOSED and \
-QUASI_CLOSED replicas.",
-    why: "The replica belongs to a datanode that was away while the container was emptied and \
-deleted: it still holds the deleted blocks. They come back without any delete transaction that \
-refers to them, the ReplicationManager copies them to more datanodes, and the container is no \
-longer empty, so SCM never deletes it again (space leak; with a second origin the container can \
-stay QUASI_CLOSED_STUCK_UNDER_REPLICATED).",
-    example: "scm1 … INFO org.apache.hadoop.hdds.scm.container.ContainerReportHandler: Resurrecting \
-container #1051 from DELETED to QUASI_CLOSED due to non-empty OPEN replica (keyCount=37, BCSID=4790) \
-from Container #1051 (DELETED, sid=4821) r0 (OPEN, bcsid=4790, origin=b2c7e9d4-…, non-empty) from dn \
-b2c7e9d4-…(dn5.example.com/10.0.1.15)",
-    evidence: "Cause: the leader's resurrection line (follower copies are skipped: a host is a \
-follower when the scm-role machine says so, or when the same host logs a not-leader failure \
-(`Failed to process` with NotLeaderException, `SCM_NOT_LEADER: Failed to process`) for that \
-container and replica right after). The sequence id is taken from the latest earlier line that \
-prints it for the container (a report-handler `sid=`, `Updating bcsId …`, `Deleting empty \
-QUASI_CLOSED container … BCSID=`), not counting lines about the same replica, whose `sid=` \
-updateContainerStats may already have raised to its BCSID. Confirmed: BCSID < the printed sid, or \
-BCSID at or below an earlier printed sequence id. A BCSID above the earlier sequence id is newer \
-data (HDDS-11136, HDDS-14684: by design) and is not flagged. With no earlier sequence id: likely \
-when the replica's datanode was seen dead and back before the line, else possible. Context: the \
-earlier sequence id, the RM delete commands, the datanode's dead and return lines; effect: what \
-the leader's ReplicationManager sends for the container afterwards (close, replicate).",
+    markdown: ResurrectedContainer::MARKDOWN,
     settings: SETTINGS,
     loggers: DEBUG_LOGGERS,
     needs: &[SCM_SERVICE_LOGS],
@@ -119,10 +162,6 @@ finding's evidence), and the other SCMs' logs for the same time",
         "the SCMs' ozone-site.xml",
     ],
 };
-
-pub struct ResurrectedContainer;
-
-pub static RULE: ResurrectedContainer = ResurrectedContainer;
 
 /// The kinds the rule reads: the SCM's container lines and its node lines (dead, back).
 pub const CONSUMES: &[Reads] = &[
@@ -597,7 +636,7 @@ mod tests {
             settings: &Settings::default(),
             logging,
         };
-        RULE.check(&context, &mut out);
+        ResurrectedContainer.check(&context, &mut out);
         (out, analysis)
     }
 

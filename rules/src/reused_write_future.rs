@@ -123,37 +123,84 @@ const LOGGERS: &[(&str, &str)] = &[
     ),
 ];
 
+declare_rule! {
+    /// WriteChunk committed without its data after a truncated entry's pending write was reused
+    ///
+    /// ## What it detects
+    ///
+    /// A datanode that lost leadership of a pipeline while its chunk writes were slow, had its
+    /// Ratis log truncated, and then shows a missing or short chunk: CHUNK_FILE_INCONSISTENCY on a
+    /// later chunk of the block, `Unexpected read size` / CONTAINER_INTERNAL_ERROR on a read, or
+    /// the container marked UNHEALTHY. `ContainerStateMachine.writeStateMachineData` keeps pending
+    /// chunk writes keyed by log index only, so a new WriteChunk at a truncated index reuses the
+    /// old entry's future: the new chunk is never written but is acknowledged and committed.
+    ///
+    /// ## Why it matters
+    ///
+    /// The replica's BCSID and block metadata include a chunk its block file lacks; readers served
+    /// by that replica fail, the container scanner skips OPEN containers, and the replica's
+    /// acknowledgement counts towards a commit of data it does not hold.
+    ///
+    /// ## Example
+    ///
+    /// dn1's log (`samples/HDDS-17675-bug-info`): its member steps down, the log is truncated at
+    /// 18342 while a write is slow, then a later chunk of block 113750153625600023 finds the block
+    /// file short, the container is marked UNHEALTHY and a read comes back short:
+    ///
+    /// ```text
+    /// 2026-08-19 10:21:07,013 [grpc-default-executor-9] INFO org.apache.ratis.server.RaftServer$Division: a41c7e92-5d3b-4f8a-9e06-1b2c3d4e5f60@group-41A9C03D5E7B: changes role from    LEADER to FOLLOWER at term 7 for candidate:6e8d0f13-2a4b-4c7d-8e9f-0a1b2c3d4e71
+    /// 2026-08-19 10:21:08,412 [grpc-default-executor-11] INFO org.apache.ratis.server.raftlog.segmented.SegmentedRaftLogWorker: a41c7e92-5d3b-4f8a-9e06-1b2c3d4e5f60@group-41A9C03D5E7B-SegmentedRaftLogWorker: Truncating segments truncate(18342)
+    ///   toTruncate: (18001, 18344) isOpen? true, length=412733, newEndIndex=18341
+    ///     toDelete: [], start index 18342
+    /// 2026-08-19 10:21:10,731 [a41c7e92-5d3b-4f8a-9e06-1b2c3d4e5f60@group-41A9C03D5E7B-SegmentedRaftLogWorker] WARN org.apache.ratis.server.raftlog.segmented.SegmentedRaftLogWorker: Timeout 0/~
+    /// 2026-08-19 10:21:41,331 [a41c7e92-5d3b-4f8a-9e06-1b2c3d4e5f60-ChunkWriter-3-0] WARN org.apache.hadoop.ozone.container.keyvalue.KeyValueHandler: Operation: WriteChunk , Trace ID:  , Message: Chunk offset 8388608 does not match length 4194304 of blockFile 113750153625600023.block , Result: CHUNK_FILE_INCONSISTENCY , StorageContainerException Occurred.
+    /// 2026-08-19 10:21:41,335 [a41c7e92-5d3b-4f8a-9e06-1b2c3d4e5f60-ChunkWriter-3-0] INFO org.apache.hadoop.ozone.container.common.impl.HddsDispatcher: Marked Container UNHEALTHY, ContainerID: 1042
+    /// 2026-08-19 10:21:57,604 [a41c7e92-5d3b-4f8a-9e06-1b2c3d4e5f60-ChunkReader-7] ERROR org.apache.hadoop.ozone.container.keyvalue.helpers.ChunkUtils: Unexpected read size. expected: 4194304, actual: -1
+    /// ```
+    ///
+    /// and its datanode audit log:
+    ///
+    /// ```text
+    /// 2026-08-19 10:21:41,332 | ERROR | DNAudit | user=null | ip=null | op=WRITE_CHUNK {"blockData":"conID: 1042 locID: 113750153625600023 bcsId: 0 replicaIndex: null","offset":"8388608","size":"2097152","stage":"WRITE_DATA"} | ret=FAILURE | java.lang.Exception: Chunk offset 8388608 does not match length 4194304 of blockFile 113750153625600023.block
+    /// ```
+    ///
+    /// Kinds: `ratis_role_change`, `ratis_log_truncate`, `ratis_write_timeout`, `dispatch_error`,
+    /// `container_marked_unhealthy`, `chunk_unexpected_size`, `dn_audit`.
+    ///
+    /// ## Evidence and confidence
+    ///
+    /// Per datanode: a Ratis LEADER -> FOLLOWER step-down of its member, a log truncation of that
+    /// member within minutes, slow writes around it (SegmentedRaftLogWorker `Timeout n/~`,
+    /// dn-audit PERFORMANCE WRITE_CHUNK records, `Write chunk has taken`), and effects on the same
+    /// datanode after the truncation, tied by datanode and time. The entity is the block when a
+    /// line names it, else the container.
+    ///
+    /// - `confirmed`: the DEBUG lines show an index at or above the truncation whose old entry
+    ///   submitted a chunk write, applied after the truncation as a WriteChunk of another chunk
+    ///   (`Ignore chunk … in stage COMMIT_DATA` + `ApplyTransaction completed. cmd WriteChunk
+    ///   logIndex i`) with no new `writeStateMachineData :` submit and no `Writing chunk` for that
+    ///   chunk;
+    /// - `likely`: all preconditions and an effect on a block or container;
+    /// - `possible`: an effect near a leadership change or truncation of a member on that
+    ///   datanode, without the other preconditions.
+    ///
+    /// ## Look-alikes
+    ///
+    /// - A leader change with a truncation and nothing pending loses no write and shows no effect
+    ///   (`HDDS-17675-control-clean-failover`).
+    /// - A failing volume: short reads or UNHEALTHY replicas on three or more containers of the
+    ///   datanode within a disk-check interval are the disk, not a reused future; such effects
+    ///   are dropped and a likely finding becomes possible (`HDDS-17675-control-failing-disk`).
+    /// - An effect on a container that a line ties to another pipeline than the truncated one is
+    ///   not counted.
+    pub struct ReusedWriteFuture;
+}
+
 static DOC: RuleDoc = RuleDoc {
     id: ID,
     ticket: "HDDS-17675",
     severity: Severity::High,
-    title: "WriteChunk committed without its data after a truncated entry's pending write was reused",
-    detects: "A datanode that lost leadership of a pipeline while its chunk writes were slow, had its \
-Ratis log truncated, and then shows a missing or short chunk: CHUNK_FILE_INCONSISTENCY on a later \
-chunk of the block, `Unexpected read size` / CONTAINER_INTERNAL_ERROR on a read, or the container \
-marked UNHEALTHY. ContainerStateMachine.writeStateMachineData keeps pending chunk writes keyed by \
-log index only, so a new WriteChunk at a truncated index reuses the old entry's future: the new \
-chunk is never written but is acknowledged and committed.",
-    why: "The replica's BCSID and block metadata include a chunk its block file lacks; readers served \
-by that replica fail, the container scanner skips OPEN containers, and the replica's acknowledgement \
-counts towards a commit of data it does not hold.",
-    example: "dn1 `…@group-41A9C03D5E7B: changes role from    LEADER to FOLLOWER at term 7 for \
-candidate:…`, `Truncating segments truncate(18342)`, `Timeout 0/~ … WriteLog:18342`, then \
-`Operation: WriteChunk … Chunk offset 8388608 does not match length 4194304 of blockFile \
-113750153625600023.block , Result: CHUNK_FILE_INCONSISTENCY` and a READ_CHUNK FAILURE `Unexpected \
-read size. expected: 4194304, actual: -1` on dn1 only.",
-    evidence: "Per datanode: a Ratis LEADER -> FOLLOWER step-down of its member, a log truncation of that \
-member within minutes, slow writes around it (SegmentedRaftLogWorker `Timeout n/~`, dn-audit \
-PERFORMANCE WRITE_CHUNK records, `Write chunk has taken`), and effects on the same datanode after \
-the truncation, tied by datanode and time (a container that a line ties to another pipeline is not \
-counted). likely: all preconditions and an effect on a block or container. confirmed: the DEBUG \
-lines show an index at or above the truncation whose old entry submitted a chunk write, applied \
-after the truncation as a WriteChunk of another chunk (`Ignore chunk … in stage COMMIT_DATA` + \
-`ApplyTransaction completed. cmd WriteChunk logIndex i`) with no new `writeStateMachineData :` \
-submit and no `Writing chunk` for that chunk. possible: an effect near a leadership change or \
-truncation of a member on that datanode, without the other preconditions (silent when short reads \
-or UNHEALTHY replicas hit three or more containers of the datanode within an hour: a failing \
-volume; the same signature turns likely into possible). The entity is the block when a line names it, else the container.",
+    markdown: ReusedWriteFuture::MARKDOWN,
     settings: SETTINGS,
     loggers: &[
         "log4j.logger.org.apache.hadoop.ozone.container.common.transport.server.ratis.ContainerStateMachine=DEBUG",
@@ -202,10 +249,6 @@ scans the closed replica SCM replaces it from a good copy",
         "`ozone admin container info --json` of the container",
     ],
 };
-
-pub struct ReusedWriteFuture;
-
-pub static RULE: ReusedWriteFuture = ReusedWriteFuture;
 
 /// The kinds the rule reads: every Ratis line (member ids name the host's datanode), the
 /// datanode's write, apply, chunk, dispatch and audit lines, and the SCM and OM lines that tie
@@ -1268,7 +1311,7 @@ mod tests {
             logging,
         };
         let mut out = Output::default();
-        RULE.check(&context, &mut out);
+        ReusedWriteFuture.check(&context, &mut out);
         out
     }
 
@@ -1689,11 +1732,12 @@ blockCommitSequenceId: 0
 
     #[test]
     fn documentation_names_the_loggers() {
-        assert_eq!(RULE.doc().id, "reused-write-future");
-        assert_eq!(RULE.doc().loggers.len(), LOGGERS.len());
+        assert_eq!(ReusedWriteFuture.doc().id, "reused-write-future");
+        assert_eq!(ReusedWriteFuture.doc().loggers.len(), LOGGERS.len());
         for (logger, level) in LOGGERS {
             assert!(
-                RULE.doc()
+                ReusedWriteFuture
+                    .doc()
                     .loggers
                     .contains(&format!("log4j.logger.{logger}={level}").as_str())
             );

@@ -8,7 +8,7 @@
 //! stay as results with `suppressions`. `scan --each` writes one log with one run per input.
 
 use super::{Document, EvidenceDoc, FindingDoc, rule_doc};
-use oztrace_rules::{Role, RuleDoc};
+use oztrace_rules::{Role, RuleDoc, Section};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 
@@ -128,14 +128,9 @@ fn rule(id: &str, doc: Option<&'static RuleDoc>) -> Value {
     let Some(doc) = doc else {
         return json!({"id": id, "shortDescription": {"text": id}});
     };
-    let mut help = format!(
-        "{}\n\nWhat it detects: {}\n\nWhy it matters: {}\n\nEvidence and confidence: {}\n\nExample:\n{}\n",
-        doc.title, doc.detects, doc.why, doc.evidence, doc.example
-    );
-    let mut help_markdown = format!(
-        "**{}** ({})\n\n**What it detects:** {}\n\n**Why it matters:** {}\n\n**Evidence and confidence:** {}\n\n**Example:**\n\n```text\n{}\n```\n",
-        doc.title, doc.ticket, doc.detects, doc.why, doc.evidence, doc.example
-    );
+    let body = doc.body();
+    let mut help = format!("{}\n\n{body}\n", doc.title());
+    let mut help_markdown = format!("**{}** ({})\n\n{body}\n", doc.title(), doc.ticket);
     let r = &doc.remediation;
     let status = r
         .fixed_in
@@ -180,8 +175,8 @@ fn rule(id: &str, doc: Option<&'static RuleDoc>) -> Value {
     json!({
         "id": doc.id,
         "name": doc.id,
-        "shortDescription": {"text": doc.title},
-        "fullDescription": {"text": doc.detects},
+        "shortDescription": {"text": doc.title()},
+        "fullDescription": {"text": doc.section(Section::Detects)},
         "help": {"text": help, "markdown": help_markdown},
         "helpUri": doc.ticket_url(),
         "defaultConfiguration": {"level": level(doc.severity.as_str())},

@@ -445,7 +445,7 @@ pub fn rules_table(rules: &[&'static dyn Rule]) -> String {
                 d.id.into(),
                 d.ticket.into(),
                 d.severity.as_str().into(),
-                d.title.into(),
+                d.title().into(),
             ]
         })
         .collect();
@@ -476,11 +476,7 @@ pub fn explain(doc: &RuleDoc) -> String {
             )
         )
     );
-    let _ = writeln!(out, "{}\n", doc.title);
-    let _ = writeln!(out, "What it detects:\n{}\n", doc.detects);
-    let _ = writeln!(out, "Why it matters:\n{}\n", doc.why);
-    let _ = writeln!(out, "Evidence and confidence:\n{}\n", doc.evidence);
-    let _ = writeln!(out, "Example:\n{}\n", doc.example);
+    let _ = writeln!(out, "{}\n\n{}\n", doc.title(), doc.body());
     if !doc.settings.is_empty() {
         out.push_str(
             "Settings it reads (from --set KEY=VALUE, else ozone-site.xml in the bundle, else the default):\n\n",
