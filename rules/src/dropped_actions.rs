@@ -1095,6 +1095,7 @@ impl Rule for DroppedActions {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::{check, events};
     use oztrace_analyzer::machine::Machine;
     use oztrace_analyzer::machines::endpoint::EndpointMachine;
     use oztrace_parser::catalog::Unrecognized;
@@ -1568,11 +1569,6 @@ mod tests {
         assert!(i.containers.contains(&2077));
     }
 
-    /// Reads log text as one file of `host` and types it with the real catalogues.
-    fn typed_file(host: &str, file: &str, component: Component, text: &str) -> Vec<Event> {
-        oztrace_analyzer::load::events_of_text(text, host, file, component).0
-    }
-
     /// The bug at INFO end to end from log lines (datanode.md 3.B, scm.md 1.2 and 2.2 templates),
     /// through every catalogue the rule reads, the replay and the rule with its gap.
     #[test]
@@ -1593,24 +1589,9 @@ mod tests {
         );
         let container = "2026-09-14 02:12:35,354 | ERROR | ID=2043 | Index=0 | BCSID=40551 | State=UNHEALTHY | Volume=/data/disk2/hdds | DataChecksum=0 | Container has 1 error: WRITE_FAILURE for file /data/disk2/hdds/2043 with exception: org.apache.hadoop.hdds.scm.container.common.helpers.StorageContainerException |  \n";
         let streams = vec![
-            typed_file(
-                "dn2",
-                "dn2/ozone-hadoop-datanode-dn2.log",
-                Component::Datanode,
-                &dn_log,
-            ),
-            typed_file(
-                "scm1",
-                "scm1/scm-audit-scm1.log",
-                Component::ScmAudit,
-                &audit,
-            ),
-            typed_file(
-                "dn2",
-                "dn2/dn-container-dn2.log",
-                Component::DnContainer,
-                container,
-            ),
+            events("dn2", Component::Datanode, &dn_log),
+            events("scm1", Component::ScmAudit, &audit),
+            events("dn2", Component::DnContainer, container),
         ];
         let kinds: Vec<&str> = streams.iter().flatten().map(Event::kind).collect();
         assert_eq!(
@@ -1627,17 +1608,7 @@ mod tests {
                 datanode_kinds::CONTAINER_STATE,
             ]
         );
-        let analysis = oztrace_analyzer::Analysis::run(
-            Trace::merge(streams, 2_000),
-            oztrace_analyzer::ReplayOptions::default(),
-        );
-        let context = Context {
-            analysis: &analysis,
-            settings: &Settings::default(),
-            logging: &crate::LoggingCoverage::default(),
-        };
-        let mut out = Output::default();
-        DroppedActions.check(&context, &mut out);
+        let out = check(&DroppedActions, streams);
         assert_eq!(out.findings.len(), 1);
         let f = &out.findings[0];
         assert_eq!(f.entity, Entity::Datanode(DN.into()));

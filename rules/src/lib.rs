@@ -516,4 +516,6 @@ pub fn run(context: &Context<'_>, rules: &[&'static dyn Rule]) -> Output {
 }
 
 #[cfg(test)]
+mod testing;
+#[cfg(test)]
 mod tests;

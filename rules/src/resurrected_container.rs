@@ -558,8 +558,8 @@ fn push_gap(context: &Context<'_>, id: EventId, out: &mut Output) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing;
     use crate::{LoggingCoverage, Settings};
-    use oztrace_analyzer::ReplayOptions;
     use oztrace_parser::catalog::classify;
     use oztrace_parser::event::Event;
     use oztrace_parser::record::Record;
@@ -627,21 +627,17 @@ mod tests {
             .collect()
     }
 
-    fn check_with(lines: Vec<Line<'_>>, logging: &LoggingCoverage) -> (Output, Analysis) {
-        let trace = Trace::from_ordered(events(lines), 2000);
-        let analysis = Analysis::run(trace, ReplayOptions::default());
-        let mut out = Output::default();
-        let context = Context {
-            analysis: &analysis,
-            settings: &Settings::default(),
+    fn check_with(lines: Vec<Line<'_>>, logging: &LoggingCoverage) -> Output {
+        testing::check_with(
+            &ResurrectedContainer,
+            vec![events(lines)],
+            &Settings::default(),
             logging,
-        };
-        ResurrectedContainer.check(&context, &mut out);
-        (out, analysis)
+        )
     }
 
     fn check(lines: Vec<Line<'_>>) -> Output {
-        check_with(lines, &LoggingCoverage::default()).0
+        check_with(lines, &LoggingCoverage::default())
     }
 
     fn dead(host: &str, secs: i64) -> Line<'_> {
@@ -784,7 +780,7 @@ mod tests {
         assert_eq!(earlier.findings[0].confidence, Confidence::Confirmed);
 
         let mut logging = LoggingCoverage::default();
-        let (likely, _) = check_with(
+        let likely = check_with(
             vec![
                 dead("scm1", 20),
                 back("scm1", 40),
@@ -798,7 +794,7 @@ mod tests {
         assert_eq!(likely.gaps[0].hosts, vec!["scm1".to_string()]);
 
         logging.record("scm1", FCR, "DEBUG");
-        let (possible, _) = check_with(
+        let possible = check_with(
             vec![("scm1", 50, FCR, resurrect(4821, "OPEN", 4821), "")],
             &logging,
         );

@@ -1269,21 +1269,13 @@ fn assess(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::{check_with, events};
     use crate::{LoggingCoverage, Settings};
-    use oztrace_analyzer::load::events_of_text;
-    use oztrace_analyzer::{Analysis, ReplayOptions};
 
     const DN1: &str = "a41c7e92-5d3b-4f8a-9e06-1b2c3d4e5f60";
     const M1: &str = "a41c7e92-5d3b-4f8a-9e06-1b2c3d4e5f60@group-41A9C03D5E7B";
     const RS: &str = "org.apache.ratis.server.RaftServer$Division";
     const WORKER: &str = "org.apache.ratis.server.raftlog.segmented.SegmentedRaftLogWorker";
-
-    /// Events of one host from log text in the file layout (or an audit/container layout).
-    fn events(host: &str, component: Component, text: &str) -> Vec<Event> {
-        let (events, untyped) = events_of_text(text, host, &format!("{host}.log"), component);
-        assert!(untyped.is_empty(), "untyped test lines: {untyped:?}");
-        events
-    }
 
     fn main_log(lines: &[(&str, &str, &str, &str)]) -> String {
         lines
@@ -1295,24 +1287,7 @@ mod tests {
     }
 
     fn scan(streams: Vec<Vec<Event>>, logging: &LoggingCoverage) -> Output {
-        scan_with(streams, logging, &Settings::default())
-    }
-
-    fn scan_with(
-        streams: Vec<Vec<Event>>,
-        logging: &LoggingCoverage,
-        settings: &Settings,
-    ) -> Output {
-        let trace = Trace::merge(streams, 2000);
-        let analysis = Analysis::run(trace, ReplayOptions::default());
-        let context = Context {
-            analysis: &analysis,
-            settings,
-            logging,
-        };
-        let mut out = Output::default();
-        ReusedWriteFuture.check(&context, &mut out);
-        out
+        check_with(&ReusedWriteFuture, streams, &Settings::default(), logging)
     }
 
     fn preconditions(slow: bool) -> String {
@@ -1577,9 +1552,19 @@ mod tests {
         };
         let mut near = Settings::default();
         near.set(NEAR_LEADERSHIP_CHANGE, "1m", "--set");
-        let out = scan_with(streams(), &LoggingCoverage::default(), &near);
+        let out = check_with(
+            &ReusedWriteFuture,
+            streams(),
+            &near,
+            &LoggingCoverage::default(),
+        );
         assert!(out.findings.is_empty(), "{:?}", found(&out));
-        let out = scan_with(streams(), &LoggingCoverage::default(), &Settings::default());
+        let out = check_with(
+            &ReusedWriteFuture,
+            streams(),
+            &Settings::default(),
+            &LoggingCoverage::default(),
+        );
         assert_eq!(out.findings.len(), 2);
     }
 

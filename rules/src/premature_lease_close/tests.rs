@@ -1,7 +1,6 @@
 use super::*;
+use crate::testing::{check_with, events};
 use crate::{LoggingCoverage, Settings};
-use oztrace_analyzer::load::events_of_text;
-use oztrace_analyzer::{Analysis, ReplayOptions};
 use oztrace_parser::source::Component;
 
 const KEY: &str = "key:/logs/raw/apps/c.log";
@@ -58,23 +57,20 @@ fn block_written(time: &str, thread: &str, local: u64, length: u64) -> String {
     )
 }
 
-/// Builds events from `(host, component, line)` in time order.
-fn trace(lines: &[(&str, Component, String)]) -> Trace {
-    let mut events = Vec::new();
+/// Events from `(host, component, line)` in time order, numbered as one file's lines.
+fn events_of(lines: &[(&str, Component, String)]) -> Vec<Event> {
+    let mut all = Vec::new();
     for (n, (host, component, line)) in lines.iter().enumerate() {
-        let (typed, untyped) = events_of_text(
-            &format!("{line}\n"),
-            host,
-            &format!("{host}/log"),
-            *component,
+        all.extend(
+            events(host, *component, &format!("{line}\n"))
+                .into_iter()
+                .map(|mut event| {
+                    event.line = n as u64 + 1;
+                    event
+                }),
         );
-        assert!(untyped.is_empty(), "untyped: {line}");
-        events.extend(typed.into_iter().map(|mut event| {
-            event.line = n as u64 + 1;
-            event
-        }));
     }
-    Trace::from_ordered(events, 2_000)
+    all
 }
 
 fn om(line: String) -> (&'static str, Component, String) {
@@ -96,15 +92,12 @@ fn run_with(
     settings: &Settings,
     logging: &LoggingCoverage,
 ) -> Output {
-    let analysis = Analysis::run(trace(lines), ReplayOptions::default());
-    let context = Context {
-        analysis: &analysis,
+    check_with(
+        &PrematureLeaseClose,
+        vec![events_of(lines)],
         settings,
         logging,
-    };
-    let mut out = Output::default();
-    PrematureLeaseClose.check(&context, &mut out);
-    out
+    )
 }
 
 fn run(lines: &[(&str, Component, String)]) -> Output {
