@@ -53,7 +53,7 @@ pub enum Command {
     /// Per file: component, host, layout, records, typed events, unrecognized lines, time range.
     Stats(StatsArgs),
     /// List the rules.
-    Rules,
+    Rules(RulesArgs),
     /// One rule's documentation, the evidence it uses, the loggers it needs and what to do about
     /// a finding; or `--kinds`.
     Explain(ExplainArgs),
@@ -331,6 +331,20 @@ pub struct StatsArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: StatsFormat,
+}
+
+#[derive(Debug, Args)]
+pub struct RulesArgs {
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: RulesFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RulesFormat {
+    /// A table for people.
+    Text,
+    /// A Markdown table (the README's).
+    Markdown,
 }
 
 #[derive(Debug, Args)]

@@ -2,7 +2,8 @@
 
 use crate::cli::{
     Cli, ColorChoice, Command, DisplayArgs, EventsArgs, EventsFormat, ExplainArgs, FailOn,
-    InputArgs, ManArgs, ReplayArgs, ScanArgs, ScanFormat, SortOrder, StatsArgs, StatsFormat,
+    InputArgs, ManArgs, ReplayArgs, RulesFormat, ScanArgs, ScanFormat, SortOrder, StatsArgs,
+    StatsFormat,
 };
 use crate::output::{OutputFile, emit_bytes, refuse_inputs_as_outputs, warn, write_failure};
 use crate::report::baseline::Baseline;
@@ -42,8 +43,12 @@ pub fn run(cli: Cli) -> Result<u8, Failure> {
         Command::Events(args) => events(args),
         Command::Replay(args) => replay(args),
         Command::Stats(args) => stats(args),
-        Command::Rules => {
-            print_styled(&report::rules_table(&oztrace_rules::registry()))?;
+        Command::Rules(args) => {
+            let rules = oztrace_rules::registry();
+            match args.format {
+                RulesFormat::Text => print_styled(&report::rules_table(&rules))?,
+                RulesFormat::Markdown => emit_bytes(report::rules_markdown(&rules).as_bytes())?,
+            }
             Ok(exit::OK)
         }
         Command::Explain(args) => explain(args),

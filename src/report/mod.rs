@@ -12,6 +12,7 @@ mod sarif;
 mod text;
 mod timeline;
 
+pub use markdown::rules_markdown;
 pub use sarif::{log as sarif_log, run as sarif_run};
 pub use text::{explain, kinds_table, replay_lines, rules_table, stats_json, stats_text};
 
