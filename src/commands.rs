@@ -781,7 +781,7 @@ fn events(args: EventsArgs) -> Result<u8, Failure> {
                 bundles.push(path.display().to_string());
             }
         }
-        oztrace_parser::catalog::om::merge_audit_copies(&mut streams, args.input.skew);
+        oztrace_parser::event::merge_audit_copies(&mut streams, args.input.skew);
         for events in &mut streams {
             window.retain(events);
         }
