@@ -335,6 +335,7 @@ pub struct StatsArgs {
 
 #[derive(Debug, Args)]
 pub struct RulesArgs {
+    /// Output format: a table for people, or the Markdown table the README holds.
     #[arg(long, value_enum, default_value = "text")]
     pub format: RulesFormat,
 }
