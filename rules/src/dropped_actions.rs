@@ -1109,18 +1109,8 @@ mod tests {
     fn base(ts: i64, host: &str, component: Component, data: EventData) -> Event {
         Event {
             ts: Some(ts),
-            host: host.into(),
-            component,
-            level: None,
-            thread: None,
-            logger: None,
-            entities: vec![],
-            data,
             file: format!("{host}/log").into(),
-            line: 0,
-            continuation_lines: 0,
-            text: String::new(),
-            copies: Vec::new(),
+            ..oztrace_testkit::event(host, component, data)
         }
     }
 

@@ -560,9 +560,7 @@ mod tests {
     use super::*;
     use crate::testing;
     use crate::{LoggingCoverage, Settings};
-    use oztrace_parser::catalog::classify;
     use oztrace_parser::event::Event;
-    use oztrace_parser::record::Record;
     use oztrace_parser::source::Component;
 
     const DN: &str = "b2c7e9d4-1f6a-4c3b-8e52-7a9d0c4f6e13";
@@ -592,36 +590,16 @@ mod tests {
             .into_iter()
             .enumerate()
             .map(|(i, (host, secs, logger, message, continuation))| {
-                let record = Record {
-                    line: i as u64 + 1,
-                    ts: Some(secs * 1000),
-                    level: None,
-                    thread: None,
-                    logger: Some(logger.to_string()),
-                    message: message.clone(),
-                    throwable: None,
-                    continuation: continuation.to_string(),
-                    continuation_lines: continuation.lines().count() as u32,
-                    host: None,
-                    component: None,
-                    headerless: false,
+                let text = if continuation.is_empty() {
+                    message
+                } else {
+                    format!("{message}\n{continuation}")
                 };
-                let typed = classify(&record, Component::Scm)
-                    .unwrap_or_else(|| panic!("not typed: {message}"));
                 Event {
-                    ts: record.ts,
-                    host: host.into(),
-                    component: Component::Scm,
-                    level: None,
-                    thread: None,
-                    logger: record.logger.as_deref().map(Into::into),
-                    entities: typed.entities,
-                    data: typed.data,
+                    ts: Some(secs * 1000),
                     file: format!("{host}/scm.log").into(),
-                    line: record.line,
-                    continuation_lines: record.continuation_lines,
-                    text: message,
-                    copies: Vec::new(),
+                    line: i as u64 + 1,
+                    ..oztrace_testkit::message(host, Component::Scm, Some(logger), &text)
                 }
             })
             .collect()

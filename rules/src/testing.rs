@@ -1,24 +1,14 @@
-//! What the rules' tests share: log text typed by the real catalogue, analysed, and one rule run
-//! over it.
+//! What the rules' tests share: log text typed by the real catalogue ([`events`], from
+//! `oztrace-testkit`), analysed, and one rule run over it.
 
 use crate::{Context, LoggingCoverage, Output, Rule, Settings};
 use oztrace_analyzer::trace::Trace;
 use oztrace_analyzer::{Analysis, ReplayOptions};
 use oztrace_parser::event::Event;
-use oztrace_parser::source::Component;
+pub use oztrace_testkit::events;
 
 /// The clock skew the tests' traces tolerate between hosts (`--skew` 2 s).
 pub const SKEW_MS: i64 = 2_000;
-
-/// The events of one host's log, written as the file holds it (main-log lines in the `file`
-/// layout `2026-08-20 14:02:10,331 [thread] INFO logger: message`, audit or dn-container lines);
-/// every record must be typed.
-pub fn events(host: &str, component: Component, text: &str) -> Vec<Event> {
-    let file = format!("{host}.log");
-    let (events, untyped) = oztrace_analyzer::load::events_of_text(text, host, &file, component);
-    assert!(untyped.is_empty(), "{file}: untyped lines {untyped:?}");
-    events
-}
 
 /// `rule` over the streams, merged in time order and analysed, with the default settings and no
 /// DEBUG logger on.

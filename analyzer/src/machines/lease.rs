@@ -741,9 +741,7 @@ impl Linker for OmLinker {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use oztrace_parser::catalog::classify;
     use oztrace_parser::event::Event;
-    use oztrace_parser::record::{ReadOptions, read_records};
     use oztrace_parser::source::Component;
 
     const KEY: &str = "key:/hbase/wal/WALs/rs1/f";
@@ -754,26 +752,12 @@ mod tests {
         let line = format!(
             "2025-11-03 10:00:00,117 | {level} | OMAudit | user={user} | ip={ip} | op={op} {{\"volume\":\"hbase\",\"bucket\":\"wal\",\"key\":\"WALs/rs1/f\"{params}}} | ret={ret} | {throwable}\n"
         );
-        let mut records = Vec::new();
-        read_records(&mut line.as_bytes(), &ReadOptions::default(), &mut |r| {
-            records.push(r)
-        });
-        let record = &records[0];
-        let typed = classify(record, Component::OmAudit).expect("typed");
+        let event = oztrace_testkit::events("om1", Component::OmAudit, &line).remove(0);
         Event {
             ts: Some(ts),
-            host: "om1".into(),
-            component: Component::OmAudit,
-            level: record.level,
-            thread: None,
-            logger: record.logger.as_deref().map(Into::into),
-            entities: typed.entities,
-            data: typed.data,
             file: "om1/om-audit-om1.log".into(),
             line: ts as u64,
-            continuation_lines: 0,
-            text: record.message.clone(),
-            copies: Vec::new(),
+            ..event
         }
     }
 
@@ -1038,27 +1022,12 @@ mod tests {
     #[test]
     fn linker_ties_cleanup_run_and_errors_to_audit_lines() {
         let error = |line: &str| {
-            let text = format!("{line}\n");
-            let mut records = Vec::new();
-            read_records(&mut text.as_bytes(), &ReadOptions::default(), &mut |r| {
-                records.push(r)
-            });
-            let record = &records[0];
-            let typed = classify(record, Component::Om).expect("typed");
+            let event =
+                oztrace_testkit::events("om2", Component::Om, &format!("{line}\n")).remove(0);
             Event {
-                ts: record.ts,
-                host: "om2".into(),
-                component: Component::Om,
-                level: record.level,
-                thread: record.thread.as_deref().map(Into::into),
-                logger: record.logger.as_deref().map(Into::into),
-                entities: typed.entities,
-                data: typed.data,
                 file: "om2/om.log".into(),
                 line: 1,
-                continuation_lines: 0,
-                text: record.message.clone(),
-                copies: Vec::new(),
+                ..event
             }
         };
         let mut auto = audit(0, "", "COMMIT_KEY", r#","dataSize":"10""#, "SUCCESS", "");

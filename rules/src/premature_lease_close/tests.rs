@@ -389,31 +389,25 @@ fn dn_audit(op: &str, ret: &str, perf: bool, entities: &[Entity]) -> Event {
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect()
     });
+    let data = EventData::Datanode(DatanodeEvent::DnAudit {
+        op: op.into(),
+        ret: ret.into(),
+        params: [(
+            "blockData".to_string(),
+            "[blockId=conID: 3044 locID: 113750153625661837 bcsId: 0 replicaIndex: null, size=3145728]".to_string(),
+        )]
+        .into_iter()
+        .collect(),
+        perf,
+        throwable: None,
+    });
     Event {
         ts: Some(0),
-        host: "dn2".into(),
-        component: Component::DnAudit,
-        level: None,
-        thread: None,
         logger: Some("DNAudit".into()),
         entities: entities.to_vec(),
-        data: EventData::Datanode(DatanodeEvent::DnAudit {
-            op: op.into(),
-            ret: ret.into(),
-            params: [(
-                "blockData".to_string(),
-                "[blockId=conID: 3044 locID: 113750153625661837 bcsId: 0 replicaIndex: null, size=3145728]".to_string(),
-            )]
-            .into_iter()
-            .collect(),
-            perf,
-            throwable: None,
-        }),
         file: "dn2/dn-audit-dn2.log".into(),
         line: 1,
-        continuation_lines: 0,
-        text: String::new(),
-        copies: Vec::new(),
+        ..oztrace_testkit::event("dn2", Component::DnAudit, data)
     }
 }
 
