@@ -27,7 +27,7 @@
 
 use crate::coverage::{DATANODE_SERVICE_LOGS, Need};
 use crate::{
-    Confidence, Context, Evidence, Finding, Gap, Output, Role, Rule, RuleDoc, SettingDoc, Settings,
+    Confidence, Context, Evidence, Finding, Gap, Output, Role, RuleDoc, SettingDoc, Settings,
     Severity,
 };
 use oztrace_analyzer::kinds::{Family, Reads};
@@ -227,6 +227,7 @@ declare_rule! {
 
 static DOC: RuleDoc = RuleDoc {
     id: ID,
+    consumes: CONSUMES,
     ticket: "HDDS-17269",
     severity: Severity::Medium,
     markdown: DroppedActions::MARKDOWN,
@@ -1035,67 +1036,57 @@ pub const CONSUMES: &[Reads] = &[
     Reads::Kind(datanode_kinds::CLOSE_HANDLING),
 ];
 
-impl Rule for DroppedActions {
-    fn doc(&self) -> &'static RuleDoc {
-        &DOC
-    }
-
-    fn consumes(&self) -> &'static [Reads] {
-        CONSUMES
-    }
-
-    fn check(&self, context: &Context<'_>, out: &mut Output) {
-        let analysis = context.analysis;
-        let trace = &analysis.trace;
-        let hosts = &trace.facts().datanode_hosts;
-        let obs = Observations::read(trace, hosts);
-        let timing = Timing::from(context.settings);
-        let mut gap_hosts: BTreeSet<String> = BTreeSet::new();
-        for incident in detect(trace, &analysis.replay, &obs, hosts, &timing) {
-            let debug_on = incident.debug_seen
-                || context
-                    .logging
-                    .enabled(&incident.host, HEARTBEAT_TASK_LOGGER, "DEBUG");
-            if !debug_on {
-                gap_hosts.insert(incident.host.clone());
-            }
-            let Some(confidence) = incident.confidence else {
-                continue;
-            };
-            let Some(entity) = Entity::datanode(&incident.datanode) else {
-                continue;
-            };
-            let mut related: Vec<Entity> = incident
-                .containers
-                .iter()
-                .map(|&c| Entity::Container(c))
-                .collect();
-            related.extend(Entity::scm(&incident.scm));
-            out.findings.push(Finding {
-                rule: ID,
-                entity,
-                related,
-                confidence,
-                reason: incident.reason,
-                summary: incident.summary,
-                evidence: incident.evidence,
-            });
+fn check(context: &Context<'_>, out: &mut Output) {
+    let analysis = context.analysis;
+    let trace = &analysis.trace;
+    let hosts = &trace.facts().datanode_hosts;
+    let obs = Observations::read(trace, hosts);
+    let timing = Timing::from(context.settings);
+    let mut gap_hosts: BTreeSet<String> = BTreeSet::new();
+    for incident in detect(trace, &analysis.replay, &obs, hosts, &timing) {
+        let debug_on = incident.debug_seen
+            || context
+                .logging
+                .enabled(&incident.host, HEARTBEAT_TASK_LOGGER, "DEBUG");
+        if !debug_on {
+            gap_hosts.insert(incident.host.clone());
         }
-        if !gap_hosts.is_empty() {
-            out.gaps.push(Gap {
-                rule: ID,
-                missing: "which heartbeat carried the container actions and in which endpoint state it ran (a queued heartbeat sent after the reregister)".to_string(),
-                enable: DEBUG_LINES.iter().map(|s| s.to_string()).collect(),
-                hosts: gap_hosts.into_iter().collect(),
-            });
-        }
+        let Some(confidence) = incident.confidence else {
+            continue;
+        };
+        let Some(entity) = Entity::datanode(&incident.datanode) else {
+            continue;
+        };
+        let mut related: Vec<Entity> = incident
+            .containers
+            .iter()
+            .map(|&c| Entity::Container(c))
+            .collect();
+        related.extend(Entity::scm(&incident.scm));
+        out.findings.push(Finding {
+            rule: ID,
+            entity,
+            related,
+            confidence,
+            reason: incident.reason,
+            summary: incident.summary,
+            evidence: incident.evidence,
+        });
+    }
+    if !gap_hosts.is_empty() {
+        out.gaps.push(Gap {
+            rule: ID,
+            missing: "which heartbeat carried the container actions and in which endpoint state it ran (a queued heartbeat sent after the reregister)".to_string(),
+            enable: DEBUG_LINES.iter().map(|s| s.to_string()).collect(),
+            hosts: gap_hosts.into_iter().collect(),
+        });
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testing::{check, events};
+    use crate::testing::{events, run};
     use oztrace_analyzer::machine::Machine;
     use oztrace_analyzer::machines::endpoint::EndpointMachine;
     use oztrace_parser::catalog::Unrecognized;
@@ -1598,7 +1589,7 @@ mod tests {
                 datanode_kinds::CONTAINER_STATE,
             ]
         );
-        let out = check(&DroppedActions, streams);
+        let out = run(&DroppedActions, streams);
         assert_eq!(out.findings.len(), 1);
         let f = &out.findings[0];
         assert_eq!(f.entity, Entity::Datanode(DN.into()));

@@ -4,7 +4,7 @@
 
 use crate::coverage::SCM_SERVICE_LOGS;
 use crate::{
-    Confidence, Context, Evidence, Finding, Gap, Output, Role, Rule, RuleDoc, SettingDoc, Severity,
+    Confidence, Context, Evidence, Finding, Gap, Output, Role, RuleDoc, SettingDoc, Severity,
 };
 use oztrace_analyzer::Analysis;
 use oztrace_analyzer::kinds::{Family, Reads};
@@ -110,6 +110,7 @@ declare_rule! {
 
 static DOC: RuleDoc = RuleDoc {
     id: ID,
+    consumes: CONSUMES,
     ticket: "HDDS-17400",
     severity: Severity::High,
     markdown: ResurrectedContainer::MARKDOWN,
@@ -169,42 +170,32 @@ pub const CONSUMES: &[Reads] = &[
     Reads::Family(Family::Scm),
 ];
 
-impl Rule for ResurrectedContainer {
-    fn doc(&self) -> &'static RuleDoc {
-        &DOC
-    }
-
-    fn consumes(&self) -> &'static [Reads] {
-        CONSUMES
-    }
-
-    fn check(&self, context: &Context<'_>, out: &mut Output) {
-        let analysis = context.analysis;
-        let trace = &analysis.trace;
-        let window_ms = context.settings.duration_ms(&SETTINGS[0]);
-        for id in 0..trace.events.len() {
-            let Some(resurrection) = stale_candidate(trace, id) else {
-                continue;
-            };
-            // The container machine replays the line as a step out of DELETING/DELETED on this
-            // SCM (the resurrection transition of its table).
-            let resurrects = analysis.replay.of_event(id).any(|t| {
-                t.machine == container_machine::NAME
-                    && t.inferred.is_none()
-                    && matches!(t.from.as_str(), "DELETED" | "DELETING")
-            });
-            if !resurrects {
-                continue;
+fn check(context: &Context<'_>, out: &mut Output) {
+    let analysis = context.analysis;
+    let trace = &analysis.trace;
+    let window_ms = context.settings.duration_ms(&SETTINGS[0]);
+    for id in 0..trace.events.len() {
+        let Some(resurrection) = stale_candidate(trace, id) else {
+            continue;
+        };
+        // The container machine replays the line as a step out of DELETING/DELETED on this
+        // SCM (the resurrection transition of its table).
+        let resurrects = analysis.replay.of_event(id).any(|t| {
+            t.machine == container_machine::NAME
+                && t.inferred.is_none()
+                && matches!(t.from.as_str(), "DELETED" | "DELETING")
+        });
+        if !resurrects {
+            continue;
+        }
+        if is_follower(analysis, id, resurrection, window_ms) {
+            continue;
+        }
+        if let Some(finding) = judge(analysis, id, resurrection) {
+            if finding.confidence < Confidence::Confirmed {
+                push_gap(context, id, out);
             }
-            if is_follower(analysis, id, resurrection, window_ms) {
-                continue;
-            }
-            if let Some(finding) = judge(analysis, id, resurrection) {
-                if finding.confidence < Confidence::Confirmed {
-                    push_gap(context, id, out);
-                }
-                out.findings.push(finding);
-            }
+            out.findings.push(finding);
         }
     }
 }
@@ -606,7 +597,7 @@ mod tests {
     }
 
     fn check_with(lines: Vec<Line<'_>>, logging: &LoggingCoverage) -> Output {
-        testing::check_with(
+        testing::run_with(
             &ResurrectedContainer,
             vec![events(lines)],
             &Settings::default(),

@@ -12,8 +12,8 @@ pub const SKEW_MS: i64 = 2_000;
 
 /// `rule` over the streams, merged in time order and analysed, with the default settings and no
 /// DEBUG logger on.
-pub fn check(rule: &dyn Rule, streams: Vec<Vec<Event>>) -> Output {
-    check_with(
+pub fn run(rule: &dyn Rule, streams: Vec<Vec<Event>>) -> Output {
+    run_with(
         rule,
         streams,
         &Settings::default(),
@@ -21,8 +21,8 @@ pub fn check(rule: &dyn Rule, streams: Vec<Vec<Event>>) -> Output {
     )
 }
 
-/// [`check`] with settings and the loggers the hosts have at DEBUG or TRACE.
-pub fn check_with(
+/// [`run`] with settings and the loggers the hosts have at DEBUG or TRACE.
+pub fn run_with(
     rule: &dyn Rule,
     streams: Vec<Vec<Event>>,
     settings: &Settings,

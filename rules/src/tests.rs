@@ -41,12 +41,12 @@ fn settings_read_durations_and_numbers_else_their_defaults() {
 fn every_rule_declares_catalogued_kinds() {
     for rule in registry() {
         assert_eq!(
-            oztrace_analyzer::kinds::unknown(rule.consumes()),
+            oztrace_analyzer::kinds::unknown(rule.doc().consumes),
             Vec::<&str>::new(),
             "{}",
             rule.doc().id
         );
-        assert!(!rule.consumes().is_empty(), "{}", rule.doc().id);
+        assert!(!rule.doc().consumes.is_empty(), "{}", rule.doc().id);
     }
 }
 
@@ -166,9 +166,9 @@ fn kinds_of_log(text: &str) -> Vec<&'static str> {
 }
 
 /// What `scripts/new-rule` writes and the registry expects of rule `id`, as problems: its file
-/// declares `pub const ID`, the struct named after the id with [`declare_rule!`], a [`RuleDoc`]
-/// that reads the struct's doc comment and `impl Rule` for it; `lib.rs` declares the module and
-/// registers the struct.
+/// declares `pub const ID`, the struct named after the id with [`declare_rule!`], the `DOC` that
+/// reads the struct's doc comment and the `check` function the macro makes its [`Rule`] of;
+/// `lib.rs` declares the module and registers the struct.
 fn convention_problems(id: &str, rule_file: &str, lib: &str) -> Vec<String> {
     let module = id.replace('-', "_");
     let camel: String = id
@@ -181,8 +181,12 @@ fn convention_problems(id: &str, rule_file: &str, lib: &str) -> Vec<String> {
         (rule_file, format!("pub const ID: &str = \"{id}\";")),
         (rule_file, "declare_rule! {\n    ///".to_string()),
         (rule_file, format!("    pub struct {camel};\n}}\n")),
+        (rule_file, "static DOC: RuleDoc = RuleDoc {\n".to_string()),
         (rule_file, format!("markdown: {camel}::MARKDOWN,")),
-        (rule_file, format!("impl Rule for {camel} {{")),
+        (
+            rule_file,
+            "\nfn check(context: &Context<'_>, out: &mut Output) {\n".to_string(),
+        ),
         (lib, format!("\npub mod {module};\n")),
         (registry, format!("        &{module}::{camel},\n")),
     ]
@@ -256,21 +260,21 @@ fn new_rule_scaffolds_what_the_registry_expects() {
             .arg(repo.join("scripts/new-rule"))
             .arg("--root")
             .arg(root)
-            .args([id, "HDDS-18000"])
+            .args([id, "HDDS-1"])
             .output()
             .expect("python3 runs scripts/new-rule")
     };
-    let out = new_rule("stuck-pipeline");
+    let out = new_rule("scaffolded-example");
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
 
-    let rule_path = root.join("rules/src/stuck_pipeline.rs");
+    let rule_path = root.join("rules/src/scaffolded_example.rs");
     let rule_file = source(&rule_path);
     let problems = convention_problems(
-        "stuck-pipeline",
+        "scaffolded-example",
         &rule_file,
         &source(&root.join("rules/src/lib.rs")),
     );
@@ -297,22 +301,19 @@ fn new_rule_scaffolds_what_the_registry_expects() {
         "a test that fails until written"
     );
 
-    let generator = source(&root.join("samples/gen/hdds_18000.py"));
+    let generator = source(&root.join("samples/gen/hdds_1.py"));
     assert!(
         generator.contains("from ozlog.bundle import"),
         "{generator}"
     );
-    for (bundle, findings) in [
-        ("HDDS-18000-bug-first", 1),
-        ("HDDS-18000-control-look-alike", 0),
-    ] {
+    for (bundle, findings) in [("HDDS-1-bug-first", 1), ("HDDS-1-control-look-alike", 0)] {
         let dir = root.join("samples").join(bundle);
         let expected: serde_json::Value =
             serde_json::from_str(&source(&dir.join("EXPECTED.json"))).expect("EXPECTED.json");
         let expected = expected.as_array().expect("a list of findings");
         assert_eq!(expected.len(), findings, "{bundle}");
-        assert!(expected.iter().all(|f| f["rule"] == "stuck-pipeline"));
-        assert!(source(&dir.join("SOURCE.md")).contains("Rule `stuck-pipeline`"));
+        assert!(expected.iter().all(|f| f["rule"] == "scaffolded-example"));
+        assert!(source(&dir.join("SOURCE.md")).contains("Rule `scaffolded-example`"));
         assert!(!source(&dir.join("REPLAY")).trim().is_empty());
         assert!(
             dir.join("scm1/ozone-hadoop-scm-scm1.log").is_file(),
@@ -320,7 +321,7 @@ fn new_rule_scaffolds_what_the_registry_expects() {
         );
     }
 
-    let again = new_rule("stuck-pipeline");
+    let again = new_rule("scaffolded-example");
     assert!(!again.status.success(), "a second run refuses");
     assert_eq!(source(&rule_path), rule_file, "and changes nothing");
 }

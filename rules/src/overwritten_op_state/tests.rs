@@ -68,7 +68,7 @@ fn check(lines: &[Line]) -> Output {
 }
 
 fn check_with(lines: &[Line], logging: &LoggingCoverage) -> Output {
-    testing::check_with(
+    testing::run_with(
         &OverwrittenOpState,
         vec![parse(lines)],
         &Settings::default(),

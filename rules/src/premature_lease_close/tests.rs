@@ -1,5 +1,5 @@
 use super::*;
-use crate::testing::{check_with, events};
+use crate::testing::{self, events};
 use crate::{LoggingCoverage, Settings};
 use oztrace_parser::source::Component;
 
@@ -92,7 +92,7 @@ fn run_with(
     settings: &Settings,
     logging: &LoggingCoverage,
 ) -> Output {
-    check_with(
+    testing::run_with(
         &PrematureLeaseClose,
         vec![events_of(lines)],
         settings,
