@@ -401,6 +401,28 @@ struct Race {
     admission: EventId,
 }
 
+impl Race {
+    /// The abort WARN and the copy it overwrote on `host`, as causes.
+    fn evidence(&self, host: &str) -> [Evidence; 2] {
+        [
+            Evidence {
+                event: self.warn,
+                role: Role::Cause,
+                note: format!(
+                    "{host}, not leader, aborts the admin workflow after reading IN_SERVICE"
+                ),
+            },
+            Evidence {
+                event: self.copy,
+                role: Role::Cause,
+                note: format!(
+                    "heartbeat copy of the datanode's admin state on {host} in the same monitor tick: the abort write replaces it"
+                ),
+            },
+        ]
+    }
+}
+
 /// The re-elected leader's IN_SERVICE push.
 struct Dropped {
     effect: EventId,
@@ -560,14 +582,7 @@ impl Node {
         let note = |event: EventId, role: Role, note: String| Evidence { event, role, note };
         let (confidence, reason, admission, host) = if let Some((drop, race)) = confirmed {
             let host = trace.get(drop.effect).host.to_string();
-            evidence.push(note(
-                race.warn,
-                Role::Cause,
-                format!("{host}, not leader, aborts the admin workflow after reading IN_SERVICE"),
-            ));
-            evidence.push(note(race.copy, Role::Cause, format!(
-                "heartbeat copy of the datanode's admin state on {host} in the same monitor tick: the abort write replaces it"
-            )));
+            evidence.extend(race.evidence(&host));
             self.drop_evidence(analysis, drop, &mut evidence);
             (
                 Confidence::Confirmed,
@@ -592,14 +607,7 @@ the follower abort race itself is not in the logs"
             )
         } else if let Some(race) = races.iter().find(|r| !self.cancelled_later(r.admission)) {
             let host = trace.get(race.warn).host.to_string();
-            evidence.push(note(
-                race.warn,
-                Role::Cause,
-                format!("{host}, not leader, aborts the admin workflow after reading IN_SERVICE"),
-            ));
-            evidence.push(note(race.copy, Role::Cause, format!(
-                "heartbeat copy of the datanode's admin state on {host} in the same monitor tick: the abort write replaces it"
-            )));
+            evidence.extend(race.evidence(&host));
             if let Some(down) = analysis
                 .replay
                 .of_machine(scm_role::NAME)
