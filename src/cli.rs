@@ -2,6 +2,7 @@
 
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use oztrace_analyzer::replicas::HealthKind;
 use oztrace_parser::entity::Entity;
 use oztrace_parser::units;
 use std::path::PathBuf;
@@ -48,8 +49,11 @@ pub enum Command {
     Scan(ScanArgs),
     /// The recorded trace: typed events as jsonl, csv or parquet.
     Events(EventsArgs),
-    /// Step one entity through its reference state machines.
+    /// Step one entity through its reference state machines (a container: its replicas first).
     Replay(ReplayArgs),
+    /// One line per container: state, replicas expected and seen, health, last change (what
+    /// `ozone debug log container list` shows, from the bundle).
+    Containers(ContainersArgs),
     /// Per file: component, host, layout, records, typed events, unrecognized lines, time range.
     Stats(StatsArgs),
     /// List the rules.
@@ -135,6 +139,23 @@ pub enum ScanFormat {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FamilyArg {
+    /// The signatures of known Ozone bugs.
+    Signatures,
+    /// The health of the containers (what `ozone debug log container` checks).
+    Health,
+}
+
+impl FamilyArg {
+    pub fn family(self) -> oztrace_rules::RuleFamily {
+        match self {
+            FamilyArg::Signatures => oztrace_rules::RuleFamily::Signatures,
+            FamilyArg::Health => oztrace_rules::RuleFamily::Health,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum FailOn {
     /// Any finding.
     Possible,
@@ -182,6 +203,10 @@ pub struct ScanArgs {
     /// Skip these rules (comma-separated ids).
     #[arg(long, value_delimiter = ',', value_parser = rule_ids(), hide_possible_values = true)]
     pub skip: Vec<String>,
+    /// Only the rules of this family: the bug signatures or the container-health rules (default:
+    /// both).
+    #[arg(long, value_enum)]
+    pub family: Option<FamilyArg>,
     /// Configuration for rules, KEY=VALUE (overrides ozone-site.xml found in the bundle).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub settings: Vec<String>,
@@ -312,6 +337,52 @@ pub struct ReplayArgs {
     /// Drop an entity's live state after this much log time without events (as scan does).
     #[arg(long, default_value = "14d", value_parser = parse_duration_ms)]
     pub retain: i64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ContainersFormat {
+    /// A table for people.
+    Text,
+    /// The oztrace.containers/v1 document.
+    Json,
+    /// One row per container.
+    Csv,
+}
+
+/// `--health KIND`: a condition by `ozone debug log container`'s name (UNDER_REPLICATED,
+/// OVER_REPLICATED, UNHEALTHY, QUASI_CLOSED_STUCK, DUPLICATE_OPEN, MISMATCHED_REPLICAS) or rule id.
+fn health_kind(s: &str) -> Result<HealthKind, String> {
+    HealthKind::parse(s).ok_or_else(|| {
+        format!(
+            "unknown health `{s}` (one of {})",
+            HealthKind::ALL
+                .iter()
+                .map(|k| k.label())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    })
+}
+
+#[derive(Debug, Args)]
+pub struct ContainersArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub display: DisplayArgs,
+    /// Only containers in one of these conditions (comma-separated; UNDER_REPLICATED,
+    /// OVER_REPLICATED, UNHEALTHY, QUASI_CLOSED_STUCK, DUPLICATE_OPEN, MISMATCHED_REPLICAS).
+    #[arg(long, value_delimiter = ',', value_parser = health_kind)]
+    pub health: Vec<HealthKind>,
+    /// At most N containers (0: all).
+    #[arg(long, default_value_t = 100)]
+    pub limit: usize,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: ContainersFormat,
+    /// Configuration, KEY=VALUE (overrides ozone-site.xml found in the bundle), as for scan.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub settings: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

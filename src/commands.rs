@@ -1,9 +1,9 @@
 //! The commands: each reads the inputs once and prints one view of them.
 
 use crate::cli::{
-    Cli, ColorChoice, Command, DisplayArgs, EventsArgs, EventsFormat, ExplainArgs, FailOn,
-    InputArgs, ManArgs, ReplayArgs, RulesFormat, ScanArgs, ScanFormat, SortOrder, StatsArgs,
-    StatsFormat,
+    Cli, ColorChoice, Command, ContainersArgs, ContainersFormat, DisplayArgs, EventsArgs,
+    EventsFormat, ExplainArgs, FailOn, InputArgs, ManArgs, ReplayArgs, RulesFormat, ScanArgs,
+    ScanFormat, SortOrder, StatsArgs, StatsFormat,
 };
 use crate::output::{OutputFile, emit_bytes, refuse_inputs_as_outputs, warn, write_failure};
 use crate::report::baseline::Baseline;
@@ -16,6 +16,7 @@ use oztrace_analyzer::load::{
     Keep, Parsed, Progress, ReadConfig, Stage, StreamOutcome, Window, read_inputs_streaming,
 };
 use oztrace_analyzer::{LoadOptions, Loaded, ReplayOptions};
+use oztrace_parser::entity::Entity;
 use oztrace_parser::event::Event;
 use oztrace_parser::input::ConfigKind;
 use oztrace_parser::layout::Layout;
@@ -42,6 +43,7 @@ pub fn run(cli: Cli) -> Result<u8, Failure> {
         Command::Scan(args) => scan(args),
         Command::Events(args) => events(args),
         Command::Replay(args) => replay(args),
+        Command::Containers(args) => containers(args),
         Command::Stats(args) => stats(args),
         Command::Rules(args) => {
             let rules = oztrace_rules::registry();
@@ -431,6 +433,7 @@ fn selected_rules(args: &ScanArgs) -> Vec<&'static dyn Rule> {
         .into_iter()
         .filter(|r| args.rules.is_empty() || args.rules.iter().any(|id| id == r.doc().id))
         .filter(|r| !args.skip.iter().any(|id| id == r.doc().id))
+        .filter(|r| args.family.is_none_or(|f| f.family() == r.doc().family))
         .collect()
 }
 
@@ -884,8 +887,45 @@ fn replay(args: ReplayArgs) -> Result<u8, Failure> {
     if !zone.is_utc() {
         out.push_str(&format!("# times in {}\n", zone.name()));
     }
+    if let Entity::Container(id) = args.entity {
+        let (settings, warnings) = settings(&parsed, &[]);
+        warnings.iter().for_each(|w| warn(w));
+        let config = oztrace_rules::container_health::config(&settings);
+        out.push_str(&report::containers::info(&analysis, id, &config, &zone));
+    }
     out.push_str(&report::replay_lines(&analysis, &args.entity, &zone));
     print_styled(&out)?;
+    warn_unreadable(&parsed);
+    Ok(input_exit(&parsed))
+}
+
+/// `oztrace containers`: the containers the logs show, read with the health rules' kinds only.
+fn containers(args: ContainersArgs) -> Result<u8, Failure> {
+    let window = window_of(&args.input)?;
+    let zone = display_zone(&args.display)?;
+    let overrides = overrides(&args.settings)?;
+    let health_rules: Vec<&'static dyn Rule> = oztrace_rules::registry()
+        .into_iter()
+        .filter(|r| r.doc().family == oztrace_rules::RuleFamily::Health)
+        .collect();
+    let Loaded { parsed, analysis } = load(
+        &args.input,
+        window,
+        ReplayOptions::default().retain_ms,
+        Some(&health_rules),
+    )?;
+    let (settings, warnings) = settings(&parsed, &overrides);
+    warnings.iter().for_each(|w| warn(w));
+    let config = oztrace_rules::container_health::config(&settings);
+    let (rows, matched) = report::containers::rows(&analysis, &config, &args.health, args.limit);
+    let out = match args.format {
+        ContainersFormat::Text => report::containers::text(&rows, matched, &zone),
+        ContainersFormat::Json => report::containers::json(&rows, matched)
+            .map_err(|e| Failure::Internal(format!("rendering the containers: {e}")))?,
+        ContainersFormat::Csv => report::containers::csv(&rows)
+            .map_err(|e| Failure::Internal(format!("rendering the containers: {e}")))?,
+    };
+    write_stdout(&out)?;
     warn_unreadable(&parsed);
     Ok(input_exit(&parsed))
 }

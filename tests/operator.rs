@@ -378,3 +378,60 @@ fn the_readme_shows_a_real_text_report_and_a_screenshot_of_the_page() {
         "the README points into docs/, not the steering repo"
     );
 }
+
+/// Runs oztrace with standard output on a terminal: util-linux `script` gives the command a
+/// pseudo-terminal and copies what it writes.
+fn oztrace_on_terminal(args: &[&str], no_color: bool) -> String {
+    let line = std::iter::once(env!("CARGO_BIN_EXE_oztrace"))
+        .chain(args.iter().copied())
+        .map(|a| format!("'{}'", a.replace('\'', r"'\''")))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut command = Command::new("script");
+    command
+        .args(["-qec", &line, "/dev/null"])
+        .env("TERM", "xterm-256color")
+        .env_remove("NO_COLOR")
+        .env_remove("CLICOLOR_FORCE")
+        .env_remove("CLICOLOR");
+    if no_color {
+        command.env("NO_COLOR", "1");
+    }
+    let out = command
+        .output()
+        .expect("util-linux script runs (Debian's bsdutils)");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn on_a_terminal_colour_is_on_unless_no_color_is_set() {
+    let bug = sample(BUG);
+    // Each command with a word its output holds, so a command that failed to run cannot pass.
+    let every: [(&[&str], &str); 5] = [
+        (&["scan", &bug], "resurrected-container"),
+        (&["rules"], "dropped-actions"),
+        (&["explain", "dropped-actions"], "HDDS-17269"),
+        (&["replay", "--entity", "container:1051", &bug], "1051"),
+        (&["stats", &bug], "scm1"),
+    ];
+    for (args, word) in every {
+        let shown = oztrace_on_terminal(args, true);
+        assert!(
+            shown.contains(word),
+            "{args:?}: ran on the terminal: {shown}"
+        );
+        assert!(
+            !shown.contains('\x1b'),
+            "{args:?}: NO_COLOR on a terminal: {shown}"
+        );
+    }
+    // The commands that style their text colour it on a terminal.
+    for (args, word) in &every[..3] {
+        let shown = oztrace_on_terminal(args, false);
+        assert!(
+            shown.contains(word),
+            "{args:?}: ran on the terminal: {shown}"
+        );
+        assert!(shown.contains('\x1b'), "{args:?}: colour on a terminal");
+    }
+}

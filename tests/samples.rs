@@ -2,7 +2,9 @@
 //! the replay of each entity its REPLAY file names.
 //!
 //! EXPECTED.json is the ground truth: exactly these (rule, entity) findings, each at or above the
-//! listed confidence; `[]` for a control. The snapshot only records what the tool printed last
+//! listed confidence; `[]` for a control. A bug signature's bundle (`HDDS-…`) is scanned with
+//! `--family signatures`: the health of its containers is not its story (several really hold an
+//! UNHEALTHY replica); a container-health bundle (`container-…`) with every rule. The snapshot only records what the tool printed last
 //! time, so a change in evidence or wording shows up in review.
 
 mod common;
@@ -12,9 +14,21 @@ use serde_json::Value;
 use std::path::Path;
 use std::process::Command;
 
+/// The rules a sample is checked against: the signatures for a bug signature's bundle, every
+/// rule for a container-health bundle.
+fn family_args(dir: &Path) -> &'static [&'static str] {
+    let name = dir.file_name().unwrap().to_string_lossy();
+    if name.starts_with("HDDS-") {
+        &["--family", "signatures"]
+    } else {
+        &[]
+    }
+}
+
 fn scan_json(dir: &Path) -> (Value, Option<i32>) {
     let out = Command::new(env!("CARGO_BIN_EXE_oztrace"))
         .args(["scan", "--format", "json"])
+        .args(family_args(dir))
         .arg(dir)
         .output()
         .expect("oztrace runs");
@@ -159,9 +173,10 @@ fn every_sample_replays_its_story() {
                 out.status.code(),
                 String::from_utf8_lossy(&out.stderr)
             );
+            // A machine's transitions, or a container's replicas (the info view).
             assert!(
-                stdout.contains(" -> "),
-                "{name} {entity}: no machine transition in the replay:\n{stdout}"
+                stdout.contains(" -> ") || stdout.contains("replicas of container"),
+                "{name} {entity}: no machine transition or replica in the replay:\n{stdout}"
             );
             let snapshot = format!("replay-{name}-{}", entity.replace([':', '/'], "_"));
             insta::with_settings!({snapshot_path => "snapshots", prepend_module_to_snapshot => false}, {
@@ -169,4 +184,80 @@ fn every_sample_replays_its_story() {
             });
         }
     }
+}
+
+/// The container-health bundles' CONTAINERS.json: what `oztrace containers` must list (every
+/// container with its replicas' latest states, the healthy count and its conditions) and what
+/// `replay --entity container:N`'s info view must say, written by the generator from its story.
+/// The text view is snapshotted too.
+#[test]
+fn every_health_sample_lists_its_containers_and_replays_their_replicas() {
+    let mut checked = 0;
+    for dir in samples() {
+        let name = dir.file_name().unwrap().to_string_lossy().to_string();
+        let Ok(truth) = std::fs::read_to_string(dir.join("CONTAINERS.json")) else {
+            continue;
+        };
+        let truth: Vec<Value> = serde_json::from_str(&truth).expect("CONTAINERS.json");
+        let run = |args: &[&str]| {
+            let out = Command::new(env!("CARGO_BIN_EXE_oztrace"))
+                .args(args)
+                .arg(&dir)
+                .output()
+                .expect("oztrace runs");
+            assert_eq!(out.status.code(), Some(0), "{name} {args:?}");
+            String::from_utf8(out.stdout).expect("UTF-8")
+        };
+        let listed: Value =
+            serde_json::from_str(&run(&["containers", "--format", "json", "--limit", "0"]))
+                .expect("JSON");
+        assert_eq!(listed["schema"], "oztrace.containers/v1");
+        let rows = listed["containers"].as_array().expect("containers");
+        let ids = |v: &[Value]| -> Vec<u64> {
+            v.iter().map(|c| c["container"].as_u64().unwrap()).collect()
+        };
+        assert_eq!(ids(rows), ids(&truth), "{name}: the containers listed");
+        for (row, want) in rows.iter().zip(&truth) {
+            let container = want["container"].as_u64().unwrap();
+            assert_eq!(
+                row["healthy"], want["healthy"],
+                "{name} {container}: healthy replicas"
+            );
+            assert_eq!(row["health"], want["health"], "{name} {container}: health");
+            let mut replicas: Vec<Value> = row["replicas"].as_array().unwrap().clone();
+            replicas.sort_by_key(|r| (r["datanode"].to_string(), r["index"].as_u64()));
+            assert_eq!(
+                &Value::Array(replicas),
+                &want["replicas"],
+                "{name} {container}: replicas"
+            );
+            let replay = run(&["replay", "--entity", &format!("container:{container}")]);
+            let labels: Vec<&str> = want["health"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|l| l.as_str().unwrap())
+                .collect();
+            let health_line = replay.lines().nth(1).unwrap_or_default();
+            if labels.is_empty() {
+                assert_eq!(
+                    health_line, "health: no condition found",
+                    "{name} {container}"
+                );
+            } else {
+                let shown: Vec<&str> = health_line
+                    .trim_start_matches("health: ")
+                    .split(", ")
+                    .map(|l| l.split(' ').next().unwrap_or_default())
+                    .collect();
+                assert_eq!(shown, labels, "{name} {container}: replay's health line");
+            }
+            checked += 1;
+        }
+        let text = run(&["containers", "--limit", "0"]);
+        insta::with_settings!({snapshot_path => "snapshots", prepend_module_to_snapshot => false}, {
+            insta::assert_snapshot!(format!("containers-{name}"), text);
+        });
+    }
+    assert!(checked >= 26, "every health sample checked ({checked})");
 }

@@ -191,3 +191,26 @@ fn the_schemas_reject_what_breaks_the_contract() {
     let event = validator("event.schema.json");
     assert!(!event.is_valid(&serde_json::json!({"kind": "x"})));
 }
+
+#[test]
+fn containers_json_of_every_sample_follows_the_containers_schema() {
+    let document = validator("containers.schema.json");
+    let mut containers = 0;
+    for dir in samples() {
+        let dir = dir.to_str().unwrap();
+        let doc = parse(&run(&[
+            "containers",
+            "--format",
+            "json",
+            "--limit",
+            "0",
+            dir,
+        ]));
+        assert_valid(&document, &doc, dir);
+        containers += doc["containers"].as_array().unwrap().len();
+    }
+    assert!(
+        containers > 26,
+        "the samples list containers ({containers})"
+    );
+}

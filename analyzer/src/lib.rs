@@ -42,6 +42,7 @@ pub mod load;
 pub mod machine;
 pub mod machines;
 pub mod prefilter;
+pub mod replicas;
 pub mod trace;
 
 pub use load::{LoadOptions, Loaded, load};

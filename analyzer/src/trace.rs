@@ -10,6 +10,7 @@
 
 use crate::facts::Facts;
 use crate::kinds::{self, KindIndex, KindSet};
+use crate::replicas::ContainerReplicas;
 use oztrace_parser::entity::Entity;
 use oztrace_parser::event::Event;
 use oztrace_parser::source::short_host;
@@ -68,6 +69,8 @@ pub struct Trace {
     by_kind: Vec<Vec<EventId>>,
     /// The cluster's facts, read from the whole trace at the first question.
     facts: OnceLock<Facts>,
+    /// Every container's replicas, read from the whole trace at the first question.
+    replicas: OnceLock<ContainerReplicas>,
 }
 
 /// `times` of an event without a time.
@@ -221,6 +224,11 @@ impl Trace {
     /// The facts that tie the cluster's ids together ([`Facts`]), read once.
     pub fn facts(&self) -> &Facts {
         self.facts.get_or_init(|| Facts::build(self))
+    }
+
+    /// Every container's replicas and what SCM said of them ([`ContainerReplicas`]), read once.
+    pub fn replicas(&self) -> &ContainerReplicas {
+        self.replicas.get_or_init(|| ContainerReplicas::build(self))
     }
 
     /// The kind of event `id`.

@@ -25,6 +25,7 @@
 //! Lost ICRs and CLOSING replicas are repaired by the full container report sent at
 //! registration, and pipeline actions stay queued: they are context, not the effect.
 
+use crate::RuleFamily;
 use crate::coverage::{DATANODE_SERVICE_LOGS, Need};
 use crate::{
     Confidence, Context, Evidence, Finding, Gap, Output, Role, RuleDoc, SettingDoc, Settings,
@@ -230,6 +231,7 @@ static DOC: RuleDoc = RuleDoc {
     consumes: CONSUMES,
     ticket: "HDDS-17269",
     severity: Severity::Medium,
+    family: RuleFamily::Signatures,
     markdown: DroppedActions::MARKDOWN,
     loggers: DEBUG_LINES,
     settings: SETTINGS,

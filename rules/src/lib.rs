@@ -34,6 +34,13 @@ macro_rules! declare_rule {
     };
 }
 
+pub mod container_duplicate_open;
+pub mod container_health;
+pub mod container_mismatched_replicas;
+pub mod container_over_replicated;
+pub mod container_quasi_closed_stuck;
+pub mod container_under_replicated;
+pub mod container_unhealthy_replica;
 pub mod coverage;
 pub mod dropped_actions;
 pub mod overwritten_op_state;
@@ -155,6 +162,8 @@ pub struct RuleDoc {
     /// transitions and the trace's facts it reads besides are declared there.
     #[serde(skip)]
     pub consumes: &'static [Reads],
+    /// Its family: a bug signature, or a container health check.
+    pub family: RuleFamily,
     /// `log4j.logger.<name>=<LEVEL>` lines that sharpen it.
     pub loggers: &'static [&'static str],
     /// The settings it reads (`--set`, else `ozone-site.xml` in the bundle, else the default).
@@ -448,6 +457,24 @@ pub struct Output {
     pub gaps: Vec<Gap>,
 }
 
+/// The two families of rules: the signatures of known Ozone bugs, and the health of the
+/// cluster's containers (what `ozone debug log container` checks).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RuleFamily {
+    Signatures,
+    Health,
+}
+
+impl RuleFamily {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RuleFamily::Signatures => "signatures",
+            RuleFamily::Health => "health",
+        }
+    }
+}
+
 /// A rule, as [`declare_rule!`] implements it.
 pub trait Rule: Sync {
     fn doc(&self) -> &'static RuleDoc;
@@ -462,6 +489,12 @@ pub fn registry() -> Vec<&'static dyn Rule> {
         &premature_lease_close::PrematureLeaseClose,
         &dropped_actions::DroppedActions,
         &resurrected_container::ResurrectedContainer,
+        &container_duplicate_open::ContainerDuplicateOpen,
+        &container_mismatched_replicas::ContainerMismatchedReplicas,
+        &container_under_replicated::ContainerUnderReplicated,
+        &container_over_replicated::ContainerOverReplicated,
+        &container_unhealthy_replica::ContainerUnhealthyReplica,
+        &container_quasi_closed_stuck::ContainerQuasiClosedStuck,
     ]
 }
 

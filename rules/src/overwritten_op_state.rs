@@ -21,6 +21,7 @@
 //! A gap names X when the IN_SERVICE push cannot be seen: no SEND_HEARTBEAT audit from X and
 //! `SCMDatanodeHeartbeatDispatcher` not at DEBUG there.
 
+use crate::RuleFamily;
 use crate::coverage::{Need, SCM_SERVICE_LOGS};
 use crate::{
     Confidence, Context, Evidence, Finding, Gap, Output, Role, RuleDoc, SettingDoc, Severity,
@@ -139,6 +140,7 @@ static DOC: RuleDoc = RuleDoc {
     consumes: CONSUMES,
     ticket: "HDDS-17219",
     severity: Severity::Medium,
+    family: RuleFamily::Signatures,
     markdown: OverwrittenOpState::MARKDOWN,
     settings: SETTINGS,
     loggers: &[

@@ -25,6 +25,7 @@
 //! must be the CREATE's: an older session of the same writer whose open key expired fails the same
 //! way and is not the auto-committed one.
 
+use crate::RuleFamily;
 use crate::coverage::Need;
 use crate::{
     Confidence, Context, Evidence, Finding, Gap, Output, Role, RuleDoc, SettingDoc, Settings,
@@ -169,6 +170,7 @@ static DOC: RuleDoc = RuleDoc {
     consumes: CONSUMES,
     ticket: "HDDS-16825",
     severity: Severity::High,
+    family: RuleFamily::Signatures,
     markdown: PrematureLeaseClose::MARKDOWN,
     settings: SETTINGS,
     loggers: &[

@@ -2,6 +2,7 @@
 //! back because of a stale non-empty OPEN, CLOSING or UNHEALTHY replica, so the blocks that were
 //! deleted come back and nothing deletes them again.
 
+use crate::RuleFamily;
 use crate::coverage::SCM_SERVICE_LOGS;
 use crate::{
     Confidence, Context, Evidence, Finding, Gap, Output, Role, RuleDoc, SettingDoc, Severity,
@@ -113,6 +114,7 @@ static DOC: RuleDoc = RuleDoc {
     consumes: CONSUMES,
     ticket: "HDDS-17400",
     severity: Severity::High,
+    family: RuleFamily::Signatures,
     markdown: ResurrectedContainer::MARKDOWN,
     settings: SETTINGS,
     loggers: DEBUG_LOGGERS,

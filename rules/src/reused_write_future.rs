@@ -11,6 +11,7 @@
 //! the defect itself is visible: an index that was truncated is applied as a WriteChunk of another
 //! chunk, no chunk write was submitted for the new entry, and its chunk was never written.
 
+use crate::RuleFamily;
 use crate::coverage::{DATANODE_SERVICE_LOGS, Need};
 use crate::{
     Confidence, Context, Evidence, Finding, Gap, Output, Role, RuleDoc, SettingDoc, Settings,
@@ -201,6 +202,7 @@ static DOC: RuleDoc = RuleDoc {
     consumes: CONSUMES,
     ticket: "HDDS-17675",
     severity: Severity::High,
+    family: RuleFamily::Signatures,
     markdown: ReusedWriteFuture::MARKDOWN,
     settings: SETTINGS,
     loggers: &[

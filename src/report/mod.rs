@@ -1,6 +1,7 @@
 //! Reports: the contract's JSON document and the views built on it.
 
 pub mod baseline;
+pub mod containers;
 mod excerpt;
 #[cfg(test)]
 pub mod fixture;

@@ -492,7 +492,7 @@ fn same_host(log_host: &str, printed: &str) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::machine::Replay;
     use oztrace_parser::event::Event;

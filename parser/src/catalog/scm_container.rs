@@ -129,6 +129,12 @@ pub struct ReplicationCommandEvent {
     pub pipeline: Option<String>,
     /// The replicate command's target datanode UUID.
     pub target: Option<String>,
+    /// The reconstruct command's `replicationConfig` (`EC{rs-6-3-1024k}`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replication_config: Option<String>,
+    /// The reconstruct command's `missingIndexes` (`[3, 5]`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub missing_indexes: Vec<u32>,
     /// ContainerInfo fields.
     pub state: Option<String>,
     pub sequence_id: Option<u64>,
@@ -446,6 +452,15 @@ catalogue! {
     "rm_send_command", "INFO", RM, "1.4–HEAD", "scm.md 2.5, 3",
         "Sending command [{}] for container {} to {} with datanode deadline {} and scm deadline {}"
         [Text, Container, Datanode, I64, I64] => send_command,
+    // The health handlers' verdicts on one container (read at HEAD 78d5650c and the 1.4.0-2.2.0
+    // tags; not in scm.md): the expected count, and replicas about to be created.
+    "rm_over_replicated", "INFO", "org.apache.hadoop.hdds.scm.container.replication.RatisOverReplicationHandler", "1.4–HEAD", "scm.md 2.5 (RatisOverReplicationHandler.processAndSendCommands)",
+        "Container {} is over replicated. Actual replica count is {}, with {} pending delete(s). Expected replica count is {}."
+        [Container, U64, U64, U64] => statement,
+    "rm_replication_pending", "INFO", "org.apache.hadoop.hdds.scm.container.replication.RatisUnderReplicationHandler", "1.4–HEAD", "scm.md 2.5 (RatisUnderReplicationHandler.verifyUnderReplication)",
+        "Container {} with replicas {} will be sufficiently replicated after pending replicas are created." [Container, Text] => statement,
+    "rm_replication_pending", "INFO", "org.apache.hadoop.hdds.scm.container.replication.ECUnderReplicationHandler", "1.4–HEAD", "scm.md 2.5 (ECUnderReplicationHandler.processAndSendCommands)",
+        "The container {} with replicas {} will be sufficiently replicated after pending replicas are created" [Container, Text] => statement,
     "rm_state_update_failed", "ERROR", RM, "1.3–HEAD", "scm.md 2.5",
         "Failed to update the state of container {}, update Event {}" [Container, Word] => statement,
     "rm_close_skipped_not_leader", "WARN", RM, "1.3–HEAD", "scm.md 2.5",
@@ -689,6 +704,16 @@ fn send_command(m: &Matched<'_>) -> Option<Built> {
         force: field("force").and_then(|v| v.parse().ok()),
         pipeline: field("pipelineID").and_then(pipeline),
         target,
+        replication_config: field("replicationConfig").map(str::to_string),
+        missing_indexes: fields
+            .split_once(", missingIndexes: [")
+            .and_then(|(_, rest)| rest.split_once(']'))
+            .map(|(list, _)| {
+                list.split(", ")
+                    .filter_map(|i| i.trim().parse().ok())
+                    .collect()
+            })
+            .unwrap_or_default(),
         state: info_field("state").map(str::to_string),
         sequence_id: info_field("sequenceId").and_then(|v| v.parse().ok()),
         state_enter_time: info_field("stateEnterTime").map(str::to_string),

@@ -150,14 +150,41 @@ impl SourceResolver {
         }
         match self.stream {
             StreamComponent::One(c) => c,
+            // A `ContainerLogger` message (`ID=1042 | Index=0 | BCSID=… | State=…`) in a file
+            // whose name does not say dn-container (renamed, exported): the dn-container layout
+            // prints no logger, the message's head is the container log's own.
+            _ if logger.is_none() && is_container_log_message(&record.message) => {
+                Component::DnContainer
+            }
             _ => Component::Unknown,
         }
     }
 }
 
+/// The head every `ContainerLogger` message starts with (datanode.md 1.3).
+fn is_container_log_message(message: &str) -> bool {
+    crate::entity::dn_container_log_id(message).is_some()
+        && message.contains(" | Index=")
+        && message.contains(" | BCSID=")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_container_log_message_names_its_component_in_any_file() {
+        assert!(is_container_log_message(
+            "ID=1042 | Index=0 | BCSID=88213 | State=CLOSING | Volume=/data/disk3/hdds | DataChecksum=0"
+        ));
+        assert!(is_container_log_message(
+            "ID=7 | Index=3 | BCSID=0 | State=OPEN"
+        ));
+        assert!(!is_container_log_message("ID=7 is not a container line"));
+        assert!(!is_container_log_message(
+            "user=null | ip=null | op=CREATE_CONTAINER"
+        ));
+    }
 
     #[test]
     fn short_hosts_keep_ordinals_apart() {

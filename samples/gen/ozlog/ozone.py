@@ -47,10 +47,10 @@ def block_id(cid, lid, bcs=0):
     return "conID: %d locID: %d bcsId: %d replicaIndex: null" % (cid, lid, bcs)
 
 
-def replica_details(cid, cstate, sid, rstate, bcsid, origin, dn, empty=False):
+def replica_details(cid, cstate, sid, rstate, bcsid, origin, dn, empty=False, index=0):
     """AbstractContainerReportHandler.getDetailsForLogging <D> (scm.md 2.3); dn: DatanodeDetails."""
-    return "Container #%d (%s, sid=%d) r0 (%s, bcsid=%d, origin=%s, %s) from dn %s" % (
-        cid, cstate, sid, rstate, bcsid, origin, "empty" if empty else "non-empty", dn)
+    return "Container #%d (%s, sid=%d) r%d (%s, bcsid=%d, origin=%s, %s) from dn %s" % (
+        cid, cstate, sid, index, rstate, bcsid, origin, "empty" if empty else "non-empty", dn)
 
 
 def container_info(cid, state, enter, pipeline, owner="om1"):
@@ -59,9 +59,10 @@ def container_info(cid, state, enter, pipeline, owner="om1"):
         cid, state, instant(enter), pipeline, owner)
 
 
-def container_log_msg(cid, bcsid, state, volume, suffix=None):
-    """ContainerLogger.getMessage of the dn-container log (datanode.md 1.3)."""
-    msg = "ID=%d | Index=0 | BCSID=%d | State=%s | Volume=%s | DataChecksum=0" % (cid, bcsid, state, volume)
+def container_log_msg(cid, bcsid, state, volume, suffix=None, index=0):
+    """ContainerLogger.getMessage of the dn-container log (datanode.md 1.3); index: the replica index
+    (0 for Ratis, 1..data+parity for EC)."""
+    msg = "ID=%d | Index=%d | BCSID=%d | State=%s | Volume=%s | DataChecksum=0" % (cid, index, bcsid, state, volume)
     return msg + " | " + suffix if suffix else msg
 
 
@@ -89,14 +90,14 @@ def close_command(cmd_id, cid, pipeline, force=False):
         cmd_id, cid, pipeline, "true" if force else "false")
 
 
-def delete_command(cmd_id, cid, force=False):
-    return ("deleteContainerCommand: " + COMMAND_HEAD + ", containerID: %d, replicaIndex: 0, force: %s") % (
-        cmd_id, cid, "true" if force else "false")
+def delete_command(cmd_id, cid, force=False, index=0):
+    return ("deleteContainerCommand: " + COMMAND_HEAD + ", containerID: %d, replicaIndex: %d, force: %s") % (
+        cmd_id, cid, index, "true" if force else "false")
 
 
-def replicate_command(cmd_id, cid, target):
-    return ("replicateContainerCommand: " + COMMAND_HEAD + ", containerId=%d, replicaIndex=0, targetNode=%s, "
-            "priority=NORMAL") % (cmd_id, cid, target)
+def replicate_command(cmd_id, cid, target, index=0):
+    return ("replicateContainerCommand: " + COMMAND_HEAD + ", containerId=%d, replicaIndex=%d, targetNode=%s, "
+            "priority=NORMAL") % (cmd_id, cid, index, target)
 
 
 def rm_sending(command, info, target, dn_deadline, scm_deadline):

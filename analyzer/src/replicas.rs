@@ -1,0 +1,1414 @@
+//! The replicas of every container and their health: one index, read once from the trace (as
+//! [`crate::facts`] is), that the health rules, `oztrace containers` and `oztrace replay`'s info
+//! view all read.
+//!
+//! A replica is one (datanode, replica index) copy of a container: index 0 for Ratis, 1..=d+p for
+//! EC. Its history is what the datanode's container log (`ContainerLogger`, `dn-container-<host>.log`,
+//! datanode.md 1.3) printed for it, and the states SCM's report handlers printed in `<D>`
+//! (scm.md 2.3) when they differ from the last one known: SCM sees the replicas of datanodes whose
+//! logs the bundle lacks. Beside the replicas the index keeps what SCM said about the container:
+//! the replication it printed (`ReplicationFactor: 3`, `EC{rs-6-3-1024k}`), the commands the
+//! ReplicationManager sent for it, its health handlers' verdicts, and each datanode's
+//! decommission or maintenance.
+//!
+//! [`ContainerReplicas::health`] decides the six health conditions of Ozone's own
+//! `ozone debug log container` (duplicate OPEN, mismatched replicas, under- and over-replication,
+//! unhealthy and open-unhealthy replicas, QUASI_CLOSED stuck), for Ratis and EC, with the
+//! look-alikes that tool flags: a replica being replicated or reconstructed right now, a datanode
+//! in maintenance or decommissioning, a state the ReplicationManager has not had a pass to act on.
+//!
+//! Memory: a few words per state change of a replica (event ids, not text), per container.
+
+use crate::kinds::{Family, KindSet, Reads};
+use crate::trace::{EventId, Trace};
+use oztrace_parser::catalog::EventData;
+use oztrace_parser::catalog::datanode::DatanodeEvent;
+use oztrace_parser::catalog::scm::ScmEvent;
+use oztrace_parser::catalog::scm_container::ScmContainerEvent;
+use oztrace_parser::entity;
+use oztrace_parser::source::{Level, short_host};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::fmt;
+use std::sync::Arc;
+
+/// The kinds the index reads: every dn-container record, SCM's container lines, and the
+/// datanode admin lines that say a node is leaving (decommission, maintenance).
+pub const CONSUMES: &[Reads] = &[
+    Reads::Kind("dn_container_state"),
+    Reads::Family(Family::ScmContainer),
+    Reads::Kind("decommission_started"),
+    Reads::Kind("maintenance_started"),
+    Reads::Kind("admin_entered_maintenance"),
+    Reads::Kind("admin_maintenance_ended"),
+    Reads::Kind("admin_completed"),
+    Reads::Kind("admin_aborted"),
+    Reads::Kind("recommission_queued"),
+    Reads::Kind("admin_under_replicated_container"),
+    Reads::Kind("admin_unclosed_container"),
+];
+
+/// A replica's state as `ContainerLogger` and `<D>` print it (`ContainerDataProto.State`), plus
+/// `LOST` for `logLost` (`Volume failure`: the replica is gone with its volume).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ReplicaState {
+    Open,
+    Recovering,
+    Closing,
+    QuasiClosed,
+    Closed,
+    Unhealthy,
+    Invalid,
+    Deleted,
+    Lost,
+}
+
+impl ReplicaState {
+    pub fn parse(s: &str) -> Option<ReplicaState> {
+        Some(match s {
+            "OPEN" => ReplicaState::Open,
+            "RECOVERING" => ReplicaState::Recovering,
+            "CLOSING" => ReplicaState::Closing,
+            "QUASI_CLOSED" => ReplicaState::QuasiClosed,
+            "CLOSED" => ReplicaState::Closed,
+            "UNHEALTHY" => ReplicaState::Unhealthy,
+            "INVALID" => ReplicaState::Invalid,
+            "DELETED" => ReplicaState::Deleted,
+            _ => return None,
+        })
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ReplicaState::Open => "OPEN",
+            ReplicaState::Recovering => "RECOVERING",
+            ReplicaState::Closing => "CLOSING",
+            ReplicaState::QuasiClosed => "QUASI_CLOSED",
+            ReplicaState::Closed => "CLOSED",
+            ReplicaState::Unhealthy => "UNHEALTHY",
+            ReplicaState::Invalid => "INVALID",
+            ReplicaState::Deleted => "DELETED",
+            ReplicaState::Lost => "LOST",
+        }
+    }
+
+    /// A replica that holds the container's data and serves it (what SCM counts as healthy).
+    pub fn healthy(self) -> bool {
+        matches!(
+            self,
+            ReplicaState::Open
+                | ReplicaState::Closing
+                | ReplicaState::QuasiClosed
+                | ReplicaState::Closed
+        )
+    }
+
+    /// The replica's data is gone or unusable.
+    fn gone(self) -> bool {
+        matches!(
+            self,
+            ReplicaState::Unhealthy | ReplicaState::Invalid | ReplicaState::Lost
+        )
+    }
+}
+
+impl fmt::Display for ReplicaState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+/// How a container is replicated (`ReplicationConfig`): Ratis with its factor, or EC with its
+/// data and parity counts (`EC{rs-6-3-1024k}`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Replication {
+    Ratis {
+        factor: u32,
+    },
+    Ec {
+        xor: bool,
+        data: u32,
+        parity: u32,
+        chunk_kb: u32,
+    },
+}
+
+impl Replication {
+    /// `RATIS/THREE`, `THREE`, `3`, `EC{rs-6-3-1024k}`, `rs-6-3-1024k`, `xor-2-1-1024k`, as SCM
+    /// prints a `ReplicationConfig` or ozone-site.xml sets `ozone.server.default.replication` and
+    /// `ozone.replication`.
+    pub fn parse(s: &str) -> Option<Replication> {
+        let s = s.trim();
+        let s = s.strip_prefix("RATIS/").unwrap_or(s);
+        let factor = match s {
+            "ONE" => Some(1),
+            "THREE" => Some(3),
+            _ => s.parse().ok().filter(|f| (1..=16).contains(f)),
+        };
+        if let Some(factor) = factor {
+            return Some(Replication::Ratis { factor });
+        }
+        let s = s
+            .strip_prefix("EC{")
+            .and_then(|s| s.strip_suffix('}'))
+            .or_else(|| s.strip_prefix("EC/"))
+            .unwrap_or(s);
+        let mut parts = s.split('-');
+        let xor = match parts.next()?.to_ascii_lowercase().as_str() {
+            "rs" => false,
+            "xor" => true,
+            _ => return None,
+        };
+        let data = parts.next()?.parse().ok()?;
+        let parity = parts.next()?.parse().ok()?;
+        let chunk_kb = parts.next()?.trim_end_matches(['k', 'K']).parse().ok()?;
+        Some(Replication::Ec {
+            xor,
+            data,
+            parity,
+            chunk_kb,
+        })
+    }
+
+    /// How many replicas the container should have.
+    pub fn expected(self) -> u32 {
+        match self {
+            Replication::Ratis { factor } => factor,
+            Replication::Ec { data, parity, .. } => data + parity,
+        }
+    }
+
+    pub fn is_ec(self) -> bool {
+        matches!(self, Replication::Ec { .. })
+    }
+}
+
+impl fmt::Display for Replication {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Replication::Ratis { factor: 1 } => f.write_str("RATIS/ONE"),
+            Replication::Ratis { factor: 3 } => f.write_str("RATIS/THREE"),
+            Replication::Ratis { factor } => write!(f, "RATIS/{factor}"),
+            Replication::Ec {
+                xor,
+                data,
+                parity,
+                chunk_kb,
+            } => {
+                let codec = if *xor { "xor" } else { "rs" };
+                write!(f, "EC{{{codec}-{data}-{parity}-{chunk_kb}k}}")
+            }
+        }
+    }
+}
+
+/// What the health decisions read besides the logs: the replication a container has when no SCM
+/// line prints it, and the ReplicationManager's timing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HealthConfig {
+    /// For containers with replica index 0 (`ozone.server.default.replication`).
+    pub ratis_default: Replication,
+    /// For containers with replica indexes above 0 (`ozone.replication` when it names an EC
+    /// scheme); `None`: only what the logs show.
+    pub ec_default: Option<Replication>,
+    /// `hdds.scm.replication.thread.interval`: a condition younger than two passes at the end of
+    /// the logs has not been acted on yet.
+    pub rm_interval_ms: i64,
+    /// `hdds.scm.replication.event.timeout`: a command sent this recently at the end of the logs
+    /// is still in flight.
+    pub event_timeout_ms: i64,
+}
+
+impl Default for HealthConfig {
+    fn default() -> Self {
+        HealthConfig {
+            ratis_default: Replication::Ratis { factor: 3 },
+            ec_default: None,
+            rm_interval_ms: 300_000,
+            event_timeout_ms: 12 * 60_000,
+        }
+    }
+}
+
+/// Where a step of a replica's history was printed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Seen {
+    /// The datanode's own container log.
+    Datanode,
+    /// A report-handler line of this SCM host.
+    Scm(Arc<str>),
+}
+
+/// One state of one replica, as one line printed it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReplicaStep {
+    pub event: EventId,
+    pub ts: Option<i64>,
+    pub state: ReplicaState,
+    pub bcsid: Option<u64>,
+    pub seen: Seen,
+}
+
+/// One (datanode, index) copy of a container.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Replica {
+    /// The datanode's short host name (first DNS label, [`short_host`]).
+    pub host: Arc<str>,
+    pub index: u32,
+    pub steps: Vec<ReplicaStep>,
+}
+
+impl Replica {
+    pub fn latest(&self) -> &ReplicaStep {
+        // A replica is made by its first step.
+        &self.steps[self.steps.len() - 1]
+    }
+
+    fn opens(&self) -> impl Iterator<Item = &ReplicaStep> {
+        self.steps
+            .iter()
+            .filter(|s| s.state == ReplicaState::Open && s.seen == Seen::Datanode)
+    }
+
+    /// The step that ended the replica's last healthy stretch.
+    fn first_since_healthy(&self) -> Option<&ReplicaStep> {
+        let last_healthy = self.steps.iter().rposition(|s| s.state.healthy())?;
+        self.steps.get(last_healthy + 1)
+    }
+}
+
+/// What the ReplicationManager sent for a container (`Sending command [...]`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CommandKind {
+    Replicate,
+    Reconstruct,
+    Delete,
+    Close,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SentCommand {
+    pub event: EventId,
+    pub ts: Option<i64>,
+    pub kind: CommandKind,
+    /// The datanode the command goes to.
+    pub host: Option<Arc<str>>,
+}
+
+/// `Under Replicated Container` / `Unclosed Container` (DatanodeAdminMonitorImpl): the replica
+/// counts SCM printed, healthy in service / decommissioning / in maintenance.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AdminCount {
+    pub event: EventId,
+    pub under_replicated: bool,
+    pub in_service: u32,
+    pub decommissioning: u32,
+    pub maintenance: u32,
+}
+
+/// What SCM said about one container, and its replicas.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ContainerRecord {
+    pub replicas: Vec<Replica>,
+    /// The replication an SCM line printed, with the line.
+    pub replication: Option<(Replication, EventId)>,
+    pub commands: Vec<SentCommand>,
+    /// `… will be sufficiently replicated after pending replicas are created`.
+    pub pending: Vec<EventId>,
+    /// `Container … is over replicated. … Expected replica count is N.`
+    pub over_replicated: Vec<EventId>,
+    pub admin_counts: Vec<AdminCount>,
+    /// `Force closing container …`, `FORCE_CLOSE for …`.
+    pub force_closed: Vec<EventId>,
+    /// `Replica BCSID mismatched for …`.
+    pub bcsid_mismatch: Vec<EventId>,
+    /// A line that shows SCM deleting the container itself (DELETING/DELETED, an empty
+    /// QUASI_CLOSED container deleted): its replicas going away is not a loss.
+    pub deleting: Option<EventId>,
+    /// The last SCM lifecycle state printed for it.
+    pub scm_state: Option<String>,
+}
+
+impl ContainerRecord {
+    /// Whether any replica has an EC index.
+    pub fn is_ec(&self) -> bool {
+        self.replicas.iter().any(|r| r.index > 0)
+            || self.replication.is_some_and(|(r, _)| r.is_ec())
+    }
+
+    /// The replication the container has: as SCM printed it, else the configured default of its
+    /// kind (`None` for EC without a configured scheme).
+    pub fn replication(&self, config: &HealthConfig) -> Option<Replication> {
+        match self.replication {
+            Some((r, _)) => Some(r),
+            None if self.is_ec() => config.ec_default,
+            None => Some(config.ratis_default),
+        }
+    }
+
+    /// The replicas whose latest state holds the data.
+    pub fn healthy(&self) -> impl Iterator<Item = &Replica> {
+        self.replicas.iter().filter(|r| r.latest().state.healthy())
+    }
+
+    /// The latest state change of any replica (or SCM line about it).
+    pub fn last_change(&self) -> Option<(i64, EventId)> {
+        self.replicas
+            .iter()
+            .filter_map(|r| {
+                let s = r.latest();
+                Some((s.ts?, s.event))
+            })
+            .max()
+    }
+
+    /// The container's state as the replicas show it: the state most replicas are in (SCM's
+    /// own when it printed one later than every replica).
+    pub fn state(&self) -> String {
+        let mut counts: BTreeMap<ReplicaState, u32> = BTreeMap::new();
+        for r in &self.replicas {
+            *counts.entry(r.latest().state).or_default() += 1;
+        }
+        counts
+            .iter()
+            .max_by_key(|(state, n)| (**n, std::cmp::Reverse(**state)))
+            .map(|(s, _)| s.as_str().to_string())
+            .or_else(|| self.scm_state.clone())
+            .unwrap_or_else(|| "-".into())
+    }
+}
+
+/// A datanode leaving the cluster by an operator's request: its replicas stay but are being
+/// copied elsewhere (decommission) or may be away for a while (maintenance).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AdminState {
+    Decommissioning,
+    Decommissioned,
+    EnteringMaintenance,
+    InMaintenance,
+    InService,
+}
+
+impl AdminState {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AdminState::Decommissioning => "DECOMMISSIONING",
+            AdminState::Decommissioned => "DECOMMISSIONED",
+            AdminState::EnteringMaintenance => "ENTERING_MAINTENANCE",
+            AdminState::InMaintenance => "IN_MAINTENANCE",
+            AdminState::InService => "IN_SERVICE",
+        }
+    }
+}
+
+/// The replicas of every container, by container id.
+#[derive(Debug, Default)]
+pub struct ContainerReplicas {
+    containers: BTreeMap<u64, ContainerRecord>,
+    /// Each datanode's admin states, by short host, in time order.
+    admin: HashMap<Arc<str>, Vec<(EventId, AdminState)>>,
+    /// The time of the last event of the kinds it reads: the end of the logs for its decisions.
+    pub end: Option<i64>,
+}
+
+impl ContainerReplicas {
+    /// Reads the events of [`CONSUMES`] in trace order.
+    pub fn build(trace: &Trace) -> ContainerReplicas {
+        let mut index = ContainerReplicas::default();
+        let mut hosts: HashMap<String, Arc<str>> = HashMap::new();
+        let mut host = |name: &str| -> Arc<str> {
+            let short = short_host(name);
+            Arc::clone(
+                hosts
+                    .entry(short)
+                    .or_insert_with_key(|k| Arc::from(k.as_str())),
+            )
+        };
+        // Only the kinds it declares, so that `scan`'s prefilter changes nothing: the end of the
+        // logs is the last of these too (the SCM's ReplicationManager passes mark it every few
+        // minutes).
+        let reads = KindSet::of(CONSUMES);
+        for (id, event) in trace.events.iter().enumerate() {
+            if !reads.contains(trace.kind_of(id)) {
+                continue;
+            }
+            if let Some(ts) = event.ts {
+                index.end = Some(index.end.map_or(ts, |e: i64| e.max(ts)));
+            }
+            match &event.data {
+                EventData::Datanode(DatanodeEvent::DnContainerState {
+                    id: container,
+                    index: replica_index,
+                    bcsid,
+                    state,
+                    ..
+                }) => {
+                    let Some(mut state) = state.as_deref().and_then(ReplicaState::parse) else {
+                        continue;
+                    };
+                    // `logLost` prints the state the replica had, at ERROR; `logUnhealthy` is the
+                    // only other ERROR.
+                    if event.level == Some(Level::Error) && state != ReplicaState::Unhealthy {
+                        state = ReplicaState::Lost;
+                    }
+                    let step = ReplicaStep {
+                        event: id,
+                        ts: event.ts,
+                        state,
+                        bcsid: *bcsid,
+                        seen: Seen::Datanode,
+                    };
+                    let host = host(&event.host);
+                    index.step(
+                        trace,
+                        *container,
+                        host,
+                        replica_index.unwrap_or(0) as u32,
+                        step,
+                    );
+                }
+                EventData::ScmContainer(data) => index.scm_line(trace, id, data, &mut host),
+                EventData::Scm(data) => index.admin_line(id, data, &event.text, &mut host),
+                _ => {}
+            }
+        }
+        index
+    }
+
+    fn record(&mut self, container: u64) -> &mut ContainerRecord {
+        self.containers.entry(container).or_default()
+    }
+
+    /// Adds a step to a replica; a line the bundle holds twice (the same log collected twice)
+    /// and an SCM line that repeats what is known add nothing.
+    fn step(
+        &mut self,
+        trace: &Trace,
+        container: u64,
+        host: Arc<str>,
+        index: u32,
+        step: ReplicaStep,
+    ) {
+        let record = self.record(container);
+        let replica = match record
+            .replicas
+            .iter_mut()
+            .position(|r| r.host == host && r.index == index)
+        {
+            Some(i) => &mut record.replicas[i],
+            None => {
+                record.replicas.push(Replica {
+                    host,
+                    index,
+                    steps: Vec::new(),
+                });
+                record.replicas.last_mut().expect("just pushed")
+            }
+        };
+        let repeated = match step.seen {
+            Seen::Scm(_) => replica
+                .steps
+                .last()
+                .is_some_and(|last| last.state == step.state && last.bcsid == step.bcsid),
+            Seen::Datanode => replica.steps.iter().any(|s| {
+                s.seen == Seen::Datanode
+                    && s.ts == step.ts
+                    && trace.get(s.event).text == trace.get(step.event).text
+            }),
+        };
+        if repeated {
+            return;
+        }
+        replica.steps.push(step);
+    }
+
+    fn scm_line(
+        &mut self,
+        trace: &Trace,
+        id: EventId,
+        data: &ScmContainerEvent,
+        host: &mut impl FnMut(&str) -> Arc<str>,
+    ) {
+        let Some(container) = data.container() else {
+            return;
+        };
+        let event = trace.get(id);
+        let kind = data.kind();
+        if let Some(d) = data.replica() {
+            if let Some(state) = d.container_state.as_deref() {
+                self.record(container).scm_state = Some(state.to_string());
+                if matches!(state, "DELETING" | "DELETED") {
+                    self.record(container).deleting.get_or_insert(id);
+                }
+            }
+            if let Some(state) = ReplicaState::parse(&d.replica_state) {
+                let step = ReplicaStep {
+                    event: id,
+                    ts: event.ts,
+                    state,
+                    bcsid: Some(d.bcsid),
+                    seen: Seen::Scm(Arc::clone(&event.host)),
+                };
+                let dn = host(&d.datanode_host);
+                self.step(trace, container, dn, d.replica_index, step);
+            }
+        }
+        let record = self.record(container);
+        match data {
+            ScmContainerEvent::ReplicationCommand(c) => {
+                if let Some(state) = &c.state {
+                    record.scm_state = Some(state.clone());
+                }
+                if let Some(r) = c.replication_config.as_deref().and_then(Replication::parse) {
+                    record.replication = Some((r, id));
+                }
+                let kind = match c.command.as_str() {
+                    "replicateContainerCommand" => CommandKind::Replicate,
+                    "reconstructECContainersCommand" => CommandKind::Reconstruct,
+                    "deleteContainerCommand" => CommandKind::Delete,
+                    "closeContainerCommand" => CommandKind::Close,
+                    _ => return,
+                };
+                let to = c.datanode_host.as_deref().map(&mut *host);
+                record.commands.push(SentCommand {
+                    event: id,
+                    ts: event.ts,
+                    kind,
+                    host: to,
+                });
+            }
+            ScmContainerEvent::DeleteCommand(_) | ScmContainerEvent::Resurrected(_) => {}
+            ScmContainerEvent::Statement(s) => match kind {
+                "rm_over_replicated" => {
+                    record.over_replicated.push(id);
+                    if let Some(factor) = s.args.get(3).and_then(|a| a.parse().ok()) {
+                        record.replication = Some((Replication::Ratis { factor }, id));
+                    }
+                }
+                "rm_replication_pending" => record.pending.push(id),
+                "container_force_closing" => record.force_closed.push(id),
+                _ => {}
+            },
+            ScmContainerEvent::Replica(_) => match kind {
+                "container_force_close" => record.force_closed.push(id),
+                "replica_bcsid_mismatch" => record.bcsid_mismatch.push(id),
+                _ => {}
+            },
+            ScmContainerEvent::SequenceId(_) if kind == "empty_quasi_closed_deleted" => {
+                record.deleting.get_or_insert(id);
+            }
+            ScmContainerEvent::StateChange(s) => {
+                record.scm_state = Some(s.to.clone());
+                if matches!(s.to.as_str(), "DELETING" | "DELETED") {
+                    record.deleting.get_or_insert(id);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn admin_line(
+        &mut self,
+        id: EventId,
+        data: &ScmEvent,
+        text: &str,
+        host: &mut impl FnMut(&str) -> Arc<str>,
+    ) {
+        if let ScmEvent::AdminContainer {
+            kind,
+            container,
+            replica_count,
+        } = data
+        {
+            let record = self.record(*container);
+            if let Some(r) = replica_count
+                .split_once("ReplicationConfig: ")
+                .and_then(|(_, rest)| Replication::parse(rest.split(',').next()?))
+                .or_else(|| {
+                    let (_, rest) = replica_count.split_once("ReplicationFactor: ")?;
+                    Replication::parse(rest.split(' ').next()?)
+                })
+            {
+                record.replication = Some((r, id));
+            }
+            if let Some(count) = admin_count(id, kind, replica_count) {
+                record.admin_counts.push(count);
+            }
+            return;
+        }
+        let state = match data {
+            ScmEvent::AdminStarted { .. } => match data.kind() {
+                "maintenance_started" => AdminState::EnteringMaintenance,
+                _ => AdminState::Decommissioning,
+            },
+            ScmEvent::AdminCompleted { op_state, .. } => match op_state.as_str() {
+                "DECOMMISSIONED" => AdminState::Decommissioned,
+                "IN_MAINTENANCE" => AdminState::InMaintenance,
+                _ => AdminState::InService,
+            },
+            ScmEvent::AdminAborted { .. } => AdminState::InService,
+            _ => match data.kind() {
+                "admin_entered_maintenance" => AdminState::InMaintenance,
+                "admin_maintenance_ended" | "recommission_queued" => AdminState::InService,
+                _ => return,
+            },
+        };
+        let Some(dn) = entity::find_datanode_details(text).next() else {
+            return;
+        };
+        let dn = host(dn.value.host);
+        self.admin.entry(dn).or_default().push((id, state));
+    }
+
+    /// Every container, by id.
+    pub fn containers(&self) -> impl Iterator<Item = (u64, &ContainerRecord)> {
+        self.containers.iter().map(|(id, r)| (*id, r))
+    }
+
+    pub fn get(&self, container: u64) -> Option<&ContainerRecord> {
+        self.containers.get(&container)
+    }
+
+    /// A datanode's last admin state, with its line, when it is leaving (not in service).
+    pub fn leaving(&self, host: &str) -> Option<(AdminState, EventId)> {
+        let (id, state) = *self.admin.get(host)?.last()?;
+        (state != AdminState::InService).then_some((state, id))
+    }
+
+    /// The health conditions of one container at the end of the logs.
+    pub fn health(&self, trace: &Trace, container: u64, config: &HealthConfig) -> Vec<Verdict> {
+        let Some(record) = self.containers.get(&container) else {
+            return Vec::new();
+        };
+        let check = Check {
+            trace,
+            index: self,
+            record,
+            config,
+            end: self.end.unwrap_or(i64::MIN),
+        };
+        let mut out = Vec::new();
+        out.extend(check.duplicate_open());
+        out.extend(check.mismatched());
+        // A container SCM is deleting loses its replicas on purpose.
+        let deleted = record
+            .replicas
+            .iter()
+            .all(|r| r.latest().state == ReplicaState::Deleted);
+        if record.deleting.is_none() && !deleted {
+            out.extend(check.under_replicated());
+            out.extend(check.over_replicated());
+        }
+        out.extend(check.unhealthy());
+        out.extend(check.quasi_closed_stuck());
+        out
+    }
+}
+
+/// `Container State: CLOSED Replica Count: 3 Healthy (I/D/M): 2/1/0 …` (Ratis) or
+/// `Container State: CLOSED, Replicas: (Count: 5, Healthy: 4, Decommission: 1 …)` (EC).
+fn admin_count(event: EventId, kind: &str, text: &str) -> Option<AdminCount> {
+    let under_replicated = kind == "admin_under_replicated_container";
+    if let Some((_, rest)) = text.split_once("Healthy (I/D/M): ") {
+        let mut n = rest
+            .split([' ', '/'])
+            .take(3)
+            .map(|v| v.parse::<u32>().ok());
+        return Some(AdminCount {
+            event,
+            under_replicated,
+            in_service: n.next()??,
+            decommissioning: n.next()??,
+            maintenance: n.next()??,
+        });
+    }
+    let field = |name: &str| -> u32 {
+        text.split_once(&format!("{name}: "))
+            .and_then(|(_, rest)| rest.split([',', ')']).next()?.parse().ok())
+            .unwrap_or(0)
+    };
+    text.contains("Replicas: (Count: ").then(|| AdminCount {
+        event,
+        under_replicated,
+        in_service: field("Healthy"),
+        decommissioning: field("Decommission"),
+        maintenance: field("Maintenance"),
+    })
+}
+
+/// The six conditions `ozone debug log container` checks, as oztrace's health rules name them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum HealthKind {
+    DuplicateOpen,
+    MismatchedReplicas,
+    UnderReplicated,
+    OverReplicated,
+    UnhealthyReplica,
+    QuasiClosedStuck,
+}
+
+impl HealthKind {
+    pub const ALL: [HealthKind; 6] = [
+        HealthKind::DuplicateOpen,
+        HealthKind::MismatchedReplicas,
+        HealthKind::UnderReplicated,
+        HealthKind::OverReplicated,
+        HealthKind::UnhealthyReplica,
+        HealthKind::QuasiClosedStuck,
+    ];
+
+    /// The rule id (`container-under-replicated`, …).
+    pub fn rule(self) -> &'static str {
+        match self {
+            HealthKind::DuplicateOpen => "container-duplicate-open",
+            HealthKind::MismatchedReplicas => "container-mismatched-replicas",
+            HealthKind::UnderReplicated => "container-under-replicated",
+            HealthKind::OverReplicated => "container-over-replicated",
+            HealthKind::UnhealthyReplica => "container-unhealthy-replica",
+            HealthKind::QuasiClosedStuck => "container-quasi-closed-stuck",
+        }
+    }
+
+    /// The name `ozone debug log container` gives it (`UNDER_REPLICATED`, …).
+    pub fn label(self) -> &'static str {
+        match self {
+            HealthKind::DuplicateOpen => "DUPLICATE_OPEN",
+            HealthKind::MismatchedReplicas => "MISMATCHED_REPLICAS",
+            HealthKind::UnderReplicated => "UNDER_REPLICATED",
+            HealthKind::OverReplicated => "OVER_REPLICATED",
+            HealthKind::UnhealthyReplica => "UNHEALTHY",
+            HealthKind::QuasiClosedStuck => "QUASI_CLOSED_STUCK",
+        }
+    }
+
+    /// Reads a label or a rule id, case-insensitively, `-` and `_` alike.
+    pub fn parse(s: &str) -> Option<HealthKind> {
+        let norm = |v: &str| v.to_ascii_lowercase().replace('_', "-");
+        let want = norm(s);
+        let want = want.strip_prefix("container-").unwrap_or(&want);
+        HealthKind::ALL.into_iter().find(|k| {
+            norm(k.label()) == want
+                || k.rule().strip_prefix("container-") == Some(want)
+                || (want == "open-unhealthy" && *k == HealthKind::UnhealthyReplica)
+        })
+    }
+}
+
+/// How the verdict was reached, for the rule's confidence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Basis {
+    /// The datanodes' logs show it.
+    Logs,
+    /// The datanodes' logs show it and an SCM line says the same.
+    LogsAndScm,
+}
+
+/// One line of a verdict's evidence.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cite {
+    pub event: EventId,
+    /// The line shows the condition itself (else it is context).
+    pub cause: bool,
+    pub note: String,
+}
+
+/// One health condition of one container.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Verdict {
+    pub kind: HealthKind,
+    /// `OPEN-UNHEALTHY` for an unhealthy verdict about a replica left OPEN.
+    pub label: &'static str,
+    pub basis: Basis,
+    /// What the verdict says, in one sentence.
+    pub summary: String,
+    pub evidence: Vec<Cite>,
+    /// The datanodes (short hosts) it is about.
+    pub hosts: Vec<Arc<str>>,
+}
+
+struct Check<'a> {
+    trace: &'a Trace,
+    index: &'a ContainerReplicas,
+    record: &'a ContainerRecord,
+    config: &'a HealthConfig,
+    end: i64,
+}
+
+impl Check<'_> {
+    fn cite(&self, step: &ReplicaStep, cause: bool, note: String) -> Cite {
+        Cite {
+            event: step.event,
+            cause,
+            note,
+        }
+    }
+
+    fn ts(&self, id: EventId) -> Option<i64> {
+        self.trace.get(id).ts
+    }
+
+    /// A condition that began at `since` has had two ReplicationManager passes by the end.
+    fn settled(&self, since: Option<i64>) -> bool {
+        since.is_some_and(|t| self.end - t >= 2 * self.config.rm_interval_ms)
+    }
+
+    /// A command of `kinds` sent at or after `since` and still in flight at the end of the logs.
+    fn in_flight(&self, kinds: &[CommandKind], since: Option<i64>) -> Option<&SentCommand> {
+        self.record.commands.iter().rev().find(|c| {
+            kinds.contains(&c.kind)
+                && c.ts.zip(since).is_none_or(|(c, s)| c >= s)
+                && c.ts
+                    .is_some_and(|t| self.end - t < self.config.event_timeout_ms)
+        })
+    }
+
+    /// A `… will be sufficiently replicated after pending replicas are created` at or after `since`
+    /// and within the event timeout of the end.
+    fn pending_line(&self, since: Option<i64>) -> Option<EventId> {
+        self.record.pending.iter().rev().copied().find(|&p| {
+            let t = self.ts(p);
+            t.zip(since).is_none_or(|(t, s)| t >= s)
+                && t.is_some_and(|t| self.end - t < self.config.event_timeout_ms)
+        })
+    }
+
+    /// Replica groups that must agree: the whole container for Ratis, one group per index for EC.
+    fn groups(&self) -> BTreeMap<u32, Vec<&Replica>> {
+        let ec = self.record.is_ec();
+        let mut groups: BTreeMap<u32, Vec<&Replica>> = BTreeMap::new();
+        for r in &self.record.replicas {
+            groups
+                .entry(if ec { r.index } else { 0 })
+                .or_default()
+                .push(r);
+        }
+        groups
+    }
+
+    fn duplicate_open(&self) -> Option<Verdict> {
+        let ec = self.record.is_ec();
+        let allowed = if ec {
+            1
+        } else {
+            self.record
+                .replication(self.config)
+                .map_or(u32::MAX, Replication::expected) as usize
+        };
+        let mut evidence = Vec::new();
+        let mut hosts = Vec::new();
+        for (index, group) in self.groups() {
+            // Every OPEN a datanode printed for this group, in time order.
+            let mut opens: Vec<(&Replica, &ReplicaStep)> = group
+                .iter()
+                .flat_map(|r| r.opens().map(move |s| (*r, s)))
+                .collect();
+            opens.sort_by_key(|(_, s)| (s.ts, s.event));
+            let mut first: Vec<&Arc<str>> = Vec::new();
+            for (r, s) in opens {
+                if first.len() < allowed && !first.contains(&&r.host) {
+                    first.push(&r.host);
+                    evidence.push(self.cite(
+                        s,
+                        false,
+                        format!("{} created the replica OPEN", r.host),
+                    ));
+                    continue;
+                }
+                let why = if first.contains(&&r.host) {
+                    format!("{} created the replica OPEN again", r.host)
+                } else if ec {
+                    format!(
+                        "{} also created index {index} OPEN: one replica per index",
+                        r.host
+                    )
+                } else {
+                    format!(
+                        "{} created a replica OPEN beyond the {allowed} expected",
+                        r.host
+                    )
+                };
+                evidence.push(self.cite(s, true, why));
+                if !hosts.contains(&r.host) {
+                    hosts.push(Arc::clone(&r.host));
+                }
+            }
+        }
+        if hosts.is_empty() {
+            return None;
+        }
+        Some(Verdict {
+            kind: HealthKind::DuplicateOpen,
+            label: "DUPLICATE_OPEN",
+            basis: Basis::Logs,
+            summary: format!(
+                "the container was created OPEN more often than it has replicas{}: a datanode holds a second life of it",
+                if ec { " per index" } else { "" }
+            ),
+            evidence,
+            hosts,
+        })
+    }
+
+    fn mismatched(&self) -> Option<Verdict> {
+        let mut evidence = Vec::new();
+        let mut hosts = Vec::new();
+        for (index, group) in self.groups() {
+            let closed: Vec<&Replica> = group
+                .iter()
+                .copied()
+                .filter(|r| r.latest().state == ReplicaState::Closed)
+                .collect();
+            let bcsids: BTreeSet<u64> = closed.iter().filter_map(|r| r.latest().bcsid).collect();
+            if bcsids.len() < 2 {
+                continue;
+            }
+            let top = *bcsids.iter().next_back().expect("two");
+            for r in closed {
+                let s = r.latest();
+                let behind = s.bcsid.is_some_and(|b| b < top);
+                // A delete of the stale replica in flight: SCM is correcting it.
+                if behind
+                    && self.record.commands.iter().any(|c| {
+                        c.kind == CommandKind::Delete
+                            && c.host.as_ref() == Some(&r.host)
+                            && c.ts >= s.ts
+                            && c.ts
+                                .is_some_and(|t| self.end - t < self.config.event_timeout_ms)
+                    })
+                {
+                    return None;
+                }
+                let what = if self.record.is_ec() {
+                    format!("index {index} ")
+                } else {
+                    String::new()
+                };
+                evidence.push(self.cite(
+                    s,
+                    behind,
+                    format!(
+                        "{} closed {what}at BCSID {}{}",
+                        r.host,
+                        s.bcsid.map_or("-".into(), |b| b.to_string()),
+                        if behind {
+                            format!(", behind {top}")
+                        } else {
+                            String::new()
+                        }
+                    ),
+                ));
+                if behind {
+                    hosts.push(Arc::clone(&r.host));
+                }
+            }
+        }
+        if hosts.is_empty() {
+            return None;
+        }
+        let scm = self.record.bcsid_mismatch.last().copied();
+        if let Some(id) = scm {
+            evidence.push(Cite {
+                event: id,
+                cause: false,
+                note: "SCM ignores the replica whose BCSID differs".into(),
+            });
+        }
+        Some(Verdict {
+            kind: HealthKind::MismatchedReplicas,
+            label: "MISMATCHED_REPLICAS",
+            basis: if scm.is_some() {
+                Basis::LogsAndScm
+            } else {
+                Basis::Logs
+            },
+            summary: "CLOSED replicas of the container hold different BCSIDs: once closed they must hold the same data".into(),
+            evidence,
+            hosts,
+        })
+    }
+
+    fn under_replicated(&self) -> Option<Verdict> {
+        let replication = self.record.replication(self.config);
+        let mut evidence = Vec::new();
+        let mut hosts = Vec::new();
+        let mut since: Option<i64> = None;
+        let mut missing_indexes = Vec::new();
+        let groups = self.groups();
+        for (index, group) in &groups {
+            let healthy = group.iter().filter(|r| r.latest().state.healthy()).count() as u32;
+            let want = if self.record.is_ec() {
+                1
+            } else {
+                replication.map_or(0, Replication::expected)
+            };
+            if healthy >= want {
+                continue;
+            }
+            // A replica whose data went away in the logs; without one, the bundle may simply lack
+            // the other datanodes' logs.
+            let lost: Vec<(&Replica, &ReplicaStep)> = group
+                .iter()
+                .filter(|r| {
+                    !r.latest().state.healthy() && r.latest().state != ReplicaState::Recovering
+                })
+                .filter_map(|r| Some((*r, r.first_since_healthy()?)))
+                .filter(|(_, s)| {
+                    s.state.gone()
+                        || (s.state == ReplicaState::Deleted
+                            // An empty replica deleted is SCM removing an empty container.
+                            && !self.trace.get(s.event).text.contains("Empty container deleted"))
+                })
+                .collect();
+            if lost.is_empty() {
+                continue;
+            }
+            for (r, s) in &lost {
+                since = since.max(s.ts);
+                evidence.push(self.cite(
+                    s,
+                    true,
+                    format!(
+                        "the {}replica on {} is {}",
+                        if self.record.is_ec() {
+                            format!("index {index} ")
+                        } else {
+                            String::new()
+                        },
+                        r.host,
+                        s.state
+                    ),
+                ));
+                hosts.push(Arc::clone(&r.host));
+            }
+            for r in group.iter().filter(|r| r.latest().state.healthy()) {
+                evidence.push(self.cite(
+                    r.latest(),
+                    false,
+                    format!("{} still holds a {} replica", r.host, r.latest().state),
+                ));
+            }
+            missing_indexes.push(*index);
+        }
+        if hosts.is_empty() {
+            return None;
+        }
+        // Being replicated or reconstructed right now.
+        if self
+            .in_flight(&[CommandKind::Replicate, CommandKind::Reconstruct], since)
+            .is_some()
+            || self.pending_line(since).is_some()
+            || self.record.replicas.iter().any(|r| {
+                // A reconstruction target still RECOVERING within the event timeout.
+                let s = r.latest();
+                s.state == ReplicaState::Recovering
+                    && (!self.record.is_ec() || missing_indexes.contains(&r.index))
+                    && s.ts
+                        .is_some_and(|t| self.end - t < self.config.event_timeout_ms)
+            })
+        {
+            return None;
+        }
+        if !self.settled(since) {
+            return None;
+        }
+        // SCM's admin monitor counts decommissioning and maintenance replicas apart: it agrees
+        // when those together still fall short.
+        let scm = self.record.admin_counts.iter().rev().find(|c| {
+            c.under_replicated
+                && replication.is_some_and(|r| {
+                    c.in_service + c.decommissioning + c.maintenance < r.expected()
+                })
+        });
+        if let Some(c) = scm {
+            evidence.push(Cite {
+                event: c.event,
+                cause: false,
+                note: "SCM's admin monitor counts the container under-replicated".into(),
+            });
+        }
+        for c in &self.record.commands {
+            if matches!(c.kind, CommandKind::Replicate | CommandKind::Reconstruct)
+                && c.ts.zip(since).is_some_and(|(c, s)| c >= s)
+            {
+                evidence.push(Cite {
+                    event: c.event,
+                    cause: false,
+                    note: "a copy was ordered and never arrived".into(),
+                });
+            }
+        }
+        let (healthy, want) = (
+            self.record.healthy().count(),
+            replication.map_or("?".to_string(), |r| r.expected().to_string()),
+        );
+        Some(Verdict {
+            kind: HealthKind::UnderReplicated,
+            label: "UNDER_REPLICATED",
+            basis: if scm.is_some() {
+                Basis::LogsAndScm
+            } else {
+                Basis::Logs
+            },
+            summary: if self.record.is_ec() {
+                format!(
+                    "index {} of the EC container lost its replica and no copy was rebuilt by the end of the logs ({healthy} of {want} replicas healthy)",
+                    missing_indexes
+                        .iter()
+                        .map(u32::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            } else {
+                format!(
+                    "a replica was lost and not replaced by the end of the logs: {healthy} of {want} replicas healthy"
+                )
+            },
+            evidence,
+            hosts,
+        })
+    }
+
+    fn over_replicated(&self) -> Option<Verdict> {
+        // One replica per index for EC whatever its scheme; Ratis needs its factor.
+        let replication = self.record.replication(self.config);
+        let per_group = if self.record.is_ec() {
+            1
+        } else {
+            replication?.expected()
+        } as usize;
+        let mut evidence = Vec::new();
+        let mut hosts = Vec::new();
+        let mut since: Option<i64> = None;
+        for (index, group) in self.groups() {
+            let want = per_group;
+            // A leaving datanode's replica is the one being replaced: not an extra.
+            let counted: Vec<&Replica> = group
+                .iter()
+                .copied()
+                .filter(|r| r.latest().state.healthy() && self.index.leaving(&r.host).is_none())
+                .collect();
+            if counted.len() <= want {
+                continue;
+            }
+            let mut by_arrival = counted.clone();
+            by_arrival.sort_by_key(|r| (r.steps[0].ts, r.steps[0].event));
+            for (i, r) in by_arrival.iter().enumerate() {
+                let extra = i >= want;
+                if extra {
+                    since = since.max(r.steps[0].ts);
+                    hosts.push(Arc::clone(&r.host));
+                }
+                let what = if self.record.is_ec() {
+                    format!("index {index} ")
+                } else {
+                    String::new()
+                };
+                evidence.push(self.cite(
+                    r.latest(),
+                    extra,
+                    format!(
+                        "{} holds a {} {what}replica{}",
+                        r.host,
+                        r.latest().state,
+                        if extra {
+                            format!(" beyond the {want} expected")
+                        } else {
+                            String::new()
+                        }
+                    ),
+                ));
+            }
+        }
+        if hosts.is_empty() {
+            return None;
+        }
+        if self.in_flight(&[CommandKind::Delete], since).is_some() || !self.settled(since) {
+            return None;
+        }
+        let scm = self.record.over_replicated.last().copied();
+        if let Some(id) = scm {
+            evidence.push(Cite {
+                event: id,
+                cause: false,
+                note: "SCM's ReplicationManager counts the container over-replicated".into(),
+            });
+        }
+        Some(Verdict {
+            kind: HealthKind::OverReplicated,
+            label: "OVER_REPLICATED",
+            basis: if scm.is_some() {
+                Basis::LogsAndScm
+            } else {
+                Basis::Logs
+            },
+            summary: match replication {
+                Some(r) => format!(
+                    "{} healthy replicas where {} are expected{}, and no delete was sent",
+                    self.record.healthy().count(),
+                    r.expected(),
+                    if r.is_ec() { " (one per index)" } else { "" }
+                ),
+                None => "an index is held by more than one healthy replica, and no delete was sent"
+                    .to_string(),
+            },
+            evidence,
+            hosts,
+        })
+    }
+
+    fn unhealthy(&self) -> Option<Verdict> {
+        let mut evidence = Vec::new();
+        let mut hosts = Vec::new();
+        for r in &self.record.replicas {
+            let s = r.latest();
+            if s.state != ReplicaState::Unhealthy {
+                continue;
+            }
+            // SCM deleting the replica now: it is being handled.
+            if self
+                .in_flight(&[CommandKind::Delete], s.ts)
+                .is_some_and(|c| c.host.as_ref() == Some(&r.host))
+            {
+                continue;
+            }
+            evidence.push(self.cite(s, true, format!("{} marked its replica UNHEALTHY", r.host)));
+            hosts.push(Arc::clone(&r.host));
+        }
+        if !hosts.is_empty() {
+            return Some(Verdict {
+                kind: HealthKind::UnhealthyReplica,
+                label: "UNHEALTHY",
+                basis: Basis::Logs,
+                summary: format!(
+                    "{} replica{} UNHEALTHY at the end of the logs",
+                    hosts.len(),
+                    if hosts.len() == 1 { " is" } else { "s are" }
+                ),
+                evidence,
+                hosts,
+            });
+        }
+        self.open_unhealthy()
+    }
+
+    /// OPEN on some replicas while others moved on: the close did not reach them.
+    fn open_unhealthy(&self) -> Option<Verdict> {
+        let moved_on = self
+            .record
+            .replicas
+            .iter()
+            .filter(|r| r.latest().state.healthy() && r.latest().state != ReplicaState::Open)
+            .filter_map(|r| {
+                let first = r.steps.iter().find(|s| s.state != ReplicaState::Open)?;
+                Some((r, first))
+            })
+            .min_by_key(|(_, s)| (s.ts, s.event))?;
+        if !self.settled(moved_on.1.ts) {
+            return None;
+        }
+        let open: Vec<&Replica> = self
+            .record
+            .replicas
+            .iter()
+            .filter(|r| {
+                r.latest().state == ReplicaState::Open && self.index.leaving(&r.host).is_none()
+            })
+            .collect();
+        if open.is_empty() {
+            return None;
+        }
+        let mut evidence = vec![self.cite(
+            moved_on.1,
+            false,
+            format!(
+                "{} moved its replica to {}",
+                moved_on.0.host, moved_on.1.state
+            ),
+        )];
+        let mut hosts = Vec::new();
+        for r in open {
+            evidence.push(self.cite(r.latest(), true, format!("{} still holds it OPEN", r.host)));
+            hosts.push(Arc::clone(&r.host));
+        }
+        Some(Verdict {
+            kind: HealthKind::UnhealthyReplica,
+            label: "OPEN-UNHEALTHY",
+            basis: Basis::Logs,
+            summary: format!(
+                "the container moved to {} on {} but stayed OPEN on {} through two ReplicationManager passes",
+                moved_on.1.state,
+                moved_on.0.host,
+                hosts
+                    .iter()
+                    .map(|h| h.as_ref())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            evidence,
+            hosts,
+        })
+    }
+
+    fn quasi_closed_stuck(&self) -> Option<Verdict> {
+        // EC containers close or go unhealthy; only Ratis replicas quasi-close.
+        if self.record.is_ec() {
+            return None;
+        }
+        let healthy: Vec<&Replica> = self.record.healthy().collect();
+        if healthy.is_empty()
+            || healthy
+                .iter()
+                .any(|r| r.latest().state != ReplicaState::QuasiClosed)
+        {
+            return None;
+        }
+        let first = healthy
+            .iter()
+            .filter_map(|r| {
+                r.steps
+                    .iter()
+                    .find(|s| s.state == ReplicaState::QuasiClosed)
+            })
+            .min_by_key(|s| (s.ts, s.event))?;
+        let forced = self
+            .record
+            .force_closed
+            .iter()
+            .any(|&f| self.ts(f) >= first.ts);
+        if forced || !self.settled(first.ts) {
+            return None;
+        }
+        let evidence = healthy
+            .iter()
+            .map(|r| {
+                let s = r
+                    .steps
+                    .iter()
+                    .find(|s| s.state == ReplicaState::QuasiClosed)
+                    .unwrap_or(r.latest());
+                self.cite(
+                    s,
+                    true,
+                    format!(
+                        "{} quasi-closed its replica at BCSID {}",
+                        r.host,
+                        s.bcsid.map_or("-".into(), |b| b.to_string())
+                    ),
+                )
+            })
+            .collect();
+        Some(Verdict {
+            kind: HealthKind::QuasiClosedStuck,
+            label: "QUASI_CLOSED_STUCK",
+            basis: Basis::Logs,
+            summary: format!(
+                "every healthy replica ({}) stayed QUASI_CLOSED through two ReplicationManager passes and SCM never force-closed the container",
+                healthy.len()
+            ),
+            evidence,
+            hosts: healthy.iter().map(|r| Arc::clone(&r.host)).collect(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,168 @@
+use super::*;
+use crate::machines::container::tests::scm_event;
+use oztrace_parser::catalog::classify;
+use oztrace_parser::event::Event;
+use oztrace_parser::record::Record;
+use oztrace_parser::source::Component;
+
+const MIN: i64 = 60_000;
+const RM: &str = "org.apache.hadoop.hdds.scm.container.replication.ReplicationManager";
+const UUID: &str = "4f6a2c1e-8b3d-4e2a-9c71-0d5e8f3a1b27";
+
+/// A dn-container record of `host` (level as the layout prints it).
+fn dn(host: &str, line: u64, ts: i64, level: Level, fields: &str) -> Event {
+    let record = Record {
+        line,
+        ts: Some(ts),
+        level: Some(level),
+        thread: None,
+        logger: None,
+        message: fields.to_string(),
+        throwable: None,
+        continuation: String::new(),
+        continuation_lines: 0,
+        host: None,
+        component: None,
+        headerless: false,
+    };
+    let typed = classify(&record, Component::DnContainer).expect("typed");
+    Event {
+        ts: Some(ts),
+        host: host.into(),
+        component: Component::DnContainer,
+        level: Some(level),
+        thread: None,
+        logger: None,
+        entities: typed.entities,
+        data: typed.data,
+        file: format!("{host}/dn-container-{host}.log").into(),
+        line,
+        continuation_lines: 0,
+        text: fields.to_string(),
+        copies: Vec::new(),
+    }
+}
+
+fn state(host: &str, line: u64, ts: i64, index: u32, bcsid: u64, s: &str) -> Event {
+    dn(
+        host,
+        line,
+        ts,
+        Level::Info,
+        &format!(
+            "ID=7 | Index={index} | BCSID={bcsid} | State={s} | Volume=/data/disk1/hdds | DataChecksum=0"
+        ),
+    )
+}
+
+fn kinds(events: Vec<Event>) -> Vec<(HealthKind, &'static str, Basis)> {
+    let trace = Trace::from_ordered(events, 0);
+    trace
+        .replicas()
+        .health(&trace, 7, &HealthConfig::default())
+        .into_iter()
+        .map(|v| (v.kind, v.label, v.basis))
+        .collect()
+}
+
+#[test]
+fn replication_reads_what_scm_prints_and_ozone_site_sets() {
+    assert_eq!(
+        Replication::parse("RATIS/THREE"),
+        Some(Replication::Ratis { factor: 3 })
+    );
+    assert_eq!(
+        Replication::parse("ONE").map(Replication::expected),
+        Some(1)
+    );
+    let ec = Replication::parse("EC{rs-6-3-1024k}").expect("ec");
+    assert_eq!(
+        (ec.expected(), ec.to_string().as_str()),
+        (9, "EC{rs-6-3-1024k}")
+    );
+    assert_eq!(
+        Replication::parse("xor-2-1-1024k").map(Replication::expected),
+        Some(3)
+    );
+    assert_eq!(Replication::parse("EC{lz4-1-1-1k}"), None);
+    let c = admin_count(0, "admin_under_replicated_container", "Container State: CLOSED Replica Count: 3 Healthy (I/D/M): 2/1/0 Unhealthy (I/D/M): 0/0/0 inFlightAdd: 0 inFightDel: 0 ReplicationFactor: 3 minMaintenance: 2").expect("ratis");
+    assert_eq!((c.in_service, c.decommissioning, c.maintenance), (2, 1, 0));
+    let c = admin_count(0, "admin_under_replicated_container", "Container State: CLOSED, Replicas: (Count: 5, Healthy: 4, Maintenance: 1), ReplicationConfig: EC{rs-3-2-1024k}, RemainingMaintenanceRedundancy: 1").expect("ec");
+    assert_eq!((c.in_service, c.decommissioning, c.maintenance), (4, 0, 1));
+    assert_eq!(
+        HealthKind::parse("UNDER_REPLICATED"),
+        Some(HealthKind::UnderReplicated)
+    );
+    assert_eq!(
+        HealthKind::parse("container-quasi-closed-stuck"),
+        Some(HealthKind::QuasiClosedStuck)
+    );
+    assert_eq!(
+        HealthKind::parse("open-unhealthy"),
+        Some(HealthKind::UnhealthyReplica)
+    );
+}
+
+fn closed_three() -> Vec<Event> {
+    ["dn1", "dn2", "dn3"]
+        .iter()
+        .enumerate()
+        .flat_map(|(i, h)| {
+            [
+                state(h, 1, i as i64, 0, 0, "OPEN"),
+                state(h, 2, MIN + i as i64, 0, 90, "CLOSED"),
+            ]
+        })
+        .collect()
+}
+
+#[test]
+fn a_lost_replica_not_replaced_is_under_replicated_unless_a_copy_is_in_flight() {
+    let mut events = closed_three();
+    events.push(dn("dn2", 3, 10 * MIN, Level::Error, "ID=7 | Index=0 | BCSID=90 | State=CLOSED | Volume=/data/disk1/hdds | DataChecksum=0 | Volume failure"));
+    // The logs go on for an hour.
+    events.push(state("dn1", 4, 70 * MIN, 0, 0, "OPEN").tap_id(8));
+    let verdicts = kinds(events.clone());
+    assert_eq!(
+        verdicts,
+        vec![(HealthKind::UnderReplicated, "UNDER_REPLICATED", Basis::Logs)]
+    );
+
+    // A replicate command sent just before the end: being replicated right now.
+    let mut replicating = events;
+    replicating.insert(
+        replicating.len() - 1,
+        scm_event("scm1", 9, 65 * MIN, RM, &format!(
+            "Sending command [replicateContainerCommand: cmdID: 5, encodedToken: \"\", term: 0, deadlineMsSinceEpoch: 0, containerId=7, replicaIndex=0, targetNode={UUID}(dn4.example.com/10.0.1.14), priority=NORMAL] for container ContainerInfo{{id=#7, state=CLOSED, stateEnterTime=2026-01-01T00:01:00Z, pipelineID=Pipeline-8f2b4c6d-1a3e-4f50-9b7c-2d4e6f8a0b1c, owner=om1}} to {UUID}(dn1.example.com/10.0.1.11) with datanode deadline 1 and scm deadline 2"
+        )),
+    );
+    assert_eq!(kinds(replicating), vec![]);
+}
+
+#[test]
+fn the_same_open_line_read_twice_is_one_open_and_a_second_life_is_a_duplicate() {
+    let mut events = closed_three();
+    // The bundle holds dn1's log twice.
+    events.push(state("dn1", 1, 0, 0, 0, "OPEN"));
+    assert_eq!(kinds(events.clone()), vec![]);
+    events.push(state("dn1", 9, 5 * MIN, 0, 0, "OPEN"));
+    assert_eq!(
+        kinds(events).first().map(|v| v.0),
+        Some(HealthKind::DuplicateOpen)
+    );
+}
+
+/// An event with a container id other than 7, to extend the logs' end without touching it.
+trait TapId {
+    fn tap_id(self, id: u64) -> Event;
+}
+
+impl TapId for Event {
+    fn tap_id(mut self, id: u64) -> Event {
+        self.text = self.text.replacen("ID=7", &format!("ID={id}"), 1);
+        if let EventData::Datanode(DatanodeEvent::DnContainerState { id: c, .. }) = &mut self.data {
+            *c = id;
+        }
+        self
+    }
+}
