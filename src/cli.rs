@@ -57,7 +57,7 @@ pub enum Command {
     /// Per file: component, host, layout, records, typed events, unrecognized lines, time range.
     Stats(StatsArgs),
     /// List the rules.
-    Rules,
+    Rules(RulesArgs),
     /// One rule's documentation, the evidence it uses, the loggers it needs and what to do about
     /// a finding; or `--kinds`.
     Explain(ExplainArgs),
@@ -442,6 +442,21 @@ pub struct QueryArgs {
     /// Write to FILE instead of standard output (required for parquet).
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct RulesArgs {
+    /// Output format: a table for people, or the Markdown table the README holds.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: RulesFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RulesFormat {
+    /// A table for people.
+    Text,
+    /// A Markdown table (the README's).
+    Markdown,
 }
 
 #[derive(Debug, Args)]

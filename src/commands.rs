@@ -2,8 +2,8 @@
 
 use crate::cli::{
     Cli, ColorChoice, Command, ContainersArgs, ContainersFormat, DisplayArgs, EventsArgs,
-    EventsFormat, ExplainArgs, FailOn, InputArgs, ManArgs, ReplayArgs, ScanArgs, ScanFormat,
-    SortOrder, StatsArgs, StatsFormat,
+    EventsFormat, ExplainArgs, FailOn, InputArgs, ManArgs, ReplayArgs, RulesFormat, ScanArgs,
+    ScanFormat, SortOrder, StatsArgs, StatsFormat,
 };
 use crate::dataset::{self, Dataset};
 use crate::output::{OutputFile, emit_bytes, refuse_inputs_as_outputs, warn, write_failure};
@@ -47,8 +47,12 @@ pub fn run(cli: Cli) -> Result<u8, Failure> {
         Command::Replay(args) => replay(args),
         Command::Containers(args) => containers(args),
         Command::Stats(args) => stats(args),
-        Command::Rules => {
-            print_styled(&report::rules_table(&oztrace_rules::registry()))?;
+        Command::Rules(args) => {
+            let rules = oztrace_rules::registry();
+            match args.format {
+                RulesFormat::Text => print_styled(&report::rules_table(&rules))?,
+                RulesFormat::Markdown => emit_bytes(report::rules_markdown(&rules).as_bytes())?,
+            }
             Ok(exit::OK)
         }
         Command::Explain(args) => explain(args),
@@ -448,7 +452,7 @@ fn selected_rules(args: &ScanArgs) -> Vec<&'static dyn Rule> {
         .into_iter()
         .filter(|r| args.rules.is_empty() || args.rules.iter().any(|id| id == r.doc().id))
         .filter(|r| !args.skip.iter().any(|id| id == r.doc().id))
-        .filter(|r| args.family.is_none_or(|f| f.family() == r.family()))
+        .filter(|r| args.family.is_none_or(|f| f.family() == r.doc().family))
         .collect()
 }
 
@@ -964,7 +968,7 @@ fn events(args: EventsArgs) -> Result<u8, Failure> {
                 bundles.push(path.display().to_string());
             }
         }
-        oztrace_parser::catalog::om::merge_audit_copies(&mut streams, args.input.skew);
+        oztrace_parser::event::merge_audit_copies(&mut streams, args.input.skew);
         for events in &mut streams {
             window.retain(events);
         }
@@ -1086,7 +1090,7 @@ fn containers(args: ContainersArgs) -> Result<u8, Failure> {
     let overrides = overrides(&args.settings)?;
     let health_rules: Vec<&'static dyn Rule> = oztrace_rules::registry()
         .into_iter()
-        .filter(|r| r.family() == oztrace_rules::RuleFamily::Health)
+        .filter(|r| r.doc().family == oztrace_rules::RuleFamily::Health)
         .collect();
     let Loaded { parsed, analysis } = load(
         &args.input,

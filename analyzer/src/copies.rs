@@ -230,18 +230,17 @@ fn copy_of(event: &Event) -> Copy {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::load::events_of_text;
 
     const TX: &str = "2026-08-19 00:00:05,131 | INFO  | OMAudit | user=svc | ip=10.20.3.15 | op=COMMIT_KEY {\"volume\":\"logs\",\"bucket\":\"raw\",\"key\":\"a/c.log\",\"dataSize\":\"9\",\"Transaction\":\"6402499\"} | ret=SUCCESS |  ";
     const NO_TX: &str = "2024-01-01 00:00:00,000 | INFO  | OMAudit | user=u | ip=1.2.3.4 | op=COMMIT_KEY {volume=v, bucket=b, key=k, dataSize=1} | ret=SUCCESS |  ";
 
     fn audit(host: &str, line: u64, ts: i64, text: &str) -> Event {
-        let file = format!("{host}/om-audit-{host}.log");
-        let (mut events, _) = events_of_text(text, host, &file, Component::OmAudit);
-        let mut event = events.remove(0);
-        event.ts = Some(ts);
-        event.line = line;
-        event
+        Event {
+            ts: Some(ts),
+            file: format!("{host}/om-audit-{host}.log").into(),
+            line,
+            ..oztrace_testkit::events(host, Component::OmAudit, text).remove(0)
+        }
     }
 
     fn fold(events: Vec<Event>) -> Vec<Event> {

@@ -1,7 +1,7 @@
 //! The one pipeline from the user's inputs to an analysed trace: bytes → records → typed events
 //! → one time order → graph and state machines. The binary, the benchmarks and the tests all
 //! come through here: [`load`] for the whole path, [`read_inputs_streaming`] for the commands
-//! that only read (`stats`, `events`), [`events_of_text`] for tests that type a few lines.
+//! that only read (`stats`, `events`). Tests that type a few lines use `oztrace-testkit`.
 //!
 //! Work is split by input unit (a file, an archive, stdin) over a rayon pool, so both cores are
 //! busy across files; an archive is read member by member in one pass. Each stream's typed events
@@ -235,40 +235,6 @@ impl Window {
             self.retain(&mut stream.events);
         }
     }
-}
-
-/// The events of log text read as one file of `host`: the typed ones, and the messages of the
-/// records the catalogue did not type (tests assert on both).
-pub fn events_of_text(
-    text: &str,
-    host: &str,
-    file: &str,
-    component: Component,
-) -> (Vec<Event>, Vec<String>) {
-    let (host, file): (Arc<str>, Arc<str>) = (Arc::from(host), Arc::from(file));
-    let mut events = Vec::new();
-    let mut untyped = Vec::new();
-    let mut names = Names::default();
-    let options = ReadOptions::default();
-    let (_, error) =
-        read_records(
-            &mut text.as_bytes(),
-            &options,
-            &mut |record| match catalog::classify(&record, component) {
-                Some(typed) => events.push(Event::of_record(
-                    record,
-                    Some(typed),
-                    Arc::clone(&host),
-                    component,
-                    Arc::clone(&file),
-                    &mut names,
-                )),
-                None => untyped.push(record.message),
-            },
-        );
-    // Reading from memory cannot fail.
-    debug_assert!(error.is_none());
-    (events, untyped)
 }
 
 /// How many distinct unrecognized message shapes a stream tracks (bounded memory).

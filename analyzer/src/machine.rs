@@ -79,6 +79,24 @@ pub struct Transition {
     pub illegal: bool,
 }
 
+/// One legal step of a machine's transition table: from any state of `from`, `trigger` moves the
+/// entity to `to`; `code` cites the Ozone (or Ratis) code that makes the step. A step a machine
+/// replays that its table does not hold is `illegal`.
+#[derive(Debug, Clone, Copy)]
+pub struct Row<S: 'static, T> {
+    pub from: &'static [S],
+    pub trigger: T,
+    pub to: S,
+    pub code: &'static str,
+}
+
+/// Whether `table` holds the step `from --trigger--> to`.
+pub fn allows<S: PartialEq, T: PartialEq>(table: &[Row<S, T>], from: S, trigger: T, to: S) -> bool {
+    table
+        .iter()
+        .any(|row| row.trigger == trigger && row.to == to && row.from.contains(&from))
+}
+
 /// A lifecycle model.
 pub trait Machine: Send {
     fn name(&self) -> &'static str;

@@ -332,7 +332,6 @@ fn permute_in_place<T>(items: &mut [T], source: &mut [u32]) {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use oztrace_parser::catalog::{EventData, Unrecognized};
     use oztrace_parser::source::Component;
 
     pub(crate) fn event(
@@ -344,18 +343,10 @@ pub(crate) mod tests {
     ) -> Event {
         Event {
             ts,
-            host: host.into(),
-            component: Component::Scm,
-            level: None,
-            thread: None,
-            logger: None,
             entities,
-            data: EventData::Unrecognized(Unrecognized {}),
             file: file.into(),
             line,
-            continuation_lines: 0,
-            text: String::new(),
-            copies: Vec::new(),
+            ..oztrace_testkit::untyped(host, Component::Scm)
         }
     }
 

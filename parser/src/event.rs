@@ -3,6 +3,10 @@
 //! A record that the catalogue recognises becomes an [`Event`] with a stable `kind` (snake_case,
 //! from the kinds registry in [`crate::catalog`]), the entities it names, and typed fields.
 
+mod copies;
+
+pub use copies::merge_audit_copies;
+
 use crate::catalog::{EventData, Typed, Unrecognized};
 use crate::entity::Entity;
 use crate::record::Record;

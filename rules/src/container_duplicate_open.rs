@@ -2,8 +2,7 @@
 //! `oztrace_analyzer::replicas`, see [`crate::container_health`]).
 
 use crate::container_health;
-use crate::{Context, Output, Rule, RuleDoc, RuleFamily, Severity};
-use oztrace_analyzer::kinds::Reads;
+use crate::{Context, Output, RuleDoc, RuleFamily, Severity};
 use oztrace_analyzer::replicas::HealthKind;
 
 pub const ID: &str = "container-duplicate-open";
@@ -14,17 +13,17 @@ declare_rule! {
     /// ## What it detects
     ///
     /// A container whose datanodes logged `State=OPEN` (`ContainerLogger.logOpen`, written only when
-/// `KeyValueHandler` creates the container) more often than it has replicas: the same datanode
-/// creating it again, more datanodes than the Ratis factor creating it, or, for EC, two datanodes
-/// creating the same replica index. This is `ozone debug log container duplicate-open` and the
-/// first verdict of its `info`, for Ratis and EC.
+    /// `KeyValueHandler` creates the container) more often than it has replicas: the same datanode
+    /// creating it again, more datanodes than the Ratis factor creating it, or, for EC, two datanodes
+    /// creating the same replica index. This is `ozone debug log container duplicate-open` and the
+    /// first verdict of its `info`, for Ratis and EC.
     ///
     /// ## Why it matters
     ///
     /// A container is created once per pipeline member. A second creation is a second life of the
-/// container on that datanode (a create applied again after the replica went missing, a container
-/// id allocated twice): the replicas no longer share one history, and what SCM counts as replicas
-/// may hold different data.
+    /// container on that datanode (a create applied again after the replica went missing, a container
+    /// id allocated twice): the replicas no longer share one history, and what SCM counts as replicas
+    /// may hold different data.
     ///
     /// ## Example
     ///
@@ -41,27 +40,29 @@ declare_rule! {
     /// ## Evidence and confidence
     ///
     /// Cause: each OPEN beyond the first on one datanode, and (Ratis) each datanode's first OPEN
-/// beyond the factor's first OPENs in time order, or (EC) a second datanode's OPEN of an index.
-/// Context: the first OPENs. The factor is the one SCM printed for the container, else
-/// `ozone.server.default.replication`.
-///
-/// - `likely`: the datanodes' container logs show it (no SCM line reports a duplicate creation).
+    /// beyond the factor's first OPENs in time order, or (EC) a second datanode's OPEN of an index.
+    /// Context: the first OPENs. The factor is the one SCM printed for the container, else
+    /// `ozone.server.default.replication`.
+    ///
+    /// - `likely`: the datanodes' container logs show it (no SCM line reports a duplicate creation).
     ///
     /// ## Look-alikes
     ///
     /// - The same log collected twice in a bundle (the same line, host and time): one creation
-///   (`container-duplicate-open-control-ratis-log-collected-twice`).
-/// - An EC container opens one replica per index on as many datanodes as data plus parity
-///   (`rs-3-2-1024k`: five); a count against the Ratis factor would flag it
-///   (`container-duplicate-open-control-ec-one-per-index`).
-/// - An EC reconstruction target creates the missing index in `RECOVERING`, not `OPEN`.
+    ///   (`container-duplicate-open-control-ratis-log-collected-twice`).
+    /// - An EC container opens one replica per index on as many datanodes as data plus parity
+    ///   (`rs-3-2-1024k`: five); a count against the Ratis factor would flag it
+    ///   (`container-duplicate-open-control-ec-one-per-index`).
+    /// - An EC reconstruction target creates the missing index in `RECOVERING`, not `OPEN`.
     pub struct ContainerDuplicateOpen;
 }
 
 static DOC: RuleDoc = RuleDoc {
     id: ID,
+    consumes: container_health::CONSUMES,
     ticket: "HDDS-12776",
     severity: Severity::Medium,
+    family: RuleFamily::Health,
     markdown: ContainerDuplicateOpen::MARKDOWN,
     settings: container_health::SETTINGS,
     loggers: container_health::LOGGERS,
@@ -78,20 +79,6 @@ static DOC: RuleDoc = RuleDoc {
     ),
 };
 
-impl Rule for ContainerDuplicateOpen {
-    fn doc(&self) -> &'static RuleDoc {
-        &DOC
-    }
-
-    fn family(&self) -> RuleFamily {
-        RuleFamily::Health
-    }
-
-    fn consumes(&self) -> &'static [Reads] {
-        container_health::CONSUMES
-    }
-
-    fn check(&self, context: &Context<'_>, out: &mut Output) {
-        container_health::check(HealthKind::DuplicateOpen, context, out);
-    }
+fn check(context: &Context<'_>, out: &mut Output) {
+    container_health::check(HealthKind::DuplicateOpen, context, out);
 }

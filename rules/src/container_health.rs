@@ -163,7 +163,7 @@ mod tests {
     fn the_health_rules_are_the_analyzers_six_kinds() {
         let health: Vec<&str> = registry()
             .into_iter()
-            .filter(|r| r.family() == RuleFamily::Health)
+            .filter(|r| r.doc().family == RuleFamily::Health)
             .map(|r| r.doc().id)
             .collect();
         let kinds: Vec<&str> = HealthKind::ALL.iter().map(|k| k.rule()).collect();

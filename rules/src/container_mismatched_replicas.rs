@@ -2,8 +2,7 @@
 //! `oztrace_analyzer::replicas`, see [`crate::container_health`]).
 
 use crate::container_health;
-use crate::{Context, Output, Rule, RuleDoc, RuleFamily, Severity};
-use oztrace_analyzer::kinds::Reads;
+use crate::{Context, Output, RuleDoc, RuleFamily, Severity};
 use oztrace_analyzer::replicas::HealthKind;
 
 pub const ID: &str = "container-mismatched-replicas";
@@ -14,14 +13,14 @@ declare_rule! {
     /// ## What it detects
     ///
     /// Replicas of one container whose latest state is CLOSED with different BCSIDs (for EC, two
-/// replicas of the same index): once closed, every replica must hold the same committed data.
-/// This is the `MISMATCHED REPLICATION` verdict of `ozone debug log container info`.
+    /// replicas of the same index): once closed, every replica must hold the same committed data.
+    /// This is the `MISMATCHED REPLICATION` verdict of `ozone debug log container info`.
     ///
     /// ## Why it matters
     ///
     /// A CLOSED replica behind the others misses committed blocks: a read served by it returns
-/// less than was acknowledged, and SCM ignores it (`Replica BCSID mismatched`) or deletes it only
-/// when it notices.
+    /// less than was acknowledged, and SCM ignores it (`Replica BCSID mismatched`) or deletes it only
+    /// when it notices.
     ///
     /// ## Example
     ///
@@ -40,27 +39,29 @@ declare_rule! {
     /// ## Evidence and confidence
     ///
     /// Cause: each CLOSED replica behind the highest BCSID of its group. Context: the others,
-/// and SCM's `Replica BCSID mismatched for …` when it printed one.
-///
-/// - `confirmed`: SCM printed `Replica BCSID mismatched` for the container;
-/// - `likely`: the datanodes' container logs show it.
+    /// and SCM's `Replica BCSID mismatched for …` when it printed one.
+    ///
+    /// - `confirmed`: SCM printed `Replica BCSID mismatched` for the container;
+    /// - `likely`: the datanodes' container logs show it.
     ///
     /// ## Look-alikes
     ///
     /// - The stale replica deleted (`Container force deleted`) and copied again from a good one:
-///   its latest state is DELETED (`container-mismatched-replicas-control-ratis-stale-replaced`).
-/// - A delete of the stale replica sent within `hdds.scm.replication.event.timeout` of the end:
-///   being corrected.
-/// - EC replicas of different indexes hold their own BCSIDs
-///   (`container-mismatched-replicas-control-ec-indexes-differ`).
-/// - Replicas still OPEN or CLOSING with different BCSIDs are still being written.
+    ///   its latest state is DELETED (`container-mismatched-replicas-control-ratis-stale-replaced`).
+    /// - A delete of the stale replica sent within `hdds.scm.replication.event.timeout` of the end:
+    ///   being corrected.
+    /// - EC replicas of different indexes hold their own BCSIDs
+    ///   (`container-mismatched-replicas-control-ec-indexes-differ`).
+    /// - Replicas still OPEN or CLOSING with different BCSIDs are still being written.
     pub struct ContainerMismatchedReplicas;
 }
 
 static DOC: RuleDoc = RuleDoc {
     id: ID,
+    consumes: container_health::CONSUMES,
     ticket: "HDDS-12697",
     severity: Severity::Medium,
+    family: RuleFamily::Health,
     markdown: ContainerMismatchedReplicas::MARKDOWN,
     settings: container_health::SETTINGS,
     loggers: container_health::LOGGERS,
@@ -74,20 +75,6 @@ static DOC: RuleDoc = RuleDoc {
     ),
 };
 
-impl Rule for ContainerMismatchedReplicas {
-    fn doc(&self) -> &'static RuleDoc {
-        &DOC
-    }
-
-    fn family(&self) -> RuleFamily {
-        RuleFamily::Health
-    }
-
-    fn consumes(&self) -> &'static [Reads] {
-        container_health::CONSUMES
-    }
-
-    fn check(&self, context: &Context<'_>, out: &mut Output) {
-        container_health::check(HealthKind::MismatchedReplicas, context, out);
-    }
+fn check(context: &Context<'_>, out: &mut Output) {
+    container_health::check(HealthKind::MismatchedReplicas, context, out);
 }

@@ -2,8 +2,7 @@
 //! `oztrace_analyzer::replicas`, see [`crate::container_health`]).
 
 use crate::container_health;
-use crate::{Context, Output, Rule, RuleDoc, RuleFamily, Severity};
-use oztrace_analyzer::kinds::Reads;
+use crate::{Context, Output, RuleDoc, RuleFamily, Severity};
 use oztrace_analyzer::replicas::HealthKind;
 
 pub const ID: &str = "container-over-replicated";
@@ -14,14 +13,14 @@ declare_rule! {
     /// ## What it detects
     ///
     /// A container with more healthy replicas than its replication on datanodes that are not
-/// leaving (for EC, an index held by two datanodes), with no delete sent for the extra.
-/// `ozone debug log container list --health=OVER_REPLICATED`.
+    /// leaving (for EC, an index held by two datanodes), with no delete sent for the extra.
+    /// `ozone debug log container list --health=OVER_REPLICATED`.
     ///
     /// ## Why it matters
     ///
     /// The extra replica costs space, and it is a replica SCM may not know it can delete: a move or
-/// replication whose source was never removed, a datanode back from the dead with its old
-/// replicas.
+    /// replication whose source was never removed, a datanode back from the dead with its old
+    /// replicas.
     ///
     /// ## Example
     ///
@@ -40,26 +39,28 @@ declare_rule! {
     /// ## Evidence and confidence
     ///
     /// Cause: the replicas that arrived after the expected count was reached. Context: the
-/// others, and `Container … is over replicated. … Expected replica count is N.`
-/// (RatisOverReplicationHandler) when SCM printed it.
-///
-/// - `confirmed`: SCM's ReplicationManager printed the container over-replicated;
-/// - `likely`: the datanodes' container logs show it.
+    /// others, and `Container … is over replicated. … Expected replica count is N.`
+    /// (RatisOverReplicationHandler) when SCM printed it.
+    ///
+    /// - `confirmed`: SCM's ReplicationManager printed the container over-replicated;
+    /// - `likely`: the datanodes' container logs show it.
     ///
     /// ## Look-alikes
     ///
     /// - A decommissioning or maintenance datanode's replica and the copy that replaces it: the
-///   leaving datanode's replica is not counted (`container-over-replicated-control-ratis-decommission`).
-/// - A delete of the extra sent within `hdds.scm.replication.event.timeout` of the end
-///   (`container-over-replicated-control-ec-delete-in-flight`).
-/// - An extra younger than two ReplicationManager passes at the end of the logs.
+    ///   leaving datanode's replica is not counted (`container-over-replicated-control-ratis-decommission`).
+    /// - A delete of the extra sent within `hdds.scm.replication.event.timeout` of the end
+    ///   (`container-over-replicated-control-ec-delete-in-flight`).
+    /// - An extra younger than two ReplicationManager passes at the end of the logs.
     pub struct ContainerOverReplicated;
 }
 
 static DOC: RuleDoc = RuleDoc {
     id: ID,
+    consumes: container_health::CONSUMES,
     ticket: "HDDS-12653",
     severity: Severity::Low,
+    family: RuleFamily::Health,
     markdown: ContainerOverReplicated::MARKDOWN,
     settings: container_health::SETTINGS,
     loggers: container_health::LOGGERS,
@@ -73,20 +74,6 @@ static DOC: RuleDoc = RuleDoc {
     ),
 };
 
-impl Rule for ContainerOverReplicated {
-    fn doc(&self) -> &'static RuleDoc {
-        &DOC
-    }
-
-    fn family(&self) -> RuleFamily {
-        RuleFamily::Health
-    }
-
-    fn consumes(&self) -> &'static [Reads] {
-        container_health::CONSUMES
-    }
-
-    fn check(&self, context: &Context<'_>, out: &mut Output) {
-        container_health::check(HealthKind::OverReplicated, context, out);
-    }
+fn check(context: &Context<'_>, out: &mut Output) {
+    container_health::check(HealthKind::OverReplicated, context, out);
 }

@@ -2,8 +2,7 @@
 //! `oztrace_analyzer::replicas`, see [`crate::container_health`]).
 
 use crate::container_health;
-use crate::{Context, Output, Rule, RuleDoc, RuleFamily, Severity};
-use oztrace_analyzer::kinds::Reads;
+use crate::{Context, Output, RuleDoc, RuleFamily, Severity};
 use oztrace_analyzer::replicas::HealthKind;
 
 pub const ID: &str = "container-quasi-closed-stuck";
@@ -14,17 +13,17 @@ declare_rule! {
     /// ## What it detects
     ///
     /// A Ratis container whose healthy replicas are all QUASI_CLOSED (`ContainerLogger.logQuasiClosed`,
-/// with the reason: the Ratis group removed, the pipeline gone) two ReplicationManager passes
-/// after the first quasi-close, with no `Force closing container …` or `FORCE_CLOSE` from SCM.
-/// `ozone debug log container list --health=QUASI_CLOSED_STUCK`, which counts three or more
-/// QUASI_CLOSED datanodes not superseded by CLOSED; this rule asks every healthy replica.
+    /// with the reason: the Ratis group removed, the pipeline gone) two ReplicationManager passes
+    /// after the first quasi-close, with no `Force closing container …` or `FORCE_CLOSE` from SCM.
+    /// `ozone debug log container list --health=QUASI_CLOSED_STUCK`, which counts three or more
+    /// QUASI_CLOSED datanodes not superseded by CLOSED; this rule asks every healthy replica.
     ///
     /// ## Why it matters
     ///
     /// SCM force-closes a QUASI_CLOSED container once enough origins have quasi-closed it; a
-/// container that stays QUASI_CLOSED is not writable, is not counted as closed for decommission
-/// and maintenance, and keeps its replicas' differing data unresolved (QUASI_CLOSED_STUCK in the
-/// ReplicationManager's report).
+    /// container that stays QUASI_CLOSED is not writable, is not counted as closed for decommission
+    /// and maintenance, and keeps its replicas' differing data unresolved (QUASI_CLOSED_STUCK in the
+    /// ReplicationManager's report).
     ///
     /// ## Example
     ///
@@ -43,24 +42,26 @@ declare_rule! {
     /// ## Evidence and confidence
     ///
     /// Cause: each healthy replica's quasi-close line. EC containers never quasi-close (their close is
-/// forced), so the rule reads Ratis containers only.
-///
-/// - `likely`: the datanodes' container logs show it.
+    /// forced), so the rule reads Ratis containers only.
+    ///
+    /// - `likely`: the datanodes' container logs show it.
     ///
     /// ## Look-alikes
     ///
     /// - Quasi-closed, then force-closed by SCM's QuasiClosedContainerHandler and CLOSED on the
-///   datanodes (`container-quasi-closed-stuck-control-ratis-force-closed`).
-/// - A quasi-close younger than two ReplicationManager passes at the end of the logs.
-/// - An EC container: its close is forced, it never quasi-closes
-///   (`container-quasi-closed-stuck-control-ec-closed`).
+    ///   datanodes (`container-quasi-closed-stuck-control-ratis-force-closed`).
+    /// - A quasi-close younger than two ReplicationManager passes at the end of the logs.
+    /// - An EC container: its close is forced, it never quasi-closes
+    ///   (`container-quasi-closed-stuck-control-ec-closed`).
     pub struct ContainerQuasiClosedStuck;
 }
 
 static DOC: RuleDoc = RuleDoc {
     id: ID,
+    consumes: container_health::CONSUMES,
     ticket: "HDDS-12653",
     severity: Severity::Medium,
+    family: RuleFamily::Health,
     markdown: ContainerQuasiClosedStuck::MARKDOWN,
     settings: container_health::SETTINGS,
     loggers: container_health::LOGGERS,
@@ -74,20 +75,6 @@ static DOC: RuleDoc = RuleDoc {
     ),
 };
 
-impl Rule for ContainerQuasiClosedStuck {
-    fn doc(&self) -> &'static RuleDoc {
-        &DOC
-    }
-
-    fn family(&self) -> RuleFamily {
-        RuleFamily::Health
-    }
-
-    fn consumes(&self) -> &'static [Reads] {
-        container_health::CONSUMES
-    }
-
-    fn check(&self, context: &Context<'_>, out: &mut Output) {
-        container_health::check(HealthKind::QuasiClosedStuck, context, out);
-    }
+fn check(context: &Context<'_>, out: &mut Output) {
+    container_health::check(HealthKind::QuasiClosedStuck, context, out);
 }

@@ -2,8 +2,7 @@
 //! `oztrace_analyzer::replicas`, see [`crate::container_health`]).
 
 use crate::container_health;
-use crate::{Context, Output, Rule, RuleDoc, RuleFamily, Severity};
-use oztrace_analyzer::kinds::Reads;
+use crate::{Context, Output, RuleDoc, RuleFamily, Severity};
 use oztrace_analyzer::replicas::HealthKind;
 
 pub const ID: &str = "container-under-replicated";
@@ -14,16 +13,16 @@ declare_rule! {
     /// ## What it detects
     ///
     /// A container with fewer healthy replicas than its replication (for EC, an index with no healthy
-/// replica) because a replica's data went away in the logs (`Volume failure`, UNHEALTHY, force
-/// deleted) and no copy replaced it by the end of the logs. `ozone debug log container list
-/// --health=UNDER_REPLICATED`, which counts the replicas the logs show and so flags every
-/// container whose other datanodes' logs are missing; this rule needs the loss itself.
+    /// replica) because a replica's data went away in the logs (`Volume failure`, UNHEALTHY, force
+    /// deleted) and no copy replaced it by the end of the logs. `ozone debug log container list
+    /// --health=UNDER_REPLICATED`, which counts the replicas the logs show and so flags every
+    /// container whose other datanodes' logs are missing; this rule needs the loss itself.
     ///
     /// ## Why it matters
     ///
     /// One more loss and the container's data is gone (Ratis ONE after a loss, EC beyond its
-/// parity). The ReplicationManager repairs it within a few passes unless it cannot (no targets,
-/// overloaded sources, a stuck command).
+    /// parity). The ReplicationManager repairs it within a few passes unless it cannot (no targets,
+    /// overloaded sources, a stuck command).
     ///
     /// ## Example
     ///
@@ -39,32 +38,34 @@ declare_rule! {
     /// ## Evidence and confidence
     ///
     /// Cause: the line where each lost replica left its healthy state. Context: the replicas still
-/// healthy, the replicate or reconstruct commands sent after the loss that never completed, and
-/// SCM's admin monitor `Under Replicated Container` line when its in-service, decommissioning and
-/// maintenance replicas together fall short of the replication.
-///
-/// - `confirmed`: the logs show the loss and SCM's admin monitor counts the container short;
-/// - `likely`: the logs show the loss and no copy by the end.
+    /// healthy, the replicate or reconstruct commands sent after the loss that never completed, and
+    /// SCM's admin monitor `Under Replicated Container` line when its in-service, decommissioning and
+    /// maintenance replicas together fall short of the replication.
+    ///
+    /// - `confirmed`: the logs show the loss and SCM's admin monitor counts the container short;
+    /// - `likely`: the logs show the loss and no copy by the end.
     ///
     /// ## Look-alikes
     ///
     /// - Being replicated or reconstructed right now: a replicate or reconstruct command (or
-///   `… will be sufficiently replicated after pending replicas are created`) sent within
-///   `hdds.scm.replication.event.timeout` of the end, or a `RECOVERING` replica of the lost index
-///   (`container-under-replicated-control-ratis-replicating`,
-///   `container-under-replicated-control-ec-reconstructing`).
-/// - A decommissioning or maintenance datanode's replica: SCM's admin monitor says `Under
-///   Replicated Container` while it copies the replica elsewhere, but the data is still there
-///   (`container-under-replicated-control-ratis-decommission`).
-/// - A loss younger than two ReplicationManager passes at the end of the logs.
-/// - A container SCM is deleting, and replicas the bundle has no logs of.
+    ///   `… will be sufficiently replicated after pending replicas are created`) sent within
+    ///   `hdds.scm.replication.event.timeout` of the end, or a `RECOVERING` replica of the lost index
+    ///   (`container-under-replicated-control-ratis-replicating`,
+    ///   `container-under-replicated-control-ec-reconstructing`).
+    /// - A decommissioning or maintenance datanode's replica: SCM's admin monitor says `Under
+    ///   Replicated Container` while it copies the replica elsewhere, but the data is still there
+    ///   (`container-under-replicated-control-ratis-decommission`).
+    /// - A loss younger than two ReplicationManager passes at the end of the logs.
+    /// - A container SCM is deleting, and replicas the bundle has no logs of.
     pub struct ContainerUnderReplicated;
 }
 
 static DOC: RuleDoc = RuleDoc {
     id: ID,
+    consumes: container_health::CONSUMES,
     ticket: "HDDS-12653",
     severity: Severity::Medium,
+    family: RuleFamily::Health,
     markdown: ContainerUnderReplicated::MARKDOWN,
     settings: container_health::SETTINGS,
     loggers: container_health::LOGGERS,
@@ -82,20 +83,6 @@ static DOC: RuleDoc = RuleDoc {
     ),
 };
 
-impl Rule for ContainerUnderReplicated {
-    fn doc(&self) -> &'static RuleDoc {
-        &DOC
-    }
-
-    fn family(&self) -> RuleFamily {
-        RuleFamily::Health
-    }
-
-    fn consumes(&self) -> &'static [Reads] {
-        container_health::CONSUMES
-    }
-
-    fn check(&self, context: &Context<'_>, out: &mut Output) {
-        container_health::check(HealthKind::UnderReplicated, context, out);
-    }
+fn check(context: &Context<'_>, out: &mut Output) {
+    container_health::check(HealthKind::UnderReplicated, context, out);
 }

@@ -2,8 +2,7 @@
 //! `oztrace_analyzer::replicas`, see [`crate::container_health`]).
 
 use crate::container_health;
-use crate::{Context, Output, Rule, RuleDoc, RuleFamily, Severity};
-use oztrace_analyzer::kinds::Reads;
+use crate::{Context, Output, RuleDoc, RuleFamily, Severity};
 use oztrace_analyzer::replicas::HealthKind;
 
 pub const ID: &str = "container-unhealthy-replica";
@@ -14,17 +13,17 @@ declare_rule! {
     /// ## What it detects
     ///
     /// A replica whose latest state is UNHEALTHY (`ContainerLogger.logUnhealthy`, with the scan result
-/// that marked it) and that nothing is deleting; or, when none is, a replica still OPEN two
-/// ReplicationManager passes after another replica of the container moved on (CLOSING, CLOSED,
-/// QUASI_CLOSED): Ozone's OPEN-UNHEALTHY. `ozone debug log container list --health=UNHEALTHY`
-/// and the UNHEALTHY and OPEN_UNHEALTHY verdicts of its `info`.
+    /// that marked it) and that nothing is deleting; or, when none is, a replica still OPEN two
+    /// ReplicationManager passes after another replica of the container moved on (CLOSING, CLOSED,
+    /// QUASI_CLOSED): Ozone's OPEN-UNHEALTHY. `ozone debug log container list --health=UNHEALTHY`
+    /// and the UNHEALTHY and OPEN_UNHEALTHY verdicts of its `info`.
     ///
     /// ## Why it matters
     ///
     /// An UNHEALTHY replica serves no reads and does not count as a copy: the container is a replica
-/// short until SCM replaces it. A replica left OPEN keeps accepting nothing the others have, and
-/// its container cannot close: SCM's OpenContainerHandler closes it only when it sees the
-/// mismatch.
+    /// short until SCM replaces it. A replica left OPEN keeps accepting nothing the others have, and
+    /// its container cannot close: SCM's OpenContainerHandler closes it only when it sees the
+    /// mismatch.
     ///
     /// ## Example
     ///
@@ -39,26 +38,28 @@ declare_rule! {
     /// ## Evidence and confidence
     ///
     /// Cause: the UNHEALTHY line of each replica (its scan result says why), or the OPEN replicas'
-/// last lines. Context: the replica that moved on first.
-///
-/// - `likely`: the datanodes' container logs show it.
+    /// last lines. Context: the replica that moved on first.
+    ///
+    /// - `likely`: the datanodes' container logs show it.
     ///
     /// ## Look-alikes
     ///
     /// - An UNHEALTHY replica SCM deleted and replaced: its latest state is DELETED
-///   (`container-unhealthy-replica-control-ratis-replaced`,
-///   `container-unhealthy-replica-control-ec-reconstructed`); a delete sent to it within
-///   `hdds.scm.replication.event.timeout` of the end is the same, in flight.
-/// - A replica left OPEN on a datanode in maintenance or decommissioning: the datanode went away
-///   by request (`container-unhealthy-replica-control-ratis-open-in-maintenance`).
-/// - Replicas closing one after the other within two ReplicationManager passes.
+    ///   (`container-unhealthy-replica-control-ratis-replaced`,
+    ///   `container-unhealthy-replica-control-ec-reconstructed`); a delete sent to it within
+    ///   `hdds.scm.replication.event.timeout` of the end is the same, in flight.
+    /// - A replica left OPEN on a datanode in maintenance or decommissioning: the datanode went away
+    ///   by request (`container-unhealthy-replica-control-ratis-open-in-maintenance`).
+    /// - Replicas closing one after the other within two ReplicationManager passes.
     pub struct ContainerUnhealthyReplica;
 }
 
 static DOC: RuleDoc = RuleDoc {
     id: ID,
+    consumes: container_health::CONSUMES,
     ticket: "HDDS-12653",
     severity: Severity::Medium,
+    family: RuleFamily::Health,
     markdown: ContainerUnhealthyReplica::MARKDOWN,
     settings: container_health::SETTINGS,
     loggers: container_health::LOGGERS,
@@ -75,20 +76,6 @@ static DOC: RuleDoc = RuleDoc {
     ),
 };
 
-impl Rule for ContainerUnhealthyReplica {
-    fn doc(&self) -> &'static RuleDoc {
-        &DOC
-    }
-
-    fn family(&self) -> RuleFamily {
-        RuleFamily::Health
-    }
-
-    fn consumes(&self) -> &'static [Reads] {
-        container_health::CONSUMES
-    }
-
-    fn check(&self, context: &Context<'_>, out: &mut Output) {
-        container_health::check(HealthKind::UnhealthyReplica, context, out);
-    }
+fn check(context: &Context<'_>, out: &mut Output) {
+    container_health::check(HealthKind::UnhealthyReplica, context, out);
 }

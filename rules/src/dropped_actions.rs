@@ -25,9 +25,10 @@
 //! Lost ICRs and CLOSING replicas are repaired by the full container report sent at
 //! registration, and pipeline actions stay queued: they are context, not the effect.
 
+use crate::RuleFamily;
 use crate::coverage::{DATANODE_SERVICE_LOGS, Need};
 use crate::{
-    Confidence, Context, Evidence, Finding, Gap, Output, Role, Rule, RuleDoc, SettingDoc, Settings,
+    Confidence, Context, Evidence, Finding, Gap, Output, Role, RuleDoc, SettingDoc, Settings,
     Severity,
 };
 use oztrace_analyzer::kinds::{Family, Reads};
@@ -227,8 +228,10 @@ declare_rule! {
 
 static DOC: RuleDoc = RuleDoc {
     id: ID,
+    consumes: CONSUMES,
     ticket: "HDDS-17269",
     severity: Severity::Medium,
+    family: RuleFamily::Signatures,
     markdown: DroppedActions::MARKDOWN,
     loggers: DEBUG_LINES,
     settings: SETTINGS,
@@ -1035,66 +1038,57 @@ pub const CONSUMES: &[Reads] = &[
     Reads::Kind(datanode_kinds::CLOSE_HANDLING),
 ];
 
-impl Rule for DroppedActions {
-    fn doc(&self) -> &'static RuleDoc {
-        &DOC
-    }
-
-    fn consumes(&self) -> &'static [Reads] {
-        CONSUMES
-    }
-
-    fn check(&self, context: &Context<'_>, out: &mut Output) {
-        let analysis = context.analysis;
-        let trace = &analysis.trace;
-        let hosts = &trace.facts().datanode_hosts;
-        let obs = Observations::read(trace, hosts);
-        let timing = Timing::from(context.settings);
-        let mut gap_hosts: BTreeSet<String> = BTreeSet::new();
-        for incident in detect(trace, &analysis.replay, &obs, hosts, &timing) {
-            let debug_on = incident.debug_seen
-                || context
-                    .logging
-                    .enabled(&incident.host, HEARTBEAT_TASK_LOGGER, "DEBUG");
-            if !debug_on {
-                gap_hosts.insert(incident.host.clone());
-            }
-            let Some(confidence) = incident.confidence else {
-                continue;
-            };
-            let Some(entity) = Entity::datanode(&incident.datanode) else {
-                continue;
-            };
-            let mut related: Vec<Entity> = incident
-                .containers
-                .iter()
-                .map(|&c| Entity::Container(c))
-                .collect();
-            related.extend(Entity::scm(&incident.scm));
-            out.findings.push(Finding {
-                rule: ID,
-                entity,
-                related,
-                confidence,
-                reason: incident.reason,
-                summary: incident.summary,
-                evidence: incident.evidence,
-            });
+fn check(context: &Context<'_>, out: &mut Output) {
+    let analysis = context.analysis;
+    let trace = &analysis.trace;
+    let hosts = &trace.facts().datanode_hosts;
+    let obs = Observations::read(trace, hosts);
+    let timing = Timing::from(context.settings);
+    let mut gap_hosts: BTreeSet<String> = BTreeSet::new();
+    for incident in detect(trace, &analysis.replay, &obs, hosts, &timing) {
+        let debug_on = incident.debug_seen
+            || context
+                .logging
+                .enabled(&incident.host, HEARTBEAT_TASK_LOGGER, "DEBUG");
+        if !debug_on {
+            gap_hosts.insert(incident.host.clone());
         }
-        if !gap_hosts.is_empty() {
-            out.gaps.push(Gap {
-                rule: ID,
-                missing: "which heartbeat carried the container actions and in which endpoint state it ran (a queued heartbeat sent after the reregister)".to_string(),
-                enable: DEBUG_LINES.iter().map(|s| s.to_string()).collect(),
-                hosts: gap_hosts.into_iter().collect(),
-            });
-        }
+        let Some(confidence) = incident.confidence else {
+            continue;
+        };
+        let Some(entity) = Entity::datanode(&incident.datanode) else {
+            continue;
+        };
+        let mut related: Vec<Entity> = incident
+            .containers
+            .iter()
+            .map(|&c| Entity::Container(c))
+            .collect();
+        related.extend(Entity::scm(&incident.scm));
+        out.findings.push(Finding {
+            rule: ID,
+            entity,
+            related,
+            confidence,
+            reason: incident.reason,
+            summary: incident.summary,
+            evidence: incident.evidence,
+        });
+    }
+    if !gap_hosts.is_empty() {
+        out.gaps.push(Gap {
+            rule: ID,
+            missing: "which heartbeat carried the container actions and in which endpoint state it ran (a queued heartbeat sent after the reregister)".to_string(),
+            enable: DEBUG_LINES.iter().map(|s| s.to_string()).collect(),
+            hosts: gap_hosts.into_iter().collect(),
+        });
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::{events, run};
     use oztrace_analyzer::machine::Machine;
     use oztrace_analyzer::machines::endpoint::EndpointMachine;
     use oztrace_parser::catalog::Unrecognized;
@@ -1108,18 +1102,8 @@ mod tests {
     fn base(ts: i64, host: &str, component: Component, data: EventData) -> Event {
         Event {
             ts: Some(ts),
-            host: host.into(),
-            component,
-            level: None,
-            thread: None,
-            logger: None,
-            entities: vec![],
-            data,
             file: format!("{host}/log").into(),
-            line: 0,
-            continuation_lines: 0,
-            text: String::new(),
-            copies: Vec::new(),
+            ..oztrace_testkit::event(host, component, data)
         }
     }
 
@@ -1568,11 +1552,6 @@ mod tests {
         assert!(i.containers.contains(&2077));
     }
 
-    /// Reads log text as one file of `host` and types it with the real catalogues.
-    fn typed_file(host: &str, file: &str, component: Component, text: &str) -> Vec<Event> {
-        oztrace_analyzer::load::events_of_text(text, host, file, component).0
-    }
-
     /// The bug at INFO end to end from log lines (datanode.md 3.B, scm.md 1.2 and 2.2 templates),
     /// through every catalogue the rule reads, the replay and the rule with its gap.
     #[test]
@@ -1593,24 +1572,9 @@ mod tests {
         );
         let container = "2026-09-14 02:12:35,354 | ERROR | ID=2043 | Index=0 | BCSID=40551 | State=UNHEALTHY | Volume=/data/disk2/hdds | DataChecksum=0 | Container has 1 error: WRITE_FAILURE for file /data/disk2/hdds/2043 with exception: org.apache.hadoop.hdds.scm.container.common.helpers.StorageContainerException |  \n";
         let streams = vec![
-            typed_file(
-                "dn2",
-                "dn2/ozone-hadoop-datanode-dn2.log",
-                Component::Datanode,
-                &dn_log,
-            ),
-            typed_file(
-                "scm1",
-                "scm1/scm-audit-scm1.log",
-                Component::ScmAudit,
-                &audit,
-            ),
-            typed_file(
-                "dn2",
-                "dn2/dn-container-dn2.log",
-                Component::DnContainer,
-                container,
-            ),
+            events("dn2", Component::Datanode, &dn_log),
+            events("scm1", Component::ScmAudit, &audit),
+            events("dn2", Component::DnContainer, container),
         ];
         let kinds: Vec<&str> = streams.iter().flatten().map(Event::kind).collect();
         assert_eq!(
@@ -1627,17 +1591,7 @@ mod tests {
                 datanode_kinds::CONTAINER_STATE,
             ]
         );
-        let analysis = oztrace_analyzer::Analysis::run(
-            Trace::merge(streams, 2_000),
-            oztrace_analyzer::ReplayOptions::default(),
-        );
-        let context = Context {
-            analysis: &analysis,
-            settings: &Settings::default(),
-            logging: &crate::LoggingCoverage::default(),
-        };
-        let mut out = Output::default();
-        DroppedActions.check(&context, &mut out);
+        let out = run(&DroppedActions, streams);
         assert_eq!(out.findings.len(), 1);
         let f = &out.findings[0];
         assert_eq!(f.entity, Entity::Datanode(DN.into()));

@@ -8,8 +8,9 @@
 //! settings, loggers, logs it needs and remediation, and one line of [`registry`] registers it.
 //! `scripts/new-rule` writes all of that, and the sample bundles, for a new rule.
 
-/// Declares a rule's unit struct with its documentation: the doc comment is Markdown, its first
-/// line the title, then one `## ` heading per [`Section`] in order. The comment is kept as
+/// Declares a rule: its unit struct, documented in Markdown (the first line the title, then one
+/// `## ` heading per [`Section`] in order), and its [`Rule`] made of the module's `static DOC:
+/// RuleDoc` and `fn check(context: &Context<'_>, out: &mut Output)`. The doc comment is kept as
 /// `MARKDOWN` for [`RuleDoc::markdown`], so that `oztrace explain` prints what rustdoc shows.
 macro_rules! declare_rule {
     ($(#[doc = $line:literal])+ pub struct $name:ident;) => {
@@ -19,6 +20,16 @@ macro_rules! declare_rule {
         impl $name {
             /// The doc comment above, one line each.
             pub const MARKDOWN: &'static str = concat!($($line, "\n"),+);
+        }
+
+        impl crate::Rule for $name {
+            fn doc(&self) -> &'static crate::RuleDoc {
+                &DOC
+            }
+
+            fn check(&self, context: &crate::Context<'_>, out: &mut crate::Output) {
+                check(context, out)
+            }
         }
     };
 }
@@ -140,13 +151,19 @@ pub struct Gap {
 }
 
 /// A rule's documentation (`oztrace explain RULE`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Serialize)]
 pub struct RuleDoc {
     pub id: &'static str,
     pub ticket: &'static str,
     pub severity: Severity,
     /// The rule struct's doc comment ([`declare_rule!`]): the title, then the [`Section`]s.
     pub markdown: &'static str,
+    /// The kinds of events it reads from the trace (see `oztrace_analyzer::kinds`); the machines'
+    /// transitions and the trace's facts it reads besides are declared there.
+    #[serde(skip)]
+    pub consumes: &'static [Reads],
+    /// Its family: a bug signature, or a container health check.
+    pub family: RuleFamily,
     /// `log4j.logger.<name>=<LEVEL>` lines that sharpen it.
     pub loggers: &'static [&'static str],
     /// The settings it reads (`--set`, else `ozone-site.xml` in the bundle, else the default).
@@ -460,15 +477,9 @@ impl RuleFamily {
     }
 }
 
+/// A rule, as [`declare_rule!`] implements it.
 pub trait Rule: Sync {
     fn doc(&self) -> &'static RuleDoc;
-    /// Its family: a bug signature unless it says otherwise.
-    fn family(&self) -> RuleFamily {
-        RuleFamily::Signatures
-    }
-    /// The kinds of events it reads from the trace (see `oztrace_analyzer::kinds`); the
-    /// machines' transitions and the trace's facts it reads besides are declared there.
-    fn consumes(&self) -> &'static [Reads];
     fn check(&self, context: &Context<'_>, out: &mut Output);
 }
 
@@ -493,7 +504,7 @@ pub fn registry() -> Vec<&'static dyn Rule> {
 pub fn consumed(rules: &[&'static dyn Rule]) -> Wanted {
     let mut wanted = Wanted::new();
     for rule in rules {
-        wanted.add(rule.consumes());
+        wanted.add(rule.doc().consumes);
     }
     wanted
 }
@@ -552,5 +563,7 @@ pub fn run(context: &Context<'_>, rules: &[&'static dyn Rule]) -> Output {
     out
 }
 
+#[cfg(test)]
+mod testing;
 #[cfg(test)]
 mod tests;

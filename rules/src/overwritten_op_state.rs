@@ -21,9 +21,10 @@
 //! A gap names X when the IN_SERVICE push cannot be seen: no SEND_HEARTBEAT audit from X and
 //! `SCMDatanodeHeartbeatDispatcher` not at DEBUG there.
 
+use crate::RuleFamily;
 use crate::coverage::{Need, SCM_SERVICE_LOGS};
 use crate::{
-    Confidence, Context, Evidence, Finding, Gap, Output, Role, Rule, RuleDoc, SettingDoc, Severity,
+    Confidence, Context, Evidence, Finding, Gap, Output, Role, RuleDoc, SettingDoc, Severity,
 };
 use oztrace_analyzer::Analysis;
 use oztrace_analyzer::graph::EdgeKind;
@@ -136,8 +137,10 @@ declare_rule! {
 
 static DOC: RuleDoc = RuleDoc {
     id: ID,
+    consumes: CONSUMES,
     ticket: "HDDS-17219",
     severity: Severity::Medium,
+    family: RuleFamily::Signatures,
     markdown: OverwrittenOpState::MARKDOWN,
     settings: SETTINGS,
     loggers: &[
@@ -189,50 +192,40 @@ finding's evidence), with the leader changes",
 /// The kinds the rule reads: the SCM's node, admin-monitor and audit lines.
 pub const CONSUMES: &[Reads] = &[Reads::Family(Family::Scm)];
 
-impl Rule for OverwrittenOpState {
-    fn doc(&self) -> &'static RuleDoc {
-        &DOC
-    }
-
-    fn consumes(&self) -> &'static [Reads] {
-        CONSUMES
-    }
-
-    fn check(&self, context: &Context<'_>, out: &mut Output) {
-        let analysis = context.analysis;
-        let facts = Facts::collect(&analysis.trace);
-        let spread_ms = context.settings.duration_ms(&SETTINGS[0]);
-        let mut audit_gap_hosts: BTreeSet<String> = BTreeSet::new();
-        for (uuid, node) in &facts.nodes {
-            let Some(finding) = node.finding(analysis, uuid, spread_ms) else {
-                continue;
-            };
-            // The IN_SERVICE push is only default-on in the SCM audit (SEND_HEARTBEAT); without it
-            // and without the dispatcher's DEBUG line, the command reaching the datanode is unseen.
-            for e in finding.evidence.iter().filter(|e| e.role == Role::Effect) {
-                let host = &*analysis.trace.get(e.event).host;
-                if !facts.heartbeat_audit_hosts.contains(host)
-                    && !context.logging.enabled(host, HEARTBEAT_DISPATCHER, "DEBUG")
-                {
-                    audit_gap_hosts.insert(host.to_string());
-                }
+fn check(context: &Context<'_>, out: &mut Output) {
+    let analysis = context.analysis;
+    let facts = Facts::collect(&analysis.trace);
+    let spread_ms = context.settings.duration_ms(&SETTINGS[0]);
+    let mut audit_gap_hosts: BTreeSet<String> = BTreeSet::new();
+    for (uuid, node) in &facts.nodes {
+        let Some(finding) = node.finding(analysis, uuid, spread_ms) else {
+            continue;
+        };
+        // The IN_SERVICE push is only default-on in the SCM audit (SEND_HEARTBEAT); without it
+        // and without the dispatcher's DEBUG line, the command reaching the datanode is unseen.
+        for e in finding.evidence.iter().filter(|e| e.role == Role::Effect) {
+            let host = &*analysis.trace.get(e.event).host;
+            if !facts.heartbeat_audit_hosts.contains(host)
+                && !context.logging.enabled(host, HEARTBEAT_DISPATCHER, "DEBUG")
+            {
+                audit_gap_hosts.insert(host.to_string());
             }
-            out.findings.push(finding);
         }
-        for host in audit_gap_hosts {
-            out.gaps.push(Gap {
-                rule: ID,
-                missing: "the setNodeOperationalStateCommand the re-elected SCM returned to the datanode: no \
+        out.findings.push(finding);
+    }
+    for host in audit_gap_hosts {
+        out.gaps.push(Gap {
+            rule: ID,
+            missing: "the setNodeOperationalStateCommand the re-elected SCM returned to the datanode: no \
 SEND_HEARTBEAT audit records from this SCM (audit log missing, or SEND_HEARTBEAT demoted to DEBUG)"
+                .to_string(),
+            enable: vec![
+                format!("log4j.logger.{HEARTBEAT_DISPATCHER}=DEBUG"),
+                "ozone.audit.log.debug.cmd.list.scmaudit= (ozone-site.xml: keep SEND_HEARTBEAT out of the list)"
                     .to_string(),
-                enable: vec![
-                    format!("log4j.logger.{HEARTBEAT_DISPATCHER}=DEBUG"),
-                    "ozone.audit.log.debug.cmd.list.scmaudit= (ozone-site.xml: keep SEND_HEARTBEAT out of the list)"
-                        .to_string(),
-                ],
-                hosts: vec![host],
-            });
-        }
+            ],
+            hosts: vec![host],
+        });
     }
 }
 
@@ -410,6 +403,28 @@ struct Race {
     admission: EventId,
 }
 
+impl Race {
+    /// The abort WARN and the copy it overwrote on `host`, as causes.
+    fn evidence(&self, host: &str) -> [Evidence; 2] {
+        [
+            Evidence {
+                event: self.warn,
+                role: Role::Cause,
+                note: format!(
+                    "{host}, not leader, aborts the admin workflow after reading IN_SERVICE"
+                ),
+            },
+            Evidence {
+                event: self.copy,
+                role: Role::Cause,
+                note: format!(
+                    "heartbeat copy of the datanode's admin state on {host} in the same monitor tick: the abort write replaces it"
+                ),
+            },
+        ]
+    }
+}
+
 /// The re-elected leader's IN_SERVICE push.
 struct Dropped {
     effect: EventId,
@@ -569,14 +584,7 @@ impl Node {
         let note = |event: EventId, role: Role, note: String| Evidence { event, role, note };
         let (confidence, reason, admission, host) = if let Some((drop, race)) = confirmed {
             let host = trace.get(drop.effect).host.to_string();
-            evidence.push(note(
-                race.warn,
-                Role::Cause,
-                format!("{host}, not leader, aborts the admin workflow after reading IN_SERVICE"),
-            ));
-            evidence.push(note(race.copy, Role::Cause, format!(
-                "heartbeat copy of the datanode's admin state on {host} in the same monitor tick: the abort write replaces it"
-            )));
+            evidence.extend(race.evidence(&host));
             self.drop_evidence(analysis, drop, &mut evidence);
             (
                 Confidence::Confirmed,
@@ -601,14 +609,7 @@ the follower abort race itself is not in the logs"
             )
         } else if let Some(race) = races.iter().find(|r| !self.cancelled_later(r.admission)) {
             let host = trace.get(race.warn).host.to_string();
-            evidence.push(note(
-                race.warn,
-                Role::Cause,
-                format!("{host}, not leader, aborts the admin workflow after reading IN_SERVICE"),
-            ));
-            evidence.push(note(race.copy, Role::Cause, format!(
-                "heartbeat copy of the datanode's admin state on {host} in the same monitor tick: the abort write replaces it"
-            )));
+            evidence.extend(race.evidence(&host));
             if let Some(down) = analysis
                 .replay
                 .of_machine(scm_role::NAME)

@@ -25,9 +25,10 @@
 //! must be the CREATE's: an older session of the same writer whose open key expired fails the same
 //! way and is not the auto-committed one.
 
+use crate::RuleFamily;
 use crate::coverage::Need;
 use crate::{
-    Confidence, Context, Evidence, Finding, Gap, Output, Role, Rule, RuleDoc, SettingDoc, Settings,
+    Confidence, Context, Evidence, Finding, Gap, Output, Role, RuleDoc, SettingDoc, Settings,
     Severity,
 };
 use oztrace_analyzer::graph::{EdgeKind, EventGraph};
@@ -166,8 +167,10 @@ declare_rule! {
 
 static DOC: RuleDoc = RuleDoc {
     id: ID,
+    consumes: CONSUMES,
     ticket: "HDDS-16825",
     severity: Severity::High,
+    family: RuleFamily::Signatures,
     markdown: PrematureLeaseClose::MARKDOWN,
     settings: SETTINGS,
     loggers: &[
@@ -229,55 +232,45 @@ pub const CONSUMES: &[Reads] = &[
     Reads::Where("dn_audit", is_failed_or_slow),
 ];
 
-impl Rule for PrematureLeaseClose {
-    fn doc(&self) -> &'static RuleDoc {
-        &DOC
+fn check(context: &Context<'_>, out: &mut Output) {
+    let trace = &context.analysis.trace;
+    let limits = LeaseSettings::from(context.settings);
+    let mut auto_commits: Vec<EventId> = context
+        .analysis
+        .replay
+        .of_machine(lease::NAME)
+        .filter(|t| t.to == "AUTO_COMMITTED")
+        .map(|t| t.event)
+        .collect();
+    auto_commits.dedup();
+    if auto_commits.is_empty() {
+        return;
     }
-
-    fn consumes(&self) -> &'static [Reads] {
-        CONSUMES
-    }
-
-    fn check(&self, context: &Context<'_>, out: &mut Output) {
-        let trace = &context.analysis.trace;
-        let limits = LeaseSettings::from(context.settings);
-        let mut auto_commits: Vec<EventId> = context
-            .analysis
-            .replay
-            .of_machine(lease::NAME)
-            .filter(|t| t.to == "AUTO_COMMITTED")
-            .map(|t| t.event)
-            .collect();
-        auto_commits.dedup();
-        if auto_commits.is_empty() {
-            return;
-        }
-        let dumps = Dumps::index(trace);
-        let key_infos = KeyInfos::index(trace);
-        let mut unconfirmed_hosts: BTreeSet<String> = BTreeSet::new();
-        let mut writer_ips: BTreeSet<String> = BTreeSet::new();
-        for auto in auto_commits {
-            let Some(incident) =
-                Incident::build(&context.analysis.graph, trace, auto, &dumps, &key_infos)
-            else {
-                continue;
-            };
-            match incident.finding(trace, &limits, &dumps) {
-                Some(finding) => {
-                    if finding.confidence < Confidence::Confirmed {
-                        unconfirmed_hosts.extend(om_hosts(trace.get(auto)));
-                        writer_ips.extend(incident.writer_ip.clone());
-                    }
-                    out.findings.push(finding);
-                }
-                None => {
+    let dumps = Dumps::index(trace);
+    let key_infos = KeyInfos::index(trace);
+    let mut unconfirmed_hosts: BTreeSet<String> = BTreeSet::new();
+    let mut writer_ips: BTreeSet<String> = BTreeSet::new();
+    for auto in auto_commits {
+        let Some(incident) =
+            Incident::build(&context.analysis.graph, trace, auto, &dumps, &key_infos)
+        else {
+            continue;
+        };
+        match incident.finding(trace, &limits, &dumps) {
+            Some(finding) => {
+                if finding.confidence < Confidence::Confirmed {
                     unconfirmed_hosts.extend(om_hosts(trace.get(auto)));
                     writer_ips.extend(incident.writer_ip.clone());
                 }
+                out.findings.push(finding);
+            }
+            None => {
+                unconfirmed_hosts.extend(om_hosts(trace.get(auto)));
+                writer_ips.extend(incident.writer_ip.clone());
             }
         }
-        gaps(context, &dumps, unconfirmed_hosts, writer_ips, out);
     }
+    gaps(context, &dumps, unconfirmed_hosts, writer_ips, out);
 }
 
 /// The hosts that wrote an event (every copy).

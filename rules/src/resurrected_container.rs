@@ -2,9 +2,10 @@
 //! back because of a stale non-empty OPEN, CLOSING or UNHEALTHY replica, so the blocks that were
 //! deleted come back and nothing deletes them again.
 
+use crate::RuleFamily;
 use crate::coverage::SCM_SERVICE_LOGS;
 use crate::{
-    Confidence, Context, Evidence, Finding, Gap, Output, Role, Rule, RuleDoc, SettingDoc, Severity,
+    Confidence, Context, Evidence, Finding, Gap, Output, Role, RuleDoc, SettingDoc, Severity,
 };
 use oztrace_analyzer::Analysis;
 use oztrace_analyzer::kinds::{Family, Reads};
@@ -110,8 +111,10 @@ declare_rule! {
 
 static DOC: RuleDoc = RuleDoc {
     id: ID,
+    consumes: CONSUMES,
     ticket: "HDDS-17400",
     severity: Severity::High,
+    family: RuleFamily::Signatures,
     markdown: ResurrectedContainer::MARKDOWN,
     settings: SETTINGS,
     loggers: DEBUG_LOGGERS,
@@ -169,42 +172,32 @@ pub const CONSUMES: &[Reads] = &[
     Reads::Family(Family::Scm),
 ];
 
-impl Rule for ResurrectedContainer {
-    fn doc(&self) -> &'static RuleDoc {
-        &DOC
-    }
-
-    fn consumes(&self) -> &'static [Reads] {
-        CONSUMES
-    }
-
-    fn check(&self, context: &Context<'_>, out: &mut Output) {
-        let analysis = context.analysis;
-        let trace = &analysis.trace;
-        let window_ms = context.settings.duration_ms(&SETTINGS[0]);
-        for id in 0..trace.events.len() {
-            let Some(resurrection) = stale_candidate(trace, id) else {
-                continue;
-            };
-            // The container machine replays the line as a step out of DELETING/DELETED on this
-            // SCM (the resurrection transition of its table).
-            let resurrects = analysis.replay.of_event(id).any(|t| {
-                t.machine == container_machine::NAME
-                    && t.inferred.is_none()
-                    && matches!(t.from.as_str(), "DELETED" | "DELETING")
-            });
-            if !resurrects {
-                continue;
+fn check(context: &Context<'_>, out: &mut Output) {
+    let analysis = context.analysis;
+    let trace = &analysis.trace;
+    let window_ms = context.settings.duration_ms(&SETTINGS[0]);
+    for id in 0..trace.events.len() {
+        let Some(resurrection) = stale_candidate(trace, id) else {
+            continue;
+        };
+        // The container machine replays the line as a step out of DELETING/DELETED on this
+        // SCM (the resurrection transition of its table).
+        let resurrects = analysis.replay.of_event(id).any(|t| {
+            t.machine == container_machine::NAME
+                && t.inferred.is_none()
+                && matches!(t.from.as_str(), "DELETED" | "DELETING")
+        });
+        if !resurrects {
+            continue;
+        }
+        if is_follower(analysis, id, resurrection, window_ms) {
+            continue;
+        }
+        if let Some(finding) = judge(analysis, id, resurrection) {
+            if finding.confidence < Confidence::Confirmed {
+                push_gap(context, id, out);
             }
-            if is_follower(analysis, id, resurrection, window_ms) {
-                continue;
-            }
-            if let Some(finding) = judge(analysis, id, resurrection) {
-                if finding.confidence < Confidence::Confirmed {
-                    push_gap(context, id, out);
-                }
-                out.findings.push(finding);
-            }
+            out.findings.push(finding);
         }
     }
 }
@@ -558,11 +551,9 @@ fn push_gap(context: &Context<'_>, id: EventId, out: &mut Output) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing;
     use crate::{LoggingCoverage, Settings};
-    use oztrace_analyzer::ReplayOptions;
-    use oztrace_parser::catalog::classify;
     use oztrace_parser::event::Event;
-    use oztrace_parser::record::Record;
     use oztrace_parser::source::Component;
 
     const DN: &str = "b2c7e9d4-1f6a-4c3b-8e52-7a9d0c4f6e13";
@@ -592,56 +583,32 @@ mod tests {
             .into_iter()
             .enumerate()
             .map(|(i, (host, secs, logger, message, continuation))| {
-                let record = Record {
-                    line: i as u64 + 1,
-                    ts: Some(secs * 1000),
-                    level: None,
-                    thread: None,
-                    logger: Some(logger.to_string()),
-                    message: message.clone(),
-                    throwable: None,
-                    continuation: continuation.to_string(),
-                    continuation_lines: continuation.lines().count() as u32,
-                    host: None,
-                    component: None,
-                    headerless: false,
+                let text = if continuation.is_empty() {
+                    message
+                } else {
+                    format!("{message}\n{continuation}")
                 };
-                let typed = classify(&record, Component::Scm)
-                    .unwrap_or_else(|| panic!("not typed: {message}"));
                 Event {
-                    ts: record.ts,
-                    host: host.into(),
-                    component: Component::Scm,
-                    level: None,
-                    thread: None,
-                    logger: record.logger.as_deref().map(Into::into),
-                    entities: typed.entities,
-                    data: typed.data,
+                    ts: Some(secs * 1000),
                     file: format!("{host}/scm.log").into(),
-                    line: record.line,
-                    continuation_lines: record.continuation_lines,
-                    text: message,
-                    copies: Vec::new(),
+                    line: i as u64 + 1,
+                    ..oztrace_testkit::message(host, Component::Scm, Some(logger), &text)
                 }
             })
             .collect()
     }
 
-    fn check_with(lines: Vec<Line<'_>>, logging: &LoggingCoverage) -> (Output, Analysis) {
-        let trace = Trace::from_ordered(events(lines), 2000);
-        let analysis = Analysis::run(trace, ReplayOptions::default());
-        let mut out = Output::default();
-        let context = Context {
-            analysis: &analysis,
-            settings: &Settings::default(),
+    fn check_with(lines: Vec<Line<'_>>, logging: &LoggingCoverage) -> Output {
+        testing::run_with(
+            &ResurrectedContainer,
+            vec![events(lines)],
+            &Settings::default(),
             logging,
-        };
-        ResurrectedContainer.check(&context, &mut out);
-        (out, analysis)
+        )
     }
 
     fn check(lines: Vec<Line<'_>>) -> Output {
-        check_with(lines, &LoggingCoverage::default()).0
+        check_with(lines, &LoggingCoverage::default())
     }
 
     fn dead(host: &str, secs: i64) -> Line<'_> {
@@ -784,7 +751,7 @@ mod tests {
         assert_eq!(earlier.findings[0].confidence, Confidence::Confirmed);
 
         let mut logging = LoggingCoverage::default();
-        let (likely, _) = check_with(
+        let likely = check_with(
             vec![
                 dead("scm1", 20),
                 back("scm1", 40),
@@ -798,7 +765,7 @@ mod tests {
         assert_eq!(likely.gaps[0].hosts, vec!["scm1".to_string()]);
 
         logging.record("scm1", FCR, "DEBUG");
-        let (possible, _) = check_with(
+        let possible = check_with(
             vec![("scm1", 50, FCR, resurrect(4821, "OPEN", 4821), "")],
             &logging,
         );

@@ -11,9 +11,10 @@
 //! the defect itself is visible: an index that was truncated is applied as a WriteChunk of another
 //! chunk, no chunk write was submitted for the new entry, and its chunk was never written.
 
+use crate::RuleFamily;
 use crate::coverage::{DATANODE_SERVICE_LOGS, Need};
 use crate::{
-    Confidence, Context, Evidence, Finding, Gap, Output, Role, Rule, RuleDoc, SettingDoc, Settings,
+    Confidence, Context, Evidence, Finding, Gap, Output, Role, RuleDoc, SettingDoc, Settings,
     Severity,
 };
 use oztrace_analyzer::facts::Facts;
@@ -198,8 +199,10 @@ declare_rule! {
 
 static DOC: RuleDoc = RuleDoc {
     id: ID,
+    consumes: CONSUMES,
     ticket: "HDDS-17675",
     severity: Severity::High,
+    family: RuleFamily::Signatures,
     markdown: ReusedWriteFuture::MARKDOWN,
     settings: SETTINGS,
     loggers: &[
@@ -273,129 +276,117 @@ pub const CONSUMES: &[Reads] = &[
     Reads::Family(Family::Om),
 ];
 
-impl Rule for ReusedWriteFuture {
-    fn doc(&self) -> &'static RuleDoc {
-        &DOC
-    }
-
-    fn consumes(&self) -> &'static [Reads] {
-        CONSUMES
-    }
-
-    fn check(&self, context: &Context<'_>, out: &mut Output) {
-        let trace = &context.analysis.trace;
-        let index = Index::build(trace);
-        let thresholds = Thresholds::from(context.settings);
-        let mut findings: BTreeMap<(Arc<str>, Entity), Draft> = BTreeMap::new();
-        let mut gap_hosts: BTreeMap<Vec<String>, BTreeSet<String>> = BTreeMap::new();
-        for (host, facts) in &index.hosts {
-            let truncations = facts.truncations_after_step_down(trace);
-            for effect in &facts.effects {
-                if let Some(draft) = assess(trace, &index, facts, &truncations, effect, &thresholds)
-                {
-                    let key = (Arc::clone(host), draft.entity.clone());
-                    merge(&mut findings, key, draft);
-                }
+fn check(context: &Context<'_>, out: &mut Output) {
+    let trace = &context.analysis.trace;
+    let index = Index::build(trace);
+    let thresholds = Thresholds::from(context.settings);
+    let mut findings: BTreeMap<(Arc<str>, Entity), Draft> = BTreeMap::new();
+    let mut gap_hosts: BTreeMap<Vec<String>, BTreeSet<String>> = BTreeMap::new();
+    for (host, facts) in &index.hosts {
+        let truncations = facts.truncations_after_step_down(trace);
+        for effect in &facts.effects {
+            if let Some(draft) = assess(trace, &index, facts, &truncations, effect, &thresholds) {
+                let key = (Arc::clone(host), draft.entity.clone());
+                merge(&mut findings, key, draft);
             }
-            for t in &truncations {
-                for proof in facts.proofs(trace, &index, t) {
-                    let Some(container) = proof.container else {
+        }
+        for t in &truncations {
+            for proof in facts.proofs(trace, &index, t) {
+                let Some(container) = proof.container else {
+                    continue;
+                };
+                let entity = Entity::Block {
+                    container,
+                    local: proof.local,
+                };
+                let mut draft = Draft::new(entity.clone(), t);
+                draft.confidence = Confidence::Confirmed;
+                draft.reason = format!(
+                    "DEBUG lines show index {}, truncated at {} after the step-down to term {}, re-applied as a WriteChunk of chunk {} with no chunk write submitted or done on this datanode",
+                    proof.index, t.index, t.new_term, proof.chunk
+                );
+                draft.evidence.extend(t.cause_evidence());
+                draft.evidence.extend(proof.evidence);
+                merge(&mut findings, (Arc::clone(host), entity), draft);
+            }
+        }
+        // Gaps: the preconditions are here, the confirming lines cannot be.
+        let relevant = truncations
+            .iter()
+            .any(|t| !t.slow.is_empty() || facts.effects.iter().any(|e| t.precedes(trace, e.id)));
+        if relevant {
+            let missing: Vec<String> = LOGGERS
+                .iter()
+                .filter(|(logger, level)| !context.logging.enabled(host, logger, level))
+                .map(|(logger, level)| format!("log4j.logger.{logger}={level}"))
+                .collect();
+            if !missing.is_empty() {
+                gap_hosts
+                    .entry(missing)
+                    .or_default()
+                    .insert(host.to_string());
+            }
+        }
+    }
+    // A container finding whose block findings exist on the same host is folded into them.
+    let blocks: BTreeSet<(Arc<str>, u64)> = findings
+        .keys()
+        .filter_map(|(h, e)| match e {
+            Entity::Block { container, .. } => Some((Arc::clone(h), *container)),
+            _ => None,
+        })
+        .collect();
+    let mut folded: Vec<(Arc<str>, u64, Draft)> = Vec::new();
+    findings.retain(|(host, entity), draft| match entity {
+        Entity::Container(c) if blocks.contains(&(Arc::clone(host), *c)) => {
+            folded.push((Arc::clone(host), *c, draft.clone()));
+            false
+        }
+        _ => true,
+    });
+    for (host, container, extra) in folded {
+        for ((h, entity), draft) in findings.iter_mut() {
+            if *h == host && matches!(entity, Entity::Block { container: c, .. } if *c == container)
+            {
+                // The replica's UNHEALTHY lines are an effect of this block's failed write
+                // when they follow it; for the other blocks of the container, context.
+                let own_write_failure = |at: EventId| {
+                    draft.evidence.iter().any(|d| {
+                        WRITE_FAILURE_NOTES.contains(&d.note.as_str())
+                            && trace
+                                .elapsed(d.event, at)
+                                .is_some_and(|ms| (0..=SAME_FAILURE_MS).contains(&ms))
+                    })
+                };
+                let mut added = Vec::new();
+                for e in &extra.evidence {
+                    if draft.evidence.iter().any(|d| d.event == e.event) {
                         continue;
-                    };
-                    let entity = Entity::Block {
-                        container,
-                        local: proof.local,
-                    };
-                    let mut draft = Draft::new(entity.clone(), t);
-                    draft.confidence = Confidence::Confirmed;
-                    draft.reason = format!(
-                        "DEBUG lines show index {}, truncated at {} after the step-down to term {}, re-applied as a WriteChunk of chunk {} with no chunk write submitted or done on this datanode",
-                        proof.index, t.index, t.new_term, proof.chunk
-                    );
-                    draft.evidence.extend(t.cause_evidence());
-                    draft.evidence.extend(proof.evidence);
-                    merge(&mut findings, (Arc::clone(host), entity), draft);
-                }
-            }
-            // Gaps: the preconditions are here, the confirming lines cannot be.
-            let relevant = truncations.iter().any(|t| {
-                !t.slow.is_empty() || facts.effects.iter().any(|e| t.precedes(trace, e.id))
-            });
-            if relevant {
-                let missing: Vec<String> = LOGGERS
-                    .iter()
-                    .filter(|(logger, level)| !context.logging.enabled(host, logger, level))
-                    .map(|(logger, level)| format!("log4j.logger.{logger}={level}"))
-                    .collect();
-                if !missing.is_empty() {
-                    gap_hosts
-                        .entry(missing)
-                        .or_default()
-                        .insert(host.to_string());
-                }
-            }
-        }
-        // A container finding whose block findings exist on the same host is folded into them.
-        let blocks: BTreeSet<(Arc<str>, u64)> = findings
-            .keys()
-            .filter_map(|(h, e)| match e {
-                Entity::Block { container, .. } => Some((Arc::clone(h), *container)),
-                _ => None,
-            })
-            .collect();
-        let mut folded: Vec<(Arc<str>, u64, Draft)> = Vec::new();
-        findings.retain(|(host, entity), draft| match entity {
-            Entity::Container(c) if blocks.contains(&(Arc::clone(host), *c)) => {
-                folded.push((Arc::clone(host), *c, draft.clone()));
-                false
-            }
-            _ => true,
-        });
-        for (host, container, extra) in folded {
-            for ((h, entity), draft) in findings.iter_mut() {
-                if *h == host
-                    && matches!(entity, Entity::Block { container: c, .. } if *c == container)
-                {
-                    // The replica's UNHEALTHY lines are an effect of this block's failed write
-                    // when they follow it; for the other blocks of the container, context.
-                    let own_write_failure = |at: EventId| {
-                        draft.evidence.iter().any(|d| {
-                            WRITE_FAILURE_NOTES.contains(&d.note.as_str())
-                                && trace
-                                    .elapsed(d.event, at)
-                                    .is_some_and(|ms| (0..=SAME_FAILURE_MS).contains(&ms))
-                        })
-                    };
-                    let mut added = Vec::new();
-                    for e in &extra.evidence {
-                        if draft.evidence.iter().any(|d| d.event == e.event) {
-                            continue;
-                        }
-                        let mut e = e.clone();
-                        if e.role == Role::Effect && !own_write_failure(e.event) {
-                            e.role = Role::Context;
-                            e.note = format!("same replica (container {container}): {}", e.note);
-                        }
-                        added.push(e);
                     }
-                    draft.evidence.extend(added);
+                    let mut e = e.clone();
+                    if e.role == Role::Effect && !own_write_failure(e.event) {
+                        e.role = Role::Context;
+                        e.note = format!("same replica (container {container}): {}", e.note);
+                    }
+                    added.push(e);
                 }
+                draft.evidence.extend(added);
             }
         }
-        for ((host, _), draft) in findings {
-            out.findings.push(draft.finish(&host, &index));
-        }
-        for (enable, hosts) in gap_hosts {
-            out.gaps.push(Gap {
-                rule: ID,
-                missing: "DEBUG/TRACE lines that show whether a truncated log index was reused without \
+    }
+    for ((host, _), draft) in findings {
+        out.findings.push(draft.finish(&host, &index));
+    }
+    for (enable, hosts) in gap_hosts {
+        out.gaps.push(Gap {
+            rule: ID,
+            missing: "DEBUG/TRACE lines that show whether a truncated log index was reused without \
 its chunk write (ContainerStateMachine writeStateMachineData/ApplyTransaction, FilePerBlockStrategy \
 chunk writes, RaftLog appendEntry, SegmentedRaftLogCache truncate): at INFO this rule can only say likely"
-                    .to_string(),
-                enable,
-                hosts: hosts.into_iter().collect(),
-            });
-        }
+                .to_string(),
+            enable,
+            hosts: hosts.into_iter().collect(),
+        });
     }
 }
 
@@ -1269,21 +1260,14 @@ fn assess(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Rule;
+    use crate::testing::{events, run_with};
     use crate::{LoggingCoverage, Settings};
-    use oztrace_analyzer::load::events_of_text;
-    use oztrace_analyzer::{Analysis, ReplayOptions};
 
     const DN1: &str = "a41c7e92-5d3b-4f8a-9e06-1b2c3d4e5f60";
     const M1: &str = "a41c7e92-5d3b-4f8a-9e06-1b2c3d4e5f60@group-41A9C03D5E7B";
     const RS: &str = "org.apache.ratis.server.RaftServer$Division";
     const WORKER: &str = "org.apache.ratis.server.raftlog.segmented.SegmentedRaftLogWorker";
-
-    /// Events of one host from log text in the file layout (or an audit/container layout).
-    fn events(host: &str, component: Component, text: &str) -> Vec<Event> {
-        let (events, untyped) = events_of_text(text, host, &format!("{host}.log"), component);
-        assert!(untyped.is_empty(), "untyped test lines: {untyped:?}");
-        events
-    }
 
     fn main_log(lines: &[(&str, &str, &str, &str)]) -> String {
         lines
@@ -1295,24 +1279,7 @@ mod tests {
     }
 
     fn scan(streams: Vec<Vec<Event>>, logging: &LoggingCoverage) -> Output {
-        scan_with(streams, logging, &Settings::default())
-    }
-
-    fn scan_with(
-        streams: Vec<Vec<Event>>,
-        logging: &LoggingCoverage,
-        settings: &Settings,
-    ) -> Output {
-        let trace = Trace::merge(streams, 2000);
-        let analysis = Analysis::run(trace, ReplayOptions::default());
-        let context = Context {
-            analysis: &analysis,
-            settings,
-            logging,
-        };
-        let mut out = Output::default();
-        ReusedWriteFuture.check(&context, &mut out);
-        out
+        run_with(&ReusedWriteFuture, streams, &Settings::default(), logging)
     }
 
     fn preconditions(slow: bool) -> String {
@@ -1577,9 +1544,19 @@ mod tests {
         };
         let mut near = Settings::default();
         near.set(NEAR_LEADERSHIP_CHANGE, "1m", "--set");
-        let out = scan_with(streams(), &LoggingCoverage::default(), &near);
+        let out = run_with(
+            &ReusedWriteFuture,
+            streams(),
+            &near,
+            &LoggingCoverage::default(),
+        );
         assert!(out.findings.is_empty(), "{:?}", found(&out));
-        let out = scan_with(streams(), &LoggingCoverage::default(), &Settings::default());
+        let out = run_with(
+            &ReusedWriteFuture,
+            streams(),
+            &Settings::default(),
+            &LoggingCoverage::default(),
+        );
         assert_eq!(out.findings.len(), 2);
     }
 

@@ -6,7 +6,6 @@ use oztrace_analyzer::Analysis;
 use oztrace_analyzer::graph::{EventGraph, Linker};
 use oztrace_analyzer::machine::Replay;
 use oztrace_analyzer::trace::{EventId, Trace};
-use oztrace_parser::catalog::{EventData, Unrecognized};
 use oztrace_parser::entity::Entity;
 use oztrace_parser::event::Event;
 use oztrace_parser::input::Unreadable;
@@ -25,18 +24,11 @@ pub const DATANODE: &str = "b2c7e9d4-1f6a-4c3b-8e52-7a9d0c4f6e13";
 fn event(ts: Option<i64>, host: &str, component: Component, line: u64, text: &str) -> Event {
     Event {
         ts,
-        host: Arc::from(host),
-        component,
         level: Some(Level::Info),
-        thread: None,
-        logger: None,
-        entities: Vec::new(),
-        data: EventData::Unrecognized(Unrecognized {}),
         file: Arc::from(format!("{host}/ozone-{}.log", component.as_str())),
         line,
-        continuation_lines: 0,
         text: text.to_string(),
-        copies: Vec::new(),
+        ..oztrace_testkit::untyped(host, component)
     }
 }
 

@@ -6,6 +6,7 @@
 
 use super::text::printable;
 use super::{Document, View};
+use oztrace_rules::Rule;
 use std::fmt::Write;
 
 pub fn findings_markdown(doc: &Document, view: &View) -> String {
@@ -135,6 +136,24 @@ pub fn findings_markdown(doc: &Document, view: &View) -> String {
             "- unreadable: {}: {}",
             code(&u.path),
             escape(&u.reason)
+        );
+    }
+    out
+}
+
+/// The rules as a Markdown table (`oztrace rules --format markdown`: the README's table).
+pub fn rules_markdown(rules: &[&'static dyn Rule]) -> String {
+    let mut out = String::from("| rule | ticket | severity | what it finds |\n|---|---|---|---|\n");
+    for rule in rules {
+        let doc = rule.doc();
+        let _ = writeln!(
+            out,
+            "| `{}` | [{}]({}) | {} | {} |",
+            doc.id,
+            doc.ticket,
+            doc.ticket_url(),
+            doc.severity.as_str(),
+            escape(doc.title())
         );
     }
     out

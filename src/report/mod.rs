@@ -13,6 +13,7 @@ mod sarif;
 mod text;
 mod timeline;
 
+pub use markdown::rules_markdown;
 pub use sarif::{log as sarif_log, run as sarif_run};
 pub use text::{explain, kinds_table, replay_lines, rules_table, stats_json, stats_text};
 
@@ -347,7 +348,7 @@ impl Document {
                 FindingDoc {
                     rule: finding.rule,
                     ticket: doc.map_or("", |d| d.ticket),
-                    family: rule_family(finding.rule).as_str(),
+                    family: doc.map_or(RuleFamily::Signatures, |d| d.family).as_str(),
                     severity: severity.as_str(),
                     confidence: finding.confidence.as_str(),
                     confidence_reason: finding.reason.clone(),
@@ -459,14 +460,6 @@ pub fn rule_doc(id: &str) -> Option<&'static RuleDoc> {
         .into_iter()
         .map(|r| r.doc())
         .find(|d| d.id == id)
-}
-
-/// A rule's family (a rule id no rule has: the default, a signature).
-fn rule_family(id: &str) -> RuleFamily {
-    oztrace_rules::registry()
-        .into_iter()
-        .find(|r| r.doc().id == id)
-        .map_or(RuleFamily::Signatures, |r| r.family())
 }
 
 /// Causal edges of the event graph whose both ends are evidence of the finding, in a stable order.

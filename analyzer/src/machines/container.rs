@@ -495,9 +495,7 @@ fn same_host(log_host: &str, printed: &str) -> bool {
 pub(crate) mod tests {
     use super::*;
     use crate::machine::Replay;
-    use oztrace_parser::catalog::classify;
     use oztrace_parser::event::Event;
-    use oztrace_parser::record::Record;
     use oztrace_parser::source::Component;
 
     const DN: &str = "b2c7e9d4-1f6a-4c3b-8e52-7a9d0c4f6e13";
@@ -509,35 +507,11 @@ pub(crate) mod tests {
     }
 
     pub(crate) fn scm_event(host: &str, line: u64, ts: i64, logger: &str, message: &str) -> Event {
-        let record = Record {
-            line,
-            ts: Some(ts),
-            level: None,
-            thread: None,
-            logger: Some(logger.to_string()),
-            message: message.to_string(),
-            throwable: None,
-            continuation: String::new(),
-            continuation_lines: 0,
-            host: None,
-            component: None,
-            headerless: false,
-        };
-        let typed = classify(&record, Component::Scm).expect("typed");
         Event {
             ts: Some(ts),
-            host: host.into(),
-            component: Component::Scm,
-            level: None,
-            thread: None,
-            logger: record.logger.as_deref().map(Into::into),
-            entities: typed.entities,
-            data: typed.data,
             file: format!("{host}/scm.log").into(),
             line,
-            continuation_lines: 0,
-            text: message.to_string(),
-            copies: Vec::new(),
+            ..oztrace_testkit::message(host, Component::Scm, Some(logger), message)
         }
     }
 
@@ -771,35 +745,11 @@ pub(crate) mod tests {
         let message = format!(
             "ID=1051 | Index=0 | BCSID=4790 | State={state} | Volume=/data/disk1/hdds | DataChecksum=0"
         );
-        let record = Record {
-            line: 1,
-            ts: Some(ts),
-            level: None,
-            thread: None,
-            logger: None,
-            message: message.clone(),
-            throwable: None,
-            continuation: String::new(),
-            continuation_lines: 0,
-            host: None,
-            component: None,
-            headerless: false,
-        };
-        let typed = classify(&record, Component::DnContainer).expect("typed");
         Event {
             ts: Some(ts),
-            host: host.into(),
-            component: Component::DnContainer,
-            level: None,
-            thread: None,
-            logger: None,
-            entities: typed.entities,
-            data: typed.data,
             file: format!("{host}/dn-container-{host}.log").into(),
             line: 1,
-            continuation_lines: 0,
-            text: message,
-            copies: Vec::new(),
+            ..oztrace_testkit::message(host, Component::DnContainer, None, &message)
         }
     }
 

@@ -143,18 +143,8 @@ mod tests {
     fn event(host: &str, ts: i64, component: Component, data: EventData) -> Event {
         Event {
             ts: Some(ts),
-            host: host.into(),
-            component,
-            level: None,
-            thread: None,
-            logger: None,
-            entities: vec![],
-            data,
-            file: format!("{host}.log").into(),
             line: ts as u64,
-            continuation_lines: 0,
-            text: String::new(),
-            copies: vec![],
+            ..oztrace_testkit::event(host, component, data)
         }
     }
 

@@ -820,7 +820,6 @@ fn link_receipts(
 pub(crate) mod tests {
     use super::*;
     use crate::machine::Replay;
-    use oztrace_parser::catalog::Unrecognized;
     use oztrace_parser::catalog::dn_endpoint::ContainerActionRef;
 
     pub(crate) const DN: &str = "4f6a2c1e-8b3d-4e2a-9c71-0d5e8f3a1b27";
@@ -829,18 +828,10 @@ pub(crate) mod tests {
     pub(crate) fn dn_event(ts: i64, data: DnEndpointEvent) -> Event {
         Event {
             ts: Some(ts),
-            host: "dn2".into(),
-            component: Component::Datanode,
-            level: None,
-            thread: None,
-            logger: None,
             entities: vec![Entity::Datanode(DN.into())],
-            data: EventData::DnEndpoint(data),
             file: "dn2/ozone-hadoop-datanode-dn2.log".into(),
             line: ts as u64,
-            continuation_lines: 0,
-            text: String::new(),
-            copies: Vec::new(),
+            ..oztrace_testkit::event("dn2", Component::Datanode, EventData::DnEndpoint(data))
         }
     }
 
@@ -1092,39 +1083,17 @@ pub(crate) mod tests {
     pub(crate) fn scm_event(ts: i64, host: &str) -> Event {
         Event {
             ts: Some(ts),
-            host: host.into(),
-            component: Component::ScmAudit,
-            level: None,
-            thread: None,
-            logger: None,
             entities: vec![Entity::Datanode(DN.into())],
-            data: EventData::Unrecognized(Unrecognized {}),
             file: format!("{host}/scm-audit-{host}.log").into(),
             line: ts as u64,
-            continuation_lines: 0,
-            text: String::new(),
-            copies: Vec::new(),
+            ..oztrace_testkit::untyped(host, Component::ScmAudit)
         }
     }
 
     /// An SCM audit record as the SCM catalogue types it.
     fn audit(line: &str) -> ScmAudit {
-        let record = oztrace_parser::record::Record {
-            line: 1,
-            ts: None,
-            level: None,
-            thread: None,
-            logger: Some("SCMAudit".into()),
-            message: line.into(),
-            throwable: None,
-            continuation: String::new(),
-            continuation_lines: 0,
-            host: None,
-            component: None,
-            headerless: false,
-        };
-        match oztrace_parser::catalog::classify(&record, Component::ScmAudit).map(|t| t.data) {
-            Some(EventData::Scm(ScmEvent::Audit(audit))) => audit,
+        match oztrace_testkit::message("scm1", Component::ScmAudit, Some("SCMAudit"), line).data {
+            EventData::Scm(ScmEvent::Audit(audit)) => audit,
             other => panic!("not an SCM audit record: {other:?}"),
         }
     }

@@ -26,7 +26,7 @@
 
 use crate::graph::Linker;
 use crate::kinds::{Family, Reads};
-use crate::machine::{EntityStates, Machine, Transition};
+use crate::machine::{EntityStates, Machine, Row, Transition, allows};
 use crate::trace::{EntityId, EventId, Trace};
 use oztrace_parser::audit::AuditRet;
 use oztrace_parser::catalog::EventData;
@@ -44,87 +44,137 @@ const CREATE_LINE: &str = "OMAudit CREATE_FILE / ALLOCATE_KEY of this session (b
 const EXPIRY_LINE: &str = "OpenKeyCleanupService DEBUG `hsync'ed openKeys committed in current iteration` \
      (log4j.logger.org.apache.hadoop.ozone.om.service.OpenKeyCleanupService=DEBUG)";
 
-/// (from, trigger, to, Ozone code). `*` = any state.
-pub const TRANSITIONS: &[(&str, &str, &str, &str)] = &[
-    (
-        "*",
-        "om_audit_create SUCCESS",
-        "OPEN",
-        "OMFileCreateRequest / OMKeyCreateRequest.validateAndUpdateCache (M = creation time)",
-    ),
-    (
-        "OPEN|HSYNCED",
-        "om_audit_allocate_block SUCCESS",
-        "same (M renewed)",
-        "OMAllocateBlockRequest.validateAndUpdateCache: openKeyInfo.setModificationTime",
-    ),
-    (
-        "NONE",
-        "om_audit_allocate_block SUCCESS",
-        "OPEN (inferred create)",
-        "the session was opened before the logs",
-    ),
-    (
-        "OPEN",
-        "om_key_commit_request isHSync=true",
-        "HSYNCED",
-        "OMKeyCommitRequest(WithFSO) with isHSync: OmKeyHSyncUtil.isHSyncedPreviously",
-    ),
-    (
-        "OPEN",
-        "om_audit_allocate_block dataSize > 0",
-        "HSYNCED (inferred)",
-        "BlockOutputStreamEntryPool.hsyncKey sets keyArgs.dataSize to the last hsync offset",
-    ),
-    (
-        "HSYNCED",
-        "hard-limit timer: M + ozone.om.lease.hard.limit passed (inferred at the auto-commit)",
-        "LEASE_EXPIRED",
-        "OmMetadataManagerImpl.getExpiredOpenKeys: modificationTime <= now - leaseHardLimit",
-    ),
-    (
-        "LEASE_EXPIRED",
-        "om_audit_commit_key SUCCESS user= ip=",
-        "AUTO_COMMITTED",
-        "OpenKeyCleanupService submits a CommitKeyRequest built from the fileTable/keyTable entry",
-    ),
-    (
-        "OPEN",
-        "om_audit_commit_key SUCCESS user= ip=",
-        "HSYNCED (inferred) → LEASE_EXPIRED → AUTO_COMMITTED",
-        "only keys with hsyncClientId are auto-committed",
-    ),
-    (
-        "OPEN|HSYNCED",
-        "om_audit_recover_lease SUCCESS",
-        "RECOVERING",
-        "OMRecoverLeaseRequest: leaseRecovery=true, M = now",
-    ),
-    (
-        "RECOVERING",
-        "om_audit_commit_key SUCCESS",
-        "RECOVERED",
-        "the recovering client's commit (OMKeyCommitRequest with recovery)",
-    ),
-    (
-        "OPEN|HSYNCED|NONE",
-        "om_audit_commit_key SUCCESS by a user",
-        "CLOSED",
-        "OMKeyCommitRequest (KeyOutputStream.close)",
-    ),
-    (
-        "AUTO_COMMITTED|RECOVERING|RECOVERED|DELETED",
-        "COMMIT_KEY/ALLOCATE_BLOCK FAILURE KEY_NOT_FOUND|KEY_UNDER_LEASE_RECOVERY",
-        "WRITER_FAILED",
-        "OMKeyCommitRequest / OMAllocateBlockRequest: open key gone",
-    ),
-    (
-        "OPEN|HSYNCED|NONE",
-        "om_sys_open_key_cleanup, DELETE_KEY SUCCESS",
-        "DELETED",
-        "OMOpenKeysDeleteRequest, OMKeyDeleteRequest",
-    ),
+/// What moves a lease.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Trigger {
+    /// `om_audit_create` SUCCESS (CREATE_FILE, ALLOCATE_KEY).
+    Create,
+    /// `om_audit_allocate_block` SUCCESS of a session whose create is not in the logs (the key's
+    /// first line, or another clientID): the create is inferred.
+    SessionSeen,
+    /// `om_audit_allocate_block` SUCCESS: M renewed.
+    AllocateBlock,
+    /// An hsync: `om_key_commit_request` with isHSync=true, or inferred from an ALLOCATE_BLOCK
+    /// with a non-zero `dataSize` or from an auto-commit.
+    Hsync,
+    /// The hard-limit timer: M + `ozone.om.lease.hard.limit` passed (inferred at the auto-commit).
+    HardLimit,
+    /// `om_audit_commit_key` SUCCESS with empty `user=` and `ip=`.
+    AutoCommit,
+    /// `om_audit_recover_lease` SUCCESS.
+    RecoverLease,
+    /// `om_audit_commit_key` SUCCESS by a user.
+    Commit,
+    /// COMMIT_KEY or ALLOCATE_BLOCK FAILURE with KEY_NOT_FOUND or KEY_UNDER_LEASE_RECOVERY.
+    KeyGone,
+    /// `om_sys_open_key_cleanup`, or `om_audit` DELETE_KEY SUCCESS.
+    Delete,
+}
+
+const ANY: &[LeaseState] = &[
+    LeaseState::None,
+    LeaseState::Open,
+    LeaseState::Hsynced,
+    LeaseState::Expired,
+    LeaseState::Recovering,
+    LeaseState::AutoCommitted,
+    LeaseState::Recovered,
+    LeaseState::Closed,
+    LeaseState::Deleted,
+    LeaseState::WriterFailed,
 ];
+
+/// The transition table: the machine replays a step the table lacks as `illegal`. An expiry
+/// before M + the hard limit is illegal too, when the limits were configured ([`LeaseLimits`]).
+pub const TRANSITIONS: &[Row<LeaseState, Trigger>] = &[
+    Row {
+        from: ANY,
+        trigger: Trigger::Create,
+        to: LeaseState::Open,
+        code: "OMFileCreateRequest / OMKeyCreateRequest.validateAndUpdateCache (M = creation time)",
+    },
+    Row {
+        from: ANY,
+        trigger: Trigger::SessionSeen,
+        to: LeaseState::Open,
+        code: "the session was opened before the logs (or by another client of the key)",
+    },
+    Row {
+        from: &[LeaseState::Open],
+        trigger: Trigger::AllocateBlock,
+        to: LeaseState::Open,
+        code: "OMAllocateBlockRequest.validateAndUpdateCache: openKeyInfo.setModificationTime",
+    },
+    Row {
+        from: &[LeaseState::Hsynced],
+        trigger: Trigger::AllocateBlock,
+        to: LeaseState::Hsynced,
+        code: "OMAllocateBlockRequest.validateAndUpdateCache: openKeyInfo.setModificationTime",
+    },
+    Row {
+        from: &[LeaseState::None, LeaseState::Open],
+        trigger: Trigger::Hsync,
+        to: LeaseState::Hsynced,
+        code: "OMKeyCommitRequest(WithFSO) with isHSync: OmKeyHSyncUtil.isHSyncedPreviously; \
+               BlockOutputStreamEntryPool.hsyncKey sets keyArgs.dataSize to the last hsync offset",
+    },
+    Row {
+        from: &[LeaseState::Hsynced],
+        trigger: Trigger::HardLimit,
+        to: LeaseState::Expired,
+        code: "OmMetadataManagerImpl.getExpiredOpenKeys: modificationTime <= now - leaseHardLimit",
+    },
+    Row {
+        from: &[LeaseState::Expired],
+        trigger: Trigger::AutoCommit,
+        to: LeaseState::AutoCommitted,
+        code: "OpenKeyCleanupService submits a CommitKeyRequest built from the fileTable/keyTable entry",
+    },
+    Row {
+        from: &[LeaseState::None, LeaseState::Open, LeaseState::Hsynced],
+        trigger: Trigger::RecoverLease,
+        to: LeaseState::Recovering,
+        code: "OMRecoverLeaseRequest: leaseRecovery=true, M = now",
+    },
+    Row {
+        from: &[LeaseState::Recovering],
+        trigger: Trigger::Commit,
+        to: LeaseState::Recovered,
+        code: "the recovering client's commit (OMKeyCommitRequest with recovery)",
+    },
+    Row {
+        from: &[LeaseState::None, LeaseState::Open, LeaseState::Hsynced],
+        trigger: Trigger::Commit,
+        to: LeaseState::Closed,
+        code: "OMKeyCommitRequest (KeyOutputStream.close)",
+    },
+    Row {
+        from: &[
+            LeaseState::None,
+            LeaseState::Expired,
+            LeaseState::Recovering,
+            LeaseState::AutoCommitted,
+            LeaseState::Recovered,
+            LeaseState::Closed,
+            LeaseState::Deleted,
+        ],
+        trigger: Trigger::KeyGone,
+        to: LeaseState::WriterFailed,
+        code: "OMKeyCommitRequest / OMAllocateBlockRequest: open key gone (an open key does not \
+               vanish without a logged close, recovery or deletion)",
+    },
+    Row {
+        from: ANY,
+        trigger: Trigger::Delete,
+        to: LeaseState::Deleted,
+        code: "OMOpenKeysDeleteRequest, OMKeyDeleteRequest",
+    },
+];
+
+/// Whether the table holds `from --trigger--> to`.
+fn legal(from: LeaseState, trigger: Trigger, to: LeaseState) -> bool {
+    allows(TRANSITIONS, from, trigger, to)
+}
 
 /// The lease settings the timers use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -253,7 +303,19 @@ struct Step<'a> {
 }
 
 impl Step<'_> {
+    /// The step `from --trigger--> to`, illegal when the table lacks it.
     fn push(
+        &mut self,
+        lease: &KeyLease,
+        from: LeaseState,
+        trigger: Trigger,
+        to: LeaseState,
+        inferred: Option<&'static str>,
+    ) {
+        self.push_checked(lease, from, to, inferred, !legal(from, trigger, to));
+    }
+
+    fn push_checked(
         &mut self,
         lease: &KeyLease,
         from: LeaseState,
@@ -337,7 +399,7 @@ impl Machine for LeaseMachine {
                     event: id,
                     scopes: &mut self.scopes,
                 }
-                .push(&lease, from, LeaseState::Open, None, false);
+                .push(&lease, from, Trigger::Create, LeaseState::Open, None);
             }
             OmEvent::AuditAllocateBlock(a) if a.succeeded() => {
                 let (Some(key_id), Some(key)) = (key_id, &key) else {
@@ -359,24 +421,36 @@ impl Machine for LeaseMachine {
                         client: a.client_id,
                         ..KeyLease::default()
                     };
-                    step.push(lease, from, LeaseState::Open, Some(CREATE_LINE), false);
+                    step.push(
+                        lease,
+                        from,
+                        Trigger::SessionSeen,
+                        LeaseState::Open,
+                        Some(CREATE_LINE),
+                    );
                 } else if !lease.state.is_open() {
-                    // A block cannot be allocated to a key that is no longer open.
+                    // A block allocated to a key that is no longer open: the table has no such step.
                     let from = lease.state;
                     lease.state = LeaseState::Open;
                     lease.client = a.client_id.or(lease.client);
-                    step.push(lease, from, LeaseState::Open, None, true);
+                    step.push(lease, from, Trigger::AllocateBlock, LeaseState::Open, None);
                 }
                 lease.client = a.client_id.or(lease.client);
                 lease.blocks_allocated += 1;
                 lease.renewed_at = ts.or(lease.renewed_at);
                 let before = lease.state;
                 let hsynced = a.data_size.is_some_and(|d| d > 0);
-                if before == LeaseState::Open && hsynced {
+                if hsynced && legal(before, Trigger::Hsync, LeaseState::Hsynced) {
                     lease.state = LeaseState::Hsynced;
-                    step.push(lease, before, LeaseState::Hsynced, Some(HSYNC_LINE), false);
+                    step.push(
+                        lease,
+                        before,
+                        Trigger::Hsync,
+                        LeaseState::Hsynced,
+                        Some(HSYNC_LINE),
+                    );
                 } else {
-                    step.push(lease, before, before, None, false);
+                    step.push(lease, before, Trigger::AllocateBlock, before, None);
                 }
             }
             OmEvent::KeyCommitRequest { is_hsync: true, .. } => {
@@ -384,7 +458,7 @@ impl Machine for LeaseMachine {
                     return;
                 };
                 let lease = self.keys.entry_or(key_id, KeyLease::default, ts);
-                if matches!(lease.state, LeaseState::Open | LeaseState::None) {
+                if legal(lease.state, Trigger::Hsync, LeaseState::Hsynced) {
                     let from = lease.state;
                     lease.state = LeaseState::Hsynced;
                     Step {
@@ -393,7 +467,13 @@ impl Machine for LeaseMachine {
                         event: id,
                         scopes: &mut self.scopes,
                     }
-                    .push(lease, from, LeaseState::Hsynced, None, false);
+                    .push(
+                        lease,
+                        from,
+                        Trigger::Hsync,
+                        LeaseState::Hsynced,
+                        None,
+                    );
                 }
             }
             OmEvent::AuditCommitKey(a) if a.succeeded() => {
@@ -410,35 +490,49 @@ impl Machine for LeaseMachine {
                 };
                 let from = lease.state;
                 if a.system {
-                    if matches!(from, LeaseState::Open | LeaseState::None) {
+                    // Only hsynced keys are auto-committed: an hsync not seen is inferred.
+                    if legal(from, Trigger::Hsync, LeaseState::Hsynced) {
                         lease.state = LeaseState::Hsynced;
-                        step.push(lease, from, LeaseState::Hsynced, Some(HSYNC_LINE), false);
+                        step.push(
+                            lease,
+                            from,
+                            Trigger::Hsync,
+                            LeaseState::Hsynced,
+                            Some(HSYNC_LINE),
+                        );
                     }
-                    let before = lease.state;
-                    // The hard-limit timer: M + hard limit must have passed (configured limits only).
-                    let early = limits.configured
-                        && matches!((lease.renewed_at, ts), (Some(m), Some(t)) if t - m < limits.hard_ms);
-                    let legal = before == LeaseState::Hsynced;
-                    let before = if legal {
+                    let mut before = lease.state;
+                    if legal(before, Trigger::HardLimit, LeaseState::Expired) {
+                        // The timer fired unlogged; before M + the hard limit is illegal too
+                        // (configured limits only).
+                        let early = limits.configured
+                            && matches!((lease.renewed_at, ts), (Some(m), Some(t)) if t - m < limits.hard_ms);
                         lease.state = LeaseState::Expired;
-                        step.push(lease, before, LeaseState::Expired, Some(EXPIRY_LINE), early);
-                        LeaseState::Expired
-                    } else {
-                        before
-                    };
+                        step.push_checked(
+                            lease,
+                            before,
+                            LeaseState::Expired,
+                            Some(EXPIRY_LINE),
+                            early,
+                        );
+                        before = LeaseState::Expired;
+                    }
                     lease.state = LeaseState::AutoCommitted;
-                    step.push(lease, before, LeaseState::AutoCommitted, None, !legal);
+                    step.push(
+                        lease,
+                        before,
+                        Trigger::AutoCommit,
+                        LeaseState::AutoCommitted,
+                        None,
+                    );
                 } else {
                     let to = if from == LeaseState::Recovering {
                         LeaseState::Recovered
                     } else {
                         LeaseState::Closed
                     };
-                    let illegal = !(from.is_open()
-                        || from == LeaseState::Recovering
-                        || from == LeaseState::None);
                     lease.state = to;
-                    step.push(lease, from, to, None, illegal);
+                    step.push(lease, from, Trigger::Commit, to, None);
                 }
             }
             OmEvent::AuditRecoverLease(a) if a.succeeded() => {
@@ -449,14 +543,19 @@ impl Machine for LeaseMachine {
                 let from = lease.state;
                 lease.state = LeaseState::Recovering;
                 lease.renewed_at = ts.or(lease.renewed_at);
-                let illegal = !(from.is_open() || from == LeaseState::None);
                 Step {
                     out,
                     entity: key,
                     event: id,
                     scopes: &mut self.scopes,
                 }
-                .push(lease, from, LeaseState::Recovering, None, illegal);
+                .push(
+                    lease,
+                    from,
+                    Trigger::RecoverLease,
+                    LeaseState::Recovering,
+                    None,
+                );
             }
             OmEvent::AuditCommitKey(a) | OmEvent::AuditAllocateBlock(a)
                 if a.ret == AuditRet::Failure && !a.system && is_key_gone(a) =>
@@ -471,15 +570,19 @@ impl Machine for LeaseMachine {
                 }
                 lease.client = lease.client.or(a.client_id);
                 lease.state = LeaseState::WriterFailed;
-                // An open key does not vanish without a logged close, recovery or deletion.
-                let illegal = from.is_open();
                 Step {
                     out,
                     entity: key,
                     event: id,
                     scopes: &mut self.scopes,
                 }
-                .push(lease, from, LeaseState::WriterFailed, None, illegal);
+                .push(
+                    lease,
+                    from,
+                    Trigger::KeyGone,
+                    LeaseState::WriterFailed,
+                    None,
+                );
             }
             OmEvent::SysOpenKeyCleanup { .. } => {
                 for &key in trace.entity_ids_of(id) {
@@ -518,7 +621,7 @@ impl LeaseMachine {
             event: id,
             scopes: &mut self.scopes,
         }
-        .push(lease, from, LeaseState::Deleted, None, false);
+        .push(lease, from, Trigger::Delete, LeaseState::Deleted, None);
     }
 }
 
@@ -638,9 +741,7 @@ impl Linker for OmLinker {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use oztrace_parser::catalog::classify;
     use oztrace_parser::event::Event;
-    use oztrace_parser::record::{ReadOptions, read_records};
     use oztrace_parser::source::Component;
 
     const KEY: &str = "key:/hbase/wal/WALs/rs1/f";
@@ -651,26 +752,12 @@ mod tests {
         let line = format!(
             "2025-11-03 10:00:00,117 | {level} | OMAudit | user={user} | ip={ip} | op={op} {{\"volume\":\"hbase\",\"bucket\":\"wal\",\"key\":\"WALs/rs1/f\"{params}}} | ret={ret} | {throwable}\n"
         );
-        let mut records = Vec::new();
-        read_records(&mut line.as_bytes(), &ReadOptions::default(), &mut |r| {
-            records.push(r)
-        });
-        let record = &records[0];
-        let typed = classify(record, Component::OmAudit).expect("typed");
+        let event = oztrace_testkit::events("om1", Component::OmAudit, &line).remove(0);
         Event {
             ts: Some(ts),
-            host: "om1".into(),
-            component: Component::OmAudit,
-            level: record.level,
-            thread: None,
-            logger: record.logger.as_deref().map(Into::into),
-            entities: typed.entities,
-            data: typed.data,
             file: "om1/om-audit-om1.log".into(),
             line: ts as u64,
-            continuation_lines: 0,
-            text: record.message.clone(),
-            copies: Vec::new(),
+            ..event
         }
     }
 
@@ -935,27 +1022,12 @@ mod tests {
     #[test]
     fn linker_ties_cleanup_run_and_errors_to_audit_lines() {
         let error = |line: &str| {
-            let text = format!("{line}\n");
-            let mut records = Vec::new();
-            read_records(&mut text.as_bytes(), &ReadOptions::default(), &mut |r| {
-                records.push(r)
-            });
-            let record = &records[0];
-            let typed = classify(record, Component::Om).expect("typed");
+            let event =
+                oztrace_testkit::events("om2", Component::Om, &format!("{line}\n")).remove(0);
             Event {
-                ts: record.ts,
-                host: "om2".into(),
-                component: Component::Om,
-                level: record.level,
-                thread: record.thread.as_deref().map(Into::into),
-                logger: record.logger.as_deref().map(Into::into),
-                entities: typed.entities,
-                data: typed.data,
                 file: "om2/om.log".into(),
                 line: 1,
-                continuation_lines: 0,
-                text: record.message.clone(),
-                copies: Vec::new(),
+                ..event
             }
         };
         let mut auto = audit(0, "", "COMMIT_KEY", r#","dataSize":"10""#, "SUCCESS", "");

@@ -36,123 +36,281 @@ pub const ABORT_WRITE_OVERWRITES_COPY: &str = "DatanodeAdminMonitorImpl.abortWor
 /// The inferred read behind an abort WARN whose op state differs from the SCM's known one.
 pub const ABORT_READ: &str = "SCMNodeManager INFO `Update the operationalState saved in follower SCM …` (the state the monitor read)";
 
-/// (from, trigger, to, Ozone code). Op states; `*` = any; `tracked`/`untracked` = the monitor.
-pub const TRANSITIONS: &[(&str, &str, &str, &str)] = &[
-    (
-        "IN_SERVICE",
-        "decommission_started",
-        "DECOMMISSIONING tracked",
-        "NodeDecommissionManager.startDecommission → setNodeOperationalState + monitor.startMonitoring",
-    ),
-    (
-        "IN_SERVICE",
-        "maintenance_started",
-        "ENTERING_MAINTENANCE tracked",
-        "NodeDecommissionManager.startMaintenance",
-    ),
-    (
-        "DECOMMISSIONING|ENTERING_MAINTENANCE|IN_MAINTENANCE",
-        "continue_admin",
-        "tracked",
-        "NodeDecommissionManager.continueAdminForNode (onBecomeLeader, NewNodeHandler)",
-    ),
-    (
-        "*",
-        "admin_start_on_node / tracked-node lines",
-        "tracked",
-        "StartDatanodeAdminHandler (START_ADMIN_ON_NODE), DatanodeAdminMonitorImpl tick",
-    ),
-    (
-        "tracked",
-        "recommission_queued",
-        "cancelling",
-        "NodeDecommissionManager.recommission → monitor.stopMonitoring",
-    ),
-    (
-        "tracked|cancelling",
-        "admin_recommissioned",
-        "IN_SERVICE untracked",
-        "DatanodeAdminMonitorImpl.processCancelledNodes → putNodeBackInService",
-    ),
-    (
-        "tracked",
-        "admin_aborted",
-        "IN_SERVICE untracked",
-        "DatanodeAdminMonitorImpl.shouldContinueWorkflow false → abortWorkflow → setNodeOpState(IN_SERVICE)",
-    ),
-    (
-        "tracked",
-        "admin_aborted_dead / admin_dead_cannot_continue / admin_unexpected_error",
-        "IN_SERVICE untracked",
-        "DatanodeAdminMonitorImpl.abortWorkflow / putNodeBackInService",
-    ),
-    (
-        "DECOMMISSIONING tracked",
-        "admin_completed",
-        "DECOMMISSIONED untracked",
-        "DatanodeAdminMonitorImpl.completeDecommission",
-    ),
-    (
-        "ENTERING_MAINTENANCE tracked",
-        "admin_entered_maintenance",
-        "IN_MAINTENANCE tracked",
-        "DatanodeAdminMonitorImpl.putIntoMaintenance",
-    ),
-    (
-        "IN_MAINTENANCE tracked",
-        "admin_maintenance_ended",
-        "IN_SERVICE untracked",
-        "DatanodeAdminMonitorImpl (maintenance expiry)",
-    ),
-    (
-        "stored",
-        "follower_op_state_copied",
-        "reported",
-        "SCMNodeManager.updateDatanodeOpState (follower copies the datanode's persisted state)",
-    ),
-    (
-        "*",
-        "op_state_command_scheduled",
-        "stored",
-        "SCMNodeManager.processHeartbeat (leader keeps its value, queues SetNodeOperationalStateCommand)",
-    ),
-    (
-        "*",
-        "datanode_registered / node_status_updated",
-        "printed",
-        "SCMNodeManager.register, NodeStateManager.updateNode",
-    ),
-    (
-        "reported (copy) after admin_aborted in the same tick",
-        "inferred abort write",
-        "IN_SERVICE",
-        "DatanodeAdminMonitorImpl.setNodeOpState without a leader check (HDDS-17219)",
-    ),
-    (
-        "HEALTHY|HEALTHY_READONLY",
-        "node_stale",
-        "STALE",
-        "NodeStateManager health check → StaleNodeHandler",
-    ),
-    (
-        "STALE|DEAD",
-        "node_dead",
-        "DEAD",
-        "NodeStateManager → DeadNodeHandler (on a DEAD node: an op-state write re-fires the health event)",
-    ),
-    (
-        "STALE|DEAD",
-        "node_healthy_readonly",
-        "HEALTHY_READONLY",
-        "NodeStateManager → HealthyReadOnlyNodeHandler",
-    ),
-    (
-        "HEALTHY_READONLY",
-        "node_healthy",
-        "HEALTHY",
-        "ReadOnlyHealthyToHealthyNodeHandler (on a HEALTHY node: an op-state write, no change)",
-    ),
+/// What moves an SCM's view of a datanode: the line's kind, or an inferred step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Trigger {
+    /// `decommission_started`, `Starting Decommission`.
+    DecommissionStarted,
+    /// `maintenance_started`.
+    MaintenanceStarted,
+    /// `continue_admin`.
+    ContinueAdmin,
+    /// The monitor's lines about a node it tracks (`admin_start_on_node`, waiting for pipelines,
+    /// replication status).
+    MonitorTracks,
+    /// `recommission_queued`.
+    RecommissionQueued,
+    /// `admin_recommissioned`.
+    Recommissioned,
+    /// `admin_aborted`.
+    Aborted,
+    /// `admin_aborted_dead`, `admin_dead_cannot_continue`, `admin_unexpected_error`.
+    AbortedOtherwise,
+    /// `admin_completed`.
+    Completed,
+    /// `admin_entered_maintenance`.
+    EnteredMaintenance,
+    /// `admin_maintenance_ended`.
+    MaintenanceEnded,
+    /// Inferred: the op state the monitor read before an abort ([`ABORT_READ`]).
+    AbortRead,
+    /// `follower_op_state_copied`.
+    FollowerCopied,
+    /// Inferred: the abort write replacing a copy in the same tick ([`ABORT_WRITE_OVERWRITES_COPY`]).
+    AbortWriteOverCopy,
+    /// `op_state_command_scheduled`.
+    CommandScheduled,
+    /// `datanode_registered`, `node_status_updated`: the state as printed.
+    Printed,
+    /// `node_stale`.
+    Stale,
+    /// `node_dead`.
+    Dead,
+    /// `node_healthy_readonly`.
+    HealthyReadonly,
+    /// `node_healthy`.
+    Healthy,
+}
+
+/// What a step asks of the view: the op states or health it may leave, or that the monitor does
+/// not know it untracked. An op state or health the logs have not shown yet passes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Before {
+    Any,
+    OpState(&'static [&'static str]),
+    Tracked,
+    Health(&'static [&'static str]),
+}
+
+impl Before {
+    fn admits(self, view: &View) -> bool {
+        match self {
+            Before::Any => true,
+            Before::OpState(states) => view.op.as_deref().is_none_or(|op| states.contains(&op)),
+            Before::Tracked => view.tracking != Some(Tracking::Untracked),
+            Before::Health(states) => view.health.is_none_or(|h| states.contains(&h)),
+        }
+    }
+}
+
+/// What a step writes: a state of the table's, the one the line prints, or the one before.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Write<T> {
+    Keep,
+    Set(T),
+    Printed,
+}
+
+/// The view after a step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct After {
+    pub op: Write<&'static str>,
+    pub tracking: Option<Tracking>,
+    pub health: Write<&'static str>,
+}
+
+impl After {
+    const fn op(op: Write<&'static str>, tracking: Option<Tracking>) -> After {
+        After {
+            op,
+            tracking,
+            health: Write::Keep,
+        }
+    }
+
+    const fn health(health: &'static str) -> After {
+        After {
+            op: Write::Keep,
+            tracking: None,
+            health: Write::Set(health),
+        }
+    }
+
+    /// `view` after the step; `printed` is what the line prints (op state, health), kept when it
+    /// prints none.
+    fn apply(self, view: &View, printed: Printed<'_>) -> View {
+        let mut next = view.clone();
+        match (self.op, printed.op) {
+            (Write::Set(op), _) | (Write::Printed, Some(op)) => next.op = Some(op.to_string()),
+            (Write::Keep, _) | (Write::Printed, None) => {}
+        }
+        match (self.health, printed.health) {
+            (Write::Set(health), _) => next.health = Some(health),
+            (Write::Printed, Some(health)) => next.health = health_name(health),
+            (Write::Keep, _) | (Write::Printed, None) => {}
+        }
+        if let Some(tracking) = self.tracking {
+            next.tracking = Some(tracking);
+        }
+        next
+    }
+}
+
+/// One step of the table: legal from a view [`Before`] admits, leading to [`After`].
+#[derive(Debug, Clone, Copy)]
+pub struct Row {
+    pub trigger: Trigger,
+    pub before: Before,
+    pub after: After,
+    pub code: &'static str,
+}
+
+const ADMIN_STATES: &[&str] = &["DECOMMISSIONING", "ENTERING_MAINTENANCE", "IN_MAINTENANCE"];
+const TRACKED: Option<Tracking> = Some(Tracking::Tracked);
+const UNTRACKED: Option<Tracking> = Some(Tracking::Untracked);
+const BACK_IN_SERVICE: After = After::op(Write::Set("IN_SERVICE"), UNTRACKED);
+
+/// The transition table, one row per [`Trigger`] in its order: the machine replays what a row
+/// writes, and a step from a view its row does not admit as `illegal`.
+pub const TRANSITIONS: &[Row] = &[
+    Row {
+        trigger: Trigger::DecommissionStarted,
+        before: Before::OpState(&["IN_SERVICE"]),
+        after: After::op(Write::Set("DECOMMISSIONING"), TRACKED),
+        code: "NodeDecommissionManager.startDecommission → setNodeOperationalState + monitor.startMonitoring",
+    },
+    Row {
+        trigger: Trigger::MaintenanceStarted,
+        before: Before::OpState(&["IN_SERVICE"]),
+        after: After::op(Write::Set("ENTERING_MAINTENANCE"), TRACKED),
+        code: "NodeDecommissionManager.startMaintenance",
+    },
+    Row {
+        trigger: Trigger::ContinueAdmin,
+        before: Before::OpState(ADMIN_STATES),
+        after: After::op(Write::Keep, TRACKED),
+        code: "NodeDecommissionManager.continueAdminForNode (onBecomeLeader, NewNodeHandler)",
+    },
+    Row {
+        trigger: Trigger::MonitorTracks,
+        before: Before::Any,
+        after: After::op(Write::Keep, TRACKED),
+        code: "StartDatanodeAdminHandler (START_ADMIN_ON_NODE), DatanodeAdminMonitorImpl tick",
+    },
+    Row {
+        trigger: Trigger::RecommissionQueued,
+        before: Before::Any,
+        after: After::op(Write::Keep, Some(Tracking::Cancelling)),
+        code: "NodeDecommissionManager.recommission → monitor.stopMonitoring",
+    },
+    Row {
+        trigger: Trigger::Recommissioned,
+        before: Before::Tracked,
+        after: BACK_IN_SERVICE,
+        code: "DatanodeAdminMonitorImpl.processCancelledNodes → putNodeBackInService",
+    },
+    Row {
+        trigger: Trigger::Aborted,
+        before: Before::Tracked,
+        after: BACK_IN_SERVICE,
+        code: "DatanodeAdminMonitorImpl.shouldContinueWorkflow false → abortWorkflow → setNodeOpState(IN_SERVICE)",
+    },
+    Row {
+        trigger: Trigger::AbortedOtherwise,
+        before: Before::Tracked,
+        after: BACK_IN_SERVICE,
+        code: "DatanodeAdminMonitorImpl.abortWorkflow / putNodeBackInService",
+    },
+    Row {
+        trigger: Trigger::Completed,
+        before: Before::OpState(&["DECOMMISSIONING"]),
+        after: After::op(Write::Printed, UNTRACKED),
+        code: "DatanodeAdminMonitorImpl.completeDecommission",
+    },
+    Row {
+        trigger: Trigger::EnteredMaintenance,
+        before: Before::OpState(&["ENTERING_MAINTENANCE"]),
+        after: After::op(Write::Set("IN_MAINTENANCE"), None),
+        code: "DatanodeAdminMonitorImpl.putIntoMaintenance",
+    },
+    Row {
+        trigger: Trigger::MaintenanceEnded,
+        before: Before::OpState(&["IN_MAINTENANCE"]),
+        after: BACK_IN_SERVICE,
+        code: "DatanodeAdminMonitorImpl (maintenance expiry)",
+    },
+    Row {
+        trigger: Trigger::AbortRead,
+        before: Before::Any,
+        after: After::op(Write::Printed, None),
+        code: "DatanodeAdminMonitorImpl.shouldContinueWorkflow reads the op state a heartbeat copy wrote",
+    },
+    Row {
+        trigger: Trigger::FollowerCopied,
+        before: Before::Any,
+        after: After::op(Write::Printed, None),
+        code: "SCMNodeManager.updateDatanodeOpState (follower copies the datanode's persisted state)",
+    },
+    Row {
+        trigger: Trigger::AbortWriteOverCopy,
+        before: Before::Any,
+        after: After::op(Write::Set("IN_SERVICE"), None),
+        code: "DatanodeAdminMonitorImpl.setNodeOpState without a leader check (HDDS-17219)",
+    },
+    Row {
+        trigger: Trigger::CommandScheduled,
+        before: Before::Any,
+        after: After::op(Write::Printed, None),
+        code: "SCMNodeManager.processHeartbeat (leader keeps its value, queues SetNodeOperationalStateCommand)",
+    },
+    Row {
+        trigger: Trigger::Printed,
+        before: Before::Any,
+        after: After {
+            op: Write::Printed,
+            tracking: None,
+            health: Write::Printed,
+        },
+        code: "SCMNodeManager.register, NodeStateManager.updateNode",
+    },
+    Row {
+        trigger: Trigger::Stale,
+        before: Before::Health(&["HEALTHY", "HEALTHY_READONLY"]),
+        after: After::health("STALE"),
+        code: "NodeStateManager health check → StaleNodeHandler",
+    },
+    Row {
+        trigger: Trigger::Dead,
+        before: Before::Health(&["STALE", "DEAD"]),
+        after: After::health("DEAD"),
+        code: "NodeStateManager → DeadNodeHandler (on a DEAD node: an op-state write re-fires the health event)",
+    },
+    Row {
+        trigger: Trigger::HealthyReadonly,
+        before: Before::Health(&["STALE", "DEAD", "HEALTHY"]),
+        after: After::health("HEALTHY_READONLY"),
+        code: "NodeStateManager nodeHealthSM → HealthyReadOnlyNodeHandler (from HEALTHY on LAYOUT_MISMATCH)",
+    },
+    Row {
+        trigger: Trigger::Healthy,
+        before: Before::Health(&["HEALTHY_READONLY", "HEALTHY"]),
+        after: After::health("HEALTHY"),
+        code: "ReadOnlyHealthyToHealthyNodeHandler (on a HEALTHY node: an op-state write, no change)",
+    },
 ];
+
+// Each trigger's row sits at the trigger's index: looking one up cannot miss.
+const _: () = {
+    let mut i = 0;
+    while i < TRANSITIONS.len() {
+        assert!(TRANSITIONS[i].trigger as usize == i);
+        i += 1;
+    }
+};
+
+fn row(trigger: Trigger) -> &'static Row {
+    &TRANSITIONS[trigger as usize]
+}
 
 /// A write that follows an abort WARN belongs to the same tick; past this a copy is a new heartbeat.
 const ABORT_WINDOW_MS: i64 = 30_000;
@@ -278,6 +436,22 @@ fn datanode_of(data: &ScmEvent) -> Option<&str> {
     }
 }
 
+/// What a line prints that a step may write: an op state, a health.
+#[derive(Debug, Clone, Copy, Default)]
+struct Printed<'a> {
+    op: Option<&'a str>,
+    health: Option<&'a str>,
+}
+
+impl<'a> Printed<'a> {
+    fn op(op: &'a str) -> Printed<'a> {
+        Printed {
+            op: Some(op),
+            health: None,
+        }
+    }
+}
+
 /// One step a line causes: the new view, and whether the table forbids it.
 struct Step {
     view: View,
@@ -285,175 +459,134 @@ struct Step {
     inferred: Option<&'static str>,
 }
 
-fn op_is(view: &View, states: &[&str]) -> bool {
-    view.op.as_deref().is_none_or(|op| states.contains(&op))
-}
-
-fn set_op(view: &View, op: &str) -> View {
-    View {
-        op: Some(op.to_string()),
-        ..view.clone()
+/// The step `trigger` takes from `view` by its row ([`TRANSITIONS`]).
+fn take(trigger: Trigger, view: &View, printed: Printed<'_>) -> Step {
+    let row = row(trigger);
+    Step {
+        view: row.after.apply(view, printed),
+        illegal: !row.before.admits(view),
+        inferred: None,
     }
 }
 
-/// The steps of one event on one view, in order (an abort racing a copy gives two).
-fn steps(data: &ScmEvent, view: &View, tick: u64, ts: Option<i64>) -> Vec<Step> {
-    let step = |view: View, illegal: bool| Step {
-        view,
-        illegal,
-        inferred: None,
-    };
-    let tracked = |view: &View, tracking: Tracking| View {
-        tracking: Some(tracking),
-        ..view.clone()
-    };
-    let not_tracked = view.tracking == Some(Tracking::Untracked);
-    match data {
-        ScmEvent::AdminStarted { action, .. } => {
-            let op = match action {
-                AdminAction::Maintenance => "ENTERING_MAINTENANCE",
-                _ => "DECOMMISSIONING",
-            };
-            let illegal = !op_is(view, &["IN_SERVICE"]);
-            vec![step(tracked(&set_op(view, op), Tracking::Tracked), illegal)]
-        }
-        ScmEvent::Node {
-            kind: "continue_admin",
+/// The kinds of [`ScmEvent::Node`] lines that move the view.
+const NODE_KINDS: &[(&str, Trigger)] = &[
+    ("continue_admin", Trigger::ContinueAdmin),
+    ("recommission_queued", Trigger::RecommissionQueued),
+    ("admin_aborted_dead", Trigger::AbortedOtherwise),
+    ("admin_dead_cannot_continue", Trigger::AbortedOtherwise),
+    ("admin_unexpected_error", Trigger::AbortedOtherwise),
+    ("admin_entered_maintenance", Trigger::EnteredMaintenance),
+    ("admin_maintenance_ended", Trigger::MaintenanceEnded),
+    ("node_dead", Trigger::Dead),
+    ("node_healthy_readonly", Trigger::HealthyReadonly),
+    ("node_healthy", Trigger::Healthy),
+];
+
+/// What a line does, and what it prints (op state, health).
+fn trigger_of(data: &ScmEvent) -> Option<(Trigger, Printed<'_>)> {
+    let nothing = Printed::default();
+    Some(match data {
+        ScmEvent::AdminStarted {
+            action: AdminAction::Maintenance,
             ..
-        } => {
-            let illegal = !op_is(
-                view,
-                &["DECOMMISSIONING", "ENTERING_MAINTENANCE", "IN_MAINTENANCE"],
-            );
-            vec![step(tracked(view, Tracking::Tracked), illegal)]
-        }
+        } => (Trigger::MaintenanceStarted, nothing),
+        ScmEvent::AdminStarted { .. } => (Trigger::DecommissionStarted, nothing),
         ScmEvent::NodePipelines {
             kind: "admin_start_on_node",
             ..
         }
         | ScmEvent::WaitingForPipelines { .. }
-        | ScmEvent::ReplicationStatus { .. } => {
-            if view.tracking == Some(Tracking::Cancelling) {
-                return Vec::new();
-            }
-            vec![step(tracked(view, Tracking::Tracked), false)]
-        }
-        ScmEvent::Node {
-            kind: "recommission_queued",
-            ..
-        } => vec![step(tracked(view, Tracking::Cancelling), false)],
+        | ScmEvent::ReplicationStatus { .. } => (Trigger::MonitorTracks, nothing),
         ScmEvent::TrackedNode {
             kind: "admin_recommissioned",
             ..
-        } => vec![step(
-            tracked(&set_op(view, "IN_SERVICE"), Tracking::Untracked),
-            not_tracked,
-        )],
-        ScmEvent::AdminAborted { op_state, .. } => {
-            let mut after = tracked(&set_op(view, "IN_SERVICE"), Tracking::Untracked);
-            let held = view.op.as_deref().filter(|op| *op != op_state);
-            // A copy logged between the monitor's read and this WARN: the write replaces it.
-            if held.is_some_and(|op| op != "IN_SERVICE") && view.copied_in_tick == Some(tick) {
-                return vec![Step {
-                    view: after,
-                    illegal: not_tracked,
-                    inferred: Some(ABORT_WRITE_OVERWRITES_COPY),
-                }];
-            }
-            let mut out = Vec::new();
-            if held.is_some() {
-                out.push(Step {
-                    view: set_op(view, op_state),
-                    illegal: false,
-                    inferred: Some(ABORT_READ),
-                });
-            }
-            after.pending_abort = ts.map(|t| (tick, t));
-            out.push(step(after, not_tracked));
-            out
-        }
-        ScmEvent::Node {
-            kind: "admin_aborted_dead" | "admin_dead_cannot_continue" | "admin_unexpected_error",
-            ..
-        } => vec![step(
-            tracked(&set_op(view, "IN_SERVICE"), Tracking::Untracked),
-            not_tracked,
-        )],
-        ScmEvent::AdminCompleted { op_state, .. } => vec![step(
-            tracked(&set_op(view, op_state), Tracking::Untracked),
-            !op_is(view, &["DECOMMISSIONING"]),
-        )],
-        ScmEvent::Node {
-            kind: "admin_entered_maintenance",
-            ..
-        } => vec![step(
-            set_op(view, "IN_MAINTENANCE"),
-            !op_is(view, &["ENTERING_MAINTENANCE"]),
-        )],
-        ScmEvent::Node {
-            kind: "admin_maintenance_ended",
-            ..
-        } => vec![step(
-            tracked(&set_op(view, "IN_SERVICE"), Tracking::Untracked),
-            !op_is(view, &["IN_MAINTENANCE"]),
-        )],
+        } => (Trigger::Recommissioned, nothing),
+        ScmEvent::AdminAborted { op_state, .. } => (Trigger::Aborted, Printed::op(op_state)),
+        ScmEvent::AdminCompleted { op_state, .. } => (Trigger::Completed, Printed::op(op_state)),
         ScmEvent::OpStateMismatch {
             kind: "follower_op_state_copied",
             reported,
             ..
-        } => {
-            let mut copied = set_op(view, reported);
+        } => (Trigger::FollowerCopied, Printed::op(reported)),
+        ScmEvent::OpStateMismatch { stored, .. } => {
+            (Trigger::CommandScheduled, Printed::op(stored))
+        }
+        ScmEvent::Registered {
+            persisted_op_state: Some(op),
+            ..
+        } => (Trigger::Printed, Printed::op(op)),
+        ScmEvent::NodeStatusUpdated {
+            new_op_state,
+            new_health,
+            ..
+        } => (
+            Trigger::Printed,
+            Printed {
+                op: Some(new_op_state),
+                health: Some(new_health),
+            },
+        ),
+        ScmEvent::NodePipelines {
+            kind: "node_stale", ..
+        } => (Trigger::Stale, nothing),
+        ScmEvent::Node { kind, .. } => {
+            let &(_, trigger) = NODE_KINDS.iter().find(|(k, _)| k == kind)?;
+            (trigger, nothing)
+        }
+        _ => return None,
+    })
+}
+
+/// The steps of one event on one view, in order (an abort racing a copy gives two).
+fn steps(data: &ScmEvent, view: &View, tick: u64, ts: Option<i64>) -> Vec<Step> {
+    let Some((trigger, printed)) = trigger_of(data) else {
+        return Vec::new();
+    };
+    match trigger {
+        // A recommission is queued: the monitor drops the node at its next tick.
+        Trigger::MonitorTracks if view.tracking == Some(Tracking::Cancelling) => Vec::new(),
+        Trigger::Aborted => {
+            let mut abort = take(trigger, view, printed);
+            let held = view.op.as_deref().filter(|op| Some(*op) != printed.op);
+            // A copy logged between the monitor's read and this WARN: the write replaces it.
+            if held.is_some_and(|op| op != "IN_SERVICE") && view.copied_in_tick == Some(tick) {
+                abort.inferred = Some(ABORT_WRITE_OVERWRITES_COPY);
+                return vec![abort];
+            }
+            let mut out = Vec::new();
+            if held.is_some() {
+                let mut read = take(Trigger::AbortRead, view, printed);
+                read.inferred = Some(ABORT_READ);
+                out.push(read);
+            }
+            abort.view.pending_abort = ts.map(|t| (tick, t));
+            out.push(abort);
+            out
+        }
+        Trigger::FollowerCopied => {
+            let mut copy = take(trigger, view, printed);
             let racing = match (view.pending_abort, ts) {
                 (Some((abort_tick, at)), Some(ts)) => {
                     abort_tick == tick && ts - at <= ABORT_WINDOW_MS
                 }
                 _ => false,
             };
-            copied.pending_abort = None;
-            copied.copied_in_tick = Some(tick);
-            let mut out = vec![step(copied.clone(), false)];
-            if racing && reported != "IN_SERVICE" {
-                out.push(Step {
-                    view: set_op(&copied, "IN_SERVICE"),
-                    illegal: false,
-                    inferred: Some(ABORT_WRITE_OVERWRITES_COPY),
-                });
+            copy.view.pending_abort = None;
+            copy.view.copied_in_tick = Some(tick);
+            let mut out = vec![copy];
+            if racing && printed.op != Some("IN_SERVICE") {
+                let mut write = take(
+                    Trigger::AbortWriteOverCopy,
+                    &out[0].view,
+                    Printed::default(),
+                );
+                write.inferred = Some(ABORT_WRITE_OVERWRITES_COPY);
+                out.push(write);
             }
             out
         }
-        ScmEvent::OpStateMismatch { stored, .. } => vec![step(set_op(view, stored), false)],
-        ScmEvent::Registered {
-            persisted_op_state: Some(op),
-            ..
-        } => vec![step(set_op(view, op), false)],
-        ScmEvent::NodeStatusUpdated {
-            new_op_state,
-            new_health,
-            ..
-        } => {
-            let mut v = set_op(view, new_op_state);
-            v.health = health_name(new_health);
-            vec![step(v, false)]
-        }
-        ScmEvent::NodePipelines {
-            kind: "node_stale", ..
-        } => vec![health(view, "STALE", &["HEALTHY", "HEALTHY_READONLY"])],
-        ScmEvent::Node {
-            kind: "node_dead", ..
-        } => vec![health(view, "DEAD", &["STALE", "DEAD"])],
-        ScmEvent::Node {
-            kind: "node_healthy_readonly",
-            ..
-        } => vec![health(
-            view,
-            "HEALTHY_READONLY",
-            &["STALE", "DEAD", "HEALTHY"],
-        )],
-        ScmEvent::Node {
-            kind: "node_healthy",
-            ..
-        } => vec![health(view, "HEALTHY", &["HEALTHY_READONLY", "HEALTHY"])],
-        _ => Vec::new(),
+        _ => vec![take(trigger, view, printed)],
     }
 }
 
@@ -461,17 +594,6 @@ fn health_name(s: &str) -> Option<&'static str> {
     ["HEALTHY", "HEALTHY_READONLY", "STALE", "DEAD"]
         .into_iter()
         .find(|h| *h == s)
-}
-
-fn health(view: &View, to: &'static str, from: &[&str]) -> Step {
-    Step {
-        illegal: view.health.is_some_and(|h| !from.contains(&h)),
-        view: View {
-            health: Some(to),
-            ..view.clone()
-        },
-        inferred: None,
-    }
 }
 
 /// The kinds [`NodeAdmin`] reads: every SCM line (any of them names the datanode whose view it
@@ -916,18 +1038,16 @@ mod tests {
     }
 
     #[test]
-    fn the_transition_table_names_catalogued_kinds() {
+    fn the_kinds_that_move_a_view_are_catalogued() {
         let known: Vec<&str> = oztrace_parser::catalog::kinds().map(|k| k.kind).collect();
-        for (_, trigger, _, code) in TRANSITIONS {
-            assert!(!code.is_empty());
-            for word in trigger.split([' ', '/', '(', ')']) {
-                let snake =
-                    word.contains('_') && word.bytes().all(|b| b.is_ascii_lowercase() || b == b'_');
-                // Kinds of the Ratis slice are named by their contract names.
-                if snake && word != "ratis_role_change" {
-                    assert!(known.contains(&word), "{word} in {trigger}");
-                }
-            }
+        let matched = [
+            "admin_start_on_node",
+            "admin_recommissioned",
+            "follower_op_state_copied",
+            "node_stale",
+        ];
+        for kind in NODE_KINDS.iter().map(|(k, _)| *k).chain(matched) {
+            assert!(known.contains(&kind), "{kind}");
         }
     }
 

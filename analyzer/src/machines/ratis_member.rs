@@ -378,18 +378,8 @@ mod tests {
     fn event(line: u64, data: EventData) -> Event {
         Event {
             ts: Some(line as i64 * 1000),
-            host: "dn1".into(),
-            component: Component::Datanode,
-            level: None,
-            thread: None,
-            logger: None,
-            entities: vec![],
-            data,
-            file: "dn1.log".into(),
             line,
-            continuation_lines: 0,
-            text: String::new(),
-            copies: vec![],
+            ..oztrace_testkit::event("dn1", Component::Datanode, data)
         }
     }
 

@@ -6,17 +6,16 @@
 //! Audit records are read by their op name (`match` on a string), main-log and client records by
 //! their statement.
 //!
-//! OM audit lines are written by every OM for one Ratis transaction; [`merge_audit_copies`] folds
-//! the copies into one event (the contract's `copies`).
+//! OM audit lines are written by every OM for one Ratis transaction; folding the copies into one
+//! event (the contract's `copies`) is done on events, above the catalogue
+//! ([`crate::event::merge_audit_copies`]).
 
 use super::template::{Matched, catalogue, number_after, split};
 use super::{EventData, Input, Typed};
 use crate::audit::{AuditBody, AuditRet, Params};
 use crate::entity::{self, Entity, OpenKeyPath, key_entity};
-use crate::event::{Copy, Event};
 use crate::source::Component;
 use serde::Serialize;
-use std::collections::HashMap;
 
 // ---------------------------------------------------------------------------------------------
 // Events
@@ -880,151 +879,6 @@ fn initialized(m: &Matched<'_>, action: &str) -> Option<Built> {
         },
         om_of(m.text(0)),
     ))
-}
-
-// ---------------------------------------------------------------------------------------------
-// OM audit copies
-
-/// What makes two OM audit records copies of one request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-enum CopyKey {
-    /// 2.0.0+: (`Transaction`, op, key entity or params, ret).
-    Transaction(u64, String, String, String),
-    /// 1.4 (no `Transaction`): op, params and ret as printed; copies must be within the skew.
-    Printed(String),
-}
-
-fn copy_key(event: &Event) -> Option<CopyKey> {
-    if event.component != Component::OmAudit {
-        return None;
-    }
-    let EventData::Om(om) = &event.data else {
-        return None;
-    };
-    let (op, transaction, target, ret) = match om {
-        OmEvent::AuditCreate(a)
-        | OmEvent::AuditAllocateBlock(a)
-        | OmEvent::AuditCommitKey(a)
-        | OmEvent::AuditRecoverLease(a) => (
-            a.op.as_str(),
-            a.transaction,
-            a.entity().to_string(),
-            a.ret.as_str(),
-        ),
-        OmEvent::Audit(a) => (
-            a.op.as_str(),
-            a.transaction,
-            serde_json::to_string(&a.params).unwrap_or_default(),
-            a.ret.as_str(),
-        ),
-        _ => return None,
-    };
-    Some(match transaction {
-        Some(tx) => CopyKey::Transaction(tx, op.to_string(), target, ret.to_string()),
-        // The message text holds user, ip, op, params and ret exactly as printed.
-        None => CopyKey::Printed(event.text.clone()),
-    })
-}
-
-/// Folds the copies of one OM audit record written by several OMs into one event: the earliest
-/// copy (by time, then host, file, line) stays, with `copies` listing every copy; the others
-/// are removed from their streams. Records with a `Transaction` merge on (`Transaction`, op, key,
-/// ret); records without one only when op, params and ret are equal, on different hosts, within
-/// `skew_ms` of the first. Only OM audit events are indexed.
-pub fn merge_audit_copies(streams: &mut [Vec<Event>], skew_ms: i64) {
-    let mut groups: HashMap<CopyKey, Vec<(usize, usize)>> = HashMap::new();
-    for (s, events) in streams.iter().enumerate() {
-        for (i, event) in events.iter().enumerate() {
-            if let Some(key) = copy_key(event) {
-                groups.entry(key).or_default().push((s, i));
-            }
-        }
-    }
-    let mut removed: Vec<Vec<usize>> = vec![Vec::new(); streams.len()];
-    for (key, mut members) in groups {
-        if members.len() < 2 {
-            continue;
-        }
-        let order = |&(s, i): &(usize, usize)| {
-            let e: &Event = &streams[s][i];
-            (
-                e.ts.unwrap_or(i64::MAX),
-                e.host.clone(),
-                e.file.clone(),
-                e.line,
-            )
-        };
-        members.sort_by_key(order);
-        let clusters: Vec<Vec<(usize, usize)>> = match key {
-            CopyKey::Transaction(..) => vec![members],
-            CopyKey::Printed(_) => cluster_within_skew(streams, members, skew_ms),
-        };
-        for cluster in clusters {
-            if cluster.len() < 2 {
-                continue;
-            }
-            let mut copies: Vec<Copy> = cluster
-                .iter()
-                .map(|&(s, i)| {
-                    let e = &streams[s][i];
-                    Copy {
-                        host: e.host.clone(),
-                        file: e.file.clone(),
-                        line: e.line,
-                    }
-                })
-                .collect();
-            copies.sort();
-            copies.dedup();
-            let (ks, ki) = cluster[0];
-            streams[ks][ki].copies = copies;
-            for &(s, i) in &cluster[1..] {
-                removed[s].push(i);
-            }
-        }
-    }
-    for (events, mut gone) in streams.iter_mut().zip(removed) {
-        if gone.is_empty() {
-            continue;
-        }
-        gone.sort_unstable();
-        let mut index = 0;
-        let mut next = gone.iter().peekable();
-        events.retain(|_| {
-            let drop = next.peek() == Some(&&index);
-            if drop {
-                next.next();
-            }
-            index += 1;
-            !drop
-        });
-    }
-}
-
-/// Splits time-ordered identical records into copies: one per host, all within `skew_ms` of the
-/// cluster's first record.
-fn cluster_within_skew(
-    streams: &[Vec<Event>],
-    members: Vec<(usize, usize)>,
-    skew_ms: i64,
-) -> Vec<Vec<(usize, usize)>> {
-    let mut clusters: Vec<Vec<(usize, usize)>> = Vec::new();
-    for member in members {
-        let e = &streams[member.0][member.1];
-        let fits = clusters.last().is_some_and(|cluster| {
-            let first = &streams[cluster[0].0][cluster[0].1];
-            let close = match (first.ts, e.ts) {
-                (Some(a), Some(b)) => (b - a).abs() <= skew_ms,
-                _ => false,
-            };
-            close && cluster.iter().all(|&(s, i)| streams[s][i].host != e.host)
-        });
-        match clusters.last_mut() {
-            Some(cluster) if fits => cluster.push(member),
-            _ => clusters.push(vec![member]),
-        }
-    }
-    clusters
 }
 
 #[cfg(test)]

@@ -1,9 +1,8 @@
 //! The rule on small traces built from scm.md §4.3/§4.4 lines, parsed by the real catalogue.
 
 use super::*;
+use crate::testing;
 use crate::{LoggingCoverage, Settings};
-use oztrace_analyzer::ReplayOptions;
-use oztrace_analyzer::load::events_of_text;
 use oztrace_parser::event::Event;
 use oztrace_parser::source::Component;
 
@@ -51,13 +50,14 @@ fn parse(lines: &[Line]) -> Vec<Event> {
                 Component::ScmAudit,
             ),
         };
-        let file = format!("{host}.log");
-        let (typed, untyped) = events_of_text(&text, host, &file, component);
-        assert!(untyped.is_empty(), "untyped: {msg}");
-        events.extend(typed.into_iter().map(|mut event| {
-            event.line = n as u64 + 1;
-            event
-        }));
+        events.extend(
+            testing::events(host, component, &text)
+                .into_iter()
+                .map(|mut event| {
+                    event.line = n as u64 + 1;
+                    event
+                }),
+        );
     }
     events.sort_by_key(|e| e.ts);
     events
@@ -68,16 +68,12 @@ fn check(lines: &[Line]) -> Output {
 }
 
 fn check_with(lines: &[Line], logging: &LoggingCoverage) -> Output {
-    let trace = Trace::from_ordered(parse(lines), 2000);
-    let analysis = Analysis::run(trace, ReplayOptions::default());
-    let context = Context {
-        analysis: &analysis,
-        settings: &Settings::default(),
+    testing::run_with(
+        &OverwrittenOpState,
+        vec![parse(lines)],
+        &Settings::default(),
         logging,
-    };
-    let mut out = Output::default();
-    OverwrittenOpState.check(&context, &mut out);
-    out
+    )
 }
 
 fn found(lines: &[Line]) -> Option<Confidence> {

@@ -1,7 +1,6 @@
 use super::*;
+use crate::testing::{self, events};
 use crate::{LoggingCoverage, Settings};
-use oztrace_analyzer::load::events_of_text;
-use oztrace_analyzer::{Analysis, ReplayOptions};
 use oztrace_parser::source::Component;
 
 const KEY: &str = "key:/logs/raw/apps/c.log";
@@ -58,23 +57,20 @@ fn block_written(time: &str, thread: &str, local: u64, length: u64) -> String {
     )
 }
 
-/// Builds events from `(host, component, line)` in time order.
-fn trace(lines: &[(&str, Component, String)]) -> Trace {
-    let mut events = Vec::new();
+/// Events from `(host, component, line)` in time order, numbered as one file's lines.
+fn events_of(lines: &[(&str, Component, String)]) -> Vec<Event> {
+    let mut all = Vec::new();
     for (n, (host, component, line)) in lines.iter().enumerate() {
-        let (typed, untyped) = events_of_text(
-            &format!("{line}\n"),
-            host,
-            &format!("{host}/log"),
-            *component,
+        all.extend(
+            events(host, *component, &format!("{line}\n"))
+                .into_iter()
+                .map(|mut event| {
+                    event.line = n as u64 + 1;
+                    event
+                }),
         );
-        assert!(untyped.is_empty(), "untyped: {line}");
-        events.extend(typed.into_iter().map(|mut event| {
-            event.line = n as u64 + 1;
-            event
-        }));
     }
-    Trace::from_ordered(events, 2_000)
+    all
 }
 
 fn om(line: String) -> (&'static str, Component, String) {
@@ -96,15 +92,12 @@ fn run_with(
     settings: &Settings,
     logging: &LoggingCoverage,
 ) -> Output {
-    let analysis = Analysis::run(trace(lines), ReplayOptions::default());
-    let context = Context {
-        analysis: &analysis,
+    testing::run_with(
+        &PrematureLeaseClose,
+        vec![events_of(lines)],
         settings,
         logging,
-    };
-    let mut out = Output::default();
-    PrematureLeaseClose.check(&context, &mut out);
-    out
+    )
 }
 
 fn run(lines: &[(&str, Component, String)]) -> Output {
@@ -396,31 +389,25 @@ fn dn_audit(op: &str, ret: &str, perf: bool, entities: &[Entity]) -> Event {
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect()
     });
+    let data = EventData::Datanode(DatanodeEvent::DnAudit {
+        op: op.into(),
+        ret: ret.into(),
+        params: [(
+            "blockData".to_string(),
+            "[blockId=conID: 3044 locID: 113750153625661837 bcsId: 0 replicaIndex: null, size=3145728]".to_string(),
+        )]
+        .into_iter()
+        .collect(),
+        perf,
+        throwable: None,
+    });
     Event {
         ts: Some(0),
-        host: "dn2".into(),
-        component: Component::DnAudit,
-        level: None,
-        thread: None,
         logger: Some("DNAudit".into()),
         entities: entities.to_vec(),
-        data: EventData::Datanode(DatanodeEvent::DnAudit {
-            op: op.into(),
-            ret: ret.into(),
-            params: [(
-                "blockData".to_string(),
-                "[blockId=conID: 3044 locID: 113750153625661837 bcsId: 0 replicaIndex: null, size=3145728]".to_string(),
-            )]
-            .into_iter()
-            .collect(),
-            perf,
-            throwable: None,
-        }),
         file: "dn2/dn-audit-dn2.log".into(),
         line: 1,
-        continuation_lines: 0,
-        text: String::new(),
-        copies: Vec::new(),
+        ..oztrace_testkit::event("dn2", Component::DnAudit, data)
     }
 }
 
