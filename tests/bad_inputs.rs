@@ -3,36 +3,17 @@
 //! their reason in `inputs.unreadable` and on stderr, the finding in the good files is still
 //! reported, and no input changes.
 
+mod common;
+
+use common::{closed_pipe, finish, oztrace};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Output, Stdio};
 
 const BUNDLE: &str = "samples/HDDS-17400-bug-stale-open-replica";
-/// Far above what any case needs on a loaded 2-core machine: reaching it means a hang.
-const HANG: Duration = Duration::from_secs(120);
-
-fn oztrace() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_oztrace"))
-}
-
-/// Waits for `child`, killing it and failing the test if it runs past [`HANG`].
-fn finish(mut child: Child, what: &str) -> Output {
-    let start = Instant::now();
-    loop {
-        match child.try_wait().expect("wait") {
-            Some(_) => return child.wait_with_output().expect("output"),
-            None if start.elapsed() > HANG => {
-                let _ = child.kill();
-                panic!("{what}: still running after {HANG:?}: a hang");
-            }
-            None => std::thread::sleep(Duration::from_millis(20)),
-        }
-    }
-}
 
 /// Runs oztrace with `args` (stdin from `input`), drains its output, under the hang guard.
 fn run(args: &[&str], input: &[u8]) -> Output {
@@ -475,18 +456,6 @@ fn settings_are_checked_before_anything_is_read() {
         said.contains(warning) && said.ends_with("the default 7d applies"),
         "{said}"
     );
-}
-
-/// Spawns oztrace with standard output a pipe whose reading end is closed at once.
-fn closed_pipe(args: &[&str]) -> Output {
-    let mut child = oztrace()
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    drop(child.stdout.take());
-    finish(child, &args.join(" "))
 }
 
 #[test]

@@ -261,18 +261,6 @@ mod dataset {
             .collect()
     }
 
-    /// Runs oztrace with standard output a pipe whose reading end is closed at once.
-    fn closed_pipe(args: &[&str]) -> Output {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_oztrace"))
-            .args(args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        drop(child.stdout.take());
-        child.wait_with_output().unwrap()
-    }
-
     /// Each bundle's findings document, read on its own (the JSON, not the dataset).
     fn documents(bundles: &[PathBuf]) -> Vec<(String, Value)> {
         bundles
@@ -513,7 +501,7 @@ mod dataset {
         let nowhere = dir.path().join("no/such/folder/r.csv");
         let out = oztrace(&["query", d, sql, "-o", nowhere.to_str().unwrap()]);
         assert_eq!(out.status.code(), Some(2));
-        let out = closed_pipe(&["query", d, sql]);
+        let out = common::closed_pipe(&["query", d, sql]);
         assert_eq!(out.status.code(), Some(0));
         assert!(
             out.stderr.is_empty(),
@@ -529,7 +517,7 @@ mod dataset {
         let dataset = dir.path().join("fleet");
         let mut args = vec!["scan", "--each", "--dataset", dataset.to_str().unwrap()];
         args.extend(samples.iter().map(|b| b.to_str().unwrap()));
-        let out = closed_pipe(&args);
+        let out = common::closed_pipe(&args);
         // The run's status: the samples hold findings.
         assert_eq!(
             out.status.code(),

@@ -3,6 +3,42 @@
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// Far above what any run needs on a loaded 2-core machine: reaching it means a hang.
+pub const HANG: Duration = Duration::from_secs(120);
+
+pub fn oztrace() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_oztrace"))
+}
+
+/// Waits for `child`, killing it and failing the test if it runs past [`HANG`].
+pub fn finish(mut child: Child, what: &str) -> Output {
+    let start = Instant::now();
+    loop {
+        match child.try_wait().expect("wait") {
+            Some(_) => return child.wait_with_output().expect("output"),
+            None if start.elapsed() > HANG => {
+                let _ = child.kill();
+                panic!("{what}: still running after {HANG:?}: a hang");
+            }
+            None => std::thread::sleep(Duration::from_millis(20)),
+        }
+    }
+}
+
+/// Runs oztrace with standard output a pipe whose reading end is closed at once.
+pub fn closed_pipe(args: &[&str]) -> Output {
+    let mut child = oztrace()
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    finish(child, &args.join(" "))
+}
 
 /// Every sample bundle (a folder of `samples/` with an EXPECTED.json), sorted.
 pub fn samples() -> Vec<PathBuf> {
