@@ -475,8 +475,12 @@ fn a_closed_pipe_ends_quietly_and_a_full_disk_is_one_line() {
         assert_eq!(stderr(&out), "", "{args:?}");
     }
     // `| head -1` after the first line: the rest of the writes fail and the run still ends 0.
+    // More reports (5 KB each) than a pipe holds (64 KiB): bundles analysed at once could
+    // otherwise all be written before the pipe closes.
+    let mut args = vec!["scan", "--each"];
+    args.extend(std::iter::repeat_n(BUNDLE, 40));
     let mut child = oztrace()
-        .args(["scan", "--each", BUNDLE, BUNDLE, BUNDLE])
+        .args(&args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
