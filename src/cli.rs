@@ -143,9 +143,9 @@ pub enum ScanFormat {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum FamilyArg {
-    /// The signatures of known Ozone bugs (also `signature`, the contract's name).
-    #[value(alias = "signature")]
-    Signatures,
+    /// The signatures of known Ozone bugs (also `signatures`).
+    #[value(alias = "signatures")]
+    Signature,
     /// The health of the containers (what `ozone debug log container` checks).
     Health,
 }
@@ -153,7 +153,7 @@ pub enum FamilyArg {
 impl FamilyArg {
     pub fn family(self) -> oztrace_rules::RuleFamily {
         match self {
-            FamilyArg::Signatures => oztrace_rules::RuleFamily::Signatures,
+            FamilyArg::Signature => oztrace_rules::RuleFamily::Signature,
             FamilyArg::Health => oztrace_rules::RuleFamily::Health,
         }
     }

@@ -149,7 +149,7 @@ fn findings_name_their_rule_family() {
             ),
         ]
     );
-    // `--family` takes the contract's name beside its own.
+    // `--family` takes the plural the issue wrote beside the contract's name.
     let signatures = families(&["--family", "signatures"]);
     assert_eq!(families(&["--family", "signature"]), signatures);
     assert!(signatures.iter().all(|(family, _)| family == "signature"));

@@ -46,7 +46,7 @@ fn every_injected_bug_is_found_and_no_look_alike_is_flagged() {
             .collect()
     };
     let health = |rule: &str| rule.starts_with("container-");
-    let signatures = scan("signatures");
+    let signatures = scan("signature");
     let containers = scan("health");
     let mut problems = Vec::new();
     for injection in &summary.injections {

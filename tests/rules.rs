@@ -88,7 +88,7 @@ fn every_rule_has_a_bug_and_a_look_alike_sample() {
         // A signature's bundles are named after its ticket; health rules share tickets, so
         // theirs are named after the rule.
         let prefix = match doc.family {
-            oztrace_rules::RuleFamily::Signatures => doc.ticket,
+            oztrace_rules::RuleFamily::Signature => doc.ticket,
             oztrace_rules::RuleFamily::Health => doc.id,
         };
         assert!(

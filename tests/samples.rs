@@ -3,7 +3,7 @@
 //!
 //! EXPECTED.json is the ground truth: exactly these (rule, entity) findings, each at or above the
 //! listed confidence; `[]` for a control. A bug signature's bundle (`HDDS-…`) is scanned with
-//! `--family signatures`: the health of its containers is not its story (several really hold an
+//! `--family signature`: the health of its containers is not its story (several really hold an
 //! UNHEALTHY replica); a container-health bundle (`container-…`) with every rule. The snapshot only records what the tool printed last
 //! time, so a change in evidence or wording shows up in review.
 
@@ -19,7 +19,7 @@ use std::process::Command;
 fn family_args(dir: &Path) -> &'static [&'static str] {
     let name = dir.file_name().unwrap().to_string_lossy();
     if name.starts_with("HDDS-") {
-        &["--family", "signatures"]
+        &["--family", "signature"]
     } else {
         &[]
     }

@@ -231,7 +231,7 @@ static DOC: RuleDoc = RuleDoc {
     consumes: CONSUMES,
     ticket: "HDDS-17269",
     severity: Severity::Medium,
-    family: RuleFamily::Signatures,
+    family: RuleFamily::Signature,
     markdown: DroppedActions::MARKDOWN,
     loggers: DEBUG_LINES,
     settings: SETTINGS,

@@ -462,8 +462,7 @@ pub struct Output {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum RuleFamily {
-    #[serde(rename = "signature")]
-    Signatures,
+    Signature,
     Health,
 }
 
@@ -471,7 +470,7 @@ impl RuleFamily {
     /// A finding's `family`, as the contract names it: `signature` or `health`.
     pub fn as_str(self) -> &'static str {
         match self {
-            RuleFamily::Signatures => "signature",
+            RuleFamily::Signature => "signature",
             RuleFamily::Health => "health",
         }
     }

@@ -140,7 +140,7 @@ static DOC: RuleDoc = RuleDoc {
     consumes: CONSUMES,
     ticket: "HDDS-17219",
     severity: Severity::Medium,
-    family: RuleFamily::Signatures,
+    family: RuleFamily::Signature,
     markdown: OverwrittenOpState::MARKDOWN,
     settings: SETTINGS,
     loggers: &[

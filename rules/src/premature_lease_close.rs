@@ -170,7 +170,7 @@ static DOC: RuleDoc = RuleDoc {
     consumes: CONSUMES,
     ticket: "HDDS-16825",
     severity: Severity::High,
-    family: RuleFamily::Signatures,
+    family: RuleFamily::Signature,
     markdown: PrematureLeaseClose::MARKDOWN,
     settings: SETTINGS,
     loggers: &[

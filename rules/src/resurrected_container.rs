@@ -114,7 +114,7 @@ static DOC: RuleDoc = RuleDoc {
     consumes: CONSUMES,
     ticket: "HDDS-17400",
     severity: Severity::High,
-    family: RuleFamily::Signatures,
+    family: RuleFamily::Signature,
     markdown: ResurrectedContainer::MARKDOWN,
     settings: SETTINGS,
     loggers: DEBUG_LOGGERS,

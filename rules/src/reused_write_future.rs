@@ -202,7 +202,7 @@ static DOC: RuleDoc = RuleDoc {
     consumes: CONSUMES,
     ticket: "HDDS-17675",
     severity: Severity::High,
-    family: RuleFamily::Signatures,
+    family: RuleFamily::Signature,
     markdown: ReusedWriteFuture::MARKDOWN,
     settings: SETTINGS,
     loggers: &[

@@ -348,7 +348,7 @@ impl Document {
                 FindingDoc {
                     rule: finding.rule,
                     ticket: doc.map_or("", |d| d.ticket),
-                    family: doc.map_or(RuleFamily::Signatures, |d| d.family).as_str(),
+                    family: doc.map_or(RuleFamily::Signature, |d| d.family).as_str(),
                     severity: severity.as_str(),
                     confidence: finding.confidence.as_str(),
                     confidence_reason: finding.reason.clone(),
