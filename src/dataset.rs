@@ -716,6 +716,22 @@ mod tests {
         bundle_ids(&paths).unwrap()
     }
 
+    /// The Spark job names bundles as `--dataset` does: its copy of the extension list is this
+    /// one, in the same order.
+    #[test]
+    fn the_spark_job_strips_the_same_archive_extensions() {
+        let job = include_str!("../integrations/spark/oztrace_spark.py");
+        let start = job.find("ARCHIVE_EXTENSIONS = (").expect("the job's list");
+        let list = &job[start..];
+        let list = &list[..list.find("\n)").expect("its end")];
+        let theirs: Vec<&str> = list
+            .lines()
+            .skip(1)
+            .map(|line| line.trim().trim_end_matches(',').trim_matches('"'))
+            .collect();
+        assert_eq!(theirs, ARCHIVE_EXTENSIONS);
+    }
+
     #[test]
     fn a_bundle_is_named_by_its_file_or_folder_without_archive_extensions() {
         assert_eq!(

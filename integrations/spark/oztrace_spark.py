@@ -102,7 +102,7 @@ TABLES = {
     ),
 }
 
-# Extensions a bundle's id leaves out, longest first (as src/dataset.rs).
+# Extensions a bundle's id leaves out, longest first (as src/dataset.rs; a test there compares).
 ARCHIVE_EXTENSIONS = (
     ".tar.zstd",
     ".tar.bz2",
