@@ -6,26 +6,11 @@ use oztrace_parser::catalog::classify;
 use oztrace_parser::record::{ReadOptions, read_records};
 use oztrace_parser::source::Component;
 
-const COMPONENTS: [Component; 12] = [
-    Component::Om,
-    Component::Scm,
-    Component::Datanode,
-    Component::Recon,
-    Component::S3g,
-    Component::OmAudit,
-    Component::OmSysAudit,
-    Component::ScmAudit,
-    Component::DnAudit,
-    Component::DnContainer,
-    Component::Client,
-    Component::Unknown,
-];
-
 fuzz_target!(|data: &[u8]| {
     let Some((&pick, stream)) = data.split_first() else {
         return;
     };
-    let component = COMPONENTS[usize::from(pick) % COMPONENTS.len()];
+    let component = Component::ALL[usize::from(pick) % Component::ALL.len()];
     read_records(&mut &stream[..], &ReadOptions::default(), &mut |record| {
         let _ = classify(&record, component);
     });
