@@ -374,8 +374,9 @@ fn overrides(items: &[String]) -> Result<Vec<(String, String)>, Failure> {
 }
 
 /// The settings of `ozone-site.xml` files in the inputs, then `--set`. A value of a setting the
-/// rules read that does not parse is left out with a warning naming the file and key: the
-/// default applies, and the report says so.
+/// rules read that does not parse is left out with a warning naming the file and key, and a file
+/// that is not well-formed XML with one naming the file and the reason: the defaults apply, and
+/// the report says so.
 fn settings(parsed: &Parsed, overrides: &[(String, String)]) -> (Settings, Vec<String>) {
     let mut settings = Settings::default();
     let mut warnings = Vec::new();
@@ -384,6 +385,18 @@ fn settings(parsed: &Parsed, overrides: &[(String, String)]) -> (Settings, Vec<S
         .iter()
         .filter(|c| c.kind == ConfigKind::OzoneSiteXml)
     {
+        if let Some(reason) = &config.malformed {
+            let instead = if overrides.is_empty() {
+                "the defaults apply"
+            } else {
+                "--set and else the defaults apply"
+            };
+            warnings.push(format!(
+                "{}: not well-formed XML: {reason}; none of its settings are read, {instead}",
+                config.display
+            ));
+            continue;
+        }
         for (key, value) in &config.properties {
             if let Some(doc) = oztrace_rules::setting_doc(key)
                 && let Err(e) = doc.parse(value)

@@ -456,6 +456,27 @@ fn settings_are_checked_before_anything_is_read() {
         said.contains(warning) && said.ends_with("the default 7d applies"),
         "{said}"
     );
+
+    // An ozone-site.xml that is not well-formed: a warning naming the file and the XML parser's
+    // reason with its position; none of its settings are read and the bundle still gives its finding.
+    write(
+        &bundle.join("conf/ozone-site.xml"),
+        b"<configuration>\n<property><name>ozone.om.lease.hard.limit</name><value>7 days</value>\n</configuration>\n",
+    );
+    let out = run(&["scan", bundle.to_str().unwrap(), "--format", "json"], b"");
+    assert_eq!(code(&out), 1);
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let warnings = doc["warnings"].as_array().unwrap();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    let said = warnings[0].as_str().unwrap();
+    assert!(
+        said.starts_with("conf/ozone-site.xml: not well-formed XML: ")
+            && said.contains("at 3:1")
+            && said.ends_with("none of its settings are read, the defaults apply"),
+        "{said}"
+    );
+    assert!(stderr(&out).contains(said), "{}", stderr(&out));
+    assert_eq!(doc["findings"][0]["entity"], "container:3107");
 }
 
 #[test]

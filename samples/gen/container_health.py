@@ -58,6 +58,11 @@ DNS = [Datanode(n) for n in range(1, 8)]
 DN = {d.host: d for d in DNS}
 
 
+def findings(cid, *rules):
+    """EXPECTED.json entries: each `(rule, confidence)` a finding on container `cid`."""
+    return [finding(rule, "container:%d" % cid, confidence) for rule, confidence in rules]
+
+
 class Story:
     """The records of one bundle: dn-container lines per datanode, the SCM's log."""
 
@@ -223,7 +228,7 @@ def under_replicated():
     s.ratis_life()
     volume_lost(s, "dn2", RATIS, RATIS_BCSID, T0 + 40 * MIN)
     s.write("container-under-replicated-bug-ratis-volume-lost",
-            [finding("container-under-replicated", "container:%d" % RATIS, "likely")],
+            findings(RATIS, ("container-under-replicated", "likely")),
             lambda b: "dn2's volume fails 20 minutes after #4101 closed (%s: `Volume failure`): the replica "
                       "is gone. Nothing replaces it in the next 80 minutes (SCM's ReplicationManager passes run, "
                       "no replicate command): 2 of 3 replicas. `container-under-replicated` flags it, likely.\n"
@@ -264,7 +269,7 @@ def under_replicated():
     s.ec_life()
     volume_lost(s, "dn4", EC, EC_BCSID, T0 + 40 * MIN, index=4)
     s.write("container-under-replicated-bug-ec-index-lost",
-            [finding("container-under-replicated", "container:%d" % EC, "likely")],
+            findings(EC, ("container-under-replicated", "likely")),
             lambda b: "dn4's volume fails with index 4 of #4201 on it (%s); no reconstruction follows in 80 "
                       "minutes: index 4 has no replica. The EC scheme comes from `conf/ozone-site.xml` "
                       "(`ozone.replication` rs-3-2-1024k).\n" % lines(b, "dn4/dn-container-dn4.log", "Volume failure"),
@@ -295,7 +300,7 @@ def over_replicated():
           "Container #%d is over replicated. Actual replica count is 4, with 0 pending delete(s). Expected replica "
           "count is 3." % RATIS, thread="scm1-OverReplicatedProcessor", mark="over")
     s.write("container-over-replicated-bug-ratis-extra-copy",
-            [finding("container-over-replicated", "container:%d" % RATIS, "confirmed")],
+            findings(RATIS, ("container-over-replicated", "confirmed")),
             lambda b: "dn4 imports a fourth replica of #4101 (%s) and no source is removed; SCM's "
                       "RatisOverReplicationHandler says it is over replicated (%s) but no delete command follows "
                       "in 85 minutes.\n" % (b.at("imported"), b.at("over")))
@@ -312,7 +317,7 @@ def over_replicated():
     s.ec_life()
     imported(s, "dn6", EC, EC_BCSID, T0 + 30 * MIN, index=2)
     s.write("container-over-replicated-bug-ec-index-twice",
-            [finding("container-over-replicated", "container:%d" % EC, "likely")],
+            findings(EC, ("container-over-replicated", "likely")),
             lambda b: "dn6 imports index 2 of #4201 (%s) while dn2 still holds it; no delete follows: index 2 "
                       "has two replicas.\n" % b.at("imported"))
 
@@ -333,8 +338,7 @@ def unhealthy_replica():
     s.ratis_life()
     unhealthy(s, "dn2", RATIS, RATIS_BCSID, T0 + 40 * MIN)
     s.write("container-unhealthy-replica-bug-ratis-missing-chunk",
-            [finding("container-unhealthy-replica", "container:%d" % RATIS, "likely"),
-             finding("container-under-replicated", "container:%d" % RATIS, "likely")],
+            findings(RATIS, ("container-unhealthy-replica", "likely"), ("container-under-replicated", "likely")),
             lambda b: "The scanner finds a chunk missing in dn2's replica of #4101 (%s): UNHEALTHY, and "
                       "nothing replaces or deletes it. The container is also a healthy replica short.\n"
                       % b.at("unhealthy"))
@@ -361,7 +365,7 @@ def unhealthy_replica():
     # dn3 keeps writing other containers: it is alive, its #4101 stays OPEN.
     s.dn("dn3", T0 + 60 * MIN, 4102, 0, "OPEN", mark="alive")
     s.write("container-unhealthy-replica-bug-ratis-open-unhealthy",
-            [finding("container-unhealthy-replica", "container:%d" % RATIS, "likely")],
+            findings(RATIS, ("container-unhealthy-replica", "likely")),
             lambda b: "dn1 and dn2 close #4101 (%s); dn3, alive (%s), never does: its replica is still OPEN "
                       "100 minutes later (OPEN-UNHEALTHY in `ozone debug log container info`).\n"
                       % (b.at("closed"), b.at("alive")),
@@ -381,8 +385,7 @@ def unhealthy_replica():
     s.ec_life()
     unhealthy(s, "dn3", EC, EC_BCSID, T0 + 40 * MIN, index=3)
     s.write("container-unhealthy-replica-bug-ec-index-unhealthy",
-            [finding("container-unhealthy-replica", "container:%d" % EC, "likely"),
-             finding("container-under-replicated", "container:%d" % EC, "likely")],
+            findings(EC, ("container-unhealthy-replica", "likely"), ("container-under-replicated", "likely")),
             lambda b: "Index 3 of #4201 goes UNHEALTHY on dn3 (%s) and stays so; index 3 has no healthy "
                       "replica either.\n" % b.at("unhealthy"))
 
@@ -410,7 +413,7 @@ def mismatched():
         s.dn(h, T0 + 20 * MIN + sec(i), RATIS, bcsid, "CLOSING")
         s.dn(h, T0 + 20 * MIN + sec(5 + i), RATIS, bcsid, "CLOSED", mark="closed-" + h)
     s.write("container-mismatched-replicas-bug-ratis-closed-behind",
-            [finding("container-mismatched-replicas", "container:%d" % RATIS, "likely")],
+            findings(RATIS, ("container-mismatched-replicas", "likely")),
             lambda b: "dn3 closes #4101 at BCSID 790 (%s) while dn1 and dn2 close at 812: a CLOSED replica "
                       "missing 22 committed transactions, never corrected.\n" % b.at("closed-dn3"))
 
@@ -433,8 +436,7 @@ def mismatched():
     s.dn("dn2", T0 + 31 * MIN, EC, 0, "DELETED", suffix="Container force deleted", index=2, mark="deleted")
     s.dn("dn7", T0 + 33 * MIN, EC, EC_BCSID, "CLOSED", suffix="Container imported", index=2, mark="good")
     s.write("container-mismatched-replicas-bug-ec-index-copies-differ",
-            [finding("container-mismatched-replicas", "container:%d" % EC, "likely"),
-             finding("container-over-replicated", "container:%d" % EC, "likely")],
+            findings(EC, ("container-mismatched-replicas", "likely"), ("container-over-replicated", "likely")),
             lambda b: "Index 2 of #4201 ends on dn6 at BCSID 29 (an old copy imported, %s) and on dn7 at 37 "
                       "(%s) after dn2's is deleted (%s): two CLOSED copies of one index that differ, and one too "
                       "many.\n" % (b.at("stale"), b.at("good"), b.at("deleted")))
@@ -451,7 +453,7 @@ def duplicate_open():
     s.ratis_life()
     s.dn("dn1", T0 + 3 * MIN, RATIS, 0, "OPEN", mark="again")
     s.write("container-duplicate-open-bug-ratis-created-twice",
-            [finding("container-duplicate-open", "container:%d" % RATIS, "likely")],
+            findings(RATIS, ("container-duplicate-open", "likely")),
             lambda b: "dn1 creates #4101 (%s) and creates it OPEN again three minutes later (%s): a second "
                       "life of the container on dn1.\n" % (lines(b, "dn1/dn-container-dn1.log", "State=OPEN"),
                                                              b.at("again")))
@@ -467,7 +469,7 @@ def duplicate_open():
     s.dn("dn6", T0 + sec(9), EC, 0, "OPEN", index=2, mark="second")
     s.dn("dn6", T0 + 10 * MIN, EC, 0, "DELETED", suffix="Empty container deleted", index=2, mark="deleted")
     s.write("container-duplicate-open-bug-ec-index-created-twice",
-            [finding("container-duplicate-open", "container:%d" % EC, "likely")],
+            findings(EC, ("container-duplicate-open", "likely")),
             lambda b: "dn2 creates index 2 of #4201 and dn6 creates index 2 as well (%s); dn6's empty copy is "
                       "deleted later (%s), but two datanodes held the same index OPEN.\n"
                       % (b.at("second"), b.at("deleted")))
@@ -505,7 +507,7 @@ def quasi_closed_stuck():
                     "SCM force-closes it at the highest BCSID (%s), dn1 closes (%s), and the lower replicas are "
                     "replaced by copies. Not stuck.\n" % (b.at("qc"), b.at("force"), b.at("closed")))
         else:
-            s.write(name, [finding("container-quasi-closed-stuck", "container:%d" % RATIS, "likely")],
+            s.write(name, findings(RATIS, ("container-quasi-closed-stuck", "likely")),
                     lambda b: "#4101's pipeline is removed and its three replicas quasi-close at three BCSIDs "
                     "(%s); SCM never force-closes it in the 100 minutes left.\n" % b.at("qc"))
 

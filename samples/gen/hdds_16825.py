@@ -1078,6 +1078,14 @@ COMMON_NOTES = [
 ]
 
 
+LAYOUT_NAMES = {"file": "shipped file layout", "vendor": "vendor layout without thread"}
+
+
+def om_layout(b):
+    """SOURCE.md's sentence on the OM main logs' layout, from the layout the bundle writes them in."""
+    return "OM main logs use the %s `%s`" % (LAYOUT_NAMES[b.layout], LAYOUTS[b.layout])
+
+
 def write_docs(b, expected, release, layouts, templates_extra, story, chain, benign=None, notes=None):
     b.out.expected(expected)
     pcls = "`formatParamsAsJson`, Jackson, all values strings" if b.json else "`Map.toString()` of a LinkedHashMap"
@@ -1099,7 +1107,7 @@ def docs_writer_fails(b, m):
     write_docs(
         b, [finding(RULE, "key:/logs/raw/" + k, "confirmed")],
         "2.2.0 (JSON audit params, daily audit rotation `-%d{yyyy-MM-dd}-%i.log.gz`)",
-        "OM main logs use the shipped file layout `%d{ISO8601} [%t] %p %c: %m%n`. "
+        om_layout(b) + ". "
         "`conf/ozone-site.xml` sets `ozone.om.lease.hard.limit=2h` and `ozone.om.open.key.cleanup.service.interval=10m`. "
         "OM om1 is the leader throughout; om2 runs ~83 ms ahead, om3 ~47 ms behind.",
         [
@@ -1169,7 +1177,7 @@ def docs_allocate_above(b, m):
     write_docs(
         b, [finding(RULE, "key:/ingest/events/" + k, "likely")],
         "2.0.0 (`{k=v, ...}` audit params; OMAudit rotation `-%d{yyyy-MM-dd-HH-mm-ss}-%i.log.gz` every 86400 s counted from each OM's start; OMSystemAudit knows only STARTUP)",
-        "OM main logs use the vendor layout without thread `%d{ISO8601} %p %c: %m%n` (`conf/log4j.properties`). "
+        om_layout(b) + " (`conf/log4j.properties`). "
         "The ingest agent's log (`ingest1/ingest-agent.log`) uses the Ozone console layout `%d{ISO8601} [%t] %p %c{2}: %m%n` "
         "with DEBUG on `org.apache.hadoop.ozone.client.io.BlockOutputStreamEntryPool` only (`ingest1/conf/log4j.properties`). "
         "`conf/ozone-site.xml` sets `ozone.om.lease.hard.limit=1h`, cleanup interval `10m`. Leader om1 throughout.",
@@ -1240,7 +1248,7 @@ def docs_dead_writer(b, m):
     r = "om1/om-audit-om1-2026-07-02-03-02-40-1.log.gz"
     write_docs(
         b, [], "2.0.0 (`{k=v, ...}` audit params, OMAudit rotation `-%d{yyyy-MM-dd-HH-mm-ss}-%i.log.gz`)",
-        "OM main logs use the vendor layout without thread `%d{ISO8601} %p %c: %m%n`. Hard limit `2h`, cleanup interval `10m`.",
+        om_layout(b) + ". Hard limit `2h`, cleanup interval `10m`.",
         [
             "| `op=RECOVER_LEASE {volume, bucket, key, Transaction} \\| ret=FAILURE \\| KEY_ALREADY_CLOSED …: Key: <key> is already closed` | om.md 1.5, 3.7 A | `OMRecoverLeaseRequest` line 211 | 2.0.0 |",
             "| `Fail for recovering lease. Volume:{}, Bucket:{}, Key:{}` + stack trace (3 placeholders, real throwable) | om.md 2.6 | `OMRecoverLeaseRequest` ERROR | 2.0.0 |",
@@ -1280,7 +1288,7 @@ def docs_live_writer(b, m):
     r = "om1/om-audit-om1-2026-09-01-1.log.gz"
     write_docs(
         b, [], "2.2.0 (JSON audit params, daily audit rotation)",
-        "OM main logs use the shipped file layout `%d{ISO8601} [%t] %p %c: %m%n`. Hard limit `2h`, cleanup interval `10m`.",
+        om_layout(b) + ". Hard limit `2h`, cleanup interval `10m`.",
         [
             "| `op=OPEN_KEY_CLEANUP`, `op=STARTUP`, `op=LEADER_CHANGE` (OMSystemAudit, `user=null \\| ip=`) | om.md 1.4 | `OMOpenKeysDeleteRequest`, `OzoneManager`, `OzoneManagerStateMachine` | 2.1.0+ |",
         ],
@@ -1313,7 +1321,7 @@ def docs_recover_lease(b, m):
     r = "om1/om-audit-om1-2026-10-05-1.log.gz"
     write_docs(
         b, [], "2.2.0 (JSON audit params, daily audit rotation)",
-        "OM main logs use the shipped file layout `%d{ISO8601} [%t] %p %c: %m%n`. Hard limit `2h`, soft limit default 60 s.",
+        om_layout(b) + ". Hard limit `2h`, soft limit default 60 s.",
         [
             "| `op=RECOVER_LEASE {volume, bucket, key, Transaction}` SUCCESS / FAILURE `KEY_UNDER_LEASE_SOFT_LIMIT_PERIOD …: Open Key <key> updated recently and is inside soft limit period` | om.md 1.5, 2.6 | `OMRecoverLeaseRequest` (lines 228 / 150) | 2.2.0 |",
             "| `Fail for recovering lease. Volume:{}, Bucket:{}, Key:{}` + stack trace | om.md 2.6 | `OMRecoverLeaseRequest` ERROR | 2.2.0 |",
@@ -1367,7 +1375,7 @@ def docs_first_block_2_0(b, m):
     write_docs(
         b, [finding(RULE, "key:/ledgers/journal/" + k, "confirmed")],
         "2.0.0 (`{k=v, ...}` audit params; OMAudit rotation `-%d{yyyy-MM-dd-HH-mm-ss}-%i.log.gz` every 86400 s counted from each OM's start, 11 days of rotated files)",
-        "OM main logs use the vendor layout without thread `%d{ISO8601} %p %c: %m%n` (`conf/log4j.properties`). "
+        om_layout(b) + " (`conf/log4j.properties`). "
         "One folder per OM host. Leader om1 throughout.",
         [
             "| `Key committed failed. Volume:{}, Bucket:{}, Key:{}. Exception:{}` (4th `{}` stays literal, stack trace follows; every OM) | om.md 1.1, 2.3 | `OMKeyCommitRequest` ERROR, line 479 (FSO failures use this logger) | 2.0.0 |",
@@ -1476,7 +1484,7 @@ def docs_first_block_controls_2_2(b, m):
     r = "om1/om-audit-om1-*.log.gz"
     write_docs(
         b, [], "2.2.0 (JSON audit params, daily audit rotation `-%d{yyyy-MM-dd}-%i.log.gz`, ten days)",
-        "OM main logs use the shipped file layout `%d{ISO8601} [%t] %p %c: %m%n`, one folder per OM host. Leader om1.",
+        om_layout(b) + ", one folder per OM host. Leader om1.",
         [
             "| `op=RECOVER_LEASE {volume, bucket, key, Transaction}` SUCCESS | om.md 1.5, 2.6 | `OMRecoverLeaseRequest` | 2.2.0 |",
             "| `Key committed failed. Volume:{}, Bucket:{}, Key:{}. Exception:{}` + stack trace, `Failed to commit key, as <dbOpenFileKey> entry is not found in the OpenKey table` | om.md 2.3 | `OMKeyCommitRequest` ERROR line 501, `OMKeyCommitRequestWithFSO` line 181 | 2.2.0 |",
@@ -1527,7 +1535,7 @@ def docs_other_session_2_0(b, m):
     r = "om1/om-audit-om1-*.log.gz"
     write_docs(
         b, [], "2.0.0 (`{k=v, ...}` audit params; OMAudit rotation `-%d{yyyy-MM-dd-HH-mm-ss}-%i.log.gz`, eleven days)",
-        "OM main logs use the vendor layout without thread `%d{ISO8601} %p %c: %m%n`, one folder per OM host. Leader om1.",
+        om_layout(b) + ", one folder per OM host. Leader om1.",
         [
             "| `Key committed failed. Volume:{}, Bucket:{}, Key:{}. Exception:{}` + stack trace, `Failed to commit key, as <dbOpenFileKey> entry is not found in the OpenKey table` | om.md 2.3 | `OMKeyCommitRequest` ERROR line 479, `OMKeyCommitRequestWithFSO` line 179 | 2.0.0 |",
             "| `op=STARTUP {NewOmState=RUNNING, OmState=INITIALIZED}` (OMSystemAudit, last OM start) | om.md 5 | `OzoneManager.start` | 2.0.0 |",

@@ -18,7 +18,7 @@ import uuid
 from ozlog import loggers as L
 from ozlog.bundle import (BundleDir, audit_rollover, compose_entries, compose_v2_prefixes, daemon_log, finding,
                           rfa_backup)
-from ozlog.log4j import audit_lines, audit_msg, epoch_ms, from_epoch_ms, json_params, log_lines, parse_time
+from ozlog.log4j import LAYOUTS, audit_lines, audit_msg, epoch_ms, from_epoch_ms, json_params, log_lines, parse_time
 from ozlog.ozone import (RM_RUNNING, SBDS_RUNNING, affinity_executor, ctx_leader, ctx_ready, datanode_details,
                          dead_node, healthy_node, ipc_handler, leader_change, member_id, not_finalized, queue_cleared,
                          random_uuid, ratis_group, replica_details, rm_pass, role_change, scm_becomes_leader,
@@ -694,6 +694,19 @@ Ratis `LeaderElection` vote-round lines (`… round N: submit vote requests at t
 """
 
 
+def clock_skews(cl):
+    """`scm2 -60 ms, scm3 +170 ms relative to scm1`: each SCM's clock against the one without skew."""
+    ref = next(s for s in cl.scms if s.skew == 0)
+    others = ", ".join("%s %+d ms" % (s.name, s.skew) for s in cl.scms if s is not ref)
+    return "%s relative to %s" % (others, ref.name)
+
+
+def rfa_layouts(cl):
+    """SOURCE.md's layout lines of a bundle written by `write_hosts` in the shipped RFA layout."""
+    return ["- RFA layout `%s`, per-host folders, `ozone-hadoop-scm-<host>.log`." % LAYOUTS["file"],
+            "- Audit: `scm-audit-<host>.log`. Times UTC; %s." % clock_skews(cl)]
+
+
 def source_md(w, sim, title, layouts, story, chain, benign=None, notes=None):
     out = ["# %s" % title, "", "## Layouts and files", ""]
     out += layouts
@@ -808,7 +821,7 @@ the issue gives as the practical case).
                " `ozone-hadoop-scm-<host>.log` (scm1 also `.log.1`, the older part).",
                "- Audit: log4j2 `%d{DEFAULT} | %-5level | %c{1} | %msg | %throwable{3} %n`, `scm-audit-<host>.log`;"
                " scm1 also `scm-audit-scm1-2026-11-28-1.log.gz` (size roll-over, older part).",
-               "- Times UTC. Host clocks: scm2 +140 ms, scm3 -95 ms relative to scm1."]
+               "- Times UTC. Host clocks: %s." % clock_skews(cl)]
     notes = """
 - scm.md §4.3 shows the interim leader (scm2) logging `Continue admin` in its own term, before scm1's
   follower copy of IN_SERVICE. The issue says no newer leader may answer the datanode in that heartbeat
@@ -970,8 +983,7 @@ DECOMMISSIONING, pipelines close, replication is slow (the monitor reports under
 containers every tick). At 14:09:40 the operator changes their mind and recommissions dn2; the next
 monitor tick puts it back IN_SERVICE and the leader pushes IN_SERVICE to the datanode.
 """ % d2
-    layouts = ["- RFA layout `%d{ISO8601} [%t] %p %c: %m%n`, per-host folders, `ozone-hadoop-scm-<host>.log`.",
-               "- Audit: `scm-audit-<host>.log`. Times UTC; scm1 +55 ms, scm2 -130 ms relative to scm3."]
+    layouts = rfa_layouts(cl)
     source_md(w, sim, "HDDS-17219 control: operator recommission after a decommission", layouts, story, chain, benign=benign)
     return w
 
@@ -1026,8 +1038,7 @@ scm2 wins term 3 half a second after the election starts; scm2 continues the adm
 10:19 the containers are sufficiently replicated: scm1 (follower, still tracking) writes DECOMMISSIONED
 locally on its tick, scm2 (leader) completes the workflow and pushes DECOMMISSIONED to the datanode.
 """ % d1
-    layouts = ["- RFA layout `%d{ISO8601} [%t] %p %c: %m%n`, per-host folders, `ozone-hadoop-scm-<host>.log`.",
-               "- Audit: `scm-audit-<host>.log`. Times UTC; scm2 -60 ms, scm3 +170 ms relative to scm1."]
+    layouts = rfa_layouts(cl)
     source_md(w, sim, "HDDS-17219 control: failover during decommission, new leader continues it", layouts, story, chain,
               benign=benign)
     return w
@@ -1201,8 +1212,7 @@ following heartbeat scm2 is just stepping down (WARN + NotLeaderException stack)
 IN_SERVICE at 20:15:19 and its early heartbeat round is copied by the followers. scm1 wins term 6 at
 20:15:23, and its next monitor tick (as leader) aborts the stale tracking entry for dn4.
 """ % d4
-    layouts = ["- RFA layout `%d{ISO8601} [%t] %p %c: %m%n`, per-host folders, `ozone-hadoop-scm-<host>.log`.",
-               "- Audit: `scm-audit-<host>.log`. Times UTC; scm2 +210 ms, scm3 -40 ms relative to scm1."]
+    layouts = rfa_layouts(cl)
     notes = """
 - `getTerm is invoked when not leader.` (SCMContext WARN) and `Skip sending SetNodeOperationalStateCommand,
   since current SCM is not leader.` are from scm.md §2.1/§2.2. The NotLeaderException message form

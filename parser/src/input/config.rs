@@ -16,6 +16,10 @@ pub struct ConfigFile {
     pub host: Option<String>,
     pub kind: ConfigKind,
     pub properties: BTreeMap<String, String>,
+    /// Why the file could not be read (XML that is not well-formed, with line and column): then
+    /// `properties` is empty, and whoever applies the settings says the defaults stand instead.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub malformed: Option<String>,
 }
 
 impl ConfigFile {
@@ -25,9 +29,12 @@ impl ConfigFile {
         kind: ConfigKind,
         text: &str,
     ) -> ConfigFile {
-        let properties = match kind {
-            ConfigKind::Log4jProperties => parse_properties(text),
-            ConfigKind::OzoneSiteXml => parse_hadoop_xml(text),
+        let (properties, malformed) = match kind {
+            ConfigKind::Log4jProperties => (parse_properties(text), None),
+            ConfigKind::OzoneSiteXml => match parse_hadoop_xml(text) {
+                Ok(properties) => (properties, None),
+                Err(reason) => (BTreeMap::new(), Some(reason)),
+            },
         };
         let folder = hint_path
             .rsplit_once(['/', '\\'])
@@ -38,6 +45,7 @@ impl ConfigFile {
             host,
             kind,
             properties,
+            malformed,
         }
     }
 }
@@ -308,126 +316,48 @@ fn unescape(s: &str) -> String {
     out
 }
 
-/// Hadoop configuration XML: every `<property>` with a `<name>` and a `<value>` (missing value =
-/// empty). Comments are skipped, the five XML entities and character references decoded.
-pub fn parse_hadoop_xml(text: &str) -> BTreeMap<String, String> {
+/// Hadoop configuration XML (`<configuration><property><name>…</name><value>…</value>…`), as
+/// Hadoop's `Configuration` reads it: a `<property>` is kept when it has a `<name>` and a `<value>`
+/// (`<value/>` is empty), names and values trimmed, the last `<value>` winning; `name` and `value`
+/// may also be attributes of `<property>`. `<final>` and `<description>` say nothing about the
+/// value and are not read, nor is `xi:include` (the included file is a configuration file of its
+/// own when the bundle holds it). Entities, character references and CDATA are decoded by the XML
+/// parser. `Err` is the parser's reason, with line and column, when the text is not well-formed.
+pub fn parse_hadoop_xml(text: &str) -> Result<BTreeMap<String, String>, String> {
+    let options = roxmltree::ParsingOptions {
+        // Hadoop's parser accepts a DTD (and its entities); roxmltree still bounds entity expansion.
+        allow_dtd: true,
+        ..roxmltree::ParsingOptions::default()
+    };
+    let document =
+        roxmltree::Document::parse_with_options(text, options).map_err(|e| e.to_string())?;
     let mut props = BTreeMap::new();
-    let text = strip_xml_comments(text);
-    let mut rest = text.as_str();
-    while let Some(start) = find_element(rest, "property") {
-        let body_start = start;
-        let end = rest
-            .get(body_start..)
-            .and_then(|r| r.find("</property>"))
-            .map(|e| body_start + e);
-        let body = match end {
-            Some(end) => rest.get(body_start..end).unwrap_or_default(),
-            None => rest.get(body_start..).unwrap_or_default(),
+    for property in document
+        .descendants()
+        .filter(|n| n.has_tag_name("property"))
+    {
+        let child_text = |tag: &str| {
+            property
+                .children()
+                .rfind(|c| c.has_tag_name(tag))
+                .map(element_text)
         };
-        if let Some(name) = element_text(body, "name") {
-            let value = element_text(body, "value").unwrap_or_default();
-            props.insert(decode_entities(name.trim()), decode_entities(value.trim()));
-        }
-        rest = match end {
-            Some(end) => rest.get(end + "</property>".len()..).unwrap_or_default(),
-            None => "",
-        };
-    }
-    props
-}
-
-fn strip_xml_comments(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(start) = rest.find("<!--") {
-        out.push_str(rest.get(..start).unwrap_or_default());
-        rest = match rest.get(start..).and_then(|r| r.find("-->")) {
-            Some(end) => rest.get(start + end + 3..).unwrap_or_default(),
-            None => "",
-        };
-    }
-    out.push_str(rest);
-    out
-}
-
-/// Byte offset just after the opening tag `<tag>` or `<tag attr…>` (not `<tagother>`).
-fn find_element(text: &str, tag: &str) -> Option<usize> {
-    let open = format!("<{tag}");
-    let mut from = 0;
-    while let Some(at) = text.get(from..)?.find(&open) {
-        let after = from + at + open.len();
-        let rest = text.get(after..)?;
-        if rest.starts_with('>') || rest.starts_with(char::is_whitespace) || rest.starts_with("/>")
-        {
-            let close = rest.find('>')?;
-            return Some(after + close + 1);
-        }
-        from = after;
-    }
-    None
-}
-
-/// Text of `<tag>…</tag>` inside `body`; `<tag/>` is empty. CDATA sections are unwrapped.
-fn element_text<'a>(body: &'a str, tag: &str) -> Option<&'a str> {
-    let start = find_element(body, tag)?;
-    let open_tag = body.get(..start)?;
-    if open_tag.ends_with("/>") {
-        return Some("");
-    }
-    let inner = body.get(start..)?;
-    let end = inner.find(&format!("</{tag}>"))?;
-    let text = inner.get(..end)?;
-    Some(
-        text.trim()
-            .strip_prefix("<![CDATA[")
-            .and_then(|t| t.strip_suffix("]]>"))
-            .unwrap_or(text),
-    )
-}
-
-fn decode_entities(s: &str) -> String {
-    if !s.contains('&') {
-        return s.to_string();
-    }
-    let mut out = String::with_capacity(s.len());
-    let mut rest = s;
-    while let Some(amp) = rest.find('&') {
-        out.push_str(rest.get(..amp).unwrap_or_default());
-        let after = rest.get(amp + 1..).unwrap_or_default();
-        let decoded = after.find(';').and_then(|semi| {
-            let entity = after.get(..semi)?;
-            let c = match entity {
-                "amp" => '&',
-                "lt" => '<',
-                "gt" => '>',
-                "quot" => '"',
-                "apos" => '\'',
-                _ => {
-                    let code = match entity
-                        .strip_prefix("#x")
-                        .or_else(|| entity.strip_prefix("#X"))
-                    {
-                        Some(hex) => u32::from_str_radix(hex, 16).ok()?,
-                        None => entity.strip_prefix('#')?.parse().ok()?,
-                    };
-                    char::from_u32(code)?
-                }
-            };
-            Some((c, semi))
-        });
-        match decoded {
-            Some((c, semi)) => {
-                out.push(c);
-                rest = after.get(semi + 1..).unwrap_or_default();
-            }
-            None => {
-                out.push('&');
-                rest = after;
-            }
+        let name = child_text("name").or_else(|| property.attribute("name").map(str::to_string));
+        let value = child_text("value").or_else(|| property.attribute("value").map(str::to_string));
+        if let (Some(name), Some(value)) = (name, value) {
+            props.insert(name.trim().to_string(), value.trim().to_string());
         }
     }
-    out.push_str(rest);
-    out
+    Ok(props)
+}
+
+/// The text of an element, its text and CDATA pieces joined (a comment inside splits them).
+fn element_text(element: roxmltree::Node) -> String {
+    element
+        .descendants()
+        .filter(|n| n.is_text())
+        .filter_map(|n| n.text())
+        .collect()
 }
 
 /// The folder a configuration file applies to, as a `/`-terminated prefix of relative paths:
@@ -637,35 +567,64 @@ log4j.logger.org.apache.ratis.conf.ConfUtils=WARN
     #[test]
     fn hadoop_xml() {
         let xml = r#"<?xml version="1.0"?>
-<configuration>
+<?xml-stylesheet type="text/xsl" href="configuration.xsl"?>
+<configuration xmlns:xi="http://www.w3.org/2001/XInclude">
+  <xi:include href="extra-site.xml"/>
   <!-- <property><name>commented.out</name><value>1</value></property> -->
   <property>
     <name>ozone.scm.names</name>
     <value>scm1.example.com,scm2.example.com</value>
-    <description>a &lt;b&gt;</description>
+    <description>a &lt;b&gt; <![CDATA[</value>]]></description>
+    <final>true</final>
   </property>
   <property><name>ozone.audit.log.debug.cmd.list.omaudit</name><value/></property>
-  <property final="true"><name> a&amp;b </name><value>&#65;&#x42;</value></property>
-  <property><name>ozone.om.address</name><value><![CDATA[om1:9862]]></value></property>
+  <property><name>no.value</name></property>
+  <property><name>a&amp;b</name><value>&#65;&#x42;&quot;</value></property>
+  <property><name>ozone.om.address</name><value><![CDATA[om1:<9862>]]></value></property>
+  <property><name>split</name><value>a<!-- why -->b</value></property>
+  <property name="as.attributes" value="1"/>
+  <property>
+    <name>
+      ozone.om.lease.hard.limit
+    </name>
+    <value>
+      7d
+    </value>
+  </property>
 </configuration>"#;
-        let props = parse_hadoop_xml(xml);
+        let props = parse_hadoop_xml(xml).expect("well-formed");
+        let get = |key: &str| props.get(key).map(String::as_str);
         assert_eq!(
-            props.get("ozone.scm.names").map(String::as_str),
+            get("ozone.scm.names"),
             Some("scm1.example.com,scm2.example.com")
         );
-        assert_eq!(
-            props
-                .get("ozone.audit.log.debug.cmd.list.omaudit")
-                .map(String::as_str),
-            Some("")
-        );
-        assert_eq!(props.get("a&b").map(String::as_str), Some("AB"));
-        assert_eq!(
-            props.get("ozone.om.address").map(String::as_str),
-            Some("om1:9862")
-        );
+        assert_eq!(get("ozone.audit.log.debug.cmd.list.omaudit"), Some(""));
+        assert_eq!(get("a&b"), Some("AB\""));
+        assert_eq!(get("ozone.om.address"), Some("om1:<9862>"));
+        assert_eq!(get("split"), Some("ab"));
+        assert_eq!(get("as.attributes"), Some("1"));
+        // Hadoop trims names and values.
+        assert_eq!(get("ozone.om.lease.hard.limit"), Some("7d"));
+        // As in Hadoop, a property without a value sets nothing.
+        assert!(!props.contains_key("no.value"));
         assert!(!props.contains_key("commented.out"));
-        assert_eq!(props.len(), 4);
+        assert_eq!(props.len(), 7);
+    }
+
+    #[test]
+    fn malformed_hadoop_xml_is_a_reason_with_its_position_and_no_settings() {
+        let xml = "<configuration>\n  <property><name>ozone.om.lease.hard.limit</name><value>2h</value>\n</configuration>\n";
+        let reason = parse_hadoop_xml(xml).expect_err("unclosed <property>");
+        assert!(reason.ends_with("at 3:1"), "{reason}");
+        let config = ConfigFile::parse(
+            "om1/conf/ozone-site.xml".into(),
+            "om1/conf/ozone-site.xml",
+            ConfigKind::OzoneSiteXml,
+            xml,
+        );
+        assert_eq!(config.malformed, Some(reason));
+        assert!(config.properties.is_empty());
+        assert_eq!(config.host.as_deref(), Some("om1"));
     }
 
     #[test]
