@@ -960,7 +960,7 @@ fn read_stream(
             .filter(|_| file.hint.component == Some(Component::OmAudit)),
     };
     let mut hosts: HashMap<String, Arc<str>> = HashMap::new();
-    let mut source_counts: HashMap<(Arc<str>, Component), u64> = HashMap::new();
+    let mut source_counts = SourceCounts::default();
     let mut resolver = SourceResolver::new(file.hint.clone());
     let mut outcome = StreamOutcome {
         file: Arc::clone(&file_name),
@@ -1003,12 +1003,7 @@ fn read_stream(
                 host
             }
         };
-        match source_counts.get_mut(&(Arc::clone(&host), component)) {
-            Some(n) => *n += 1,
-            None => {
-                source_counts.insert((Arc::clone(&host), component), 1);
-            }
-        }
+        source_counts.add(&host, component, 1);
         if let Some(release) = banner::release(&record.message, &record.continuation)
             && !outcome.releases.iter().any(|r| r == release)
         {
@@ -1093,8 +1088,9 @@ fn read_stream(
     if outcome.summary.skipped > 0 {
         let host = file_host.as_deref().unwrap_or("unknown");
         let host = hosts.get(host).cloned().unwrap_or_else(|| Arc::from(host));
-        *source_counts.entry((host, Component::OmAudit)).or_default() += outcome.summary.skipped;
+        source_counts.add(&host, Component::OmAudit, outcome.summary.skipped);
     }
+    let source_counts = source_counts.finish();
     let mut component_counts = [0u64; Component::ALL.len()];
     let mut host_counts: HashMap<Arc<str>, u64> = HashMap::new();
     for ((host, component), n) in &source_counts {
@@ -1118,6 +1114,35 @@ fn read_stream(
         outcome.host = host;
     }
     (outcome, error)
+}
+
+/// Records per host and component of one stream. Records come in runs of one source (a whole
+/// file, mostly), so a run is counted in place and the map is touched only when the source
+/// changes.
+#[derive(Default)]
+struct SourceCounts {
+    run: Option<(Arc<str>, Component, u64)>,
+    counts: HashMap<(Arc<str>, Component), u64>,
+}
+
+impl SourceCounts {
+    fn add(&mut self, host: &Arc<str>, component: Component, n: u64) {
+        match &mut self.run {
+            Some((h, c, count)) if Arc::ptr_eq(h, host) && *c == component => *count += n,
+            run => {
+                if let Some((h, c, count)) = run.replace((Arc::clone(host), component, n)) {
+                    *self.counts.entry((h, c)).or_default() += count;
+                }
+            }
+        }
+    }
+
+    fn finish(mut self) -> HashMap<(Arc<str>, Component), u64> {
+        if let Some((h, c, count)) = self.run.take() {
+            *self.counts.entry((h, c)).or_default() += count;
+        }
+        self.counts
+    }
 }
 
 fn count_shape(shapes: &mut HashMap<String, u64>, message: &str) {
