@@ -2,7 +2,7 @@
 
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use oztrace_analyzer::replicas::HealthKind;
+use oztrace_analyzer::replicas::{HealthKind, ReplicaState};
 use oztrace_parser::entity::Entity;
 use oztrace_parser::units;
 use std::path::PathBuf;
@@ -376,6 +376,11 @@ fn health_kind(s: &str) -> Result<HealthKind, String> {
     })
 }
 
+fn replica_state(s: &str) -> Result<ReplicaState, String> {
+    ReplicaState::parse(&s.to_ascii_uppercase())
+        .ok_or_else(|| format!("unknown replica state `{s}` (one of OPEN, RECOVERING, CLOSING, QUASI_CLOSED, CLOSED, UNHEALTHY, INVALID, DELETED)"))
+}
+
 #[derive(Debug, Args)]
 pub struct ContainersArgs {
     #[command(flatten)]
@@ -386,9 +391,17 @@ pub struct ContainersArgs {
     /// OVER_REPLICATED, UNHEALTHY, QUASI_CLOSED_STUCK, DUPLICATE_OPEN, MISMATCHED_REPLICAS).
     #[arg(long, value_delimiter = ',', value_parser = health_kind)]
     pub health: Vec<HealthKind>,
+    /// Only containers with a replica whose latest state is one of these (comma-separated: OPEN,
+    /// RECOVERING, CLOSING, QUASI_CLOSED, CLOSED, UNHEALTHY, INVALID, DELETED), as
+    /// `ozone debug log container list --lifecycle` does.
+    #[arg(long, value_delimiter = ',', value_parser = replica_state)]
+    pub state: Vec<ReplicaState>,
     /// At most N containers (0: all).
     #[arg(long, default_value_t = 100)]
     pub limit: usize,
+    /// Every container (as `--limit 0`).
+    #[arg(long, conflicts_with = "limit")]
+    pub all: bool,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: ContainersFormat,

@@ -1115,7 +1115,12 @@ fn containers(args: ContainersArgs) -> Result<u8, Failure> {
     let (settings, warnings) = settings(&parsed, &overrides);
     warnings.iter().for_each(|w| warn(w));
     let config = oztrace_rules::container_health::config(&settings);
-    let (rows, matched) = report::containers::rows(&analysis, &config, &args.health, args.limit);
+    let filter = report::containers::Filter {
+        health: &args.health,
+        states: &args.state,
+        limit: if args.all { 0 } else { args.limit },
+    };
+    let (rows, matched) = report::containers::rows(&analysis, &config, &filter);
     let out = match args.format {
         ContainersFormat::Text => report::containers::text(&rows, matched, &zone),
         ContainersFormat::Json => report::containers::json(&rows, matched)

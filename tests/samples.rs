@@ -217,6 +217,37 @@ fn every_health_sample_lists_its_containers_and_replays_their_replicas() {
             v.iter().map(|c| c["container"].as_u64().unwrap()).collect()
         };
         assert_eq!(ids(rows), ids(&truth), "{name}: the containers listed");
+        let all: Value =
+            serde_json::from_str(&run(&["containers", "--format", "json", "--all"])).expect("JSON");
+        assert_eq!(all, listed, "{name}: --all is --limit 0");
+        // `--state S`: the containers with a replica whose latest state is S.
+        for state in ["OPEN", "CLOSED", "QUASI_CLOSED", "UNHEALTHY"] {
+            let by_state: Value = serde_json::from_str(&run(&[
+                "containers",
+                "--format",
+                "json",
+                "--all",
+                "--state",
+                &state.to_lowercase(),
+            ]))
+            .expect("JSON");
+            let want: Vec<Value> = truth
+                .iter()
+                .filter(|c| {
+                    c["replicas"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .any(|r| r["state"] == state)
+                })
+                .cloned()
+                .collect();
+            assert_eq!(
+                ids(by_state["containers"].as_array().expect("containers")),
+                ids(&want),
+                "{name}: --state {state}"
+            );
+        }
         for (row, want) in rows.iter().zip(&truth) {
             let container = want["container"].as_u64().unwrap();
             assert_eq!(

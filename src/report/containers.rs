@@ -5,7 +5,7 @@
 
 use crate::when::DisplayZone;
 use oztrace_analyzer::Analysis;
-use oztrace_analyzer::replicas::{ContainerRecord, HealthConfig, HealthKind, Seen};
+use oztrace_analyzer::replicas::{ContainerRecord, HealthConfig, HealthKind, ReplicaState, Seen};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::datanode::DatanodeEvent;
 use oztrace_parser::time::format_rfc3339;
@@ -49,20 +49,39 @@ pub struct ReplicaRow {
     pub bcsid: Option<u64>,
 }
 
-/// Every container of the trace, or those with one of `health`, by id; at most `limit` (0: all),
-/// and how many matched.
+/// Which containers `oztrace containers` lists.
+pub struct Filter<'a> {
+    /// Those with one of these conditions (none: any).
+    pub health: &'a [HealthKind],
+    /// Those with a replica whose latest state is one of these (none: any).
+    pub states: &'a [ReplicaState],
+    /// At most this many (0: all).
+    pub limit: usize,
+}
+
+/// The containers of the trace that pass `filter`, by id, and how many matched.
 pub fn rows(
     analysis: &Analysis,
     config: &HealthConfig,
-    health: &[HealthKind],
-    limit: usize,
+    filter: &Filter<'_>,
 ) -> (Vec<ContainerRow>, usize) {
+    let Filter {
+        health,
+        states,
+        limit,
+    } = *filter;
     let trace = &analysis.trace;
     let index = trace.replicas();
     let mut out = Vec::new();
     let mut matched = 0;
     for (id, record) in index.containers() {
-        if record.replicas.is_empty() {
+        if record.replicas.is_empty()
+            || !states.is_empty()
+                && !record
+                    .replicas
+                    .iter()
+                    .any(|r| states.contains(&r.latest().state))
+        {
             continue;
         }
         let verdicts = index.health(trace, id, config);
