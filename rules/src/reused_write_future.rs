@@ -719,28 +719,28 @@ impl HostFacts {
                 local,
                 index,
                 chunk,
-            } => self.submits.push(Submit {
-                id,
-                group: group.clone(),
-                index: *index,
-                chunk: chunk.clone(),
-                container: *container,
-                local: *local,
-            }),
-            DatanodeEvent::CsmWriteCompleted {
+            }
+            | DatanodeEvent::CsmWriteCompleted {
                 group,
                 container,
                 local,
                 index,
                 chunk,
-            } => self.completions.push(Submit {
-                id,
-                group: group.clone(),
-                index: *index,
-                chunk: chunk.clone(),
-                container: *container,
-                local: *local,
-            }),
+            } => {
+                let write = Submit {
+                    id,
+                    group: group.clone(),
+                    index: *index,
+                    chunk: chunk.clone(),
+                    container: *container,
+                    local: *local,
+                };
+                if matches!(d, DatanodeEvent::CsmWriteSubmitted { .. }) {
+                    self.submits.push(write);
+                } else {
+                    self.completions.push(write);
+                }
+            }
             DatanodeEvent::CsmApply {
                 group,
                 cmd,
