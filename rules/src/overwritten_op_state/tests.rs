@@ -38,27 +38,23 @@ fn audit(host: &'static str, time: &'static str, msg: String) -> Line {
 }
 
 fn parse(lines: &[Line]) -> Vec<Event> {
-    let mut events = Vec::new();
-    for (n, Line(host, time, logger, level, msg)) in lines.iter().enumerate() {
-        let (text, component) = match logger {
-            Some(logger) => (
-                format!("2026-08-20 {time} [main] {level} {logger}: {msg}\n"),
-                Component::Scm,
-            ),
-            None => (
-                format!("2026-08-20 {time} | {level:<5} | SCMAudit | {msg} |  \n"),
-                Component::ScmAudit,
-            ),
-        };
-        events.extend(
-            testing::events(host, component, &text)
-                .into_iter()
-                .map(|mut event| {
-                    event.line = n as u64 + 1;
-                    event
+    let mut events =
+        testing::numbered(
+            lines
+                .iter()
+                .map(|Line(host, time, logger, level, msg)| match logger {
+                    Some(logger) => (
+                        *host,
+                        Component::Scm,
+                        format!("2026-08-20 {time} [main] {level} {logger}: {msg}"),
+                    ),
+                    None => (
+                        *host,
+                        Component::ScmAudit,
+                        format!("2026-08-20 {time} | {level:<5} | SCMAudit | {msg} |  "),
+                    ),
                 }),
         );
-    }
     events.sort_by_key(|e| e.ts);
     events
 }

@@ -1,5 +1,5 @@
 use super::*;
-use crate::testing::{self, events};
+use crate::testing;
 use crate::{LoggingCoverage, Settings};
 use oztrace_parser::source::Component;
 
@@ -20,13 +20,18 @@ fn size(n: u64) -> String {
 }
 
 fn alloc(time: &str, data_size: u64, client: &str) -> String {
+    alloc_with(time, data_size, client, "SUCCESS", "")
+}
+
+/// An ALLOCATE_BLOCK with its outcome.
+fn alloc_with(time: &str, data_size: u64, client: &str, ret: &str, throwable: &str) -> String {
     audit(
         time,
         "svc",
         "ALLOCATE_BLOCK",
         &format!(r#"{},"clientID":"{client}""#, size(data_size)),
-        "SUCCESS",
-        "",
+        ret,
+        throwable,
     )
 }
 
@@ -51,26 +56,15 @@ fn writer_close_fails(time: &str, data_size: u64, client: &str) -> String {
     )
 }
 
+/// Another client (HBase's master) recovers the lease.
+fn recover_lease(time: &str) -> String {
+    audit(time, "hbase", "RECOVER_LEASE", "", "SUCCESS", "")
+}
+
 fn block_written(time: &str, thread: &str, local: u64, length: u64) -> String {
     format!(
         "2026-08-18 {time},262 [{thread}] DEBUG io.BlockOutputStreamEntryPool: block written conID: 3012 locID: {local} bcsId: 7 replicaIndex: null, length {length} bcsID 7"
     )
-}
-
-/// Events from `(host, component, line)` in time order, numbered as one file's lines.
-fn events_of(lines: &[(&str, Component, String)]) -> Vec<Event> {
-    let mut all = Vec::new();
-    for (n, (host, component, line)) in lines.iter().enumerate() {
-        all.extend(
-            events(host, *component, &format!("{line}\n"))
-                .into_iter()
-                .map(|mut event| {
-                    event.line = n as u64 + 1;
-                    event
-                }),
-        );
-    }
-    all
 }
 
 fn om(line: String) -> (&'static str, Component, String) {
@@ -79,6 +73,28 @@ fn om(line: String) -> (&'static str, Component, String) {
 
 fn client(line: String) -> (&'static str, Component, String) {
     ("ingest1", Component::Client, line)
+}
+
+/// The key's story up to the hard limit: created at 20:14:03, a block allocated at 20:47:52 once
+/// the writer had hsynced `acknowledged` bytes, auto-committed at 22:53:41 at `committed`.
+fn auto_committed(acknowledged: u64, committed: u64) -> Vec<(&'static str, Component, String)> {
+    vec![
+        om(create("20:14:03")),
+        om(alloc("20:47:52", acknowledged, CLIENT)),
+        om(auto_commit("22:53:41", committed)),
+    ]
+}
+
+/// [`auto_committed`], then the close of session `client` failing at 23:59:59 with `failed` bytes.
+fn writer_fails_after_auto_commit(
+    acknowledged: u64,
+    committed: u64,
+    failed: u64,
+    client: &str,
+) -> Output {
+    let mut lines = auto_committed(acknowledged, committed);
+    lines.push(om(writer_close_fails("23:59:59", failed, client)));
+    run(&lines)
 }
 
 fn hard_2h() -> Settings {
@@ -94,7 +110,7 @@ fn run_with(
 ) -> Output {
     testing::run_with(
         &PrematureLeaseClose,
-        vec![events_of(lines)],
+        vec![testing::numbered(lines.iter().cloned())],
         settings,
         logging,
     )
@@ -102,6 +118,11 @@ fn run_with(
 
 fn run(lines: &[(&str, Component, String)]) -> Output {
     run_with(lines, &hard_2h(), &LoggingCoverage::default())
+}
+
+/// [`run`] with Ozone's default lease settings.
+fn run_default_limits(lines: &[(&str, Component, String)]) -> Output {
+    run_with(lines, &Settings::default(), &LoggingCoverage::default())
 }
 
 fn confidence(out: &Output) -> Option<Confidence> {
@@ -114,12 +135,7 @@ fn confidence(out: &Output) -> Option<Confidence> {
 
 #[test]
 fn writer_failing_above_the_committed_length_is_confirmed() {
-    let out = run(&[
-        om(create("20:14:03")),
-        om(alloc("20:47:52", 536866190, CLIENT)),
-        om(auto_commit("22:53:41", 536872942)),
-        om(writer_close_fails("23:59:59", 651208334, CLIENT)),
-    ]);
+    let out = writer_fails_after_auto_commit(536866190, 536872942, 651208334, CLIENT);
     assert_eq!(confidence(&out), Some(Confidence::Confirmed));
     let finding = &out.findings[0];
     assert!(
@@ -208,12 +224,7 @@ fn acknowledged_offset_above_the_commit_is_likely_with_a_live_writer_and_possibl
 
 #[test]
 fn a_failure_at_or_below_the_commit_shows_a_live_writer_but_not_the_loss() {
-    let out = run(&[
-        om(create("20:14:03")),
-        om(alloc("20:47:52", 536866190, CLIENT)),
-        om(auto_commit("22:53:41", 536800000)),
-        om(writer_close_fails("23:59:59", 536800000, CLIENT)),
-    ]);
+    let out = writer_fails_after_auto_commit(536866190, 536800000, 536800000, CLIENT);
     assert_eq!(confidence(&out), Some(Confidence::Likely));
 }
 
@@ -258,14 +269,7 @@ fn recover_lease_fencing_never_produces_a_finding() {
     let out = run(&[
         om(create("23:00:00")),
         om(alloc("23:38:51", 268433905, CLIENT)),
-        om(audit(
-            "23:40:20",
-            "hbase",
-            "RECOVER_LEASE",
-            "",
-            "SUCCESS",
-            "",
-        )),
+        om(recover_lease("23:40:20")),
         om(audit(
             "23:40:21",
             "hbase",
@@ -274,14 +278,7 @@ fn recover_lease_fencing_never_produces_a_finding() {
             "SUCCESS",
             "",
         )),
-        om(audit(
-            "23:41:02",
-            "svc",
-            "ALLOCATE_BLOCK",
-            &format!(r#"{},"clientID":"{CLIENT}""#, size(270309475)),
-            "FAILURE",
-            fenced,
-        )),
+        om(alloc_with("23:41:02", 270309475, CLIENT, "FAILURE", fenced)),
     ]);
     assert_eq!(confidence(&out), None);
     assert!(out.gaps.is_empty());
@@ -299,17 +296,7 @@ fn recover_lease_fencing_never_produces_a_finding() {
         run(&lines)
     };
     assert_eq!(confidence(&chain(None)), Some(Confidence::Confirmed));
-    assert_eq!(
-        confidence(&chain(Some(audit(
-            "22:30:00",
-            "hbase",
-            "RECOVER_LEASE",
-            "",
-            "SUCCESS",
-            ""
-        )))),
-        None
-    );
+    assert_eq!(confidence(&chain(Some(recover_lease("22:30:00")))), None);
     assert_eq!(confidence(&chain(Some(create("22:30:00")))), None);
 }
 
@@ -334,30 +321,17 @@ fn live_writer_closing_normally_is_silent() {
 
 #[test]
 fn another_sessions_failure_is_not_the_writer() {
-    let out = run(&[
-        om(create("20:14:03")),
-        om(alloc("20:47:52", 100, CLIENT)),
-        om(auto_commit("22:53:41", 200)),
-        om(writer_close_fails(
-            "23:59:59",
-            651208334,
-            "117118339855540000",
-        )),
-    ]);
+    let out = writer_fails_after_auto_commit(100, 200, 651208334, "117118339855540000");
     assert_eq!(confidence(&out), None);
 }
 
 #[test]
 fn early_auto_commit_says_the_settings_may_not_match() {
-    let out = run_with(
-        &[
-            om(create("20:14:03")),
-            om(alloc("20:47:52", 536866190, CLIENT)),
-            om(auto_commit("21:00:00", 100)),
-        ],
-        &Settings::default(),
-        &LoggingCoverage::default(),
-    );
+    let out = run_default_limits(&[
+        om(create("20:14:03")),
+        om(alloc("20:47:52", 536866190, CLIENT)),
+        om(auto_commit("21:00:00", 100)),
+    ]);
     let reason = &out.findings[0].reason;
     assert!(reason.contains("before the hard limit"), "{reason}");
     assert!(reason.contains("hard limit 7d (default)"), "{reason}");
@@ -452,26 +426,18 @@ fn block_boundary_failure_confirms_and_cites_the_fso_om_error() {
     let not_found = format!(
         "KEY_NOT_FOUND org.apache.hadoop.ozone.om.exceptions.OMException: Open Key not found {open_key}"
     );
-    let out = run(&[
-        om(create("20:14:03")),
-        om(alloc("20:47:52", 268430000, CLIENT)),
-        om(auto_commit("22:53:41", 268431000)),
-        om(audit(
-            "23:10:00",
-            "svc",
-            "ALLOCATE_BLOCK",
-            &format!(r#"{},"clientID":"{CLIENT}""#, size(536870000)),
-            "FAILURE",
-            &not_found,
-        )),
-        (
-            "om1",
-            Component::Om,
-            format!(
-                "2026-08-18 23:10:00,001 [om1-OMStateMachineApplyTransactionThread - 0] ERROR org.apache.hadoop.ozone.om.request.key.OMAllocateBlockRequest: Allocate Block failed. Volume:logs, Bucket:raw, OpenKey:{open_key}. Exception:{{}}"
-            ),
+    let mut lines = auto_committed(268430000, 268431000);
+    lines.push(om(alloc_with(
+        "23:10:00", 536870000, CLIENT, "FAILURE", &not_found,
+    )));
+    lines.push((
+        "om1",
+        Component::Om,
+        format!(
+            "2026-08-18 23:10:00,001 [om1-OMStateMachineApplyTransactionThread - 0] ERROR org.apache.hadoop.ozone.om.request.key.OMAllocateBlockRequest: Allocate Block failed. Volume:logs, Bucket:raw, OpenKey:{open_key}. Exception:{{}}"
         ),
-    ]);
+    ));
+    let out = run(&lines);
     assert_eq!(confidence(&out), Some(Confidence::Confirmed));
     let effects: Vec<EventId> = out.findings[0]
         .evidence
@@ -523,18 +489,14 @@ fn on(day: &str, line: String) -> String {
 fn first_block_writer_over_a_week_with_default_limits_is_confirmed() {
     // clientID >> 16 = 2026-08-04 11:23:06.990, the CREATE_FILE below.
     let session = "117036979716096041";
-    let out = run_with(
-        &[
-            om(on("2026-08-04", create("11:23:07"))),
-            om(on("2026-08-12", auto_commit("03:41:21", 1_536))),
-            om(on(
-                "2026-08-12",
-                writer_close_fails("21:17:33", 218_061_447, session),
-            )),
-        ],
-        &Settings::default(),
-        &LoggingCoverage::default(),
-    );
+    let out = run_default_limits(&[
+        om(on("2026-08-04", create("11:23:07"))),
+        om(on("2026-08-12", auto_commit("03:41:21", 1_536))),
+        om(on(
+            "2026-08-12",
+            writer_close_fails("21:17:33", 218_061_447, session),
+        )),
+    ]);
     assert_eq!(confidence(&out), Some(Confidence::Confirmed));
     let reason = &out.findings[0].reason;
     assert!(
@@ -554,18 +516,14 @@ fn first_block_writer_over_a_week_with_default_limits_is_confirmed() {
 #[test]
 fn an_older_session_of_the_same_writer_failing_after_the_auto_commit_is_silent() {
     let older = "117036849561600003"; // >> 16 = 2026-08-04 10:50:00
-    let out = run_with(
-        &[
-            om(on("2026-08-04", create("10:50:00"))),
-            om(on("2026-08-04", create("11:23:07"))),
-            om(on("2026-08-12", auto_commit("03:41:21", 4_096))),
-            om(on(
-                "2026-08-13",
-                writer_close_fails("11:46:02", 41_903_223, older),
-            )),
-        ],
-        &Settings::default(),
-        &LoggingCoverage::default(),
-    );
+    let out = run_default_limits(&[
+        om(on("2026-08-04", create("10:50:00"))),
+        om(on("2026-08-04", create("11:23:07"))),
+        om(on("2026-08-12", auto_commit("03:41:21", 4_096))),
+        om(on(
+            "2026-08-13",
+            writer_close_fails("11:46:02", 41_903_223, older),
+        )),
+    ]);
     assert_eq!(confidence(&out), None);
 }
