@@ -75,24 +75,32 @@ fn client(line: String) -> (&'static str, Component, String) {
     ("ingest1", Component::Client, line)
 }
 
-/// The key's story up to the hard limit: created at 20:14:03, a block allocated at 20:47:52 once
-/// the writer had hsynced `acknowledged` bytes, auto-committed at 22:53:41 at `committed`.
-fn auto_committed(acknowledged: u64, committed: u64) -> Vec<(&'static str, Component, String)> {
+/// When [`auto_committed`]'s key is created, gets its last block and is auto-committed, 2h05m
+/// after that block with the 2h hard limit.
+const AFTER_2H: [&str; 3] = ["20:14:03", "20:47:52", "22:53:41"];
+
+/// The key's story up to the auto-commit, at `times` (create, allocate, commit): a block allocated
+/// once the writer had hsynced `acknowledged` bytes, the file auto-committed at `committed`.
+fn auto_committed(
+    [created, allocated, commit]: [&str; 3],
+    acknowledged: u64,
+    committed: u64,
+) -> Vec<(&'static str, Component, String)> {
     vec![
-        om(create("20:14:03")),
-        om(alloc("20:47:52", acknowledged, CLIENT)),
-        om(auto_commit("22:53:41", committed)),
+        om(create(created)),
+        om(alloc(allocated, acknowledged, CLIENT)),
+        om(auto_commit(commit, committed)),
     ]
 }
 
-/// [`auto_committed`], then the close of session `client` failing at 23:59:59 with `failed` bytes.
+/// [`auto_committed`] after 2h, then the close of session `client` failing at 23:59:59 with `failed` bytes.
 fn writer_fails_after_auto_commit(
     acknowledged: u64,
     committed: u64,
     failed: u64,
     client: &str,
 ) -> Output {
-    let mut lines = auto_committed(acknowledged, committed);
+    let mut lines = auto_committed(AFTER_2H, acknowledged, committed);
     lines.push(om(writer_close_fails("23:59:59", failed, client)));
     run(&lines)
 }
@@ -230,19 +238,18 @@ fn a_failure_at_or_below_the_commit_shows_a_live_writer_but_not_the_loss() {
 
 #[test]
 fn dead_writer_is_silent_and_asks_for_client_debug() {
-    let out = run(&[
-        om(create("00:31:00")),
-        om(alloc("02:31:40", 268435000, CLIENT)),
-        om(auto_commit("04:32:00", 268439113)),
-        om(audit(
-            "06:00:03",
-            "ops",
-            "RECOVER_LEASE",
-            r#","Transaction":"5""#,
-            "FAILURE",
-            "KEY_ALREADY_CLOSED org.apache.hadoop.ozone.om.exceptions.OMException: Key: apps/c.log is already closed",
-        )),
-    ]);
+    // The writer's last act is its block allocation at 02:31:40; it is gone at the auto-commit.
+    let dead = auto_committed(["00:31:00", "02:31:40", "04:32:00"], 268435000, 268439113);
+    let mut lines = dead.clone();
+    lines.push(om(audit(
+        "06:00:03",
+        "ops",
+        "RECOVER_LEASE",
+        r#","Transaction":"5""#,
+        "FAILURE",
+        "KEY_ALREADY_CLOSED org.apache.hadoop.ozone.om.exceptions.OMException: Key: apps/c.log is already closed",
+    )));
+    let out = run(&lines);
     assert_eq!(confidence(&out), None);
     let client_gap = out
         .gaps
@@ -253,12 +260,7 @@ fn dead_writer_is_silent_and_asks_for_client_debug() {
     // With OM DEBUG on, only the client gap remains.
     let mut logging = LoggingCoverage::default();
     logging.record("om1", OM_COMMIT_LOGGER, "DEBUG");
-    let lines = [
-        om(create("00:31:00")),
-        om(alloc("02:31:40", 268435000, CLIENT)),
-        om(auto_commit("04:32:00", 268439113)),
-    ];
-    let out = run_with(&lines, &hard_2h(), &logging);
+    let out = run_with(&dead, &hard_2h(), &logging);
     assert_eq!(out.gaps.len(), 1);
 }
 
@@ -286,11 +288,7 @@ fn recover_lease_fencing_never_produces_a_finding() {
     // failure: the failure belongs to the fencing, and nothing else shows acknowledged bytes
     // above the commit. Without the fence the same failure confirms.
     let chain = |fence: Option<String>| {
-        let mut lines = vec![
-            om(create("20:00:00")),
-            om(alloc("20:10:00", 100, CLIENT)),
-            om(auto_commit("22:11:00", 100)),
-        ];
+        let mut lines = auto_committed(["20:00:00", "20:10:00", "22:11:00"], 100, 100);
         lines.extend(fence.map(om));
         lines.push(om(writer_close_fails("23:00:00", 900, CLIENT)));
         run(&lines)
@@ -327,11 +325,11 @@ fn another_sessions_failure_is_not_the_writer() {
 
 #[test]
 fn early_auto_commit_says_the_settings_may_not_match() {
-    let out = run_default_limits(&[
-        om(create("20:14:03")),
-        om(alloc("20:47:52", 536866190, CLIENT)),
-        om(auto_commit("21:00:00", 100)),
-    ]);
+    let out = run_default_limits(&auto_committed(
+        ["20:14:03", "20:47:52", "21:00:00"],
+        536866190,
+        100,
+    ));
     let reason = &out.findings[0].reason;
     assert!(reason.contains("before the hard limit"), "{reason}");
     assert!(reason.contains("hard limit 7d (default)"), "{reason}");
@@ -426,7 +424,7 @@ fn block_boundary_failure_confirms_and_cites_the_fso_om_error() {
     let not_found = format!(
         "KEY_NOT_FOUND org.apache.hadoop.ozone.om.exceptions.OMException: Open Key not found {open_key}"
     );
-    let mut lines = auto_committed(268430000, 268431000);
+    let mut lines = auto_committed(AFTER_2H, 268430000, 268431000);
     lines.push(om(alloc_with(
         "23:10:00", 536870000, CLIENT, "FAILURE", &not_found,
     )));
