@@ -1200,6 +1200,11 @@ mod tests {
                 },
             );
         }
+        /// `host` answers with a reregister command, and the datanode registers 100 ms later.
+        fn reregistered(&mut self, ts: i64, host: &str) {
+            self.rereg(ts, host);
+            self.register(ts + 100, host);
+        }
         /// `n` reregister answers of scm1 10 ms apart: a replayed backlog.
         fn replayed_reregisters(&mut self, from: i64, n: i64) {
             for k in 0..n {
@@ -1242,6 +1247,11 @@ mod tests {
             let id = self.push(other(ts, "scm1", Component::Scm));
             self.obs.closed.push((id, Closed::Container(container)));
         }
+        /// [`Scenario::run_ending`] 11 heartbeats after `last`: longer than the default close
+        /// window (305 s), so the logs go on past it.
+        fn run_past_close_window(self, last: i64) -> Vec<Incident> {
+            self.run_ending(last + 11 * HB)
+        }
         /// The rule's detection over logs that end at `end` (another host's line).
         fn run_ending(mut self, end: i64) -> Vec<Incident> {
             self.push(other(end, "scm2", Component::Scm));
@@ -1281,9 +1291,6 @@ mod tests {
         s.register(124_100, "scm1");
     }
 
-    /// Longer than the default close window (305 s) after a register: the logs go on past it.
-    const PAST_THE_CLOSE_WINDOW: i64 = 11 * HB;
-
     /// Each incident's confidence (`None`: the mechanism was seen and cleared).
     fn confidences(incidents: &[Incident]) -> Vec<Option<Confidence>> {
         incidents.iter().map(|i| i.confidence).collect()
@@ -1293,7 +1300,7 @@ mod tests {
     fn bug_at_info_is_possible() {
         let mut s = Scenario::new();
         bug_info(&mut s);
-        let incidents = s.run_ending(124_100 + PAST_THE_CLOSE_WINDOW);
+        let incidents = s.run_past_close_window(124_100);
         assert_eq!(incidents.len(), 1);
         let i = &incidents[0];
         assert_eq!(i.confidence, Some(Confidence::Possible));
@@ -1310,13 +1317,9 @@ mod tests {
         let mut s = Scenario::new();
         s.timeouts(&[60_000, 90_000]);
         s.raised(95_000, Some(2041));
-        s.rereg(100_000, "scm1");
-        s.register(100_100, "scm1");
+        s.reregistered(100_000, "scm1");
         s.closed(100_000 + 9 * HB, 2041);
-        assert_eq!(
-            confidences(&s.run_ending(100_100 + PAST_THE_CLOSE_WINDOW)),
-            [None]
-        );
+        assert_eq!(confidences(&s.run_past_close_window(100_100)), [None]);
     }
 
     #[test]
@@ -1326,7 +1329,7 @@ mod tests {
         s.raised(100_000, Some(2041));
         s.push(timeout(120_000));
         s.answered(130_000);
-        assert!(s.run_ending(130_000 + PAST_THE_CLOSE_WINDOW).is_empty());
+        assert!(s.run_past_close_window(130_000).is_empty());
     }
 
     #[test]
@@ -1334,16 +1337,14 @@ mod tests {
         let mut s = Scenario::new();
         s.push(timeout(60_000));
         s.raised(61_000, Some(7));
-        s.rereg(70_000, "scm1");
-        s.register(70_100, "scm1");
-        assert!(s.run_ending(70_100 + PAST_THE_CLOSE_WINDOW).is_empty());
+        s.reregistered(70_000, "scm1");
+        assert!(s.run_past_close_window(70_100).is_empty());
 
         let mut s = Scenario::new();
         s.timeouts(&[60_000, 90_000]);
         s.raised(95_000, Some(7));
-        s.rereg(100_000, "scm2");
-        s.register(100_100, "scm2");
-        assert!(s.run_ending(100_100 + PAST_THE_CLOSE_WINDOW).is_empty());
+        s.reregistered(100_000, "scm2");
+        assert!(s.run_past_close_window(100_100).is_empty());
     }
 
     #[test]
@@ -1378,7 +1379,7 @@ mod tests {
             },
         ));
         s.register(124_100, "scm1");
-        let incidents = s.run_ending(124_100 + PAST_THE_CLOSE_WINDOW);
+        let incidents = s.run_past_close_window(124_100);
         assert_eq!(incidents.len(), 1);
         let i = &incidents[0];
         assert_eq!(i.confidence, Some(Confidence::Confirmed));
@@ -1403,7 +1404,7 @@ mod tests {
         s.push(heartbeat(100_006, &[]));
         s.rereg(100_010, "scm1");
         s.register(100_100, "scm1");
-        let incidents = s.run_ending(100_100 + PAST_THE_CLOSE_WINDOW);
+        let incidents = s.run_past_close_window(100_100);
         assert_eq!(incidents[0].confidence, None);
     }
 
@@ -1460,7 +1461,7 @@ mod tests {
         s.push(timeout(120_000));
         s.replayed_reregisters(124_000, 3);
         s.register(124_100, "scm1");
-        let incidents = s.run_ending(124_100 + PAST_THE_CLOSE_WINDOW);
+        let incidents = s.run_past_close_window(124_100);
         assert_eq!(incidents.len(), 1);
         let i = &incidents[0];
         assert_eq!(i.confidence, Some(Confidence::Possible));
@@ -1484,14 +1485,10 @@ mod tests {
     fn a_single_reregister_after_a_backlog_without_an_action_is_silent() {
         let mut s = Scenario::new();
         s.timeouts(&[60_000, 90_000]);
-        s.rereg(100_000, "scm1");
-        s.register(100_100, "scm1");
+        s.reregistered(100_000, "scm1");
         // A second reregister after the datanode registered again belongs to another story.
         s.rereg(100_200, "scm1");
-        assert_eq!(
-            confidences(&s.run_ending(100_100 + PAST_THE_CLOSE_WINDOW)),
-            [None]
-        );
+        assert_eq!(confidences(&s.run_past_close_window(100_100)), [None]);
     }
 
     #[test]
@@ -1503,10 +1500,7 @@ mod tests {
         s.push(heartbeat(100_006, &[]));
         s.rereg(100_010, "scm1");
         s.register(100_100, "scm1");
-        assert_eq!(
-            s.run_ending(100_100 + PAST_THE_CLOSE_WINDOW)[0].confidence,
-            None
-        );
+        assert_eq!(s.run_past_close_window(100_100)[0].confidence, None);
     }
 
     #[test]
@@ -1535,7 +1529,7 @@ mod tests {
                 seconds: Some(180),
             },
         ));
-        let incidents = s.run_ending(90_000 + PAST_THE_CLOSE_WINDOW);
+        let incidents = s.run_past_close_window(90_000);
         assert_eq!(incidents.len(), 1);
         let i = &incidents[0];
         assert_eq!(i.confidence, Some(Confidence::Confirmed));

@@ -203,6 +203,13 @@ fn in_service_heartbeat(time: &'static str) -> Line {
     )
 }
 
+/// scm1 steps down from term 3 and leads again at term 5.
+fn re_elected(down: &'static str, up: &'static str) -> Vec<Line> {
+    let mut lines = step_down("scm1", down, SCM1, 3);
+    lines.extend(leader("scm1", up, SCM1, 5));
+    lines
+}
+
 /// scm1 leads (term 3), starts decommissioning dn3 and steps down: where every story starts.
 fn admitted_then_stepped_down() -> Vec<Line> {
     let mut lines = leader("scm1", "14:00:00,000", SCM1, 3);
@@ -351,8 +358,7 @@ fn a_node_dying_during_decommission_is_silent() {
     ));
     lines.push(main_line("scm1", "14:12:40,000", node("DatanodeAdminMonitorImpl"), "ERROR", format!(
         "Datanode {DN3} is dead but is not IN_MAINTENANCE. Aborting the admin workflow for this node")));
-    lines.extend(step_down("scm1", "14:20:00,000", SCM1, 3));
-    lines.extend(leader("scm1", "14:21:00,000", SCM1, 5));
+    lines.extend(re_elected("14:20:00,000", "14:21:00,000"));
     lines.push(scheduling(
         "scm1",
         "14:30:00,000",
@@ -433,8 +439,7 @@ fn maintenance_ending_by_expiry_is_silent() {
         "NodeDecommissionManager",
         format!("Starting Maintenance for node {DN3}"),
     ));
-    lines.extend(step_down("scm1", "14:02:44,561", SCM1, 3));
-    lines.extend(leader("scm1", "14:03:15,390", SCM1, 5));
+    lines.extend(re_elected("14:02:44,561", "14:03:15,390"));
     lines.push(node_info(
         "scm1",
         "18:02:40,000",
