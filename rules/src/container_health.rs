@@ -2,8 +2,8 @@
 //! kinds they consume, and how a health verdict of `oztrace_analyzer::replicas` becomes a
 //! finding. Each rule file declares itself with `health_rule!`: its documentation, ticket,
 //! severity and actions, and its id, which names the analyzer's
-//! [`HealthKind`](oztrace_analyzer::replicas::HealthKind); the decisions are the analyzer's ([`ContainerReplicas::health`]), which `oztrace containers` and `replay`
-//! read too.
+//! [`HealthKind`](oztrace_analyzer::replicas::HealthKind); the decisions are the analyzer's
+//! ([`ContainerReplicas::health`]), which `oztrace containers` and `replay` read too.
 
 use crate::coverage::Need;
 use crate::{
@@ -78,7 +78,7 @@ pub fn config(settings: &Settings) -> HealthConfig {
     }
 }
 
-/// The documentation of a health rule, from what is its own ([`health_rule!`]): what it shares
+/// The documentation of a health rule, from what is its own (`health_rule!`): what it shares
 /// with the others (the settings, loggers, logs, kinds it reads, and what to attach to a ticket)
 /// comes from here.
 pub const fn doc(
