@@ -1,13 +1,11 @@
 //! `container-duplicate-open` (HDDS-12776): container created OPEN more often than it has replicas; a health rule (decided by
 //! `oztrace_analyzer::replicas`, see [`crate::container_health`]).
 
-use crate::container_health;
-use crate::{Context, Output, RuleDoc, RuleFamily, Severity};
-use oztrace_analyzer::replicas::HealthKind;
+use crate::{Action, Severity};
 
 pub const ID: &str = "container-duplicate-open";
 
-declare_rule! {
+health_rule! {
     /// Container created OPEN more often than it has replicas
     ///
     /// ## What it detects
@@ -55,30 +53,12 @@ declare_rule! {
     ///   (`container-duplicate-open-control-ec-one-per-index`).
     /// - An EC reconstruction target creates the missing index in `RECOVERING`, not `OPEN`.
     pub struct ContainerDuplicateOpen;
-}
-
-static DOC: RuleDoc = RuleDoc {
-    id: ID,
-    consumes: container_health::CONSUMES,
     ticket: "HDDS-12776",
     severity: Severity::Medium,
-    family: RuleFamily::Health,
-    markdown: ContainerDuplicateOpen::MARKDOWN,
-    settings: container_health::SETTINGS,
-    loggers: container_health::LOGGERS,
-    needs: container_health::NEEDS,
-    remediation: container_health::remediation(
-        "any release: a state of the cluster's containers, not a defect",
-        &[
-            container_health::SEE_CONTAINER,
-            crate::Action {
-                purpose: "Check the datanodes this finding names for the container's directories (one per volume) and compare their BCSIDs",
-                command: Some("ozone admin container info --json {container}"),
-            },
-        ],
-    ),
-};
-
-fn check(context: &Context<'_>, out: &mut Output) {
-    container_health::check(HealthKind::DuplicateOpen, context, out);
+    actions: [
+        Action {
+            purpose: "Check the datanodes this finding names for the container's directories (one per volume) and compare their BCSIDs",
+            command: Some("ozone admin container info --json {container}"),
+        },
+    ],
 }

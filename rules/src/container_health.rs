@@ -1,17 +1,17 @@
 //! What the six container-health rules share: the settings they read, the logs they need, the
 //! kinds they consume, and how a health verdict of `oztrace_analyzer::replicas` becomes a
-//! finding. Each rule file holds its documentation and names its [`HealthKind`]; the decisions
-//! are the analyzer's ([`ContainerReplicas::health`]), which `oztrace containers` and `replay`
-//! read too.
+//! finding. Each rule file declares itself with `health_rule!`: its documentation, ticket,
+//! severity and actions, and its id, which names the analyzer's
+//! [`HealthKind`](oztrace_analyzer::replicas::HealthKind); the decisions are the analyzer's
+//! ([`ContainerReplicas::health`]), which `oztrace containers` and `replay` read too.
 
 use crate::coverage::Need;
 use crate::{
-    Confidence, Context, Evidence, Finding, Output, Remediation, Role, SettingDoc, Settings,
+    Action, Confidence, Context, Evidence, Finding, Output, Remediation, Role, RuleDoc, RuleFamily,
+    SettingDoc, Settings, Severity,
 };
 use oztrace_analyzer::kinds::Reads;
-use oztrace_analyzer::replicas::{
-    self, Basis, ContainerReplicas, HealthConfig, HealthKind, Replication,
-};
+use oztrace_analyzer::replicas::{self, Basis, ContainerReplicas, HealthConfig, Replication};
 use oztrace_parser::entity::Entity;
 use oztrace_parser::source::Component;
 
@@ -78,41 +78,61 @@ pub fn config(settings: &Settings) -> HealthConfig {
     }
 }
 
-/// What an operator does about an unhealthy container: look at it as SCM sees it.
-pub const fn remediation(affected: &'static str, actions: &'static [crate::Action]) -> Remediation {
-    Remediation {
-        affected,
-        fixed_in: None,
-        fix: "A state of the cluster, not a defect of a release: the ReplicationManager repairs most of these on \
+/// The documentation of a health rule, from what is its own (`health_rule!`): what it shares
+/// with the others (the settings, loggers, logs, kinds it reads, and what to attach to a ticket)
+/// comes from here.
+pub const fn doc(
+    id: &'static str,
+    ticket: &'static str,
+    severity: Severity,
+    markdown: &'static str,
+    actions: &'static [Action],
+) -> RuleDoc {
+    RuleDoc {
+        id,
+        ticket,
+        severity,
+        markdown,
+        consumes: CONSUMES,
+        family: RuleFamily::Health,
+        loggers: LOGGERS,
+        settings: SETTINGS,
+        remediation: Remediation {
+            affected: "any release: a state of the cluster's containers, not a defect",
+            fixed_in: None,
+            fix: "A state of the cluster, not a defect of a release: the ReplicationManager repairs most of these on \
 its own; the finding says it has not by the end of the logs.",
-        actions,
-        attach: &[
-            "`ozone admin container info --json {container}`",
-            "the dn-container logs of the datanodes this finding names, and the leader SCM's log",
-            "`ozone debug log container --db=… info {container}` output, if it was run",
-        ],
+            actions,
+            attach: &[
+                "`ozone admin container info --json {container}`",
+                "the dn-container logs of the datanodes this finding names, and the leader SCM's log",
+                "`ozone debug log container --db=… info {container}` output, if it was run",
+            ],
+        },
+        needs: NEEDS,
     }
 }
 
-/// The first actions of every health rule.
-pub const SEE_CONTAINER: crate::Action = crate::Action {
+/// The first action of every health rule.
+pub const SEE_CONTAINER: Action = Action {
     purpose: "See the container and every replica as SCM knows them (state, BCSID, index, datanode)",
     command: Some("ozone admin container info --json {container}"),
 };
 
-pub const SEE_REPORT: crate::Action = crate::Action {
+/// The next action of most.
+pub const SEE_REPORT: Action = Action {
     purpose: "See the ReplicationManager's count of containers in each health state",
     command: Some("ozone admin container report"),
 };
 
-/// Findings of one health kind: one per container with that verdict.
-pub fn check(kind: HealthKind, context: &Context<'_>, out: &mut Output) {
+/// Findings of the rule `rule` (the id of a `HealthKind`): one per container with that verdict.
+pub fn check(rule: &'static str, context: &Context<'_>, out: &mut Output) {
     let trace = &context.analysis.trace;
     let index: &ContainerReplicas = trace.replicas();
     let config = config(context.settings);
     for (container, _) in index.containers() {
         for verdict in index.health(trace, container, &config) {
-            if verdict.kind != kind {
+            if verdict.kind.rule() != rule {
                 continue;
             }
             let (confidence, reason) = match verdict.basis {
@@ -126,7 +146,7 @@ pub fn check(kind: HealthKind, context: &Context<'_>, out: &mut Output) {
                 ),
             };
             out.findings.push(Finding {
-                rule: kind.rule(),
+                rule,
                 entity: Entity::Container(container),
                 related: verdict
                     .hosts
@@ -156,7 +176,8 @@ pub fn check(kind: HealthKind, context: &Context<'_>, out: &mut Output) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{RuleFamily, registry};
+    use crate::registry;
+    use oztrace_analyzer::replicas::HealthKind;
 
     /// Each health rule's id is the analyzer's name for its kind, once each.
     #[test]

@@ -1,13 +1,12 @@
-//! `container-mismatched-replicas` (HDDS-12697): cLOSED replicas of one container with different BCSIDs; a health rule (decided by
+//! `container-mismatched-replicas` (HDDS-12697): CLOSED replicas of one container with different BCSIDs; a health rule (decided by
 //! `oztrace_analyzer::replicas`, see [`crate::container_health`]).
 
-use crate::container_health;
-use crate::{Context, Output, RuleDoc, RuleFamily, Severity};
-use oztrace_analyzer::replicas::HealthKind;
+use crate::Severity;
+use crate::container_health::SEE_REPORT;
 
 pub const ID: &str = "container-mismatched-replicas";
 
-declare_rule! {
+health_rule! {
     /// CLOSED replicas of one container with different BCSIDs
     ///
     /// ## What it detects
@@ -54,27 +53,7 @@ declare_rule! {
     ///   (`container-mismatched-replicas-control-ec-indexes-differ`).
     /// - Replicas still OPEN or CLOSING with different BCSIDs are still being written.
     pub struct ContainerMismatchedReplicas;
-}
-
-static DOC: RuleDoc = RuleDoc {
-    id: ID,
-    consumes: container_health::CONSUMES,
     ticket: "HDDS-12697",
     severity: Severity::Medium,
-    family: RuleFamily::Health,
-    markdown: ContainerMismatchedReplicas::MARKDOWN,
-    settings: container_health::SETTINGS,
-    loggers: container_health::LOGGERS,
-    needs: container_health::NEEDS,
-    remediation: container_health::remediation(
-        "any release: a state of the cluster's containers, not a defect",
-        &[
-            container_health::SEE_CONTAINER,
-            container_health::SEE_REPORT,
-        ],
-    ),
-};
-
-fn check(context: &Context<'_>, out: &mut Output) {
-    container_health::check(HealthKind::MismatchedReplicas, context, out);
+    actions: [SEE_REPORT],
 }

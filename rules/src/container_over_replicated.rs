@@ -1,13 +1,12 @@
 //! `container-over-replicated` (HDDS-12653): container with more healthy replicas than its replication; a health rule (decided by
 //! `oztrace_analyzer::replicas`, see [`crate::container_health`]).
 
-use crate::container_health;
-use crate::{Context, Output, RuleDoc, RuleFamily, Severity};
-use oztrace_analyzer::replicas::HealthKind;
+use crate::Severity;
+use crate::container_health::SEE_REPORT;
 
 pub const ID: &str = "container-over-replicated";
 
-declare_rule! {
+health_rule! {
     /// Container with more healthy replicas than its replication
     ///
     /// ## What it detects
@@ -53,27 +52,7 @@ declare_rule! {
     ///   (`container-over-replicated-control-ec-delete-in-flight`).
     /// - An extra younger than two ReplicationManager passes at the end of the logs.
     pub struct ContainerOverReplicated;
-}
-
-static DOC: RuleDoc = RuleDoc {
-    id: ID,
-    consumes: container_health::CONSUMES,
     ticket: "HDDS-12653",
     severity: Severity::Low,
-    family: RuleFamily::Health,
-    markdown: ContainerOverReplicated::MARKDOWN,
-    settings: container_health::SETTINGS,
-    loggers: container_health::LOGGERS,
-    needs: container_health::NEEDS,
-    remediation: container_health::remediation(
-        "any release: a state of the cluster's containers, not a defect",
-        &[
-            container_health::SEE_CONTAINER,
-            container_health::SEE_REPORT,
-        ],
-    ),
-};
-
-fn check(context: &Context<'_>, out: &mut Output) {
-    container_health::check(HealthKind::OverReplicated, context, out);
+    actions: [SEE_REPORT],
 }

@@ -1,13 +1,12 @@
 //! `container-quasi-closed-stuck` (HDDS-12653): ratis container stuck QUASI_CLOSED; a health rule (decided by
 //! `oztrace_analyzer::replicas`, see [`crate::container_health`]).
 
-use crate::container_health;
-use crate::{Context, Output, RuleDoc, RuleFamily, Severity};
-use oztrace_analyzer::replicas::HealthKind;
+use crate::Severity;
+use crate::container_health::SEE_REPORT;
 
 pub const ID: &str = "container-quasi-closed-stuck";
 
-declare_rule! {
+health_rule! {
     /// Ratis container stuck QUASI_CLOSED
     ///
     /// ## What it detects
@@ -54,27 +53,7 @@ declare_rule! {
     /// - An EC container: its close is forced, it never quasi-closes
     ///   (`container-quasi-closed-stuck-control-ec-closed`).
     pub struct ContainerQuasiClosedStuck;
-}
-
-static DOC: RuleDoc = RuleDoc {
-    id: ID,
-    consumes: container_health::CONSUMES,
     ticket: "HDDS-12653",
     severity: Severity::Medium,
-    family: RuleFamily::Health,
-    markdown: ContainerQuasiClosedStuck::MARKDOWN,
-    settings: container_health::SETTINGS,
-    loggers: container_health::LOGGERS,
-    needs: container_health::NEEDS,
-    remediation: container_health::remediation(
-        "any release: a state of the cluster's containers, not a defect",
-        &[
-            container_health::SEE_CONTAINER,
-            container_health::SEE_REPORT,
-        ],
-    ),
-};
-
-fn check(context: &Context<'_>, out: &mut Output) {
-    container_health::check(HealthKind::QuasiClosedStuck, context, out);
+    actions: [SEE_REPORT],
 }

@@ -1,13 +1,12 @@
 //! `container-under-replicated` (HDDS-12653): container lost a replica that was not replaced; a health rule (decided by
 //! `oztrace_analyzer::replicas`, see [`crate::container_health`]).
 
-use crate::container_health;
-use crate::{Context, Output, RuleDoc, RuleFamily, Severity};
-use oztrace_analyzer::replicas::HealthKind;
+use crate::container_health::SEE_REPORT;
+use crate::{Action, Severity};
 
 pub const ID: &str = "container-under-replicated";
 
-declare_rule! {
+health_rule! {
     /// Container lost a replica that was not replaced
     ///
     /// ## What it detects
@@ -58,31 +57,13 @@ declare_rule! {
     /// - A loss younger than two ReplicationManager passes at the end of the logs.
     /// - A container SCM is deleting, and replicas the bundle has no logs of.
     pub struct ContainerUnderReplicated;
-}
-
-static DOC: RuleDoc = RuleDoc {
-    id: ID,
-    consumes: container_health::CONSUMES,
     ticket: "HDDS-12653",
     severity: Severity::Medium,
-    family: RuleFamily::Health,
-    markdown: ContainerUnderReplicated::MARKDOWN,
-    settings: container_health::SETTINGS,
-    loggers: container_health::LOGGERS,
-    needs: container_health::NEEDS,
-    remediation: container_health::remediation(
-        "any release: a state of the cluster's containers, not a defect",
-        &[
-            container_health::SEE_CONTAINER,
-            container_health::SEE_REPORT,
-            crate::Action {
-                purpose: "See why the ReplicationManager did not copy it (no targets, overloaded sources) in the leader SCM's log",
-                command: Some("ozone admin scm roles"),
-            },
-        ],
-    ),
-};
-
-fn check(context: &Context<'_>, out: &mut Output) {
-    container_health::check(HealthKind::UnderReplicated, context, out);
+    actions: [
+        SEE_REPORT,
+        Action {
+            purpose: "See why the ReplicationManager did not copy it (no targets, overloaded sources) in the leader SCM's log",
+            command: Some("ozone admin scm roles"),
+        },
+    ],
 }

@@ -1,13 +1,11 @@
 //! `container-unhealthy-replica` (HDDS-12653): container with an UNHEALTHY replica, or left OPEN on a replica (OPEN-UNHEALTHY); a health rule (decided by
 //! `oztrace_analyzer::replicas`, see [`crate::container_health`]).
 
-use crate::container_health;
-use crate::{Context, Output, RuleDoc, RuleFamily, Severity};
-use oztrace_analyzer::replicas::HealthKind;
+use crate::{Action, Severity};
 
 pub const ID: &str = "container-unhealthy-replica";
 
-declare_rule! {
+health_rule! {
     /// Container with an UNHEALTHY replica, or left OPEN on a replica (OPEN-UNHEALTHY)
     ///
     /// ## What it detects
@@ -52,30 +50,12 @@ declare_rule! {
     ///   by request (`container-unhealthy-replica-control-ratis-open-in-maintenance`).
     /// - Replicas closing one after the other within two ReplicationManager passes.
     pub struct ContainerUnhealthyReplica;
-}
-
-static DOC: RuleDoc = RuleDoc {
-    id: ID,
-    consumes: container_health::CONSUMES,
     ticket: "HDDS-12653",
     severity: Severity::Medium,
-    family: RuleFamily::Health,
-    markdown: ContainerUnhealthyReplica::MARKDOWN,
-    settings: container_health::SETTINGS,
-    loggers: container_health::LOGGERS,
-    needs: container_health::NEEDS,
-    remediation: container_health::remediation(
-        "any release: a state of the cluster's containers, not a defect",
-        &[
-            container_health::SEE_CONTAINER,
-            crate::Action {
-                purpose: "See the scan result of the UNHEALTHY replica in the datanode's log and check its volume",
-                command: Some("ozone admin datanode list --id {datanode}"),
-            },
-        ],
-    ),
-};
-
-fn check(context: &Context<'_>, out: &mut Output) {
-    container_health::check(HealthKind::UnhealthyReplica, context, out);
+    actions: [
+        Action {
+            purpose: "See the scan result of the UNHEALTHY replica in the datanode's log and check its volume",
+            command: Some("ozone admin datanode list --id {datanode}"),
+        },
+    ],
 }

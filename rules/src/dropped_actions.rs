@@ -1121,6 +1121,17 @@ mod tests {
         )
     }
 
+    /// The datanode's DEBUG line that it received a reregister command.
+    fn reregister_received(ts: i64) -> Event {
+        dn(
+            ts,
+            DnEndpointEvent::ReregisterReceived {
+                datanode: Some(DN.into()),
+                endpoint: Some(ADDR.into()),
+            },
+        )
+    }
+
     fn heartbeat(ts: i64, actions: &[u64]) -> Event {
         dn(
             ts,
@@ -1165,6 +1176,12 @@ mod tests {
                 obs: Observations::default(),
             }
         }
+        /// `Detected timeout` on the endpoint at each time.
+        fn timeouts(&mut self, at: &[i64]) {
+            for &ts in at {
+                self.push(timeout(ts));
+            }
+        }
         fn push(&mut self, e: Event) -> EventId {
             self.events.push(e);
             self.events.len() - 1
@@ -1180,6 +1197,28 @@ mod tests {
                 ScmSignal::Reregister {
                     datanode: DN.into(),
                     audit: true,
+                },
+            );
+        }
+        /// `host` answers with a reregister command, and the datanode registers 100 ms later.
+        fn reregistered(&mut self, ts: i64, host: &str) {
+            self.rereg(ts, host);
+            self.register(ts + 100, host);
+        }
+        /// `n` reregister answers of scm1 10 ms apart: a replayed backlog.
+        fn replayed_reregisters(&mut self, from: i64, n: i64) {
+            for k in 0..n {
+                self.rereg(from + 10 * k, "scm1");
+            }
+        }
+        /// scm1 answers a heartbeat of the datanode with no command.
+        fn answered(&mut self, ts: i64) {
+            self.signal(
+                ts,
+                "scm1",
+                ScmSignal::Answered {
+                    datanode: DN.into(),
+                    close_containers: vec![],
                 },
             );
         }
@@ -1208,7 +1247,14 @@ mod tests {
             let id = self.push(other(ts, "scm1", Component::Scm));
             self.obs.closed.push((id, Closed::Container(container)));
         }
-        fn run(self) -> Vec<Incident> {
+        /// [`Scenario::run_ending`] 11 heartbeats after `last`: longer than the default close
+        /// window (305 s), so the logs go on past it.
+        fn run_past_close_window(self, last: i64) -> Vec<Incident> {
+            self.run_ending(last + 11 * HB)
+        }
+        /// The rule's detection over logs that end at `end` (another host's line).
+        fn run_ending(mut self, end: i64) -> Vec<Incident> {
+            self.push(other(end, "scm2", Component::Scm));
             // Observations point at placeholder ids: events must be pushed in time order.
             assert!(self.events.windows(2).all(|w| w[0].ts <= w[1].ts));
             let trace = Trace::from_ordered(self.events, 0);
@@ -1239,26 +1285,22 @@ mod tests {
                 seconds: Some(0),
             },
         ));
-        s.push(timeout(60_000));
-        s.push(timeout(90_000));
-        s.push(timeout(120_000));
+        s.timeouts(&[60_000, 90_000, 120_000]);
         s.raised(121_500, None);
-        s.rereg(124_000, "scm1");
-        s.rereg(124_010, "scm1");
-        s.rereg(124_020, "scm1");
+        s.replayed_reregisters(124_000, 3);
         s.register(124_100, "scm1");
     }
 
-    fn tail(s: &mut Scenario, until: i64) {
-        s.push(other(until, "scm2", Component::Scm));
+    /// Each incident's confidence (`None`: the mechanism was seen and cleared).
+    fn confidences(incidents: &[Incident]) -> Vec<Option<Confidence>> {
+        incidents.iter().map(|i| i.confidence).collect()
     }
 
     #[test]
     fn bug_at_info_is_possible() {
         let mut s = Scenario::new();
         bug_info(&mut s);
-        tail(&mut s, 124_100 + 11 * HB);
-        let incidents = s.run();
+        let incidents = s.run_past_close_window(124_100);
         assert_eq!(incidents.len(), 1);
         let i = &incidents[0];
         assert_eq!(i.confidence, Some(Confidence::Possible));
@@ -1273,35 +1315,21 @@ mod tests {
     #[test]
     fn a_close_within_the_window_clears_it() {
         let mut s = Scenario::new();
-        s.push(timeout(60_000));
-        s.push(timeout(90_000));
+        s.timeouts(&[60_000, 90_000]);
         s.raised(95_000, Some(2041));
-        s.rereg(100_000, "scm1");
-        s.register(100_100, "scm1");
+        s.reregistered(100_000, "scm1");
         s.closed(100_000 + 9 * HB, 2041);
-        tail(&mut s, 100_100 + 11 * HB);
-        let incidents = s.run();
-        assert_eq!(incidents.len(), 1);
-        assert_eq!(incidents[0].confidence, None);
+        assert_eq!(confidences(&s.run_past_close_window(100_100)), [None]);
     }
 
     #[test]
     fn a_slow_scm_that_recovers_without_reregister_is_silent() {
         let mut s = Scenario::new();
-        s.push(timeout(60_000));
-        s.push(timeout(90_000));
+        s.timeouts(&[60_000, 90_000]);
         s.raised(100_000, Some(2041));
         s.push(timeout(120_000));
-        s.signal(
-            130_000,
-            "scm1",
-            ScmSignal::Answered {
-                datanode: DN.into(),
-                close_containers: vec![],
-            },
-        );
-        tail(&mut s, 130_000 + 11 * HB);
-        assert!(s.run().is_empty());
+        s.answered(130_000);
+        assert!(s.run_past_close_window(130_000).is_empty());
     }
 
     #[test]
@@ -1309,27 +1337,21 @@ mod tests {
         let mut s = Scenario::new();
         s.push(timeout(60_000));
         s.raised(61_000, Some(7));
-        s.rereg(70_000, "scm1");
-        s.register(70_100, "scm1");
-        tail(&mut s, 70_100 + 11 * HB);
-        assert!(s.run().is_empty());
+        s.reregistered(70_000, "scm1");
+        assert!(s.run_past_close_window(70_100).is_empty());
 
         let mut s = Scenario::new();
-        s.push(timeout(60_000));
-        s.push(timeout(90_000));
+        s.timeouts(&[60_000, 90_000]);
         s.raised(95_000, Some(7));
-        s.rereg(100_000, "scm2");
-        s.register(100_100, "scm2");
-        tail(&mut s, 100_100 + 11 * HB);
-        assert!(s.run().is_empty());
+        s.reregistered(100_000, "scm2");
+        assert!(s.run_past_close_window(100_100).is_empty());
     }
 
     #[test]
     fn logs_ending_before_the_close_window_leave_the_mechanism_alone() {
         let mut s = Scenario::new();
         bug_info(&mut s);
-        tail(&mut s, 124_100 + 5 * HB);
-        let incidents = s.run();
+        let incidents = s.run_ending(124_100 + 5 * HB);
         let i = &incidents[0];
         // The action cannot be shown unanswered yet; the replayed reregisters still can.
         assert_eq!(i.confidence, Some(Confidence::Possible));
@@ -1341,18 +1363,10 @@ mod tests {
     fn debug_heartbeat_in_getversion_with_the_action_is_confirmed() {
         let mut s = Scenario::new();
         s.push(heartbeat(30_000, &[]));
-        s.push(timeout(60_000));
-        s.push(timeout(90_000));
-        s.push(timeout(120_000));
+        s.timeouts(&[60_000, 90_000, 120_000]);
         s.raised(121_500, None);
         s.rereg(124_000, "scm1");
-        s.push(dn(
-            124_005,
-            DnEndpointEvent::ReregisterReceived {
-                datanode: Some(DN.into()),
-                endpoint: Some(ADDR.into()),
-            },
-        ));
+        s.push(reregister_received(124_005));
         s.push(heartbeat(124_006, &[2043]));
         s.rereg(124_010, "scm1");
         s.push(dn(
@@ -1365,8 +1379,7 @@ mod tests {
             },
         ));
         s.register(124_100, "scm1");
-        tail(&mut s, 124_100 + 11 * HB);
-        let incidents = s.run();
+        let incidents = s.run_past_close_window(124_100);
         assert_eq!(incidents.len(), 1);
         let i = &incidents[0];
         assert_eq!(i.confidence, Some(Confidence::Confirmed));
@@ -1383,23 +1396,15 @@ mod tests {
     fn debug_showing_no_stale_heartbeat_with_actions_clears_it() {
         let mut s = Scenario::new();
         s.push(heartbeat(30_000, &[]));
-        s.push(timeout(60_000));
-        s.push(timeout(90_000));
+        s.timeouts(&[60_000, 90_000]);
         s.raised(95_000, None);
         s.rereg(100_000, "scm1");
-        s.push(dn(
-            100_005,
-            DnEndpointEvent::ReregisterReceived {
-                datanode: Some(DN.into()),
-                endpoint: Some(ADDR.into()),
-            },
-        ));
+        s.push(reregister_received(100_005));
         // The queued heartbeat ran in GETVERSION but carried nothing.
         s.push(heartbeat(100_006, &[]));
         s.rereg(100_010, "scm1");
         s.register(100_100, "scm1");
-        tail(&mut s, 100_100 + 11 * HB);
-        let incidents = s.run();
+        let incidents = s.run_past_close_window(100_100);
         assert_eq!(incidents[0].confidence, None);
     }
 
@@ -1449,25 +1454,14 @@ mod tests {
     #[test]
     fn backlog_restart_and_replayed_reregisters_without_an_action_are_possible() {
         let mut s = Scenario::new();
-        s.signal(
-            10_000,
-            "scm1",
-            ScmSignal::Answered {
-                datanode: DN.into(),
-                close_containers: vec![],
-            },
-        );
-        s.push(timeout(60_000));
-        s.push(timeout(90_000));
+        s.answered(10_000);
+        s.timeouts(&[60_000, 90_000]);
         s.push(scm_line(95_000, "scm1", "scm_shutdown"));
         s.push(scm_line(101_000, "scm1", "scm_started"));
         s.push(timeout(120_000));
-        s.rereg(124_000, "scm1");
-        s.rereg(124_010, "scm1");
-        s.rereg(124_020, "scm1");
+        s.replayed_reregisters(124_000, 3);
         s.register(124_100, "scm1");
-        tail(&mut s, 124_100 + 11 * HB);
-        let incidents = s.run();
+        let incidents = s.run_past_close_window(124_100);
         assert_eq!(incidents.len(), 1);
         let i = &incidents[0];
         assert_eq!(i.confidence, Some(Confidence::Possible));
@@ -1490,38 +1484,30 @@ mod tests {
     #[test]
     fn a_single_reregister_after_a_backlog_without_an_action_is_silent() {
         let mut s = Scenario::new();
-        s.push(timeout(60_000));
-        s.push(timeout(90_000));
-        s.rereg(100_000, "scm1");
-        s.register(100_100, "scm1");
+        s.timeouts(&[60_000, 90_000]);
+        s.reregistered(100_000, "scm1");
         // A second reregister after the datanode registered again belongs to another story.
         s.rereg(100_200, "scm1");
-        tail(&mut s, 100_100 + 11 * HB);
-        let incidents = s.run();
-        assert_eq!(incidents.len(), 1);
-        assert_eq!(incidents[0].confidence, None);
+        assert_eq!(confidences(&s.run_past_close_window(100_100)), [None]);
     }
 
     #[test]
     fn replayed_reregisters_with_heartbeat_debug_and_no_stale_action_are_silent() {
         let mut s = Scenario::new();
         s.push(heartbeat(30_000, &[]));
-        s.push(timeout(60_000));
-        s.push(timeout(90_000));
+        s.timeouts(&[60_000, 90_000]);
         s.rereg(100_000, "scm1");
         s.push(heartbeat(100_006, &[]));
         s.rereg(100_010, "scm1");
         s.register(100_100, "scm1");
-        tail(&mut s, 100_100 + 11 * HB);
-        assert_eq!(s.run()[0].confidence, None);
+        assert_eq!(s.run_past_close_window(100_100)[0].confidence, None);
     }
 
     #[test]
     fn replaced_endpoint_draining_an_action_into_a_failed_call_is_confirmed() {
         let mut s = Scenario::new();
         s.push(heartbeat(0, &[]));
-        s.push(timeout(30_000));
-        s.push(timeout(60_000));
+        s.timeouts(&[30_000, 60_000]);
         s.push(dn(
             90_000,
             DnEndpointEvent::ScmEndpointReResolved {
@@ -1543,8 +1529,7 @@ mod tests {
                 seconds: Some(180),
             },
         ));
-        tail(&mut s, 90_000 + 11 * HB);
-        let incidents = s.run();
+        let incidents = s.run_past_close_window(90_000);
         assert_eq!(incidents.len(), 1);
         let i = &incidents[0];
         assert_eq!(i.confidence, Some(Confidence::Confirmed));

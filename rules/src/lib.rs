@@ -6,7 +6,9 @@
 //! Markdown ([`Section`]s: what it detects, why it matters, an example, the evidence, the
 //! look-alikes), which `oztrace explain` prints. Its [`RuleDoc`] adds the ticket, severity,
 //! settings, loggers, logs it needs and remediation, and one line of [`registry`] registers it.
-//! `scripts/new-rule` writes all of that, and the sample bundles, for a new rule.
+//! `scripts/new-rule` writes all of that, and the sample bundles, for a new rule. A container
+//! health rule is declared with `health_rule!` instead, which takes the rest from
+//! [`container_health`].
 
 /// Declares a rule: its unit struct, documented in Markdown (the first line the title, then one
 /// `## ` heading per [`Section`] in order), and its [`Rule`] made of the module's `static DOC:
@@ -30,6 +32,37 @@ macro_rules! declare_rule {
             fn check(&self, context: &crate::Context<'_>, out: &mut crate::Output) {
                 check(context, out)
             }
+        }
+    };
+}
+
+/// Declares a container-health rule: [`declare_rule!`] with the `DOC` and `check` that every
+/// health rule shares ([`container_health`]), from what is its own: its doc comment, ticket,
+/// severity and the actions after [`container_health::SEE_CONTAINER`]. The module's `ID` is the
+/// rule id, which names the analyzer's `HealthKind` whose verdicts it reports.
+macro_rules! health_rule {
+    (
+        $(#[doc = $line:literal])+
+        pub struct $name:ident;
+        ticket: $ticket:literal,
+        severity: $severity:expr,
+        actions: [$($action:expr),* $(,)?] $(,)?
+    ) => {
+        declare_rule! {
+            $(#[doc = $line])+
+            pub struct $name;
+        }
+
+        static DOC: crate::RuleDoc = crate::container_health::doc(
+            ID,
+            $ticket,
+            $severity,
+            $name::MARKDOWN,
+            &[crate::container_health::SEE_CONTAINER, $($action),*],
+        );
+
+        fn check(context: &crate::Context<'_>, out: &mut crate::Output) {
+            crate::container_health::check(ID, context, out);
         }
     };
 }

@@ -611,6 +611,21 @@ mod tests {
         check_with(lines, &LoggingCoverage::default())
     }
 
+    /// A line of the full container report handler.
+    fn fcr(host: &str, secs: i64, message: String) -> Line<'_> {
+        (host, secs, FCR, message, "")
+    }
+
+    /// A line of the incremental one.
+    fn icr(host: &str, secs: i64, message: String) -> Line<'_> {
+        (host, secs, ICR, message, "")
+    }
+
+    /// A follower's failure to process the replica `replica` (`d(…)`): it is not the leader.
+    fn not_leader(host: &str, secs: i64, replica: String) -> Line<'_> {
+        (host, secs, FCR, format!("Failed to process {replica}"), NLE)
+    }
+
     fn dead(host: &str, secs: i64) -> Line<'_> {
         (
             host,
@@ -633,14 +648,12 @@ mod tests {
 
     fn close(host: &str, secs: i64, sid: u64) -> Line<'_> {
         let other = "9e1d3b5a-7c2f-4a8e-b6d1-3f5c7e9a2b40";
-        (
+        icr(
             host,
             secs,
-            ICR,
             format!(
                 "CLOSE Container #1051 (CLOSING, sid={sid}) r0 (CLOSED, bcsid={sid}, origin={other}, non-empty) from dn {other}(dn1.example.com/10.0.1.11)"
             ),
-            "",
         )
     }
 
@@ -663,15 +676,9 @@ mod tests {
             dead("scm1", 20),
             rm("scm1", 30, "deleteContainerCommand", "CLOSED"),
             back("scm1", 40),
-            ("scm1", 50, FCR, resurrect(4821, "OPEN", 4790), ""),
-            ("scm2", 50, FCR, resurrect(4821, "OPEN", 4790), ""),
-            (
-                "scm2",
-                50,
-                FCR,
-                format!("Failed to process {}", d("DELETED", 4821, "OPEN", 4790)),
-                NLE,
-            ),
+            fcr("scm1", 50, resurrect(4821, "OPEN", 4790)),
+            fcr("scm2", 50, resurrect(4821, "OPEN", 4790)),
+            not_leader("scm2", 50, d("DELETED", 4821, "OPEN", 4790)),
             rm("scm1", 60, "closeContainerCommand", "QUASI_CLOSED"),
             rm("scm1", 70, "replicateContainerCommand", "QUASI_CLOSED"),
         ]);
@@ -705,27 +712,19 @@ mod tests {
     #[test]
     fn a_follower_by_role_or_by_failure_is_silent() {
         let failed_only = check(vec![
-            ("scm2", 50, FCR, resurrect(4821, "OPEN", 4790), ""),
-            (
-                "scm2",
-                50,
-                FCR,
-                format!("Failed to process {}", d("DELETED", 4821, "OPEN", 4790)),
-                NLE,
-            ),
+            fcr("scm2", 50, resurrect(4821, "OPEN", 4790)),
+            not_leader("scm2", 50, d("DELETED", 4821, "OPEN", 4790)),
         ]);
         assert!(failed_only.findings.is_empty());
         let icr = check(vec![
-            ("scm3", 50, ICR, resurrect(4821, "CLOSING", 4790), ""),
-            (
+            icr("scm3", 50, resurrect(4821, "CLOSING", 4790)),
+            icr(
                 "scm3",
                 50,
-                ICR,
                 format!(
                     "SCM_NOT_LEADER: Failed to process {}",
                     d("DELETED", 4821, "CLOSING", 4790)
                 ),
-                "",
             ),
         ]);
         assert!(icr.findings.is_empty());
@@ -737,7 +736,7 @@ mod tests {
                 "update <isLeader,term> from <true,3> to <false,0>".to_string(),
                 "",
             ),
-            ("scm2", 50, FCR, resurrect(4821, "OPEN", 4790), ""),
+            fcr("scm2", 50, resurrect(4821, "OPEN", 4790)),
         ]);
         assert!(by_role.findings.is_empty());
     }
@@ -746,7 +745,7 @@ mod tests {
     fn equal_bcsid_needs_an_earlier_sequence_id_or_the_dead_datanode() {
         let earlier = check(vec![
             close("scm1", 10, 4821),
-            ("scm1", 50, FCR, resurrect(4821, "OPEN", 4821), ""),
+            fcr("scm1", 50, resurrect(4821, "OPEN", 4821)),
         ]);
         assert_eq!(earlier.findings[0].confidence, Confidence::Confirmed);
 
@@ -755,7 +754,7 @@ mod tests {
             vec![
                 dead("scm1", 20),
                 back("scm1", 40),
-                ("scm1", 50, FCR, resurrect(4821, "OPEN", 4821), ""),
+                fcr("scm1", 50, resurrect(4821, "OPEN", 4821)),
             ],
             &logging,
         );
@@ -766,7 +765,7 @@ mod tests {
 
         logging.record("scm1", FCR, "DEBUG");
         let possible = check_with(
-            vec![("scm1", 50, FCR, resurrect(4821, "OPEN", 4821), "")],
+            vec![fcr("scm1", 50, resurrect(4821, "OPEN", 4821))],
             &logging,
         );
         assert_eq!(possible.findings[0].confidence, Confidence::Possible);
@@ -792,9 +791,9 @@ mod tests {
             ),
             back("scm3", 30),
             // A follower's copy, printed earlier than the leader's line, shows the raised sid too.
-            ("scm1", 39, FCR, resurrect(88217, "OPEN", 88217), ""),
-            ("scm1", 39, FCR, format!("Failed to process {}", d("DELETED", 88217, "OPEN", 88217)), NLE),
-            ("scm3", 40, FCR, resurrect(88217, "OPEN", 88217), ""),
+            fcr("scm1", 39, resurrect(88217, "OPEN", 88217)),
+            not_leader("scm1", 39, d("DELETED", 88217, "OPEN", 88217)),
+            fcr("scm3", 40, resurrect(88217, "OPEN", 88217)),
         ]);
         assert!(out.findings.is_empty(), "{:?}", out.findings);
     }
@@ -802,23 +801,21 @@ mod tests {
     #[test]
     fn debug_processing_replica_shows_the_sid_before_the_raise() {
         let processing = |sid| {
-            (
+            fcr(
                 "scm1",
                 49,
-                FCR,
                 format!("Processing replica {}", d("DELETED", sid, "OPEN", 4821)),
-                "",
             )
         };
         // The replica raised the sid from 4800 to its own 4821: newer data, not this bug.
         let newer = check(vec![
             processing(4800),
-            ("scm1", 50, FCR, resurrect(4821, "OPEN", 4821), ""),
+            fcr("scm1", 50, resurrect(4821, "OPEN", 4821)),
         ]);
         assert!(newer.findings.is_empty());
         let stale = check(vec![
             processing(4821),
-            ("scm1", 50, FCR, resurrect(4821, "OPEN", 4821), ""),
+            fcr("scm1", 50, resurrect(4821, "OPEN", 4821)),
         ]);
         assert_eq!(stale.findings[0].confidence, Confidence::Confirmed);
         assert_eq!(stale.findings[0].evidence[1].event, 0);
@@ -832,16 +829,14 @@ mod tests {
         );
         let out = check(vec![
             close("scm1", 10, 4821),
-            ("scm1", 50, FCR, newer_closed, ""),
-            (
+            fcr("scm1", 50, newer_closed),
+            fcr(
                 "scm1",
                 60,
-                FCR,
                 format!(
                     "Sending forceDeleteContainerCommand due to DELETED for {}",
                     d("DELETED", 4821, "CLOSED", 4790)
                 ),
-                "",
             ),
         ]);
         assert!(out.findings.is_empty());
@@ -851,18 +846,16 @@ mod tests {
     fn older_wordings_with_a_host_name_map_to_the_datanode() {
         let moving = "Moving container ContainerInfo{id=#1051, state=DELETED, stateEnterTime=2026-08-19T22:10:03.120Z, pipelineID=PipelineID=8a1f2e3d-4c5b-4a69-b7d8-0e1f2a3b4c5d, owner=om1} from DELETED to CLOSED state, datanode dn5.example.com reported replica with state=OPEN, isEmpty=false, bcsId=4790, keyCount=37, and origin=b2c7e9d4-1f6a-4c3b-8e52-7a9d0c4f6e13".to_string();
         let out = check(vec![
-            (
+            icr(
                 "scm1",
                 5,
-                ICR,
                 format!(
                     "FINALIZE (i.e. CLOSING) {}",
                     d("OPEN", 4790, "CLOSING", 4790)
                 ),
-                "",
             ),
             close("scm1", 10, 4821),
-            ("scm1", 50, FCR, moving, ""),
+            fcr("scm1", 50, moving),
         ]);
         let f = &out.findings[0];
         assert_eq!(f.confidence, Confidence::Confirmed);

@@ -719,28 +719,28 @@ impl HostFacts {
                 local,
                 index,
                 chunk,
-            } => self.submits.push(Submit {
-                id,
-                group: group.clone(),
-                index: *index,
-                chunk: chunk.clone(),
-                container: *container,
-                local: *local,
-            }),
-            DatanodeEvent::CsmWriteCompleted {
+            }
+            | DatanodeEvent::CsmWriteCompleted {
                 group,
                 container,
                 local,
                 index,
                 chunk,
-            } => self.completions.push(Submit {
-                id,
-                group: group.clone(),
-                index: *index,
-                chunk: chunk.clone(),
-                container: *container,
-                local: *local,
-            }),
+            } => {
+                let write = Submit {
+                    id,
+                    group: group.clone(),
+                    index: *index,
+                    chunk: chunk.clone(),
+                    container: *container,
+                    local: *local,
+                };
+                if matches!(d, DatanodeEvent::CsmWriteSubmitted { .. }) {
+                    self.submits.push(write);
+                } else {
+                    self.completions.push(write);
+                }
+            }
             DatanodeEvent::CsmApply {
                 group,
                 cmd,
@@ -1282,6 +1282,53 @@ mod tests {
         run_with(&ReusedWriteFuture, streams, &Settings::default(), logging)
     }
 
+    /// dn1's main log and dn-audit log.
+    fn dn1(main: &str, audit: &str) -> Vec<Vec<Event>> {
+        vec![
+            events("dn1", Component::Datanode, main),
+            events("dn1", Component::DnAudit, audit),
+        ]
+    }
+
+    /// The rule over dn1's logs, no DEBUG logger on.
+    fn scan_dn1(main: &str, audit: &str) -> Output {
+        scan(dn1(main, audit), &LoggingCoverage::default())
+    }
+
+    /// The findings of the two blocks of container 1042 whose writes and reads the effects show
+    /// failing, at these confidences.
+    fn blocks_17_and_23(at_17: Confidence, at_23: Confidence) -> Vec<(String, Confidence)> {
+        vec![
+            ("block:1042:17".to_string(), at_17),
+            ("block:1042:23".to_string(), at_23),
+        ]
+    }
+
+    fn all_at(out: &Output, confidence: Confidence) -> bool {
+        out.findings.iter().all(|f| f.confidence == confidence)
+    }
+
+    /// dn1 stands for election in the group, ~1.7 minutes before the effects.
+    fn candidacy() -> String {
+        format!(
+            "2026-08-19 10:20:00,000 [t] INFO {RS}: {M1}: changes role from  FOLLOWER to CANDIDATE at term 7 for changeToCandidate\n"
+        )
+    }
+
+    /// A slow WriteChunk of container 1042 that ties it to the pipeline `pipeline`.
+    fn timeout_of_1042_on(pipeline: &str) -> String {
+        format!(
+            "2026-08-19 10:21:00,000 [w] WARN {WORKER}: Timeout 0/~\norg.apache.ratis.protocol.exceptions.TimeoutIOException: Timeout 10s: WriteLog:5: (t:2, i:5), STATEMACHINELOGENTRY, cmdType: WriteChunk containerID: 1042 pipelineID: \"{pipeline}\" writeChunk {{ blockID {{ containerID: 1042 localID: 1 blockCommitSequenceId: 0 }} }}\n"
+        )
+    }
+
+    /// Short reads in two more containers soon after the effects: with container 1042's, three
+    /// containers at once, a failing volume.
+    const OTHER_CONTAINERS_SHORT_READS: &str = "\
+2026-08-19 10:22:00,000 | ERROR | DNAudit | user=null | ip=null | op=READ_CHUNK {\"blockData\":\"conID: 1012 locID: 5 bcsId: 9 replicaIndex: null\",\"offset\":\"0\",\"size\":\"4194304\"} | ret=FAILURE | java.lang.Exception: Unexpected read size. expected: 4194304, actual: 1048576
+2026-08-19 10:22:30,000 | ERROR | DNAudit | user=null | ip=null | op=READ_CHUNK {\"blockData\":\"conID: 1017 locID: 6 bcsId: 9 replicaIndex: null\",\"offset\":\"0\",\"size\":\"4194304\"} | ret=FAILURE | java.lang.Exception: Unexpected read size. expected: 4194304, actual: 1048576
+";
+
     fn preconditions(slow: bool) -> String {
         let mut lines = vec![
             (
@@ -1330,23 +1377,10 @@ mod tests {
 
     #[test]
     fn bug_at_info_is_likely_per_block_with_a_gap() {
-        let out = scan(
-            vec![
-                events(
-                    "dn1",
-                    Component::Datanode,
-                    &(preconditions(true) + EFFECTS_MAIN),
-                ),
-                events("dn1", Component::DnAudit, EFFECTS_AUDIT),
-            ],
-            &LoggingCoverage::default(),
-        );
+        let out = scan_dn1(&(preconditions(true) + EFFECTS_MAIN), EFFECTS_AUDIT);
         assert_eq!(
             found(&out),
-            vec![
-                ("block:1042:17".to_string(), Confidence::Likely),
-                ("block:1042:23".to_string(), Confidence::Likely),
-            ]
+            blocks_17_and_23(Confidence::Likely, Confidence::Likely)
         );
         let f = &out.findings[1];
         assert!(f.related.contains(&Entity::Datanode(DN1.into())));
@@ -1378,22 +1412,8 @@ mod tests {
 
     #[test]
     fn effects_without_slow_writes_are_possible() {
-        let out = scan(
-            vec![
-                events(
-                    "dn1",
-                    Component::Datanode,
-                    &(preconditions(false) + EFFECTS_MAIN),
-                ),
-                events("dn1", Component::DnAudit, EFFECTS_AUDIT),
-            ],
-            &LoggingCoverage::default(),
-        );
-        assert!(
-            out.findings
-                .iter()
-                .all(|f| f.confidence == Confidence::Possible)
-        );
+        let out = scan_dn1(&(preconditions(false) + EFFECTS_MAIN), EFFECTS_AUDIT);
+        assert!(all_at(&out, Confidence::Possible), "{:?}", found(&out));
         assert_eq!(out.findings.len(), 2);
     }
 
@@ -1417,40 +1437,19 @@ mod tests {
     #[test]
     fn clean_failover_is_silent() {
         // A slow op that ended nine minutes before the truncation was not pending at it.
-        let out = scan(
-            vec![
-                events("dn1", Component::Datanode, &preconditions(false)),
-                events("dn1", Component::DnAudit, PERF_FAR),
-            ],
-            &LoggingCoverage::default(),
-        );
+        let out = scan_dn1(&preconditions(false), PERF_FAR);
         assert!(out.findings.is_empty());
         assert!(out.gaps.is_empty());
     }
 
     #[test]
     fn a_slow_op_running_across_the_truncation_counts_as_slow_writes() {
-        let out = scan(
-            vec![
-                events(
-                    "dn1",
-                    Component::Datanode,
-                    &(preconditions(false) + EFFECTS_MAIN),
-                ),
-                events(
-                    "dn1",
-                    Component::DnAudit,
-                    &(PERF_PENDING.to_string() + EFFECTS_AUDIT),
-                ),
-            ],
-            &LoggingCoverage::default(),
+        let out = scan_dn1(
+            &(preconditions(false) + EFFECTS_MAIN),
+            &(PERF_PENDING.to_string() + EFFECTS_AUDIT),
         );
         assert_eq!(out.findings.len(), 2);
-        assert!(
-            out.findings
-                .iter()
-                .all(|f| f.confidence == Confidence::Likely)
-        );
+        assert!(all_at(&out, Confidence::Likely), "{:?}", found(&out));
         assert!(
             out.findings[0]
                 .evidence
@@ -1474,39 +1473,17 @@ mod tests {
 
     #[test]
     fn effects_near_a_role_change_are_possible_unless_a_volume_is_failing() {
-        let role = format!(
-            "2026-08-19 10:20:00,000 [t] INFO {RS}: {M1}: changes role from  FOLLOWER to CANDIDATE at term 7 for changeToCandidate\n"
-        );
-        let out = scan(
-            vec![
-                events("dn1", Component::Datanode, &role),
-                events("dn1", Component::DnAudit, EFFECTS_AUDIT),
-            ],
-            &LoggingCoverage::default(),
-        );
+        let role = candidacy();
+        let out = scan_dn1(&role, EFFECTS_AUDIT);
         assert_eq!(
             found(&out),
-            vec![
-                ("block:1042:17".to_string(), Confidence::Possible),
-                ("block:1042:23".to_string(), Confidence::Possible),
-            ]
+            blocks_17_and_23(Confidence::Possible, Confidence::Possible)
         );
         assert!(out.gaps.is_empty());
         // Short reads in three containers at once: a failing volume, silent.
-        let more = "\
-2026-08-19 10:22:00,000 | ERROR | DNAudit | user=null | ip=null | op=READ_CHUNK {\"blockData\":\"conID: 1012 locID: 5 bcsId: 9 replicaIndex: null\",\"offset\":\"0\",\"size\":\"4194304\"} | ret=FAILURE | java.lang.Exception: Unexpected read size. expected: 4194304, actual: 1048576
-2026-08-19 10:22:30,000 | ERROR | DNAudit | user=null | ip=null | op=READ_CHUNK {\"blockData\":\"conID: 1017 locID: 6 bcsId: 9 replicaIndex: null\",\"offset\":\"0\",\"size\":\"4194304\"} | ret=FAILURE | java.lang.Exception: Unexpected read size. expected: 4194304, actual: 1048576
-";
-        let out = scan(
-            vec![
-                events("dn1", Component::Datanode, &role),
-                events(
-                    "dn1",
-                    Component::DnAudit,
-                    &(EFFECTS_AUDIT.to_string() + more),
-                ),
-            ],
-            &LoggingCoverage::default(),
+        let out = scan_dn1(
+            &role,
+            &(EFFECTS_AUDIT.to_string() + OTHER_CONTAINERS_SHORT_READS),
         );
         assert!(out.findings.is_empty(), "{:?}", found(&out));
     }
@@ -1533,27 +1510,19 @@ mod tests {
         assert_eq!(t.near_leadership_change_ms, 60_000);
 
         // The possible-near-a-role-change scenario: effects ~1.7 min after the role change.
-        let role = format!(
-            "2026-08-19 10:20:00,000 [t] INFO {RS}: {M1}: changes role from  FOLLOWER to CANDIDATE at term 7 for changeToCandidate\n"
-        );
-        let streams = || {
-            vec![
-                events("dn1", Component::Datanode, &role),
-                events("dn1", Component::DnAudit, EFFECTS_AUDIT),
-            ]
-        };
+        let role = candidacy();
         let mut near = Settings::default();
         near.set(NEAR_LEADERSHIP_CHANGE, "1m", "--set");
         let out = run_with(
             &ReusedWriteFuture,
-            streams(),
+            dn1(&role, EFFECTS_AUDIT),
             &near,
             &LoggingCoverage::default(),
         );
         assert!(out.findings.is_empty(), "{:?}", found(&out));
         let out = run_with(
             &ReusedWriteFuture,
-            streams(),
+            dn1(&role, EFFECTS_AUDIT),
             &Settings::default(),
             &LoggingCoverage::default(),
         );
@@ -1562,45 +1531,20 @@ mod tests {
 
     #[test]
     fn a_failing_volume_after_a_truncation_is_only_possible() {
-        let more = "\
-2026-08-19 10:22:00,000 | ERROR | DNAudit | user=null | ip=null | op=READ_CHUNK {\"blockData\":\"conID: 1012 locID: 5 bcsId: 9 replicaIndex: null\",\"offset\":\"0\",\"size\":\"4194304\"} | ret=FAILURE | java.lang.Exception: Unexpected read size. expected: 4194304, actual: 1048576
-2026-08-19 10:22:30,000 | ERROR | DNAudit | user=null | ip=null | op=READ_CHUNK {\"blockData\":\"conID: 1017 locID: 6 bcsId: 9 replicaIndex: null\",\"offset\":\"0\",\"size\":\"4194304\"} | ret=FAILURE | java.lang.Exception: Unexpected read size. expected: 4194304, actual: 1048576
-";
-        let out = scan(
-            vec![
-                events("dn1", Component::Datanode, &preconditions(true)),
-                events(
-                    "dn1",
-                    Component::DnAudit,
-                    &(EFFECTS_AUDIT.to_string() + more),
-                ),
-            ],
-            &LoggingCoverage::default(),
+        let out = scan_dn1(
+            &preconditions(true),
+            &(EFFECTS_AUDIT.to_string() + OTHER_CONTAINERS_SHORT_READS),
         );
         assert_eq!(out.findings.len(), 4);
-        assert!(
-            out.findings
-                .iter()
-                .all(|f| f.confidence == Confidence::Possible)
-        );
+        assert!(all_at(&out, Confidence::Possible), "{:?}", found(&out));
         assert!(out.findings[0].reason.contains("failing volume"));
     }
 
     #[test]
     fn container_tied_to_another_pipeline_is_not_counted() {
         // A timeout line ties container 1042 to another pipeline than the truncated one.
-        let other = "2026-08-19 10:21:00,000 [w] WARN org.apache.ratis.server.raftlog.segmented.SegmentedRaftLogWorker: Timeout 0/~\norg.apache.ratis.protocol.exceptions.TimeoutIOException: Timeout 10s: WriteLog:5: (t:2, i:5), STATEMACHINELOGENTRY, cmdType: WriteChunk containerID: 1042 pipelineID: \"2d9f6b84-1c3e-4a5b-8d7f-e6c5b4a39281\" writeChunk { blockID { containerID: 1042 localID: 1 blockCommitSequenceId: 0 } }\n";
-        let out = scan(
-            vec![
-                events(
-                    "dn1",
-                    Component::Datanode,
-                    &(other.to_string() + &preconditions(true)),
-                ),
-                events("dn1", Component::DnAudit, EFFECTS_AUDIT),
-            ],
-            &LoggingCoverage::default(),
-        );
+        let other = timeout_of_1042_on("2d9f6b84-1c3e-4a5b-8d7f-e6c5b4a39281");
+        let out = scan_dn1(&(other + &preconditions(true)), EFFECTS_AUDIT);
         assert!(
             out.findings
                 .iter()
@@ -1612,18 +1556,8 @@ mod tests {
 
     #[test]
     fn a_line_naming_container_and_pipeline_is_context() {
-        let same = "2026-08-19 10:21:00,000 [w] WARN org.apache.ratis.server.raftlog.segmented.SegmentedRaftLogWorker: Timeout 0/~\norg.apache.ratis.protocol.exceptions.TimeoutIOException: Timeout 10s: WriteLog:5: (t:2, i:5), STATEMACHINELOGENTRY, cmdType: WriteChunk containerID: 1042 pipelineID: \"7e3b1c52-9a4d-4f18-b6e2-41a9c03d5e7b\" writeChunk { blockID { containerID: 1042 localID: 1 blockCommitSequenceId: 0 } }\n";
-        let out = scan(
-            vec![
-                events(
-                    "dn1",
-                    Component::Datanode,
-                    &(same.to_string() + &preconditions(true)),
-                ),
-                events("dn1", Component::DnAudit, EFFECTS_AUDIT),
-            ],
-            &LoggingCoverage::default(),
-        );
+        let same = timeout_of_1042_on("7e3b1c52-9a4d-4f18-b6e2-41a9c03d5e7b");
+        let out = scan_dn1(&(same + &preconditions(true)), EFFECTS_AUDIT);
         assert_eq!(out.findings.len(), 2);
         for f in &out.findings {
             assert_eq!(f.confidence, Confidence::Likely);
@@ -1662,22 +1596,15 @@ blockCommitSequenceId: 0
             logging.record("dn1", logger, level);
         }
         let out = scan(
-            vec![
-                events(
-                    "dn1",
-                    Component::Datanode,
-                    &(debug.clone() + &preconditions(true) + &after + EFFECTS_MAIN),
-                ),
-                events("dn1", Component::DnAudit, EFFECTS_AUDIT),
-            ],
+            dn1(
+                &(debug.clone() + &preconditions(true) + &after + EFFECTS_MAIN),
+                EFFECTS_AUDIT,
+            ),
             &logging,
         );
         assert_eq!(
             found(&out),
-            vec![
-                ("block:1042:17".to_string(), Confidence::Confirmed),
-                ("block:1042:23".to_string(), Confidence::Likely),
-            ]
+            blocks_17_and_23(Confidence::Confirmed, Confidence::Likely)
         );
         assert!(out.gaps.is_empty());
         let f = &out.findings[0];
@@ -1690,21 +1617,13 @@ blockCommitSequenceId: 0
             &format!("2026-08-19 10:21:09,000 [g] DEBUG {fpbs}: Writing chunk ChunkInfo{{chunkName='17_chunk_3, offset=12582912, len=4194304}} (overwrite: false) in stage WRITE_DATA to file /d/1042/chunks/17.block\n2026-08-19 10:21:24,080"),
         );
         let out = scan(
-            vec![
-                events(
-                    "dn1",
-                    Component::Datanode,
-                    &(debug + &preconditions(true) + &resubmitted + EFFECTS_MAIN),
-                ),
-                events("dn1", Component::DnAudit, EFFECTS_AUDIT),
-            ],
+            dn1(
+                &(debug + &preconditions(true) + &resubmitted + EFFECTS_MAIN),
+                EFFECTS_AUDIT,
+            ),
             &logging,
         );
-        assert!(
-            out.findings
-                .iter()
-                .all(|f| f.confidence == Confidence::Likely)
-        );
+        assert!(all_at(&out, Confidence::Likely), "{:?}", found(&out));
     }
 
     #[test]

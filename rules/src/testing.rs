@@ -5,7 +5,25 @@ use crate::{Context, LoggingCoverage, Output, Rule, Settings};
 use oztrace_analyzer::trace::Trace;
 use oztrace_analyzer::{Analysis, ReplayOptions};
 use oztrace_parser::event::Event;
+use oztrace_parser::source::Component;
 pub use oztrace_testkit::events;
+
+/// The events of `(host, component, line)`s (a line without its newline), each numbered by its
+/// place in the list, as one file's lines.
+pub fn numbered<'a>(lines: impl IntoIterator<Item = (&'a str, Component, String)>) -> Vec<Event> {
+    let mut all = Vec::new();
+    for (n, (host, component, line)) in lines.into_iter().enumerate() {
+        all.extend(
+            events(host, component, &(line + "\n"))
+                .into_iter()
+                .map(|mut event| {
+                    event.line = n as u64 + 1;
+                    event
+                }),
+        );
+    }
+    all
+}
 
 /// The clock skew the tests' traces tolerate between hosts (`--skew` 2 s).
 pub const SKEW_MS: i64 = 2_000;

@@ -166,10 +166,11 @@ fn kinds_of_log(text: &str) -> Vec<&'static str> {
 }
 
 /// What `scripts/new-rule` writes and the registry expects of rule `id`, as problems: its file
-/// declares `pub const ID`, the struct named after the id with [`declare_rule!`], the `DOC` that
-/// reads the struct's doc comment and the `check` function the macro makes its [`Rule`] of;
-/// `lib.rs` declares the module and registers the struct.
-fn convention_problems(id: &str, rule_file: &str, lib: &str) -> Vec<String> {
+/// declares `pub const ID` and the struct named after the id, with [`declare_rule!`], the `DOC`
+/// that reads the struct's doc comment and the `check` function the macro makes its [`Rule`] of
+/// (a signature rule), or with `health_rule!`, which makes both (a health rule); `lib.rs`
+/// declares the module and registers the struct.
+fn convention_problems(id: &str, family: RuleFamily, rule_file: &str, lib: &str) -> Vec<String> {
     let module = id.replace('-', "_");
     let camel: String = id
         .split('-')
@@ -177,23 +178,29 @@ fn convention_problems(id: &str, rule_file: &str, lib: &str) -> Vec<String> {
         .collect();
     let registry = &lib[lib.find("pub fn registry()").unwrap_or(lib.len())..];
     let registry = &registry[..registry.find("\n}\n").unwrap_or(registry.len())];
-    [
-        (rule_file, format!("pub const ID: &str = \"{id}\";")),
-        (rule_file, "declare_rule! {\n    ///".to_string()),
-        (rule_file, format!("    pub struct {camel};\n}}\n")),
-        (rule_file, "static DOC: RuleDoc = RuleDoc {\n".to_string()),
-        (rule_file, format!("markdown: {camel}::MARKDOWN,")),
-        (
-            rule_file,
+    let declaration = match family {
+        RuleFamily::Signature => vec![
+            "declare_rule! {\n    ///".to_string(),
+            format!("    pub struct {camel};\n}}\n"),
+            "static DOC: RuleDoc = RuleDoc {\n".to_string(),
+            format!("markdown: {camel}::MARKDOWN,"),
             "\nfn check(context: &Context<'_>, out: &mut Output) {\n".to_string(),
-        ),
-        (lib, format!("\npub mod {module};\n")),
-        (registry, format!("        &{module}::{camel},\n")),
-    ]
-    .into_iter()
-    .filter(|(text, line)| !text.contains(line.as_str()))
-    .map(|(_, line)| format!("{id}: no `{}`", line.trim()))
-    .collect()
+        ],
+        RuleFamily::Health => vec![
+            "health_rule! {\n    ///".to_string(),
+            format!("    pub struct {camel};\n    ticket: "),
+        ],
+    };
+    [(rule_file, format!("pub const ID: &str = \"{id}\";"))]
+        .into_iter()
+        .chain(declaration.into_iter().map(|line| (rule_file, line)))
+        .chain([
+            (lib, format!("\npub mod {module};\n")),
+            (registry, format!("        &{module}::{camel},\n")),
+        ])
+        .filter(|(text, line)| !text.contains(line.as_str()))
+        .map(|(_, line)| format!("{id}: no `{}`", line.trim()))
+        .collect()
 }
 
 fn source(path: &std::path::Path) -> String {
@@ -213,7 +220,7 @@ fn every_rule_follows_the_convention_and_is_registered() {
         let file = src.join(format!("{}.rs", id.replace('-', "_")));
         registered.push(file.clone());
         let text = source(&file);
-        problems.extend(convention_problems(id, &text, &lib));
+        problems.extend(convention_problems(id, rule.doc().family, &text, &lib));
         if text.contains("TODO") {
             problems.push(format!("{}: a TODO is left", file.display()));
         }
@@ -221,7 +228,9 @@ fn every_rule_follows_the_convention_and_is_registered() {
     for entry in std::fs::read_dir(&src).expect("rules/src") {
         let path = entry.expect("an entry of rules/src").path();
         if path.extension().is_some_and(|e| e == "rs")
-            && source(&path).lines().any(|line| line == "declare_rule! {")
+            && source(&path)
+                .lines()
+                .any(|line| line == "declare_rule! {" || line == "health_rule! {")
             && !registered.contains(&path)
         {
             problems.push(format!("{}: not in registry()", path.display()));
@@ -275,6 +284,7 @@ fn new_rule_scaffolds_what_the_registry_expects() {
     let rule_file = source(&rule_path);
     let problems = convention_problems(
         "scaffolded-example",
+        RuleFamily::Signature,
         &rule_file,
         &source(&root.join("rules/src/lib.rs")),
     );

@@ -38,27 +38,23 @@ fn audit(host: &'static str, time: &'static str, msg: String) -> Line {
 }
 
 fn parse(lines: &[Line]) -> Vec<Event> {
-    let mut events = Vec::new();
-    for (n, Line(host, time, logger, level, msg)) in lines.iter().enumerate() {
-        let (text, component) = match logger {
-            Some(logger) => (
-                format!("2026-08-20 {time} [main] {level} {logger}: {msg}\n"),
-                Component::Scm,
-            ),
-            None => (
-                format!("2026-08-20 {time} | {level:<5} | SCMAudit | {msg} |  \n"),
-                Component::ScmAudit,
-            ),
-        };
-        events.extend(
-            testing::events(host, component, &text)
-                .into_iter()
-                .map(|mut event| {
-                    event.line = n as u64 + 1;
-                    event
+    let mut events =
+        testing::numbered(
+            lines
+                .iter()
+                .map(|Line(host, time, logger, level, msg)| match logger {
+                    Some(logger) => (
+                        *host,
+                        Component::Scm,
+                        format!("2026-08-20 {time} [main] {level} {logger}: {msg}"),
+                    ),
+                    None => (
+                        *host,
+                        Component::ScmAudit,
+                        format!("2026-08-20 {time} | {level:<5} | SCMAudit | {msg} |  "),
+                    ),
                 }),
         );
-    }
     events.sort_by_key(|e| e.ts);
     events
 }
@@ -89,33 +85,37 @@ fn node(logger: &str) -> String {
     format!("{NODE}.{logger}")
 }
 
-fn ha(logger: &str) -> String {
-    format!("{HA}.{logger}")
+/// An INFO line of the SCM node package's `class`.
+fn node_info(host: &'static str, time: &'static str, class: &str, msg: String) -> Line {
+    main_line(host, time, node(class), "INFO", msg)
+}
+
+/// An INFO line of the SCM HA package's `class`.
+fn ha_info(host: &'static str, time: &'static str, class: &str, msg: String) -> Line {
+    main_line(host, time, format!("{HA}.{class}"), "INFO", msg)
 }
 
 // ---- building blocks (scm.md §4.3)
 
 fn admission() -> Vec<Line> {
     vec![
-        main_line("scm1", "14:02:10,329", node("NodeDecommissionManager"), "INFO", format!("Starting Decommission for node {DN3}")),
+        node_info("scm1", "14:02:10,329", "NodeDecommissionManager", format!("Starting Decommission for node {DN3}")),
         audit("scm1", "14:02:10,331", r#"user=hadoop | ip=10.0.0.21 | op=DECOMMISSION_NODES {"nodes":"[dn3.example.com]","force":"false"} | ret=SUCCESS"#.into()),
     ]
 }
 
 fn leader(host: &'static str, time: &'static str, id: &str, term: u64) -> Vec<Line> {
     vec![
-        main_line(
+        ha_info(
             host,
             time,
-            ha("SCMStateMachine"),
-            "INFO",
+            "SCMStateMachine",
             format!("current SCM {id} becomes leader of term {term}"),
         ),
-        main_line(
+        ha_info(
             host,
             time,
-            ha("SCMContext"),
-            "INFO",
+            "SCMContext",
             format!("update <isLeader,term> from <false,0> to <true,{term}>"),
         ),
     ]
@@ -123,18 +123,16 @@ fn leader(host: &'static str, time: &'static str, id: &str, term: u64) -> Vec<Li
 
 fn step_down(host: &'static str, time: &'static str, id: &str, term: u64) -> Vec<Line> {
     vec![
-        main_line(
+        ha_info(
             host,
             time,
-            ha("SCMStateMachine"),
-            "INFO",
+            "SCMStateMachine",
             format!("SCM {id} steps down from being leader."),
         ),
-        main_line(
+        ha_info(
             host,
             time,
-            ha("SCMContext"),
-            "INFO",
+            "SCMContext",
             format!("update <isLeader,term> from <true,{term}> to <false,0>"),
         ),
     ]
@@ -183,14 +181,14 @@ fn race() -> Vec<Line> {
     ]
 }
 
-fn scheduling(time: &'static str) -> Line {
-    main_line(
-        "scm1",
+/// The leader's push of the operational state it stores to dn3, which reported another.
+fn scheduling(host: &'static str, time: &'static str, reported: &str, stored: &str) -> Line {
+    node_info(
+        host,
         time,
-        node("SCMNodeManager"),
-        "INFO",
+        "SCMNodeManager",
         format!(
-            "Scheduling a command to update the operationalState persisted on {DN3} as the reported value (DECOMMISSIONING, 0) does not match the value stored in SCM (IN_SERVICE, 0)"
+            "Scheduling a command to update the operationalState persisted on {DN3} as the reported value ({reported}, 0) does not match the value stored in SCM ({stored}, 0)"
         ),
     )
 }
@@ -205,15 +203,54 @@ fn in_service_heartbeat(time: &'static str) -> Line {
     )
 }
 
-fn bug(with_race: bool) -> Vec<Line> {
+/// scm1 steps down from term 3 and leads again at term 5.
+fn re_elected(down: &'static str, up: &'static str) -> Vec<Line> {
+    let mut lines = step_down("scm1", down, SCM1, 3);
+    lines.extend(leader("scm1", up, SCM1, 5));
+    lines
+}
+
+/// scm1 leads (term 3), starts decommissioning dn3 and steps down: where every story starts.
+fn admitted_then_stepped_down() -> Vec<Line> {
     let mut lines = leader("scm1", "14:00:00,000", SCM1, 3);
     lines.extend(admission());
     lines.extend(step_down("scm1", "14:02:44,561", SCM1, 3));
+    lines
+}
+
+/// An operator's recommission of dn3 through `host`, as NodeDecommissionManager logs it.
+fn queued_for_recommission(host: &'static str, time: &'static str) -> Line {
+    node_info(
+        host,
+        time,
+        "NodeDecommissionManager",
+        format!("Queued node {DN3} for recommission"),
+    )
+}
+
+/// Its audit: DECOMMISSION_NODES without `force` (dn3 named as `nodes`).
+fn recommission_audit(host: &'static str, time: &'static str, nodes: &str) -> Line {
+    audit(
+        host,
+        time,
+        format!(
+            r#"user=hadoop | ip=10.0.0.21 | op=DECOMMISSION_NODES {{"nodes":"[{nodes}]"}} | ret=SUCCESS"#
+        ),
+    )
+}
+
+fn bug(with_race: bool) -> Vec<Line> {
+    let mut lines = admitted_then_stepped_down();
     if with_race {
         lines.extend(race());
     }
     lines.extend(leader("scm1", "14:03:15,390", SCM1, 5));
-    lines.push(scheduling("14:03:31,902"));
+    lines.push(scheduling(
+        "scm1",
+        "14:03:31,902",
+        "DECOMMISSIONING",
+        "IN_SERVICE",
+    ));
     lines.push(in_service_heartbeat("14:03:31,903"));
     lines
 }
@@ -237,9 +274,7 @@ fn re_election_and_push_without_the_race_lines_is_likely() {
 
 #[test]
 fn the_race_alone_is_possible() {
-    let mut lines = leader("scm1", "14:00:00,000", SCM1, 3);
-    lines.extend(admission());
-    lines.extend(step_down("scm1", "14:02:44,561", SCM1, 3));
+    let mut lines = admitted_then_stepped_down();
     lines.extend(race());
     assert_eq!(found(&lines), Some(Confidence::Possible));
 }
@@ -265,49 +300,47 @@ fn a_real_recommission_is_silent() {
     let mut lines = bug(true);
     lines.insert(
         lines.len() - 2,
-        main_line(
-            "scm1",
-            "14:03:20,011",
-            node("NodeDecommissionManager"),
-            "INFO",
-            format!("Queued node {DN3} for recommission"),
-        ),
+        queued_for_recommission("scm1", "14:03:20,011"),
     );
-    lines.insert(lines.len() - 2, audit("scm1", "14:03:20,019",
-        r#"user=hadoop | ip=10.0.0.21 | op=DECOMMISSION_NODES {"nodes":"[dn3.example.com]"} | ret=SUCCESS"#.into()));
+    lines.insert(
+        lines.len() - 2,
+        recommission_audit("scm1", "14:03:20,019", "dn3.example.com"),
+    );
     assert_eq!(found(&lines), None);
 
     // The audit alone (its main log rotated away) is enough.
     let mut lines = bug(true);
-    lines.insert(lines.len() - 2, audit("scm1", "14:03:20,019",
-        r#"user=hadoop | ip=10.0.0.21 | op=DECOMMISSION_NODES {"nodes":"[10.0.1.13:9858]"} | ret=SUCCESS"#.into()));
+    lines.insert(
+        lines.len() - 2,
+        recommission_audit("scm1", "14:03:20,019", "10.0.1.13:9858"),
+    );
     assert_eq!(found(&lines), None);
 
     // Or the monitor's `Recommissioned node …TrackedNode@d71c744d` (hash of DN).
     let mut lines = bug(true);
-    lines.insert(lines.len() - 2, main_line("scm1", "14:03:25,003", node("DatanodeAdminMonitorImpl"), "INFO",
-        "Recommissioned node org.apache.hadoop.hdds.scm.node.DatanodeAdminMonitorImpl$TrackedNode@d71c744d".into()));
+    lines.insert(lines.len() - 2, node_info("scm1", "14:03:25,003", "DatanodeAdminMonitorImpl", "Recommissioned node org.apache.hadoop.hdds.scm.node.DatanodeAdminMonitorImpl$TrackedNode@d71c744d".into()));
     assert_eq!(found(&lines), None);
 }
 
 #[test]
 fn a_failover_where_the_new_leader_continues_is_silent() {
     // scm.md §4.4(b): scm2 continues and completes; nobody pushes IN_SERVICE.
-    let mut lines = leader("scm1", "14:00:00,000", SCM1, 3);
-    lines.extend(admission());
-    lines.extend(step_down("scm1", "14:02:44,561", SCM1, 3));
+    let mut lines = admitted_then_stepped_down();
     lines.extend(leader("scm2", "14:02:45,102", SCM2, 4));
-    lines.push(main_line(
+    lines.push(node_info(
         "scm2",
         "14:02:45,131",
-        node("NodeDecommissionManager"),
-        "INFO",
+        "NodeDecommissionManager",
         format!("Continue admin for datanode {DN3}"),
     ));
-    lines.push(main_line("scm2", "14:32:40,121", node("DatanodeAdminMonitorImpl"), "INFO", format!(
+    lines.push(node_info("scm2", "14:32:40,121", "DatanodeAdminMonitorImpl", format!(
         "Datanode {DN3} has completed the admin workflow. The operational state has been set to DECOMMISSIONED")));
-    lines.push(main_line("scm2", "14:33:01,900", node("SCMNodeManager"), "INFO", format!(
-        "Scheduling a command to update the operationalState persisted on {DN3} as the reported value (DECOMMISSIONING, 0) does not match the value stored in SCM (DECOMMISSIONED, 0)")));
+    lines.push(scheduling(
+        "scm2",
+        "14:33:01,900",
+        "DECOMMISSIONING",
+        "DECOMMISSIONED",
+    ));
     assert_eq!(found(&lines), None);
 }
 
@@ -317,18 +350,21 @@ fn a_node_dying_during_decommission_is_silent() {
     // its IN_SERVICE.
     let mut lines = leader("scm1", "14:00:00,000", SCM1, 3);
     lines.extend(admission());
-    lines.push(main_line(
+    lines.push(node_info(
         "scm1",
         "14:12:10,000",
-        node("DeadNodeHandler"),
-        "INFO",
+        "DeadNodeHandler",
         format!("A dead datanode is detected. {DN3}"),
     ));
     lines.push(main_line("scm1", "14:12:40,000", node("DatanodeAdminMonitorImpl"), "ERROR", format!(
         "Datanode {DN3} is dead but is not IN_MAINTENANCE. Aborting the admin workflow for this node")));
-    lines.extend(step_down("scm1", "14:20:00,000", SCM1, 3));
-    lines.extend(leader("scm1", "14:21:00,000", SCM1, 5));
-    lines.push(scheduling("14:30:00,000"));
+    lines.extend(re_elected("14:20:00,000", "14:21:00,000"));
+    lines.push(scheduling(
+        "scm1",
+        "14:30:00,000",
+        "DECOMMISSIONING",
+        "IN_SERVICE",
+    ));
     assert_eq!(found(&lines), None);
 }
 
@@ -336,18 +372,14 @@ fn a_node_dying_during_decommission_is_silent() {
 fn an_abort_on_a_leader_after_a_recommission_is_silent() {
     // scm1 keeps dn3 tracked across its step-down; the operator recommissions through scm2; scm1,
     // re-elected, aborts the stale entry as leader.
-    let mut lines = leader("scm1", "14:00:00,000", SCM1, 3);
-    lines.extend(admission());
-    lines.extend(step_down("scm1", "14:02:44,561", SCM1, 3));
+    let mut lines = admitted_then_stepped_down();
     lines.extend(leader("scm2", "14:02:45,102", SCM2, 4));
-    lines.push(main_line(
+    lines.push(queued_for_recommission("scm2", "14:05:00,000"));
+    lines.push(recommission_audit(
         "scm2",
-        "14:05:00,000",
-        node("NodeDecommissionManager"),
-        "INFO",
-        format!("Queued node {DN3} for recommission"),
+        "14:05:00,010",
+        "dn3.example.com",
     ));
-    lines.push(audit("scm2", "14:05:00,010", r#"user=hadoop | ip=10.0.0.21 | op=DECOMMISSION_NODES {"nodes":"[dn3.example.com]"} | ret=SUCCESS"#.into()));
     lines.push(copy("14:06:01,000", "IN_SERVICE", "DECOMMISSIONING"));
     lines.extend(leader("scm1", "14:06:10,000", SCM1, 6));
     lines.push(abort_warn("14:06:40,004"));
@@ -357,9 +389,7 @@ fn an_abort_on_a_leader_after_a_recommission_is_silent() {
 #[test]
 fn a_follower_abort_without_a_racing_copy_is_silent() {
     // The follower read IN_SERVICE and nothing was overwritten: the datanode itself is IN_SERVICE.
-    let mut lines = leader("scm1", "14:00:00,000", SCM1, 3);
-    lines.extend(admission());
-    lines.extend(step_down("scm1", "14:02:44,561", SCM1, 3));
+    let mut lines = admitted_then_stepped_down();
     lines.push(copy("14:03:01,877", "IN_SERVICE", "DECOMMISSIONING"));
     lines.push(abort_warn("14:03:10,004"));
     lines.push(tick("14:03:10,010"));
@@ -403,24 +433,25 @@ fn the_dispatcher_debug_line_shows_the_push_when_the_audit_is_missing() {
 fn maintenance_ending_by_expiry_is_silent() {
     // A maintenance window that expires on a re-elected leader: IN_SERVICE by design.
     let mut lines = leader("scm1", "14:00:00,000", SCM1, 3);
-    lines.push(main_line(
+    lines.push(node_info(
         "scm1",
         "14:02:10,329",
-        node("NodeDecommissionManager"),
-        "INFO",
+        "NodeDecommissionManager",
         format!("Starting Maintenance for node {DN3}"),
     ));
-    lines.extend(step_down("scm1", "14:02:44,561", SCM1, 3));
-    lines.extend(leader("scm1", "14:03:15,390", SCM1, 5));
-    lines.push(main_line(
+    lines.extend(re_elected("14:02:44,561", "14:03:15,390"));
+    lines.push(node_info(
         "scm1",
         "18:02:40,000",
-        node("DatanodeAdminMonitorImpl"),
-        "INFO",
+        "DatanodeAdminMonitorImpl",
         format!("Datanode {DN3} has ended maintenance automatically"),
     ));
-    lines.push(main_line("scm1", "18:03:01,000", node("SCMNodeManager"), "INFO", format!(
-        "Scheduling a command to update the operationalState persisted on {DN3} as the reported value (IN_MAINTENANCE, 0) does not match the value stored in SCM (IN_SERVICE, 0)")));
+    lines.push(scheduling(
+        "scm1",
+        "18:03:01,000",
+        "IN_MAINTENANCE",
+        "IN_SERVICE",
+    ));
     assert_eq!(found(&lines), None);
     // Without the expiry line the same push is the bug's effect.
     lines.remove(lines.len() - 2);

@@ -1,5 +1,5 @@
 use super::*;
-use crate::testing::{self, events};
+use crate::testing;
 use crate::{LoggingCoverage, Settings};
 use oztrace_parser::source::Component;
 
@@ -20,13 +20,18 @@ fn size(n: u64) -> String {
 }
 
 fn alloc(time: &str, data_size: u64, client: &str) -> String {
+    alloc_with(time, data_size, client, "SUCCESS", "")
+}
+
+/// An ALLOCATE_BLOCK with its outcome.
+fn alloc_with(time: &str, data_size: u64, client: &str, ret: &str, throwable: &str) -> String {
     audit(
         time,
         "svc",
         "ALLOCATE_BLOCK",
         &format!(r#"{},"clientID":"{client}""#, size(data_size)),
-        "SUCCESS",
-        "",
+        ret,
+        throwable,
     )
 }
 
@@ -51,26 +56,15 @@ fn writer_close_fails(time: &str, data_size: u64, client: &str) -> String {
     )
 }
 
+/// Another client (HBase's master) recovers the lease.
+fn recover_lease(time: &str) -> String {
+    audit(time, "hbase", "RECOVER_LEASE", "", "SUCCESS", "")
+}
+
 fn block_written(time: &str, thread: &str, local: u64, length: u64) -> String {
     format!(
         "2026-08-18 {time},262 [{thread}] DEBUG io.BlockOutputStreamEntryPool: block written conID: 3012 locID: {local} bcsId: 7 replicaIndex: null, length {length} bcsID 7"
     )
-}
-
-/// Events from `(host, component, line)` in time order, numbered as one file's lines.
-fn events_of(lines: &[(&str, Component, String)]) -> Vec<Event> {
-    let mut all = Vec::new();
-    for (n, (host, component, line)) in lines.iter().enumerate() {
-        all.extend(
-            events(host, *component, &format!("{line}\n"))
-                .into_iter()
-                .map(|mut event| {
-                    event.line = n as u64 + 1;
-                    event
-                }),
-        );
-    }
-    all
 }
 
 fn om(line: String) -> (&'static str, Component, String) {
@@ -79,6 +73,36 @@ fn om(line: String) -> (&'static str, Component, String) {
 
 fn client(line: String) -> (&'static str, Component, String) {
     ("ingest1", Component::Client, line)
+}
+
+/// When [`auto_committed`]'s key is created, gets its last block and is auto-committed, 2h05m
+/// after that block with the 2h hard limit.
+const AFTER_2H: [&str; 3] = ["20:14:03", "20:47:52", "22:53:41"];
+
+/// The key's story up to the auto-commit, at `times` (create, allocate, commit): a block allocated
+/// once the writer had hsynced `acknowledged` bytes, the file auto-committed at `committed`.
+fn auto_committed(
+    [created, allocated, commit]: [&str; 3],
+    acknowledged: u64,
+    committed: u64,
+) -> Vec<(&'static str, Component, String)> {
+    vec![
+        om(create(created)),
+        om(alloc(allocated, acknowledged, CLIENT)),
+        om(auto_commit(commit, committed)),
+    ]
+}
+
+/// [`auto_committed`] after 2h, then the close of session `client` failing at 23:59:59 with `failed` bytes.
+fn writer_fails_after_auto_commit(
+    acknowledged: u64,
+    committed: u64,
+    failed: u64,
+    client: &str,
+) -> Output {
+    let mut lines = auto_committed(AFTER_2H, acknowledged, committed);
+    lines.push(om(writer_close_fails("23:59:59", failed, client)));
+    run(&lines)
 }
 
 fn hard_2h() -> Settings {
@@ -94,7 +118,7 @@ fn run_with(
 ) -> Output {
     testing::run_with(
         &PrematureLeaseClose,
-        vec![events_of(lines)],
+        vec![testing::numbered(lines.iter().cloned())],
         settings,
         logging,
     )
@@ -102,6 +126,11 @@ fn run_with(
 
 fn run(lines: &[(&str, Component, String)]) -> Output {
     run_with(lines, &hard_2h(), &LoggingCoverage::default())
+}
+
+/// [`run`] with Ozone's default lease settings.
+fn run_default_limits(lines: &[(&str, Component, String)]) -> Output {
+    run_with(lines, &Settings::default(), &LoggingCoverage::default())
 }
 
 fn confidence(out: &Output) -> Option<Confidence> {
@@ -114,12 +143,7 @@ fn confidence(out: &Output) -> Option<Confidence> {
 
 #[test]
 fn writer_failing_above_the_committed_length_is_confirmed() {
-    let out = run(&[
-        om(create("20:14:03")),
-        om(alloc("20:47:52", 536866190, CLIENT)),
-        om(auto_commit("22:53:41", 536872942)),
-        om(writer_close_fails("23:59:59", 651208334, CLIENT)),
-    ]);
+    let out = writer_fails_after_auto_commit(536866190, 536872942, 651208334, CLIENT);
     assert_eq!(confidence(&out), Some(Confidence::Confirmed));
     let finding = &out.findings[0];
     assert!(
@@ -208,30 +232,24 @@ fn acknowledged_offset_above_the_commit_is_likely_with_a_live_writer_and_possibl
 
 #[test]
 fn a_failure_at_or_below_the_commit_shows_a_live_writer_but_not_the_loss() {
-    let out = run(&[
-        om(create("20:14:03")),
-        om(alloc("20:47:52", 536866190, CLIENT)),
-        om(auto_commit("22:53:41", 536800000)),
-        om(writer_close_fails("23:59:59", 536800000, CLIENT)),
-    ]);
+    let out = writer_fails_after_auto_commit(536866190, 536800000, 536800000, CLIENT);
     assert_eq!(confidence(&out), Some(Confidence::Likely));
 }
 
 #[test]
 fn dead_writer_is_silent_and_asks_for_client_debug() {
-    let out = run(&[
-        om(create("00:31:00")),
-        om(alloc("02:31:40", 268435000, CLIENT)),
-        om(auto_commit("04:32:00", 268439113)),
-        om(audit(
-            "06:00:03",
-            "ops",
-            "RECOVER_LEASE",
-            r#","Transaction":"5""#,
-            "FAILURE",
-            "KEY_ALREADY_CLOSED org.apache.hadoop.ozone.om.exceptions.OMException: Key: apps/c.log is already closed",
-        )),
-    ]);
+    // The writer's last act is its block allocation at 02:31:40; it is gone at the auto-commit.
+    let dead = auto_committed(["00:31:00", "02:31:40", "04:32:00"], 268435000, 268439113);
+    let mut lines = dead.clone();
+    lines.push(om(audit(
+        "06:00:03",
+        "ops",
+        "RECOVER_LEASE",
+        r#","Transaction":"5""#,
+        "FAILURE",
+        "KEY_ALREADY_CLOSED org.apache.hadoop.ozone.om.exceptions.OMException: Key: apps/c.log is already closed",
+    )));
+    let out = run(&lines);
     assert_eq!(confidence(&out), None);
     let client_gap = out
         .gaps
@@ -242,12 +260,7 @@ fn dead_writer_is_silent_and_asks_for_client_debug() {
     // With OM DEBUG on, only the client gap remains.
     let mut logging = LoggingCoverage::default();
     logging.record("om1", OM_COMMIT_LOGGER, "DEBUG");
-    let lines = [
-        om(create("00:31:00")),
-        om(alloc("02:31:40", 268435000, CLIENT)),
-        om(auto_commit("04:32:00", 268439113)),
-    ];
-    let out = run_with(&lines, &hard_2h(), &logging);
+    let out = run_with(&dead, &hard_2h(), &logging);
     assert_eq!(out.gaps.len(), 1);
 }
 
@@ -258,14 +271,7 @@ fn recover_lease_fencing_never_produces_a_finding() {
     let out = run(&[
         om(create("23:00:00")),
         om(alloc("23:38:51", 268433905, CLIENT)),
-        om(audit(
-            "23:40:20",
-            "hbase",
-            "RECOVER_LEASE",
-            "",
-            "SUCCESS",
-            "",
-        )),
+        om(recover_lease("23:40:20")),
         om(audit(
             "23:40:21",
             "hbase",
@@ -274,14 +280,7 @@ fn recover_lease_fencing_never_produces_a_finding() {
             "SUCCESS",
             "",
         )),
-        om(audit(
-            "23:41:02",
-            "svc",
-            "ALLOCATE_BLOCK",
-            &format!(r#"{},"clientID":"{CLIENT}""#, size(270309475)),
-            "FAILURE",
-            fenced,
-        )),
+        om(alloc_with("23:41:02", 270309475, CLIENT, "FAILURE", fenced)),
     ]);
     assert_eq!(confidence(&out), None);
     assert!(out.gaps.is_empty());
@@ -289,27 +288,13 @@ fn recover_lease_fencing_never_produces_a_finding() {
     // failure: the failure belongs to the fencing, and nothing else shows acknowledged bytes
     // above the commit. Without the fence the same failure confirms.
     let chain = |fence: Option<String>| {
-        let mut lines = vec![
-            om(create("20:00:00")),
-            om(alloc("20:10:00", 100, CLIENT)),
-            om(auto_commit("22:11:00", 100)),
-        ];
+        let mut lines = auto_committed(["20:00:00", "20:10:00", "22:11:00"], 100, 100);
         lines.extend(fence.map(om));
         lines.push(om(writer_close_fails("23:00:00", 900, CLIENT)));
         run(&lines)
     };
     assert_eq!(confidence(&chain(None)), Some(Confidence::Confirmed));
-    assert_eq!(
-        confidence(&chain(Some(audit(
-            "22:30:00",
-            "hbase",
-            "RECOVER_LEASE",
-            "",
-            "SUCCESS",
-            ""
-        )))),
-        None
-    );
+    assert_eq!(confidence(&chain(Some(recover_lease("22:30:00")))), None);
     assert_eq!(confidence(&chain(Some(create("22:30:00")))), None);
 }
 
@@ -334,30 +319,17 @@ fn live_writer_closing_normally_is_silent() {
 
 #[test]
 fn another_sessions_failure_is_not_the_writer() {
-    let out = run(&[
-        om(create("20:14:03")),
-        om(alloc("20:47:52", 100, CLIENT)),
-        om(auto_commit("22:53:41", 200)),
-        om(writer_close_fails(
-            "23:59:59",
-            651208334,
-            "117118339855540000",
-        )),
-    ]);
+    let out = writer_fails_after_auto_commit(100, 200, 651208334, "117118339855540000");
     assert_eq!(confidence(&out), None);
 }
 
 #[test]
 fn early_auto_commit_says_the_settings_may_not_match() {
-    let out = run_with(
-        &[
-            om(create("20:14:03")),
-            om(alloc("20:47:52", 536866190, CLIENT)),
-            om(auto_commit("21:00:00", 100)),
-        ],
-        &Settings::default(),
-        &LoggingCoverage::default(),
-    );
+    let out = run_default_limits(&auto_committed(
+        ["20:14:03", "20:47:52", "21:00:00"],
+        536866190,
+        100,
+    ));
     let reason = &out.findings[0].reason;
     assert!(reason.contains("before the hard limit"), "{reason}");
     assert!(reason.contains("hard limit 7d (default)"), "{reason}");
@@ -452,26 +424,18 @@ fn block_boundary_failure_confirms_and_cites_the_fso_om_error() {
     let not_found = format!(
         "KEY_NOT_FOUND org.apache.hadoop.ozone.om.exceptions.OMException: Open Key not found {open_key}"
     );
-    let out = run(&[
-        om(create("20:14:03")),
-        om(alloc("20:47:52", 268430000, CLIENT)),
-        om(auto_commit("22:53:41", 268431000)),
-        om(audit(
-            "23:10:00",
-            "svc",
-            "ALLOCATE_BLOCK",
-            &format!(r#"{},"clientID":"{CLIENT}""#, size(536870000)),
-            "FAILURE",
-            &not_found,
-        )),
-        (
-            "om1",
-            Component::Om,
-            format!(
-                "2026-08-18 23:10:00,001 [om1-OMStateMachineApplyTransactionThread - 0] ERROR org.apache.hadoop.ozone.om.request.key.OMAllocateBlockRequest: Allocate Block failed. Volume:logs, Bucket:raw, OpenKey:{open_key}. Exception:{{}}"
-            ),
+    let mut lines = auto_committed(AFTER_2H, 268430000, 268431000);
+    lines.push(om(alloc_with(
+        "23:10:00", 536870000, CLIENT, "FAILURE", &not_found,
+    )));
+    lines.push((
+        "om1",
+        Component::Om,
+        format!(
+            "2026-08-18 23:10:00,001 [om1-OMStateMachineApplyTransactionThread - 0] ERROR org.apache.hadoop.ozone.om.request.key.OMAllocateBlockRequest: Allocate Block failed. Volume:logs, Bucket:raw, OpenKey:{open_key}. Exception:{{}}"
         ),
-    ]);
+    ));
+    let out = run(&lines);
     assert_eq!(confidence(&out), Some(Confidence::Confirmed));
     let effects: Vec<EventId> = out.findings[0]
         .evidence
@@ -523,18 +487,14 @@ fn on(day: &str, line: String) -> String {
 fn first_block_writer_over_a_week_with_default_limits_is_confirmed() {
     // clientID >> 16 = 2026-08-04 11:23:06.990, the CREATE_FILE below.
     let session = "117036979716096041";
-    let out = run_with(
-        &[
-            om(on("2026-08-04", create("11:23:07"))),
-            om(on("2026-08-12", auto_commit("03:41:21", 1_536))),
-            om(on(
-                "2026-08-12",
-                writer_close_fails("21:17:33", 218_061_447, session),
-            )),
-        ],
-        &Settings::default(),
-        &LoggingCoverage::default(),
-    );
+    let out = run_default_limits(&[
+        om(on("2026-08-04", create("11:23:07"))),
+        om(on("2026-08-12", auto_commit("03:41:21", 1_536))),
+        om(on(
+            "2026-08-12",
+            writer_close_fails("21:17:33", 218_061_447, session),
+        )),
+    ]);
     assert_eq!(confidence(&out), Some(Confidence::Confirmed));
     let reason = &out.findings[0].reason;
     assert!(
@@ -554,18 +514,14 @@ fn first_block_writer_over_a_week_with_default_limits_is_confirmed() {
 #[test]
 fn an_older_session_of_the_same_writer_failing_after_the_auto_commit_is_silent() {
     let older = "117036849561600003"; // >> 16 = 2026-08-04 10:50:00
-    let out = run_with(
-        &[
-            om(on("2026-08-04", create("10:50:00"))),
-            om(on("2026-08-04", create("11:23:07"))),
-            om(on("2026-08-12", auto_commit("03:41:21", 4_096))),
-            om(on(
-                "2026-08-13",
-                writer_close_fails("11:46:02", 41_903_223, older),
-            )),
-        ],
-        &Settings::default(),
-        &LoggingCoverage::default(),
-    );
+    let out = run_default_limits(&[
+        om(on("2026-08-04", create("10:50:00"))),
+        om(on("2026-08-04", create("11:23:07"))),
+        om(on("2026-08-12", auto_commit("03:41:21", 4_096))),
+        om(on(
+            "2026-08-13",
+            writer_close_fails("11:46:02", 41_903_223, older),
+        )),
+    ]);
     assert_eq!(confidence(&out), None);
 }
