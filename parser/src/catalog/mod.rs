@@ -91,6 +91,40 @@ pub enum EventData {
     Om(om::OmEvent),
 }
 
+/// Each family's event is its `EventData` variant, and (for the tests) back.
+macro_rules! event_data_variants {
+    ($($variant:ident($event:ty)),* $(,)?) => {
+        $(
+            impl From<$event> for EventData {
+                fn from(event: $event) -> EventData {
+                    EventData::$variant(event)
+                }
+            }
+
+            #[cfg(test)]
+            impl TryFrom<EventData> for $event {
+                type Error = EventData;
+
+                fn try_from(data: EventData) -> Result<$event, EventData> {
+                    match data {
+                        EventData::$variant(event) => Ok(event),
+                        other => Err(other),
+                    }
+                }
+            }
+        )*
+    };
+}
+
+event_data_variants! {
+    Ratis(ratis::RatisEvent),
+    Scm(scm::ScmEvent),
+    ScmContainer(scm_container::ScmContainerEvent),
+    Datanode(datanode::DatanodeEvent),
+    DnEndpoint(dn_endpoint::DnEndpointEvent),
+    Om(om::OmEvent),
+}
+
 /// A record no template matched (`oztrace events --all`): no fields.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Unrecognized {}
@@ -114,6 +148,15 @@ impl EventData {
 pub struct Typed {
     pub data: EventData,
     pub entities: Vec<Entity>,
+}
+
+impl Typed {
+    pub fn new(event: impl Into<EventData>, entities: Vec<Entity>) -> Typed {
+        Typed {
+            data: event.into(),
+            entities,
+        }
+    }
 }
 
 /// What a module's `parse` sees of one record.

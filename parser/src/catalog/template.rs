@@ -4,7 +4,7 @@
 //! picks the candidates ([`Catalogue`]) and splits the message into the placeholders' values
 //! ([`Matched`]).
 
-use super::{Input, KindInfo};
+use super::{EventData, Input, KindInfo, Typed};
 use crate::entity::{self, DatanodeRef, Entity};
 use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 use memchr::memmem::Finder;
@@ -663,6 +663,15 @@ impl<E> Catalogue<E> {
             }
         }
         None
+    }
+
+    /// [`Catalogue::classify`] as the record's typed event.
+    pub fn typed(&self, input: &Input<'_>) -> Option<Typed>
+    where
+        E: Into<EventData>,
+    {
+        let (_, event, entities) = self.classify(input)?;
+        Some(Typed::new(event, entities))
     }
 
     fn anchors_in(&self, message: &str) -> [u64; ANCHOR_WORDS] {

@@ -1,30 +1,17 @@
 //! Datanode lines in every layout: ContainerStateMachine, XceiverServerRatis, dispatcher errors, chunk and block files, scanners, close-container handling, dn-audit and dn-container records.
 
 use super::*;
-use crate::catalog::tests::{logger_classes, records, typed_by};
-use crate::catalog::{EventData, classify};
+use crate::catalog::tests::{agreed, event_by, events_of, logger_classes, short_logger};
 
 const GROUP: &str = "group-41A9C03D5E7B";
 
 /// Types one message written through `logger`, with its continuation lines.
 fn by_logger(logger: &str, message: &str, continuation: &str) -> Option<DatanodeEvent> {
-    typed_by(logger, message, continuation, Component::Datanode).map(|t| match t.data {
-        EventData::Datanode(e) => e,
-        other => panic!("not a datanode event: {other:?}"),
-    })
+    event_by(logger, message, continuation, Component::Datanode)
 }
 
 fn typed_as(text: &str, component: Component) -> Vec<(DatanodeEvent, Vec<String>)> {
-    records(text)
-        .iter()
-        .map(|r| {
-            let t = classify(r, component).unwrap_or_else(|| panic!("untyped: {r:?}"));
-            let EventData::Datanode(e) = t.data else {
-                panic!("not a datanode event: {:?}", t.data)
-            };
-            (e, t.entities.iter().map(ToString::to_string).collect())
-        })
-        .collect()
+    events_of(text, component)
 }
 
 /// Types `msg` (with optional continuation lines) in the file layout with the full logger,
@@ -36,8 +23,7 @@ fn one(
     msg: &str,
     continuation: &[&str],
 ) -> (DatanodeEvent, Vec<String>) {
-    let parts: Vec<&str> = logger.rsplitn(3, '.').collect();
-    let short = format!("{}.{}", parts[1], parts[0]);
+    let short = short_logger(logger);
     let cont = |prefix: &str| {
         continuation
             .iter()
@@ -58,19 +44,7 @@ fn one(
             cont("")
         ),
     ];
-    let mut results: Vec<_> = texts
-        .iter()
-        .map(|t| {
-            let mut all = typed_as(t, Component::Datanode);
-            assert_eq!(all.len(), 1, "{t}");
-            all.remove(0)
-        })
-        .collect();
-    let first = results.remove(0);
-    for other in results {
-        assert_eq!(first, other, "layouts disagree for {msg}");
-    }
-    first
+    agreed(&texts, Component::Datanode)
 }
 
 #[test]

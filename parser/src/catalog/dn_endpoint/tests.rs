@@ -1,8 +1,8 @@
 //! Endpoint, heartbeat and connection lines: thread names, addresses, heartbeat protobuf text, fields and entities.
 
 use super::*;
-use crate::catalog::classify;
-use crate::catalog::tests::{record_of, records};
+use crate::catalog::tests::{record_of, records, short_logger};
+use crate::catalog::{EventData, classify};
 use crate::record::Record;
 
 const DN: &str = "3f2b9c1e-7a4d-4e8b-9c0f-5d6e7f8a9b0c";
@@ -40,8 +40,7 @@ fn one(text: &str) -> (DnEndpointEvent, Vec<Entity>) {
 
 /// The same statement in the RFA file layout (full logger) and the console layout (`%c{2}`).
 fn both_layouts(thread: &str, class: &str, level: &str, message: &str) -> [String; 2] {
-    let short: Vec<&str> = class.rsplit('.').take(2).collect();
-    let short = format!("{}.{}", short[1], short[0]);
+    let short = short_logger(class);
     [
         format!("2026-03-04 12:00:31,010 [{thread}] {level} {class}: {message}\n"),
         format!("datanode2-1  | 2026-03-04 12:00:31,010 [{thread}] {level} {short}: {message}\n"),

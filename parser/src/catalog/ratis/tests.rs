@@ -2,8 +2,8 @@
 //! entities by component.
 
 use super::*;
-use crate::catalog::tests::{record_of, records, typed_by};
-use crate::catalog::{EventData, classify};
+use crate::catalog::classify;
+use crate::catalog::tests::{agreed, event_by, events_of, record_of, records, short_logger};
 use crate::record::Record;
 
 const DN1: &str = "3f2b9c1e-7a4d-4e8b-9c0f-5d6e7f8a9b0c";
@@ -21,32 +21,18 @@ fn member_of(s: &str) -> Member {
 
 /// Types one message written through `logger`, with its continuation lines.
 fn by_logger(logger: &str, message: &str, continuation: &str) -> Option<RatisEvent> {
-    typed_by(logger, message, continuation, Component::Datanode).map(|t| match t.data {
-        EventData::Ratis(e) => e,
-        other => panic!("not a Ratis event: {other:?}"),
-    })
+    event_by(logger, message, continuation, Component::Datanode)
 }
 
 /// Classifies every record of `text` (as a datanode log) into its Ratis event.
 fn typed(text: &str) -> Vec<(RatisEvent, Vec<String>)> {
-    records(text)
-        .iter()
-        .map(|r| {
-            let t = classify(r, Component::Datanode)
-                .unwrap_or_else(|| panic!("untyped: {}", r.message));
-            let EventData::Ratis(e) = t.data else {
-                panic!("not a Ratis event: {:?}", t.data)
-            };
-            (e, t.entities.iter().map(ToString::to_string).collect())
-        })
-        .collect()
+    events_of(text, Component::Datanode)
 }
 
 /// One line of each layout: the file layout with the full logger and the console/compose
 /// layout with `%c{2}`.
 fn both_layouts(thread: &str, level: &str, logger: &str, msg: &str) -> [String; 2] {
-    let short: Vec<&str> = logger.rsplitn(3, '.').collect();
-    let short = format!("{}.{}", short[1], short[0]);
+    let short = short_logger(logger);
     [
         format!("2026-03-04 10:12:01,118 [{thread}] {level} {logger}: {msg}\n"),
         format!("datanode-1  | 2026-03-04 10:12:01,118 [{thread}] {level} {short}: {msg}\n"),
@@ -54,18 +40,10 @@ fn both_layouts(thread: &str, level: &str, logger: &str, msg: &str) -> [String; 
 }
 
 fn one(thread: &str, level: &str, logger: &str, msg: &str) -> (RatisEvent, Vec<String>) {
-    let mut results = both_layouts(thread, level, logger, msg)
-        .iter()
-        .map(|text| {
-            let mut all = typed(text);
-            assert_eq!(all.len(), 1, "{text}");
-            all.remove(0)
-        })
-        .collect::<Vec<_>>();
-    let second = results.pop().unwrap();
-    let first = results.pop().unwrap();
-    assert_eq!(first, second, "layouts disagree");
-    first
+    agreed(
+        &both_layouts(thread, level, logger, msg),
+        Component::Datanode,
+    )
 }
 
 const DIV: &str = "org.apache.ratis.server.RaftServer$Division";
