@@ -583,137 +583,122 @@ fn xceiver_server_ratis_lines() {
 
 #[test]
 fn dispatcher_scanner_and_close_container_lines() {
-    let (e, entities) = one(
-        "INFO",
-        DISPATCHER,
-        "Marked Container UNHEALTHY, ContainerID: 1042",
-        &[],
-    );
-    assert_eq!(
-        e,
-        DatanodeEvent::ContainerMarkedUnhealthy { container: 1042 }
-    );
-    assert_eq!(e.kind(), "container_marked_unhealthy");
-    assert_eq!(entities, vec!["container:1042".to_string()]);
-    let (e, _) = one(
-        "ERROR",
-        DISPATCHER,
-        "Failed to mark container 1042 UNHEALTHY. ",
-        &[],
-    );
-    assert_eq!(e.kind(), "container_mark_unhealthy_failed");
-    let (e, _) = one(
-        "WARN",
-        DISPATCHER,
-        "Triggered immediate heartbeat because of full volume.",
-        &[],
-    );
-    assert_eq!(e.kind(), "full_volume_heartbeat");
-    let (e, _) = one(
-        "WARN",
-        "org.apache.hadoop.ozone.container.common.impl.ContainerSet",
-        "Request to scan container 9 which was not found in the container set",
-        &[],
-    );
-    assert_eq!(e, DatanodeEvent::ScanContainerNotFound { container: 9 });
-    let (e, _) = one(
-        "ERROR",
-        "org.apache.hadoop.ozone.container.ozoneimpl.OnDemandContainerDataScanner",
-        "Corruption detected in container [1012]. Marking it UNHEALTHY. Container has 1 error: INCONSISTENT_CHUNK_LENGTH for file /x with exception: java.io.IOException: Inconsistent read",
-        &[],
-    );
-    assert_eq!(
-        e,
-        DatanodeEvent::ContainerScanResult {
-            container: 1012,
-            marked_unhealthy: true,
-            error: Some("INCONSISTENT_CHUNK_LENGTH".into())
-        }
-    );
-    let (e, _) = one(
-        "WARN",
-        "org.apache.hadoop.ozone.container.ozoneimpl.BackgroundContainerDataScanner",
-        "Skipped marking container UNHEALTHY [7]: scan failed due to transient file descriptor exhaustion ('Too many open files'). Container has 1 error: MISSING_CHUNK for file /x",
-        &[],
-    );
-    assert!(matches!(
-        e,
-        DatanodeEvent::ContainerScanResult {
-            marked_unhealthy: false,
-            container: 7,
-            ..
-        }
-    ));
-    // Several errors, and the wordings up to 2.0 (no result; the on-demand scanner's misses a space).
+    const ON_DEMAND: &str =
+        "org.apache.hadoop.ozone.container.ozoneimpl.OnDemandContainerDataScanner";
+    let scan =
+        |container, marked_unhealthy, error: Option<&str>| DatanodeEvent::ContainerScanResult {
+            container,
+            marked_unhealthy,
+            error: error.map(str::to_owned),
+        };
+    let close = |outcome: &str| DatanodeEvent::CloseContainerHandling {
+        container: 1042,
+        outcome: outcome.into(),
+    };
     let cases = [
         (
-            "Corruption detected in container [8]. Marking it UNHEALTHY. Container has 3 errors. The first error is: CORRUPT_CHUNK for file /x",
-            Some("CORRUPT_CHUNK"),
+            "INFO",
+            DISPATCHER,
+            "Marked Container UNHEALTHY, ContainerID: 1042",
+            DatanodeEvent::ContainerMarkedUnhealthy { container: 1042 },
         ),
         (
-            "Corruption detected in container [8]. Marking it UNHEALTHY.",
-            None,
-        ),
-        (
-            "Corruption detected in container [8].Marking it UNHEALTHY.",
-            None,
-        ),
-    ];
-    for (message, error) in cases {
-        let (e, entities) = one(
             "ERROR",
-            "org.apache.hadoop.ozone.container.ozoneimpl.OnDemandContainerDataScanner",
-            message,
-            &[],
-        );
-        assert_eq!(
-            e,
-            DatanodeEvent::ContainerScanResult {
-                container: 8,
-                marked_unhealthy: true,
-                error: error.map(str::to_owned)
-            },
-            "{message}"
-        );
-        assert_eq!(entities, vec!["container:8".to_string()]);
-    }
-    let (e, _) = one(
-        "WARN",
-        KVH,
-        "Unexpected error while marking container 5 unhealthy",
-        &[],
-    );
-    assert_eq!(
-        e,
-        DatanodeEvent::ContainerMarkUnhealthyError { container: 5 }
-    );
-    let (e, _) = one(
-        "INFO",
-        KVH,
-        "Block has been finalized conID: 1 locID: 2 bcsId: 0 replicaIndex: null ",
-        &[],
-    );
-    assert_eq!(e, DatanodeEvent::BlockFinalize { done: true });
-    for (msg, outcome) in [
+            DISPATCHER,
+            "Failed to mark container 1042 UNHEALTHY. ",
+            DatanodeEvent::ContainerMarkUnhealthyFailed { container: 1042 },
+        ),
         (
+            "WARN",
+            DISPATCHER,
+            "Triggered immediate heartbeat because of full volume.",
+            DatanodeEvent::FullVolumeHeartbeat {},
+        ),
+        (
+            "WARN",
+            "org.apache.hadoop.ozone.container.common.impl.ContainerSet",
+            "Request to scan container 9 which was not found in the container set",
+            DatanodeEvent::ScanContainerNotFound { container: 9 },
+        ),
+        (
+            "ERROR",
+            ON_DEMAND,
+            "Corruption detected in container [1012]. Marking it UNHEALTHY. Container has 1 error: INCONSISTENT_CHUNK_LENGTH for file /x with exception: java.io.IOException: Inconsistent read",
+            scan(1012, true, Some("INCONSISTENT_CHUNK_LENGTH")),
+        ),
+        (
+            "WARN",
+            "org.apache.hadoop.ozone.container.ozoneimpl.BackgroundContainerDataScanner",
+            "Skipped marking container UNHEALTHY [7]: scan failed due to transient file descriptor exhaustion ('Too many open files'). Container has 1 error: MISSING_CHUNK for file /x",
+            scan(7, false, Some("MISSING_CHUNK")),
+        ),
+        // Several errors, and the wordings up to 2.0 (no result; the on-demand scanner's misses a
+        // space).
+        (
+            "ERROR",
+            ON_DEMAND,
+            "Corruption detected in container [8]. Marking it UNHEALTHY. Container has 3 errors. The first error is: CORRUPT_CHUNK for file /x",
+            scan(8, true, Some("CORRUPT_CHUNK")),
+        ),
+        (
+            "ERROR",
+            ON_DEMAND,
+            "Corruption detected in container [8]. Marking it UNHEALTHY.",
+            scan(8, true, None),
+        ),
+        (
+            "ERROR",
+            ON_DEMAND,
+            "Corruption detected in container [8].Marking it UNHEALTHY.",
+            scan(8, true, None),
+        ),
+        (
+            "WARN",
+            KVH,
+            "Unexpected error while marking container 5 unhealthy",
+            DatanodeEvent::ContainerMarkUnhealthyError { container: 5 },
+        ),
+        (
+            "INFO",
+            KVH,
+            "Block has been finalized conID: 1 locID: 2 bcsId: 0 replicaIndex: null ",
+            DatanodeEvent::BlockFinalize { done: true },
+        ),
+        (
+            "INFO",
+            CCCH,
             "Container #1042 does not exist in datanode. Its pipeline may have closed before it was created. Container close failed.",
-            "missing",
+            close("missing"),
         ),
-        ("Marking Container 1042 quasi closed", "quasi_closing"),
         (
-            "Follower cannot close container #1042.",
-            "follower_cannot_close",
+            "INFO",
+            CCCH,
+            "Marking Container 1042 quasi closed",
+            close("quasi_closing"),
         ),
-        ("Can't close container #1042", "failed"),
-    ] {
-        let (e, _) = one("INFO", CCCH, msg, &[]);
-        assert_eq!(
-            e,
-            DatanodeEvent::CloseContainerHandling {
-                container: 1042,
-                outcome: outcome.into()
-            }
-        );
+        (
+            "INFO",
+            CCCH,
+            "Follower cannot close container #1042.",
+            close("follower_cannot_close"),
+        ),
+        ("INFO", CCCH, "Can't close container #1042", close("failed")),
+    ];
+    for (level, logger, message, expected) in cases {
+        let (e, entities) = one(level, logger, message, &[]);
+        assert_eq!(e, expected, "{message}");
+        let container = match e {
+            DatanodeEvent::ContainerMarkedUnhealthy { container }
+            | DatanodeEvent::ContainerScanResult { container, .. } => Some(container),
+            _ => None,
+        };
+        if let Some(container) = container {
+            assert_eq!(
+                entities,
+                vec![format!("container:{container}")],
+                "{message}"
+            );
+        }
     }
 }
 
