@@ -26,28 +26,30 @@ pub(super) fn typed_by(
     classify(&record_of(logger, message, continuation), component)
 }
 
+/// A module's event, as the tests take it out of [`EventData`].
+pub(super) trait ModuleEvent:
+    TryFrom<EventData, Error = EventData> + PartialEq + std::fmt::Debug
+{
+}
+
+impl<E: TryFrom<EventData, Error = EventData> + PartialEq + std::fmt::Debug> ModuleEvent for E {}
+
+fn module_event<E: ModuleEvent>(data: EventData) -> E {
+    E::try_from(data).unwrap_or_else(|other| panic!("typed by another module: {other:?}"))
+}
+
 /// [`typed_by`] as the module's event `E`.
-pub(super) fn event_by<E>(
+pub(super) fn event_by<E: ModuleEvent>(
     logger: &str,
     message: &str,
     continuation: &str,
     component: Component,
-) -> Option<E>
-where
-    E: TryFrom<EventData, Error = EventData>,
-{
+) -> Option<E> {
     typed_by(logger, message, continuation, component).map(|t| module_event(t.data))
 }
 
-fn module_event<E: TryFrom<EventData, Error = EventData>>(data: EventData) -> E {
-    E::try_from(data).unwrap_or_else(|other| panic!("typed by another module: {other:?}"))
-}
-
 /// Every record of `text` typed as `component` into the module's event `E`, with its entities.
-pub(super) fn events_of<E>(text: &str, component: Component) -> Vec<(E, Vec<String>)>
-where
-    E: TryFrom<EventData, Error = EventData>,
-{
+pub(super) fn events_of<E: ModuleEvent>(text: &str, component: Component) -> Vec<(E, Vec<String>)> {
     records(text)
         .iter()
         .map(|r| {
@@ -59,10 +61,7 @@ where
 }
 
 /// The one event each of `texts` (one statement in several layouts) types as: all must agree.
-pub(super) fn agreed<E>(texts: &[String], component: Component) -> (E, Vec<String>)
-where
-    E: TryFrom<EventData, Error = EventData> + PartialEq + std::fmt::Debug,
-{
+pub(super) fn agreed<E: ModuleEvent>(texts: &[String], component: Component) -> (E, Vec<String>) {
     let mut results = texts.iter().map(|text| {
         let mut all = events_of(text, component);
         assert_eq!(all.len(), 1, "{text}");
@@ -73,6 +72,27 @@ where
         assert_eq!(first, other, "layouts disagree: {texts:?}");
     }
     first
+}
+
+/// Cuts each line (and the continuation lines under it) at every character and types the pieces
+/// through every logger in `tails`: nothing may panic.
+pub(super) fn cut_lines_never_panic<E: ModuleEvent>(
+    lines: &[String],
+    continuation: &str,
+    tails: &[&str],
+) {
+    for line in lines {
+        for (cut, _) in line.char_indices() {
+            for tail in tails {
+                let _ = event_by::<E>(tail, &line[..cut], continuation, Component::Datanode);
+            }
+        }
+        for (cut, _) in continuation.char_indices() {
+            for tail in tails {
+                let _ = event_by::<E>(tail, line, &continuation[..cut], Component::Datanode);
+            }
+        }
+    }
 }
 
 /// A logger as `%c{2}` prints it (`statemachine.EndpointStateMachine`).

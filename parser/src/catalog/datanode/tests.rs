@@ -1,7 +1,9 @@
 //! Datanode lines in every layout: ContainerStateMachine, XceiverServerRatis, dispatcher errors, chunk and block files, scanners, close-container handling, dn-audit and dn-container records.
 
 use super::*;
-use crate::catalog::tests::{agreed, event_by, events_of, logger_classes, short_logger};
+use crate::catalog::tests::{
+    agreed, cut_lines_never_panic, event_by, events_of, logger_classes, short_logger,
+};
 
 const GROUP: &str = "group-41A9C03D5E7B";
 
@@ -726,7 +728,7 @@ fn bad_input_is_not_typed_and_never_panics() {
 }
 
 #[test]
-fn cut_lines_never_panic() {
+fn cut_lines_never_panic_in_any_logger() {
     let lines = [
         "Operation: WriteChunk , Trace ID:  , Message: Chunk offset 8388608 does not match length 4194304 of blockFile 23.block , Result: CHUNK_FILE_INCONSISTENCY , StorageContainerException Occurred.",
         "gid group-41A9C03D5E7B : ApplyTransaction completed. cmd WriteChunk logIndex 18343 msg :  Container Result: SUCCESS",
@@ -741,16 +743,8 @@ fn cut_lines_never_panic() {
     ];
     let continuation =
         "localID: 25\nblockCommitSequenceId: 0\n logIndex 18343 chunkName 25_chunk_é";
-    for line in lines {
-        for (cut, _) in line.char_indices() {
-            for tail in logger_classes(STATEMENTS) {
-                let _ = by_logger(tail, &line[..cut], continuation);
-            }
-        }
-        for (cut, _) in continuation.char_indices() {
-            let _ = by_logger("ContainerStateMachine", line, &continuation[..cut]);
-        }
-    }
+    let lines = lines.map(String::from);
+    cut_lines_never_panic::<DatanodeEvent>(&lines, continuation, &logger_classes(STATEMENTS));
     let container =
         "ID=1042 | Index=0 | BCSID=18345 | State=UNHEALTHY | Volume=/d | DataChecksum=0 | é";
     for (cut, _) in container.char_indices() {

@@ -4,7 +4,8 @@
 use super::*;
 use crate::catalog::classify;
 use crate::catalog::tests::{
-    agreed, event_by, events_of, logger_classes, record_of, records, short_logger,
+    agreed, cut_lines_never_panic, event_by, events_of, logger_classes, record_of, records,
+    short_logger,
 };
 use crate::record::Record;
 
@@ -596,7 +597,7 @@ fn bad_input_is_not_typed_and_never_panics() {
 }
 
 #[test]
-fn cut_lines_never_panic() {
+fn cut_lines_never_panic_in_any_logger() {
     let lines = [
         format!("{MEMBER}: changes role from    LEADER to FOLLOWER at term 7 for candidate:{DN1}"),
         format!(
@@ -618,18 +619,8 @@ fn cut_lines_never_panic() {
         "Timeout 0/~".to_string(),
         "  Response 0: a<-b#0:OK-t6".to_string(),
     ];
-    let tails = logger_classes(STATEMENTS);
     let continuation = "  toTruncate: (17901, 18345) isOpen? true, length=96231, newEndIndex=18341\nWriteLog:1: (t:6, i:1), STATEMACHINELOGENTRY, containerID: 5 pipelineID: \"é";
-    for line in &lines {
-        for (cut, _) in line.char_indices() {
-            for &tail in &tails {
-                let _ = by_logger(tail, &line[..cut], continuation);
-                for (c, _) in continuation.char_indices().step_by(7) {
-                    let _ = by_logger(tail, line, &continuation[..c]);
-                }
-            }
-        }
-    }
+    cut_lines_never_panic::<RatisEvent>(&lines, continuation, &logger_classes(STATEMENTS));
 }
 
 #[test]
