@@ -49,6 +49,27 @@ fn one(
     agreed(&texts, Component::Datanode)
 }
 
+/// A line (level, logger, message, continuation lines), what its event must match, and the
+/// entities it must name (`None`: not checked).
+type Expected = (
+    &'static str,
+    &'static str,
+    String,
+    &'static [&'static str],
+    fn(&DatanodeEvent) -> bool,
+    Option<&'static [&'static str]>,
+);
+
+fn check_all(cases: Vec<Expected>) {
+    for (level, logger, message, continuation, expected, entities) in cases {
+        let (e, named) = one(level, logger, &message, continuation);
+        assert!(expected(&e), "{message}: {e:?}");
+        if let Some(entities) = entities {
+            assert_eq!(named, entities, "{message}");
+        }
+    }
+}
+
 #[test]
 fn dn_audit_failure_perf_and_success_records() {
     let text = "\
@@ -177,47 +198,43 @@ fn dispatch_errors_with_their_results() {
     );
     assert!(entities.is_empty());
 
-    let (e, _) = one(
-        "WARN",
-        KVH,
-        "Operation: ReadChunk , Trace ID:  , Message: Unexpected read size. expected: 4194304, actual: -1 , Result: CONTAINER_INTERNAL_ERROR , StorageContainerException Occurred.",
-        &[],
-    );
-    assert!(
-        matches!(e, DatanodeEvent::DispatchError { ref result, ref message, .. } if result == "CONTAINER_INTERNAL_ERROR" && message.starts_with("Unexpected read size"))
-    );
-    let (e, entities) = one(
-        "WARN",
-        KVH,
-        "Operation: GetBlock , Trace ID:  , Message: Unable to find the block with bcsID 30904. Container 1043 bcsId is 30901. , Result: UNKNOWN_BCSID , StorageContainerException Occurred.",
-        &[],
-    );
-    assert!(
-        matches!(e, DatanodeEvent::DispatchError { ref result, .. } if result == "UNKNOWN_BCSID")
-    );
-    assert_eq!(entities, vec!["container:1043".to_string()]);
-    let (e, entities) = one(
-        "WARN",
-        CSM,
-        "Operation: WriteChunk , Trace ID: 7 , Message: Prev writes to container 5 failed, stopping all writes to container , Result: CONTAINER_UNHEALTHY , StorageContainerException Occurred.",
-        &[],
-    );
-    assert!(matches!(e, DatanodeEvent::DispatchError { ref trace_id, .. } if trace_id == "7"));
-    // Printed twice (issue 18 item 9), kept once.
-    assert_eq!(entities, vec!["container:5".to_string()]);
-    let (_, entities) = one(
-        "WARN",
-        KVH,
-        "Operation: PutBlock , Trace ID:  , Message: Requested block conID: 1 locID: 113750153625600017 bcsId: 0 replicaIndex: null in container 1 is missing , Result: NO_SUCH_BLOCK , StorageContainerException Occurred.",
-        &[],
-    );
-    assert_eq!(
-        entities,
-        vec![
-            "container:1".to_string(),
-            "block:1:113750153625600017".to_string()
-        ]
-    );
+    check_all(vec![
+        (
+            "WARN",
+            KVH,
+            "Operation: ReadChunk , Trace ID:  , Message: Unexpected read size. expected: 4194304, actual: -1 , Result: CONTAINER_INTERNAL_ERROR , StorageContainerException Occurred.".into(),
+            &[],
+            |e| {
+                matches!(e, DatanodeEvent::DispatchError { result, message, .. } if result == "CONTAINER_INTERNAL_ERROR" && message.starts_with("Unexpected read size"))
+            },
+            None,
+        ),
+        (
+            "WARN",
+            KVH,
+            "Operation: GetBlock , Trace ID:  , Message: Unable to find the block with bcsID 30904. Container 1043 bcsId is 30901. , Result: UNKNOWN_BCSID , StorageContainerException Occurred.".into(),
+            &[],
+            |e| matches!(e, DatanodeEvent::DispatchError { result, .. } if result == "UNKNOWN_BCSID"),
+            Some(&["container:1043"]),
+        ),
+        // Printed twice (issue 18 item 9), kept once.
+        (
+            "WARN",
+            CSM,
+            "Operation: WriteChunk , Trace ID: 7 , Message: Prev writes to container 5 failed, stopping all writes to container , Result: CONTAINER_UNHEALTHY , StorageContainerException Occurred.".into(),
+            &[],
+            |e| matches!(e, DatanodeEvent::DispatchError { trace_id, .. } if trace_id == "7"),
+            Some(&["container:5"]),
+        ),
+        (
+            "WARN",
+            KVH,
+            "Operation: PutBlock , Trace ID:  , Message: Requested block conID: 1 locID: 113750153625600017 bcsId: 0 replicaIndex: null in container 1 is missing , Result: NO_SUCH_BLOCK , StorageContainerException Occurred.".into(),
+            &[],
+            |e| matches!(e, DatanodeEvent::DispatchError { result, .. } if result == "NO_SUCH_BLOCK"),
+            Some(&["container:1", "block:1:113750153625600017"]),
+        ),
+    ]);
 }
 
 #[test]
@@ -260,109 +277,112 @@ fn pipeline_action_reasons_name_their_datanodes() {
 
 #[test]
 fn chunk_utils_lines() {
-    let (e, _) = one(
-        "ERROR",
-        CHUNK_UTILS,
-        "Unexpected read size. expected: 4194304, actual: -1",
-        &[],
-    );
-    assert_eq!(
-        e,
-        DatanodeEvent::ChunkUnexpectedSize {
-            of: "read".into(),
-            expected: 4194304,
-            actual: -1
-        }
-    );
-    let (e, _) = one(
-        "ERROR",
-        CHUNK_UTILS,
-        "Unexpected write size. expected: 10, actual: 3",
-        &[],
-    );
-    assert!(
-        matches!(e, DatanodeEvent::ChunkUnexpectedSize { ref of, actual: 3, .. } if of == "write")
-    );
-    let (e, _) = one(
-        "WARN",
-        CHUNK_UTILS,
-        "Duplicate write chunk request. Chunk overwrite without explicit request. ChunkInfo{chunkName='113750153625600019_chunk_0, offset=0, len=4194304}",
-        &[],
-    );
-    assert_eq!(
-        e,
-        DatanodeEvent::ChunkDuplicateWrite {
-            chunk: "113750153625600019_chunk_0".into(),
-            local: Some(113750153625600019),
-            offset: Some(0),
-            len: Some(4194304)
-        }
-    );
-    let (e, _) = one(
-        "ERROR",
-        CHUNK_UTILS,
-        "Oversize read. max: 10, actual: 12",
-        &[],
-    );
-    assert_eq!(e.kind(), "chunk_oversize_read");
+    check_all(vec![
+        (
+            "ERROR",
+            CHUNK_UTILS,
+            "Unexpected read size. expected: 4194304, actual: -1".into(),
+            &[],
+            |e| {
+                *e == DatanodeEvent::ChunkUnexpectedSize {
+                    of: "read".into(),
+                    expected: 4194304,
+                    actual: -1,
+                }
+            },
+            None,
+        ),
+        (
+            "ERROR",
+            CHUNK_UTILS,
+            "Unexpected write size. expected: 10, actual: 3".into(),
+            &[],
+            |e| matches!(e, DatanodeEvent::ChunkUnexpectedSize { of, actual: 3, .. } if of == "write"),
+            None,
+        ),
+        (
+            "WARN",
+            CHUNK_UTILS,
+            "Duplicate write chunk request. Chunk overwrite without explicit request. ChunkInfo{chunkName='113750153625600019_chunk_0, offset=0, len=4194304}".into(),
+            &[],
+            |e| {
+                *e == DatanodeEvent::ChunkDuplicateWrite {
+                    chunk: "113750153625600019_chunk_0".into(),
+                    local: Some(113750153625600019),
+                    offset: Some(0),
+                    len: Some(4194304),
+                }
+            },
+            None,
+        ),
+        (
+            "ERROR",
+            CHUNK_UTILS,
+            "Oversize read. max: 10, actual: 12".into(),
+            &[],
+            |e| e.kind() == "chunk_oversize_read",
+            None,
+        ),
+    ]);
 }
 
 #[test]
 fn file_per_block_and_block_manager_debug_lines() {
-    let (e, entities) = one(
-        "DEBUG",
-        FPBS,
-        "Writing chunk ChunkInfo{chunkName='113750153625600017_chunk_3, offset=12582912, len=4194304} (overwrite: false) in stage WRITE_DATA to file /data/disk1/hdds/CID-8d3f/current/containerDir0/1042/chunks/113750153625600017.block",
-        &[],
-    );
-    assert!(
-        matches!(e, DatanodeEvent::ChunkWrite { overwrite: false, container: Some(1042), local: Some(113750153625600017), offset: Some(12582912), ref stage, .. } if stage == "WRITE_DATA")
-    );
-    assert!(entities.contains(&"block:1042:113750153625600017".to_string()));
-    let (e, _) = one(
-        "DEBUG",
-        FPBS,
-        "Ignore chunk ChunkInfo{chunkName='113750153625600017_chunk_3, offset=12582912, len=4194304} in stage COMMIT_DATA",
-        &[],
-    );
-    assert!(
-        matches!(e, DatanodeEvent::ChunkIgnored { local: Some(113750153625600017), ref stage, ref chunk, .. } if stage == "COMMIT_DATA" && chunk == "113750153625600017_chunk_3")
-    );
-    let (e, _) = one(
-        "INFO",
-        FPBS,
-        "Deleted block file: /data/disk1/hdds/x/1042/chunks/1.block",
-        &[],
-    );
-    assert!(matches!(
-        e,
-        DatanodeEvent::BlockFileDeleted { existed: true, .. }
-    ));
-    let (e, _) = one(
-        "WARN",
-        FPBS,
-        "Block file to be deleted does not exist: /x/1.block",
-        &[],
-    );
-    assert!(matches!(
-        e,
-        DatanodeEvent::BlockFileDeleted { existed: false, .. }
-    ));
-    let (e, entities) = one(
-        "DEBUG",
-        "org.apache.hadoop.ozone.container.keyvalue.impl.BlockManagerImpl",
-        "Block conID: 1042 locID: 113750153625600017 bcsId: 18345 replicaIndex: null successfully committed with bcsId 18345 chunk size 4",
-        &[],
-    );
-    assert!(matches!(
-        e,
-        DatanodeEvent::BlockCommitted {
-            container: 1042,
-            bcs_id: Some(18345),
-            ..
-        }
-    ));
-    assert!(entities.contains(&"block:1042:113750153625600017".to_string()));
+    check_all(vec![
+        (
+            "DEBUG",
+            FPBS,
+            "Writing chunk ChunkInfo{chunkName='113750153625600017_chunk_3, offset=12582912, len=4194304} (overwrite: false) in stage WRITE_DATA to file /data/disk1/hdds/CID-8d3f/current/containerDir0/1042/chunks/113750153625600017.block".into(),
+            &[],
+            |e| {
+                matches!(e, DatanodeEvent::ChunkWrite { overwrite: false, container: Some(1042), local: Some(113750153625600017), offset: Some(12582912), stage, .. } if stage == "WRITE_DATA")
+            },
+            Some(&["container:1042", "block:1042:113750153625600017"]),
+        ),
+        (
+            "DEBUG",
+            FPBS,
+            "Ignore chunk ChunkInfo{chunkName='113750153625600017_chunk_3, offset=12582912, len=4194304} in stage COMMIT_DATA".into(),
+            &[],
+            |e| {
+                matches!(e, DatanodeEvent::ChunkIgnored { local: Some(113750153625600017), stage, chunk, .. } if stage == "COMMIT_DATA" && chunk == "113750153625600017_chunk_3")
+            },
+            None,
+        ),
+        (
+            "INFO",
+            FPBS,
+            "Deleted block file: /data/disk1/hdds/x/1042/chunks/1.block".into(),
+            &[],
+            |e| matches!(e, DatanodeEvent::BlockFileDeleted { existed: true, .. }),
+            None,
+        ),
+        (
+            "WARN",
+            FPBS,
+            "Block file to be deleted does not exist: /x/1.block".into(),
+            &[],
+            |e| matches!(e, DatanodeEvent::BlockFileDeleted { existed: false, .. }),
+            None,
+        ),
+        (
+            "DEBUG",
+            "org.apache.hadoop.ozone.container.keyvalue.impl.BlockManagerImpl",
+            "Block conID: 1042 locID: 113750153625600017 bcsId: 18345 replicaIndex: null successfully committed with bcsId 18345 chunk size 4".into(),
+            &[],
+            |e| {
+                matches!(
+                    e,
+                    DatanodeEvent::BlockCommitted {
+                        container: 1042,
+                        bcs_id: Some(18345),
+                        ..
+                    }
+                )
+            },
+            Some(&["container:1042", "block:1042:113750153625600017"]),
+        ),
+    ]);
 }
 
 #[test]
@@ -546,41 +566,46 @@ fn csm_apply_read_snapshot_and_lifecycle_lines() {
 
 #[test]
 fn xceiver_server_ratis_lines() {
-    let (e, entities) = one(
-        "INFO",
-        XSR,
-        "Leader change notification received for group: group-41A9C03D5E7B with new leaderId: 6e8d0f13-2a4b-4c7d-8e9f-0a1b2c3d4e71",
-        &[],
-    );
-    assert!(
-        matches!(e, DatanodeEvent::LeaderChangeNotification { ref leader, .. } if leader == "6e8d0f13-2a4b-4c7d-8e9f-0a1b2c3d4e71")
-    );
-    assert_eq!(entities, vec!["group:41A9C03D5E7B".to_string()]);
-    let (e, entities) = one(
-        "WARN",
-        XSR,
-        "pipeline Action CLOSE on pipeline Pipeline-7e3b1c52-9a4d-4f18-b6e2-41a9c03d5e7b.Reason : a41c with datanodeId a41c handlePipelineFailure  for no leader: FOLLOWER elapsed time=3000ms",
-        &["  Follower x with datanodeId y is slow"],
-    );
-    assert!(matches!(e, DatanodeEvent::PipelineAction { ref action, .. } if action == "CLOSE"));
-    assert!(entities.contains(&"pipeline:7e3b1c52-9a4d-4f18-b6e2-41a9c03d5e7b".to_string()));
-    assert!(entities.contains(&"group:41A9C03D5E7B".to_string()));
-    let (e, _) = one(
-        "INFO",
-        XSR,
-        "Created group Pipeline-7e3b1c52-9a4d-4f18-b6e2-41a9c03d5e7b",
-        &[],
-    );
-    assert_eq!(e.kind(), "ratis_group_created");
-    let (e, entities) = one(
-        "WARN",
-        XSR,
-        "handleInstallSnapshotFromLeader for firstTermIndexInLog=(t:3, i:5), terminating pipeline: group-41A9C03D5E7B",
-        &[],
-    );
-    assert_eq!(e.kind(), "install_snapshot_terminating");
-    // The RaftGroupId names the pipeline's Ratis group, as the ContainerStateMachine lines do.
-    assert_eq!(entities, vec!["group:41A9C03D5E7B".to_string()]);
+    check_all(vec![
+        (
+            "INFO",
+            XSR,
+            "Leader change notification received for group: group-41A9C03D5E7B with new leaderId: 6e8d0f13-2a4b-4c7d-8e9f-0a1b2c3d4e71".into(),
+            &[],
+            |e| {
+                matches!(e, DatanodeEvent::LeaderChangeNotification { leader, .. } if leader == "6e8d0f13-2a4b-4c7d-8e9f-0a1b2c3d4e71")
+            },
+            Some(&["group:41A9C03D5E7B"]),
+        ),
+        (
+            "WARN",
+            XSR,
+            "pipeline Action CLOSE on pipeline Pipeline-7e3b1c52-9a4d-4f18-b6e2-41a9c03d5e7b.Reason : a41c with datanodeId a41c handlePipelineFailure  for no leader: FOLLOWER elapsed time=3000ms".into(),
+            &["  Follower x with datanodeId y is slow"],
+            |e| matches!(e, DatanodeEvent::PipelineAction { action, .. } if action == "CLOSE"),
+            Some(&[
+                "pipeline:7e3b1c52-9a4d-4f18-b6e2-41a9c03d5e7b",
+                "group:41A9C03D5E7B",
+            ]),
+        ),
+        (
+            "INFO",
+            XSR,
+            "Created group Pipeline-7e3b1c52-9a4d-4f18-b6e2-41a9c03d5e7b".into(),
+            &[],
+            |e| e.kind() == "ratis_group_created",
+            None,
+        ),
+        // The RaftGroupId names the pipeline's Ratis group, as the ContainerStateMachine lines do.
+        (
+            "WARN",
+            XSR,
+            "handleInstallSnapshotFromLeader for firstTermIndexInLog=(t:3, i:5), terminating pipeline: group-41A9C03D5E7B".into(),
+            &[],
+            |e| e.kind() == "install_snapshot_terminating",
+            Some(&["group:41A9C03D5E7B"]),
+        ),
+    ]);
 }
 
 #[test]
