@@ -786,82 +786,68 @@ pub fn number_after(s: &str, label: &str) -> Option<u64> {
 mod tests {
     use super::*;
 
-    fn fill(template: &'static str, slots: &[Slot], text: &str) -> Option<Vec<String>> {
-        Compiled::new(template, slots)
-            .fill(slots, text.trim_ascii())
-            .map(|v| v.as_slice().iter().map(|s| s.to_string()).collect())
-    }
-
-    fn strings(v: &[&str]) -> Vec<String> {
-        v.iter().map(|s| s.to_string()).collect()
-    }
-
     #[test]
     fn fill_reads_placeholders_or_refuses() {
         use Slot::*;
-        assert_eq!(
-            fill(
+        let member = "3f2b@group-D2C8A1B9F0E4-SegmentedRaftLogWorker";
+        let rolling = format!("{member}: Rolling segment log_1 to index:7");
+        let rolling_cut = format!("{member}:x: Rolling y");
+        // (template, slots, message, the values or `None` when it is not the template)
+        let cases: [(&'static str, &[Slot], &str, Option<&[&str]>); 15] = [
+            (
                 "Container {} is open but {}. Triggering close.",
                 &[Container, Text],
-                "Container #5 is open but full. Triggering close.  "
+                "Container #5 is open but full. Triggering close.  ",
+                Some(&["#5", "full"]),
             ),
-            Some(strings(&["#5", "full"]))
-        );
-        assert_eq!(fill("a {} b", &[Text], "a x c"), None);
-        assert_eq!(
-            fill("no placeholders", &[], "no placeholders"),
-            Some(vec![])
-        );
-        assert_eq!(fill("no placeholders", &[], "other"), None);
-        // The split whose values type wins over the first occurrence of the literal.
-        assert_eq!(
-            fill(
+            ("a {} b", &[Text], "a x c", None),
+            ("no placeholders", &[], "no placeholders", Some(&[])),
+            ("no placeholders", &[], "other", None),
+            // The split whose values type wins over the first occurrence of the literal.
+            (
                 "Message: {} , Result: {} , done.",
                 &[Text, Word],
-                "Message: a , Result: b , Result: CHUNK_FILE_INCONSISTENCY , done."
+                "Message: a , Result: b , Result: CHUNK_FILE_INCONSISTENCY , done.",
+                Some(&["a , Result: b", "CHUNK_FILE_INCONSISTENCY"]),
             ),
-            Some(strings(&["a , Result: b", "CHUNK_FILE_INCONSISTENCY"]))
-        );
-        assert_eq!(fill("took {}ms", &[U64], "took 12xms"), None);
-        // A value that cannot hold the literal's first byte ends at it: the first `:` after a
-        // member id is the literal's or the line is not the template.
-        let member = "3f2b@group-D2C8A1B9F0E4-SegmentedRaftLogWorker";
-        assert_eq!(
-            fill(
+            ("took {}ms", &[U64], "took 12xms", None),
+            // A value that cannot hold the literal's first byte ends at it: the first `:` after
+            // a member id is the literal's or the line is not the template.
+            (
                 "{}: Rolling segment {} to index:{}",
                 &[Daemon, Text, U64],
-                &format!("{member}: Rolling segment log_1 to index:7")
+                &rolling,
+                Some(&[member, "log_1", "7"]),
             ),
-            Some(strings(&[member, "log_1", "7"]))
-        );
-        assert_eq!(
-            fill(
-                "{}: Rolling {}",
-                &[Daemon, Text],
-                &format!("{member}:x: Rolling y")
+            ("{}: Rolling {}", &[Daemon, Text], &rolling_cut, None),
+            (
+                "{}, {} done",
+                &[U64, U64],
+                "12, 13 done",
+                Some(&["12", "13"]),
             ),
-            None
-        );
-        assert_eq!(
-            fill("{}, {} done", &[U64, U64], "12, 13 done"),
-            Some(strings(&["12", "13"]))
-        );
-        // A trailing space of the template is not required of the message.
-        assert_eq!(
-            fill("Replica {} ", &[Text], "Replica x"),
-            Some(strings(&["x"]))
-        );
-        // Middle placeholders take the first occurrence that fits, the last one the tail.
-        assert_eq!(
-            fill("{} has {} x", &[Text, Text], "a has b has c x"),
-            Some(strings(&["a", "b has c"]))
-        );
-        assert_eq!(fill("{} has {} x", &[Text, Text], "a has b"), None);
-        assert_eq!(fill("A {} B", &[Text], "A"), None);
-        assert_eq!(
-            fill("Entering safe mode.", &[], "Entering safe mode. now"),
-            None
-        );
+            // A trailing space of the template is not required of the message.
+            ("Replica {} ", &[Text], "Replica x", Some(&["x"])),
+            // Middle placeholders take the first occurrence that fits, the last one the tail.
+            (
+                "{} has {} x",
+                &[Text, Text],
+                "a has b has c x",
+                Some(&["a", "b has c"]),
+            ),
+            ("{} has {} x", &[Text, Text], "a has b", None),
+            ("A {} B", &[Text], "A", None),
+            ("Entering safe mode.", &[], "Entering safe mode. now", None),
+            ("Entering safe mode.", &[], "Entering safe mode.", Some(&[])),
+        ];
+        for (template, slots, text, expected) in cases {
+            let values = Compiled::new(template, slots).fill(slots, text.trim_ascii());
+            assert_eq!(
+                values.as_ref().map(Values::as_slice),
+                expected,
+                "{template} / {text}"
+            );
+        }
     }
 
     #[test]
