@@ -699,6 +699,18 @@ impl<E> Catalogue<E> {
 /// Declares a module's catalogue: `KINDS` (the registry rows, `oztrace explain --kinds`) and
 /// `STATEMENTS` (the matchers) from one table. See the `catalog` module doc for a row's parts.
 macro_rules! catalogue {
+    (@info $kind:expr, $log:expr, $class:expr, $level:expr, $releases:expr, $template:expr,
+        $section:expr) => {
+        $crate::catalog::KindInfo {
+            kind: $kind,
+            log: $log,
+            class: $class,
+            level: $level,
+            releases: $releases,
+            template: $template,
+            catalogue: $section,
+        }
+    };
     (
         event $event:ty;
         $( structured {
@@ -713,38 +725,16 @@ macro_rules! catalogue {
     ) => {
         /// Every kind of this module with its Ozone source, in table order.
         pub const KINDS: &[$crate::catalog::KindInfo] = &[
-            $( $( $crate::catalog::KindInfo {
-                kind: $skind,
-                log: $slog,
-                class: $sclass,
-                level: $slevel,
-                releases: $sreleases,
-                template: $stemplate,
-                catalogue: $ssection,
-            }, )* )?
-            $( $( $crate::catalog::KindInfo {
-                kind: $kind,
-                log: $log,
-                class: $class,
-                level: $level,
-                releases: $releases,
-                template: $template,
-                catalogue: $section,
-            }, )* )+
+            $( $( catalogue!(@info $skind, $slog, $sclass, $slevel, $sreleases, $stemplate,
+                $ssection), )* )?
+            $( $( catalogue!(@info $kind, $log, $class, $level, $releases, $template, $section),
+            )* )+
         ];
 
         /// The statements a message template matches, tried in this order.
         pub(crate) const STATEMENTS: &[$crate::catalog::template::Statement<$event>] = &[
             $( $( $crate::catalog::template::Statement::new(
-                $crate::catalog::KindInfo {
-                    kind: $kind,
-                    log: $log,
-                    class: $class,
-                    level: $level,
-                    releases: $releases,
-                    template: $template,
-                    catalogue: $section,
-                },
+                catalogue!(@info $kind, $log, $class, $level, $releases, $template, $section),
                 $crate::catalog::template::via(&[$($via)?]),
                 &[$($crate::catalog::template::Slot::$slot),*],
                 $build,

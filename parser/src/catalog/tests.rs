@@ -74,6 +74,16 @@ pub(super) fn agreed<E: ModuleEvent>(texts: &[String], component: Component) -> 
     first
 }
 
+/// None of `messages` types through any logger in `tails`.
+pub(super) fn untyped_by_any_logger<E: ModuleEvent>(messages: &[&str], tails: &[&str]) {
+    for message in messages {
+        for tail in tails {
+            let typed = event_by::<E>(tail, message, "", Component::Datanode);
+            assert!(typed.is_none(), "{tail}: {message}: {typed:?}");
+        }
+    }
+}
+
 /// Cuts each line (and the continuation lines under it) at every character and types the pieces
 /// through every logger in `tails`: nothing may panic.
 pub(super) fn cut_lines_never_panic<E: ModuleEvent>(

@@ -2,15 +2,10 @@
 
 use super::*;
 use crate::catalog::tests::{
-    agreed, cut_lines_never_panic, event_by, events_of, logger_classes, short_logger,
+    agreed, cut_lines_never_panic, events_of, logger_classes, short_logger, untyped_by_any_logger,
 };
 
 const GROUP: &str = "group-41A9C03D5E7B";
-
-/// Types one message written through `logger`, with its continuation lines.
-fn by_logger(logger: &str, message: &str, continuation: &str) -> Option<DatanodeEvent> {
-    event_by(logger, message, continuation, Component::Datanode)
-}
 
 fn typed_as(text: &str, component: Component) -> Vec<(DatanodeEvent, Vec<String>)> {
     events_of(text, component)
@@ -744,11 +739,7 @@ fn bad_input_is_not_typed_and_never_panics() {
         "Block é successfully committed with bcsId ",
         "Follower cannot close container #",
     ];
-    for msg in bad {
-        for tail in logger_classes(STATEMENTS) {
-            assert!(by_logger(tail, msg, "").is_none(), "{tail}: {msg}");
-        }
-    }
+    untyped_by_any_logger::<DatanodeEvent>(&bad, &logger_classes(STATEMENTS));
     assert!(container_log("ID=x | State=OPEN", None).is_none());
 }
 

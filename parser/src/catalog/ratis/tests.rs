@@ -4,8 +4,8 @@
 use super::*;
 use crate::catalog::classify;
 use crate::catalog::tests::{
-    agreed, cut_lines_never_panic, event_by, events_of, logger_classes, record_of, records,
-    short_logger,
+    agreed, cut_lines_never_panic, events_of, logger_classes, record_of, records, short_logger,
+    untyped_by_any_logger,
 };
 use crate::record::Record;
 
@@ -20,11 +20,6 @@ fn member_of(s: &str) -> Member {
         peer: id.peer.to_owned(),
         group: format!("group-{}", id.group),
     }
-}
-
-/// Types one message written through `logger`, with its continuation lines.
-fn by_logger(logger: &str, message: &str, continuation: &str) -> Option<RatisEvent> {
-    event_by(logger, message, continuation, Component::Datanode)
 }
 
 /// Classifies every record of `text` (as a datanode log) into its Ratis event.
@@ -589,11 +584,7 @@ fn bad_input_is_not_typed_and_never_panics() {
         "truncateIndex=a, arrayIndex=0",
         "é@group-D2C8A1B9F0E4-SegmentedRaftLogWorker: Truncating segments truncate(",
     ];
-    for msg in bad {
-        for tail in logger_classes(STATEMENTS) {
-            assert!(by_logger(tail, msg, "").is_none(), "{tail}: {msg}");
-        }
-    }
+    untyped_by_any_logger::<RatisEvent>(&bad, &logger_classes(STATEMENTS));
 }
 
 #[test]
