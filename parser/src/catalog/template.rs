@@ -776,14 +776,16 @@ pub fn number_after(s: &str, label: &str) -> Option<u64> {
 mod tests {
     use super::*;
 
+    /// A template, its slots, a message, and the values or `None` when it is not the template.
+    type Case<'a> = (&'static str, &'a [Slot], &'a str, Option<&'a [&'a str]>);
+
     #[test]
     fn fill_reads_placeholders_or_refuses() {
         use Slot::*;
         let member = "3f2b@group-D2C8A1B9F0E4-SegmentedRaftLogWorker";
         let rolling = format!("{member}: Rolling segment log_1 to index:7");
         let rolling_cut = format!("{member}:x: Rolling y");
-        // (template, slots, message, the values or `None` when it is not the template)
-        let cases: [(&'static str, &[Slot], &str, Option<&[&str]>); 15] = [
+        let cases: [Case; 15] = [
             (
                 "Container {} is open but {}. Triggering close.",
                 &[Container, Text],
