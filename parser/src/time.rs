@@ -56,25 +56,26 @@ impl Zone {
         }
     }
 
-    /// UTC epoch milliseconds of a local time in this zone; `None` for an impossible date.
+    /// UTC epoch milliseconds of a local time in this zone; `None` for an impossible date (or
+    /// one outside jiff's ±9999 years).
+    // Per record: inlined into the reader's loop (and the benches).
+    #[inline]
     pub fn to_epoch_millis(&self, t: &LocalTime) -> Option<i64> {
-        match self {
-            Zone::Utc => utc_millis(t),
-            Zone::Named(tz) => {
-                let dt = jiff::civil::DateTime::new(
-                    t.year,
-                    t.month,
-                    t.day,
-                    t.hour,
-                    t.minute,
-                    t.second,
-                    i32::from(t.milli) * 1_000_000,
-                )
-                .ok()?;
-                let zoned = tz.to_ambiguous_zoned_datetime(dt).earlier().ok()?;
-                Some(zoned.timestamp().as_millisecond())
-            }
-        }
+        let dt = jiff::civil::DateTime::new(
+            t.year,
+            t.month,
+            t.day,
+            t.hour,
+            t.minute,
+            t.second,
+            i32::from(t.milli) * 1_000_000,
+        )
+        .ok()?;
+        let timestamp = match self {
+            Zone::Utc => jiff::tz::Offset::UTC.to_timestamp(dt),
+            Zone::Named(tz) => tz.to_ambiguous_timestamp(dt).earlier(),
+        };
+        Some(timestamp.ok()?.as_millisecond())
     }
 }
 
@@ -141,42 +142,6 @@ fn parse_offset(s: &str) -> Option<i32> {
     (hours <= 18 && minutes < 60).then_some(sign * (hours * 3600 + minutes * 60))
 }
 
-fn utc_millis(t: &LocalTime) -> Option<i64> {
-    if !(1..=12).contains(&t.month)
-        || !(1..=days_in_month(t.year, t.month)).contains(&t.day)
-        || !(0..24).contains(&t.hour)
-        || !(0..60).contains(&t.minute)
-        || !(0..=60).contains(&t.second)
-        || !(0..1000).contains(&t.milli)
-    {
-        return None;
-    }
-    let days = days_from_civil(i64::from(t.year), i64::from(t.month), i64::from(t.day));
-    let secs =
-        days * 86_400 + i64::from(t.hour) * 3600 + i64::from(t.minute) * 60 + i64::from(t.second);
-    Some(secs * 1000 + i64::from(t.milli))
-}
-
-fn days_in_month(year: i16, month: i8) -> i8 {
-    match month {
-        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-        4 | 6 | 9 | 11 => 30,
-        _ if (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 => 29,
-        _ => 28,
-    }
-}
-
-// Howard Hinnant's days_from_civil: days since 1970-01-01 of a proleptic Gregorian date.
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
 /// Formats UTC epoch milliseconds as RFC 3339 with milliseconds: `2027-01-14T03:12:09.417Z`.
 pub fn format_rfc3339(millis: i64) -> String {
     Rfc3339(millis).to_string()
@@ -189,27 +154,11 @@ pub struct Rfc3339(pub i64);
 
 impl std::fmt::Display for Rfc3339 {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let millis = self.0;
-        let days = millis.div_euclid(86_400_000);
-        let ms_of_day = millis.rem_euclid(86_400_000);
-        // civil_from_days, the inverse of days_from_civil.
-        let z = days + 719_468;
-        let era = z.div_euclid(146_097);
-        let doe = z - era * 146_097;
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-        let mp = (5 * doy + 2) / 153;
-        let day = doy - (153 * mp + 2) / 5 + 1;
-        let month = if mp < 10 { mp + 3 } else { mp - 9 };
-        let year = yoe + era * 400 + i64::from(month <= 2);
-        write!(
-            f,
-            "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
-            ms_of_day / 3_600_000,
-            ms_of_day / 60_000 % 60,
-            ms_of_day / 1000 % 60,
-            ms_of_day % 1000
-        )
+        match jiff::Timestamp::from_millisecond(self.0) {
+            Ok(timestamp) => write!(f, "{timestamp:.3}"),
+            // Beyond ±9999 years (a shipper's garbage epoch number) there is no RFC 3339 date.
+            Err(_) => write!(f, "{}ms", self.0),
+        }
     }
 }
 
@@ -268,12 +217,20 @@ mod tests {
             .to_epoch_millis(&t(2024, 2, 29, 0, 0, 0, 0))
             .unwrap();
         assert_eq!(format_rfc3339(leap), "2024-02-29T00:00:00.000Z");
+        assert_eq!(format_rfc3339(-1), "1969-12-31T23:59:59.999Z");
+        // No calendar date beyond ±9999 years: the epoch milliseconds themselves.
+        assert_eq!(format_rfc3339(i64::MAX), format!("{}ms", i64::MAX));
     }
 
     #[test]
     fn impossible_dates_are_rejected() {
         assert_eq!(Zone::Utc.to_epoch_millis(&t(2023, 2, 29, 0, 0, 0, 0)), None);
         assert_eq!(Zone::Utc.to_epoch_millis(&t(2023, 13, 1, 0, 0, 0, 0)), None);
+        assert_eq!(Zone::Utc.to_epoch_millis(&t(2023, 4, 31, 0, 0, 0, 0)), None);
+        assert_eq!(
+            Zone::Utc.to_epoch_millis(&t(2023, 4, 30, 24, 0, 0, 0)),
+            None
+        );
     }
 
     #[test]

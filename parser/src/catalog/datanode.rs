@@ -10,7 +10,7 @@
 //! are read by their fields, every other record by its statement.
 
 use super::template::{Matched, catalogue, number_after, u64_prefix};
-use super::{EventData, Input, Typed};
+use super::{Input, Typed};
 use crate::audit::Params;
 use crate::entity::{self, Entity, TermIndex};
 use crate::source::Component;
@@ -352,28 +352,10 @@ catalogue! {
     // are on a continuation line.
     "csm_write_submitted", "DEBUG", CSM, "1.3–HEAD", "datanode.md 2.3, 3.A",
         "{}: writeChunk writeStateMachineData : blockId{} logIndex {} chunkName {}" [Group, BlockProto, U64, Text] =>
-        |m| {
-            let (container, local) = proto_block(m.text(1));
-            built(m, DatanodeEvent::CsmWriteSubmitted {
-                group: m.string(0),
-                container,
-                local,
-                index: m.u64(2)?,
-                chunk: first_word(m.text(3))?,
-            })
-        },
+        |m| write_chunk(m, false),
     "csm_write_completed", "DEBUG", CSM, "1.3–HEAD", "datanode.md 2.3, 3.A",
         "{}: writeChunk writeStateMachineData  completed: blockId{} logIndex {} chunkName {}" [Group, BlockProto, U64, Text] =>
-        |m| {
-            let (container, local) = proto_block(m.text(1));
-            built(m, DatanodeEvent::CsmWriteCompleted {
-                group: m.string(0),
-                container,
-                local,
-                index: m.u64(2)?,
-                chunk: first_word(m.text(3))?,
-            })
-        },
+        |m| write_chunk(m, true),
     "csm_write_failed", "ERROR", CSM, "1.3–HEAD", "datanode.md 2.3",
         "{}: writeChunk writeStateMachineData failed: blockId{} logIndex {} chunkName {} Error message: {} Container Result: {}"
         [Group, BlockProto, U64, Text, Unread, Word] =>
@@ -618,25 +600,13 @@ catalogue! {
 /// their statement.
 pub fn parse(input: &Input<'_>) -> Option<Typed> {
     let record = input.record;
-    let (event, entities) = match input.component {
-        Component::DnAudit | Component::DnContainer => {
-            let event = if input.component == Component::DnAudit {
-                audit(input)?
-            } else {
-                container_log(&record.message, record.throwable.as_deref())?
-            };
-            let entities = entities(&event, &record.message);
-            (event, entities)
-        }
-        _ => {
-            let (_, event, entities) = CATALOGUE.classify(input)?;
-            (event, entities)
-        }
+    let event = match input.component {
+        Component::DnAudit => audit(input)?,
+        Component::DnContainer => container_log(&record.message, record.throwable.as_deref())?,
+        _ => return CATALOGUE.typed(input),
     };
-    Some(Typed {
-        data: EventData::Datanode(event),
-        entities,
-    })
+    let entities = entities(&event, &record.message);
+    Some(Typed::new(event, entities))
 }
 
 fn audit(input: &Input<'_>) -> Option<DatanodeEvent> {
@@ -770,6 +740,31 @@ fn proto_block(text: &str) -> (Option<u64>, Option<u64>) {
         .map(|b| b.container)
         .or_else(|| number_after(text, "containerID: "));
     (container, block.map(|b| b.local))
+}
+
+/// `writeStateMachineData` submitted or completed: the block of the protobuf text, the index and
+/// the chunk.
+fn write_chunk(m: &Matched<'_>, completed: bool) -> Option<Built> {
+    let (container, local) = proto_block(m.text(1));
+    let (group, index, chunk) = (m.string(0), m.u64(2)?, first_word(m.text(3))?);
+    let event = if completed {
+        DatanodeEvent::CsmWriteCompleted {
+            group,
+            container,
+            local,
+            index,
+            chunk,
+        }
+    } else {
+        DatanodeEvent::CsmWriteSubmitted {
+            group,
+            container,
+            local,
+            index,
+            chunk,
+        }
+    };
+    built(m, event)
 }
 
 fn write_failed(m: &Matched<'_>, result: Option<String>) -> Option<Built> {

@@ -15,7 +15,7 @@
 //! lines whose message does not print them.
 
 use super::template::{Matched, catalogue};
-use super::{EventData, Input, Typed};
+use super::{Input, Typed};
 use crate::entity::{Entity, is_uuid};
 use crate::source::Component;
 use serde::Serialize;
@@ -647,11 +647,7 @@ pub fn parse(input: &Input<'_>) -> Option<Typed> {
     if !matches!(input.component, Component::Datanode | Component::Unknown) {
         return None;
     }
-    let (_, event, entities) = CATALOGUE.classify(input)?;
-    Some(Typed {
-        data: EventData::DnEndpoint(event),
-        entities,
-    })
+    CATALOGUE.typed(input)
 }
 
 /// What a heartbeat request carried, read from its protobuf text (multi-line `toString`, or

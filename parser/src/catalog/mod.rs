@@ -78,11 +78,56 @@ pub struct KindInfo {
     pub catalogue: &'static str,
 }
 
-/// Typed fields of an event, per log family. Serialised untagged: the contract's `fields`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(untagged)]
-pub enum EventData {
-    Unrecognized(Unrecognized),
+/// Declares the log families once: `EventData` with a variant per family, its `kind`, each
+/// family's event into its variant (and, for the tests, back) and the registry of every kind.
+macro_rules! families {
+    ($($variant:ident($module:ident::$event:ident)),* $(,)?) => {
+        /// Typed fields of an event, per log family. Serialised untagged: the contract's
+        /// `fields`.
+        #[derive(Debug, Clone, PartialEq, Serialize)]
+        #[serde(untagged)]
+        pub enum EventData {
+            Unrecognized(Unrecognized),
+            $($variant($module::$event),)*
+        }
+
+        impl EventData {
+            pub fn kind(&self) -> &'static str {
+                match self {
+                    EventData::Unrecognized(_) => "unrecognized",
+                    $(EventData::$variant(e) => e.kind(),)*
+                }
+            }
+        }
+
+        $(
+            impl From<$module::$event> for EventData {
+                fn from(event: $module::$event) -> EventData {
+                    EventData::$variant(event)
+                }
+            }
+
+            #[cfg(test)]
+            impl TryFrom<EventData> for $module::$event {
+                type Error = EventData;
+
+                fn try_from(data: EventData) -> Result<$module::$event, EventData> {
+                    match data {
+                        EventData::$variant(event) => Ok(event),
+                        other => Err(other),
+                    }
+                }
+            }
+        )*
+
+        /// Every kind oztrace knows, with its Ozone source (`oztrace explain --kinds`).
+        pub fn kinds() -> impl Iterator<Item = &'static KindInfo> {
+            std::iter::empty()$(.chain($module::KINDS))*
+        }
+    };
+}
+
+families! {
     Ratis(ratis::RatisEvent),
     Scm(scm::ScmEvent),
     ScmContainer(scm_container::ScmContainerEvent),
@@ -95,25 +140,20 @@ pub enum EventData {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Unrecognized {}
 
-impl EventData {
-    pub fn kind(&self) -> &'static str {
-        match self {
-            EventData::Unrecognized(_) => "unrecognized",
-            EventData::Ratis(e) => e.kind(),
-            EventData::Scm(e) => e.kind(),
-            EventData::ScmContainer(e) => e.kind(),
-            EventData::Datanode(e) => e.kind(),
-            EventData::DnEndpoint(e) => e.kind(),
-            EventData::Om(e) => e.kind(),
-        }
-    }
-}
-
 /// A recognised record: its fields and the entities it names.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Typed {
     pub data: EventData,
     pub entities: Vec<Entity>,
+}
+
+impl Typed {
+    pub fn new(event: impl Into<EventData>, entities: Vec<Entity>) -> Typed {
+        Typed {
+            data: event.into(),
+            entities,
+        }
+    }
 }
 
 /// What a module's `parse` sees of one record.
@@ -124,17 +164,6 @@ pub struct Input<'a> {
     pub component: Component,
     /// The parsed body of an audit record.
     pub audit: Option<&'a AuditBody>,
-}
-
-/// Every kind oztrace knows, with its Ozone source (`oztrace explain --kinds`).
-pub fn kinds() -> impl Iterator<Item = &'static KindInfo> {
-    ratis::KINDS
-        .iter()
-        .chain(scm::KINDS)
-        .chain(scm_container::KINDS)
-        .chain(datanode::KINDS)
-        .chain(dn_endpoint::KINDS)
-        .chain(om::KINDS)
 }
 
 /// Types one record, or `None` when no catalogued statement matches it.

@@ -11,7 +11,7 @@
 //! ([`crate::event::merge_audit_copies`]).
 
 use super::template::{Matched, catalogue, number_after, split};
-use super::{EventData, Input, Typed};
+use super::{Input, Typed};
 use crate::audit::{AuditBody, AuditRet, Params};
 use crate::entity::{self, Entity, OpenKeyPath, key_entity};
 use crate::source::Component;
@@ -638,18 +638,12 @@ pub fn parse(input: &Input<'_>) -> Option<Typed> {
         Component::OmSysAudit => parse_sys_audit(input.audit?),
         // Audit records of other components belong to their own modules.
         _ if input.audit.is_some() => None,
-        _ => {
-            let (_, event, entities) = CATALOGUE.classify(input)?;
-            typed(event, entities)
-        }
+        _ => CATALOGUE.typed(input),
     }
 }
 
 fn typed(event: OmEvent, entities: Vec<Entity>) -> Option<Typed> {
-    Some(Typed {
-        data: EventData::Om(event),
-        entities,
-    })
+    Some(Typed::new(event, entities))
 }
 
 fn parse_audit(body: &AuditBody, input: &Input<'_>) -> Option<Typed> {

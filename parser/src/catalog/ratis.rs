@@ -13,7 +13,7 @@
 //! depends on the record's component.
 
 use super::template::{Matched, catalogue, number_after, u64_prefix};
-use super::{EventData, Input, Typed};
+use super::{Input, Typed};
 use crate::entity::{self, Entity, TermIndex, member_id, term_index};
 use crate::source::Component;
 use serde::Serialize;
@@ -732,11 +732,7 @@ fn write_timeout(m: &Matched<'_>, max_retries: Option<u64>) -> Option<Built> {
 
 /// Types a Ratis record.
 pub fn parse(input: &Input<'_>) -> Option<Typed> {
-    let (_, event, entities) = CATALOGUE.classify(input)?;
-    Some(Typed {
-        data: EventData::Ratis(event),
-        entities,
-    })
+    CATALOGUE.typed(input)
 }
 
 // --- Entities -----------------------------------------------------------------------------------

@@ -1146,10 +1146,7 @@ pub fn parse(input: &Input<'_>) -> Option<Typed> {
     if statement.info.class.starts_with(HA_PACKAGE) {
         own_member_from_thread(record.thread.as_deref(), &mut entities);
     }
-    Some(Typed {
-        data: super::EventData::Scm(event),
-        entities,
-    })
+    Some(Typed::new(event, entities))
 }
 
 #[cfg(test)]

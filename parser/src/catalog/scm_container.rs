@@ -728,11 +728,7 @@ fn send_command(m: &Matched<'_>) -> Option<Built> {
 }
 
 pub fn parse(input: &Input<'_>) -> Option<Typed> {
-    let (_, event, entities) = CATALOGUE.classify(input)?;
-    Some(Typed {
-        data: super::EventData::ScmContainer(event),
-        entities,
-    })
+    CATALOGUE.typed(input)
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 //! picks the candidates ([`Catalogue`]) and splits the message into the placeholders' values
 //! ([`Matched`]).
 
-use super::{Input, KindInfo};
+use super::{EventData, Input, KindInfo, Typed};
 use crate::entity::{self, DatanodeRef, Entity};
 use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 use memchr::memmem::Finder;
@@ -665,6 +665,15 @@ impl<E> Catalogue<E> {
         None
     }
 
+    /// [`Catalogue::classify`] as the record's typed event.
+    pub fn typed(&self, input: &Input<'_>) -> Option<Typed>
+    where
+        E: Into<EventData>,
+    {
+        let (_, event, entities) = self.classify(input)?;
+        Some(Typed::new(event, entities))
+    }
+
     fn anchors_in(&self, message: &str) -> [u64; ANCHOR_WORDS] {
         let mut seen = [0u64; ANCHOR_WORDS];
         let automaton = self.automaton.get_or_init(|| {
@@ -690,6 +699,18 @@ impl<E> Catalogue<E> {
 /// Declares a module's catalogue: `KINDS` (the registry rows, `oztrace explain --kinds`) and
 /// `STATEMENTS` (the matchers) from one table. See the `catalog` module doc for a row's parts.
 macro_rules! catalogue {
+    (@info $kind:expr, $log:expr, $class:expr, $level:expr, $releases:expr, $template:expr,
+        $section:expr) => {
+        $crate::catalog::KindInfo {
+            kind: $kind,
+            log: $log,
+            class: $class,
+            level: $level,
+            releases: $releases,
+            template: $template,
+            catalogue: $section,
+        }
+    };
     (
         event $event:ty;
         $( structured {
@@ -704,38 +725,16 @@ macro_rules! catalogue {
     ) => {
         /// Every kind of this module with its Ozone source, in table order.
         pub const KINDS: &[$crate::catalog::KindInfo] = &[
-            $( $( $crate::catalog::KindInfo {
-                kind: $skind,
-                log: $slog,
-                class: $sclass,
-                level: $slevel,
-                releases: $sreleases,
-                template: $stemplate,
-                catalogue: $ssection,
-            }, )* )?
-            $( $( $crate::catalog::KindInfo {
-                kind: $kind,
-                log: $log,
-                class: $class,
-                level: $level,
-                releases: $releases,
-                template: $template,
-                catalogue: $section,
-            }, )* )+
+            $( $( catalogue!(@info $skind, $slog, $sclass, $slevel, $sreleases, $stemplate,
+                $ssection), )* )?
+            $( $( catalogue!(@info $kind, $log, $class, $level, $releases, $template, $section),
+            )* )+
         ];
 
         /// The statements a message template matches, tried in this order.
         pub(crate) const STATEMENTS: &[$crate::catalog::template::Statement<$event>] = &[
             $( $( $crate::catalog::template::Statement::new(
-                $crate::catalog::KindInfo {
-                    kind: $kind,
-                    log: $log,
-                    class: $class,
-                    level: $level,
-                    releases: $releases,
-                    template: $template,
-                    catalogue: $section,
-                },
+                catalogue!(@info $kind, $log, $class, $level, $releases, $template, $section),
                 $crate::catalog::template::via(&[$($via)?]),
                 &[$($crate::catalog::template::Slot::$slot),*],
                 $build,
@@ -777,82 +776,70 @@ pub fn number_after(s: &str, label: &str) -> Option<u64> {
 mod tests {
     use super::*;
 
-    fn fill(template: &'static str, slots: &[Slot], text: &str) -> Option<Vec<String>> {
-        Compiled::new(template, slots)
-            .fill(slots, text.trim_ascii())
-            .map(|v| v.as_slice().iter().map(|s| s.to_string()).collect())
-    }
-
-    fn strings(v: &[&str]) -> Vec<String> {
-        v.iter().map(|s| s.to_string()).collect()
-    }
+    /// A template, its slots, a message, and the values or `None` when it is not the template.
+    type Case<'a> = (&'static str, &'a [Slot], &'a str, Option<&'a [&'a str]>);
 
     #[test]
     fn fill_reads_placeholders_or_refuses() {
         use Slot::*;
-        assert_eq!(
-            fill(
+        let member = "3f2b@group-D2C8A1B9F0E4-SegmentedRaftLogWorker";
+        let rolling = format!("{member}: Rolling segment log_1 to index:7");
+        let rolling_cut = format!("{member}:x: Rolling y");
+        let cases: [Case; 15] = [
+            (
                 "Container {} is open but {}. Triggering close.",
                 &[Container, Text],
-                "Container #5 is open but full. Triggering close.  "
+                "Container #5 is open but full. Triggering close.  ",
+                Some(&["#5", "full"]),
             ),
-            Some(strings(&["#5", "full"]))
-        );
-        assert_eq!(fill("a {} b", &[Text], "a x c"), None);
-        assert_eq!(
-            fill("no placeholders", &[], "no placeholders"),
-            Some(vec![])
-        );
-        assert_eq!(fill("no placeholders", &[], "other"), None);
-        // The split whose values type wins over the first occurrence of the literal.
-        assert_eq!(
-            fill(
+            ("a {} b", &[Text], "a x c", None),
+            ("no placeholders", &[], "no placeholders", Some(&[])),
+            ("no placeholders", &[], "other", None),
+            // The split whose values type wins over the first occurrence of the literal.
+            (
                 "Message: {} , Result: {} , done.",
                 &[Text, Word],
-                "Message: a , Result: b , Result: CHUNK_FILE_INCONSISTENCY , done."
+                "Message: a , Result: b , Result: CHUNK_FILE_INCONSISTENCY , done.",
+                Some(&["a , Result: b", "CHUNK_FILE_INCONSISTENCY"]),
             ),
-            Some(strings(&["a , Result: b", "CHUNK_FILE_INCONSISTENCY"]))
-        );
-        assert_eq!(fill("took {}ms", &[U64], "took 12xms"), None);
-        // A value that cannot hold the literal's first byte ends at it: the first `:` after a
-        // member id is the literal's or the line is not the template.
-        let member = "3f2b@group-D2C8A1B9F0E4-SegmentedRaftLogWorker";
-        assert_eq!(
-            fill(
+            ("took {}ms", &[U64], "took 12xms", None),
+            // A value that cannot hold the literal's first byte ends at it: the first `:` after
+            // a member id is the literal's or the line is not the template.
+            (
                 "{}: Rolling segment {} to index:{}",
                 &[Daemon, Text, U64],
-                &format!("{member}: Rolling segment log_1 to index:7")
+                &rolling,
+                Some(&[member, "log_1", "7"]),
             ),
-            Some(strings(&[member, "log_1", "7"]))
-        );
-        assert_eq!(
-            fill(
-                "{}: Rolling {}",
-                &[Daemon, Text],
-                &format!("{member}:x: Rolling y")
+            ("{}: Rolling {}", &[Daemon, Text], &rolling_cut, None),
+            (
+                "{}, {} done",
+                &[U64, U64],
+                "12, 13 done",
+                Some(&["12", "13"]),
             ),
-            None
-        );
-        assert_eq!(
-            fill("{}, {} done", &[U64, U64], "12, 13 done"),
-            Some(strings(&["12", "13"]))
-        );
-        // A trailing space of the template is not required of the message.
-        assert_eq!(
-            fill("Replica {} ", &[Text], "Replica x"),
-            Some(strings(&["x"]))
-        );
-        // Middle placeholders take the first occurrence that fits, the last one the tail.
-        assert_eq!(
-            fill("{} has {} x", &[Text, Text], "a has b has c x"),
-            Some(strings(&["a", "b has c"]))
-        );
-        assert_eq!(fill("{} has {} x", &[Text, Text], "a has b"), None);
-        assert_eq!(fill("A {} B", &[Text], "A"), None);
-        assert_eq!(
-            fill("Entering safe mode.", &[], "Entering safe mode. now"),
-            None
-        );
+            // A trailing space of the template is not required of the message.
+            ("Replica {} ", &[Text], "Replica x", Some(&["x"])),
+            // Middle placeholders take the first occurrence that fits, the last one the tail.
+            (
+                "{} has {} x",
+                &[Text, Text],
+                "a has b has c x",
+                Some(&["a", "b has c"]),
+            ),
+            ("{} has {} x", &[Text, Text], "a has b", None),
+            ("A {} B", &[Text], "A", None),
+            ("Entering safe mode.", &[], "Entering safe mode. now", None),
+            ("Entering safe mode.", &[], "Entering safe mode.", Some(&[])),
+        ];
+        for (template, slots, text, expected) in cases {
+            let values = Compiled::new(template, slots).fill(slots, text.trim_ascii());
+            assert_eq!(
+                values.as_ref().map(Values::as_slice),
+                expected,
+                "{template} / {text}"
+            );
+        }
     }
 
     #[test]

@@ -26,6 +26,95 @@ pub(super) fn typed_by(
     classify(&record_of(logger, message, continuation), component)
 }
 
+/// A module's event, as the tests take it out of [`EventData`].
+pub(super) trait ModuleEvent:
+    TryFrom<EventData, Error = EventData> + PartialEq + std::fmt::Debug
+{
+}
+
+impl<E: TryFrom<EventData, Error = EventData> + PartialEq + std::fmt::Debug> ModuleEvent for E {}
+
+fn module_event<E: ModuleEvent>(data: EventData) -> E {
+    E::try_from(data).unwrap_or_else(|other| panic!("typed by another module: {other:?}"))
+}
+
+/// [`typed_by`] as the module's event `E`.
+pub(super) fn event_by<E: ModuleEvent>(
+    logger: &str,
+    message: &str,
+    continuation: &str,
+    component: Component,
+) -> Option<E> {
+    typed_by(logger, message, continuation, component).map(|t| module_event(t.data))
+}
+
+/// Every record of `text` typed as `component` into the module's event `E`, with its entities.
+pub(super) fn events_of<E: ModuleEvent>(text: &str, component: Component) -> Vec<(E, Vec<String>)> {
+    records(text)
+        .iter()
+        .map(|r| {
+            let t = classify(r, component).unwrap_or_else(|| panic!("untyped: {r:?}"));
+            let entities = t.entities.iter().map(ToString::to_string).collect();
+            (module_event(t.data), entities)
+        })
+        .collect()
+}
+
+/// The one event each of `texts` (one statement in several layouts) types as: all must agree.
+pub(super) fn agreed<E: ModuleEvent>(texts: &[String], component: Component) -> (E, Vec<String>) {
+    let mut results = texts.iter().map(|text| {
+        let mut all = events_of(text, component);
+        assert_eq!(all.len(), 1, "{text}");
+        all.remove(0)
+    });
+    let first = results.next().expect("at least one layout");
+    for other in results {
+        assert_eq!(first, other, "layouts disagree: {texts:?}");
+    }
+    first
+}
+
+/// None of `messages` types through any logger in `tails`.
+pub(super) fn untyped_by_any_logger<E: ModuleEvent>(messages: &[&str], tails: &[&str]) {
+    for message in messages {
+        for tail in tails {
+            let typed = event_by::<E>(tail, message, "", Component::Datanode);
+            assert!(typed.is_none(), "{tail}: {message}: {typed:?}");
+        }
+    }
+}
+
+/// Cuts each line (and the continuation lines under it) at every character and types the pieces
+/// through every logger in `tails`: nothing may panic.
+pub(super) fn cut_lines_never_panic<E: ModuleEvent>(
+    lines: &[String],
+    continuation: &str,
+    tails: &[&str],
+) {
+    for line in lines {
+        for (cut, _) in line.char_indices() {
+            for tail in tails {
+                let _ = event_by::<E>(tail, &line[..cut], continuation, Component::Datanode);
+            }
+        }
+        for (cut, _) in continuation.char_indices() {
+            for tail in tails {
+                let _ = event_by::<E>(tail, line, &continuation[..cut], Component::Datanode);
+            }
+        }
+    }
+}
+
+/// A logger as `%c{2}` prints it (`statemachine.EndpointStateMachine`).
+pub(super) fn short_logger(logger: &str) -> String {
+    let mut parts = logger.rsplit('.');
+    let class = parts.next().unwrap_or(logger);
+    match parts.next() {
+        Some(package) => format!("{package}.{class}"),
+        None => class.to_string(),
+    }
+}
+
 /// A record of `message` written through `logger`, with its continuation lines (the modules'
 /// tests build what the record reader would).
 pub(super) fn record_of(logger: &str, message: &str, continuation: &str) -> Record {
@@ -201,13 +290,14 @@ fn sample(slot: Slot, i: usize) -> (String, Option<String>) {
     }
 }
 
-/// The template with each `{}` replaced by its value, as SLF4J renders it.
-fn render(template: &str, values: &[String]) -> String {
+/// The template with each `{}` replaced by its value in order, as SLF4J renders it (a
+/// placeholder without a value stays `{}`).
+pub(super) fn render<S: AsRef<str>>(template: &str, values: &[S]) -> String {
     let mut out = String::new();
     let mut parts = template.split("{}");
     out.push_str(parts.next().unwrap_or(""));
-    for (part, value) in parts.zip(values) {
-        out.push_str(value);
+    for (i, part) in parts.enumerate() {
+        out.push_str(values.get(i).map_or("{}", AsRef::as_ref));
         out.push_str(part);
     }
     out

@@ -1,30 +1,14 @@
 //! Datanode lines in every layout: ContainerStateMachine, XceiverServerRatis, dispatcher errors, chunk and block files, scanners, close-container handling, dn-audit and dn-container records.
 
 use super::*;
-use crate::catalog::tests::{logger_classes, records, typed_by};
-use crate::catalog::{EventData, classify};
+use crate::catalog::tests::{
+    agreed, cut_lines_never_panic, events_of, logger_classes, short_logger, untyped_by_any_logger,
+};
 
 const GROUP: &str = "group-41A9C03D5E7B";
 
-/// Types one message written through `logger`, with its continuation lines.
-fn by_logger(logger: &str, message: &str, continuation: &str) -> Option<DatanodeEvent> {
-    typed_by(logger, message, continuation, Component::Datanode).map(|t| match t.data {
-        EventData::Datanode(e) => e,
-        other => panic!("not a datanode event: {other:?}"),
-    })
-}
-
 fn typed_as(text: &str, component: Component) -> Vec<(DatanodeEvent, Vec<String>)> {
-    records(text)
-        .iter()
-        .map(|r| {
-            let t = classify(r, component).unwrap_or_else(|| panic!("untyped: {r:?}"));
-            let EventData::Datanode(e) = t.data else {
-                panic!("not a datanode event: {:?}", t.data)
-            };
-            (e, t.entities.iter().map(ToString::to_string).collect())
-        })
-        .collect()
+    events_of(text, component)
 }
 
 /// Types `msg` (with optional continuation lines) in the file layout with the full logger,
@@ -36,8 +20,7 @@ fn one(
     msg: &str,
     continuation: &[&str],
 ) -> (DatanodeEvent, Vec<String>) {
-    let parts: Vec<&str> = logger.rsplitn(3, '.').collect();
-    let short = format!("{}.{}", parts[1], parts[0]);
+    let short = short_logger(logger);
     let cont = |prefix: &str| {
         continuation
             .iter()
@@ -58,19 +41,28 @@ fn one(
             cont("")
         ),
     ];
-    let mut results: Vec<_> = texts
-        .iter()
-        .map(|t| {
-            let mut all = typed_as(t, Component::Datanode);
-            assert_eq!(all.len(), 1, "{t}");
-            all.remove(0)
-        })
-        .collect();
-    let first = results.remove(0);
-    for other in results {
-        assert_eq!(first, other, "layouts disagree for {msg}");
+    agreed(&texts, Component::Datanode)
+}
+
+/// A line (level, logger, message, continuation lines), what its event must match, and the
+/// entities it must name (`None`: not checked).
+type Expected = (
+    &'static str,
+    &'static str,
+    String,
+    &'static [&'static str],
+    fn(&DatanodeEvent) -> bool,
+    Option<&'static [&'static str]>,
+);
+
+fn check_all(cases: Vec<Expected>) {
+    for (level, logger, message, continuation, expected, entities) in cases {
+        let (e, named) = one(level, logger, &message, continuation);
+        assert!(expected(&e), "{message}: {e:?}");
+        if let Some(entities) = entities {
+            assert_eq!(named, entities, "{message}");
+        }
     }
-    first
 }
 
 #[test]
@@ -201,47 +193,43 @@ fn dispatch_errors_with_their_results() {
     );
     assert!(entities.is_empty());
 
-    let (e, _) = one(
-        "WARN",
-        KVH,
-        "Operation: ReadChunk , Trace ID:  , Message: Unexpected read size. expected: 4194304, actual: -1 , Result: CONTAINER_INTERNAL_ERROR , StorageContainerException Occurred.",
-        &[],
-    );
-    assert!(
-        matches!(e, DatanodeEvent::DispatchError { ref result, ref message, .. } if result == "CONTAINER_INTERNAL_ERROR" && message.starts_with("Unexpected read size"))
-    );
-    let (e, entities) = one(
-        "WARN",
-        KVH,
-        "Operation: GetBlock , Trace ID:  , Message: Unable to find the block with bcsID 30904. Container 1043 bcsId is 30901. , Result: UNKNOWN_BCSID , StorageContainerException Occurred.",
-        &[],
-    );
-    assert!(
-        matches!(e, DatanodeEvent::DispatchError { ref result, .. } if result == "UNKNOWN_BCSID")
-    );
-    assert_eq!(entities, vec!["container:1043".to_string()]);
-    let (e, entities) = one(
-        "WARN",
-        CSM,
-        "Operation: WriteChunk , Trace ID: 7 , Message: Prev writes to container 5 failed, stopping all writes to container , Result: CONTAINER_UNHEALTHY , StorageContainerException Occurred.",
-        &[],
-    );
-    assert!(matches!(e, DatanodeEvent::DispatchError { ref trace_id, .. } if trace_id == "7"));
-    // Printed twice (issue 18 item 9), kept once.
-    assert_eq!(entities, vec!["container:5".to_string()]);
-    let (_, entities) = one(
-        "WARN",
-        KVH,
-        "Operation: PutBlock , Trace ID:  , Message: Requested block conID: 1 locID: 113750153625600017 bcsId: 0 replicaIndex: null in container 1 is missing , Result: NO_SUCH_BLOCK , StorageContainerException Occurred.",
-        &[],
-    );
-    assert_eq!(
-        entities,
-        vec![
-            "container:1".to_string(),
-            "block:1:113750153625600017".to_string()
-        ]
-    );
+    check_all(vec![
+        (
+            "WARN",
+            KVH,
+            "Operation: ReadChunk , Trace ID:  , Message: Unexpected read size. expected: 4194304, actual: -1 , Result: CONTAINER_INTERNAL_ERROR , StorageContainerException Occurred.".into(),
+            &[],
+            |e| {
+                matches!(e, DatanodeEvent::DispatchError { result, message, .. } if result == "CONTAINER_INTERNAL_ERROR" && message.starts_with("Unexpected read size"))
+            },
+            None,
+        ),
+        (
+            "WARN",
+            KVH,
+            "Operation: GetBlock , Trace ID:  , Message: Unable to find the block with bcsID 30904. Container 1043 bcsId is 30901. , Result: UNKNOWN_BCSID , StorageContainerException Occurred.".into(),
+            &[],
+            |e| matches!(e, DatanodeEvent::DispatchError { result, .. } if result == "UNKNOWN_BCSID"),
+            Some(&["container:1043"]),
+        ),
+        // Printed twice (issue 18 item 9), kept once.
+        (
+            "WARN",
+            CSM,
+            "Operation: WriteChunk , Trace ID: 7 , Message: Prev writes to container 5 failed, stopping all writes to container , Result: CONTAINER_UNHEALTHY , StorageContainerException Occurred.".into(),
+            &[],
+            |e| matches!(e, DatanodeEvent::DispatchError { trace_id, .. } if trace_id == "7"),
+            Some(&["container:5"]),
+        ),
+        (
+            "WARN",
+            KVH,
+            "Operation: PutBlock , Trace ID:  , Message: Requested block conID: 1 locID: 113750153625600017 bcsId: 0 replicaIndex: null in container 1 is missing , Result: NO_SUCH_BLOCK , StorageContainerException Occurred.".into(),
+            &[],
+            |e| matches!(e, DatanodeEvent::DispatchError { result, .. } if result == "NO_SUCH_BLOCK"),
+            Some(&["container:1", "block:1:113750153625600017"]),
+        ),
+    ]);
 }
 
 #[test]
@@ -284,109 +272,112 @@ fn pipeline_action_reasons_name_their_datanodes() {
 
 #[test]
 fn chunk_utils_lines() {
-    let (e, _) = one(
-        "ERROR",
-        CHUNK_UTILS,
-        "Unexpected read size. expected: 4194304, actual: -1",
-        &[],
-    );
-    assert_eq!(
-        e,
-        DatanodeEvent::ChunkUnexpectedSize {
-            of: "read".into(),
-            expected: 4194304,
-            actual: -1
-        }
-    );
-    let (e, _) = one(
-        "ERROR",
-        CHUNK_UTILS,
-        "Unexpected write size. expected: 10, actual: 3",
-        &[],
-    );
-    assert!(
-        matches!(e, DatanodeEvent::ChunkUnexpectedSize { ref of, actual: 3, .. } if of == "write")
-    );
-    let (e, _) = one(
-        "WARN",
-        CHUNK_UTILS,
-        "Duplicate write chunk request. Chunk overwrite without explicit request. ChunkInfo{chunkName='113750153625600019_chunk_0, offset=0, len=4194304}",
-        &[],
-    );
-    assert_eq!(
-        e,
-        DatanodeEvent::ChunkDuplicateWrite {
-            chunk: "113750153625600019_chunk_0".into(),
-            local: Some(113750153625600019),
-            offset: Some(0),
-            len: Some(4194304)
-        }
-    );
-    let (e, _) = one(
-        "ERROR",
-        CHUNK_UTILS,
-        "Oversize read. max: 10, actual: 12",
-        &[],
-    );
-    assert_eq!(e.kind(), "chunk_oversize_read");
+    check_all(vec![
+        (
+            "ERROR",
+            CHUNK_UTILS,
+            "Unexpected read size. expected: 4194304, actual: -1".into(),
+            &[],
+            |e| {
+                *e == DatanodeEvent::ChunkUnexpectedSize {
+                    of: "read".into(),
+                    expected: 4194304,
+                    actual: -1,
+                }
+            },
+            None,
+        ),
+        (
+            "ERROR",
+            CHUNK_UTILS,
+            "Unexpected write size. expected: 10, actual: 3".into(),
+            &[],
+            |e| matches!(e, DatanodeEvent::ChunkUnexpectedSize { of, actual: 3, .. } if of == "write"),
+            None,
+        ),
+        (
+            "WARN",
+            CHUNK_UTILS,
+            "Duplicate write chunk request. Chunk overwrite without explicit request. ChunkInfo{chunkName='113750153625600019_chunk_0, offset=0, len=4194304}".into(),
+            &[],
+            |e| {
+                *e == DatanodeEvent::ChunkDuplicateWrite {
+                    chunk: "113750153625600019_chunk_0".into(),
+                    local: Some(113750153625600019),
+                    offset: Some(0),
+                    len: Some(4194304),
+                }
+            },
+            None,
+        ),
+        (
+            "ERROR",
+            CHUNK_UTILS,
+            "Oversize read. max: 10, actual: 12".into(),
+            &[],
+            |e| e.kind() == "chunk_oversize_read",
+            None,
+        ),
+    ]);
 }
 
 #[test]
 fn file_per_block_and_block_manager_debug_lines() {
-    let (e, entities) = one(
-        "DEBUG",
-        FPBS,
-        "Writing chunk ChunkInfo{chunkName='113750153625600017_chunk_3, offset=12582912, len=4194304} (overwrite: false) in stage WRITE_DATA to file /data/disk1/hdds/CID-8d3f/current/containerDir0/1042/chunks/113750153625600017.block",
-        &[],
-    );
-    assert!(
-        matches!(e, DatanodeEvent::ChunkWrite { overwrite: false, container: Some(1042), local: Some(113750153625600017), offset: Some(12582912), ref stage, .. } if stage == "WRITE_DATA")
-    );
-    assert!(entities.contains(&"block:1042:113750153625600017".to_string()));
-    let (e, _) = one(
-        "DEBUG",
-        FPBS,
-        "Ignore chunk ChunkInfo{chunkName='113750153625600017_chunk_3, offset=12582912, len=4194304} in stage COMMIT_DATA",
-        &[],
-    );
-    assert!(
-        matches!(e, DatanodeEvent::ChunkIgnored { local: Some(113750153625600017), ref stage, ref chunk, .. } if stage == "COMMIT_DATA" && chunk == "113750153625600017_chunk_3")
-    );
-    let (e, _) = one(
-        "INFO",
-        FPBS,
-        "Deleted block file: /data/disk1/hdds/x/1042/chunks/1.block",
-        &[],
-    );
-    assert!(matches!(
-        e,
-        DatanodeEvent::BlockFileDeleted { existed: true, .. }
-    ));
-    let (e, _) = one(
-        "WARN",
-        FPBS,
-        "Block file to be deleted does not exist: /x/1.block",
-        &[],
-    );
-    assert!(matches!(
-        e,
-        DatanodeEvent::BlockFileDeleted { existed: false, .. }
-    ));
-    let (e, entities) = one(
-        "DEBUG",
-        "org.apache.hadoop.ozone.container.keyvalue.impl.BlockManagerImpl",
-        "Block conID: 1042 locID: 113750153625600017 bcsId: 18345 replicaIndex: null successfully committed with bcsId 18345 chunk size 4",
-        &[],
-    );
-    assert!(matches!(
-        e,
-        DatanodeEvent::BlockCommitted {
-            container: 1042,
-            bcs_id: Some(18345),
-            ..
-        }
-    ));
-    assert!(entities.contains(&"block:1042:113750153625600017".to_string()));
+    check_all(vec![
+        (
+            "DEBUG",
+            FPBS,
+            "Writing chunk ChunkInfo{chunkName='113750153625600017_chunk_3, offset=12582912, len=4194304} (overwrite: false) in stage WRITE_DATA to file /data/disk1/hdds/CID-8d3f/current/containerDir0/1042/chunks/113750153625600017.block".into(),
+            &[],
+            |e| {
+                matches!(e, DatanodeEvent::ChunkWrite { overwrite: false, container: Some(1042), local: Some(113750153625600017), offset: Some(12582912), stage, .. } if stage == "WRITE_DATA")
+            },
+            Some(&["container:1042", "block:1042:113750153625600017"]),
+        ),
+        (
+            "DEBUG",
+            FPBS,
+            "Ignore chunk ChunkInfo{chunkName='113750153625600017_chunk_3, offset=12582912, len=4194304} in stage COMMIT_DATA".into(),
+            &[],
+            |e| {
+                matches!(e, DatanodeEvent::ChunkIgnored { local: Some(113750153625600017), stage, chunk, .. } if stage == "COMMIT_DATA" && chunk == "113750153625600017_chunk_3")
+            },
+            None,
+        ),
+        (
+            "INFO",
+            FPBS,
+            "Deleted block file: /data/disk1/hdds/x/1042/chunks/1.block".into(),
+            &[],
+            |e| matches!(e, DatanodeEvent::BlockFileDeleted { existed: true, .. }),
+            None,
+        ),
+        (
+            "WARN",
+            FPBS,
+            "Block file to be deleted does not exist: /x/1.block".into(),
+            &[],
+            |e| matches!(e, DatanodeEvent::BlockFileDeleted { existed: false, .. }),
+            None,
+        ),
+        (
+            "DEBUG",
+            "org.apache.hadoop.ozone.container.keyvalue.impl.BlockManagerImpl",
+            "Block conID: 1042 locID: 113750153625600017 bcsId: 18345 replicaIndex: null successfully committed with bcsId 18345 chunk size 4".into(),
+            &[],
+            |e| {
+                matches!(
+                    e,
+                    DatanodeEvent::BlockCommitted {
+                        container: 1042,
+                        bcs_id: Some(18345),
+                        ..
+                    }
+                )
+            },
+            Some(&["container:1042", "block:1042:113750153625600017"]),
+        ),
+    ]);
 }
 
 #[test]
@@ -570,176 +561,166 @@ fn csm_apply_read_snapshot_and_lifecycle_lines() {
 
 #[test]
 fn xceiver_server_ratis_lines() {
-    let (e, entities) = one(
-        "INFO",
-        XSR,
-        "Leader change notification received for group: group-41A9C03D5E7B with new leaderId: 6e8d0f13-2a4b-4c7d-8e9f-0a1b2c3d4e71",
-        &[],
-    );
-    assert!(
-        matches!(e, DatanodeEvent::LeaderChangeNotification { ref leader, .. } if leader == "6e8d0f13-2a4b-4c7d-8e9f-0a1b2c3d4e71")
-    );
-    assert_eq!(entities, vec!["group:41A9C03D5E7B".to_string()]);
-    let (e, entities) = one(
-        "WARN",
-        XSR,
-        "pipeline Action CLOSE on pipeline Pipeline-7e3b1c52-9a4d-4f18-b6e2-41a9c03d5e7b.Reason : a41c with datanodeId a41c handlePipelineFailure  for no leader: FOLLOWER elapsed time=3000ms",
-        &["  Follower x with datanodeId y is slow"],
-    );
-    assert!(matches!(e, DatanodeEvent::PipelineAction { ref action, .. } if action == "CLOSE"));
-    assert!(entities.contains(&"pipeline:7e3b1c52-9a4d-4f18-b6e2-41a9c03d5e7b".to_string()));
-    assert!(entities.contains(&"group:41A9C03D5E7B".to_string()));
-    let (e, _) = one(
-        "INFO",
-        XSR,
-        "Created group Pipeline-7e3b1c52-9a4d-4f18-b6e2-41a9c03d5e7b",
-        &[],
-    );
-    assert_eq!(e.kind(), "ratis_group_created");
-    let (e, entities) = one(
-        "WARN",
-        XSR,
-        "handleInstallSnapshotFromLeader for firstTermIndexInLog=(t:3, i:5), terminating pipeline: group-41A9C03D5E7B",
-        &[],
-    );
-    assert_eq!(e.kind(), "install_snapshot_terminating");
-    // The RaftGroupId names the pipeline's Ratis group, as the ContainerStateMachine lines do.
-    assert_eq!(entities, vec!["group:41A9C03D5E7B".to_string()]);
+    check_all(vec![
+        (
+            "INFO",
+            XSR,
+            "Leader change notification received for group: group-41A9C03D5E7B with new leaderId: 6e8d0f13-2a4b-4c7d-8e9f-0a1b2c3d4e71".into(),
+            &[],
+            |e| {
+                matches!(e, DatanodeEvent::LeaderChangeNotification { leader, .. } if leader == "6e8d0f13-2a4b-4c7d-8e9f-0a1b2c3d4e71")
+            },
+            Some(&["group:41A9C03D5E7B"]),
+        ),
+        (
+            "WARN",
+            XSR,
+            "pipeline Action CLOSE on pipeline Pipeline-7e3b1c52-9a4d-4f18-b6e2-41a9c03d5e7b.Reason : a41c with datanodeId a41c handlePipelineFailure  for no leader: FOLLOWER elapsed time=3000ms".into(),
+            &["  Follower x with datanodeId y is slow"],
+            |e| matches!(e, DatanodeEvent::PipelineAction { action, .. } if action == "CLOSE"),
+            Some(&[
+                "pipeline:7e3b1c52-9a4d-4f18-b6e2-41a9c03d5e7b",
+                "group:41A9C03D5E7B",
+            ]),
+        ),
+        (
+            "INFO",
+            XSR,
+            "Created group Pipeline-7e3b1c52-9a4d-4f18-b6e2-41a9c03d5e7b".into(),
+            &[],
+            |e| e.kind() == "ratis_group_created",
+            None,
+        ),
+        // The RaftGroupId names the pipeline's Ratis group, as the ContainerStateMachine lines do.
+        (
+            "WARN",
+            XSR,
+            "handleInstallSnapshotFromLeader for firstTermIndexInLog=(t:3, i:5), terminating pipeline: group-41A9C03D5E7B".into(),
+            &[],
+            |e| e.kind() == "install_snapshot_terminating",
+            Some(&["group:41A9C03D5E7B"]),
+        ),
+    ]);
 }
 
 #[test]
 fn dispatcher_scanner_and_close_container_lines() {
-    let (e, entities) = one(
-        "INFO",
-        DISPATCHER,
-        "Marked Container UNHEALTHY, ContainerID: 1042",
-        &[],
-    );
-    assert_eq!(
-        e,
-        DatanodeEvent::ContainerMarkedUnhealthy { container: 1042 }
-    );
-    assert_eq!(e.kind(), "container_marked_unhealthy");
-    assert_eq!(entities, vec!["container:1042".to_string()]);
-    let (e, _) = one(
-        "ERROR",
-        DISPATCHER,
-        "Failed to mark container 1042 UNHEALTHY. ",
-        &[],
-    );
-    assert_eq!(e.kind(), "container_mark_unhealthy_failed");
-    let (e, _) = one(
-        "WARN",
-        DISPATCHER,
-        "Triggered immediate heartbeat because of full volume.",
-        &[],
-    );
-    assert_eq!(e.kind(), "full_volume_heartbeat");
-    let (e, _) = one(
-        "WARN",
-        "org.apache.hadoop.ozone.container.common.impl.ContainerSet",
-        "Request to scan container 9 which was not found in the container set",
-        &[],
-    );
-    assert_eq!(e, DatanodeEvent::ScanContainerNotFound { container: 9 });
-    let (e, _) = one(
-        "ERROR",
-        "org.apache.hadoop.ozone.container.ozoneimpl.OnDemandContainerDataScanner",
-        "Corruption detected in container [1012]. Marking it UNHEALTHY. Container has 1 error: INCONSISTENT_CHUNK_LENGTH for file /x with exception: java.io.IOException: Inconsistent read",
-        &[],
-    );
-    assert_eq!(
-        e,
-        DatanodeEvent::ContainerScanResult {
-            container: 1012,
-            marked_unhealthy: true,
-            error: Some("INCONSISTENT_CHUNK_LENGTH".into())
-        }
-    );
-    let (e, _) = one(
-        "WARN",
-        "org.apache.hadoop.ozone.container.ozoneimpl.BackgroundContainerDataScanner",
-        "Skipped marking container UNHEALTHY [7]: scan failed due to transient file descriptor exhaustion ('Too many open files'). Container has 1 error: MISSING_CHUNK for file /x",
-        &[],
-    );
-    assert!(matches!(
-        e,
-        DatanodeEvent::ContainerScanResult {
-            marked_unhealthy: false,
-            container: 7,
-            ..
-        }
-    ));
-    // Several errors, and the wordings up to 2.0 (no result; the on-demand scanner's misses a space).
+    const ON_DEMAND: &str =
+        "org.apache.hadoop.ozone.container.ozoneimpl.OnDemandContainerDataScanner";
+    let scan =
+        |container, marked_unhealthy, error: Option<&str>| DatanodeEvent::ContainerScanResult {
+            container,
+            marked_unhealthy,
+            error: error.map(str::to_owned),
+        };
+    let close = |outcome: &str| DatanodeEvent::CloseContainerHandling {
+        container: 1042,
+        outcome: outcome.into(),
+    };
     let cases = [
         (
-            "Corruption detected in container [8]. Marking it UNHEALTHY. Container has 3 errors. The first error is: CORRUPT_CHUNK for file /x",
-            Some("CORRUPT_CHUNK"),
+            "INFO",
+            DISPATCHER,
+            "Marked Container UNHEALTHY, ContainerID: 1042",
+            DatanodeEvent::ContainerMarkedUnhealthy { container: 1042 },
         ),
         (
-            "Corruption detected in container [8]. Marking it UNHEALTHY.",
-            None,
-        ),
-        (
-            "Corruption detected in container [8].Marking it UNHEALTHY.",
-            None,
-        ),
-    ];
-    for (message, error) in cases {
-        let (e, entities) = one(
             "ERROR",
-            "org.apache.hadoop.ozone.container.ozoneimpl.OnDemandContainerDataScanner",
-            message,
-            &[],
-        );
-        assert_eq!(
-            e,
-            DatanodeEvent::ContainerScanResult {
-                container: 8,
-                marked_unhealthy: true,
-                error: error.map(str::to_owned)
-            },
-            "{message}"
-        );
-        assert_eq!(entities, vec!["container:8".to_string()]);
-    }
-    let (e, _) = one(
-        "WARN",
-        KVH,
-        "Unexpected error while marking container 5 unhealthy",
-        &[],
-    );
-    assert_eq!(
-        e,
-        DatanodeEvent::ContainerMarkUnhealthyError { container: 5 }
-    );
-    let (e, _) = one(
-        "INFO",
-        KVH,
-        "Block has been finalized conID: 1 locID: 2 bcsId: 0 replicaIndex: null ",
-        &[],
-    );
-    assert_eq!(e, DatanodeEvent::BlockFinalize { done: true });
-    for (msg, outcome) in [
+            DISPATCHER,
+            "Failed to mark container 1042 UNHEALTHY. ",
+            DatanodeEvent::ContainerMarkUnhealthyFailed { container: 1042 },
+        ),
         (
+            "WARN",
+            DISPATCHER,
+            "Triggered immediate heartbeat because of full volume.",
+            DatanodeEvent::FullVolumeHeartbeat {},
+        ),
+        (
+            "WARN",
+            "org.apache.hadoop.ozone.container.common.impl.ContainerSet",
+            "Request to scan container 9 which was not found in the container set",
+            DatanodeEvent::ScanContainerNotFound { container: 9 },
+        ),
+        (
+            "ERROR",
+            ON_DEMAND,
+            "Corruption detected in container [1012]. Marking it UNHEALTHY. Container has 1 error: INCONSISTENT_CHUNK_LENGTH for file /x with exception: java.io.IOException: Inconsistent read",
+            scan(1012, true, Some("INCONSISTENT_CHUNK_LENGTH")),
+        ),
+        (
+            "WARN",
+            "org.apache.hadoop.ozone.container.ozoneimpl.BackgroundContainerDataScanner",
+            "Skipped marking container UNHEALTHY [7]: scan failed due to transient file descriptor exhaustion ('Too many open files'). Container has 1 error: MISSING_CHUNK for file /x",
+            scan(7, false, Some("MISSING_CHUNK")),
+        ),
+        // Several errors, and the wordings up to 2.0 (no result; the on-demand scanner's misses a
+        // space).
+        (
+            "ERROR",
+            ON_DEMAND,
+            "Corruption detected in container [8]. Marking it UNHEALTHY. Container has 3 errors. The first error is: CORRUPT_CHUNK for file /x",
+            scan(8, true, Some("CORRUPT_CHUNK")),
+        ),
+        (
+            "ERROR",
+            ON_DEMAND,
+            "Corruption detected in container [8]. Marking it UNHEALTHY.",
+            scan(8, true, None),
+        ),
+        (
+            "ERROR",
+            ON_DEMAND,
+            "Corruption detected in container [8].Marking it UNHEALTHY.",
+            scan(8, true, None),
+        ),
+        (
+            "WARN",
+            KVH,
+            "Unexpected error while marking container 5 unhealthy",
+            DatanodeEvent::ContainerMarkUnhealthyError { container: 5 },
+        ),
+        (
+            "INFO",
+            KVH,
+            "Block has been finalized conID: 1 locID: 2 bcsId: 0 replicaIndex: null ",
+            DatanodeEvent::BlockFinalize { done: true },
+        ),
+        (
+            "INFO",
+            CCCH,
             "Container #1042 does not exist in datanode. Its pipeline may have closed before it was created. Container close failed.",
-            "missing",
+            close("missing"),
         ),
-        ("Marking Container 1042 quasi closed", "quasi_closing"),
         (
-            "Follower cannot close container #1042.",
-            "follower_cannot_close",
+            "INFO",
+            CCCH,
+            "Marking Container 1042 quasi closed",
+            close("quasi_closing"),
         ),
-        ("Can't close container #1042", "failed"),
-    ] {
-        let (e, _) = one("INFO", CCCH, msg, &[]);
-        assert_eq!(
-            e,
-            DatanodeEvent::CloseContainerHandling {
-                container: 1042,
-                outcome: outcome.into()
-            }
-        );
+        (
+            "INFO",
+            CCCH,
+            "Follower cannot close container #1042.",
+            close("follower_cannot_close"),
+        ),
+        ("INFO", CCCH, "Can't close container #1042", close("failed")),
+    ];
+    for (level, logger, message, expected) in cases {
+        let (e, entities) = one(level, logger, message, &[]);
+        assert_eq!(e, expected, "{message}");
+        let container = match e {
+            DatanodeEvent::ContainerMarkedUnhealthy { container }
+            | DatanodeEvent::ContainerScanResult { container, .. } => Some(container),
+            _ => None,
+        };
+        if let Some(container) = container {
+            assert_eq!(
+                entities,
+                vec![format!("container:{container}")],
+                "{message}"
+            );
+        }
     }
 }
 
@@ -758,16 +739,12 @@ fn bad_input_is_not_typed_and_never_panics() {
         "Block é successfully committed with bcsId ",
         "Follower cannot close container #",
     ];
-    for msg in bad {
-        for tail in logger_classes(STATEMENTS) {
-            assert!(by_logger(tail, msg, "").is_none(), "{tail}: {msg}");
-        }
-    }
+    untyped_by_any_logger::<DatanodeEvent>(&bad, &logger_classes(STATEMENTS));
     assert!(container_log("ID=x | State=OPEN", None).is_none());
 }
 
 #[test]
-fn cut_lines_never_panic() {
+fn cut_lines_never_panic_in_any_logger() {
     let lines = [
         "Operation: WriteChunk , Trace ID:  , Message: Chunk offset 8388608 does not match length 4194304 of blockFile 23.block , Result: CHUNK_FILE_INCONSISTENCY , StorageContainerException Occurred.",
         "gid group-41A9C03D5E7B : ApplyTransaction completed. cmd WriteChunk logIndex 18343 msg :  Container Result: SUCCESS",
@@ -782,16 +759,8 @@ fn cut_lines_never_panic() {
     ];
     let continuation =
         "localID: 25\nblockCommitSequenceId: 0\n logIndex 18343 chunkName 25_chunk_é";
-    for line in lines {
-        for (cut, _) in line.char_indices() {
-            for tail in logger_classes(STATEMENTS) {
-                let _ = by_logger(tail, &line[..cut], continuation);
-            }
-        }
-        for (cut, _) in continuation.char_indices() {
-            let _ = by_logger("ContainerStateMachine", line, &continuation[..cut]);
-        }
-    }
+    let lines = lines.map(String::from);
+    cut_lines_never_panic::<DatanodeEvent>(&lines, continuation, &logger_classes(STATEMENTS));
     let container =
         "ID=1042 | Index=0 | BCSID=18345 | State=UNHEALTHY | Volume=/d | DataChecksum=0 | é";
     for (cut, _) in container.char_indices() {

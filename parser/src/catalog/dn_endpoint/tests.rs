@@ -1,8 +1,8 @@
 //! Endpoint, heartbeat and connection lines: thread names, addresses, heartbeat protobuf text, fields and entities.
 
 use super::*;
-use crate::catalog::classify;
-use crate::catalog::tests::{record_of, records};
+use crate::catalog::tests::{record_of, records, short_logger};
+use crate::catalog::{EventData, classify};
 use crate::record::Record;
 
 const DN: &str = "3f2b9c1e-7a4d-4e8b-9c0f-5d6e7f8a9b0c";
@@ -40,8 +40,7 @@ fn one(text: &str) -> (DnEndpointEvent, Vec<Entity>) {
 
 /// The same statement in the RFA file layout (full logger) and the console layout (`%c{2}`).
 fn both_layouts(thread: &str, class: &str, level: &str, message: &str) -> [String; 2] {
-    let short: Vec<&str> = class.rsplit('.').take(2).collect();
-    let short = format!("{}.{}", short[1], short[0]);
+    let short = short_logger(class);
     [
         format!("2026-03-04 12:00:31,010 [{thread}] {level} {class}: {message}\n"),
         format!("datanode2-1  | 2026-03-04 12:00:31,010 [{thread}] {level} {short}: {message}\n"),
@@ -346,43 +345,46 @@ fn info_and_warn_statements_of_every_class() {
 
 #[test]
 fn fields_of_numbered_and_split_templates() {
-    let line = format!(
-        "2026-03-04 12:00:31,010 [{}] WARN {STATE_CONTEXT}: No available thread in pool for the past 120 seconds and 4 times.\n",
-        daemon_thread()
-    );
-    assert_eq!(
-        one(&line).0,
-        DnEndpointEvent::TaskPoolBusy {
-            datanode: Some(DN.into()),
-            seconds: Some(120),
-            times: Some(4)
-        }
-    );
-    let line = "2026-03-04 12:02:01,730 [main] INFO org.apache.hadoop.ozone.container.common.statemachine.SCMConnectionManager: SCM endpoint scm1.example.com:9861 re-resolved: scm1.example.com/10.20.0.11:9861 -> scm1.example.com/10.20.0.42:9861\n";
-    let (e, entities) = one(line);
-    assert_eq!(
-        e,
-        DnEndpointEvent::ScmEndpointReResolved {
-            datanode: None,
-            endpoint: "scm1.example.com:9861".into(),
-            old_address: "scm1.example.com/10.20.0.11:9861".into(),
-            new_address: "scm1.example.com/10.20.0.42:9861".into()
-        }
-    );
-    assert!(entities.is_empty());
-    let line = format!(
-        "2026-03-04 12:02:01,730 [{}] DEBUG {HEARTBEAT_TASK}: Illegal state GETVERSION found, expecting HEARTBEAT.\n",
-        endpoint_thread()
-    );
-    assert_eq!(
-        one(&line).0,
-        DnEndpointEvent::ReregisterIllegalState {
-            datanode: Some(DN.into()),
-            endpoint: Some(ADDR.into()),
-            state: "GETVERSION".into(),
-            expected: "HEARTBEAT".into()
-        }
-    );
+    let cases = [
+        (
+            format!(
+                "2026-03-04 12:00:31,010 [{}] WARN {STATE_CONTEXT}: No available thread in pool for the past 120 seconds and 4 times.\n",
+                daemon_thread()
+            ),
+            DnEndpointEvent::TaskPoolBusy {
+                datanode: Some(DN.into()),
+                seconds: Some(120),
+                times: Some(4),
+            },
+            vec![Entity::datanode(DN).unwrap()],
+        ),
+        (
+            "2026-03-04 12:02:01,730 [main] INFO org.apache.hadoop.ozone.container.common.statemachine.SCMConnectionManager: SCM endpoint scm1.example.com:9861 re-resolved: scm1.example.com/10.20.0.11:9861 -> scm1.example.com/10.20.0.42:9861\n".to_string(),
+            DnEndpointEvent::ScmEndpointReResolved {
+                datanode: None,
+                endpoint: "scm1.example.com:9861".into(),
+                old_address: "scm1.example.com/10.20.0.11:9861".into(),
+                new_address: "scm1.example.com/10.20.0.42:9861".into(),
+            },
+            vec![],
+        ),
+        (
+            format!(
+                "2026-03-04 12:02:01,730 [{}] DEBUG {HEARTBEAT_TASK}: Illegal state GETVERSION found, expecting HEARTBEAT.\n",
+                endpoint_thread()
+            ),
+            DnEndpointEvent::ReregisterIllegalState {
+                datanode: Some(DN.into()),
+                endpoint: Some(ADDR.into()),
+                state: "GETVERSION".into(),
+                expected: "HEARTBEAT".into(),
+            },
+            vec![Entity::datanode(DN).unwrap()],
+        ),
+    ];
+    for (line, expected, entities) in cases {
+        assert_eq!(one(&line), (expected, entities), "{line}");
+    }
 }
 
 const HEARTBEAT_PROTO: &str = "datanodeDetails {

@@ -1,19 +1,7 @@
 use super::*;
-use crate::catalog::classify;
-use crate::catalog::tests::records;
+use crate::catalog::tests::{records, render, short_logger};
+use crate::catalog::{EventData, classify};
 use std::collections::HashSet;
-
-/// Fills a `{}` template with `values` in order (how SLF4J renders the statement).
-fn render(template: &str, values: &[&str]) -> String {
-    let mut out = String::new();
-    let mut parts = template.split("{}");
-    out.push_str(parts.next().unwrap_or(""));
-    for (i, part) in parts.enumerate() {
-        out.push_str(values.get(i).copied().unwrap_or("{}"));
-        out.push_str(part);
-    }
-    out
-}
 
 /// The `nth` registered template of `kind`.
 fn template(kind: &str, nth: usize) -> &'static str {
@@ -43,8 +31,7 @@ fn om(t: &Typed) -> &OmEvent {
 /// The main-log statement `message` in the shipped file layout (`%c`, with thread), the vendor
 /// layout without thread, and the console layout (`%c{2}`).
 fn main_log_layouts(level: &str, logger: &str, message: &str, tail: &str) -> Vec<String> {
-    let short: Vec<&str> = logger.rsplit('.').take(2).collect();
-    let short = format!("{}.{}", short[1], short[0]);
+    let short = short_logger(logger);
     let mut out = Vec::new();
     for header in [
         format!("2026-08-18 22:53:41,485 [om1-OpenKeyCleanupService#0] {level} {logger}: "),

@@ -2,8 +2,11 @@
 //! entities by component.
 
 use super::*;
-use crate::catalog::tests::{record_of, records, typed_by};
-use crate::catalog::{EventData, classify};
+use crate::catalog::classify;
+use crate::catalog::tests::{
+    agreed, cut_lines_never_panic, events_of, logger_classes, record_of, records, short_logger,
+    untyped_by_any_logger,
+};
 use crate::record::Record;
 
 const DN1: &str = "3f2b9c1e-7a4d-4e8b-9c0f-5d6e7f8a9b0c";
@@ -19,34 +22,15 @@ fn member_of(s: &str) -> Member {
     }
 }
 
-/// Types one message written through `logger`, with its continuation lines.
-fn by_logger(logger: &str, message: &str, continuation: &str) -> Option<RatisEvent> {
-    typed_by(logger, message, continuation, Component::Datanode).map(|t| match t.data {
-        EventData::Ratis(e) => e,
-        other => panic!("not a Ratis event: {other:?}"),
-    })
-}
-
 /// Classifies every record of `text` (as a datanode log) into its Ratis event.
 fn typed(text: &str) -> Vec<(RatisEvent, Vec<String>)> {
-    records(text)
-        .iter()
-        .map(|r| {
-            let t = classify(r, Component::Datanode)
-                .unwrap_or_else(|| panic!("untyped: {}", r.message));
-            let EventData::Ratis(e) = t.data else {
-                panic!("not a Ratis event: {:?}", t.data)
-            };
-            (e, t.entities.iter().map(ToString::to_string).collect())
-        })
-        .collect()
+    events_of(text, Component::Datanode)
 }
 
 /// One line of each layout: the file layout with the full logger and the console/compose
 /// layout with `%c{2}`.
 fn both_layouts(thread: &str, level: &str, logger: &str, msg: &str) -> [String; 2] {
-    let short: Vec<&str> = logger.rsplitn(3, '.').collect();
-    let short = format!("{}.{}", short[1], short[0]);
+    let short = short_logger(logger);
     [
         format!("2026-03-04 10:12:01,118 [{thread}] {level} {logger}: {msg}\n"),
         format!("datanode-1  | 2026-03-04 10:12:01,118 [{thread}] {level} {short}: {msg}\n"),
@@ -54,18 +38,10 @@ fn both_layouts(thread: &str, level: &str, logger: &str, msg: &str) -> [String; 
 }
 
 fn one(thread: &str, level: &str, logger: &str, msg: &str) -> (RatisEvent, Vec<String>) {
-    let mut results = both_layouts(thread, level, logger, msg)
-        .iter()
-        .map(|text| {
-            let mut all = typed(text);
-            assert_eq!(all.len(), 1, "{text}");
-            all.remove(0)
-        })
-        .collect::<Vec<_>>();
-    let second = results.pop().unwrap();
-    let first = results.pop().unwrap();
-    assert_eq!(first, second, "layouts disagree");
-    first
+    agreed(
+        &both_layouts(thread, level, logger, msg),
+        Component::Datanode,
+    )
 }
 
 const DIV: &str = "org.apache.ratis.server.RaftServer$Division";
@@ -219,90 +195,124 @@ fn leader_state_lines() {
     assert!(matches!(e, RatisEvent::StepDownFailed { term: 7, .. }));
 }
 
+/// Lines checked by what their event must match: (thread, logger, message, check).
+type Expected = (String, &'static str, String, fn(&RatisEvent) -> bool);
+
+fn check_all(cases: Vec<Expected>) {
+    for (thread, logger, message, expected) in cases {
+        let (e, _) = one(&thread, "INFO", logger, &message);
+        assert!(expected(&e), "{message}: {e:?}");
+    }
+}
+
 #[test]
 fn votes_and_appends() {
-    let (e, _) = one(
-        "grpc-default-executor-9",
-        "INFO",
-        DIV,
-        &format!(
-            "{MEMBER}: receive requestVote(PRE_VOTE, 6e8d0f13-2a4b-4c7d-8e9f-0a1b2c3d4e71, group-D2C8A1B9F0E4, 6, (t:6, i:18341))"
+    check_all(vec![
+        (
+            "grpc-default-executor-9".into(),
+            DIV,
+            format!(
+                "{MEMBER}: receive requestVote(PRE_VOTE, 6e8d0f13-2a4b-4c7d-8e9f-0a1b2c3d4e71, group-D2C8A1B9F0E4, 6, (t:6, i:18341))"
+            ),
+            |e| matches!(e, RatisEvent::VoteRequest { candidate_term: 6, candidate_last_index: Some(18341), phase, .. } if phase == "PRE_VOTE"),
         ),
-    );
-    assert!(
-        matches!(e, RatisEvent::VoteRequest { candidate_term: 6, candidate_last_index: Some(18341), ref phase, .. } if phase == "PRE_VOTE")
-    );
-    let (e, _) = one(
-        "x",
-        "INFO",
-        DIV,
-        &format!(
-            "{MEMBER} replies to ELECTION vote request: 6e8d<-3f2b#0:OK-t7. Peer's state: {MEMBER}:t7, leader=null"
+        (
+            "x".into(),
+            DIV,
+            format!(
+                "{MEMBER} replies to ELECTION vote request: 6e8d<-3f2b#0:OK-t7. Peer's state: {MEMBER}:t7, leader=null"
+            ),
+            |e| matches!(e, RatisEvent::VoteReply { phase, .. } if phase == "ELECTION"),
         ),
-    );
-    assert!(matches!(e, RatisEvent::VoteReply { ref phase, .. } if phase == "ELECTION"));
-    let (e, _) = one(
-        "x",
-        "INFO",
-        DIV,
-        &format!(
-            "{MEMBER}: appendEntries* reply 6e8d<-3f2b#0:FAIL-t7,INCONSISTENCY,nextIndex=18342,followerCommit=18341,matchIndex=-1"
+        (
+            "x".into(),
+            DIV,
+            format!(
+                "{MEMBER}: appendEntries* reply 6e8d<-3f2b#0:FAIL-t7,INCONSISTENCY,nextIndex=18342,followerCommit=18341,matchIndex=-1"
+            ),
+            |e| matches!(e, RatisEvent::AppendReply { next_index: Some(18342), result: Some(r), .. } if r == "INCONSISTENCY"),
         ),
-    );
-    assert!(
-        matches!(e, RatisEvent::AppendReply { next_index: Some(18342), result: Some(ref r), .. } if r == "INCONSISTENCY")
-    );
-    let (e, _) = one(
-        "x",
-        "INFO",
-        DIV,
-        &format!(
-            "{MEMBER}: Failed appendEntries as previous log entry ((t:7, i:18342)) is not found"
+        (
+            "x".into(),
+            DIV,
+            format!(
+                "{MEMBER}: Failed appendEntries as previous log entry ((t:7, i:18342)) is not found"
+            ),
+            |e| {
+                matches!(
+                    e,
+                    RatisEvent::AppendPreviousMissing {
+                        previous_term: Some(7),
+                        previous_index: Some(18342),
+                        ..
+                    }
+                )
+            },
         ),
-    );
-    assert!(matches!(
-        e,
-        RatisEvent::AppendPreviousMissing {
-            previous_term: Some(7),
-            previous_index: Some(18342),
-            ..
-        }
-    ));
+    ]);
 }
 
 #[test]
 fn elections_follower_state_and_role_daemons() {
-    let le = "org.apache.ratis.server.impl.LeaderElection";
+    const ELECTION: &str = "org.apache.ratis.server.impl.LeaderElection";
+    const FOLLOWER: &str = "org.apache.ratis.server.impl.FollowerState";
     let name = format!("{MEMBER}-LeaderElection3");
-    let (e, _) = one(
-        &name,
-        "INFO",
-        le,
-        &format!("{name} PRE_VOTE round 0: submit vote requests at term 5 for conf=-1"),
-    );
-    assert!(
-        matches!(e, RatisEvent::ElectionSubmit { round: 0, term: 5, ref election, .. } if election == "LeaderElection3")
-    );
-    let (e, _) = one(
-        &name,
-        "INFO",
-        le,
-        &format!("{name} PRE_VOTE round 0: result REJECTED"),
-    );
-    assert!(matches!(e, RatisEvent::ElectionResult { ref result, .. } if result == "REJECTED"));
-    let (e, _) = one(
-        &name,
-        "INFO",
-        le,
-        &format!("{name}: ELECTION PASSED received 2 response(s) and 0 exception(s):"),
-    );
-    assert!(
-        matches!(e, RatisEvent::ElectionResponses { responses: 2, exceptions: 0, ref result, .. } if result == "PASSED")
-    );
+    check_all(vec![
+        (
+            name.clone(),
+            ELECTION,
+            format!("{name} PRE_VOTE round 0: submit vote requests at term 5 for conf=-1"),
+            |e| matches!(e, RatisEvent::ElectionSubmit { round: 0, term: 5, election, .. } if election == "LeaderElection3"),
+        ),
+        (
+            name.clone(),
+            ELECTION,
+            format!("{name} PRE_VOTE round 0: result REJECTED"),
+            |e| matches!(e, RatisEvent::ElectionResult { result, .. } if result == "REJECTED"),
+        ),
+        (
+            name.clone(),
+            ELECTION,
+            format!("{name}: ELECTION PASSED received 2 response(s) and 0 exception(s):"),
+            |e| matches!(e, RatisEvent::ElectionResponses { responses: 2, exceptions: 0, result, .. } if result == "PASSED"),
+        ),
+        (
+            "x".into(),
+            FOLLOWER,
+            format!(
+                "{MEMBER}-FollowerState: change to CANDIDATE, lastRpcElapsedTime:5219ms, electionTimeout:5012ms"
+            ),
+            |e| {
+                matches!(
+                    e,
+                    RatisEvent::ElectionTimeout {
+                        last_rpc_elapsed_ms: Some(5219),
+                        election_timeout_ms: Some(5012),
+                        ..
+                    }
+                )
+            },
+        ),
+        (
+            "x".into(),
+            FOLLOWER,
+            format!(
+                "{MEMBER}: change to CANDIDATE, lastRpcElapsedTime:5236ms, electionTimeout:5119ms"
+            ),
+            |e| matches!(e, RatisEvent::ElectionTimeout { member, last_rpc_elapsed_ms: Some(5236), .. } if member.member == MEMBER),
+        ),
+        (
+            "x".into(),
+            "org.apache.ratis.server.impl.RoleInfo",
+            format!("{DN1}: shutdown {MEMBER}-LeaderStateImpl"),
+            |e| matches!(e, RatisEvent::RoleDaemon { action, daemon, .. } if action == "shutdown" && daemon == "LeaderStateImpl"),
+        ),
+    ]);
+    // A response names the replier's peer.
     let (e, entities) = one(
         &name,
         "INFO",
-        le,
+        ELECTION,
         &format!("  Response 0: {DN1}<-6e8d0f13-2a4b-4c7d-8e9f-0a1b2c3d4e71#0:OK-t6"),
     );
     assert!(matches!(
@@ -316,44 +326,6 @@ fn elections_follower_state_and_role_daemons() {
     assert_eq!(
         entities,
         vec!["datanode:6e8d0f13-2a4b-4c7d-8e9f-0a1b2c3d4e71".to_string()]
-    );
-
-    let (e, _) = one(
-        "x",
-        "INFO",
-        "org.apache.ratis.server.impl.FollowerState",
-        &format!(
-            "{MEMBER}-FollowerState: change to CANDIDATE, lastRpcElapsedTime:5219ms, electionTimeout:5012ms"
-        ),
-    );
-    assert!(matches!(
-        e,
-        RatisEvent::ElectionTimeout {
-            last_rpc_elapsed_ms: Some(5219),
-            election_timeout_ms: Some(5012),
-            ..
-        }
-    ));
-    let (e, _) = one(
-        "x",
-        "INFO",
-        "org.apache.ratis.server.impl.FollowerState",
-        &format!(
-            "{MEMBER}: change to CANDIDATE, lastRpcElapsedTime:5236ms, electionTimeout:5119ms"
-        ),
-    );
-    assert!(matches!(
-        e,
-        RatisEvent::ElectionTimeout { ref member, last_rpc_elapsed_ms: Some(5236), .. } if member.member == MEMBER
-    ));
-    let (e, _) = one(
-        "x",
-        "INFO",
-        "org.apache.ratis.server.impl.RoleInfo",
-        &format!("{DN1}: shutdown {MEMBER}-LeaderStateImpl"),
-    );
-    assert!(
-        matches!(e, RatisEvent::RoleDaemon { ref action, ref daemon, .. } if action == "shutdown" && daemon == "LeaderStateImpl")
     );
 }
 
@@ -612,24 +584,11 @@ fn bad_input_is_not_typed_and_never_panics() {
         "truncateIndex=a, arrayIndex=0",
         "é@group-D2C8A1B9F0E4-SegmentedRaftLogWorker: Truncating segments truncate(",
     ];
-    for msg in bad {
-        for tail in [
-            "RaftServer$Division",
-            "SegmentedRaftLogWorker",
-            "LeaderElection",
-            "RaftLog",
-            "SegmentedRaftLogCache",
-            "StateMachineUpdater",
-            "RoleInfo",
-            "FollowerState",
-        ] {
-            assert!(by_logger(tail, msg, "").is_none(), "{tail}: {msg}");
-        }
-    }
+    untyped_by_any_logger::<RatisEvent>(&bad, &logger_classes(STATEMENTS));
 }
 
 #[test]
-fn cut_lines_never_panic() {
+fn cut_lines_never_panic_in_any_logger() {
     let lines = [
         format!("{MEMBER}: changes role from    LEADER to FOLLOWER at term 7 for candidate:{DN1}"),
         format!(
@@ -652,25 +611,7 @@ fn cut_lines_never_panic() {
         "  Response 0: a<-b#0:OK-t6".to_string(),
     ];
     let continuation = "  toTruncate: (17901, 18345) isOpen? true, length=96231, newEndIndex=18341\nWriteLog:1: (t:6, i:1), STATEMACHINELOGENTRY, containerID: 5 pipelineID: \"é";
-    for line in &lines {
-        for (cut, _) in line.char_indices() {
-            for tail in [
-                "RaftServer$Division",
-                "SegmentedRaftLogWorker",
-                "LeaderElection",
-                "RaftLog",
-                "SegmentedRaftLogCache",
-                "StateMachineUpdater",
-                "RoleInfo",
-                "FollowerState",
-            ] {
-                let _ = by_logger(tail, &line[..cut], continuation);
-                for (c, _) in continuation.char_indices().step_by(7) {
-                    let _ = by_logger(tail, line, &continuation[..c]);
-                }
-            }
-        }
-    }
+    cut_lines_never_panic::<RatisEvent>(&lines, continuation, &logger_classes(STATEMENTS));
 }
 
 #[test]

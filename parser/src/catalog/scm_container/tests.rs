@@ -186,63 +186,74 @@ fn replica_details_every_field_and_not_found() {
     assert_eq!(replica_details(&neg).unwrap().sid, Some(-1));
 }
 
+/// What a resurrection line says of the move: from, to, the replica's state, key count, bcsId,
+/// sequence id and the wording.
+type Move<'a> = (
+    &'a str,
+    &'a str,
+    Option<&'a str>,
+    Option<u64>,
+    Option<u64>,
+    Option<i64>,
+    Wording,
+);
+
+fn move_of(r: &ResurrectedEvent) -> Move<'_> {
+    (
+        r.from.as_str(),
+        r.to.as_str(),
+        r.replica_state.as_deref(),
+        r.key_count,
+        r.bcsid,
+        r.sid,
+        r.wording,
+    )
+}
+
 #[test]
 fn resurrection_wordings_of_every_release() {
-    let head = event(FCR, &sample("Resurrecting container #1051 from DELETED"));
-    let ScmContainerEvent::Resurrected(r) = &head else {
-        panic!("{head:?}")
-    };
-    assert_eq!(
+    let cases = [
         (
-            r.from.as_str(),
-            r.to.as_str(),
-            r.replica_state.as_deref(),
-            r.key_count,
-            r.bcsid,
-            r.sid,
-            r.wording
+            FCR,
+            "Resurrecting container #1051 from DELETED",
+            (
+                "DELETED",
+                "QUASI_CLOSED",
+                Some("OPEN"),
+                Some(37),
+                Some(4790),
+                Some(4821),
+                Wording::Resurrecting,
+            ),
         ),
         (
-            "DELETED",
-            "QUASI_CLOSED",
-            Some("OPEN"),
-            Some(37),
-            Some(4790),
-            Some(4821),
-            Wording::Resurrecting
-        )
-    );
-    assert_eq!(head.printed_sid(), Some(4821));
+            ICR,
+            "transitionDeletingToClosed",
+            (
+                "DELETED",
+                "CLOSED",
+                Some("CLOSING"),
+                Some(9),
+                Some(1384),
+                Some(1384),
+                Wording::TransitionDeletingToClosed,
+            ),
+        ),
+    ];
+    for (logger, prefix, expected) in cases {
+        let e = event(logger, &sample(prefix));
+        let ScmContainerEvent::Resurrected(r) = &e else {
+            panic!("{e:?}")
+        };
+        assert_eq!(move_of(r), expected, "{prefix}");
+        assert_eq!(e.printed_sid(), expected.5, "{prefix}");
+    }
     let t = typed(FCR, &sample("Resurrecting container #1051 from DELETED"));
     assert_eq!(
         t.entities,
         vec![Entity::Container(1051), Entity::datanode(DN5_UUID).unwrap()]
     );
 
-    let ScmContainerEvent::Resurrected(r) = event(ICR, &sample("transitionDeletingToClosed"))
-    else {
-        panic!()
-    };
-    assert_eq!(
-        (
-            r.from.as_str(),
-            r.to.as_str(),
-            r.replica_state.as_deref(),
-            r.key_count,
-            r.bcsid,
-            r.sid,
-            r.wording
-        ),
-        (
-            "DELETED",
-            "CLOSED",
-            Some("CLOSING"),
-            Some(9),
-            Some(1384),
-            Some(1384),
-            Wording::TransitionDeletingToClosed
-        )
-    );
     let moving = typed(FCR, &sample("Moving container"));
     let EventData::ScmContainer(ScmContainerEvent::Resurrected(r)) = &moving.data else {
         panic!()
