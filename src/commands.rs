@@ -1024,7 +1024,7 @@ fn events(args: EventsArgs) -> Result<u8, Failure> {
             },
             &mut |event, placed| {
                 if window.contains(event.ts.unwrap_or(placed)) {
-                    sink.borrow_mut().placed(&event, placed);
+                    sink.borrow_mut().placed(event, placed);
                 }
             },
         )
