@@ -388,24 +388,24 @@ fn looks_like_json(bytes: &[u8], open: usize) -> bool {
 }
 
 /// The position after the bracket that closes the one at `open`. With `json`, brackets inside
-/// string literals do not count.
+/// string literals do not count (a literal is skipped to its closing quote at once: most of a
+/// JSON object's bytes are inside them).
 fn bracket_end(bytes: &[u8], open: usize, json: bool) -> Option<usize> {
     let mut depth = 0usize;
-    let mut in_string = false;
-    let mut escaped = false;
-    for (i, &b) in bytes.iter().enumerate().skip(open) {
-        if in_string {
-            if escaped {
-                escaped = false;
-            } else if b == b'\\' {
-                escaped = true;
-            } else if b == b'"' {
-                in_string = false;
-            }
-            continue;
-        }
+    let mut i = open;
+    while let Some(&b) = bytes.get(i) {
         match b {
-            b'"' if json => in_string = true,
+            b'"' if json => {
+                i += 1;
+                loop {
+                    let at = i + memchr::memchr2(b'"', b'\\', bytes.get(i..)?)?;
+                    i = at + if bytes[at] == b'\\' { 2 } else { 1 };
+                    if bytes[at] == b'"' {
+                        break;
+                    }
+                }
+                continue;
+            }
             b'{' | b'[' => depth += 1,
             b'}' | b']' => {
                 depth = depth.checked_sub(1)?;
@@ -415,6 +415,7 @@ fn bracket_end(bytes: &[u8], open: usize, json: bool) -> Option<usize> {
             }
             _ => {}
         }
+        i += 1;
     }
     None
 }
@@ -743,6 +744,18 @@ mod tests {
         let msg = "user=u | ip=i | op=CREATE_KEY {key=a | b, dataSize=0} | ret=SUCCESS";
         let (body, _) = parse_audit_body(msg).unwrap();
         assert_eq!(body.params.get("key"), Some("a | b"));
+    }
+
+    #[test]
+    fn json_brackets_inside_strings_and_escapes_do_not_count() {
+        let text = r#"{"a":"}\"{","b":"\\","c":[1,{"d":"]"}]} | ret=SUCCESS"#;
+        let end = text.find(" | ret=").unwrap();
+        assert_eq!(bracket_end(text.as_bytes(), 0, true), Some(end));
+        // Not JSON: the quotes are text, the first `}` closes.
+        assert_eq!(bracket_end(text.as_bytes(), 0, false), Some(7));
+        for open in [r#"{"a":"x\"#, r#"{"a":"x"#, r#"{"a":"x\""#] {
+            assert_eq!(bracket_end(open.as_bytes(), 0, true), None, "{open}");
+        }
     }
 
     #[test]
