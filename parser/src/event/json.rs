@@ -35,7 +35,6 @@ impl Event {
     pub fn write_json(&self, out: &mut Vec<u8>) -> serde_json::Result<()> {
         out.extend_from_slice(b"{\"ts\":");
         match self.ts {
-            // Digits, `-`, `T`, `:`, `.` and `Z`: nothing to escape.
             Some(ts) => write_display(out, Rfc3339(ts)),
             None => out.extend_from_slice(b"null"),
         }
