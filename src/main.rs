@@ -33,26 +33,7 @@ pub enum Failure {
     OutputClosed,
 }
 
-/// Turns off glibc's fastbins. `events` builds every OM audit event (a dozen small strings) on a
-/// reading thread and frees them there in batches once the merge is done with them; freeing a
-/// batch coalesces into chunks past glibc's consolidation threshold, which then sweeps every
-/// fastbin on each batch, and malloc/free were a third of the time. Without fastbins, small
-/// blocks still go through the per-thread cache: `events` takes a quarter less CPU, `scan` and
-/// `stats` are unchanged in time and peak memory.
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
-fn tune_allocator() {
-    // SAFETY: mallopt only sets a parameter of the allocator; it is called before any other
-    // thread starts.
-    unsafe {
-        libc::mallopt(libc::M_MXFAST, 0);
-    }
-}
-
-#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-fn tune_allocator() {}
-
 fn main() -> ExitCode {
-    tune_allocator();
     let cli = cli::Cli::parse();
     match commands::run(cli) {
         Ok(code) => ExitCode::from(code),
