@@ -940,7 +940,25 @@ fn keep_for(all: bool) -> Keep {
 /// in `events --format jsonl`; larger ones stream in input order unless `--sort time` asks.
 const SORT_BY_DEFAULT_BELOW: u64 = 256 << 20;
 
+/// Turns off glibc's fastbins for `events`. It builds every OM audit event (a dozen small strings)
+/// on a reading thread and frees them there in batches once the merge is done with them; freeing
+/// a batch coalesces into chunks past glibc's consolidation threshold, which then sweeps every
+/// fastbin on each batch: malloc/free were a third of the time. Without fastbins, small blocks
+/// still go through the per-thread cache: `events` takes a quarter less CPU. Only `events`: the
+/// other commands do not free that way and gain nothing.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn tune_allocator_for_events() {
+    // SAFETY: mallopt only sets a parameter of the allocator, under its own lock.
+    unsafe {
+        libc::mallopt(libc::M_MXFAST, 0);
+    }
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn tune_allocator_for_events() {}
+
 fn events(args: EventsArgs) -> Result<u8, Failure> {
+    tune_allocator_for_events();
     if args.format == EventsFormat::Parquet && args.output.is_none() {
         return Err(Failure::Usage("--format parquet needs -o FILE".into()));
     }
@@ -1024,7 +1042,7 @@ fn events(args: EventsArgs) -> Result<u8, Failure> {
             },
             &mut |event, placed| {
                 if window.contains(event.ts.unwrap_or(placed)) {
-                    sink.borrow_mut().placed(&event, placed);
+                    sink.borrow_mut().placed(event, placed);
                 }
             },
         )

@@ -24,7 +24,8 @@ impl<W: Write> JsonLines<W> {
 
     pub fn write(&mut self, event: &Event) -> Result<(), Failure> {
         self.line.clear();
-        serde_json::to_writer(&mut self.line, event)
+        event
+            .write_json(&mut self.line)
             .map_err(std::io::Error::from)
             .and_then(|()| {
                 self.line.push(b'\n');

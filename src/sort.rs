@@ -62,7 +62,11 @@ impl TimeSorter {
 
     /// Adds one event whose place is known (the OM audit merge gives the latest time of its file).
     pub fn push_placed(&mut self, event: &Event, placed: i64) -> Result<(), Failure> {
-        let line = serde_json::to_string(event)
+        let mut json = Vec::new();
+        event
+            .write_json(&mut json)
+            .map_err(|e| Failure::Internal(format!("writing events: {e}")))?;
+        let line = String::from_utf8(json)
             .map_err(|e| Failure::Internal(format!("writing events: {e}")))?;
         self.held_bytes += line.len() + 32;
         self.held.push((placed, self.arrivals, line));

@@ -29,13 +29,15 @@ pub const COPY_LAG_MS: i64 = 10_000;
 /// printed (no `Transaction`). Two requests would have to share a transaction and a 64-bit digest
 /// to be taken for copies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-struct CopyKey {
+pub struct CopyKey {
     transaction: u64,
     digest: u64,
     printed: bool,
 }
 
-fn copy_key(event: &Event) -> Option<CopyKey> {
+/// The key by which `event`'s copies are found (`None`: it has none), computed where the event
+/// is built, so that the merge only compares keys.
+pub fn copy_key(event: &Event) -> Option<CopyKey> {
     if event.component != Component::OmAudit {
         return None;
     }
@@ -87,27 +89,43 @@ fn digest(feed: impl Fn(&mut FxHasher)) -> u64 {
     hasher.finish()
 }
 
-struct Held {
-    event: Event,
+/// What the fold holds: an event, or an event with what its caller tracks about it (the OM
+/// audit merge boxes them and remembers the log they came from).
+pub trait Folded {
+    fn event(&self) -> &Event;
+    fn event_mut(&mut self) -> &mut Event;
+}
+
+impl Folded for Event {
+    fn event(&self) -> &Event {
+        self
+    }
+    fn event_mut(&mut self) -> &mut Event {
+        self
+    }
+}
+
+struct Held<E> {
+    event: E,
     /// The time it is ordered by (the latest time of its file so far).
     placed: i64,
     key: Option<CopyKey>,
 }
 
 /// Folds OM audit copies of events that arrive in time order (see the module docs).
-pub struct AuditCopies {
+pub struct AuditCopies<E> {
     window_ms: i64,
     skew_ms: i64,
-    held: VecDeque<Held>,
+    held: VecDeque<Held<E>>,
     /// Arrival number of `held[0]`.
     first: u64,
     /// The latest held record of each key, by arrival number.
     open: rustc_hash::FxHashMap<CopyKey, u64>,
 }
 
-impl AuditCopies {
+impl<E: Folded> AuditCopies<E> {
     /// Copies are looked for within `skew_ms` + [`COPY_LAG_MS`] of log time.
-    pub fn new(skew_ms: i64) -> AuditCopies {
+    pub fn new(skew_ms: i64) -> AuditCopies<E> {
         AuditCopies {
             window_ms: skew_ms.max(0) + COPY_LAG_MS,
             skew_ms,
@@ -122,10 +140,16 @@ impl AuditCopies {
         self.window_ms
     }
 
-    /// Takes the next event (in time order, `placed` its place in it) and hands `out` the held
-    /// events whose copies can no longer come, in arrival order, with their places. A copy of a held event is
-    /// folded into it.
-    pub fn push(&mut self, event: Event, placed: i64, out: &mut dyn FnMut(Event, i64)) {
+    /// Takes the next event (in time order, `placed` its place in it; `key` its
+    /// [`copy_key`]) and hands `out` the held events whose copies can no longer come, in arrival
+    /// order, with their places. A copy of a held event is folded into it and given back.
+    pub fn push(
+        &mut self,
+        event: E,
+        key: Option<CopyKey>,
+        placed: i64,
+        out: &mut dyn FnMut(E, i64),
+    ) -> Option<E> {
         while self
             .held
             .front()
@@ -133,34 +157,35 @@ impl AuditCopies {
         {
             self.emit_first(out);
         }
-        let key = copy_key(&event);
         if let Some(key) = key
             && let Some(&arrival) = self.open.get(&key)
             && let Some(first) = arrival
                 .checked_sub(self.first)
                 .and_then(|at| self.held.get_mut(at as usize))
-            && joins(&first.event, &event, key, self.skew_ms)
+            && joins(first.event.event(), event.event(), key, self.skew_ms)
         {
-            if first.event.copies.is_empty() {
-                first.event.copies.push(copy_of(&first.event));
+            let first = first.event.event_mut();
+            if first.copies.is_empty() {
+                first.copies.push(copy_of(first));
             }
-            first.event.copies.push(copy_of(&event));
-            return;
+            first.copies.push(copy_of(event.event()));
+            return Some(event);
         }
         if let Some(key) = key {
             self.open.insert(key, self.first + self.held.len() as u64);
         }
         self.held.push_back(Held { event, placed, key });
+        None
     }
 
     /// Hands out every held event.
-    pub fn finish(mut self, out: &mut dyn FnMut(Event, i64)) {
+    pub fn finish(mut self, out: &mut dyn FnMut(E, i64)) {
         while !self.held.is_empty() {
             self.emit_first(out);
         }
     }
 
-    fn emit_first(&mut self, out: &mut dyn FnMut(Event, i64)) {
+    fn emit_first(&mut self, out: &mut dyn FnMut(E, i64)) {
         let Some(mut held) = self.held.pop_front() else {
             return;
         };
@@ -170,7 +195,7 @@ impl AuditCopies {
             self.open.remove(&key);
         }
         self.first += 1;
-        let copies = &mut held.event.copies;
+        let copies = &mut held.event.event_mut().copies;
         copies.sort();
         copies.dedup();
         out(held.event, held.placed);
@@ -201,7 +226,8 @@ pub fn fold_streams(streams: Vec<Vec<Event>>, skew_ms: i64) -> Vec<Event> {
         };
         heads[n].1 = placed;
         if let Some(event) = heads[n].0.next() {
-            copies.push(event, placed, &mut |e, _| out.push(e));
+            let key = copy_key(&event);
+            copies.push(event, key, placed, &mut |e, _| out.push(e));
         }
     }
     copies.finish(&mut |e, _| out.push(e));
@@ -248,7 +274,8 @@ mod tests {
         let mut out = Vec::new();
         for event in events {
             let placed = event.ts.unwrap_or(i64::MIN);
-            copies.push(event, placed, &mut |e, _| out.push(e));
+            let key = copy_key(&event);
+            copies.push(event, key, placed, &mut |e, _| out.push(e));
         }
         copies.finish(&mut |e, _| out.push(e));
         out

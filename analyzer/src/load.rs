@@ -8,7 +8,7 @@
 //! are buffered (the trace keeps only typed events, never raw lines) and its summary kept for
 //! `stats` and the report's coverage.
 
-use crate::copies::AuditCopies;
+use crate::copies::{AuditCopies, CopyKey, Folded, copy_key};
 use crate::kinds::Wanted;
 use crate::trace::Trace;
 use crate::{Analysis, ReplayOptions, prefilter};
@@ -460,14 +460,41 @@ pub fn audit_log_units(paths: &[PathBuf]) -> BTreeSet<usize> {
 
 /// Events handed from a log's reading thread to the merge at a time, and how many such batches
 /// may wait per log: what the merge holds is a few batches per log, whatever the logs' size.
-const MERGE_BATCH: usize = 1024;
+/// Small batches come back to their reader while its cache still holds them: freeing them costs
+/// a sixth of the CPU of `events` with batches of 1024, noticeably less with 128 (32 is slower
+/// again: more hand-overs).
+const MERGE_BATCH: usize = 128;
 const MERGE_BATCHES_AHEAD: usize = 2;
 
+/// An OM audit event on its way to the merge, with its [`copy_key`] computed by the thread that
+/// read it. Boxed: it is moved a few times on the way, and an event is large.
+type Arriving = (Box<Event>, Option<CopyKey>);
+
+/// An event in the merge, and the log it came from (where it goes back to be freed).
+struct Merged {
+    event: Box<Event>,
+    log: usize,
+}
+
+impl Folded for Merged {
+    fn event(&self) -> &Event {
+        &self.event
+    }
+    fn event_mut(&mut self) -> &mut Event {
+        &mut self.event
+    }
+}
+
 /// Reads the units `only` (OM audit logs, [`audit_log_units`]) side by side, each log (its
-/// rotations, oldest first) on its own thread, and hands their events to `on_event` in one time
-/// order: by the latest time seen so far in their file (so each file keeps its order), then by
-/// log in reading order. Every OM writes the same audit lines at about the same time: this is
-/// the order in which [`crate::copies::AuditCopies`] folds them in a bounded window.
+/// rotations, oldest first) on its own thread, merges their events into one time order, by the
+/// latest time seen so far in their file (so each file keeps its order), then by log in reading
+/// order, and folds their copies as they come ([`AuditCopies`]: every OM writes the same audit
+/// lines at about the same time). `on_event` sees each folded event in that order, with its place
+/// in it.
+///
+/// Events go back to the thread that built them to be freed: freeing on the merging thread what
+/// another one allocated is most of what the merge would cost (the allocator locks the other
+/// thread's arena).
 ///
 /// `held` are OM audit streams already read (found inside archives, or not named as OM audit
 /// logs): they join the merge as logs of their own. What discovery found besides the units is
@@ -477,7 +504,8 @@ pub fn read_audit_merged(
     config: &ReadConfig,
     only: &BTreeSet<usize>,
     held: Vec<Vec<Event>>,
-    on_event: &mut dyn FnMut(Event, i64),
+    skew_ms: i64,
+    on_event: &mut dyn FnMut(&Event, i64),
 ) -> Parsed {
     let (units, _) = discover(paths);
     let mut parsed = Parsed::default();
@@ -493,27 +521,36 @@ pub fn read_audit_merged(
         let mut heads: Vec<LogHead> = Vec::new();
         let mut readers = Vec::new();
         for log in &logs {
-            let (sender, received) = mpsc::sync_channel::<Vec<Event>>(MERGE_BATCHES_AHEAD);
+            let (sender, received) = mpsc::sync_channel::<Vec<Arriving>>(MERGE_BATCHES_AHEAD);
+            let (returns, returned) = mpsc::channel::<Vec<Merged>>();
             heads.push(LogHead {
                 received: Some(received),
+                returns: Some(returns),
                 batch: Vec::new().into_iter(),
                 next: None,
                 file: None,
                 placed: i64::MIN,
+                done: Vec::new(),
             });
             let units = &units;
             readers.push(scope.spawn(move || {
                 let mut results = Vec::new();
+                let mut returned = returned;
                 for &i in log {
+                    let (sender, returned) = (&sender, &mut returned);
                     let unit = &units[i];
-                    let mut batch: Vec<Event> = Vec::with_capacity(MERGE_BATCH);
-                    let mut send = |event: Event| {
-                        batch.push(event);
-                        if batch.len() >= MERGE_BATCH {
-                            let full =
-                                std::mem::replace(&mut batch, Vec::with_capacity(MERGE_BATCH));
+                    let mut batch: Vec<Arriving> = Vec::with_capacity(MERGE_BATCH);
+                    let filling = &mut batch;
+                    let mut send = move |event: Event| {
+                        let key = copy_key(&event);
+                        filling.push((Box::new(event), key));
+                        if filling.len() >= MERGE_BATCH {
+                            let full = std::mem::replace(filling, Vec::with_capacity(MERGE_BATCH));
                             // The merge outlives every reader: a send cannot fail.
                             let _ = sender.send(full);
+                            // Events the merge is done with are freed here, where they were
+                            // allocated.
+                            returned.try_iter().for_each(drop);
                         }
                     };
                     let mut result =
@@ -529,13 +566,29 @@ pub fn read_audit_merged(
                 results
             }));
         }
-        heads.extend(held.into_iter().map(|events| LogHead {
-            received: None,
-            batch: events.into_iter(),
-            next: None,
-            file: None,
-            placed: i64::MIN,
+        heads.extend(held.into_iter().map(|events| {
+            LogHead {
+                received: None,
+                returns: None,
+                batch: events
+                    .into_iter()
+                    .map(|event| {
+                        let key = copy_key(&event);
+                        (Box::new(event), key)
+                    })
+                    .collect::<Vec<_>>()
+                    .into_iter(),
+                next: None,
+                file: None,
+                placed: i64::MIN,
+                done: Vec::new(),
+            }
         }));
+        let mut copies = AuditCopies::new(skew_ms);
+        let mut emit = |merged: Merged, placed: i64, heads: &mut [LogHead]| {
+            on_event(&merged.event, placed);
+            heads[merged.log].give_back(merged);
+        };
         loop {
             for head in &mut heads {
                 head.fill();
@@ -548,10 +601,21 @@ pub fn read_audit_merged(
             let Some((placed, n)) = next else {
                 break;
             };
-            if let Some((_, event)) = heads[n].next.take() {
-                on_event(event, placed);
+            if let Some((_, (event, key))) = heads[n].next.take() {
+                let merged = Merged { event, log: n };
+                let mut out = Vec::new();
+                let folded = copies.push(merged, key, placed, &mut |e, p| out.push((e, p)));
+                for (merged, placed) in out {
+                    emit(merged, placed, &mut heads);
+                }
+                if let Some(folded) = folded {
+                    heads[n].give_back(folded);
+                }
             }
         }
+        copies.finish(&mut |merged, placed| emit(merged, placed, &mut heads));
+        // Every reader is done sending: what is given back now is freed here.
+        drop(heads);
         readers
             .into_iter()
             // Each unit's panic is caught inside: a reader cannot fail to join.
@@ -571,15 +635,15 @@ pub fn read_audit_merged(
 
 /// Reads every input for `events`: each stream to `on_stream` as soon as it and every stream
 /// before it are read (see [`read_inputs_streaming`]), except the OM audit logs, read after the
-/// rest side by side ([`read_audit_merged`]) with their copies folded ([`AuditCopies`]), one
-/// event at a time to `on_audit` in one time order with its place in it. Memory is that of the
-/// streams being read, and of the copy window.
+/// rest side by side with their copies folded ([`read_audit_merged`]), one event at a time to
+/// `on_audit` in one time order with its place in it. Memory is that of the streams being read,
+/// and of the copy window.
 pub fn read_for_events(
     paths: &[PathBuf],
     config: &ReadConfig,
     skew_ms: i64,
     on_stream: &mut dyn FnMut(&mut StreamOutcome),
-    on_audit: &mut dyn FnMut(Event, i64),
+    on_audit: &mut dyn FnMut(&Event, i64),
 ) -> Parsed {
     let audit_logs = audit_log_units(paths);
     let mut held: Vec<Vec<Event>> = Vec::new();
@@ -590,11 +654,7 @@ pub fn read_for_events(
             on_stream(stream);
         }
     });
-    let mut copies = AuditCopies::new(skew_ms);
-    let audit = read_audit_merged(paths, config, &audit_logs, held, &mut |event, placed| {
-        copies.push(event, placed, on_audit)
-    });
-    copies.finish(on_audit);
+    let audit = read_audit_merged(paths, config, &audit_logs, held, skew_ms, on_audit);
     parsed.streams.extend(audit.streams);
     parsed.streams.sort_by_key(|s| s.unit);
     parsed.unreadable.extend(audit.unreadable);
@@ -607,12 +667,16 @@ pub fn read_for_events(
 /// The merge's view of one log being read: its next event and where it is placed.
 struct LogHead {
     /// `None` for a stream read before the merge.
-    received: Option<mpsc::Receiver<Vec<Event>>>,
-    batch: std::vec::IntoIter<Event>,
-    next: Option<(i64, Event)>,
+    received: Option<mpsc::Receiver<Vec<Arriving>>>,
+    /// Where the events the merge is done with go back to be freed (`None`: freed here).
+    returns: Option<mpsc::Sender<Vec<Merged>>>,
+    batch: std::vec::IntoIter<Arriving>,
+    next: Option<(i64, Arriving)>,
     /// The file of the last event, and the latest time seen in it.
     file: Option<Arc<str>>,
     placed: i64,
+    /// Events of this log the merge is done with, not yet given back.
+    done: Vec<Merged>,
 }
 
 impl LogHead {
@@ -622,15 +686,16 @@ impl LogHead {
         if self.next.is_some() {
             return;
         }
-        let event = loop {
-            if let Some(event) = self.batch.next() {
-                break event;
+        let arriving = loop {
+            if let Some(arriving) = self.batch.next() {
+                break arriving;
             }
             match self.received.as_ref().map(mpsc::Receiver::recv) {
                 Some(Ok(batch)) => self.batch = batch.into_iter(),
                 Some(Err(_)) | None => return,
             }
         };
+        let event = &arriving.0;
         if self
             .file
             .as_ref()
@@ -642,7 +707,19 @@ impl LogHead {
         if let Some(ts) = event.ts {
             self.placed = self.placed.max(ts);
         }
-        self.next = Some((self.placed, event));
+        self.next = Some((self.placed, arriving));
+    }
+
+    /// Gives an event the merge is done with back to its reader, a batch at a time.
+    fn give_back(&mut self, merged: Merged) {
+        self.done.push(merged);
+        if self.done.len() >= MERGE_BATCH {
+            let done = std::mem::take(&mut self.done);
+            // A reader that is done frees nothing more: the batch is freed here then.
+            if let Some(returns) = &self.returns {
+                let _ = returns.send(done);
+            }
+        }
     }
 }
 

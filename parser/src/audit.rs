@@ -13,7 +13,7 @@
 //! Values may contain ` | `, `, `, `=` and nested brackets, so the params end is found by bracket
 //! matching, and a map is split only where a top-level `, ` is followed by `identifier=`.
 
-use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
+use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use std::borrow::Cow;
 use std::fmt;
@@ -91,6 +91,14 @@ pub struct Params {
 impl Params {
     pub fn new() -> Params {
         Params::default()
+    }
+
+    /// Params with room for `entries` entries of `bytes` bytes of keys and values in all.
+    fn with_capacity(bytes: usize, entries: usize) -> Params {
+        Params {
+            text: String::with_capacity(bytes),
+            ends: Vec::with_capacity(entries),
+        }
     }
 
     /// Appends an entry.
@@ -380,24 +388,24 @@ fn looks_like_json(bytes: &[u8], open: usize) -> bool {
 }
 
 /// The position after the bracket that closes the one at `open`. With `json`, brackets inside
-/// string literals do not count.
+/// string literals do not count (a literal is skipped to its closing quote at once: most of a
+/// JSON object's bytes are inside them).
 fn bracket_end(bytes: &[u8], open: usize, json: bool) -> Option<usize> {
     let mut depth = 0usize;
-    let mut in_string = false;
-    let mut escaped = false;
-    for (i, &b) in bytes.iter().enumerate().skip(open) {
-        if in_string {
-            if escaped {
-                escaped = false;
-            } else if b == b'\\' {
-                escaped = true;
-            } else if b == b'"' {
-                in_string = false;
-            }
-            continue;
-        }
+    let mut i = open;
+    while let Some(&b) = bytes.get(i) {
         match b {
-            b'"' if json => in_string = true,
+            b'"' if json => {
+                i += 1;
+                loop {
+                    let at = i + memchr::memchr2(b'"', b'\\', bytes.get(i..)?)?;
+                    i = at + if bytes[at] == b'\\' { 2 } else { 1 };
+                    if bytes[at] == b'"' {
+                        break;
+                    }
+                }
+                continue;
+            }
             b'{' | b'[' => depth += 1,
             b'}' | b']' => {
                 depth = depth.checked_sub(1)?;
@@ -407,6 +415,7 @@ fn bracket_end(bytes: &[u8], open: usize, json: bool) -> Option<usize> {
             }
             _ => {}
         }
+        i += 1;
     }
     None
 }
@@ -415,8 +424,16 @@ fn bracket_end(bytes: &[u8], open: usize, json: bool) -> Option<usize> {
 /// Errors carry the byte offset into `s` and serde_json's message.
 fn parse_json_object(s: &str) -> Result<Params, (usize, String)> {
     let mut de = serde_json::Deserializer::from_str(s);
-    let parsed = OrderedObject::deserialize(&mut de).and_then(|object| de.end().map(|()| object));
-    parsed.map(|object| object.0).map_err(|e| {
+    // Keys and values unquoted take less than the object's text: one allocation each for the
+    // text and the entries, not one per doubling.
+    let room = ObjectRoom {
+        bytes: s.len(),
+        entries: memchr::memchr_iter(b':', s.as_bytes()).count(),
+    };
+    let parsed = room
+        .deserialize(&mut de)
+        .and_then(|object| de.end().map(|()| object));
+    parsed.map_err(|e| {
         // Jackson escapes newlines, so the object is one line and the column locates the error.
         let offset = if e.line() <= 1 {
             e.column().saturating_sub(1)
@@ -427,25 +444,30 @@ fn parse_json_object(s: &str) -> Result<Params, (usize, String)> {
     })
 }
 
-struct OrderedObject(Params);
+/// A JSON object read into [`Params`] made with this much room.
+struct ObjectRoom {
+    bytes: usize,
+    entries: usize,
+}
 
-impl<'de> Deserialize<'de> for OrderedObject {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> Visitor<'de> for ObjectVisitor {
-            type Value = OrderedObject;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a JSON object")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<OrderedObject, A::Error> {
-                let mut params = Params::new();
-                while let Some((key, value)) = map.next_entry::<ValueText, ValueText>()? {
-                    params.push(&key.0, &value.0);
-                }
-                Ok(OrderedObject(params))
-            }
+impl<'de> DeserializeSeed<'de> for ObjectRoom {
+    type Value = Params;
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Params, D::Error> {
+        deserializer.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ObjectRoom {
+    type Value = Params;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Params, A::Error> {
+        let mut params = Params::with_capacity(self.bytes, self.entries);
+        while let Some((key, value)) = map.next_entry::<ValueText, ValueText>()? {
+            params.push(&key.0, &value.0);
         }
-        deserializer.deserialize_map(ObjectVisitor)
+        Ok(params)
     }
 }
 
@@ -513,7 +535,7 @@ fn json_text<'de, E: de::Error>(value: serde_json::Value) -> Result<ValueText<'d
 fn parse_java_map(inner: &str) -> Result<Params, usize> {
     let starts = entry_starts(inner, true)
         .unwrap_or_else(|| entry_starts(inner, false).unwrap_or_else(|| vec![0]));
-    let mut entries = Params::new();
+    let mut entries = Params::with_capacity(inner.len(), starts.len());
     for (n, &start) in starts.iter().enumerate() {
         let end = starts
             .get(n + 1)
@@ -722,6 +744,18 @@ mod tests {
         let msg = "user=u | ip=i | op=CREATE_KEY {key=a | b, dataSize=0} | ret=SUCCESS";
         let (body, _) = parse_audit_body(msg).unwrap();
         assert_eq!(body.params.get("key"), Some("a | b"));
+    }
+
+    #[test]
+    fn json_brackets_inside_strings_and_escapes_do_not_count() {
+        let text = r#"{"a":"}\"{","b":"\\","c":[1,{"d":"]"}]} | ret=SUCCESS"#;
+        let end = text.find(" | ret=").unwrap();
+        assert_eq!(bracket_end(text.as_bytes(), 0, true), Some(end));
+        // Not JSON: the quotes are text, the first `}` closes.
+        assert_eq!(bracket_end(text.as_bytes(), 0, false), Some(7));
+        for open in [r#"{"a":"x\"#, r#"{"a":"x"#, r#"{"a":"x\""#] {
+            assert_eq!(bracket_end(open.as_bytes(), 0, true), None, "{open}");
+        }
     }
 
     #[test]

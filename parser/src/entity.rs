@@ -938,23 +938,35 @@ pub fn find_term_indexes(text: &str) -> impl Iterator<Item = Match<TermIndex>> {
 /// the key without a leading `/`; ofs paths and DB keys with one). A trailing `/` (a directory key
 /// in an object-store bucket) is kept.
 pub fn key_entity(volume: &str, bucket: &str, key: &str) -> Entity {
-    let mut joined = String::with_capacity(volume.len() + bucket.len() + key.len() + 3);
+    let mut path = String::with_capacity(volume.len() + bucket.len() + key.len() + 3);
     for part in [volume, bucket, key] {
-        joined.push('/');
-        joined.push_str(part);
+        if !path.ends_with('/') {
+            path.push('/');
+        }
+        push_collapsing_slashes(&mut path, part);
     }
-    Entity::Key(collapse_slashes(&joined))
+    Entity::Key(path)
 }
 
 fn collapse_slashes(path: &str) -> String {
     let mut out = String::with_capacity(path.len() + 1);
     out.push('/');
-    for c in path.chars() {
-        if c != '/' || !out.ends_with('/') {
-            out.push(c);
-        }
-    }
+    push_collapsing_slashes(&mut out, path);
     out
+}
+
+/// Appends `text` to `out`, leaving out each `/` that would follow another (a run at a time:
+/// every OM audit key record names a key).
+fn push_collapsing_slashes(out: &mut String, text: &str) {
+    let mut rest = text;
+    while let Some(at) = memchr::memchr(b'/', rest.as_bytes()) {
+        out.push_str(&rest[..at]);
+        if !out.ends_with('/') {
+            out.push('/');
+        }
+        rest = &rest[at + 1..];
+    }
+    out.push_str(rest);
 }
 
 /// Volume, bucket and key named in an OM main-log message.
@@ -1175,6 +1187,13 @@ mod tests {
             key_entity("vol1", "b1", "dir/"),
             Entity::Key("/vol1/b1/dir/".into())
         );
+        // Runs that span the parts, an empty part, text that is not ASCII.
+        assert_eq!(key_entity("", "/b//", "//k"), Entity::Key("/b/k".into()));
+        assert_eq!(
+            key_entity("v/", "/b", "é//ü/"),
+            Entity::Key("/v/b/é/ü/".into())
+        );
+        assert_eq!(key_entity("", "", ""), Entity::Key("/".into()));
     }
 
     #[test]

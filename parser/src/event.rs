@@ -4,6 +4,7 @@
 //! from the kinds registry in [`crate::catalog`]), the entities it names, and typed fields.
 
 mod copies;
+mod json;
 
 pub use copies::merge_audit_copies;
 
@@ -11,9 +12,7 @@ use crate::catalog::{EventData, Typed, Unrecognized};
 use crate::entity::Entity;
 use crate::record::Record;
 use crate::source::{Component, Level};
-use crate::time::Rfc3339;
 use serde::Serialize;
-use serde::ser::{SerializeMap, Serializer};
 use std::sync::Arc;
 
 /// Where one copy of an event was written (OM audit lines are written by every OM).
@@ -100,28 +99,5 @@ impl Event {
     /// Whether this event names `entity`.
     pub fn names(&self, entity: &Entity) -> bool {
         self.entities.contains(entity)
-    }
-}
-
-impl Serialize for Event {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(None)?;
-        map.serialize_entry("ts", &self.ts.map(Rfc3339))?;
-        map.serialize_entry("host", &*self.host)?;
-        map.serialize_entry("component", &self.component)?;
-        map.serialize_entry("level", &self.level)?;
-        map.serialize_entry("thread", &self.thread)?;
-        map.serialize_entry("logger", &self.logger)?;
-        map.serialize_entry("kind", self.kind())?;
-        map.serialize_entry("entities", &self.entities)?;
-        map.serialize_entry("fields", &self.data)?;
-        map.serialize_entry("file", &*self.file)?;
-        map.serialize_entry("line", &self.line)?;
-        map.serialize_entry("continuation_lines", &self.continuation_lines)?;
-        map.serialize_entry("text", &self.text)?;
-        if !self.copies.is_empty() {
-            map.serialize_entry("copies", &self.copies)?;
-        }
-        map.end()
     }
 }
