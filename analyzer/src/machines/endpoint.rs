@@ -251,6 +251,17 @@ pub enum ScmSignal {
     },
 }
 
+impl ScmSignal {
+    /// The datanode (lower-case UUID) the signal is about.
+    pub fn datanode(&self) -> &str {
+        match self {
+            ScmSignal::Reregister { datanode, .. }
+            | ScmSignal::Registered { datanode, .. }
+            | ScmSignal::Answered { datanode, .. } => datanode,
+        }
+    }
+}
+
 /// Reads an SCM-side event: the SCM audit's `SEND_HEARTBEAT` (`command` lists the commands
 /// returned: `reregisterCommand`, `closeContainerCommand … containerID: N`) and `REGISTER`
 /// (`datanodeDetails` = `uuid(host/ip)`), and the SCM main-log lines named in [`scm_kinds`].
