@@ -356,8 +356,8 @@ impl Observations {
             }
             return;
         }
-        let host = short_host(&event.host);
-        let datanode = hosts.datanode_of(event);
+        // Read only for the few kinds that raise or clear an action.
+        let who = || (short_host(&event.host), hosts.datanode_of(event));
         match &event.data {
             EventData::DnEndpoint(e) => match e {
                 DnEndpointEvent::CloseCommandReceived { .. }
@@ -366,6 +366,7 @@ impl Observations {
                     for c in containers() {
                         self.closed.push((id, Closed::Container(c)));
                     }
+                    let (host, datanode) = who();
                     self.closed
                         .push((id, Closed::OnDatanode { host, datanode }));
                 }
@@ -376,10 +377,12 @@ impl Observations {
                     for c in containers() {
                         self.closed.push((id, Closed::Container(c)));
                     }
+                    let (host, datanode) = who();
                     self.closed
                         .push((id, Closed::OnDatanode { host, datanode }));
                 }
                 datanode_kinds::MARKED_UNHEALTHY => {
+                    let (host, datanode) = who();
                     for c in containers() {
                         self.raised.push((
                             id,
@@ -391,14 +394,17 @@ impl Observations {
                         ));
                     }
                 }
-                datanode_kinds::FULL_VOLUME_HEARTBEAT => self.raised.push((
-                    id,
-                    Raised {
-                        host,
-                        datanode,
-                        container: None,
-                    },
-                )),
+                datanode_kinds::FULL_VOLUME_HEARTBEAT => {
+                    let (host, datanode) = who();
+                    self.raised.push((
+                        id,
+                        Raised {
+                            host,
+                            datanode,
+                            container: None,
+                        },
+                    ));
+                }
                 datanode_kinds::CONTAINER_STATE => {
                     let EventData::Datanode(DatanodeEvent::DnContainerState {
                         id: container,
@@ -410,16 +416,20 @@ impl Observations {
                     };
                     let container = *container;
                     match state.as_deref().unwrap_or("") {
-                        "UNHEALTHY" => self.raised.push((
-                            id,
-                            Raised {
-                                host,
-                                datanode,
-                                container: Some(container),
-                            },
-                        )),
+                        "UNHEALTHY" => {
+                            let (host, datanode) = who();
+                            self.raised.push((
+                                id,
+                                Raised {
+                                    host,
+                                    datanode,
+                                    container: Some(container),
+                                },
+                            ));
+                        }
                         "CLOSING" | "QUASI_CLOSED" | "CLOSED" => {
                             self.closed.push((id, Closed::Container(container)));
+                            let (host, datanode) = who();
                             self.closed
                                 .push((id, Closed::OnDatanode { host, datanode }));
                         }
@@ -516,21 +526,19 @@ pub fn detect(
         }
         endpoint_lines.entry(key).or_default().push(id);
     }
-    let trace_end = trace
-        .events
-        .iter()
-        .filter_map(|e| e.ts)
+    let trace_end = (0..trace.events.len())
+        .filter_map(|id| trace.ts_of(id))
         .max()
         .unwrap_or(i64::MIN);
     let ts = |id: EventId| trace.get(id).ts.unwrap_or(i64::MIN);
     let skew = trace.skew_ms;
-    let restarts: Vec<EventId> = trace
-        .events
+    let mut restarts: Vec<EventId> = scm_restart_kinds::ALL
         .iter()
-        .enumerate()
-        .filter(|(_, e)| scm_restart_kinds::ALL.contains(&e.kind()))
-        .map(|(id, _)| id)
+        .flat_map(|kind| trace.of_kind(kind))
+        .copied()
         .collect();
+    restarts.sort_unstable();
+    restarts.dedup();
     // The SCM signals of each datanode, in trace order: a run reads its datanode's only.
     let mut signals_of: HashMap<&str, Vec<&(EventId, ScmSignal)>> = HashMap::new();
     for signal in &obs.signals {
