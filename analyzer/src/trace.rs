@@ -394,6 +394,35 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn time_windows_are_id_ranges_and_untimed_events_stay_untimed() {
+        let ordered = Trace::from_ordered(
+            vec![
+                event("scm1", "a", 1, Some(10), vec![]),
+                event("scm1", "a", 2, None, vec![]),
+                event("dn1", "b", 1, Some(20), vec![]),
+                event("dn1", "b", 2, Some(20), vec![]),
+                event("scm1", "a", 3, Some(30), vec![]),
+            ],
+            0,
+        );
+        assert_eq!(ordered.between(20, 20), 2..4);
+        assert_eq!(ordered.between(11, 29), 2..4);
+        // The untimed event sits between 10 and 20: inside a window that holds both ends.
+        assert_eq!(ordered.between(10, 20), 0..4);
+        assert_eq!(ordered.between(31, 40), 5..5);
+        assert_eq!((ordered.ts_of(1), ordered.ts_of(2)), (None, Some(20)));
+        // Out of time order (a test's hand-made trace): every event may be in any window.
+        let unordered = Trace::from_ordered(
+            vec![
+                event("scm1", "a", 1, Some(30), vec![]),
+                event("dn1", "b", 1, Some(10), vec![]),
+            ],
+            0,
+        );
+        assert_eq!(unordered.between(10, 10), 0..2);
+    }
+
+    #[test]
     fn permutations_apply_in_place() {
         let mut items = vec!['a', 'b', 'c', 'd', 'e'];
         let mut source = vec![2, 0, 1, 4, 3];
