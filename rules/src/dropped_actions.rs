@@ -358,6 +358,14 @@ impl Observations {
         }
         // Read only for the few kinds that raise or clear an action.
         let who = || (short_host(&event.host), hosts.datanode_of(event));
+        let raised = |container: Option<u64>| {
+            let (host, datanode) = who();
+            Raised {
+                host,
+                datanode,
+                container,
+            }
+        };
         match &event.data {
             EventData::DnEndpoint(e) => match e {
                 DnEndpointEvent::CloseCommandReceived { .. }
@@ -382,29 +390,11 @@ impl Observations {
                         .push((id, Closed::OnDatanode { host, datanode }));
                 }
                 datanode_kinds::MARKED_UNHEALTHY => {
-                    let (host, datanode) = who();
                     for c in containers() {
-                        self.raised.push((
-                            id,
-                            Raised {
-                                host: host.clone(),
-                                datanode: datanode.clone(),
-                                container: Some(c),
-                            },
-                        ));
+                        self.raised.push((id, raised(Some(c))));
                     }
                 }
-                datanode_kinds::FULL_VOLUME_HEARTBEAT => {
-                    let (host, datanode) = who();
-                    self.raised.push((
-                        id,
-                        Raised {
-                            host,
-                            datanode,
-                            container: None,
-                        },
-                    ));
-                }
+                datanode_kinds::FULL_VOLUME_HEARTBEAT => self.raised.push((id, raised(None))),
                 datanode_kinds::CONTAINER_STATE => {
                     let EventData::Datanode(DatanodeEvent::DnContainerState {
                         id: container,
@@ -416,17 +406,7 @@ impl Observations {
                     };
                     let container = *container;
                     match state.as_deref().unwrap_or("") {
-                        "UNHEALTHY" => {
-                            let (host, datanode) = who();
-                            self.raised.push((
-                                id,
-                                Raised {
-                                    host,
-                                    datanode,
-                                    container: Some(container),
-                                },
-                            ));
-                        }
+                        "UNHEALTHY" => self.raised.push((id, raised(Some(container)))),
                         "CLOSING" | "QUASI_CLOSED" | "CLOSED" => {
                             self.closed.push((id, Closed::Container(container)));
                             let (host, datanode) = who();
