@@ -1,61 +1,141 @@
-//! Replay throughput: the typed events of every sample bundle, repeated with shifted times and
-//! hosts to about a million events: the k-way merge, the event graph (with every linker) and the
-//! replay through every state machine, each measured on its own; and the whole pipeline
-//! (`oztrace_analyzer::load`, as `scan` runs it) over the sample bundles.
+//! Replay throughput over the trace `scan` loads from every sample bundle (the prefilter on, every
+//! rule's kinds kept), repeated with shifted times and hosts to about a million events.
+//!
+//! - `replay/stage/one-core`: the replay stage as `scan` runs it after reading, on one thread: the
+//!   merge of the per-stream buffers into one time order, the graph (every linker), every state
+//!   machine and every rule. Events/s here is the per-core figure.
+//! - `replay/stage/all-cores`: the same on every core (rayon's global pool).
+//! - `replay/merge`, `replay/graph`, `replay/machine/*`, `replay/linker/*`, `replay/machines`,
+//!   `replay/rules`: the parts, each on its own, for profiling.
+//! - `load/samples`: the whole pipeline (`oztrace_analyzer::load`, reading included) over the
+//!   sample bundles, in bytes/s.
+//!
 //! Run: `cargo bench -p oztrace-analyzer --bench replay` (criterion prints events/s).
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use oztrace_analyzer::LoadOptions;
+use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use oztrace_analyzer::graph::{EventGraph, Linker};
-use oztrace_analyzer::load::{Keep, ReadConfig, Window, read_inputs_streaming};
+use oztrace_analyzer::load::{Keep, ReadConfig, Window};
 use oztrace_analyzer::machine::Replay;
 use oztrace_analyzer::trace::Trace;
-use oztrace_analyzer::{ReplayOptions, machines};
+use oztrace_analyzer::{Analysis, LoadOptions, ReplayOptions, machines};
 use oztrace_parser::event::Event;
+use oztrace_rules::{Context, LoggingCoverage, Settings};
+use std::collections::HashMap;
 use std::hint::black_box;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-/// The typed events of every sample, one buffer per stream, read by the pipeline `scan` runs.
-fn sample_streams() -> Vec<Vec<Event>> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../samples");
-    let mut parsed = read_inputs_streaming(&[root], &ReadConfig::new(Keep::Typed), &mut |_| {});
-    let mut streams = parsed.take_events();
-    streams.retain(|s| !s.is_empty());
-    streams
+/// Copies are this far apart in log time, more than the default `--retain` (14 days): each copy
+/// of an entity starts from fresh machine state, as a new entity would.
+const COPY_SHIFT_MS: i64 = 15 * 24 * 3600 * 1000;
+
+fn samples() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../samples")
 }
 
-fn replay(c: &mut Criterion) {
+/// `scan`'s load options: the prefilter on, every rule's kinds.
+fn scan_options() -> LoadOptions {
+    LoadOptions {
+        read: ReadConfig::new(Keep::Typed),
+        window: Window::default(),
+        skew_ms: 2000,
+        replay: ReplayOptions::default(),
+        prefilter: true,
+        rule_kinds: oztrace_rules::consumed(&oztrace_rules::registry()),
+    }
+}
+
+/// The events `scan` keeps from every sample, one buffer per file, in the trace's order.
+fn sample_streams() -> Vec<Vec<Event>> {
+    let mut loaded = oztrace_analyzer::load(&[samples()], &scan_options());
+    let mut by_file: HashMap<Arc<str>, Vec<Event>> = HashMap::new();
+    for event in std::mem::take(&mut loaded.analysis.trace.events) {
+        by_file
+            .entry(Arc::clone(&event.file))
+            .or_default()
+            .push(event);
+    }
+    let mut streams: Vec<(Arc<str>, Vec<Event>)> = by_file.into_iter().collect();
+    streams.sort_by(|a, b| a.0.cmp(&b.0));
+    streams.into_iter().map(|(_, events)| events).collect()
+}
+
+/// About a million events: `sample_streams` repeated, each copy on its own hosts (one shared name
+/// per host and copy, as the reader shares it per stream) and [`COPY_SHIFT_MS`] later.
+fn bench_streams() -> Vec<Vec<Event>> {
     let base = sample_streams();
     let per_copy: usize = base.iter().map(Vec::len).sum::<usize>().max(1);
     let copies = (1_000_000 / per_copy).max(1);
-    let streams: Vec<Vec<Event>> = (0..copies)
-        .flat_map(|copy| {
-            base.iter().map(move |stream| {
-                stream
-                    .iter()
-                    .map(|e| {
-                        let mut e = e.clone();
-                        e.ts = e.ts.map(|t| t + copy as i64 * 86_400_000);
-                        e.host = Arc::from(format!("{}-{copy}", e.host));
-                        e
-                    })
-                    .collect()
-            })
-        })
-        .collect();
+    let mut hosts: HashMap<(Arc<str>, usize), Arc<str>> = HashMap::new();
+    let mut streams = Vec::new();
+    for copy in 0..copies {
+        for stream in &base {
+            let copied = stream
+                .iter()
+                .map(|e| {
+                    let mut e = e.clone();
+                    e.ts = e.ts.map(|t| t + copy as i64 * COPY_SHIFT_MS);
+                    e.host = Arc::clone(
+                        hosts
+                            .entry((Arc::clone(&e.host), copy))
+                            .or_insert_with(|| Arc::from(format!("{}-{copy}", e.host))),
+                    );
+                    e
+                })
+                .collect();
+            streams.push(copied);
+        }
+    }
+    streams
+}
+
+/// The replay stage: one time order, graph and machines, every rule; the number of findings.
+fn stage(streams: Vec<Vec<Event>>) -> usize {
+    let analysis = Analysis::run(Trace::merge(streams, 2000), ReplayOptions::default());
+    let (settings, logging) = (Settings::default(), LoggingCoverage::default());
+    let context = Context {
+        analysis: &analysis,
+        settings: &settings,
+        logging: &logging,
+    };
+    oztrace_rules::run(&context, &oztrace_rules::registry())
+        .findings
+        .len()
+}
+
+fn replay(c: &mut Criterion) {
+    let streams = bench_streams();
     let total: usize = streams.iter().map(Vec::len).sum();
-    let trace = Trace::merge(streams.clone(), 2000);
+    eprintln!(
+        "replay: {total} events in {} streams ({} per copy of the samples' scan trace)",
+        streams.len(),
+        sample_streams().iter().map(Vec::len).sum::<usize>()
+    );
+    let one_core = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("a one-thread pool");
     let mut group = c.benchmark_group("replay");
     group.throughput(Throughput::Elements(total as u64));
     group.sample_size(10);
+    group.bench_function("stage/one-core", |b| {
+        b.iter_batched(
+            || streams.clone(),
+            |streams| one_core.install(|| stage(streams)),
+            BatchSize::LargeInput,
+        )
+    });
+    group.bench_function("stage/all-cores", |b| {
+        b.iter_batched(|| streams.clone(), stage, BatchSize::LargeInput)
+    });
     group.bench_function("merge", |b| {
         b.iter_batched(
             || streams.clone(),
             |streams| Trace::merge(streams, 2000),
-            criterion::BatchSize::LargeInput,
+            BatchSize::LargeInput,
         )
     });
+    let trace = Trace::merge(streams, 2000);
     group.bench_function("graph", |b| {
         let linkers = machines::linkers();
         let refs: Vec<&dyn Linker> = linkers.iter().map(|l| l.as_ref()).collect();
@@ -86,21 +166,25 @@ fn replay(c: &mut Criterion) {
             black_box(replay.transitions.len())
         })
     });
+    let analysis = Analysis::run(trace, ReplayOptions::default());
+    let (settings, logging) = (Settings::default(), LoggingCoverage::default());
+    let context = Context {
+        analysis: &analysis,
+        settings: &settings,
+        logging: &logging,
+    };
+    for rule in oztrace_rules::registry() {
+        group.bench_function(format!("rule/{}", rule.doc().id), |b| {
+            b.iter(|| black_box(oztrace_rules::run(&context, &[rule]).findings.len()))
+        });
+    }
     group.finish();
 }
 
 /// The whole pipeline users run (`scan`'s `load`, prefilter on) over every sample bundle.
 fn load(c: &mut Criterion) {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../samples");
-    let options = LoadOptions {
-        read: ReadConfig::new(Keep::Typed),
-        window: Window::default(),
-        skew_ms: 2000,
-        replay: ReplayOptions::default(),
-        prefilter: true,
-        rule_kinds: oztrace_analyzer::kinds::Wanted::new(),
-    };
-    let bytes = oztrace_analyzer::load(std::slice::from_ref(&root), &options)
+    let options = scan_options();
+    let bytes = oztrace_analyzer::load(&[samples()], &options)
         .parsed
         .bytes();
     let mut group = c.benchmark_group("load");
@@ -108,7 +192,7 @@ fn load(c: &mut Criterion) {
     group.sample_size(10);
     group.bench_function("samples", |b| {
         b.iter(|| {
-            let loaded = oztrace_analyzer::load(std::slice::from_ref(&root), &options);
+            let loaded = oztrace_analyzer::load(&[samples()], &options);
             black_box(loaded.analysis.replay.transitions.len())
         })
     });

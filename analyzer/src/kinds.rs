@@ -10,7 +10,7 @@
 //! from all of them (a host's datanode learnt from any Ratis member id).
 
 use oztrace_parser::catalog::{self, EventData, KindInfo};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::LazyLock;
 
 /// A family of kinds: one catalogue module, one [`catalog::EventData`] variant.
@@ -69,7 +69,7 @@ struct Table {
 
 static TABLE: LazyLock<Table> = LazyLock::new(|| {
     let mut names: Vec<&'static str> = Vec::new();
-    let mut index = HashMap::new();
+    let mut index = HashMap::default();
     for name in catalog::kinds()
         .map(|k| k.kind)
         .chain(["unrecognized", OTHER])

@@ -62,9 +62,15 @@ pub struct Trace {
     entity_start: Vec<u32>,
     /// Events naming each entity, by [`EntityId`].
     by_entity: Vec<Vec<EventId>>,
-    /// The kind and time of each event, compact, for scans that skip most events.
+    /// The kind and time of each event, compact, for scans that skip most events. An untimed
+    /// event carries the time of the event before it (so that `times` stays sorted in a trace
+    /// in time order) and its bit in `untimed`.
     kinds: Vec<KindIndex>,
     times: Vec<i64>,
+    untimed: Vec<u64>,
+    /// Whether `times` is sorted ([`Trace::merge`] always is), so that [`Trace::between`] can
+    /// search it.
+    time_ordered: bool,
     /// Events of each kind, by [`KindIndex`].
     by_kind: Vec<Vec<EventId>>,
     /// The cluster's facts, read from the whole trace at the first question.
@@ -72,9 +78,6 @@ pub struct Trace {
     /// Every container's replicas, read from the whole trace at the first question.
     replicas: OnceLock<ContainerReplicas>,
 }
-
-/// `times` of an event without a time.
-const UNTIMED: i64 = i64::MIN;
 
 impl Trace {
     /// Merges per-stream buffers into one order: by time (untimed events keep the time of the
@@ -112,6 +115,7 @@ impl Trace {
     pub fn from_ordered(events: Vec<Event>, skew_ms: i64) -> Trace {
         let mut trace = Trace {
             skew_ms,
+            time_ordered: true,
             ..Trace::default()
         };
         trace.entity_start.reserve_exact(events.len() + 1);
@@ -119,12 +123,21 @@ impl Trace {
         trace.event_host.reserve_exact(events.len());
         trace.kinds.reserve_exact(events.len());
         trace.times.reserve_exact(events.len());
+        trace.untimed = vec![0; events.len().div_ceil(64)];
+        let mut last = i64::MIN;
         trace.by_kind = vec![Vec::new(); kinds::count()];
         for (id, event) in events.iter().enumerate() {
             let kind = kinds::index_of(event.kind());
             trace.kinds.push(kind);
             trace.by_kind[kind.index()].push(id);
-            trace.times.push(event.ts.unwrap_or(UNTIMED));
+            match event.ts {
+                Some(ts) => {
+                    trace.time_ordered &= ts >= last;
+                    last = ts;
+                }
+                None => trace.untimed[id / 64] |= 1 << (id % 64),
+            }
+            trace.times.push(last);
             let host = match trace.host_ids.get(&event.host) {
                 Some(&host) => host,
                 None => {
@@ -238,7 +251,17 @@ impl Trace {
 
     /// The time of event `id` (from a compact column: no event is touched).
     pub fn ts_of(&self, id: EventId) -> Option<i64> {
-        Some(self.times[id]).filter(|&t| t != UNTIMED)
+        (self.untimed[id / 64] & (1 << (id % 64)) == 0).then(|| self.times[id])
+    }
+
+    /// The events that can have a time within `from..=to`: every timed event in that window is
+    /// in the range returned (untimed events in it are not in the window: callers still check
+    /// each event's time). The whole trace when it is not in time order.
+    pub fn between(&self, from: i64, to: i64) -> std::ops::Range<EventId> {
+        if !self.time_ordered {
+            return 0..self.times.len();
+        }
+        self.times.partition_point(|&t| t < from)..self.times.partition_point(|&t| t <= to)
     }
 
     /// Events of one kind, in time order.
@@ -368,6 +391,35 @@ pub(crate) mod tests {
             order,
             vec![("b", 2), ("a", 1), ("a", 2), ("b", 1), ("a", 3)]
         );
+    }
+
+    #[test]
+    fn time_windows_are_id_ranges_and_untimed_events_stay_untimed() {
+        let ordered = Trace::from_ordered(
+            vec![
+                event("scm1", "a", 1, Some(10), vec![]),
+                event("scm1", "a", 2, None, vec![]),
+                event("dn1", "b", 1, Some(20), vec![]),
+                event("dn1", "b", 2, Some(20), vec![]),
+                event("scm1", "a", 3, Some(30), vec![]),
+            ],
+            0,
+        );
+        assert_eq!(ordered.between(20, 20), 2..4);
+        assert_eq!(ordered.between(11, 29), 2..4);
+        // The untimed event sits between 10 and 20: inside a window that holds both ends.
+        assert_eq!(ordered.between(10, 20), 0..4);
+        assert_eq!(ordered.between(31, 40), 5..5);
+        assert_eq!((ordered.ts_of(1), ordered.ts_of(2)), (None, Some(20)));
+        // Out of time order (a test's hand-made trace): every event may be in any window.
+        let unordered = Trace::from_ordered(
+            vec![
+                event("scm1", "a", 1, Some(30), vec![]),
+                event("dn1", "b", 1, Some(10), vec![]),
+            ],
+            0,
+        );
+        assert_eq!(unordered.between(10, 10), 0..2);
     }
 
     #[test]

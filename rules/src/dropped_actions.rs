@@ -32,7 +32,7 @@ use crate::{
     Severity,
 };
 use oztrace_analyzer::kinds::{Family, Reads};
-use oztrace_analyzer::machine::Replay;
+use oztrace_analyzer::machine::{Replay, Transition};
 use oztrace_analyzer::machines::endpoint::{
     DatanodeHosts, MACHINE, ScmSignal, endpoint_key, scm_signal,
 };
@@ -43,7 +43,8 @@ use oztrace_parser::catalog::dn_endpoint::DnEndpointEvent;
 use oztrace_parser::entity::Entity;
 use oztrace_parser::event::Event;
 use oztrace_parser::source::{Component, short_host};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::ops::Range;
 
 pub const ID: &str = "dropped-actions";
 
@@ -355,8 +356,16 @@ impl Observations {
             }
             return;
         }
-        let host = short_host(&event.host);
-        let datanode = hosts.datanode_of(event);
+        // Read only for the few kinds that raise or clear an action.
+        let who = || (short_host(&event.host), hosts.datanode_of(event));
+        let raised = |container: Option<u64>| {
+            let (host, datanode) = who();
+            Raised {
+                host,
+                datanode,
+                container,
+            }
+        };
         match &event.data {
             EventData::DnEndpoint(e) => match e {
                 DnEndpointEvent::CloseCommandReceived { .. }
@@ -365,6 +374,7 @@ impl Observations {
                     for c in containers() {
                         self.closed.push((id, Closed::Container(c)));
                     }
+                    let (host, datanode) = who();
                     self.closed
                         .push((id, Closed::OnDatanode { host, datanode }));
                 }
@@ -375,29 +385,16 @@ impl Observations {
                     for c in containers() {
                         self.closed.push((id, Closed::Container(c)));
                     }
+                    let (host, datanode) = who();
                     self.closed
                         .push((id, Closed::OnDatanode { host, datanode }));
                 }
                 datanode_kinds::MARKED_UNHEALTHY => {
                     for c in containers() {
-                        self.raised.push((
-                            id,
-                            Raised {
-                                host: host.clone(),
-                                datanode: datanode.clone(),
-                                container: Some(c),
-                            },
-                        ));
+                        self.raised.push((id, raised(Some(c))));
                     }
                 }
-                datanode_kinds::FULL_VOLUME_HEARTBEAT => self.raised.push((
-                    id,
-                    Raised {
-                        host,
-                        datanode,
-                        container: None,
-                    },
-                )),
+                datanode_kinds::FULL_VOLUME_HEARTBEAT => self.raised.push((id, raised(None))),
                 datanode_kinds::CONTAINER_STATE => {
                     let EventData::Datanode(DatanodeEvent::DnContainerState {
                         id: container,
@@ -409,16 +406,10 @@ impl Observations {
                     };
                     let container = *container;
                     match state.as_deref().unwrap_or("") {
-                        "UNHEALTHY" => self.raised.push((
-                            id,
-                            Raised {
-                                host,
-                                datanode,
-                                container: Some(container),
-                            },
-                        )),
+                        "UNHEALTHY" => self.raised.push((id, raised(Some(container)))),
                         "CLOSING" | "QUASI_CLOSED" | "CLOSED" => {
                             self.closed.push((id, Closed::Container(container)));
+                            let (host, datanode) = who();
                             self.closed
                                 .push((id, Closed::OnDatanode { host, datanode }));
                         }
@@ -515,23 +506,37 @@ pub fn detect(
         }
         endpoint_lines.entry(key).or_default().push(id);
     }
-    let trace_end = trace
-        .events
-        .iter()
-        .filter_map(|e| e.ts)
+    let trace_end = (0..trace.events.len())
+        .filter_map(|id| trace.ts_of(id))
         .max()
         .unwrap_or(i64::MIN);
     let ts = |id: EventId| trace.get(id).ts.unwrap_or(i64::MIN);
     let skew = trace.skew_ms;
-    let restarts: Vec<EventId> = trace
-        .events
+    let mut restarts: Vec<EventId> = scm_restart_kinds::ALL
         .iter()
-        .enumerate()
-        .filter(|(_, e)| scm_restart_kinds::ALL.contains(&e.kind()))
-        .map(|(id, _)| id)
+        .flat_map(|kind| trace.of_kind(kind))
+        .copied()
         .collect();
+    restarts.sort_unstable();
+    restarts.dedup();
+    // The SCM signals of each datanode, in trace order: a run reads its datanode's only.
+    let mut signals_of: HashMap<&str, Vec<&(EventId, ScmSignal)>> = HashMap::new();
+    for signal in &obs.signals {
+        signals_of
+            .entry(signal.1.datanode())
+            .or_default()
+            .push(signal);
+    }
     let mut incidents = Vec::new();
     for ((datanode, scm), ids) in &timeouts {
+        let signals = signals_of
+            .get(datanode.as_str())
+            .map_or(&[][..], Vec::as_slice);
+        // The stale heartbeats the dn-endpoint machine flagged on this endpoint.
+        let flagged: Vec<&Transition> = replay
+            .of_entity(&Entity::Datanode(datanode.clone()))
+            .filter(|t| t.machine == MACHINE && t.illegal && t.scope.as_deref() == Some(scm))
+            .collect();
         for run in runs(trace, ids, heartbeat_ms) {
             let (Some(&first), Some(&last)) = (run.events.first(), run.events.last()) else {
                 continue;
@@ -539,20 +544,23 @@ pub fn detect(
             let window_start = ts(first) - heartbeat_ms;
             // The stuck call ends at most one call's length after the last timeout.
             let rereg_deadline = ts(last) + timing.longest_call_ms;
-            let from_scm = |id: EventId| short_host(&trace.get(id).host) == *scm;
-            let rereg_all: Vec<(EventId, bool)> = obs
-                .signals
-                .iter()
-                .filter_map(|(id, s)| match s {
-                    ScmSignal::Reregister { datanode: d, audit } if d == datanode => {
-                        Some((*id, *audit))
-                    }
-                    _ => None,
-                })
-                .filter(|&(id, _)| {
-                    from_scm(id) && ts(id) >= window_start - skew && ts(id) <= rereg_deadline + skew
-                })
-                .collect();
+            let from_scm = |id: EventId| **trace.short_host(trace.host_of(id)) == **scm;
+            let rereg_all: Vec<(EventId, bool)> = within(
+                signals,
+                trace.between(window_start - skew, rereg_deadline + skew),
+                |s| s.0,
+            )
+            .iter()
+            .filter_map(|(id, s)| match s {
+                ScmSignal::Reregister { datanode: d, audit } if d == datanode => {
+                    Some((*id, *audit))
+                }
+                _ => None,
+            })
+            .filter(|&(id, _)| {
+                from_scm(id) && ts(id) >= window_start - skew && ts(id) <= rereg_deadline + skew
+            })
+            .collect();
             // The audit and the main log print every reregister once each: count one source.
             let audited = rereg_all.iter().any(|&(_, audit)| audit);
             let rereg: Vec<EventId> = rereg_all
@@ -566,7 +574,14 @@ pub fn detect(
                 .unwrap_or(&[]);
             // HDDS-15533 builds: the endpoint rebuilt after a DNS refresh; the old one's queued
             // tasks still run.
-            let re_resolved = lines.iter().copied().find(|&id| {
+            let re_resolved = within(
+                lines,
+                trace.between(window_start - skew, rereg_deadline + skew),
+                |&id| id,
+            )
+            .iter()
+            .copied()
+            .find(|&id| {
                 matches!(
                     &trace.get(id).data,
                     EventData::DnEndpoint(DnEndpointEvent::ScmEndpointReResolved { .. })
@@ -593,14 +608,17 @@ pub fn detect(
             } else {
                 ts(last_rereg)
             };
-            let registration = obs.signals.iter().find_map(|(id, s)| match s {
-                ScmSignal::Registered { datanode: d, .. }
-                    if d == datanode && from_scm(*id) && ts(*id) >= ts(first_rereg) =>
-                {
-                    Some(*id)
-                }
-                _ => None,
-            });
+            let after_first_rereg = trace.between(ts(first_rereg), i64::MAX);
+            let registration = within(signals, after_first_rereg.clone(), |s| s.0)
+                .iter()
+                .find_map(|(id, s)| match s {
+                    ScmSignal::Registered { datanode: d, .. }
+                        if d == datanode && from_scm(*id) && ts(*id) >= ts(first_rereg) =>
+                    {
+                        Some(*id)
+                    }
+                    _ => None,
+                });
             let registered_at = registration.map_or(ts(last_rereg), ts);
             let close_deadline = registered_at + timing.close_window_ms;
             // Reregister answers before the datanode registered again: more than one means heartbeats
@@ -613,8 +631,7 @@ pub fn detect(
             });
             // The SCM lost the registration between its last normal answer to the datanode and its
             // first reregister: its restart and leadership lines in between.
-            let lost_from = obs
-                .signals
+            let lost_from = within(signals, 0..after_first_rereg.start, |s| s.0)
                 .iter()
                 .filter_map(|(id, s)| match s {
                     ScmSignal::Answered { datanode: d, .. }
@@ -626,13 +643,17 @@ pub fn detect(
                 })
                 .max()
                 .unwrap_or(window_start - timing.longest_call_ms);
-            let restart_lines: Vec<EventId> = restarts
-                .iter()
-                .copied()
-                .filter(|&id| {
-                    from_scm(id) && ts(id) >= lost_from - skew && ts(id) <= ts(first_rereg) + skew
-                })
-                .collect();
+            let restart_lines: Vec<EventId> = within(
+                &restarts,
+                trace.between(lost_from - skew, ts(first_rereg) + skew),
+                |&id| id,
+            )
+            .iter()
+            .copied()
+            .filter(|&id| {
+                from_scm(id) && ts(id) >= lost_from - skew && ts(id) <= ts(first_rereg) + skew
+            })
+            .collect();
             let restarted = restart_lines
                 .iter()
                 .any(|&id| scm_restart_kinds::START.contains(&trace.get(id).kind()));
@@ -642,7 +663,13 @@ pub fn detect(
                     || (r.datanode.is_none() && r.host == dn_host)
             };
             let closed_after = |raised_at: i64, container: Option<u64>| {
-                obs.closed.iter().any(|(id, c)| {
+                within(
+                    &obs.closed,
+                    trace.between(raised_at - skew, close_deadline + skew),
+                    |c| c.0,
+                )
+                .iter()
+                .any(|(id, c)| {
                     let t = ts(*id);
                     t >= raised_at - skew
                         && t <= close_deadline + skew
@@ -658,23 +685,21 @@ pub fn detect(
             };
             let covered = trace_end >= close_deadline;
             // Actions raised while the heartbeats were queued, before the replay drained them.
-            let effects: Vec<(EventId, Option<u64>)> = obs
-                .raised
-                .iter()
-                .filter(|(id, r)| {
-                    on_datanode(r)
-                        && ts(*id) >= window_start - skew
-                        && ts(*id) <= drained_until + skew
-                })
-                .filter(|(id, r)| covered && !closed_after(ts(*id), r.container))
-                .map(|(id, r)| (*id, r.container))
-                .collect();
+            let effects: Vec<(EventId, Option<u64>)> = within(
+                &obs.raised,
+                trace.between(window_start - skew, drained_until + skew),
+                |r| r.0,
+            )
+            .iter()
+            .filter(|(id, r)| {
+                on_datanode(r) && ts(*id) >= window_start - skew && ts(*id) <= drained_until + skew
+            })
+            .filter(|(id, r)| covered && !closed_after(ts(*id), r.container))
+            .map(|(id, r)| (*id, r.container))
+            .collect();
             // DEBUG: stale heartbeats the dn-endpoint machine flagged, carrying actions, dropped.
             let mut dropped: Vec<(EventId, Vec<u64>, Option<EventId>)> = Vec::new();
-            for t in replay.of_entity(&Entity::Datanode(datanode.clone())) {
-                if t.machine != MACHINE || !t.illegal || t.scope.as_deref() != Some(scm.as_str()) {
-                    continue;
-                }
+            for t in &flagged {
                 let hb = trace.get(t.event);
                 let EventData::DnEndpoint(DnEndpointEvent::HeartbeatSent {
                     container_actions, ..
@@ -770,7 +795,8 @@ pub fn detect(
             }
             if let Some(first_registration) = registration {
                 // The audit REGISTER and the main-log `Registered datanode:` of one registration.
-                for (id, s) in &obs.signals {
+                let at = ts(first_registration);
+                for &(id, s) in within(signals, trace.between(at, at + heartbeat_ms), |s| s.0) {
                     if matches!(s, ScmSignal::Registered { datanode: d, .. } if d == datanode)
                         && from_scm(*id)
                         && ts(*id) >= ts(first_registration)
@@ -895,6 +921,13 @@ fn human(ms: i64) -> String {
         (0, m, s) => format!("{m}m{s:02}s"),
         (h, m, _) => format!("{h}h{m:02}m"),
     }
+}
+
+/// The part of `list` (in trace order) whose events are in `ids`.
+fn within<T>(list: &[T], ids: Range<EventId>, id: impl Fn(&T) -> EventId) -> &[T] {
+    let start = list.partition_point(|x| id(x) < ids.start);
+    let end = list.partition_point(|x| id(x) < ids.end);
+    &list[start..end.max(start)]
 }
 
 /// Splits one endpoint's timeouts into runs of two or more, consecutive within

@@ -251,6 +251,17 @@ pub enum ScmSignal {
     },
 }
 
+impl ScmSignal {
+    /// The datanode (lower-case UUID) the signal is about.
+    pub fn datanode(&self) -> &str {
+        match self {
+            ScmSignal::Reregister { datanode, .. }
+            | ScmSignal::Registered { datanode, .. }
+            | ScmSignal::Answered { datanode, .. } => datanode,
+        }
+    }
+}
+
 /// Reads an SCM-side event: the SCM audit's `SEND_HEARTBEAT` (`command` lists the commands
 /// returned: `reregisterCommand`, `closeContainerCommand … containerID: N`) and `REGISTER`
 /// (`datanodeDetails` = `uuid(host/ip)`), and the SCM main-log lines named in [`scm_kinds`].
@@ -320,6 +331,24 @@ pub fn audit_signal(audit: &ScmAudit) -> Option<ScmSignal> {
     }
 }
 
+/// Whether an SCM-side event can read as [`ScmSignal::Registered`] (all [`DatanodeHosts`] learns
+/// from SCM), told without building the signal: most SCM records are heartbeats.
+fn may_register(event: &Event) -> bool {
+    match &event.data {
+        EventData::Scm(ScmEvent::Audit(audit)) => audit.op == "REGISTER",
+        _ => event.kind() == scm_kinds::REGISTERED,
+    }
+}
+
+/// Whether an SCM audit record returned a command [`CommandReceipt`] links (a reregister or a
+/// close), told without building the signal.
+fn returns_linked_command(audit: &ScmAudit) -> bool {
+    audit
+        .commands
+        .iter()
+        .any(|c| c.command_type == "reregisterCommand" || c.command_type == "closeContainerCommand")
+}
+
 /// Whether an SCM audit record is a heartbeat answered without a reregister (what
 /// [`audit_signal`] reads as [`ScmSignal::Answered`]), read without building the signal.
 fn is_plain_answer(audit: &ScmAudit) -> bool {
@@ -380,7 +409,9 @@ impl DatanodeHosts {
             && &*event.host != "unknown"
         {
             self.learn_host(short_host(&event.host), uuid);
-        } else if let Some(signal) = scm_signal(event) {
+        } else if may_register(event)
+            && let Some(signal) = scm_signal(event)
+        {
             self.observe_signal(event, &signal);
         }
     }
@@ -740,6 +771,10 @@ impl Linker for CommandReceipt {
         let scm_side = KindSet::of(&SCM_SIDE);
         let signals: Vec<(EventId, ScmSignal)> = trace
             .of_kinds(&scm_side)
+            .filter(|&id| match &trace.get(id).data {
+                EventData::Scm(ScmEvent::Audit(audit)) => returns_linked_command(audit),
+                _ => true,
+            })
             .filter_map(|id| Some((id, scm_signal(trace.get(id))?)))
             .collect();
         link_receipts(trace, &signals, out);
