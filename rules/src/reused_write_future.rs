@@ -575,14 +575,10 @@ impl HostFacts {
                         self.leadership_changes.push(id);
                         self.truncates.push((id, member.group.clone(), *index));
                     }
-                    RatisEvent::WriteTimeout {
-                        pipeline,
-                        index,
-                        term,
-                        ..
-                    } => {
+                    RatisEvent::WriteTimeout(timeout) => {
                         // The entry names the pipeline; else the worker thread names the member.
-                        let group = pipeline
+                        let group = timeout
+                            .pipeline
                             .as_deref()
                             .and_then(group_of_pipeline)
                             .or_else(|| {
@@ -594,8 +590,8 @@ impl HostFacts {
                         self.write_timeouts.push(WriteTimeout {
                             id,
                             group,
-                            index: *index,
-                            term: *term,
+                            index: timeout.index,
+                            term: timeout.term,
                         });
                     }
                     RatisEvent::CacheTruncate { member, index, .. } => {

@@ -148,12 +148,12 @@ mod tests {
         }
     }
 
-    fn member() -> Member {
-        Member {
+    fn member() -> Box<Member> {
+        Box::new(Member {
             member: "a41c7e92-5d3b-4f8a-9e06-1b2c3d4e5f60@group-41A9C03D5E7B".into(),
             peer: "a41c7e92-5d3b-4f8a-9e06-1b2c3d4e5f60".into(),
             group: "group-41A9C03D5E7B".into(),
-        }
+        })
     }
 
     #[test]
