@@ -110,6 +110,6 @@ mod tests {
     #[test]
     fn events_stay_small_to_move() {
         let size = std::mem::size_of::<super::Event>();
-        assert!(size <= 336, "Event is {size} bytes");
+        assert!(size <= 296, "Event is {size} bytes");
     }
 }
