@@ -16,7 +16,7 @@ use crate::machines::endpoint::DatanodeHosts;
 use crate::trace::{EventId, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::datanode::DatanodeEvent;
-use oztrace_parser::catalog::ratis::RatisEvent;
+use oztrace_parser::catalog::ratis::{RatisEvent, WriteTimeout};
 use oztrace_parser::entity::{Entity, group_of_pipeline};
 use oztrace_parser::event::Event;
 use std::collections::{BTreeMap, HashMap};
@@ -63,12 +63,20 @@ impl Facts {
 
     /// Records container ↔ group ties from lines that name both.
     fn tie(&mut self, id: EventId, event: &Event) {
-        let (container, group) = match &event.data {
-            EventData::Ratis(RatisEvent::WriteTimeout {
-                container: Some(c),
-                pipeline: Some(p),
-                ..
-            }) => {
+        // The boxed payload cannot be matched through, so it is taken out first.
+        let write_timeout = match &event.data {
+            EventData::Ratis(RatisEvent::WriteTimeout(timeout)) => Some(&**timeout),
+            _ => None,
+        };
+        let (container, group) = match (&event.data, write_timeout) {
+            (
+                _,
+                Some(WriteTimeout {
+                    container: Some(c),
+                    pipeline: Some(p),
+                    ..
+                }),
+            ) => {
                 let Some(g) = group_of_pipeline(p) else {
                     return;
                 };
@@ -76,17 +84,20 @@ impl Facts {
                     .insert(format!("group-{g}"), p.clone());
                 (*c, format!("group-{g}"))
             }
-            EventData::Datanode(
-                DatanodeEvent::CsmWriteSubmitted {
-                    group,
-                    container: Some(c),
-                    ..
-                }
-                | DatanodeEvent::CsmWriteCompleted {
-                    group,
-                    container: Some(c),
-                    ..
-                },
+            (
+                EventData::Datanode(
+                    DatanodeEvent::CsmWriteSubmitted {
+                        group,
+                        container: Some(c),
+                        ..
+                    }
+                    | DatanodeEvent::CsmWriteCompleted {
+                        group,
+                        container: Some(c),
+                        ..
+                    },
+                ),
+                _,
             ) => (*c, group.clone()),
             // Any other line that names exactly one container and one pipeline
             // (SCM `ContainerInfo{id=#C, … pipelineID=Pipeline-…}`).

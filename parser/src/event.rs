@@ -101,3 +101,15 @@ impl Event {
         self.entities.contains(entity)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    /// The replay merge and `events` move every event by value, so an event is as costly as its
+    /// largest payload: the large ones are boxed (issue 11). A new payload that fails this guard
+    /// belongs in a box too.
+    #[test]
+    fn events_stay_small_to_move() {
+        let size = std::mem::size_of::<super::Event>();
+        assert!(size <= 296, "Event is {size} bytes");
+    }
+}

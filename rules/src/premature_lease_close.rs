@@ -460,16 +460,14 @@ impl KeyInfos {
     fn index(trace: &Trace) -> KeyInfos {
         let mut infos = KeyInfos::default();
         for (id, event) in trace.events.iter().enumerate() {
-            if let Some(OmEvent::KeyCommitResult {
-                volume,
-                bucket,
-                key_name,
-                ..
-            }) = om_event(event)
-            {
+            if let Some(OmEvent::KeyCommitResult(result)) = om_event(event) {
                 infos
                     .by_name
-                    .entry((volume.clone(), bucket.clone(), key_name.clone()))
+                    .entry((
+                        result.volume.clone(),
+                        result.bucket.clone(),
+                        result.key_name.clone(),
+                    ))
                     .or_default()
                     .push(id);
             }
@@ -978,11 +976,11 @@ impl Incident {
 /// A datanode audit record of the writer's block that shows it writing: a slow (PERFORMANCE) or
 /// failed PUT_BLOCK or WRITE_CHUNK.
 fn is_datanode_activity(event: &Event, block: &Entity) -> bool {
-    let EventData::Datanode(DatanodeEvent::DnAudit { op, ret, perf, .. }) = &event.data else {
+    let EventData::Datanode(DatanodeEvent::DnAudit(audit)) = &event.data else {
         return false;
     };
-    matches!(op.as_str(), "PUT_BLOCK" | "WRITE_CHUNK")
-        && (perf.is_some() || ret == "FAILURE")
+    matches!(audit.op.as_str(), "PUT_BLOCK" | "WRITE_CHUNK")
+        && (audit.perf.is_some() || audit.ret == "FAILURE")
         && event.entities.contains(block)
 }
 

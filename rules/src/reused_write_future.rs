@@ -22,7 +22,7 @@ use oztrace_analyzer::kinds::{Family, Reads};
 use oztrace_analyzer::machines::datanode_links::is_failed_or_slow;
 use oztrace_analyzer::trace::{EventId, Trace};
 use oztrace_parser::catalog::EventData;
-use oztrace_parser::catalog::datanode::DatanodeEvent;
+use oztrace_parser::catalog::datanode::{DatanodeEvent, DispatchError, DnAudit};
 use oztrace_parser::catalog::ratis::RatisEvent;
 use oztrace_parser::entity::{Entity, find_member_ids, group_of_pipeline};
 use oztrace_parser::event::Event;
@@ -575,14 +575,10 @@ impl HostFacts {
                         self.leadership_changes.push(id);
                         self.truncates.push((id, member.group.clone(), *index));
                     }
-                    RatisEvent::WriteTimeout {
-                        pipeline,
-                        index,
-                        term,
-                        ..
-                    } => {
+                    RatisEvent::WriteTimeout(timeout) => {
                         // The entry names the pipeline; else the worker thread names the member.
-                        let group = pipeline
+                        let group = timeout
+                            .pipeline
                             .as_deref()
                             .and_then(group_of_pipeline)
                             .or_else(|| {
@@ -594,8 +590,8 @@ impl HostFacts {
                         self.write_timeouts.push(WriteTimeout {
                             id,
                             group,
-                            index: *index,
-                            term: *term,
+                            index: timeout.index,
+                            term: timeout.term,
                         });
                     }
                     RatisEvent::CacheTruncate { member, index, .. } => {
@@ -626,13 +622,14 @@ impl HostFacts {
             })
         };
         match d {
-            DatanodeEvent::DnAudit {
-                op,
-                ret,
-                params,
-                perf,
-                throwable,
-            } => {
+            DatanodeEvent::DnAudit(audit) => {
+                let DnAudit {
+                    op,
+                    ret,
+                    params,
+                    perf,
+                    throwable,
+                } = &**audit;
                 let thrown = throwable.as_deref().unwrap_or("");
                 let (container, local) = block_of(params);
                 if let Some(perf) = perf.as_ref().filter(|_| op == "WRITE_CHUNK") {
@@ -654,13 +651,14 @@ impl HostFacts {
                     );
                 }
             }
-            DatanodeEvent::DispatchError {
-                op,
-                result,
-                message,
-                local,
-                ..
-            } => {
+            DatanodeEvent::DispatchError(error) => {
+                let DispatchError {
+                    op,
+                    result,
+                    message,
+                    local,
+                    ..
+                } = &**error;
                 if result == "CHUNK_FILE_INCONSISTENCY" {
                     effect(
                         None,
@@ -762,8 +760,8 @@ impl HostFacts {
                     event.thread.as_deref().map(str::to_string),
                 ));
             }
-            DatanodeEvent::ChunkWrite { chunk, stage, .. } if stage == "WRITE_DATA" => {
-                self.written_chunks.insert(chunk.clone());
+            DatanodeEvent::ChunkWrite(write) if write.stage == "WRITE_DATA" => {
+                self.written_chunks.insert(write.chunk.clone());
             }
             _ => {}
         }

@@ -19,7 +19,7 @@ pub struct DatanodeLinks;
 /// slow operation. The successful ones (every CREATE_CONTAINER, CLOSE_CONTAINER, …) are what
 /// fills a dn-audit log, and no consumer reads them.
 pub fn is_failed_or_slow(data: &EventData) -> bool {
-    matches!(data, EventData::Datanode(DatanodeEvent::DnAudit { ret, perf, .. }) if ret == "FAILURE" || perf.is_some())
+    matches!(data, EventData::Datanode(DatanodeEvent::DnAudit(audit)) if audit.ret == "FAILURE" || audit.perf.is_some())
 }
 
 /// `WriteChunk` → `WRITE_CHUNK` (ContainerProtos `Type` name → `DNAction` name).
@@ -77,13 +77,15 @@ impl Linker for DatanodeLinks {
                             ));
                         }
                     }
-                    EventData::Datanode(DatanodeEvent::DispatchError { op, message, .. }) => {
-                        let op = audit_op(op);
+                    EventData::Datanode(DatanodeEvent::DispatchError(error)) => {
+                        let message = &error.message;
+                        let op = audit_op(&error.op);
                         let found = neighbours(ids, n).find(|&e| {
                             within(trace, cause, e, SAME_DISPATCH_MS)
                                 && matches!(&trace.get(e).data,
-                                    EventData::Datanode(DatanodeEvent::DnAudit { op: a, ret, throwable: Some(t), .. })
-                                    if *a == op && ret == "FAILURE" && !message.is_empty() && t.contains(message.as_str()))
+                                    EventData::Datanode(DatanodeEvent::DnAudit(audit))
+                                    if audit.op == op && audit.ret == "FAILURE" && !message.is_empty()
+                                        && audit.throwable.as_deref().is_some_and(|t| t.contains(message.as_str())))
                         });
                         if let Some(effect) = found {
                             out.push((
@@ -136,6 +138,7 @@ fn within(trace: &Trace, a: EventId, b: EventId, ms: i64) -> bool {
 mod tests {
     use super::*;
     use oztrace_parser::audit::Params;
+    use oztrace_parser::catalog::datanode::{DispatchError, DnAudit};
     use oztrace_parser::catalog::ratis::Member;
     use oztrace_parser::event::Event;
     use oztrace_parser::source::Component;
@@ -148,17 +151,17 @@ mod tests {
         }
     }
 
-    fn member() -> Member {
-        Member {
+    fn member() -> Box<Member> {
+        Box::new(Member {
             member: "a41c7e92-5d3b-4f8a-9e06-1b2c3d4e5f60@group-41A9C03D5E7B".into(),
             peer: "a41c7e92-5d3b-4f8a-9e06-1b2c3d4e5f60".into(),
             group: "group-41A9C03D5E7B".into(),
-        }
+        })
     }
 
     #[test]
     fn links_failures_unhealthy_replicas_and_truncations_on_one_host() {
-        let dispatch = DatanodeEvent::DispatchError {
+        let dispatch = DatanodeEvent::DispatchError(Box::new(DispatchError {
             op: "WriteChunk".into(),
             trace_id: String::new(),
             message: "Chunk offset 8 does not match length 4 of blockFile 1.block".into(),
@@ -166,19 +169,19 @@ mod tests {
             chunk_offset: Some(8),
             file_length: Some(4),
             local: Some(1),
-        };
+        }));
         let audit = |host| {
             event(
                 host,
                 10_001,
                 Component::DnAudit,
-                EventData::Datanode(DatanodeEvent::DnAudit {
+                EventData::Datanode(DatanodeEvent::DnAudit(Box::new(DnAudit {
                     op: "WRITE_CHUNK".into(),
                     ret: "FAILURE".into(),
                     params: Params::new(),
                     perf: None,
                     throwable: Some("java.lang.Exception: Chunk offset 8 does not match length 4 of blockFile 1.block".into()),
-                }),
+                }))),
             )
         };
         let events = vec![

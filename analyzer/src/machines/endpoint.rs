@@ -1128,7 +1128,7 @@ pub(crate) mod tests {
     /// An SCM audit record as the SCM catalogue types it.
     fn audit(line: &str) -> ScmAudit {
         match oztrace_testkit::message("scm1", Component::ScmAudit, Some("SCMAudit"), line).data {
-            EventData::Scm(ScmEvent::Audit(audit)) => audit,
+            EventData::Scm(ScmEvent::Audit(audit)) => *audit,
             other => panic!("not an SCM audit record: {other:?}"),
         }
     }

@@ -1006,7 +1006,8 @@ mod tests {
         use crate::machines::scm_role::tests::heartbeat;
         use oztrace_parser::catalog::scm::{HeartbeatCommand, ScmAudit};
         let mut delivered = heartbeat("scm1", 2, 1, Some(5));
-        if let EventData::Scm(ScmEvent::Audit(ScmAudit { commands, .. })) = &mut delivered.data {
+        if let EventData::Scm(ScmEvent::Audit(audit)) = &mut delivered.data {
+            let ScmAudit { commands, .. } = &mut **audit;
             commands.push(HeartbeatCommand {
                 command_type: "setNodeOperationalStateCommand".into(),
                 op_state: Some("IN_SERVICE".into()),

@@ -260,8 +260,9 @@ impl Machine for RatisMember {
                     RatisEvent::LogTruncate { member, index, .. } => {
                         (member.group.clone(), Step::Truncate(*index))
                     }
-                    RatisEvent::WriteTimeout { pipeline, .. } => {
-                        let group = pipeline
+                    RatisEvent::WriteTimeout(timeout) => {
+                        let group = timeout
+                            .pipeline
                             .as_deref()
                             .and_then(group_of_pipeline)
                             .map(|g| format!("group-{g}"))
@@ -362,17 +363,17 @@ enum Step {
 mod tests {
     use super::*;
     use crate::machine::Replay;
-    use oztrace_parser::catalog::ratis::Member;
+    use oztrace_parser::catalog::ratis::{Member, WriteTimeout};
     use oztrace_parser::event::Event;
 
     const DN1: &str = "a41c7e92-5d3b-4f8a-9e06-1b2c3d4e5f60";
 
-    fn member() -> Member {
-        Member {
+    fn member() -> Box<Member> {
+        Box::new(Member {
             member: format!("{DN1}@group-41A9C03D5E7B"),
             peer: DN1.into(),
             group: "group-41A9C03D5E7B".into(),
-        }
+        })
     }
 
     fn event(line: u64, data: EventData) -> Event {
@@ -500,7 +501,7 @@ mod tests {
     fn write_outcomes_count_on_the_member() {
         let timeout = event(
             2,
-            EventData::Ratis(RatisEvent::WriteTimeout {
+            EventData::Ratis(RatisEvent::WriteTimeout(Box::new(WriteTimeout {
                 retry: 0,
                 max_retries: None,
                 term: Some(6),
@@ -511,7 +512,7 @@ mod tests {
                 chunk: None,
                 pipeline: Some("7e3b1c52-9a4d-4f18-b6e2-41a9c03d5e7b".into()),
                 datanode: None,
-            }),
+            }))),
         );
         let failed = event(
             3,

@@ -447,7 +447,7 @@ pub(crate) mod tests {
             host,
             line,
             ts,
-            ScmEvent::Audit(ScmAudit {
+            ScmEvent::Audit(Box::new(ScmAudit {
                 user: "hadoop".into(),
                 ip: "10.0.1.13".into(),
                 op: "SEND_HEARTBEAT".into(),
@@ -458,7 +458,7 @@ pub(crate) mod tests {
                 force: None,
                 nodes: Vec::new(),
                 commands: Vec::new(),
-            }),
+            })),
         );
         e.file = "scm-audit.log".into();
         e.component = Component::ScmAudit;

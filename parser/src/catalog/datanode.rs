@@ -21,13 +21,7 @@ use serde::Serialize;
 pub enum DatanodeEvent {
     /// Every dn-audit record (`AuditMessage.formMessage`; FAILURE at ERROR with the throwable,
     /// PERFORMANCE records with `ret=null` and `perf`).
-    DnAudit {
-        op: String,
-        ret: String,
-        params: Params,
-        perf: Option<Params>,
-        throwable: Option<String>,
-    },
+    DnAudit(Box<DnAudit>),
     /// Every dn-container record (`ContainerLogger`).
     DnContainerState {
         id: u64,
@@ -154,16 +148,7 @@ pub enum DatanodeEvent {
     /// `ContainerUtils.logAndReturnError` (logger = KeyValueHandler, HddsDispatcher or CSM):
     /// `Operation: {} , Trace ID: {} , Message: {} , Result: {} , StorageContainerException
     /// Occurred.`
-    DispatchError {
-        op: String,
-        trace_id: String,
-        message: String,
-        result: String,
-        /// `Chunk offset A does not match length B of blockFile <localID>.block`.
-        chunk_offset: Option<u64>,
-        file_length: Option<u64>,
-        local: Option<u64>,
-    },
+    DispatchError(Box<DispatchError>),
     /// ChunkUtils ERROR `Unexpected %s size. expected: %d, actual: %d`.
     ChunkUnexpectedSize {
         of: String,
@@ -180,16 +165,7 @@ pub enum DatanodeEvent {
     /// ChunkUtils ERROR `Oversize read. max: %d, actual: %d`.
     ChunkOversizeRead { max: i64, actual: i64 },
     /// FilePerBlockStrategy DEBUG `Writing chunk {} (overwrite: {}) in stage {} to file {}`.
-    ChunkWrite {
-        chunk: String,
-        local: Option<u64>,
-        offset: Option<u64>,
-        len: Option<u64>,
-        overwrite: bool,
-        stage: String,
-        container: Option<u64>,
-        file: String,
-    },
+    ChunkWrite(Box<ChunkWrite>),
     /// FilePerBlockStrategy DEBUG `Ignore chunk {} in stage {}` (COMMIT_DATA: nothing to do).
     ChunkIgnored {
         chunk: String,
@@ -231,6 +207,45 @@ pub enum DatanodeEvent {
     /// `Marking Container {} quasi closed`, `Follower cannot close container #{}.`,
     /// `Can't close container #{}`.
     CloseContainerHandling { container: u64, outcome: String },
+}
+
+/// The fields of [`DatanodeEvent::ChunkWrite`], boxed: it is one of the largest payloads, and every
+/// `Event` is as large as its largest (issue 11).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ChunkWrite {
+    pub chunk: String,
+    pub local: Option<u64>,
+    pub offset: Option<u64>,
+    pub len: Option<u64>,
+    pub overwrite: bool,
+    pub stage: String,
+    pub container: Option<u64>,
+    pub file: String,
+}
+
+/// The fields of [`DatanodeEvent::DispatchError`], boxed: it is one of the largest payloads, and every
+/// `Event` is as large as its largest (issue 11).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DispatchError {
+    pub op: String,
+    pub trace_id: String,
+    pub message: String,
+    pub result: String,
+    /// `Chunk offset A does not match length B of blockFile <localID>.block`.
+    pub chunk_offset: Option<u64>,
+    pub file_length: Option<u64>,
+    pub local: Option<u64>,
+}
+
+/// The fields of [`DatanodeEvent::DnAudit`], boxed: it is one of the largest payloads, and every
+/// `Event` is as large as its largest (issue 11).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DnAudit {
+    pub op: String,
+    pub ret: String,
+    pub params: Params,
+    pub perf: Option<Params>,
+    pub throwable: Option<String>,
 }
 
 impl DatanodeEvent {
@@ -456,7 +471,7 @@ catalogue! {
                 ),
                 None => (None, None, None),
             };
-            built(m, DatanodeEvent::DispatchError {
+            built(m, DatanodeEvent::DispatchError(Box::new(DispatchError {
                 op: m.string(0),
                 trace_id: m.string(1),
                 message: message.to_owned(),
@@ -464,7 +479,7 @@ catalogue! {
                 chunk_offset,
                 file_length,
                 local,
-            })
+            })))
         },
     "chunk_unexpected_size", "ERROR", CHUNK_UTILS, "1.3–HEAD", "datanode.md 2.5, 3.A",
         // String.format("Unexpected %s size. expected: %d, actual: %d", of, expected, actual)
@@ -500,7 +515,7 @@ catalogue! {
                 .nth(2)
                 .and_then(|c| c.parse().ok())
                 .filter(|_| file.contains("/chunks/"));
-            built(m, DatanodeEvent::ChunkWrite {
+            built(m, DatanodeEvent::ChunkWrite(Box::new(ChunkWrite {
                 local: local_of(&chunk),
                 chunk,
                 offset,
@@ -509,7 +524,7 @@ catalogue! {
                 stage: m.string(2),
                 container,
                 file: file.to_owned(),
-            })
+            })))
         },
     "chunk_ignored", "DEBUG", FPBS, "1.3–HEAD", "datanode.md 2.5, 3.A",
         "Ignore chunk {} in stage {}" [ChunkInfo, Word] =>
@@ -618,13 +633,13 @@ fn audit(input: &Input<'_>) -> Option<DatanodeEvent> {
         .map(str::trim)
         .filter(|t| !t.is_empty())
         .map(str::to_owned);
-    Some(DatanodeEvent::DnAudit {
+    Some(DatanodeEvent::DnAudit(Box::new(DnAudit {
         op: body.op.clone(),
         ret: body.ret.as_str().to_owned(),
         params: body.params.clone(),
         perf: body.perf.clone(),
         throwable,
-    })
+    })))
 }
 
 /// `ID=1042 | Index=0 | BCSID=88213 | State=CLOSING | Volume=/data/disk3/hdds | DataChecksum=0 |
@@ -837,8 +852,8 @@ fn entities(event: &DatanodeEvent, msg: &str) -> Vec<Entity> {
         }
     };
     match event {
-        DatanodeEvent::DnAudit { params, .. } => {
-            for (key, value) in params.iter() {
+        DatanodeEvent::DnAudit(audit) => {
+            for (key, value) in audit.params.iter() {
                 match key {
                     "blockData" => {
                         if let Some(m) = entity::find_blocks(value).next() {
@@ -913,16 +928,14 @@ fn entities(event: &DatanodeEvent, msg: &str) -> Vec<Entity> {
                 );
             }
         }
-        DatanodeEvent::DispatchError { message, .. } => {
-            for m in entity::find_blocks(message) {
+        DatanodeEvent::DispatchError(error) => {
+            for m in entity::find_blocks(&error.message) {
                 out.push(Entity::Container(m.value.container));
                 out.push(m.value.entity());
             }
-            out.extend(entity::find_containers(message).map(|m| Entity::Container(m.value)));
+            out.extend(entity::find_containers(&error.message).map(|m| Entity::Container(m.value)));
         }
-        DatanodeEvent::ChunkWrite {
-            container, local, ..
-        } => block(&mut out, *container, *local),
+        DatanodeEvent::ChunkWrite(write) => block(&mut out, write.container, write.local),
         DatanodeEvent::BlockCommitted {
             container, local, ..
         } => block(&mut out, Some(*container), Some(*local)),

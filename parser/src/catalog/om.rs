@@ -201,18 +201,7 @@ pub enum OmEvent {
         bucket: String,
         key: String,
     },
-    KeyCommitResult {
-        outcome: String,
-        is_hsync: bool,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        is_recovery: Option<bool>,
-        volume: String,
-        bucket: String,
-        /// `keyName` as printed: the full path, or for FSO keys possibly the leaf only.
-        key_name: String,
-        data_size: Option<u64>,
-        blocks: Vec<String>,
-    },
+    KeyCommitResult(Box<KeyCommitResult>),
     // Client (om.md 2.9)
     ClientBlockWritten {
         container: u64,
@@ -242,6 +231,22 @@ pub enum OmEvent {
     ClientFinalizeBlockFailed {
         setting: String,
     },
+}
+
+/// The fields of [`OmEvent::KeyCommitResult`], boxed: it is one of the largest payloads, and every
+/// `Event` is as large as its largest (issue 11).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct KeyCommitResult {
+    pub outcome: String,
+    pub is_hsync: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub is_recovery: Option<bool>,
+    pub volume: String,
+    pub bucket: String,
+    /// `keyName` as printed: the full path, or for FSO keys possibly the leaf only.
+    pub key_name: String,
+    pub data_size: Option<u64>,
+    pub blocks: Vec<String>,
 }
 
 impl OmEvent {
@@ -841,7 +846,7 @@ fn commit_result(m: &Matched<'_>, is_recovery: Option<bool>, info_at: usize) -> 
         }
     }
     Some((
-        OmEvent::KeyCommitResult {
+        OmEvent::KeyCommitResult(Box::new(KeyCommitResult {
             outcome: m.string(0),
             is_hsync: m.bool(1)?,
             is_recovery,
@@ -850,7 +855,7 @@ fn commit_result(m: &Matched<'_>, is_recovery: Option<bool>, info_at: usize) -> 
             key_name,
             data_size,
             blocks: blocks.iter().map(ToString::to_string).collect(),
-        },
+        })),
         entities,
     ))
 }

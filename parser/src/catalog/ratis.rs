@@ -34,7 +34,7 @@ pub enum RatisEvent {
     /// `RaftServerImpl.setRole`.
     RoleChange {
         #[serde(flatten)]
-        member: Member,
+        member: Box<Member>,
         /// `RoleInfo.toString()` pads the old role to 9 characters; stored trimmed.
         from: String,
         to: String,
@@ -44,7 +44,7 @@ pub enum RatisEvent {
     /// `ServerState.setLeader`.
     LeaderChange {
         #[serde(flatten)]
-        member: Member,
+        member: Box<Member>,
         old_leader: Option<String>,
         new_leader: Option<String>,
         term: u64,
@@ -54,7 +54,7 @@ pub enum RatisEvent {
     /// `ServerState`: an append from a leader of an older term.
     StaleLeaderRejected {
         #[serde(flatten)]
-        member: Member,
+        member: Box<Member>,
         leader: String,
         op: String,
         peer_term: u64,
@@ -63,7 +63,7 @@ pub enum RatisEvent {
     /// `LeaderStateImpl`: the leader lost a majority of heartbeats.
     LostLeadership {
         #[serde(flatten)]
-        member: Member,
+        member: Box<Member>,
         term: u64,
         election_timeout_ms: Option<u64>,
         in_charge_ms: Option<u64>,
@@ -71,27 +71,27 @@ pub enum RatisEvent {
     /// `LeaderStateImpl`.
     StepDownFailed {
         #[serde(flatten)]
-        member: Member,
+        member: Box<Member>,
         term: u64,
     },
     /// `FollowerState`: election timeout, the follower becomes a candidate.
     ElectionTimeout {
         #[serde(flatten)]
-        member: Member,
+        member: Box<Member>,
         last_rpc_elapsed_ms: Option<u64>,
         election_timeout_ms: Option<u64>,
     },
     /// `RoleInfo`: a role daemon starts or shuts down (`start`/`shutdown`).
     RoleDaemon {
         #[serde(flatten)]
-        member: Member,
+        member: Box<Member>,
         action: String,
         daemon: String,
     },
     /// `LeaderElection`: `submit vote requests`.
     ElectionSubmit {
         #[serde(flatten)]
-        member: Member,
+        member: Box<Member>,
         election: String,
         phase: String,
         round: u64,
@@ -100,7 +100,7 @@ pub enum RatisEvent {
     /// `LeaderElection`: `round N: result R`.
     ElectionResult {
         #[serde(flatten)]
-        member: Member,
+        member: Box<Member>,
         election: String,
         phase: String,
         round: u64,
@@ -109,7 +109,7 @@ pub enum RatisEvent {
     /// `LeaderElection`: `received N response(s) and M exception(s):`.
     ElectionResponses {
         #[serde(flatten)]
-        member: Member,
+        member: Box<Member>,
         election: String,
         phase: String,
         result: String,
@@ -127,7 +127,7 @@ pub enum RatisEvent {
     /// `RaftServerImpl`: `receive requestVote(...)`.
     VoteRequest {
         #[serde(flatten)]
-        member: Member,
+        member: Box<Member>,
         phase: String,
         candidate: String,
         candidate_term: u64,
@@ -136,14 +136,14 @@ pub enum RatisEvent {
     /// `RaftServerImpl`: `replies to {} vote request`.
     VoteReply {
         #[serde(flatten)]
-        member: Member,
+        member: Box<Member>,
         phase: String,
         reply: String,
     },
     /// `RaftServerImpl`: `appendEntries* reply` (INCONSISTENCY and friends).
     AppendReply {
         #[serde(flatten)]
-        member: Member,
+        member: Box<Member>,
         result: Option<String>,
         next_index: Option<u64>,
         reply: String,
@@ -151,7 +151,7 @@ pub enum RatisEvent {
     /// `RaftServerImpl`: `Failed appendEntries as previous log entry ({}) is not found`.
     AppendPreviousMissing {
         #[serde(flatten)]
-        member: Member,
+        member: Box<Member>,
         previous_term: Option<u64>,
         previous_index: Option<u64>,
     },
@@ -159,7 +159,7 @@ pub enum RatisEvent {
     /// `TruncationSegments`).
     LogTruncate {
         #[serde(flatten)]
-        member: Member,
+        member: Box<Member>,
         /// The first index removed: entries at `index` and above are gone.
         index: u64,
         segment_start: Option<u64>,
@@ -169,7 +169,7 @@ pub enum RatisEvent {
     /// `SegmentedRaftLogWorker`: the truncated segment file was rewritten.
     LogFileTruncated {
         #[serde(flatten)]
-        member: Member,
+        member: Box<Member>,
         file: String,
         length: Option<u64>,
         moved_to: String,
@@ -177,56 +177,44 @@ pub enum RatisEvent {
     /// `SegmentedRaftLogWorker`: `Deleted RaftLog segment for {}: path={}`.
     SegmentDeleted {
         #[serde(flatten)]
-        member: Member,
+        member: Box<Member>,
         reason: String,
         path: String,
     },
     /// `SegmentedRaftLogWorker`: `Rolling segment {} to index:{}`.
     SegmentRolling {
         #[serde(flatten)]
-        member: Member,
+        member: Box<Member>,
         segment: String,
         index: Option<u64>,
     },
     /// `SegmentedRaftLogWorker`: `Rolled log segment from {} to {}`.
     SegmentRolled {
         #[serde(flatten)]
-        member: Member,
+        member: Box<Member>,
         from: String,
         to: String,
     },
     /// `SegmentedRaftLogWorker`: `Starting segment from index:{}`.
     SegmentStarted {
         #[serde(flatten)]
-        member: Member,
+        member: Box<Member>,
         index: Option<u64>,
     },
     /// `SegmentedRaftLogWorker`: `created new log segment {}`.
     SegmentCreated {
         #[serde(flatten)]
-        member: Member,
+        member: Box<Member>,
         path: String,
     },
     /// `SegmentedRaftLogWorker` WARN `Timeout n/~`: a state machine data write (for Ozone, a
     /// WriteChunk's chunk write) did not finish in time. The entry comes from the
     /// `TimeoutIOException` on the continuation lines.
-    WriteTimeout {
-        retry: u64,
-        /// `None` for unbounded retries (`/~`).
-        max_retries: Option<u64>,
-        term: Option<u64>,
-        index: Option<u64>,
-        cmd: Option<String>,
-        container: Option<u64>,
-        local: Option<u64>,
-        chunk: Option<String>,
-        pipeline: Option<String>,
-        datanode: Option<String>,
-    },
+    WriteTimeout(Box<WriteTimeout>),
     /// `SegmentedRaftLogWorker` ERROR `writeStateMachineData failed for index {}, entry={}`.
     WriteStateMachineDataFailed {
         #[serde(flatten)]
-        member: Member,
+        member: Box<Member>,
         index: u64,
         term: Option<u64>,
     },
@@ -238,7 +226,7 @@ pub enum RatisEvent {
     /// `SegmentedRaftLog` (logger `RaftLog`) TRACE `{}: appendEntry {}`.
     AppendEntry {
         #[serde(flatten)]
-        member: Member,
+        member: Box<Member>,
         term: Option<u64>,
         index: Option<u64>,
         /// `STATEMACHINELOGENTRY`, `CONFIGURATIONENTRY`, `METADATAENTRY`.
@@ -248,7 +236,7 @@ pub enum RatisEvent {
     /// the conflicting entry's new and stored term at the truncation point.
     CacheTruncate {
         #[serde(flatten)]
-        member: Member,
+        member: Box<Member>,
         index: u64,
         new_term: Option<u64>,
         stored_term: Option<u64>,
@@ -258,15 +246,32 @@ pub enum RatisEvent {
     /// `StateMachineUpdater`: `Took a snapshot at index {}`.
     SnapshotTaken {
         #[serde(flatten)]
-        member: Member,
+        member: Box<Member>,
         index: u64,
     },
     /// `StateMachineUpdater` ERROR `Exception while {}: applying txn index={}, nextLog={}`.
     ApplyFailed {
         #[serde(flatten)]
-        member: Member,
+        member: Box<Member>,
         index: Option<u64>,
     },
+}
+
+/// The fields of [`RatisEvent::WriteTimeout`], boxed: it is one of the largest payloads, and every
+/// `Event` is as large as its largest (issue 11).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct WriteTimeout {
+    pub retry: u64,
+    /// `None` for unbounded retries (`/~`).
+    pub max_retries: Option<u64>,
+    pub term: Option<u64>,
+    pub index: Option<u64>,
+    pub cmd: Option<String>,
+    pub container: Option<u64>,
+    pub local: Option<u64>,
+    pub chunk: Option<String>,
+    pub pipeline: Option<String>,
+    pub datanode: Option<String>,
 }
 
 impl RatisEvent {
@@ -640,19 +645,19 @@ catalogue! {
 
 /// The member of placeholder `i` and the daemon name glued to it (`-SegmentedRaftLogWorker`,
 /// `-LeaderElection7`, empty for a bare member id).
-fn member<'a>(m: &Matched<'a>, i: usize) -> Option<(Member, &'a str)> {
+fn member<'a>(m: &Matched<'a>, i: usize) -> Option<(Box<Member>, &'a str)> {
     let s = m.text(i);
     let (id, len) = member_id(s)?;
-    let member = Member {
+    let member = Box::new(Member {
         member: s[..len].to_owned(),
         peer: id.peer.to_owned(),
         group: format!("group-{}", id.group),
-    };
+    });
     Some((member, &s[len..]))
 }
 
 /// A LeaderElection daemon's member and name (`LeaderElection7`).
-fn election(m: &Matched<'_>) -> Option<(Member, String)> {
+fn election(m: &Matched<'_>) -> Option<(Box<Member>, String)> {
     let (member, daemon) = member(m, 0)?;
     Some((member, daemon.trim_start_matches('-').to_owned()))
 }
@@ -715,7 +720,7 @@ fn write_timeout(m: &Matched<'_>, max_retries: Option<u64>) -> Option<Built> {
         .or_else(|| number_after(entry, "containerID: "));
     built(
         m,
-        RatisEvent::WriteTimeout {
+        RatisEvent::WriteTimeout(Box::new(WriteTimeout {
             retry: m.u64(0)?,
             max_retries,
             term: ti.and_then(|t| t.term),
@@ -726,7 +731,7 @@ fn write_timeout(m: &Matched<'_>, max_retries: Option<u64>) -> Option<Built> {
             chunk: quoted("chunkName: \""),
             pipeline: quoted("pipelineID: \"").filter(|p| entity::is_uuid(p)),
             datanode: quoted("datanodeUuid: \"").filter(|p| entity::is_uuid(p)),
-        },
+        })),
     )
 }
 
@@ -762,13 +767,14 @@ fn entities(event: &RatisEvent, component: Component) -> Vec<Entity> {
         out.extend(peer_entity(component, &member.peer));
     }
     match event {
-        RatisEvent::WriteTimeout {
-            container,
-            local,
-            pipeline,
-            datanode,
-            ..
-        } => {
+        RatisEvent::WriteTimeout(timeout) => {
+            let WriteTimeout {
+                container,
+                local,
+                pipeline,
+                datanode,
+                ..
+            } = &**timeout;
             if let Some(p) = pipeline.as_deref() {
                 out.extend(entity::group_of_pipeline(p).and_then(|g| Entity::group(&g)));
                 out.extend(Entity::pipeline(p));

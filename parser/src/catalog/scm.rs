@@ -69,21 +69,14 @@ pub struct ScmAudit {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum ScmEvent {
-    Audit(ScmAudit),
+    /// Boxed: the largest SCM payload, so every `Event` stays small to move (issue 11).
+    Audit(Box<ScmAudit>),
     /// `current SCM {} becomes leader of term {}`.
-    BecameLeader {
-        scm_id: String,
-        term: u64,
-    },
+    BecameLeader { scm_id: String, term: u64 },
     /// `Leader changed to {}, current SCM {} is still follower.`
-    LeaderChanged {
-        leader: String,
-        scm_id: String,
-    },
+    LeaderChanged { leader: String, scm_id: String },
     /// `SCM {} steps down from being leader.`
-    SteppedDown {
-        scm_id: String,
-    },
+    SteppedDown { scm_id: String },
     /// `update <isLeader,term> from <{},{}> to <{},{}>`.
     RoleUpdate {
         was_leader: bool,
@@ -92,20 +85,11 @@ pub enum ScmEvent {
         new_term: i64,
     },
     /// `update <isLeaderReady> from <{}> to <{}>`.
-    LeaderReadyUpdate {
-        was_ready: bool,
-        is_ready: bool,
-    },
+    LeaderReadyUpdate { was_ready: bool, is_ready: bool },
     /// ` scm role is {} peers {}` (startup).
-    StartupRole {
-        role: String,
-        peers: String,
-    },
+    StartupRole { role: String, peers: String },
     /// `Service {} transitions to {}.` / `notifyStatusChanged:RUNNING`.
-    ServiceStatus {
-        service: String,
-        status: String,
-    },
+    ServiceStatus { service: String, status: String },
     /// `{}: applyTransaction {}` (DEBUG).
     ApplyTransaction {
         member: String,
@@ -139,20 +123,11 @@ pub enum ScmEvent {
     },
     /// `Datanode {} has an operational state of {} when it should be undergoing decommission or
     /// maintenance. Aborting admin for this node.`
-    AdminAborted {
-        datanode: String,
-        op_state: String,
-    },
+    AdminAborted { datanode: String, op_state: String },
     /// `Datanode {} has completed the admin workflow. The operational state has been set to {}`.
-    AdminCompleted {
-        datanode: String,
-        op_state: String,
-    },
+    AdminCompleted { datanode: String, op_state: String },
     /// `There are {} nodes tracked for decommission and maintenance.  {} pending nodes.`
-    TrackedCount {
-        tracked: u64,
-        pending: u64,
-    },
+    TrackedCount { tracked: u64, pending: u64 },
     /// `TrackedNode@<hex>` lines whose only value is the node: recommissioned, cancel failed.
     TrackedNode {
         #[serde(skip)]
@@ -221,10 +196,7 @@ pub enum ScmEvent {
     },
     /// `Updating nodeOperationalState on registration as the datanode has a persisted state of {}
     /// and expiry of {}` (no datanode id in the line).
-    OpStateOnRegistration {
-        op_state: String,
-        expiry: i64,
-    },
+    OpStateOnRegistration { op_state: String, expiry: i64 },
     /// `Updated datanode {} {} to {} {}` (NodeStatus `<OP>(no expiry)-<HEALTH>`).
     NodeStatusUpdated {
         datanode: String,
@@ -234,10 +206,7 @@ pub enum ScmEvent {
         new_health: String,
     },
     /// `Clearing command queue of size {} for DN {}`.
-    CommandQueueCleared {
-        datanode: String,
-        size: u64,
-    },
+    CommandQueueCleared { datanode: String, size: u64 },
     /// `Heartbeat dispatched for datanode {} with commands {}` (DEBUG).
     HeartbeatDispatched {
         datanode: String,
@@ -1093,7 +1062,7 @@ fn audit(body: &AuditBody) -> Typed {
         }
     }
     Typed {
-        data: super::EventData::Scm(ScmEvent::Audit(ScmAudit {
+        data: super::EventData::Scm(ScmEvent::Audit(Box::new(ScmAudit {
             user: body.user.clone(),
             ip: body.ip.clone(),
             op: body.op.clone(),
@@ -1104,7 +1073,7 @@ fn audit(body: &AuditBody) -> Typed {
             force,
             nodes,
             commands,
-        })),
+        }))),
         entities,
     }
 }

@@ -185,11 +185,12 @@ pub struct StatementEvent {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum ScmContainerEvent {
-    Replica(ReplicaEvent),
-    DeleteCommand(DeleteCommandEvent),
-    Resurrected(ResurrectedEvent),
-    ReportFailed(ReportFailedEvent),
-    ReplicationCommand(ReplicationCommandEvent),
+    // The large payloads are boxed so that every `Event` stays small to move (issue 11).
+    Replica(Box<ReplicaEvent>),
+    DeleteCommand(Box<DeleteCommandEvent>),
+    Resurrected(Box<ResurrectedEvent>),
+    ReportFailed(Box<ReportFailedEvent>),
+    ReplicationCommand(Box<ReplicationCommandEvent>),
     SequenceId(SequenceIdEvent),
     StateChange(StateChangeEvent),
     Statement(StatementEvent),
@@ -292,12 +293,12 @@ catalogue! {
     "container_delete_command", "INFO", RH, via REPORT_HANDLERS, "2.1–HEAD", "scm.md 2.3, 5.4",
         "Sending {}DeleteContainerCommand due to {} for {}" [Flag, Word, Replica] =>
         |m| {
-            let event = ScmContainerEvent::DeleteCommand(DeleteCommandEvent {
+            let event = ScmContainerEvent::DeleteCommand(Box::new(DeleteCommandEvent {
                 sent: true,
                 force: !m.text(0).is_empty(),
                 reason: Some(m.string(1)),
                 replica: replica_details(m.text(2))?,
-            });
+            }));
             built(event, m)
         },
     "container_delete_command", "INFO", RH, via REPORT_HANDLERS, "1.3–2.0", "scm.md 2.3 (version history)",
@@ -305,12 +306,12 @@ catalogue! {
     "container_delete_skipped_not_leader", "WARN", RH, via REPORT_HANDLERS, "2.1–HEAD", "scm.md 2.3, 5.4",
         "Skip sending DeleteContainerCommand for {}: {}" [Replica, Unread] =>
         |m| {
-            let event = ScmContainerEvent::DeleteCommand(DeleteCommandEvent {
+            let event = ScmContainerEvent::DeleteCommand(Box::new(DeleteCommandEvent {
                 sent: false,
                 force: false,
                 reason: None,
                 replica: replica_details(m.text(0))?,
-            });
+            }));
             built(event, m)
         },
     "container_delete_skipped_not_leader", "WARN", RH, via REPORT_HANDLERS, "1.3–2.0", "scm.md 2.3 (version history)",
@@ -325,7 +326,7 @@ catalogue! {
             // The replica state the message names; `<D>` says the same.
             event.replica_state = Some(m.string(2));
             event.bcsid = m.u64(4).or(event.bcsid);
-            built(ScmContainerEvent::Resurrected(event), m)
+            built(ScmContainerEvent::Resurrected(Box::new(event)), m)
         },
     "container_resurrected", "INFO", RH, via REPORT_HANDLERS, "2.2–HEAD (HDDS-14684)", "scm.md 2.3",
         "Resurrecting container {} from {} to CLOSED due to non-empty CLOSED replica (keyCount={}, BCSID={}) from {}"
@@ -334,14 +335,14 @@ catalogue! {
             let d = replica_details(m.text(4))?;
             let mut event = resurrected(d, "CLOSED", m.u64(2), Wording::Resurrecting);
             event.from = m.string(1);
-            built(ScmContainerEvent::Resurrected(event), m)
+            built(ScmContainerEvent::Resurrected(Box::new(event)), m)
         },
     "container_resurrected", "INFO", RH, via REPORT_HANDLERS, "2.1.x", "scm.md 2.3 (version history)",
         "transitionDeletingToClosed due to non-empty CLOSED replica (keyCount={}) for {}" [U64, Replica] =>
         |m| {
             let d = replica_details(m.text(1))?;
             let event = resurrected(d, "CLOSED", m.u64(0), Wording::TransitionDeletingToClosed);
-            built(ScmContainerEvent::Resurrected(event), m)
+            built(ScmContainerEvent::Resurrected(Box::new(event)), m)
         },
     "container_resurrected", "INFO", RH, via REPORT_HANDLERS, "2.0.x", "scm.md 2.3 (version history)",
         "Moving container {} from {} to CLOSED state, datanode {} reported replica with state={}, isEmpty={}, bcsId={}, keyCount={}, and origin={}"
@@ -361,7 +362,7 @@ catalogue! {
                 datanode_host: Some(m.string(2)),
                 wording: Wording::MovingContainer,
             };
-            built(ScmContainerEvent::Resurrected(event), m)
+            built(ScmContainerEvent::Resurrected(Box::new(event)), m)
         },
     "container_resurrected", "INFO", RH, via REPORT_HANDLERS, "1.4.1", "scm.md 2.3 (version history)",
         "Moving DELETING container {} to CLOSED state, datanode {} reported replica with state={}, isEmpty={} and keyCount={}."
@@ -381,7 +382,7 @@ catalogue! {
                 datanode_host: Some(m.string(1)),
                 wording: Wording::MovingDeleting,
             };
-            built(ScmContainerEvent::Resurrected(event), m)
+            built(ScmContainerEvent::Resurrected(Box::new(event)), m)
         },
     "replica_not_processed", "ERROR", RH, via REPORT_HANDLERS, "2.1–HEAD", "scm.md 2.3",
         "Replica not processed due to container state {}: {}" [Unread, Replica] =>
@@ -612,10 +613,10 @@ fn statement(m: &Matched<'_>) -> Option<Built> {
 
 /// A report-handler decision about the replica `<D>` of placeholder `i`.
 fn replica(action: ReplicaAction, m: &Matched<'_>, i: usize) -> Option<Built> {
-    let event = ScmContainerEvent::Replica(ReplicaEvent {
+    let event = ScmContainerEvent::Replica(Box::new(ReplicaEvent {
         action,
         replica: replica_details(m.text(i))?,
-    });
+    }));
     built(event, m)
 }
 
@@ -627,11 +628,11 @@ fn report_failed(m: &Matched<'_>) -> Option<Built> {
     let not_leader = record.message.contains("SCM_NOT_LEADER")
         || continuation.contains("NotLeaderException")
         || continuation.contains("SCM_NOT_LEADER");
-    let event = ScmContainerEvent::ReportFailed(ReportFailedEvent {
+    let event = ScmContainerEvent::ReportFailed(Box::new(ReportFailedEvent {
         not_leader,
         exception: continuation.lines().next().map(str::to_string),
         replica: replica_details(m.text(0))?,
-    });
+    }));
     built(event, m)
 }
 
@@ -696,7 +697,7 @@ fn send_command(m: &Matched<'_>) -> Option<Built> {
     let target = field("targetNode")
         .and_then(|t| entity::datanode_details(t).map(|(d, _)| d.uuid.to_ascii_lowercase()));
     let pipeline = |p: &str| entity::pipeline_id(p).map(|(u, _)| u.to_ascii_lowercase());
-    let event = ScmContainerEvent::ReplicationCommand(ReplicationCommandEvent {
+    let event = ScmContainerEvent::ReplicationCommand(Box::new(ReplicationCommandEvent {
         command: name.to_string(),
         cmd_id: field("cmdID").and_then(|v| v.parse().ok()),
         container,
@@ -723,7 +724,7 @@ fn send_command(m: &Matched<'_>) -> Option<Built> {
         datanode_host: dn.map(|d| d.host.to_string()),
         datanode_deadline: m.i64(3),
         scm_deadline: m.i64(4),
-    });
+    }));
     built(event, m)
 }
 

@@ -1,6 +1,7 @@
 use super::*;
 use crate::testing;
 use crate::{LoggingCoverage, Settings};
+use oztrace_parser::catalog::datanode::DnAudit;
 use oztrace_parser::source::Component;
 
 const KEY: &str = "key:/logs/raw/apps/c.log";
@@ -361,7 +362,7 @@ fn dn_audit(op: &str, ret: &str, perf: bool, entities: &[Entity]) -> Event {
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect()
     });
-    let data = EventData::Datanode(DatanodeEvent::DnAudit {
+    let data = EventData::Datanode(DatanodeEvent::DnAudit(Box::new(DnAudit {
         op: op.into(),
         ret: ret.into(),
         params: [(
@@ -372,7 +373,7 @@ fn dn_audit(op: &str, ret: &str, perf: bool, entities: &[Entity]) -> Event {
         .collect(),
         perf,
         throwable: None,
-    });
+    })));
     Event {
         ts: Some(0),
         logger: Some("DNAudit".into()),

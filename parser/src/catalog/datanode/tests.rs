@@ -78,16 +78,16 @@ fn dn_audit_failure_perf_and_success_records() {
     assert_eq!(all.len(), 3);
     let (e, entities) = &all[0];
     assert_eq!(e.kind(), "dn_audit");
-    let DatanodeEvent::DnAudit {
+    let DatanodeEvent::DnAudit(audit) = e else {
+        panic!()
+    };
+    let DnAudit {
         op,
         ret,
         params,
         perf,
         throwable,
-    } = e
-    else {
-        panic!()
-    };
+    } = &**audit;
     assert_eq!((op.as_str(), ret.as_str()), ("WRITE_CHUNK", "FAILURE"));
     assert_eq!(params.get("stage"), Some("WRITE_DATA"));
     assert!(perf.is_none());
@@ -104,9 +104,10 @@ fn dn_audit_failure_perf_and_success_records() {
             "block:1042:113750153625600023".to_string()
         ]
     );
-    let DatanodeEvent::DnAudit { ret, perf, .. } = &all[1].0 else {
+    let DatanodeEvent::DnAudit(audit) = &all[1].0 else {
         panic!()
     };
+    let DnAudit { ret, perf, .. } = &**audit;
     assert_eq!(ret, "null");
     assert_eq!(
         perf.as_ref().and_then(|p| p.get("opLatencyMs")),
@@ -172,17 +173,17 @@ fn dispatch_errors_with_their_results() {
         ],
     );
     assert_eq!(e.kind(), "dispatch_error");
-    let DatanodeEvent::DispatchError {
+    let DatanodeEvent::DispatchError(error) = &e else {
+        panic!()
+    };
+    let DispatchError {
         op,
         result,
         chunk_offset,
         file_length,
         local,
         ..
-    } = &e
-    else {
-        panic!()
-    };
+    } = &**error;
     assert_eq!(
         (op.as_str(), result.as_str()),
         ("WriteChunk", "CHUNK_FILE_INCONSISTENCY")
@@ -200,7 +201,7 @@ fn dispatch_errors_with_their_results() {
             "Operation: ReadChunk , Trace ID:  , Message: Unexpected read size. expected: 4194304, actual: -1 , Result: CONTAINER_INTERNAL_ERROR , StorageContainerException Occurred.".into(),
             &[],
             |e| {
-                matches!(e, DatanodeEvent::DispatchError { result, message, .. } if result == "CONTAINER_INTERNAL_ERROR" && message.starts_with("Unexpected read size"))
+                matches!(e, DatanodeEvent::DispatchError(error) if error.result == "CONTAINER_INTERNAL_ERROR" && error.message.starts_with("Unexpected read size"))
             },
             None,
         ),
@@ -209,7 +210,7 @@ fn dispatch_errors_with_their_results() {
             KVH,
             "Operation: GetBlock , Trace ID:  , Message: Unable to find the block with bcsID 30904. Container 1043 bcsId is 30901. , Result: UNKNOWN_BCSID , StorageContainerException Occurred.".into(),
             &[],
-            |e| matches!(e, DatanodeEvent::DispatchError { result, .. } if result == "UNKNOWN_BCSID"),
+            |e| matches!(e, DatanodeEvent::DispatchError(error) if error.result == "UNKNOWN_BCSID"),
             Some(&["container:1043"]),
         ),
         // Printed twice (issue 18 item 9), kept once.
@@ -218,7 +219,7 @@ fn dispatch_errors_with_their_results() {
             CSM,
             "Operation: WriteChunk , Trace ID: 7 , Message: Prev writes to container 5 failed, stopping all writes to container , Result: CONTAINER_UNHEALTHY , StorageContainerException Occurred.".into(),
             &[],
-            |e| matches!(e, DatanodeEvent::DispatchError { trace_id, .. } if trace_id == "7"),
+            |e| matches!(e, DatanodeEvent::DispatchError(error) if error.trace_id == "7"),
             Some(&["container:5"]),
         ),
         (
@@ -226,7 +227,7 @@ fn dispatch_errors_with_their_results() {
             KVH,
             "Operation: PutBlock , Trace ID:  , Message: Requested block conID: 1 locID: 113750153625600017 bcsId: 0 replicaIndex: null in container 1 is missing , Result: NO_SUCH_BLOCK , StorageContainerException Occurred.".into(),
             &[],
-            |e| matches!(e, DatanodeEvent::DispatchError { result, .. } if result == "NO_SUCH_BLOCK"),
+            |e| matches!(e, DatanodeEvent::DispatchError(error) if error.result == "NO_SUCH_BLOCK"),
             Some(&["container:1", "block:1:113750153625600017"]),
         ),
     ]);
@@ -330,7 +331,7 @@ fn file_per_block_and_block_manager_debug_lines() {
             "Writing chunk ChunkInfo{chunkName='113750153625600017_chunk_3, offset=12582912, len=4194304} (overwrite: false) in stage WRITE_DATA to file /data/disk1/hdds/CID-8d3f/current/containerDir0/1042/chunks/113750153625600017.block".into(),
             &[],
             |e| {
-                matches!(e, DatanodeEvent::ChunkWrite { overwrite: false, container: Some(1042), local: Some(113750153625600017), offset: Some(12582912), stage, .. } if stage == "WRITE_DATA")
+                matches!(e, DatanodeEvent::ChunkWrite(write) if matches!(**write, ChunkWrite { overwrite: false, container: Some(1042), local: Some(113750153625600017), offset: Some(12582912), .. }) && write.stage == "WRITE_DATA")
             },
             Some(&["container:1042", "block:1042:113750153625600017"]),
         ),
@@ -772,13 +773,13 @@ fn cut_lines_never_panic_in_any_logger() {
 fn every_kind_is_registered() {
     let names: std::collections::BTreeSet<&str> = KINDS.iter().map(|k| k.kind).collect();
     let samples = [
-        DatanodeEvent::DnAudit {
+        DatanodeEvent::DnAudit(Box::new(DnAudit {
             op: String::new(),
             ret: String::new(),
             params: Params::new(),
             perf: None,
             throwable: None,
-        },
+        })),
         DatanodeEvent::DnContainerState {
             id: 1,
             index: None,
@@ -894,7 +895,7 @@ fn every_kind_is_registered() {
             group: String::new(),
             leader: String::new(),
         },
-        DatanodeEvent::DispatchError {
+        DatanodeEvent::DispatchError(Box::new(DispatchError {
             op: String::new(),
             trace_id: String::new(),
             message: String::new(),
@@ -902,7 +903,7 @@ fn every_kind_is_registered() {
             chunk_offset: None,
             file_length: None,
             local: None,
-        },
+        })),
         DatanodeEvent::ChunkUnexpectedSize {
             of: String::new(),
             expected: 0,
@@ -915,7 +916,7 @@ fn every_kind_is_registered() {
             len: None,
         },
         DatanodeEvent::ChunkOversizeRead { max: 0, actual: 0 },
-        DatanodeEvent::ChunkWrite {
+        DatanodeEvent::ChunkWrite(Box::new(ChunkWrite {
             chunk: String::new(),
             local: None,
             offset: None,
@@ -924,7 +925,7 @@ fn every_kind_is_registered() {
             stage: String::new(),
             container: None,
             file: String::new(),
-        },
+        })),
         DatanodeEvent::ChunkIgnored {
             chunk: String::new(),
             local: None,

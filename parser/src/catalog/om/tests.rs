@@ -194,7 +194,7 @@ fn every_variant_kind_is_registered_and_unique() {
             bucket: s(),
             key: s(),
         },
-        OmEvent::KeyCommitResult {
+        OmEvent::KeyCommitResult(Box::new(KeyCommitResult {
             outcome: s(),
             is_hsync: false,
             is_recovery: None,
@@ -203,7 +203,7 @@ fn every_variant_kind_is_registered_and_unique() {
             key_name: s(),
             data_size: None,
             blocks: vec![],
-        },
+        })),
         OmEvent::ClientBlockWritten {
             container: 0,
             local: 0,

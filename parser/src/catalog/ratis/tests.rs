@@ -13,13 +13,13 @@ const DN1: &str = "3f2b9c1e-7a4d-4e8b-9c0f-5d6e7f8a9b0c";
 const MEMBER: &str = "3f2b9c1e-7a4d-4e8b-9c0f-5d6e7f8a9b0c@group-D2C8A1B9F0E4";
 
 /// The member id of `s`, as the events carry it.
-fn member_of(s: &str) -> Member {
+fn member_of(s: &str) -> Box<Member> {
     let (id, len) = member_id(s).unwrap();
-    Member {
+    Box::new(Member {
         member: s[..len].to_owned(),
         peer: id.peer.to_owned(),
         group: format!("group-{}", id.group),
-    }
+    })
 }
 
 /// Classifies every record of `text` (as a datanode log) into its Ratis event.
@@ -440,7 +440,7 @@ org.apache.ratis.protocol.exceptions.TimeoutIOException: Timeout 10s: WriteLog:1
     let (e, entities) = &all[0];
     assert_eq!(
         e,
-        &RatisEvent::WriteTimeout {
+        &RatisEvent::WriteTimeout(Box::new(WriteTimeout {
             retry: 0,
             max_retries: None,
             term: Some(6),
@@ -451,7 +451,7 @@ org.apache.ratis.protocol.exceptions.TimeoutIOException: Timeout 10s: WriteLog:1
             chunk: Some("113750153625600019_chunk_0".into()),
             pipeline: Some("7e3b1c52-9a4d-4f18-b6e2-41a9c03d5e7b".into()),
             datanode: Some(DN1.into()),
-        }
+        }))
     );
     for want in [
         "group:41A9C03D5E7B",
@@ -463,13 +463,13 @@ org.apache.ratis.protocol.exceptions.TimeoutIOException: Timeout 10s: WriteLog:1
     }
     let (e, _) = one("x", "WARN", WORKER, "Timeout 3/5");
     assert!(matches!(
-        e,
-        RatisEvent::WriteTimeout {
+        &e,
+        RatisEvent::WriteTimeout(timeout) if matches!(**timeout, WriteTimeout {
             retry: 3,
             max_retries: Some(5),
             index: None,
             ..
-        }
+        })
     ));
 }
 
@@ -748,7 +748,7 @@ fn every_kind_is_registered() {
             member: m(),
             path: String::new(),
         },
-        RatisEvent::WriteTimeout {
+        RatisEvent::WriteTimeout(Box::new(WriteTimeout {
             retry: 0,
             max_retries: None,
             term: None,
@@ -759,7 +759,7 @@ fn every_kind_is_registered() {
             chunk: None,
             pipeline: None,
             datanode: None,
-        },
+        })),
         RatisEvent::WriteStateMachineDataFailed {
             member: m(),
             index: 0,

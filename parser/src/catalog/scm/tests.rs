@@ -350,7 +350,7 @@ fn audit_of(line: &str) -> (ScmAudit, Vec<Entity>) {
     let t = typed(&records[0], Component::ScmAudit);
     assert_eq!(t.data.kind(), "scm_audit");
     match t.data {
-        EventData::Scm(ScmEvent::Audit(a)) => (a, t.entities),
+        EventData::Scm(ScmEvent::Audit(a)) => (*a, t.entities),
         other => panic!("{other:?}"),
     }
 }
@@ -421,7 +421,7 @@ fn audit_heartbeats_carry_term_and_commands() {
             },
         ]
     );
-    let json = serde_json::to_value(EventData::Scm(ScmEvent::Audit(a))).unwrap();
+    let json = serde_json::to_value(EventData::Scm(ScmEvent::Audit(Box::new(a)))).unwrap();
     assert_eq!(json["term"], 5);
     assert_eq!(json["params"]["datanodeUUID"], DN3_UUID);
     let (a, _) = audit_of(AUDIT_HB_FOLLOWER);
