@@ -15,7 +15,7 @@
 use crate::machines::endpoint::DatanodeHosts;
 use crate::trace::{EventId, Trace};
 use oztrace_parser::catalog::EventData;
-use oztrace_parser::catalog::datanode::DatanodeEvent;
+use oztrace_parser::catalog::datanode::{CsmWrite, DatanodeEvent};
 use oztrace_parser::catalog::ratis::{RatisEvent, WriteTimeout};
 use oztrace_parser::entity::{Entity, group_of_pipeline};
 use oztrace_parser::event::Event;
@@ -86,16 +86,16 @@ impl Facts {
             }
             (
                 EventData::Datanode(
-                    DatanodeEvent::CsmWriteSubmitted {
+                    DatanodeEvent::CsmWriteSubmitted(CsmWrite {
                         group,
                         container: Some(c),
                         ..
-                    }
-                    | DatanodeEvent::CsmWriteCompleted {
+                    })
+                    | DatanodeEvent::CsmWriteCompleted(CsmWrite {
                         group,
                         container: Some(c),
                         ..
-                    },
+                    }),
                 ),
                 _,
             ) => (*c, group.clone()),

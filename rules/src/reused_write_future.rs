@@ -711,29 +711,16 @@ impl HostFacts {
                 );
             }
             DatanodeEvent::CsmWriteCancelled { .. } => self.slow_ops.push((id, None)),
-            DatanodeEvent::CsmWriteSubmitted {
-                group,
-                container,
-                local,
-                index,
-                chunk,
-            }
-            | DatanodeEvent::CsmWriteCompleted {
-                group,
-                container,
-                local,
-                index,
-                chunk,
-            } => {
+            DatanodeEvent::CsmWriteSubmitted(line) | DatanodeEvent::CsmWriteCompleted(line) => {
                 let write = Submit {
                     id,
-                    group: group.clone(),
-                    index: *index,
-                    chunk: chunk.clone(),
-                    container: *container,
-                    local: *local,
+                    group: line.group.clone(),
+                    index: line.index,
+                    chunk: line.chunk.clone(),
+                    container: line.container,
+                    local: line.local,
                 };
-                if matches!(d, DatanodeEvent::CsmWriteSubmitted { .. }) {
+                if matches!(d, DatanodeEvent::CsmWriteSubmitted(_)) {
                     self.submits.push(write);
                 } else {
                     self.completions.push(write);

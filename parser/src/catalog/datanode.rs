@@ -58,21 +58,9 @@ pub enum DatanodeEvent {
     /// ContainerStateMachine DEBUG `{}: writeChunk writeStateMachineData : blockId{} logIndex {}
     /// chunkName {}`: a new chunk write was submitted for the entry (not logged when an old
     /// future is reused: HDDS-17675).
-    CsmWriteSubmitted {
-        group: String,
-        container: Option<u64>,
-        local: Option<u64>,
-        index: u64,
-        chunk: String,
-    },
+    CsmWriteSubmitted(CsmWrite),
     /// ContainerStateMachine DEBUG `...writeStateMachineData  completed: blockId...`.
-    CsmWriteCompleted {
-        group: String,
-        container: Option<u64>,
-        local: Option<u64>,
-        index: u64,
-        chunk: String,
-    },
+    CsmWriteCompleted(CsmWrite),
     /// ContainerStateMachine ERROR `...writeStateMachineData failed: blockId...` (result or
     /// exception form).
     CsmWriteFailed {
@@ -209,6 +197,16 @@ pub enum DatanodeEvent {
     CloseContainerHandling { container: u64, outcome: String },
 }
 
+/// One `writeStateMachineData` line of a Ratis log entry's chunk, submitted or completed.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct CsmWrite {
+    pub group: String,
+    pub container: Option<u64>,
+    pub local: Option<u64>,
+    pub index: u64,
+    pub chunk: String,
+}
+
 /// The fields of [`DatanodeEvent::ChunkWrite`], boxed: it is one of the largest payloads, and every
 /// `Event` is as large as its largest (issue 11).
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -258,8 +256,8 @@ impl DatanodeEvent {
             DatanodeEvent::CsmSnapshot { .. } => "csm_snapshot",
             DatanodeEvent::CsmSnapshotUnhealthy { .. } => "csm_snapshot_unhealthy",
             DatanodeEvent::CsmStartTransactionFailed { .. } => "csm_start_transaction_failed",
-            DatanodeEvent::CsmWriteSubmitted { .. } => "csm_write_submitted",
-            DatanodeEvent::CsmWriteCompleted { .. } => "csm_write_completed",
+            DatanodeEvent::CsmWriteSubmitted(_) => "csm_write_submitted",
+            DatanodeEvent::CsmWriteCompleted(_) => "csm_write_completed",
             DatanodeEvent::CsmWriteFailed { .. } => "csm_write_failed",
             DatanodeEvent::CsmWriteCancelled { .. } => "csm_write_cancelled",
             DatanodeEvent::CsmWriteFailedCloseServer { .. } => "csm_write_failed_close_server",
@@ -761,25 +759,21 @@ fn proto_block(text: &str) -> (Option<u64>, Option<u64>) {
 /// the chunk.
 fn write_chunk(m: &Matched<'_>, completed: bool) -> Option<Built> {
     let (container, local) = proto_block(m.text(1));
-    let (group, index, chunk) = (m.string(0), m.u64(2)?, first_word(m.text(3))?);
-    let event = if completed {
-        DatanodeEvent::CsmWriteCompleted {
-            group,
-            container,
-            local,
-            index,
-            chunk,
-        }
-    } else {
-        DatanodeEvent::CsmWriteSubmitted {
-            group,
-            container,
-            local,
-            index,
-            chunk,
-        }
+    let write = CsmWrite {
+        group: m.string(0),
+        container,
+        local,
+        index: m.u64(2)?,
+        chunk: first_word(m.text(3))?,
     };
-    built(m, event)
+    built(
+        m,
+        if completed {
+            DatanodeEvent::CsmWriteCompleted(write)
+        } else {
+            DatanodeEvent::CsmWriteSubmitted(write)
+        },
+    )
 }
 
 fn write_failed(m: &Matched<'_>, result: Option<String>) -> Option<Built> {
@@ -884,18 +878,18 @@ fn entities(event: &DatanodeEvent, msg: &str) -> Vec<Entity> {
         | DatanodeEvent::CsmApply { group, .. }
         | DatanodeEvent::CsmLogFailed { group, .. }
         | DatanodeEvent::LeaderChangeNotification { group, .. } => out.extend(Entity::group(group)),
-        DatanodeEvent::CsmWriteSubmitted {
+        DatanodeEvent::CsmWriteSubmitted(CsmWrite {
             group,
             container,
             local,
             ..
-        }
-        | DatanodeEvent::CsmWriteCompleted {
+        })
+        | DatanodeEvent::CsmWriteCompleted(CsmWrite {
             group,
             container,
             local,
             ..
-        }
+        })
         | DatanodeEvent::CsmWriteFailed {
             group,
             container,

@@ -395,13 +395,13 @@ fn csm_write_lines_read_the_multi_line_block_id() {
     );
     assert_eq!(
         e,
-        DatanodeEvent::CsmWriteSubmitted {
+        DatanodeEvent::CsmWriteSubmitted(CsmWrite {
             group: GROUP.into(),
             container: Some(1043),
             local: Some(113750153625600019),
             index: 18342,
             chunk: "113750153625600019_chunk_0".into()
-        }
+        })
     );
     assert_eq!(
         entities,
@@ -423,7 +423,7 @@ fn csm_write_lines_read_the_multi_line_block_id() {
     );
     assert!(matches!(
         e,
-        DatanodeEvent::CsmWriteCompleted { index: 18343, .. }
+        DatanodeEvent::CsmWriteCompleted(CsmWrite { index: 18343, .. })
     ));
     let (e, _) = one(
         "ERROR",
@@ -810,20 +810,8 @@ fn every_kind_is_registered() {
             index: None,
         },
         DatanodeEvent::CsmStartTransactionFailed {},
-        DatanodeEvent::CsmWriteSubmitted {
-            group: String::new(),
-            container: None,
-            local: None,
-            index: 0,
-            chunk: String::new(),
-        },
-        DatanodeEvent::CsmWriteCompleted {
-            group: String::new(),
-            container: None,
-            local: None,
-            index: 0,
-            chunk: String::new(),
-        },
+        DatanodeEvent::CsmWriteSubmitted(CsmWrite::default()),
+        DatanodeEvent::CsmWriteCompleted(CsmWrite::default()),
         DatanodeEvent::CsmWriteFailed {
             group: String::new(),
             container: None,
