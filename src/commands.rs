@@ -14,7 +14,7 @@ use crate::{Failure, exit};
 use clap::CommandFactory;
 use indicatif::{ProgressBar, ProgressStyle};
 use oztrace_analyzer::load::{
-    Keep, Parsed, Progress, ReadConfig, Stage, StreamOutcome, Window, in_order,
+    Keep, Parsed, Progress, ReadConfig, Rendered, Stage, StreamOutcome, Window, in_order,
     read_inputs_streaming,
 };
 use oztrace_analyzer::{LoadOptions, Loaded, ReplayOptions};
@@ -1040,11 +1040,15 @@ fn events(args: EventsArgs) -> Result<u8, Failure> {
                 sink.borrow_mut().stream(&stream.events);
                 stream.events = Vec::new();
             },
-            &mut |event, placed| {
-                if window.contains(event.ts.unwrap_or(placed)) {
-                    sink.borrow_mut().placed(event, placed);
+            &|event, placed, out| {
+                if !window.contains(event.ts.unwrap_or(placed)) {
+                    return Ok(());
                 }
+                event.write_json(out)?;
+                out.push(b'\n');
+                Ok(())
             },
+            &mut |rendered| sink.borrow_mut().rendered(rendered),
         )
     });
     nothing_to_scan(&args.input.paths, &mut parsed);
@@ -1074,15 +1078,20 @@ impl EventsSink<'_> {
         };
     }
 
-    /// One event whose place in time order is known.
-    fn placed(&mut self, event: &Event, placed: i64) {
+    /// Events' JSON lines whose places in time order are known.
+    fn rendered(&mut self, rendered: Rendered) {
         if self.written.is_err() {
             return;
         }
         self.written = match &mut self.sorter {
-            Some(sorter) => sorter.push_placed(event, placed),
-            None => self.out.write(event),
-        };
+            Some(sorter) => sorter.push_rendered(&rendered),
+            None => self.out.write_lines(&rendered.text),
+        }
+        .and(
+            rendered
+                .error
+                .map_or(Ok(()), |e| Err(crate::output::write_failure("events", e))),
+        );
     }
 
     fn finish(mut self) -> Result<(), Failure> {

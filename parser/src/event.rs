@@ -39,6 +39,23 @@ impl Names {
     }
 }
 
+/// A record's thread and logger names, shared through its stream's [`Names`].
+#[derive(Debug, Default)]
+pub struct Named {
+    pub thread: Option<Arc<str>>,
+    pub logger: Option<Arc<str>>,
+}
+
+impl Named {
+    /// Takes `record`'s names out of it.
+    pub fn take(record: &mut Record, names: &mut Names) -> Named {
+        Named {
+            thread: record.thread.take().map(|t| names.get(t)),
+            logger: record.logger.take().map(|l| names.get(l)),
+        }
+    }
+}
+
 /// One typed event.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Event {
@@ -64,12 +81,25 @@ impl Event {
     /// The event of one record read from `file`: its header, and the catalogue's fields and
     /// entities (`None`: an unrecognized record, kept by `events --all`).
     pub fn of_record(
-        record: Record,
+        mut record: Record,
         typed: Option<Typed>,
         host: Arc<str>,
         component: Component,
         file: Arc<str>,
         names: &mut Names,
+    ) -> Event {
+        let named = Named::take(&mut record, names);
+        Event::of_named(record, typed, host, component, file, named)
+    }
+
+    /// [`Event::of_record`] of a record whose thread and logger names were taken out of it.
+    pub fn of_named(
+        record: Record,
+        typed: Option<Typed>,
+        host: Arc<str>,
+        component: Component,
+        file: Arc<str>,
+        named: Named,
     ) -> Event {
         let (data, entities) = match typed {
             Some(typed) => (typed.data, typed.entities),
@@ -80,8 +110,8 @@ impl Event {
             host,
             component,
             level: record.level,
-            thread: record.thread.map(|t| names.get(t)),
-            logger: record.logger.map(|l| names.get(l)),
+            thread: named.thread,
+            logger: named.logger,
             entities,
             data,
             file,

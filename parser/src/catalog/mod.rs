@@ -168,18 +168,32 @@ pub struct Input<'a> {
 
 /// Types one record, or `None` when no catalogued statement matches it.
 pub fn classify(record: &Record, component: Component) -> Option<Typed> {
+    classify_parsed(record, component, audit_body(record, component).as_ref())
+}
+
+/// The parsed audit message of a record of an audit component (`None`: not one, or not an
+/// audit message), as [`classify`] reads it.
+pub fn audit_body(record: &Record, component: Component) -> Option<AuditBody> {
+    if record.headerless || !component.is_audit_like() || component == Component::DnContainer {
+        return None;
+    }
+    parse_audit_body(&record.message).ok().map(|(body, _)| body)
+}
+
+/// [`classify`] of a record whose [`audit_body`] was already read. Every OM audit record with a
+/// body is typed (an audit event of its op).
+pub fn classify_parsed(
+    record: &Record,
+    component: Component,
+    audit: Option<&AuditBody>,
+) -> Option<Typed> {
     if record.headerless {
         return None;
     }
-    let audit = if component.is_audit_like() && component != Component::DnContainer {
-        parse_audit_body(&record.message).ok().map(|(body, _)| body)
-    } else {
-        None
-    };
     let input = Input {
         record,
         component,
-        audit: audit.as_ref(),
+        audit,
     };
     let mut typed = match component {
         Component::Scm | Component::ScmAudit => scm::parse(&input)

@@ -657,19 +657,8 @@ fn parse_audit(body: &AuditBody, input: &Input<'_>) -> Option<Typed> {
         .throwable
         .as_deref()
         .map_or((None, None), exception_parts);
-    let transaction = body.params.get("Transaction").and_then(num);
-    let family: fn(Box<KeyAudit>) -> OmEvent = match body.op.as_str() {
-        "CREATE_FILE" | "ALLOCATE_KEY" => OmEvent::AuditCreate,
-        "ALLOCATE_BLOCK" => OmEvent::AuditAllocateBlock,
-        "COMMIT_KEY" => OmEvent::AuditCommitKey,
-        "RECOVER_LEASE" => OmEvent::AuditRecoverLease,
-        _ => return other_audit(body, transaction, result, exception),
-    };
-    let (Some(volume), Some(bucket), Some(key)) = (
-        body.params.get("volume"),
-        body.params.get("bucket"),
-        body.params.get("key"),
-    ) else {
+    let transaction = audit_transaction(body);
+    let Some((family, (volume, bucket, key))) = key_family(&body.op).zip(named_key(body)) else {
         return other_audit(body, transaction, result, exception);
     };
     let client_id = body
@@ -694,6 +683,100 @@ fn parse_audit(body: &AuditBody, input: &Input<'_>) -> Option<Typed> {
     };
     let entities = vec![audit.entity()];
     typed(family(Box::new(audit)), entities)
+}
+
+/// The event of an op of the four key families ([`KeyAudit`]); `None` for any other op.
+fn key_family(op: &str) -> Option<fn(Box<KeyAudit>) -> OmEvent> {
+    Some(match op {
+        "CREATE_FILE" | "ALLOCATE_KEY" => OmEvent::AuditCreate,
+        "ALLOCATE_BLOCK" => OmEvent::AuditAllocateBlock,
+        "COMMIT_KEY" => OmEvent::AuditCommitKey,
+        "RECOVER_LEASE" => OmEvent::AuditRecoverLease,
+        _ => return None,
+    })
+}
+
+/// The volume, bucket and key the params name, when they name all three.
+fn named_key(body: &AuditBody) -> Option<(&str, &str, &str)> {
+    let params = &body.params;
+    Some((
+        params.get("volume")?,
+        params.get("bucket")?,
+        params.get("key")?,
+    ))
+}
+
+fn audit_transaction(body: &AuditBody) -> Option<u64> {
+    body.params.get("Transaction").and_then(num)
+}
+
+/// What tells one OM audit request from another among the copies every OM writes of it
+/// (docs/cli-contract.md): its `Transaction` (2.0.0 and later), op and ret, and the key it names
+/// (the four key families) or else its params. Read from the parsed body too, so that a copy is
+/// known as one before its event is built.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AuditIdentity<'a> {
+    pub transaction: Option<u64>,
+    pub op: &'a str,
+    pub ret: &'a str,
+    pub names: AuditNames<'a>,
+}
+
+/// What an OM audit request names: a key ([`KeyAudit`]), or its params as printed in order
+/// ([`OtherAudit`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AuditNames<'a> {
+    Key {
+        volume: &'a str,
+        bucket: &'a str,
+        key: &'a str,
+    },
+    Params(&'a Params),
+}
+
+impl<'a> AuditIdentity<'a> {
+    /// The identity of the event an OM audit body is typed as.
+    pub fn of_body(body: &'a AuditBody) -> AuditIdentity<'a> {
+        let names = match key_family(&body.op).and(named_key(body)) {
+            Some((volume, bucket, key)) => AuditNames::Key {
+                volume,
+                bucket,
+                key,
+            },
+            None => AuditNames::Params(&body.params),
+        };
+        AuditIdentity {
+            transaction: audit_transaction(body),
+            op: &body.op,
+            ret: body.ret.as_str(),
+            names,
+        }
+    }
+
+    /// The identity of an OM audit event (`None`: not one).
+    pub fn of_event(event: &'a OmEvent) -> Option<AuditIdentity<'a>> {
+        Some(match event {
+            OmEvent::Audit(a) => AuditIdentity {
+                transaction: a.transaction,
+                op: &a.op,
+                ret: a.ret.as_str(),
+                names: AuditNames::Params(&a.params),
+            },
+            _ => {
+                let a = event.key_audit()?;
+                AuditIdentity {
+                    transaction: a.transaction,
+                    op: &a.op,
+                    ret: a.ret.as_str(),
+                    names: AuditNames::Key {
+                        volume: &a.volume,
+                        bucket: &a.bucket,
+                        key: &a.key,
+                    },
+                }
+            }
+        })
+    }
 }
 
 fn other_audit(
