@@ -111,7 +111,18 @@ impl Params {
 
     /// The value of the first entry named `key`.
     pub fn get(&self, key: &str) -> Option<&str> {
-        self.iter().find(|(k, _)| *k == key).map(|(_, v)| v)
+        // Lengths first, bytes then: typing a record looks up a few names among a dozen entries.
+        let mut start = 0;
+        for &(key_end, value_end) in &self.ends {
+            let (key_end, value_end) = (key_end as usize, value_end as usize);
+            if key_end - start == key.len()
+                && &self.text.as_bytes()[start..key_end] == key.as_bytes()
+            {
+                return Some(&self.text[key_end..value_end]);
+            }
+            start = value_end;
+        }
+        None
     }
 
     pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
@@ -329,7 +340,14 @@ fn params_before_ret(text: &str, start: usize) -> Result<(Params, ParamSyntax, u
     let bytes = text.as_bytes();
     // The well-formed case: brackets balance and ` | ret=` follows the closing brace.
     let matched_end = match bytes.get(start) {
-        Some(b'{') => bracket_end(bytes, start, looks_like_json(bytes, start)),
+        Some(b'{') => {
+            if let Some((params, end)) = plain_json_object(text, start)
+                && text[end..].starts_with(RET_SEP)
+            {
+                return Ok((params, ParamSyntax::Json, end));
+            }
+            bracket_end(bytes, start, looks_like_json(bytes, start))
+        }
         Some(b'n') if text[start..].starts_with("null") => Some(start + "null".len()),
         _ => return Err(Failure::new(start, AuditErrorKind::MissingParams)),
     };
@@ -423,6 +441,14 @@ fn bracket_end(bytes: &[u8], open: usize, json: bool) -> Option<usize> {
 /// Parses a JSON object in key order; values that are not strings keep their JSON text.
 /// Errors carry the byte offset into `s` and serde_json's message.
 fn parse_json_object(s: &str) -> Result<Params, (usize, String)> {
+    match plain_json_object(s, 0) {
+        Some((params, end)) if end == s.len() => Ok(params),
+        _ => serde_json_object(s),
+    }
+}
+
+/// [`parse_json_object`] by serde_json, whatever the object holds.
+fn serde_json_object(s: &str) -> Result<Params, (usize, String)> {
     let mut de = serde_json::Deserializer::from_str(s);
     // Keys and values unquoted take less than the object's text: one allocation each for the
     // text and the entries, not one per doubling.
@@ -442,6 +468,53 @@ fn parse_json_object(s: &str) -> Result<Params, (usize, String)> {
         };
         (offset, e.to_string())
     })
+}
+
+/// Entries [`plain_json_object`] makes room for at first (a key audit record has about ten).
+const PLAIN_ENTRIES: usize = 12;
+
+/// Jackson's compact output, a non-empty object of strings without escapes (`{"k":"v",...}`, the
+/// params of nearly every record), read straight into [`Params`] from `text[start..]`, with
+/// where it ends; `None` for anything else, which serde_json reads (or rejects). Most of the
+/// time of typing an audit record went into serde_json's general reading of it.
+fn plain_json_object(text: &str, start: usize) -> Option<(Params, usize)> {
+    let bytes = text.as_bytes();
+    if bytes.get(start) != Some(&b'{') {
+        return None;
+    }
+    // Unquoted, keys and values take less than the rest of the text: one allocation for them.
+    let mut params = Params::with_capacity(text.len() - start, PLAIN_ENTRIES);
+    let mut at = start + 1;
+    let end = loop {
+        let (key, after) = plain_json_string(bytes, at)?;
+        if bytes.get(after) != Some(&b':') {
+            return None;
+        }
+        let (value, after) = plain_json_string(bytes, after + 1)?;
+        params.push(&text[key], &text[value]);
+        match bytes.get(after) {
+            Some(b',') => at = after + 1,
+            Some(b'}') => break after + 1,
+            _ => return None,
+        }
+    };
+    // JSON forbids raw control characters in strings; none is between the tokens either. Checked
+    // on the whole object at once: a loop without an early exit is vectorized.
+    let controls = bytes[start..end]
+        .iter()
+        .fold(false, |seen, &b| seen | (b < 0x20));
+    (!controls).then_some((params, end))
+}
+
+/// The inside of the JSON string that starts at `at`, when it holds no escape, and where it
+/// ends.
+fn plain_json_string(bytes: &[u8], at: usize) -> Option<(std::ops::Range<usize>, usize)> {
+    if bytes.get(at) != Some(&b'"') {
+        return None;
+    }
+    let start = at + 1;
+    let end = start + memchr::memchr2(b'"', b'\\', bytes.get(start..)?)?;
+    (bytes[end] == b'"').then_some((start..end, end + 1))
 }
 
 /// A JSON object read into [`Params`] made with this much room.
@@ -583,8 +656,14 @@ fn starts_with_key(bytes: &[u8]) -> bool {
     n > 0 && bytes.get(n) == Some(&b'=')
 }
 
-fn find_from(text: &str, from: usize, needle: &str) -> Option<usize> {
-    text.get(from..)?.find(needle).map(|i| from + i)
+/// Where the separator `sep` (` | name=`) first starts at or after `from`. Found by its `|`: a
+/// substring search would build a searcher on every call, a few per record.
+fn find_from(text: &str, from: usize, sep: &str) -> Option<usize> {
+    debug_assert!(sep.starts_with(" |"));
+    let bytes = text.as_bytes();
+    memchr::memchr_iter(b'|', bytes.get(from + 1..)?)
+        .map(|i| from + i)
+        .find(|&at| bytes[at..].starts_with(sep.as_bytes()))
 }
 
 #[cfg(test)]
@@ -593,6 +672,41 @@ mod tests {
 
     fn pairs(params: &Params) -> Vec<(&str, &str)> {
         params.iter().collect()
+    }
+
+    #[test]
+    fn plain_json_objects_read_as_serde_json_reads_them_and_others_go_to_it() {
+        let plain = [
+            r#"{"volume":"vol1","bucket":"b","key":"a/b c|d {x=[1]}","Transaction":"12"}"#,
+            r#"{"k":""}"#,
+            r#"{"":"v","k":"v","k":"w"}"#,
+            r#"{"k":"é 漢字 :,}{"}"#,
+        ];
+        for s in plain {
+            let (fast, end) = plain_json_object(s, 0).expect(s);
+            assert_eq!(end, s.len());
+            assert_eq!(fast, serde_json_object(s).unwrap(), "{s}");
+        }
+        let not_plain = [
+            r#"{"k":"a"b"}"#,
+            r#"{"k":"a\b"}"#,
+            "{\"k\":\"a\tb\"}",
+            r#"{"k":1}"#,
+            r#"{"k":null}"#,
+            r#"{ "k":"v"}"#,
+            r#"{"k": "v"}"#,
+            r#"{"k":"v",}"#,
+            r#"{"k":"v"}}"#,
+            r#"{"k":"v""#,
+            r#"{"k"}"#,
+        ];
+        for s in not_plain {
+            assert!(
+                plain_json_object(s, 0).is_none_or(|(_, end)| end < s.len()),
+                "{s}"
+            );
+            assert_eq!(parse_json_object(s), serde_json_object(s), "{s}");
+        }
     }
 
     #[test]
