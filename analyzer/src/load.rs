@@ -594,33 +594,58 @@ pub struct Rendered {
 
 /// Events the merge hands to a renderer at a time, and how many batches per thread may be out
 /// being rendered: memory is that of a few batches' text.
-const RENDER_BATCH: usize = 256;
-const RENDERS_AHEAD: usize = 4;
+const RENDER_BATCH: usize = 64;
+const RENDERS_AHEAD: usize = 1;
 
-/// The merge's kept events on their way through the render pool and back, in order.
-struct Renderers<'s, 'scope> {
-    scope: &'s rayon::Scope<'scope>,
-    render: Render<'scope>,
+/// A batch of kept events and its number in the merge's order.
+type RenderJob = (u64, Vec<(Box<Pending>, i64)>);
+
+/// The merge's kept events on their way through the render threads and back, in order.
+struct Renderers {
     batch: Vec<(Box<Pending>, i64)>,
     sent: u64,
     delivered: u64,
     ahead: u64,
-    finished: mpsc::Sender<(u64, Rendered)>,
+    jobs: mpsc::SyncSender<RenderJob>,
     received: mpsc::Receiver<(u64, Rendered)>,
     waiting: BTreeMap<u64, Rendered>,
 }
 
-impl<'s, 'scope> Renderers<'s, 'scope> {
-    fn new(scope: &'s rayon::Scope<'scope>, render: Render<'scope>, threads: usize) -> Self {
+impl Renderers {
+    /// Starts `threads` render threads in `scope`.
+    fn start<'scope>(
+        scope: &'scope std::thread::Scope<'scope, '_>,
+        render: Render<'scope>,
+        threads: usize,
+    ) -> Renderers {
+        let ahead = RENDERS_AHEAD * threads.max(1);
+        let (jobs, queue) = mpsc::sync_channel::<RenderJob>(ahead);
+        let queue = Arc::new(std::sync::Mutex::new(queue));
         let (finished, received) = mpsc::channel();
+        for _ in 0..threads.max(1) {
+            let (queue, finished) = (Arc::clone(&queue), finished.clone());
+            scope.spawn(move || {
+                loop {
+                    // The guard goes at the end of the statement: a thread blocks on the queue
+                    // while the others wait for the lock, and none holds it while rendering.
+                    let job = queue
+                        .lock()
+                        .map_err(|_| ())
+                        .and_then(|q| q.recv().map_err(drop));
+                    let Ok((n, batch)) = job else {
+                        break;
+                    };
+                    // The merge waits for every batch it sent: a send cannot fail.
+                    let _ = finished.send((n, render_batch(batch, render)));
+                }
+            });
+        }
         Renderers {
-            scope,
-            render,
             batch: Vec::with_capacity(RENDER_BATCH),
             sent: 0,
             delivered: 0,
-            ahead: (RENDERS_AHEAD * threads.max(1)) as u64,
-            finished,
+            ahead: ahead as u64,
+            jobs,
             received,
             waiting: BTreeMap::new(),
         }
@@ -639,30 +664,15 @@ impl<'s, 'scope> Renderers<'s, 'scope> {
 
     fn send(&mut self) {
         let batch = std::mem::replace(&mut self.batch, Vec::with_capacity(RENDER_BATCH));
-        let (n, render, finished) = (self.sent, self.render, self.finished.clone());
+        // The render threads outlive the merge: a send cannot fail.
+        let _ = self.jobs.send((self.sent, batch));
         self.sent += 1;
-        self.scope.spawn(move |_| {
-            let mut rendered = Rendered::default();
-            for (pending, placed) in batch {
-                let event = pending.into_event();
-                let start = rendered.text.len();
-                if let Err(e) = render(&event, placed, &mut rendered.text) {
-                    rendered.text.truncate(start);
-                    rendered.error = Some(e);
-                    break;
-                }
-                if rendered.text.len() > start {
-                    rendered.ends.push((placed, rendered.text.len()));
-                }
-            }
-            // The merge waits for every batch it sent: a send cannot fail.
-            let _ = finished.send((n, rendered));
-        });
     }
 
     /// Waits for one rendered batch and delivers every batch now next in order.
     fn receive(&mut self, deliver: &mut dyn FnMut(Rendered)) {
-        // Every batch sent sends back exactly once, so this returns.
+        // Every batch sent comes back exactly once (a panic while rendering is caught), so this
+        // returns.
         if let Ok((n, rendered)) = self.received.recv() {
             self.waiting.insert(n, rendered);
         }
@@ -672,7 +682,7 @@ impl<'s, 'scope> Renderers<'s, 'scope> {
         }
     }
 
-    /// Renders what is left and delivers every batch.
+    /// Renders what is left, delivers every batch and lets the render threads end.
     fn finish(mut self, deliver: &mut dyn FnMut(Rendered)) {
         if !self.batch.is_empty() {
             self.send();
@@ -683,13 +693,45 @@ impl<'s, 'scope> Renderers<'s, 'scope> {
     }
 }
 
+/// Builds and renders a batch of kept events. A panic stops the batch with an internal error
+/// (the events before it are rendered).
+fn render_batch(batch: Vec<(Box<Pending>, i64)>, render: Render<'_>) -> Rendered {
+    let mut rendered = Rendered::default();
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        for (pending, placed) in batch {
+            let event = pending.into_event();
+            let start = rendered.text.len();
+            if let Err(e) = render(&event, placed, &mut rendered.text) {
+                rendered.text.truncate(start);
+                return Err(e);
+            }
+            if rendered.text.len() > start {
+                rendered.ends.push((placed, rendered.text.len()));
+            }
+        }
+        Ok(())
+    }));
+    rendered.error = match outcome {
+        Ok(result) => result.err(),
+        Err(_) => {
+            // What the panicking event wrote is cut.
+            let end = rendered.ends.last().map_or(0, |&(_, end)| end);
+            rendered.text.truncate(end);
+            Some(std::io::Error::other(
+                "internal error while rendering an OM audit event",
+            ))
+        }
+    };
+    rendered
+}
+
 /// Reads the units `only` (OM audit logs, [`audit_log_units`]) side by side, each log (its
 /// rotations, oldest first) on its own thread, merges their records into one time order, by the
 /// latest time seen so far in their file (so each file keeps its order), then by log in reading
 /// order, and folds their copies as they come ([`AuditCopies`]: every OM writes the same audit
 /// lines at about the same time). The events kept are built and rendered ([`Render`], with their
-/// place in that order) in batches on a pool of `config.jobs` threads, and `on_rendered` sees the
-/// batches in that order.
+/// place in that order) in batches on `config.jobs` threads, and `on_rendered` sees the batches
+/// in that order.
 ///
 /// The copies folded away go back to the thread that read them to be freed: freeing on the
 /// merging thread what another one allocated is most of what the merge would cost (the allocator
@@ -717,21 +759,6 @@ pub fn read_audit_merged(
             .push(i);
     }
     let logs: Vec<Vec<usize>> = by_log.into_values().collect();
-    let threads = config.jobs.max(1);
-    let pool = match rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .thread_name(|i| format!("oztrace-render-{i}"))
-        .build()
-    {
-        Ok(pool) => pool,
-        Err(e) => {
-            parsed.errors.push(Unreadable {
-                path: "-".into(),
-                reason: format!("internal error: cannot start the rendering threads: {e}"),
-            });
-            return parsed;
-        }
-    };
     let results: Vec<UnitResult> = std::thread::scope(|scope| {
         let mut heads: Vec<LogHead> = Vec::new();
         let mut readers = Vec::new();
@@ -799,8 +826,8 @@ pub fn read_audit_merged(
                 done: Vec::new(),
             }
         }));
-        pool.in_place_scope(|pool_scope| {
-            let mut renderers = Renderers::new(pool_scope, render, threads);
+        {
+            let mut renderers = Renderers::start(scope, render, config.jobs);
             let mut copies = AuditCopies::new(skew_ms);
             loop {
                 for head in &mut heads {
@@ -825,7 +852,7 @@ pub fn read_audit_merged(
             }
             copies.finish(&mut |kept, placed| renderers.push(kept, placed, on_rendered));
             renderers.finish(on_rendered);
-        });
+        }
         // Every reader is done sending: what is given back now is freed here.
         drop(heads);
         readers
