@@ -913,6 +913,10 @@ pub fn read_for_events(
 }
 
 /// The merge's view of one log being read: its next record and where it is placed.
+#[expect(
+    clippy::vec_box,
+    reason = "a record stays in the box it arrived in: moved by pointer, freed by its reader"
+)]
 struct LogHead {
     /// `None` for a stream read before the merge.
     received: Option<mpsc::Receiver<Vec<Arriving>>>,
@@ -1284,7 +1288,8 @@ fn read_stream(
             .clone()
             .filter(|_| file.hint.component == Some(Component::OmAudit)),
     };
-    let mut hosts: HashMap<String, Arc<str>> = HashMap::new();
+    // Looked up for every record: a fast hash.
+    let mut hosts: rustc_hash::FxHashMap<String, Arc<str>> = Default::default();
     let mut source_counts = SourceCounts::default();
     let mut resolver = SourceResolver::new(file.hint.clone());
     let mut outcome = StreamOutcome {

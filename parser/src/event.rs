@@ -23,9 +23,10 @@ pub struct Copy {
     pub line: u64,
 }
 
-/// Thread and logger names of one stream, each kept once.
+/// Thread and logger names of one stream, each kept once (looked up for every record: a fast
+/// hash).
 #[derive(Debug, Default)]
-pub struct Names(std::collections::HashSet<Arc<str>>);
+pub struct Names(rustc_hash::FxHashSet<Arc<str>>);
 
 impl Names {
     /// The shared copy of `name`.
