@@ -12,7 +12,7 @@
 //! params) and ret (2.0.0 and later); without a `Transaction` (1.4), the same op, params and ret
 //! as printed, from different OMs, within `--skew` of the first.
 
-use oztrace_parser::audit::AuditBody;
+use oztrace_parser::audit::AuditParts;
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::om::{AuditIdentity, AuditNames};
 use oztrace_parser::event::{Copy, Event};
@@ -48,10 +48,10 @@ pub fn copy_key(event: &Event) -> Option<CopyKey> {
     Some(key_of(&AuditIdentity::of_event(om)?, &event.text))
 }
 
-/// The [`copy_key`] of the event an OM audit record (`text` its message, `body` its parsed body)
-/// is typed as, before it is built: copies are counted without building their events.
-pub fn body_copy_key(body: &AuditBody, text: &str) -> CopyKey {
-    key_of(&AuditIdentity::of_body(body), text)
+/// The [`copy_key`] of the event an OM audit record (`text` its message, `parts` its parts) is
+/// typed as, before it is built: copies are told without building their events.
+pub fn parts_copy_key(parts: &AuditParts<'_>, text: &str) -> CopyKey {
+    key_of(&AuditIdentity::of_parts(parts), text)
 }
 
 fn key_of(identity: &AuditIdentity<'_>, text: &str) -> CopyKey {
@@ -297,6 +297,30 @@ mod tests {
 
     fn hosts(event: &Event) -> Vec<&str> {
         event.copies.iter().map(|c| &*c.host).collect()
+    }
+
+    #[test]
+    fn the_key_read_from_a_messages_parts_is_the_key_of_its_event() {
+        let lines = [
+            TX,
+            NO_TX,
+            // Another op: its params, not its key.
+            "2026-08-19 00:00:05,131 | INFO  | OMAudit | user=svc | ip=10.20.3.15 | op=DELETE_KEY {\"volume\":\"logs\",\"bucket\":\"raw\",\"key\":\"a/c.log\",\"Transaction\":\"7\"} | ret=SUCCESS |  ",
+            // A key op that names no key.
+            "2026-08-19 00:00:05,131 | INFO  | OMAudit | user=svc | ip=10.20.3.15 | op=ALLOCATE_BLOCK {\"volume\":\"logs\",\"bucket\":\"raw\",\"Transaction\":\"9\"} | ret=FAILURE |  ",
+            // Escapes: read by serde_json, not as printed.
+            "2026-08-19 00:00:05,131 | INFO  | OMAudit | user=svc | ip=10.20.3.15 | op=COMMIT_KEY {\"volume\":\"logs\",\"bucket\":\"raw\",\"key\":\"a\\\"q\",\"Transaction\":\"8\"} | ret=SUCCESS |  ",
+            "2024-01-01 00:00:00,000 | INFO  | OMAudit | user=u | ip=1.2.3.4 | op=RENAME_KEY {volume=v, bucket=b, key=k, toKeyName=k2} | ret=SUCCESS |  ",
+        ];
+        for line in lines {
+            let event = audit("om1", 1, 0, line);
+            let parts = oztrace_parser::audit::parse_audit_parts(&event.text).expect(line);
+            assert_eq!(
+                Some(parts_copy_key(&parts, &event.text)),
+                copy_key(&event),
+                "{line}"
+            );
+        }
     }
 
     #[test]

@@ -8,11 +8,10 @@
 //! are buffered (the trace keeps only typed events, never raw lines) and its summary kept for
 //! `stats` and the report's coverage.
 
-use crate::copies::{AuditCopies, CopyKey, Folded, body_copy_key, copy_key};
+use crate::copies::{AuditCopies, CopyKey, Folded, copy_key, parts_copy_key};
 use crate::kinds::Wanted;
 use crate::trace::Trace;
 use crate::{Analysis, ReplayOptions, prefilter};
-use oztrace_parser::audit::AuditBody;
 use oztrace_parser::banner;
 use oztrace_parser::catalog;
 use oztrace_parser::catalog::EventData;
@@ -472,7 +471,7 @@ const MERGE_BATCHES_AHEAD: usize = 2;
 /// request, so most records of a cluster's OM audit logs are copies, folded away unbuilt.
 pub struct Deferred {
     record: Record,
-    body: AuditBody,
+    key: CopyKey,
     host: Arc<str>,
     file: Arc<str>,
     named: Named,
@@ -490,7 +489,7 @@ impl Pending {
     fn copy_key(&self) -> Option<CopyKey> {
         match self {
             Pending::Built(event) => copy_key(event),
-            Pending::Deferred(d) => Some(body_copy_key(&d.body, &d.record.message)),
+            Pending::Deferred(d) => Some(d.key),
         }
     }
 
@@ -507,7 +506,7 @@ impl Pending {
             Pending::Built(event) => event,
             Pending::Deferred(d) => {
                 let component = Component::OmAudit;
-                let typed = catalog::classify_parsed(&d.record, component, Some(&d.body));
+                let typed = catalog::classify(&d.record, component);
                 let mut event =
                     Event::of_named(d.record, typed, d.host, component, d.file, d.named);
                 event.copies = d.copies;
@@ -1356,20 +1355,17 @@ fn read_stream(
             && component == Component::OmAudit
             && !record.headerless
             && prefilter::certainly_typed(&record.message);
-        let audit = if counted_typed {
-            None
-        } else {
-            catalog::audit_body(&record, component)
-        };
         // Into a sink (the OM audit merge), an OM audit record waits for the copy fold to be
-        // typed: only the first of its copies is. Every OM audit body is typed, so it is counted
-        // as typed now; a read that keeps only some kinds types it here to know its kind.
+        // typed: only the first of its copies is. Its audit message is split, not read, for its
+        // copy key. Every OM audit message is typed, so it is counted as typed now; a read that
+        // keeps only some kinds types it here to know its kind.
         if let Some(sink) = events.as_deref_mut()
             && component == Component::OmAudit
             && config.keep != Keep::Nothing
             && config.kinds.is_none()
-            && let Some(body) = audit
+            && let Some(parts) = catalog::audit_parts(&record, component)
         {
+            let key = parts_copy_key(&parts, &record.message);
             outcome.typed += 1;
             if info {
                 outcome.info_typed += 1;
@@ -1378,7 +1374,7 @@ fn read_stream(
             let named = Named::take(&mut record, &mut names);
             sink(Pending::Deferred(Deferred {
                 record,
-                body,
+                key,
                 host,
                 file: Arc::clone(&file_name),
                 named,
@@ -1389,7 +1385,7 @@ fn read_stream(
         let typed = if record.headerless || counted_typed {
             None
         } else {
-            catalog::classify_parsed(&record, component, audit.as_ref())
+            catalog::classify(&record, component)
         };
         if counted_typed || typed.is_some() {
             outcome.typed += 1;

@@ -275,6 +275,100 @@ impl Failure {
 }
 
 fn parse_body_at(text: &str, whole: bool) -> Result<(AuditBody, ParamSyntax, usize), Failure> {
+    let (parts, end) = parse_parts_at(text, whole)?;
+    let syntax = parts.syntax;
+    Ok((parts.into_body(), syntax, end))
+}
+
+/// An audit message split as [`parse_audit_body`] splits it, nothing copied yet. The params
+/// Jackson writes for nearly every record are checked, not read: a copy's key needs only a few
+/// of them ([`AuditParts::params`]), and most OM audit records are copies.
+#[derive(Debug)]
+pub struct AuditParts<'a> {
+    pub user: &'a str,
+    pub ip: &'a str,
+    pub op: &'a str,
+    params: PrintedParams<'a>,
+    pub ret: &'a str,
+    perf: Option<Params>,
+    syntax: ParamSyntax,
+}
+
+/// Params as [`AuditParts`] holds them: a plain JSON object still as printed (see
+/// [`plain_json_end`]), or read.
+#[derive(Debug)]
+enum PrintedParams<'a> {
+    Plain(&'a str),
+    Read(Params),
+}
+
+impl AuditParts<'_> {
+    pub fn params(&self) -> ParamsView<'_> {
+        match &self.params {
+            PrintedParams::Plain(object) => ParamsView::Plain(object),
+            PrintedParams::Read(params) => ParamsView::Read(params),
+        }
+    }
+
+    fn into_body(self) -> AuditBody {
+        AuditBody {
+            user: self.user.to_owned(),
+            ip: self.ip.to_owned(),
+            op: self.op.to_owned(),
+            params: match self.params {
+                PrintedParams::Plain(object) => plain_params(object),
+                PrintedParams::Read(params) => params,
+            },
+            ret: AuditRet::from_printed(self.ret),
+            perf: self.perf,
+        }
+    }
+}
+
+/// Parses a whole audit message (`%msg`) as [`parse_audit_body`] does, into its parts.
+pub fn parse_audit_parts(msg: &str) -> Result<AuditParts<'_>, AuditError> {
+    let (parts, end) = parse_parts_at(msg, true).map_err(|e| e.at(msg))?;
+    debug_assert_eq!(end, msg.len());
+    Ok(parts)
+}
+
+/// Params read or still as printed, entries in printed order either way.
+#[derive(Debug, Clone, Copy)]
+pub enum ParamsView<'a> {
+    Read(&'a Params),
+    /// A plain JSON object (see [`plain_json_end`]).
+    Plain(&'a str),
+}
+
+impl<'a> ParamsView<'a> {
+    pub fn iter(self) -> impl Iterator<Item = (&'a str, &'a str)> {
+        let (read, plain) = match self {
+            ParamsView::Read(params) => (Some(params.iter()), None),
+            ParamsView::Plain(object) => (None, Some(plain_entries(object))),
+        };
+        read.into_iter()
+            .flatten()
+            .chain(plain.into_iter().flatten())
+    }
+
+    /// The values of the first entries named `names`, in one pass.
+    pub fn first_values<const N: usize>(self, names: [&str; N]) -> [Option<&'a str>; N] {
+        let mut values = [None; N];
+        for (key, value) in self.iter() {
+            if let Some(n) = names.iter().position(|name| *name == key)
+                && values[n].is_none()
+            {
+                values[n] = Some(value);
+                if values.iter().all(Option::is_some) {
+                    break;
+                }
+            }
+        }
+        values
+    }
+}
+
+fn parse_parts_at(text: &str, whole: bool) -> Result<(AuditParts<'_>, usize), Failure> {
     let bytes = text.as_bytes();
     if !text.starts_with("user=") {
         return Err(Failure::new(0, AuditErrorKind::MissingUser));
@@ -307,7 +401,7 @@ fn parse_body_at(text: &str, whole: bool) -> Result<(AuditBody, ParamSyntax, usi
         return Err(Failure::new(ret_start, AuditErrorKind::EmptyRet));
     }
     let mut end = ret_start + ret_len;
-    let ret = AuditRet::from_printed(&text[ret_start..end]);
+    let ret = &text[ret_start..end];
 
     let mut perf = None;
     if text[end..].starts_with(PERF_SEP) {
@@ -323,28 +417,33 @@ fn parse_body_at(text: &str, whole: bool) -> Result<(AuditBody, ParamSyntax, usi
     if whole && end != text.len() {
         return Err(Failure::new(end, AuditErrorKind::TrailingText));
     }
-    let body = AuditBody {
-        user: text[user_start..ip_sep].to_owned(),
-        ip: text[ip_start..op_sep].to_owned(),
-        op: text[op_start..op_end].to_owned(),
+    let parts = AuditParts {
+        user: &text[user_start..ip_sep],
+        ip: &text[ip_start..op_sep],
+        op: &text[op_start..op_end],
         params,
         ret,
         perf,
+        syntax,
     };
-    Ok((body, syntax, end))
+    Ok((parts, end))
 }
 
 /// Finds where the params starting at `start` end and parses them; returns the position of the
 /// ` | ret=` that follows them.
-fn params_before_ret(text: &str, start: usize) -> Result<(Params, ParamSyntax, usize), Failure> {
+fn params_before_ret(
+    text: &str,
+    start: usize,
+) -> Result<(PrintedParams<'_>, ParamSyntax, usize), Failure> {
     let bytes = text.as_bytes();
     // The well-formed case: brackets balance and ` | ret=` follows the closing brace.
     let matched_end = match bytes.get(start) {
         Some(b'{') => {
-            if let Some((params, end)) = plain_json_object(text, start)
+            if let Some(end) = plain_json_end(bytes, start)
                 && text[end..].starts_with(RET_SEP)
             {
-                return Ok((params, ParamSyntax::Json, end));
+                let plain = PrintedParams::Plain(&text[start..end]);
+                return Ok((plain, ParamSyntax::Json, end));
             }
             bracket_end(bytes, start, looks_like_json(bytes, start))
         }
@@ -353,7 +452,7 @@ fn params_before_ret(text: &str, start: usize) -> Result<(Params, ParamSyntax, u
     };
     if let Some(end) = matched_end.filter(|&end| text[end..].starts_with(RET_SEP)) {
         let (params, syntax) = params_at(text, start, end)?;
-        return Ok((params, syntax, end));
+        return Ok((PrintedParams::Read(params), syntax, end));
     }
     // A value with unbalanced brackets (a key name, an exception text): take the first
     // ` | ret=` before which the params parse.
@@ -361,7 +460,7 @@ fn params_before_ret(text: &str, start: usize) -> Result<(Params, ParamSyntax, u
     let mut from = start;
     while let Some(sep) = find_from(text, from, RET_SEP) {
         match params_at(text, start, sep) {
-            Ok((params, syntax)) => return Ok((params, syntax, sep)),
+            Ok((params, syntax)) => return Ok((PrintedParams::Read(params), syntax, sep)),
             Err(e) => {
                 first_error.get_or_insert(e);
             }
@@ -441,8 +540,8 @@ fn bracket_end(bytes: &[u8], open: usize, json: bool) -> Option<usize> {
 /// Parses a JSON object in key order; values that are not strings keep their JSON text.
 /// Errors carry the byte offset into `s` and serde_json's message.
 fn parse_json_object(s: &str) -> Result<Params, (usize, String)> {
-    match plain_json_object(s, 0) {
-        Some((params, end)) if end == s.len() => Ok(params),
+    match plain_json_end(s.as_bytes(), 0) {
+        Some(end) if end == s.len() => Ok(plain_params(s)),
         _ => serde_json_object(s),
     }
 }
@@ -470,28 +569,22 @@ fn serde_json_object(s: &str) -> Result<Params, (usize, String)> {
     })
 }
 
-/// Entries [`plain_json_object`] makes room for at first (a key audit record has about ten).
-const PLAIN_ENTRIES: usize = 12;
-
-/// Jackson's compact output, a non-empty object of strings without escapes (`{"k":"v",...}`, the
-/// params of nearly every record), read straight into [`Params`] from `text[start..]`, with
-/// where it ends; `None` for anything else, which serde_json reads (or rejects). Most of the
-/// time of typing an audit record went into serde_json's general reading of it.
-fn plain_json_object(text: &str, start: usize) -> Option<(Params, usize)> {
-    let bytes = text.as_bytes();
+/// Where the plain JSON object at `bytes[start..]` ends: Jackson's compact output, a non-empty
+/// object of strings without escapes (`{"k":"v",...}`, the params of nearly every record), whose
+/// entries are then its text between quotes ([`plain_entries`]); `None` for anything else, which
+/// serde_json reads (or rejects). Most of the time of reading an audit record went into
+/// serde_json's general reading of its params.
+fn plain_json_end(bytes: &[u8], start: usize) -> Option<usize> {
     if bytes.get(start) != Some(&b'{') {
         return None;
     }
-    // Unquoted, keys and values take less than the rest of the text: one allocation for them.
-    let mut params = Params::with_capacity(text.len() - start, PLAIN_ENTRIES);
     let mut at = start + 1;
     let end = loop {
-        let (key, after) = plain_json_string(bytes, at)?;
+        let after = plain_json_string_end(bytes, at)?;
         if bytes.get(after) != Some(&b':') {
             return None;
         }
-        let (value, after) = plain_json_string(bytes, after + 1)?;
-        params.push(&text[key], &text[value]);
+        let after = plain_json_string_end(bytes, after + 1)?;
         match bytes.get(after) {
             Some(b',') => at = after + 1,
             Some(b'}') => break after + 1,
@@ -503,18 +596,47 @@ fn plain_json_object(text: &str, start: usize) -> Option<(Params, usize)> {
     let controls = bytes[start..end]
         .iter()
         .fold(false, |seen, &b| seen | (b < 0x20));
-    (!controls).then_some((params, end))
+    (!controls).then_some(end)
 }
 
-/// The inside of the JSON string that starts at `at`, when it holds no escape, and where it
-/// ends.
-fn plain_json_string(bytes: &[u8], at: usize) -> Option<(std::ops::Range<usize>, usize)> {
+/// Where the JSON string that starts at `at` ends, when it holds no escape.
+fn plain_json_string_end(bytes: &[u8], at: usize) -> Option<usize> {
     if bytes.get(at) != Some(&b'"') {
         return None;
     }
-    let start = at + 1;
-    let end = start + memchr::memchr2(b'"', b'\\', bytes.get(start..)?)?;
-    (bytes[end] == b'"').then_some((start..end, end + 1))
+    let end = at + 1 + memchr::memchr2(b'"', b'\\', bytes.get(at + 1..)?)?;
+    (bytes[end] == b'"').then_some(end + 1)
+}
+
+/// The entries of a plain JSON object ([`plain_json_end`]), in order.
+fn plain_entries(object: &str) -> impl Iterator<Item = (&str, &str)> {
+    // `"k":"v",` or `"k":"v"}` at the start of `rest`; no quote inside a key or a value.
+    let mut rest = &object[1..];
+    std::iter::from_fn(move || {
+        let bytes = rest.as_bytes();
+        if bytes.first() != Some(&b'"') {
+            return None;
+        }
+        let key_end = 1 + memchr::memchr(b'"', &bytes[1..])?;
+        let value_start = key_end + "\":\"".len();
+        let value_end = value_start + memchr::memchr(b'"', bytes.get(value_start..)?)?;
+        let entry = (&rest[1..key_end], &rest[value_start..value_end]);
+        rest = rest.get(value_end + "\",".len()..).unwrap_or("");
+        Some(entry)
+    })
+}
+
+/// Entries [`plain_params`] makes room for at first (a key audit record has about ten).
+const PLAIN_ENTRIES: usize = 12;
+
+/// A plain JSON object's entries read into [`Params`].
+fn plain_params(object: &str) -> Params {
+    // Unquoted, keys and values take less than the object's text: one allocation for them.
+    let mut params = Params::with_capacity(object.len(), PLAIN_ENTRIES);
+    for (key, value) in plain_entries(object) {
+        params.push(key, value);
+    }
+    params
 }
 
 /// A JSON object read into [`Params`] made with this much room.
@@ -683,9 +805,10 @@ mod tests {
             r#"{"k":"é 漢字 :,}{"}"#,
         ];
         for s in plain {
-            let (fast, end) = plain_json_object(s, 0).expect(s);
-            assert_eq!(end, s.len());
-            assert_eq!(fast, serde_json_object(s).unwrap(), "{s}");
+            assert_eq!(plain_json_end(s.as_bytes(), 0), Some(s.len()), "{s}");
+            let serde = serde_json_object(s).unwrap();
+            assert_eq!(plain_params(s), serde, "{s}");
+            assert!(ParamsView::Plain(s).iter().eq(serde.iter()), "{s}");
         }
         let not_plain = [
             r#"{"k":"a"b"}"#,
@@ -702,7 +825,7 @@ mod tests {
         ];
         for s in not_plain {
             assert!(
-                plain_json_object(s, 0).is_none_or(|(_, end)| end < s.len()),
+                plain_json_end(s.as_bytes(), 0).is_none_or(|end| end < s.len()),
                 "{s}"
             );
             assert_eq!(parse_json_object(s), serde_json_object(s), "{s}");

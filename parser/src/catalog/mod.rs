@@ -54,7 +54,7 @@ pub mod scm;
 pub mod scm_container;
 pub mod template;
 
-use crate::audit::{AuditBody, parse_audit_body};
+use crate::audit::{AuditBody, AuditParts, parse_audit_body, parse_audit_parts};
 use crate::entity::Entity;
 use crate::record::Record;
 use crate::source::Component;
@@ -168,32 +168,18 @@ pub struct Input<'a> {
 
 /// Types one record, or `None` when no catalogued statement matches it.
 pub fn classify(record: &Record, component: Component) -> Option<Typed> {
-    classify_parsed(record, component, audit_body(record, component).as_ref())
-}
-
-/// The parsed audit message of a record of an audit component (`None`: not one, or not an
-/// audit message), as [`classify`] reads it.
-pub fn audit_body(record: &Record, component: Component) -> Option<AuditBody> {
-    if record.headerless || !component.is_audit_like() || component == Component::DnContainer {
-        return None;
-    }
-    parse_audit_body(&record.message).ok().map(|(body, _)| body)
-}
-
-/// [`classify`] of a record whose [`audit_body`] was already read. Every OM audit record with a
-/// body is typed (an audit event of its op).
-pub fn classify_parsed(
-    record: &Record,
-    component: Component,
-    audit: Option<&AuditBody>,
-) -> Option<Typed> {
     if record.headerless {
         return None;
     }
+    let audit = if has_audit_message(component) {
+        parse_audit_body(&record.message).ok().map(|(body, _)| body)
+    } else {
+        None
+    };
     let input = Input {
         record,
         component,
-        audit,
+        audit: audit.as_ref(),
     };
     let mut typed = match component {
         Component::Scm | Component::ScmAudit => scm::parse(&input)
@@ -225,6 +211,20 @@ pub fn classify_parsed(
         }
     }
     Some(typed)
+}
+
+/// Whether the records of `component` are audit messages ([`AuditBody`]).
+fn has_audit_message(component: Component) -> bool {
+    component.is_audit_like() && component != Component::DnContainer
+}
+
+/// The parts of a record's audit message, as [`classify`] reads it (`None`: not an audit
+/// message). Every OM audit record with one is typed (an audit event of its op).
+pub fn audit_parts(record: &Record, component: Component) -> Option<AuditParts<'_>> {
+    if record.headerless || !has_audit_message(component) {
+        return None;
+    }
+    parse_audit_parts(&record.message).ok()
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@
 
 use super::template::{Matched, catalogue, number_after, split};
 use super::{Input, Typed};
-use crate::audit::{AuditBody, AuditRet, Params};
+use crate::audit::{AuditBody, AuditParts, AuditRet, Params, ParamsView};
 use crate::entity::{self, Entity, OpenKeyPath, key_entity};
 use crate::source::Component;
 use serde::Serialize;
@@ -657,8 +657,18 @@ fn parse_audit(body: &AuditBody, input: &Input<'_>) -> Option<Typed> {
         .throwable
         .as_deref()
         .map_or((None, None), exception_parts);
-    let transaction = audit_transaction(body);
-    let Some((family, (volume, bucket, key))) = key_family(&body.op).zip(named_key(body)) else {
+    let identity =
+        AuditIdentity::of_params(&body.op, body.ret.as_str(), ParamsView::Read(&body.params));
+    let transaction = identity.transaction;
+    let (
+        Some(family),
+        AuditNames::Key {
+            volume,
+            bucket,
+            key,
+        },
+    ) = (key_family(&body.op), identity.names)
+    else {
         return other_audit(body, transaction, result, exception);
     };
     let client_id = body
@@ -696,25 +706,11 @@ fn key_family(op: &str) -> Option<fn(Box<KeyAudit>) -> OmEvent> {
     })
 }
 
-/// The volume, bucket and key the params name, when they name all three.
-fn named_key(body: &AuditBody) -> Option<(&str, &str, &str)> {
-    let params = &body.params;
-    Some((
-        params.get("volume")?,
-        params.get("bucket")?,
-        params.get("key")?,
-    ))
-}
-
-fn audit_transaction(body: &AuditBody) -> Option<u64> {
-    body.params.get("Transaction").and_then(num)
-}
-
 /// What tells one OM audit request from another among the copies every OM writes of it
 /// (docs/cli-contract.md): its `Transaction` (2.0.0 and later), op and ret, and the key it names
 /// (the four key families) or else its params. Read from the parsed body too, so that a copy is
 /// known as one before its event is built.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy)]
 pub struct AuditIdentity<'a> {
     pub transaction: Option<u64>,
     pub op: &'a str,
@@ -724,31 +720,39 @@ pub struct AuditIdentity<'a> {
 
 /// What an OM audit request names: a key ([`KeyAudit`]), or its params as printed in order
 /// ([`OtherAudit`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy)]
 pub enum AuditNames<'a> {
     Key {
         volume: &'a str,
         bucket: &'a str,
         key: &'a str,
     },
-    Params(&'a Params),
+    Params(ParamsView<'a>),
 }
 
 impl<'a> AuditIdentity<'a> {
-    /// The identity of the event an OM audit body is typed as.
-    pub fn of_body(body: &'a AuditBody) -> AuditIdentity<'a> {
-        let names = match key_family(&body.op).and(named_key(body)) {
-            Some((volume, bucket, key)) => AuditNames::Key {
+    /// The identity of the event an OM audit message is typed as, from its parts: what copies
+    /// are told by, before any event is built.
+    pub fn of_parts(parts: &'a AuditParts<'a>) -> AuditIdentity<'a> {
+        AuditIdentity::of_params(parts.op, parts.ret, parts.params())
+    }
+
+    /// The identity of an audit record of `op` and `ret` with these params (one pass over them).
+    fn of_params(op: &'a str, ret: &'a str, params: ParamsView<'a>) -> AuditIdentity<'a> {
+        let [transaction, volume, bucket, key] =
+            params.first_values(["Transaction", "volume", "bucket", "key"]);
+        let names = match (key_family(op), volume, bucket, key) {
+            (Some(_), Some(volume), Some(bucket), Some(key)) => AuditNames::Key {
                 volume,
                 bucket,
                 key,
             },
-            None => AuditNames::Params(&body.params),
+            _ => AuditNames::Params(params),
         };
         AuditIdentity {
-            transaction: audit_transaction(body),
-            op: &body.op,
-            ret: body.ret.as_str(),
+            transaction: transaction.and_then(num),
+            op,
+            ret,
             names,
         }
     }
@@ -760,7 +764,7 @@ impl<'a> AuditIdentity<'a> {
                 transaction: a.transaction,
                 op: &a.op,
                 ret: a.ret.as_str(),
-                names: AuditNames::Params(&a.params),
+                names: AuditNames::Params(ParamsView::Read(&a.params)),
             },
             _ => {
                 let a = event.key_audit()?;
