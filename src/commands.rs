@@ -868,9 +868,13 @@ fn analyse(
         .chain(unreadable_warnings(&parsed))
         .collect();
     document.warnings = setting_warnings;
+    let inputs = input_exit(&parsed);
+    // Freeing a large trace takes about as long as merging it: another thread does it while the
+    // report is written (the process may end first, which frees it all at once).
+    std::thread::spawn(move || drop((analysis, parsed)));
     Ok(Analysed {
         document,
-        inputs: input_exit(&parsed),
+        inputs,
         warnings,
     })
 }
