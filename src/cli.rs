@@ -220,6 +220,10 @@ pub struct ScanArgs {
     /// Parse every record, also those no rule needs (for checking the prefilter; slower).
     #[arg(long, hide = true)]
     pub no_prefilter: bool,
+    /// Print on standard error how long each stage took: reading (MB/s), the merge into one
+    /// time order, the replay (graph and state machines) and the rules (events/s).
+    #[arg(long)]
+    pub timings: bool,
     /// Print evidence lines whole in text output instead of cutting them around the values
     /// the rule read.
     #[arg(long)]

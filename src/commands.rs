@@ -14,7 +14,7 @@ use crate::{Failure, exit};
 use clap::CommandFactory;
 use indicatif::{ProgressBar, ProgressStyle};
 use oztrace_analyzer::load::{
-    Keep, Parsed, Progress, ReadConfig, Rendered, Stage, StreamOutcome, Window, in_order,
+    Keep, Parsed, Progress, ReadConfig, Rendered, Stage, StreamOutcome, Timings, Window, in_order,
     read_inputs_streaming,
 };
 use oztrace_analyzer::{LoadOptions, Loaded, ReplayOptions};
@@ -29,7 +29,7 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Inputs larger than this (on disk) get a progress bar when standard error is a terminal.
 const PROGRESS_THRESHOLD: u64 = 64 << 20;
@@ -827,7 +827,11 @@ fn analyse(
     // `--events` writes every typed event: no prefilter then.
     let prefilter = (!args.no_prefilter && events.is_none()).then_some(plan.rules.as_slice());
     let progress = !args.each;
-    let Loaded { parsed, analysis } = load(input, plan.window, args.retain, prefilter, progress)?;
+    let Loaded {
+        parsed,
+        analysis,
+        timings,
+    } = load(input, plan.window, args.retain, prefilter, progress)?;
     let (settings, setting_warnings) = settings(&parsed, &plan.settings);
     let logging = logging_coverage(&parsed);
     let context = Context {
@@ -835,7 +839,18 @@ fn analyse(
         settings: &settings,
         logging: &logging,
     };
+    let rules_started = Instant::now();
     let output = oztrace_rules::run(&context, &plan.rules);
+    if args.timings {
+        let events = analysis.trace.events.len();
+        warn(&timings_line(
+            input,
+            &parsed,
+            events,
+            &timings,
+            rules_started.elapsed(),
+        ));
+    }
     let inputs = ReportInputs::from_parsed(&parsed);
     let mut document = report::Document::build(&analysis, &output, inputs);
     // Events of the window analysed, and those no rule reads that were only counted.
@@ -853,11 +868,48 @@ fn analyse(
         .chain(unreadable_warnings(&parsed))
         .collect();
     document.warnings = setting_warnings;
+    let inputs = input_exit(&parsed);
+    // Freeing a large trace takes about as long as merging it: another thread does it while the
+    // report is written (the process may end first, which frees it all at once).
+    std::thread::spawn(move || drop((analysis, parsed)));
     Ok(Analysed {
         document,
-        inputs: input_exit(&parsed),
+        inputs,
         warnings,
     })
+}
+
+/// `scan --timings`: each stage's wall time; the replay stage (merge, replay, rules) also in
+/// events per second, the figure the replay benchmark gives.
+fn timings_line(
+    input: &InputArgs,
+    parsed: &Parsed,
+    events: usize,
+    timings: &Timings,
+    rules: Duration,
+) -> String {
+    let secs = |d: Duration| d.as_secs_f64();
+    let bytes = parsed.bytes();
+    let stage = timings.merge + timings.replay + rules;
+    let inputs: Vec<String> = input
+        .paths
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect();
+    format!(
+        "timings for {}: read {:.1} MiB in {:.3} s ({:.0} MB/s); merged {events} events in \
+         {:.3} s, replayed in {:.3} s, rules in {:.3} s: replay stage {:.2} M events/s on {} \
+         thread(s)",
+        inputs.join(" "),
+        bytes as f64 / (1 << 20) as f64,
+        secs(timings.read),
+        bytes as f64 / 1e6 / secs(timings.read).max(1e-9),
+        secs(timings.merge),
+        secs(timings.replay),
+        secs(rules),
+        events as f64 / 1e6 / secs(stage).max(1e-9),
+        timings.threads,
+    )
 }
 
 /// Applies the baseline to a document and gives the exit status the run earns.
@@ -1108,7 +1160,9 @@ impl EventsSink<'_> {
 fn replay(args: ReplayArgs) -> Result<u8, Failure> {
     let window = window_of(&args.input)?;
     let zone = display_zone(&args.display)?;
-    let Loaded { parsed, analysis } = load(&args.input, window, args.retain, None, true)?;
+    let Loaded {
+        parsed, analysis, ..
+    } = load(&args.input, window, args.retain, None, true)?;
     let mut out = String::new();
     if !zone.is_utc() {
         out.push_str(&format!("# times in {}\n", zone.name()));
@@ -1134,7 +1188,9 @@ fn containers(args: ContainersArgs) -> Result<u8, Failure> {
         .into_iter()
         .filter(|r| r.doc().family == oztrace_rules::RuleFamily::Health)
         .collect();
-    let Loaded { parsed, analysis } = load(
+    let Loaded {
+        parsed, analysis, ..
+    } = load(
         &args.input,
         window,
         ReplayOptions::default().retain_ms,

@@ -513,3 +513,31 @@ fn om_audit_copies_fold_inside_archives_within_the_copy_window() {
         );
     }
 }
+
+#[test]
+fn scan_timings_go_to_stderr_and_change_nothing_else() {
+    let sample =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/HDDS-17400-bug-stale-open-replica");
+    let sample = sample.to_str().unwrap();
+    let plain = oztrace(&["scan", "--format", "json", sample]);
+    let timed = oztrace(&["scan", "--format", "json", "--timings", sample]);
+    assert_eq!(timed.status.code(), plain.status.code());
+    assert_eq!(
+        timed.stdout, plain.stdout,
+        "--timings changes only standard error"
+    );
+    let stderr = String::from_utf8(timed.stderr).unwrap();
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with(&format!("oztrace: timings for {sample}: read ")))
+        .unwrap_or_else(|| panic!("no timings line in {stderr:?}"));
+    let merged: usize = line
+        .split("merged ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no event count in {line:?}"));
+    assert!(merged > 0, "the sample's events are merged: {line}");
+    assert!(line.contains("M events/s on "), "{line}");
+    assert!(!String::from_utf8(plain.stderr).unwrap().contains("timings"));
+}

@@ -30,6 +30,7 @@ use std::io::BufRead;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 use std::sync::{Arc, mpsc};
+use std::time::{Duration, Instant};
 
 /// How far a run is, for a progress bar: the stage, and the decompressed bytes read so far
 /// across threads (updated per MiB).
@@ -91,10 +92,26 @@ pub struct LoadOptions {
     pub rule_kinds: Wanted,
 }
 
-/// What [`load`] gives: what was read (coverage, configuration, failures) and its analysis.
+/// What [`load`] gives: what was read (coverage, configuration, failures), its analysis, and how
+/// long each stage took.
 pub struct Loaded {
     pub parsed: Parsed,
     pub analysis: Analysis,
+    pub timings: Timings,
+}
+
+/// Wall time of each stage of a [`load`] (`scan --timings`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Timings {
+    /// Reading, decompressing and typing every input (both prefilter passes).
+    pub read: Duration,
+    /// The window, the audit copies' fold and the merge into one time order with its indexes.
+    pub merge: Duration,
+    /// The event graph and every state machine.
+    pub replay: Duration,
+    /// The threads the merge and the replay could use (rayon's pool: every core, or
+    /// `RAYON_NUM_THREADS`).
+    pub threads: usize,
 }
 
 /// Reads every input, keeps the typed events inside the window, merges them into one time order
@@ -111,17 +128,30 @@ pub fn load(paths: &[PathBuf], options: &LoadOptions) -> Loaded {
         read.kinds = Some(Arc::new(wanted));
         read.window = options.window;
     }
+    let started = Instant::now();
     let mut parsed = read_inputs_streaming(paths, &read, &mut |_| {});
     if prefilter {
         read_anchored(paths, &options.read, &mut parsed);
     }
+    let read_at = Instant::now();
     let progress = options.read.progress.as_deref();
     progress.inspect(|p| p.enter(Stage::Merging));
     options.window.apply(&mut parsed);
     let trace = build_trace(&mut parsed, options.skew_ms);
+    let merged_at = Instant::now();
     progress.inspect(|p| p.enter(Stage::Analysing));
     let analysis = Analysis::run(trace, options.replay);
-    Loaded { parsed, analysis }
+    let timings = Timings {
+        read: read_at - started,
+        merge: merged_at - read_at,
+        replay: merged_at.elapsed(),
+        threads: rayon::current_num_threads(),
+    };
+    Loaded {
+        parsed,
+        analysis,
+        timings,
+    }
 }
 
 /// The prefilter's second pass: the anchored keys' records, from the OM audit streams of the hosts
