@@ -14,7 +14,7 @@ use crate::{Failure, exit};
 use clap::CommandFactory;
 use indicatif::{ProgressBar, ProgressStyle};
 use oztrace_analyzer::load::{
-    Keep, Parsed, Progress, ReadConfig, Stage, StreamOutcome, Timings, Window, in_order,
+    Keep, Parsed, Progress, ReadConfig, Rendered, Stage, StreamOutcome, Timings, Window, in_order,
     read_inputs_streaming,
 };
 use oztrace_analyzer::{LoadOptions, Loaded, ReplayOptions};
@@ -992,12 +992,14 @@ fn keep_for(all: bool) -> Keep {
 /// in `events --format jsonl`; larger ones stream in input order unless `--sort time` asks.
 const SORT_BY_DEFAULT_BELOW: u64 = 256 << 20;
 
-/// Turns off glibc's fastbins for `events`. It builds every OM audit event (a dozen small strings)
-/// on a reading thread and frees them there in batches once the merge is done with them; freeing
-/// a batch coalesces into chunks past glibc's consolidation threshold, which then sweeps every
-/// fastbin on each batch: malloc/free were a third of the time. Without fastbins, small blocks
-/// still go through the per-thread cache: `events` takes a quarter less CPU. Only `events`: the
-/// other commands do not free that way and gain nothing.
+/// Turns off glibc's fastbins for `events`. Its OM audit records are allocated on their reading
+/// threads and freed in batches (the copies on their reader when the merge gives them back, the
+/// kept ones on the render threads); freeing a batch coalesces into chunks past glibc's
+/// consolidation threshold, which then sweeps every fastbin on each batch. Without fastbins,
+/// small blocks still go through the per-thread cache. When every record was typed on its reader,
+/// this took a quarter off the CPU of `events`; since copies are folded unbuilt it measures
+/// within noise (6.61/6.79 s user with it, 6.51/6.47 s without, 1G bundle). Only `events`: the
+/// other commands do not free that way.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 fn tune_allocator_for_events() {
     // SAFETY: mallopt only sets a parameter of the allocator, under its own lock.
@@ -1092,11 +1094,15 @@ fn events(args: EventsArgs) -> Result<u8, Failure> {
                 sink.borrow_mut().stream(&stream.events);
                 stream.events = Vec::new();
             },
-            &mut |event, placed| {
-                if window.contains(event.ts.unwrap_or(placed)) {
-                    sink.borrow_mut().placed(event, placed);
+            &|event, placed, out| {
+                if !window.contains(event.ts.unwrap_or(placed)) {
+                    return Ok(());
                 }
+                event.write_json(out)?;
+                out.push(b'\n');
+                Ok(())
             },
+            &mut |rendered| sink.borrow_mut().rendered(rendered),
         )
     });
     nothing_to_scan(&args.input.paths, &mut parsed);
@@ -1126,15 +1132,20 @@ impl EventsSink<'_> {
         };
     }
 
-    /// One event whose place in time order is known.
-    fn placed(&mut self, event: &Event, placed: i64) {
+    /// Events' JSON lines whose places in time order are known.
+    fn rendered(&mut self, rendered: Rendered) {
         if self.written.is_err() {
             return;
         }
         self.written = match &mut self.sorter {
-            Some(sorter) => sorter.push_placed(event, placed),
-            None => self.out.write(event),
-        };
+            Some(sorter) => sorter.push_rendered(&rendered),
+            None => self.out.write_lines(&rendered.text),
+        }
+        .and(
+            rendered
+                .error
+                .map_or(Ok(()), |e| Err(crate::output::write_failure("events", e))),
+        );
     }
 
     fn finish(mut self) -> Result<(), Failure> {

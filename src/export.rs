@@ -34,6 +34,13 @@ impl<W: Write> JsonLines<W> {
             .map_err(|e| crate::output::write_failure("events", e))
     }
 
+    /// JSON lines already written.
+    pub fn write_lines(&mut self, lines: &[u8]) -> Result<(), Failure> {
+        self.out
+            .write_all(lines)
+            .map_err(|e| crate::output::write_failure("events", e))
+    }
+
     pub fn flush(&mut self) -> Result<(), Failure> {
         self.out
             .flush()

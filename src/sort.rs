@@ -10,6 +10,7 @@
 //! open reader per run, a heap of their heads).
 
 use crate::Failure;
+use oztrace_analyzer::load::Rendered;
 use oztrace_parser::event::Event;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -60,12 +61,29 @@ impl TimeSorter {
         Ok(())
     }
 
-    /// Adds one event whose place is known (the OM audit merge gives the latest time of its file).
-    pub fn push_placed(&mut self, event: &Event, placed: i64) -> Result<(), Failure> {
+    /// Adds one event whose place is known.
+    fn push_placed(&mut self, event: &Event, placed: i64) -> Result<(), Failure> {
         let mut json = Vec::new();
         event
             .write_json(&mut json)
             .map_err(|e| Failure::Internal(format!("writing events: {e}")))?;
+        self.push_line(placed, json)
+    }
+
+    /// Adds the JSON lines of events whose places are known (the OM audit merge gives the
+    /// latest time of their file).
+    pub fn push_rendered(&mut self, rendered: &Rendered) -> Result<(), Failure> {
+        let mut start = 0;
+        for &(placed, end) in &rendered.ends {
+            // Each line ends with its line end, which the runs add back.
+            let line = &rendered.text[start..end];
+            self.push_line(placed, line[..line.len() - 1].to_vec())?;
+            start = end;
+        }
+        Ok(())
+    }
+
+    fn push_line(&mut self, placed: i64, json: Vec<u8>) -> Result<(), Failure> {
         let line = String::from_utf8(json)
             .map_err(|e| Failure::Internal(format!("writing events: {e}")))?;
         self.held_bytes += line.len() + 32;

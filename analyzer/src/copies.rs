@@ -12,8 +12,9 @@
 //! params) and ret (2.0.0 and later); without a `Transaction` (1.4), the same op, params and ret
 //! as printed, from different OMs, within `--skew` of the first.
 
+use oztrace_parser::audit::AuditParts;
 use oztrace_parser::catalog::EventData;
-use oztrace_parser::catalog::om::OmEvent;
+use oztrace_parser::catalog::om::{AuditIdentity, AuditNames};
 use oztrace_parser::event::{Copy, Event};
 use oztrace_parser::source::Component;
 use rustc_hash::FxHasher;
@@ -44,42 +45,44 @@ pub fn copy_key(event: &Event) -> Option<CopyKey> {
     let EventData::Om(om) = &event.data else {
         return None;
     };
-    let (transaction, op, ret) = match om {
-        OmEvent::AuditCreate(a)
-        | OmEvent::AuditAllocateBlock(a)
-        | OmEvent::AuditCommitKey(a)
-        | OmEvent::AuditRecoverLease(a) => (a.transaction, a.op.as_str(), a.ret.as_str()),
-        OmEvent::Audit(a) => (a.transaction, a.op.as_str(), a.ret.as_str()),
-        _ => return None,
-    };
-    let Some(transaction) = transaction else {
+    Some(key_of(&AuditIdentity::of_event(om)?, &event.text))
+}
+
+/// The [`copy_key`] of the event an OM audit record (`text` its message, `parts` its parts) is
+/// typed as, before it is built: copies are told without building their events.
+pub fn parts_copy_key(parts: &AuditParts<'_>, text: &str) -> CopyKey {
+    key_of(&AuditIdentity::of_parts(parts), text)
+}
+
+fn key_of(identity: &AuditIdentity<'_>, text: &str) -> CopyKey {
+    let Some(transaction) = identity.transaction else {
         // The message holds user, ip, op, params and ret exactly as printed.
-        return Some(CopyKey {
-            transaction: event.text.len() as u64,
-            digest: digest(|h| event.text.hash(h)),
+        return CopyKey {
+            transaction: text.len() as u64,
+            digest: digest(|h| text.hash(h)),
             printed: true,
-        });
+        };
     };
     let digest = digest(|h| {
-        (op, ret).hash(h);
-        match om {
-            OmEvent::Audit(a) => {
-                for (k, v) in a.params.iter() {
+        (identity.op, identity.ret).hash(h);
+        match identity.names {
+            AuditNames::Params(params) => {
+                for (k, v) in params.iter() {
                     (k, v).hash(h);
                 }
             }
-            _ => {
-                if let Some(a) = om.key_audit() {
-                    (&a.volume, &a.bucket, &a.key).hash(h);
-                }
-            }
+            AuditNames::Key {
+                volume,
+                bucket,
+                key,
+            } => (volume, bucket, key).hash(h),
         }
     });
-    Some(CopyKey {
+    CopyKey {
         transaction,
         digest,
         printed: false,
-    })
+    }
 }
 
 /// A fast 64-bit digest of what `feed` writes.
@@ -89,19 +92,37 @@ fn digest(feed: impl Fn(&mut FxHasher)) -> u64 {
     hasher.finish()
 }
 
-/// What the fold holds: an event, or an event with what its caller tracks about it (the OM
-/// audit merge boxes them and remembers the log they came from).
+/// What the fold holds: an event, or what stands for one (the OM audit merge holds records
+/// whose events are built only if they are not folded away, and remembers their logs). The fold
+/// reads where each was written and lists the copies in the first.
 pub trait Folded {
-    fn event(&self) -> &Event;
-    fn event_mut(&mut self) -> &mut Event;
+    fn ts(&self) -> Option<i64>;
+    fn host(&self) -> &str;
+    /// Where it was written.
+    fn copy(&self) -> Copy;
+    fn copies(&self) -> &Vec<Copy>;
+    fn copies_mut(&mut self) -> &mut Vec<Copy>;
 }
 
 impl Folded for Event {
-    fn event(&self) -> &Event {
-        self
+    fn ts(&self) -> Option<i64> {
+        self.ts
     }
-    fn event_mut(&mut self) -> &mut Event {
-        self
+    fn host(&self) -> &str {
+        &self.host
+    }
+    fn copy(&self) -> Copy {
+        Copy {
+            host: self.host.clone(),
+            file: self.file.clone(),
+            line: self.line,
+        }
+    }
+    fn copies(&self) -> &Vec<Copy> {
+        &self.copies
+    }
+    fn copies_mut(&mut self) -> &mut Vec<Copy> {
+        &mut self.copies
     }
 }
 
@@ -162,13 +183,13 @@ impl<E: Folded> AuditCopies<E> {
             && let Some(first) = arrival
                 .checked_sub(self.first)
                 .and_then(|at| self.held.get_mut(at as usize))
-            && joins(first.event.event(), event.event(), key, self.skew_ms)
+            && joins(&first.event, &event, key, self.skew_ms)
         {
-            let first = first.event.event_mut();
-            if first.copies.is_empty() {
-                first.copies.push(copy_of(first));
+            if first.event.copies().is_empty() {
+                let copy = first.event.copy();
+                first.event.copies_mut().push(copy);
             }
-            first.copies.push(copy_of(event.event()));
+            first.event.copies_mut().push(event.copy());
             return Some(event);
         }
         if let Some(key) = key {
@@ -195,7 +216,7 @@ impl<E: Folded> AuditCopies<E> {
             self.open.remove(&key);
         }
         self.first += 1;
-        let copies = &mut held.event.event_mut().copies;
+        let copies = held.event.copies_mut();
         copies.sort();
         copies.dedup();
         out(held.event, held.placed);
@@ -236,21 +257,14 @@ pub fn fold_streams(streams: Vec<Vec<Event>>, skew_ms: i64) -> Vec<Event> {
 
 /// Whether `event` is a copy of the held `first`: always with a `Transaction`; as printed, only
 /// from another OM within the skew of the first.
-fn joins(first: &Event, event: &Event, key: CopyKey, skew_ms: i64) -> bool {
+fn joins(first: &impl Folded, event: &impl Folded, key: CopyKey, skew_ms: i64) -> bool {
     if !key.printed {
         return true;
     }
-    let close = matches!((first.ts, event.ts), (Some(a), Some(b)) if (b - a).abs() <= skew_ms);
-    let other_host = first.host != event.host && first.copies.iter().all(|c| c.host != event.host);
+    let close = matches!((first.ts(), event.ts()), (Some(a), Some(b)) if (b - a).abs() <= skew_ms);
+    let host = event.host();
+    let other_host = first.host() != host && first.copies().iter().all(|c| &*c.host != host);
     close && other_host
-}
-
-fn copy_of(event: &Event) -> Copy {
-    Copy {
-        host: event.host.clone(),
-        file: event.file.clone(),
-        line: event.line,
-    }
 }
 
 #[cfg(test)]
@@ -283,6 +297,30 @@ mod tests {
 
     fn hosts(event: &Event) -> Vec<&str> {
         event.copies.iter().map(|c| &*c.host).collect()
+    }
+
+    #[test]
+    fn the_key_read_from_a_messages_parts_is_the_key_of_its_event() {
+        let lines = [
+            TX,
+            NO_TX,
+            // Another op: its params, not its key.
+            "2026-08-19 00:00:05,131 | INFO  | OMAudit | user=svc | ip=10.20.3.15 | op=DELETE_KEY {\"volume\":\"logs\",\"bucket\":\"raw\",\"key\":\"a/c.log\",\"Transaction\":\"7\"} | ret=SUCCESS |  ",
+            // A key op that names no key.
+            "2026-08-19 00:00:05,131 | INFO  | OMAudit | user=svc | ip=10.20.3.15 | op=ALLOCATE_BLOCK {\"volume\":\"logs\",\"bucket\":\"raw\",\"Transaction\":\"9\"} | ret=FAILURE |  ",
+            // Escapes: read by serde_json, not as printed.
+            "2026-08-19 00:00:05,131 | INFO  | OMAudit | user=svc | ip=10.20.3.15 | op=COMMIT_KEY {\"volume\":\"logs\",\"bucket\":\"raw\",\"key\":\"a\\\"q\",\"Transaction\":\"8\"} | ret=SUCCESS |  ",
+            "2024-01-01 00:00:00,000 | INFO  | OMAudit | user=u | ip=1.2.3.4 | op=RENAME_KEY {volume=v, bucket=b, key=k, toKeyName=k2} | ret=SUCCESS |  ",
+        ];
+        for line in lines {
+            let event = audit("om1", 1, 0, line);
+            let parts = oztrace_parser::audit::parse_audit_parts(&event.text).expect(line);
+            assert_eq!(
+                Some(parts_copy_key(&parts, &event.text)),
+                copy_key(&event),
+                "{line}"
+            );
+        }
     }
 
     #[test]

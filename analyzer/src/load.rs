@@ -8,7 +8,7 @@
 //! are buffered (the trace keeps only typed events, never raw lines) and its summary kept for
 //! `stats` and the report's coverage.
 
-use crate::copies::{AuditCopies, CopyKey, Folded, copy_key};
+use crate::copies::{AuditCopies, CopyKey, Folded, copy_key, parts_copy_key};
 use crate::kinds::Wanted;
 use crate::trace::Trace;
 use crate::{Analysis, ReplayOptions, prefilter};
@@ -17,7 +17,7 @@ use oztrace_parser::catalog;
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::om::OmEvent;
 use oztrace_parser::entity::Entity;
-use oztrace_parser::event::{Event, Names};
+use oztrace_parser::event::{Copy, Event, Named, Names};
 use oztrace_parser::input::{
     self, Compression, ConfigFile, InputFile, InputUnit, Limits, StreamSink, Unreadable,
 };
@@ -496,35 +496,275 @@ pub fn audit_log_units(paths: &[PathBuf]) -> BTreeSet<usize> {
 const MERGE_BATCH: usize = 128;
 const MERGE_BATCHES_AHEAD: usize = 2;
 
-/// An OM audit event on its way to the merge, with its [`copy_key`] computed by the thread that
-/// read it. Boxed: it is moved a few times on the way, and an event is large.
-type Arriving = (Box<Event>, Option<CopyKey>);
-
-/// An event in the merge, and the log it came from (where it goes back to be freed).
-struct Merged {
-    event: Box<Event>,
-    log: usize,
+/// An OM audit record read into a sink (the OM audit merge): its event is built only once the
+/// copy fold keeps it, as the first of its copies. Every OM writes the audit line of every
+/// request, so most records of a cluster's OM audit logs are copies, folded away unbuilt.
+pub struct Deferred {
+    record: Record,
+    key: CopyKey,
+    host: Arc<str>,
+    file: Arc<str>,
+    named: Named,
+    copies: Vec<Copy>,
 }
 
-impl Folded for Merged {
-    fn event(&self) -> &Event {
-        &self.event
+/// What a stream's reader hands to its sink: an event, or an OM audit record whose event waits.
+pub enum Pending {
+    Built(Event),
+    Deferred(Deferred),
+}
+
+impl Pending {
+    /// Its [`copy_key`].
+    fn copy_key(&self) -> Option<CopyKey> {
+        match self {
+            Pending::Built(event) => copy_key(event),
+            Pending::Deferred(d) => Some(d.key),
+        }
     }
-    fn event_mut(&mut self) -> &mut Event {
-        &mut self.event
+
+    fn file(&self) -> &Arc<str> {
+        match self {
+            Pending::Built(event) => &event.file,
+            Pending::Deferred(d) => &d.file,
+        }
     }
+
+    /// The event, typed now if it waited.
+    fn into_event(self) -> Event {
+        match self {
+            Pending::Built(event) => event,
+            Pending::Deferred(d) => {
+                let component = Component::OmAudit;
+                let typed = catalog::classify(&d.record, component);
+                let mut event =
+                    Event::of_named(d.record, typed, d.host, component, d.file, d.named);
+                event.copies = d.copies;
+                event
+            }
+        }
+    }
+}
+
+impl Folded for Pending {
+    fn ts(&self) -> Option<i64> {
+        match self {
+            Pending::Built(event) => event.ts,
+            Pending::Deferred(d) => d.record.ts,
+        }
+    }
+    fn host(&self) -> &str {
+        match self {
+            Pending::Built(event) => &event.host,
+            Pending::Deferred(d) => &d.host,
+        }
+    }
+    fn copy(&self) -> Copy {
+        match self {
+            Pending::Built(event) => event.copy(),
+            Pending::Deferred(d) => Copy {
+                host: Arc::clone(&d.host),
+                file: Arc::clone(&d.file),
+                line: d.record.line,
+            },
+        }
+    }
+    fn copies(&self) -> &Vec<Copy> {
+        match self {
+            Pending::Built(event) => &event.copies,
+            Pending::Deferred(d) => &d.copies,
+        }
+    }
+    fn copies_mut(&mut self) -> &mut Vec<Copy> {
+        match self {
+            Pending::Built(event) => &mut event.copies,
+            Pending::Deferred(d) => &mut d.copies,
+        }
+    }
+}
+
+/// An OM audit record on its way to the merge, with its copy key computed by the thread that
+/// read it. Boxed: it is moved a few times on the way, and it is large.
+type Arriving = (Box<Pending>, Option<CopyKey>);
+
+/// The merge holds the records boxed, as they arrive.
+impl Folded for Box<Pending> {
+    fn ts(&self) -> Option<i64> {
+        (**self).ts()
+    }
+    fn host(&self) -> &str {
+        (**self).host()
+    }
+    fn copy(&self) -> Copy {
+        (**self).copy()
+    }
+    fn copies(&self) -> &Vec<Copy> {
+        (**self).copies()
+    }
+    fn copies_mut(&mut self) -> &mut Vec<Copy> {
+        (**self).copies_mut()
+    }
+}
+
+/// What the caller of [`read_audit_merged`] makes of its events, on worker threads: `render`
+/// appends an event's text (with its place in time order) to a batch's, or nothing to leave it
+/// out.
+pub type Render<'a> = &'a (dyn Fn(&Event, i64, &mut Vec<u8>) -> std::io::Result<()> + Sync);
+
+/// A batch of events as [`Render`] wrote them, in the merge's order.
+#[derive(Debug, Default)]
+pub struct Rendered {
+    pub text: Vec<u8>,
+    /// Per event that wrote any text: its place in time order and where its text ends.
+    pub ends: Vec<(i64, usize)>,
+    /// What stopped the batch's rendering; the events before it are in `text`.
+    pub error: Option<std::io::Error>,
+}
+
+/// Events the merge hands to a renderer at a time, and how many batches per thread may be out
+/// being rendered: memory is that of a few batches' text.
+const RENDER_BATCH: usize = 64;
+const RENDERS_AHEAD: usize = 1;
+
+/// A batch of kept events and its number in the merge's order.
+type RenderJob = (u64, Vec<(Box<Pending>, i64)>);
+
+/// The merge's kept events on their way through the render threads and back, in order.
+struct Renderers {
+    batch: Vec<(Box<Pending>, i64)>,
+    sent: u64,
+    delivered: u64,
+    ahead: u64,
+    jobs: mpsc::SyncSender<RenderJob>,
+    received: mpsc::Receiver<(u64, Rendered)>,
+    waiting: BTreeMap<u64, Rendered>,
+}
+
+impl Renderers {
+    /// Starts `threads` render threads in `scope`.
+    fn start<'scope>(
+        scope: &'scope std::thread::Scope<'scope, '_>,
+        render: Render<'scope>,
+        threads: usize,
+    ) -> Renderers {
+        let ahead = RENDERS_AHEAD * threads.max(1);
+        let (jobs, queue) = mpsc::sync_channel::<RenderJob>(ahead);
+        let queue = Arc::new(std::sync::Mutex::new(queue));
+        let (finished, received) = mpsc::channel();
+        for _ in 0..threads.max(1) {
+            let (queue, finished) = (Arc::clone(&queue), finished.clone());
+            scope.spawn(move || {
+                loop {
+                    // The guard goes at the end of the statement: a thread blocks on the queue
+                    // while the others wait for the lock, and none holds it while rendering.
+                    let job = queue
+                        .lock()
+                        .map_err(|_| ())
+                        .and_then(|q| q.recv().map_err(drop));
+                    let Ok((n, batch)) = job else {
+                        break;
+                    };
+                    // The merge waits for every batch it sent: a send cannot fail.
+                    let _ = finished.send((n, render_batch(batch, render)));
+                }
+            });
+        }
+        Renderers {
+            batch: Vec::with_capacity(RENDER_BATCH),
+            sent: 0,
+            delivered: 0,
+            ahead: ahead as u64,
+            jobs,
+            received,
+            waiting: BTreeMap::new(),
+        }
+    }
+
+    /// Takes the next kept event; hands `deliver` the batches rendered so far, in order.
+    fn push(&mut self, pending: Box<Pending>, placed: i64, deliver: &mut dyn FnMut(Rendered)) {
+        self.batch.push((pending, placed));
+        if self.batch.len() >= RENDER_BATCH {
+            self.send();
+            while self.sent - self.delivered > self.ahead {
+                self.receive(deliver);
+            }
+        }
+    }
+
+    fn send(&mut self) {
+        let batch = std::mem::replace(&mut self.batch, Vec::with_capacity(RENDER_BATCH));
+        // The render threads outlive the merge: a send cannot fail.
+        let _ = self.jobs.send((self.sent, batch));
+        self.sent += 1;
+    }
+
+    /// Waits for one rendered batch and delivers every batch now next in order.
+    fn receive(&mut self, deliver: &mut dyn FnMut(Rendered)) {
+        // Every batch sent comes back exactly once (a panic while rendering is caught), so this
+        // returns.
+        if let Ok((n, rendered)) = self.received.recv() {
+            self.waiting.insert(n, rendered);
+        }
+        while let Some(rendered) = self.waiting.remove(&self.delivered) {
+            deliver(rendered);
+            self.delivered += 1;
+        }
+    }
+
+    /// Renders what is left, delivers every batch and lets the render threads end.
+    fn finish(mut self, deliver: &mut dyn FnMut(Rendered)) {
+        if !self.batch.is_empty() {
+            self.send();
+        }
+        while self.delivered < self.sent {
+            self.receive(deliver);
+        }
+    }
+}
+
+/// Builds and renders a batch of kept events. A panic stops the batch with an internal error
+/// (the events before it are rendered).
+fn render_batch(batch: Vec<(Box<Pending>, i64)>, render: Render<'_>) -> Rendered {
+    let mut rendered = Rendered::default();
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        for (pending, placed) in batch {
+            let event = pending.into_event();
+            let start = rendered.text.len();
+            if let Err(e) = render(&event, placed, &mut rendered.text) {
+                rendered.text.truncate(start);
+                return Err(e);
+            }
+            if rendered.text.len() > start {
+                rendered.ends.push((placed, rendered.text.len()));
+            }
+        }
+        Ok(())
+    }));
+    rendered.error = match outcome {
+        Ok(result) => result.err(),
+        Err(_) => {
+            // What the panicking event wrote is cut.
+            let end = rendered.ends.last().map_or(0, |&(_, end)| end);
+            rendered.text.truncate(end);
+            Some(std::io::Error::other(
+                "internal error while rendering an OM audit event",
+            ))
+        }
+    };
+    rendered
 }
 
 /// Reads the units `only` (OM audit logs, [`audit_log_units`]) side by side, each log (its
-/// rotations, oldest first) on its own thread, merges their events into one time order, by the
+/// rotations, oldest first) on its own thread, merges their records into one time order, by the
 /// latest time seen so far in their file (so each file keeps its order), then by log in reading
 /// order, and folds their copies as they come ([`AuditCopies`]: every OM writes the same audit
-/// lines at about the same time). `on_event` sees each folded event in that order, with its place
-/// in it.
+/// lines at about the same time). The events kept are built and rendered ([`Render`], with their
+/// place in that order) in batches on `config.jobs` threads, and `on_rendered` sees the batches
+/// in that order.
 ///
-/// Events go back to the thread that built them to be freed: freeing on the merging thread what
-/// another one allocated is most of what the merge would cost (the allocator locks the other
-/// thread's arena).
+/// The copies folded away go back to the thread that read them to be freed: freeing on the
+/// merging thread what another one allocated is most of what the merge would cost (the allocator
+/// locks the other thread's arena).
 ///
 /// `held` are OM audit streams already read (found inside archives, or not named as OM audit
 /// logs): they join the merge as logs of their own. What discovery found besides the units is
@@ -535,7 +775,8 @@ pub fn read_audit_merged(
     only: &BTreeSet<usize>,
     held: Vec<Vec<Event>>,
     skew_ms: i64,
-    on_event: &mut dyn FnMut(&Event, i64),
+    render: Render<'_>,
+    on_rendered: &mut dyn FnMut(Rendered),
 ) -> Parsed {
     let (units, _) = discover(paths);
     let mut parsed = Parsed::default();
@@ -552,7 +793,7 @@ pub fn read_audit_merged(
         let mut readers = Vec::new();
         for log in &logs {
             let (sender, received) = mpsc::sync_channel::<Vec<Arriving>>(MERGE_BATCHES_AHEAD);
-            let (returns, returned) = mpsc::channel::<Vec<Merged>>();
+            let (returns, returned) = mpsc::channel::<Vec<Box<Pending>>>();
             heads.push(LogHead {
                 received: Some(received),
                 returns: Some(returns),
@@ -571,14 +812,14 @@ pub fn read_audit_merged(
                     let unit = &units[i];
                     let mut batch: Vec<Arriving> = Vec::with_capacity(MERGE_BATCH);
                     let filling = &mut batch;
-                    let mut send = move |event: Event| {
-                        let key = copy_key(&event);
-                        filling.push((Box::new(event), key));
+                    let mut send = move |pending: Pending| {
+                        let key = pending.copy_key();
+                        filling.push((Box::new(pending), key));
                         if filling.len() >= MERGE_BATCH {
                             let full = std::mem::replace(filling, Vec::with_capacity(MERGE_BATCH));
                             // The merge outlives every reader: a send cannot fail.
                             let _ = sender.send(full);
-                            // Events the merge is done with are freed here, where they were
+                            // Copies the merge folded away are freed here, where they were
                             // allocated.
                             returned.try_iter().for_each(drop);
                         }
@@ -604,7 +845,7 @@ pub fn read_audit_merged(
                     .into_iter()
                     .map(|event| {
                         let key = copy_key(&event);
-                        (Box::new(event), key)
+                        (Box::new(Pending::Built(event)), key)
                     })
                     .collect::<Vec<_>>()
                     .into_iter(),
@@ -614,36 +855,33 @@ pub fn read_audit_merged(
                 done: Vec::new(),
             }
         }));
-        let mut copies = AuditCopies::new(skew_ms);
-        let mut emit = |merged: Merged, placed: i64, heads: &mut [LogHead]| {
-            on_event(&merged.event, placed);
-            heads[merged.log].give_back(merged);
-        };
-        loop {
-            for head in &mut heads {
-                head.fill();
-            }
-            let next = heads
-                .iter()
-                .enumerate()
-                .filter_map(|(n, head)| head.next.as_ref().map(|(placed, _)| (*placed, n)))
-                .min();
-            let Some((placed, n)) = next else {
-                break;
-            };
-            if let Some((_, (event, key))) = heads[n].next.take() {
-                let merged = Merged { event, log: n };
-                let mut out = Vec::new();
-                let folded = copies.push(merged, key, placed, &mut |e, p| out.push((e, p)));
-                for (merged, placed) in out {
-                    emit(merged, placed, &mut heads);
+        {
+            let mut renderers = Renderers::start(scope, render, config.jobs);
+            let mut copies = AuditCopies::new(skew_ms);
+            loop {
+                for head in &mut heads {
+                    head.fill();
                 }
-                if let Some(folded) = folded {
-                    heads[n].give_back(folded);
+                let next = heads
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(n, head)| head.next.as_ref().map(|(placed, _)| (*placed, n)))
+                    .min();
+                let Some((placed, n)) = next else {
+                    break;
+                };
+                if let Some((_, (pending, key))) = heads[n].next.take() {
+                    let folded = copies.push(pending, key, placed, &mut |kept, placed| {
+                        renderers.push(kept, placed, on_rendered)
+                    });
+                    if let Some(folded) = folded {
+                        heads[n].give_back(folded);
+                    }
                 }
             }
+            copies.finish(&mut |kept, placed| renderers.push(kept, placed, on_rendered));
+            renderers.finish(on_rendered);
         }
-        copies.finish(&mut |merged, placed| emit(merged, placed, &mut heads));
         // Every reader is done sending: what is given back now is freed here.
         drop(heads);
         readers
@@ -665,15 +903,16 @@ pub fn read_audit_merged(
 
 /// Reads every input for `events`: each stream to `on_stream` as soon as it and every stream
 /// before it are read (see [`read_inputs_streaming`]), except the OM audit logs, read after the
-/// rest side by side with their copies folded ([`read_audit_merged`]), one event at a time to
-/// `on_audit` in one time order with its place in it. Memory is that of the streams being read,
-/// and of the copy window.
+/// rest side by side with their copies folded ([`read_audit_merged`]): their events rendered on
+/// worker threads by `render`, in batches to `on_rendered` in one time order. Memory is that of
+/// the streams being read, and of the copy window.
 pub fn read_for_events(
     paths: &[PathBuf],
     config: &ReadConfig,
     skew_ms: i64,
     on_stream: &mut dyn FnMut(&mut StreamOutcome),
-    on_audit: &mut dyn FnMut(&Event, i64),
+    render: Render<'_>,
+    on_rendered: &mut dyn FnMut(Rendered),
 ) -> Parsed {
     let audit_logs = audit_log_units(paths);
     let mut held: Vec<Vec<Event>> = Vec::new();
@@ -684,7 +923,15 @@ pub fn read_for_events(
             on_stream(stream);
         }
     });
-    let audit = read_audit_merged(paths, config, &audit_logs, held, skew_ms, on_audit);
+    let audit = read_audit_merged(
+        paths,
+        config,
+        &audit_logs,
+        held,
+        skew_ms,
+        render,
+        on_rendered,
+    );
     parsed.streams.extend(audit.streams);
     parsed.streams.sort_by_key(|s| s.unit);
     parsed.unreadable.extend(audit.unreadable);
@@ -694,23 +941,27 @@ pub fn read_for_events(
     parsed
 }
 
-/// The merge's view of one log being read: its next event and where it is placed.
+/// The merge's view of one log being read: its next record and where it is placed.
+#[expect(
+    clippy::vec_box,
+    reason = "a record stays in the box it arrived in: moved by pointer, freed by its reader"
+)]
 struct LogHead {
     /// `None` for a stream read before the merge.
     received: Option<mpsc::Receiver<Vec<Arriving>>>,
-    /// Where the events the merge is done with go back to be freed (`None`: freed here).
-    returns: Option<mpsc::Sender<Vec<Merged>>>,
+    /// Where the copies the merge folded away go back to be freed (`None`: freed here).
+    returns: Option<mpsc::Sender<Vec<Box<Pending>>>>,
     batch: std::vec::IntoIter<Arriving>,
     next: Option<(i64, Arriving)>,
-    /// The file of the last event, and the latest time seen in it.
+    /// The file of the last record, and the latest time seen in it.
     file: Option<Arc<str>>,
     placed: i64,
-    /// Events of this log the merge is done with, not yet given back.
-    done: Vec<Merged>,
+    /// Copies of this log the merge folded away, not yet given back.
+    done: Vec<Box<Pending>>,
 }
 
 impl LogHead {
-    /// Takes the log's next event when none is waiting (blocking until its reader sends one or
+    /// Takes the log's next record when none is waiting (blocking until its reader sends one or
     /// is done).
     fn fill(&mut self) {
         if self.next.is_some() {
@@ -725,24 +976,24 @@ impl LogHead {
                 Some(Err(_)) | None => return,
             }
         };
-        let event = &arriving.0;
+        let pending = &arriving.0;
         if self
             .file
             .as_ref()
-            .is_none_or(|f| !Arc::ptr_eq(f, &event.file))
+            .is_none_or(|f| !Arc::ptr_eq(f, pending.file()))
         {
-            self.file = Some(Arc::clone(&event.file));
+            self.file = Some(Arc::clone(pending.file()));
             self.placed = i64::MIN;
         }
-        if let Some(ts) = event.ts {
+        if let Some(ts) = pending.ts() {
             self.placed = self.placed.max(ts);
         }
         self.next = Some((self.placed, arriving));
     }
 
-    /// Gives an event the merge is done with back to its reader, a batch at a time.
-    fn give_back(&mut self, merged: Merged) {
-        self.done.push(merged);
+    /// Gives a copy the merge folded away back to its reader, a batch at a time.
+    fn give_back(&mut self, folded: Box<Pending>) {
+        self.done.push(folded);
         if self.done.len() >= MERGE_BATCH {
             let done = std::mem::take(&mut self.done);
             // A reader that is done frees nothing more: the batch is freed here then.
@@ -835,7 +1086,7 @@ struct UnitResult {
 }
 
 /// Where a stream's events go as they are read, instead of into its [`StreamOutcome`].
-type EventSink<'a, 'f> = &'a mut (dyn FnMut(Event) + Send + 'f);
+type EventSink<'a, 'f> = &'a mut (dyn FnMut(Pending) + Send + 'f);
 
 struct Sink<'a> {
     config: &'a ReadConfig,
@@ -1066,7 +1317,8 @@ fn read_stream(
             .clone()
             .filter(|_| file.hint.component == Some(Component::OmAudit)),
     };
-    let mut hosts: HashMap<String, Arc<str>> = HashMap::new();
+    // Looked up for every record: a fast hash.
+    let mut hosts: rustc_hash::FxHashMap<String, Arc<str>> = Default::default();
     let mut source_counts = SourceCounts::default();
     let mut resolver = SourceResolver::new(file.hint.clone());
     let mut outcome = StreamOutcome {
@@ -1133,6 +1385,33 @@ fn read_stream(
             && component == Component::OmAudit
             && !record.headerless
             && prefilter::certainly_typed(&record.message);
+        // Into a sink (the OM audit merge), an OM audit record waits for the copy fold to be
+        // typed: only the first of its copies is. Its audit message is split, not read, for its
+        // copy key. Every OM audit message is typed, so it is counted as typed now; a read that
+        // keeps only some kinds types it here to know its kind.
+        if let Some(sink) = events.as_deref_mut()
+            && component == Component::OmAudit
+            && config.keep != Keep::Nothing
+            && config.kinds.is_none()
+            && let Some(parts) = catalog::audit_parts(&record, component)
+        {
+            let key = parts_copy_key(&parts, &record.message);
+            outcome.typed += 1;
+            if info {
+                outcome.info_typed += 1;
+            }
+            let mut record = record;
+            let named = Named::take(&mut record, &mut names);
+            sink(Pending::Deferred(Deferred {
+                record,
+                key,
+                host,
+                file: Arc::clone(&file_name),
+                named,
+                copies: Vec::new(),
+            }));
+            return;
+        }
         let typed = if record.headerless || counted_typed {
             None
         } else {
@@ -1176,7 +1455,7 @@ fn read_stream(
             &mut names,
         );
         match events.as_deref_mut() {
-            Some(sink) => sink(event),
+            Some(sink) => sink(Pending::Built(event)),
             None => outcome.events.push(event),
         }
     });

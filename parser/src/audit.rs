@@ -111,7 +111,18 @@ impl Params {
 
     /// The value of the first entry named `key`.
     pub fn get(&self, key: &str) -> Option<&str> {
-        self.iter().find(|(k, _)| *k == key).map(|(_, v)| v)
+        // Lengths first, bytes then: typing a record looks up a few names among a dozen entries.
+        let mut start = 0;
+        for &(key_end, value_end) in &self.ends {
+            let (key_end, value_end) = (key_end as usize, value_end as usize);
+            if key_end - start == key.len()
+                && &self.text.as_bytes()[start..key_end] == key.as_bytes()
+            {
+                return Some(&self.text[key_end..value_end]);
+            }
+            start = value_end;
+        }
+        None
     }
 
     pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
@@ -264,6 +275,100 @@ impl Failure {
 }
 
 fn parse_body_at(text: &str, whole: bool) -> Result<(AuditBody, ParamSyntax, usize), Failure> {
+    let (parts, end) = parse_parts_at(text, whole)?;
+    let syntax = parts.syntax;
+    Ok((parts.into_body(), syntax, end))
+}
+
+/// An audit message split as [`parse_audit_body`] splits it, nothing copied yet. The params
+/// Jackson writes for nearly every record are checked, not read: a copy's key needs only a few
+/// of them ([`AuditParts::params`]), and most OM audit records are copies.
+#[derive(Debug)]
+pub struct AuditParts<'a> {
+    pub user: &'a str,
+    pub ip: &'a str,
+    pub op: &'a str,
+    params: PrintedParams<'a>,
+    pub ret: &'a str,
+    perf: Option<Params>,
+    syntax: ParamSyntax,
+}
+
+/// Params as [`AuditParts`] holds them: a plain JSON object still as printed (see
+/// [`plain_json_end`]), or read.
+#[derive(Debug)]
+enum PrintedParams<'a> {
+    Plain(&'a str),
+    Read(Params),
+}
+
+impl AuditParts<'_> {
+    pub fn params(&self) -> ParamsView<'_> {
+        match &self.params {
+            PrintedParams::Plain(object) => ParamsView::Plain(object),
+            PrintedParams::Read(params) => ParamsView::Read(params),
+        }
+    }
+
+    fn into_body(self) -> AuditBody {
+        AuditBody {
+            user: self.user.to_owned(),
+            ip: self.ip.to_owned(),
+            op: self.op.to_owned(),
+            params: match self.params {
+                PrintedParams::Plain(object) => plain_params(object),
+                PrintedParams::Read(params) => params,
+            },
+            ret: AuditRet::from_printed(self.ret),
+            perf: self.perf,
+        }
+    }
+}
+
+/// Parses a whole audit message (`%msg`) as [`parse_audit_body`] does, into its parts.
+pub fn parse_audit_parts(msg: &str) -> Result<AuditParts<'_>, AuditError> {
+    let (parts, end) = parse_parts_at(msg, true).map_err(|e| e.at(msg))?;
+    debug_assert_eq!(end, msg.len());
+    Ok(parts)
+}
+
+/// Params read or still as printed, entries in printed order either way.
+#[derive(Debug, Clone, Copy)]
+pub enum ParamsView<'a> {
+    Read(&'a Params),
+    /// A plain JSON object (see [`plain_json_end`]).
+    Plain(&'a str),
+}
+
+impl<'a> ParamsView<'a> {
+    pub fn iter(self) -> impl Iterator<Item = (&'a str, &'a str)> {
+        let (read, plain) = match self {
+            ParamsView::Read(params) => (Some(params.iter()), None),
+            ParamsView::Plain(object) => (None, Some(plain_entries(object))),
+        };
+        read.into_iter()
+            .flatten()
+            .chain(plain.into_iter().flatten())
+    }
+
+    /// The values of the first entries named `names`, in one pass.
+    pub fn first_values<const N: usize>(self, names: [&str; N]) -> [Option<&'a str>; N] {
+        let mut values = [None; N];
+        for (key, value) in self.iter() {
+            if let Some(n) = names.iter().position(|name| *name == key)
+                && values[n].is_none()
+            {
+                values[n] = Some(value);
+                if values.iter().all(Option::is_some) {
+                    break;
+                }
+            }
+        }
+        values
+    }
+}
+
+fn parse_parts_at(text: &str, whole: bool) -> Result<(AuditParts<'_>, usize), Failure> {
     let bytes = text.as_bytes();
     if !text.starts_with("user=") {
         return Err(Failure::new(0, AuditErrorKind::MissingUser));
@@ -296,7 +401,7 @@ fn parse_body_at(text: &str, whole: bool) -> Result<(AuditBody, ParamSyntax, usi
         return Err(Failure::new(ret_start, AuditErrorKind::EmptyRet));
     }
     let mut end = ret_start + ret_len;
-    let ret = AuditRet::from_printed(&text[ret_start..end]);
+    let ret = &text[ret_start..end];
 
     let mut perf = None;
     if text[end..].starts_with(PERF_SEP) {
@@ -312,30 +417,42 @@ fn parse_body_at(text: &str, whole: bool) -> Result<(AuditBody, ParamSyntax, usi
     if whole && end != text.len() {
         return Err(Failure::new(end, AuditErrorKind::TrailingText));
     }
-    let body = AuditBody {
-        user: text[user_start..ip_sep].to_owned(),
-        ip: text[ip_start..op_sep].to_owned(),
-        op: text[op_start..op_end].to_owned(),
+    let parts = AuditParts {
+        user: &text[user_start..ip_sep],
+        ip: &text[ip_start..op_sep],
+        op: &text[op_start..op_end],
         params,
         ret,
         perf,
+        syntax,
     };
-    Ok((body, syntax, end))
+    Ok((parts, end))
 }
 
 /// Finds where the params starting at `start` end and parses them; returns the position of the
 /// ` | ret=` that follows them.
-fn params_before_ret(text: &str, start: usize) -> Result<(Params, ParamSyntax, usize), Failure> {
+fn params_before_ret(
+    text: &str,
+    start: usize,
+) -> Result<(PrintedParams<'_>, ParamSyntax, usize), Failure> {
     let bytes = text.as_bytes();
     // The well-formed case: brackets balance and ` | ret=` follows the closing brace.
     let matched_end = match bytes.get(start) {
-        Some(b'{') => bracket_end(bytes, start, looks_like_json(bytes, start)),
+        Some(b'{') => {
+            if let Some(end) = plain_json_end(bytes, start)
+                && text[end..].starts_with(RET_SEP)
+            {
+                let plain = PrintedParams::Plain(&text[start..end]);
+                return Ok((plain, ParamSyntax::Json, end));
+            }
+            bracket_end(bytes, start, looks_like_json(bytes, start))
+        }
         Some(b'n') if text[start..].starts_with("null") => Some(start + "null".len()),
         _ => return Err(Failure::new(start, AuditErrorKind::MissingParams)),
     };
     if let Some(end) = matched_end.filter(|&end| text[end..].starts_with(RET_SEP)) {
         let (params, syntax) = params_at(text, start, end)?;
-        return Ok((params, syntax, end));
+        return Ok((PrintedParams::Read(params), syntax, end));
     }
     // A value with unbalanced brackets (a key name, an exception text): take the first
     // ` | ret=` before which the params parse.
@@ -343,7 +460,7 @@ fn params_before_ret(text: &str, start: usize) -> Result<(Params, ParamSyntax, u
     let mut from = start;
     while let Some(sep) = find_from(text, from, RET_SEP) {
         match params_at(text, start, sep) {
-            Ok((params, syntax)) => return Ok((params, syntax, sep)),
+            Ok((params, syntax)) => return Ok((PrintedParams::Read(params), syntax, sep)),
             Err(e) => {
                 first_error.get_or_insert(e);
             }
@@ -423,6 +540,14 @@ fn bracket_end(bytes: &[u8], open: usize, json: bool) -> Option<usize> {
 /// Parses a JSON object in key order; values that are not strings keep their JSON text.
 /// Errors carry the byte offset into `s` and serde_json's message.
 fn parse_json_object(s: &str) -> Result<Params, (usize, String)> {
+    match plain_json_end(s.as_bytes(), 0) {
+        Some(end) if end == s.len() => Ok(plain_params(s)),
+        _ => serde_json_object(s),
+    }
+}
+
+/// [`parse_json_object`] by serde_json, whatever the object holds.
+fn serde_json_object(s: &str) -> Result<Params, (usize, String)> {
     let mut de = serde_json::Deserializer::from_str(s);
     // Keys and values unquoted take less than the object's text: one allocation each for the
     // text and the entries, not one per doubling.
@@ -442,6 +567,76 @@ fn parse_json_object(s: &str) -> Result<Params, (usize, String)> {
         };
         (offset, e.to_string())
     })
+}
+
+/// Where the plain JSON object at `bytes[start..]` ends: Jackson's compact output, a non-empty
+/// object of strings without escapes (`{"k":"v",...}`, the params of nearly every record), whose
+/// entries are then its text between quotes ([`plain_entries`]); `None` for anything else, which
+/// serde_json reads (or rejects). Most of the time of reading an audit record went into
+/// serde_json's general reading of its params.
+fn plain_json_end(bytes: &[u8], start: usize) -> Option<usize> {
+    if bytes.get(start) != Some(&b'{') {
+        return None;
+    }
+    let mut at = start + 1;
+    let end = loop {
+        let after = plain_json_string_end(bytes, at)?;
+        if bytes.get(after) != Some(&b':') {
+            return None;
+        }
+        let after = plain_json_string_end(bytes, after + 1)?;
+        match bytes.get(after) {
+            Some(b',') => at = after + 1,
+            Some(b'}') => break after + 1,
+            _ => return None,
+        }
+    };
+    // JSON forbids raw control characters in strings; none is between the tokens either. Checked
+    // on the whole object at once: a loop without an early exit is vectorized.
+    let controls = bytes[start..end]
+        .iter()
+        .fold(false, |seen, &b| seen | (b < 0x20));
+    (!controls).then_some(end)
+}
+
+/// Where the JSON string that starts at `at` ends, when it holds no escape.
+fn plain_json_string_end(bytes: &[u8], at: usize) -> Option<usize> {
+    if bytes.get(at) != Some(&b'"') {
+        return None;
+    }
+    let end = at + 1 + memchr::memchr2(b'"', b'\\', bytes.get(at + 1..)?)?;
+    (bytes[end] == b'"').then_some(end + 1)
+}
+
+/// The entries of a plain JSON object ([`plain_json_end`]), in order.
+fn plain_entries(object: &str) -> impl Iterator<Item = (&str, &str)> {
+    // `"k":"v",` or `"k":"v"}` at the start of `rest`; no quote inside a key or a value.
+    let mut rest = &object[1..];
+    std::iter::from_fn(move || {
+        let bytes = rest.as_bytes();
+        if bytes.first() != Some(&b'"') {
+            return None;
+        }
+        let key_end = 1 + memchr::memchr(b'"', &bytes[1..])?;
+        let value_start = key_end + "\":\"".len();
+        let value_end = value_start + memchr::memchr(b'"', bytes.get(value_start..)?)?;
+        let entry = (&rest[1..key_end], &rest[value_start..value_end]);
+        rest = rest.get(value_end + "\",".len()..).unwrap_or("");
+        Some(entry)
+    })
+}
+
+/// Entries [`plain_params`] makes room for at first (a key audit record has about ten).
+const PLAIN_ENTRIES: usize = 12;
+
+/// A plain JSON object's entries read into [`Params`].
+fn plain_params(object: &str) -> Params {
+    // Unquoted, keys and values take less than the object's text: one allocation for them.
+    let mut params = Params::with_capacity(object.len(), PLAIN_ENTRIES);
+    for (key, value) in plain_entries(object) {
+        params.push(key, value);
+    }
+    params
 }
 
 /// A JSON object read into [`Params`] made with this much room.
@@ -583,8 +778,14 @@ fn starts_with_key(bytes: &[u8]) -> bool {
     n > 0 && bytes.get(n) == Some(&b'=')
 }
 
-fn find_from(text: &str, from: usize, needle: &str) -> Option<usize> {
-    text.get(from..)?.find(needle).map(|i| from + i)
+/// Where the separator `sep` (` | name=`) first starts at or after `from`. Found by its `|`: a
+/// substring search would build a searcher on every call, a few per record.
+fn find_from(text: &str, from: usize, sep: &str) -> Option<usize> {
+    debug_assert!(sep.starts_with(" |"));
+    let bytes = text.as_bytes();
+    memchr::memchr_iter(b'|', bytes.get(from + 1..)?)
+        .map(|i| from + i)
+        .find(|&at| bytes[at..].starts_with(sep.as_bytes()))
 }
 
 #[cfg(test)]
@@ -593,6 +794,42 @@ mod tests {
 
     fn pairs(params: &Params) -> Vec<(&str, &str)> {
         params.iter().collect()
+    }
+
+    #[test]
+    fn plain_json_objects_read_as_serde_json_reads_them_and_others_go_to_it() {
+        let plain = [
+            r#"{"volume":"vol1","bucket":"b","key":"a/b c|d {x=[1]}","Transaction":"12"}"#,
+            r#"{"k":""}"#,
+            r#"{"":"v","k":"v","k":"w"}"#,
+            r#"{"k":"é 漢字 :,}{"}"#,
+        ];
+        for s in plain {
+            assert_eq!(plain_json_end(s.as_bytes(), 0), Some(s.len()), "{s}");
+            let serde = serde_json_object(s).unwrap();
+            assert_eq!(plain_params(s), serde, "{s}");
+            assert!(ParamsView::Plain(s).iter().eq(serde.iter()), "{s}");
+        }
+        let not_plain = [
+            r#"{"k":"a"b"}"#,
+            r#"{"k":"a\b"}"#,
+            "{\"k\":\"a\tb\"}",
+            r#"{"k":1}"#,
+            r#"{"k":null}"#,
+            r#"{ "k":"v"}"#,
+            r#"{"k": "v"}"#,
+            r#"{"k":"v",}"#,
+            r#"{"k":"v"}}"#,
+            r#"{"k":"v""#,
+            r#"{"k"}"#,
+        ];
+        for s in not_plain {
+            assert!(
+                plain_json_end(s.as_bytes(), 0).is_none_or(|end| end < s.len()),
+                "{s}"
+            );
+            assert_eq!(parse_json_object(s), serde_json_object(s), "{s}");
+        }
     }
 
     #[test]

@@ -23,9 +23,10 @@ pub struct Copy {
     pub line: u64,
 }
 
-/// Thread and logger names of one stream, each kept once.
+/// Thread and logger names of one stream, each kept once (looked up for every record: a fast
+/// hash).
 #[derive(Debug, Default)]
-pub struct Names(std::collections::HashSet<Arc<str>>);
+pub struct Names(rustc_hash::FxHashSet<Arc<str>>);
 
 impl Names {
     /// The shared copy of `name`.
@@ -36,6 +37,23 @@ impl Names {
         let name: Arc<str> = Arc::from(name);
         self.0.insert(Arc::clone(&name));
         name
+    }
+}
+
+/// A record's thread and logger names, shared through its stream's [`Names`].
+#[derive(Debug, Default)]
+pub struct Named {
+    pub thread: Option<Arc<str>>,
+    pub logger: Option<Arc<str>>,
+}
+
+impl Named {
+    /// Takes `record`'s names out of it.
+    pub fn take(record: &mut Record, names: &mut Names) -> Named {
+        Named {
+            thread: record.thread.take().map(|t| names.get(t)),
+            logger: record.logger.take().map(|l| names.get(l)),
+        }
     }
 }
 
@@ -64,12 +82,25 @@ impl Event {
     /// The event of one record read from `file`: its header, and the catalogue's fields and
     /// entities (`None`: an unrecognized record, kept by `events --all`).
     pub fn of_record(
-        record: Record,
+        mut record: Record,
         typed: Option<Typed>,
         host: Arc<str>,
         component: Component,
         file: Arc<str>,
         names: &mut Names,
+    ) -> Event {
+        let named = Named::take(&mut record, names);
+        Event::of_named(record, typed, host, component, file, named)
+    }
+
+    /// [`Event::of_record`] of a record whose thread and logger names were taken out of it.
+    pub fn of_named(
+        record: Record,
+        typed: Option<Typed>,
+        host: Arc<str>,
+        component: Component,
+        file: Arc<str>,
+        named: Named,
     ) -> Event {
         let (data, entities) = match typed {
             Some(typed) => (typed.data, typed.entities),
@@ -80,8 +111,8 @@ impl Event {
             host,
             component,
             level: record.level,
-            thread: record.thread.map(|t| names.get(t)),
-            logger: record.logger.map(|l| names.get(l)),
+            thread: named.thread,
+            logger: named.logger,
             entities,
             data,
             file,

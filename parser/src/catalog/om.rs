@@ -12,7 +12,7 @@
 
 use super::template::{Matched, catalogue, number_after, split};
 use super::{Input, Typed};
-use crate::audit::{AuditBody, AuditRet, Params};
+use crate::audit::{AuditBody, AuditParts, AuditRet, Params, ParamsView};
 use crate::entity::{self, Entity, OpenKeyPath, key_entity};
 use crate::source::Component;
 use serde::Serialize;
@@ -657,19 +657,18 @@ fn parse_audit(body: &AuditBody, input: &Input<'_>) -> Option<Typed> {
         .throwable
         .as_deref()
         .map_or((None, None), exception_parts);
-    let transaction = body.params.get("Transaction").and_then(num);
-    let family: fn(Box<KeyAudit>) -> OmEvent = match body.op.as_str() {
-        "CREATE_FILE" | "ALLOCATE_KEY" => OmEvent::AuditCreate,
-        "ALLOCATE_BLOCK" => OmEvent::AuditAllocateBlock,
-        "COMMIT_KEY" => OmEvent::AuditCommitKey,
-        "RECOVER_LEASE" => OmEvent::AuditRecoverLease,
-        _ => return other_audit(body, transaction, result, exception),
-    };
-    let (Some(volume), Some(bucket), Some(key)) = (
-        body.params.get("volume"),
-        body.params.get("bucket"),
-        body.params.get("key"),
-    ) else {
+    let identity =
+        AuditIdentity::of_params(&body.op, body.ret.as_str(), ParamsView::Read(&body.params));
+    let transaction = identity.transaction;
+    let (
+        Some(family),
+        AuditNames::Key {
+            volume,
+            bucket,
+            key,
+        },
+    ) = (key_family(&body.op), identity.names)
+    else {
         return other_audit(body, transaction, result, exception);
     };
     let client_id = body
@@ -694,6 +693,94 @@ fn parse_audit(body: &AuditBody, input: &Input<'_>) -> Option<Typed> {
     };
     let entities = vec![audit.entity()];
     typed(family(Box::new(audit)), entities)
+}
+
+/// The event of an op of the four key families ([`KeyAudit`]); `None` for any other op.
+fn key_family(op: &str) -> Option<fn(Box<KeyAudit>) -> OmEvent> {
+    Some(match op {
+        "CREATE_FILE" | "ALLOCATE_KEY" => OmEvent::AuditCreate,
+        "ALLOCATE_BLOCK" => OmEvent::AuditAllocateBlock,
+        "COMMIT_KEY" => OmEvent::AuditCommitKey,
+        "RECOVER_LEASE" => OmEvent::AuditRecoverLease,
+        _ => return None,
+    })
+}
+
+/// What tells one OM audit request from another among the copies every OM writes of it
+/// (docs/cli-contract.md): its `Transaction` (2.0.0 and later), op and ret, and the key it names
+/// (the four key families) or else its params. Read from the parsed body too, so that a copy is
+/// known as one before its event is built.
+#[derive(Debug, Clone, Copy)]
+pub struct AuditIdentity<'a> {
+    pub transaction: Option<u64>,
+    pub op: &'a str,
+    pub ret: &'a str,
+    pub names: AuditNames<'a>,
+}
+
+/// What an OM audit request names: a key ([`KeyAudit`]), or its params as printed in order
+/// ([`OtherAudit`]).
+#[derive(Debug, Clone, Copy)]
+pub enum AuditNames<'a> {
+    Key {
+        volume: &'a str,
+        bucket: &'a str,
+        key: &'a str,
+    },
+    Params(ParamsView<'a>),
+}
+
+impl<'a> AuditIdentity<'a> {
+    /// The identity of the event an OM audit message is typed as, from its parts: what copies
+    /// are told by, before any event is built.
+    pub fn of_parts(parts: &'a AuditParts<'a>) -> AuditIdentity<'a> {
+        AuditIdentity::of_params(parts.op, parts.ret, parts.params())
+    }
+
+    /// The identity of an audit record of `op` and `ret` with these params (one pass over them).
+    fn of_params(op: &'a str, ret: &'a str, params: ParamsView<'a>) -> AuditIdentity<'a> {
+        let [transaction, volume, bucket, key] =
+            params.first_values(["Transaction", "volume", "bucket", "key"]);
+        let names = match (key_family(op), volume, bucket, key) {
+            (Some(_), Some(volume), Some(bucket), Some(key)) => AuditNames::Key {
+                volume,
+                bucket,
+                key,
+            },
+            _ => AuditNames::Params(params),
+        };
+        AuditIdentity {
+            transaction: transaction.and_then(num),
+            op,
+            ret,
+            names,
+        }
+    }
+
+    /// The identity of an OM audit event (`None`: not one).
+    pub fn of_event(event: &'a OmEvent) -> Option<AuditIdentity<'a>> {
+        Some(match event {
+            OmEvent::Audit(a) => AuditIdentity {
+                transaction: a.transaction,
+                op: &a.op,
+                ret: a.ret.as_str(),
+                names: AuditNames::Params(ParamsView::Read(&a.params)),
+            },
+            _ => {
+                let a = event.key_audit()?;
+                AuditIdentity {
+                    transaction: a.transaction,
+                    op: &a.op,
+                    ret: a.ret.as_str(),
+                    names: AuditNames::Key {
+                        volume: &a.volume,
+                        bucket: &a.bucket,
+                        key: &a.key,
+                    },
+                }
+            }
+        })
+    }
 }
 
 fn other_audit(
