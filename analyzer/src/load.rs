@@ -635,7 +635,7 @@ struct Renderers {
     sent: u64,
     delivered: u64,
     ahead: u64,
-    jobs: mpsc::SyncSender<RenderJob>,
+    jobs: crossbeam_channel::Sender<RenderJob>,
     received: mpsc::Receiver<(u64, Rendered)>,
     waiting: BTreeMap<u64, Rendered>,
 }
@@ -648,22 +648,13 @@ impl Renderers {
         threads: usize,
     ) -> Renderers {
         let ahead = RENDERS_AHEAD * threads.max(1);
-        let (jobs, queue) = mpsc::sync_channel::<RenderJob>(ahead);
-        let queue = Arc::new(std::sync::Mutex::new(queue));
+        let (jobs, queue) = crossbeam_channel::bounded::<RenderJob>(ahead);
         let (finished, received) = mpsc::channel();
         for _ in 0..threads.max(1) {
-            let (queue, finished) = (Arc::clone(&queue), finished.clone());
+            let (queue, finished) = (queue.clone(), finished.clone());
             scope.spawn(move || {
-                loop {
-                    // The guard goes at the end of the statement: a thread blocks on the queue
-                    // while the others wait for the lock, and none holds it while rendering.
-                    let job = queue
-                        .lock()
-                        .map_err(|_| ())
-                        .and_then(|q| q.recv().map_err(drop));
-                    let Ok((n, batch)) = job else {
-                        break;
-                    };
+                // Ends when the merge drops its sender.
+                while let Ok((n, batch)) = queue.recv() {
                     // The merge waits for every batch it sent: a send cannot fail.
                     let _ = finished.send((n, render_batch(batch, render)));
                 }
