@@ -10,6 +10,7 @@
 
 use crate::facts::Facts;
 use crate::kinds::{self, KindIndex, KindSet};
+use crate::machines::endpoint::{self, ScmSignal};
 use crate::replicas::ContainerReplicas;
 use oztrace_parser::entity::Entity;
 use oztrace_parser::event::Event;
@@ -77,6 +78,8 @@ pub struct Trace {
     facts: OnceLock<Facts>,
     /// Every container's replicas, read from the whole trace at the first question.
     replicas: OnceLock<ContainerReplicas>,
+    /// What each SCM-side event says of a datanode's endpoint, read at the first question.
+    scm_signals: OnceLock<Vec<(EventId, ScmSignal)>>,
 }
 
 impl Trace {
@@ -253,6 +256,14 @@ impl Trace {
     /// Every container's replicas and what SCM said of them ([`ContainerReplicas`]), read once.
     pub fn replicas(&self) -> &ContainerReplicas {
         self.replicas.get_or_init(|| ContainerReplicas::build(self))
+    }
+
+    /// What every SCM-side event says of a datanode's endpoint ([`ScmSignal`]), in trace order,
+    /// read once: most SCM records are heartbeat audits, and the endpoint machine and
+    /// `dropped-actions` both read every one.
+    pub fn scm_signals(&self) -> &[(EventId, ScmSignal)] {
+        self.scm_signals
+            .get_or_init(|| endpoint::read_scm_signals(self))
     }
 
     /// The kind of event `id`.
