@@ -31,7 +31,7 @@ use crate::{
     Confidence, Context, Evidence, Finding, Gap, Output, Role, RuleDoc, SettingDoc, Settings,
     Severity,
 };
-use oztrace_analyzer::kinds::{Family, Reads};
+use oztrace_analyzer::kinds::{Family, KindSet, Reads};
 use oztrace_analyzer::machine::{Replay, Transition};
 use oztrace_analyzer::machines::endpoint::{DatanodeHosts, MACHINE, ScmSignal, endpoint_key};
 use oztrace_analyzer::trace::{EventId, Trace};
@@ -490,7 +490,9 @@ pub fn detect(
     let mut timeouts: BTreeMap<(String, String), Vec<EventId>> = BTreeMap::new();
     let mut endpoint_lines: BTreeMap<(String, String), Vec<EventId>> = BTreeMap::new();
     let mut debug_datanodes: BTreeSet<String> = BTreeSet::new();
-    for (id, event) in trace.events.iter().enumerate() {
+    let endpoints = KindSet::of(&[Reads::Family(Family::DnEndpoint)]);
+    for id in trace.of_kinds(&endpoints) {
+        let event = trace.get(id);
         let EventData::DnEndpoint(e) = &event.data else {
             continue;
         };

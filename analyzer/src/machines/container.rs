@@ -18,7 +18,7 @@
 //! BCSID printed per replica (datanode), as `replay` shows them.
 
 use crate::graph::Linker;
-use crate::kinds::{Family, Reads};
+use crate::kinds::{Family, KindSet, Reads};
 use crate::machine::{EntityStates, Machine, Transition};
 use crate::trace::{EventId, Trace};
 use oztrace_parser::catalog::EventData;
@@ -432,7 +432,9 @@ impl Linker for ReplicaReported {
     fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, String)>) {
         // (container, replica state) → SCM report-handler lines, in time order.
         let mut handled: HashMap<(u64, &str), Vec<EventId>> = HashMap::new();
-        for (id, event) in trace.events.iter().enumerate() {
+        let reports = KindSet::of(&[Reads::Family(Family::ScmContainer)]);
+        for id in trace.of_kinds(&reports) {
+            let event = trace.get(id);
             if let EventData::ScmContainer(ScmContainerEvent::Replica(e)) = &event.data {
                 handled
                     .entry((e.replica.container, e.replica.replica_state.as_str()))
@@ -440,7 +442,9 @@ impl Linker for ReplicaReported {
                     .push(id);
             }
         }
-        for (id, event) in trace.events.iter().enumerate() {
+        let replicas = KindSet::of(&[Reads::Family(Family::Datanode)]);
+        for id in trace.of_kinds(&replicas) {
+            let event = trace.get(id);
             let EventData::Datanode(DatanodeEvent::DnContainerState {
                 id: container,
                 state: Some(state),
