@@ -372,12 +372,16 @@ impl Linker for FailedWriteLinker {
     }
 
     fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, String)>) {
+        let reports = KindSet::of(self.consumes());
         let mut hosts: Vec<&Arc<str>> = trace.hosts().collect();
         hosts.sort();
         for host in hosts {
             // (container, datanode, BCSID) → the latest decision line for that replica.
             let mut decisions: HashMap<(u64, &str, u64), EventId> = HashMap::new();
             for &id in trace.of_host(host) {
+                if !reports.contains(trace.kind_of(id)) {
+                    continue;
+                }
                 let EventData::ScmContainer(data) = &trace.get(id).data else {
                     continue;
                 };
@@ -453,11 +457,18 @@ impl Linker for ReplicaReported {
             else {
                 continue;
             };
-            let Some(candidates) = handled.get(&(*container, state.as_str())) else {
+            let (Some(candidates), Some(at)) =
+                (handled.get(&(*container, state.as_str())), event.ts)
+            else {
                 continue;
             };
+            // Only the lines that can be in the window: a container's reports recur over the
+            // whole trace.
+            let window = trace.between(at - trace.skew_ms, at + REPORT_WINDOW_MS);
+            let from = candidates.partition_point(|&scm| scm < window.start);
+            let to = candidates.partition_point(|&scm| scm < window.end);
             let mut seen_hosts: Vec<&str> = Vec::new();
-            for &scm in candidates {
+            for &scm in &candidates[from..to] {
                 let line = trace.get(scm);
                 let EventData::ScmContainer(ScmContainerEvent::Replica(e)) = &line.data else {
                     continue;

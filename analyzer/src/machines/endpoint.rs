@@ -846,9 +846,13 @@ fn link_receipts(
             _ => None,
         };
         let lag = trace.skew_ms + RECEIPT_LAG_MS;
-        // The latest SCM answer that can precede the receipt.
+        // The latest SCM answer that can precede the receipt, among those in its window (an
+        // endpoint's answers span the whole trace).
+        let window = trace.between(at - lag, at + trace.skew_ms);
         let cause = candidates.and_then(|ids| {
-            ids.iter().rev().copied().find(|&c| {
+            let from = ids.partition_point(|&c| c < window.start);
+            let to = ids.partition_point(|&c| c < window.end);
+            ids[from..to].iter().rev().copied().find(|&c| {
                 trace
                     .get(c)
                     .ts

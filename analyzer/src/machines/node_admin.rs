@@ -19,7 +19,7 @@
 //! still unknown, every UUID in the trace).
 
 use crate::graph::Linker;
-use crate::kinds::{Family, KindSet, Reads};
+use crate::kinds::{Family, Reads};
 use crate::machine::{EntityStates, Machine, Transition};
 use crate::trace::{EntityId, EventId, Trace};
 use oztrace_parser::catalog::EventData;
@@ -677,8 +677,7 @@ impl Linker for OpStateCommandDelivery {
     }
 
     fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, String)>) {
-        let scm = KindSet::of(&[Reads::Family(Family::Scm)]);
-        for id in trace.of_kinds(&scm) {
+        for &id in trace.of_kind("op_state_command_scheduled") {
             let event = trace.get(id);
             let EventData::Scm(ScmEvent::OpStateMismatch {
                 kind: "op_state_command_scheduled",
