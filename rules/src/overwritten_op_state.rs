@@ -572,7 +572,7 @@ impl Node {
                         && t.from.starts_with("LEADER")
                 })
                 .map(|t| t.event)
-                .last();
+                .next_back();
             out.push(Dropped {
                 effect,
                 admission,
@@ -638,7 +638,7 @@ the follower abort race itself is not in the logs"
                         && t.from.starts_with("LEADER")
                 })
                 .map(|t| t.event)
-                .last()
+                .next_back()
             {
                 evidence.push(note(
                     down,
