@@ -196,11 +196,13 @@ pub(crate) fn replay_one(
     transitions
 }
 
-/// All transitions of a replay, in event order, indexed by entity.
+/// All transitions of a replay, in event order, indexed by entity and by machine.
 #[derive(Debug, Default)]
 pub struct Replay {
     pub transitions: Vec<Transition>,
     by_entity: HashMap<Arc<Entity>, Vec<u32>>,
+    /// Each machine's transitions (a few machines: a list).
+    by_machine: Vec<(&'static str, Vec<u32>)>,
 }
 
 impl Replay {
@@ -222,6 +224,7 @@ impl Replay {
 
     fn index(transitions: Vec<Transition>) -> Replay {
         let mut by_entity: HashMap<Arc<Entity>, Vec<u32>> = HashMap::default();
+        let mut by_machine: Vec<(&'static str, Vec<u32>)> = Vec::new();
         for (i, t) in transitions.iter().enumerate() {
             match by_entity.get_mut(&*t.entity) {
                 Some(list) => list.push(i as u32),
@@ -229,10 +232,15 @@ impl Replay {
                     by_entity.insert(Arc::clone(&t.entity), vec![i as u32]);
                 }
             }
+            match by_machine.iter_mut().find(|(name, _)| *name == t.machine) {
+                Some((_, list)) => list.push(i as u32),
+                None => by_machine.push((t.machine, vec![i as u32])),
+            }
         }
         Replay {
             transitions,
             by_entity,
+            by_machine,
         }
     }
 
@@ -254,10 +262,18 @@ impl Replay {
     }
 
     /// Transitions of one machine, in time order.
-    pub fn of_machine(&self, machine: &str) -> impl Iterator<Item = &Transition> {
-        self.transitions
+    pub fn of_machine(&self, machine: &str) -> impl DoubleEndedIterator<Item = &Transition> {
+        self.machine_indexes(machine)
             .iter()
-            .filter(move |t| t.machine == machine)
+            .map(|&i| &self.transitions[i as usize])
+    }
+
+    /// Where one machine's transitions are in [`Replay::transitions`], in order.
+    pub fn machine_indexes(&self, machine: &str) -> &[u32] {
+        self.by_machine
+            .iter()
+            .find(|(name, _)| *name == machine)
+            .map_or(&[], |(_, list)| list.as_slice())
     }
 }
 
@@ -353,6 +369,14 @@ mod tests {
         );
         assert_eq!(replay.of_event(1).count(), 2);
         assert_eq!(replay.of_event(2).count(), 0);
+        // Each machine's own steps, in order, from the machine index.
+        assert_eq!(replay.machine_indexes("second"), &[1, 3]);
+        let second: Vec<_> = replay
+            .of_machine("second")
+            .map(|t| (t.event, t.to.as_str()))
+            .collect();
+        assert_eq!(second, vec![(0, "1"), (1, "2")]);
+        assert_eq!(replay.of_machine("absent").count(), 0);
 
         let mut states: EntityStates<u32, &str> = EntityStates::default();
         states.set(1, "OPEN", Some(5));

@@ -10,6 +10,7 @@
 
 use crate::facts::Facts;
 use crate::kinds::{self, KindIndex, KindSet};
+use crate::machines::endpoint::{self, ScmSignal};
 use crate::replicas::ContainerReplicas;
 use oztrace_parser::entity::Entity;
 use oztrace_parser::event::Event;
@@ -77,36 +78,43 @@ pub struct Trace {
     facts: OnceLock<Facts>,
     /// Every container's replicas, read from the whole trace at the first question.
     replicas: OnceLock<ContainerReplicas>,
+    /// What each SCM-side event says of a datanode's endpoint, read at the first question.
+    scm_signals: OnceLock<Vec<(EventId, ScmSignal)>>,
 }
 
 impl Trace {
     /// Merges per-stream buffers into one order: by time (untimed events keep the time of the
     /// event before them in their stream, so they stay where their file put them), then host,
-    /// file and line. The buffers are appended one by one into one vector (each freed as it
-    /// goes), small keys are sorted, and the events are permuted in place: the events are never
-    /// held twice.
+    /// file and line. The buffers are appended one by one into one vector allocated once (each
+    /// freed as it goes), small keys are sorted, and the events are permuted in place: the events
+    /// are never held twice.
     pub fn merge(streams: Vec<Vec<Event>>, skew_ms: i64) -> Trace {
         let total = streams.iter().map(Vec::len).sum();
-        let mut keys: Vec<(i64, u32)> = Vec::with_capacity(total);
-        let mut events: Vec<Event> = Vec::new();
+        let mut sources = Sources::default();
+        let mut keys: Vec<MergeKey> = Vec::with_capacity(total);
+        let mut events: Vec<Event> = Vec::with_capacity(total);
         for mut stream in streams {
             let mut last = stream.iter().find_map(|e| e.ts).unwrap_or(i64::MIN);
             for event in &stream {
                 if let Some(ts) = event.ts {
                     last = ts;
                 }
-                keys.push((last, keys.len() as u32));
+                keys.push(MergeKey {
+                    ts: last,
+                    source: sources.of(event),
+                    line: event.line,
+                    index: keys.len() as u32,
+                });
             }
-            events.reserve_exact(stream.len());
             events.append(&mut stream);
         }
-        keys.sort_by(|a, b| {
-            a.0.cmp(&b.0).then_with(|| {
-                let (ea, eb) = (&events[a.1 as usize], &events[b.1 as usize]);
-                (&ea.host, &ea.file, ea.line, a.1).cmp(&(&eb.host, &eb.file, eb.line, b.1))
-            })
-        });
-        let mut source: Vec<u32> = keys.into_iter().map(|(_, i)| i).collect();
+        // Sources compare by their names' order, held as one rank each.
+        let rank = sources.ranks();
+        for key in &mut keys {
+            key.source = rank[key.source as usize];
+        }
+        keys.sort_unstable();
+        let mut source: Vec<u32> = keys.into_iter().map(|key| key.index).collect();
         permute_in_place(&mut events, &mut source);
         Trace::from_ordered(events, skew_ms)
     }
@@ -138,16 +146,10 @@ impl Trace {
                 None => trace.untimed[id / 64] |= 1 << (id % 64),
             }
             trace.times.push(last);
-            let host = match trace.host_ids.get(&event.host) {
-                Some(&host) => host,
-                None => {
-                    let host = HostId(trace.hosts.len() as u32);
-                    let short: Arc<str> = Arc::from(short_host(&event.host));
-                    trace.hosts.push((Arc::clone(&event.host), short));
-                    trace.host_ids.insert(Arc::clone(&event.host), host);
-                    trace.by_host.push(Vec::new());
-                    host
-                }
+            // Consecutive events mostly share their host's name (one per stream).
+            let host = match trace.event_host.last() {
+                Some(&prev) if Arc::ptr_eq(&trace.hosts[prev.index()].0, &event.host) => prev,
+                _ => trace.host_id_or_insert(&event.host),
             };
             trace.event_host.push(host);
             trace.by_host[host.index()].push(id);
@@ -164,6 +166,18 @@ impl Trace {
         }
         trace.events = events;
         trace
+    }
+
+    fn host_id_or_insert(&mut self, name: &Arc<str>) -> HostId {
+        if let Some(&host) = self.host_ids.get(name) {
+            return host;
+        }
+        let host = HostId(self.hosts.len() as u32);
+        let short: Arc<str> = Arc::from(short_host(name));
+        self.hosts.push((Arc::clone(name), short));
+        self.host_ids.insert(Arc::clone(name), host);
+        self.by_host.push(Vec::new());
+        host
     }
 
     fn intern(&mut self, entity: &Entity) -> EntityId {
@@ -242,6 +256,14 @@ impl Trace {
     /// Every container's replicas and what SCM said of them ([`ContainerReplicas`]), read once.
     pub fn replicas(&self) -> &ContainerReplicas {
         self.replicas.get_or_init(|| ContainerReplicas::build(self))
+    }
+
+    /// What every SCM-side event says of a datanode's endpoint ([`ScmSignal`]), in trace order,
+    /// read once: most SCM records are heartbeat audits, and the endpoint machine and
+    /// `dropped-actions` both read every one.
+    pub fn scm_signals(&self) -> &[(EventId, ScmSignal)] {
+        self.scm_signals
+            .get_or_init(|| endpoint::read_scm_signals(self))
     }
 
     /// The kind of event `id`.
@@ -335,19 +357,92 @@ impl Trace {
     }
 }
 
-/// Moves `items[source[k]]` to position `k` for every `k`, following the permutation's cycles
-/// with swaps; `source` is consumed (each visited slot is set to its own index).
+/// An event's place in the merged order: time, then its source's rank (host, then file), line and
+/// place in the input (fields compare in that order).
+#[derive(PartialEq, Eq, PartialOrd, Ord)]
+struct MergeKey {
+    ts: i64,
+    source: u32,
+    line: u64,
+    index: u32,
+}
+
+/// The (host, file) pairs events come from, numbered as met. A stream's events share one host
+/// and one file name, so an event whose names are the previous event's is not looked up.
+#[derive(Default)]
+struct Sources {
+    names: Vec<(Arc<str>, Arc<str>)>,
+    ids: HashMap<(Arc<str>, Arc<str>), u32>,
+    last: u32,
+}
+
+impl Sources {
+    fn of(&mut self, event: &Event) -> u32 {
+        if let Some((host, file)) = self.names.get(self.last as usize)
+            && Arc::ptr_eq(host, &event.host)
+            && Arc::ptr_eq(file, &event.file)
+        {
+            return self.last;
+        }
+        let next = self.names.len() as u32;
+        let id = *self
+            .ids
+            .entry((Arc::clone(&event.host), Arc::clone(&event.file)))
+            .or_insert(next);
+        if id == next {
+            self.names
+                .push((Arc::clone(&event.host), Arc::clone(&event.file)));
+        }
+        self.last = id;
+        id
+    }
+
+    /// Each source's rank in (host, file) order; equal names, equal ranks.
+    fn ranks(&self) -> Vec<u32> {
+        let mut order: Vec<u32> = (0..self.names.len() as u32).collect();
+        order.sort_unstable_by(|&a, &b| self.names[a as usize].cmp(&self.names[b as usize]));
+        let mut rank = vec![0; self.names.len()];
+        for (place, &id) in order.iter().enumerate() {
+            rank[id as usize] = place as u32;
+        }
+        rank
+    }
+}
+
+/// Moves `items[source[k]]` to position `k` for every `k`, following the permutation's cycles:
+/// each item is moved once (a swap would move two, and items are large), the first of a cycle
+/// held aside until its slot is free. `source` must be a permutation of `0..items.len()`; it is
+/// consumed (each visited slot is set to its own index).
 fn permute_in_place<T>(items: &mut [T], source: &mut [u32]) {
+    assert_eq!(items.len(), source.len());
+    debug_assert!({
+        let mut seen = vec![false; source.len()];
+        source
+            .iter()
+            .all(|&s| !std::mem::replace(&mut seen[s as usize], true))
+    });
+    let base = items.as_mut_ptr();
     for start in 0..source.len() {
-        let mut at = start;
-        while source[at] as usize != at {
-            let from = source[at] as usize;
-            source[at] = at as u32;
-            if from == start {
-                break;
+        if source[start] as usize == start {
+            continue;
+        }
+        // SAFETY: every index in `source` is below `items.len()` and each appears once, so each
+        // slot of the cycle through `start` is read once and then written once: the item held
+        // aside fills the last slot, and no item is dropped or duplicated. Nothing in the loop
+        // can panic while an item is held aside.
+        unsafe {
+            let held = std::ptr::read(base.add(start));
+            let mut at = start;
+            loop {
+                let from = *source.get_unchecked(at) as usize;
+                *source.get_unchecked_mut(at) = at as u32;
+                if from == start {
+                    std::ptr::write(base.add(at), held);
+                    break;
+                }
+                std::ptr::copy_nonoverlapping(base.add(from), base.add(at), 1);
+                at = from;
             }
-            items.swap(at, from);
-            at = from;
         }
     }
 }
@@ -423,11 +518,39 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn ties_in_time_order_by_host_then_file_then_line() {
+        // One stream may hold several sources (the OM audit logs folded into one).
+        let folded = vec![
+            event("om2", "audit", 7, Some(10), vec![]),
+            event("om1", "audit", 9, Some(10), vec![]),
+        ];
+        let other = vec![
+            event("om1", "app", 3, Some(10), vec![]),
+            event("om1", "audit", 2, Some(10), vec![]),
+        ];
+        let trace = Trace::merge(vec![folded, other], 2000);
+        let order: Vec<(&str, &str, u64)> = trace
+            .events
+            .iter()
+            .map(|e| (&*e.host, &*e.file, e.line))
+            .collect();
+        assert_eq!(
+            order,
+            vec![
+                ("om1", "app", 3),
+                ("om1", "audit", 2),
+                ("om1", "audit", 9),
+                ("om2", "audit", 7)
+            ]
+        );
+    }
+
+    #[test]
     fn permutations_apply_in_place() {
-        let mut items = vec!['a', 'b', 'c', 'd', 'e'];
-        let mut source = vec![2, 0, 1, 4, 3];
+        let mut items: Vec<String> = ["a", "b", "c", "d", "e", "f"].map(String::from).to_vec();
+        let mut source = vec![2, 0, 1, 4, 3, 5];
         permute_in_place(&mut items, &mut source);
-        assert_eq!(items, ['c', 'a', 'b', 'e', 'd']);
+        assert_eq!(items, ["c", "a", "b", "e", "d", "f"]);
     }
 
     #[test]

@@ -31,11 +31,9 @@ use crate::{
     Confidence, Context, Evidence, Finding, Gap, Output, Role, RuleDoc, SettingDoc, Settings,
     Severity,
 };
-use oztrace_analyzer::kinds::{Family, Reads};
+use oztrace_analyzer::kinds::{Family, KindSet, Reads};
 use oztrace_analyzer::machine::{Replay, Transition};
-use oztrace_analyzer::machines::endpoint::{
-    DatanodeHosts, MACHINE, ScmSignal, endpoint_key, scm_signal,
-};
+use oztrace_analyzer::machines::endpoint::{DatanodeHosts, MACHINE, ScmSignal, endpoint_key};
 use oztrace_analyzer::trace::{EventId, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::datanode::DatanodeEvent;
@@ -43,6 +41,7 @@ use oztrace_parser::catalog::dn_endpoint::DnEndpointEvent;
 use oztrace_parser::entity::Entity;
 use oztrace_parser::event::Event;
 use oztrace_parser::source::{Component, short_host};
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ops::Range;
 
@@ -304,18 +303,23 @@ pub enum Closed {
 
 /// What the rule reads from other slices' events, by kind name and fields.
 #[derive(Debug, Default)]
-pub struct Observations {
-    pub signals: Vec<(EventId, ScmSignal)>,
+pub struct Observations<'t> {
+    /// The trace's SCM signals ([`Trace::scm_signals`]).
+    pub signals: Cow<'t, [(EventId, ScmSignal)]>,
     pub raised: Vec<(EventId, Raised)>,
     pub closed: Vec<(EventId, Closed)>,
 }
 
-impl Observations {
+impl<'t> Observations<'t> {
     /// Reads the trace once.
-    pub fn read(trace: &Trace, hosts: &DatanodeHosts) -> Observations {
-        let mut obs = Observations::default();
+    pub fn read(trace: &'t Trace, hosts: &DatanodeHosts) -> Observations<'t> {
+        let mut obs = Observations {
+            signals: Cow::Borrowed(trace.scm_signals()),
+            ..Observations::default()
+        };
+        let mut signals = trace.scm_signals().iter().peekable();
         for (id, event) in trace.events.iter().enumerate() {
-            if let Some(signal) = scm_signal(event) {
+            if let Some((_, signal)) = signals.next_if(|s| s.0 == id) {
                 if let ScmSignal::Answered {
                     datanode,
                     close_containers,
@@ -333,7 +337,6 @@ impl Observations {
                         },
                     ));
                 }
-                obs.signals.push((id, signal));
                 continue;
             }
             obs.read_event(id, event, hosts);
@@ -487,7 +490,9 @@ pub fn detect(
     let mut timeouts: BTreeMap<(String, String), Vec<EventId>> = BTreeMap::new();
     let mut endpoint_lines: BTreeMap<(String, String), Vec<EventId>> = BTreeMap::new();
     let mut debug_datanodes: BTreeSet<String> = BTreeSet::new();
-    for (id, event) in trace.events.iter().enumerate() {
+    let endpoints = KindSet::of(&[Reads::Family(Family::DnEndpoint)]);
+    for id in trace.of_kinds(&endpoints) {
+        let event = trace.get(id);
         let EventData::DnEndpoint(e) = &event.data else {
             continue;
         };
@@ -521,7 +526,7 @@ pub fn detect(
     restarts.dedup();
     // The SCM signals of each datanode, in trace order: a run reads its datanode's only.
     let mut signals_of: HashMap<&str, Vec<&(EventId, ScmSignal)>> = HashMap::new();
-    for signal in &obs.signals {
+    for signal in obs.signals.iter() {
         signals_of
             .entry(signal.1.datanode())
             .or_default()
@@ -1199,7 +1204,7 @@ mod tests {
     /// A scenario: events in time order, and what the observations say about the placeholders.
     struct Scenario {
         events: Vec<Event>,
-        obs: Observations,
+        obs: Observations<'static>,
     }
 
     impl Scenario {
@@ -1221,7 +1226,7 @@ mod tests {
         }
         fn signal(&mut self, ts: i64, host: &str, s: ScmSignal) {
             let id = self.push(other(ts, host, Component::ScmAudit));
-            self.obs.signals.push((id, s));
+            self.obs.signals.to_mut().push((id, s));
         }
         fn rereg(&mut self, ts: i64, host: &str) {
             self.signal(

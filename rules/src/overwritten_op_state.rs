@@ -28,7 +28,7 @@ use crate::{
 };
 use oztrace_analyzer::Analysis;
 use oztrace_analyzer::graph::EdgeKind;
-use oztrace_analyzer::kinds::{Family, Reads};
+use oztrace_analyzer::kinds::{Family, KindSet, Reads};
 use oztrace_analyzer::machines::node_admin::{self, ABORT_WRITE_OVERWRITES_COPY};
 use oztrace_analyzer::machines::scm_role;
 use oztrace_analyzer::trace::{EventId, Trace};
@@ -255,7 +255,11 @@ impl Facts {
         // Names (host and ip) of each datanode, from every `uuid(host/ip)` printed.
         let mut by_name: HashMap<String, BTreeSet<String>> = HashMap::new();
         let mut by_hash: HashMap<u32, String> = HashMap::new();
-        for event in &trace.events {
+        // The SCM family's events only (most of them heartbeat audits, naming the same few
+        // datanodes again and again).
+        let scm = KindSet::of(CONSUMES);
+        for id in trace.of_kinds(&scm) {
+            let event = trace.get(id);
             if !matches!(event.data, EventData::Scm(_)) {
                 continue;
             }
@@ -263,7 +267,7 @@ impl Facts {
                 if let Entity::Datanode(uuid) = e
                     && let Some(hash) = uuid_hash_code(uuid)
                 {
-                    by_hash.insert(hash, uuid.clone());
+                    remember(&mut by_hash, hash, uuid);
                 }
             }
             for found in find_datanode_details(&event.text) {
@@ -287,7 +291,8 @@ impl Facts {
         };
         let mut nodes: HashMap<String, Node> = HashMap::new();
         let mut heartbeat_audit_hosts = HashSet::new();
-        for (id, event) in trace.events.iter().enumerate() {
+        for id in trace.of_kinds(&scm) {
+            let event = trace.get(id);
             let EventData::Scm(data) = &event.data else {
                 continue;
             };
@@ -297,9 +302,11 @@ impl Facts {
             match data {
                 ScmEvent::Audit(audit) => {
                     if audit.op == "SEND_HEARTBEAT" {
-                        heartbeat_audit_hosts.insert(event.host.to_string());
-                        if let Some(uuid) = audit.params.get("datanodeUUID")
-                            && tells_in_service(audit)
+                        if !heartbeat_audit_hosts.contains(&*event.host) {
+                            heartbeat_audit_hosts.insert(event.host.to_string());
+                        }
+                        if tells_in_service(audit)
+                            && let Some(uuid) = audit.params.get("datanodeUUID")
                         {
                             push(&uuid.to_ascii_lowercase(), |n| &mut n.told_in_service);
                         }
@@ -382,6 +389,18 @@ impl Facts {
         Facts {
             nodes,
             heartbeat_audit_hosts,
+        }
+    }
+}
+
+/// Remembers `uuid` as the datanode of its Java hash code (the last one printed wins), copying
+/// it only when it is not already the one remembered.
+fn remember(by_hash: &mut HashMap<u32, String>, hash: u32, uuid: &str) {
+    match by_hash.get_mut(&hash) {
+        Some(known) if known == uuid => {}
+        Some(known) => *known = uuid.to_string(),
+        None => {
+            by_hash.insert(hash, uuid.to_string());
         }
     }
 }
@@ -553,7 +572,7 @@ impl Node {
                         && t.from.starts_with("LEADER")
                 })
                 .map(|t| t.event)
-                .last();
+                .next_back();
             out.push(Dropped {
                 effect,
                 admission,
@@ -619,7 +638,7 @@ the follower abort race itself is not in the logs"
                         && t.from.starts_with("LEADER")
                 })
                 .map(|t| t.event)
-                .last()
+                .next_back()
             {
                 evidence.push(note(
                     down,

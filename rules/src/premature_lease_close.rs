@@ -32,7 +32,7 @@ use crate::{
     Severity,
 };
 use oztrace_analyzer::graph::{EdgeKind, EventGraph};
-use oztrace_analyzer::kinds::{Family, Reads};
+use oztrace_analyzer::kinds::{Family, KindSet, Reads};
 use oztrace_analyzer::machines::datanode_links::is_failed_or_slow;
 use oztrace_analyzer::machines::lease;
 use oztrace_analyzer::trace::{EventId, Trace};
@@ -413,7 +413,9 @@ impl Dumps {
     fn index(trace: &Trace) -> Dumps {
         let mut open: HashMap<DumpKey<'_>, usize> = HashMap::new();
         let mut dumps = Dumps::default();
-        for (id, event) in trace.events.iter().enumerate() {
+        let om = KindSet::of(&[Reads::Family(Family::Om)]);
+        for id in trace.of_kinds(&om) {
+            let event = trace.get(id);
             let EventData::Om(OmEvent::ClientBlockWritten { length, .. }) = &event.data else {
                 continue;
             };
@@ -459,7 +461,9 @@ struct KeyInfos {
 impl KeyInfos {
     fn index(trace: &Trace) -> KeyInfos {
         let mut infos = KeyInfos::default();
-        for (id, event) in trace.events.iter().enumerate() {
+        let om = KindSet::of(&[Reads::Family(Family::Om)]);
+        for id in trace.of_kinds(&om) {
+            let event = trace.get(id);
             if let Some(OmEvent::KeyCommitResult(result)) = om_event(event) {
                 infos
                     .by_name

@@ -18,7 +18,7 @@
 //! BCSID printed per replica (datanode), as `replay` shows them.
 
 use crate::graph::Linker;
-use crate::kinds::{Family, Reads};
+use crate::kinds::{Family, KindSet, Reads};
 use crate::machine::{EntityStates, Machine, Transition};
 use crate::trace::{EventId, Trace};
 use oztrace_parser::catalog::EventData;
@@ -372,12 +372,16 @@ impl Linker for FailedWriteLinker {
     }
 
     fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, String)>) {
+        let reports = KindSet::of(self.consumes());
         let mut hosts: Vec<&Arc<str>> = trace.hosts().collect();
         hosts.sort();
         for host in hosts {
             // (container, datanode, BCSID) → the latest decision line for that replica.
             let mut decisions: HashMap<(u64, &str, u64), EventId> = HashMap::new();
             for &id in trace.of_host(host) {
+                if !reports.contains(trace.kind_of(id)) {
+                    continue;
+                }
                 let EventData::ScmContainer(data) = &trace.get(id).data else {
                     continue;
                 };
@@ -432,7 +436,9 @@ impl Linker for ReplicaReported {
     fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, String)>) {
         // (container, replica state) → SCM report-handler lines, in time order.
         let mut handled: HashMap<(u64, &str), Vec<EventId>> = HashMap::new();
-        for (id, event) in trace.events.iter().enumerate() {
+        let reports = KindSet::of(&[Reads::Family(Family::ScmContainer)]);
+        for id in trace.of_kinds(&reports) {
+            let event = trace.get(id);
             if let EventData::ScmContainer(ScmContainerEvent::Replica(e)) = &event.data {
                 handled
                     .entry((e.replica.container, e.replica.replica_state.as_str()))
@@ -440,7 +446,9 @@ impl Linker for ReplicaReported {
                     .push(id);
             }
         }
-        for (id, event) in trace.events.iter().enumerate() {
+        let replicas = KindSet::of(&[Reads::Family(Family::Datanode)]);
+        for id in trace.of_kinds(&replicas) {
+            let event = trace.get(id);
             let EventData::Datanode(DatanodeEvent::DnContainerState {
                 id: container,
                 state: Some(state),
@@ -449,11 +457,18 @@ impl Linker for ReplicaReported {
             else {
                 continue;
             };
-            let Some(candidates) = handled.get(&(*container, state.as_str())) else {
+            let (Some(candidates), Some(at)) =
+                (handled.get(&(*container, state.as_str())), event.ts)
+            else {
                 continue;
             };
+            // Only the lines that can be in the window: a container's reports recur over the
+            // whole trace.
+            let window = trace.between(at - trace.skew_ms, at + REPORT_WINDOW_MS);
+            let from = candidates.partition_point(|&scm| scm < window.start);
+            let to = candidates.partition_point(|&scm| scm < window.end);
             let mut seen_hosts: Vec<&str> = Vec::new();
-            for &scm in candidates {
+            for &scm in &candidates[from..to] {
                 let line = trace.get(scm);
                 let EventData::ScmContainer(ScmContainerEvent::Replica(e)) = &line.data else {
                     continue;

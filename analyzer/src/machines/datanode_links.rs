@@ -2,7 +2,7 @@
 //! UNHEALTHY and its dn-container record, a Ratis step-down and the truncation that follows it.
 
 use crate::graph::Linker;
-use crate::kinds::Reads;
+use crate::kinds::{KindSet, Reads};
 use crate::trace::{EventId, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::datanode::DatanodeEvent;
@@ -51,11 +51,20 @@ impl Linker for DatanodeLinks {
     }
 
     fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, String)>) {
+        // The kinds that can be a cause: the others are told from the kind column untouched.
+        let causes = KindSet::of(&[
+            Reads::Kind("container_marked_unhealthy"),
+            Reads::Kind("dispatch_error"),
+            Reads::Kind("ratis_role_change"),
+        ]);
         let mut hosts: Vec<_> = trace.hosts().collect();
         hosts.sort();
         for host in hosts {
             let ids = trace.of_host(host);
             for (n, &cause) in ids.iter().enumerate() {
+                if !causes.contains(trace.kind_of(cause)) {
+                    continue;
+                }
                 let later = ids[n + 1..].iter().copied().take_while(|&e| {
                     trace
                         .elapsed(cause, e)

@@ -293,6 +293,14 @@ pub fn scm_signal(event: &Event) -> Option<ScmSignal> {
     }
 }
 
+/// The signal of every SCM-side event that has one, in trace order ([`Trace::scm_signals`]).
+pub fn read_scm_signals(trace: &Trace) -> Vec<(EventId, ScmSignal)> {
+    trace
+        .of_kinds(&KindSet::of(&SCM_SIDE))
+        .filter_map(|id| Some((id, scm_signal(trace.get(id))?)))
+        .collect()
+}
+
 /// Reads one `scm_audit` event: `SEND_HEARTBEAT` answered with a reregister or with commands,
 /// `REGISTER`. Failed calls say nothing.
 pub fn audit_signal(audit: &ScmAudit) -> Option<ScmSignal> {
@@ -338,15 +346,6 @@ fn may_register(event: &Event) -> bool {
         EventData::Scm(ScmEvent::Audit(audit)) => audit.op == "REGISTER",
         _ => event.kind() == scm_kinds::REGISTERED,
     }
-}
-
-/// Whether an SCM audit record returned a command [`CommandReceipt`] links (a reregister or a
-/// close), told without building the signal.
-fn returns_linked_command(audit: &ScmAudit) -> bool {
-    audit
-        .commands
-        .iter()
-        .any(|c| c.command_type == "reregisterCommand" || c.command_type == "closeContainerCommand")
 }
 
 /// Whether an SCM audit record is a heartbeat answered without a reregister (what
@@ -487,11 +486,33 @@ pub struct EndpointMachine {
     audited: HashSet<Arc<str>>,
     /// Endpoints with timed-out tasks queued: while there are none, a heartbeat answer is no step.
     queued_endpoints: usize,
+    /// Where the next event's signal may be in [`Trace::scm_signals`] (events come in order).
+    next_signal: usize,
 }
 
 impl EndpointMachine {
     pub fn new() -> EndpointMachine {
         EndpointMachine::default()
+    }
+
+    /// The signal of event `id` ([`Trace::scm_signals`]), found by walking on from the previous
+    /// event's.
+    fn signal_of<'t>(&mut self, trace: &'t Trace, id: EventId) -> Option<&'t ScmSignal> {
+        let signals = trace.scm_signals();
+        if self
+            .next_signal
+            .checked_sub(1)
+            .is_some_and(|before| signals.get(before).is_none_or(|s| s.0 >= id))
+        {
+            self.next_signal = signals.partition_point(|s| s.0 < id);
+        }
+        while signals.get(self.next_signal).is_some_and(|s| s.0 < id) {
+            self.next_signal += 1;
+        }
+        signals
+            .get(self.next_signal)
+            .filter(|s| s.0 == id)
+            .map(|s| &s.1)
     }
 
     /// Steps the endpoint an SCM-side event names (`id` is that event, written by SCM host
@@ -738,9 +759,9 @@ impl Machine for EndpointMachine {
         {
             return;
         }
-        if let Some(signal) = scm_signal(event) {
-            self.hosts.observe_signal(event, &signal);
-            self.on_signal(trace, id, &signal, out);
+        if let Some(signal) = self.signal_of(trace, id) {
+            self.hosts.observe_signal(event, signal);
+            self.on_signal(trace, id, signal, out);
         }
     }
 
@@ -768,16 +789,7 @@ impl Linker for CommandReceipt {
     }
 
     fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, String)>) {
-        let scm_side = KindSet::of(&SCM_SIDE);
-        let signals: Vec<(EventId, ScmSignal)> = trace
-            .of_kinds(&scm_side)
-            .filter(|&id| match &trace.get(id).data {
-                EventData::Scm(ScmEvent::Audit(audit)) => returns_linked_command(audit),
-                _ => true,
-            })
-            .filter_map(|id| Some((id, scm_signal(trace.get(id))?)))
-            .collect();
-        link_receipts(trace, &signals, out);
+        link_receipts(trace, trace.scm_signals(), out);
     }
 }
 
@@ -791,17 +803,19 @@ fn link_receipts(
     // (datanode, scm) → reregisters; (datanode, scm, container) → close commands.
     let mut rereg: HashMap<(String, String), Vec<EventId>> = HashMap::new();
     let mut closes: HashMap<(String, String, u64), Vec<EventId>> = HashMap::new();
+    // Most signals are heartbeats answered without a command: the SCM is named for the others.
     for (id, signal) in signals {
         let id = *id;
-        let scm = short_host(&trace.get(id).host);
+        let scm = || short_host(&trace.get(id).host);
         match signal {
             ScmSignal::Reregister { datanode, .. } => {
-                rereg.entry((datanode.clone(), scm)).or_default().push(id);
+                rereg.entry((datanode.clone(), scm())).or_default().push(id);
             }
             ScmSignal::Answered {
                 datanode,
                 close_containers,
-            } => {
+            } if !close_containers.is_empty() => {
+                let scm = scm();
                 for &c in close_containers {
                     closes
                         .entry((datanode.clone(), scm.clone(), c))
@@ -832,9 +846,13 @@ fn link_receipts(
             _ => None,
         };
         let lag = trace.skew_ms + RECEIPT_LAG_MS;
-        // The latest SCM answer that can precede the receipt.
+        // The latest SCM answer that can precede the receipt, among those in its window (an
+        // endpoint's answers span the whole trace).
+        let window = trace.between(at - lag, at + trace.skew_ms);
         let cause = candidates.and_then(|ids| {
-            ids.iter().rev().copied().find(|&c| {
+            let from = ids.partition_point(|&c| c < window.start);
+            let to = ids.partition_point(|&c| c < window.end);
+            ids[from..to].iter().rev().copied().find(|&c| {
                 trace
                     .get(c)
                     .ts

@@ -25,7 +25,7 @@
 //! Entity `key:/<volume>/<bucket>/<key>`; scope `client:<clientID>` once a line prints it.
 
 use crate::graph::Linker;
-use crate::kinds::{Family, Reads};
+use crate::kinds::{Family, KindSet, Reads};
 use crate::machine::{EntityStates, Machine, Row, Transition, allows};
 use crate::trace::{EntityId, EventId, Trace};
 use oztrace_parser::audit::AuditRet;
@@ -658,7 +658,9 @@ impl Linker for OmLinker {
         let mut summaries: Vec<(i64, EventId, u64)> = Vec::new();
         let mut failures_by_client: HashMap<u64, Vec<EventId>> = HashMap::new();
         let mut errors: Vec<EventId> = Vec::new();
-        for (id, event) in trace.events.iter().enumerate() {
+        let om = KindSet::of(&[Reads::Family(Family::Om)]);
+        for id in trace.of_kinds(&om) {
+            let event = trace.get(id);
             let EventData::Om(om) = &event.data else {
                 continue;
             };

@@ -677,7 +677,8 @@ impl Linker for OpStateCommandDelivery {
     }
 
     fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, String)>) {
-        for (id, event) in trace.events.iter().enumerate() {
+        for &id in trace.of_kind("op_state_command_scheduled") {
+            let event = trace.get(id);
             let EventData::Scm(ScmEvent::OpStateMismatch {
                 kind: "op_state_command_scheduled",
                 datanode,

@@ -414,13 +414,15 @@ pub fn is_leader(analysis_replay: &Replay, trace: &Trace, host: &str, at: EventI
 
 /// The last `scm-role` transition of `host` at or before event `at`. `Replay::run` steps events
 /// in order and this machine reports each step at its own event, so the search starts at `at`
-/// and walks back.
+/// and walks back through this machine's transitions.
 pub fn role_at<'r>(replay: &'r Replay, host: &str, at: EventId) -> Option<&'r Transition> {
-    let end = replay.transitions.partition_point(|t| t.event <= at);
-    replay.transitions[..end]
+    let indexes = replay.machine_indexes(NAME);
+    let end = indexes.partition_point(|&i| replay.transitions[i as usize].event <= at);
+    indexes[..end]
         .iter()
         .rev()
-        .find(|t| t.machine == NAME && t.scope.as_deref() == Some(host))
+        .map(|&i| &replay.transitions[i as usize])
+        .find(|t| t.scope.as_deref() == Some(host))
 }
 
 /// The leader term in a `scm-role` state label (`LEADER term 7`).
