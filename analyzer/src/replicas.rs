@@ -676,9 +676,22 @@ impl ContainerReplicas {
 
     /// The health conditions of one container at the end of the logs.
     pub fn health(&self, trace: &Trace, container: u64, config: &HealthConfig) -> Vec<Verdict> {
-        let Some(record) = self.containers.get(&container) else {
-            return Vec::new();
-        };
+        HealthKind::ALL
+            .into_iter()
+            .filter_map(|kind| self.health_of(trace, container, config, kind))
+            .collect()
+    }
+
+    /// The verdict of one kind on a container, if it has that condition: each health rule
+    /// decides only its own kind rather than all six.
+    pub fn health_of(
+        &self,
+        trace: &Trace,
+        container: u64,
+        config: &HealthConfig,
+        kind: HealthKind,
+    ) -> Option<Verdict> {
+        let record = self.containers.get(&container)?;
         let check = Check {
             trace,
             index: self,
@@ -686,21 +699,22 @@ impl ContainerReplicas {
             config,
             end: self.end.unwrap_or(i64::MIN),
         };
-        let mut out = Vec::new();
-        out.extend(check.duplicate_open());
-        out.extend(check.mismatched());
         // A container SCM is deleting loses its replicas on purpose.
-        let deleted = record
-            .replicas
-            .iter()
-            .all(|r| r.latest().state == ReplicaState::Deleted);
-        if record.deleting.is_none() && !deleted {
-            out.extend(check.under_replicated());
-            out.extend(check.over_replicated());
+        let deleting = || {
+            record.deleting.is_some()
+                || record
+                    .replicas
+                    .iter()
+                    .all(|r| r.latest().state == ReplicaState::Deleted)
+        };
+        match kind {
+            HealthKind::DuplicateOpen => check.duplicate_open(),
+            HealthKind::MismatchedReplicas => check.mismatched(),
+            HealthKind::UnderReplicated => (!deleting()).then(|| check.under_replicated())?,
+            HealthKind::OverReplicated => (!deleting()).then(|| check.over_replicated())?,
+            HealthKind::UnhealthyReplica => check.unhealthy(),
+            HealthKind::QuasiClosedStuck => check.quasi_closed_stuck(),
         }
-        out.extend(check.unhealthy());
-        out.extend(check.quasi_closed_stuck());
-        out
     }
 }
 
