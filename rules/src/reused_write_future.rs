@@ -553,7 +553,12 @@ impl HostFacts {
     fn observe(&mut self, id: EventId, event: &Event) {
         match &event.data {
             EventData::Ratis(r) => {
+                // Most members repeat the datanode already known: parse the UUID only when it is new.
                 if let Some(m) = r.member()
+                    && self
+                        .datanode
+                        .as_deref()
+                        .is_none_or(|known| !known.eq_ignore_ascii_case(&m.peer))
                     && Entity::datanode(&m.peer).is_some()
                 {
                     self.datanode = Some(m.peer.to_ascii_lowercase());
