@@ -27,7 +27,8 @@ use oztrace_parser::catalog::scm::ScmEvent;
 use oztrace_parser::catalog::scm_container::ScmContainerEvent;
 use oztrace_parser::entity;
 use oztrace_parser::source::{Level, short_host};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::sync::Arc;
 
@@ -414,14 +415,15 @@ impl ContainerReplicas {
     /// Reads the events of [`CONSUMES`] in trace order.
     pub fn build(trace: &Trace) -> ContainerReplicas {
         let mut index = ContainerReplicas::default();
-        let mut hosts: HashMap<String, Arc<str>> = HashMap::new();
+        // Each name as printed, to its short name: worked out once per name, not per line.
+        let mut hosts: HashMap<String, Arc<str>> = HashMap::default();
         let mut host = |name: &str| -> Arc<str> {
-            let short = short_host(name);
-            Arc::clone(
-                hosts
-                    .entry(short)
-                    .or_insert_with_key(|k| Arc::from(k.as_str())),
-            )
+            if let Some(short) = hosts.get(name) {
+                return Arc::clone(short);
+            }
+            let short: Arc<str> = Arc::from(short_host(name));
+            hosts.insert(name.to_string(), Arc::clone(&short));
+            short
         };
         // Only the kinds it declares, so that `scan`'s prefilter changes nothing: the end of the
         // logs is the last of these too (the SCM's ReplicationManager passes mark it every few
