@@ -27,7 +27,8 @@ use oztrace_parser::catalog::scm::ScmEvent;
 use oztrace_parser::catalog::scm_container::ScmContainerEvent;
 use oztrace_parser::entity;
 use oztrace_parser::source::{Level, short_host};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::sync::Arc;
 
@@ -414,14 +415,15 @@ impl ContainerReplicas {
     /// Reads the events of [`CONSUMES`] in trace order.
     pub fn build(trace: &Trace) -> ContainerReplicas {
         let mut index = ContainerReplicas::default();
-        let mut hosts: HashMap<String, Arc<str>> = HashMap::new();
+        // Each name as printed, to its short name: worked out once per name, not per line.
+        let mut hosts: HashMap<String, Arc<str>> = HashMap::default();
         let mut host = |name: &str| -> Arc<str> {
-            let short = short_host(name);
-            Arc::clone(
-                hosts
-                    .entry(short)
-                    .or_insert_with_key(|k| Arc::from(k.as_str())),
-            )
+            if let Some(short) = hosts.get(name) {
+                return Arc::clone(short);
+            }
+            let short: Arc<str> = Arc::from(short_host(name));
+            hosts.insert(name.to_string(), Arc::clone(&short));
+            short
         };
         // Only the kinds it declares, so that `scan`'s prefilter changes nothing: the end of the
         // logs is the last of these too (the SCM's ReplicationManager passes mark it every few
@@ -676,9 +678,22 @@ impl ContainerReplicas {
 
     /// The health conditions of one container at the end of the logs.
     pub fn health(&self, trace: &Trace, container: u64, config: &HealthConfig) -> Vec<Verdict> {
-        let Some(record) = self.containers.get(&container) else {
-            return Vec::new();
-        };
+        HealthKind::ALL
+            .into_iter()
+            .filter_map(|kind| self.health_of(trace, container, config, kind))
+            .collect()
+    }
+
+    /// The verdict of one kind on a container, if it has that condition: each health rule
+    /// decides only its own kind rather than all six.
+    pub fn health_of(
+        &self,
+        trace: &Trace,
+        container: u64,
+        config: &HealthConfig,
+        kind: HealthKind,
+    ) -> Option<Verdict> {
+        let record = self.containers.get(&container)?;
         let check = Check {
             trace,
             index: self,
@@ -686,21 +701,22 @@ impl ContainerReplicas {
             config,
             end: self.end.unwrap_or(i64::MIN),
         };
-        let mut out = Vec::new();
-        out.extend(check.duplicate_open());
-        out.extend(check.mismatched());
         // A container SCM is deleting loses its replicas on purpose.
-        let deleted = record
-            .replicas
-            .iter()
-            .all(|r| r.latest().state == ReplicaState::Deleted);
-        if record.deleting.is_none() && !deleted {
-            out.extend(check.under_replicated());
-            out.extend(check.over_replicated());
+        let deleting = || {
+            record.deleting.is_some()
+                || record
+                    .replicas
+                    .iter()
+                    .all(|r| r.latest().state == ReplicaState::Deleted)
+        };
+        match kind {
+            HealthKind::DuplicateOpen => check.duplicate_open(),
+            HealthKind::MismatchedReplicas => check.mismatched(),
+            HealthKind::UnderReplicated => (!deleting()).then(|| check.under_replicated())?,
+            HealthKind::OverReplicated => (!deleting()).then(|| check.over_replicated())?,
+            HealthKind::UnhealthyReplica => check.unhealthy(),
+            HealthKind::QuasiClosedStuck => check.quasi_closed_stuck(),
         }
-        out.extend(check.unhealthy());
-        out.extend(check.quasi_closed_stuck());
-        out
     }
 }
 

@@ -11,7 +11,9 @@ use crate::{
     SettingDoc, Settings, Severity,
 };
 use oztrace_analyzer::kinds::Reads;
-use oztrace_analyzer::replicas::{self, Basis, ContainerReplicas, HealthConfig, Replication};
+use oztrace_analyzer::replicas::{
+    self, Basis, ContainerReplicas, HealthConfig, HealthKind, Replication,
+};
 use oztrace_parser::entity::Entity;
 use oztrace_parser::source::Component;
 
@@ -130,11 +132,11 @@ pub fn check(rule: &'static str, context: &Context<'_>, out: &mut Output) {
     let trace = &context.analysis.trace;
     let index: &ContainerReplicas = trace.replicas();
     let config = config(context.settings);
+    let Some(kind) = HealthKind::ALL.into_iter().find(|k| k.rule() == rule) else {
+        return;
+    };
     for (container, _) in index.containers() {
-        for verdict in index.health(trace, container, &config) {
-            if verdict.kind.rule() != rule {
-                continue;
-            }
+        if let Some(verdict) = index.health_of(trace, container, &config, kind) {
             let (confidence, reason) = match verdict.basis {
                 Basis::LogsAndScm => (
                     Confidence::Confirmed,
@@ -177,7 +179,6 @@ pub fn check(rule: &'static str, context: &Context<'_>, out: &mut Output) {
 mod tests {
     use super::*;
     use crate::registry;
-    use oztrace_analyzer::replicas::HealthKind;
 
     /// Each health rule's id is the analyzer's name for its kind, once each.
     #[test]

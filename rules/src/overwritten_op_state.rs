@@ -36,7 +36,8 @@ use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::scm::{AdminAction, HeartbeatCommand, ScmAudit, ScmEvent};
 use oztrace_parser::entity::{Entity, find_datanode_details, uuid_hash_code};
 use oztrace_parser::source::{Component, short_host};
-use std::collections::{BTreeSet, HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::collections::BTreeSet;
 
 pub const ID: &str = "overwritten-op-state";
 
@@ -253,8 +254,20 @@ struct Facts {
 impl Facts {
     fn collect(trace: &Trace) -> Facts {
         // Names (host and ip) of each datanode, from every `uuid(host/ip)` printed.
-        let mut by_name: HashMap<String, BTreeSet<String>> = HashMap::new();
-        let mut by_hash: HashMap<u32, String> = HashMap::new();
+        let mut by_name: HashMap<String, BTreeSet<String>> = HashMap::default();
+        // When each UUID was last printed: the heartbeats name the same few datanodes again and
+        // again, so each UUID's Java hash code is computed once at the end, not per print.
+        let mut last_printed: HashMap<String, usize> = HashMap::default();
+        let mut prints = 0;
+        let mut printed = |uuid: &str| {
+            prints += 1;
+            match last_printed.get_mut(uuid) {
+                Some(last) => *last = prints,
+                None => {
+                    last_printed.insert(uuid.to_string(), prints);
+                }
+            }
+        };
         // The SCM family's events only (most of them heartbeat audits, naming the same few
         // datanodes again and again).
         let scm = KindSet::of(CONSUMES);
@@ -264,22 +277,28 @@ impl Facts {
                 continue;
             }
             for e in &event.entities {
-                if let Entity::Datanode(uuid) = e
-                    && let Some(hash) = uuid_hash_code(uuid)
-                {
-                    remember(&mut by_hash, hash, uuid);
+                if let Entity::Datanode(uuid) = e {
+                    printed(uuid);
                 }
             }
             for found in find_datanode_details(&event.text) {
                 let uuid = found.value.uuid.to_ascii_lowercase();
+                printed(&uuid);
                 for name in [found.value.host, found.value.ip] {
                     by_name
                         .entry(short_host(name))
                         .or_default()
                         .insert(uuid.clone());
                 }
-                if let Some(hash) = uuid_hash_code(&uuid) {
-                    by_hash.insert(hash, uuid);
+            }
+        }
+        // The datanode of each hash code: the UUID printed last wins.
+        let mut by_hash: HashMap<u32, (usize, &str)> = HashMap::default();
+        for (uuid, &last) in &last_printed {
+            if let Some(hash) = uuid_hash_code(uuid) {
+                let known = by_hash.entry(hash).or_insert((last, uuid));
+                if last > known.0 {
+                    *known = (last, uuid);
                 }
             }
         }
@@ -289,15 +308,19 @@ impl Facts {
                 .flat_map(|h| by_name.get(&short_host(h)).into_iter().flatten().cloned())
                 .collect()
         };
-        let mut nodes: HashMap<String, Node> = HashMap::new();
-        let mut heartbeat_audit_hosts = HashSet::new();
+        let mut nodes: HashMap<String, Node> = HashMap::default();
+        let mut heartbeat_audit_hosts = HashSet::default();
         for id in trace.of_kinds(&scm) {
             let event = trace.get(id);
             let EventData::Scm(data) = &event.data else {
                 continue;
             };
             let mut push = |uuid: &str, pick: fn(&mut Node) -> &mut Vec<EventId>| {
-                pick(nodes.entry(uuid.to_string()).or_default()).push(id);
+                if let Some(node) = nodes.get_mut(uuid) {
+                    pick(node).push(id);
+                } else {
+                    pick(nodes.entry(uuid.to_string()).or_default()).push(id);
+                }
             };
             match data {
                 ScmEvent::Audit(audit) => {
@@ -351,7 +374,10 @@ impl Facts {
                     kind: "admin_recommissioned",
                     ..
                 } => {
-                    if let Some(uuid) = data.tracked_node_hash().and_then(|h| by_hash.get(&h)) {
+                    if let Some(uuid) = data
+                        .tracked_node_hash()
+                        .and_then(|h| by_hash.get(&h).map(|&(_, uuid)| uuid))
+                    {
                         push(uuid, |n| &mut n.cancels);
                     }
                 }
@@ -389,18 +415,6 @@ impl Facts {
         Facts {
             nodes,
             heartbeat_audit_hosts,
-        }
-    }
-}
-
-/// Remembers `uuid` as the datanode of its Java hash code (the last one printed wins), copying
-/// it only when it is not already the one remembered.
-fn remember(by_hash: &mut HashMap<u32, String>, hash: u32, uuid: &str) {
-    match by_hash.get_mut(&hash) {
-        Some(known) if known == uuid => {}
-        Some(known) => *known = uuid.to_string(),
-        None => {
-            by_hash.insert(hash, uuid.to_string());
         }
     }
 }

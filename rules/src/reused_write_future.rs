@@ -518,12 +518,18 @@ impl Index<'_> {
             hosts: BTreeMap::new(),
             facts: trace.facts(),
         };
-        for (id, event) in trace.events.iter().enumerate() {
-            if !is_datanode_side(event.component) {
-                continue;
+        // Host by host (each host's events in trace order): no map lookup per event.
+        for host in trace.hosts() {
+            let mut facts: Option<HostFacts> = None;
+            for &id in trace.of_host(host) {
+                let event = trace.get(id);
+                if is_datanode_side(event.component) {
+                    facts.get_or_insert_default().observe(id, event);
+                }
             }
-            let facts = index.hosts.entry(Arc::clone(&event.host)).or_default();
-            facts.observe(id, event);
+            if let Some(facts) = facts {
+                index.hosts.insert(Arc::clone(host), facts);
+            }
         }
         index
     }
@@ -553,7 +559,12 @@ impl HostFacts {
     fn observe(&mut self, id: EventId, event: &Event) {
         match &event.data {
             EventData::Ratis(r) => {
+                // Most members repeat the datanode already known: parse the UUID only when it is new.
                 if let Some(m) = r.member()
+                    && self
+                        .datanode
+                        .as_deref()
+                        .is_none_or(|known| !known.eq_ignore_ascii_case(&m.peer))
                     && Entity::datanode(&m.peer).is_some()
                 {
                     self.datanode = Some(m.peer.to_ascii_lowercase());

@@ -25,7 +25,8 @@ use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::datanode::DatanodeEvent;
 use oztrace_parser::catalog::scm_container::{ScmContainerEvent, Wording};
 use oztrace_parser::entity::Entity;
-use std::collections::{BTreeMap, HashMap};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 pub const NAME: &str = "container";
@@ -377,7 +378,7 @@ impl Linker for FailedWriteLinker {
         hosts.sort();
         for host in hosts {
             // (container, datanode, BCSID) → the latest decision line for that replica.
-            let mut decisions: HashMap<(u64, &str, u64), EventId> = HashMap::new();
+            let mut decisions: HashMap<(u64, &str, u64), EventId> = HashMap::default();
             for &id in trace.of_host(host) {
                 if !reports.contains(trace.kind_of(id)) {
                     continue;
@@ -435,7 +436,7 @@ impl Linker for ReplicaReported {
 
     fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, String)>) {
         // (container, replica state) → SCM report-handler lines, in time order.
-        let mut handled: HashMap<(u64, &str), Vec<EventId>> = HashMap::new();
+        let mut handled: HashMap<(u64, &str), Vec<EventId>> = HashMap::default();
         let reports = KindSet::of(&[Reads::Family(Family::ScmContainer)]);
         for id in trace.of_kinds(&reports) {
             let event = trace.get(id);
@@ -446,8 +447,8 @@ impl Linker for ReplicaReported {
                     .push(id);
             }
         }
-        let replicas = KindSet::of(&[Reads::Family(Family::Datanode)]);
-        for id in trace.of_kinds(&replicas) {
+        // The kind index's own list: no pass over the whole trace for one kind.
+        for &id in trace.of_kind("dn_container_state") {
             let event = trace.get(id);
             let EventData::Datanode(DatanodeEvent::DnContainerState {
                 id: container,

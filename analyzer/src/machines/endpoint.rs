@@ -29,7 +29,7 @@ use oztrace_parser::catalog::scm::{ScmAudit, ScmEvent};
 use oztrace_parser::entity::{Entity, datanode_details};
 use oztrace_parser::event::Event;
 use oztrace_parser::source::{Component, short_host};
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::sync::Arc;
 
 pub const MACHINE: &str = "dn-endpoint";
@@ -801,12 +801,12 @@ fn link_receipts(
 ) {
     let hosts = &trace.facts().datanode_hosts;
     // (datanode, scm) → reregisters; (datanode, scm, container) → close commands.
-    let mut rereg: HashMap<(String, String), Vec<EventId>> = HashMap::new();
-    let mut closes: HashMap<(String, String, u64), Vec<EventId>> = HashMap::new();
+    let mut rereg: HashMap<(String, String), Vec<EventId>> = HashMap::default();
+    let mut closes: HashMap<(String, String, u64), Vec<EventId>> = HashMap::default();
     // Most signals are heartbeats answered without a command: the SCM is named for the others.
     for (id, signal) in signals {
         let id = *id;
-        let scm = || short_host(&trace.get(id).host);
+        let scm = || trace.short_host(trace.host_of(id)).to_string();
         match signal {
             ScmSignal::Reregister { datanode, .. } => {
                 rereg.entry((datanode.clone(), scm())).or_default().push(id);
@@ -829,7 +829,12 @@ fn link_receipts(
     let receipts = KindSet::of(&[Reads::Family(Family::DnEndpoint)]);
     for id in trace.of_kinds(&receipts) {
         let event = trace.get(id);
-        let EventData::DnEndpoint(e) = &event.data else {
+        // Only receipts have a cause here: no datanode is looked up for the other lines.
+        let EventData::DnEndpoint(
+            e @ (DnEndpointEvent::ReregisterReceived { .. }
+            | DnEndpointEvent::CloseCommandReceived { .. }),
+        ) = &event.data
+        else {
             continue;
         };
         let (Some(datanode), Some(endpoint), Some(at)) =
