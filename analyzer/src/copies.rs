@@ -126,6 +126,25 @@ impl Folded for Event {
     }
 }
 
+/// The OM audit merge holds its records boxed, as they arrive.
+impl<T: Folded + ?Sized> Folded for Box<T> {
+    fn ts(&self) -> Option<i64> {
+        (**self).ts()
+    }
+    fn host(&self) -> &str {
+        (**self).host()
+    }
+    fn copy(&self) -> Copy {
+        (**self).copy()
+    }
+    fn copies(&self) -> &Vec<Copy> {
+        (**self).copies()
+    }
+    fn copies_mut(&mut self) -> &mut Vec<Copy> {
+        (**self).copies_mut()
+    }
+}
+
 struct Held<E> {
     event: E,
     /// The time it is ordered by (the latest time of its file so far).

@@ -587,25 +587,6 @@ impl Folded for Pending {
 /// read it. Boxed: it is moved a few times on the way, and it is large.
 type Arriving = (Box<Pending>, Option<CopyKey>);
 
-/// The merge holds the records boxed, as they arrive.
-impl Folded for Box<Pending> {
-    fn ts(&self) -> Option<i64> {
-        (**self).ts()
-    }
-    fn host(&self) -> &str {
-        (**self).host()
-    }
-    fn copy(&self) -> Copy {
-        (**self).copy()
-    }
-    fn copies(&self) -> &Vec<Copy> {
-        (**self).copies()
-    }
-    fn copies_mut(&mut self) -> &mut Vec<Copy> {
-        (**self).copies_mut()
-    }
-}
-
 /// What the caller of [`read_audit_merged`] makes of its events, on worker threads: `render`
 /// appends an event's text (with its place in time order) to a batch's, or nothing to leave it
 /// out.
