@@ -87,12 +87,15 @@ impl Trace {
     /// event before them in their stream, so they stay where their file put them), then host,
     /// file and line. The buffers are appended one by one into one vector allocated once (each
     /// freed as it goes), small keys are sorted, and the events are permuted in place: the events
-    /// are never held twice.
+    /// are never held twice. Each event's host, kind and entities are interned while its stream is
+    /// read in the order it was written, where its strings lie near each other in memory (in time
+    /// order, every stream's events interleave and each entity's string is a cache miss).
     pub fn merge(streams: Vec<Vec<Event>>, skew_ms: i64) -> Trace {
         let total = streams.iter().map(Vec::len).sum();
         let mut sources = Sources::default();
         let mut keys: Vec<MergeKey> = Vec::with_capacity(total);
         let mut events: Vec<Event> = Vec::with_capacity(total);
+        let mut columns = Columns::with_capacity(total);
         for mut stream in streams {
             let mut last = stream.iter().find_map(|e| e.ts).unwrap_or(i64::MIN);
             for event in &stream {
@@ -105,6 +108,7 @@ impl Trace {
                     line: event.line,
                     index: keys.len() as u32,
                 });
+                columns.read(event);
             }
             events.append(&mut stream);
         }
@@ -115,81 +119,22 @@ impl Trace {
         }
         keys.sort_unstable();
         let mut source: Vec<u32> = keys.into_iter().map(|key| key.index).collect();
+        let mut trace = columns.index(&source, skew_ms);
         permute_in_place(&mut events, &mut source);
-        Trace::from_ordered(events, skew_ms)
-    }
-
-    /// A trace of events already in time order (tests, replays of a recorded trace).
-    pub fn from_ordered(events: Vec<Event>, skew_ms: i64) -> Trace {
-        let mut trace = Trace {
-            skew_ms,
-            time_ordered: true,
-            ..Trace::default()
-        };
-        trace.entity_start.reserve_exact(events.len() + 1);
-        trace.entity_start.push(0);
-        trace.event_host.reserve_exact(events.len());
-        trace.kinds.reserve_exact(events.len());
-        trace.times.reserve_exact(events.len());
-        trace.untimed = vec![0; events.len().div_ceil(64)];
-        let mut last = i64::MIN;
-        trace.by_kind = vec![Vec::new(); kinds::count()];
-        for (id, event) in events.iter().enumerate() {
-            let kind = kinds::index_of(event.kind());
-            trace.kinds.push(kind);
-            trace.by_kind[kind.index()].push(id);
-            match event.ts {
-                Some(ts) => {
-                    trace.time_ordered &= ts >= last;
-                    last = ts;
-                }
-                None => trace.untimed[id / 64] |= 1 << (id % 64),
-            }
-            trace.times.push(last);
-            // Consecutive events mostly share their host's name (one per stream).
-            let host = match trace.event_host.last() {
-                Some(&prev) if Arc::ptr_eq(&trace.hosts[prev.index()].0, &event.host) => prev,
-                _ => trace.host_id_or_insert(&event.host),
-            };
-            trace.event_host.push(host);
-            trace.by_host[host.index()].push(id);
-            for entity in &event.entities {
-                let entity_id = trace.intern(entity);
-                let ids = &mut trace.by_entity[entity_id.index()];
-                // An event naming an entity twice is indexed once.
-                if ids.last() != Some(&id) {
-                    ids.push(id);
-                    trace.event_entities.push(entity_id);
-                }
-            }
-            trace.entity_start.push(trace.event_entities.len() as u32);
-        }
         trace.events = events;
         trace
     }
 
-    fn host_id_or_insert(&mut self, name: &Arc<str>) -> HostId {
-        if let Some(&host) = self.host_ids.get(name) {
-            return host;
+    /// A trace of events already in time order (tests, replays of a recorded trace).
+    pub fn from_ordered(events: Vec<Event>, skew_ms: i64) -> Trace {
+        let mut columns = Columns::with_capacity(events.len());
+        for event in &events {
+            columns.read(event);
         }
-        let host = HostId(self.hosts.len() as u32);
-        let short: Arc<str> = Arc::from(short_host(name));
-        self.hosts.push((Arc::clone(name), short));
-        self.host_ids.insert(Arc::clone(name), host);
-        self.by_host.push(Vec::new());
-        host
-    }
-
-    fn intern(&mut self, entity: &Entity) -> EntityId {
-        if let Some(&id) = self.entity_ids.get(entity) {
-            return id;
-        }
-        let id = EntityId(self.entities.len() as u32);
-        let shared = Arc::new(entity.clone());
-        self.entities.push(Arc::clone(&shared));
-        self.entity_ids.insert(shared, id);
-        self.by_entity.push(Vec::new());
-        id
+        let order: Vec<u32> = (0..events.len() as u32).collect();
+        let mut trace = columns.index(&order, skew_ms);
+        trace.events = events;
+        trace
     }
 
     pub fn get(&self, id: EventId) -> &Event {
@@ -355,6 +300,174 @@ impl Trace {
     pub fn elapsed(&self, a: EventId, b: EventId) -> Option<i64> {
         Some(self.events[b].ts? - self.events[a].ts?)
     }
+}
+
+/// What [`Trace`]'s indexes need of each event, in input order, and the hosts and entities
+/// interned on the way (numbered as met in that order: [`Columns::index`] renumbers them as met in
+/// the trace's order).
+struct Columns {
+    kinds: Vec<KindIndex>,
+    ts: Vec<Option<i64>>,
+    hosts: Vec<HostId>,
+    /// The entities of input event `i` are `entities[entity_start[i]..entity_start[i + 1]]`, each
+    /// once.
+    entities: Vec<EntityId>,
+    entity_start: Vec<u32>,
+    host_names: Vec<Arc<str>>,
+    host_ids: HashMap<Arc<str>, HostId>,
+    entity_table: Vec<Arc<Entity>>,
+    entity_ids: HashMap<Arc<Entity>, EntityId>,
+}
+
+impl Columns {
+    fn with_capacity(events: usize) -> Columns {
+        let mut entity_start = Vec::with_capacity(events + 1);
+        entity_start.push(0);
+        Columns {
+            kinds: Vec::with_capacity(events),
+            ts: Vec::with_capacity(events),
+            hosts: Vec::with_capacity(events),
+            entities: Vec::new(),
+            entity_start,
+            host_names: Vec::new(),
+            host_ids: HashMap::default(),
+            entity_table: Vec::new(),
+            entity_ids: HashMap::default(),
+        }
+    }
+
+    fn read(&mut self, event: &Event) {
+        self.kinds.push(kinds::index_of(event.kind()));
+        self.ts.push(event.ts);
+        // Consecutive events mostly share their host's name (one per stream).
+        let host = match self.hosts.last() {
+            Some(&prev) if Arc::ptr_eq(&self.host_names[prev.index()], &event.host) => prev,
+            _ => self.host_id_or_insert(&event.host),
+        };
+        self.hosts.push(host);
+        let start = self.entities.len();
+        for entity in &event.entities {
+            let id = self.intern(entity);
+            // An event naming an entity twice is indexed once.
+            if !self.entities[start..].contains(&id) {
+                self.entities.push(id);
+            }
+        }
+        self.entity_start.push(self.entities.len() as u32);
+    }
+
+    fn host_id_or_insert(&mut self, name: &Arc<str>) -> HostId {
+        if let Some(&host) = self.host_ids.get(name) {
+            return host;
+        }
+        let host = HostId(self.host_names.len() as u32);
+        self.host_names.push(Arc::clone(name));
+        self.host_ids.insert(Arc::clone(name), host);
+        host
+    }
+
+    fn intern(&mut self, entity: &Entity) -> EntityId {
+        if let Some(&id) = self.entity_ids.get(entity) {
+            return id;
+        }
+        let id = EntityId(self.entity_table.len() as u32);
+        let shared = Arc::new(entity.clone());
+        self.entity_table.push(Arc::clone(&shared));
+        self.entity_ids.insert(shared, id);
+        id
+    }
+
+    /// The indexes of a trace whose event `k` is input event `order[k]` (`order` a permutation
+    /// of the input), hosts and entities numbered by first appearance in that order.
+    fn index(self, order: &[u32], skew_ms: i64) -> Trace {
+        let events = order.len();
+        let mut trace = Trace {
+            skew_ms,
+            time_ordered: true,
+            untimed: vec![0; events.div_ceil(64)],
+            by_kind: vec![Vec::new(); kinds::count()],
+            ..Trace::default()
+        };
+        trace.kinds.reserve_exact(events);
+        trace.times.reserve_exact(events);
+        trace.event_host.reserve_exact(events);
+        trace.event_entities.reserve_exact(self.entities.len());
+        trace.entity_start.reserve_exact(events + 1);
+        trace.entity_start.push(0);
+        let mut host_rank = vec![UNSEEN; self.host_names.len()];
+        let mut entity_rank = vec![UNSEEN; self.entity_table.len()];
+        let mut last = i64::MIN;
+        for (id, &from) in order.iter().enumerate() {
+            let from = from as usize;
+            let kind = self.kinds[from];
+            trace.kinds.push(kind);
+            trace.by_kind[kind.index()].push(id);
+            match self.ts[from] {
+                Some(ts) => {
+                    trace.time_ordered &= ts >= last;
+                    last = ts;
+                }
+                None => trace.untimed[id / 64] |= 1 << (id % 64),
+            }
+            trace.times.push(last);
+            let host = HostId(rank_of(
+                &mut host_rank[self.hosts[from].index()],
+                &mut trace.by_host,
+            ));
+            trace.event_host.push(host);
+            trace.by_host[host.index()].push(id);
+            let (start, end) = (self.entity_start[from], self.entity_start[from + 1]);
+            for entity in &self.entities[start as usize..end as usize] {
+                let entity = EntityId(rank_of(
+                    &mut entity_rank[entity.index()],
+                    &mut trace.by_entity,
+                ));
+                trace.by_entity[entity.index()].push(id);
+                trace.event_entities.push(entity);
+            }
+            trace.entity_start.push(trace.event_entities.len() as u32);
+        }
+        trace.hosts = in_rank_order(self.host_names, &host_rank)
+            .into_iter()
+            .map(|name| {
+                let short: Arc<str> = Arc::from(short_host(&name));
+                (name, short)
+            })
+            .collect();
+        trace.host_ids = self.host_ids;
+        for host in trace.host_ids.values_mut() {
+            *host = HostId(host_rank[host.index()]);
+        }
+        trace.entities = in_rank_order(self.entity_table, &entity_rank);
+        trace.entity_ids = self.entity_ids;
+        for entity in trace.entity_ids.values_mut() {
+            *entity = EntityId(entity_rank[entity.index()]);
+        }
+        trace
+    }
+}
+
+/// A host or entity not yet met in the trace's order ([`Columns::index`]).
+const UNSEEN: u32 = u32::MAX;
+
+/// The number of a host or entity in the trace's order: `rank` if it was met before, else the
+/// next number, with an empty list of its events in `lists`.
+fn rank_of(rank: &mut u32, lists: &mut Vec<Vec<EventId>>) -> u32 {
+    if *rank == UNSEEN {
+        *rank = lists.len() as u32;
+        lists.push(Vec::new());
+    }
+    *rank
+}
+
+/// `items` reordered so that item `i` is at `rank[i]` (`rank` a permutation).
+fn in_rank_order<T>(mut items: Vec<T>, rank: &[u32]) -> Vec<T> {
+    let mut source = vec![0; rank.len()];
+    for (i, &r) in rank.iter().enumerate() {
+        source[r as usize] = i as u32;
+    }
+    permute_in_place(&mut items, &mut source);
+    items
 }
 
 /// An event's place in the merged order: time, then its source's rank (host, then file), line and
