@@ -47,13 +47,13 @@ fn scan_options() -> LoadOptions {
 
 /// The events `scan` keeps from every sample, one buffer per file, in the trace's order.
 fn sample_streams() -> Vec<Vec<Event>> {
-    let mut loaded = oztrace_analyzer::load(&[samples()], &scan_options());
+    let loaded = oztrace_analyzer::load(&[samples()], &scan_options());
     let mut by_file: HashMap<Arc<str>, Vec<Event>> = HashMap::new();
-    for event in std::mem::take(&mut loaded.analysis.trace.events) {
+    for event in loaded.analysis.trace.iter() {
         by_file
             .entry(Arc::clone(&event.file))
             .or_default()
-            .push(event);
+            .push(event.clone());
     }
     let mut streams: Vec<(Arc<str>, Vec<Event>)> = by_file.into_iter().collect();
     streams.sort_by(|a, b| a.0.cmp(&b.0));

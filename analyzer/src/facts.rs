@@ -34,7 +34,7 @@ impl Facts {
     /// Reads every event of the trace.
     pub fn build(trace: &Trace) -> Facts {
         let mut facts = Facts::default();
-        for (id, event) in trace.events.iter().enumerate() {
+        for (id, event) in trace.iter().enumerate() {
             for entity in &event.entities {
                 if let Entity::Block { container, local } = entity {
                     facts.container_of_local.insert(*local, *container);

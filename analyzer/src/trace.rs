@@ -3,9 +3,9 @@
 //! Each stream (file or archive member) is parsed in one pass into a buffer of typed events.
 //! Lines inside a stream can be slightly out of order (async appenders, several threads), so the
 //! merge orders every event by time, keeping untimed events next to the event before them, then
-//! by (host, file, line). It sorts compact keys and moves each event once, which beats a
-//! heap-based k-way merge of the buffers (events are large; the merge is not streamed, since
-//! rules need the whole trace). Hosts' clocks differ: rules compare events of different hosts
+//! by (host, file, line). It sorts compact keys and leaves the events in their streams' buffers,
+//! each reached through its slot: events are large, and moving them (even once) costs more than
+//! the merge's other work together (the merge is not streamed, since rules need the whole trace). Hosts' clocks differ: rules compare events of different hosts
 //! with [`Trace::before`], which allows `skew`.
 
 use crate::facts::Facts;
@@ -45,7 +45,10 @@ impl HostId {
 /// All typed events in one time order, with indexes by host and entity.
 #[derive(Debug, Default)]
 pub struct Trace {
-    pub events: Vec<Event>,
+    /// The events as their streams' buffers held them.
+    streams: Vec<Vec<Event>>,
+    /// Where each event is in `streams`, in trace order.
+    slots: Vec<Slot>,
     /// Clock skew tolerated between hosts, in milliseconds (`--skew`).
     pub skew_ms: i64,
     /// Every host, once, by [`HostId`], with its short name ([`short_host`]).
@@ -85,20 +88,21 @@ pub struct Trace {
 impl Trace {
     /// Merges per-stream buffers into one order: by time (untimed events keep the time of the
     /// event before them in their stream, so they stay where their file put them), then host,
-    /// file and line. The buffers are appended one by one into one vector allocated once (each
-    /// freed as it goes), small keys are sorted, and the events are permuted in place: the events
-    /// are never held twice. Each event's host, kind and entities are interned while its stream is
-    /// read in the order it was written, where its strings lie near each other in memory (in time
-    /// order, every stream's events interleave and each entity's string is a cache miss).
-    pub fn merge(streams: Vec<Vec<Event>>, skew_ms: i64) -> Trace {
+    /// file and line. Only small keys are sorted: the events stay where their streams put them,
+    /// never moved nor held twice. Each event's host, kind and entities are interned while its
+    /// stream is read in the order it was written, where its strings lie near each other in
+    /// memory (in time order, every stream's events interleave and each entity's string is a
+    /// cache miss).
+    pub fn merge(mut streams: Vec<Vec<Event>>, skew_ms: i64) -> Trace {
+        streams.retain(|stream| !stream.is_empty());
         let total = streams.iter().map(Vec::len).sum();
         let mut sources = Sources::default();
         let mut keys: Vec<MergeKey> = Vec::with_capacity(total);
-        let mut events: Vec<Event> = Vec::with_capacity(total);
+        let mut slots: Vec<Slot> = Vec::with_capacity(total);
         let mut columns = Columns::with_capacity(total);
-        for mut stream in streams {
+        for (s, stream) in streams.iter().enumerate() {
             let mut last = stream.iter().find_map(|e| e.ts).unwrap_or(i64::MIN);
-            for event in &stream {
+            for (index, event) in stream.iter().enumerate() {
                 if let Some(ts) = event.ts {
                     last = ts;
                 }
@@ -108,9 +112,12 @@ impl Trace {
                     line: event.line,
                     index: keys.len() as u32,
                 });
+                slots.push(Slot {
+                    stream: s as u32,
+                    index: index as u32,
+                });
                 columns.read(event);
             }
-            events.append(&mut stream);
         }
         // Sources compare by their names' order, held as one rank each.
         let rank = sources.ranks();
@@ -118,10 +125,10 @@ impl Trace {
             key.source = rank[key.source as usize];
         }
         keys.sort_unstable();
-        let mut source: Vec<u32> = keys.into_iter().map(|key| key.index).collect();
-        let mut trace = columns.index(&source, skew_ms);
-        permute_in_place(&mut events, &mut source);
-        trace.events = events;
+        let order: Vec<u32> = keys.into_iter().map(|key| key.index).collect();
+        let mut trace = columns.index(&order, skew_ms);
+        trace.slots = order.iter().map(|&input| slots[input as usize]).collect();
+        trace.streams = streams;
         trace
     }
 
@@ -133,12 +140,33 @@ impl Trace {
         }
         let order: Vec<u32> = (0..events.len() as u32).collect();
         let mut trace = columns.index(&order, skew_ms);
-        trace.events = events;
+        trace.slots = order
+            .iter()
+            .map(|&index| Slot { stream: 0, index })
+            .collect();
+        trace.streams = vec![events];
         trace
     }
 
     pub fn get(&self, id: EventId) -> &Event {
-        &self.events[id]
+        let slot = self.slots[id];
+        &self.streams[slot.stream as usize][slot.index as usize]
+    }
+
+    /// How many events the trace holds.
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.slots.is_empty()
+    }
+
+    /// Every event, in trace order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = &Event> {
+        self.slots
+            .iter()
+            .map(|slot| &self.streams[slot.stream as usize][slot.index as usize])
     }
 
     /// Events naming `entity`, in time order.
@@ -289,8 +317,7 @@ impl Trace {
         if self.event_host[a] == self.event_host[b] {
             return a < b;
         }
-        let (ea, eb) = (&self.events[a], &self.events[b]);
-        match (ea.ts, eb.ts) {
+        match (self.ts_of(a), self.ts_of(b)) {
             (Some(ta), Some(tb)) => ta <= tb + self.skew_ms,
             _ => false,
         }
@@ -298,7 +325,7 @@ impl Trace {
 
     /// Milliseconds from `a` to `b` (negative when `b` is earlier); `None` if either is untimed.
     pub fn elapsed(&self, a: EventId, b: EventId) -> Option<i64> {
-        Some(self.events[b].ts? - self.events[a].ts?)
+        Some(self.ts_of(b)? - self.ts_of(a)?)
     }
 }
 
@@ -461,13 +488,17 @@ fn rank_of(rank: &mut u32, lists: &mut Vec<Vec<EventId>>) -> u32 {
 }
 
 /// `items` reordered so that item `i` is at `rank[i]` (`rank` a permutation).
-fn in_rank_order<T>(mut items: Vec<T>, rank: &[u32]) -> Vec<T> {
-    let mut source = vec![0; rank.len()];
-    for (i, &r) in rank.iter().enumerate() {
-        source[r as usize] = i as u32;
-    }
-    permute_in_place(&mut items, &mut source);
-    items
+fn in_rank_order<T>(items: Vec<T>, rank: &[u32]) -> Vec<T> {
+    let mut ranked: Vec<(u32, T)> = rank.iter().copied().zip(items).collect();
+    ranked.sort_unstable_by_key(|&(rank, _)| rank);
+    ranked.into_iter().map(|(_, item)| item).collect()
+}
+
+/// Where an event is: its stream's buffer and its place in it.
+#[derive(Debug, Clone, Copy)]
+struct Slot {
+    stream: u32,
+    index: u32,
 }
 
 /// An event's place in the merged order: time, then its source's rank (host, then file), line and
@@ -522,46 +553,6 @@ impl Sources {
     }
 }
 
-/// Moves `items[source[k]]` to position `k` for every `k`, following the permutation's cycles:
-/// each item is moved once (a swap would move two, and items are large), the first of a cycle
-/// held aside until its slot is free. `source` must be a permutation of `0..items.len()`; it is
-/// consumed (each visited slot is set to its own index).
-fn permute_in_place<T>(items: &mut [T], source: &mut [u32]) {
-    assert_eq!(items.len(), source.len());
-    // What makes the moves below sound, checked in every build: one pass, small beside the sort.
-    let mut seen = vec![false; source.len()];
-    assert!(
-        source
-            .iter()
-            .all(|&s| !std::mem::replace(&mut seen[s as usize], true)),
-        "not a permutation"
-    );
-    let base = items.as_mut_ptr();
-    for start in 0..source.len() {
-        if source[start] as usize == start {
-            continue;
-        }
-        // SAFETY: every index in `source` is below `items.len()` and each appears once (asserted
-        // above), so each slot of the cycle through `start` is read once and then written once:
-        // the item held aside fills the last slot, and no item is dropped or duplicated. Nothing
-        // in the loop can panic while an item is held aside (the indexes are in bounds).
-        unsafe {
-            let held = std::ptr::read(base.add(start));
-            let mut at = start;
-            loop {
-                let from = source[at] as usize;
-                source[at] = at as u32;
-                if from == start {
-                    std::ptr::write(base.add(at), held);
-                    break;
-                }
-                std::ptr::copy_nonoverlapping(base.add(from), base.add(at), 1);
-                at = from;
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
@@ -596,7 +587,7 @@ pub(crate) mod tests {
             event("dn1", "b", 2, Some(5), vec![]),
         ];
         let trace = Trace::merge(vec![a, b], 2000);
-        let order: Vec<(&str, u64)> = trace.events.iter().map(|e| (&*e.file, e.line)).collect();
+        let order: Vec<(&str, u64)> = trace.iter().map(|e| (&*e.file, e.line)).collect();
         assert_eq!(
             order,
             vec![("b", 2), ("a", 1), ("a", 2), ("b", 1), ("a", 3)]
@@ -644,11 +635,8 @@ pub(crate) mod tests {
             event("om1", "audit", 2, Some(10), vec![]),
         ];
         let trace = Trace::merge(vec![folded, other], 2000);
-        let order: Vec<(&str, &str, u64)> = trace
-            .events
-            .iter()
-            .map(|e| (&*e.host, &*e.file, e.line))
-            .collect();
+        let order: Vec<(&str, &str, u64)> =
+            trace.iter().map(|e| (&*e.host, &*e.file, e.line)).collect();
         assert_eq!(
             order,
             vec![
@@ -658,14 +646,6 @@ pub(crate) mod tests {
                 ("om2", "audit", 7)
             ]
         );
-    }
-
-    #[test]
-    fn permutations_apply_in_place() {
-        let mut items: Vec<String> = ["a", "b", "c", "d", "e", "f"].map(String::from).to_vec();
-        let mut source = vec![2, 0, 1, 4, 3, 5];
-        permute_in_place(&mut items, &mut source);
-        assert_eq!(items, ["c", "a", "b", "e", "d", "f"]);
     }
 
     #[test]

@@ -318,7 +318,7 @@ impl<'t> Observations<'t> {
             ..Observations::default()
         };
         let mut signals = trace.scm_signals().iter().peekable();
-        for (id, event) in trace.events.iter().enumerate() {
+        for (id, event) in trace.iter().enumerate() {
             if let Some((_, signal)) = signals.next_if(|s| s.0 == id) {
                 if let ScmSignal::Answered {
                     datanode,
@@ -511,7 +511,7 @@ pub fn detect(
         }
         endpoint_lines.entry(key).or_default().push(id);
     }
-    let trace_end = (0..trace.events.len())
+    let trace_end = (0..trace.len())
         .filter_map(|id| trace.ts_of(id))
         .max()
         .unwrap_or(i64::MIN);

@@ -396,7 +396,7 @@ impl DatanodeHosts {
     /// Learns from every event of the trace.
     pub fn learn(trace: &Trace) -> DatanodeHosts {
         let mut hosts = DatanodeHosts::default();
-        for event in &trace.events {
+        for event in trace.iter() {
             hosts.observe(event);
         }
         hosts
