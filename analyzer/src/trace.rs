@@ -14,7 +14,7 @@ use crate::machines::endpoint::{self, ScmSignal};
 use crate::replicas::ContainerReplicas;
 use oztrace_parser::entity::Entity;
 use oztrace_parser::event::Event;
-use oztrace_parser::source::short_host;
+use oztrace_parser::source::{Component, short_host};
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::{Arc, OnceLock};
 
@@ -70,6 +70,7 @@ pub struct Trace {
     /// event carries the time of the event before it (so that `times` stays sorted in a trace
     /// in time order) and its bit in `untimed`.
     kinds: Vec<KindIndex>,
+    components: Vec<Component>,
     times: Vec<i64>,
     untimed: Vec<u64>,
     /// Whether `times` is sorted ([`Trace::merge`] always is), so that [`Trace::between`] can
@@ -244,6 +245,11 @@ impl Trace {
         self.kinds[id]
     }
 
+    /// The component that wrote event `id` (from a compact column: no event is touched).
+    pub fn component_of(&self, id: EventId) -> Component {
+        self.components[id]
+    }
+
     /// The time of event `id` (from a compact column: no event is touched).
     pub fn ts_of(&self, id: EventId) -> Option<i64> {
         (self.untimed[id / 64] & (1 << (id % 64)) == 0).then(|| self.times[id])
@@ -334,6 +340,7 @@ impl Trace {
 /// the trace's order).
 struct Columns {
     kinds: Vec<KindIndex>,
+    components: Vec<Component>,
     ts: Vec<Option<i64>>,
     hosts: Vec<HostId>,
     /// The entities of input event `i` are `entities[entity_start[i]..entity_start[i + 1]]`, each
@@ -352,6 +359,7 @@ impl Columns {
         entity_start.push(0);
         Columns {
             kinds: Vec::with_capacity(events),
+            components: Vec::with_capacity(events),
             ts: Vec::with_capacity(events),
             hosts: Vec::with_capacity(events),
             entities: Vec::new(),
@@ -365,6 +373,7 @@ impl Columns {
 
     fn read(&mut self, event: &Event) {
         self.kinds.push(kinds::index_of(event.kind()));
+        self.components.push(event.component);
         self.ts.push(event.ts);
         // Consecutive events mostly share their host's name (one per stream).
         let host = match self.hosts.last() {
@@ -416,6 +425,7 @@ impl Columns {
             ..Trace::default()
         };
         trace.kinds.reserve_exact(events);
+        trace.components.reserve_exact(events);
         trace.times.reserve_exact(events);
         trace.event_host.reserve_exact(events);
         trace.event_entities.reserve_exact(self.entities.len());
@@ -429,6 +439,7 @@ impl Columns {
             let kind = self.kinds[from];
             trace.kinds.push(kind);
             trace.by_kind[kind.index()].push(id);
+            trace.components.push(self.components[from]);
             match self.ts[from] {
                 Some(ts) => {
                     trace.time_ordered &= ts >= last;
@@ -556,7 +567,6 @@ impl Sources {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use oztrace_parser::source::Component;
 
     pub(crate) fn event(
         host: &str,

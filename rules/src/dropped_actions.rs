@@ -311,14 +311,22 @@ pub struct Observations<'t> {
 }
 
 impl<'t> Observations<'t> {
-    /// Reads the trace once.
+    /// Reads the trace once, through its indexes: besides the SCM's signals, only the SCM lines
+    /// that name a container and the datanode kinds that raise or clear an action are read.
     pub fn read(trace: &'t Trace, hosts: &DatanodeHosts) -> Observations<'t> {
         let mut obs = Observations {
             signals: Cow::Borrowed(trace.scm_signals()),
             ..Observations::default()
         };
+        let datanode_side = KindSet::of(&[
+            Reads::Family(Family::DnEndpoint),
+            Reads::Kind(datanode_kinds::CLOSE_HANDLING),
+            Reads::Kind(datanode_kinds::MARKED_UNHEALTHY),
+            Reads::Kind(datanode_kinds::FULL_VOLUME_HEARTBEAT),
+            Reads::Kind(datanode_kinds::CONTAINER_STATE),
+        ]);
         let mut signals = trace.scm_signals().iter().peekable();
-        for (id, event) in trace.iter().enumerate() {
+        for id in 0..trace.len() {
             if let Some((_, signal)) = signals.next_if(|s| s.0 == id) {
                 if let ScmSignal::Answered {
                     datanode,
@@ -339,7 +347,17 @@ impl<'t> Observations<'t> {
                 }
                 continue;
             }
-            obs.read_event(id, event, hosts);
+            let read = if matches!(trace.component_of(id), Component::Scm | Component::ScmAudit) {
+                trace
+                    .entity_ids_of(id)
+                    .iter()
+                    .any(|&e| matches!(**trace.entity(e), Entity::Container(_)))
+            } else {
+                datanode_side.contains(trace.kind_of(id))
+            };
+            if read {
+                obs.read_event(id, trace.get(id), hosts);
+            }
         }
         obs
     }

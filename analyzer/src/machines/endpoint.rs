@@ -339,15 +339,6 @@ pub fn audit_signal(audit: &ScmAudit) -> Option<ScmSignal> {
     }
 }
 
-/// Whether an SCM-side event can read as [`ScmSignal::Registered`] (all [`DatanodeHosts`] learns
-/// from SCM), told without building the signal: most SCM records are heartbeats.
-fn may_register(event: &Event) -> bool {
-    match &event.data {
-        EventData::Scm(ScmEvent::Audit(audit)) => audit.op == "REGISTER",
-        _ => event.kind() == scm_kinds::REGISTERED,
-    }
-}
-
 /// Whether an SCM audit record is a heartbeat answered without a reregister (what
 /// [`audit_signal`] reads as [`ScmSignal::Answered`]), read without building the signal.
 fn is_plain_answer(audit: &ScmAudit) -> bool {
@@ -393,25 +384,28 @@ pub struct DatanodeHosts {
 }
 
 impl DatanodeHosts {
-    /// Learns from every event of the trace.
+    /// Learns from the whole trace: the datanodes' endpoint lines and the SCM's registrations
+    /// (from [`Trace::scm_signals`]). What is learnt does not depend on the order it is learnt
+    /// in, so each is read from its own index: no other event is touched.
     pub fn learn(trace: &Trace) -> DatanodeHosts {
         let mut hosts = DatanodeHosts::default();
-        for event in trace.iter() {
-            hosts.observe(event);
+        for id in trace.of_kinds(&KindSet::of(&[Reads::Family(Family::DnEndpoint)])) {
+            hosts.observe(trace.get(id));
+        }
+        for (id, signal) in trace.scm_signals() {
+            hosts.observe_signal(trace.get(*id), signal);
         }
         hosts
     }
 
+    /// Learns from a datanode's endpoint line (the SCM's registrations are its signals:
+    /// [`DatanodeHosts::observe_signal`]).
     pub fn observe(&mut self, event: &Event) {
         if let EventData::DnEndpoint(e) = &event.data
             && let Some(uuid) = e.datanode()
             && &*event.host != "unknown"
         {
             self.learn_host(short_host(&event.host), uuid);
-        } else if may_register(event)
-            && let Some(signal) = scm_signal(event)
-        {
-            self.observe_signal(event, &signal);
         }
     }
 
