@@ -351,6 +351,10 @@ struct Columns {
     host_ids: HashMap<Arc<str>, HostId>,
     entity_table: Vec<Arc<Entity>>,
     entity_ids: HashMap<Arc<Entity>, EntityId>,
+    /// How many events each kind, host and entity has: their lists are allocated once.
+    kind_counts: Vec<usize>,
+    host_counts: Vec<usize>,
+    entity_counts: Vec<usize>,
 }
 
 impl Columns {
@@ -368,11 +372,16 @@ impl Columns {
             host_ids: HashMap::default(),
             entity_table: Vec::new(),
             entity_ids: HashMap::default(),
+            kind_counts: vec![0; kinds::count()],
+            host_counts: Vec::new(),
+            entity_counts: Vec::new(),
         }
     }
 
     fn read(&mut self, event: &Event) {
-        self.kinds.push(kinds::index_of(event.kind()));
+        let kind = kinds::index_of(event.kind());
+        self.kinds.push(kind);
+        self.kind_counts[kind.index()] += 1;
         self.components.push(event.component);
         self.ts.push(event.ts);
         // Consecutive events mostly share their host's name (one per stream).
@@ -381,12 +390,14 @@ impl Columns {
             _ => self.host_id_or_insert(&event.host),
         };
         self.hosts.push(host);
+        self.host_counts[host.index()] += 1;
         let start = self.entities.len();
         for entity in &event.entities {
             let id = self.intern(entity);
             // An event naming an entity twice is indexed once.
             if !self.entities[start..].contains(&id) {
                 self.entities.push(id);
+                self.entity_counts[id.index()] += 1;
             }
         }
         self.entity_start.push(self.entities.len() as u32);
@@ -399,6 +410,7 @@ impl Columns {
         let host = HostId(self.host_names.len() as u32);
         self.host_names.push(Arc::clone(name));
         self.host_ids.insert(Arc::clone(name), host);
+        self.host_counts.push(0);
         host
     }
 
@@ -410,6 +422,7 @@ impl Columns {
         let shared = Arc::new(entity.clone());
         self.entity_table.push(Arc::clone(&shared));
         self.entity_ids.insert(shared, id);
+        self.entity_counts.push(0);
         id
     }
 
@@ -421,7 +434,11 @@ impl Columns {
             skew_ms,
             time_ordered: true,
             untimed: vec![0; events.div_ceil(64)],
-            by_kind: vec![Vec::new(); kinds::count()],
+            by_kind: self
+                .kind_counts
+                .iter()
+                .map(|&n| Vec::with_capacity(n))
+                .collect(),
             ..Trace::default()
         };
         trace.kinds.reserve_exact(events);
@@ -448,9 +465,11 @@ impl Columns {
                 None => trace.untimed[id / 64] |= 1 << (id % 64),
             }
             trace.times.push(last);
+            let host = self.hosts[from].index();
             let host = HostId(rank_of(
-                &mut host_rank[self.hosts[from].index()],
+                &mut host_rank[host],
                 &mut trace.by_host,
+                self.host_counts[host],
             ));
             trace.event_host.push(host);
             trace.by_host[host.index()].push(id);
@@ -459,6 +478,7 @@ impl Columns {
                 let entity = EntityId(rank_of(
                     &mut entity_rank[entity.index()],
                     &mut trace.by_entity,
+                    self.entity_counts[entity.index()],
                 ));
                 trace.by_entity[entity.index()].push(id);
                 trace.event_entities.push(entity);
@@ -489,11 +509,11 @@ impl Columns {
 const UNSEEN: u32 = u32::MAX;
 
 /// The number of a host or entity in the trace's order: `rank` if it was met before, else the
-/// next number, with an empty list of its events in `lists`.
-fn rank_of(rank: &mut u32, lists: &mut Vec<Vec<EventId>>) -> u32 {
+/// next number, with an empty list for its `events` in `lists`.
+fn rank_of(rank: &mut u32, lists: &mut Vec<Vec<EventId>>, events: usize) -> u32 {
     if *rank == UNSEEN {
         *rank = lists.len() as u32;
-        lists.push(Vec::new());
+        lists.push(Vec::with_capacity(events));
     }
     *rank
 }
