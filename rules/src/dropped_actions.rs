@@ -39,7 +39,6 @@ use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::datanode::DatanodeEvent;
 use oztrace_parser::catalog::dn_endpoint::DnEndpointEvent;
 use oztrace_parser::entity::Entity;
-use oztrace_parser::event::Event;
 use oztrace_parser::source::{Component, short_host};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -356,13 +355,14 @@ impl<'t> Observations<'t> {
                 datanode_side.contains(trace.kind_of(id))
             };
             if read {
-                obs.read_event(id, trace.get(id), hosts);
+                obs.read_event(trace, id, hosts);
             }
         }
         obs
     }
 
-    fn read_event(&mut self, id: EventId, event: &Event, hosts: &DatanodeHosts) {
+    fn read_event(&mut self, trace: &Trace, id: EventId, hosts: &DatanodeHosts) {
+        let event = trace.get(id);
         let containers = || {
             event.entities.iter().filter_map(|e| match e {
                 Entity::Container(c) => Some(*c),
@@ -378,7 +378,12 @@ impl<'t> Observations<'t> {
             return;
         }
         // Read only for the few kinds that raise or clear an action.
-        let who = || (short_host(&event.host), hosts.datanode_of(event));
+        let who = || {
+            (
+                trace.short_host(trace.host_of(id)).to_string(),
+                hosts.datanode_of(trace, id),
+            )
+        };
         let raised = |container: Option<u64>| {
             let (host, datanode) = who();
             Raised {
@@ -514,7 +519,7 @@ pub fn detect(
         let EventData::DnEndpoint(e) = &event.data else {
             continue;
         };
-        let Some(datanode) = hosts.datanode_of(event) else {
+        let Some(datanode) = hosts.datanode_of(trace, id) else {
             continue;
         };
         if matches!(e, DnEndpointEvent::HeartbeatSent { .. }) {
@@ -1150,6 +1155,7 @@ mod tests {
     use oztrace_parser::catalog::Unrecognized;
     use oztrace_parser::catalog::dn_endpoint::ContainerActionRef;
     use oztrace_parser::catalog::scm::ScmEvent;
+    use oztrace_parser::event::Event;
 
     const DN: &str = "4f6a2c1e-8b3d-4e2a-9c71-0d5e8f3a1b27";
     const ADDR: &str = "scm1.example.com:9861/scm1.example.com/10.20.0.11";

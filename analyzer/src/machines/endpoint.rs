@@ -429,8 +429,10 @@ impl DatanodeHosts {
         }
     }
 
-    /// The datanode uuid of a datanode-side event, if known.
-    pub fn datanode_of(&self, event: &Event) -> Option<String> {
+    /// The datanode uuid of datanode-side event `id`, if known (its host's short name is the
+    /// trace's, computed once per host).
+    pub fn datanode_of(&self, trace: &Trace, id: EventId) -> Option<String> {
+        let event = trace.get(id);
         if let EventData::DnEndpoint(e) = &event.data
             && let Some(uuid) = e.datanode()
         {
@@ -446,7 +448,7 @@ impl DatanodeHosts {
             return Some(uuid.clone());
         }
         self.by_host
-            .get(&short_host(&event.host))
+            .get(&**trace.short_host(trace.host_of(id)))
             .cloned()
             .flatten()
     }
@@ -717,7 +719,7 @@ impl Machine for EndpointMachine {
         let event = trace.get(id);
         if let EventData::DnEndpoint(e) = &event.data {
             self.hosts.observe(event);
-            let Some(datanode) = self.hosts.datanode_of(event) else {
+            let Some(datanode) = self.hosts.datanode_of(trace, id) else {
                 return;
             };
             let trigger = match e {
@@ -832,7 +834,7 @@ fn link_receipts(
             continue;
         };
         let (Some(datanode), Some(endpoint), Some(at)) =
-            (hosts.datanode_of(event), e.endpoint(), event.ts)
+            (hosts.datanode_of(trace, id), e.endpoint(), event.ts)
         else {
             continue;
         };
@@ -1028,12 +1030,16 @@ pub(crate) mod tests {
         let mut other = scm_event(0, "datanode-1");
         other.component = Component::Datanode;
         other.entities.clear();
-        assert_eq!(hosts.datanode_of(&other).as_deref(), Some(b));
-        other.host = Arc::from("datanode-0");
-        assert_eq!(hosts.datanode_of(&other).as_deref(), Some(a));
+        let on_datanode_0 = Event {
+            host: Arc::from("datanode-0"),
+            ..other.clone()
+        };
+        let trace = Trace::from_ordered(vec![other, on_datanode_0], 0);
+        assert_eq!(hosts.datanode_of(&trace, 0).as_deref(), Some(b));
+        assert_eq!(hosts.datanode_of(&trace, 1).as_deref(), Some(a));
         // One JVM, two datanodes: the host names neither.
         hosts.observe(&dn("datanode-0", b));
-        assert_eq!(hosts.datanode_of(&other), None);
+        assert_eq!(hosts.datanode_of(&trace, 1), None);
     }
 
     #[test]
