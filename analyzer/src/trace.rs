@@ -94,14 +94,26 @@ impl Trace {
     /// stream is read in the order it was written, where its strings lie near each other in
     /// memory (in time order, every stream's events interleave and each entity's string is a
     /// cache miss).
-    pub fn merge(mut streams: Vec<Vec<Event>>, skew_ms: i64) -> Trace {
-        streams.retain(|stream| !stream.is_empty());
-        let total = streams.iter().map(Vec::len).sum();
+    pub fn merge(streams: Vec<Vec<Event>>, skew_ms: i64) -> Trace {
+        let streams = streams.into_iter().map(|events| (events, None)).collect();
+        Trace::merge_interned(streams, skew_ms)
+    }
+
+    /// [`Trace::merge`] of streams whose entities the threads that read them interned
+    /// ([`StreamEntities`]): the merge maps each stream's distinct entities to the trace's ids
+    /// and never reads an event's entities. A stream without a table, or with a table of other
+    /// events, is interned here.
+    pub fn merge_interned(
+        mut streams: Vec<(Vec<Event>, Option<StreamEntities>)>,
+        skew_ms: i64,
+    ) -> Trace {
+        streams.retain(|(stream, _)| !stream.is_empty());
+        let total = streams.iter().map(|(events, _)| events.len()).sum();
         let mut sources = Sources::default();
         let mut keys: Vec<MergeKey> = Vec::with_capacity(total);
         let mut slots: Vec<Slot> = Vec::with_capacity(total);
         let mut columns = Columns::with_capacity(total);
-        for (s, stream) in streams.iter().enumerate() {
+        for (s, (stream, entities)) in streams.iter().enumerate() {
             let mut last = stream.iter().find_map(|e| e.ts).unwrap_or(i64::MIN);
             for (index, event) in stream.iter().enumerate() {
                 if let Some(ts) = event.ts {
@@ -117,8 +129,8 @@ impl Trace {
                     stream: s as u32,
                     index: index as u32,
                 });
-                columns.read(event);
             }
+            columns.read_stream(stream, entities.as_ref());
         }
         // Sources compare by their names' order, held as one rank each.
         let rank = sources.ranks();
@@ -129,16 +141,14 @@ impl Trace {
         let order: Vec<u32> = keys.into_iter().map(|key| key.index).collect();
         let mut trace = columns.index(&order, skew_ms);
         trace.slots = order.iter().map(|&input| slots[input as usize]).collect();
-        trace.streams = streams;
+        trace.streams = streams.into_iter().map(|(events, _)| events).collect();
         trace
     }
 
     /// A trace of events already in time order (tests, replays of a recorded trace).
     pub fn from_ordered(events: Vec<Event>, skew_ms: i64) -> Trace {
         let mut columns = Columns::with_capacity(events.len());
-        for event in &events {
-            columns.read(event);
-        }
+        columns.read_stream(&events, None);
         let order: Vec<u32> = (0..events.len() as u32).collect();
         let mut trace = columns.index(&order, skew_ms);
         trace.slots = order
@@ -335,6 +345,68 @@ impl Trace {
     }
 }
 
+/// A stream's entities, interned by the thread that read it while its events are still near in
+/// memory: the merge then hashes each stream's distinct entities once ([`Trace::merge_interned`])
+/// instead of every entity of every event, each a cache miss by then.
+#[derive(Debug, Default)]
+pub struct StreamEntities {
+    /// The stream's distinct entities, by local id.
+    table: Vec<Entity>,
+    /// The local ids event `i` names are `names[start[i]..start[i + 1]]`, each once.
+    names: Vec<u32>,
+    start: Vec<u32>,
+}
+
+impl StreamEntities {
+    /// Interns the entities of a stream's events.
+    pub fn of(events: &[Event]) -> StreamEntities {
+        let mut ids: HashMap<&Entity, u32> = HashMap::default();
+        let mut interned = StreamEntities {
+            table: Vec::new(),
+            names: Vec::new(),
+            start: Vec::with_capacity(events.len() + 1),
+        };
+        interned.start.push(0);
+        for event in events {
+            let first = interned.names.len();
+            for entity in &event.entities {
+                let id = *ids.entry(entity).or_insert_with(|| {
+                    interned.table.push(entity.clone());
+                    interned.table.len() as u32 - 1
+                });
+                // An event naming an entity twice is indexed once.
+                if !interned.names[first..].contains(&id) {
+                    interned.names.push(id);
+                }
+            }
+            interned.start.push(interned.names.len() as u32);
+        }
+        interned
+    }
+
+    /// Keeps the entities of the events `keep` flags (one flag per event, in order, as
+    /// `Vec::retain` keeps the events themselves).
+    pub fn retain(&mut self, keep: &[bool]) {
+        let mut names = Vec::new();
+        let mut start = vec![0];
+        for (i, _) in keep.iter().enumerate().filter(|(_, keep)| **keep) {
+            names.extend_from_slice(self.names_of(i));
+            start.push(names.len() as u32);
+        }
+        self.names = names;
+        self.start = start;
+    }
+
+    /// How many events it holds the entities of.
+    fn events(&self) -> usize {
+        self.start.len().saturating_sub(1)
+    }
+
+    fn names_of(&self, event: usize) -> &[u32] {
+        &self.names[self.start[event] as usize..self.start[event + 1] as usize]
+    }
+}
+
 /// What [`Trace`]'s indexes need of each event, in input order, and the hosts and entities
 /// interned on the way (numbered as met in that order: [`Columns::index`] renumbers them as met in
 /// the trace's order).
@@ -378,7 +450,44 @@ impl Columns {
         }
     }
 
+    /// Reads a stream's events, their entities from `interned` when it holds this stream's.
+    fn read_stream(&mut self, events: &[Event], interned: Option<&StreamEntities>) {
+        let Some(interned) = interned.filter(|i| i.events() == events.len()) else {
+            events.iter().for_each(|event| self.read(event));
+            return;
+        };
+        // The trace's id of each of the stream's entities, interned when first named.
+        let mut ids = vec![UNSEEN; interned.table.len()];
+        for (i, event) in events.iter().enumerate() {
+            self.read_header(event);
+            for &local in interned.names_of(i) {
+                let id = &mut ids[local as usize];
+                if *id == UNSEEN {
+                    *id = self.intern(&interned.table[local as usize]).0;
+                }
+                self.entities.push(EntityId(*id));
+                self.entity_counts[*id as usize] += 1;
+            }
+            self.entity_start.push(self.entities.len() as u32);
+        }
+    }
+
     fn read(&mut self, event: &Event) {
+        self.read_header(event);
+        let start = self.entities.len();
+        for entity in &event.entities {
+            let id = self.intern(entity);
+            // An event naming an entity twice is indexed once.
+            if !self.entities[start..].contains(&id) {
+                self.entities.push(id);
+                self.entity_counts[id.index()] += 1;
+            }
+        }
+        self.entity_start.push(self.entities.len() as u32);
+    }
+
+    /// Everything of an event but its entities.
+    fn read_header(&mut self, event: &Event) {
         let kind = kinds::index_of(event.kind());
         self.kinds.push(kind);
         self.kind_counts[kind.index()] += 1;
@@ -391,16 +500,6 @@ impl Columns {
         };
         self.hosts.push(host);
         self.host_counts[host.index()] += 1;
-        let start = self.entities.len();
-        for entity in &event.entities {
-            let id = self.intern(entity);
-            // An event naming an entity twice is indexed once.
-            if !self.entities[start..].contains(&id) {
-                self.entities.push(id);
-                self.entity_counts[id.index()] += 1;
-            }
-        }
-        self.entity_start.push(self.entities.len() as u32);
     }
 
     fn host_id_or_insert(&mut self, name: &Arc<str>) -> HostId {
@@ -676,6 +775,68 @@ pub(crate) mod tests {
                 ("om2", "audit", 7)
             ]
         );
+    }
+
+    #[test]
+    fn entities_interned_by_the_readers_index_as_the_merge_would() {
+        let (c, d) = (Entity::Container(7), Entity::Pipeline("p".into()));
+        let streams = || {
+            vec![
+                vec![
+                    event(
+                        "scm1",
+                        "a",
+                        1,
+                        Some(10),
+                        vec![c.clone(), d.clone(), c.clone()],
+                    ),
+                    event("scm1", "a", 2, Some(30), vec![d.clone()]),
+                ],
+                vec![
+                    event("dn1", "b", 1, Some(20), vec![d.clone()]),
+                    event("dn1", "b", 2, Some(40), vec![]),
+                ],
+            ]
+        };
+        let interned = |streams: Vec<Vec<Event>>| -> Vec<(Vec<Event>, Option<StreamEntities>)> {
+            streams
+                .into_iter()
+                .map(|s| {
+                    let entities = StreamEntities::of(&s);
+                    (s, Some(entities))
+                })
+                .collect()
+        };
+        // A table of other events (one was added after it was made) is not used.
+        let mut stale = interned(streams());
+        stale[1]
+            .0
+            .push(event("dn1", "b", 3, Some(50), vec![c.clone()]));
+        let mut with_late_c = streams();
+        with_late_c[1].push(event("dn1", "b", 3, Some(50), vec![c.clone()]));
+        for (plain, merged) in [
+            (streams(), Trace::merge_interned(interned(streams()), 0)),
+            (with_late_c, Trace::merge_interned(stale, 0)),
+        ] {
+            let plain = Trace::merge(plain, 0);
+            assert_eq!(merged.entities().collect::<Vec<_>>(), [&c, &d]);
+            assert_eq!(merged.of_entity(&c), plain.of_entity(&c));
+            assert_eq!(merged.of_entity(&d), [0, 1, 2]);
+            for id in 0..merged.len() {
+                assert_eq!(merged.entity_ids_of(id), plain.entity_ids_of(id));
+            }
+        }
+        assert_eq!(Trace::merge(streams(), 0).of_entity(&c), [0]);
+        // The window keeps a table in step with its stream's events.
+        let mut windowed = interned(streams());
+        let keep = [true, false];
+        if let Some(entities) = &mut windowed[0].1 {
+            entities.retain(&keep);
+        }
+        windowed[0].0.truncate(1);
+        let trace = Trace::merge_interned(windowed, 0);
+        assert_eq!(trace.of_entity(&d), [0, 1]);
+        assert_eq!(trace.entity_ids_of(0).len(), 2);
     }
 
     #[test]
