@@ -10,7 +10,7 @@
 
 use crate::facts::Facts;
 use crate::kinds::{self, KindIndex, KindSet};
-use crate::machines::endpoint::{self, ScmSignal};
+use crate::machines::endpoint::{self, ScmSide, ScmSignal};
 use crate::replicas::ContainerReplicas;
 use oztrace_parser::entity::Entity;
 use oztrace_parser::event::Event;
@@ -82,8 +82,8 @@ pub struct Trace {
     facts: OnceLock<Facts>,
     /// Every container's replicas, read from the whole trace at the first question.
     replicas: OnceLock<ContainerReplicas>,
-    /// What each SCM-side event says of a datanode's endpoint, read at the first question.
-    scm_signals: OnceLock<Vec<(EventId, ScmSignal)>>,
+    /// What the SCM-side events say, read at the first question.
+    scm_side: OnceLock<ScmSide>,
 }
 
 impl Trace {
@@ -246,8 +246,21 @@ impl Trace {
     /// read once: most SCM records are heartbeat audits, and the endpoint machine and
     /// `dropped-actions` both read every one.
     pub fn scm_signals(&self) -> &[(EventId, ScmSignal)] {
-        self.scm_signals
-            .get_or_init(|| endpoint::read_scm_signals(self))
+        &self.scm_side().signals
+    }
+
+    /// The `term` of event `id` if it is a `SEND_HEARTBEAT` audit (`Some(None)`: answered as
+    /// follower), read once with [`Trace::scm_signals`]: no audit record is opened again.
+    pub fn heartbeat_term(&self, id: EventId) -> Option<Option<u64>> {
+        let heartbeats = &self.scm_side().heartbeats;
+        heartbeats
+            .binary_search_by_key(&id, |&(at, _)| at)
+            .ok()
+            .map(|at| heartbeats[at].1)
+    }
+
+    fn scm_side(&self) -> &ScmSide {
+        self.scm_side.get_or_init(|| endpoint::read_scm_side(self))
     }
 
     /// The kind of event `id`.

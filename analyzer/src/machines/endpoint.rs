@@ -293,12 +293,33 @@ pub fn scm_signal(event: &Event) -> Option<ScmSignal> {
     }
 }
 
-/// The signal of every SCM-side event that has one, in trace order ([`Trace::scm_signals`]).
-pub fn read_scm_signals(trace: &Trace) -> Vec<(EventId, ScmSignal)> {
-    trace
-        .of_kinds(&KindSet::of(&SCM_SIDE))
-        .filter_map(|id| Some((id, scm_signal(trace.get(id))?)))
-        .collect()
+/// What the SCM-side events say, read in one pass ([`read_scm_side`]): most SCM records are
+/// heartbeat audits, which several machines and rules read.
+#[derive(Debug, Default)]
+pub struct ScmSide {
+    /// The signal of every SCM-side event that has one, in trace order
+    /// ([`Trace::scm_signals`]).
+    pub signals: Vec<(EventId, ScmSignal)>,
+    /// Every `SEND_HEARTBEAT` audit, whatever it returned, with its `term` (present when the
+    /// SCM answered as leader), in trace order ([`Trace::heartbeat_term`]).
+    pub heartbeats: Vec<(EventId, Option<u64>)>,
+}
+
+/// Reads every SCM-side event once.
+pub fn read_scm_side(trace: &Trace) -> ScmSide {
+    let mut side = ScmSide::default();
+    for id in trace.of_kinds(&KindSet::of(&SCM_SIDE)) {
+        let event = trace.get(id);
+        if let EventData::Scm(ScmEvent::Audit(audit)) = &event.data
+            && audit.op == "SEND_HEARTBEAT"
+        {
+            side.heartbeats.push((id, audit.term));
+        }
+        if let Some(signal) = scm_signal(event) {
+            side.signals.push((id, signal));
+        }
+    }
+    side
 }
 
 /// Reads one `scm_audit` event: `SEND_HEARTBEAT` answered with a reregister or with commands,
@@ -337,17 +358,6 @@ pub fn audit_signal(audit: &ScmAudit) -> Option<ScmSignal> {
         }
         _ => None,
     }
-}
-
-/// Whether an SCM audit record is a heartbeat answered without a reregister (what
-/// [`audit_signal`] reads as [`ScmSignal::Answered`]), read without building the signal.
-fn is_plain_answer(audit: &ScmAudit) -> bool {
-    audit.ret != "FAILURE"
-        && audit.op == "SEND_HEARTBEAT"
-        && !audit
-            .commands
-            .iter()
-            .any(|c| c.command_type == "reregisterCommand")
 }
 
 /// Container ids of the `closeContainerCommand` entries in an SCM audit `command` list
@@ -746,16 +756,16 @@ impl Machine for EndpointMachine {
             self.step(trace, id, datanode, scm, trigger, None, out);
             return;
         }
+        let signal = self.signal_of(trace, id);
         // Most SCM records are heartbeats answered without a reregister: while no endpoint has
         // queued tasks and their SCM is known to audit, they change nothing.
         if self.queued_endpoints == 0
-            && let EventData::Scm(ScmEvent::Audit(audit)) = &event.data
-            && is_plain_answer(audit)
+            && matches!(signal, Some(ScmSignal::Answered { .. }))
             && self.audited.contains(trace.short_host(trace.host_of(id)))
         {
             return;
         }
-        if let Some(signal) = self.signal_of(trace, id) {
+        if let Some(signal) = signal {
             self.hosts.observe_signal(event, signal);
             self.on_signal(trace, id, signal, out);
         }
