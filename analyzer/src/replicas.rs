@@ -459,7 +459,7 @@ impl ContainerReplicas {
                         bcsid: *bcsid,
                         seen: Seen::Datanode,
                     };
-                    let host = host(&event.host);
+                    let host = Arc::clone(trace.short_host(trace.host_of(id)));
                     index.step(
                         trace,
                         *container,
