@@ -398,8 +398,13 @@ impl StreamEntities {
     }
 
     /// Keeps the entities of the events `keep` flags (one flag per event, in order, as
-    /// `Vec::retain` keeps the events themselves).
+    /// `Vec::retain` keeps the events themselves). Flags for another number of events empty the
+    /// table: the merge then interns the stream itself.
     pub fn retain(&mut self, keep: &[bool]) {
+        if keep.len() != self.events() {
+            *self = StreamEntities::default();
+            return;
+        }
         let mut names = Vec::new();
         let mut start = vec![0];
         for (i, _) in keep.iter().enumerate().filter(|(_, keep)| **keep) {
@@ -847,6 +852,10 @@ pub(crate) mod tests {
             entities.retain(&keep);
         }
         windowed[0].0.truncate(1);
+        // Flags that are not one per event leave nothing the merge could misread.
+        if let Some(entities) = &mut windowed[1].1 {
+            entities.retain(&[true]);
+        }
         let trace = Trace::merge_interned(windowed, 0);
         assert_eq!(trace.of_entity(&d), [0, 1]);
         assert_eq!(trace.entity_ids_of(0).len(), 2);
