@@ -842,7 +842,7 @@ fn analyse(
     let rules_started = Instant::now();
     let output = oztrace_rules::run(&context, &plan.rules);
     if args.timings {
-        let events = analysis.trace.events.len();
+        let events = analysis.trace.len();
         warn(&timings_line(
             input,
             &parsed,
@@ -855,13 +855,12 @@ fn analyse(
     let mut document = report::Document::build(&analysis, &output, inputs);
     // Events of the window analysed, and those no rule reads that were only counted.
     let unkept: u64 = parsed.streams.iter().map(|s| s.unkept_in_window).sum();
-    document.window = window_doc(&plan.window, analysis.trace.events.len() as u64 + unkept);
+    document.window = window_doc(&plan.window, analysis.trace.len() as u64 + unkept);
     document.hosts = report::HostSpan::of(&parsed);
     document.rules_run = plan.rules.iter().map(|r| r.doc().id).collect();
     document.coverage = rule_coverage(&plan.rules, &parsed);
     if let Some((bundle, file)) = events {
-        let rows: Vec<crate::export::Row> =
-            analysis.trace.events.iter().map(|e| (bundle, e)).collect();
+        let rows: Vec<crate::export::Row> = analysis.trace.iter().map(|e| (bundle, e)).collect();
         dataset::writer::write_events(file, &rows)?;
     }
     let warnings = (setting_warnings.iter().cloned())

@@ -210,10 +210,11 @@ mod tests {
     /// runs give the same time order, untimed lines after the line before them.
     #[test]
     fn streams_interleave_by_time_in_memory_and_through_spilled_runs() {
-        let events = fixture::analysis().trace.events;
+        let trace = fixture::analysis().trace;
+        let events: Vec<&Event> = trace.iter().collect();
         // Stream A: T0 (1234), untimed (78), T0+3000 (1300); stream B: T0+500 (77), T0+1200 (9).
-        let a = [&events[0], &events[3], &events[4]];
-        let b = [&events[1], &events[2]];
+        let a = [events[0], events[3], events[4]];
+        let b = [events[1], events[2]];
         let mut expected = None;
         for budget in [usize::MAX, 1] {
             let mut sorter = TimeSorter::with_budget(budget);

@@ -2,8 +2,9 @@
 //! rule's kinds kept), repeated with shifted times and hosts to about a million events.
 //!
 //! - `replay/stage/one-core`: the replay stage as `scan` runs it after reading, on one thread: the
-//!   merge of the per-stream buffers into one time order, the graph (every linker), every state
-//!   machine and every rule. Events/s here is the per-core figure.
+//!   merge of the per-stream buffers into one time order (their entities interned beforehand, as
+//!   `scan`'s reading threads do), the graph (every linker), every state machine and every rule.
+//!   Events/s here is the per-core figure.
 //! - `replay/stage/all-cores`: the same on every core (rayon's global pool).
 //! - `replay/merge`, `replay/graph`, `replay/machine/*`, `replay/linker/*`, `replay/machines`,
 //!   `replay/rules`: the parts, each on its own, for profiling.
@@ -16,7 +17,7 @@ use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_mai
 use oztrace_analyzer::graph::{EventGraph, Linker};
 use oztrace_analyzer::load::{Keep, ReadConfig, Window};
 use oztrace_analyzer::machine::Replay;
-use oztrace_analyzer::trace::Trace;
+use oztrace_analyzer::trace::{StreamEntities, Trace};
 use oztrace_analyzer::{Analysis, LoadOptions, ReplayOptions, machines};
 use oztrace_parser::event::Event;
 use oztrace_rules::{Context, LoggingCoverage, Settings};
@@ -47,13 +48,13 @@ fn scan_options() -> LoadOptions {
 
 /// The events `scan` keeps from every sample, one buffer per file, in the trace's order.
 fn sample_streams() -> Vec<Vec<Event>> {
-    let mut loaded = oztrace_analyzer::load(&[samples()], &scan_options());
+    let loaded = oztrace_analyzer::load(&[samples()], &scan_options());
     let mut by_file: HashMap<Arc<str>, Vec<Event>> = HashMap::new();
-    for event in std::mem::take(&mut loaded.analysis.trace.events) {
+    for event in loaded.analysis.trace.iter() {
         by_file
             .entry(Arc::clone(&event.file))
             .or_default()
-            .push(event);
+            .push(event.clone());
     }
     let mut streams: Vec<(Arc<str>, Vec<Event>)> = by_file.into_iter().collect();
     streams.sort_by(|a, b| a.0.cmp(&b.0));
@@ -89,9 +90,21 @@ fn bench_streams() -> Vec<Vec<Event>> {
     streams
 }
 
+/// Copies of the streams with their entities interned, as the reading threads hand them to the
+/// merge.
+fn interned(streams: &[Vec<Event>]) -> Vec<(Vec<Event>, Option<StreamEntities>)> {
+    streams
+        .iter()
+        .map(|events| (events.clone(), Some(StreamEntities::of(events))))
+        .collect()
+}
+
 /// The replay stage: one time order, graph and machines, every rule; the number of findings.
-fn stage(streams: Vec<Vec<Event>>) -> usize {
-    let analysis = Analysis::run(Trace::merge(streams, 2000), ReplayOptions::default());
+fn stage(streams: Vec<(Vec<Event>, Option<StreamEntities>)>) -> usize {
+    let analysis = Analysis::run(
+        Trace::merge_interned(streams, 2000),
+        ReplayOptions::default(),
+    );
     let (settings, logging) = (Settings::default(), LoggingCoverage::default());
     let context = Context {
         analysis: &analysis,
@@ -120,18 +133,18 @@ fn replay(c: &mut Criterion) {
     group.sample_size(10);
     group.bench_function("stage/one-core", |b| {
         b.iter_batched(
-            || streams.clone(),
+            || interned(&streams),
             |streams| one_core.install(|| stage(streams)),
             BatchSize::LargeInput,
         )
     });
     group.bench_function("stage/all-cores", |b| {
-        b.iter_batched(|| streams.clone(), stage, BatchSize::LargeInput)
+        b.iter_batched(|| interned(&streams), stage, BatchSize::LargeInput)
     });
     group.bench_function("merge", |b| {
         b.iter_batched(
-            || streams.clone(),
-            |streams| Trace::merge(streams, 2000),
+            || interned(&streams),
+            |streams| Trace::merge_interned(streams, 2000),
             BatchSize::LargeInput,
         )
     });

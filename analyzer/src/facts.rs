@@ -12,6 +12,7 @@
 //! truncations, leader changes), and each SCM's leadership from the `scm-role` machine
 //! ([`crate::machines::scm_role::role_at`]).
 
+use crate::kinds::{KindSet, Reads};
 use crate::machines::endpoint::DatanodeHosts;
 use crate::trace::{EventId, Trace};
 use oztrace_parser::catalog::EventData;
@@ -31,17 +32,34 @@ pub struct Facts {
 }
 
 impl Facts {
-    /// Reads every event of the trace.
+    /// Reads the whole trace through its indexes: every event's interned entities, and only
+    /// the events that can tie a container to a group (the kinds that tie by their fields, the
+    /// lines naming both a container and a pipeline).
     pub fn build(trace: &Trace) -> Facts {
-        let mut facts = Facts::default();
-        for (id, event) in trace.events.iter().enumerate() {
-            for entity in &event.entities {
-                if let Entity::Block { container, local } = entity {
-                    facts.container_of_local.insert(*local, *container);
+        let mut facts = Facts {
+            datanode_hosts: DatanodeHosts::learn(trace),
+            ..Facts::default()
+        };
+        let tie_by_fields = KindSet::of(&[
+            Reads::Kind("ratis_write_timeout"),
+            Reads::Kind("csm_write_submitted"),
+            Reads::Kind("csm_write_completed"),
+        ]);
+        for id in 0..trace.len() {
+            let (mut container, mut pipeline) = (false, false);
+            for &entity in trace.entity_ids_of(id) {
+                match &**trace.entity(entity) {
+                    Entity::Block { container, local } => {
+                        facts.container_of_local.insert(*local, *container);
+                    }
+                    Entity::Container(_) => container = true,
+                    Entity::Pipeline(_) => pipeline = true,
+                    _ => {}
                 }
             }
-            facts.tie(id, event);
-            facts.datanode_hosts.observe(event);
+            if (container && pipeline) || tie_by_fields.contains(trace.kind_of(id)) {
+                facts.tie(id, trace.get(id));
+            }
         }
         facts
     }

@@ -49,8 +49,8 @@ pub struct EventGraph {
 
 impl EventGraph {
     pub fn build(trace: &Trace, linkers: &[&dyn Linker]) -> EventGraph {
-        let mut graph = DiGraph::with_capacity(trace.events.len(), 0);
-        for id in 0..trace.events.len() {
+        let mut graph = DiGraph::with_capacity(trace.len(), 0);
+        for id in 0..trace.len() {
             graph.add_node(id);
         }
         // Linkers read the trace only: each on its own core, their links added in linker order.
@@ -112,7 +112,7 @@ mod tests {
             &[]
         }
         fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, String)>) {
-            out.push((0, trace.events.len() - 1, "test link".into()));
+            out.push((0, trace.len() - 1, "test link".into()));
         }
     }
 

@@ -10,7 +10,7 @@
 
 use crate::copies::{AuditCopies, CopyKey, Folded, copy_key, parts_copy_key};
 use crate::kinds::Wanted;
-use crate::trace::Trace;
+use crate::trace::{StreamEntities, Trace};
 use crate::{Analysis, ReplayOptions, prefilter};
 use oztrace_parser::banner;
 use oztrace_parser::catalog;
@@ -202,6 +202,8 @@ fn read_anchored(paths: &[PathBuf], config: &ReadConfig, parsed: &mut Parsed) {
             .events
             .into_iter()
             .filter(|e| e.entities.iter().any(|entity| anchors.contains(entity)));
+        // Spliced events are interned by the merge.
+        parsed.streams[i].entities = None;
         let events = &mut parsed.streams[i].events;
         events.extend(anchored);
         // Both passes emit in line order; a stable sort keeps it.
@@ -216,14 +218,15 @@ pub fn build_trace(parsed: &mut Parsed, skew_ms: i64) -> Trace {
     let mut streams = Vec::new();
     for stream in &mut parsed.streams {
         let events = std::mem::take(&mut stream.events);
+        let entities = stream.entities.take();
         if stream.component == Component::OmAudit {
             audit.push(events);
         } else {
-            streams.push(events);
+            streams.push((events, entities));
         }
     }
-    streams.push(crate::copies::fold_streams(audit, skew_ms));
-    Trace::merge(streams, skew_ms)
+    streams.push((crate::copies::fold_streams(audit, skew_ms), None));
+    Trace::merge_interned(streams, skew_ms)
 }
 
 /// `--since` / `--until`: events outside are dropped before analysis.
@@ -250,19 +253,36 @@ impl Window {
         if self.is_open() {
             return;
         }
-        let mut placed = events.iter().find_map(|e| e.ts);
-        events.retain(|event| {
-            if event.ts.is_some() {
-                placed = event.ts;
-            }
-            placed.is_some_and(|ts| self.contains(ts))
-        });
+        let mut keep = self.keeps(events).into_iter();
+        events.retain(|_| keep.next().unwrap_or(false));
     }
 
-    /// [`Window::retain`] on every stream.
+    /// Which of a stream's events [`Window::retain`] keeps, in order.
+    fn keeps(&self, events: &[Event]) -> Vec<bool> {
+        let mut placed = events.iter().find_map(|e| e.ts);
+        events
+            .iter()
+            .map(|event| {
+                if event.ts.is_some() {
+                    placed = event.ts;
+                }
+                placed.is_some_and(|ts| self.contains(ts))
+            })
+            .collect()
+    }
+
+    /// [`Window::retain`] on every stream, and on its interned entities.
     pub fn apply(&self, parsed: &mut Parsed) {
+        if self.is_open() {
+            return;
+        }
         for stream in &mut parsed.streams {
-            self.retain(&mut stream.events);
+            let keep = self.keeps(&stream.events);
+            if let Some(entities) = &mut stream.entities {
+                entities.retain(&keep);
+            }
+            let mut keep = keep.into_iter();
+            stream.events.retain(|_| keep.next().unwrap_or(false));
         }
     }
 }
@@ -342,6 +362,8 @@ pub struct StreamOutcome {
     /// The Ozone releases its services' startup banners print, in the order seen.
     pub releases: Vec<String>,
     pub events: Vec<Event>,
+    /// The entities of `events`, interned by the reading thread for the merge (`scan`'s reads).
+    pub entities: Option<StreamEntities>,
     /// Typed records inside the window that no consumer reads: counted, not kept (`scan`).
     pub unkept_in_window: u64,
     /// The input unit it was read from (its index in discovery order).
@@ -1308,6 +1330,7 @@ fn read_stream(
         verbose_loggers: Vec::new(),
         releases: Vec::new(),
         events: Vec::new(),
+        entities: None,
         unkept_in_window: 0,
         unit: 0,
     };
@@ -1434,6 +1457,9 @@ fn read_stream(
     counting.finish_progress();
     // The buffer's growth slack (up to half of it) is not kept until the merge.
     outcome.events.shrink_to_fit();
+    if config.kinds.is_some() {
+        outcome.entities = Some(StreamEntities::of(&outcome.events));
+    }
     // Skipped records are OM audit records of kinds the catalogue types, at INFO.
     outcome.typed += summary.skipped;
     outcome.info_records += summary.skipped;
@@ -1689,6 +1715,7 @@ mod tests {
             verbose_loggers: Vec::new(),
             releases: Vec::new(),
             events,
+            entities: None,
             unkept_in_window: 0,
             unit: 0,
         };

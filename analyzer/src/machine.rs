@@ -182,7 +182,7 @@ pub(crate) fn replay_one(
     let expected: usize = reads.iter().map(|k| trace.count_of(k)).sum();
     let mut transitions = Vec::with_capacity(expected.min(1 << 20));
     let mut latest = i64::MIN;
-    for id in 0..trace.events.len() {
+    for id in 0..trace.len() {
         if let Some(ts) = trace.ts_of(id) {
             latest = latest.max(ts);
         }

@@ -429,7 +429,7 @@ impl ContainerReplicas {
         // logs is the last of these too (the SCM's ReplicationManager passes mark it every few
         // minutes).
         let reads = KindSet::of(CONSUMES);
-        for (id, event) in trace.events.iter().enumerate() {
+        for (id, event) in trace.iter().enumerate() {
             if !reads.contains(trace.kind_of(id)) {
                 continue;
             }
@@ -459,7 +459,7 @@ impl ContainerReplicas {
                         bcsid: *bcsid,
                         seen: Seen::Datanode,
                     };
-                    let host = host(&event.host);
+                    let host = Arc::clone(trace.short_host(trace.host_of(id)));
                     index.step(
                         trace,
                         *container,

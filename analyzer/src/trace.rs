@@ -3,18 +3,18 @@
 //! Each stream (file or archive member) is parsed in one pass into a buffer of typed events.
 //! Lines inside a stream can be slightly out of order (async appenders, several threads), so the
 //! merge orders every event by time, keeping untimed events next to the event before them, then
-//! by (host, file, line). It sorts compact keys and moves each event once, which beats a
-//! heap-based k-way merge of the buffers (events are large; the merge is not streamed, since
-//! rules need the whole trace). Hosts' clocks differ: rules compare events of different hosts
+//! by (host, file, line). It sorts compact keys and leaves the events in their streams' buffers,
+//! each reached through its slot: events are large, and moving them (even once) costs more than
+//! the merge's other work together (the merge is not streamed, since rules need the whole trace). Hosts' clocks differ: rules compare events of different hosts
 //! with [`Trace::before`], which allows `skew`.
 
 use crate::facts::Facts;
 use crate::kinds::{self, KindIndex, KindSet};
-use crate::machines::endpoint::{self, ScmSignal};
+use crate::machines::endpoint::{self, ScmSide, ScmSignal};
 use crate::replicas::ContainerReplicas;
 use oztrace_parser::entity::Entity;
 use oztrace_parser::event::Event;
-use oztrace_parser::source::short_host;
+use oztrace_parser::source::{Component, short_host};
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::{Arc, OnceLock};
 
@@ -45,7 +45,10 @@ impl HostId {
 /// All typed events in one time order, with indexes by host and entity.
 #[derive(Debug, Default)]
 pub struct Trace {
-    pub events: Vec<Event>,
+    /// The events as their streams' buffers held them.
+    streams: Vec<Vec<Event>>,
+    /// Where each event is in `streams`, in trace order.
+    slots: Vec<Slot>,
     /// Clock skew tolerated between hosts, in milliseconds (`--skew`).
     pub skew_ms: i64,
     /// Every host, once, by [`HostId`], with its short name ([`short_host`]).
@@ -67,6 +70,7 @@ pub struct Trace {
     /// event carries the time of the event before it (so that `times` stays sorted in a trace
     /// in time order) and its bit in `untimed`.
     kinds: Vec<KindIndex>,
+    components: Vec<Component>,
     times: Vec<i64>,
     untimed: Vec<u64>,
     /// Whether `times` is sorted ([`Trace::merge`] always is), so that [`Trace::between`] can
@@ -78,24 +82,40 @@ pub struct Trace {
     facts: OnceLock<Facts>,
     /// Every container's replicas, read from the whole trace at the first question.
     replicas: OnceLock<ContainerReplicas>,
-    /// What each SCM-side event says of a datanode's endpoint, read at the first question.
-    scm_signals: OnceLock<Vec<(EventId, ScmSignal)>>,
+    /// What the SCM-side events say, read at the first question.
+    scm_side: OnceLock<ScmSide>,
 }
 
 impl Trace {
     /// Merges per-stream buffers into one order: by time (untimed events keep the time of the
     /// event before them in their stream, so they stay where their file put them), then host,
-    /// file and line. The buffers are appended one by one into one vector allocated once (each
-    /// freed as it goes), small keys are sorted, and the events are permuted in place: the events
-    /// are never held twice.
+    /// file and line. Only small keys are sorted: the events stay where their streams put them,
+    /// never moved nor held twice. Each event's host, kind and entities are interned while its
+    /// stream is read in the order it was written, where its strings lie near each other in
+    /// memory (in time order, every stream's events interleave and each entity's string is a
+    /// cache miss).
     pub fn merge(streams: Vec<Vec<Event>>, skew_ms: i64) -> Trace {
-        let total = streams.iter().map(Vec::len).sum();
+        let streams = streams.into_iter().map(|events| (events, None)).collect();
+        Trace::merge_interned(streams, skew_ms)
+    }
+
+    /// [`Trace::merge`] of streams whose entities the threads that read them interned
+    /// ([`StreamEntities`]): the merge maps each stream's distinct entities to the trace's ids
+    /// and never reads an event's entities. A stream without a table, or with a table of other
+    /// events, is interned here.
+    pub fn merge_interned(
+        mut streams: Vec<(Vec<Event>, Option<StreamEntities>)>,
+        skew_ms: i64,
+    ) -> Trace {
+        streams.retain(|(stream, _)| !stream.is_empty());
+        let total = streams.iter().map(|(events, _)| events.len()).sum();
         let mut sources = Sources::default();
         let mut keys: Vec<MergeKey> = Vec::with_capacity(total);
-        let mut events: Vec<Event> = Vec::with_capacity(total);
-        for mut stream in streams {
+        let mut slots: Vec<Slot> = Vec::with_capacity(total);
+        let mut columns = Columns::with_capacity(total);
+        for (s, (stream, entities)) in streams.iter().enumerate() {
             let mut last = stream.iter().find_map(|e| e.ts).unwrap_or(i64::MIN);
-            for event in &stream {
+            for (index, event) in stream.iter().enumerate() {
                 if let Some(ts) = event.ts {
                     last = ts;
                 }
@@ -105,8 +125,12 @@ impl Trace {
                     line: event.line,
                     index: keys.len() as u32,
                 });
+                slots.push(Slot {
+                    stream: s as u32,
+                    index: index as u32,
+                });
             }
-            events.append(&mut stream);
+            columns.read_stream(stream, entities.as_ref());
         }
         // Sources compare by their names' order, held as one rank each.
         let rank = sources.ranks();
@@ -114,86 +138,46 @@ impl Trace {
             key.source = rank[key.source as usize];
         }
         keys.sort_unstable();
-        let mut source: Vec<u32> = keys.into_iter().map(|key| key.index).collect();
-        permute_in_place(&mut events, &mut source);
-        Trace::from_ordered(events, skew_ms)
+        let order: Vec<u32> = keys.into_iter().map(|key| key.index).collect();
+        let mut trace = columns.index(&order, skew_ms);
+        trace.slots = order.iter().map(|&input| slots[input as usize]).collect();
+        trace.streams = streams.into_iter().map(|(events, _)| events).collect();
+        trace
     }
 
     /// A trace of events already in time order (tests, replays of a recorded trace).
     pub fn from_ordered(events: Vec<Event>, skew_ms: i64) -> Trace {
-        let mut trace = Trace {
-            skew_ms,
-            time_ordered: true,
-            ..Trace::default()
-        };
-        trace.entity_start.reserve_exact(events.len() + 1);
-        trace.entity_start.push(0);
-        trace.event_host.reserve_exact(events.len());
-        trace.kinds.reserve_exact(events.len());
-        trace.times.reserve_exact(events.len());
-        trace.untimed = vec![0; events.len().div_ceil(64)];
-        let mut last = i64::MIN;
-        trace.by_kind = vec![Vec::new(); kinds::count()];
-        for (id, event) in events.iter().enumerate() {
-            let kind = kinds::index_of(event.kind());
-            trace.kinds.push(kind);
-            trace.by_kind[kind.index()].push(id);
-            match event.ts {
-                Some(ts) => {
-                    trace.time_ordered &= ts >= last;
-                    last = ts;
-                }
-                None => trace.untimed[id / 64] |= 1 << (id % 64),
-            }
-            trace.times.push(last);
-            // Consecutive events mostly share their host's name (one per stream).
-            let host = match trace.event_host.last() {
-                Some(&prev) if Arc::ptr_eq(&trace.hosts[prev.index()].0, &event.host) => prev,
-                _ => trace.host_id_or_insert(&event.host),
-            };
-            trace.event_host.push(host);
-            trace.by_host[host.index()].push(id);
-            for entity in &event.entities {
-                let entity_id = trace.intern(entity);
-                let ids = &mut trace.by_entity[entity_id.index()];
-                // An event naming an entity twice is indexed once.
-                if ids.last() != Some(&id) {
-                    ids.push(id);
-                    trace.event_entities.push(entity_id);
-                }
-            }
-            trace.entity_start.push(trace.event_entities.len() as u32);
-        }
-        trace.events = events;
+        let mut columns = Columns::with_capacity(events.len());
+        columns.read_stream(&events, None);
+        let order: Vec<u32> = (0..events.len() as u32).collect();
+        let mut trace = columns.index(&order, skew_ms);
+        trace.slots = order
+            .iter()
+            .map(|&index| Slot { stream: 0, index })
+            .collect();
+        trace.streams = vec![events];
         trace
     }
 
-    fn host_id_or_insert(&mut self, name: &Arc<str>) -> HostId {
-        if let Some(&host) = self.host_ids.get(name) {
-            return host;
-        }
-        let host = HostId(self.hosts.len() as u32);
-        let short: Arc<str> = Arc::from(short_host(name));
-        self.hosts.push((Arc::clone(name), short));
-        self.host_ids.insert(Arc::clone(name), host);
-        self.by_host.push(Vec::new());
-        host
-    }
-
-    fn intern(&mut self, entity: &Entity) -> EntityId {
-        if let Some(&id) = self.entity_ids.get(entity) {
-            return id;
-        }
-        let id = EntityId(self.entities.len() as u32);
-        let shared = Arc::new(entity.clone());
-        self.entities.push(Arc::clone(&shared));
-        self.entity_ids.insert(shared, id);
-        self.by_entity.push(Vec::new());
-        id
-    }
-
     pub fn get(&self, id: EventId) -> &Event {
-        &self.events[id]
+        let slot = self.slots[id];
+        &self.streams[slot.stream as usize][slot.index as usize]
+    }
+
+    /// How many events the trace holds.
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.slots.is_empty()
+    }
+
+    /// Every event, in trace order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = &Event> {
+        self.slots
+            .iter()
+            .map(|slot| &self.streams[slot.stream as usize][slot.index as usize])
     }
 
     /// Events naming `entity`, in time order.
@@ -262,13 +246,31 @@ impl Trace {
     /// read once: most SCM records are heartbeat audits, and the endpoint machine and
     /// `dropped-actions` both read every one.
     pub fn scm_signals(&self) -> &[(EventId, ScmSignal)] {
-        self.scm_signals
-            .get_or_init(|| endpoint::read_scm_signals(self))
+        &self.scm_side().signals
+    }
+
+    /// The `term` of event `id` if it is a `SEND_HEARTBEAT` audit (`Some(None)`: answered as
+    /// follower), read once with [`Trace::scm_signals`]: no audit record is opened again.
+    pub fn heartbeat_term(&self, id: EventId) -> Option<Option<u64>> {
+        let heartbeats = &self.scm_side().heartbeats;
+        heartbeats
+            .binary_search_by_key(&id, |&(at, _)| at)
+            .ok()
+            .map(|at| heartbeats[at].1)
+    }
+
+    fn scm_side(&self) -> &ScmSide {
+        self.scm_side.get_or_init(|| endpoint::read_scm_side(self))
     }
 
     /// The kind of event `id`.
     pub fn kind_of(&self, id: EventId) -> KindIndex {
         self.kinds[id]
+    }
+
+    /// The component that wrote event `id` (from a compact column: no event is touched).
+    pub fn component_of(&self, id: EventId) -> Component {
+        self.components[id]
     }
 
     /// The time of event `id` (from a compact column: no event is touched).
@@ -344,8 +346,7 @@ impl Trace {
         if self.event_host[a] == self.event_host[b] {
             return a < b;
         }
-        let (ea, eb) = (&self.events[a], &self.events[b]);
-        match (ea.ts, eb.ts) {
+        match (self.ts_of(a), self.ts_of(b)) {
             (Some(ta), Some(tb)) => ta <= tb + self.skew_ms,
             _ => false,
         }
@@ -353,8 +354,299 @@ impl Trace {
 
     /// Milliseconds from `a` to `b` (negative when `b` is earlier); `None` if either is untimed.
     pub fn elapsed(&self, a: EventId, b: EventId) -> Option<i64> {
-        Some(self.events[b].ts? - self.events[a].ts?)
+        Some(self.ts_of(b)? - self.ts_of(a)?)
     }
+}
+
+/// A stream's entities, interned by the thread that read it while its events are still near in
+/// memory: the merge then hashes each stream's distinct entities once ([`Trace::merge_interned`])
+/// instead of every entity of every event, each a cache miss by then.
+#[derive(Debug, Default)]
+pub struct StreamEntities {
+    /// The stream's distinct entities, by local id.
+    table: Vec<Entity>,
+    /// The local ids event `i` names are `names[start[i]..start[i + 1]]`, each once.
+    names: Vec<u32>,
+    start: Vec<u32>,
+}
+
+impl StreamEntities {
+    /// Interns the entities of a stream's events.
+    pub fn of(events: &[Event]) -> StreamEntities {
+        let mut ids: HashMap<&Entity, u32> = HashMap::default();
+        let mut interned = StreamEntities {
+            table: Vec::new(),
+            names: Vec::new(),
+            start: Vec::with_capacity(events.len() + 1),
+        };
+        interned.start.push(0);
+        for event in events {
+            let first = interned.names.len();
+            for entity in &event.entities {
+                let id = *ids.entry(entity).or_insert_with(|| {
+                    interned.table.push(entity.clone());
+                    interned.table.len() as u32 - 1
+                });
+                // An event naming an entity twice is indexed once.
+                if !interned.names[first..].contains(&id) {
+                    interned.names.push(id);
+                }
+            }
+            interned.start.push(interned.names.len() as u32);
+        }
+        interned
+    }
+
+    /// Keeps the entities of the events `keep` flags (one flag per event, in order, as
+    /// `Vec::retain` keeps the events themselves). Flags for another number of events empty the
+    /// table: the merge then interns the stream itself.
+    pub fn retain(&mut self, keep: &[bool]) {
+        if keep.len() != self.events() {
+            *self = StreamEntities::default();
+            return;
+        }
+        let mut names = Vec::new();
+        let mut start = vec![0];
+        for (i, _) in keep.iter().enumerate().filter(|(_, keep)| **keep) {
+            names.extend_from_slice(self.names_of(i));
+            start.push(names.len() as u32);
+        }
+        self.names = names;
+        self.start = start;
+    }
+
+    /// How many events it holds the entities of.
+    fn events(&self) -> usize {
+        self.start.len().saturating_sub(1)
+    }
+
+    fn names_of(&self, event: usize) -> &[u32] {
+        &self.names[self.start[event] as usize..self.start[event + 1] as usize]
+    }
+}
+
+/// What [`Trace`]'s indexes need of each event, in input order, and the hosts and entities
+/// interned on the way (numbered as met in that order: [`Columns::index`] renumbers them as met in
+/// the trace's order).
+struct Columns {
+    kinds: Vec<KindIndex>,
+    components: Vec<Component>,
+    ts: Vec<Option<i64>>,
+    hosts: Vec<HostId>,
+    /// The entities of input event `i` are `entities[entity_start[i]..entity_start[i + 1]]`, each
+    /// once.
+    entities: Vec<EntityId>,
+    entity_start: Vec<u32>,
+    host_names: Vec<Arc<str>>,
+    host_ids: HashMap<Arc<str>, HostId>,
+    entity_table: Vec<Arc<Entity>>,
+    entity_ids: HashMap<Arc<Entity>, EntityId>,
+    /// How many events each kind, host and entity has: their lists are allocated once.
+    kind_counts: Vec<usize>,
+    host_counts: Vec<usize>,
+    entity_counts: Vec<usize>,
+}
+
+impl Columns {
+    fn with_capacity(events: usize) -> Columns {
+        let mut entity_start = Vec::with_capacity(events + 1);
+        entity_start.push(0);
+        Columns {
+            kinds: Vec::with_capacity(events),
+            components: Vec::with_capacity(events),
+            ts: Vec::with_capacity(events),
+            hosts: Vec::with_capacity(events),
+            entities: Vec::new(),
+            entity_start,
+            host_names: Vec::new(),
+            host_ids: HashMap::default(),
+            entity_table: Vec::new(),
+            entity_ids: HashMap::default(),
+            kind_counts: vec![0; kinds::count()],
+            host_counts: Vec::new(),
+            entity_counts: Vec::new(),
+        }
+    }
+
+    /// Reads a stream's events, their entities from `interned` when it holds this stream's.
+    fn read_stream(&mut self, events: &[Event], interned: Option<&StreamEntities>) {
+        let Some(interned) = interned.filter(|i| i.events() == events.len()) else {
+            events.iter().for_each(|event| self.read(event));
+            return;
+        };
+        // The trace's id of each of the stream's entities, interned when first named.
+        let mut ids = vec![UNSEEN; interned.table.len()];
+        for (i, event) in events.iter().enumerate() {
+            self.read_header(event);
+            for &local in interned.names_of(i) {
+                let id = &mut ids[local as usize];
+                if *id == UNSEEN {
+                    *id = self.intern(&interned.table[local as usize]).0;
+                }
+                self.entities.push(EntityId(*id));
+                self.entity_counts[*id as usize] += 1;
+            }
+            self.entity_start.push(self.entities.len() as u32);
+        }
+    }
+
+    fn read(&mut self, event: &Event) {
+        self.read_header(event);
+        let start = self.entities.len();
+        for entity in &event.entities {
+            let id = self.intern(entity);
+            // An event naming an entity twice is indexed once.
+            if !self.entities[start..].contains(&id) {
+                self.entities.push(id);
+                self.entity_counts[id.index()] += 1;
+            }
+        }
+        self.entity_start.push(self.entities.len() as u32);
+    }
+
+    /// Everything of an event but its entities.
+    fn read_header(&mut self, event: &Event) {
+        let kind = kinds::index_of(event.kind());
+        self.kinds.push(kind);
+        self.kind_counts[kind.index()] += 1;
+        self.components.push(event.component);
+        self.ts.push(event.ts);
+        // Consecutive events mostly share their host's name (one per stream).
+        let host = match self.hosts.last() {
+            Some(&prev) if Arc::ptr_eq(&self.host_names[prev.index()], &event.host) => prev,
+            _ => self.host_id_or_insert(&event.host),
+        };
+        self.hosts.push(host);
+        self.host_counts[host.index()] += 1;
+    }
+
+    fn host_id_or_insert(&mut self, name: &Arc<str>) -> HostId {
+        if let Some(&host) = self.host_ids.get(name) {
+            return host;
+        }
+        let host = HostId(self.host_names.len() as u32);
+        self.host_names.push(Arc::clone(name));
+        self.host_ids.insert(Arc::clone(name), host);
+        self.host_counts.push(0);
+        host
+    }
+
+    fn intern(&mut self, entity: &Entity) -> EntityId {
+        if let Some(&id) = self.entity_ids.get(entity) {
+            return id;
+        }
+        let id = EntityId(self.entity_table.len() as u32);
+        let shared = Arc::new(entity.clone());
+        self.entity_table.push(Arc::clone(&shared));
+        self.entity_ids.insert(shared, id);
+        self.entity_counts.push(0);
+        id
+    }
+
+    /// The indexes of a trace whose event `k` is input event `order[k]` (`order` a permutation
+    /// of the input), hosts and entities numbered by first appearance in that order.
+    fn index(self, order: &[u32], skew_ms: i64) -> Trace {
+        let events = order.len();
+        let mut trace = Trace {
+            skew_ms,
+            time_ordered: true,
+            untimed: vec![0; events.div_ceil(64)],
+            by_kind: self
+                .kind_counts
+                .iter()
+                .map(|&n| Vec::with_capacity(n))
+                .collect(),
+            ..Trace::default()
+        };
+        trace.kinds.reserve_exact(events);
+        trace.components.reserve_exact(events);
+        trace.times.reserve_exact(events);
+        trace.event_host.reserve_exact(events);
+        trace.event_entities.reserve_exact(self.entities.len());
+        trace.entity_start.reserve_exact(events + 1);
+        trace.entity_start.push(0);
+        let mut host_rank = vec![UNSEEN; self.host_names.len()];
+        let mut entity_rank = vec![UNSEEN; self.entity_table.len()];
+        let mut last = i64::MIN;
+        for (id, &from) in order.iter().enumerate() {
+            let from = from as usize;
+            let kind = self.kinds[from];
+            trace.kinds.push(kind);
+            trace.by_kind[kind.index()].push(id);
+            trace.components.push(self.components[from]);
+            match self.ts[from] {
+                Some(ts) => {
+                    trace.time_ordered &= ts >= last;
+                    last = ts;
+                }
+                None => trace.untimed[id / 64] |= 1 << (id % 64),
+            }
+            trace.times.push(last);
+            let host = self.hosts[from].index();
+            let host = HostId(rank_of(
+                &mut host_rank[host],
+                &mut trace.by_host,
+                self.host_counts[host],
+            ));
+            trace.event_host.push(host);
+            trace.by_host[host.index()].push(id);
+            let (start, end) = (self.entity_start[from], self.entity_start[from + 1]);
+            for entity in &self.entities[start as usize..end as usize] {
+                let entity = EntityId(rank_of(
+                    &mut entity_rank[entity.index()],
+                    &mut trace.by_entity,
+                    self.entity_counts[entity.index()],
+                ));
+                trace.by_entity[entity.index()].push(id);
+                trace.event_entities.push(entity);
+            }
+            trace.entity_start.push(trace.event_entities.len() as u32);
+        }
+        trace.hosts = in_rank_order(self.host_names, &host_rank)
+            .into_iter()
+            .map(|name| {
+                let short: Arc<str> = Arc::from(short_host(&name));
+                (name, short)
+            })
+            .collect();
+        trace.host_ids = self.host_ids;
+        for host in trace.host_ids.values_mut() {
+            *host = HostId(host_rank[host.index()]);
+        }
+        trace.entities = in_rank_order(self.entity_table, &entity_rank);
+        trace.entity_ids = self.entity_ids;
+        for entity in trace.entity_ids.values_mut() {
+            *entity = EntityId(entity_rank[entity.index()]);
+        }
+        trace
+    }
+}
+
+/// A host or entity not yet met in the trace's order ([`Columns::index`]).
+const UNSEEN: u32 = u32::MAX;
+
+/// The number of a host or entity in the trace's order: `rank` if it was met before, else the
+/// next number, with an empty list for its `events` in `lists`.
+fn rank_of(rank: &mut u32, lists: &mut Vec<Vec<EventId>>, events: usize) -> u32 {
+    if *rank == UNSEEN {
+        *rank = lists.len() as u32;
+        lists.push(Vec::with_capacity(events));
+    }
+    *rank
+}
+
+/// `items` reordered so that item `i` is at `rank[i]` (`rank` a permutation).
+fn in_rank_order<T>(items: Vec<T>, rank: &[u32]) -> Vec<T> {
+    let mut ranked: Vec<(u32, T)> = rank.iter().copied().zip(items).collect();
+    ranked.sort_unstable_by_key(|&(rank, _)| rank);
+    ranked.into_iter().map(|(_, item)| item).collect()
+}
+
+/// Where an event is: its stream's buffer and its place in it.
+#[derive(Debug, Clone, Copy)]
+struct Slot {
+    stream: u32,
+    index: u32,
 }
 
 /// An event's place in the merged order: time, then its source's rank (host, then file), line and
@@ -409,50 +701,9 @@ impl Sources {
     }
 }
 
-/// Moves `items[source[k]]` to position `k` for every `k`, following the permutation's cycles:
-/// each item is moved once (a swap would move two, and items are large), the first of a cycle
-/// held aside until its slot is free. `source` must be a permutation of `0..items.len()`; it is
-/// consumed (each visited slot is set to its own index).
-fn permute_in_place<T>(items: &mut [T], source: &mut [u32]) {
-    assert_eq!(items.len(), source.len());
-    // What makes the moves below sound, checked in every build: one pass, small beside the sort.
-    let mut seen = vec![false; source.len()];
-    assert!(
-        source
-            .iter()
-            .all(|&s| !std::mem::replace(&mut seen[s as usize], true)),
-        "not a permutation"
-    );
-    let base = items.as_mut_ptr();
-    for start in 0..source.len() {
-        if source[start] as usize == start {
-            continue;
-        }
-        // SAFETY: every index in `source` is below `items.len()` and each appears once (asserted
-        // above), so each slot of the cycle through `start` is read once and then written once:
-        // the item held aside fills the last slot, and no item is dropped or duplicated. Nothing
-        // in the loop can panic while an item is held aside (the indexes are in bounds).
-        unsafe {
-            let held = std::ptr::read(base.add(start));
-            let mut at = start;
-            loop {
-                let from = source[at] as usize;
-                source[at] = at as u32;
-                if from == start {
-                    std::ptr::write(base.add(at), held);
-                    break;
-                }
-                std::ptr::copy_nonoverlapping(base.add(from), base.add(at), 1);
-                at = from;
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use oztrace_parser::source::Component;
 
     pub(crate) fn event(
         host: &str,
@@ -483,7 +734,7 @@ pub(crate) mod tests {
             event("dn1", "b", 2, Some(5), vec![]),
         ];
         let trace = Trace::merge(vec![a, b], 2000);
-        let order: Vec<(&str, u64)> = trace.events.iter().map(|e| (&*e.file, e.line)).collect();
+        let order: Vec<(&str, u64)> = trace.iter().map(|e| (&*e.file, e.line)).collect();
         assert_eq!(
             order,
             vec![("b", 2), ("a", 1), ("a", 2), ("b", 1), ("a", 3)]
@@ -531,11 +782,8 @@ pub(crate) mod tests {
             event("om1", "audit", 2, Some(10), vec![]),
         ];
         let trace = Trace::merge(vec![folded, other], 2000);
-        let order: Vec<(&str, &str, u64)> = trace
-            .events
-            .iter()
-            .map(|e| (&*e.host, &*e.file, e.line))
-            .collect();
+        let order: Vec<(&str, &str, u64)> =
+            trace.iter().map(|e| (&*e.host, &*e.file, e.line)).collect();
         assert_eq!(
             order,
             vec![
@@ -548,11 +796,69 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn permutations_apply_in_place() {
-        let mut items: Vec<String> = ["a", "b", "c", "d", "e", "f"].map(String::from).to_vec();
-        let mut source = vec![2, 0, 1, 4, 3, 5];
-        permute_in_place(&mut items, &mut source);
-        assert_eq!(items, ["c", "a", "b", "e", "d", "f"]);
+    fn entities_interned_by_the_readers_index_as_the_merge_would() {
+        let (c, d) = (Entity::Container(7), Entity::Pipeline("p".into()));
+        let streams = || {
+            vec![
+                vec![
+                    event(
+                        "scm1",
+                        "a",
+                        1,
+                        Some(10),
+                        vec![c.clone(), d.clone(), c.clone()],
+                    ),
+                    event("scm1", "a", 2, Some(30), vec![d.clone()]),
+                ],
+                vec![
+                    event("dn1", "b", 1, Some(20), vec![d.clone()]),
+                    event("dn1", "b", 2, Some(40), vec![]),
+                ],
+            ]
+        };
+        let interned = |streams: Vec<Vec<Event>>| -> Vec<(Vec<Event>, Option<StreamEntities>)> {
+            streams
+                .into_iter()
+                .map(|s| {
+                    let entities = StreamEntities::of(&s);
+                    (s, Some(entities))
+                })
+                .collect()
+        };
+        // A table of other events (one was added after it was made) is not used.
+        let mut stale = interned(streams());
+        stale[1]
+            .0
+            .push(event("dn1", "b", 3, Some(50), vec![c.clone()]));
+        let mut with_late_c = streams();
+        with_late_c[1].push(event("dn1", "b", 3, Some(50), vec![c.clone()]));
+        for (plain, merged) in [
+            (streams(), Trace::merge_interned(interned(streams()), 0)),
+            (with_late_c, Trace::merge_interned(stale, 0)),
+        ] {
+            let plain = Trace::merge(plain, 0);
+            assert_eq!(merged.entities().collect::<Vec<_>>(), [&c, &d]);
+            assert_eq!(merged.of_entity(&c), plain.of_entity(&c));
+            assert_eq!(merged.of_entity(&d), [0, 1, 2]);
+            for id in 0..merged.len() {
+                assert_eq!(merged.entity_ids_of(id), plain.entity_ids_of(id));
+            }
+        }
+        assert_eq!(Trace::merge(streams(), 0).of_entity(&c), [0]);
+        // The window keeps a table in step with its stream's events.
+        let mut windowed = interned(streams());
+        let keep = [true, false];
+        if let Some(entities) = &mut windowed[0].1 {
+            entities.retain(&keep);
+        }
+        windowed[0].0.truncate(1);
+        // Flags that are not one per event leave nothing the merge could misread.
+        if let Some(entities) = &mut windowed[1].1 {
+            entities.retain(&[true]);
+        }
+        let trace = Trace::merge_interned(windowed, 0);
+        assert_eq!(trace.of_entity(&d), [0, 1]);
+        assert_eq!(trace.entity_ids_of(0).len(), 2);
     }
 
     #[test]

@@ -39,7 +39,6 @@ use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::datanode::DatanodeEvent;
 use oztrace_parser::catalog::dn_endpoint::DnEndpointEvent;
 use oztrace_parser::entity::Entity;
-use oztrace_parser::event::Event;
 use oztrace_parser::source::{Component, short_host};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -311,14 +310,22 @@ pub struct Observations<'t> {
 }
 
 impl<'t> Observations<'t> {
-    /// Reads the trace once.
+    /// Reads the trace once, through its indexes: besides the SCM's signals, only the SCM lines
+    /// that name a container and the datanode kinds that raise or clear an action are read.
     pub fn read(trace: &'t Trace, hosts: &DatanodeHosts) -> Observations<'t> {
         let mut obs = Observations {
             signals: Cow::Borrowed(trace.scm_signals()),
             ..Observations::default()
         };
+        let datanode_side = KindSet::of(&[
+            Reads::Family(Family::DnEndpoint),
+            Reads::Kind(datanode_kinds::CLOSE_HANDLING),
+            Reads::Kind(datanode_kinds::MARKED_UNHEALTHY),
+            Reads::Kind(datanode_kinds::FULL_VOLUME_HEARTBEAT),
+            Reads::Kind(datanode_kinds::CONTAINER_STATE),
+        ]);
         let mut signals = trace.scm_signals().iter().peekable();
-        for (id, event) in trace.events.iter().enumerate() {
+        for id in 0..trace.len() {
             if let Some((_, signal)) = signals.next_if(|s| s.0 == id) {
                 if let ScmSignal::Answered {
                     datanode,
@@ -339,12 +346,23 @@ impl<'t> Observations<'t> {
                 }
                 continue;
             }
-            obs.read_event(id, event, hosts);
+            let read = if matches!(trace.component_of(id), Component::Scm | Component::ScmAudit) {
+                trace
+                    .entity_ids_of(id)
+                    .iter()
+                    .any(|&e| matches!(**trace.entity(e), Entity::Container(_)))
+            } else {
+                datanode_side.contains(trace.kind_of(id))
+            };
+            if read {
+                obs.read_event(trace, id, hosts);
+            }
         }
         obs
     }
 
-    fn read_event(&mut self, id: EventId, event: &Event, hosts: &DatanodeHosts) {
+    fn read_event(&mut self, trace: &Trace, id: EventId, hosts: &DatanodeHosts) {
+        let event = trace.get(id);
         let containers = || {
             event.entities.iter().filter_map(|e| match e {
                 Entity::Container(c) => Some(*c),
@@ -360,7 +378,12 @@ impl<'t> Observations<'t> {
             return;
         }
         // Read only for the few kinds that raise or clear an action.
-        let who = || (short_host(&event.host), hosts.datanode_of(event));
+        let who = || {
+            (
+                trace.short_host(trace.host_of(id)).to_string(),
+                hosts.datanode_of(trace, id),
+            )
+        };
         let raised = |container: Option<u64>| {
             let (host, datanode) = who();
             Raised {
@@ -496,7 +519,7 @@ pub fn detect(
         let EventData::DnEndpoint(e) = &event.data else {
             continue;
         };
-        let Some(datanode) = hosts.datanode_of(event) else {
+        let Some(datanode) = hosts.datanode_of(trace, id) else {
             continue;
         };
         if matches!(e, DnEndpointEvent::HeartbeatSent { .. }) {
@@ -511,7 +534,7 @@ pub fn detect(
         }
         endpoint_lines.entry(key).or_default().push(id);
     }
-    let trace_end = (0..trace.events.len())
+    let trace_end = (0..trace.len())
         .filter_map(|id| trace.ts_of(id))
         .max()
         .unwrap_or(i64::MIN);
@@ -1132,6 +1155,7 @@ mod tests {
     use oztrace_parser::catalog::Unrecognized;
     use oztrace_parser::catalog::dn_endpoint::ContainerActionRef;
     use oztrace_parser::catalog::scm::ScmEvent;
+    use oztrace_parser::event::Event;
 
     const DN: &str = "4f6a2c1e-8b3d-4e2a-9c71-0d5e8f3a1b27";
     const ADDR: &str = "scm1.example.com:9861/scm1.example.com/10.20.0.11";

@@ -31,7 +31,7 @@ use oztrace_analyzer::graph::EdgeKind;
 use oztrace_analyzer::kinds::{Family, KindSet, Reads};
 use oztrace_analyzer::machines::node_admin::{self, ABORT_WRITE_OVERWRITES_COPY};
 use oztrace_analyzer::machines::scm_role;
-use oztrace_analyzer::trace::{EventId, Trace};
+use oztrace_analyzer::trace::{EntityId, EventId, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::scm::{AdminAction, HeartbeatCommand, ScmAudit, ScmEvent};
 use oztrace_parser::entity::{Entity, find_datanode_details, uuid_hash_code};
@@ -251,77 +251,50 @@ struct Facts {
     heartbeat_audit_hosts: HashSet<String>,
 }
 
+/// Which list of a [`Node`] a line goes to.
+type Pick = fn(&mut Node) -> &mut Vec<EventId>;
+
 impl Facts {
+    /// Reads the SCM family's events in one pass (most of them heartbeat audits, naming the same
+    /// few datanodes again and again). Lines that name a datanode by host or by hash code are
+    /// resolved after it, once every `uuid(host/ip)` and every printed UUID is known.
     fn collect(trace: &Trace) -> Facts {
         // Names (host and ip) of each datanode, from every `uuid(host/ip)` printed.
         let mut by_name: HashMap<String, BTreeSet<String>> = HashMap::default();
-        // When each UUID was last printed: the heartbeats name the same few datanodes again and
-        // again, so each UUID's Java hash code is computed once at the end, not per print.
-        let mut last_printed: HashMap<String, usize> = HashMap::default();
+        // When each UUID was last printed (a count of prints), by the trace's interned entity
+        // for those an event names and by text for those its message prints: each UUID's Java
+        // hash code is computed once at the end, not per print.
         let mut prints = 0;
-        let mut printed = |uuid: &str| {
-            prints += 1;
-            match last_printed.get_mut(uuid) {
-                Some(last) => *last = prints,
-                None => {
-                    last_printed.insert(uuid.to_string(), prints);
-                }
-            }
-        };
-        // The SCM family's events only (most of them heartbeat audits, naming the same few
-        // datanodes again and again).
+        let mut entity_printed: HashMap<EntityId, usize> = HashMap::default();
+        let mut text_printed: HashMap<String, usize> = HashMap::default();
+        let mut nodes: HashMap<String, Node> = HashMap::default();
+        let mut heartbeat_audit_hosts = HashSet::default();
+        let mut by_hosts: Vec<(EventId, Pick, &[String])> = Vec::new();
+        let mut by_hash_code: Vec<(EventId, u32)> = Vec::new();
         let scm = KindSet::of(CONSUMES);
         for id in trace.of_kinds(&scm) {
             let event = trace.get(id);
-            if !matches!(event.data, EventData::Scm(_)) {
+            let EventData::Scm(data) = &event.data else {
                 continue;
-            }
-            for e in &event.entities {
-                if let Entity::Datanode(uuid) = e {
-                    printed(uuid);
+            };
+            for &e in trace.entity_ids_of(id) {
+                if let Entity::Datanode(_) = **trace.entity(e) {
+                    prints += 1;
+                    entity_printed.insert(e, prints);
                 }
             }
             for found in find_datanode_details(&event.text) {
                 let uuid = found.value.uuid.to_ascii_lowercase();
-                printed(&uuid);
+                prints += 1;
                 for name in [found.value.host, found.value.ip] {
                     by_name
                         .entry(short_host(name))
                         .or_default()
                         .insert(uuid.clone());
                 }
+                text_printed.insert(uuid, prints);
             }
-        }
-        // The datanode of each hash code: the UUID printed last wins.
-        let mut by_hash: HashMap<u32, (usize, &str)> = HashMap::default();
-        for (uuid, &last) in &last_printed {
-            if let Some(hash) = uuid_hash_code(uuid) {
-                let known = by_hash.entry(hash).or_insert((last, uuid));
-                if last > known.0 {
-                    *known = (last, uuid);
-                }
-            }
-        }
-        let uuids_of = |hosts: &[String]| -> Vec<String> {
-            hosts
-                .iter()
-                .flat_map(|h| by_name.get(&short_host(h)).into_iter().flatten().cloned())
-                .collect()
-        };
-        let mut nodes: HashMap<String, Node> = HashMap::default();
-        let mut heartbeat_audit_hosts = HashSet::default();
-        for id in trace.of_kinds(&scm) {
-            let event = trace.get(id);
-            let EventData::Scm(data) = &event.data else {
-                continue;
-            };
-            let mut push = |uuid: &str, pick: fn(&mut Node) -> &mut Vec<EventId>| {
-                if let Some(node) = nodes.get_mut(uuid) {
-                    pick(node).push(id);
-                } else {
-                    pick(nodes.entry(uuid.to_string()).or_default()).push(id);
-                }
-            };
+            let mut push = |uuid: &str, pick: Pick| push_to(&mut nodes, uuid, pick, id);
             match data {
                 ScmEvent::Audit(audit) => {
                     if audit.op == "SEND_HEARTBEAT" {
@@ -337,16 +310,14 @@ impl Facts {
                     if audit.ret != "SUCCESS" {
                         continue;
                     }
-                    let pick: fn(&mut Node) -> &mut Vec<EventId> = match audit.action {
+                    let pick: Pick = match audit.action {
                         Some(AdminAction::Decommission | AdminAction::Maintenance) => {
                             |n| &mut n.admissions
                         }
                         Some(AdminAction::Recommission) => |n| &mut n.cancels,
                         None => continue,
                     };
-                    for uuid in uuids_of(&audit.nodes) {
-                        push(&uuid, pick);
-                    }
+                    by_hosts.push((id, pick, &audit.nodes));
                 }
                 ScmEvent::AdminStarted { datanode, .. } => {
                     push(datanode, |n| &mut n.admissions);
@@ -373,14 +344,7 @@ impl Facts {
                 ScmEvent::TrackedNode {
                     kind: "admin_recommissioned",
                     ..
-                } => {
-                    if let Some(uuid) = data
-                        .tracked_node_hash()
-                        .and_then(|h| by_hash.get(&h).map(|&(_, uuid)| uuid))
-                    {
-                        push(uuid, |n| &mut n.cancels);
-                    }
-                }
+                } => by_hash_code.extend(data.tracked_node_hash().map(|h| (id, h))),
                 ScmEvent::AdminAborted { datanode, op_state } if op_state == "IN_SERVICE" => {
                     push(datanode, |n| &mut n.aborts);
                 }
@@ -409,6 +373,44 @@ impl Facts {
                 _ => {}
             }
         }
+        for (id, pick, hosts) in by_hosts {
+            for uuid in hosts
+                .iter()
+                .flat_map(|h| by_name.get(&short_host(h)).into_iter().flatten())
+            {
+                push_to(&mut nodes, uuid, pick, id);
+            }
+        }
+        // The datanode of each hash code: the UUID printed last wins.
+        let mut last_printed: HashMap<&str, usize> = text_printed
+            .iter()
+            .map(|(uuid, &last)| (uuid.as_str(), last))
+            .collect();
+        for (&e, &last) in &entity_printed {
+            if let Entity::Datanode(uuid) = &**trace.entity(e) {
+                let known = last_printed.entry(uuid).or_insert(last);
+                *known = (*known).max(last);
+            }
+        }
+        let mut by_hash: HashMap<u32, (usize, &str)> = HashMap::default();
+        for (&uuid, &last) in &last_printed {
+            if let Some(hash) = uuid_hash_code(uuid) {
+                let known = by_hash.entry(hash).or_insert((last, uuid));
+                if last > known.0 {
+                    *known = (last, uuid);
+                }
+            }
+        }
+        for (id, hash) in by_hash_code {
+            if let Some(&(_, uuid)) = by_hash.get(&hash) {
+                push_to(&mut nodes, uuid, |n| &mut n.cancels, id);
+            }
+        }
+        // The lines resolved after the pass join their lists in trace order.
+        for node in nodes.values_mut() {
+            node.admissions.sort_unstable();
+            node.cancels.sort_unstable();
+        }
         nodes.retain(|_, n| {
             !n.admissions.is_empty() && (!n.aborts.is_empty() || !n.effects.is_empty())
         });
@@ -416,6 +418,15 @@ impl Facts {
             nodes,
             heartbeat_audit_hosts,
         }
+    }
+}
+
+/// Adds line `id` to `uuid`'s list `pick`.
+fn push_to(nodes: &mut HashMap<String, Node>, uuid: &str, pick: Pick, id: EventId) {
+    if let Some(node) = nodes.get_mut(uuid) {
+        pick(node).push(id);
+    } else {
+        pick(nodes.entry(uuid.to_string()).or_default()).push(id);
     }
 }
 

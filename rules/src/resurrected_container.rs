@@ -176,7 +176,7 @@ fn check(context: &Context<'_>, out: &mut Output) {
     let analysis = context.analysis;
     let trace = &analysis.trace;
     let window_ms = context.settings.duration_ms(&SETTINGS[0]);
-    for id in 0..trace.events.len() {
+    for id in 0..trace.len() {
         let Some(resurrection) = stale_candidate(trace, id) else {
             continue;
         };
@@ -223,7 +223,7 @@ fn replica_datanode(trace: &Trace, e: &ResurrectedEvent) -> Option<Entity> {
         return Some(dn);
     }
     let host = e.datanode_host.as_deref()?;
-    let mapped = trace.events.iter().find_map(|ev| match &ev.data {
+    let mapped = trace.iter().find_map(|ev| match &ev.data {
         EventData::ScmContainer(data) => data
             .replica()
             .filter(|r| r.datanode_host.eq_ignore_ascii_case(host))

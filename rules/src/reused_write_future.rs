@@ -24,7 +24,7 @@ use oztrace_analyzer::trace::{EventId, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::datanode::{DatanodeEvent, DispatchError, DnAudit};
 use oztrace_parser::catalog::ratis::RatisEvent;
-use oztrace_parser::entity::{Entity, find_member_ids, group_of_pipeline};
+use oztrace_parser::entity::{Entity, find_member_ids, group_of_pipeline, is_uuid};
 use oztrace_parser::event::Event;
 use oztrace_parser::source::Component;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -522,9 +522,8 @@ impl Index<'_> {
         for host in trace.hosts() {
             let mut facts: Option<HostFacts> = None;
             for &id in trace.of_host(host) {
-                let event = trace.get(id);
-                if is_datanode_side(event.component) {
-                    facts.get_or_insert_default().observe(id, event);
+                if is_datanode_side(trace.component_of(id)) {
+                    facts.get_or_insert_default().observe(id, trace.get(id));
                 }
             }
             if let Some(facts) = facts {
@@ -565,7 +564,7 @@ impl HostFacts {
                         .datanode
                         .as_deref()
                         .is_none_or(|known| !known.eq_ignore_ascii_case(&m.peer))
-                    && Entity::datanode(&m.peer).is_some()
+                    && is_uuid(&m.peer)
                 {
                     self.datanode = Some(m.peer.to_ascii_lowercase());
                 }

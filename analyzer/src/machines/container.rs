@@ -539,7 +539,7 @@ pub(crate) mod tests {
         let trace = Trace::from_ordered(events, 0);
         let mut machine = ContainerMachine::new();
         let mut out = Vec::new();
-        for id in 0..trace.events.len() {
+        for id in 0..trace.len() {
             machine.on_event(&trace, id, &mut out);
         }
         let mut boxed: Vec<Box<dyn Machine>> = vec![Box::new(ContainerMachine::new())];

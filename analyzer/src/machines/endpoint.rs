@@ -293,12 +293,33 @@ pub fn scm_signal(event: &Event) -> Option<ScmSignal> {
     }
 }
 
-/// The signal of every SCM-side event that has one, in trace order ([`Trace::scm_signals`]).
-pub fn read_scm_signals(trace: &Trace) -> Vec<(EventId, ScmSignal)> {
-    trace
-        .of_kinds(&KindSet::of(&SCM_SIDE))
-        .filter_map(|id| Some((id, scm_signal(trace.get(id))?)))
-        .collect()
+/// What the SCM-side events say, read in one pass ([`read_scm_side`]): most SCM records are
+/// heartbeat audits, which several machines and rules read.
+#[derive(Debug, Default)]
+pub struct ScmSide {
+    /// The signal of every SCM-side event that has one, in trace order
+    /// ([`Trace::scm_signals`]).
+    pub signals: Vec<(EventId, ScmSignal)>,
+    /// Every `SEND_HEARTBEAT` audit, whatever it returned, with its `term` (present when the
+    /// SCM answered as leader), in trace order ([`Trace::heartbeat_term`]).
+    pub heartbeats: Vec<(EventId, Option<u64>)>,
+}
+
+/// Reads every SCM-side event once.
+pub fn read_scm_side(trace: &Trace) -> ScmSide {
+    let mut side = ScmSide::default();
+    for id in trace.of_kinds(&KindSet::of(&SCM_SIDE)) {
+        let event = trace.get(id);
+        if let EventData::Scm(ScmEvent::Audit(audit)) = &event.data
+            && audit.op == "SEND_HEARTBEAT"
+        {
+            side.heartbeats.push((id, audit.term));
+        }
+        if let Some(signal) = scm_signal(event) {
+            side.signals.push((id, signal));
+        }
+    }
+    side
 }
 
 /// Reads one `scm_audit` event: `SEND_HEARTBEAT` answered with a reregister or with commands,
@@ -339,26 +360,6 @@ pub fn audit_signal(audit: &ScmAudit) -> Option<ScmSignal> {
     }
 }
 
-/// Whether an SCM-side event can read as [`ScmSignal::Registered`] (all [`DatanodeHosts`] learns
-/// from SCM), told without building the signal: most SCM records are heartbeats.
-fn may_register(event: &Event) -> bool {
-    match &event.data {
-        EventData::Scm(ScmEvent::Audit(audit)) => audit.op == "REGISTER",
-        _ => event.kind() == scm_kinds::REGISTERED,
-    }
-}
-
-/// Whether an SCM audit record is a heartbeat answered without a reregister (what
-/// [`audit_signal`] reads as [`ScmSignal::Answered`]), read without building the signal.
-fn is_plain_answer(audit: &ScmAudit) -> bool {
-    audit.ret != "FAILURE"
-        && audit.op == "SEND_HEARTBEAT"
-        && !audit
-            .commands
-            .iter()
-            .any(|c| c.command_type == "reregisterCommand")
-}
-
 /// Container ids of the `closeContainerCommand` entries in an SCM audit `command` list
 /// (`commandType: closeContainerCommand closeContainerCommandProto { containerID: N … }`, one
 /// entry per command).
@@ -393,25 +394,28 @@ pub struct DatanodeHosts {
 }
 
 impl DatanodeHosts {
-    /// Learns from every event of the trace.
+    /// Learns from the whole trace: the datanodes' endpoint lines and the SCM's registrations
+    /// (from [`Trace::scm_signals`]). What is learnt does not depend on the order it is learnt
+    /// in, so each is read from its own index: no other event is touched.
     pub fn learn(trace: &Trace) -> DatanodeHosts {
         let mut hosts = DatanodeHosts::default();
-        for event in &trace.events {
-            hosts.observe(event);
+        for id in trace.of_kinds(&KindSet::of(&[Reads::Family(Family::DnEndpoint)])) {
+            hosts.observe(trace.get(id));
+        }
+        for (id, signal) in trace.scm_signals() {
+            hosts.observe_signal(trace.get(*id), signal);
         }
         hosts
     }
 
+    /// Learns from a datanode's endpoint line (the SCM's registrations are its signals:
+    /// [`DatanodeHosts::observe_signal`]).
     pub fn observe(&mut self, event: &Event) {
         if let EventData::DnEndpoint(e) = &event.data
             && let Some(uuid) = e.datanode()
             && &*event.host != "unknown"
         {
             self.learn_host(short_host(&event.host), uuid);
-        } else if may_register(event)
-            && let Some(signal) = scm_signal(event)
-        {
-            self.observe_signal(event, &signal);
         }
     }
 
@@ -435,8 +439,10 @@ impl DatanodeHosts {
         }
     }
 
-    /// The datanode uuid of a datanode-side event, if known.
-    pub fn datanode_of(&self, event: &Event) -> Option<String> {
+    /// The datanode uuid of datanode-side event `id`, if known (its host's short name is the
+    /// trace's, computed once per host).
+    pub fn datanode_of(&self, trace: &Trace, id: EventId) -> Option<String> {
+        let event = trace.get(id);
         if let EventData::DnEndpoint(e) = &event.data
             && let Some(uuid) = e.datanode()
         {
@@ -452,7 +458,7 @@ impl DatanodeHosts {
             return Some(uuid.clone());
         }
         self.by_host
-            .get(&short_host(&event.host))
+            .get(&**trace.short_host(trace.host_of(id)))
             .cloned()
             .flatten()
     }
@@ -723,7 +729,7 @@ impl Machine for EndpointMachine {
         let event = trace.get(id);
         if let EventData::DnEndpoint(e) = &event.data {
             self.hosts.observe(event);
-            let Some(datanode) = self.hosts.datanode_of(event) else {
+            let Some(datanode) = self.hosts.datanode_of(trace, id) else {
                 return;
             };
             let trigger = match e {
@@ -750,16 +756,16 @@ impl Machine for EndpointMachine {
             self.step(trace, id, datanode, scm, trigger, None, out);
             return;
         }
+        let signal = self.signal_of(trace, id);
         // Most SCM records are heartbeats answered without a reregister: while no endpoint has
         // queued tasks and their SCM is known to audit, they change nothing.
         if self.queued_endpoints == 0
-            && let EventData::Scm(ScmEvent::Audit(audit)) = &event.data
-            && is_plain_answer(audit)
+            && matches!(signal, Some(ScmSignal::Answered { .. }))
             && self.audited.contains(trace.short_host(trace.host_of(id)))
         {
             return;
         }
-        if let Some(signal) = self.signal_of(trace, id) {
+        if let Some(signal) = signal {
             self.hosts.observe_signal(event, signal);
             self.on_signal(trace, id, signal, out);
         }
@@ -838,7 +844,7 @@ fn link_receipts(
             continue;
         };
         let (Some(datanode), Some(endpoint), Some(at)) =
-            (hosts.datanode_of(event), e.endpoint(), event.ts)
+            (hosts.datanode_of(trace, id), e.endpoint(), event.ts)
         else {
             continue;
         };
@@ -1034,12 +1040,16 @@ pub(crate) mod tests {
         let mut other = scm_event(0, "datanode-1");
         other.component = Component::Datanode;
         other.entities.clear();
-        assert_eq!(hosts.datanode_of(&other).as_deref(), Some(b));
-        other.host = Arc::from("datanode-0");
-        assert_eq!(hosts.datanode_of(&other).as_deref(), Some(a));
+        let on_datanode_0 = Event {
+            host: Arc::from("datanode-0"),
+            ..other.clone()
+        };
+        let trace = Trace::from_ordered(vec![other, on_datanode_0], 0);
+        assert_eq!(hosts.datanode_of(&trace, 0).as_deref(), Some(b));
+        assert_eq!(hosts.datanode_of(&trace, 1).as_deref(), Some(a));
         // One JVM, two datanodes: the host names neither.
         hosts.observe(&dn("datanode-0", b));
-        assert_eq!(hosts.datanode_of(&other), None);
+        assert_eq!(hosts.datanode_of(&trace, 1), None);
     }
 
     #[test]

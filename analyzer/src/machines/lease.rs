@@ -767,7 +767,7 @@ mod tests {
         let trace = Trace::from_ordered(events, 0);
         let mut machine = LeaseMachine::new(limits);
         let mut out = Vec::new();
-        for id in 0..trace.events.len() {
+        for id in 0..trace.len() {
             machine.on_event(&trace, id, &mut out);
         }
         let key: Entity = KEY.parse().unwrap();

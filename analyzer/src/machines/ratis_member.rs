@@ -16,9 +16,9 @@ use crate::trace::{EventId, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::datanode::DatanodeEvent;
 use oztrace_parser::catalog::ratis::RatisEvent;
-use oztrace_parser::entity::{Entity, group_of_pipeline};
+use oztrace_parser::entity::{Entity, group_of_pipeline, is_uuid};
 use oztrace_parser::source::Component;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
 
 pub const NAME: &str = "ratis-member";
@@ -227,15 +227,15 @@ impl Machine for RatisMember {
     }
 
     fn on_event(&mut self, trace: &Trace, id: EventId, out: &mut Vec<Transition>) {
-        let event = trace.get(id);
-        if !is_datanode(event.component) {
+        if !is_datanode(trace.component_of(id)) {
             return;
         }
+        let event = trace.get(id);
         // Which (datanode, group) and what happened.
         let (group, step) = match &event.data {
             EventData::Ratis(r) => {
                 if let Some(member) = r.member()
-                    && Entity::datanode(&member.peer).is_some()
+                    && is_uuid(&member.peer)
                     && !self
                         .datanode_of_host
                         .get(&event.host)

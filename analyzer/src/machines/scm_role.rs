@@ -182,7 +182,7 @@ impl ScmRole {
         };
         let has_scm_lines = lines
             .iter()
-            .any(|&id| matches!(signal(trace.get(id)), Some(Signal::Logged(_))));
+            .any(|&id| matches!(signal(trace, id), Some(Signal::Logged(_))));
         self.known[host_id.index()] = Some((Arc::clone(&entity), has_scm_lines));
         (entity, has_scm_lines)
     }
@@ -217,7 +217,15 @@ enum Signal {
     Audit(Role),
 }
 
-fn signal(event: &Event) -> Option<Signal> {
+fn signal(trace: &Trace, id: EventId) -> Option<Signal> {
+    // The heartbeat audits (most SCM records) are read from the trace's digest of them.
+    if let Some(term) = trace.heartbeat_term(id) {
+        return Some(Signal::Audit(match term {
+            Some(term) => Role::Leader(Some(term)),
+            None => Role::Follower,
+        }));
+    }
+    let event = trace.get(id);
     match &event.data {
         EventData::Scm(ScmEvent::BecameLeader { term, .. }) => {
             Some(Signal::Logged(Role::Leader(Some(*term))))
@@ -239,12 +247,6 @@ fn signal(event: &Event) -> Option<Signal> {
                 Role::Leader(None)
             } else {
                 Role::Follower
-            }))
-        }
-        EventData::Scm(ScmEvent::Audit(audit)) if audit.op == "SEND_HEARTBEAT" => {
-            Some(Signal::Audit(match audit.term {
-                Some(term) => Role::Leader(Some(term)),
-                None => Role::Follower,
             }))
         }
         EventData::Ratis(RatisEvent::RoleChange { to, term, .. })
@@ -282,12 +284,13 @@ impl Machine for ScmRole {
     }
 
     fn on_event(&mut self, trace: &Trace, id: EventId, out: &mut Vec<Transition>) {
-        let event = trace.get(id);
-        let Some(signal) = signal(event) else {
+        let Some(signal) = signal(trace, id) else {
             return;
         };
-        let host = Arc::clone(&event.host);
+        // Host and time from the trace's columns: a heartbeat audit's event is not opened.
         let host_id = trace.host_of(id);
+        let host = Arc::clone(trace.host_name(host_id));
+        let ts = trace.ts_of(id);
         let (entity, has_scm_lines) = self.host_facts(trace, host_id);
         if matches!(signal, Signal::Ratis(_)) && has_scm_lines {
             return;
@@ -300,7 +303,7 @@ impl Machine for ScmRole {
                 last_logged_change: None,
                 entity,
             },
-            event.ts,
+            ts,
         );
         let mut from = state.role;
         // An audit term above the one this SCM leads: it lost and regained leadership between two
@@ -309,7 +312,7 @@ impl Machine for ScmRole {
             && *new > old
             && state
                 .last_logged_change
-                .zip(event.ts)
+                .zip(ts)
                 .is_none_or(|(change, ts)| ts - change > AUDIT_GRACE_MS)
         {
             out.push(Transition {
@@ -338,7 +341,10 @@ impl Machine for ScmRole {
                     _ => role,
                 };
                 let inferred = (from.is_leader()
-                    && matches!(event.data, EventData::Scm(ScmEvent::LeaderChanged { .. })))
+                    && matches!(
+                        trace.get(id).data,
+                        EventData::Scm(ScmEvent::LeaderChanged { .. })
+                    ))
                 .then_some("SCMStateMachine INFO `SCM {} steps down from being leader.`");
                 (to, inferred)
             }
@@ -349,7 +355,7 @@ impl Machine for ScmRole {
                     (Role::Leader(None), Role::Leader(_)) => true,
                     (a, b) => a == b,
                 };
-                let in_grace = match (state.last_logged_change, event.ts) {
+                let in_grace = match (state.last_logged_change, ts) {
                     (Some(change), Some(ts)) => ts - change <= AUDIT_GRACE_MS,
                     _ => false,
                 };
@@ -366,7 +372,10 @@ impl Machine for ScmRole {
         };
         let trigger = if to.is_leader() {
             Trigger::Elected
-        } else if matches!(event.data, EventData::Scm(ScmEvent::SteppedDown { .. })) {
+        } else if matches!(
+            trace.get(id).data,
+            EventData::Scm(ScmEvent::SteppedDown { .. })
+        ) {
             Trigger::SteppedDown
         } else {
             Trigger::Follows
@@ -385,7 +394,7 @@ impl Machine for ScmRole {
             state.max_led_term = Some(state.max_led_term.map_or(t, |m| m.max(t)));
         }
         if inferred.is_none() {
-            state.last_logged_change = event.ts.or(state.last_logged_change);
+            state.last_logged_change = ts.or(state.last_logged_change);
         }
         state.role = to;
         out.push(Transition {
