@@ -5,8 +5,9 @@
 //! merge orders every event by time, keeping untimed events next to the event before them, then
 //! by (host, file, line). It sorts compact keys and leaves the events in their streams' buffers,
 //! each reached through its slot: events are large, and moving them (even once) costs more than
-//! the merge's other work together (the merge is not streamed, since rules need the whole trace). Hosts' clocks differ: rules compare events of different hosts
-//! with [`Trace::before`], which allows `skew`.
+//! the merge's other work together (the merge is not streamed, since rules need the whole
+//! trace). Hosts' clocks differ: rules compare events of different hosts with
+//! [`Trace::before`], which allows `skew`.
 
 use crate::facts::Facts;
 use crate::kinds::{self, KindIndex, KindSet};
