@@ -502,6 +502,8 @@ const MERGE_BATCHES_AHEAD: usize = 2;
 /// request, so most records of a cluster's OM audit logs are copies, folded away unbuilt.
 pub struct Deferred {
     record: Record,
+    /// The log (its reading thread) it was read by, in the merge's order of logs.
+    log: usize,
     key: CopyKey,
     host: Arc<str>,
     file: Arc<str>,
@@ -531,18 +533,31 @@ impl Pending {
         }
     }
 
-    /// The event, typed now if it waited.
-    fn into_event(self) -> Event {
+    /// Hands `use_event` the event, typed now if it waited. A waiting record keeps its message
+    /// (moved into the event and back), so that its reader can free what it allocated.
+    fn with_event<T>(&mut self, use_event: impl FnOnce(&Event) -> T) -> T {
         match self {
-            Pending::Built(event) => event,
+            Pending::Built(event) => use_event(event),
             Pending::Deferred(d) => {
                 let component = Component::OmAudit;
                 let typed = catalog::classify(&d.record, component);
-                let mut event =
-                    Event::of_named(d.record, typed, d.host, component, d.file, d.named);
-                event.copies = d.copies;
-                event
+                let record = std::mem::take(&mut d.record);
+                let (host, file) = (Arc::clone(&d.host), Arc::clone(&d.file));
+                let named = std::mem::take(&mut d.named);
+                let mut event = Event::of_named(record, typed, host, component, file, named);
+                event.copies = std::mem::take(&mut d.copies);
+                let used = use_event(&event);
+                d.record.message = std::mem::take(&mut event.text);
+                used
             }
+        }
+    }
+
+    /// The reading thread that allocated it, if any.
+    fn log(&self) -> Option<usize> {
+        match self {
+            Pending::Built(_) => None,
+            Pending::Deferred(d) => Some(d.log),
         }
     }
 }
@@ -611,6 +626,10 @@ const RENDERS_AHEAD: usize = 1;
 /// A batch of kept events and its number in the merge's order.
 type RenderJob = (u64, Vec<(Box<Pending>, i64)>);
 
+/// Where each log's records go back to be freed by the thread that read them (`None`: freed
+/// where they are), by log.
+type Returns = Vec<Option<mpsc::Sender<Vec<Box<Pending>>>>>;
+
 /// The merge's kept events on their way through the render threads and back, in order.
 struct Renderers {
     batch: Vec<(Box<Pending>, i64)>,
@@ -623,22 +642,26 @@ struct Renderers {
 }
 
 impl Renderers {
-    /// Starts `threads` render threads in `scope`.
+    /// Starts `threads` render threads in `scope`; what they rendered goes back by `returns`.
     fn start<'scope>(
         scope: &'scope std::thread::Scope<'scope, '_>,
         render: Render<'scope>,
         threads: usize,
+        returns: &Returns,
     ) -> Renderers {
         let ahead = RENDERS_AHEAD * threads.max(1);
         let (jobs, queue) = crossbeam_channel::bounded::<RenderJob>(ahead);
         let (finished, received) = mpsc::channel();
         for _ in 0..threads.max(1) {
             let (queue, finished) = (queue.clone(), finished.clone());
+            let returns = returns.clone();
             scope.spawn(move || {
                 // Ends when the merge drops its sender.
-                while let Ok((n, batch)) = queue.recv() {
+                while let Ok((n, mut batch)) = queue.recv() {
+                    let rendered = render_batch(&mut batch, render);
                     // The merge waits for every batch it sent: a send cannot fail.
-                    let _ = finished.send((n, render_batch(batch, render)));
+                    let _ = finished.send((n, rendered));
+                    give_back(batch, &returns);
                 }
             });
         }
@@ -695,15 +718,36 @@ impl Renderers {
     }
 }
 
+/// Gives rendered records back to the threads that read them, a batch per log: freeing on one
+/// thread what another allocated locks the other's allocator arena, against its reading.
+#[expect(
+    clippy::vec_box,
+    reason = "a record stays in the box it arrived in: moved by pointer, freed by its reader"
+)]
+fn give_back(batch: Vec<(Box<Pending>, i64)>, returns: &Returns) {
+    let mut by_log: Vec<Vec<Box<Pending>>> = returns.iter().map(|_| Vec::new()).collect();
+    for (pending, _) in batch {
+        if let Some(log) = pending.log().and_then(|log| by_log.get_mut(log)) {
+            log.push(pending);
+        }
+    }
+    for (records, returns) in by_log.into_iter().zip(returns) {
+        if let Some(returns) = returns.as_ref().filter(|_| !records.is_empty()) {
+            // A reader that is done frees nothing more: the batch is freed here then.
+            let _ = returns.send(records);
+        }
+    }
+}
+
 /// Builds and renders a batch of kept events. A panic stops the batch with an internal error
 /// (the events before it are rendered).
-fn render_batch(batch: Vec<(Box<Pending>, i64)>, render: Render<'_>) -> Rendered {
+fn render_batch(batch: &mut [(Box<Pending>, i64)], render: Render<'_>) -> Rendered {
     let mut rendered = Rendered::default();
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         for (pending, placed) in batch {
-            let event = pending.into_event();
+            let placed = *placed;
             let start = rendered.text.len();
-            if let Err(e) = render(&event, placed, &mut rendered.text) {
+            if let Err(e) = pending.with_event(|event| render(event, placed, &mut rendered.text)) {
                 rendered.text.truncate(start);
                 return Err(e);
             }
@@ -764,7 +808,7 @@ pub fn read_audit_merged(
     let results: Vec<UnitResult> = std::thread::scope(|scope| {
         let mut heads: Vec<LogHead> = Vec::new();
         let mut readers = Vec::new();
-        for log in &logs {
+        for (n, log) in logs.iter().enumerate() {
             let (sender, received) = mpsc::sync_channel::<Vec<Arriving>>(MERGE_BATCHES_AHEAD);
             let (returns, returned) = mpsc::channel::<Vec<Box<Pending>>>();
             heads.push(LogHead {
@@ -785,15 +829,18 @@ pub fn read_audit_merged(
                     let unit = &units[i];
                     let mut batch: Vec<Arriving> = Vec::with_capacity(MERGE_BATCH);
                     let filling = &mut batch;
-                    let mut send = move |pending: Pending| {
+                    let mut send = move |mut pending: Pending| {
+                        if let Pending::Deferred(deferred) = &mut pending {
+                            deferred.log = n;
+                        }
                         let key = pending.copy_key();
                         filling.push((Box::new(pending), key));
                         if filling.len() >= MERGE_BATCH {
                             let full = std::mem::replace(filling, Vec::with_capacity(MERGE_BATCH));
                             // The merge outlives every reader: a send cannot fail.
                             let _ = sender.send(full);
-                            // Copies the merge folded away are freed here, where they were
-                            // allocated.
+                            // Copies the merge folded away, and records rendered, are freed here,
+                            // where they were allocated.
                             returned.try_iter().for_each(drop);
                         }
                     };
@@ -829,7 +876,9 @@ pub fn read_audit_merged(
             }
         }));
         {
-            let mut renderers = Renderers::start(scope, render, config.jobs);
+            let returns: Returns = heads.iter().map(|head| head.returns.clone()).collect();
+            let mut renderers = Renderers::start(scope, render, config.jobs, &returns);
+            drop(returns);
             let mut copies = AuditCopies::new(skew_ms);
             loop {
                 for head in &mut heads {
@@ -1377,6 +1426,8 @@ fn read_stream(
             let named = Named::take(&mut record, &mut names);
             sink(Pending::Deferred(Deferred {
                 record,
+                // The merge's reader says which log.
+                log: 0,
                 key,
                 host,
                 file: Arc::clone(&file_name),
