@@ -656,9 +656,13 @@ impl Renderers {
             let (queue, finished) = (queue.clone(), finished.clone());
             let returns = returns.clone();
             scope.spawn(move || {
+                // The text of a batch is about as long as the one before: room for it up front
+                // rather than growing (and copying) it a doubling at a time.
+                let mut room = 0;
                 // Ends when the merge drops its sender.
                 while let Ok((n, mut batch)) = queue.recv() {
-                    let rendered = render_batch(&mut batch, render);
+                    let rendered = render_batch(&mut batch, render, room);
+                    room = rendered.text.len() + rendered.text.len() / 8;
                     // The merge waits for every batch it sent: a send cannot fail.
                     let _ = finished.send((n, rendered));
                     give_back(batch, &returns);
@@ -739,10 +743,14 @@ fn give_back(batch: Vec<(Box<Pending>, i64)>, returns: &Returns) {
     }
 }
 
-/// Builds and renders a batch of kept events. A panic stops the batch with an internal error
-/// (the events before it are rendered).
-fn render_batch(batch: &mut [(Box<Pending>, i64)], render: Render<'_>) -> Rendered {
-    let mut rendered = Rendered::default();
+/// Builds and renders a batch of kept events into `room` bytes to start with. A panic stops the
+/// batch with an internal error (the events before it are rendered).
+fn render_batch(batch: &mut [(Box<Pending>, i64)], render: Render<'_>, room: usize) -> Rendered {
+    let mut rendered = Rendered {
+        text: Vec::with_capacity(room),
+        ends: Vec::with_capacity(batch.len()),
+        error: None,
+    };
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         for (pending, placed) in batch {
             let placed = *placed;
