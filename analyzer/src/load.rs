@@ -724,10 +724,6 @@ impl Renderers {
 
 /// Gives rendered records back to the threads that read them, a batch per log: freeing on one
 /// thread what another allocated locks the other's allocator arena, against its reading.
-#[expect(
-    clippy::vec_box,
-    reason = "a record stays in the box it arrived in: moved by pointer, freed by its reader"
-)]
 fn give_back(batch: Vec<(Box<Pending>, i64)>, returns: &Returns) {
     let mut by_log: Vec<Vec<Box<Pending>>> = returns.iter().map(|_| Vec::new()).collect();
     for (pending, _) in batch {
