@@ -496,6 +496,10 @@ pub fn audit_log_units(paths: &[PathBuf]) -> BTreeSet<usize> {
 /// unbuilt, what is given back to be freed is small either way.)
 const MERGE_BATCH: usize = 512;
 const MERGE_BATCHES_AHEAD: usize = 2;
+/// A batch (to the merge, or to a renderer) also ends once its records' text reaches this: with
+/// lines of up to [`oztrace_parser::record::MAX_LINE_BYTES`], what is in flight stays a few MB
+/// per log whatever the lines' length.
+const BATCH_TEXT_BYTES: usize = 1 << 20;
 
 /// An OM audit record read into a sink (the OM audit merge): its event is built only once the
 /// copy fold keeps it, as the first of its copies. Every OM writes the audit line of every
@@ -518,6 +522,14 @@ pub enum Pending {
 }
 
 impl Pending {
+    /// The length of its record's text, for [`BATCH_TEXT_BYTES`].
+    fn text_bytes(&self) -> usize {
+        match self {
+            Pending::Built(event) => event.text.len(),
+            Pending::Deferred(d) => d.record.message.len() + d.record.continuation.len(),
+        }
+    }
+
     /// Its [`copy_key`].
     fn copy_key(&self) -> Option<CopyKey> {
         match self {
@@ -633,6 +645,8 @@ type Returns = Vec<Option<mpsc::Sender<Vec<Box<Pending>>>>>;
 /// The merge's kept events on their way through the render threads and back, in order.
 struct Renderers {
     batch: Vec<(Box<Pending>, i64)>,
+    /// The text of the records in `batch`.
+    batch_bytes: usize,
     sent: u64,
     delivered: u64,
     ahead: u64,
@@ -671,6 +685,7 @@ impl Renderers {
         }
         Renderers {
             batch: Vec::with_capacity(RENDER_BATCH),
+            batch_bytes: 0,
             sent: 0,
             delivered: 0,
             ahead: ahead as u64,
@@ -682,8 +697,9 @@ impl Renderers {
 
     /// Takes the next kept event; hands `deliver` the batches rendered so far, in order.
     fn push(&mut self, pending: Box<Pending>, placed: i64, deliver: &mut dyn FnMut(Rendered)) {
+        self.batch_bytes += pending.text_bytes();
         self.batch.push((pending, placed));
-        if self.batch.len() >= RENDER_BATCH {
+        if self.batch.len() >= RENDER_BATCH || self.batch_bytes >= BATCH_TEXT_BYTES {
             self.send();
             while self.sent - self.delivered > self.ahead {
                 self.receive(deliver);
@@ -693,6 +709,7 @@ impl Renderers {
 
     fn send(&mut self) {
         let batch = std::mem::replace(&mut self.batch, Vec::with_capacity(RENDER_BATCH));
+        self.batch_bytes = 0;
         // The render threads outlive the merge: a send cannot fail.
         let _ = self.jobs.send((self.sent, batch));
         self.sent += 1;
@@ -833,13 +850,16 @@ pub fn read_audit_merged(
                     let unit = &units[i];
                     let mut batch: Vec<Arriving> = Vec::with_capacity(MERGE_BATCH);
                     let filling = &mut batch;
+                    let mut filled_bytes = 0;
                     let mut send = move |mut pending: Pending| {
                         if let Pending::Deferred(deferred) = &mut pending {
                             deferred.log = n;
                         }
                         let key = pending.copy_key();
+                        filled_bytes += pending.text_bytes();
                         filling.push((Box::new(pending), key));
-                        if filling.len() >= MERGE_BATCH {
+                        if filling.len() >= MERGE_BATCH || filled_bytes >= BATCH_TEXT_BYTES {
+                            filled_bytes = 0;
                             let full = std::mem::replace(filling, Vec::with_capacity(MERGE_BATCH));
                             // The merge outlives every reader: a send cannot fail.
                             let _ = sender.send(full);
