@@ -496,9 +496,9 @@ pub fn audit_log_units(paths: &[PathBuf]) -> BTreeSet<usize> {
 /// unbuilt, what is given back to be freed is small either way.)
 const MERGE_BATCH: usize = 512;
 const MERGE_BATCHES_AHEAD: usize = 2;
-/// A batch (to the merge, or to a renderer) also ends once its records' text reaches this: with
-/// lines of up to [`oztrace_parser::record::MAX_LINE_BYTES`], what is in flight stays a few MB
-/// per log whatever the lines' length.
+/// A batch (to the merge, to a renderer, or of folded copies given back) also ends once its
+/// records' text reaches this: with lines of up to [`oztrace_parser::record::MAX_LINE_BYTES`],
+/// what is in flight stays a few MB per log whatever the lines' length.
 const BATCH_TEXT_BYTES: usize = 1 << 20;
 
 /// An OM audit record read into a sink (the OM audit merge): its event is built only once the
@@ -840,6 +840,7 @@ pub fn read_audit_merged(
                 file: None,
                 placed: i64::MIN,
                 done: Vec::new(),
+                done_bytes: 0,
             });
             let units = &units;
             readers.push(scope.spawn(move || {
@@ -897,6 +898,7 @@ pub fn read_audit_merged(
                 file: None,
                 placed: i64::MIN,
                 done: Vec::new(),
+                done_bytes: 0,
             }
         }));
         {
@@ -1002,8 +1004,9 @@ struct LogHead {
     /// The file of the last record, and the latest time seen in it.
     file: Option<Arc<str>>,
     placed: i64,
-    /// Copies of this log the merge folded away, not yet given back.
+    /// Copies of this log the merge folded away, not yet given back, and their text's length.
     done: Vec<Box<Pending>>,
+    done_bytes: usize,
 }
 
 impl LogHead {
@@ -1039,8 +1042,10 @@ impl LogHead {
 
     /// Gives a copy the merge folded away back to its reader, a batch at a time.
     fn give_back(&mut self, folded: Box<Pending>) {
+        self.done_bytes += folded.text_bytes();
         self.done.push(folded);
-        if self.done.len() >= MERGE_BATCH {
+        if self.done.len() >= MERGE_BATCH || self.done_bytes >= BATCH_TEXT_BYTES {
+            self.done_bytes = 0;
             let done = std::mem::take(&mut self.done);
             // A reader that is done frees nothing more: the batch is freed here then.
             if let Some(returns) = &self.returns {
