@@ -512,17 +512,24 @@ pub fn audit_log_units(paths: &[PathBuf]) -> BTreeSet<usize> {
 
 /// Events handed from a log's reading thread to the merge at a time, and how many such batches
 /// may wait per log: what the merge holds is a few batches per log, whatever the logs' size.
-/// Small batches come back to their reader while its cache still holds them: freeing them costs
-/// a sixth of the CPU of `events` with batches of 1024, noticeably less with 128 (32 is slower
-/// again: more hand-overs).
-const MERGE_BATCH: usize = 128;
+/// Each hand-over wakes a thread: on two cores, batches of 128 (and 64 to the renderers) cost
+/// 120 k context switches and a third of the CPU in the kernel on the 1G bundle; 512 halves both
+/// the switches and that system time, with RSS still about 40 MB. (Since copies are folded
+/// unbuilt, what is given back to be freed is small either way.)
+const MERGE_BATCH: usize = 512;
 const MERGE_BATCHES_AHEAD: usize = 2;
+/// A batch (to the merge, to a renderer, or of folded copies given back) also ends once its
+/// records' text reaches this: with lines of up to [`oztrace_parser::record::MAX_LINE_BYTES`],
+/// what is in flight stays a few MB per log whatever the lines' length.
+const BATCH_TEXT_BYTES: usize = 1 << 20;
 
 /// An OM audit record read into a sink (the OM audit merge): its event is built only once the
 /// copy fold keeps it, as the first of its copies. Every OM writes the audit line of every
 /// request, so most records of a cluster's OM audit logs are copies, folded away unbuilt.
 pub struct Deferred {
     record: Record,
+    /// The log (its reading thread) it was read by, in the merge's order of logs.
+    log: usize,
     key: CopyKey,
     host: Arc<str>,
     file: Arc<str>,
@@ -537,6 +544,14 @@ pub enum Pending {
 }
 
 impl Pending {
+    /// The length of its record's text, for [`BATCH_TEXT_BYTES`].
+    fn text_bytes(&self) -> usize {
+        match self {
+            Pending::Built(event) => event.text.len(),
+            Pending::Deferred(d) => d.record.message.len() + d.record.continuation.len(),
+        }
+    }
+
     /// Its [`copy_key`].
     fn copy_key(&self) -> Option<CopyKey> {
         match self {
@@ -552,18 +567,31 @@ impl Pending {
         }
     }
 
-    /// The event, typed now if it waited.
-    fn into_event(self) -> Event {
+    /// Hands `use_event` the event, typed now if it waited. A waiting record keeps its message
+    /// (moved into the event and back), so that its reader can free what it allocated.
+    fn with_event<T>(&mut self, use_event: impl FnOnce(&Event) -> T) -> T {
         match self {
-            Pending::Built(event) => event,
+            Pending::Built(event) => use_event(event),
             Pending::Deferred(d) => {
                 let component = Component::OmAudit;
                 let typed = catalog::classify(&d.record, component);
-                let mut event =
-                    Event::of_named(d.record, typed, d.host, component, d.file, d.named);
-                event.copies = d.copies;
-                event
+                let record = std::mem::take(&mut d.record);
+                let (host, file) = (Arc::clone(&d.host), Arc::clone(&d.file));
+                let named = std::mem::take(&mut d.named);
+                let mut event = Event::of_named(record, typed, host, component, file, named);
+                event.copies = std::mem::take(&mut d.copies);
+                let used = use_event(&event);
+                d.record.message = std::mem::take(&mut event.text);
+                used
             }
+        }
+    }
+
+    /// The reading thread that allocated it, if any.
+    fn log(&self) -> Option<usize> {
+        match self {
+            Pending::Built(_) => None,
+            Pending::Deferred(d) => Some(d.log),
         }
     }
 }
@@ -625,16 +653,22 @@ pub struct Rendered {
 }
 
 /// Events the merge hands to a renderer at a time, and how many batches per thread may be out
-/// being rendered: memory is that of a few batches' text.
-const RENDER_BATCH: usize = 64;
+/// being rendered: memory is that of a few batches' text (see [`MERGE_BATCH`]).
+const RENDER_BATCH: usize = 512;
 const RENDERS_AHEAD: usize = 1;
 
 /// A batch of kept events and its number in the merge's order.
 type RenderJob = (u64, Vec<(Box<Pending>, i64)>);
 
+/// Where each log's records go back to be freed by the thread that read them (`None`: freed
+/// where they are), by log.
+type Returns = Vec<Option<mpsc::Sender<Vec<Box<Pending>>>>>;
+
 /// The merge's kept events on their way through the render threads and back, in order.
 struct Renderers {
     batch: Vec<(Box<Pending>, i64)>,
+    /// The text of the records in `batch`.
+    batch_bytes: usize,
     sent: u64,
     delivered: u64,
     ahead: u64,
@@ -644,27 +678,36 @@ struct Renderers {
 }
 
 impl Renderers {
-    /// Starts `threads` render threads in `scope`.
+    /// Starts `threads` render threads in `scope`; what they rendered goes back by `returns`.
     fn start<'scope>(
         scope: &'scope std::thread::Scope<'scope, '_>,
         render: Render<'scope>,
         threads: usize,
+        returns: &Returns,
     ) -> Renderers {
         let ahead = RENDERS_AHEAD * threads.max(1);
         let (jobs, queue) = crossbeam_channel::bounded::<RenderJob>(ahead);
         let (finished, received) = mpsc::channel();
         for _ in 0..threads.max(1) {
             let (queue, finished) = (queue.clone(), finished.clone());
+            let returns = returns.clone();
             scope.spawn(move || {
+                // The text of a batch is about as long as the one before: room for it up front
+                // rather than growing (and copying) it a doubling at a time.
+                let mut room = 0;
                 // Ends when the merge drops its sender.
-                while let Ok((n, batch)) = queue.recv() {
+                while let Ok((n, mut batch)) = queue.recv() {
+                    let rendered = render_batch(&mut batch, render, room);
+                    room = rendered.text.len() + rendered.text.len() / 8;
                     // The merge waits for every batch it sent: a send cannot fail.
-                    let _ = finished.send((n, render_batch(batch, render)));
+                    let _ = finished.send((n, rendered));
+                    give_back(batch, &returns);
                 }
             });
         }
         Renderers {
             batch: Vec::with_capacity(RENDER_BATCH),
+            batch_bytes: 0,
             sent: 0,
             delivered: 0,
             ahead: ahead as u64,
@@ -676,8 +719,9 @@ impl Renderers {
 
     /// Takes the next kept event; hands `deliver` the batches rendered so far, in order.
     fn push(&mut self, pending: Box<Pending>, placed: i64, deliver: &mut dyn FnMut(Rendered)) {
+        self.batch_bytes += pending.text_bytes();
         self.batch.push((pending, placed));
-        if self.batch.len() >= RENDER_BATCH {
+        if self.batch.len() >= RENDER_BATCH || self.batch_bytes >= BATCH_TEXT_BYTES {
             self.send();
             while self.sent - self.delivered > self.ahead {
                 self.receive(deliver);
@@ -687,6 +731,7 @@ impl Renderers {
 
     fn send(&mut self) {
         let batch = std::mem::replace(&mut self.batch, Vec::with_capacity(RENDER_BATCH));
+        self.batch_bytes = 0;
         // The render threads outlive the merge: a send cannot fail.
         let _ = self.jobs.send((self.sent, batch));
         self.sent += 1;
@@ -716,15 +761,36 @@ impl Renderers {
     }
 }
 
-/// Builds and renders a batch of kept events. A panic stops the batch with an internal error
-/// (the events before it are rendered).
-fn render_batch(batch: Vec<(Box<Pending>, i64)>, render: Render<'_>) -> Rendered {
-    let mut rendered = Rendered::default();
+/// Gives rendered records back to the threads that read them, a batch per log: freeing on one
+/// thread what another allocated locks the other's allocator arena, against its reading.
+fn give_back(batch: Vec<(Box<Pending>, i64)>, returns: &Returns) {
+    let mut by_log: Vec<Vec<Box<Pending>>> = returns.iter().map(|_| Vec::new()).collect();
+    for (pending, _) in batch {
+        if let Some(log) = pending.log().and_then(|log| by_log.get_mut(log)) {
+            log.push(pending);
+        }
+    }
+    for (records, returns) in by_log.into_iter().zip(returns) {
+        if let Some(returns) = returns.as_ref().filter(|_| !records.is_empty()) {
+            // A reader that is done frees nothing more: the batch is freed here then.
+            let _ = returns.send(records);
+        }
+    }
+}
+
+/// Builds and renders a batch of kept events into `room` bytes to start with. A panic stops the
+/// batch with an internal error (the events before it are rendered).
+fn render_batch(batch: &mut [(Box<Pending>, i64)], render: Render<'_>, room: usize) -> Rendered {
+    let mut rendered = Rendered {
+        text: Vec::with_capacity(room),
+        ends: Vec::with_capacity(batch.len()),
+        error: None,
+    };
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         for (pending, placed) in batch {
-            let event = pending.into_event();
+            let placed = *placed;
             let start = rendered.text.len();
-            if let Err(e) = render(&event, placed, &mut rendered.text) {
+            if let Err(e) = pending.with_event(|event| render(event, placed, &mut rendered.text)) {
                 rendered.text.truncate(start);
                 return Err(e);
             }
@@ -785,7 +851,7 @@ pub fn read_audit_merged(
     let results: Vec<UnitResult> = std::thread::scope(|scope| {
         let mut heads: Vec<LogHead> = Vec::new();
         let mut readers = Vec::new();
-        for log in &logs {
+        for (n, log) in logs.iter().enumerate() {
             let (sender, received) = mpsc::sync_channel::<Vec<Arriving>>(MERGE_BATCHES_AHEAD);
             let (returns, returned) = mpsc::channel::<Vec<Box<Pending>>>();
             heads.push(LogHead {
@@ -796,6 +862,7 @@ pub fn read_audit_merged(
                 file: None,
                 placed: i64::MIN,
                 done: Vec::new(),
+                done_bytes: 0,
             });
             let units = &units;
             readers.push(scope.spawn(move || {
@@ -806,15 +873,21 @@ pub fn read_audit_merged(
                     let unit = &units[i];
                     let mut batch: Vec<Arriving> = Vec::with_capacity(MERGE_BATCH);
                     let filling = &mut batch;
-                    let mut send = move |pending: Pending| {
+                    let mut filled_bytes = 0;
+                    let mut send = move |mut pending: Pending| {
+                        if let Pending::Deferred(deferred) = &mut pending {
+                            deferred.log = n;
+                        }
                         let key = pending.copy_key();
+                        filled_bytes += pending.text_bytes();
                         filling.push((Box::new(pending), key));
-                        if filling.len() >= MERGE_BATCH {
+                        if filling.len() >= MERGE_BATCH || filled_bytes >= BATCH_TEXT_BYTES {
+                            filled_bytes = 0;
                             let full = std::mem::replace(filling, Vec::with_capacity(MERGE_BATCH));
                             // The merge outlives every reader: a send cannot fail.
                             let _ = sender.send(full);
-                            // Copies the merge folded away are freed here, where they were
-                            // allocated.
+                            // Copies the merge folded away, and records rendered, are freed here,
+                            // where they were allocated.
                             returned.try_iter().for_each(drop);
                         }
                     };
@@ -847,10 +920,13 @@ pub fn read_audit_merged(
                 file: None,
                 placed: i64::MIN,
                 done: Vec::new(),
+                done_bytes: 0,
             }
         }));
         {
-            let mut renderers = Renderers::start(scope, render, config.jobs);
+            let returns: Returns = heads.iter().map(|head| head.returns.clone()).collect();
+            let mut renderers = Renderers::start(scope, render, config.jobs, &returns);
+            drop(returns);
             let mut copies = AuditCopies::new(skew_ms);
             loop {
                 for head in &mut heads {
@@ -950,8 +1026,9 @@ struct LogHead {
     /// The file of the last record, and the latest time seen in it.
     file: Option<Arc<str>>,
     placed: i64,
-    /// Copies of this log the merge folded away, not yet given back.
+    /// Copies of this log the merge folded away, not yet given back, and their text's length.
     done: Vec<Box<Pending>>,
+    done_bytes: usize,
 }
 
 impl LogHead {
@@ -987,8 +1064,10 @@ impl LogHead {
 
     /// Gives a copy the merge folded away back to its reader, a batch at a time.
     fn give_back(&mut self, folded: Box<Pending>) {
+        self.done_bytes += folded.text_bytes();
         self.done.push(folded);
-        if self.done.len() >= MERGE_BATCH {
+        if self.done.len() >= MERGE_BATCH || self.done_bytes >= BATCH_TEXT_BYTES {
+            self.done_bytes = 0;
             let done = std::mem::take(&mut self.done);
             // A reader that is done frees nothing more: the batch is freed here then.
             if let Some(returns) = &self.returns {
@@ -1399,6 +1478,8 @@ fn read_stream(
             let named = Named::take(&mut record, &mut names);
             sink(Pending::Deferred(Deferred {
                 record,
+                // The merge's reader says which log.
+                log: 0,
                 key,
                 host,
                 file: Arc::clone(&file_name),
