@@ -253,8 +253,7 @@ impl Window {
         if self.is_open() {
             return;
         }
-        let mut keep = self.keeps(events).into_iter();
-        events.retain(|_| keep.next().unwrap_or(false));
+        retain_flagged(events, &self.keeps(events));
     }
 
     /// Which of a stream's events [`Window::retain`] keeps, in order.
@@ -281,10 +280,15 @@ impl Window {
             if let Some(entities) = &mut stream.entities {
                 entities.retain(&keep);
             }
-            let mut keep = keep.into_iter();
-            stream.events.retain(|_| keep.next().unwrap_or(false));
+            retain_flagged(&mut stream.events, &keep);
         }
     }
+}
+
+/// Keeps the events whose flag in `keep` (one per event, in order) is set.
+fn retain_flagged(events: &mut Vec<Event>, keep: &[bool]) {
+    let mut keep = keep.iter();
+    events.retain(|_| keep.next().copied().unwrap_or(false));
 }
 
 /// How many distinct unrecognized message shapes a stream tracks (bounded memory).

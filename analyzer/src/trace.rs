@@ -469,11 +469,16 @@ impl Columns {
         }
     }
 
-    /// Reads a stream's events, their entities from `interned` when it holds this stream's.
+    /// Reads a stream's events, their entities from `interned` when it holds this stream's (else
+    /// they are interned here, the same way).
     fn read_stream(&mut self, events: &[Event], interned: Option<&StreamEntities>) {
-        let Some(interned) = interned.filter(|i| i.events() == events.len()) else {
-            events.iter().for_each(|event| self.read(event));
-            return;
+        let here;
+        let interned = match interned.filter(|i| i.events() == events.len()) {
+            Some(interned) => interned,
+            None => {
+                here = StreamEntities::of(events);
+                &here
+            }
         };
         // The trace's id of each of the stream's entities, interned when first named.
         let mut ids = vec![UNSEEN; interned.table.len()];
@@ -489,20 +494,6 @@ impl Columns {
             }
             self.entity_start.push(self.entities.len() as u32);
         }
-    }
-
-    fn read(&mut self, event: &Event) {
-        self.read_header(event);
-        let start = self.entities.len();
-        for entity in &event.entities {
-            let id = self.intern(entity);
-            // An event naming an entity twice is indexed once.
-            if !self.entities[start..].contains(&id) {
-                self.entities.push(id);
-                self.entity_counts[id.index()] += 1;
-            }
-        }
-        self.entity_start.push(self.entities.len() as u32);
     }
 
     /// Everything of an event but its entities.
