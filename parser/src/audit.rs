@@ -579,7 +579,7 @@ fn plain_json_end(bytes: &[u8], start: usize) -> Option<usize> {
         return None;
     }
     let mut at = start + 1;
-    let end = loop {
+    loop {
         let after = plain_json_string_end(bytes, at)?;
         if bytes.get(after) != Some(&b':') {
             return None;
@@ -587,25 +587,70 @@ fn plain_json_end(bytes: &[u8], start: usize) -> Option<usize> {
         let after = plain_json_string_end(bytes, after + 1)?;
         match bytes.get(after) {
             Some(b',') => at = after + 1,
-            Some(b'}') => break after + 1,
+            Some(b'}') => return Some(after + 1),
             _ => return None,
         }
-    };
-    // JSON forbids raw control characters in strings; none is between the tokens either. Checked
-    // on the whole object at once: a loop without an early exit is vectorized.
-    let controls = bytes[start..end]
-        .iter()
-        .fold(false, |seen, &b| seen | (b < 0x20));
-    (!controls).then_some(end)
+    }
 }
 
-/// Where the JSON string that starts at `at` ends, when it holds no escape.
+/// Where the JSON string that starts at `at` ends, when it holds no escape and no raw control
+/// character (JSON forbids them in strings; none is between the tokens either).
 fn plain_json_string_end(bytes: &[u8], at: usize) -> Option<usize> {
     if bytes.get(at) != Some(&b'"') {
         return None;
     }
-    let end = at + 1 + memchr::memchr2(b'"', b'\\', bytes.get(at + 1..)?)?;
+    let inside = bytes.get(at + 1..)?;
+    let end = at + 1 + first_byte(inside, |word| word.quote | word.backslash | word.control)?;
     (bytes[end] == b'"').then_some(end + 1)
+}
+
+/// Eight bytes of text read as one word, and per class of byte a word whose high bit is set in
+/// the byte of the first byte of that class (bits above it may be set too).
+struct Word {
+    quote: u64,
+    backslash: u64,
+    control: u64,
+}
+
+const ONES: u64 = u64::from_ne_bytes([1; 8]);
+const HIGH_BITS: u64 = u64::from_ne_bytes([0x80; 8]);
+
+impl Word {
+    fn of(bytes: [u8; 8]) -> Word {
+        let word = u64::from_le_bytes(bytes);
+        // A zero byte of `x` (the first one exactly) sets the high bit of its byte here.
+        let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH_BITS;
+        Word {
+            quote: zero(word ^ (ONES * u64::from(b'"'))),
+            backslash: zero(word ^ (ONES * u64::from(b'\\'))),
+            // A byte below 0x20 (the first one exactly).
+            control: word.wrapping_sub(ONES * 0x20) & !word & HIGH_BITS,
+        }
+    }
+}
+
+/// The first byte of `bytes` that `class` marks in its [`Word`]: eight bytes at a time (params
+/// strings are a few dozen bytes, too short for a vector search set up per string), the tail
+/// byte by byte.
+fn first_byte(bytes: &[u8], class: impl Fn(&Word) -> u64) -> Option<usize> {
+    let mut words = bytes.chunks_exact(8);
+    let mut at = 0;
+    for chunk in words.by_ref() {
+        let Ok(chunk) = <[u8; 8]>::try_from(chunk) else {
+            break;
+        };
+        let found = class(&Word::of(chunk));
+        if found != 0 {
+            return Some(at + (found.trailing_zeros() / 8) as usize);
+        }
+        at += 8;
+    }
+    let mut tail = [b'a'; 8];
+    let rest = &bytes[at..];
+    tail[..rest.len().min(8)].copy_from_slice(&rest[..rest.len().min(8)]);
+    let found = class(&Word::of(tail));
+    let n = (found.trailing_zeros() / 8) as usize;
+    (found != 0 && n < rest.len()).then_some(at + n)
 }
 
 /// The entries of a plain JSON object ([`plain_json_end`]), in order.
@@ -617,9 +662,10 @@ fn plain_entries(object: &str) -> impl Iterator<Item = (&str, &str)> {
         if bytes.first() != Some(&b'"') {
             return None;
         }
-        let key_end = 1 + memchr::memchr(b'"', &bytes[1..])?;
+        let quote = |bytes: &[u8]| first_byte(bytes, |word| word.quote);
+        let key_end = 1 + quote(&bytes[1..])?;
         let value_start = key_end + "\":\"".len();
-        let value_end = value_start + memchr::memchr(b'"', bytes.get(value_start..)?)?;
+        let value_end = value_start + quote(bytes.get(value_start..)?)?;
         let entry = (&rest[1..key_end], &rest[value_start..value_end]);
         rest = rest.get(value_end + "\",".len()..).unwrap_or("");
         Some(entry)
@@ -794,6 +840,33 @@ mod tests {
 
     fn pairs(params: &Params) -> Vec<(&str, &str)> {
         params.iter().collect()
+    }
+
+    #[test]
+    fn the_first_quote_backslash_or_control_byte_is_found_wherever_it_is() {
+        // Bytes next to the classes' bounds, and UTF-8 bytes above 0x7f, which are none of them.
+        let filler = [b'x', 0x20, 0xc3, 0xa9, b'!', 0x7f, 0xff, b'#', b'[', b']'];
+        let stops = |b: u8| b == b'"' || b == b'\\' || b < 0x20;
+        for len in 0..40 {
+            let base: Vec<u8> = (0..len).map(|i| filler[i % filler.len()]).collect();
+            assert_eq!(
+                first_byte(&base, |w| w.quote | w.backslash | w.control),
+                None
+            );
+            for at in 0..len {
+                for stop in [b'"', b'\\', 0x1f, 0x00, b'\n'] {
+                    let mut bytes = base.clone();
+                    bytes[at] = stop;
+                    if at + 3 < len {
+                        bytes[at + 3] = b'"';
+                    }
+                    let all = first_byte(&bytes, |w| w.quote | w.backslash | w.control);
+                    assert_eq!(all, bytes.iter().position(|&b| stops(b)), "{bytes:?}");
+                    let quote = first_byte(&bytes, |w| w.quote);
+                    assert_eq!(quote, bytes.iter().position(|&b| b == b'"'), "{bytes:?}");
+                }
+            }
+        }
     }
 
     #[test]
