@@ -566,6 +566,20 @@ impl Source {
             && same(&self.named.logger, &named.logger)
     }
 
+    /// A copy of its own: the render threads count references to their events' names on every
+    /// event, each on its own copies rather than on counts that all threads share.
+    fn own(&self) -> Source {
+        let own = |name: &Arc<str>| Arc::<str>::from(&**name);
+        Source {
+            host: own(&self.host),
+            file: own(&self.file),
+            named: Named {
+                thread: self.named.thread.as_ref().map(own),
+                logger: self.named.logger.as_ref().map(own),
+            },
+        }
+    }
+
     fn shared(&self) -> Source {
         Source {
             host: Arc::clone(&self.host),
@@ -1024,7 +1038,7 @@ impl RenderJob {
         }
         if self.local[at] == u32::MAX {
             self.local[at] = self.sources.len() as u32;
-            self.sources.push(sources.all[at].shared());
+            self.sources.push(sources.all[at].own());
         }
         self.local[at]
     }
