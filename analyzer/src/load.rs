@@ -832,6 +832,11 @@ struct LiveBatch {
     live: usize,
 }
 
+/// The logs that have a next record, by its place, then by their number: the first is the
+/// merge's next (most logs of a bundle are small ones, done or waiting for their time, while the
+/// OMs' large logs go on).
+type LogOrder = std::collections::BinaryHeap<std::cmp::Reverse<(i64, usize)>>;
+
 /// The merge's view of one log being read: its batches, its next record and where it is placed.
 struct LogHead {
     received: mpsc::Receiver<AuditBatch>,
@@ -866,12 +871,9 @@ impl LogHead {
         }
     }
 
-    /// Takes the log's next record when none is waiting (blocking until its reader sends one or
-    /// is done). `log` is its number in the merge.
-    fn fill(&mut self, log: u32, sources: &mut Sources) {
-        if self.next.is_some() {
-            return;
-        }
+    /// Takes the log's next record (blocking until its reader sends one or is done), and places
+    /// the log by it in `order`. `log` is its number in the merge.
+    fn fill(&mut self, log: usize, sources: &mut Sources, order: &mut LogOrder) {
         let live = loop {
             if let Some(live) = self.batches.back()
                 && self.at < live.batch.records.len()
@@ -903,7 +905,7 @@ impl LogHead {
             self.placed = self.placed.max(ts);
         }
         let held = Held {
-            log,
+            log: log as u32,
             batch: self.first + self.batches.len() as u64 - 1,
             index: self.at as u32,
             ts: raw.ts,
@@ -916,6 +918,7 @@ impl LogHead {
         };
         self.next = Some((self.placed, held, raw.key));
         self.at += 1;
+        order.push(std::cmp::Reverse((self.placed, log)));
     }
 
     /// The batch of a record taken from this log and not yet done with.
@@ -1325,18 +1328,11 @@ pub fn read_audit_merged(
             let mut sources = Sources::default();
             let mut renderers = Renderers::start(scope, render, config.jobs);
             let mut copies = AuditCopies::new(skew_ms);
-            loop {
-                for (n, head) in heads.iter_mut().enumerate() {
-                    head.fill(n as u32, &mut sources);
-                }
-                let next = heads
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(n, head)| head.next.as_ref().map(|(placed, ..)| (*placed, n)))
-                    .min();
-                let Some((placed, n)) = next else {
-                    break;
-                };
+            let mut order = LogOrder::new();
+            for (n, head) in heads.iter_mut().enumerate() {
+                head.fill(n, &mut sources, &mut order);
+            }
+            while let Some(std::cmp::Reverse((placed, n))) = order.pop() {
                 if let Some((_, held, key)) = heads[n].next.take() {
                     let folded = copies.push(held, key, placed, &mut |kept, placed| {
                         renderers.push(kept, placed, &mut heads, &sources, on_rendered)
@@ -1345,6 +1341,7 @@ pub fn read_audit_merged(
                         heads[folded.log as usize].release(folded.batch);
                     }
                 }
+                heads[n].fill(n, &mut sources, &mut order);
             }
             copies.finish(&mut |kept, placed| {
                 renderers.push(kept, placed, &mut heads, &sources, on_rendered)
