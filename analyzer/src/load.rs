@@ -2036,6 +2036,111 @@ mod tests {
         assert_eq!(seen[8], "unit8");
     }
 
+    /// The OM audit merge (records in batches, typed once kept) gives the events that folding the
+    /// events built on their readers gives ([`crate::copies::fold_streams`]): the same copies,
+    /// kept copy, order and fields, for records with and without a `Transaction`, a throwable
+    /// and continuation lines, on three OMs with one log rotated.
+    #[test]
+    fn the_om_audit_merge_gives_the_events_of_the_fold_over_built_events() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let keyed = |s: u32, op: &str, key: &str, tx: u32| {
+            format!(
+                "2026-08-19 00:00:{s:02},{:03} | INFO  | OMAudit | user=svc | ip=10.0.0.1 | op={op} {{\"volume\":\"v\",\"bucket\":\"b\",\"key\":\"{key}\",\"dataSize\":\"0\",\"Transaction\":\"{tx}\"}} | ret=SUCCESS |  \n",
+                tx % 1000
+            )
+        };
+        let printed = |s: u32| {
+            format!(
+                "2026-08-19 00:00:{s:02},000 | INFO  | OMAudit | user=u | ip=1.2.3.4 | op=COMMIT_KEY {{volume=v, bucket=b, key=k, dataSize=1}} | ret=SUCCESS |  \n"
+            )
+        };
+        let failed = |s: u32| {
+            format!(
+                "2026-08-19 00:00:{s:02},500 | ERROR | OMAudit | user=svc | ip=10.0.0.1 | op=COMMIT_KEY {{\"volume\":\"v\",\"bucket\":\"b\",\"key\":\"gone\",\"Transaction\":\"90\"}} | ret=FAILURE | KEY_NOT_FOUND org.apache.hadoop.ozone.om.exceptions.OMException: Key not found\n\tat org.apache.hadoop.ozone.om.KeyManagerImpl.readKeyInfo(KeyManagerImpl.java:123)\n"
+            )
+        };
+        let logs = [
+            (
+                "om1/om-audit-om1.log.1",
+                [keyed(1, "ALLOCATE_KEY", "a", 10), printed(2)].concat(),
+            ),
+            (
+                "om1/om-audit-om1.log",
+                [keyed(3, "COMMIT_KEY", "a", 11), failed(4), printed(30)].concat(),
+            ),
+            (
+                "om2/om-audit-om2.log",
+                [
+                    keyed(1, "ALLOCATE_KEY", "a", 10),
+                    printed(3),
+                    keyed(3, "COMMIT_KEY", "a", 11),
+                    failed(5),
+                ]
+                .concat(),
+            ),
+            (
+                "om3/om-audit-om3.log",
+                // The same printed line twice on one OM: no copy of itself.
+                [
+                    keyed(2, "ALLOCATE_KEY", "a", 10),
+                    failed(6),
+                    printed(9),
+                    printed(10),
+                ]
+                .concat(),
+            ),
+        ];
+        for (name, text) in &logs {
+            let path = dir.path().join(name);
+            std::fs::create_dir_all(path.parent().expect("a folder")).expect("folder");
+            std::fs::write(path, text).expect("log written");
+        }
+        let paths = vec![dir.path().to_path_buf()];
+        let config = ReadConfig::new(Keep::Typed);
+        let skew_ms = 2_000;
+        let json = |event: &Event| {
+            let mut out = Vec::new();
+            event.write_json(&mut out).expect("json");
+            String::from_utf8(out).expect("utf-8")
+        };
+        // Every log (rotations in order) one stream of built events, folded.
+        let mut by_log: BTreeMap<String, Vec<Event>> = BTreeMap::new();
+        let mut parsed = read_inputs_streaming(&paths, &config, &mut |_| {});
+        for stream in &mut parsed.streams {
+            let log = rotation_key(&stream.file).stream;
+            by_log.entry(log).or_default().append(&mut stream.events);
+        }
+        let expected: Vec<String> =
+            crate::copies::fold_streams(by_log.into_values().collect(), skew_ms)
+                .iter()
+                .map(json)
+                .collect();
+        let mut got = String::new();
+        let merged = read_audit_merged(
+            &paths,
+            &config,
+            &audit_log_units(&paths),
+            Vec::new(),
+            skew_ms,
+            &|event, _, out| {
+                event.write_json(out)?;
+                out.push(b'\n');
+                Ok(())
+            },
+            &mut |rendered| got.push_str(std::str::from_utf8(&rendered.text).expect("utf-8")),
+        );
+        assert!(merged.errors.is_empty() && merged.unreadable.is_empty());
+        let got: Vec<&str> = got.lines().collect();
+        // Folded: the transactions' copies, the printed copies within the skew, the failures.
+        assert_eq!(expected.len(), 7, "{expected:#?}");
+        assert!(
+            expected
+                .iter()
+                .any(|e| e.contains("KEY_NOT_FOUND") && e.contains("\"copies\""))
+        );
+        assert_eq!(got, expected);
+    }
+
     #[test]
     fn blocks_read_back_as_the_stream_they_were_cut_from() {
         let text: String = (0..50_000).map(|i| format!("line {i}\n")).collect();
