@@ -629,11 +629,14 @@ impl AuditBatch {
         let raw = match pending {
             Pending::Deferred(deferred) => {
                 let source = self.source(deferred.host, deferred.file, deferred.named);
-                // Every field named: a field added to records is kept here too.
+                let record = deferred.record;
+                let (ts, line, level) = (record.ts, record.line, record.level);
+                self.bytes += record.message.len() + record.continuation.len();
+                // Every field named: a field added to records is looked at here too.
                 let Record {
-                    line,
-                    ts,
-                    level,
+                    line: _,
+                    ts: _,
+                    level: _,
                     thread,
                     logger,
                     message,
@@ -643,36 +646,22 @@ impl AuditBatch {
                     host,
                     component,
                     headerless,
-                } = deferred.record;
-                self.bytes += message.len() + continuation.len();
+                } = &record;
                 let only_text = thread.is_none()
                     && logger.is_none()
                     && throwable.as_deref().is_none_or(str::is_empty)
                     && continuation.is_empty()
-                    && continuation_lines == 0
+                    && *continuation_lines == 0
                     && host.is_none()
                     && component.is_none()
                     && !headerless
                     && self.text.len() + message.len() <= u32::MAX as usize;
                 let body = if only_text {
                     let start = self.text.len() as u32;
-                    self.text.push_str(&message);
+                    self.text.push_str(message);
                     Body::Text(start, self.text.len() as u32, throwable.is_some())
                 } else {
-                    Body::Record(Box::new(Record {
-                        line,
-                        ts,
-                        level,
-                        thread,
-                        logger,
-                        message,
-                        throwable,
-                        continuation,
-                        continuation_lines,
-                        host,
-                        component,
-                        headerless,
-                    }))
+                    Body::Record(Box::new(record))
                 };
                 Raw {
                     ts,
