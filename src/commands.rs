@@ -994,27 +994,7 @@ const SORT_BY_DEFAULT_BELOW: u64 = 256 << 20;
 /// How much of `events --format jsonl` output is gathered before each write call.
 const EVENTS_BUFFER_BYTES: usize = 256 << 10;
 
-/// Turns off glibc's fastbins for `events`. Its OM audit records are allocated on their reading
-/// threads and freed in batches (the copies on their reader when the merge gives them back, the
-/// kept ones on the render threads); freeing a batch coalesces into chunks past glibc's
-/// consolidation threshold, which then sweeps every fastbin on each batch. Without fastbins,
-/// small blocks still go through the per-thread cache. When every record was typed on its reader,
-/// this took a quarter off the CPU of `events`; since copies are folded unbuilt it measures
-/// within noise (6.61/6.79 s user with it, 6.51/6.47 s without, 1G bundle). Only `events`: the
-/// other commands do not free that way.
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
-fn tune_allocator_for_events() {
-    // SAFETY: mallopt only sets a parameter of the allocator, under its own lock.
-    unsafe {
-        libc::mallopt(libc::M_MXFAST, 0);
-    }
-}
-
-#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-fn tune_allocator_for_events() {}
-
 fn events(args: EventsArgs) -> Result<u8, Failure> {
-    tune_allocator_for_events();
     if args.format == EventsFormat::Parquet && args.output.is_none() {
         return Err(Failure::Usage("--format parquet needs -o FILE".into()));
     }

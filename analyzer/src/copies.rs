@@ -93,23 +93,26 @@ fn digest(feed: impl Fn(&mut FxHasher)) -> u64 {
 }
 
 /// What the fold holds: an event, or what stands for one (the OM audit merge holds records
-/// whose events are built only if they are not folded away, and remembers their logs). The fold
-/// reads where each was written and lists the copies in the first.
+/// whose events are built only if they are not folded away). The fold reads where each was
+/// written and lists the copies in the first.
 pub trait Folded {
+    /// Where one copy was written.
+    type Copy;
     fn ts(&self) -> Option<i64>;
-    fn host(&self) -> &str;
     /// Where it was written.
-    fn copy(&self) -> Copy;
-    fn copies(&self) -> &Vec<Copy>;
-    fn copies_mut(&mut self) -> &mut Vec<Copy>;
+    fn copy(&self) -> Self::Copy;
+    /// Whether two copies were written by one host.
+    fn same_host(a: &Self::Copy, b: &Self::Copy) -> bool;
+    fn copies(&self) -> &[Self::Copy];
+    fn add_copy(&mut self, copy: Self::Copy);
+    /// Puts its copies in their order (by host, file and line, each once), once they are all in.
+    fn settle(&mut self);
 }
 
 impl Folded for Event {
+    type Copy = Copy;
     fn ts(&self) -> Option<i64> {
         self.ts
-    }
-    fn host(&self) -> &str {
-        &self.host
     }
     fn copy(&self) -> Copy {
         Copy {
@@ -118,30 +121,18 @@ impl Folded for Event {
             line: self.line,
         }
     }
-    fn copies(&self) -> &Vec<Copy> {
+    fn same_host(a: &Copy, b: &Copy) -> bool {
+        a.host == b.host
+    }
+    fn copies(&self) -> &[Copy] {
         &self.copies
     }
-    fn copies_mut(&mut self) -> &mut Vec<Copy> {
-        &mut self.copies
+    fn add_copy(&mut self, copy: Copy) {
+        self.copies.push(copy);
     }
-}
-
-/// The OM audit merge holds its records boxed, as they arrive.
-impl<T: Folded + ?Sized> Folded for Box<T> {
-    fn ts(&self) -> Option<i64> {
-        (**self).ts()
-    }
-    fn host(&self) -> &str {
-        (**self).host()
-    }
-    fn copy(&self) -> Copy {
-        (**self).copy()
-    }
-    fn copies(&self) -> &Vec<Copy> {
-        (**self).copies()
-    }
-    fn copies_mut(&mut self) -> &mut Vec<Copy> {
-        (**self).copies_mut()
+    fn settle(&mut self) {
+        self.copies.sort();
+        self.copies.dedup();
     }
 }
 
@@ -206,9 +197,9 @@ impl<E: Folded> AuditCopies<E> {
         {
             if first.event.copies().is_empty() {
                 let copy = first.event.copy();
-                first.event.copies_mut().push(copy);
+                first.event.add_copy(copy);
             }
-            first.event.copies_mut().push(event.copy());
+            first.event.add_copy(event.copy());
             return Some(event);
         }
         if let Some(key) = key {
@@ -235,9 +226,7 @@ impl<E: Folded> AuditCopies<E> {
             self.open.remove(&key);
         }
         self.first += 1;
-        let copies = held.event.copies_mut();
-        copies.sort();
-        copies.dedup();
+        held.event.settle();
         out(held.event, held.placed);
     }
 }
@@ -276,14 +265,16 @@ pub fn fold_streams(streams: Vec<Vec<Event>>, skew_ms: i64) -> Vec<Event> {
 
 /// Whether `event` is a copy of the held `first`: always with a `Transaction`; as printed, only
 /// from another OM within the skew of the first.
-fn joins(first: &impl Folded, event: &impl Folded, key: CopyKey, skew_ms: i64) -> bool {
+fn joins<E: Folded>(first: &E, event: &E, key: CopyKey, skew_ms: i64) -> bool {
     if !key.printed {
         return true;
     }
     let close = matches!((first.ts(), event.ts()), (Some(a), Some(b)) if (b - a).abs() <= skew_ms);
-    let host = event.host();
-    let other_host = first.host() != host && first.copies().iter().all(|c| &*c.host != host);
-    close && other_host
+    if !close {
+        return false;
+    }
+    let copy = event.copy();
+    !E::same_host(&first.copy(), &copy) && first.copies().iter().all(|c| !E::same_host(c, &copy))
 }
 
 #[cfg(test)]

@@ -514,132 +514,205 @@ pub fn audit_log_units(paths: &[PathBuf]) -> BTreeSet<usize> {
         .collect()
 }
 
-/// Events handed from a log's reading thread to the merge at a time, and how many such batches
+/// Records handed from a log's reading thread to the merge at a time, and how many such batches
 /// may wait per log: what the merge holds is a few batches per log, whatever the logs' size.
-/// Each hand-over wakes a thread: on two cores, batches of 128 (and 64 to the renderers) cost
-/// 120 k context switches and a third of the CPU in the kernel on the 1G bundle; 512 halves both
-/// the switches and that system time, with RSS still about 40 MB. (Since copies are folded
-/// unbuilt, what is given back to be freed is small either way.)
-const MERGE_BATCH: usize = 512;
+/// Each hand-over wakes a thread; a batch is two buffers (its records' text and their headers),
+/// reused by its reader once the merge is done with it, so that nothing is allocated or freed
+/// per record on the way.
+const MERGE_BATCH: usize = 1024;
 const MERGE_BATCHES_AHEAD: usize = 2;
-/// A batch (to the merge, to a renderer, or of folded copies given back) also ends once its
-/// records' text reaches this: with lines of up to [`oztrace_parser::record::MAX_LINE_BYTES`],
-/// what is in flight stays a few MB per log whatever the lines' length.
+/// A batch (to the merge or to a renderer) also ends once its records' text reaches this: with
+/// lines of up to [`oztrace_parser::record::MAX_LINE_BYTES`], what is in flight stays a few MB
+/// per log whatever the lines' length.
 const BATCH_TEXT_BYTES: usize = 1 << 20;
 
 /// An OM audit record read into a sink (the OM audit merge): its event is built only once the
 /// copy fold keeps it, as the first of its copies. Every OM writes the audit line of every
 /// request, so most records of a cluster's OM audit logs are copies, folded away unbuilt.
-pub struct Deferred {
+pub struct Deferred<'r> {
+    /// Its thread and logger names are in `named`.
     record: Record,
-    /// The log (its reading thread) it was read by, in the merge's order of logs.
-    log: usize,
     key: CopyKey,
-    host: Arc<str>,
-    file: Arc<str>,
+    host: &'r Arc<str>,
+    file: &'r Arc<str>,
     named: Named,
-    copies: Vec<Copy>,
 }
 
 /// What a stream's reader hands to its sink: an event, or an OM audit record whose event waits.
-pub enum Pending {
+pub enum Pending<'r> {
     Built(Event),
-    Deferred(Deferred),
+    Deferred(Deferred<'r>),
 }
 
-impl Pending {
-    /// The length of its record's text, for [`BATCH_TEXT_BYTES`].
-    fn text_bytes(&self) -> usize {
-        match self {
-            Pending::Built(event) => event.text.len(),
-            Pending::Deferred(d) => d.record.message.len() + d.record.continuation.len(),
-        }
-    }
+/// Who wrote records of a batch, and where: their host, file and names.
+struct Source {
+    host: Arc<str>,
+    file: Arc<str>,
+    named: Named,
+}
 
-    /// Its [`copy_key`].
-    fn copy_key(&self) -> Option<CopyKey> {
-        match self {
-            Pending::Built(event) => copy_key(event),
-            Pending::Deferred(d) => Some(d.key),
-        }
-    }
-
-    fn file(&self) -> &Arc<str> {
-        match self {
-            Pending::Built(event) => &event.file,
-            Pending::Deferred(d) => &d.file,
-        }
-    }
-
-    /// Hands `use_event` the event, typed now if it waited. A waiting record keeps its message
-    /// (moved into the event and back), so that its reader can free what it allocated.
-    fn with_event<T>(&mut self, use_event: impl FnOnce(&Event) -> T) -> T {
-        match self {
-            Pending::Built(event) => use_event(event),
-            Pending::Deferred(d) => {
-                let component = Component::OmAudit;
-                let typed = catalog::classify(&d.record, component);
-                let record = std::mem::take(&mut d.record);
-                let (host, file) = (Arc::clone(&d.host), Arc::clone(&d.file));
-                let named = std::mem::take(&mut d.named);
-                let mut event = Event::of_named(record, typed, host, component, file, named);
-                event.copies = std::mem::take(&mut d.copies);
-                let used = use_event(&event);
-                d.record.message = std::mem::take(&mut event.text);
-                used
+impl Source {
+    fn is(&self, host: &Arc<str>, file: &Arc<str>, named: &Named) -> bool {
+        fn same(a: &Option<Arc<str>>, b: &Option<Arc<str>>) -> bool {
+            match (a, b) {
+                (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+                (None, None) => true,
+                _ => false,
             }
         }
+        Arc::ptr_eq(&self.host, host)
+            && Arc::ptr_eq(&self.file, file)
+            && same(&self.named.thread, &named.thread)
+            && same(&self.named.logger, &named.logger)
     }
 
-    /// The reading thread that allocated it, if any.
-    fn log(&self) -> Option<usize> {
-        match self {
-            Pending::Built(_) => None,
-            Pending::Deferred(d) => Some(d.log),
-        }
-    }
-}
-
-impl Folded for Pending {
-    fn ts(&self) -> Option<i64> {
-        match self {
-            Pending::Built(event) => event.ts,
-            Pending::Deferred(d) => d.record.ts,
-        }
-    }
-    fn host(&self) -> &str {
-        match self {
-            Pending::Built(event) => &event.host,
-            Pending::Deferred(d) => &d.host,
-        }
-    }
-    fn copy(&self) -> Copy {
-        match self {
-            Pending::Built(event) => event.copy(),
-            Pending::Deferred(d) => Copy {
-                host: Arc::clone(&d.host),
-                file: Arc::clone(&d.file),
-                line: d.record.line,
+    /// A copy of its own: the render threads count references to their events' names on every
+    /// event, each on its own copies rather than on counts that all threads share.
+    fn own(&self) -> Source {
+        let own = |name: &Arc<str>| Arc::<str>::from(&**name);
+        Source {
+            host: own(&self.host),
+            file: own(&self.file),
+            named: Named {
+                thread: self.named.thread.as_ref().map(own),
+                logger: self.named.logger.as_ref().map(own),
             },
         }
     }
-    fn copies(&self) -> &Vec<Copy> {
-        match self {
-            Pending::Built(event) => &event.copies,
-            Pending::Deferred(d) => &d.copies,
-        }
-    }
-    fn copies_mut(&mut self) -> &mut Vec<Copy> {
-        match self {
-            Pending::Built(event) => &mut event.copies,
-            Pending::Deferred(d) => &mut d.copies,
+
+    fn shared(&self) -> Source {
+        Source {
+            host: Arc::clone(&self.host),
+            file: Arc::clone(&self.file),
+            named: Named {
+                thread: self.named.thread.clone(),
+                logger: self.named.logger.clone(),
+            },
         }
     }
 }
 
-/// An OM audit record on its way to the merge, with its copy key computed by the thread that
-/// read it. Boxed: it is moved a few times on the way, and it is large.
-type Arriving = (Box<Pending>, Option<CopyKey>);
+/// A record of an OM audit log on its way through the merge.
+struct Raw {
+    ts: Option<i64>,
+    line: u64,
+    level: Option<Level>,
+    key: Option<CopyKey>,
+    /// Its [`Source`], in its batch.
+    source: u32,
+    body: Body,
+}
+
+/// What a record holds besides its header.
+enum Body {
+    /// Only its message, at `start..end` of its batch's text, and whether it printed an empty
+    /// throwable (`| %throwable{3}` of a request that succeeded): nearly every OM audit record.
+    Text(u32, u32, bool),
+    /// A record with more (a throwable, continuation lines, a wrapper's host), whole.
+    Record(Box<Record>),
+    /// An event built by its reader.
+    Built(Box<Event>),
+}
+
+/// Records of one log, in file order.
+#[derive(Default)]
+struct AuditBatch {
+    text: String,
+    records: Vec<Raw>,
+    sources: Vec<Source>,
+    /// The text of its records (in `text` or not), for [`BATCH_TEXT_BYTES`].
+    bytes: usize,
+}
+
+impl AuditBatch {
+    fn push(&mut self, pending: Pending<'_>) {
+        let raw = match pending {
+            Pending::Deferred(deferred) => {
+                let source = self.source(deferred.host, deferred.file, deferred.named);
+                let record = deferred.record;
+                let (ts, line, level) = (record.ts, record.line, record.level);
+                self.bytes += record.message.len() + record.continuation.len();
+                // Every field named: a field added to records is looked at here too.
+                let Record {
+                    line: _,
+                    ts: _,
+                    level: _,
+                    thread,
+                    logger,
+                    message,
+                    throwable,
+                    continuation,
+                    continuation_lines,
+                    host,
+                    component,
+                    headerless,
+                } = &record;
+                let only_text = thread.is_none()
+                    && logger.is_none()
+                    && throwable.as_deref().is_none_or(str::is_empty)
+                    && continuation.is_empty()
+                    && *continuation_lines == 0
+                    && host.is_none()
+                    && component.is_none()
+                    && !headerless
+                    && self.text.len() + message.len() <= u32::MAX as usize;
+                let body = if only_text {
+                    let start = self.text.len() as u32;
+                    self.text.push_str(message);
+                    Body::Text(start, self.text.len() as u32, throwable.is_some())
+                } else {
+                    Body::Record(Box::new(record))
+                };
+                Raw {
+                    ts,
+                    line,
+                    level,
+                    key: Some(deferred.key),
+                    source,
+                    body,
+                }
+            }
+            Pending::Built(event) => {
+                let source = self.source(&event.host, &event.file, Named::default());
+                self.bytes += event.text.len();
+                Raw {
+                    ts: event.ts,
+                    line: event.line,
+                    level: event.level,
+                    key: copy_key(&event),
+                    source,
+                    body: Body::Built(Box::new(event)),
+                }
+            }
+        };
+        self.records.push(raw);
+    }
+
+    /// The number of the source of a record, added if new (a batch has one or a few).
+    fn source(&mut self, host: &Arc<str>, file: &Arc<str>, named: Named) -> u32 {
+        if let Some(n) = self.sources.iter().rposition(|s| s.is(host, file, &named)) {
+            return n as u32;
+        }
+        self.sources.push(Source {
+            host: Arc::clone(host),
+            file: Arc::clone(file),
+            named,
+        });
+        (self.sources.len() - 1) as u32
+    }
+
+    fn is_full(&self) -> bool {
+        self.records.len() >= MERGE_BATCH || self.bytes >= BATCH_TEXT_BYTES
+    }
+
+    /// Empty, its buffers kept for the next records.
+    fn clear(&mut self) {
+        self.text.clear();
+        self.records.clear();
+        self.sources.clear();
+        self.bytes = 0;
+    }
+}
 
 /// What the caller of [`read_audit_merged`] makes of its events, on worker threads: `render`
 /// appends an event's text (with its place in time order) to a batch's, or nothing to leave it
@@ -658,74 +731,422 @@ pub struct Rendered {
 
 /// Events the merge hands to a renderer at a time, and how many batches per thread may be out
 /// being rendered: memory is that of a few batches' text (see [`MERGE_BATCH`]).
-const RENDER_BATCH: usize = 512;
+const RENDER_BATCH: usize = 1024;
 const RENDERS_AHEAD: usize = 1;
 
-/// A batch of kept events and its number in the merge's order.
-type RenderJob = (u64, Vec<(Box<Pending>, i64)>);
+/// The sources of every log in the merge, numbered once for the whole merge, and the number of
+/// each one's host (hosts compared by name, as the fold compares them).
+#[derive(Default)]
+struct Sources {
+    all: Vec<Source>,
+    host_of: Vec<u32>,
+    /// Sources by the addresses of their host, file and names (kept alive in `all`).
+    by_address: rustc_hash::FxHashMap<[usize; 4], u32>,
+    hosts: rustc_hash::FxHashMap<Arc<str>, u32>,
+}
 
-/// Where each log's records go back to be freed by the thread that read them (`None`: freed
-/// where they are), by log.
-type Returns = Vec<Option<mpsc::Sender<Vec<Box<Pending>>>>>;
+impl Sources {
+    fn number(&mut self, source: &Source) -> u32 {
+        fn address(name: Option<&Arc<str>>) -> usize {
+            name.map_or(0, |name| Arc::as_ptr(name) as *const u8 as usize)
+        }
+        let key = [
+            address(Some(&source.host)),
+            address(Some(&source.file)),
+            address(source.named.thread.as_ref()),
+            address(source.named.logger.as_ref()),
+        ];
+        if let Some(&n) = self.by_address.get(&key) {
+            return n;
+        }
+        let n = self.all.len() as u32;
+        let next_host = self.hosts.len() as u32;
+        let host = *self
+            .hosts
+            .entry(Arc::clone(&source.host))
+            .or_insert(next_host);
+        self.all.push(source.shared());
+        self.host_of.push(host);
+        self.by_address.insert(key, n);
+        n
+    }
+}
 
-/// The merge's kept events on their way through the render threads and back, in order.
+/// Where one copy of a record was written: its source (in [`Sources`]), its host's number and
+/// its line.
+#[derive(Debug, Clone, Copy)]
+struct RawCopy {
+    source: u32,
+    host: u32,
+    line: u64,
+}
+
+/// A record as the fold holds it: where it is among its log's batches, and its copies.
+struct Held {
+    log: u32,
+    batch: u64,
+    index: u32,
+    ts: Option<i64>,
+    copy: RawCopy,
+    copies: Vec<RawCopy>,
+}
+
+impl Folded for Held {
+    type Copy = RawCopy;
+    fn ts(&self) -> Option<i64> {
+        self.ts
+    }
+    fn copy(&self) -> RawCopy {
+        self.copy
+    }
+    fn same_host(a: &RawCopy, b: &RawCopy) -> bool {
+        a.host == b.host
+    }
+    fn copies(&self) -> &[RawCopy] {
+        &self.copies
+    }
+    fn add_copy(&mut self, copy: RawCopy) {
+        self.copies.push(copy);
+    }
+    /// Copies are put in order by name once their event is built ([`Kept::event`]).
+    fn settle(&mut self) {}
+}
+
+/// A batch of one log in the merge, and how many of its records are not done with yet (not
+/// taken, or held by the fold).
+struct LiveBatch {
+    batch: AuditBatch,
+    /// The merge's number of each of its sources.
+    sources: Vec<u32>,
+    live: usize,
+}
+
+/// The logs that have a next record, by its place, then by their number: the first is the
+/// merge's next (most logs of a bundle are small ones, done or waiting for their time, while the
+/// OMs' large logs go on).
+type LogOrder = std::collections::BinaryHeap<std::cmp::Reverse<(i64, usize)>>;
+
+/// The merge's view of one log being read: its batches, its next record and where it is placed.
+struct LogHead {
+    received: mpsc::Receiver<AuditBatch>,
+    /// Where its batches go back, emptied, to be filled again (`None`: a stream read before the
+    /// merge).
+    returns: Option<mpsc::Sender<AuditBatch>>,
+    /// Its batches with records not done with, oldest first; `first` is the number of the front.
+    batches: std::collections::VecDeque<LiveBatch>,
+    first: u64,
+    /// The next record to take, in the last batch.
+    at: usize,
+    next: Option<(i64, Held, Option<CopyKey>)>,
+    /// The file of the last record, and the latest time seen in it.
+    file: Option<Arc<str>>,
+    placed: i64,
+}
+
+impl LogHead {
+    fn new(
+        received: mpsc::Receiver<AuditBatch>,
+        returns: Option<mpsc::Sender<AuditBatch>>,
+    ) -> LogHead {
+        LogHead {
+            received,
+            returns,
+            batches: Default::default(),
+            first: 0,
+            at: 0,
+            next: None,
+            file: None,
+            placed: i64::MIN,
+        }
+    }
+
+    /// Takes the log's next record (blocking until its reader sends one or is done), and places
+    /// the log by it in `order`. `log` is its number in the merge.
+    fn fill(&mut self, log: usize, sources: &mut Sources, order: &mut LogOrder) {
+        let live = loop {
+            if let Some(live) = self.batches.back()
+                && self.at < live.batch.records.len()
+            {
+                break live;
+            }
+            let Ok(batch) = self.received.recv() else {
+                return;
+            };
+            let numbers = batch.sources.iter().map(|s| sources.number(s)).collect();
+            let live = batch.records.len();
+            self.batches.push_back(LiveBatch {
+                batch,
+                sources: numbers,
+                live,
+            });
+            self.at = 0;
+            // An empty batch goes straight back.
+            self.recycle();
+        };
+        let raw = &live.batch.records[self.at];
+        let source = live.sources[raw.source as usize];
+        let file = &sources.all[source as usize].file;
+        if self.file.as_ref().is_none_or(|f| !Arc::ptr_eq(f, file)) {
+            self.file = Some(Arc::clone(file));
+            self.placed = i64::MIN;
+        }
+        if let Some(ts) = raw.ts {
+            self.placed = self.placed.max(ts);
+        }
+        let held = Held {
+            log: log as u32,
+            batch: self.first + self.batches.len() as u64 - 1,
+            index: self.at as u32,
+            ts: raw.ts,
+            copy: RawCopy {
+                source,
+                host: sources.host_of[source as usize],
+                line: raw.line,
+            },
+            copies: Vec::new(),
+        };
+        self.next = Some((self.placed, held, raw.key));
+        self.at += 1;
+        order.push(std::cmp::Reverse((self.placed, log)));
+    }
+
+    /// The batch of a record taken from this log and not yet done with.
+    fn batch(&mut self, number: u64) -> &mut AuditBatch {
+        &mut self.batches[(number - self.first) as usize].batch
+    }
+
+    /// A record taken from this log is done with (moved on to be rendered, or folded away).
+    fn release(&mut self, batch: u64) {
+        let at = (batch - self.first) as usize;
+        self.batches[at].live -= 1;
+        self.recycle();
+    }
+
+    /// Sends the oldest batches done with back to their reader.
+    fn recycle(&mut self) {
+        while self.batches.front().is_some_and(|b| b.live == 0) {
+            if let Some(mut done) = self.batches.pop_front() {
+                self.first += 1;
+                done.batch.clear();
+                if let Some(returns) = &self.returns {
+                    // A reader that is done takes nothing back: the batch is freed here then.
+                    let _ = returns.send(done.batch);
+                }
+            }
+        }
+    }
+}
+
+/// A record the fold kept, on its way to a render thread.
+struct Kept {
+    placed: i64,
+    ts: Option<i64>,
+    line: u64,
+    level: Option<Level>,
+    /// Its source, in its job's.
+    source: u32,
+    /// Its copies, at `start..end` of its job's.
+    copies: (u32, u32),
+    /// A text body is in its job's text.
+    body: Body,
+}
+
+impl Kept {
+    /// Its event, typed now, its copies listed by host, file and line.
+    fn event(self, text: &str, copies: &[(u32, u64)], sources: &[Source]) -> Event {
+        let source = &sources[self.source as usize];
+        let mut event = match self.body {
+            Body::Built(event) => *event,
+            Body::Text(start, end, throwable) => Kept::build(
+                Record {
+                    line: self.line,
+                    ts: self.ts,
+                    level: self.level,
+                    message: text[start as usize..end as usize].to_string(),
+                    throwable: throwable.then(String::new),
+                    ..Record::default()
+                },
+                source,
+            ),
+            Body::Record(record) => Kept::build(*record, source),
+        };
+        let (start, end) = self.copies;
+        if start < end {
+            let mut listed: Vec<Copy> = copies[start as usize..end as usize]
+                .iter()
+                .map(|&(source, line)| {
+                    let source = &sources[source as usize];
+                    Copy {
+                        host: Arc::clone(&source.host),
+                        file: Arc::clone(&source.file),
+                        line,
+                    }
+                })
+                .collect();
+            listed.sort();
+            listed.dedup();
+            event.copies = listed;
+        }
+        event
+    }
+
+    fn build(record: Record, source: &Source) -> Event {
+        let component = Component::OmAudit;
+        let typed = catalog::classify(&record, component);
+        let source = source.shared();
+        Event::of_named(
+            record,
+            typed,
+            source.host,
+            component,
+            source.file,
+            source.named,
+        )
+    }
+}
+
+/// Kept records handed to a render thread at a time: their text copied out of their logs'
+/// batches (which go back to their readers), their sources and copies. Jobs come back emptied
+/// to be filled again.
+#[derive(Default)]
+struct RenderJob {
+    text: String,
+    kept: Vec<Kept>,
+    /// The copies of every kept record: (source, line).
+    copies: Vec<(u32, u64)>,
+    sources: Vec<Source>,
+    /// The job's number of each merge source it has (`u32::MAX`: none), by the merge's number.
+    local: Vec<u32>,
+    /// The text of its records, for [`BATCH_TEXT_BYTES`].
+    bytes: usize,
+}
+
+impl RenderJob {
+    /// The job's number of the merge's source `source`.
+    fn source(&mut self, source: u32, sources: &Sources) -> u32 {
+        let at = source as usize;
+        if self.local.len() <= at {
+            self.local.resize(at + 1, u32::MAX);
+        }
+        if self.local[at] == u32::MAX {
+            self.local[at] = self.sources.len() as u32;
+            self.sources.push(sources.all[at].own());
+        }
+        self.local[at]
+    }
+
+    fn clear(&mut self) {
+        self.text.clear();
+        self.kept.clear();
+        self.copies.clear();
+        self.sources.clear();
+        self.local.clear();
+        self.bytes = 0;
+    }
+}
+
+/// The merge's kept records on their way through the render threads and back, in order.
 struct Renderers {
-    batch: Vec<(Box<Pending>, i64)>,
-    /// The text of the records in `batch`.
-    batch_bytes: usize,
+    job: RenderJob,
     sent: u64,
     delivered: u64,
     ahead: u64,
-    jobs: crossbeam_channel::Sender<RenderJob>,
+    jobs: crossbeam_channel::Sender<(u64, RenderJob)>,
     received: mpsc::Receiver<(u64, Rendered)>,
+    /// Jobs rendered, emptied.
+    spare: mpsc::Receiver<RenderJob>,
     waiting: BTreeMap<u64, Rendered>,
 }
 
 impl Renderers {
-    /// Starts `threads` render threads in `scope`; what they rendered goes back by `returns`.
+    /// Starts `threads` render threads in `scope`.
     fn start<'scope>(
         scope: &'scope std::thread::Scope<'scope, '_>,
         render: Render<'scope>,
         threads: usize,
-        returns: &Returns,
     ) -> Renderers {
         let ahead = RENDERS_AHEAD * threads.max(1);
-        let (jobs, queue) = crossbeam_channel::bounded::<RenderJob>(ahead);
+        let (jobs, queue) = crossbeam_channel::bounded::<(u64, RenderJob)>(ahead);
         let (finished, received) = mpsc::channel();
+        let (done, spare) = mpsc::channel();
         for _ in 0..threads.max(1) {
-            let (queue, finished) = (queue.clone(), finished.clone());
-            let returns = returns.clone();
+            let (queue, finished, done) = (queue.clone(), finished.clone(), done.clone());
             scope.spawn(move || {
                 // The text of a batch is about as long as the one before: room for it up front
                 // rather than growing (and copying) it a doubling at a time.
                 let mut room = 0;
                 // Ends when the merge drops its sender.
-                while let Ok((n, mut batch)) = queue.recv() {
-                    let rendered = render_batch(&mut batch, render, room);
+                while let Ok((n, mut job)) = queue.recv() {
+                    let rendered = render_job(&mut job, render, room);
                     room = rendered.text.len() + rendered.text.len() / 8;
                     // The merge waits for every batch it sent: a send cannot fail.
                     let _ = finished.send((n, rendered));
-                    give_back(batch, &returns);
+                    job.clear();
+                    let _ = done.send(job);
                 }
             });
         }
         Renderers {
-            batch: Vec::with_capacity(RENDER_BATCH),
-            batch_bytes: 0,
+            job: RenderJob::default(),
             sent: 0,
             delivered: 0,
             ahead: ahead as u64,
             jobs,
             received,
+            spare,
             waiting: BTreeMap::new(),
         }
     }
 
-    /// Takes the next kept event; hands `deliver` the batches rendered so far, in order.
-    fn push(&mut self, pending: Box<Pending>, placed: i64, deliver: &mut dyn FnMut(Rendered)) {
-        self.batch_bytes += pending.text_bytes();
-        self.batch.push((pending, placed));
-        if self.batch.len() >= RENDER_BATCH || self.batch_bytes >= BATCH_TEXT_BYTES {
+    /// Takes the next kept record out of its log's batch; hands `deliver` the batches rendered so
+    /// far, in order.
+    fn push(
+        &mut self,
+        kept: Held,
+        placed: i64,
+        heads: &mut [LogHead],
+        sources: &Sources,
+        deliver: &mut dyn FnMut(Rendered),
+    ) {
+        let job = &mut self.job;
+        let head = &mut heads[kept.log as usize];
+        let batch = head.batch(kept.batch);
+        let raw = &mut batch.records[kept.index as usize];
+        let (ts, line, level) = (raw.ts, raw.line, raw.level);
+        let body = match std::mem::replace(&mut raw.body, Body::Text(0, 0, false)) {
+            Body::Text(start, end, throwable) => {
+                let text = &batch.text[start as usize..end as usize];
+                job.bytes += text.len();
+                let at = job.text.len() as u32;
+                job.text.push_str(text);
+                Body::Text(at, job.text.len() as u32, throwable)
+            }
+            Body::Record(record) => {
+                job.bytes += record.message.len() + record.continuation.len();
+                Body::Record(record)
+            }
+            Body::Built(event) => {
+                job.bytes += event.text.len();
+                Body::Built(event)
+            }
+        };
+        head.release(kept.batch);
+        let source = job.source(kept.copy.source, sources);
+        let first_copy = job.copies.len() as u32;
+        for copy in &kept.copies {
+            let source = job.source(copy.source, sources);
+            job.copies.push((source, copy.line));
+        }
+        job.kept.push(Kept {
+            placed,
+            ts,
+            line,
+            level,
+            source,
+            copies: (first_copy, job.copies.len() as u32),
+            body,
+        });
+        if job.kept.len() >= RENDER_BATCH || job.bytes >= BATCH_TEXT_BYTES {
             self.send();
             while self.sent - self.delivered > self.ahead {
                 self.receive(deliver);
@@ -734,10 +1155,10 @@ impl Renderers {
     }
 
     fn send(&mut self) {
-        let batch = std::mem::replace(&mut self.batch, Vec::with_capacity(RENDER_BATCH));
-        self.batch_bytes = 0;
+        let spare = self.spare.try_recv().unwrap_or_default();
+        let job = std::mem::replace(&mut self.job, spare);
         // The render threads outlive the merge: a send cannot fail.
-        let _ = self.jobs.send((self.sent, batch));
+        let _ = self.jobs.send((self.sent, job));
         self.sent += 1;
     }
 
@@ -756,7 +1177,7 @@ impl Renderers {
 
     /// Renders what is left, delivers every batch and lets the render threads end.
     fn finish(mut self, deliver: &mut dyn FnMut(Rendered)) {
-        if !self.batch.is_empty() {
+        if !self.job.kept.is_empty() {
             self.send();
         }
         while self.delivered < self.sent {
@@ -765,36 +1186,27 @@ impl Renderers {
     }
 }
 
-/// Gives rendered records back to the threads that read them, a batch per log: freeing on one
-/// thread what another allocated locks the other's allocator arena, against its reading.
-fn give_back(batch: Vec<(Box<Pending>, i64)>, returns: &Returns) {
-    let mut by_log: Vec<Vec<Box<Pending>>> = returns.iter().map(|_| Vec::new()).collect();
-    for (pending, _) in batch {
-        if let Some(log) = pending.log().and_then(|log| by_log.get_mut(log)) {
-            log.push(pending);
-        }
-    }
-    for (records, returns) in by_log.into_iter().zip(returns) {
-        if let Some(returns) = returns.as_ref().filter(|_| !records.is_empty()) {
-            // A reader that is done frees nothing more: the batch is freed here then.
-            let _ = returns.send(records);
-        }
-    }
-}
-
-/// Builds and renders a batch of kept events into `room` bytes to start with. A panic stops the
+/// Builds and renders a job's kept records into `room` bytes to start with. A panic stops the
 /// batch with an internal error (the events before it are rendered).
-fn render_batch(batch: &mut [(Box<Pending>, i64)], render: Render<'_>, room: usize) -> Rendered {
+fn render_job(job: &mut RenderJob, render: Render<'_>, room: usize) -> Rendered {
     let mut rendered = Rendered {
         text: Vec::with_capacity(room),
-        ends: Vec::with_capacity(batch.len()),
+        ends: Vec::with_capacity(job.kept.len()),
         error: None,
     };
+    let RenderJob {
+        text,
+        kept,
+        copies,
+        sources,
+        ..
+    } = job;
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        for (pending, placed) in batch {
-            let placed = *placed;
+        for kept in kept.drain(..) {
+            let placed = kept.placed;
             let start = rendered.text.len();
-            if let Err(e) = pending.with_event(|event| render(event, placed, &mut rendered.text)) {
+            let event = kept.event(text, copies, sources);
+            if let Err(e) = render(&event, placed, &mut rendered.text) {
                 rendered.text.truncate(start);
                 return Err(e);
             }
@@ -826,9 +1238,9 @@ fn render_batch(batch: &mut [(Box<Pending>, i64)], render: Render<'_>, room: usi
 /// place in that order) in batches on `config.jobs` threads, and `on_rendered` sees the batches
 /// in that order.
 ///
-/// The copies folded away go back to the thread that read them to be freed: freeing on the
-/// merging thread what another one allocated is most of what the merge would cost (the allocator
-/// locks the other thread's arena).
+/// Records travel in batches that hold their text in one buffer ([`AuditBatch`]); the merge
+/// copies out the text of the records it keeps and sends each batch back to its reader to be
+/// filled again: nothing is allocated or freed per record between reader and renderer.
 ///
 /// `held` are OM audit streams already read (found inside archives, or not named as OM audit
 /// logs): they join the merge as logs of their own. What discovery found besides the units is
@@ -855,50 +1267,31 @@ pub fn read_audit_merged(
     let results: Vec<UnitResult> = std::thread::scope(|scope| {
         let mut heads: Vec<LogHead> = Vec::new();
         let mut readers = Vec::new();
-        for (n, log) in logs.iter().enumerate() {
-            let (sender, received) = mpsc::sync_channel::<Vec<Arriving>>(MERGE_BATCHES_AHEAD);
-            let (returns, returned) = mpsc::channel::<Vec<Box<Pending>>>();
-            heads.push(LogHead {
-                received: Some(received),
-                returns: Some(returns),
-                batch: Vec::new().into_iter(),
-                next: None,
-                file: None,
-                placed: i64::MIN,
-                done: Vec::new(),
-                done_bytes: 0,
-            });
+        for log in &logs {
+            let (sender, received) = mpsc::sync_channel::<AuditBatch>(MERGE_BATCHES_AHEAD);
+            let (returns, mut returned) = mpsc::channel::<AuditBatch>();
+            heads.push(LogHead::new(received, Some(returns)));
             let units = &units;
             readers.push(scope.spawn(move || {
                 let mut results = Vec::new();
-                let mut returned = returned;
+                let mut batch = AuditBatch::default();
                 for &i in log {
-                    let (sender, returned) = (&sender, &mut returned);
                     let unit = &units[i];
-                    let mut batch: Vec<Arriving> = Vec::with_capacity(MERGE_BATCH);
-                    let filling = &mut batch;
-                    let mut filled_bytes = 0;
-                    let mut send = move |mut pending: Pending| {
-                        if let Pending::Deferred(deferred) = &mut pending {
-                            deferred.log = n;
-                        }
-                        let key = pending.copy_key();
-                        filled_bytes += pending.text_bytes();
-                        filling.push((Box::new(pending), key));
-                        if filling.len() >= MERGE_BATCH || filled_bytes >= BATCH_TEXT_BYTES {
-                            filled_bytes = 0;
-                            let full = std::mem::replace(filling, Vec::with_capacity(MERGE_BATCH));
+                    let (filling, sender, spares) = (&mut batch, &sender, &mut returned);
+                    let mut send = move |pending: Pending<'_>| {
+                        filling.push(pending);
+                        if filling.is_full() {
+                            // A batch the merge is done with is filled again.
+                            let spare = spares.try_recv().unwrap_or_default();
                             // The merge outlives every reader: a send cannot fail.
-                            let _ = sender.send(full);
-                            // Copies the merge folded away, and records rendered, are freed here,
-                            // where they were allocated.
-                            returned.try_iter().for_each(drop);
+                            let _ = sender.send(std::mem::replace(filling, spare));
                         }
                     };
                     let mut result =
                         caught(unit.display(), || read_unit(unit, config, Some(&mut send)));
-                    if !batch.is_empty() {
-                        let _ = sender.send(batch);
+                    if !batch.records.is_empty() {
+                        let spare = returned.try_recv().unwrap_or_default();
+                        let _ = sender.send(std::mem::replace(&mut batch, spare));
                     }
                     for stream in &mut result.streams {
                         stream.unit = i;
@@ -908,55 +1301,43 @@ pub fn read_audit_merged(
                 results
             }));
         }
-        heads.extend(held.into_iter().map(|events| {
-            LogHead {
-                received: None,
-                returns: None,
-                batch: events
-                    .into_iter()
-                    .map(|event| {
-                        let key = copy_key(&event);
-                        (Box::new(Pending::Built(event)), key)
-                    })
-                    .collect::<Vec<_>>()
-                    .into_iter(),
-                next: None,
-                file: None,
-                placed: i64::MIN,
-                done: Vec::new(),
-                done_bytes: 0,
-            }
-        }));
-        {
-            let returns: Returns = heads.iter().map(|head| head.returns.clone()).collect();
-            let mut renderers = Renderers::start(scope, render, config.jobs, &returns);
-            drop(returns);
-            let mut copies = AuditCopies::new(skew_ms);
-            loop {
-                for head in &mut heads {
-                    head.fill();
+        for events in held {
+            let (sender, received) = mpsc::channel();
+            let mut batch = AuditBatch::default();
+            for event in events {
+                batch.push(Pending::Built(event));
+                if batch.is_full() {
+                    let _ = sender.send(std::mem::take(&mut batch));
                 }
-                let next = heads
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(n, head)| head.next.as_ref().map(|(placed, _)| (*placed, n)))
-                    .min();
-                let Some((placed, n)) = next else {
-                    break;
-                };
-                if let Some((_, (pending, key))) = heads[n].next.take() {
-                    let folded = copies.push(pending, key, placed, &mut |kept, placed| {
-                        renderers.push(kept, placed, on_rendered)
+            }
+            let _ = sender.send(batch);
+            heads.push(LogHead::new(received, None));
+        }
+        {
+            let mut sources = Sources::default();
+            let mut renderers = Renderers::start(scope, render, config.jobs);
+            let mut copies = AuditCopies::new(skew_ms);
+            let mut order = LogOrder::new();
+            for (n, head) in heads.iter_mut().enumerate() {
+                head.fill(n, &mut sources, &mut order);
+            }
+            while let Some(std::cmp::Reverse((placed, n))) = order.pop() {
+                if let Some((_, held, key)) = heads[n].next.take() {
+                    let folded = copies.push(held, key, placed, &mut |kept, placed| {
+                        renderers.push(kept, placed, &mut heads, &sources, on_rendered)
                     });
                     if let Some(folded) = folded {
-                        heads[n].give_back(folded);
+                        heads[folded.log as usize].release(folded.batch);
                     }
                 }
+                heads[n].fill(n, &mut sources, &mut order);
             }
-            copies.finish(&mut |kept, placed| renderers.push(kept, placed, on_rendered));
+            copies.finish(&mut |kept, placed| {
+                renderers.push(kept, placed, &mut heads, &sources, on_rendered)
+            });
             renderers.finish(on_rendered);
         }
-        // Every reader is done sending: what is given back now is freed here.
+        // Every reader is done sending: what goes back now is freed here.
         drop(heads);
         readers
             .into_iter()
@@ -1013,72 +1394,6 @@ pub fn read_for_events(
     parsed.configs.extend(audit.configs);
     parsed.errors.extend(audit.errors);
     parsed
-}
-
-/// The merge's view of one log being read: its next record and where it is placed.
-#[expect(
-    clippy::vec_box,
-    reason = "a record stays in the box it arrived in: moved by pointer, freed by its reader"
-)]
-struct LogHead {
-    /// `None` for a stream read before the merge.
-    received: Option<mpsc::Receiver<Vec<Arriving>>>,
-    /// Where the copies the merge folded away go back to be freed (`None`: freed here).
-    returns: Option<mpsc::Sender<Vec<Box<Pending>>>>,
-    batch: std::vec::IntoIter<Arriving>,
-    next: Option<(i64, Arriving)>,
-    /// The file of the last record, and the latest time seen in it.
-    file: Option<Arc<str>>,
-    placed: i64,
-    /// Copies of this log the merge folded away, not yet given back, and their text's length.
-    done: Vec<Box<Pending>>,
-    done_bytes: usize,
-}
-
-impl LogHead {
-    /// Takes the log's next record when none is waiting (blocking until its reader sends one or
-    /// is done).
-    fn fill(&mut self) {
-        if self.next.is_some() {
-            return;
-        }
-        let arriving = loop {
-            if let Some(arriving) = self.batch.next() {
-                break arriving;
-            }
-            match self.received.as_ref().map(mpsc::Receiver::recv) {
-                Some(Ok(batch)) => self.batch = batch.into_iter(),
-                Some(Err(_)) | None => return,
-            }
-        };
-        let pending = &arriving.0;
-        if self
-            .file
-            .as_ref()
-            .is_none_or(|f| !Arc::ptr_eq(f, pending.file()))
-        {
-            self.file = Some(Arc::clone(pending.file()));
-            self.placed = i64::MIN;
-        }
-        if let Some(ts) = pending.ts() {
-            self.placed = self.placed.max(ts);
-        }
-        self.next = Some((self.placed, arriving));
-    }
-
-    /// Gives a copy the merge folded away back to its reader, a batch at a time.
-    fn give_back(&mut self, folded: Box<Pending>) {
-        self.done_bytes += folded.text_bytes();
-        self.done.push(folded);
-        if self.done.len() >= MERGE_BATCH || self.done_bytes >= BATCH_TEXT_BYTES {
-            self.done_bytes = 0;
-            let done = std::mem::take(&mut self.done);
-            // A reader that is done frees nothing more: the batch is freed here then.
-            if let Some(returns) = &self.returns {
-                let _ = returns.send(done);
-            }
-        }
-    }
 }
 
 /// Runs `work(0..n)` on a pool of `threads` and hands each result to `deliver` in index order,
@@ -1163,7 +1478,7 @@ struct UnitResult {
 }
 
 /// Where a stream's events go as they are read, instead of into its [`StreamOutcome`].
-type EventSink<'a, 'f> = &'a mut (dyn FnMut(Pending) + Send + 'f);
+type EventSink<'a, 'f> = &'a mut (dyn FnMut(Pending<'_>) + Send + 'f);
 
 struct Sink<'a> {
     config: &'a ReadConfig,
@@ -1482,13 +1797,10 @@ fn read_stream(
             let named = Named::take(&mut record, &mut names);
             sink(Pending::Deferred(Deferred {
                 record,
-                // The merge's reader says which log.
-                log: 0,
                 key,
-                host,
-                file: Arc::clone(&file_name),
+                host: &host,
+                file: &file_name,
                 named,
-                copies: Vec::new(),
             }));
             return;
         }
@@ -1711,6 +2023,111 @@ mod tests {
             "unit3: internal error while reading: boom in unit 3"
         );
         assert_eq!(seen[8], "unit8");
+    }
+
+    /// The OM audit merge (records in batches, typed once kept) gives the events that folding the
+    /// events built on their readers gives ([`crate::copies::fold_streams`]): the same copies,
+    /// kept copy, order and fields, for records with and without a `Transaction`, a throwable
+    /// and continuation lines, on three OMs with one log rotated.
+    #[test]
+    fn the_om_audit_merge_gives_the_events_of_the_fold_over_built_events() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let keyed = |s: u32, op: &str, key: &str, tx: u32| {
+            format!(
+                "2026-08-19 00:00:{s:02},{:03} | INFO  | OMAudit | user=svc | ip=10.0.0.1 | op={op} {{\"volume\":\"v\",\"bucket\":\"b\",\"key\":\"{key}\",\"dataSize\":\"0\",\"Transaction\":\"{tx}\"}} | ret=SUCCESS |  \n",
+                tx % 1000
+            )
+        };
+        let printed = |s: u32| {
+            format!(
+                "2026-08-19 00:00:{s:02},000 | INFO  | OMAudit | user=u | ip=1.2.3.4 | op=COMMIT_KEY {{volume=v, bucket=b, key=k, dataSize=1}} | ret=SUCCESS |  \n"
+            )
+        };
+        let failed = |s: u32| {
+            format!(
+                "2026-08-19 00:00:{s:02},500 | ERROR | OMAudit | user=svc | ip=10.0.0.1 | op=COMMIT_KEY {{\"volume\":\"v\",\"bucket\":\"b\",\"key\":\"gone\",\"Transaction\":\"90\"}} | ret=FAILURE | KEY_NOT_FOUND org.apache.hadoop.ozone.om.exceptions.OMException: Key not found\n\tat org.apache.hadoop.ozone.om.KeyManagerImpl.readKeyInfo(KeyManagerImpl.java:123)\n"
+            )
+        };
+        let logs = [
+            (
+                "om1/om-audit-om1.log.1",
+                [keyed(1, "ALLOCATE_KEY", "a", 10), printed(2)].concat(),
+            ),
+            (
+                "om1/om-audit-om1.log",
+                [keyed(3, "COMMIT_KEY", "a", 11), failed(4), printed(30)].concat(),
+            ),
+            (
+                "om2/om-audit-om2.log",
+                [
+                    keyed(1, "ALLOCATE_KEY", "a", 10),
+                    printed(3),
+                    keyed(3, "COMMIT_KEY", "a", 11),
+                    failed(5),
+                ]
+                .concat(),
+            ),
+            (
+                "om3/om-audit-om3.log",
+                // The same printed line twice on one OM: no copy of itself.
+                [
+                    keyed(2, "ALLOCATE_KEY", "a", 10),
+                    failed(6),
+                    printed(9),
+                    printed(10),
+                ]
+                .concat(),
+            ),
+        ];
+        for (name, text) in &logs {
+            let path = dir.path().join(name);
+            std::fs::create_dir_all(path.parent().expect("a folder")).expect("folder");
+            std::fs::write(path, text).expect("log written");
+        }
+        let paths = vec![dir.path().to_path_buf()];
+        let config = ReadConfig::new(Keep::Typed);
+        let skew_ms = 2_000;
+        let json = |event: &Event| {
+            let mut out = Vec::new();
+            event.write_json(&mut out).expect("json");
+            String::from_utf8(out).expect("utf-8")
+        };
+        // Every log (rotations in order) one stream of built events, folded.
+        let mut by_log: BTreeMap<String, Vec<Event>> = BTreeMap::new();
+        let mut parsed = read_inputs_streaming(&paths, &config, &mut |_| {});
+        for stream in &mut parsed.streams {
+            let log = rotation_key(&stream.file).stream;
+            by_log.entry(log).or_default().append(&mut stream.events);
+        }
+        let expected: Vec<String> =
+            crate::copies::fold_streams(by_log.into_values().collect(), skew_ms)
+                .iter()
+                .map(json)
+                .collect();
+        let mut got = String::new();
+        let merged = read_audit_merged(
+            &paths,
+            &config,
+            &audit_log_units(&paths),
+            Vec::new(),
+            skew_ms,
+            &|event, _, out| {
+                event.write_json(out)?;
+                out.push(b'\n');
+                Ok(())
+            },
+            &mut |rendered| got.push_str(std::str::from_utf8(&rendered.text).expect("utf-8")),
+        );
+        assert!(merged.errors.is_empty() && merged.unreadable.is_empty());
+        let got: Vec<&str> = got.lines().collect();
+        // Folded: the transactions' copies, the printed copies within the skew, the failures.
+        assert_eq!(expected.len(), 7, "{expected:#?}");
+        assert!(
+            expected
+                .iter()
+                .any(|e| e.contains("KEY_NOT_FOUND") && e.contains("\"copies\""))
+        );
+        assert_eq!(got, expected);
     }
 
     #[test]

@@ -13,6 +13,7 @@
 //! Values may contain ` | `, `, `, `=` and nested brackets, so the params end is found by bracket
 //! matching, and a map is split only where a top-level `, ` is followed by `identifier=`.
 
+use crate::word::first_byte;
 use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use std::borrow::Cow;
@@ -579,7 +580,7 @@ fn plain_json_end(bytes: &[u8], start: usize) -> Option<usize> {
         return None;
     }
     let mut at = start + 1;
-    let end = loop {
+    loop {
         let after = plain_json_string_end(bytes, at)?;
         if bytes.get(after) != Some(&b':') {
             return None;
@@ -587,24 +588,20 @@ fn plain_json_end(bytes: &[u8], start: usize) -> Option<usize> {
         let after = plain_json_string_end(bytes, after + 1)?;
         match bytes.get(after) {
             Some(b',') => at = after + 1,
-            Some(b'}') => break after + 1,
+            Some(b'}') => return Some(after + 1),
             _ => return None,
         }
-    };
-    // JSON forbids raw control characters in strings; none is between the tokens either. Checked
-    // on the whole object at once: a loop without an early exit is vectorized.
-    let controls = bytes[start..end]
-        .iter()
-        .fold(false, |seen, &b| seen | (b < 0x20));
-    (!controls).then_some(end)
+    }
 }
 
-/// Where the JSON string that starts at `at` ends, when it holds no escape.
+/// Where the JSON string that starts at `at` ends, when it holds no escape and no raw control
+/// character (JSON forbids them in strings; none is between the tokens either).
 fn plain_json_string_end(bytes: &[u8], at: usize) -> Option<usize> {
     if bytes.get(at) != Some(&b'"') {
         return None;
     }
-    let end = at + 1 + memchr::memchr2(b'"', b'\\', bytes.get(at + 1..)?)?;
+    let inside = bytes.get(at + 1..)?;
+    let end = at + 1 + first_byte(inside, |word| word.quote | word.backslash | word.control)?;
     (bytes[end] == b'"').then_some(end + 1)
 }
 
@@ -617,9 +614,10 @@ fn plain_entries(object: &str) -> impl Iterator<Item = (&str, &str)> {
         if bytes.first() != Some(&b'"') {
             return None;
         }
-        let key_end = 1 + memchr::memchr(b'"', &bytes[1..])?;
+        let quote = |bytes: &[u8]| first_byte(bytes, |word| word.quote);
+        let key_end = 1 + quote(&bytes[1..])?;
         let value_start = key_end + "\":\"".len();
-        let value_end = value_start + memchr::memchr(b'"', bytes.get(value_start..)?)?;
+        let value_end = value_start + quote(bytes.get(value_start..)?)?;
         let entry = (&rest[1..key_end], &rest[value_start..value_end]);
         rest = rest.get(value_end + "\",".len()..).unwrap_or("");
         Some(entry)

@@ -24,3 +24,4 @@ pub mod record;
 pub mod source;
 pub mod time;
 pub mod units;
+mod word;

@@ -9,6 +9,7 @@
 
 use super::{Copy, Event};
 use crate::time::Rfc3339;
+use crate::word::first_byte;
 
 impl Event {
     /// Appends the event's JSON object, without a line end, to `out`.
@@ -180,27 +181,12 @@ fn write_str(out: &mut Vec<u8>, s: &str) {
 }
 
 /// Where the first byte at or after `at` that JSON escapes is (`bytes.len()` if none): eight
-/// bytes at a time while none of them is one.
-fn next_to_escape(bytes: &[u8], mut at: usize) -> usize {
-    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
-    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
-    // A word has a zero byte iff `(w - ONES) & !w & HIGHS` is not zero.
-    let has_zero = |w: u64| w.wrapping_sub(ONES) & !w & HIGHS;
-    while let Some(chunk) = bytes.get(at..at + 8) {
-        let word = u64::from_ne_bytes(chunk.try_into().expect("eight bytes"));
-        // Bytes below 0x20 have a zero in their top three bits; quote and backslash compare.
-        let control = has_zero(word & u64::from_ne_bytes([0xe0; 8]));
-        let quote = has_zero(word ^ u64::from_ne_bytes([b'"'; 8]));
-        let backslash = has_zero(word ^ u64::from_ne_bytes([b'\\'; 8]));
-        if control | quote | backslash != 0 {
-            break;
-        }
-        at += 8;
-    }
-    at + bytes[at..]
-        .iter()
-        .position(|&b| b < 0x20 || b == b'"' || b == b'\\')
-        .unwrap_or(bytes.len() - at)
+/// bytes at a time.
+fn next_to_escape(bytes: &[u8], at: usize) -> usize {
+    first_byte(&bytes[at..], |word| {
+        word.quote | word.backslash | word.control
+    })
+    .map_or(bytes.len(), |n| at + n)
 }
 
 #[cfg(test)]
