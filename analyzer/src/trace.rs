@@ -12,10 +12,12 @@
 use crate::facts::Facts;
 use crate::kinds::{self, KindIndex, KindSet};
 use crate::machines::endpoint::{self, ScmSide, ScmSignal};
-use crate::replicas::ContainerReplicas;
+use crate::replicas::{ContainerReplicas, ReplicaState};
+use oztrace_parser::catalog::EventData;
+use oztrace_parser::catalog::datanode::DatanodeEvent;
 use oztrace_parser::entity::Entity;
 use oztrace_parser::event::Event;
-use oztrace_parser::source::{Component, short_host};
+use oztrace_parser::source::{Component, Level, short_host};
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::{Arc, OnceLock};
 
@@ -79,6 +81,10 @@ pub struct Trace {
     time_ordered: bool,
     /// Events of each kind, by [`KindIndex`].
     by_kind: Vec<Vec<EventId>>,
+    /// Every `dn_container_state` line and its fields, in trace order: the most frequent kind,
+    /// which several linkers, machines and rules read.
+    container_state_ids: Vec<EventId>,
+    container_states: Vec<ContainerStateLine>,
     /// The cluster's facts, read from the whole trace at the first question.
     facts: OnceLock<Facts>,
     /// Every container's replicas, read from the whole trace at the first question.
@@ -264,6 +270,23 @@ impl Trace {
         self.scm_side.get_or_init(|| endpoint::read_scm_side(self))
     }
 
+    /// Every `dn_container_state` line, in trace order, with its fields ([`ContainerStateLine`]):
+    /// read without opening an event.
+    pub fn container_state_lines(
+        &self,
+    ) -> impl ExactSizeIterator<Item = (EventId, &ContainerStateLine)> {
+        self.container_state_ids
+            .iter()
+            .copied()
+            .zip(&self.container_states)
+    }
+
+    /// The fields of event `id` if it is a `dn_container_state` line.
+    pub fn container_state_line(&self, id: EventId) -> Option<&ContainerStateLine> {
+        let at = self.container_state_ids.binary_search(&id).ok()?;
+        Some(&self.container_states[at])
+    }
+
     /// The kind of event `id`.
     pub fn kind_of(&self, id: EventId) -> KindIndex {
         self.kinds[id]
@@ -359,6 +382,64 @@ impl Trace {
     }
 }
 
+/// The kind of ContainerLogger's lines (`dn_container_state`).
+static CONTAINER_STATE: std::sync::LazyLock<KindIndex> =
+    std::sync::LazyLock::new(|| kinds::index_of("dn_container_state"));
+
+/// What a ContainerLogger line (`dn_container_state`) says, compact: read once at the merge,
+/// where its stream's events lie together in memory, instead of by every consumer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ContainerStateLine {
+    pub container: u64,
+    pub index: Option<u64>,
+    pub bcsid: Option<u64>,
+    pub state: LineState,
+    /// Written at ERROR (`logLost`, `logUnhealthy`).
+    pub error: bool,
+}
+
+/// The state a ContainerLogger line prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LineState {
+    /// No state field.
+    Absent,
+    Known(ReplicaState),
+    /// A word that is no `ContainerDataProto.State`: its consumers read it from the event.
+    Other,
+}
+
+impl LineState {
+    /// Whether the line printed exactly `state`.
+    pub fn is(self, state: ReplicaState) -> bool {
+        self == LineState::Known(state)
+    }
+}
+
+impl ContainerStateLine {
+    fn of(event: &Event) -> Option<ContainerStateLine> {
+        let EventData::Datanode(DatanodeEvent::DnContainerState {
+            id,
+            index,
+            bcsid,
+            state,
+            ..
+        }) = &event.data
+        else {
+            return None;
+        };
+        Some(ContainerStateLine {
+            container: *id,
+            index: *index,
+            bcsid: *bcsid,
+            state: match state.as_deref() {
+                None => LineState::Absent,
+                Some(s) => ReplicaState::parse(s).map_or(LineState::Other, LineState::Known),
+            },
+            error: event.level == Some(Level::Error),
+        })
+    }
+}
+
 /// A stream's entities, interned by the thread that read it while its events are still near in
 /// memory: the merge then hashes each stream's distinct entities once ([`Trace::merge_interned`])
 /// instead of every entity of every event, each a cache miss by then.
@@ -434,6 +515,10 @@ struct Columns {
     components: Vec<Component>,
     ts: Vec<Option<i64>>,
     hosts: Vec<HostId>,
+    /// The fields of the `dn_container_state` lines, in input order; `line_of[i]` is input event
+    /// `i`'s place among them ([`NO_LINE`] for other kinds).
+    container_states: Vec<ContainerStateLine>,
+    line_of: Vec<u32>,
     /// The entities of input event `i` are `entities[entity_start[i]..entity_start[i + 1]]`, each
     /// once.
     entities: Vec<EntityId>,
@@ -457,6 +542,8 @@ impl Columns {
             components: Vec::with_capacity(events),
             ts: Vec::with_capacity(events),
             hosts: Vec::with_capacity(events),
+            container_states: Vec::new(),
+            line_of: Vec::with_capacity(events),
             entities: Vec::new(),
             entity_start,
             host_names: Vec::new(),
@@ -500,6 +587,15 @@ impl Columns {
     fn read_header(&mut self, event: &Event) {
         let kind = kinds::index_of(event.kind());
         self.kinds.push(kind);
+        let line = if kind == *CONTAINER_STATE
+            && let Some(line) = ContainerStateLine::of(event)
+        {
+            self.container_states.push(line);
+            self.container_states.len() as u32 - 1
+        } else {
+            NO_LINE
+        };
+        self.line_of.push(line);
         self.kind_counts[kind.index()] += 1;
         self.components.push(event.component);
         self.ts.push(event.ts);
@@ -550,6 +646,9 @@ impl Columns {
                 .collect(),
             ..Trace::default()
         };
+        let lines = self.container_states.len();
+        trace.container_state_ids.reserve_exact(lines);
+        trace.container_states.reserve_exact(lines);
         trace.kinds.reserve_exact(events);
         trace.components.reserve_exact(events);
         trace.times.reserve_exact(events);
@@ -565,6 +664,10 @@ impl Columns {
             let kind = self.kinds[from];
             trace.kinds.push(kind);
             trace.by_kind[kind.index()].push(id);
+            if let Some(&line) = self.container_states.get(self.line_of[from] as usize) {
+                trace.container_state_ids.push(id);
+                trace.container_states.push(line);
+            }
             trace.components.push(self.components[from]);
             match self.ts[from] {
                 Some(ts) => {
@@ -616,6 +719,9 @@ impl Columns {
 
 /// A host or entity not yet met in the trace's order ([`Columns::index`]).
 const UNSEEN: u32 = u32::MAX;
+
+/// An input event with no compact fields ([`Columns::line_of`]).
+const NO_LINE: u32 = u32::MAX;
 
 /// The number of a host or entity in the trace's order: `rank` if it was met before, else the
 /// next number, with an empty list for its `events` in `lists`.

@@ -34,9 +34,9 @@ use crate::{
 use oztrace_analyzer::kinds::{Family, KindSet, Reads};
 use oztrace_analyzer::machine::{Replay, Transition};
 use oztrace_analyzer::machines::endpoint::{DatanodeHosts, MACHINE, ScmSignal, endpoint_key};
-use oztrace_analyzer::trace::{EventId, Trace};
+use oztrace_analyzer::replicas::ReplicaState;
+use oztrace_analyzer::trace::{ContainerStateLine, EventId, LineState, Trace};
 use oztrace_parser::catalog::EventData;
-use oztrace_parser::catalog::datanode::DatanodeEvent;
 use oztrace_parser::catalog::dn_endpoint::DnEndpointEvent;
 use oztrace_parser::entity::Entity;
 use oztrace_parser::source::{Component, short_host};
@@ -325,7 +325,15 @@ impl<'t> Observations<'t> {
             Reads::Kind(datanode_kinds::CONTAINER_STATE),
         ]);
         let mut signals = trace.scm_signals().iter().peekable();
+        let mut lines = trace.container_state_lines().peekable();
         for id in 0..trace.len() {
+            let on_scm = matches!(trace.component_of(id), Component::Scm | Component::ScmAudit);
+            if let Some((_, line)) = lines.next_if(|&(at, _)| at == id)
+                && !on_scm
+            {
+                obs.read_container_state(trace, id, line, hosts);
+                continue;
+            }
             if let Some((_, signal)) = signals.next_if(|s| s.0 == id) {
                 if let ScmSignal::Answered {
                     datanode,
@@ -346,7 +354,7 @@ impl<'t> Observations<'t> {
                 }
                 continue;
             }
-            let read = if matches!(trace.component_of(id), Component::Scm | Component::ScmAudit) {
+            let read = if on_scm {
                 trace
                     .entity_ids_of(id)
                     .iter()
@@ -359,6 +367,42 @@ impl<'t> Observations<'t> {
             }
         }
         obs
+    }
+
+    /// A ContainerLogger line, from the trace's compact column: an UNHEALTHY replica raises an
+    /// action, a closing or closed one clears it.
+    fn read_container_state(
+        &mut self,
+        trace: &Trace,
+        id: EventId,
+        line: &ContainerStateLine,
+        hosts: &DatanodeHosts,
+    ) {
+        let LineState::Known(state) = line.state else {
+            return;
+        };
+        let host = || trace.short_host(trace.host_of(id)).to_string();
+        match state {
+            ReplicaState::Unhealthy => self.raised.push((
+                id,
+                Raised {
+                    host: host(),
+                    datanode: hosts.datanode_of(trace, id),
+                    container: Some(line.container),
+                },
+            )),
+            ReplicaState::Closing | ReplicaState::QuasiClosed | ReplicaState::Closed => {
+                self.closed.push((id, Closed::Container(line.container)));
+                self.closed.push((
+                    id,
+                    Closed::OnDatanode {
+                        host: host(),
+                        datanode: hosts.datanode_of(trace, id),
+                    },
+                ));
+            }
+            _ => {}
+        }
     }
 
     fn read_event(&mut self, trace: &Trace, id: EventId, hosts: &DatanodeHosts) {
@@ -421,27 +465,6 @@ impl<'t> Observations<'t> {
                     }
                 }
                 datanode_kinds::FULL_VOLUME_HEARTBEAT => self.raised.push((id, raised(None))),
-                datanode_kinds::CONTAINER_STATE => {
-                    let EventData::Datanode(DatanodeEvent::DnContainerState {
-                        id: container,
-                        state,
-                        ..
-                    }) = &event.data
-                    else {
-                        return;
-                    };
-                    let container = *container;
-                    match state.as_deref().unwrap_or("") {
-                        "UNHEALTHY" => self.raised.push((id, raised(Some(container)))),
-                        "CLOSING" | "QUASI_CLOSED" | "CLOSED" => {
-                            self.closed.push((id, Closed::Container(container)));
-                            let (host, datanode) = who();
-                            self.closed
-                                .push((id, Closed::OnDatanode { host, datanode }));
-                        }
-                        _ => {}
-                    }
-                }
                 _ => {}
             },
         }

@@ -20,7 +20,7 @@
 use crate::graph::Linker;
 use crate::kinds::{Family, KindSet, Reads};
 use crate::machine::{EntityStates, Machine, Transition};
-use crate::trace::{EventId, Trace};
+use crate::trace::{EventId, LineState, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::datanode::DatanodeEvent;
 use oztrace_parser::catalog::scm_container::{ScmContainerEvent, Wording};
@@ -447,22 +447,28 @@ impl Linker for ReplicaReported {
                     .push(id);
             }
         }
-        // The kind index's own list: no pass over the whole trace for one kind.
-        for &id in trace.of_kind("dn_container_state") {
-            let event = trace.get(id);
-            let EventData::Datanode(DatanodeEvent::DnContainerState {
-                id: container,
-                state: Some(state),
-                ..
-            }) = &event.data
+        if handled.is_empty() {
+            return;
+        }
+        // The trace's compact column: a line is opened only when SCM handled its state.
+        for (id, line) in trace.container_state_lines() {
+            let container = line.container;
+            let state = match line.state {
+                LineState::Absent => continue,
+                LineState::Known(state) => state.as_str(),
+                LineState::Other => match &trace.get(id).data {
+                    EventData::Datanode(DatanodeEvent::DnContainerState {
+                        state: Some(state),
+                        ..
+                    }) => state.as_str(),
+                    _ => continue,
+                },
+            };
+            let (Some(candidates), Some(at)) = (handled.get(&(container, state)), trace.ts_of(id))
             else {
                 continue;
             };
-            let (Some(candidates), Some(at)) =
-                (handled.get(&(*container, state.as_str())), event.ts)
-            else {
-                continue;
-            };
+            let host = trace.host_name(trace.host_of(id));
             // Only the lines that can be in the window: a container's reports recur over the
             // whole trace.
             let window = trace.between(at - trace.skew_ms, at + REPORT_WINDOW_MS);
@@ -478,7 +484,7 @@ impl Linker for ReplicaReported {
                     .elapsed(id, scm)
                     .is_some_and(|ms| ms >= -trace.skew_ms && ms <= REPORT_WINDOW_MS);
                 if in_window
-                    && same_host(&event.host, &e.replica.datanode_host)
+                    && same_host(host, &e.replica.datanode_host)
                     && !seen_hosts.contains(&&*line.host)
                 {
                     // The first line per SCM after the change is the one that handled this report.
@@ -487,8 +493,8 @@ impl Linker for ReplicaReported {
                         id,
                         scm,
                         format!(
-                            "{} reports #{container} {state}; {} handles the report",
-                            event.host, line.host
+                            "{host} reports #{container} {state}; {} handles the report",
+                            line.host
                         ),
                     ));
                 }

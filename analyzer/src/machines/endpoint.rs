@@ -30,7 +30,7 @@ use oztrace_parser::entity::{Entity, datanode_details};
 use oztrace_parser::event::Event;
 use oztrace_parser::source::{Component, short_host};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 pub const MACHINE: &str = "dn-endpoint";
 
@@ -383,6 +383,10 @@ pub fn close_command_containers(command: &str) -> Vec<u64> {
     ids
 }
 
+/// The kinds of the datanodes' endpoint lines ([`Family::DnEndpoint`]).
+static ENDPOINT_KINDS: LazyLock<KindSet> =
+    LazyLock::new(|| KindSet::of(&[Reads::Family(Family::DnEndpoint)]));
+
 /// Which datanode a datanode-side event belongs to: the uuid of its thread name, else the one
 /// learnt for its host (from other thread names, or an SCM `uuid(host/ip)` naming that host).
 /// A host seen with two datanodes (one JVM running several, as MiniOzoneCluster does, or a
@@ -442,18 +446,19 @@ impl DatanodeHosts {
     /// The datanode uuid of datanode-side event `id`, if known (its host's short name is the
     /// trace's, computed once per host).
     pub fn datanode_of(&self, trace: &Trace, id: EventId) -> Option<String> {
-        let event = trace.get(id);
-        if let EventData::DnEndpoint(e) = &event.data
+        // Only an endpoint line is opened: the rest is in the trace's compact columns.
+        if ENDPOINT_KINDS.contains(trace.kind_of(id))
+            && let EventData::DnEndpoint(e) = &trace.get(id).data
             && let Some(uuid) = e.datanode()
         {
             return Some(uuid.to_ascii_lowercase());
         }
-        if let Some(Entity::Datanode(uuid)) = event
-            .entities
+        if let Some(Entity::Datanode(uuid)) = trace
+            .entity_ids_of(id)
             .iter()
+            .map(|&e| &**trace.entity(e))
             .find(|e| matches!(e, Entity::Datanode(_)))
-            && event.component != Component::Scm
-            && event.component != Component::ScmAudit
+            && !matches!(trace.component_of(id), Component::Scm | Component::ScmAudit)
         {
             return Some(uuid.clone());
         }
