@@ -12,13 +12,12 @@
 
 use crate::kinds::{Family, Reads};
 use crate::machine::{EntityStates, Machine, Transition};
-use crate::trace::{EventId, Trace};
+use crate::trace::{EventId, HostId, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::datanode::DatanodeEvent;
 use oztrace_parser::catalog::ratis::RatisEvent;
 use oztrace_parser::entity::{Entity, group_of_pipeline, is_uuid};
 use oztrace_parser::source::Component;
-use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
 
 pub const NAME: &str = "ratis-member";
@@ -188,8 +187,8 @@ impl Default for MemberState {
 #[derive(Default)]
 pub struct RatisMember {
     members: EntityStates<(Arc<str>, String), MemberState>,
-    /// Host → datanode UUID, learnt from member ids on that host.
-    datanode_of_host: HashMap<Arc<str>, Arc<str>>,
+    /// Host (by [`HostId`]) → datanode UUID, learnt from member ids on that host.
+    datanode_of_host: Vec<Option<Arc<str>>>,
 }
 
 impl RatisMember {
@@ -197,11 +196,12 @@ impl RatisMember {
         RatisMember::default()
     }
 
-    fn scope(&self, host: &Arc<str>) -> Arc<str> {
-        self.datanode_of_host
-            .get(host)
-            .cloned()
-            .unwrap_or_else(|| Arc::clone(host))
+    fn scope(&self, trace: &Trace, host: HostId) -> Arc<str> {
+        Arc::clone(
+            self.datanode_of_host[host.index()]
+                .as_ref()
+                .unwrap_or_else(|| trace.host_name(host)),
+        )
     }
 }
 
@@ -230,21 +230,24 @@ impl Machine for RatisMember {
         if !is_datanode(trace.component_of(id)) {
             return;
         }
+        if self.datanode_of_host.is_empty() {
+            self.datanode_of_host = vec![None; trace.host_count()];
+        }
+        let host = trace.host_of(id);
         let event = trace.get(id);
         // Which (datanode, group) and what happened.
         let (group, step) = match &event.data {
             EventData::Ratis(r) => {
+                let known = &mut self.datanode_of_host[host.index()];
+                // The host's datanode is nearly always known already: compared before the peer
+                // is checked for a UUID.
                 if let Some(member) = r.member()
-                    && is_uuid(&member.peer)
-                    && !self
-                        .datanode_of_host
-                        .get(&event.host)
+                    && !known
+                        .as_ref()
                         .is_some_and(|known| known.eq_ignore_ascii_case(&member.peer))
+                    && is_uuid(&member.peer)
                 {
-                    self.datanode_of_host.insert(
-                        Arc::clone(&event.host),
-                        Arc::from(member.peer.to_ascii_lowercase()),
-                    );
+                    *known = Some(Arc::from(member.peer.to_ascii_lowercase()));
                 }
                 match r {
                     RatisEvent::RoleChange {
@@ -290,7 +293,7 @@ impl Machine for RatisMember {
         let Some(Entity::Group(hex)) = Entity::group(&group) else {
             return;
         };
-        let scope = self.scope(&event.host);
+        let scope = self.scope(trace, host);
         let key = (Arc::clone(&scope), hex.clone());
         let state = self.members.entry_or(key, MemberState::default, event.ts);
         let entity = trace.shared(id, &Entity::Group(hex));
