@@ -18,7 +18,8 @@ use crate::{
     Severity,
 };
 use oztrace_analyzer::facts::Facts;
-use oztrace_analyzer::kinds::{Family, Reads};
+use oztrace_analyzer::kinds::{self, Family, Reads};
+use oztrace_analyzer::replicas::ReplicaState;
 use oztrace_analyzer::machines::datanode_links::is_failed_or_slow;
 use oztrace_analyzer::trace::{EventId, Trace};
 use oztrace_parser::catalog::EventData;
@@ -518,13 +519,25 @@ impl Index<'_> {
             hosts: BTreeMap::new(),
             facts: trace.facts(),
         };
+        // ContainerLogger lines matter only when a replica became UNHEALTHY: the others are
+        // read from the trace's compact column and not opened.
+        let container_state = kinds::index_of("dn_container_state");
         // Host by host (each host's events in trace order): no map lookup per event.
         for host in trace.hosts() {
             let mut facts: Option<HostFacts> = None;
             for &id in trace.of_host(host) {
-                if is_datanode_side(trace.component_of(id)) {
-                    facts.get_or_insert_default().observe(id, trace.get(id));
+                if !is_datanode_side(trace.component_of(id)) {
+                    continue;
                 }
+                let facts = facts.get_or_insert_default();
+                if trace.kind_of(id) == container_state
+                    && trace
+                        .container_state_line(id)
+                        .is_some_and(|line| !line.state.is(ReplicaState::Unhealthy))
+                {
+                    continue;
+                }
+                facts.observe(id, trace.get(id));
             }
             if let Some(facts) = facts {
                 index.hosts.insert(Arc::clone(host), facts);
