@@ -442,7 +442,8 @@ impl ContainerStateLine {
 
 /// A stream's entities, interned by the thread that read it while its events are still near in
 /// memory: the merge then hashes each stream's distinct entities once ([`Trace::merge_interned`])
-/// instead of every entity of every event, each a cache miss by then.
+/// instead of every entity of every event, each a cache miss by then. The kind of each event and
+/// the fields of its ContainerLogger lines are read on the same pass, for the same reason.
 #[derive(Debug, Default)]
 pub struct StreamEntities {
     /// The stream's distinct entities, by local id.
@@ -450,6 +451,10 @@ pub struct StreamEntities {
     /// The local ids event `i` names are `names[start[i]..start[i + 1]]`, each once.
     names: Vec<u32>,
     start: Vec<u32>,
+    /// The kind of event `i`.
+    kinds: Vec<KindIndex>,
+    /// The `dn_container_state` lines, by their event's place in the stream, in order.
+    lines: Vec<(u32, ContainerStateLine)>,
 }
 
 impl StreamEntities {
@@ -460,9 +465,18 @@ impl StreamEntities {
             table: Vec::new(),
             names: Vec::new(),
             start: Vec::with_capacity(events.len() + 1),
+            kinds: Vec::with_capacity(events.len()),
+            lines: Vec::new(),
         };
         interned.start.push(0);
-        for event in events {
+        for (i, event) in events.iter().enumerate() {
+            let kind = kinds::index_of(event.kind());
+            interned.kinds.push(kind);
+            if kind == *CONTAINER_STATE
+                && let Some(line) = ContainerStateLine::of(event)
+            {
+                interned.lines.push((i as u32, line));
+            }
             let first = interned.names.len();
             for entity in &event.entities {
                 let id = *ids.entry(entity).or_insert_with(|| {
@@ -489,12 +503,27 @@ impl StreamEntities {
         }
         let mut names = Vec::new();
         let mut start = vec![0];
+        let mut kinds = Vec::new();
+        // The place of each kept event among the kept ones.
+        let mut kept_at = Vec::with_capacity(keep.len());
         for (i, _) in keep.iter().enumerate().filter(|(_, keep)| **keep) {
+            kept_at.resize(i, u32::MAX);
+            kept_at.push(kinds.len() as u32);
             names.extend_from_slice(self.names_of(i));
             start.push(names.len() as u32);
+            kinds.push(self.kinds[i]);
         }
+        self.lines
+            .retain_mut(|(at, _)| match kept_at.get(*at as usize) {
+                Some(&kept) if kept != u32::MAX => {
+                    *at = kept;
+                    true
+                }
+                _ => false,
+            });
         self.names = names;
         self.start = start;
+        self.kinds = kinds;
     }
 
     /// How many events it holds the entities of.
@@ -569,8 +598,17 @@ impl Columns {
         };
         // The trace's id of each of the stream's entities, interned when first named.
         let mut ids = vec![UNSEEN; interned.table.len()];
+        let mut lines = interned.lines.iter().peekable();
         for (i, event) in events.iter().enumerate() {
-            self.read_header(event);
+            let line = match lines.next_if(|(at, _)| *at as usize == i) {
+                Some((_, line)) => {
+                    self.container_states.push(*line);
+                    self.container_states.len() as u32 - 1
+                }
+                None => NO_LINE,
+            };
+            self.line_of.push(line);
+            self.read_header(interned.kinds[i], event);
             for &local in interned.names_of(i) {
                 let id = &mut ids[local as usize];
                 if *id == UNSEEN {
@@ -583,19 +621,9 @@ impl Columns {
         }
     }
 
-    /// Everything of an event but its entities.
-    fn read_header(&mut self, event: &Event) {
-        let kind = kinds::index_of(event.kind());
+    /// An event's header: its kind (read with its entities), component, time and host.
+    fn read_header(&mut self, kind: KindIndex, event: &Event) {
         self.kinds.push(kind);
-        let line = if kind == *CONTAINER_STATE
-            && let Some(line) = ContainerStateLine::of(event)
-        {
-            self.container_states.push(line);
-            self.container_states.len() as u32 - 1
-        } else {
-            NO_LINE
-        };
-        self.line_of.push(line);
         self.kind_counts[kind.index()] += 1;
         self.components.push(event.component);
         self.ts.push(event.ts);

@@ -19,8 +19,8 @@ use crate::{
 };
 use oztrace_analyzer::facts::Facts;
 use oztrace_analyzer::kinds::{self, Family, Reads};
-use oztrace_analyzer::replicas::ReplicaState;
 use oztrace_analyzer::machines::datanode_links::is_failed_or_slow;
+use oztrace_analyzer::replicas::ReplicaState;
 use oztrace_analyzer::trace::{EventId, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::datanode::{DatanodeEvent, DispatchError, DnAudit};
