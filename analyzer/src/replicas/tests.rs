@@ -3,7 +3,8 @@ use crate::machines::container::tests::scm_event;
 use oztrace_parser::catalog::classify;
 use oztrace_parser::event::Event;
 use oztrace_parser::record::Record;
-use oztrace_parser::source::Component;
+use oztrace_parser::catalog::datanode::DatanodeEvent;
+use oztrace_parser::source::{Component, Level};
 
 const MIN: i64 = 60_000;
 const RM: &str = "org.apache.hadoop.hdds.scm.container.replication.ReplicationManager";
