@@ -11,7 +11,7 @@
 
 use crate::facts::Facts;
 use crate::kinds::{self, KindIndex, KindSet};
-use crate::machines::endpoint::{self, ScmSide, ScmSignal};
+use crate::machines::endpoint::{self, SCM_SIDE_KINDS, ScmSide, ScmSideOf, ScmSignal};
 use crate::replicas::{ContainerReplicas, ReplicaState};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::datanode::DatanodeEvent;
@@ -89,8 +89,8 @@ pub struct Trace {
     facts: OnceLock<Facts>,
     /// Every container's replicas, read from the whole trace at the first question.
     replicas: OnceLock<ContainerReplicas>,
-    /// What the SCM-side events say, read at the first question.
-    scm_side: OnceLock<ScmSide>,
+    /// What the SCM-side events say, read by the threads that read the logs.
+    scm_side: ScmSide,
 }
 
 impl Trace {
@@ -120,7 +120,7 @@ impl Trace {
         let mut keys: Vec<MergeKey> = Vec::with_capacity(total);
         let mut slots: Vec<Slot> = Vec::with_capacity(total);
         let mut columns = Columns::with_capacity(total);
-        for (s, (stream, entities)) in streams.iter().enumerate() {
+        for (s, (stream, entities)) in streams.iter_mut().enumerate() {
             let mut last = stream.iter().find_map(|e| e.ts).unwrap_or(i64::MIN);
             for (index, event) in stream.iter().enumerate() {
                 if let Some(ts) = event.ts {
@@ -137,7 +137,7 @@ impl Trace {
                     index: index as u32,
                 });
             }
-            columns.read_stream(stream, entities.as_ref());
+            columns.read_stream(stream, entities.take());
         }
         // Sources compare by their names' order, held as one rank each.
         let rank = sources.ranks();
@@ -267,7 +267,7 @@ impl Trace {
     }
 
     fn scm_side(&self) -> &ScmSide {
-        self.scm_side.get_or_init(|| endpoint::read_scm_side(self))
+        &self.scm_side
     }
 
     /// Every `dn_container_state` line, in trace order, with its fields ([`ContainerStateLine`]):
@@ -455,6 +455,8 @@ pub struct StreamEntities {
     kinds: Vec<KindIndex>,
     /// The `dn_container_state` lines, by their event's place in the stream, in order.
     lines: Vec<(u32, ContainerStateLine)>,
+    /// What the SCM-side events say ([`ScmSide`]), the same way.
+    scm: Vec<(u32, ScmSideOf)>,
 }
 
 impl StreamEntities {
@@ -467,6 +469,7 @@ impl StreamEntities {
             start: Vec::with_capacity(events.len() + 1),
             kinds: Vec::with_capacity(events.len()),
             lines: Vec::new(),
+            scm: Vec::new(),
         };
         interned.start.push(0);
         for (i, event) in events.iter().enumerate() {
@@ -476,6 +479,10 @@ impl StreamEntities {
                 && let Some(line) = ContainerStateLine::of(event)
             {
                 interned.lines.push((i as u32, line));
+            } else if SCM_SIDE_KINDS.contains(kind)
+                && let Some(of) = endpoint::scm_side_of(event)
+            {
+                interned.scm.push((i as u32, of));
             }
             let first = interned.names.len();
             for entity in &event.entities {
@@ -513,14 +520,8 @@ impl StreamEntities {
             start.push(names.len() as u32);
             kinds.push(self.kinds[i]);
         }
-        self.lines
-            .retain_mut(|(at, _)| match kept_at.get(*at as usize) {
-                Some(&kept) if kept != u32::MAX => {
-                    *at = kept;
-                    true
-                }
-                _ => false,
-            });
+        renumber_kept(&mut self.lines, &kept_at);
+        renumber_kept(&mut self.scm, &kept_at);
         self.names = names;
         self.start = start;
         self.kinds = kinds;
@@ -536,6 +537,18 @@ impl StreamEntities {
     }
 }
 
+/// Keeps the items of the events a window keeps, renumbered as their place among those
+/// (`kept_at[i]`: event `i`'s place, `u32::MAX` when dropped; missing past the last kept one).
+fn renumber_kept<T>(items: &mut Vec<(u32, T)>, kept_at: &[u32]) {
+    items.retain_mut(|(at, _)| match kept_at.get(*at as usize) {
+        Some(&kept) if kept != u32::MAX => {
+            *at = kept;
+            true
+        }
+        _ => false,
+    });
+}
+
 /// What [`Trace`]'s indexes need of each event, in input order, and the hosts and entities
 /// interned on the way (numbered as met in that order: [`Columns::index`] renumbers them as met in
 /// the trace's order).
@@ -544,10 +557,12 @@ struct Columns {
     components: Vec<Component>,
     ts: Vec<Option<i64>>,
     hosts: Vec<HostId>,
-    /// The fields of the `dn_container_state` lines, in input order; `line_of[i]` is input event
-    /// `i`'s place among them ([`NO_LINE`] for other kinds).
+    /// The fields of the `dn_container_state` lines and what the SCM-side events say, in input
+    /// order; `compact_of[i]` is input event `i`'s place among those of its kind ([`NONE`]
+    /// for an event with neither).
     container_states: Vec<ContainerStateLine>,
-    line_of: Vec<u32>,
+    scm: Vec<Option<ScmSideOf>>,
+    compact_of: Vec<u32>,
     /// The entities of input event `i` are `entities[entity_start[i]..entity_start[i + 1]]`, each
     /// once.
     entities: Vec<EntityId>,
@@ -572,7 +587,8 @@ impl Columns {
             ts: Vec::with_capacity(events),
             hosts: Vec::with_capacity(events),
             container_states: Vec::new(),
-            line_of: Vec::with_capacity(events),
+            scm: Vec::new(),
+            compact_of: Vec::with_capacity(events),
             entities: Vec::new(),
             entity_start,
             host_names: Vec::new(),
@@ -587,27 +603,25 @@ impl Columns {
 
     /// Reads a stream's events, their entities from `interned` when it holds this stream's (else
     /// they are interned here, the same way).
-    fn read_stream(&mut self, events: &[Event], interned: Option<&StreamEntities>) {
-        let here;
-        let interned = match interned.filter(|i| i.events() == events.len()) {
-            Some(interned) => interned,
-            None => {
-                here = StreamEntities::of(events);
-                &here
-            }
-        };
+    fn read_stream(&mut self, events: &[Event], interned: Option<StreamEntities>) {
+        let mut interned = interned
+            .filter(|i| i.events() == events.len())
+            .unwrap_or_else(|| StreamEntities::of(events));
         // The trace's id of each of the stream's entities, interned when first named.
         let mut ids = vec![UNSEEN; interned.table.len()];
         let mut lines = interned.lines.iter().peekable();
+        let mut scm = std::mem::take(&mut interned.scm).into_iter().peekable();
         for (i, event) in events.iter().enumerate() {
-            let line = match lines.next_if(|(at, _)| *at as usize == i) {
-                Some((_, line)) => {
-                    self.container_states.push(*line);
-                    self.container_states.len() as u32 - 1
-                }
-                None => NO_LINE,
+            let compact = if let Some((_, line)) = lines.next_if(|(at, _)| *at as usize == i) {
+                self.container_states.push(*line);
+                self.container_states.len() as u32 - 1
+            } else if let Some((_, of)) = scm.next_if(|(at, _)| *at as usize == i) {
+                self.scm.push(Some(of));
+                self.scm.len() as u32 - 1
+            } else {
+                NONE
             };
-            self.line_of.push(line);
+            self.compact_of.push(compact);
             self.read_header(interned.kinds[i], event);
             for &local in interned.names_of(i) {
                 let id = &mut ids[local as usize];
@@ -661,7 +675,7 @@ impl Columns {
 
     /// The indexes of a trace whose event `k` is input event `order[k]` (`order` a permutation
     /// of the input), hosts and entities numbered by first appearance in that order.
-    fn index(self, order: &[u32], skew_ms: i64) -> Trace {
+    fn index(mut self, order: &[u32], skew_ms: i64) -> Trace {
         let events = order.len();
         let mut trace = Trace {
             skew_ms,
@@ -692,9 +706,14 @@ impl Columns {
             let kind = self.kinds[from];
             trace.kinds.push(kind);
             trace.by_kind[kind.index()].push(id);
-            if let Some(&line) = self.container_states.get(self.line_of[from] as usize) {
-                trace.container_state_ids.push(id);
-                trace.container_states.push(line);
+            let compact = self.compact_of[from] as usize;
+            if compact != NONE as usize {
+                if kind == *CONTAINER_STATE {
+                    trace.container_state_ids.push(id);
+                    trace.container_states.push(self.container_states[compact]);
+                } else if let Some(of) = self.scm[compact].take() {
+                    trace.scm_side.push(id, of);
+                }
             }
             trace.components.push(self.components[from]);
             match self.ts[from] {
@@ -748,8 +767,8 @@ impl Columns {
 /// A host or entity not yet met in the trace's order ([`Columns::index`]).
 const UNSEEN: u32 = u32::MAX;
 
-/// An input event with no compact fields ([`Columns::line_of`]).
-const NO_LINE: u32 = u32::MAX;
+/// An input event with no compact fields ([`Columns::compact_of`]).
+const NONE: u32 = u32::MAX;
 
 /// The number of a host or entity in the trace's order: `rank` if it was met before, else the
 /// next number, with an empty list for its `events` in `lists`.

@@ -293,8 +293,9 @@ pub fn scm_signal(event: &Event) -> Option<ScmSignal> {
     }
 }
 
-/// What the SCM-side events say, read in one pass ([`read_scm_side`]): most SCM records are
-/// heartbeat audits, which several machines and rules read.
+/// What the SCM-side events say, read once, by the threads that read the logs ([`scm_side_of`],
+/// gathered in trace order by the merge): most SCM records are heartbeat audits, which several
+/// machines and rules read.
 #[derive(Debug, Default)]
 pub struct ScmSide {
     /// The signal of every SCM-side event that has one, in trace order
@@ -305,21 +306,37 @@ pub struct ScmSide {
     pub heartbeats: Vec<(EventId, Option<u64>)>,
 }
 
-/// Reads every SCM-side event once.
-pub fn read_scm_side(trace: &Trace) -> ScmSide {
-    let mut side = ScmSide::default();
-    for id in trace.of_kinds(&KindSet::of(&SCM_SIDE)) {
-        let event = trace.get(id);
-        if let EventData::Scm(ScmEvent::Audit(audit)) = &event.data
-            && audit.op == "SEND_HEARTBEAT"
-        {
-            side.heartbeats.push((id, audit.term));
+/// What one SCM-side event says: its `term` if it is a `SEND_HEARTBEAT` audit
+/// (`Some(None)`: answered as follower), and its signal ([`scm_signal`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScmSideOf {
+    pub heartbeat: Option<Option<u64>>,
+    pub signal: Option<ScmSignal>,
+}
+
+/// The kinds of the SCM side ([`SCM_SIDE`]).
+pub static SCM_SIDE_KINDS: LazyLock<KindSet> = LazyLock::new(|| KindSet::of(&SCM_SIDE));
+
+/// What an event of [`SCM_SIDE_KINDS`] says ([`ScmSide`]), if anything.
+pub fn scm_side_of(event: &Event) -> Option<ScmSideOf> {
+    let heartbeat = match &event.data {
+        EventData::Scm(ScmEvent::Audit(audit)) if audit.op == "SEND_HEARTBEAT" => Some(audit.term),
+        _ => None,
+    };
+    let signal = scm_signal(event);
+    (heartbeat.is_some() || signal.is_some()).then_some(ScmSideOf { heartbeat, signal })
+}
+
+impl ScmSide {
+    /// Adds what event `id` says (events in trace order).
+    pub(crate) fn push(&mut self, id: EventId, of: ScmSideOf) {
+        if let Some(term) = of.heartbeat {
+            self.heartbeats.push((id, term));
         }
-        if let Some(signal) = scm_signal(event) {
-            side.signals.push((id, signal));
+        if let Some(signal) = of.signal {
+            self.signals.push((id, signal));
         }
     }
-    side
 }
 
 /// Reads one `scm_audit` event: `SEND_HEARTBEAT` answered with a reregister or with commands,
