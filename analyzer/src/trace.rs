@@ -122,7 +122,8 @@ impl Trace {
         let mut columns = Columns::with_capacity(total);
         for (s, (stream, entities)) in streams.iter_mut().enumerate() {
             let mut last = stream.iter().find_map(|e| e.ts).unwrap_or(i64::MIN);
-            for (index, event) in stream.iter().enumerate() {
+            // On the pass that reads the event's header: a stream is read once.
+            let mut key = |index: usize, event: &Event| {
                 if let Some(ts) = event.ts {
                     last = ts;
                 }
@@ -136,8 +137,8 @@ impl Trace {
                     stream: s as u32,
                     index: index as u32,
                 });
-            }
-            columns.read_stream(stream, entities.take());
+            };
+            columns.read_stream(stream, entities.take(), &mut key);
         }
         // Sources compare by their names' order, held as one rank each.
         let rank = sources.ranks();
@@ -155,7 +156,7 @@ impl Trace {
     /// A trace of events already in time order (tests, replays of a recorded trace).
     pub fn from_ordered(events: Vec<Event>, skew_ms: i64) -> Trace {
         let mut columns = Columns::with_capacity(events.len());
-        columns.read_stream(&events, None);
+        columns.read_stream(&events, None, &mut |_, _| {});
         let order: Vec<u32> = (0..events.len() as u32).collect();
         let mut trace = columns.index(&order, skew_ms);
         trace.slots = order
@@ -602,8 +603,14 @@ impl Columns {
     }
 
     /// Reads a stream's events, their entities from `interned` when it holds this stream's (else
-    /// they are interned here, the same way).
-    fn read_stream(&mut self, events: &[Event], interned: Option<StreamEntities>) {
+    /// they are interned here, the same way), and hands each event with its place in the stream
+    /// to `also`.
+    fn read_stream(
+        &mut self,
+        events: &[Event],
+        interned: Option<StreamEntities>,
+        also: &mut impl FnMut(usize, &Event),
+    ) {
         let mut interned = interned
             .filter(|i| i.events() == events.len())
             .unwrap_or_else(|| StreamEntities::of(events));
@@ -623,6 +630,7 @@ impl Columns {
             };
             self.compact_of.push(compact);
             self.read_header(interned.kinds[i], event);
+            also(i, event);
             for &local in interned.names_of(i) {
                 let id = &mut ids[local as usize];
                 if *id == UNSEEN {
@@ -691,6 +699,12 @@ impl Columns {
         let lines = self.container_states.len();
         trace.container_state_ids.reserve_exact(lines);
         trace.container_states.reserve_exact(lines);
+        let said =
+            |what: fn(&ScmSideOf) -> bool| self.scm.iter().flatten().filter(|of| what(of)).count();
+        let heartbeats = said(|of| of.heartbeat.is_some());
+        let signals = said(|of| of.signal.is_some());
+        trace.scm_side.heartbeats.reserve_exact(heartbeats);
+        trace.scm_side.signals.reserve_exact(signals);
         trace.kinds.reserve_exact(events);
         trace.components.reserve_exact(events);
         trace.times.reserve_exact(events);
