@@ -455,13 +455,7 @@ impl ContainerReplicas {
                     seen: Seen::Datanode,
                 };
                 let host = Arc::clone(trace.short_host(trace.host_of(id)));
-                index.step(
-                    trace,
-                    line.container,
-                    host,
-                    line.index.unwrap_or(0) as u32,
-                    step,
-                );
+                index.step(trace, line.container, host, line.index, step);
                 continue;
             }
             let event = trace.get(id);

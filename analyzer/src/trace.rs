@@ -83,7 +83,7 @@ pub struct Trace {
     by_kind: Vec<Vec<EventId>>,
     /// Every `dn_container_state` line and its fields, in trace order: the most frequent kind,
     /// which several linkers, machines and rules read.
-    container_state_ids: Vec<EventId>,
+    container_state_ids: Vec<u32>,
     container_states: Vec<ContainerStateLine>,
     /// The cluster's facts, read from the whole trace at the first question.
     facts: OnceLock<Facts>,
@@ -278,13 +278,16 @@ impl Trace {
     ) -> impl ExactSizeIterator<Item = (EventId, &ContainerStateLine)> {
         self.container_state_ids
             .iter()
-            .copied()
+            .map(|&id| id as EventId)
             .zip(&self.container_states)
     }
 
     /// The fields of event `id` if it is a `dn_container_state` line.
     pub fn container_state_line(&self, id: EventId) -> Option<&ContainerStateLine> {
-        let at = self.container_state_ids.binary_search(&id).ok()?;
+        let at = self
+            .container_state_ids
+            .binary_search(&u32::try_from(id).ok()?)
+            .ok()?;
         Some(&self.container_states[at])
     }
 
@@ -392,7 +395,8 @@ static CONTAINER_STATE: std::sync::LazyLock<KindIndex> =
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ContainerStateLine {
     pub container: u64,
-    pub index: Option<u64>,
+    /// The replica index (EC), 0 when the line prints none, as replicas are keyed.
+    pub index: u32,
     pub bcsid: Option<u64>,
     pub state: LineState,
     /// Written at ERROR (`logLost`, `logUnhealthy`).
@@ -430,7 +434,7 @@ impl ContainerStateLine {
         };
         Some(ContainerStateLine {
             container: *id,
-            index: *index,
+            index: index.unwrap_or(0) as u32,
             bcsid: *bcsid,
             state: match state.as_deref() {
                 None => LineState::Absent,
@@ -464,6 +468,7 @@ impl StreamEntities {
     /// Interns the entities of a stream's events.
     pub fn of(events: &[Event]) -> StreamEntities {
         let mut ids: HashMap<&Entity, u32> = HashMap::default();
+        let mut uuids = rustc_hash::FxHashSet::default();
         let mut interned = StreamEntities {
             table: Vec::new(),
             names: Vec::new(),
@@ -481,7 +486,7 @@ impl StreamEntities {
             {
                 interned.lines.push((i as u32, line));
             } else if SCM_SIDE_KINDS.contains(kind)
-                && let Some(of) = endpoint::scm_side_of(event)
+                && let Some(of) = endpoint::scm_side_of(event, &mut uuids)
             {
                 interned.scm.push((i as u32, of));
             }
@@ -723,7 +728,7 @@ impl Columns {
             let compact = self.compact_of[from] as usize;
             if compact != NONE as usize {
                 if kind == *CONTAINER_STATE {
-                    trace.container_state_ids.push(id);
+                    trace.container_state_ids.push(id as u32);
                     trace.container_states.push(self.container_states[compact]);
                 } else if let Some(of) = self.scm[compact].take() {
                     trace.scm_side.push(id, of);

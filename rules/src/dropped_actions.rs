@@ -348,7 +348,7 @@ impl<'t> Observations<'t> {
                         id,
                         Closed::OnDatanode {
                             host: String::new(),
-                            datanode: Some(datanode.clone()),
+                            datanode: Some(datanode.to_string()),
                         },
                     ));
                 }
@@ -603,7 +603,7 @@ pub fn detect(
             )
             .iter()
             .filter_map(|(id, s)| match s {
-                ScmSignal::Reregister { datanode: d, audit } if d == datanode => {
+                ScmSignal::Reregister { datanode: d, audit } if **d == **datanode => {
                     Some((*id, *audit))
                 }
                 _ => None,
@@ -664,7 +664,7 @@ pub fn detect(
                 .iter()
                 .find_map(|(id, s)| match s {
                     ScmSignal::Registered { datanode: d, .. }
-                        if d == datanode && from_scm(*id) && ts(*id) >= ts(first_rereg) =>
+                        if **d == **datanode && from_scm(*id) && ts(*id) >= ts(first_rereg) =>
                     {
                         Some(*id)
                     }
@@ -686,7 +686,7 @@ pub fn detect(
                 .iter()
                 .filter_map(|(id, s)| match s {
                     ScmSignal::Answered { datanode: d, .. }
-                        if d == datanode && from_scm(*id) && ts(*id) < ts(first_rereg) =>
+                        if **d == **datanode && from_scm(*id) && ts(*id) < ts(first_rereg) =>
                     {
                         Some(ts(*id))
                     }
@@ -848,7 +848,7 @@ pub fn detect(
                 // The audit REGISTER and the main-log `Registered datanode:` of one registration.
                 let at = ts(first_registration);
                 for &(id, s) in within(signals, trace.between(at, at + heartbeat_ms), |s| s.0) {
-                    if matches!(s, ScmSignal::Registered { datanode: d, .. } if d == datanode)
+                    if matches!(s, ScmSignal::Registered { datanode: d, .. } if **d == **datanode)
                         && from_scm(*id)
                         && ts(*id) >= ts(first_registration)
                         && ts(*id) <= ts(first_registration) + heartbeat_ms

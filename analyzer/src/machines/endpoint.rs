@@ -241,12 +241,12 @@ pub mod scm_kinds {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ScmSignal {
     /// The SCM answered a heartbeat with a reregister command (it does not know the datanode).
-    Reregister { datanode: String, audit: bool },
+    Reregister { datanode: Arc<str>, audit: bool },
     /// The datanode registered (again).
-    Registered { datanode: String, audit: bool },
+    Registered { datanode: Arc<str>, audit: bool },
     /// The SCM answered a heartbeat normally, with these close-container commands.
     Answered {
-        datanode: String,
+        datanode: Arc<str>,
         close_containers: Vec<u64>,
     },
 }
@@ -260,6 +260,21 @@ impl ScmSignal {
             | ScmSignal::Answered { datanode, .. } => datanode,
         }
     }
+
+    /// The same signal naming the shared copy of its datanode in `uuids` (every heartbeat of a
+    /// datanode names it: one copy each, not one per heartbeat).
+    fn shared(mut self, uuids: &mut HashSet<Arc<str>>) -> ScmSignal {
+        let (ScmSignal::Reregister { datanode, .. }
+        | ScmSignal::Registered { datanode, .. }
+        | ScmSignal::Answered { datanode, .. }) = &mut self;
+        match uuids.get(&**datanode) {
+            Some(known) => *datanode = Arc::clone(known),
+            None => {
+                uuids.insert(Arc::clone(datanode));
+            }
+        }
+        self
+    }
 }
 
 /// Reads an SCM-side event: the SCM audit's `SEND_HEARTBEAT` (`command` lists the commands
@@ -272,7 +287,7 @@ pub fn scm_signal(event: &Event) -> Option<ScmSignal> {
     let kind = event.kind();
     let datanode = || {
         event.entities.iter().find_map(|e| match e {
-            Entity::Datanode(uuid) => Some(uuid.clone()),
+            Entity::Datanode(uuid) => Some(Arc::from(uuid.as_str())),
             _ => None,
         })
     };
@@ -317,13 +332,14 @@ pub struct ScmSideOf {
 /// The kinds of the SCM side ([`SCM_SIDE`]).
 pub static SCM_SIDE_KINDS: LazyLock<KindSet> = LazyLock::new(|| KindSet::of(&SCM_SIDE));
 
-/// What an event of [`SCM_SIDE_KINDS`] says ([`ScmSide`]), if anything.
-pub fn scm_side_of(event: &Event) -> Option<ScmSideOf> {
+/// What an event of [`SCM_SIDE_KINDS`] says ([`ScmSide`]), if anything; its datanode is the
+/// copy in `uuids` (one table per stream).
+pub fn scm_side_of(event: &Event, uuids: &mut HashSet<Arc<str>>) -> Option<ScmSideOf> {
     let heartbeat = match &event.data {
         EventData::Scm(ScmEvent::Audit(audit)) if audit.op == "SEND_HEARTBEAT" => Some(audit.term),
         _ => None,
     };
-    let signal = scm_signal(event);
+    let signal = scm_signal(event).map(|signal| signal.shared(uuids));
     (heartbeat.is_some() || signal.is_some()).then_some(ScmSideOf { heartbeat, signal })
 }
 
@@ -347,7 +363,11 @@ pub fn audit_signal(audit: &ScmAudit) -> Option<ScmSignal> {
     }
     match audit.op.as_str() {
         "SEND_HEARTBEAT" => {
-            let datanode = audit.params.get("datanodeUUID")?.to_ascii_lowercase();
+            let datanode: Arc<str> = audit
+                .params
+                .get("datanodeUUID")?
+                .to_ascii_lowercase()
+                .into();
             let returned = |kind: &str| audit.commands.iter().any(|c| c.command_type == kind);
             if returned("reregisterCommand") {
                 Some(ScmSignal::Reregister {
@@ -369,7 +389,7 @@ pub fn audit_signal(audit: &ScmAudit) -> Option<ScmSignal> {
         "REGISTER" => {
             let (dn, _) = datanode_details(audit.params.get("datanodeDetails")?)?;
             Some(ScmSignal::Registered {
-                datanode: dn.uuid.to_ascii_lowercase(),
+                datanode: dn.uuid.to_ascii_lowercase().into(),
                 audit: true,
             })
         }
@@ -568,7 +588,7 @@ impl EndpointMachine {
                     return;
                 }
                 let scm = scm.to_string();
-                let dn = datanode.clone();
+                let dn = datanode.to_string();
                 self.step(
                     trace,
                     id,
@@ -584,7 +604,7 @@ impl EndpointMachine {
                     return;
                 }
                 let scm = scm.to_string();
-                let dn = datanode.clone();
+                let dn = datanode.to_string();
                 self.step(
                     trace,
                     id,
@@ -601,7 +621,7 @@ impl EndpointMachine {
                 if self.queued_endpoints == 0 {
                     return;
                 }
-                let key = (datanode.clone(), scm.to_string());
+                let key = (datanode.to_string(), scm.to_string());
                 if self.states.get(&key).is_some_and(|s| s.queued > 0) {
                     let (dn, scm) = key;
                     self.step(trace, id, dn, scm, Trigger::HeartbeatAnswered, None, out);
@@ -837,7 +857,10 @@ fn link_receipts(
         let scm = || trace.short_host(trace.host_of(id)).to_string();
         match signal {
             ScmSignal::Reregister { datanode, .. } => {
-                rereg.entry((datanode.clone(), scm())).or_default().push(id);
+                rereg
+                    .entry((datanode.to_string(), scm()))
+                    .or_default()
+                    .push(id);
             }
             ScmSignal::Answered {
                 datanode,
@@ -846,7 +869,7 @@ fn link_receipts(
                 let scm = scm();
                 for &c in close_containers {
                     closes
-                        .entry((datanode.clone(), scm.clone(), c))
+                        .entry((datanode.to_string(), scm.clone(), c))
                         .or_default()
                         .push(id);
                 }

@@ -187,7 +187,7 @@ fn container_logger_lines_are_read_once_into_the_trace_and_follow_the_window() {
     ];
     let line = |bcsid, index, state, error| ContainerStateLine {
         container: 7,
-        index: Some(index),
+        index,
         bcsid: Some(bcsid),
         state,
         error,
