@@ -81,9 +81,11 @@ pub struct Trace {
     time_ordered: bool,
     /// Events of each kind, by [`KindIndex`].
     by_kind: Vec<Vec<EventId>>,
-    /// Every `dn_container_state` line and its fields, in trace order: the most frequent kind,
-    /// which several linkers, machines and rules read.
+    /// Every `dn_container_state` line, in trace order, and its fields (`container_states[at]`
+    /// for the line at `container_state_at`, kept in the order the readers made them): the most
+    /// frequent kind, which several linkers, machines and rules read.
     container_state_ids: Vec<u32>,
+    container_state_at: Vec<u32>,
     container_states: Vec<ContainerStateLine>,
     /// The cluster's facts, read from the whole trace at the first question.
     facts: OnceLock<Facts>,
@@ -278,8 +280,8 @@ impl Trace {
     ) -> impl ExactSizeIterator<Item = (EventId, &ContainerStateLine)> {
         self.container_state_ids
             .iter()
-            .map(|&id| id as EventId)
-            .zip(&self.container_states)
+            .zip(&self.container_state_at)
+            .map(|(&id, &at)| (id as EventId, &self.container_states[at as usize]))
     }
 
     /// The fields of event `id` if it is a `dn_container_state` line.
@@ -288,7 +290,7 @@ impl Trace {
             .container_state_ids
             .binary_search(&u32::try_from(id).ok()?)
             .ok()?;
-        Some(&self.container_states[at])
+        Some(&self.container_states[self.container_state_at[at] as usize])
     }
 
     /// The kind of event `id`.
@@ -503,6 +505,9 @@ impl StreamEntities {
             }
             interned.start.push(interned.names.len() as u32);
         }
+        // Held until the merge: without the growth slack.
+        interned.lines.shrink_to_fit();
+        interned.scm.shrink_to_fit();
         interned
     }
 
@@ -561,7 +566,9 @@ fn renumber_kept<T>(items: &mut Vec<(u32, T)>, kept_at: &[u32]) {
 struct Columns {
     kinds: Vec<KindIndex>,
     components: Vec<Component>,
-    ts: Vec<Option<i64>>,
+    /// The time of input event `i`, if its bit in `untimed` is clear.
+    ts: Vec<i64>,
+    untimed: Vec<u64>,
     hosts: Vec<HostId>,
     /// The fields of the `dn_container_state` lines and what the SCM-side events say, in input
     /// order; `compact_of[i]` is input event `i`'s place among those of its kind ([`NONE`]
@@ -591,6 +598,7 @@ impl Columns {
             kinds: Vec::with_capacity(events),
             components: Vec::with_capacity(events),
             ts: Vec::with_capacity(events),
+            untimed: Vec::with_capacity(events.div_ceil(64)),
             hosts: Vec::with_capacity(events),
             container_states: Vec::new(),
             scm: Vec::new(),
@@ -653,7 +661,14 @@ impl Columns {
         self.kinds.push(kind);
         self.kind_counts[kind.index()] += 1;
         self.components.push(event.component);
-        self.ts.push(event.ts);
+        let at = self.ts.len();
+        if at % 64 == 0 {
+            self.untimed.push(0);
+        }
+        if event.ts.is_none() {
+            self.untimed[at / 64] |= 1 << (at % 64);
+        }
+        self.ts.push(event.ts.unwrap_or_default());
         // Consecutive events mostly share their host's name (one per stream).
         let host = match self.hosts.last() {
             Some(&prev) if Arc::ptr_eq(&self.host_names[prev.index()], &event.host) => prev,
@@ -703,7 +718,7 @@ impl Columns {
         };
         let lines = self.container_states.len();
         trace.container_state_ids.reserve_exact(lines);
-        trace.container_states.reserve_exact(lines);
+        trace.container_state_at.reserve_exact(lines);
         let said =
             |what: fn(&ScmSideOf) -> bool| self.scm.iter().flatten().filter(|of| what(of)).count();
         let heartbeats = said(|of| of.heartbeat.is_some());
@@ -729,18 +744,18 @@ impl Columns {
             if compact != NONE as usize {
                 if kind == *CONTAINER_STATE {
                     trace.container_state_ids.push(id as u32);
-                    trace.container_states.push(self.container_states[compact]);
+                    trace.container_state_at.push(compact as u32);
                 } else if let Some(of) = self.scm[compact].take() {
                     trace.scm_side.push(id, of);
                 }
             }
             trace.components.push(self.components[from]);
-            match self.ts[from] {
-                Some(ts) => {
-                    trace.time_ordered &= ts >= last;
-                    last = ts;
-                }
-                None => trace.untimed[id / 64] |= 1 << (id % 64),
+            if self.untimed[from / 64] & (1 << (from % 64)) == 0 {
+                let ts = self.ts[from];
+                trace.time_ordered &= ts >= last;
+                last = ts;
+            } else {
+                trace.untimed[id / 64] |= 1 << (id % 64);
             }
             trace.times.push(last);
             let host = self.hosts[from].index();
@@ -763,6 +778,7 @@ impl Columns {
             }
             trace.entity_start.push(trace.event_entities.len() as u32);
         }
+        trace.container_states = self.container_states;
         trace.hosts = in_rank_order(self.host_names, &host_rank)
             .into_iter()
             .map(|name| {
