@@ -15,7 +15,7 @@ use crate::machines::endpoint::{self, SCM_SIDE_KINDS, ScmSide, ScmSideOf, ScmSig
 use crate::replicas::{ContainerReplicas, ReplicaState};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::datanode::DatanodeEvent;
-use oztrace_parser::entity::Entity;
+use oztrace_parser::entity::{Entity, is_uuid};
 use oztrace_parser::event::Event;
 use oztrace_parser::source::{Component, Level, short_host};
 use rustc_hash::FxHashMap as HashMap;
@@ -87,6 +87,12 @@ pub struct Trace {
     container_state_ids: Vec<u32>,
     container_state_at: Vec<u32>,
     container_states: Vec<ContainerStateLine>,
+    /// Every Ratis line whose member id names a datanode UUID, in trace order, and that UUID
+    /// in lower case (`ratis_peers[at]`, as with `container_states`): every Ratis line teaches
+    /// its host's datanode, and most (snapshots) teach nothing else.
+    ratis_peer_ids: Vec<u32>,
+    ratis_peer_at: Vec<u32>,
+    ratis_peers: Vec<Arc<str>>,
     /// The cluster's facts, read from the whole trace at the first question.
     facts: OnceLock<Facts>,
     /// Every container's replicas, read from the whole trace at the first question.
@@ -293,6 +299,24 @@ impl Trace {
         Some(&self.container_states[self.container_state_at[at] as usize])
     }
 
+    /// Every Ratis line whose member id's peer is a datanode UUID, with that UUID in lower case,
+    /// in trace order (read without opening an event).
+    pub fn ratis_peers(&self) -> impl ExactSizeIterator<Item = (EventId, &Arc<str>)> {
+        self.ratis_peer_ids
+            .iter()
+            .zip(&self.ratis_peer_at)
+            .map(|(&id, &at)| (id as EventId, &self.ratis_peers[at as usize]))
+    }
+
+    /// The datanode UUID (lower case) of Ratis line `id`'s member id, if it names one.
+    pub fn ratis_peer(&self, id: EventId) -> Option<&Arc<str>> {
+        let at = self
+            .ratis_peer_ids
+            .binary_search(&u32::try_from(id).ok()?)
+            .ok()?;
+        Some(&self.ratis_peers[self.ratis_peer_at[at] as usize])
+    }
+
     /// The kind of event `id`.
     pub fn kind_of(&self, id: EventId) -> KindIndex {
         self.kinds[id]
@@ -464,6 +488,8 @@ pub struct StreamEntities {
     lines: Vec<(u32, ContainerStateLine)>,
     /// What the SCM-side events say ([`ScmSide`]), the same way.
     scm: Vec<(u32, ScmSideOf)>,
+    /// The datanode UUID of each Ratis line that names one ([`Trace::ratis_peers`]).
+    peers: Vec<(u32, Arc<str>)>,
 }
 
 impl StreamEntities {
@@ -478,6 +504,7 @@ impl StreamEntities {
             kinds: Vec::with_capacity(events.len()),
             lines: Vec::new(),
             scm: Vec::new(),
+            peers: Vec::new(),
         };
         interned.start.push(0);
         for (i, event) in events.iter().enumerate() {
@@ -491,6 +518,20 @@ impl StreamEntities {
                 && let Some(of) = endpoint::scm_side_of(event, &mut uuids)
             {
                 interned.scm.push((i as u32, of));
+            } else if let EventData::Ratis(ratis) = &event.data
+                && let Some(member) = ratis.member()
+                && is_uuid(&member.peer)
+            {
+                let peer = member.peer.to_ascii_lowercase();
+                let peer = match uuids.get(peer.as_str()) {
+                    Some(known) => Arc::clone(known),
+                    None => {
+                        let peer: Arc<str> = Arc::from(peer);
+                        uuids.insert(Arc::clone(&peer));
+                        peer
+                    }
+                };
+                interned.peers.push((i as u32, peer));
             }
             let first = interned.names.len();
             for entity in &event.entities {
@@ -508,6 +549,7 @@ impl StreamEntities {
         // Held until the merge: without the growth slack.
         interned.lines.shrink_to_fit();
         interned.scm.shrink_to_fit();
+        interned.peers.shrink_to_fit();
         interned
     }
 
@@ -533,6 +575,7 @@ impl StreamEntities {
         }
         renumber_kept(&mut self.lines, &kept_at);
         renumber_kept(&mut self.scm, &kept_at);
+        renumber_kept(&mut self.peers, &kept_at);
         self.names = names;
         self.start = start;
         self.kinds = kinds;
@@ -570,11 +613,12 @@ struct Columns {
     ts: Vec<i64>,
     untimed: Vec<u64>,
     hosts: Vec<HostId>,
-    /// The fields of the `dn_container_state` lines and what the SCM-side events say, in input
-    /// order; `compact_of[i]` is input event `i`'s place among those of its kind ([`NONE`]
-    /// for an event with neither).
+    /// The fields of the `dn_container_state` lines, what the SCM-side events say and the Ratis
+    /// lines' datanodes, in input order; `compact_of[i]` is input event `i`'s list ([`Compact`])
+    /// and place in it ([`NONE`] for an event in none).
     container_states: Vec<ContainerStateLine>,
     scm: Vec<Option<ScmSideOf>>,
+    peers: Vec<Arc<str>>,
     compact_of: Vec<u32>,
     /// The entities of input event `i` are `entities[entity_start[i]..entity_start[i + 1]]`, each
     /// once.
@@ -602,6 +646,7 @@ impl Columns {
             hosts: Vec::with_capacity(events),
             container_states: Vec::new(),
             scm: Vec::new(),
+            peers: Vec::new(),
             compact_of: Vec::with_capacity(events),
             entities: Vec::new(),
             entity_start,
@@ -631,13 +676,17 @@ impl Columns {
         let mut ids = vec![UNSEEN; interned.table.len()];
         let mut lines = interned.lines.iter().peekable();
         let mut scm = std::mem::take(&mut interned.scm).into_iter().peekable();
+        let mut peers = std::mem::take(&mut interned.peers).into_iter().peekable();
         for (i, event) in events.iter().enumerate() {
             let compact = if let Some((_, line)) = lines.next_if(|(at, _)| *at as usize == i) {
                 self.container_states.push(*line);
-                self.container_states.len() as u32 - 1
+                Compact::ContainerState.at(self.container_states.len() - 1)
             } else if let Some((_, of)) = scm.next_if(|(at, _)| *at as usize == i) {
                 self.scm.push(Some(of));
-                self.scm.len() as u32 - 1
+                Compact::ScmSide.at(self.scm.len() - 1)
+            } else if let Some((_, peer)) = peers.next_if(|(at, _)| *at as usize == i) {
+                self.peers.push(peer);
+                Compact::RatisPeer.at(self.peers.len() - 1)
             } else {
                 NONE
             };
@@ -719,6 +768,8 @@ impl Columns {
         let lines = self.container_states.len();
         trace.container_state_ids.reserve_exact(lines);
         trace.container_state_at.reserve_exact(lines);
+        trace.ratis_peer_ids.reserve_exact(self.peers.len());
+        trace.ratis_peer_at.reserve_exact(self.peers.len());
         let said =
             |what: fn(&ScmSideOf) -> bool| self.scm.iter().flatten().filter(|of| what(of)).count();
         let heartbeats = said(|of| of.heartbeat.is_some());
@@ -740,14 +791,21 @@ impl Columns {
             let kind = self.kinds[from];
             trace.kinds.push(kind);
             trace.by_kind[kind.index()].push(id);
-            let compact = self.compact_of[from] as usize;
-            if compact != NONE as usize {
-                if kind == *CONTAINER_STATE {
+            match Compact::of(self.compact_of[from]) {
+                Some((Compact::ContainerState, at)) => {
                     trace.container_state_ids.push(id as u32);
-                    trace.container_state_at.push(compact as u32);
-                } else if let Some(of) = self.scm[compact].take() {
-                    trace.scm_side.push(id, of);
+                    trace.container_state_at.push(at as u32);
                 }
+                Some((Compact::ScmSide, at)) => {
+                    if let Some(of) = self.scm[at].take() {
+                        trace.scm_side.push(id, of);
+                    }
+                }
+                Some((Compact::RatisPeer, at)) => {
+                    trace.ratis_peer_ids.push(id as u32);
+                    trace.ratis_peer_at.push(at as u32);
+                }
+                None => {}
             }
             trace.components.push(self.components[from]);
             if self.untimed[from / 64] & (1 << (from % 64)) == 0 {
@@ -779,6 +837,7 @@ impl Columns {
             trace.entity_start.push(trace.event_entities.len() as u32);
         }
         trace.container_states = self.container_states;
+        trace.ratis_peers = self.peers;
         trace.hosts = in_rank_order(self.host_names, &host_rank)
             .into_iter()
             .map(|name| {
@@ -804,6 +863,35 @@ const UNSEEN: u32 = u32::MAX;
 
 /// An input event with no compact fields ([`Columns::compact_of`]).
 const NONE: u32 = u32::MAX;
+
+/// Which of [`Columns`]' compact lists an event's fields are in: the top two bits of its
+/// `compact_of` entry, its place in the list the others.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Compact {
+    ContainerState,
+    ScmSide,
+    RatisPeer,
+}
+
+impl Compact {
+    const SHIFT: u32 = 30;
+
+    fn at(self, place: usize) -> u32 {
+        debug_assert!(place < 1 << Compact::SHIFT);
+        (self as u32) << Compact::SHIFT | place as u32
+    }
+
+    fn of(entry: u32) -> Option<(Compact, usize)> {
+        let place = (entry & ((1 << Compact::SHIFT) - 1)) as usize;
+        match entry >> Compact::SHIFT {
+            _ if entry == NONE => None,
+            0 => Some((Compact::ContainerState, place)),
+            1 => Some((Compact::ScmSide, place)),
+            2 => Some((Compact::RatisPeer, place)),
+            _ => None,
+        }
+    }
+}
 
 /// The number of a host or entity in the trace's order: `rank` if it was met before, else the
 /// next number, with an empty list for its `events` in `lists`.

@@ -10,15 +10,15 @@
 //! chunk write, slower than `hdds.container.ratis.statemachinedata.sync.timeout`) and
 //! `ContainerStateMachine` write failures.
 
-use crate::kinds::{Family, Reads};
+use crate::kinds::{Family, KindSet, Reads};
 use crate::machine::{EntityStates, Machine, Transition};
 use crate::trace::{EventId, HostId, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::datanode::DatanodeEvent;
 use oztrace_parser::catalog::ratis::RatisEvent;
-use oztrace_parser::entity::{Entity, group_of_pipeline, is_uuid};
+use oztrace_parser::entity::{Entity, group_of_pipeline};
 use oztrace_parser::source::Component;
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 pub const NAME: &str = "ratis-member";
 
@@ -205,6 +205,18 @@ impl RatisMember {
     }
 }
 
+/// The kinds that step a member ([`RatisMember::on_event`]); the other Ratis lines only teach
+/// their host's datanode.
+static STEPS: LazyLock<KindSet> = LazyLock::new(|| {
+    KindSet::of(&[
+        Reads::Kind("ratis_role_change"),
+        Reads::Kind("ratis_log_truncate"),
+        Reads::Kind("ratis_write_timeout"),
+        Reads::Kind("csm_write_failed"),
+        Reads::Kind("csm_write_failed_close_server"),
+    ])
+});
+
 fn is_datanode(component: Component) -> bool {
     matches!(component, Component::Datanode)
 }
@@ -234,56 +246,54 @@ impl Machine for RatisMember {
             self.datanode_of_host = vec![None; trace.host_count()];
         }
         let host = trace.host_of(id);
+        // Any member id teaches the host's datanode: from the trace's compact column.
+        if let Some(peer) = trace.ratis_peer(id) {
+            let known = &mut self.datanode_of_host[host.index()];
+            if known.as_deref() != Some(&**peer) {
+                *known = Some(Arc::clone(peer));
+            }
+        }
+        // Only the kinds that step a member are opened (most Ratis lines are snapshots).
+        if !STEPS.contains(trace.kind_of(id)) {
+            return;
+        }
         let event = trace.get(id);
         // Which (datanode, group) and what happened.
         let (group, step) = match &event.data {
-            EventData::Ratis(r) => {
-                let known = &mut self.datanode_of_host[host.index()];
-                // The host's datanode is nearly always known already: compared before the peer
-                // is checked for a UUID.
-                if let Some(member) = r.member()
-                    && !known
-                        .as_ref()
-                        .is_some_and(|known| known.eq_ignore_ascii_case(&member.peer))
-                    && is_uuid(&member.peer)
-                {
-                    *known = Some(Arc::from(member.peer.to_ascii_lowercase()));
+            EventData::Ratis(r) => match r {
+                RatisEvent::RoleChange {
+                    member,
+                    from,
+                    to,
+                    term,
+                    ..
+                } => (
+                    member.group.clone(),
+                    Step::Role(from.clone(), to.clone(), *term),
+                ),
+                RatisEvent::LogTruncate { member, index, .. } => {
+                    (member.group.clone(), Step::Truncate(*index))
                 }
-                match r {
-                    RatisEvent::RoleChange {
-                        member,
-                        from,
-                        to,
-                        term,
-                        ..
-                    } => (
-                        member.group.clone(),
-                        Step::Role(from.clone(), to.clone(), *term),
-                    ),
-                    RatisEvent::LogTruncate { member, index, .. } => {
-                        (member.group.clone(), Step::Truncate(*index))
+                RatisEvent::WriteTimeout(timeout) => {
+                    let group = timeout
+                        .pipeline
+                        .as_deref()
+                        .and_then(group_of_pipeline)
+                        .map(|g| format!("group-{g}"))
+                        .or_else(|| {
+                            event.thread.as_deref().and_then(|t| {
+                                oztrace_parser::entity::find_member_ids(t)
+                                    .next()
+                                    .map(|m| format!("group-{}", m.value.group))
+                            })
+                        });
+                    match group {
+                        Some(g) => (g, Step::Outcome(Trigger::WriteTimeout)),
+                        None => return,
                     }
-                    RatisEvent::WriteTimeout(timeout) => {
-                        let group = timeout
-                            .pipeline
-                            .as_deref()
-                            .and_then(group_of_pipeline)
-                            .map(|g| format!("group-{g}"))
-                            .or_else(|| {
-                                event.thread.as_deref().and_then(|t| {
-                                    oztrace_parser::entity::find_member_ids(t)
-                                        .next()
-                                        .map(|m| format!("group-{}", m.value.group))
-                                })
-                            });
-                        match group {
-                            Some(g) => (g, Step::Outcome(Trigger::WriteTimeout)),
-                            None => return,
-                        }
-                    }
-                    _ => return,
                 }
-            }
+                _ => return,
+            },
             EventData::Datanode(
                 DatanodeEvent::CsmWriteFailed { group, .. }
                 | DatanodeEvent::CsmWriteFailedCloseServer { group },
