@@ -43,6 +43,7 @@ use oztrace_parser::source::{Component, short_host};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ops::Range;
+use std::sync::Arc;
 
 pub const ID: &str = "dropped-actions";
 
@@ -281,8 +282,8 @@ the datanode)",
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Raised {
     /// The datanode host's short name ([`short_host`]).
-    pub host: String,
-    pub datanode: Option<String>,
+    pub host: Arc<str>,
+    pub datanode: Option<Arc<str>>,
     /// `None` for the full-volume trigger, whose close action names no container in the logs.
     pub container: Option<u64>,
 }
@@ -295,8 +296,8 @@ pub enum Closed {
     /// A close command reached this datanode, or one of its replicas started closing: clears an
     /// action whose container the logs do not name.
     OnDatanode {
-        host: String,
-        datanode: Option<String>,
+        host: Arc<str>,
+        datanode: Option<Arc<str>>,
     },
 }
 
@@ -347,8 +348,8 @@ impl<'t> Observations<'t> {
                     obs.closed.push((
                         id,
                         Closed::OnDatanode {
-                            host: String::new(),
-                            datanode: Some(datanode.to_string()),
+                            host: Arc::from(""),
+                            datanode: Some(Arc::clone(datanode)),
                         },
                     ));
                 }
@@ -381,7 +382,7 @@ impl<'t> Observations<'t> {
         let LineState::Known(state) = line.state else {
             return;
         };
-        let host = || trace.short_host(trace.host_of(id)).to_string();
+        let host = || Arc::clone(trace.short_host(trace.host_of(id)));
         match state {
             ReplicaState::Unhealthy => self.raised.push((
                 id,
@@ -424,7 +425,7 @@ impl<'t> Observations<'t> {
         // Read only for the few kinds that raise or clear an action.
         let who = || {
             (
-                trace.short_host(trace.host_of(id)).to_string(),
+                Arc::clone(trace.short_host(trace.host_of(id))),
                 hosts.datanode_of(trace, id),
             )
         };
@@ -542,7 +543,7 @@ pub fn detect(
         let EventData::DnEndpoint(e) = &event.data else {
             continue;
         };
-        let Some(datanode) = hosts.datanode_of(trace, id) else {
+        let Some(datanode) = hosts.datanode_of(trace, id).as_deref().map(str::to_string) else {
             continue;
         };
         if matches!(e, DnEndpointEvent::HeartbeatSent { .. }) {
@@ -711,7 +712,7 @@ pub fn detect(
             let dn_host = short_host(&trace.get(first).host);
             let on_datanode = |r: &Raised| {
                 r.datanode.as_deref() == Some(datanode.as_str())
-                    || (r.datanode.is_none() && r.host == dn_host)
+                    || (r.datanode.is_none() && *r.host == *dn_host)
             };
             let closed_after = |raised_at: i64, container: Option<u64>| {
                 within(
@@ -728,7 +729,7 @@ pub fn detect(
                             (Closed::Container(c), Some(want)) => *c == want,
                             (Closed::OnDatanode { host, datanode: d }, None) => {
                                 d.as_deref() == Some(datanode.as_str())
-                                    || (d.is_none() && *host == dn_host)
+                                    || (d.is_none() && **host == *dn_host)
                             }
                             _ => false,
                         }

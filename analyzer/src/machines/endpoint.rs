@@ -431,7 +431,7 @@ static ENDPOINT_KINDS: LazyLock<KindSet> =
 #[derive(Debug, Default, Clone)]
 pub struct DatanodeHosts {
     /// `None`: more than one datanode wrote under this host.
-    by_host: HashMap<String, Option<String>>,
+    by_host: HashMap<String, Option<Arc<str>>>,
 }
 
 impl DatanodeHosts {
@@ -475,20 +475,21 @@ impl DatanodeHosts {
             Some(Some(known)) if known.eq_ignore_ascii_case(uuid) => {}
             Some(known) => *known = None,
             None => {
-                self.by_host.insert(host, Some(uuid.to_ascii_lowercase()));
+                self.by_host
+                    .insert(host, Some(Arc::from(uuid.to_ascii_lowercase())));
             }
         }
     }
 
     /// The datanode uuid of datanode-side event `id`, if known (its host's short name is the
     /// trace's, computed once per host).
-    pub fn datanode_of(&self, trace: &Trace, id: EventId) -> Option<String> {
+    pub fn datanode_of(&self, trace: &Trace, id: EventId) -> Option<Arc<str>> {
         // Only an endpoint line is opened: the rest is in the trace's compact columns.
         if ENDPOINT_KINDS.contains(trace.kind_of(id))
             && let EventData::DnEndpoint(e) = &trace.get(id).data
             && let Some(uuid) = e.datanode()
         {
-            return Some(uuid.to_ascii_lowercase());
+            return Some(Arc::from(uuid.to_ascii_lowercase()));
         }
         if let Some(Entity::Datanode(uuid)) = trace
             .entity_ids_of(id)
@@ -497,7 +498,7 @@ impl DatanodeHosts {
             .find(|e| matches!(e, Entity::Datanode(_)))
             && !matches!(trace.component_of(id), Component::Scm | Component::ScmAudit)
         {
-            return Some(uuid.clone());
+            return Some(Arc::from(uuid.as_str()));
         }
         self.by_host
             .get(&**trace.short_host(trace.host_of(id)))
@@ -795,7 +796,7 @@ impl Machine for EndpointMachine {
             };
             let Some(endpoint) = e.endpoint() else { return };
             let scm = endpoint_key(endpoint);
-            self.step(trace, id, datanode, scm, trigger, None, out);
+            self.step(trace, id, datanode.to_string(), scm, trigger, None, out);
             return;
         }
         let signal = self.signal_of(trace, id);
@@ -895,9 +896,9 @@ fn link_receipts(
         };
         let scm = endpoint_key(endpoint);
         let candidates = match e {
-            DnEndpointEvent::ReregisterReceived { .. } => rereg.get(&(datanode, scm)),
+            DnEndpointEvent::ReregisterReceived { .. } => rereg.get(&(datanode.to_string(), scm)),
             DnEndpointEvent::CloseCommandReceived { container, .. } => {
-                closes.get(&(datanode, scm, *container))
+                closes.get(&(datanode.to_string(), scm, *container))
             }
             _ => None,
         };
