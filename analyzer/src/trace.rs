@@ -275,6 +275,12 @@ impl Trace {
             .map(|at| heartbeats[at].1)
     }
 
+    /// The `SEND_HEARTBEAT` audits that return no command, are no admin action and print no
+    /// datanode (`uuid(host/ip)`), in trace order: read without opening them.
+    pub fn quiet_heartbeats(&self) -> &[EventId] {
+        &self.scm_side().quiet
+    }
+
     fn scm_side(&self) -> &ScmSide {
         &self.scm_side
     }
@@ -772,10 +778,12 @@ impl Columns {
         trace.ratis_peer_at.reserve_exact(self.peers.len());
         let said =
             |what: fn(&ScmSideOf) -> bool| self.scm.iter().flatten().filter(|of| what(of)).count();
-        let heartbeats = said(|of| of.heartbeat.is_some());
-        let signals = said(|of| of.signal.is_some());
-        trace.scm_side.heartbeats.reserve_exact(heartbeats);
-        trace.scm_side.signals.reserve_exact(signals);
+        let side = &mut trace.scm_side;
+        side.heartbeats
+            .reserve_exact(said(|of| of.heartbeat.is_some()));
+        side.quiet
+            .reserve_exact(said(|of| of.heartbeat.is_some_and(|h| h.quiet)));
+        side.signals.reserve_exact(said(|of| of.signal.is_some()));
         trace.kinds.reserve_exact(events);
         trace.components.reserve_exact(events);
         trace.times.reserve_exact(events);

@@ -26,7 +26,7 @@ use crate::trace::{EventId, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::dn_endpoint::{DnEndpointEvent, endpoint_address};
 use oztrace_parser::catalog::scm::{ScmAudit, ScmEvent};
-use oztrace_parser::entity::{Entity, datanode_details};
+use oztrace_parser::entity::{Entity, datanode_details, find_datanode_details};
 use oztrace_parser::event::Event;
 use oztrace_parser::source::{Component, short_host};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
@@ -319,13 +319,27 @@ pub struct ScmSide {
     /// Every `SEND_HEARTBEAT` audit, whatever it returned, with its `term` (present when the
     /// SCM answered as leader), in trace order ([`Trace::heartbeat_term`]).
     pub heartbeats: Vec<(EventId, Option<u64>)>,
+    /// The heartbeats that say nothing else ([`Heartbeat::quiet`]), in trace order
+    /// ([`Trace::quiet_heartbeats`]).
+    pub quiet: Vec<EventId>,
 }
 
-/// What one SCM-side event says: its `term` if it is a `SEND_HEARTBEAT` audit
-/// (`Some(None)`: answered as follower), and its signal ([`scm_signal`]).
+/// A `SEND_HEARTBEAT` audit, compact.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Heartbeat {
+    /// Present when the SCM answered as leader.
+    pub term: Option<u64>,
+    /// It returned no command, is no admin action, and its text prints no datanode
+    /// (`uuid(host/ip)`): most heartbeats, which readers of commands and printed datanodes can
+    /// pass over without opening.
+    pub quiet: bool,
+}
+
+/// What one SCM-side event says: what it is as a `SEND_HEARTBEAT` audit, and its signal
+/// ([`scm_signal`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ScmSideOf {
-    pub heartbeat: Option<Option<u64>>,
+    pub heartbeat: Option<Heartbeat>,
     pub signal: Option<ScmSignal>,
 }
 
@@ -336,7 +350,12 @@ pub static SCM_SIDE_KINDS: LazyLock<KindSet> = LazyLock::new(|| KindSet::of(&SCM
 /// copy in `uuids` (one table per stream).
 pub fn scm_side_of(event: &Event, uuids: &mut HashSet<Arc<str>>) -> Option<ScmSideOf> {
     let heartbeat = match &event.data {
-        EventData::Scm(ScmEvent::Audit(audit)) if audit.op == "SEND_HEARTBEAT" => Some(audit.term),
+        EventData::Scm(ScmEvent::Audit(audit)) if audit.op == "SEND_HEARTBEAT" => Some(Heartbeat {
+            term: audit.term,
+            quiet: audit.commands.is_empty()
+                && audit.action.is_none()
+                && find_datanode_details(&event.text).next().is_none(),
+        }),
         _ => None,
     };
     let signal = scm_signal(event).map(|signal| signal.shared(uuids));
@@ -346,8 +365,11 @@ pub fn scm_side_of(event: &Event, uuids: &mut HashSet<Arc<str>>) -> Option<ScmSi
 impl ScmSide {
     /// Adds what event `id` says (events in trace order).
     pub(crate) fn push(&mut self, id: EventId, of: ScmSideOf) {
-        if let Some(term) = of.heartbeat {
-            self.heartbeats.push((id, term));
+        if let Some(heartbeat) = of.heartbeat {
+            self.heartbeats.push((id, heartbeat.term));
+            if heartbeat.quiet {
+                self.quiet.push(id);
+            }
         }
         if let Some(signal) = of.signal {
             self.signals.push((id, signal));
