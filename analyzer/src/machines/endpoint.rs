@@ -1273,6 +1273,58 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn the_readers_read_heartbeats_once_with_one_copy_of_each_datanode() {
+        let record = |line: String| {
+            oztrace_testkit::message("scm1", Component::ScmAudit, Some("SCMAudit"), &line)
+        };
+        let quiet = record(format!(
+            "user=dn | ip=10.20.1.12 | op=SEND_HEARTBEAT {{\"datanodeUUID\":\"{}\",\"term\":\"7\",\"command\":\"[]\"}} | ret=SUCCESS",
+            DN.to_ascii_uppercase()
+        ));
+        let close = record(format!(
+            "user=dn | ip=10.20.1.12 | op=SEND_HEARTBEAT {{\"datanodeUUID\":\"{DN}\",\"command\":\"[commandType: closeContainerCommand closeContainerCommandProto {{ containerID: 2043 force: false }} term: 6]\"}} | ret=SUCCESS"
+        ));
+        let mut uuids = HashSet::default();
+        let quiet = scm_side_of(&quiet, &mut uuids).expect("a heartbeat");
+        let close = scm_side_of(&close, &mut uuids).expect("a heartbeat");
+        assert_eq!(
+            quiet.heartbeat,
+            Some(Heartbeat {
+                term: Some(7),
+                quiet: true
+            })
+        );
+        // A command returned: readers of commands open it.
+        assert_eq!(
+            close.heartbeat,
+            Some(Heartbeat {
+                term: None,
+                quiet: false
+            })
+        );
+        let (Some(a), Some(b)) = (quiet.signal, close.signal) else {
+            panic!("both heartbeats answered");
+        };
+        assert_eq!(a.datanode(), DN);
+        assert!(std::ptr::eq(a.datanode(), b.datanode()), "one shared copy");
+        let trace = Trace::from_ordered(
+            vec![
+                record(format!(
+                    "user=dn | ip=10.20.1.12 | op=SEND_HEARTBEAT {{\"datanodeUUID\":\"{DN}\",\"command\":\"[]\"}} | ret=SUCCESS"
+                )),
+                record(format!(
+                    "user=dn | ip=10.20.1.12 | op=REGISTER {{\"datanodeDetails\":\"{DN}(dn2.example.com/10.20.1.12)\"}} | ret=SUCCESS"
+                )),
+            ],
+            0,
+        );
+        assert_eq!(trace.quiet_heartbeats(), [0]);
+        assert_eq!(trace.heartbeat_term(0), Some(None));
+        assert_eq!(trace.heartbeat_term(1), None);
+        assert_eq!(trace.scm_signals().len(), 2);
+    }
+
+    #[test]
     fn scm_side_reregister_and_register_are_inferred_steps() {
         let trace = Trace::from_ordered(
             vec![
