@@ -717,7 +717,7 @@ impl Columns {
         self.kind_counts[kind.index()] += 1;
         self.components.push(event.component);
         let at = self.ts.len();
-        if at % 64 == 0 {
+        if at.is_multiple_of(64) {
             self.untimed.push(0);
         }
         if event.ts.is_none() {
