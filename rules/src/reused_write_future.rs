@@ -532,6 +532,7 @@ impl Index<'_> {
         // (snapshots) only for the datanode their member id names: those are read from the
         // trace's compact columns and not opened.
         let container_state = kinds::index_of("dn_container_state");
+        let ratis = KindSet::of(&[Reads::Family(Family::Ratis)]);
         let ratis_steps = KindSet::of(RATIS_STEPS);
         // Host by host (each host's events in trace order): no map lookup per event.
         for host in trace.hosts() {
@@ -542,7 +543,9 @@ impl Index<'_> {
                 }
                 let facts = facts.get_or_insert_default();
                 let kind = trace.kind_of(id);
-                if let Some(peer) = trace.ratis_peer(id) {
+                if ratis.contains(kind)
+                    && let Some(peer) = trace.ratis_peer(id)
+                {
                     facts.learn_datanode(peer);
                     if !ratis_steps.contains(kind) {
                         continue;
