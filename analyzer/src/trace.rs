@@ -81,11 +81,9 @@ pub struct Trace {
     time_ordered: bool,
     /// Events of each kind, by [`KindIndex`].
     by_kind: Vec<Vec<EventId>>,
-    /// Every `dn_container_state` line, in trace order, and its fields (`container_states[at]`
-    /// for the line at `container_state_at`, kept in the order the readers made them): the most
-    /// frequent kind, which several linkers, machines and rules read.
+    /// Every `dn_container_state` line and its fields, in trace order: the most frequent kind,
+    /// which several linkers, machines and rules read.
     container_state_ids: Vec<u32>,
-    container_state_at: Vec<u32>,
     container_states: Vec<ContainerStateLine>,
     /// Every Ratis line whose member id names a datanode UUID, in trace order, and that UUID
     /// in lower case (`ratis_peers[at]`, as with `container_states`): every Ratis line teaches
@@ -292,8 +290,8 @@ impl Trace {
     ) -> impl ExactSizeIterator<Item = (EventId, &ContainerStateLine)> {
         self.container_state_ids
             .iter()
-            .zip(&self.container_state_at)
-            .map(|(&id, &at)| (id as EventId, &self.container_states[at as usize]))
+            .map(|&id| id as EventId)
+            .zip(&self.container_states)
     }
 
     /// The fields of event `id` if it is a `dn_container_state` line.
@@ -302,7 +300,7 @@ impl Trace {
             .container_state_ids
             .binary_search(&u32::try_from(id).ok()?)
             .ok()?;
-        Some(&self.container_states[self.container_state_at[at] as usize])
+        Some(&self.container_states[at])
     }
 
     /// Every Ratis line whose member id's peer is a datanode UUID, with that UUID in lower case,
@@ -773,7 +771,8 @@ impl Columns {
         };
         let lines = self.container_states.len();
         trace.container_state_ids.reserve_exact(lines);
-        trace.container_state_at.reserve_exact(lines);
+        // Where in the readers' order each line is, in trace order.
+        let mut container_state_at = Vec::with_capacity(lines);
         trace.ratis_peer_ids.reserve_exact(self.peers.len());
         trace.ratis_peer_at.reserve_exact(self.peers.len());
         let said =
@@ -802,7 +801,7 @@ impl Columns {
             match Compact::of(self.compact_of[from]) {
                 Some((Compact::ContainerState, at)) => {
                     trace.container_state_ids.push(id as u32);
-                    trace.container_state_at.push(at as u32);
+                    container_state_at.push(at as u32);
                 }
                 Some((Compact::ScmSide, at)) => {
                     if let Some(of) = self.scm[at].take() {
@@ -844,6 +843,8 @@ impl Columns {
             }
             trace.entity_start.push(trace.event_entities.len() as u32);
         }
+        // Put in trace order where they are: read in that order by every consumer.
+        gather_in_place(&mut self.container_states, &mut container_state_at);
         trace.container_states = self.container_states;
         trace.ratis_peers = self.peers;
         trace.hosts = in_rank_order(self.host_names, &host_rank)
@@ -909,6 +910,28 @@ fn rank_of(rank: &mut u32, lists: &mut Vec<Vec<EventId>>, events: usize) -> u32 
         lists.push(Vec::with_capacity(events));
     }
     *rank
+}
+
+/// Reorders `items` in place so that item `k` is the one that was at `from[k]` (`from` a
+/// permutation of the places, used up: each cycle is followed once).
+fn gather_in_place<T: Copy>(items: &mut [T], from: &mut [u32]) {
+    for start in 0..items.len() {
+        if from[start] == UNSEEN {
+            continue;
+        }
+        let first = items[start];
+        let mut k = start;
+        loop {
+            let next = from[k] as usize;
+            from[k] = UNSEEN;
+            if next == start {
+                items[k] = first;
+                break;
+            }
+            items[k] = items[next];
+            k = next;
+        }
+    }
 }
 
 /// `items` reordered so that item `i` is at `rank[i]` (`rank` a permutation).

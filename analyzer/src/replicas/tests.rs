@@ -240,4 +240,28 @@ fn container_logger_lines_are_read_once_into_the_trace_and_follow_the_window() {
         windowed.kind_of(1),
         crate::kinds::index_of("dn_container_state")
     );
+    // Streams interleave in time: the lines follow the trace's order, not the readers'.
+    let first = vec![
+        state("dn1", 1, MIN, 0, 1, "OPEN"),
+        state("dn1", 2, 3 * MIN, 0, 3, "CLOSING"),
+        state("dn1", 3, 5 * MIN, 0, 5, "CLOSED"),
+    ];
+    let second = vec![
+        state("dn2", 1, 2 * MIN, 0, 2, "OPEN"),
+        state("dn2", 2, 4 * MIN, 0, 4, "CLOSED"),
+    ];
+    let streams = [first, second].map(|events| {
+        let table = StreamEntities::of(&events);
+        (events, Some(table))
+    });
+    let merged = Trace::merge_interned(streams.into(), 0);
+    let bcsids: Vec<(EventId, Option<u64>)> = merged
+        .container_state_lines()
+        .map(|(id, line)| (id, line.bcsid))
+        .collect();
+    assert_eq!(bcsids, [1, 2, 3, 4, 5].map(|b| (b as usize - 1, Some(b))));
+    assert_eq!(
+        merged.container_state_line(3).map(|l| l.bcsid),
+        Some(Some(4))
+    );
 }
