@@ -95,7 +95,8 @@ pub struct Trace {
     facts: OnceLock<Facts>,
     /// Every container's replicas, read from the whole trace at the first question.
     replicas: OnceLock<ContainerReplicas>,
-    /// What the SCM-side events say, read by the threads that read the logs.
+    /// What the SCM-side events say, read once by the merge (the readers' threads would hold
+    /// it in their own allocator arenas, freed but resident after the merge).
     scm_side: ScmSide,
 }
 
@@ -490,8 +491,6 @@ pub struct StreamEntities {
     kinds: Vec<KindIndex>,
     /// The `dn_container_state` lines, by their event's place in the stream, in order.
     lines: Vec<(u32, ContainerStateLine)>,
-    /// What the SCM-side events say ([`ScmSide`]), the same way.
-    scm: Vec<(u32, ScmSideOf)>,
     /// The datanode UUID of each Ratis line that names one ([`Trace::ratis_peers`]).
     peers: Vec<(u32, Arc<str>)>,
 }
@@ -507,7 +506,6 @@ impl StreamEntities {
             start: Vec::with_capacity(events.len() + 1),
             kinds: Vec::with_capacity(events.len()),
             lines: Vec::new(),
-            scm: Vec::new(),
             peers: Vec::new(),
         };
         interned.start.push(0);
@@ -518,10 +516,6 @@ impl StreamEntities {
                 && let Some(line) = ContainerStateLine::of(event)
             {
                 interned.lines.push((i as u32, line));
-            } else if SCM_SIDE_KINDS.contains(kind)
-                && let Some(of) = endpoint::scm_side_of(event, &mut uuids)
-            {
-                interned.scm.push((i as u32, of));
             } else if let EventData::Ratis(ratis) = &event.data
                 && let Some(member) = ratis.member()
                 && is_uuid(&member.peer)
@@ -552,7 +546,6 @@ impl StreamEntities {
         }
         // Held until the merge: without the growth slack.
         interned.lines.shrink_to_fit();
-        interned.scm.shrink_to_fit();
         interned.peers.shrink_to_fit();
         interned
     }
@@ -578,7 +571,6 @@ impl StreamEntities {
             kinds.push(self.kinds[i]);
         }
         renumber_kept(&mut self.lines, &kept_at);
-        renumber_kept(&mut self.scm, &kept_at);
         renumber_kept(&mut self.peers, &kept_at);
         self.names = names;
         self.start = start;
@@ -622,6 +614,8 @@ struct Columns {
     /// and place in it ([`NONE`] for an event in none).
     container_states: Vec<ContainerStateLine>,
     scm: Vec<Option<ScmSideOf>>,
+    /// The one copy of each datanode the SCM side names ([`endpoint::scm_side_of`]).
+    uuids: rustc_hash::FxHashSet<Arc<str>>,
     peers: Vec<Arc<str>>,
     compact_of: Vec<u32>,
     /// The entities of input event `i` are `entities[entity_start[i]..entity_start[i + 1]]`, each
@@ -650,6 +644,7 @@ impl Columns {
             hosts: Vec::with_capacity(events),
             container_states: Vec::new(),
             scm: Vec::new(),
+            uuids: Default::default(),
             peers: Vec::new(),
             compact_of: Vec::with_capacity(events),
             entities: Vec::new(),
@@ -679,13 +674,14 @@ impl Columns {
         // The trace's id of each of the stream's entities, interned when first named.
         let mut ids = vec![UNSEEN; interned.table.len()];
         let mut lines = interned.lines.iter().peekable();
-        let mut scm = std::mem::take(&mut interned.scm).into_iter().peekable();
         let mut peers = std::mem::take(&mut interned.peers).into_iter().peekable();
         for (i, event) in events.iter().enumerate() {
             let compact = if let Some((_, line)) = lines.next_if(|(at, _)| *at as usize == i) {
                 self.container_states.push(*line);
                 Compact::ContainerState.at(self.container_states.len() - 1)
-            } else if let Some((_, of)) = scm.next_if(|(at, _)| *at as usize == i) {
+            } else if SCM_SIDE_KINDS.contains(interned.kinds[i])
+                && let Some(of) = endpoint::scm_side_of(event, &mut self.uuids)
+            {
                 self.scm.push(Some(of));
                 Compact::ScmSide.at(self.scm.len() - 1)
             } else if let Some((_, peer)) = peers.next_if(|(at, _)| *at as usize == i) {

@@ -308,9 +308,9 @@ pub fn scm_signal(event: &Event) -> Option<ScmSignal> {
     }
 }
 
-/// What the SCM-side events say, read once, by the threads that read the logs ([`scm_side_of`],
-/// gathered in trace order by the merge): most SCM records are heartbeat audits, which several
-/// machines and rules read.
+/// What the SCM-side events say, read once by the merge ([`scm_side_of`]) as it reads each
+/// event's header: most SCM records are heartbeat audits, which several machines and rules
+/// read.
 #[derive(Debug, Default)]
 pub struct ScmSide {
     /// The signal of every SCM-side event that has one, in trace order
@@ -347,7 +347,7 @@ pub struct ScmSideOf {
 pub static SCM_SIDE_KINDS: LazyLock<KindSet> = LazyLock::new(|| KindSet::of(&SCM_SIDE));
 
 /// What an event of [`SCM_SIDE_KINDS`] says ([`ScmSide`]), if anything; its datanode is the
-/// copy in `uuids` (one table per stream).
+/// copy in `uuids`.
 pub fn scm_side_of(event: &Event, uuids: &mut HashSet<Arc<str>>) -> Option<ScmSideOf> {
     let heartbeat = match &event.data {
         EventData::Scm(ScmEvent::Audit(audit)) if audit.op == "SEND_HEARTBEAT" => Some(Heartbeat {
