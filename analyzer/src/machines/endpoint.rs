@@ -260,40 +260,43 @@ impl ScmSignal {
             | ScmSignal::Answered { datanode, .. } => datanode,
         }
     }
+}
 
-    /// The same signal naming the shared copy of its datanode in `uuids` (every heartbeat of a
-    /// datanode names it: one copy each, not one per heartbeat).
-    fn shared(mut self, uuids: &mut HashSet<Arc<str>>) -> ScmSignal {
-        let (ScmSignal::Reregister { datanode, .. }
-        | ScmSignal::Registered { datanode, .. }
-        | ScmSignal::Answered { datanode, .. }) = &mut self;
-        match uuids.get(&**datanode) {
-            Some(known) => *datanode = Arc::clone(known),
-            None => {
-                uuids.insert(Arc::clone(datanode));
-            }
-        }
-        self
+/// The shared copy of datanode `uuid` in `uuids` (every heartbeat of a datanode names it: one
+/// copy each, not one per heartbeat), in lower case when `lower`; a string is built only for a
+/// datanode not met before or printed in upper case.
+pub fn shared_uuid(uuids: &mut HashSet<Arc<str>>, uuid: &str, lower: bool) -> Arc<str> {
+    let uuid = if lower && uuid.bytes().any(|b| b.is_ascii_uppercase()) {
+        std::borrow::Cow::Owned(uuid.to_ascii_lowercase())
+    } else {
+        std::borrow::Cow::Borrowed(uuid)
+    };
+    if let Some(known) = uuids.get(&*uuid) {
+        return Arc::clone(known);
     }
+    let copy: Arc<str> = Arc::from(&*uuid);
+    uuids.insert(Arc::clone(&copy));
+    copy
 }
 
 /// Reads an SCM-side event: the SCM audit's `SEND_HEARTBEAT` (`command` lists the commands
 /// returned: `reregisterCommand`, `closeContainerCommand … containerID: N`) and `REGISTER`
 /// (`datanodeDetails` = `uuid(host/ip)`), and the SCM main-log lines named in [`scm_kinds`].
-pub fn scm_signal(event: &Event) -> Option<ScmSignal> {
+/// Its datanode is the copy in `uuids` ([`shared_uuid`]).
+pub fn scm_signal(event: &Event, uuids: &mut HashSet<Arc<str>>) -> Option<ScmSignal> {
     if !matches!(event.component, Component::Scm | Component::ScmAudit) {
         return None;
     }
     let kind = event.kind();
-    let datanode = || {
+    let mut datanode = || {
         event.entities.iter().find_map(|e| match e {
-            Entity::Datanode(uuid) => Some(Arc::from(uuid.as_str())),
+            Entity::Datanode(uuid) => Some(shared_uuid(uuids, uuid, false)),
             _ => None,
         })
     };
     match kind {
         scm_kinds::AUDIT => match &event.data {
-            EventData::Scm(ScmEvent::Audit(audit)) => audit_signal(audit),
+            EventData::Scm(ScmEvent::Audit(audit)) => audit_signal(audit, uuids),
             _ => None,
         },
         scm_kinds::UNREGISTERED_HEARTBEAT => Some(ScmSignal::Reregister {
@@ -358,7 +361,7 @@ pub fn scm_side_of(event: &Event, uuids: &mut HashSet<Arc<str>>) -> Option<ScmSi
         }),
         _ => None,
     };
-    let signal = scm_signal(event).map(|signal| signal.shared(uuids));
+    let signal = scm_signal(event, uuids);
     (heartbeat.is_some() || signal.is_some()).then_some(ScmSideOf { heartbeat, signal })
 }
 
@@ -378,18 +381,14 @@ impl ScmSide {
 }
 
 /// Reads one `scm_audit` event: `SEND_HEARTBEAT` answered with a reregister or with commands,
-/// `REGISTER`. Failed calls say nothing.
-pub fn audit_signal(audit: &ScmAudit) -> Option<ScmSignal> {
+/// `REGISTER`. Failed calls say nothing. Its datanode is the copy in `uuids` ([`shared_uuid`]).
+pub fn audit_signal(audit: &ScmAudit, uuids: &mut HashSet<Arc<str>>) -> Option<ScmSignal> {
     if audit.ret == "FAILURE" {
         return None;
     }
     match audit.op.as_str() {
         "SEND_HEARTBEAT" => {
-            let datanode: Arc<str> = audit
-                .params
-                .get("datanodeUUID")?
-                .to_ascii_lowercase()
-                .into();
+            let datanode = shared_uuid(uuids, audit.params.get("datanodeUUID")?, true);
             let returned = |kind: &str| audit.commands.iter().any(|c| c.command_type == kind);
             if returned("reregisterCommand") {
                 Some(ScmSignal::Reregister {
@@ -411,7 +410,7 @@ pub fn audit_signal(audit: &ScmAudit) -> Option<ScmSignal> {
         "REGISTER" => {
             let (dn, _) = datanode_details(audit.params.get("datanodeDetails")?)?;
             Some(ScmSignal::Registered {
-                datanode: dn.uuid.to_ascii_lowercase().into(),
+                datanode: shared_uuid(uuids, dn.uuid, true),
                 audit: true,
             })
         }
@@ -1240,7 +1239,7 @@ pub(crate) mod tests {
             "user=dn | ip=10.20.1.12 | op=SEND_HEARTBEAT {{\"datanodeUUID\":\"{DN}\",\"term\":\"7\",\"command\":\"[commandType: reregisterCommand reregisterCommandProto {{ }} term: 0 encodedToken: \\\"\\\" deadlineMsSinceEpoch: 0]\"}} | ret=SUCCESS"
         ));
         assert_eq!(
-            audit_signal(&rereg),
+            audit_signal(&rereg, &mut HashSet::default()),
             Some(ScmSignal::Reregister {
                 datanode: DN.into(),
                 audit: true
@@ -1250,7 +1249,7 @@ pub(crate) mod tests {
             "user=dn | ip=10.20.1.12 | op=REGISTER {{\"datanodeDetails\":\"{DN}(dn2.example.com/10.20.1.12)\"}} | ret=SUCCESS"
         ));
         assert_eq!(
-            audit_signal(&register),
+            audit_signal(&register, &mut HashSet::default()),
             Some(ScmSignal::Registered {
                 datanode: DN.into(),
                 audit: true
@@ -1260,20 +1259,20 @@ pub(crate) mod tests {
             "user=dn | ip=10.20.1.12 | op=SEND_HEARTBEAT {{\"datanodeUUID\":\"{DN}\",\"command\":\"[commandType: closeContainerCommand closeContainerCommandProto {{ containerID: 2043 force: false }} term: 6]\"}} | ret=SUCCESS"
         ));
         assert_eq!(
-            audit_signal(&close),
+            audit_signal(&close, &mut HashSet::default()),
             Some(ScmSignal::Answered {
                 datanode: DN.into(),
                 close_containers: vec![2043]
             })
         );
         let failed = audit("user=dn | ip=10.20.1.12 | op=REGISTER {} | ret=FAILURE");
-        assert_eq!(audit_signal(&failed), None);
+        assert_eq!(audit_signal(&failed, &mut HashSet::default()), None);
         let version = audit("user=dn | ip=10.20.1.12 | op=GET_VERSION {} | ret=SUCCESS");
-        assert_eq!(audit_signal(&version), None);
+        assert_eq!(audit_signal(&version, &mut HashSet::default()), None);
     }
 
     #[test]
-    fn the_readers_read_heartbeats_once_with_one_copy_of_each_datanode() {
+    fn heartbeats_are_read_once_with_one_copy_of_each_datanode() {
         let record = |line: String| {
             oztrace_testkit::message("scm1", Component::ScmAudit, Some("SCMAudit"), &line)
         };
