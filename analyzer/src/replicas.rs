@@ -20,13 +20,12 @@
 //! Memory: a few words per state change of a replica (event ids, not text), per container.
 
 use crate::kinds::{Family, KindSet, Reads};
-use crate::trace::{EventId, Trace};
+use crate::trace::{EventId, LineState, Trace};
 use oztrace_parser::catalog::EventData;
-use oztrace_parser::catalog::datanode::DatanodeEvent;
 use oztrace_parser::catalog::scm::ScmEvent;
 use oztrace_parser::catalog::scm_container::ScmContainerEvent;
 use oztrace_parser::entity;
-use oztrace_parser::source::{Level, short_host};
+use oztrace_parser::source::short_host;
 use rustc_hash::FxHashMap as HashMap;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -429,45 +428,38 @@ impl ContainerReplicas {
         // logs is the last of these too (the SCM's ReplicationManager passes mark it every few
         // minutes).
         let reads = KindSet::of(CONSUMES);
-        for (id, event) in trace.iter().enumerate() {
+        // ContainerLogger's lines, the most frequent, come from the trace's compact column.
+        let mut lines = trace.container_state_lines().peekable();
+        for id in 0..trace.len() {
             if !reads.contains(trace.kind_of(id)) {
                 continue;
             }
-            if let Some(ts) = event.ts {
+            let ts = trace.ts_of(id);
+            if let Some(ts) = ts {
                 index.end = Some(index.end.map_or(ts, |e: i64| e.max(ts)));
             }
-            match &event.data {
-                EventData::Datanode(DatanodeEvent::DnContainerState {
-                    id: container,
-                    index: replica_index,
-                    bcsid,
-                    state,
-                    ..
-                }) => {
-                    let Some(mut state) = state.as_deref().and_then(ReplicaState::parse) else {
-                        continue;
-                    };
-                    // `logLost` prints the state the replica had, at ERROR; `logUnhealthy` is the
-                    // only other ERROR.
-                    if event.level == Some(Level::Error) && state != ReplicaState::Unhealthy {
-                        state = ReplicaState::Lost;
-                    }
-                    let step = ReplicaStep {
-                        event: id,
-                        ts: event.ts,
-                        state,
-                        bcsid: *bcsid,
-                        seen: Seen::Datanode,
-                    };
-                    let host = Arc::clone(trace.short_host(trace.host_of(id)));
-                    index.step(
-                        trace,
-                        *container,
-                        host,
-                        replica_index.unwrap_or(0) as u32,
-                        step,
-                    );
+            if let Some((_, line)) = lines.next_if(|&(at, _)| at == id) {
+                let LineState::Known(mut state) = line.state else {
+                    continue;
+                };
+                // `logLost` prints the state the replica had, at ERROR; `logUnhealthy` is the
+                // only other ERROR.
+                if line.error && state != ReplicaState::Unhealthy {
+                    state = ReplicaState::Lost;
                 }
+                let step = ReplicaStep {
+                    event: id,
+                    ts,
+                    state,
+                    bcsid: line.bcsid,
+                    seen: Seen::Datanode,
+                };
+                let host = Arc::clone(trace.short_host(trace.host_of(id)));
+                index.step(trace, line.container, host, line.index, step);
+                continue;
+            }
+            let event = trace.get(id);
+            match &event.data {
                 EventData::ScmContainer(data) => index.scm_line(trace, id, data, &mut host),
                 EventData::Scm(data) => index.admin_line(id, data, &event.text, &mut host),
                 _ => {}

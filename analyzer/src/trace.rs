@@ -11,11 +11,13 @@
 
 use crate::facts::Facts;
 use crate::kinds::{self, KindIndex, KindSet};
-use crate::machines::endpoint::{self, ScmSide, ScmSignal};
-use crate::replicas::ContainerReplicas;
-use oztrace_parser::entity::Entity;
+use crate::machines::endpoint::{self, SCM_SIDE_KINDS, ScmSide, ScmSideOf, ScmSignal};
+use crate::replicas::{ContainerReplicas, ReplicaState};
+use oztrace_parser::catalog::EventData;
+use oztrace_parser::catalog::datanode::DatanodeEvent;
+use oztrace_parser::entity::{Entity, is_uuid};
 use oztrace_parser::event::Event;
-use oztrace_parser::source::{Component, short_host};
+use oztrace_parser::source::{Component, Level, short_host};
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::{Arc, OnceLock};
 
@@ -79,12 +81,23 @@ pub struct Trace {
     time_ordered: bool,
     /// Events of each kind, by [`KindIndex`].
     by_kind: Vec<Vec<EventId>>,
+    /// Every `dn_container_state` line and its fields, in trace order: the most frequent kind,
+    /// which several linkers, machines and rules read.
+    container_state_ids: Vec<u32>,
+    container_states: Vec<ContainerStateLine>,
+    /// Every Ratis line whose member id names a datanode UUID, in trace order, and that UUID
+    /// in lower case (`ratis_peers[at]`, as with `container_states`): every Ratis line teaches
+    /// its host's datanode, and most (snapshots) teach nothing else.
+    ratis_peer_ids: Vec<u32>,
+    ratis_peer_at: Vec<u32>,
+    ratis_peers: Vec<Arc<str>>,
     /// The cluster's facts, read from the whole trace at the first question.
     facts: OnceLock<Facts>,
     /// Every container's replicas, read from the whole trace at the first question.
     replicas: OnceLock<ContainerReplicas>,
-    /// What the SCM-side events say, read at the first question.
-    scm_side: OnceLock<ScmSide>,
+    /// What the SCM-side events say, read once by the merge (the readers' threads would hold
+    /// it in their own allocator arenas, freed but resident after the merge).
+    scm_side: ScmSide,
 }
 
 impl Trace {
@@ -114,9 +127,10 @@ impl Trace {
         let mut keys: Vec<MergeKey> = Vec::with_capacity(total);
         let mut slots: Vec<Slot> = Vec::with_capacity(total);
         let mut columns = Columns::with_capacity(total);
-        for (s, (stream, entities)) in streams.iter().enumerate() {
+        for (s, (stream, entities)) in streams.iter_mut().enumerate() {
             let mut last = stream.iter().find_map(|e| e.ts).unwrap_or(i64::MIN);
-            for (index, event) in stream.iter().enumerate() {
+            // On the pass that reads the event's header: a stream is read once.
+            let mut key = |index: usize, event: &Event| {
                 if let Some(ts) = event.ts {
                     last = ts;
                 }
@@ -130,8 +144,8 @@ impl Trace {
                     stream: s as u32,
                     index: index as u32,
                 });
-            }
-            columns.read_stream(stream, entities.as_ref());
+            };
+            columns.read_stream(stream, entities.take(), &mut key);
         }
         // Sources compare by their names' order, held as one rank each.
         let rank = sources.ranks();
@@ -149,7 +163,7 @@ impl Trace {
     /// A trace of events already in time order (tests, replays of a recorded trace).
     pub fn from_ordered(events: Vec<Event>, skew_ms: i64) -> Trace {
         let mut columns = Columns::with_capacity(events.len());
-        columns.read_stream(&events, None);
+        columns.read_stream(&events, None, &mut |_, _| {});
         let order: Vec<u32> = (0..events.len() as u32).collect();
         let mut trace = columns.index(&order, skew_ms);
         trace.slots = order
@@ -260,8 +274,52 @@ impl Trace {
             .map(|at| heartbeats[at].1)
     }
 
+    /// The `SEND_HEARTBEAT` audits that return no command, are no admin action and print no
+    /// datanode (`uuid(host/ip)`), in trace order: read without opening them.
+    pub fn quiet_heartbeats(&self) -> &[EventId] {
+        &self.scm_side().quiet
+    }
+
     fn scm_side(&self) -> &ScmSide {
-        self.scm_side.get_or_init(|| endpoint::read_scm_side(self))
+        &self.scm_side
+    }
+
+    /// Every `dn_container_state` line, in trace order, with its fields ([`ContainerStateLine`]):
+    /// read without opening an event.
+    pub fn container_state_lines(
+        &self,
+    ) -> impl ExactSizeIterator<Item = (EventId, &ContainerStateLine)> {
+        self.container_state_ids
+            .iter()
+            .map(|&id| id as EventId)
+            .zip(&self.container_states)
+    }
+
+    /// The fields of event `id` if it is a `dn_container_state` line.
+    pub fn container_state_line(&self, id: EventId) -> Option<&ContainerStateLine> {
+        let at = self
+            .container_state_ids
+            .binary_search(&u32::try_from(id).ok()?)
+            .ok()?;
+        Some(&self.container_states[at])
+    }
+
+    /// Every Ratis line whose member id's peer is a datanode UUID, with that UUID in lower case,
+    /// in trace order (read without opening an event).
+    pub fn ratis_peers(&self) -> impl ExactSizeIterator<Item = (EventId, &Arc<str>)> {
+        self.ratis_peer_ids
+            .iter()
+            .zip(&self.ratis_peer_at)
+            .map(|(&id, &at)| (id as EventId, &self.ratis_peers[at as usize]))
+    }
+
+    /// The datanode UUID (lower case) of Ratis line `id`'s member id, if it names one.
+    pub fn ratis_peer(&self, id: EventId) -> Option<&Arc<str>> {
+        let at = self
+            .ratis_peer_ids
+            .binary_search(&u32::try_from(id).ok()?)
+            .ok()?;
+        Some(&self.ratis_peers[self.ratis_peer_at[at] as usize])
     }
 
     /// The kind of event `id`.
@@ -359,9 +417,69 @@ impl Trace {
     }
 }
 
+/// The kind of ContainerLogger's lines (`dn_container_state`).
+static CONTAINER_STATE: std::sync::LazyLock<KindIndex> =
+    std::sync::LazyLock::new(|| kinds::index_of("dn_container_state"));
+
+/// What a ContainerLogger line (`dn_container_state`) says, compact: read once at the merge,
+/// where its stream's events lie together in memory, instead of by every consumer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ContainerStateLine {
+    pub container: u64,
+    /// The replica index (EC), 0 when the line prints none, as replicas are keyed.
+    pub index: u32,
+    pub bcsid: Option<u64>,
+    pub state: LineState,
+    /// Written at ERROR (`logLost`, `logUnhealthy`).
+    pub error: bool,
+}
+
+/// The state a ContainerLogger line prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LineState {
+    /// No state field.
+    Absent,
+    Known(ReplicaState),
+    /// A word that is no `ContainerDataProto.State`: its consumers read it from the event.
+    Other,
+}
+
+impl LineState {
+    /// Whether the line printed exactly `state`.
+    pub fn is(self, state: ReplicaState) -> bool {
+        self == LineState::Known(state)
+    }
+}
+
+impl ContainerStateLine {
+    fn of(event: &Event) -> Option<ContainerStateLine> {
+        let EventData::Datanode(DatanodeEvent::DnContainerState {
+            id,
+            index,
+            bcsid,
+            state,
+            ..
+        }) = &event.data
+        else {
+            return None;
+        };
+        Some(ContainerStateLine {
+            container: *id,
+            index: index.unwrap_or(0) as u32,
+            bcsid: *bcsid,
+            state: match state.as_deref() {
+                None => LineState::Absent,
+                Some(s) => ReplicaState::parse(s).map_or(LineState::Other, LineState::Known),
+            },
+            error: event.level == Some(Level::Error),
+        })
+    }
+}
+
 /// A stream's entities, interned by the thread that read it while its events are still near in
 /// memory: the merge then hashes each stream's distinct entities once ([`Trace::merge_interned`])
-/// instead of every entity of every event, each a cache miss by then.
+/// instead of every entity of every event, each a cache miss by then. The kind of each event and
+/// the fields of its ContainerLogger lines are read on the same pass, for the same reason.
 #[derive(Debug, Default)]
 pub struct StreamEntities {
     /// The stream's distinct entities, by local id.
@@ -369,19 +487,50 @@ pub struct StreamEntities {
     /// The local ids event `i` names are `names[start[i]..start[i + 1]]`, each once.
     names: Vec<u32>,
     start: Vec<u32>,
+    /// The kind of event `i`.
+    kinds: Vec<KindIndex>,
+    /// The `dn_container_state` lines, by their event's place in the stream, in order.
+    lines: Vec<(u32, ContainerStateLine)>,
+    /// The datanode UUID of each Ratis line that names one ([`Trace::ratis_peers`]).
+    peers: Vec<(u32, Arc<str>)>,
 }
 
 impl StreamEntities {
     /// Interns the entities of a stream's events.
     pub fn of(events: &[Event]) -> StreamEntities {
         let mut ids: HashMap<&Entity, u32> = HashMap::default();
+        let mut uuids = rustc_hash::FxHashSet::default();
         let mut interned = StreamEntities {
             table: Vec::new(),
             names: Vec::new(),
             start: Vec::with_capacity(events.len() + 1),
+            kinds: Vec::with_capacity(events.len()),
+            lines: Vec::new(),
+            peers: Vec::new(),
         };
         interned.start.push(0);
-        for event in events {
+        for (i, event) in events.iter().enumerate() {
+            let kind = kinds::index_of(event.kind());
+            interned.kinds.push(kind);
+            if kind == *CONTAINER_STATE
+                && let Some(line) = ContainerStateLine::of(event)
+            {
+                interned.lines.push((i as u32, line));
+            } else if let EventData::Ratis(ratis) = &event.data
+                && let Some(member) = ratis.member()
+                && is_uuid(&member.peer)
+            {
+                let peer = member.peer.to_ascii_lowercase();
+                let peer = match uuids.get(peer.as_str()) {
+                    Some(known) => Arc::clone(known),
+                    None => {
+                        let peer: Arc<str> = Arc::from(peer);
+                        uuids.insert(Arc::clone(&peer));
+                        peer
+                    }
+                };
+                interned.peers.push((i as u32, peer));
+            }
             let first = interned.names.len();
             for entity in &event.entities {
                 let id = *ids.entry(entity).or_insert_with(|| {
@@ -395,6 +544,9 @@ impl StreamEntities {
             }
             interned.start.push(interned.names.len() as u32);
         }
+        // Held until the merge: without the growth slack.
+        interned.lines.shrink_to_fit();
+        interned.peers.shrink_to_fit();
         interned
     }
 
@@ -408,12 +560,21 @@ impl StreamEntities {
         }
         let mut names = Vec::new();
         let mut start = vec![0];
+        let mut kinds = Vec::new();
+        // The place of each kept event among the kept ones.
+        let mut kept_at = Vec::with_capacity(keep.len());
         for (i, _) in keep.iter().enumerate().filter(|(_, keep)| **keep) {
+            kept_at.resize(i, u32::MAX);
+            kept_at.push(kinds.len() as u32);
             names.extend_from_slice(self.names_of(i));
             start.push(names.len() as u32);
+            kinds.push(self.kinds[i]);
         }
+        renumber_kept(&mut self.lines, &kept_at);
+        renumber_kept(&mut self.peers, &kept_at);
         self.names = names;
         self.start = start;
+        self.kinds = kinds;
     }
 
     /// How many events it holds the entities of.
@@ -426,14 +587,37 @@ impl StreamEntities {
     }
 }
 
+/// Keeps the items of the events a window keeps, renumbered as their place among those
+/// (`kept_at[i]`: event `i`'s place, `u32::MAX` when dropped; missing past the last kept one).
+fn renumber_kept<T>(items: &mut Vec<(u32, T)>, kept_at: &[u32]) {
+    items.retain_mut(|(at, _)| match kept_at.get(*at as usize) {
+        Some(&kept) if kept != u32::MAX => {
+            *at = kept;
+            true
+        }
+        _ => false,
+    });
+}
+
 /// What [`Trace`]'s indexes need of each event, in input order, and the hosts and entities
 /// interned on the way (numbered as met in that order: [`Columns::index`] renumbers them as met in
 /// the trace's order).
 struct Columns {
     kinds: Vec<KindIndex>,
     components: Vec<Component>,
-    ts: Vec<Option<i64>>,
+    /// The time of input event `i`, if its bit in `untimed` is clear.
+    ts: Vec<i64>,
+    untimed: Vec<u64>,
     hosts: Vec<HostId>,
+    /// The fields of the `dn_container_state` lines, what the SCM-side events say and the Ratis
+    /// lines' datanodes, in input order; `compact_of[i]` is input event `i`'s list ([`Compact`])
+    /// and place in it ([`NONE`] for an event in none).
+    container_states: Vec<ContainerStateLine>,
+    scm: Vec<Option<ScmSideOf>>,
+    /// The one copy of each datanode the SCM side names ([`endpoint::scm_side_of`]).
+    uuids: rustc_hash::FxHashSet<Arc<str>>,
+    peers: Vec<Arc<str>>,
+    compact_of: Vec<u32>,
     /// The entities of input event `i` are `entities[entity_start[i]..entity_start[i + 1]]`, each
     /// once.
     entities: Vec<EntityId>,
@@ -456,7 +640,13 @@ impl Columns {
             kinds: Vec::with_capacity(events),
             components: Vec::with_capacity(events),
             ts: Vec::with_capacity(events),
+            untimed: Vec::with_capacity(events.div_ceil(64)),
             hosts: Vec::with_capacity(events),
+            container_states: Vec::new(),
+            scm: Vec::new(),
+            uuids: Default::default(),
+            peers: Vec::new(),
+            compact_of: Vec::with_capacity(events),
             entities: Vec::new(),
             entity_start,
             host_names: Vec::new(),
@@ -470,20 +660,39 @@ impl Columns {
     }
 
     /// Reads a stream's events, their entities from `interned` when it holds this stream's (else
-    /// they are interned here, the same way).
-    fn read_stream(&mut self, events: &[Event], interned: Option<&StreamEntities>) {
-        let here;
-        let interned = match interned.filter(|i| i.events() == events.len()) {
-            Some(interned) => interned,
-            None => {
-                here = StreamEntities::of(events);
-                &here
-            }
-        };
+    /// they are interned here, the same way), and hands each event with its place in the stream
+    /// to `also`.
+    fn read_stream(
+        &mut self,
+        events: &[Event],
+        interned: Option<StreamEntities>,
+        also: &mut impl FnMut(usize, &Event),
+    ) {
+        let mut interned = interned
+            .filter(|i| i.events() == events.len())
+            .unwrap_or_else(|| StreamEntities::of(events));
         // The trace's id of each of the stream's entities, interned when first named.
         let mut ids = vec![UNSEEN; interned.table.len()];
+        let mut lines = interned.lines.iter().peekable();
+        let mut peers = std::mem::take(&mut interned.peers).into_iter().peekable();
         for (i, event) in events.iter().enumerate() {
-            self.read_header(event);
+            let compact = if let Some((_, line)) = lines.next_if(|(at, _)| *at as usize == i) {
+                self.container_states.push(*line);
+                Compact::ContainerState.at(self.container_states.len() - 1)
+            } else if SCM_SIDE_KINDS.contains(interned.kinds[i])
+                && let Some(of) = endpoint::scm_side_of(event, &mut self.uuids)
+            {
+                self.scm.push(Some(of));
+                Compact::ScmSide.at(self.scm.len() - 1)
+            } else if let Some((_, peer)) = peers.next_if(|(at, _)| *at as usize == i) {
+                self.peers.push(peer);
+                Compact::RatisPeer.at(self.peers.len() - 1)
+            } else {
+                NONE
+            };
+            self.compact_of.push(compact);
+            self.read_header(interned.kinds[i], event);
+            also(i, event);
             for &local in interned.names_of(i) {
                 let id = &mut ids[local as usize];
                 if *id == UNSEEN {
@@ -496,13 +705,19 @@ impl Columns {
         }
     }
 
-    /// Everything of an event but its entities.
-    fn read_header(&mut self, event: &Event) {
-        let kind = kinds::index_of(event.kind());
+    /// An event's header: its kind (read with its entities), component, time and host.
+    fn read_header(&mut self, kind: KindIndex, event: &Event) {
         self.kinds.push(kind);
         self.kind_counts[kind.index()] += 1;
         self.components.push(event.component);
-        self.ts.push(event.ts);
+        let at = self.ts.len();
+        if at.is_multiple_of(64) {
+            self.untimed.push(0);
+        }
+        if event.ts.is_none() {
+            self.untimed[at / 64] |= 1 << (at % 64);
+        }
+        self.ts.push(event.ts.unwrap_or_default());
         // Consecutive events mostly share their host's name (one per stream).
         let host = match self.hosts.last() {
             Some(&prev) if Arc::ptr_eq(&self.host_names[prev.index()], &event.host) => prev,
@@ -537,7 +752,7 @@ impl Columns {
 
     /// The indexes of a trace whose event `k` is input event `order[k]` (`order` a permutation
     /// of the input), hosts and entities numbered by first appearance in that order.
-    fn index(self, order: &[u32], skew_ms: i64) -> Trace {
+    fn index(mut self, order: &[u32], skew_ms: i64) -> Trace {
         let events = order.len();
         let mut trace = Trace {
             skew_ms,
@@ -550,6 +765,20 @@ impl Columns {
                 .collect(),
             ..Trace::default()
         };
+        let lines = self.container_states.len();
+        trace.container_state_ids.reserve_exact(lines);
+        // Where in the readers' order each line is, in trace order.
+        let mut container_state_at = Vec::with_capacity(lines);
+        trace.ratis_peer_ids.reserve_exact(self.peers.len());
+        trace.ratis_peer_at.reserve_exact(self.peers.len());
+        let said =
+            |what: fn(&ScmSideOf) -> bool| self.scm.iter().flatten().filter(|of| what(of)).count();
+        let side = &mut trace.scm_side;
+        side.heartbeats
+            .reserve_exact(said(|of| of.heartbeat.is_some()));
+        side.quiet
+            .reserve_exact(said(|of| of.heartbeat.is_some_and(|h| h.quiet)));
+        side.signals.reserve_exact(said(|of| of.signal.is_some()));
         trace.kinds.reserve_exact(events);
         trace.components.reserve_exact(events);
         trace.times.reserve_exact(events);
@@ -565,13 +794,29 @@ impl Columns {
             let kind = self.kinds[from];
             trace.kinds.push(kind);
             trace.by_kind[kind.index()].push(id);
-            trace.components.push(self.components[from]);
-            match self.ts[from] {
-                Some(ts) => {
-                    trace.time_ordered &= ts >= last;
-                    last = ts;
+            match Compact::of(self.compact_of[from]) {
+                Some((Compact::ContainerState, at)) => {
+                    trace.container_state_ids.push(id as u32);
+                    container_state_at.push(at as u32);
                 }
-                None => trace.untimed[id / 64] |= 1 << (id % 64),
+                Some((Compact::ScmSide, at)) => {
+                    if let Some(of) = self.scm[at].take() {
+                        trace.scm_side.push(id, of);
+                    }
+                }
+                Some((Compact::RatisPeer, at)) => {
+                    trace.ratis_peer_ids.push(id as u32);
+                    trace.ratis_peer_at.push(at as u32);
+                }
+                None => {}
+            }
+            trace.components.push(self.components[from]);
+            if self.untimed[from / 64] & (1 << (from % 64)) == 0 {
+                let ts = self.ts[from];
+                trace.time_ordered &= ts >= last;
+                last = ts;
+            } else {
+                trace.untimed[id / 64] |= 1 << (id % 64);
             }
             trace.times.push(last);
             let host = self.hosts[from].index();
@@ -594,6 +839,10 @@ impl Columns {
             }
             trace.entity_start.push(trace.event_entities.len() as u32);
         }
+        // Put in trace order where they are: read in that order by every consumer.
+        gather_in_place(&mut self.container_states, &mut container_state_at);
+        trace.container_states = self.container_states;
+        trace.ratis_peers = self.peers;
         trace.hosts = in_rank_order(self.host_names, &host_rank)
             .into_iter()
             .map(|name| {
@@ -617,6 +866,38 @@ impl Columns {
 /// A host or entity not yet met in the trace's order ([`Columns::index`]).
 const UNSEEN: u32 = u32::MAX;
 
+/// An input event with no compact fields ([`Columns::compact_of`]).
+const NONE: u32 = u32::MAX;
+
+/// Which of [`Columns`]' compact lists an event's fields are in: the top two bits of its
+/// `compact_of` entry, its place in the list the others.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Compact {
+    ContainerState,
+    ScmSide,
+    RatisPeer,
+}
+
+impl Compact {
+    const SHIFT: u32 = 30;
+
+    fn at(self, place: usize) -> u32 {
+        debug_assert!(place < 1 << Compact::SHIFT);
+        (self as u32) << Compact::SHIFT | place as u32
+    }
+
+    fn of(entry: u32) -> Option<(Compact, usize)> {
+        let place = (entry & ((1 << Compact::SHIFT) - 1)) as usize;
+        match entry >> Compact::SHIFT {
+            _ if entry == NONE => None,
+            0 => Some((Compact::ContainerState, place)),
+            1 => Some((Compact::ScmSide, place)),
+            2 => Some((Compact::RatisPeer, place)),
+            _ => None,
+        }
+    }
+}
+
 /// The number of a host or entity in the trace's order: `rank` if it was met before, else the
 /// next number, with an empty list for its `events` in `lists`.
 fn rank_of(rank: &mut u32, lists: &mut Vec<Vec<EventId>>, events: usize) -> u32 {
@@ -625,6 +906,28 @@ fn rank_of(rank: &mut u32, lists: &mut Vec<Vec<EventId>>, events: usize) -> u32 
         lists.push(Vec::with_capacity(events));
     }
     *rank
+}
+
+/// Reorders `items` in place so that item `k` is the one that was at `from[k]` (`from` a
+/// permutation of the places, used up: each cycle is followed once).
+fn gather_in_place<T: Copy>(items: &mut [T], from: &mut [u32]) {
+    for start in 0..items.len() {
+        if from[start] == UNSEEN {
+            continue;
+        }
+        let first = items[start];
+        let mut k = start;
+        loop {
+            let next = from[k] as usize;
+            from[k] = UNSEEN;
+            if next == start {
+                items[k] = first;
+                break;
+            }
+            items[k] = items[next];
+            k = next;
+        }
+    }
 }
 
 /// `items` reordered so that item `i` is at `rank[i]` (`rank` a permutation).

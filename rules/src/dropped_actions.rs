@@ -34,15 +34,16 @@ use crate::{
 use oztrace_analyzer::kinds::{Family, KindSet, Reads};
 use oztrace_analyzer::machine::{Replay, Transition};
 use oztrace_analyzer::machines::endpoint::{DatanodeHosts, MACHINE, ScmSignal, endpoint_key};
-use oztrace_analyzer::trace::{EventId, Trace};
+use oztrace_analyzer::replicas::ReplicaState;
+use oztrace_analyzer::trace::{ContainerStateLine, EventId, LineState, Trace};
 use oztrace_parser::catalog::EventData;
-use oztrace_parser::catalog::datanode::DatanodeEvent;
 use oztrace_parser::catalog::dn_endpoint::DnEndpointEvent;
 use oztrace_parser::entity::Entity;
 use oztrace_parser::source::{Component, short_host};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ops::Range;
+use std::sync::Arc;
 
 pub const ID: &str = "dropped-actions";
 
@@ -281,8 +282,8 @@ the datanode)",
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Raised {
     /// The datanode host's short name ([`short_host`]).
-    pub host: String,
-    pub datanode: Option<String>,
+    pub host: Arc<str>,
+    pub datanode: Option<Arc<str>>,
     /// `None` for the full-volume trigger, whose close action names no container in the logs.
     pub container: Option<u64>,
 }
@@ -295,8 +296,8 @@ pub enum Closed {
     /// A close command reached this datanode, or one of its replicas started closing: clears an
     /// action whose container the logs do not name.
     OnDatanode {
-        host: String,
-        datanode: Option<String>,
+        host: Arc<str>,
+        datanode: Option<Arc<str>>,
     },
 }
 
@@ -325,7 +326,15 @@ impl<'t> Observations<'t> {
             Reads::Kind(datanode_kinds::CONTAINER_STATE),
         ]);
         let mut signals = trace.scm_signals().iter().peekable();
+        let mut lines = trace.container_state_lines().peekable();
         for id in 0..trace.len() {
+            let on_scm = matches!(trace.component_of(id), Component::Scm | Component::ScmAudit);
+            if let Some((_, line)) = lines.next_if(|&(at, _)| at == id)
+                && !on_scm
+            {
+                obs.read_container_state(trace, id, line, hosts);
+                continue;
+            }
             if let Some((_, signal)) = signals.next_if(|s| s.0 == id) {
                 if let ScmSignal::Answered {
                     datanode,
@@ -339,14 +348,14 @@ impl<'t> Observations<'t> {
                     obs.closed.push((
                         id,
                         Closed::OnDatanode {
-                            host: String::new(),
-                            datanode: Some(datanode.clone()),
+                            host: Arc::from(""),
+                            datanode: Some(Arc::clone(datanode)),
                         },
                     ));
                 }
                 continue;
             }
-            let read = if matches!(trace.component_of(id), Component::Scm | Component::ScmAudit) {
+            let read = if on_scm {
                 trace
                     .entity_ids_of(id)
                     .iter()
@@ -359,6 +368,42 @@ impl<'t> Observations<'t> {
             }
         }
         obs
+    }
+
+    /// A ContainerLogger line, from the trace's compact column: an UNHEALTHY replica raises an
+    /// action, a closing or closed one clears it.
+    fn read_container_state(
+        &mut self,
+        trace: &Trace,
+        id: EventId,
+        line: &ContainerStateLine,
+        hosts: &DatanodeHosts,
+    ) {
+        let LineState::Known(state) = line.state else {
+            return;
+        };
+        let host = || Arc::clone(trace.short_host(trace.host_of(id)));
+        match state {
+            ReplicaState::Unhealthy => self.raised.push((
+                id,
+                Raised {
+                    host: host(),
+                    datanode: hosts.datanode_of(trace, id),
+                    container: Some(line.container),
+                },
+            )),
+            ReplicaState::Closing | ReplicaState::QuasiClosed | ReplicaState::Closed => {
+                self.closed.push((id, Closed::Container(line.container)));
+                self.closed.push((
+                    id,
+                    Closed::OnDatanode {
+                        host: host(),
+                        datanode: hosts.datanode_of(trace, id),
+                    },
+                ));
+            }
+            _ => {}
+        }
     }
 
     fn read_event(&mut self, trace: &Trace, id: EventId, hosts: &DatanodeHosts) {
@@ -380,7 +425,7 @@ impl<'t> Observations<'t> {
         // Read only for the few kinds that raise or clear an action.
         let who = || {
             (
-                trace.short_host(trace.host_of(id)).to_string(),
+                Arc::clone(trace.short_host(trace.host_of(id))),
                 hosts.datanode_of(trace, id),
             )
         };
@@ -421,27 +466,6 @@ impl<'t> Observations<'t> {
                     }
                 }
                 datanode_kinds::FULL_VOLUME_HEARTBEAT => self.raised.push((id, raised(None))),
-                datanode_kinds::CONTAINER_STATE => {
-                    let EventData::Datanode(DatanodeEvent::DnContainerState {
-                        id: container,
-                        state,
-                        ..
-                    }) = &event.data
-                    else {
-                        return;
-                    };
-                    let container = *container;
-                    match state.as_deref().unwrap_or("") {
-                        "UNHEALTHY" => self.raised.push((id, raised(Some(container)))),
-                        "CLOSING" | "QUASI_CLOSED" | "CLOSED" => {
-                            self.closed.push((id, Closed::Container(container)));
-                            let (host, datanode) = who();
-                            self.closed
-                                .push((id, Closed::OnDatanode { host, datanode }));
-                        }
-                        _ => {}
-                    }
-                }
                 _ => {}
             },
         }
@@ -519,7 +543,7 @@ pub fn detect(
         let EventData::DnEndpoint(e) = &event.data else {
             continue;
         };
-        let Some(datanode) = hosts.datanode_of(trace, id) else {
+        let Some(datanode) = hosts.datanode_of(trace, id).as_deref().map(str::to_string) else {
             continue;
         };
         if matches!(e, DnEndpointEvent::HeartbeatSent { .. }) {
@@ -580,7 +604,7 @@ pub fn detect(
             )
             .iter()
             .filter_map(|(id, s)| match s {
-                ScmSignal::Reregister { datanode: d, audit } if d == datanode => {
+                ScmSignal::Reregister { datanode: d, audit } if **d == **datanode => {
                     Some((*id, *audit))
                 }
                 _ => None,
@@ -641,7 +665,7 @@ pub fn detect(
                 .iter()
                 .find_map(|(id, s)| match s {
                     ScmSignal::Registered { datanode: d, .. }
-                        if d == datanode && from_scm(*id) && ts(*id) >= ts(first_rereg) =>
+                        if **d == **datanode && from_scm(*id) && ts(*id) >= ts(first_rereg) =>
                     {
                         Some(*id)
                     }
@@ -663,7 +687,7 @@ pub fn detect(
                 .iter()
                 .filter_map(|(id, s)| match s {
                     ScmSignal::Answered { datanode: d, .. }
-                        if d == datanode && from_scm(*id) && ts(*id) < ts(first_rereg) =>
+                        if **d == **datanode && from_scm(*id) && ts(*id) < ts(first_rereg) =>
                     {
                         Some(ts(*id))
                     }
@@ -688,7 +712,7 @@ pub fn detect(
             let dn_host = short_host(&trace.get(first).host);
             let on_datanode = |r: &Raised| {
                 r.datanode.as_deref() == Some(datanode.as_str())
-                    || (r.datanode.is_none() && r.host == dn_host)
+                    || (r.datanode.is_none() && *r.host == *dn_host)
             };
             let closed_after = |raised_at: i64, container: Option<u64>| {
                 within(
@@ -705,7 +729,7 @@ pub fn detect(
                             (Closed::Container(c), Some(want)) => *c == want,
                             (Closed::OnDatanode { host, datanode: d }, None) => {
                                 d.as_deref() == Some(datanode.as_str())
-                                    || (d.is_none() && *host == dn_host)
+                                    || (d.is_none() && **host == *dn_host)
                             }
                             _ => false,
                         }
@@ -825,7 +849,7 @@ pub fn detect(
                 // The audit REGISTER and the main-log `Registered datanode:` of one registration.
                 let at = ts(first_registration);
                 for &(id, s) in within(signals, trace.between(at, at + heartbeat_ms), |s| s.0) {
-                    if matches!(s, ScmSignal::Registered { datanode: d, .. } if d == datanode)
+                    if matches!(s, ScmSignal::Registered { datanode: d, .. } if **d == **datanode)
                         && from_scm(*id)
                         && ts(*id) >= ts(first_registration)
                         && ts(*id) <= ts(first_registration) + heartbeat_ms

@@ -272,10 +272,16 @@ impl Facts {
         let mut by_hosts: Vec<(EventId, Pick, &[String])> = Vec::new();
         let mut by_hash_code: Vec<(EventId, u32)> = Vec::new();
         let scm = KindSet::of(CONSUMES);
+        // Most SCM records are heartbeats that say nothing this rule reads but their datanode
+        // and host: those are not opened.
+        let mut quiet = trace.quiet_heartbeats().iter().peekable();
         for id in trace.of_kinds(&scm) {
-            let event = trace.get(id);
-            let EventData::Scm(data) = &event.data else {
-                continue;
+            let quiet = quiet.next_if(|&&at| at == id).is_some();
+            let event = (!quiet).then(|| trace.get(id));
+            let data = match event.map(|event| &event.data) {
+                Some(EventData::Scm(data)) => Some(data),
+                Some(_) => continue,
+                None => None,
             };
             for &e in trace.entity_ids_of(id) {
                 if let Entity::Datanode(_) = **trace.entity(e) {
@@ -283,6 +289,13 @@ impl Facts {
                     entity_printed.insert(e, prints);
                 }
             }
+            let (Some(event), Some(data)) = (event, data) else {
+                let host = trace.host_name(trace.host_of(id));
+                if !heartbeat_audit_hosts.contains(&**host) {
+                    heartbeat_audit_hosts.insert(host.to_string());
+                }
+                continue;
+            };
             for found in find_datanode_details(&event.text) {
                 let uuid = found.value.uuid.to_ascii_lowercase();
                 prints += 1;

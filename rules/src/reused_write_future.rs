@@ -18,13 +18,14 @@ use crate::{
     Severity,
 };
 use oztrace_analyzer::facts::Facts;
-use oztrace_analyzer::kinds::{Family, Reads};
+use oztrace_analyzer::kinds::{self, Family, KindSet, Reads};
 use oztrace_analyzer::machines::datanode_links::is_failed_or_slow;
+use oztrace_analyzer::replicas::ReplicaState;
 use oztrace_analyzer::trace::{EventId, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::datanode::{DatanodeEvent, DispatchError, DnAudit};
 use oztrace_parser::catalog::ratis::RatisEvent;
-use oztrace_parser::entity::{Entity, find_member_ids, group_of_pipeline, is_uuid};
+use oztrace_parser::entity::{Entity, find_member_ids, group_of_pipeline};
 use oztrace_parser::event::Event;
 use oztrace_parser::source::Component;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -512,19 +513,52 @@ fn is_datanode_side(component: Component) -> bool {
     )
 }
 
+/// The Ratis kinds [`HostFacts::observe`] reads more than the member's datanode of.
+const RATIS_STEPS: &[Reads] = &[
+    Reads::Kind("ratis_role_change"),
+    Reads::Kind("ratis_log_truncate"),
+    Reads::Kind("ratis_write_timeout"),
+    Reads::Kind("ratis_cache_truncate"),
+    Reads::Kind("ratis_append_entry"),
+];
+
 impl Index<'_> {
     fn build(trace: &Trace) -> Index<'_> {
         let mut index = Index {
             hosts: BTreeMap::new(),
             facts: trace.facts(),
         };
+        // ContainerLogger lines matter only when a replica became UNHEALTHY, and most Ratis lines
+        // (snapshots) only for the datanode their member id names: those are read from the
+        // trace's compact columns and not opened.
+        let container_state = kinds::index_of("dn_container_state");
+        let ratis = KindSet::of(&[Reads::Family(Family::Ratis)]);
+        let ratis_steps = KindSet::of(RATIS_STEPS);
         // Host by host (each host's events in trace order): no map lookup per event.
         for host in trace.hosts() {
             let mut facts: Option<HostFacts> = None;
             for &id in trace.of_host(host) {
-                if is_datanode_side(trace.component_of(id)) {
-                    facts.get_or_insert_default().observe(id, trace.get(id));
+                if !is_datanode_side(trace.component_of(id)) {
+                    continue;
                 }
+                let facts = facts.get_or_insert_default();
+                let kind = trace.kind_of(id);
+                if ratis.contains(kind)
+                    && let Some(peer) = trace.ratis_peer(id)
+                {
+                    facts.learn_datanode(peer);
+                    if !ratis_steps.contains(kind) {
+                        continue;
+                    }
+                }
+                if kind == container_state
+                    && trace
+                        .container_state_line(id)
+                        .is_some_and(|line| !line.state.is(ReplicaState::Unhealthy))
+                {
+                    continue;
+                }
+                facts.observe(id, trace.get(id));
             }
             if let Some(facts) = facts {
                 index.hosts.insert(Arc::clone(host), facts);
@@ -555,19 +589,17 @@ fn block_of(params: &oztrace_parser::audit::Params) -> (Option<u64>, Option<u64>
 }
 
 impl HostFacts {
+    /// A Ratis line's member names datanode `peer` (a lower-case UUID).
+    fn learn_datanode(&mut self, peer: &str) {
+        if self.datanode.as_deref() != Some(peer) {
+            self.datanode = Some(peer.to_string());
+        }
+    }
+
     fn observe(&mut self, id: EventId, event: &Event) {
         match &event.data {
+            // The member's datanode is learnt by the caller, from the trace's compact column.
             EventData::Ratis(r) => {
-                // Most members repeat the datanode already known: parse the UUID only when it is new.
-                if let Some(m) = r.member()
-                    && self
-                        .datanode
-                        .as_deref()
-                        .is_none_or(|known| !known.eq_ignore_ascii_case(&m.peer))
-                    && is_uuid(&m.peer)
-                {
-                    self.datanode = Some(m.peer.to_ascii_lowercase());
-                }
                 match r {
                     RatisEvent::RoleChange {
                         member,

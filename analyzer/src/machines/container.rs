@@ -20,7 +20,7 @@
 use crate::graph::Linker;
 use crate::kinds::{Family, KindSet, Reads};
 use crate::machine::{EntityStates, Machine, Transition};
-use crate::trace::{EventId, Trace};
+use crate::trace::{EventId, HostId, LineState, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::datanode::DatanodeEvent;
 use oztrace_parser::catalog::scm_container::{ScmContainerEvent, Wording};
@@ -435,8 +435,9 @@ impl Linker for ReplicaReported {
     }
 
     fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, String)>) {
-        // (container, replica state) → SCM report-handler lines, in time order.
-        let mut handled: HashMap<(u64, &str), Vec<EventId>> = HashMap::default();
+        // (container, replica state) → SCM report-handler lines, in time order, each with the
+        // short name of the datanode it prints (worked out once per line, not per report).
+        let mut handled: HashMap<(u64, &str), Vec<(EventId, String)>> = HashMap::default();
         let reports = KindSet::of(&[Reads::Family(Family::ScmContainer)]);
         for id in trace.of_kinds(&reports) {
             let event = trace.get(id);
@@ -444,51 +445,57 @@ impl Linker for ReplicaReported {
                 handled
                     .entry((e.replica.container, e.replica.replica_state.as_str()))
                     .or_default()
-                    .push(id);
+                    .push((id, short_name(&e.replica.datanode_host)));
             }
         }
-        // The kind index's own list: no pass over the whole trace for one kind.
-        for &id in trace.of_kind("dn_container_state") {
-            let event = trace.get(id);
-            let EventData::Datanode(DatanodeEvent::DnContainerState {
-                id: container,
-                state: Some(state),
-                ..
-            }) = &event.data
+        if handled.is_empty() {
+            return;
+        }
+        // Each datanode host's short name, once.
+        let mut short_hosts: Vec<Option<String>> = vec![None; trace.host_count()];
+        // The trace's compact column: a line is opened only when SCM handled its state.
+        for (id, line) in trace.container_state_lines() {
+            let container = line.container;
+            let state = match line.state {
+                LineState::Absent => continue,
+                LineState::Known(state) => state.as_str(),
+                LineState::Other => match &trace.get(id).data {
+                    EventData::Datanode(DatanodeEvent::DnContainerState {
+                        state: Some(state),
+                        ..
+                    }) => state.as_str(),
+                    _ => continue,
+                },
+            };
+            let (Some(candidates), Some(at)) = (handled.get(&(container, state)), trace.ts_of(id))
             else {
                 continue;
             };
-            let (Some(candidates), Some(at)) =
-                (handled.get(&(*container, state.as_str())), event.ts)
-            else {
-                continue;
-            };
+            let host = trace.host_of(id);
             // Only the lines that can be in the window: a container's reports recur over the
             // whole trace.
             let window = trace.between(at - trace.skew_ms, at + REPORT_WINDOW_MS);
-            let from = candidates.partition_point(|&scm| scm < window.start);
-            let to = candidates.partition_point(|&scm| scm < window.end);
-            let mut seen_hosts: Vec<&str> = Vec::new();
-            for &scm in &candidates[from..to] {
-                let line = trace.get(scm);
-                let EventData::ScmContainer(ScmContainerEvent::Replica(e)) = &line.data else {
-                    continue;
-                };
+            let from = candidates.partition_point(|&(scm, _)| scm < window.start);
+            let to = candidates.partition_point(|&(scm, _)| scm < window.end);
+            let mut seen_hosts: Vec<HostId> = Vec::new();
+            for (scm, printed) in &candidates[from..to] {
+                let scm = *scm;
+                let scm_host = trace.host_of(scm);
                 let in_window = trace
                     .elapsed(id, scm)
                     .is_some_and(|ms| ms >= -trace.skew_ms && ms <= REPORT_WINDOW_MS);
-                if in_window
-                    && same_host(&event.host, &e.replica.datanode_host)
-                    && !seen_hosts.contains(&&*line.host)
-                {
+                let short = short_hosts[host.index()]
+                    .get_or_insert_with(|| short_name(trace.host_name(host)));
+                if in_window && same_short_host(short, printed) && !seen_hosts.contains(&scm_host) {
                     // The first line per SCM after the change is the one that handled this report.
-                    seen_hosts.push(&line.host);
+                    seen_hosts.push(scm_host);
                     out.push((
                         id,
                         scm,
                         format!(
                             "{} reports #{container} {state}; {} handles the report",
-                            event.host, line.host
+                            trace.host_name(host),
+                            trace.host_name(scm_host)
                         ),
                     ));
                 }
@@ -497,14 +504,20 @@ impl Linker for ReplicaReported {
     }
 }
 
+/// A host name's first DNS label, lower-case ([`same_short_host`]).
+fn short_name(host: &str) -> String {
+    host.split('.').next().unwrap_or(host).to_ascii_lowercase()
+}
+
 /// Whether a log's host (`dn1`, `dn1.example.com`, compose `datanode-1`) and the host a
-/// `uuid(host/ip)` prints (`dn1.example.com`, `ozone-datanode-1`) name one machine.
-fn same_host(log_host: &str, printed: &str) -> bool {
-    let short = |h: &str| h.split('.').next().unwrap_or(h).to_ascii_lowercase();
-    let (a, b) = (short(log_host), short(printed));
-    !a.is_empty()
-        && !b.is_empty()
-        && (a == b || a.ends_with(&format!("-{b}")) || b.ends_with(&format!("-{a}")))
+/// `uuid(host/ip)` prints (`dn1.example.com`, `ozone-datanode-1`), both shortened
+/// ([`short_name`]), name one machine.
+fn same_short_host(a: &str, b: &str) -> bool {
+    // `a` ends with `-b`.
+    let dashed = |a: &str, b: &str| {
+        a.len() > b.len() && a.ends_with(b) && a.as_bytes()[a.len() - b.len() - 1] == b'-'
+    };
+    !a.is_empty() && !b.is_empty() && (a == b || dashed(a, b) || dashed(b, a))
 }
 
 #[cfg(test)]
@@ -790,6 +803,7 @@ pub(crate) mod tests {
         let pairs: Vec<(EventId, EventId)> = links.iter().map(|(a, b, _)| (*a, *b)).collect();
         assert_eq!(pairs, vec![(0, 1), (0, 2)]);
         assert!(links[0].2.contains("dn5 reports #1051 CLOSED"));
+        let same_host = |a: &str, b: &str| same_short_host(&short_name(a), &short_name(b));
         assert!(same_host("dn5", "dn5.example.com"));
         assert!(same_host("datanode-1", "ozone-datanode-1"));
         assert!(!same_host("dn1", "dn11.example.com"));

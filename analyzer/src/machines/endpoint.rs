@@ -26,11 +26,11 @@ use crate::trace::{EventId, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::dn_endpoint::{DnEndpointEvent, endpoint_address};
 use oztrace_parser::catalog::scm::{ScmAudit, ScmEvent};
-use oztrace_parser::entity::{Entity, datanode_details};
+use oztrace_parser::entity::{Entity, datanode_details, find_datanode_details};
 use oztrace_parser::event::Event;
 use oztrace_parser::source::{Component, short_host};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 pub const MACHINE: &str = "dn-endpoint";
 
@@ -241,12 +241,12 @@ pub mod scm_kinds {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ScmSignal {
     /// The SCM answered a heartbeat with a reregister command (it does not know the datanode).
-    Reregister { datanode: String, audit: bool },
+    Reregister { datanode: Arc<str>, audit: bool },
     /// The datanode registered (again).
-    Registered { datanode: String, audit: bool },
+    Registered { datanode: Arc<str>, audit: bool },
     /// The SCM answered a heartbeat normally, with these close-container commands.
     Answered {
-        datanode: String,
+        datanode: Arc<str>,
         close_containers: Vec<u64>,
     },
 }
@@ -262,23 +262,41 @@ impl ScmSignal {
     }
 }
 
+/// The shared copy of datanode `uuid` in `uuids` (every heartbeat of a datanode names it: one
+/// copy each, not one per heartbeat), in lower case when `lower`; a string is built only for a
+/// datanode not met before or printed in upper case.
+pub fn shared_uuid(uuids: &mut HashSet<Arc<str>>, uuid: &str, lower: bool) -> Arc<str> {
+    let uuid = if lower && uuid.bytes().any(|b| b.is_ascii_uppercase()) {
+        std::borrow::Cow::Owned(uuid.to_ascii_lowercase())
+    } else {
+        std::borrow::Cow::Borrowed(uuid)
+    };
+    if let Some(known) = uuids.get(&*uuid) {
+        return Arc::clone(known);
+    }
+    let copy: Arc<str> = Arc::from(&*uuid);
+    uuids.insert(Arc::clone(&copy));
+    copy
+}
+
 /// Reads an SCM-side event: the SCM audit's `SEND_HEARTBEAT` (`command` lists the commands
 /// returned: `reregisterCommand`, `closeContainerCommand … containerID: N`) and `REGISTER`
 /// (`datanodeDetails` = `uuid(host/ip)`), and the SCM main-log lines named in [`scm_kinds`].
-pub fn scm_signal(event: &Event) -> Option<ScmSignal> {
+/// Its datanode is the copy in `uuids` ([`shared_uuid`]).
+pub fn scm_signal(event: &Event, uuids: &mut HashSet<Arc<str>>) -> Option<ScmSignal> {
     if !matches!(event.component, Component::Scm | Component::ScmAudit) {
         return None;
     }
     let kind = event.kind();
-    let datanode = || {
+    let mut datanode = || {
         event.entities.iter().find_map(|e| match e {
-            Entity::Datanode(uuid) => Some(uuid.clone()),
+            Entity::Datanode(uuid) => Some(shared_uuid(uuids, uuid, false)),
             _ => None,
         })
     };
     match kind {
         scm_kinds::AUDIT => match &event.data {
-            EventData::Scm(ScmEvent::Audit(audit)) => audit_signal(audit),
+            EventData::Scm(ScmEvent::Audit(audit)) => audit_signal(audit, uuids),
             _ => None,
         },
         scm_kinds::UNREGISTERED_HEARTBEAT => Some(ScmSignal::Reregister {
@@ -293,8 +311,9 @@ pub fn scm_signal(event: &Event) -> Option<ScmSignal> {
     }
 }
 
-/// What the SCM-side events say, read in one pass ([`read_scm_side`]): most SCM records are
-/// heartbeat audits, which several machines and rules read.
+/// What the SCM-side events say, read once by the merge ([`scm_side_of`]) as it reads each
+/// event's header: most SCM records are heartbeat audits, which several machines and rules
+/// read.
 #[derive(Debug, Default)]
 pub struct ScmSide {
     /// The signal of every SCM-side event that has one, in trace order
@@ -303,34 +322,73 @@ pub struct ScmSide {
     /// Every `SEND_HEARTBEAT` audit, whatever it returned, with its `term` (present when the
     /// SCM answered as leader), in trace order ([`Trace::heartbeat_term`]).
     pub heartbeats: Vec<(EventId, Option<u64>)>,
+    /// The heartbeats that say nothing else ([`Heartbeat::quiet`]), in trace order
+    /// ([`Trace::quiet_heartbeats`]).
+    pub quiet: Vec<EventId>,
 }
 
-/// Reads every SCM-side event once.
-pub fn read_scm_side(trace: &Trace) -> ScmSide {
-    let mut side = ScmSide::default();
-    for id in trace.of_kinds(&KindSet::of(&SCM_SIDE)) {
-        let event = trace.get(id);
-        if let EventData::Scm(ScmEvent::Audit(audit)) = &event.data
-            && audit.op == "SEND_HEARTBEAT"
-        {
-            side.heartbeats.push((id, audit.term));
+/// A `SEND_HEARTBEAT` audit, compact.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Heartbeat {
+    /// Present when the SCM answered as leader.
+    pub term: Option<u64>,
+    /// It returned no command, is no admin action, and its text prints no datanode
+    /// (`uuid(host/ip)`): most heartbeats, which readers of commands and printed datanodes can
+    /// pass over without opening.
+    pub quiet: bool,
+}
+
+/// What one SCM-side event says: what it is as a `SEND_HEARTBEAT` audit, and its signal
+/// ([`scm_signal`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScmSideOf {
+    pub heartbeat: Option<Heartbeat>,
+    pub signal: Option<ScmSignal>,
+}
+
+/// The kinds of the SCM side ([`SCM_SIDE`]).
+pub static SCM_SIDE_KINDS: LazyLock<KindSet> = LazyLock::new(|| KindSet::of(&SCM_SIDE));
+
+/// What an event of [`SCM_SIDE_KINDS`] says ([`ScmSide`]), if anything; its datanode is the
+/// copy in `uuids`.
+pub fn scm_side_of(event: &Event, uuids: &mut HashSet<Arc<str>>) -> Option<ScmSideOf> {
+    let heartbeat = match &event.data {
+        EventData::Scm(ScmEvent::Audit(audit)) if audit.op == "SEND_HEARTBEAT" => Some(Heartbeat {
+            term: audit.term,
+            quiet: audit.commands.is_empty()
+                && audit.action.is_none()
+                && find_datanode_details(&event.text).next().is_none(),
+        }),
+        _ => None,
+    };
+    let signal = scm_signal(event, uuids);
+    (heartbeat.is_some() || signal.is_some()).then_some(ScmSideOf { heartbeat, signal })
+}
+
+impl ScmSide {
+    /// Adds what event `id` says (events in trace order).
+    pub(crate) fn push(&mut self, id: EventId, of: ScmSideOf) {
+        if let Some(heartbeat) = of.heartbeat {
+            self.heartbeats.push((id, heartbeat.term));
+            if heartbeat.quiet {
+                self.quiet.push(id);
+            }
         }
-        if let Some(signal) = scm_signal(event) {
-            side.signals.push((id, signal));
+        if let Some(signal) = of.signal {
+            self.signals.push((id, signal));
         }
     }
-    side
 }
 
 /// Reads one `scm_audit` event: `SEND_HEARTBEAT` answered with a reregister or with commands,
-/// `REGISTER`. Failed calls say nothing.
-pub fn audit_signal(audit: &ScmAudit) -> Option<ScmSignal> {
+/// `REGISTER`. Failed calls say nothing. Its datanode is the copy in `uuids` ([`shared_uuid`]).
+pub fn audit_signal(audit: &ScmAudit, uuids: &mut HashSet<Arc<str>>) -> Option<ScmSignal> {
     if audit.ret == "FAILURE" {
         return None;
     }
     match audit.op.as_str() {
         "SEND_HEARTBEAT" => {
-            let datanode = audit.params.get("datanodeUUID")?.to_ascii_lowercase();
+            let datanode = shared_uuid(uuids, audit.params.get("datanodeUUID")?, true);
             let returned = |kind: &str| audit.commands.iter().any(|c| c.command_type == kind);
             if returned("reregisterCommand") {
                 Some(ScmSignal::Reregister {
@@ -352,7 +410,7 @@ pub fn audit_signal(audit: &ScmAudit) -> Option<ScmSignal> {
         "REGISTER" => {
             let (dn, _) = datanode_details(audit.params.get("datanodeDetails")?)?;
             Some(ScmSignal::Registered {
-                datanode: dn.uuid.to_ascii_lowercase(),
+                datanode: shared_uuid(uuids, dn.uuid, true),
                 audit: true,
             })
         }
@@ -383,6 +441,10 @@ pub fn close_command_containers(command: &str) -> Vec<u64> {
     ids
 }
 
+/// The kinds of the datanodes' endpoint lines ([`Family::DnEndpoint`]).
+static ENDPOINT_KINDS: LazyLock<KindSet> =
+    LazyLock::new(|| KindSet::of(&[Reads::Family(Family::DnEndpoint)]));
+
 /// Which datanode a datanode-side event belongs to: the uuid of its thread name, else the one
 /// learnt for its host (from other thread names, or an SCM `uuid(host/ip)` naming that host).
 /// A host seen with two datanodes (one JVM running several, as MiniOzoneCluster does, or a
@@ -390,7 +452,7 @@ pub fn close_command_containers(command: &str) -> Vec<u64> {
 #[derive(Debug, Default, Clone)]
 pub struct DatanodeHosts {
     /// `None`: more than one datanode wrote under this host.
-    by_host: HashMap<String, Option<String>>,
+    by_host: HashMap<String, Option<Arc<str>>>,
 }
 
 impl DatanodeHosts {
@@ -434,28 +496,30 @@ impl DatanodeHosts {
             Some(Some(known)) if known.eq_ignore_ascii_case(uuid) => {}
             Some(known) => *known = None,
             None => {
-                self.by_host.insert(host, Some(uuid.to_ascii_lowercase()));
+                self.by_host
+                    .insert(host, Some(Arc::from(uuid.to_ascii_lowercase())));
             }
         }
     }
 
     /// The datanode uuid of datanode-side event `id`, if known (its host's short name is the
     /// trace's, computed once per host).
-    pub fn datanode_of(&self, trace: &Trace, id: EventId) -> Option<String> {
-        let event = trace.get(id);
-        if let EventData::DnEndpoint(e) = &event.data
+    pub fn datanode_of(&self, trace: &Trace, id: EventId) -> Option<Arc<str>> {
+        // Only an endpoint line is opened: the rest is in the trace's compact columns.
+        if ENDPOINT_KINDS.contains(trace.kind_of(id))
+            && let EventData::DnEndpoint(e) = &trace.get(id).data
             && let Some(uuid) = e.datanode()
         {
-            return Some(uuid.to_ascii_lowercase());
+            return Some(Arc::from(uuid.to_ascii_lowercase()));
         }
-        if let Some(Entity::Datanode(uuid)) = event
-            .entities
+        if let Some(Entity::Datanode(uuid)) = trace
+            .entity_ids_of(id)
             .iter()
+            .map(|&e| &**trace.entity(e))
             .find(|e| matches!(e, Entity::Datanode(_)))
-            && event.component != Component::Scm
-            && event.component != Component::ScmAudit
+            && !matches!(trace.component_of(id), Component::Scm | Component::ScmAudit)
         {
-            return Some(uuid.clone());
+            return Some(Arc::from(uuid.as_str()));
         }
         self.by_host
             .get(&**trace.short_host(trace.host_of(id)))
@@ -546,7 +610,7 @@ impl EndpointMachine {
                     return;
                 }
                 let scm = scm.to_string();
-                let dn = datanode.clone();
+                let dn = datanode.to_string();
                 self.step(
                     trace,
                     id,
@@ -562,7 +626,7 @@ impl EndpointMachine {
                     return;
                 }
                 let scm = scm.to_string();
-                let dn = datanode.clone();
+                let dn = datanode.to_string();
                 self.step(
                     trace,
                     id,
@@ -579,7 +643,7 @@ impl EndpointMachine {
                 if self.queued_endpoints == 0 {
                     return;
                 }
-                let key = (datanode.clone(), scm.to_string());
+                let key = (datanode.to_string(), scm.to_string());
                 if self.states.get(&key).is_some_and(|s| s.queued > 0) {
                     let (dn, scm) = key;
                     self.step(trace, id, dn, scm, Trigger::HeartbeatAnswered, None, out);
@@ -753,7 +817,7 @@ impl Machine for EndpointMachine {
             };
             let Some(endpoint) = e.endpoint() else { return };
             let scm = endpoint_key(endpoint);
-            self.step(trace, id, datanode, scm, trigger, None, out);
+            self.step(trace, id, datanode.to_string(), scm, trigger, None, out);
             return;
         }
         let signal = self.signal_of(trace, id);
@@ -815,7 +879,10 @@ fn link_receipts(
         let scm = || trace.short_host(trace.host_of(id)).to_string();
         match signal {
             ScmSignal::Reregister { datanode, .. } => {
-                rereg.entry((datanode.clone(), scm())).or_default().push(id);
+                rereg
+                    .entry((datanode.to_string(), scm()))
+                    .or_default()
+                    .push(id);
             }
             ScmSignal::Answered {
                 datanode,
@@ -824,7 +891,7 @@ fn link_receipts(
                 let scm = scm();
                 for &c in close_containers {
                     closes
-                        .entry((datanode.clone(), scm.clone(), c))
+                        .entry((datanode.to_string(), scm.clone(), c))
                         .or_default()
                         .push(id);
                 }
@@ -850,9 +917,9 @@ fn link_receipts(
         };
         let scm = endpoint_key(endpoint);
         let candidates = match e {
-            DnEndpointEvent::ReregisterReceived { .. } => rereg.get(&(datanode, scm)),
+            DnEndpointEvent::ReregisterReceived { .. } => rereg.get(&(datanode.to_string(), scm)),
             DnEndpointEvent::CloseCommandReceived { container, .. } => {
-                closes.get(&(datanode, scm, *container))
+                closes.get(&(datanode.to_string(), scm, *container))
             }
             _ => None,
         };
@@ -1172,7 +1239,7 @@ pub(crate) mod tests {
             "user=dn | ip=10.20.1.12 | op=SEND_HEARTBEAT {{\"datanodeUUID\":\"{DN}\",\"term\":\"7\",\"command\":\"[commandType: reregisterCommand reregisterCommandProto {{ }} term: 0 encodedToken: \\\"\\\" deadlineMsSinceEpoch: 0]\"}} | ret=SUCCESS"
         ));
         assert_eq!(
-            audit_signal(&rereg),
+            audit_signal(&rereg, &mut HashSet::default()),
             Some(ScmSignal::Reregister {
                 datanode: DN.into(),
                 audit: true
@@ -1182,7 +1249,7 @@ pub(crate) mod tests {
             "user=dn | ip=10.20.1.12 | op=REGISTER {{\"datanodeDetails\":\"{DN}(dn2.example.com/10.20.1.12)\"}} | ret=SUCCESS"
         ));
         assert_eq!(
-            audit_signal(&register),
+            audit_signal(&register, &mut HashSet::default()),
             Some(ScmSignal::Registered {
                 datanode: DN.into(),
                 audit: true
@@ -1192,16 +1259,68 @@ pub(crate) mod tests {
             "user=dn | ip=10.20.1.12 | op=SEND_HEARTBEAT {{\"datanodeUUID\":\"{DN}\",\"command\":\"[commandType: closeContainerCommand closeContainerCommandProto {{ containerID: 2043 force: false }} term: 6]\"}} | ret=SUCCESS"
         ));
         assert_eq!(
-            audit_signal(&close),
+            audit_signal(&close, &mut HashSet::default()),
             Some(ScmSignal::Answered {
                 datanode: DN.into(),
                 close_containers: vec![2043]
             })
         );
         let failed = audit("user=dn | ip=10.20.1.12 | op=REGISTER {} | ret=FAILURE");
-        assert_eq!(audit_signal(&failed), None);
+        assert_eq!(audit_signal(&failed, &mut HashSet::default()), None);
         let version = audit("user=dn | ip=10.20.1.12 | op=GET_VERSION {} | ret=SUCCESS");
-        assert_eq!(audit_signal(&version), None);
+        assert_eq!(audit_signal(&version, &mut HashSet::default()), None);
+    }
+
+    #[test]
+    fn heartbeats_are_read_once_with_one_copy_of_each_datanode() {
+        let record = |line: String| {
+            oztrace_testkit::message("scm1", Component::ScmAudit, Some("SCMAudit"), &line)
+        };
+        let quiet = record(format!(
+            "user=dn | ip=10.20.1.12 | op=SEND_HEARTBEAT {{\"datanodeUUID\":\"{}\",\"term\":\"7\",\"command\":\"[]\"}} | ret=SUCCESS",
+            DN.to_ascii_uppercase()
+        ));
+        let close = record(format!(
+            "user=dn | ip=10.20.1.12 | op=SEND_HEARTBEAT {{\"datanodeUUID\":\"{DN}\",\"command\":\"[commandType: closeContainerCommand closeContainerCommandProto {{ containerID: 2043 force: false }} term: 6]\"}} | ret=SUCCESS"
+        ));
+        let mut uuids = HashSet::default();
+        let quiet = scm_side_of(&quiet, &mut uuids).expect("a heartbeat");
+        let close = scm_side_of(&close, &mut uuids).expect("a heartbeat");
+        assert_eq!(
+            quiet.heartbeat,
+            Some(Heartbeat {
+                term: Some(7),
+                quiet: true
+            })
+        );
+        // A command returned: readers of commands open it.
+        assert_eq!(
+            close.heartbeat,
+            Some(Heartbeat {
+                term: None,
+                quiet: false
+            })
+        );
+        let (Some(a), Some(b)) = (quiet.signal, close.signal) else {
+            panic!("both heartbeats answered");
+        };
+        assert_eq!(a.datanode(), DN);
+        assert!(std::ptr::eq(a.datanode(), b.datanode()), "one shared copy");
+        let trace = Trace::from_ordered(
+            vec![
+                record(format!(
+                    "user=dn | ip=10.20.1.12 | op=SEND_HEARTBEAT {{\"datanodeUUID\":\"{DN}\",\"command\":\"[]\"}} | ret=SUCCESS"
+                )),
+                record(format!(
+                    "user=dn | ip=10.20.1.12 | op=REGISTER {{\"datanodeDetails\":\"{DN}(dn2.example.com/10.20.1.12)\"}} | ret=SUCCESS"
+                )),
+            ],
+            0,
+        );
+        assert_eq!(trace.quiet_heartbeats(), [0]);
+        assert_eq!(trace.heartbeat_term(0), Some(None));
+        assert_eq!(trace.heartbeat_term(1), None);
+        assert_eq!(trace.scm_signals().len(), 2);
     }
 
     #[test]

@@ -10,16 +10,15 @@
 //! chunk write, slower than `hdds.container.ratis.statemachinedata.sync.timeout`) and
 //! `ContainerStateMachine` write failures.
 
-use crate::kinds::{Family, Reads};
+use crate::kinds::{Family, KindSet, Reads};
 use crate::machine::{EntityStates, Machine, Transition};
-use crate::trace::{EventId, Trace};
+use crate::trace::{EventId, HostId, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::datanode::DatanodeEvent;
 use oztrace_parser::catalog::ratis::RatisEvent;
-use oztrace_parser::entity::{Entity, group_of_pipeline, is_uuid};
+use oztrace_parser::entity::{Entity, group_of_pipeline};
 use oztrace_parser::source::Component;
-use rustc_hash::FxHashMap as HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 pub const NAME: &str = "ratis-member";
 
@@ -188,8 +187,8 @@ impl Default for MemberState {
 #[derive(Default)]
 pub struct RatisMember {
     members: EntityStates<(Arc<str>, String), MemberState>,
-    /// Host → datanode UUID, learnt from member ids on that host.
-    datanode_of_host: HashMap<Arc<str>, Arc<str>>,
+    /// Host (by [`HostId`]) → datanode UUID, learnt from member ids on that host.
+    datanode_of_host: Vec<Option<Arc<str>>>,
 }
 
 impl RatisMember {
@@ -197,13 +196,26 @@ impl RatisMember {
         RatisMember::default()
     }
 
-    fn scope(&self, host: &Arc<str>) -> Arc<str> {
-        self.datanode_of_host
-            .get(host)
-            .cloned()
-            .unwrap_or_else(|| Arc::clone(host))
+    fn scope(&self, trace: &Trace, host: HostId) -> Arc<str> {
+        Arc::clone(
+            self.datanode_of_host[host.index()]
+                .as_ref()
+                .unwrap_or_else(|| trace.host_name(host)),
+        )
     }
 }
+
+/// The kinds that step a member ([`RatisMember::on_event`]); the other Ratis lines only teach
+/// their host's datanode.
+static STEPS: LazyLock<KindSet> = LazyLock::new(|| {
+    KindSet::of(&[
+        Reads::Kind("ratis_role_change"),
+        Reads::Kind("ratis_log_truncate"),
+        Reads::Kind("ratis_write_timeout"),
+        Reads::Kind("csm_write_failed"),
+        Reads::Kind("csm_write_failed_close_server"),
+    ])
+});
 
 fn is_datanode(component: Component) -> bool {
     matches!(component, Component::Datanode)
@@ -230,57 +242,58 @@ impl Machine for RatisMember {
         if !is_datanode(trace.component_of(id)) {
             return;
         }
+        if self.datanode_of_host.is_empty() {
+            self.datanode_of_host = vec![None; trace.host_count()];
+        }
+        let host = trace.host_of(id);
+        // Any member id teaches the host's datanode: from the trace's compact column.
+        if let Some(peer) = trace.ratis_peer(id) {
+            let known = &mut self.datanode_of_host[host.index()];
+            if known.as_deref() != Some(&**peer) {
+                *known = Some(Arc::clone(peer));
+            }
+        }
+        // Only the kinds that step a member are opened (most Ratis lines are snapshots).
+        if !STEPS.contains(trace.kind_of(id)) {
+            return;
+        }
         let event = trace.get(id);
         // Which (datanode, group) and what happened.
         let (group, step) = match &event.data {
-            EventData::Ratis(r) => {
-                if let Some(member) = r.member()
-                    && is_uuid(&member.peer)
-                    && !self
-                        .datanode_of_host
-                        .get(&event.host)
-                        .is_some_and(|known| known.eq_ignore_ascii_case(&member.peer))
-                {
-                    self.datanode_of_host.insert(
-                        Arc::clone(&event.host),
-                        Arc::from(member.peer.to_ascii_lowercase()),
-                    );
+            EventData::Ratis(r) => match r {
+                RatisEvent::RoleChange {
+                    member,
+                    from,
+                    to,
+                    term,
+                    ..
+                } => (
+                    member.group.clone(),
+                    Step::Role(from.clone(), to.clone(), *term),
+                ),
+                RatisEvent::LogTruncate { member, index, .. } => {
+                    (member.group.clone(), Step::Truncate(*index))
                 }
-                match r {
-                    RatisEvent::RoleChange {
-                        member,
-                        from,
-                        to,
-                        term,
-                        ..
-                    } => (
-                        member.group.clone(),
-                        Step::Role(from.clone(), to.clone(), *term),
-                    ),
-                    RatisEvent::LogTruncate { member, index, .. } => {
-                        (member.group.clone(), Step::Truncate(*index))
+                RatisEvent::WriteTimeout(timeout) => {
+                    let group = timeout
+                        .pipeline
+                        .as_deref()
+                        .and_then(group_of_pipeline)
+                        .map(|g| format!("group-{g}"))
+                        .or_else(|| {
+                            event.thread.as_deref().and_then(|t| {
+                                oztrace_parser::entity::find_member_ids(t)
+                                    .next()
+                                    .map(|m| format!("group-{}", m.value.group))
+                            })
+                        });
+                    match group {
+                        Some(g) => (g, Step::Outcome(Trigger::WriteTimeout)),
+                        None => return,
                     }
-                    RatisEvent::WriteTimeout(timeout) => {
-                        let group = timeout
-                            .pipeline
-                            .as_deref()
-                            .and_then(group_of_pipeline)
-                            .map(|g| format!("group-{g}"))
-                            .or_else(|| {
-                                event.thread.as_deref().and_then(|t| {
-                                    oztrace_parser::entity::find_member_ids(t)
-                                        .next()
-                                        .map(|m| format!("group-{}", m.value.group))
-                                })
-                            });
-                        match group {
-                            Some(g) => (g, Step::Outcome(Trigger::WriteTimeout)),
-                            None => return,
-                        }
-                    }
-                    _ => return,
                 }
-            }
+                _ => return,
+            },
             EventData::Datanode(
                 DatanodeEvent::CsmWriteFailed { group, .. }
                 | DatanodeEvent::CsmWriteFailedCloseServer { group },
@@ -290,7 +303,7 @@ impl Machine for RatisMember {
         let Some(Entity::Group(hex)) = Entity::group(&group) else {
             return;
         };
-        let scope = self.scope(&event.host);
+        let scope = self.scope(trace, host);
         let key = (Arc::clone(&scope), hex.clone());
         let state = self.members.entry_or(key, MemberState::default, event.ts);
         let entity = trace.shared(id, &Entity::Group(hex));

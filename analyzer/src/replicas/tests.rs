@@ -1,9 +1,10 @@
 use super::*;
 use crate::machines::container::tests::scm_event;
 use oztrace_parser::catalog::classify;
+use oztrace_parser::catalog::datanode::DatanodeEvent;
 use oztrace_parser::event::Event;
 use oztrace_parser::record::Record;
-use oztrace_parser::source::Component;
+use oztrace_parser::source::{Component, Level};
 
 const MIN: i64 = 60_000;
 const RM: &str = "org.apache.hadoop.hdds.scm.container.replication.ReplicationManager";
@@ -165,4 +166,102 @@ impl TapId for Event {
         }
         self
     }
+}
+
+#[test]
+fn container_logger_lines_are_read_once_into_the_trace_and_follow_the_window() {
+    use crate::trace::{ContainerStateLine, LineState, StreamEntities};
+    let mut lost = state("dn1", 3, 3 * MIN, 0, 90, "CLOSED");
+    lost.level = Some(Level::Error);
+    let stream = vec![
+        state("dn1", 1, MIN, 2, 10, "OPEN"),
+        dn(
+            "dn1",
+            2,
+            2 * MIN,
+            Level::Info,
+            "ID=7 | Index=0 | BCSID=20 | State=ODD | Volume=/v",
+        ),
+        lost,
+        state("dn1", 4, 4 * MIN, 0, 95, "QUASI_CLOSED"),
+    ];
+    let line = |bcsid, index, state, error| ContainerStateLine {
+        container: 7,
+        index,
+        bcsid: Some(bcsid),
+        state,
+        error,
+    };
+    let trace = Trace::from_ordered(stream.clone(), 0);
+    let lines: Vec<(EventId, ContainerStateLine)> = trace
+        .container_state_lines()
+        .map(|(id, l)| (id, *l))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            (0, line(10, 2, LineState::Known(ReplicaState::Open), false)),
+            // A word that is no replica state: its readers open the event.
+            (1, line(20, 0, LineState::Other, false)),
+            (2, line(90, 0, LineState::Known(ReplicaState::Closed), true)),
+            (
+                3,
+                line(95, 0, LineState::Known(ReplicaState::QuasiClosed), false)
+            ),
+        ]
+    );
+    assert_eq!(trace.container_state_line(2), Some(&lines[2].1));
+    assert_eq!(trace.container_state_line(4), None);
+    // The readers' table, cut by a window, gives the lines of the events the window keeps.
+    let keep = [false, true, false, true];
+    let mut table = StreamEntities::of(&stream);
+    table.retain(&keep);
+    let kept: Vec<Event> = stream
+        .into_iter()
+        .zip(keep)
+        .filter_map(|(event, keep)| keep.then_some(event))
+        .collect();
+    let windowed = Trace::merge_interned(vec![(kept, Some(table))], 0);
+    let lines: Vec<(EventId, ContainerStateLine)> = windowed
+        .container_state_lines()
+        .map(|(id, l)| (id, *l))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            (0, line(20, 0, LineState::Other, false)),
+            (
+                1,
+                line(95, 0, LineState::Known(ReplicaState::QuasiClosed), false)
+            ),
+        ]
+    );
+    assert_eq!(
+        windowed.kind_of(1),
+        crate::kinds::index_of("dn_container_state")
+    );
+    // Streams interleave in time: the lines follow the trace's order, not the readers'.
+    let first = vec![
+        state("dn1", 1, MIN, 0, 1, "OPEN"),
+        state("dn1", 2, 3 * MIN, 0, 3, "CLOSING"),
+        state("dn1", 3, 5 * MIN, 0, 5, "CLOSED"),
+    ];
+    let second = vec![
+        state("dn2", 1, 2 * MIN, 0, 2, "OPEN"),
+        state("dn2", 2, 4 * MIN, 0, 4, "CLOSED"),
+    ];
+    let streams = [first, second].map(|events| {
+        let table = StreamEntities::of(&events);
+        (events, Some(table))
+    });
+    let merged = Trace::merge_interned(streams.into(), 0);
+    let bcsids: Vec<(EventId, Option<u64>)> = merged
+        .container_state_lines()
+        .map(|(id, line)| (id, line.bcsid))
+        .collect();
+    assert_eq!(bcsids, [1, 2, 3, 4, 5].map(|b| (b as usize - 1, Some(b))));
+    assert_eq!(
+        merged.container_state_line(3).map(|l| l.bcsid),
+        Some(Some(4))
+    );
 }
