@@ -18,6 +18,7 @@ use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, Vis
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use std::borrow::Cow;
 use std::fmt;
+use std::ops::ControlFlow;
 
 /// A parsed audit message body.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -45,7 +46,7 @@ pub enum AuditRet {
 }
 
 impl AuditRet {
-    fn from_printed(s: &str) -> AuditRet {
+    pub(crate) fn from_printed(s: &str) -> AuditRet {
         match s {
             "SUCCESS" => AuditRet::Success,
             "FAILURE" => AuditRet::Failure,
@@ -355,16 +356,19 @@ impl<'a> ParamsView<'a> {
     /// The values of the first entries named `names`, in one pass.
     pub fn first_values<const N: usize>(self, names: [&str; N]) -> [Option<&'a str>; N] {
         let mut values = [None; N];
-        for (key, value) in self.iter() {
+        // Folded rather than stepped through: the chained iterators fold without checking at
+        // each entry which of them it comes from.
+        let _ = self.iter().try_for_each(|(key, value)| {
             if let Some(n) = names.iter().position(|name| *name == key)
                 && values[n].is_none()
             {
                 values[n] = Some(value);
                 if values.iter().all(Option::is_some) {
-                    break;
+                    return ControlFlow::Break(());
                 }
             }
-        }
+            ControlFlow::Continue(())
+        });
         values
     }
 }
