@@ -992,7 +992,8 @@ impl Kept {
 
     fn build(record: Record, source: &Source) -> Event {
         let component = Component::OmAudit;
-        let typed = catalog::classify(&record, component);
+        let typed = catalog::om::classify_key_audit(&record)
+            .or_else(|| catalog::classify(&record, component));
         let source = source.shared();
         Event::of_named(
             record,

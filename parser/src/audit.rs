@@ -18,6 +18,7 @@ use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, Vis
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use std::borrow::Cow;
 use std::fmt;
+use std::ops::ControlFlow;
 
 /// A parsed audit message body.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -45,7 +46,7 @@ pub enum AuditRet {
 }
 
 impl AuditRet {
-    fn from_printed(s: &str) -> AuditRet {
+    pub(crate) fn from_printed(s: &str) -> AuditRet {
         match s {
             "SUCCESS" => AuditRet::Success,
             "FAILURE" => AuditRet::Failure,
@@ -295,11 +296,11 @@ pub struct AuditParts<'a> {
     syntax: ParamSyntax,
 }
 
-/// Params as [`AuditParts`] holds them: a plain JSON object still as printed (see
-/// [`plain_json_end`]), or read.
+/// Params as [`AuditParts`] holds them: a plain JSON object still as printed, with where its
+/// entries are (see [`PlainObject`]), or read.
 #[derive(Debug)]
 enum PrintedParams<'a> {
-    Plain(&'a str),
+    Plain(PlainObject<'a>),
     Read(Params),
 }
 
@@ -317,7 +318,7 @@ impl AuditParts<'_> {
             ip: self.ip.to_owned(),
             op: self.op.to_owned(),
             params: match self.params {
-                PrintedParams::Plain(object) => plain_params(object),
+                PrintedParams::Plain(object) => object.params(),
                 PrintedParams::Read(params) => params,
             },
             ret: AuditRet::from_printed(self.ret),
@@ -337,15 +338,15 @@ pub fn parse_audit_parts(msg: &str) -> Result<AuditParts<'_>, AuditError> {
 #[derive(Debug, Clone, Copy)]
 pub enum ParamsView<'a> {
     Read(&'a Params),
-    /// A plain JSON object (see [`plain_json_end`]).
-    Plain(&'a str),
+    /// A plain JSON object (see [`PlainObject`]).
+    Plain(&'a PlainObject<'a>),
 }
 
 impl<'a> ParamsView<'a> {
     pub fn iter(self) -> impl Iterator<Item = (&'a str, &'a str)> {
         let (read, plain) = match self {
             ParamsView::Read(params) => (Some(params.iter()), None),
-            ParamsView::Plain(object) => (None, Some(plain_entries(object))),
+            ParamsView::Plain(object) => (None, Some(object.entries())),
         };
         read.into_iter()
             .flatten()
@@ -355,16 +356,19 @@ impl<'a> ParamsView<'a> {
     /// The values of the first entries named `names`, in one pass.
     pub fn first_values<const N: usize>(self, names: [&str; N]) -> [Option<&'a str>; N] {
         let mut values = [None; N];
-        for (key, value) in self.iter() {
+        // Folded rather than stepped through: the chained iterators fold without checking at
+        // each entry which of them it comes from.
+        let _ = self.iter().try_for_each(|(key, value)| {
             if let Some(n) = names.iter().position(|name| *name == key)
                 && values[n].is_none()
             {
                 values[n] = Some(value);
                 if values.iter().all(Option::is_some) {
-                    break;
+                    return ControlFlow::Break(());
                 }
             }
-        }
+            ControlFlow::Continue(())
+        });
         values
     }
 }
@@ -440,11 +444,11 @@ fn params_before_ret(
     // The well-formed case: brackets balance and ` | ret=` follows the closing brace.
     let matched_end = match bytes.get(start) {
         Some(b'{') => {
-            if let Some(end) = plain_json_end(bytes, start)
+            if let Some(object) = PlainObject::at(text, start)
+                && let end = start + object.text.len()
                 && text[end..].starts_with(RET_SEP)
             {
-                let plain = PrintedParams::Plain(&text[start..end]);
-                return Ok((plain, ParamSyntax::Json, end));
+                return Ok((PrintedParams::Plain(object), ParamSyntax::Json, end));
             }
             bracket_end(bytes, start, looks_like_json(bytes, start))
         }
@@ -541,8 +545,8 @@ fn bracket_end(bytes: &[u8], open: usize, json: bool) -> Option<usize> {
 /// Parses a JSON object in key order; values that are not strings keep their JSON text.
 /// Errors carry the byte offset into `s` and serde_json's message.
 fn parse_json_object(s: &str) -> Result<Params, (usize, String)> {
-    match plain_json_end(s.as_bytes(), 0) {
-        Some(end) if end == s.len() => Ok(plain_params(s)),
+    match PlainObject::at(s, 0) {
+        Some(object) if object.text.len() == s.len() => Ok(object.params()),
         _ => serde_json_object(s),
     }
 }
@@ -570,27 +574,96 @@ fn serde_json_object(s: &str) -> Result<Params, (usize, String)> {
     })
 }
 
-/// Where the plain JSON object at `bytes[start..]` ends: Jackson's compact output, a non-empty
-/// object of strings without escapes (`{"k":"v",...}`, the params of nearly every record), whose
-/// entries are then its text between quotes ([`plain_entries`]); `None` for anything else, which
-/// serde_json reads (or rejects). Most of the time of reading an audit record went into
-/// serde_json's general reading of its params.
-fn plain_json_end(bytes: &[u8], start: usize) -> Option<usize> {
-    if bytes.get(start) != Some(&b'{') {
-        return None;
-    }
-    let mut at = start + 1;
-    loop {
-        let after = plain_json_string_end(bytes, at)?;
-        if bytes.get(after) != Some(&b':') {
+/// Entries of a [`PlainObject`] whose places it notes as it checks the object (a key audit
+/// record has about ten); the entries after them are found again when read.
+const NOTED_ENTRIES: usize = 16;
+
+/// A plain JSON object: Jackson's compact output, a non-empty object of strings without escapes
+/// (`{"k":"v",...}`, the params of nearly every record), whose entries are then its text between
+/// quotes. Anything else is no plain object; serde_json reads it (or rejects it). Most of the
+/// time of reading an audit record went into serde_json's general reading of its params, and
+/// then into finding the entries again after checking the object: where its first entries'
+/// values are is noted while checking it.
+#[derive(Debug, Clone)]
+pub struct PlainObject<'a> {
+    /// The object, braces included.
+    text: &'a str,
+    /// Per noted entry, where its value's opening and closing quotes are in `text`: its key is
+    /// between the quote after the previous entry (or the brace) and `":"`.
+    values: [(u32, u32); NOTED_ENTRIES],
+    noted: usize,
+    /// Whether entries follow the noted ones.
+    more: bool,
+}
+
+impl<'a> PlainObject<'a> {
+    /// The plain JSON object at `text[start..]`, if there is one.
+    fn at(text: &'a str, start: usize) -> Option<PlainObject<'a>> {
+        let bytes = text.as_bytes().get(start..)?;
+        if bytes.first() != Some(&b'{') {
             return None;
         }
-        let after = plain_json_string_end(bytes, after + 1)?;
-        match bytes.get(after) {
-            Some(b',') => at = after + 1,
-            Some(b'}') => return Some(after + 1),
-            _ => return None,
+        // Offsets past `u32` are not noted (no line is that long).
+        let notable = bytes.len() <= u32::MAX as usize;
+        let mut object = PlainObject {
+            text: "",
+            values: [(0, 0); NOTED_ENTRIES],
+            noted: 0,
+            more: false,
+        };
+        let mut at = 1;
+        loop {
+            let after = plain_json_string_end(bytes, at)?;
+            if bytes.get(after) != Some(&b':') {
+                return None;
+            }
+            let value = after + 1;
+            let after = plain_json_string_end(bytes, value)?;
+            if notable && object.noted < NOTED_ENTRIES {
+                object.values[object.noted] = (value as u32, (after - 1) as u32);
+                object.noted += 1;
+            } else {
+                object.more = true;
+            }
+            match bytes.get(after) {
+                Some(b',') => at = after + 1,
+                Some(b'}') => {
+                    object.text = &text[start..start + after + 1];
+                    return Some(object);
+                }
+                _ => return None,
+            }
         }
+    }
+
+    /// Its entries, in order.
+    fn entries(&self) -> impl Iterator<Item = (&'a str, &'a str)> + use<'_, 'a> {
+        let text = self.text;
+        let mut key_start = 1;
+        let noted = self.values[..self.noted].iter().map(move |&(open, close)| {
+            let (open, close) = (open as usize, close as usize);
+            // `"key":"` before the value's opening quote.
+            let entry = (&text[key_start + 1..open - 2], &text[open + 1..close]);
+            key_start = close + 2;
+            entry
+        });
+        let rest = self.more.then(|| {
+            let from = self.values[..self.noted]
+                .last()
+                .map_or(0, |&(_, close)| close as usize + 1);
+            plain_entries(&text[from..])
+        });
+        noted.chain(rest.into_iter().flatten())
+    }
+
+    /// Its entries read into [`Params`].
+    fn params(&self) -> Params {
+        // Unquoted, keys and values take less than the object's text: one allocation for them.
+        let mut params = Params::with_capacity(self.text.len(), PLAIN_ENTRIES);
+        for (key, value) in self.entries() {
+            params.push(key, value);
+        }
+        params
     }
 }
 
@@ -605,7 +678,7 @@ fn plain_json_string_end(bytes: &[u8], at: usize) -> Option<usize> {
     (bytes[end] == b'"').then_some(end + 1)
 }
 
-/// The entries of a plain JSON object ([`plain_json_end`]), in order.
+/// The entries of a plain JSON object from the `{` or `,` at the start of `object` on, in order.
 fn plain_entries(object: &str) -> impl Iterator<Item = (&str, &str)> {
     // `"k":"v",` or `"k":"v"}` at the start of `rest`; no quote inside a key or a value.
     let mut rest = &object[1..];
@@ -624,18 +697,8 @@ fn plain_entries(object: &str) -> impl Iterator<Item = (&str, &str)> {
     })
 }
 
-/// Entries [`plain_params`] makes room for at first (a key audit record has about ten).
+/// Entries [`PlainObject::params`] makes room for at first (a key audit record has about ten).
 const PLAIN_ENTRIES: usize = 12;
-
-/// A plain JSON object's entries read into [`Params`].
-fn plain_params(object: &str) -> Params {
-    // Unquoted, keys and values take less than the object's text: one allocation for them.
-    let mut params = Params::with_capacity(object.len(), PLAIN_ENTRIES);
-    for (key, value) in plain_entries(object) {
-        params.push(key, value);
-    }
-    params
-}
 
 /// A JSON object read into [`Params`] made with this much room.
 struct ObjectRoom {
@@ -802,11 +865,24 @@ mod tests {
             r#"{"":"v","k":"v","k":"w"}"#,
             r#"{"k":"é 漢字 :,}{"}"#,
         ];
-        for s in plain {
-            assert_eq!(plain_json_end(s.as_bytes(), 0), Some(s.len()), "{s}");
+        // Objects of more entries than are noted while checking them, up to twice as many.
+        let long: Vec<String> = (1..=2 * NOTED_ENTRIES + 1)
+            .map(|n| {
+                let entries: Vec<String> = (0..n).map(|i| format!(r#""k{i}":"v {i}""#)).collect();
+                format!("{{{}}}", entries.join(","))
+            })
+            .collect();
+        for s in plain.into_iter().chain(long.iter().map(String::as_str)) {
+            let object = PlainObject::at(s, 0).unwrap();
+            assert_eq!(object.text, s);
             let serde = serde_json_object(s).unwrap();
-            assert_eq!(plain_params(s), serde, "{s}");
-            assert!(ParamsView::Plain(s).iter().eq(serde.iter()), "{s}");
+            assert_eq!(object.params(), serde, "{s}");
+            assert!(ParamsView::Plain(&object).iter().eq(serde.iter()), "{s}");
+            // Found where it starts in a message, not only at its start.
+            let message = format!("op=X {s} | ret=SUCCESS");
+            let object = PlainObject::at(&message, 5).unwrap();
+            assert_eq!(object.text, s);
+            assert_eq!(object.params(), serde, "{s}");
         }
         let not_plain = [
             r#"{"k":"a"b"}"#,
@@ -823,7 +899,7 @@ mod tests {
         ];
         for s in not_plain {
             assert!(
-                plain_json_end(s.as_bytes(), 0).is_none_or(|end| end < s.len()),
+                PlainObject::at(s, 0).is_none_or(|object| object.text.len() < s.len()),
                 "{s}"
             );
             assert_eq!(parse_json_object(s), serde_json_object(s), "{s}");

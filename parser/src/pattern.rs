@@ -56,7 +56,35 @@ enum DatePart {
 pub struct Pattern {
     source: String,
     tokens: Vec<Token>,
+    /// Per token, the searchers of a literal (built once: a searcher is costly to set up, and a
+    /// line is searched for a few literals).
+    searchers: Vec<Option<LiteralSearchers>>,
 }
+
+/// A literal's searchers, first to last and last to first.
+#[derive(Debug, Clone)]
+struct LiteralSearchers {
+    forward: memmem::Finder<'static>,
+    backward: memmem::FinderRev<'static>,
+}
+
+impl LiteralSearchers {
+    fn new(literal: &str) -> LiteralSearchers {
+        LiteralSearchers {
+            forward: memmem::Finder::new(literal).into_owned(),
+            backward: memmem::FinderRev::new(literal).into_owned(),
+        }
+    }
+}
+
+/// Searchers of the same literal search alike.
+impl PartialEq for LiteralSearchers {
+    fn eq(&self, other: &LiteralSearchers) -> bool {
+        self.forward.needle() == other.forward.needle()
+    }
+}
+
+impl Eq for LiteralSearchers {}
 
 /// The fields of one header line.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -173,9 +201,17 @@ impl Pattern {
         if !tokens.contains(&Token::Message) {
             return Err(error("", "the pattern has no %m"));
         }
+        let searchers = tokens
+            .iter()
+            .map(|token| match token {
+                Token::Literal(literal) => Some(LiteralSearchers::new(literal)),
+                _ => None,
+            })
+            .collect();
         Ok(Pattern {
             source: pattern.to_string(),
             tokens,
+            searchers,
         })
     }
 
@@ -352,14 +388,17 @@ impl<'a> Matcher<'_, 'a> {
     fn variable(&mut self, index: usize, token: &Token, pos: usize) -> bool {
         let pattern = self.pattern;
         let line = self.line;
-        let lit = match pattern.tokens.get(index + 1) {
-            None => {
+        let (lit, searchers) = match (
+            pattern.tokens.get(index + 1),
+            pattern.searchers.get(index + 1),
+        ) {
+            (None, _) => {
                 let end = self.line_end.max(pos);
                 return self.accept(index, token, pos, end);
             }
-            Some(Token::Literal(lit)) => lit.as_str(),
+            (Some(Token::Literal(lit)), Some(Some(searchers))) => (lit.as_str(), searchers),
             // Two variable fields with nothing between them cannot be told apart.
-            Some(_) => return false,
+            _ => return false,
         };
         // A logger is a non-empty run of logger bytes: its end lies inside the run.
         let (first, last) = if *token == Token::Logger {
@@ -409,10 +448,14 @@ impl<'a> Matcher<'_, 'a> {
             }
             let window = &line.as_bytes()[from..window_end];
             let found = if greedy {
-                memmem::rfind_iter(window, lit.as_bytes())
+                searchers
+                    .backward
+                    .rfind_iter(window)
                     .any(|at| self.spend(1) && self.accept(index, token, pos, from + at))
             } else {
-                memmem::find_iter(window, lit.as_bytes())
+                searchers
+                    .forward
+                    .find_iter(window)
                     .any(|at| self.spend(1) && self.accept(index, token, pos, from + at))
             };
             if found {

@@ -12,8 +12,9 @@
 
 use super::template::{Matched, catalogue, number_after, split};
 use super::{Input, Typed};
-use crate::audit::{AuditBody, AuditParts, AuditRet, Params, ParamsView};
+use crate::audit::{AuditBody, AuditParts, AuditRet, Params, ParamsView, parse_audit_parts};
 use crate::entity::{self, Entity, OpenKeyPath, key_entity};
+use crate::record::Record;
 use crate::source::Component;
 use serde::Serialize;
 
@@ -652,14 +653,54 @@ fn typed(event: OmEvent, entities: Vec<Entity>) -> Option<Typed> {
 }
 
 fn parse_audit(body: &AuditBody, input: &Input<'_>) -> Option<Typed> {
-    let (result, exception) = input
-        .record
-        .throwable
-        .as_deref()
-        .map_or((None, None), exception_parts);
-    let identity =
-        AuditIdentity::of_params(&body.op, body.ret.as_str(), ParamsView::Read(&body.params));
-    let transaction = identity.transaction;
+    let params = ParamsView::Read(&body.params);
+    let identity = AuditIdentity::of_params(&body.op, body.ret.as_str(), params);
+    let throwable = input.record.throwable.as_deref();
+    let keyed = KeyedAudit {
+        user: &body.user,
+        ip: &body.ip,
+        ret: &body.ret,
+        params,
+    };
+    key_audit(&identity, keyed, throwable).or_else(|| {
+        let (result, exception) = throwable.map_or((None, None), exception_parts);
+        other_audit(body, identity.transaction, result, exception)
+    })
+}
+
+/// An OM audit record of the four key families typed as [`super::classify`] types it, from its
+/// message's parts: its params are looked at where they are printed, not read into a body first
+/// (the OM audit merge types every request it keeps). `None` for any other record.
+pub fn classify_key_audit(record: &Record) -> Option<Typed> {
+    if record.headerless {
+        return None;
+    }
+    let parts = parse_audit_parts(&record.message).ok()?;
+    let identity = AuditIdentity::of_parts(&parts);
+    let ret = AuditRet::from_printed(parts.ret);
+    let keyed = KeyedAudit {
+        user: parts.user,
+        ip: parts.ip,
+        ret: &ret,
+        params: parts.params(),
+    };
+    key_audit(&identity, keyed, record.throwable.as_deref())
+}
+
+/// What a [`KeyAudit`] takes of an audit message besides its identity.
+struct KeyedAudit<'a> {
+    user: &'a str,
+    ip: &'a str,
+    ret: &'a AuditRet,
+    params: ParamsView<'a>,
+}
+
+/// The event of an audit record of a key family that names its key (`None`: any other).
+fn key_audit(
+    identity: &AuditIdentity<'_>,
+    audit: KeyedAudit<'_>,
+    throwable: Option<&str>,
+) -> Option<Typed> {
     let (
         Some(family),
         AuditNames::Key {
@@ -667,27 +708,27 @@ fn parse_audit(body: &AuditBody, input: &Input<'_>) -> Option<Typed> {
             bucket,
             key,
         },
-    ) = (key_family(&body.op), identity.names)
+    ) = (key_family(identity.op), identity.names)
     else {
-        return other_audit(body, transaction, result, exception);
+        return None;
     };
-    let client_id = body
-        .params
-        .get("clientID")
+    let (result, exception) = throwable.map_or((None, None), exception_parts);
+    let [client_id, data_size] = audit.params.first_values(["clientID", "dataSize"]);
+    let client_id = client_id
         .and_then(num)
         .or_else(|| exception.as_deref().and_then(client_id_in));
     let audit = KeyAudit {
-        op: body.op.clone(),
-        user: body.user.clone(),
-        ip: body.ip.clone(),
-        ret: body.ret.clone(),
+        op: identity.op.to_string(),
+        user: audit.user.to_string(),
+        ip: audit.ip.to_string(),
+        ret: audit.ret.clone(),
         volume: volume.to_string(),
         bucket: bucket.to_string(),
         key: key.to_string(),
-        data_size: body.params.get("dataSize").and_then(num),
+        data_size: data_size.and_then(num),
         client_id,
-        transaction,
-        system: body.user.is_empty() && body.ip.is_empty(),
+        transaction: identity.transaction,
+        system: audit.user.is_empty() && audit.ip.is_empty(),
         result,
         exception,
     };

@@ -886,3 +886,60 @@ fn unrelated_lines_are_not_typed() {
         assert_eq!(classify(&r[0], Component::Om), None, "{text}");
     }
 }
+
+/// The merge types kept key audit records from their parts: the same event as `classify` gives,
+/// whatever the params' syntax (plain JSON, JSON with escapes, a 2.0 Java map), ret and
+/// throwable; `None`, for `classify` to type, for any other op or a key family that names no key.
+#[test]
+fn key_audits_typed_from_their_parts_as_classify_types_them() {
+    let key_family = [
+        r#"user=hive | ip=10.20.2.48 | op=ALLOCATE_BLOCK {"volume":"hive","bucket":"warehouse","key":"sales/part-1.data","dataSize":"0","replicationType":"RATIS","clientID":"116000821012971501","Transaction":"5459342"} | ret=SUCCESS"#,
+        r#"user=spark | ip=10.20.3.11 | op=COMMIT_KEY {"volume":"ml","bucket":"f","key":"a \"quoted\" \\ key","dataSize":"140039743","Transaction":"7"} | ret=SUCCESS"#,
+        r#"user= | ip= | op=COMMIT_KEY {"volume":"v","bucket":"b","key":"k","clientID":"x","dataSize":"-1"} | ret=SUCCESS"#,
+        "user=hbase | ip=10.20.0.12 | op=RECOVER_LEASE {volume=hbase, bucket=b, key=wal/1, Transaction=12} | ret=FAILURE",
+        r#"user=u | ip=1 | op=CREATE_FILE {"volume":"v","bucket":"b","key":"k","key":"second","volume":"w"} | ret=SUCCESS"#,
+        r#"user=u | ip=1 | op=ALLOCATE_KEY {"k0":"0","k1":"1","k2":"2","k3":"3","k4":"4","k5":"5","k6":"6","k7":"7","k8":"8","k9":"9","k10":"10","k11":"11","k12":"12","k13":"13","k14":"14","k15":"15","volume":"v","bucket":"b","key":"late","clientID":"99"} | ret=SUCCESS"#,
+    ];
+    let throwables = [
+        None,
+        Some(""),
+        Some(
+            "KEY_UNDER_LEASE_SOFT_LIMIT_PERIOD org.apache.hadoop.ozone.om.exceptions.OMException: Open Key /v/b/k updated recently, clientID 42",
+        ),
+    ];
+    for message in key_family {
+        for throwable in throwables {
+            let record = Record {
+                message: message.to_string(),
+                throwable: throwable.map(str::to_string),
+                ..Record::default()
+            };
+            let from_parts = classify_key_audit(&record);
+            assert!(from_parts.is_some(), "{message}");
+            assert_eq!(
+                from_parts,
+                classify(&record, Component::OmAudit),
+                "{message} {throwable:?}"
+            );
+        }
+    }
+    let others = [
+        r#"user=u | ip=1 | op=CREATE_BUCKET {"volume":"v","bucket":"b"} | ret=SUCCESS"#,
+        r#"user=u | ip=1 | op=COMMIT_KEY {"volume":"v","bucket":"b"} | ret=SUCCESS"#,
+        "user=u | ip=1 | op=COMMIT_KEY null | ret=SUCCESS",
+        "not an audit message",
+    ];
+    for message in others {
+        let record = Record {
+            message: message.to_string(),
+            ..Record::default()
+        };
+        assert_eq!(classify_key_audit(&record), None, "{message}");
+    }
+    let headerless = Record {
+        message: key_family[0].to_string(),
+        headerless: true,
+        ..Record::default()
+    };
+    assert_eq!(classify_key_audit(&headerless), None);
+}
