@@ -128,16 +128,17 @@ impl Trace {
         let mut slots: Vec<Slot> = Vec::with_capacity(total);
         let mut columns = Columns::with_capacity(total);
         for (s, (stream, entities)) in streams.iter_mut().enumerate() {
-            let mut last = stream.iter().find_map(|e| e.ts).unwrap_or(i64::MIN);
-            // On the pass that reads the event's header: a stream is read once.
-            let mut key = |index: usize, event: &Event| {
-                if let Some(ts) = event.ts {
-                    last = ts;
+            let mut last = None;
+            // On the pass that reads the stream's headers: a stream is read once.
+            let mut key = |index: usize, header: &StreamEntities, source: &Source| {
+                let last = last.get_or_insert_with(|| header.first_time().unwrap_or(i64::MIN));
+                if let Some(ts) = header.time(index) {
+                    *last = ts;
                 }
                 keys.push(MergeKey {
-                    ts: last,
-                    source: sources.of(event),
-                    line: event.line,
+                    ts: *last,
+                    source: sources.of(source),
+                    line: header.lines_at[index],
                     index: keys.len() as u32,
                 });
                 slots.push(Slot {
@@ -163,7 +164,7 @@ impl Trace {
     /// A trace of events already in time order (tests, replays of a recorded trace).
     pub fn from_ordered(events: Vec<Event>, skew_ms: i64) -> Trace {
         let mut columns = Columns::with_capacity(events.len());
-        columns.read_stream(&events, None, &mut |_, _| {});
+        columns.read_stream(&events, None, &mut |_, _, _| {});
         let order: Vec<u32> = (0..events.len() as u32).collect();
         let mut trace = columns.index(&order, skew_ms);
         trace.slots = order
@@ -487,8 +488,15 @@ pub struct StreamEntities {
     /// The local ids event `i` names are `names[start[i]..start[i + 1]]`, each once.
     names: Vec<u32>,
     start: Vec<u32>,
-    /// The kind of event `i`.
+    /// The kind of event `i`, its time (its bit in `untimed` set when it has none) and line:
+    /// what the merge needs of every event, so that it opens none but the few it reads more of.
     kinds: Vec<KindIndex>,
+    times: Vec<i64>,
+    untimed: Bits,
+    lines_at: Vec<u64>,
+    /// Where the events of each (host, file, component) begin, in order: a stream has one or a
+    /// few.
+    sources: Vec<(u32, Source)>,
     /// The `dn_container_state` lines, by their event's place in the stream, in order.
     lines: Vec<(u32, ContainerStateLine)>,
     /// The datanode UUID of each Ratis line that names one ([`Trace::ratis_peers`]).
@@ -505,6 +513,10 @@ impl StreamEntities {
             names: Vec::new(),
             start: Vec::with_capacity(events.len() + 1),
             kinds: Vec::with_capacity(events.len()),
+            times: Vec::with_capacity(events.len()),
+            untimed: Bits::with_capacity(events.len()),
+            lines_at: Vec::with_capacity(events.len()),
+            sources: Vec::new(),
             lines: Vec::new(),
             peers: Vec::new(),
         };
@@ -512,6 +524,16 @@ impl StreamEntities {
         for (i, event) in events.iter().enumerate() {
             let kind = kinds::index_of(event.kind());
             interned.kinds.push(kind);
+            interned.times.push(event.ts.unwrap_or_default());
+            interned.untimed.push(event.ts.is_none());
+            interned.lines_at.push(event.line);
+            if !interned
+                .sources
+                .last()
+                .is_some_and(|(_, source)| source.is(event))
+            {
+                interned.sources.push((i as u32, Source::of(event)));
+            }
             if kind == *CONTAINER_STATE
                 && let Some(line) = ContainerStateLine::of(event)
             {
@@ -561,6 +583,10 @@ impl StreamEntities {
         let mut names = Vec::new();
         let mut start = vec![0];
         let mut kinds = Vec::new();
+        let mut times = Vec::new();
+        let mut untimed = Bits::default();
+        let mut lines_at = Vec::new();
+        let mut sources: Vec<(u32, Source)> = Vec::new();
         // The place of each kept event among the kept ones.
         let mut kept_at = Vec::with_capacity(keep.len());
         for (i, _) in keep.iter().enumerate().filter(|(_, keep)| **keep) {
@@ -568,13 +594,40 @@ impl StreamEntities {
             kept_at.push(kinds.len() as u32);
             names.extend_from_slice(self.names_of(i));
             start.push(names.len() as u32);
+            let source = self.source_of(i);
+            if !sources.last().is_some_and(|(_, last)| last == source) {
+                sources.push((kinds.len() as u32, source.clone()));
+            }
             kinds.push(self.kinds[i]);
+            times.push(self.times[i]);
+            untimed.push(self.untimed.get(i));
+            lines_at.push(self.lines_at[i]);
         }
         renumber_kept(&mut self.lines, &kept_at);
         renumber_kept(&mut self.peers, &kept_at);
         self.names = names;
         self.start = start;
         self.kinds = kinds;
+        self.times = times;
+        self.untimed = untimed;
+        self.lines_at = lines_at;
+        self.sources = sources;
+    }
+
+    /// Event `i`'s time, if it has one.
+    fn time(&self, i: usize) -> Option<i64> {
+        (!self.untimed.get(i)).then(|| self.times[i])
+    }
+
+    /// The time of the first event that has one.
+    fn first_time(&self) -> Option<i64> {
+        (0..self.events()).find_map(|i| self.time(i))
+    }
+
+    /// The source of event `i`.
+    fn source_of(&self, i: usize) -> &Source {
+        let run = self.sources.partition_point(|&(first, _)| first as usize <= i);
+        &self.sources[run - 1].1
     }
 
     /// How many events it holds the entities of.
@@ -607,7 +660,7 @@ struct Columns {
     components: Vec<Component>,
     /// The time of input event `i`, if its bit in `untimed` is clear.
     ts: Vec<i64>,
-    untimed: Vec<u64>,
+    untimed: Bits,
     hosts: Vec<HostId>,
     /// The fields of the `dn_container_state` lines, what the SCM-side events say and the Ratis
     /// lines' datanodes, in input order; `compact_of[i]` is input event `i`'s list ([`Compact`])
@@ -640,7 +693,7 @@ impl Columns {
             kinds: Vec::with_capacity(events),
             components: Vec::with_capacity(events),
             ts: Vec::with_capacity(events),
-            untimed: Vec::with_capacity(events.div_ceil(64)),
+            untimed: Bits::with_capacity(events),
             hosts: Vec::with_capacity(events),
             container_states: Vec::new(),
             scm: Vec::new(),
@@ -666,7 +719,7 @@ impl Columns {
         &mut self,
         events: &[Event],
         interned: Option<StreamEntities>,
-        also: &mut impl FnMut(usize, &Event),
+        also: &mut impl FnMut(usize, &StreamEntities, &Source),
     ) {
         let mut interned = interned
             .filter(|i| i.events() == events.len())
@@ -675,12 +728,20 @@ impl Columns {
         let mut ids = vec![UNSEEN; interned.table.len()];
         let mut lines = interned.lines.iter().peekable();
         let mut peers = std::mem::take(&mut interned.peers).into_iter().peekable();
-        for (i, event) in events.iter().enumerate() {
+        let mut sources = interned.sources.iter().peekable();
+        // Events come with their source: none, no events.
+        let Some(mut source) = sources.next().map(|(_, source)| source) else {
+            return;
+        };
+        for i in 0..events.len() {
+            if let Some((_, next)) = sources.next_if(|(first, _)| *first as usize == i) {
+                source = next;
+            }
             let compact = if let Some((_, line)) = lines.next_if(|(at, _)| *at as usize == i) {
                 self.container_states.push(*line);
                 Compact::ContainerState.at(self.container_states.len() - 1)
             } else if SCM_SIDE_KINDS.contains(interned.kinds[i])
-                && let Some(of) = endpoint::scm_side_of(event, &mut self.uuids)
+                && let Some(of) = endpoint::scm_side_of(&events[i], &mut self.uuids)
             {
                 self.scm.push(Some(of));
                 Compact::ScmSide.at(self.scm.len() - 1)
@@ -691,8 +752,8 @@ impl Columns {
                 NONE
             };
             self.compact_of.push(compact);
-            self.read_header(interned.kinds[i], event);
-            also(i, event);
+            self.read_header(interned.kinds[i], interned.time(i), source);
+            also(i, &interned, source);
             for &local in interned.names_of(i) {
                 let id = &mut ids[local as usize];
                 if *id == UNSEEN {
@@ -705,23 +766,17 @@ impl Columns {
         }
     }
 
-    /// An event's header: its kind (read with its entities), component, time and host.
-    fn read_header(&mut self, kind: KindIndex, event: &Event) {
+    /// An event's header, as its reader read it: its kind, time, host and component.
+    fn read_header(&mut self, kind: KindIndex, ts: Option<i64>, source: &Source) {
         self.kinds.push(kind);
         self.kind_counts[kind.index()] += 1;
-        self.components.push(event.component);
-        let at = self.ts.len();
-        if at.is_multiple_of(64) {
-            self.untimed.push(0);
-        }
-        if event.ts.is_none() {
-            self.untimed[at / 64] |= 1 << (at % 64);
-        }
-        self.ts.push(event.ts.unwrap_or_default());
+        self.components.push(source.component);
+        self.untimed.push(ts.is_none());
+        self.ts.push(ts.unwrap_or_default());
         // Consecutive events mostly share their host's name (one per stream).
         let host = match self.hosts.last() {
-            Some(&prev) if Arc::ptr_eq(&self.host_names[prev.index()], &event.host) => prev,
-            _ => self.host_id_or_insert(&event.host),
+            Some(&prev) if Arc::ptr_eq(&self.host_names[prev.index()], &source.host) => prev,
+            _ => self.host_id_or_insert(&source.host),
         };
         self.hosts.push(host);
         self.host_counts[host.index()] += 1;
@@ -811,7 +866,7 @@ impl Columns {
                 None => {}
             }
             trace.components.push(self.components[from]);
-            if self.untimed[from / 64] & (1 << (from % 64)) == 0 {
+            if !self.untimed.get(from) {
                 let ts = self.ts[from];
                 trace.time_ordered &= ts >= last;
                 last = ts;
@@ -954,6 +1009,59 @@ struct MergeKey {
     index: u32,
 }
 
+/// Where a run of a stream's events comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Source {
+    host: Arc<str>,
+    file: Arc<str>,
+    component: Component,
+}
+
+impl Source {
+    fn of(event: &Event) -> Source {
+        Source {
+            host: Arc::clone(&event.host),
+            file: Arc::clone(&event.file),
+            component: event.component,
+        }
+    }
+
+    /// Whether `event` comes from here: a stream's events share their names' copies.
+    fn is(&self, event: &Event) -> bool {
+        (Arc::ptr_eq(&self.host, &event.host) || self.host == event.host)
+            && (Arc::ptr_eq(&self.file, &event.file) || self.file == event.file)
+            && self.component == event.component
+    }
+}
+
+/// One bit per event, in order.
+#[derive(Debug, Default)]
+struct Bits {
+    words: Vec<u64>,
+    len: usize,
+}
+
+impl Bits {
+    fn with_capacity(bits: usize) -> Bits {
+        Bits {
+            words: Vec::with_capacity(bits.div_ceil(64)),
+            len: 0,
+        }
+    }
+
+    fn push(&mut self, set: bool) {
+        if self.len.is_multiple_of(64) {
+            self.words.push(0);
+        }
+        self.words[self.len / 64] |= u64::from(set) << (self.len % 64);
+        self.len += 1;
+    }
+
+    fn get(&self, at: usize) -> bool {
+        self.words[at / 64] & (1 << (at % 64)) != 0
+    }
+}
+
 /// The (host, file) pairs events come from, numbered as met. A stream's events share one host
 /// and one file name, so an event whose names are the previous event's is not looked up.
 #[derive(Default)]
@@ -964,21 +1072,21 @@ struct Sources {
 }
 
 impl Sources {
-    fn of(&mut self, event: &Event) -> u32 {
+    fn of(&mut self, source: &Source) -> u32 {
         if let Some((host, file)) = self.names.get(self.last as usize)
-            && Arc::ptr_eq(host, &event.host)
-            && Arc::ptr_eq(file, &event.file)
+            && Arc::ptr_eq(host, &source.host)
+            && Arc::ptr_eq(file, &source.file)
         {
             return self.last;
         }
         let next = self.names.len() as u32;
         let id = *self
             .ids
-            .entry((Arc::clone(&event.host), Arc::clone(&event.file)))
+            .entry((Arc::clone(&source.host), Arc::clone(&source.file)))
             .or_insert(next);
         if id == next {
             self.names
-                .push((Arc::clone(&event.host), Arc::clone(&event.file)));
+                .push((Arc::clone(&source.host), Arc::clone(&source.file)));
         }
         self.last = id;
         id
