@@ -125,25 +125,20 @@ impl Trace {
         let total = streams.iter().map(|(events, _)| events.len()).sum();
         let mut sources = Sources::default();
         let mut keys: Vec<MergeKey> = Vec::with_capacity(total);
-        let mut slots: Vec<Slot> = Vec::with_capacity(total);
         let mut columns = Columns::with_capacity(total);
-        for (s, (stream, entities)) in streams.iter_mut().enumerate() {
+        for (stream, entities) in &mut streams {
             let mut last = None;
             // On the pass that reads the stream's headers: a stream is read once.
-            let mut key = |index: usize, header: &StreamEntities, source: &Source| {
-                let last = last.get_or_insert_with(|| header.first_time().unwrap_or(i64::MIN));
-                if let Some(ts) = header.time(index) {
+            let mut key = |index: usize, stream: &StreamEntities, source: &Source| {
+                let last = last.get_or_insert_with(|| stream.first_time().unwrap_or(i64::MIN));
+                if let Some(ts) = stream.headers.time(index) {
                     *last = ts;
                 }
                 keys.push(MergeKey {
                     ts: *last,
                     source: sources.of(source),
-                    line: header.lines_at[index],
+                    line: stream.lines_at[index],
                     index: keys.len() as u32,
-                });
-                slots.push(Slot {
-                    stream: s as u32,
-                    index: index as u32,
                 });
             };
             columns.read_stream(stream, entities.take(), &mut key);
@@ -156,7 +151,6 @@ impl Trace {
         keys.sort_unstable();
         let order: Vec<u32> = keys.into_iter().map(|key| key.index).collect();
         let mut trace = columns.index(&order, skew_ms);
-        trace.slots = order.iter().map(|&input| slots[input as usize]).collect();
         trace.streams = streams.into_iter().map(|(events, _)| events).collect();
         trace
     }
@@ -167,10 +161,6 @@ impl Trace {
         columns.read_stream(&events, None, &mut |_, _, _| {});
         let order: Vec<u32> = (0..events.len() as u32).collect();
         let mut trace = columns.index(&order, skew_ms);
-        trace.slots = order
-            .iter()
-            .map(|&index| Slot { stream: 0, index })
-            .collect();
         trace.streams = vec![events];
         trace
     }
@@ -488,11 +478,9 @@ pub struct StreamEntities {
     /// The local ids event `i` names are `names[start[i]..start[i + 1]]`, each once.
     names: Vec<u32>,
     start: Vec<u32>,
-    /// The kind of event `i`, its time (its bit in `untimed` set when it has none) and line:
-    /// what the merge needs of every event, so that it opens none but the few it reads more of.
-    kinds: Vec<KindIndex>,
-    times: Vec<i64>,
-    untimed: Bits,
+    /// The kind, time and line of event `i`: what the merge needs of every event, so that it
+    /// opens none but the few it reads more of.
+    headers: Headers,
     lines_at: Vec<u64>,
     /// Where the events of each (host, file, component) begin, in order: a stream has one or a
     /// few.
@@ -512,9 +500,7 @@ impl StreamEntities {
             table: Vec::new(),
             names: Vec::new(),
             start: Vec::with_capacity(events.len() + 1),
-            kinds: Vec::with_capacity(events.len()),
-            times: Vec::with_capacity(events.len()),
-            untimed: Bits::with_capacity(events.len()),
+            headers: Headers::with_capacity(events.len()),
             lines_at: Vec::with_capacity(events.len()),
             sources: Vec::new(),
             lines: Vec::new(),
@@ -523,9 +509,7 @@ impl StreamEntities {
         interned.start.push(0);
         for (i, event) in events.iter().enumerate() {
             let kind = kinds::index_of(event.kind());
-            interned.kinds.push(kind);
-            interned.times.push(event.ts.unwrap_or_default());
-            interned.untimed.push(event.ts.is_none());
+            interned.headers.push(kind, event.ts);
             interned.lines_at.push(event.line);
             if !interned
                 .sources
@@ -582,46 +566,35 @@ impl StreamEntities {
         }
         let mut names = Vec::new();
         let mut start = vec![0];
-        let mut kinds = Vec::new();
-        let mut times = Vec::new();
-        let mut untimed = Bits::default();
+        let mut headers = Headers::default();
         let mut lines_at = Vec::new();
         let mut sources: Vec<(u32, Source)> = Vec::new();
         // The place of each kept event among the kept ones.
         let mut kept_at = Vec::with_capacity(keep.len());
         for (i, _) in keep.iter().enumerate().filter(|(_, keep)| **keep) {
             kept_at.resize(i, u32::MAX);
-            kept_at.push(kinds.len() as u32);
+            kept_at.push(lines_at.len() as u32);
             names.extend_from_slice(self.names_of(i));
             start.push(names.len() as u32);
             let source = self.source_of(i);
             if !sources.last().is_some_and(|(_, last)| last == source) {
-                sources.push((kinds.len() as u32, source.clone()));
+                sources.push((lines_at.len() as u32, source.clone()));
             }
-            kinds.push(self.kinds[i]);
-            times.push(self.times[i]);
-            untimed.push(self.untimed.get(i));
+            headers.push(self.headers.kinds[i], self.headers.time(i));
             lines_at.push(self.lines_at[i]);
         }
         renumber_kept(&mut self.lines, &kept_at);
         renumber_kept(&mut self.peers, &kept_at);
         self.names = names;
         self.start = start;
-        self.kinds = kinds;
-        self.times = times;
-        self.untimed = untimed;
+        self.headers = headers;
         self.lines_at = lines_at;
         self.sources = sources;
     }
 
-    /// Event `i`'s time, if it has one.
-    fn time(&self, i: usize) -> Option<i64> {
-        (!self.untimed.get(i)).then(|| self.times[i])
-    }
-
     /// The time of the first event that has one.
     fn first_time(&self) -> Option<i64> {
-        (0..self.events()).find_map(|i| self.time(i))
+        (0..self.events()).find_map(|i| self.headers.time(i))
     }
 
     /// The source of event `i`.
@@ -656,11 +629,12 @@ fn renumber_kept<T>(items: &mut Vec<(u32, T)>, kept_at: &[u32]) {
 /// interned on the way (numbered as met in that order: [`Columns::index`] renumbers them as met in
 /// the trace's order).
 struct Columns {
-    kinds: Vec<KindIndex>,
+    /// Where input event `i` is: its stream, by the order streams were read, and its place.
+    slots: Vec<Slot>,
+    /// The kinds and times of each stream's events, as the thread that read it made them: kept,
+    /// not copied (their memory, freed here, would stay in that thread's allocator).
+    headers: Vec<Headers>,
     components: Vec<Component>,
-    /// The time of input event `i`, if its bit in `untimed` is clear.
-    ts: Vec<i64>,
-    untimed: Bits,
     hosts: Vec<HostId>,
     /// The fields of the `dn_container_state` lines, what the SCM-side events say and the Ratis
     /// lines' datanodes, in input order; `compact_of[i]` is input event `i`'s list ([`Compact`])
@@ -690,10 +664,9 @@ impl Columns {
         let mut entity_start = Vec::with_capacity(events + 1);
         entity_start.push(0);
         Columns {
-            kinds: Vec::with_capacity(events),
+            slots: Vec::with_capacity(events),
+            headers: Vec::new(),
             components: Vec::with_capacity(events),
-            ts: Vec::with_capacity(events),
-            untimed: Bits::with_capacity(events),
             hosts: Vec::with_capacity(events),
             container_states: Vec::new(),
             scm: Vec::new(),
@@ -726,6 +699,7 @@ impl Columns {
             .unwrap_or_else(|| StreamEntities::of(events));
         // The trace's id of each of the stream's entities, interned when first named.
         let mut ids = vec![UNSEEN; interned.table.len()];
+        let stream = self.headers.len() as u32;
         let mut lines = interned.lines.iter().peekable();
         let mut peers = std::mem::take(&mut interned.peers).into_iter().peekable();
         let mut sources = interned.sources.iter().peekable();
@@ -740,7 +714,7 @@ impl Columns {
             let compact = if let Some((_, line)) = lines.next_if(|(at, _)| *at as usize == i) {
                 self.container_states.push(*line);
                 Compact::ContainerState.at(self.container_states.len() - 1)
-            } else if SCM_SIDE_KINDS.contains(interned.kinds[i])
+            } else if SCM_SIDE_KINDS.contains(interned.headers.kinds[i])
                 && let Some(of) = endpoint::scm_side_of(&events[i], &mut self.uuids)
             {
                 self.scm.push(Some(of));
@@ -752,7 +726,11 @@ impl Columns {
                 NONE
             };
             self.compact_of.push(compact);
-            self.read_header(interned.kinds[i], interned.time(i), source);
+            self.slots.push(Slot {
+                stream,
+                index: i as u32,
+            });
+            self.read_header(interned.headers.kinds[i], source);
             also(i, &interned, source);
             for &local in interned.names_of(i) {
                 let id = &mut ids[local as usize];
@@ -764,15 +742,13 @@ impl Columns {
             }
             self.entity_start.push(self.entities.len() as u32);
         }
+        self.headers.push(interned.headers);
     }
 
-    /// An event's header, as its reader read it: its kind, time, host and component.
-    fn read_header(&mut self, kind: KindIndex, ts: Option<i64>, source: &Source) {
-        self.kinds.push(kind);
+    /// An event's kind, host and component, as its reader read them.
+    fn read_header(&mut self, kind: KindIndex, source: &Source) {
         self.kind_counts[kind.index()] += 1;
         self.components.push(source.component);
-        self.untimed.push(ts.is_none());
-        self.ts.push(ts.unwrap_or_default());
         // Consecutive events mostly share their host's name (one per stream).
         let host = match self.hosts.last() {
             Some(&prev) if Arc::ptr_eq(&self.host_names[prev.index()], &source.host) => prev,
@@ -844,9 +820,13 @@ impl Columns {
         let mut host_rank = vec![UNSEEN; self.host_names.len()];
         let mut entity_rank = vec![UNSEEN; self.entity_table.len()];
         let mut last = i64::MIN;
+        trace.slots.reserve_exact(events);
         for (id, &from) in order.iter().enumerate() {
             let from = from as usize;
-            let kind = self.kinds[from];
+            let slot = self.slots[from];
+            trace.slots.push(slot);
+            let (headers, at) = (&self.headers[slot.stream as usize], slot.index as usize);
+            let kind = headers.kinds[at];
             trace.kinds.push(kind);
             trace.by_kind[kind.index()].push(id);
             match Compact::of(self.compact_of[from]) {
@@ -866,8 +846,7 @@ impl Columns {
                 None => {}
             }
             trace.components.push(self.components[from]);
-            if !self.untimed.get(from) {
-                let ts = self.ts[from];
+            if let Some(ts) = headers.time(at) {
                 trace.time_ordered &= ts >= last;
                 last = ts;
             } else {
@@ -1031,6 +1010,36 @@ impl Source {
         (Arc::ptr_eq(&self.host, &event.host) || self.host == event.host)
             && (Arc::ptr_eq(&self.file, &event.file) || self.file == event.file)
             && self.component == event.component
+    }
+}
+
+/// The kind and time of each of a stream's events.
+#[derive(Debug, Default)]
+struct Headers {
+    kinds: Vec<KindIndex>,
+    /// The time of event `i`, if its bit in `untimed` is clear.
+    times: Vec<i64>,
+    untimed: Bits,
+}
+
+impl Headers {
+    fn with_capacity(events: usize) -> Headers {
+        Headers {
+            kinds: Vec::with_capacity(events),
+            times: Vec::with_capacity(events),
+            untimed: Bits::with_capacity(events),
+        }
+    }
+
+    fn push(&mut self, kind: KindIndex, ts: Option<i64>) {
+        self.kinds.push(kind);
+        self.times.push(ts.unwrap_or_default());
+        self.untimed.push(ts.is_none());
+    }
+
+    /// Event `i`'s time, if it has one.
+    fn time(&self, i: usize) -> Option<i64> {
+        (!self.untimed.get(i)).then(|| self.times[i])
     }
 }
 
