@@ -551,6 +551,9 @@ impl StreamEntities {
             interned.start.push(interned.names.len() as u32);
         }
         // Held until the merge: without the growth slack.
+        interned.table.shrink_to_fit();
+        interned.names.shrink_to_fit();
+        interned.sources.shrink_to_fit();
         interned.lines.shrink_to_fit();
         interned.peers.shrink_to_fit();
         interned
