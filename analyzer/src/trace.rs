@@ -137,7 +137,7 @@ impl Trace {
                 keys.push(MergeKey {
                     ts: *last,
                     source: sources.of(source),
-                    line: stream.lines_at[index],
+                    line: stream.lines_at.get(index),
                     index: keys.len() as u32,
                 });
             };
@@ -481,7 +481,7 @@ pub struct StreamEntities {
     /// The kind, time and line of event `i`: what the merge needs of every event, so that it
     /// opens none but the few it reads more of.
     headers: Headers,
-    lines_at: Vec<u64>,
+    lines_at: Narrow,
     /// Where the events of each (host, file, component) begin, in order: a stream has one or a
     /// few.
     sources: Vec<(u32, Source)>,
@@ -501,7 +501,7 @@ impl StreamEntities {
             names: Vec::new(),
             start: Vec::with_capacity(events.len() + 1),
             headers: Headers::with_capacity(events.len()),
-            lines_at: Vec::with_capacity(events.len()),
+            lines_at: Narrow::with_capacity(events.len()),
             sources: Vec::new(),
             lines: Vec::new(),
             peers: Vec::new(),
@@ -553,6 +553,8 @@ impl StreamEntities {
         // Held until the merge: without the growth slack.
         interned.table.shrink_to_fit();
         interned.names.shrink_to_fit();
+        interned.lines_at.wide.shrink_to_fit();
+        interned.headers.times.wide.shrink_to_fit();
         interned.sources.shrink_to_fit();
         interned.lines.shrink_to_fit();
         interned.peers.shrink_to_fit();
@@ -570,21 +572,21 @@ impl StreamEntities {
         let mut names = Vec::new();
         let mut start = vec![0];
         let mut headers = Headers::default();
-        let mut lines_at = Vec::new();
+        let mut lines_at = Narrow::default();
         let mut sources: Vec<(u32, Source)> = Vec::new();
         // The place of each kept event among the kept ones.
         let mut kept_at = Vec::with_capacity(keep.len());
         for (i, _) in keep.iter().enumerate().filter(|(_, keep)| **keep) {
             kept_at.resize(i, u32::MAX);
-            kept_at.push(lines_at.len() as u32);
+            kept_at.push(headers.kinds.len() as u32);
             names.extend_from_slice(self.names_of(i));
             start.push(names.len() as u32);
             let source = self.source_of(i);
             if !sources.last().is_some_and(|(_, last)| last == source) {
-                sources.push((lines_at.len() as u32, source.clone()));
+                sources.push((headers.kinds.len() as u32, source.clone()));
             }
             headers.push(self.headers.kinds[i], self.headers.time(i));
-            lines_at.push(self.lines_at[i]);
+            lines_at.push(self.lines_at.get(i));
         }
         renumber_kept(&mut self.lines, &kept_at);
         renumber_kept(&mut self.peers, &kept_at);
@@ -602,7 +604,9 @@ impl StreamEntities {
 
     /// The source of event `i`.
     fn source_of(&self, i: usize) -> &Source {
-        let run = self.sources.partition_point(|&(first, _)| first as usize <= i);
+        let run = self
+            .sources
+            .partition_point(|&(first, _)| first as usize <= i);
         &self.sources[run - 1].1
     }
 
@@ -1021,28 +1025,80 @@ impl Source {
 struct Headers {
     kinds: Vec<KindIndex>,
     /// The time of event `i`, if its bit in `untimed` is clear.
-    times: Vec<i64>,
+    times: Narrow,
     untimed: Bits,
+    /// Whether an event with a time was pushed: the first sets `times`' base.
+    timed: bool,
 }
 
 impl Headers {
     fn with_capacity(events: usize) -> Headers {
         Headers {
             kinds: Vec::with_capacity(events),
-            times: Vec::with_capacity(events),
+            times: Narrow::with_capacity(events),
             untimed: Bits::with_capacity(events),
+            timed: false,
         }
     }
 
     fn push(&mut self, kind: KindIndex, ts: Option<i64>) {
         self.kinds.push(kind);
-        self.times.push(ts.unwrap_or_default());
+        // Times as unsigned offsets from the stream's first; an untimed event's reads as the
+        // base (never read).
+        let ts = ts.map(|ts| ts as u64);
+        if let Some(ts) = ts
+            && !self.timed
+        {
+            self.times.base = ts;
+            self.timed = true;
+        }
+        self.times.push(ts.unwrap_or(self.times.base));
         self.untimed.push(ts.is_none());
     }
 
     /// Event `i`'s time, if it has one.
     fn time(&self, i: usize) -> Option<i64> {
-        (!self.untimed.get(i)).then(|| self.times[i])
+        (!self.untimed.get(i)).then(|| self.times.get(i) as i64)
+    }
+}
+
+/// A number per event in four bytes when it is less than `u32::MAX` above `base` (a stream's
+/// lines, and its times within weeks of its first), the others kept aside: a reader's columns
+/// cost half the memory, held until the merge.
+#[derive(Debug, Default)]
+struct Narrow {
+    base: u64,
+    low: Vec<u32>,
+    /// The numbers that do not fit, by their event, in order; `low` holds `u32::MAX` for them.
+    wide: Vec<(u32, u64)>,
+}
+
+impl Narrow {
+    fn with_capacity(events: usize) -> Narrow {
+        Narrow {
+            low: Vec::with_capacity(events),
+            ..Narrow::default()
+        }
+    }
+
+    fn push(&mut self, number: u64) {
+        match u32::try_from(number.wrapping_sub(self.base)) {
+            Ok(low) if low != u32::MAX => self.low.push(low),
+            _ => {
+                self.wide.push((self.low.len() as u32, number));
+                self.low.push(u32::MAX);
+            }
+        }
+    }
+
+    fn get(&self, i: usize) -> u64 {
+        match self.low[i] {
+            u32::MAX => {
+                let at = self.wide.partition_point(|&(at, _)| (at as usize) < i);
+                self.wide[at].1
+            }
+            low => self.base.wrapping_add(u64::from(low)),
+        }
     }
 }
 
