@@ -1192,6 +1192,70 @@ pub(crate) mod tests {
         }
     }
 
+    /// The readers' columns hold times and lines in four bytes when they fit: those that do
+    /// not (a time before the stream's first or weeks after it, a line past `u32::MAX`) keep
+    /// their value and their place in the order, a window included.
+    #[test]
+    fn times_and_lines_too_wide_for_the_readers_columns_keep_their_order() {
+        let weeks = 60 * 24 * 3_600_000;
+        let a = vec![
+            event("dn1", "a", 1, None, vec![]),
+            event("dn1", "a", 2, Some(1_000), vec![]),
+            event("dn1", "a", 3, Some(1_000 + weeks), vec![]),
+            // Out of order: before the stream's first time.
+            event("dn1", "a", 4, Some(-5), vec![]),
+            event("dn1", "a", 1 << 40, Some(1_000 + weeks), vec![]),
+            event("dn1", "a", (1 << 40) + 1, None, vec![]),
+        ];
+        let b = vec![
+            event("dn2", "b", u64::from(u32::MAX), Some(1_000 + weeks), vec![]),
+            event("dn2", "b", 2, Some(500), vec![]),
+        ];
+        let interned = |streams: &[Vec<Event>]| {
+            streams
+                .iter()
+                .map(|events| (events.clone(), Some(StreamEntities::of(events))))
+                .collect::<Vec<_>>()
+        };
+        let streams = vec![a, b];
+        let trace = Trace::merge_interned(interned(&streams), 0);
+        let order: Vec<(&str, u64, Option<i64>)> =
+            trace.iter().map(|e| (&*e.file, e.line, e.ts)).collect();
+        let expected = vec![
+            ("a", 4, Some(-5)),
+            ("b", 2, Some(500)),
+            ("a", 1, None),
+            ("a", 2, Some(1_000)),
+            ("a", 3, Some(1_000 + weeks)),
+            ("a", 1 << 40, Some(1_000 + weeks)),
+            ("a", (1 << 40) + 1, None),
+            ("b", u64::from(u32::MAX), Some(1_000 + weeks)),
+        ];
+        assert_eq!(order, expected);
+        let times: Vec<Option<i64>> = (0..trace.len()).map(|id| trace.ts_of(id)).collect();
+        let printed: Vec<Option<i64>> = expected.iter().map(|&(_, _, ts)| ts).collect();
+        assert_eq!(times, printed);
+        // A window keeps the columns of the events it keeps.
+        let mut cut = interned(&streams);
+        let keep = [false, false, true, true, true, true];
+        cut[0].1.as_mut().expect("interned").retain(&keep);
+        let mut keep = keep.iter();
+        cut[0].0.retain(|_| *keep.next().expect("a flag per event"));
+        let trace = Trace::merge_interned(cut, 0);
+        let order: Vec<(&str, u64)> = trace.iter().map(|e| (&*e.file, e.line)).collect();
+        assert_eq!(
+            order,
+            vec![
+                ("a", 4),
+                ("b", 2),
+                ("a", 3),
+                ("a", 1 << 40),
+                ("a", (1 << 40) + 1),
+                ("b", u64::from(u32::MAX)),
+            ]
+        );
+    }
+
     #[test]
     fn merges_streams_by_time_and_keeps_untimed_in_place() {
         let a = vec![
