@@ -113,9 +113,10 @@ impl Trace {
         Trace::merge_interned(streams, skew_ms)
     }
 
-    /// [`Trace::merge`] of streams whose entities the threads that read them interned
-    /// ([`StreamEntities`]): the merge maps each stream's distinct entities to the trace's ids
-    /// and never reads an event's entities. A stream without a table, or with a table of other
+    /// [`Trace::merge`] of streams whose entities and headers the threads that read them
+    /// gathered ([`StreamEntities`]): the merge maps each stream's distinct entities to the
+    /// trace's ids and orders the streams' compact header columns, never opening an event but the
+    /// SCM-side ones it reads. A stream without a table, or with a table of other
     /// events, is interned here.
     pub fn merge_interned(
         mut streams: Vec<(Vec<Event>, Option<StreamEntities>)>,
@@ -692,9 +693,9 @@ impl Columns {
         }
     }
 
-    /// Reads a stream's events, their entities from `interned` when it holds this stream's (else
-    /// they are interned here, the same way), and hands each event with its place in the stream
-    /// to `also`.
+    /// Reads a stream's headers and entities from `interned` when it holds this stream's (else
+    /// they are read here, the same way), opening only the events whose SCM side it reads, and
+    /// hands each event's place in the stream, with those columns and its source, to `also`.
     fn read_stream(
         &mut self,
         events: &[Event],
@@ -714,7 +715,7 @@ impl Columns {
         let Some(mut source) = sources.next().map(|(_, source)| source) else {
             return;
         };
-        for i in 0..events.len() {
+        for (i, event) in events.iter().enumerate() {
             if let Some((_, next)) = sources.next_if(|(first, _)| *first as usize == i) {
                 source = next;
             }
@@ -722,7 +723,7 @@ impl Columns {
                 self.container_states.push(*line);
                 Compact::ContainerState.at(self.container_states.len() - 1)
             } else if SCM_SIDE_KINDS.contains(interned.headers.kinds[i])
-                && let Some(of) = endpoint::scm_side_of(&events[i], &mut self.uuids)
+                && let Some(of) = endpoint::scm_side_of(event, &mut self.uuids)
             {
                 self.scm.push(Some(of));
                 Compact::ScmSide.at(self.scm.len() - 1)
