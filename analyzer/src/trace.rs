@@ -639,9 +639,13 @@ fn renumber_kept<T>(items: &mut Vec<(u32, T)>, kept_at: &[u32]) {
 struct Columns {
     /// Where input event `i` is: its stream, by the order streams were read, and its place.
     slots: Vec<Slot>,
-    /// The kinds and times of each stream's events, as the thread that read it made them: kept,
-    /// not copied (their memory, freed here, would stay in that thread's allocator).
-    headers: Vec<Headers>,
+    /// How many streams were read.
+    streams: u32,
+    /// The kind of input event `i`, and its time if its bit in `untimed` is clear: one array
+    /// in input order, read in trace order by [`Columns::index`].
+    kinds: Vec<KindIndex>,
+    ts: Vec<i64>,
+    untimed: Bits,
     components: Vec<Component>,
     hosts: Vec<HostId>,
     /// The fields of the `dn_container_state` lines, what the SCM-side events say and the Ratis
@@ -673,7 +677,10 @@ impl Columns {
         entity_start.push(0);
         Columns {
             slots: Vec::with_capacity(events),
-            headers: Vec::new(),
+            streams: 0,
+            kinds: Vec::with_capacity(events),
+            ts: Vec::with_capacity(events),
+            untimed: Bits::with_capacity(events),
             components: Vec::with_capacity(events),
             hosts: Vec::with_capacity(events),
             container_states: Vec::new(),
@@ -707,7 +714,7 @@ impl Columns {
             .unwrap_or_else(|| StreamEntities::of(events));
         // The trace's id of each of the stream's entities, interned when first named.
         let mut ids = vec![UNSEEN; interned.table.len()];
-        let stream = self.headers.len() as u32;
+        let stream = self.streams;
         let mut lines = interned.lines.iter().peekable();
         let mut peers = std::mem::take(&mut interned.peers).into_iter().peekable();
         let mut sources = interned.sources.iter().peekable();
@@ -738,7 +745,7 @@ impl Columns {
                 stream,
                 index: i as u32,
             });
-            self.read_header(interned.headers.kinds[i], source);
+            self.read_header(interned.headers.kinds[i], interned.headers.time(i), source);
             also(i, &interned, source);
             for &local in interned.names_of(i) {
                 let id = &mut ids[local as usize];
@@ -750,12 +757,15 @@ impl Columns {
             }
             self.entity_start.push(self.entities.len() as u32);
         }
-        self.headers.push(interned.headers);
+        self.streams += 1;
     }
 
-    /// An event's kind, host and component, as its reader read them.
-    fn read_header(&mut self, kind: KindIndex, source: &Source) {
+    /// An event's kind, time, host and component, as its reader read them.
+    fn read_header(&mut self, kind: KindIndex, ts: Option<i64>, source: &Source) {
+        self.kinds.push(kind);
         self.kind_counts[kind.index()] += 1;
+        self.ts.push(ts.unwrap_or_default());
+        self.untimed.push(ts.is_none());
         self.components.push(source.component);
         // Consecutive events mostly share their host's name (one per stream).
         let host = match self.hosts.last() {
@@ -833,8 +843,7 @@ impl Columns {
             let from = from as usize;
             let slot = self.slots[from];
             trace.slots.push(slot);
-            let (headers, at) = (&self.headers[slot.stream as usize], slot.index as usize);
-            let kind = headers.kinds[at];
+            let kind = self.kinds[from];
             trace.kinds.push(kind);
             trace.by_kind[kind.index()].push(id);
             match Compact::of(self.compact_of[from]) {
@@ -854,7 +863,8 @@ impl Columns {
                 None => {}
             }
             trace.components.push(self.components[from]);
-            if let Some(ts) = headers.time(at) {
+            if !self.untimed.get(from) {
+                let ts = self.ts[from];
                 trace.time_ordered &= ts >= last;
                 last = ts;
             } else {
