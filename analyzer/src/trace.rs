@@ -130,18 +130,19 @@ impl Trace {
         for (stream, entities) in &mut streams {
             let mut last = None;
             // On the pass that reads the stream's headers: a stream is read once.
-            let mut key = |index: usize, stream: &StreamEntities, source: &Source| {
-                let last = last.get_or_insert_with(|| stream.first_time().unwrap_or(i64::MIN));
-                if let Some(ts) = stream.headers.time(index) {
-                    *last = ts;
-                }
-                keys.push(MergeKey {
-                    ts: *last,
-                    source: sources.of(source),
-                    line: stream.lines_at.get(index),
-                    index: keys.len() as u32,
-                });
-            };
+            let mut key =
+                |index: usize, ts: Option<i64>, stream: &StreamEntities, source: &Source| {
+                    let last = last.get_or_insert_with(|| stream.first_time().unwrap_or(i64::MIN));
+                    if let Some(ts) = ts {
+                        *last = ts;
+                    }
+                    keys.push(MergeKey {
+                        ts: *last,
+                        source: sources.of(source),
+                        line: stream.lines_at.get(index),
+                        index: keys.len() as u32,
+                    });
+                };
             columns.read_stream(stream, entities.take(), &mut key);
         }
         // Sources compare by their names' order, held as one rank each.
@@ -159,7 +160,7 @@ impl Trace {
     /// A trace of events already in time order (tests, replays of a recorded trace).
     pub fn from_ordered(events: Vec<Event>, skew_ms: i64) -> Trace {
         let mut columns = Columns::with_capacity(events.len());
-        columns.read_stream(&events, None, &mut |_, _, _| {});
+        columns.read_stream(&events, None, &mut |_, _, _, _| {});
         let order: Vec<u32> = (0..events.len() as u32).collect();
         let mut trace = columns.index(&order, skew_ms);
         trace.streams = vec![events];
@@ -707,7 +708,7 @@ impl Columns {
         &mut self,
         events: &[Event],
         interned: Option<StreamEntities>,
-        also: &mut impl FnMut(usize, &StreamEntities, &Source),
+        also: &mut impl FnMut(usize, Option<i64>, &StreamEntities, &Source),
     ) {
         let mut interned = interned
             .filter(|i| i.events() == events.len())
@@ -745,8 +746,9 @@ impl Columns {
                 stream,
                 index: i as u32,
             });
-            self.read_header(interned.headers.kinds[i], interned.headers.time(i), source);
-            also(i, &interned, source);
+            let ts = interned.headers.time(i);
+            self.read_header(interned.headers.kinds[i], ts, source);
+            also(i, ts, &interned, source);
             for &local in interned.names_of(i) {
                 let id = &mut ids[local as usize];
                 if *id == UNSEEN {
