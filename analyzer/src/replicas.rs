@@ -403,7 +403,11 @@ impl AdminState {
 /// The replicas of every container, by container id.
 #[derive(Debug, Default)]
 pub struct ContainerReplicas {
-    containers: BTreeMap<u64, ContainerRecord>,
+    /// Every container's record, in id order once built.
+    containers: Vec<(u64, ContainerRecord)>,
+    /// Where each container's record is in `containers` while the index is built: a hash
+    /// lookup per line rather than a walk down a tree.
+    building: HashMap<u64, usize>,
     /// Each datanode's admin states, by short host, in time order.
     admin: HashMap<Arc<str>, Vec<(EventId, AdminState)>>,
     /// The time of the last event of the kinds it reads: the end of the logs for its decisions.
@@ -454,7 +458,7 @@ impl ContainerReplicas {
                     bcsid: line.bcsid,
                     seen: Seen::Datanode,
                 };
-                let host = Arc::clone(trace.short_host(trace.host_of(id)));
+                let host = trace.short_host(trace.host_of(id));
                 index.step(trace, line.container, host, line.index, step);
                 continue;
             }
@@ -465,11 +469,19 @@ impl ContainerReplicas {
                 _ => {}
             }
         }
+        index.building = HashMap::default();
+        index.containers.sort_unstable_by_key(|&(id, _)| id);
         index
     }
 
     fn record(&mut self, container: u64) -> &mut ContainerRecord {
-        self.containers.entry(container).or_default()
+        let next = self.containers.len();
+        let at = *self.building.entry(container).or_insert(next);
+        if at == next {
+            self.containers
+                .push((container, ContainerRecord::default()));
+        }
+        &mut self.containers[at].1
     }
 
     /// Adds a step to a replica; a line the bundle holds twice (the same log collected twice)
@@ -478,20 +490,21 @@ impl ContainerReplicas {
         &mut self,
         trace: &Trace,
         container: u64,
-        host: Arc<str>,
+        host: &Arc<str>,
         index: u32,
         step: ReplicaStep,
     ) {
         let record = self.record(container);
+        // A datanode's lines share one copy of its name; SCM's lines name it by another.
         let replica = match record
             .replicas
             .iter_mut()
-            .position(|r| r.host == host && r.index == index)
+            .position(|r| r.index == index && (Arc::ptr_eq(&r.host, host) || r.host == *host))
         {
             Some(i) => &mut record.replicas[i],
             None => {
                 record.replicas.push(Replica {
-                    host,
+                    host: Arc::clone(host),
                     index,
                     steps: Vec::new(),
                 });
@@ -543,7 +556,7 @@ impl ContainerReplicas {
                     seen: Seen::Scm(Arc::clone(&event.host)),
                 };
                 let dn = host(&d.datanode_host);
-                self.step(trace, container, dn, d.replica_index, step);
+                self.step(trace, container, &dn, d.replica_index, step);
             }
         }
         let record = self.record(container);
@@ -659,7 +672,11 @@ impl ContainerReplicas {
     }
 
     pub fn get(&self, container: u64) -> Option<&ContainerRecord> {
-        self.containers.get(&container)
+        let at = self
+            .containers
+            .binary_search_by_key(&container, |&(id, _)| id)
+            .ok()?;
+        Some(&self.containers[at].1)
     }
 
     /// A datanode's last admin state, with its line, when it is leaving (not in service).
@@ -685,7 +702,7 @@ impl ContainerReplicas {
         config: &HealthConfig,
         kind: HealthKind,
     ) -> Option<Verdict> {
-        let record = self.containers.get(&container)?;
+        let record = self.get(container)?;
         let check = Check {
             trace,
             index: self,

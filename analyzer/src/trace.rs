@@ -113,9 +113,10 @@ impl Trace {
         Trace::merge_interned(streams, skew_ms)
     }
 
-    /// [`Trace::merge`] of streams whose entities the threads that read them interned
-    /// ([`StreamEntities`]): the merge maps each stream's distinct entities to the trace's ids
-    /// and never reads an event's entities. A stream without a table, or with a table of other
+    /// [`Trace::merge`] of streams whose entities and headers the threads that read them
+    /// gathered ([`StreamEntities`]): the merge maps each stream's distinct entities to the
+    /// trace's ids and orders the streams' compact header columns, never opening an event but the
+    /// SCM-side ones it reads. A stream without a table, or with a table of other
     /// events, is interned here.
     pub fn merge_interned(
         mut streams: Vec<(Vec<Event>, Option<StreamEntities>)>,
@@ -125,26 +126,23 @@ impl Trace {
         let total = streams.iter().map(|(events, _)| events.len()).sum();
         let mut sources = Sources::default();
         let mut keys: Vec<MergeKey> = Vec::with_capacity(total);
-        let mut slots: Vec<Slot> = Vec::with_capacity(total);
         let mut columns = Columns::with_capacity(total);
-        for (s, (stream, entities)) in streams.iter_mut().enumerate() {
-            let mut last = stream.iter().find_map(|e| e.ts).unwrap_or(i64::MIN);
-            // On the pass that reads the event's header: a stream is read once.
-            let mut key = |index: usize, event: &Event| {
-                if let Some(ts) = event.ts {
-                    last = ts;
-                }
-                keys.push(MergeKey {
-                    ts: last,
-                    source: sources.of(event),
-                    line: event.line,
-                    index: keys.len() as u32,
-                });
-                slots.push(Slot {
-                    stream: s as u32,
-                    index: index as u32,
-                });
-            };
+        for (stream, entities) in &mut streams {
+            let mut last = None;
+            // On the pass that reads the stream's headers: a stream is read once.
+            let mut key =
+                |index: usize, ts: Option<i64>, stream: &StreamEntities, source: &Source| {
+                    let last = last.get_or_insert_with(|| stream.first_time().unwrap_or(i64::MIN));
+                    if let Some(ts) = ts {
+                        *last = ts;
+                    }
+                    keys.push(MergeKey {
+                        ts: *last,
+                        source: sources.of(source),
+                        line: stream.lines_at.get(index),
+                        index: keys.len() as u32,
+                    });
+                };
             columns.read_stream(stream, entities.take(), &mut key);
         }
         // Sources compare by their names' order, held as one rank each.
@@ -155,7 +153,6 @@ impl Trace {
         keys.sort_unstable();
         let order: Vec<u32> = keys.into_iter().map(|key| key.index).collect();
         let mut trace = columns.index(&order, skew_ms);
-        trace.slots = order.iter().map(|&input| slots[input as usize]).collect();
         trace.streams = streams.into_iter().map(|(events, _)| events).collect();
         trace
     }
@@ -163,13 +160,9 @@ impl Trace {
     /// A trace of events already in time order (tests, replays of a recorded trace).
     pub fn from_ordered(events: Vec<Event>, skew_ms: i64) -> Trace {
         let mut columns = Columns::with_capacity(events.len());
-        columns.read_stream(&events, None, &mut |_, _| {});
+        columns.read_stream(&events, None, &mut |_, _, _, _| {});
         let order: Vec<u32> = (0..events.len() as u32).collect();
         let mut trace = columns.index(&order, skew_ms);
-        trace.slots = order
-            .iter()
-            .map(|&index| Slot { stream: 0, index })
-            .collect();
         trace.streams = vec![events];
         trace
     }
@@ -487,8 +480,13 @@ pub struct StreamEntities {
     /// The local ids event `i` names are `names[start[i]..start[i + 1]]`, each once.
     names: Vec<u32>,
     start: Vec<u32>,
-    /// The kind of event `i`.
-    kinds: Vec<KindIndex>,
+    /// The kind, time and line of event `i`: what the merge needs of every event, so that it
+    /// opens none but the few it reads more of.
+    headers: Headers,
+    lines_at: Narrow,
+    /// Where the events of each (host, file, component) begin, in order: a stream has one or a
+    /// few.
+    sources: Vec<(u32, Source)>,
     /// The `dn_container_state` lines, by their event's place in the stream, in order.
     lines: Vec<(u32, ContainerStateLine)>,
     /// The datanode UUID of each Ratis line that names one ([`Trace::ratis_peers`]).
@@ -504,14 +502,24 @@ impl StreamEntities {
             table: Vec::new(),
             names: Vec::new(),
             start: Vec::with_capacity(events.len() + 1),
-            kinds: Vec::with_capacity(events.len()),
+            headers: Headers::with_capacity(events.len()),
+            lines_at: Narrow::with_capacity(events.len()),
+            sources: Vec::new(),
             lines: Vec::new(),
             peers: Vec::new(),
         };
         interned.start.push(0);
         for (i, event) in events.iter().enumerate() {
             let kind = kinds::index_of(event.kind());
-            interned.kinds.push(kind);
+            interned.headers.push(kind, event.ts);
+            interned.lines_at.push(event.line);
+            if !interned
+                .sources
+                .last()
+                .is_some_and(|(_, source)| source.is(event))
+            {
+                interned.sources.push((i as u32, Source::of(event)));
+            }
             if kind == *CONTAINER_STATE
                 && let Some(line) = ContainerStateLine::of(event)
             {
@@ -545,6 +553,11 @@ impl StreamEntities {
             interned.start.push(interned.names.len() as u32);
         }
         // Held until the merge: without the growth slack.
+        interned.table.shrink_to_fit();
+        interned.names.shrink_to_fit();
+        interned.lines_at.wide.shrink_to_fit();
+        interned.headers.times.wide.shrink_to_fit();
+        interned.sources.shrink_to_fit();
         interned.lines.shrink_to_fit();
         interned.peers.shrink_to_fit();
         interned
@@ -560,21 +573,43 @@ impl StreamEntities {
         }
         let mut names = Vec::new();
         let mut start = vec![0];
-        let mut kinds = Vec::new();
+        let mut headers = Headers::default();
+        let mut lines_at = Narrow::default();
+        let mut sources: Vec<(u32, Source)> = Vec::new();
         // The place of each kept event among the kept ones.
         let mut kept_at = Vec::with_capacity(keep.len());
         for (i, _) in keep.iter().enumerate().filter(|(_, keep)| **keep) {
             kept_at.resize(i, u32::MAX);
-            kept_at.push(kinds.len() as u32);
+            kept_at.push(headers.kinds.len() as u32);
             names.extend_from_slice(self.names_of(i));
             start.push(names.len() as u32);
-            kinds.push(self.kinds[i]);
+            let source = self.source_of(i);
+            if !sources.last().is_some_and(|(_, last)| last == source) {
+                sources.push((headers.kinds.len() as u32, source.clone()));
+            }
+            headers.push(self.headers.kinds[i], self.headers.time(i));
+            lines_at.push(self.lines_at.get(i));
         }
         renumber_kept(&mut self.lines, &kept_at);
         renumber_kept(&mut self.peers, &kept_at);
         self.names = names;
         self.start = start;
-        self.kinds = kinds;
+        self.headers = headers;
+        self.lines_at = lines_at;
+        self.sources = sources;
+    }
+
+    /// The time of the first event that has one.
+    fn first_time(&self) -> Option<i64> {
+        (0..self.events()).find_map(|i| self.headers.time(i))
+    }
+
+    /// The source of event `i`.
+    fn source_of(&self, i: usize) -> &Source {
+        let run = self
+            .sources
+            .partition_point(|&(first, _)| first as usize <= i);
+        &self.sources[run - 1].1
     }
 
     /// How many events it holds the entities of.
@@ -603,11 +638,16 @@ fn renumber_kept<T>(items: &mut Vec<(u32, T)>, kept_at: &[u32]) {
 /// interned on the way (numbered as met in that order: [`Columns::index`] renumbers them as met in
 /// the trace's order).
 struct Columns {
+    /// Where input event `i` is: its stream, by the order streams were read, and its place.
+    slots: Vec<Slot>,
+    /// How many streams were read.
+    streams: u32,
+    /// The kind of input event `i`, and its time if its bit in `untimed` is clear: one array
+    /// in input order, read in trace order by [`Columns::index`].
     kinds: Vec<KindIndex>,
-    components: Vec<Component>,
-    /// The time of input event `i`, if its bit in `untimed` is clear.
     ts: Vec<i64>,
-    untimed: Vec<u64>,
+    untimed: Bits,
+    components: Vec<Component>,
     hosts: Vec<HostId>,
     /// The fields of the `dn_container_state` lines, what the SCM-side events say and the Ratis
     /// lines' datanodes, in input order; `compact_of[i]` is input event `i`'s list ([`Compact`])
@@ -637,10 +677,12 @@ impl Columns {
         let mut entity_start = Vec::with_capacity(events + 1);
         entity_start.push(0);
         Columns {
+            slots: Vec::with_capacity(events),
+            streams: 0,
             kinds: Vec::with_capacity(events),
-            components: Vec::with_capacity(events),
             ts: Vec::with_capacity(events),
-            untimed: Vec::with_capacity(events.div_ceil(64)),
+            untimed: Bits::with_capacity(events),
+            components: Vec::with_capacity(events),
             hosts: Vec::with_capacity(events),
             container_states: Vec::new(),
             scm: Vec::new(),
@@ -659,27 +701,36 @@ impl Columns {
         }
     }
 
-    /// Reads a stream's events, their entities from `interned` when it holds this stream's (else
-    /// they are interned here, the same way), and hands each event with its place in the stream
-    /// to `also`.
+    /// Reads a stream's headers and entities from `interned` when it holds this stream's (else
+    /// they are read here, the same way), opening only the events whose SCM side it reads, and
+    /// hands each event's place in the stream, with those columns and its source, to `also`.
     fn read_stream(
         &mut self,
         events: &[Event],
         interned: Option<StreamEntities>,
-        also: &mut impl FnMut(usize, &Event),
+        also: &mut impl FnMut(usize, Option<i64>, &StreamEntities, &Source),
     ) {
         let mut interned = interned
             .filter(|i| i.events() == events.len())
             .unwrap_or_else(|| StreamEntities::of(events));
         // The trace's id of each of the stream's entities, interned when first named.
         let mut ids = vec![UNSEEN; interned.table.len()];
+        let stream = self.streams;
         let mut lines = interned.lines.iter().peekable();
         let mut peers = std::mem::take(&mut interned.peers).into_iter().peekable();
+        let mut sources = interned.sources.iter().peekable();
+        // Events come with their source: none, no events.
+        let Some(mut source) = sources.next().map(|(_, source)| source) else {
+            return;
+        };
         for (i, event) in events.iter().enumerate() {
+            if let Some((_, next)) = sources.next_if(|(first, _)| *first as usize == i) {
+                source = next;
+            }
             let compact = if let Some((_, line)) = lines.next_if(|(at, _)| *at as usize == i) {
                 self.container_states.push(*line);
                 Compact::ContainerState.at(self.container_states.len() - 1)
-            } else if SCM_SIDE_KINDS.contains(interned.kinds[i])
+            } else if SCM_SIDE_KINDS.contains(interned.headers.kinds[i])
                 && let Some(of) = endpoint::scm_side_of(event, &mut self.uuids)
             {
                 self.scm.push(Some(of));
@@ -691,8 +742,13 @@ impl Columns {
                 NONE
             };
             self.compact_of.push(compact);
-            self.read_header(interned.kinds[i], event);
-            also(i, event);
+            self.slots.push(Slot {
+                stream,
+                index: i as u32,
+            });
+            let ts = interned.headers.time(i);
+            self.read_header(interned.headers.kinds[i], ts, source);
+            also(i, ts, &interned, source);
             for &local in interned.names_of(i) {
                 let id = &mut ids[local as usize];
                 if *id == UNSEEN {
@@ -703,25 +759,20 @@ impl Columns {
             }
             self.entity_start.push(self.entities.len() as u32);
         }
+        self.streams += 1;
     }
 
-    /// An event's header: its kind (read with its entities), component, time and host.
-    fn read_header(&mut self, kind: KindIndex, event: &Event) {
+    /// An event's kind, time, host and component, as its reader read them.
+    fn read_header(&mut self, kind: KindIndex, ts: Option<i64>, source: &Source) {
         self.kinds.push(kind);
         self.kind_counts[kind.index()] += 1;
-        self.components.push(event.component);
-        let at = self.ts.len();
-        if at.is_multiple_of(64) {
-            self.untimed.push(0);
-        }
-        if event.ts.is_none() {
-            self.untimed[at / 64] |= 1 << (at % 64);
-        }
-        self.ts.push(event.ts.unwrap_or_default());
+        self.ts.push(ts.unwrap_or_default());
+        self.untimed.push(ts.is_none());
+        self.components.push(source.component);
         // Consecutive events mostly share their host's name (one per stream).
         let host = match self.hosts.last() {
-            Some(&prev) if Arc::ptr_eq(&self.host_names[prev.index()], &event.host) => prev,
-            _ => self.host_id_or_insert(&event.host),
+            Some(&prev) if Arc::ptr_eq(&self.host_names[prev.index()], &source.host) => prev,
+            _ => self.host_id_or_insert(&source.host),
         };
         self.hosts.push(host);
         self.host_counts[host.index()] += 1;
@@ -789,8 +840,11 @@ impl Columns {
         let mut host_rank = vec![UNSEEN; self.host_names.len()];
         let mut entity_rank = vec![UNSEEN; self.entity_table.len()];
         let mut last = i64::MIN;
+        trace.slots.reserve_exact(events);
         for (id, &from) in order.iter().enumerate() {
             let from = from as usize;
+            let slot = self.slots[from];
+            trace.slots.push(slot);
             let kind = self.kinds[from];
             trace.kinds.push(kind);
             trace.by_kind[kind.index()].push(id);
@@ -811,7 +865,7 @@ impl Columns {
                 None => {}
             }
             trace.components.push(self.components[from]);
-            if self.untimed[from / 64] & (1 << (from % 64)) == 0 {
+            if !self.untimed.get(from) {
                 let ts = self.ts[from];
                 trace.time_ordered &= ts >= last;
                 last = ts;
@@ -954,6 +1008,141 @@ struct MergeKey {
     index: u32,
 }
 
+/// Where a run of a stream's events comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Source {
+    host: Arc<str>,
+    file: Arc<str>,
+    component: Component,
+}
+
+impl Source {
+    fn of(event: &Event) -> Source {
+        Source {
+            host: Arc::clone(&event.host),
+            file: Arc::clone(&event.file),
+            component: event.component,
+        }
+    }
+
+    /// Whether `event` comes from here: a stream's events share their names' copies.
+    fn is(&self, event: &Event) -> bool {
+        (Arc::ptr_eq(&self.host, &event.host) || self.host == event.host)
+            && (Arc::ptr_eq(&self.file, &event.file) || self.file == event.file)
+            && self.component == event.component
+    }
+}
+
+/// The kind and time of each of a stream's events.
+#[derive(Debug, Default)]
+struct Headers {
+    kinds: Vec<KindIndex>,
+    /// The time of event `i`, if its bit in `untimed` is clear.
+    times: Narrow,
+    untimed: Bits,
+    /// Whether an event with a time was pushed: the first sets `times`' base.
+    timed: bool,
+}
+
+impl Headers {
+    fn with_capacity(events: usize) -> Headers {
+        Headers {
+            kinds: Vec::with_capacity(events),
+            times: Narrow::with_capacity(events),
+            untimed: Bits::with_capacity(events),
+            timed: false,
+        }
+    }
+
+    fn push(&mut self, kind: KindIndex, ts: Option<i64>) {
+        self.kinds.push(kind);
+        // Times as unsigned offsets from the stream's first; an untimed event's reads as the
+        // base (never read).
+        let ts = ts.map(|ts| ts as u64);
+        if let Some(ts) = ts
+            && !self.timed
+        {
+            self.times.base = ts;
+            self.timed = true;
+        }
+        self.times.push(ts.unwrap_or(self.times.base));
+        self.untimed.push(ts.is_none());
+    }
+
+    /// Event `i`'s time, if it has one.
+    fn time(&self, i: usize) -> Option<i64> {
+        (!self.untimed.get(i)).then(|| self.times.get(i) as i64)
+    }
+}
+
+/// A number per event in four bytes when it is less than `u32::MAX` above `base` (a stream's
+/// lines, and its times within weeks of its first), the others kept aside: a reader's columns
+/// cost half the memory, held until the merge.
+#[derive(Debug, Default)]
+struct Narrow {
+    base: u64,
+    low: Vec<u32>,
+    /// The numbers that do not fit, by their event, in order; `low` holds `u32::MAX` for them.
+    wide: Vec<(u32, u64)>,
+}
+
+impl Narrow {
+    fn with_capacity(events: usize) -> Narrow {
+        Narrow {
+            low: Vec::with_capacity(events),
+            ..Narrow::default()
+        }
+    }
+
+    fn push(&mut self, number: u64) {
+        match u32::try_from(number.wrapping_sub(self.base)) {
+            Ok(low) if low != u32::MAX => self.low.push(low),
+            _ => {
+                self.wide.push((self.low.len() as u32, number));
+                self.low.push(u32::MAX);
+            }
+        }
+    }
+
+    fn get(&self, i: usize) -> u64 {
+        match self.low[i] {
+            u32::MAX => {
+                let at = self.wide.partition_point(|&(at, _)| (at as usize) < i);
+                self.wide[at].1
+            }
+            low => self.base.wrapping_add(u64::from(low)),
+        }
+    }
+}
+
+/// One bit per event, in order.
+#[derive(Debug, Default)]
+struct Bits {
+    words: Vec<u64>,
+    len: usize,
+}
+
+impl Bits {
+    fn with_capacity(bits: usize) -> Bits {
+        Bits {
+            words: Vec::with_capacity(bits.div_ceil(64)),
+            len: 0,
+        }
+    }
+
+    fn push(&mut self, set: bool) {
+        if self.len.is_multiple_of(64) {
+            self.words.push(0);
+        }
+        self.words[self.len / 64] |= u64::from(set) << (self.len % 64);
+        self.len += 1;
+    }
+
+    fn get(&self, at: usize) -> bool {
+        self.words[at / 64] & (1 << (at % 64)) != 0
+    }
+}
+
 /// The (host, file) pairs events come from, numbered as met. A stream's events share one host
 /// and one file name, so an event whose names are the previous event's is not looked up.
 #[derive(Default)]
@@ -964,21 +1153,21 @@ struct Sources {
 }
 
 impl Sources {
-    fn of(&mut self, event: &Event) -> u32 {
+    fn of(&mut self, source: &Source) -> u32 {
         if let Some((host, file)) = self.names.get(self.last as usize)
-            && Arc::ptr_eq(host, &event.host)
-            && Arc::ptr_eq(file, &event.file)
+            && Arc::ptr_eq(host, &source.host)
+            && Arc::ptr_eq(file, &source.file)
         {
             return self.last;
         }
         let next = self.names.len() as u32;
         let id = *self
             .ids
-            .entry((Arc::clone(&event.host), Arc::clone(&event.file)))
+            .entry((Arc::clone(&source.host), Arc::clone(&source.file)))
             .or_insert(next);
         if id == next {
             self.names
-                .push((Arc::clone(&event.host), Arc::clone(&event.file)));
+                .push((Arc::clone(&source.host), Arc::clone(&source.file)));
         }
         self.last = id;
         id
@@ -1014,6 +1203,70 @@ pub(crate) mod tests {
             line,
             ..oztrace_testkit::untyped(host, Component::Scm)
         }
+    }
+
+    /// The readers' columns hold times and lines in four bytes when they fit: those that do
+    /// not (a time before the stream's first or weeks after it, a line past `u32::MAX`) keep
+    /// their value and their place in the order, a window included.
+    #[test]
+    fn times_and_lines_too_wide_for_the_readers_columns_keep_their_order() {
+        let weeks = 60 * 24 * 3_600_000;
+        let a = vec![
+            event("dn1", "a", 1, None, vec![]),
+            event("dn1", "a", 2, Some(1_000), vec![]),
+            event("dn1", "a", 3, Some(1_000 + weeks), vec![]),
+            // Out of order: before the stream's first time.
+            event("dn1", "a", 4, Some(-5), vec![]),
+            event("dn1", "a", 1 << 40, Some(1_000 + weeks), vec![]),
+            event("dn1", "a", (1 << 40) + 1, None, vec![]),
+        ];
+        let b = vec![
+            event("dn2", "b", u64::from(u32::MAX), Some(1_000 + weeks), vec![]),
+            event("dn2", "b", 2, Some(500), vec![]),
+        ];
+        let interned = |streams: &[Vec<Event>]| {
+            streams
+                .iter()
+                .map(|events| (events.clone(), Some(StreamEntities::of(events))))
+                .collect::<Vec<_>>()
+        };
+        let streams = vec![a, b];
+        let trace = Trace::merge_interned(interned(&streams), 0);
+        let order: Vec<(&str, u64, Option<i64>)> =
+            trace.iter().map(|e| (&*e.file, e.line, e.ts)).collect();
+        let expected = vec![
+            ("a", 4, Some(-5)),
+            ("b", 2, Some(500)),
+            ("a", 1, None),
+            ("a", 2, Some(1_000)),
+            ("a", 3, Some(1_000 + weeks)),
+            ("a", 1 << 40, Some(1_000 + weeks)),
+            ("a", (1 << 40) + 1, None),
+            ("b", u64::from(u32::MAX), Some(1_000 + weeks)),
+        ];
+        assert_eq!(order, expected);
+        let times: Vec<Option<i64>> = (0..trace.len()).map(|id| trace.ts_of(id)).collect();
+        let printed: Vec<Option<i64>> = expected.iter().map(|&(_, _, ts)| ts).collect();
+        assert_eq!(times, printed);
+        // A window keeps the columns of the events it keeps.
+        let mut cut = interned(&streams);
+        let keep = [false, false, true, true, true, true];
+        cut[0].1.as_mut().expect("interned").retain(&keep);
+        let mut keep = keep.iter();
+        cut[0].0.retain(|_| *keep.next().expect("a flag per event"));
+        let trace = Trace::merge_interned(cut, 0);
+        let order: Vec<(&str, u64)> = trace.iter().map(|e| (&*e.file, e.line)).collect();
+        assert_eq!(
+            order,
+            vec![
+                ("a", 4),
+                ("b", 2),
+                ("a", 3),
+                ("a", 1 << 40),
+                ("a", (1 << 40) + 1),
+                ("b", u64::from(u32::MAX)),
+            ]
+        );
     }
 
     #[test]
