@@ -75,7 +75,7 @@ pub struct Trace {
     kinds: Vec<KindIndex>,
     components: Vec<Component>,
     times: Vec<i64>,
-    untimed: Vec<u64>,
+    untimed: Bits,
     /// Whether `times` is sorted ([`Trace::merge`] always is), so that [`Trace::between`] can
     /// search it.
     time_ordered: bool,
@@ -254,13 +254,13 @@ impl Trace {
     /// read once: most SCM records are heartbeat audits, and the endpoint machine and
     /// `dropped-actions` both read every one.
     pub fn scm_signals(&self) -> &[(EventId, ScmSignal)] {
-        &self.scm_side().signals
+        &self.scm_side.signals
     }
 
     /// The `term` of event `id` if it is a `SEND_HEARTBEAT` audit (`Some(None)`: answered as
     /// follower), read once with [`Trace::scm_signals`]: no audit record is opened again.
     pub fn heartbeat_term(&self, id: EventId) -> Option<Option<u64>> {
-        let heartbeats = &self.scm_side().heartbeats;
+        let heartbeats = &self.scm_side.heartbeats;
         heartbeats
             .binary_search_by_key(&id, |&(at, _)| at)
             .ok()
@@ -270,11 +270,7 @@ impl Trace {
     /// The `SEND_HEARTBEAT` audits that return no command, are no admin action and print no
     /// datanode (`uuid(host/ip)`), in trace order: read without opening them.
     pub fn quiet_heartbeats(&self) -> &[EventId] {
-        &self.scm_side().quiet
-    }
-
-    fn scm_side(&self) -> &ScmSide {
-        &self.scm_side
+        &self.scm_side.quiet
     }
 
     /// Every `dn_container_state` line, in trace order, with its fields ([`ContainerStateLine`]):
@@ -327,7 +323,7 @@ impl Trace {
 
     /// The time of event `id` (from a compact column: no event is touched).
     pub fn ts_of(&self, id: EventId) -> Option<i64> {
-        (self.untimed[id / 64] & (1 << (id % 64)) == 0).then(|| self.times[id])
+        (!self.untimed.get(id)).then(|| self.times[id])
     }
 
     /// The events that can have a time within `from..=to`: every timed event in that window is
@@ -528,15 +524,7 @@ impl StreamEntities {
                 && let Some(member) = ratis.member()
                 && is_uuid(&member.peer)
             {
-                let peer = member.peer.to_ascii_lowercase();
-                let peer = match uuids.get(peer.as_str()) {
-                    Some(known) => Arc::clone(known),
-                    None => {
-                        let peer: Arc<str> = Arc::from(peer);
-                        uuids.insert(Arc::clone(&peer));
-                        peer
-                    }
-                };
+                let peer = endpoint::shared_uuid(&mut uuids, &member.peer, true);
                 interned.peers.push((i as u32, peer));
             }
             let first = interned.names.len();
@@ -808,7 +796,7 @@ impl Columns {
         let mut trace = Trace {
             skew_ms,
             time_ordered: true,
-            untimed: vec![0; events.div_ceil(64)],
+            untimed: Bits::with_capacity(events),
             by_kind: self
                 .kind_counts
                 .iter()
@@ -865,13 +853,13 @@ impl Columns {
                 None => {}
             }
             trace.components.push(self.components[from]);
-            if !self.untimed.get(from) {
+            let untimed = self.untimed.get(from);
+            if !untimed {
                 let ts = self.ts[from];
                 trace.time_ordered &= ts >= last;
                 last = ts;
-            } else {
-                trace.untimed[id / 64] |= 1 << (id % 64);
             }
+            trace.untimed.push(untimed);
             trace.times.push(last);
             let host = self.hosts[from].index();
             let host = HostId(rank_of(

@@ -461,7 +461,7 @@ impl DatanodeHosts {
     /// in, so each is read from its own index: no other event is touched.
     pub fn learn(trace: &Trace) -> DatanodeHosts {
         let mut hosts = DatanodeHosts::default();
-        for id in trace.of_kinds(&KindSet::of(&[Reads::Family(Family::DnEndpoint)])) {
+        for id in trace.of_kinds(&ENDPOINT_KINDS) {
             hosts.observe(trace.get(id));
         }
         for (id, signal) in trace.scm_signals() {
@@ -899,8 +899,7 @@ fn link_receipts(
             _ => {}
         }
     }
-    let receipts = KindSet::of(&[Reads::Family(Family::DnEndpoint)]);
-    for id in trace.of_kinds(&receipts) {
+    for id in trace.of_kinds(&ENDPOINT_KINDS) {
         let event = trace.get(id);
         // Only receipts have a cause here: no datanode is looked up for the other lines.
         let EventData::DnEndpoint(
