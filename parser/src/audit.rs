@@ -13,7 +13,7 @@
 //! Values may contain ` | `, `, `, `=` and nested brackets, so the params end is found by bracket
 //! matching, and a map is split only where a top-level `, ` is followed by `identifier=`.
 
-use crate::word::first_byte;
+use crate::word::Specials;
 use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use std::borrow::Cow;
@@ -611,24 +611,31 @@ impl<'a> PlainObject<'a> {
             noted: 0,
             more: false,
         };
+        // Every special byte of a plain object (see `Specials`) is one of its quotes, four per
+        // entry: around its key, then around its value.
+        let mut specials = Specials::new(bytes);
         let mut at = 1;
         loop {
-            let after = plain_json_string_end(bytes, at)?;
-            if bytes.get(after) != Some(&b':') {
+            let (open, close) = (specials.next()?, specials.next()?);
+            let (value, value_close) = (specials.next()?, specials.next()?);
+            let quotes = [open, close, value, value_close];
+            if open != at
+                || bytes.get(close + 1) != Some(&b':')
+                || value != close + 2
+                || quotes.iter().any(|&n| bytes[n] != b'"')
+            {
                 return None;
             }
-            let value = after + 1;
-            let after = plain_json_string_end(bytes, value)?;
             if notable && object.noted < NOTED_ENTRIES {
-                object.values[object.noted] = (value as u32, (after - 1) as u32);
+                object.values[object.noted] = (value as u32, value_close as u32);
                 object.noted += 1;
             } else {
                 object.more = true;
             }
-            match bytes.get(after) {
-                Some(b',') => at = after + 1,
+            match bytes.get(value_close + 1) {
+                Some(b',') => at = value_close + 2,
                 Some(b'}') => {
-                    object.text = &text[start..start + after + 1];
+                    object.text = &text[start..start + value_close + 2];
                     return Some(object);
                 }
                 _ => return None,
@@ -667,17 +674,6 @@ impl<'a> PlainObject<'a> {
     }
 }
 
-/// Where the JSON string that starts at `at` ends, when it holds no escape and no raw control
-/// character (JSON forbids them in strings; none is between the tokens either).
-fn plain_json_string_end(bytes: &[u8], at: usize) -> Option<usize> {
-    if bytes.get(at) != Some(&b'"') {
-        return None;
-    }
-    let inside = bytes.get(at + 1..)?;
-    let end = at + 1 + first_byte(inside, |word| word.quote | word.backslash | word.control)?;
-    (bytes[end] == b'"').then_some(end + 1)
-}
-
 /// The entries of a plain JSON object from the `{` or `,` at the start of `object` on, in order.
 fn plain_entries(object: &str) -> impl Iterator<Item = (&str, &str)> {
     // `"k":"v",` or `"k":"v"}` at the start of `rest`; no quote inside a key or a value.
@@ -687,7 +683,7 @@ fn plain_entries(object: &str) -> impl Iterator<Item = (&str, &str)> {
         if bytes.first() != Some(&b'"') {
             return None;
         }
-        let quote = |bytes: &[u8]| first_byte(bytes, |word| word.quote);
+        let quote = |bytes: &[u8]| memchr::memchr(b'"', bytes);
         let key_end = 1 + quote(&bytes[1..])?;
         let value_start = key_end + "\":\"".len();
         let value_end = value_start + quote(bytes.get(value_start..)?)?;
@@ -903,6 +899,71 @@ mod tests {
                 "{s}"
             );
             assert_eq!(parse_json_object(s), serde_json_object(s), "{s}");
+        }
+    }
+
+    /// The length of the plain object at the start of `bytes`, byte by byte: `{`, then entries
+    /// `"key":"value"` with no quote, backslash or control byte inside, `,` between them, `}`.
+    fn plain_length_by_bytes(bytes: &[u8]) -> Option<usize> {
+        let string_end = |at: usize| -> Option<usize> {
+            (bytes.get(at) == Some(&b'"')).then_some(())?;
+            let mut n = at + 1;
+            while let Some(&b) = bytes.get(n) {
+                if b == b'"' {
+                    return Some(n + 1);
+                }
+                if b == b'\\' || b < 0x20 {
+                    return None;
+                }
+                n += 1;
+            }
+            None
+        };
+        (bytes.first() == Some(&b'{')).then_some(())?;
+        let mut at = 1;
+        loop {
+            let key_end = string_end(at)?;
+            (bytes.get(key_end) == Some(&b':')).then_some(())?;
+            let value_end = string_end(key_end + 1)?;
+            match bytes.get(value_end) {
+                Some(b',') => at = value_end + 1,
+                Some(b'}') => return Some(value_end + 1),
+                _ => return None,
+            }
+        }
+    }
+
+    #[test]
+    fn plain_objects_are_found_as_a_byte_by_byte_check_finds_them() {
+        let long: Vec<String> = (0..70).map(|i| format!(r#""k{i}":"v é {i}""#)).collect();
+        let objects = [
+            r#"{"volume":"vol1","bucket":"b","key":"a/b c|d {x=[1]}","Transaction":"12"}"#
+                .to_string(),
+            r#"{"k":""}"#.to_string(),
+            format!("{{{}}}", long.join(",")),
+        ];
+        // Each byte of each object, in messages of different tails, replaced by a byte of each
+        // class and by the object's punctuation.
+        for object in &objects {
+            for tail in ["", " | ret=SUCCESS", "\\"] {
+                let text = format!("{object}{tail}");
+                for at in 0..text.len() {
+                    for byte in [b'"', b'\\', b'\n', 0x00, 0x1f, b':', b',', b'}', b'{', b'a'] {
+                        let mut bytes = text.clone().into_bytes();
+                        bytes[at] = byte;
+                        let Ok(text) = String::from_utf8(bytes) else {
+                            continue;
+                        };
+                        let found = PlainObject::at(&text, 0);
+                        let length = found.as_ref().map(|object| object.text.len());
+                        assert_eq!(length, plain_length_by_bytes(text.as_bytes()), "{text}");
+                        if let Some(object) = found {
+                            let serde = serde_json_object(object.text).unwrap();
+                            assert_eq!(object.params(), serde, "{text}");
+                        }
+                    }
+                }
+            }
         }
     }
 
