@@ -18,7 +18,6 @@ use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, Vis
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use std::borrow::Cow;
 use std::fmt;
-use std::ops::ControlFlow;
 
 /// A parsed audit message body.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -356,21 +355,37 @@ impl<'a> ParamsView<'a> {
     /// The values of the first entries named `names`, in one pass.
     pub fn first_values<const N: usize>(self, names: [&str; N]) -> [Option<&'a str>; N] {
         let mut values = [None; N];
-        // Folded rather than stepped through: the chained iterators fold without checking at
-        // each entry which of them it comes from.
-        let _ = self.iter().try_for_each(|(key, value)| {
-            if let Some(n) = names.iter().position(|name| *name == key)
-                && values[n].is_none()
-            {
-                values[n] = Some(value);
-                if values.iter().all(Option::is_some) {
-                    return ControlFlow::Break(());
+        match self {
+            // Its noted entries straight from their places: typing an OM audit record looks up
+            // a few names in every record's params.
+            ParamsView::Plain(object) => object.first_values(&names, &mut values),
+            ParamsView::Read(params) => {
+                for (key, value) in params.iter() {
+                    if note_value(&names, &mut values, key.as_bytes(), || value) {
+                        break;
+                    }
                 }
             }
-            ControlFlow::Continue(())
-        });
+        }
         values
     }
+}
+
+/// Notes `value` as the value of the first of `names` that is `key`, unless one is noted for
+/// it already; whether every name has its value then.
+fn note_value<'a, const N: usize>(
+    names: &[&str; N],
+    values: &mut [Option<&'a str>; N],
+    key: &[u8],
+    value: impl FnOnce() -> &'a str,
+) -> bool {
+    if let Some(n) = names.iter().position(|name| name.as_bytes() == key)
+        && values[n].is_none()
+    {
+        values[n] = Some(value());
+        return values.iter().all(Option::is_some);
+    }
+    false
 }
 
 fn parse_parts_at(text: &str, whole: bool) -> Result<(AuditParts<'_>, usize), Failure> {
@@ -590,7 +605,8 @@ pub struct PlainObject<'a> {
     text: &'a str,
     /// Per noted entry, where its value's opening and closing quotes are in `text`: its key is
     /// between the quote after the previous entry (or the brace) and `":"`.
-    values: [(u32, u32); NOTED_ENTRIES],
+    /// (Small, as the object is moved as a value: entries past 64 KiB are not noted.)
+    values: [(u16, u16); NOTED_ENTRIES],
     noted: usize,
     /// Whether entries follow the noted ones.
     more: bool,
@@ -603,8 +619,6 @@ impl<'a> PlainObject<'a> {
         if bytes.first() != Some(&b'{') {
             return None;
         }
-        // Offsets past `u32` are not noted (no line is that long).
-        let notable = bytes.len() <= u32::MAX as usize;
         let mut object = PlainObject {
             text: "",
             values: [(0, 0); NOTED_ENTRIES],
@@ -626,8 +640,12 @@ impl<'a> PlainObject<'a> {
             {
                 return None;
             }
-            if notable && object.noted < NOTED_ENTRIES {
-                object.values[object.noted] = (value as u32, value_close as u32);
+            if let (true, Ok(value), Ok(value_close)) = (
+                object.noted < NOTED_ENTRIES,
+                u16::try_from(value),
+                u16::try_from(value_close),
+            ) {
+                object.values[object.noted] = (value, value_close);
                 object.noted += 1;
             } else {
                 object.more = true;
@@ -661,6 +679,29 @@ impl<'a> PlainObject<'a> {
             plain_entries(&text[from..])
         });
         noted.chain(rest.into_iter().flatten())
+    }
+
+    /// [`ParamsView::first_values`] of its entries: keys compared as bytes where they are noted,
+    /// a value cut out of the text only when found.
+    fn first_values<const N: usize>(&self, names: &[&str; N], values: &mut [Option<&'a str>; N]) {
+        let text = self.text;
+        let mut key_start = 1;
+        for &(open, close) in &self.values[..self.noted] {
+            let (open, close) = (open as usize, close as usize);
+            // `"key":"` before the value's opening quote.
+            let key = &text.as_bytes()[key_start + 1..open - 2];
+            if note_value(names, values, key, || &text[open + 1..close]) {
+                return;
+            }
+            key_start = close + 2;
+        }
+        if self.more {
+            for (key, value) in plain_entries(&text[key_start - 1..]) {
+                if note_value(names, values, key.as_bytes(), || value) {
+                    return;
+                }
+            }
+        }
     }
 
     /// Its entries read into [`Params`].
@@ -963,6 +1004,58 @@ mod tests {
                         }
                     }
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn first_values_are_those_of_the_first_entries_so_named() {
+        fn by_entries<'a>(params: &'a Params, names: [&str; 3]) -> [Option<&'a str>; 3] {
+            names.map(|name| params.iter().find(|(key, _)| *key == name).map(|(_, v)| v))
+        }
+        let mut objects = vec![
+            r#"{"volume":"v","bucket":"b","key":"k","volume":"w"}"#.to_string(),
+            r#"{"k":"","key":"x","k2":"y"}"#.to_string(),
+        ];
+        // Names before, at and after the last noted entry, and once more after it.
+        for n in [
+            NOTED_ENTRIES - 1,
+            NOTED_ENTRIES,
+            NOTED_ENTRIES + 1,
+            3 * NOTED_ENTRIES,
+        ] {
+            let mut entries: Vec<String> = (0..n).map(|i| format!(r#""k{i}":"v{i}""#)).collect();
+            entries.push(r#""volume":"late""#.to_string());
+            entries.push(r#""k0":"again""#.to_string());
+            objects.push(format!("{{{}}}", entries.join(",")));
+        }
+        // Entries past 64 KiB, which are not noted.
+        let long = "x".repeat(70_000);
+        objects.push(format!(r#"{{"k0":"{long}","volume":"v","k0":"w"}}"#));
+        objects.push(format!(
+            r#"{{"key":"b","k0":"{long}","volume":"v","bucket":"w"}}"#
+        ));
+        for object in &objects {
+            let plain = PlainObject::at(object, 0).unwrap();
+            let read = plain.params();
+            assert_eq!(read, serde_json_object(object).unwrap());
+            for names in [
+                ["volume", "bucket", "key"],
+                ["key", "k0", "missing"],
+                ["k15", "k16", "k17"],
+                ["k", "k2", "volume"],
+            ] {
+                let expected = by_entries(&read, names);
+                assert_eq!(
+                    ParamsView::Plain(&plain).first_values(names),
+                    expected,
+                    "{object}"
+                );
+                assert_eq!(
+                    ParamsView::Read(&read).first_values(names),
+                    expected,
+                    "{object}"
+                );
             }
         }
     }
