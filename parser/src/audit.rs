@@ -13,12 +13,11 @@
 //! Values may contain ` | `, `, `, `=` and nested brackets, so the params end is found by bracket
 //! matching, and a map is split only where a top-level `, ` is followed by `identifier=`.
 
-use crate::word::first_byte;
+use crate::word::Specials;
 use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use std::borrow::Cow;
 use std::fmt;
-use std::ops::ControlFlow;
 
 /// A parsed audit message body.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -356,21 +355,37 @@ impl<'a> ParamsView<'a> {
     /// The values of the first entries named `names`, in one pass.
     pub fn first_values<const N: usize>(self, names: [&str; N]) -> [Option<&'a str>; N] {
         let mut values = [None; N];
-        // Folded rather than stepped through: the chained iterators fold without checking at
-        // each entry which of them it comes from.
-        let _ = self.iter().try_for_each(|(key, value)| {
-            if let Some(n) = names.iter().position(|name| *name == key)
-                && values[n].is_none()
-            {
-                values[n] = Some(value);
-                if values.iter().all(Option::is_some) {
-                    return ControlFlow::Break(());
+        match self {
+            // Its noted entries straight from their places: typing an OM audit record looks up
+            // a few names in every record's params.
+            ParamsView::Plain(object) => object.first_values(&names, &mut values),
+            ParamsView::Read(params) => {
+                for (key, value) in params.iter() {
+                    if note_value(&names, &mut values, key.as_bytes(), || value) {
+                        break;
+                    }
                 }
             }
-            ControlFlow::Continue(())
-        });
+        }
         values
     }
+}
+
+/// Notes `value` as the value of the first of `names` that is `key`, unless one is noted for
+/// it already; whether every name has its value then.
+fn note_value<'a, const N: usize>(
+    names: &[&str; N],
+    values: &mut [Option<&'a str>; N],
+    key: &[u8],
+    value: impl FnOnce() -> &'a str,
+) -> bool {
+    if let Some(n) = names.iter().position(|name| name.as_bytes() == key)
+        && values[n].is_none()
+    {
+        values[n] = Some(value());
+        return values.iter().all(Option::is_some);
+    }
+    false
 }
 
 fn parse_parts_at(text: &str, whole: bool) -> Result<(AuditParts<'_>, usize), Failure> {
@@ -590,7 +605,8 @@ pub struct PlainObject<'a> {
     text: &'a str,
     /// Per noted entry, where its value's opening and closing quotes are in `text`: its key is
     /// between the quote after the previous entry (or the brace) and `":"`.
-    values: [(u32, u32); NOTED_ENTRIES],
+    /// (Small, as the object is moved as a value: entries past 64 KiB are not noted.)
+    values: [(u16, u16); NOTED_ENTRIES],
     noted: usize,
     /// Whether entries follow the noted ones.
     more: bool,
@@ -603,32 +619,41 @@ impl<'a> PlainObject<'a> {
         if bytes.first() != Some(&b'{') {
             return None;
         }
-        // Offsets past `u32` are not noted (no line is that long).
-        let notable = bytes.len() <= u32::MAX as usize;
         let mut object = PlainObject {
             text: "",
             values: [(0, 0); NOTED_ENTRIES],
             noted: 0,
             more: false,
         };
+        // Every special byte of a plain object (see `Specials`) is one of its quotes, four per
+        // entry: around its key, then around its value.
+        let mut specials = Specials::new(bytes);
         let mut at = 1;
         loop {
-            let after = plain_json_string_end(bytes, at)?;
-            if bytes.get(after) != Some(&b':') {
+            let (open, close) = (specials.next()?, specials.next()?);
+            let (value, value_close) = (specials.next()?, specials.next()?);
+            let quotes = [open, close, value, value_close];
+            if open != at
+                || bytes.get(close + 1) != Some(&b':')
+                || value != close + 2
+                || quotes.iter().any(|&n| bytes[n] != b'"')
+            {
                 return None;
             }
-            let value = after + 1;
-            let after = plain_json_string_end(bytes, value)?;
-            if notable && object.noted < NOTED_ENTRIES {
-                object.values[object.noted] = (value as u32, (after - 1) as u32);
+            if let (true, Ok(value), Ok(value_close)) = (
+                object.noted < NOTED_ENTRIES,
+                u16::try_from(value),
+                u16::try_from(value_close),
+            ) {
+                object.values[object.noted] = (value, value_close);
                 object.noted += 1;
             } else {
                 object.more = true;
             }
-            match bytes.get(after) {
-                Some(b',') => at = after + 1,
+            match bytes.get(value_close + 1) {
+                Some(b',') => at = value_close + 2,
                 Some(b'}') => {
-                    object.text = &text[start..start + after + 1];
+                    object.text = &text[start..start + value_close + 2];
                     return Some(object);
                 }
                 _ => return None,
@@ -656,6 +681,29 @@ impl<'a> PlainObject<'a> {
         noted.chain(rest.into_iter().flatten())
     }
 
+    /// [`ParamsView::first_values`] of its entries: keys compared as bytes where they are noted,
+    /// a value cut out of the text only when found.
+    fn first_values<const N: usize>(&self, names: &[&str; N], values: &mut [Option<&'a str>; N]) {
+        let text = self.text;
+        let mut key_start = 1;
+        for &(open, close) in &self.values[..self.noted] {
+            let (open, close) = (open as usize, close as usize);
+            // `"key":"` before the value's opening quote.
+            let key = &text.as_bytes()[key_start + 1..open - 2];
+            if note_value(names, values, key, || &text[open + 1..close]) {
+                return;
+            }
+            key_start = close + 2;
+        }
+        if self.more {
+            for (key, value) in plain_entries(&text[key_start - 1..]) {
+                if note_value(names, values, key.as_bytes(), || value) {
+                    return;
+                }
+            }
+        }
+    }
+
     /// Its entries read into [`Params`].
     fn params(&self) -> Params {
         // Unquoted, keys and values take less than the object's text: one allocation for them.
@@ -667,17 +715,6 @@ impl<'a> PlainObject<'a> {
     }
 }
 
-/// Where the JSON string that starts at `at` ends, when it holds no escape and no raw control
-/// character (JSON forbids them in strings; none is between the tokens either).
-fn plain_json_string_end(bytes: &[u8], at: usize) -> Option<usize> {
-    if bytes.get(at) != Some(&b'"') {
-        return None;
-    }
-    let inside = bytes.get(at + 1..)?;
-    let end = at + 1 + first_byte(inside, |word| word.quote | word.backslash | word.control)?;
-    (bytes[end] == b'"').then_some(end + 1)
-}
-
 /// The entries of a plain JSON object from the `{` or `,` at the start of `object` on, in order.
 fn plain_entries(object: &str) -> impl Iterator<Item = (&str, &str)> {
     // `"k":"v",` or `"k":"v"}` at the start of `rest`; no quote inside a key or a value.
@@ -687,7 +724,7 @@ fn plain_entries(object: &str) -> impl Iterator<Item = (&str, &str)> {
         if bytes.first() != Some(&b'"') {
             return None;
         }
-        let quote = |bytes: &[u8]| first_byte(bytes, |word| word.quote);
+        let quote = |bytes: &[u8]| memchr::memchr(b'"', bytes);
         let key_end = 1 + quote(&bytes[1..])?;
         let value_start = key_end + "\":\"".len();
         let value_end = value_start + quote(bytes.get(value_start..)?)?;
@@ -903,6 +940,123 @@ mod tests {
                 "{s}"
             );
             assert_eq!(parse_json_object(s), serde_json_object(s), "{s}");
+        }
+    }
+
+    /// The length of the plain object at the start of `bytes`, byte by byte: `{`, then entries
+    /// `"key":"value"` with no quote, backslash or control byte inside, `,` between them, `}`.
+    fn plain_length_by_bytes(bytes: &[u8]) -> Option<usize> {
+        let string_end = |at: usize| -> Option<usize> {
+            (bytes.get(at) == Some(&b'"')).then_some(())?;
+            let mut n = at + 1;
+            while let Some(&b) = bytes.get(n) {
+                if b == b'"' {
+                    return Some(n + 1);
+                }
+                if b == b'\\' || b < 0x20 {
+                    return None;
+                }
+                n += 1;
+            }
+            None
+        };
+        (bytes.first() == Some(&b'{')).then_some(())?;
+        let mut at = 1;
+        loop {
+            let key_end = string_end(at)?;
+            (bytes.get(key_end) == Some(&b':')).then_some(())?;
+            let value_end = string_end(key_end + 1)?;
+            match bytes.get(value_end) {
+                Some(b',') => at = value_end + 1,
+                Some(b'}') => return Some(value_end + 1),
+                _ => return None,
+            }
+        }
+    }
+
+    #[test]
+    fn plain_objects_are_found_as_a_byte_by_byte_check_finds_them() {
+        let long: Vec<String> = (0..70).map(|i| format!(r#""k{i}":"v é {i}""#)).collect();
+        let objects = [
+            r#"{"volume":"vol1","bucket":"b","key":"a/b c|d {x=[1]}","Transaction":"12"}"#
+                .to_string(),
+            r#"{"k":""}"#.to_string(),
+            format!("{{{}}}", long.join(",")),
+        ];
+        // Each byte of each object, in messages of different tails, replaced by a byte of each
+        // class and by the object's punctuation.
+        for object in &objects {
+            for tail in ["", " | ret=SUCCESS", "\\"] {
+                let text = format!("{object}{tail}");
+                for at in 0..text.len() {
+                    for byte in [b'"', b'\\', b'\n', 0x00, 0x1f, b':', b',', b'}', b'{', b'a'] {
+                        let mut bytes = text.clone().into_bytes();
+                        bytes[at] = byte;
+                        let Ok(text) = String::from_utf8(bytes) else {
+                            continue;
+                        };
+                        let found = PlainObject::at(&text, 0);
+                        let length = found.as_ref().map(|object| object.text.len());
+                        assert_eq!(length, plain_length_by_bytes(text.as_bytes()), "{text}");
+                        if let Some(object) = found {
+                            let serde = serde_json_object(object.text).unwrap();
+                            assert_eq!(object.params(), serde, "{text}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn first_values_are_those_of_the_first_entries_so_named() {
+        fn by_entries<'a>(params: &'a Params, names: [&str; 3]) -> [Option<&'a str>; 3] {
+            names.map(|name| params.iter().find(|(key, _)| *key == name).map(|(_, v)| v))
+        }
+        let mut objects = vec![
+            r#"{"volume":"v","bucket":"b","key":"k","volume":"w"}"#.to_string(),
+            r#"{"k":"","key":"x","k2":"y"}"#.to_string(),
+        ];
+        // Names before, at and after the last noted entry, and once more after it.
+        for n in [
+            NOTED_ENTRIES - 1,
+            NOTED_ENTRIES,
+            NOTED_ENTRIES + 1,
+            3 * NOTED_ENTRIES,
+        ] {
+            let mut entries: Vec<String> = (0..n).map(|i| format!(r#""k{i}":"v{i}""#)).collect();
+            entries.push(r#""volume":"late""#.to_string());
+            entries.push(r#""k0":"again""#.to_string());
+            objects.push(format!("{{{}}}", entries.join(",")));
+        }
+        // Entries past 64 KiB, which are not noted.
+        let long = "x".repeat(70_000);
+        objects.push(format!(r#"{{"k0":"{long}","volume":"v","k0":"w"}}"#));
+        objects.push(format!(
+            r#"{{"key":"b","k0":"{long}","volume":"v","bucket":"w"}}"#
+        ));
+        for object in &objects {
+            let plain = PlainObject::at(object, 0).unwrap();
+            let read = plain.params();
+            assert_eq!(read, serde_json_object(object).unwrap());
+            for names in [
+                ["volume", "bucket", "key"],
+                ["key", "k0", "missing"],
+                ["k15", "k16", "k17"],
+                ["k", "k2", "volume"],
+            ] {
+                let expected = by_entries(&read, names);
+                assert_eq!(
+                    ParamsView::Plain(&plain).first_values(names),
+                    expected,
+                    "{object}"
+                );
+                assert_eq!(
+                    ParamsView::Read(&read).first_values(names),
+                    expected,
+                    "{object}"
+                );
+            }
         }
     }
 

@@ -3,13 +3,13 @@
 //! Laid out by hand rather than through a serde map: `events` writes every event of a bundle, and
 //! serde_json's map serializer over `io::Write` was most of the time of the thread that writes
 //! them. The typed `fields` go through serde_json (their `Serialize`); the header's strings, the
-//! entities and the message text are escaped here as serde_json escapes them, a machine word at a
-//! time over the runs that need no escape (serde_json looks each byte up in its table, a sixth of
-//! the time of the threads that render). The bytes are serde_json's, keys in the same order.
+//! entities and the message text are escaped here as serde_json escapes them, the bytes to escape
+//! found by a bitmask pass ([`Specials`]) over the runs that need none (serde_json looks each
+//! byte up in its table, a sixth of the time of the threads that render). The bytes are serde_json's, keys in the same order.
 
 use super::{Copy, Event};
 use crate::time::Rfc3339;
-use crate::word::first_byte;
+use crate::word::Specials;
 
 impl Event {
     /// Appends the event's JSON object, without a line end, to `out`.
@@ -151,13 +151,9 @@ fn write_str(out: &mut Vec<u8>, s: &str) {
     out.reserve(bytes.len() + 2);
     out.push(b'"');
     let mut run = 0;
-    let mut at = 0;
-    while at < bytes.len() {
-        at = next_to_escape(bytes, at);
-        let Some(&byte) = bytes.get(at) else {
-            break;
-        };
+    for at in Specials::new(bytes) {
         out.extend_from_slice(&bytes[run..at]);
+        let byte = bytes[at];
         match byte {
             b'"' => out.extend_from_slice(b"\\\""),
             b'\\' => out.extend_from_slice(b"\\\\"),
@@ -173,20 +169,10 @@ fn write_str(out: &mut Vec<u8>, s: &str) {
                 out.push(HEX[usize::from(byte & 0xf)]);
             }
         }
-        at += 1;
-        run = at;
+        run = at + 1;
     }
     out.extend_from_slice(&bytes[run..]);
     out.push(b'"');
-}
-
-/// Where the first byte at or after `at` that JSON escapes is (`bytes.len()` if none): eight
-/// bytes at a time.
-fn next_to_escape(bytes: &[u8], at: usize) -> usize {
-    first_byte(&bytes[at..], |word| {
-        word.quote | word.backslash | word.control
-    })
-    .map_or(bytes.len(), |n| at + n)
 }
 
 #[cfg(test)]
@@ -210,6 +196,21 @@ mod tests {
                 String::from_utf8(out).unwrap(),
                 serde_json::to_string(s).unwrap()
             );
+        }
+        // Two bytes to escape at every pair of places of texts up to past two bitmask blocks.
+        for len in 0..140 {
+            let base: Vec<char> = "user=é | op=X {k:v} ".chars().cycle().take(len).collect();
+            for at in 0..len {
+                for (stop, also) in [('"', '\\'), ('\n', '"'), ('\u{1}', '\t')] {
+                    let mut text = base.clone();
+                    text[at] = stop;
+                    text[(at * 7 + 3) % len] = also;
+                    let text: String = text.into_iter().collect();
+                    let mut out = Vec::new();
+                    write_str(&mut out, &text);
+                    assert_eq!(out, serde_json::to_vec(&text).unwrap(), "{text:?}");
+                }
+            }
         }
     }
 
