@@ -259,12 +259,9 @@ impl Trace {
 
     /// The `term` of event `id` if it is a `SEND_HEARTBEAT` audit (`Some(None)`: answered as
     /// follower), read once with [`Trace::scm_signals`]: no audit record is opened again.
-    pub fn heartbeat_term(&self, id: EventId) -> Option<Option<u64>> {
-        let heartbeats = &self.scm_side.heartbeats;
-        heartbeats
-            .binary_search_by_key(&id, |&(at, _)| at)
-            .ok()
-            .map(|at| heartbeats[at].1)
+    /// `cursor` walks on from the previous question's answer.
+    pub fn heartbeat_term(&self, id: EventId, cursor: &mut IdCursor) -> Option<Option<u64>> {
+        cursor.find(&self.scm_side.heartbeats, id).copied()
     }
 
     /// The `SEND_HEARTBEAT` audits that return no command, are no admin action and print no
@@ -400,9 +397,47 @@ impl Trace {
         }
     }
 
+    /// The latest time of the events up to `id` (included), if one has a time.
+    pub fn latest_until(&self, id: EventId) -> Option<i64> {
+        if self.time_ordered {
+            // Each event carries the latest time before it (see `times`).
+            return Some(self.times[id]).filter(|&ts| ts != i64::MIN);
+        }
+        (0..=id).filter_map(|at| self.ts_of(at)).max()
+    }
+
     /// Milliseconds from `a` to `b` (negative when `b` is earlier); `None` if either is untimed.
     pub fn elapsed(&self, a: EventId, b: EventId) -> Option<i64> {
         Some(self.ts_of(b)? - self.ts_of(a)?)
+    }
+}
+
+/// A reader's place in a list of entries by event id, in trace order ([`Trace::scm_signals`],
+/// [`Trace::heartbeat_term`]): a reader that asks for events in trace order finds each entry by
+/// walking on from the last one, not by a search of the whole list.
+#[derive(Debug, Default, Clone)]
+pub struct IdCursor {
+    /// Where the next entry asked for may be.
+    next: usize,
+}
+
+impl IdCursor {
+    /// The entry of event `id` in `list` (sorted by event id), if it has one; an event before
+    /// the last one asked for is searched.
+    pub fn find<'l, T>(&mut self, list: &'l [(EventId, T)], id: EventId) -> Option<&'l T> {
+        if self
+            .next
+            .checked_sub(1)
+            .is_some_and(|before| list.get(before).is_none_or(|entry| entry.0 >= id))
+        {
+            self.next = list.partition_point(|entry| entry.0 < id);
+        }
+        while list.get(self.next).is_some_and(|entry| entry.0 < id) {
+            self.next += 1;
+        }
+        list.get(self.next)
+            .filter(|entry| entry.0 == id)
+            .map(|entry| &entry.1)
     }
 }
 

@@ -22,7 +22,7 @@
 use crate::graph::Linker;
 use crate::kinds::{Family, KindSet, Reads};
 use crate::machine::{EntityStates, Machine, State, Transition};
-use crate::trace::{EventId, Trace};
+use crate::trace::{EventId, IdCursor, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::dn_endpoint::{DnEndpointEvent, endpoint_address};
 use oztrace_parser::catalog::scm::{ScmAudit, ScmEvent};
@@ -557,7 +557,7 @@ pub struct EndpointMachine {
     /// Endpoints with timed-out tasks queued: while there are none, a heartbeat answer is no step.
     queued_endpoints: usize,
     /// Where the next event's signal may be in [`Trace::scm_signals`] (events come in order).
-    next_signal: usize,
+    next_signal: IdCursor,
 }
 
 impl EndpointMachine {
@@ -568,21 +568,7 @@ impl EndpointMachine {
     /// The signal of event `id` ([`Trace::scm_signals`]), found by walking on from the previous
     /// event's.
     fn signal_of<'t>(&mut self, trace: &'t Trace, id: EventId) -> Option<&'t ScmSignal> {
-        let signals = trace.scm_signals();
-        if self
-            .next_signal
-            .checked_sub(1)
-            .is_some_and(|before| signals.get(before).is_none_or(|s| s.0 >= id))
-        {
-            self.next_signal = signals.partition_point(|s| s.0 < id);
-        }
-        while signals.get(self.next_signal).is_some_and(|s| s.0 < id) {
-            self.next_signal += 1;
-        }
-        signals
-            .get(self.next_signal)
-            .filter(|s| s.0 == id)
-            .map(|s| &s.1)
+        self.next_signal.find(trace.scm_signals(), id)
     }
 
     /// Steps the endpoint an SCM-side event names (`id` is that event, written by SCM host
@@ -790,8 +776,12 @@ impl Machine for EndpointMachine {
     }
 
     fn on_event(&mut self, trace: &Trace, id: EventId, out: &mut Vec<Transition>) {
-        let event = trace.get(id);
-        if let EventData::DnEndpoint(e) = &event.data {
+        // Only an endpoint line is opened here: the SCM side (most records) is read from the
+        // trace's signals.
+        if ENDPOINT_KINDS.contains(trace.kind_of(id))
+            && let event = trace.get(id)
+            && let EventData::DnEndpoint(e) = &event.data
+        {
             self.hosts.observe(event);
             let Some(datanode) = self.hosts.datanode_of(trace, id) else {
                 return;
@@ -830,7 +820,7 @@ impl Machine for EndpointMachine {
             return;
         }
         if let Some(signal) = signal {
-            self.hosts.observe_signal(event, signal);
+            self.hosts.observe_signal(trace.get(id), signal);
             self.on_signal(trace, id, signal, out);
         }
     }
@@ -1317,8 +1307,11 @@ pub(crate) mod tests {
             0,
         );
         assert_eq!(trace.quiet_heartbeats(), [0]);
-        assert_eq!(trace.heartbeat_term(0), Some(None));
-        assert_eq!(trace.heartbeat_term(1), None);
+        let mut cursor = IdCursor::default();
+        assert_eq!(trace.heartbeat_term(0, &mut cursor), Some(None));
+        assert_eq!(trace.heartbeat_term(1, &mut cursor), None);
+        // Asked again, an earlier event is searched.
+        assert_eq!(trace.heartbeat_term(0, &mut cursor), Some(None));
         assert_eq!(trace.scm_signals().len(), 2);
     }
 

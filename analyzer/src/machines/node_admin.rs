@@ -19,15 +19,16 @@
 //! still unknown, every UUID in the trace).
 
 use crate::graph::Linker;
-use crate::kinds::{Family, Reads};
+use crate::kinds::{self, Family, KindIndex, Reads};
 use crate::machine::{EntityStates, Machine, Transition};
+use crate::machines::endpoint::scm_kinds;
 use crate::trace::{EntityId, EventId, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::scm::{AdminAction, ScmEvent};
 use oztrace_parser::entity::{Entity, TrackedNodeMap};
 use oztrace_parser::event::Event;
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 pub const NAME: &str = "node-admin";
 
@@ -600,6 +601,9 @@ fn health_name(s: &str) -> Option<&'static str> {
 /// keeps alive).
 pub const CONSUMES: &[Reads] = &[Reads::Family(Family::Scm)];
 
+/// The kind of the SCM audit records ([`ScmEvent::Audit`]).
+static SCM_AUDIT: LazyLock<KindIndex> = LazyLock::new(|| kinds::index_of(scm_kinds::AUDIT));
+
 impl Machine for NodeAdmin {
     fn name(&self) -> &'static str {
         NAME
@@ -610,6 +614,11 @@ impl Machine for NodeAdmin {
     }
 
     fn on_event(&mut self, trace: &Trace, id: EventId, out: &mut Vec<Transition>) {
+        // An audit record (most SCM records) names no tracked node and no datanode this machine
+        // reads: it is not opened.
+        if trace.kind_of(id) == *SCM_AUDIT {
+            return;
+        }
         let event: &Event = trace.get(id);
         let EventData::Scm(data) = &event.data else {
             return;

@@ -16,7 +16,7 @@
 
 use crate::kinds::Reads;
 use crate::machine::{EntityStates, Machine, Replay, Row, State, Transition, allows};
-use crate::trace::{EventId, HostId, Trace};
+use crate::trace::{EventId, HostId, IdCursor, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::ratis::RatisEvent;
 use oztrace_parser::catalog::scm::ScmEvent;
@@ -152,6 +152,8 @@ pub struct ScmRole {
     hosts: EntityStates<HostId, HostState>,
     /// Per host, read once from all its lines: its entity and whether it logs SCM role lines.
     known: Vec<Option<(Arc<Entity>, bool)>>,
+    /// Where the next event's heartbeat may be ([`Trace::heartbeat_term`]).
+    heartbeats: IdCursor,
 }
 
 impl ScmRole {
@@ -180,9 +182,10 @@ impl ScmRole {
             Some(id) => Arc::clone(trace.entity(id)),
             None => Arc::new(entity),
         };
+        let mut cursor = IdCursor::default();
         let has_scm_lines = lines
             .iter()
-            .any(|&id| matches!(signal(trace, id), Some(Signal::Logged(_))));
+            .any(|&id| matches!(signal(trace, id, &mut cursor), Some(Signal::Logged(_))));
         self.known[host_id.index()] = Some((Arc::clone(&entity), has_scm_lines));
         (entity, has_scm_lines)
     }
@@ -217,9 +220,9 @@ enum Signal {
     Audit(Role),
 }
 
-fn signal(trace: &Trace, id: EventId) -> Option<Signal> {
+fn signal(trace: &Trace, id: EventId, heartbeats: &mut IdCursor) -> Option<Signal> {
     // The heartbeat audits (most SCM records) are read from the trace's digest of them.
-    if let Some(term) = trace.heartbeat_term(id) {
+    if let Some(term) = trace.heartbeat_term(id, heartbeats) {
         return Some(Signal::Audit(match term {
             Some(term) => Role::Leader(Some(term)),
             None => Role::Follower,
@@ -284,7 +287,7 @@ impl Machine for ScmRole {
     }
 
     fn on_event(&mut self, trace: &Trace, id: EventId, out: &mut Vec<Transition>) {
-        let Some(signal) = signal(trace, id) else {
+        let Some(signal) = signal(trace, id, &mut self.heartbeats) else {
             return;
         };
         // Host and time from the trace's columns: a heartbeat audit's event is not opened.
