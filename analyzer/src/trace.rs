@@ -333,6 +333,31 @@ impl Trace {
         self.times.partition_point(|&t| t < from)..self.times.partition_point(|&t| t <= to)
     }
 
+    /// [`Trace::between`] for windows asked in time order (a scan of the trace): each bound walks
+    /// on from where `cursor` left it, a search only when a window starts or ends before the last.
+    pub fn between_from(
+        &self,
+        from: i64,
+        to: i64,
+        cursor: &mut WindowCursor,
+    ) -> std::ops::Range<EventId> {
+        if !self.time_ordered {
+            return 0..self.times.len();
+        }
+        let times = &self.times;
+        let walk = |bound: &mut usize, before: &dyn Fn(i64) -> bool| {
+            if *bound > 0 && !before(times[*bound - 1]) {
+                *bound = times.partition_point(|&t| before(t));
+            }
+            while *bound < times.len() && before(times[*bound]) {
+                *bound += 1;
+            }
+        };
+        walk(&mut cursor.start, &|t| t < from);
+        walk(&mut cursor.end, &|t| t <= to);
+        cursor.start..cursor.end
+    }
+
     /// Events of one kind, in time order.
     pub fn of_kind(&self, kind: &str) -> &[EventId] {
         self.by_kind
@@ -439,6 +464,13 @@ impl IdCursor {
             .filter(|entry| entry.0 == id)
             .map(|entry| &entry.1)
     }
+}
+
+/// Where the last window of [`Trace::between_from`] was.
+#[derive(Debug, Default, Clone)]
+pub struct WindowCursor {
+    start: usize,
+    end: usize,
 }
 
 /// The kind of ContainerLogger's lines (`dn_container_state`).
@@ -1336,6 +1368,24 @@ pub(crate) mod tests {
         assert_eq!(ordered.between(10, 20), 0..4);
         assert_eq!(ordered.between(31, 40), 5..5);
         assert_eq!((ordered.ts_of(1), ordered.ts_of(2)), (None, Some(20)));
+        let latest: Vec<Option<i64>> = (0..5).map(|id| ordered.latest_until(id)).collect();
+        assert_eq!(latest, [Some(10), Some(10), Some(20), Some(20), Some(30)]);
+        // Walked on from the last window, forward or back, the same ranges as searched.
+        let mut cursor = WindowCursor::default();
+        for (from, to) in [
+            (10, 20),
+            (11, 29),
+            (20, 20),
+            (31, 40),
+            (11, 29),
+            (0, 5),
+            (0, 100),
+        ] {
+            assert_eq!(
+                ordered.between_from(from, to, &mut cursor),
+                ordered.between(from, to)
+            );
+        }
         // Out of time order (a test's hand-made trace): every event may be in any window.
         let unordered = Trace::from_ordered(
             vec![
@@ -1345,6 +1395,11 @@ pub(crate) mod tests {
             0,
         );
         assert_eq!(unordered.between(10, 10), 0..2);
+        assert_eq!(unordered.latest_until(1), Some(30));
+        assert_eq!(
+            unordered.between_from(10, 10, &mut WindowCursor::default()),
+            0..2
+        );
     }
 
     #[test]

@@ -20,7 +20,7 @@
 use crate::graph::Linker;
 use crate::kinds::{Family, KindSet, Reads};
 use crate::machine::{EntityStates, Machine, Transition};
-use crate::trace::{EventId, HostId, LineState, Trace};
+use crate::trace::{EventId, HostId, LineState, Trace, WindowCursor};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::datanode::DatanodeEvent;
 use oztrace_parser::catalog::scm_container::{ScmContainerEvent, Wording};
@@ -453,6 +453,8 @@ impl Linker for ReplicaReported {
         }
         // Each datanode host's short name, once.
         let mut short_hosts: Vec<Option<String>> = vec![None; trace.host_count()];
+        // The lines come in time order: each window walks on from the last.
+        let mut windows = WindowCursor::default();
         // The trace's compact column: a line is opened only when SCM handled its state.
         for (id, line) in trace.container_state_lines() {
             let container = line.container;
@@ -474,7 +476,8 @@ impl Linker for ReplicaReported {
             let host = trace.host_of(id);
             // Only the lines that can be in the window: a container's reports recur over the
             // whole trace.
-            let window = trace.between(at - trace.skew_ms, at + REPORT_WINDOW_MS);
+            let window =
+                trace.between_from(at - trace.skew_ms, at + REPORT_WINDOW_MS, &mut windows);
             let from = candidates.partition_point(|&(scm, _)| scm < window.start);
             let to = candidates.partition_point(|&(scm, _)| scm < window.end);
             let mut seen_hosts: Vec<HostId> = Vec::new();
