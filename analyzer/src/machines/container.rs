@@ -369,20 +369,20 @@ impl Linker for FailedWriteLinker {
     }
 
     fn consumes(&self) -> &'static [Reads] {
-        &[Reads::Family(Family::ScmContainer)]
+        &[
+            Reads::Kind("container_resurrected"),
+            Reads::Kind("container_report_not_leader"),
+        ]
     }
 
     fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, String)>) {
-        let reports = KindSet::of(self.consumes());
-        let mut hosts: Vec<&Arc<str>> = trace.hosts().collect();
-        hosts.sort();
-        for host in hosts {
+        // The few decisions and failures, host by host (in name order), each host's in order.
+        let mut lines: Vec<EventId> = trace.of_kinds(&KindSet::of(self.consumes())).collect();
+        lines.sort_by_key(|&id| trace.host_name(trace.host_of(id)));
+        for host_lines in lines.chunk_by(|&a, &b| trace.host_of(a) == trace.host_of(b)) {
             // (container, datanode, BCSID) → the latest decision line for that replica.
             let mut decisions: HashMap<(u64, &str, u64), EventId> = HashMap::default();
-            for &id in trace.of_host(host) {
-                if !reports.contains(trace.kind_of(id)) {
-                    continue;
-                }
+            for &id in host_lines {
                 let EventData::ScmContainer(data) = &trace.get(id).data else {
                     continue;
                 };

@@ -465,7 +465,7 @@ impl DatanodeHosts {
             hosts.observe(trace.get(id));
         }
         for (id, signal) in trace.scm_signals() {
-            hosts.observe_signal(trace.get(*id), signal);
+            hosts.observe_signal(trace, *id, signal);
         }
         hosts
     }
@@ -482,9 +482,11 @@ impl DatanodeHosts {
     }
 
     /// [`DatanodeHosts::observe`] of an SCM-side event whose signal is already read.
-    pub fn observe_signal(&mut self, event: &Event, signal: &ScmSignal) {
+    pub fn observe_signal(&mut self, trace: &Trace, id: EventId, signal: &ScmSignal) {
+        // Only a registration is opened: it prints the datanode's host.
         if let ScmSignal::Registered { .. } = signal
-            && let Some(dn) = oztrace_parser::entity::find_datanode_details(&event.text).next()
+            && let Some(dn) =
+                oztrace_parser::entity::find_datanode_details(&trace.get(id).text).next()
         {
             self.learn_host(short_host(dn.value.host), dn.value.uuid);
         }
@@ -820,7 +822,7 @@ impl Machine for EndpointMachine {
             return;
         }
         if let Some(signal) = signal {
-            self.hosts.observe_signal(trace.get(id), signal);
+            self.hosts.observe_signal(trace, id, signal);
             self.on_signal(trace, id, signal, out);
         }
     }
