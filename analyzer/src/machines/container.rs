@@ -195,7 +195,7 @@ struct Observation<'a> {
     /// The step the line itself makes.
     step: Option<(Trigger, &'a str)>,
     sid: Option<i64>,
-    replica: Option<(String, u64)>,
+    replica: Option<(&'a str, u64)>,
 }
 
 fn observe(data: &ScmContainerEvent) -> Option<Observation<'_>> {
@@ -208,7 +208,7 @@ fn observe(data: &ScmContainerEvent) -> Option<Observation<'_>> {
         replica: None,
     };
     if let Some(r) = data.replica() {
-        obs.replica = Some((r.datanode.clone(), r.bcsid));
+        obs.replica = Some((r.datanode.as_str(), r.bcsid));
         // A failure prints `<D>` as memoized before the decision it failed to write: its state
         // is not the current one.
         if !matches!(data, ScmContainerEvent::ReportFailed(_)) {
@@ -229,7 +229,7 @@ fn observe(data: &ScmContainerEvent) -> Option<Observation<'_>> {
         ScmContainerEvent::Resurrected(e) => {
             obs.printed = Some(e.from.as_str());
             obs.step = Some((Trigger::Resurrect, e.to.as_str()));
-            let who = e.datanode.clone().or_else(|| e.datanode_host.clone());
+            let who = e.datanode.as_deref().or(e.datanode_host.as_deref());
             if let (Some(dn), Some(b)) = (who, e.bcsid) {
                 obs.replica = Some((dn, b));
             }
@@ -349,7 +349,13 @@ impl Machine for ContainerMachine {
             view.sid = Some(sid);
         }
         if let Some((dn, bcsid)) = obs.replica {
-            view.replica_bcsid.insert(dn, bcsid);
+            // A replica seen before is updated in place: no copy of its name.
+            match view.replica_bcsid.get_mut(dn) {
+                Some(known) => *known = bcsid,
+                None => {
+                    view.replica_bcsid.insert(dn.to_owned(), bcsid);
+                }
+            }
         }
     }
 

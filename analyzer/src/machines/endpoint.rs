@@ -20,7 +20,7 @@
 //! name), so the datanode's view of each SCM is one replayable line.
 
 use crate::graph::Linker;
-use crate::kinds::{Family, KindSet, Reads};
+use crate::kinds::{self, Family, KindIndex, KindSet, Reads};
 use crate::machine::{EntityStates, Machine, State, Transition};
 use crate::trace::{EventId, IdCursor, Trace};
 use oztrace_parser::catalog::EventData;
@@ -236,6 +236,9 @@ pub mod scm_kinds {
     /// SCMNodeManager INFO `Registered datanode: {}`.
     pub const REGISTERED: &str = "datanode_registered";
 }
+
+/// The kind of the SCM audit records ([`scm_kinds::AUDIT`]).
+pub static SCM_AUDIT: LazyLock<KindIndex> = LazyLock::new(|| kinds::index_of(scm_kinds::AUDIT));
 
 /// What an SCM-side event says about one datanode's endpoint to that SCM.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -19,16 +19,16 @@
 //! still unknown, every UUID in the trace).
 
 use crate::graph::Linker;
-use crate::kinds::{self, Family, KindIndex, Reads};
+use crate::kinds::{Family, Reads};
 use crate::machine::{EntityStates, Machine, Transition};
-use crate::machines::endpoint::scm_kinds;
+use crate::machines::endpoint::SCM_AUDIT;
 use crate::trace::{EntityId, EventId, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::scm::{AdminAction, ScmEvent};
 use oztrace_parser::entity::{Entity, TrackedNodeMap};
 use oztrace_parser::event::Event;
 use std::collections::HashMap;
-use std::sync::{Arc, LazyLock};
+use std::sync::Arc;
 
 pub const NAME: &str = "node-admin";
 
@@ -600,9 +600,6 @@ fn health_name(s: &str) -> Option<&'static str> {
 /// The kinds [`NodeAdmin`] reads: every SCM line (any of them names the datanode whose view it
 /// keeps alive).
 pub const CONSUMES: &[Reads] = &[Reads::Family(Family::Scm)];
-
-/// The kind of the SCM audit records ([`ScmEvent::Audit`]).
-static SCM_AUDIT: LazyLock<KindIndex> = LazyLock::new(|| kinds::index_of(scm_kinds::AUDIT));
 
 impl Machine for NodeAdmin {
     fn name(&self) -> &'static str {

@@ -16,6 +16,7 @@
 
 use crate::kinds::Reads;
 use crate::machine::{EntityStates, Machine, Replay, Row, State, Transition, allows};
+use crate::machines::endpoint::SCM_AUDIT;
 use crate::trace::{EventId, HostId, IdCursor, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::ratis::RatisEvent;
@@ -227,6 +228,10 @@ fn signal(trace: &Trace, id: EventId, heartbeats: &mut IdCursor) -> Option<Signa
             Some(term) => Role::Leader(Some(term)),
             None => Role::Follower,
         }));
+    }
+    // Another audit says nothing of the role: it is not opened.
+    if trace.kind_of(id) == *SCM_AUDIT {
+        return None;
     }
     let event = trace.get(id);
     match &event.data {
