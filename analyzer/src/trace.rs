@@ -95,8 +95,8 @@ pub struct Trace {
     facts: OnceLock<Facts>,
     /// Every container's replicas, read from the whole trace at the first question.
     replicas: OnceLock<ContainerReplicas>,
-    /// What the SCM-side events say, read once by the threads that read their streams
-    /// ([`StreamEntities`]), put in trace order by the merge.
+    /// What the SCM-side events say, read once by the merge (the readers' threads would hold
+    /// it in their own allocator arenas, freed but resident after the merge).
     scm_side: ScmSide,
 }
 
@@ -554,9 +554,6 @@ pub struct StreamEntities {
     lines: Vec<(u32, ContainerStateLine)>,
     /// The datanode UUID of each Ratis line that names one ([`Trace::ratis_peers`]).
     peers: Vec<(u32, Arc<str>)>,
-    /// What each SCM-side event says ([`endpoint::scm_side_of`]), read here rather than at the
-    /// merge: its values are moved into the trace, never copied.
-    scm: Vec<(u32, ScmSideOf)>,
 }
 
 impl StreamEntities {
@@ -573,7 +570,6 @@ impl StreamEntities {
             sources: Vec::new(),
             lines: Vec::new(),
             peers: Vec::new(),
-            scm: Vec::new(),
         };
         interned.start.push(0);
         for (i, event) in events.iter().enumerate() {
@@ -591,10 +587,6 @@ impl StreamEntities {
                 && let Some(line) = ContainerStateLine::of(event)
             {
                 interned.lines.push((i as u32, line));
-            } else if SCM_SIDE_KINDS.contains(kind)
-                && let Some(of) = endpoint::scm_side_of(event, &mut uuids)
-            {
-                interned.scm.push((i as u32, of));
             } else if let EventData::Ratis(ratis) = &event.data
                 && let Some(member) = ratis.member()
                 && is_uuid(&member.peer)
@@ -623,7 +615,6 @@ impl StreamEntities {
         interned.sources.shrink_to_fit();
         interned.lines.shrink_to_fit();
         interned.peers.shrink_to_fit();
-        interned.scm.shrink_to_fit();
         interned
     }
 
@@ -656,7 +647,6 @@ impl StreamEntities {
         }
         renumber_kept(&mut self.lines, &kept_at);
         renumber_kept(&mut self.peers, &kept_at);
-        renumber_kept(&mut self.scm, &kept_at);
         self.names = names;
         self.start = start;
         self.headers = headers;
@@ -719,6 +709,8 @@ struct Columns {
     /// and place in it ([`NONE`] for an event in none).
     container_states: Vec<ContainerStateLine>,
     scm: Vec<Option<ScmSideOf>>,
+    /// The one copy of each datanode the SCM side names ([`endpoint::scm_side_of`]).
+    uuids: rustc_hash::FxHashSet<Arc<str>>,
     peers: Vec<Arc<str>>,
     compact_of: Vec<u32>,
     /// The entities of input event `i` are `entities[entity_start[i]..entity_start[i + 1]]`, each
@@ -749,6 +741,7 @@ impl Columns {
             hosts: Vec::with_capacity(events),
             container_states: Vec::new(),
             scm: Vec::new(),
+            uuids: Default::default(),
             peers: Vec::new(),
             compact_of: Vec::with_capacity(events),
             entities: Vec::new(),
@@ -764,7 +757,7 @@ impl Columns {
     }
 
     /// Reads a stream's headers and entities from `interned` when it holds this stream's (else
-    /// they are read here, the same way), opening no event, and
+    /// they are read here, the same way), opening only the events whose SCM side it reads, and
     /// hands each event's place in the stream, with those columns and its source, to `also`.
     fn read_stream(
         &mut self,
@@ -780,20 +773,21 @@ impl Columns {
         let stream = self.streams;
         let mut lines = interned.lines.iter().peekable();
         let mut peers = std::mem::take(&mut interned.peers).into_iter().peekable();
-        let mut scm = std::mem::take(&mut interned.scm).into_iter().peekable();
         let mut sources = interned.sources.iter().peekable();
         // Events come with their source: none, no events.
         let Some(mut source) = sources.next().map(|(_, source)| source) else {
             return;
         };
-        for i in 0..events.len() {
+        for (i, event) in events.iter().enumerate() {
             if let Some((_, next)) = sources.next_if(|(first, _)| *first as usize == i) {
                 source = next;
             }
             let compact = if let Some((_, line)) = lines.next_if(|(at, _)| *at as usize == i) {
                 self.container_states.push(*line);
                 Compact::ContainerState.at(self.container_states.len() - 1)
-            } else if let Some((_, of)) = scm.next_if(|(at, _)| *at as usize == i) {
+            } else if SCM_SIDE_KINDS.contains(interned.headers.kinds[i])
+                && let Some(of) = endpoint::scm_side_of(event, &mut self.uuids)
+            {
                 self.scm.push(Some(of));
                 Compact::ScmSide.at(self.scm.len() - 1)
             } else if let Some((_, peer)) = peers.next_if(|(at, _)| *at as usize == i) {
