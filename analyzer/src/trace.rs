@@ -308,6 +308,13 @@ impl Trace {
         Some(&self.ratis_peers[self.ratis_peer_at[at] as usize])
     }
 
+    /// [`Trace::ratis_peer`] for a reader that asks in trace order: `cursor` walks on from its
+    /// last answer.
+    pub fn ratis_peer_from(&self, id: EventId, cursor: &mut IdCursor) -> Option<&Arc<str>> {
+        let at = cursor.seek(&self.ratis_peer_ids, |&at| at as EventId, id)?;
+        Some(&self.ratis_peers[self.ratis_peer_at[at] as usize])
+    }
+
     /// The kind of event `id`.
     pub fn kind_of(&self, id: EventId) -> KindIndex {
         self.kinds[id]
@@ -450,19 +457,35 @@ impl IdCursor {
     /// The entry of event `id` in `list` (sorted by event id), if it has one; an event before
     /// the last one asked for is searched.
     pub fn find<'l, T>(&mut self, list: &'l [(EventId, T)], id: EventId) -> Option<&'l T> {
+        let at = self.seek(list, |entry| entry.0, id)?;
+        Some(&list[at].1)
+    }
+
+    /// The place of event `id` in `entries` (in order of the event ids `id_of` reads), if it is
+    /// there.
+    fn seek<E>(
+        &mut self,
+        entries: &[E],
+        id_of: impl Fn(&E) -> EventId,
+        id: EventId,
+    ) -> Option<usize> {
         if self
             .next
             .checked_sub(1)
-            .is_some_and(|before| list.get(before).is_none_or(|entry| entry.0 >= id))
+            .is_some_and(|before| entries.get(before).is_none_or(|entry| id_of(entry) >= id))
         {
-            self.next = list.partition_point(|entry| entry.0 < id);
+            self.next = entries.partition_point(|entry| id_of(entry) < id);
         }
-        while list.get(self.next).is_some_and(|entry| entry.0 < id) {
+        while entries
+            .get(self.next)
+            .is_some_and(|entry| id_of(entry) < id)
+        {
             self.next += 1;
         }
-        list.get(self.next)
-            .filter(|entry| entry.0 == id)
-            .map(|entry| &entry.1)
+        entries
+            .get(self.next)
+            .is_some_and(|entry| id_of(entry) == id)
+            .then_some(self.next)
     }
 }
 
