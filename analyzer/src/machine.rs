@@ -181,17 +181,23 @@ pub(crate) fn replay_one(
     // About one step per event read: reserved once (untouched capacity costs no memory).
     let expected: usize = reads.iter().map(|k| trace.count_of(k)).sum();
     let mut transitions = Vec::with_capacity(expected.min(1 << 20));
-    let mut latest = i64::MIN;
-    for id in 0..trace.len() {
-        if let Some(ts) = trace.ts_of(id) {
-            latest = latest.max(ts);
-        }
-        if reads.contains(trace.kind_of(id)) {
-            machine.on_event(trace, id, &mut transitions);
-        }
-        if id % EVICT_EVERY == EVICT_EVERY - 1 && latest != i64::MIN {
+    // Every EVICT_EVERY-th event of the trace, read or not, evicts what is idle by then.
+    let mut evict_at = (EVICT_EVERY - 1..trace.len())
+        .step_by(EVICT_EVERY)
+        .peekable();
+    let evict = |machine: &mut dyn Machine, at: EventId| {
+        if let Some(latest) = trace.latest_until(at) {
             machine.evict(latest.saturating_sub(retain_ms));
         }
+    };
+    for id in trace.of_kinds(reads) {
+        while let Some(at) = evict_at.next_if(|&at| at < id) {
+            evict(machine, at);
+        }
+        machine.on_event(trace, id, &mut transitions);
+    }
+    for at in evict_at {
+        evict(machine, at);
     }
     transitions
 }

@@ -259,12 +259,9 @@ impl Trace {
 
     /// The `term` of event `id` if it is a `SEND_HEARTBEAT` audit (`Some(None)`: answered as
     /// follower), read once with [`Trace::scm_signals`]: no audit record is opened again.
-    pub fn heartbeat_term(&self, id: EventId) -> Option<Option<u64>> {
-        let heartbeats = &self.scm_side.heartbeats;
-        heartbeats
-            .binary_search_by_key(&id, |&(at, _)| at)
-            .ok()
-            .map(|at| heartbeats[at].1)
+    /// `cursor` walks on from the previous question's answer.
+    pub fn heartbeat_term(&self, id: EventId, cursor: &mut IdCursor) -> Option<Option<u64>> {
+        cursor.find(&self.scm_side.heartbeats, id).copied()
     }
 
     /// The `SEND_HEARTBEAT` audits that return no command, are no admin action and print no
@@ -311,6 +308,13 @@ impl Trace {
         Some(&self.ratis_peers[self.ratis_peer_at[at] as usize])
     }
 
+    /// [`Trace::ratis_peer`] for a reader that asks in trace order: `cursor` walks on from its
+    /// last answer.
+    pub fn ratis_peer_from(&self, id: EventId, cursor: &mut IdCursor) -> Option<&Arc<str>> {
+        let at = cursor.seek(&self.ratis_peer_ids, |&at| at as EventId, id)?;
+        Some(&self.ratis_peers[self.ratis_peer_at[at] as usize])
+    }
+
     /// The kind of event `id`.
     pub fn kind_of(&self, id: EventId) -> KindIndex {
         self.kinds[id]
@@ -334,6 +338,31 @@ impl Trace {
             return 0..self.times.len();
         }
         self.times.partition_point(|&t| t < from)..self.times.partition_point(|&t| t <= to)
+    }
+
+    /// [`Trace::between`] for windows asked in time order (a scan of the trace): each bound walks
+    /// on from where `cursor` left it, a search only when a window starts or ends before the last.
+    pub fn between_from(
+        &self,
+        from: i64,
+        to: i64,
+        cursor: &mut WindowCursor,
+    ) -> std::ops::Range<EventId> {
+        if !self.time_ordered {
+            return 0..self.times.len();
+        }
+        let times = &self.times;
+        let walk = |bound: &mut usize, before: &dyn Fn(i64) -> bool| {
+            if *bound > 0 && !before(times[*bound - 1]) {
+                *bound = times.partition_point(|&t| before(t));
+            }
+            while *bound < times.len() && before(times[*bound]) {
+                *bound += 1;
+            }
+        };
+        walk(&mut cursor.start, &|t| t < from);
+        walk(&mut cursor.end, &|t| t <= to);
+        cursor.start..cursor.end
     }
 
     /// Events of one kind, in time order.
@@ -400,10 +429,71 @@ impl Trace {
         }
     }
 
+    /// The latest time of the events up to `id` (included), if one has a time.
+    pub fn latest_until(&self, id: EventId) -> Option<i64> {
+        if self.time_ordered {
+            // Each event carries the latest time before it (see `times`).
+            return Some(self.times[id]).filter(|&ts| ts != i64::MIN);
+        }
+        (0..=id).filter_map(|at| self.ts_of(at)).max()
+    }
+
     /// Milliseconds from `a` to `b` (negative when `b` is earlier); `None` if either is untimed.
     pub fn elapsed(&self, a: EventId, b: EventId) -> Option<i64> {
         Some(self.ts_of(b)? - self.ts_of(a)?)
     }
+}
+
+/// A reader's place in a list of entries by event id, in trace order ([`Trace::scm_signals`],
+/// [`Trace::heartbeat_term`]): a reader that asks for events in trace order finds each entry by
+/// walking on from the last one, not by a search of the whole list.
+#[derive(Debug, Default, Clone)]
+pub struct IdCursor {
+    /// Where the next entry asked for may be.
+    next: usize,
+}
+
+impl IdCursor {
+    /// The entry of event `id` in `list` (sorted by event id), if it has one; an event before
+    /// the last one asked for is searched.
+    pub fn find<'l, T>(&mut self, list: &'l [(EventId, T)], id: EventId) -> Option<&'l T> {
+        let at = self.seek(list, |entry| entry.0, id)?;
+        Some(&list[at].1)
+    }
+
+    /// The place of event `id` in `entries` (in order of the event ids `id_of` reads), if it is
+    /// there.
+    fn seek<E>(
+        &mut self,
+        entries: &[E],
+        id_of: impl Fn(&E) -> EventId,
+        id: EventId,
+    ) -> Option<usize> {
+        if self
+            .next
+            .checked_sub(1)
+            .is_some_and(|before| entries.get(before).is_none_or(|entry| id_of(entry) >= id))
+        {
+            self.next = entries.partition_point(|entry| id_of(entry) < id);
+        }
+        while entries
+            .get(self.next)
+            .is_some_and(|entry| id_of(entry) < id)
+        {
+            self.next += 1;
+        }
+        entries
+            .get(self.next)
+            .is_some_and(|entry| id_of(entry) == id)
+            .then_some(self.next)
+    }
+}
+
+/// Where the last window of [`Trace::between_from`] was.
+#[derive(Debug, Default, Clone)]
+pub struct WindowCursor {
+    start: usize,
+    end: usize,
 }
 
 /// The kind of ContainerLogger's lines (`dn_container_state`).
@@ -1295,6 +1385,24 @@ pub(crate) mod tests {
         assert_eq!(ordered.between(10, 20), 0..4);
         assert_eq!(ordered.between(31, 40), 5..5);
         assert_eq!((ordered.ts_of(1), ordered.ts_of(2)), (None, Some(20)));
+        let latest: Vec<Option<i64>> = (0..5).map(|id| ordered.latest_until(id)).collect();
+        assert_eq!(latest, [Some(10), Some(10), Some(20), Some(20), Some(30)]);
+        // Walked on from the last window, forward or back, the same ranges as searched.
+        let mut cursor = WindowCursor::default();
+        for (from, to) in [
+            (10, 20),
+            (11, 29),
+            (20, 20),
+            (31, 40),
+            (11, 29),
+            (0, 5),
+            (0, 100),
+        ] {
+            assert_eq!(
+                ordered.between_from(from, to, &mut cursor),
+                ordered.between(from, to)
+            );
+        }
         // Out of time order (a test's hand-made trace): every event may be in any window.
         let unordered = Trace::from_ordered(
             vec![
@@ -1304,6 +1412,11 @@ pub(crate) mod tests {
             0,
         );
         assert_eq!(unordered.between(10, 10), 0..2);
+        assert_eq!(unordered.latest_until(1), Some(30));
+        assert_eq!(
+            unordered.between_from(10, 10, &mut WindowCursor::default()),
+            0..2
+        );
     }
 
     #[test]

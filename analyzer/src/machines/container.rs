@@ -20,7 +20,7 @@
 use crate::graph::Linker;
 use crate::kinds::{Family, KindSet, Reads};
 use crate::machine::{EntityStates, Machine, Transition};
-use crate::trace::{EventId, HostId, LineState, Trace};
+use crate::trace::{EventId, HostId, LineState, Trace, WindowCursor};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::datanode::DatanodeEvent;
 use oztrace_parser::catalog::scm_container::{ScmContainerEvent, Wording};
@@ -195,7 +195,7 @@ struct Observation<'a> {
     /// The step the line itself makes.
     step: Option<(Trigger, &'a str)>,
     sid: Option<i64>,
-    replica: Option<(String, u64)>,
+    replica: Option<(&'a str, u64)>,
 }
 
 fn observe(data: &ScmContainerEvent) -> Option<Observation<'_>> {
@@ -208,7 +208,7 @@ fn observe(data: &ScmContainerEvent) -> Option<Observation<'_>> {
         replica: None,
     };
     if let Some(r) = data.replica() {
-        obs.replica = Some((r.datanode.clone(), r.bcsid));
+        obs.replica = Some((r.datanode.as_str(), r.bcsid));
         // A failure prints `<D>` as memoized before the decision it failed to write: its state
         // is not the current one.
         if !matches!(data, ScmContainerEvent::ReportFailed(_)) {
@@ -229,7 +229,7 @@ fn observe(data: &ScmContainerEvent) -> Option<Observation<'_>> {
         ScmContainerEvent::Resurrected(e) => {
             obs.printed = Some(e.from.as_str());
             obs.step = Some((Trigger::Resurrect, e.to.as_str()));
-            let who = e.datanode.clone().or_else(|| e.datanode_host.clone());
+            let who = e.datanode.as_deref().or(e.datanode_host.as_deref());
             if let (Some(dn), Some(b)) = (who, e.bcsid) {
                 obs.replica = Some((dn, b));
             }
@@ -349,7 +349,13 @@ impl Machine for ContainerMachine {
             view.sid = Some(sid);
         }
         if let Some((dn, bcsid)) = obs.replica {
-            view.replica_bcsid.insert(dn, bcsid);
+            // A replica seen before is updated in place: no copy of its name.
+            match view.replica_bcsid.get_mut(dn) {
+                Some(known) => *known = bcsid,
+                None => {
+                    view.replica_bcsid.insert(dn.to_owned(), bcsid);
+                }
+            }
         }
     }
 
@@ -369,20 +375,20 @@ impl Linker for FailedWriteLinker {
     }
 
     fn consumes(&self) -> &'static [Reads] {
-        &[Reads::Family(Family::ScmContainer)]
+        &[
+            Reads::Kind("container_resurrected"),
+            Reads::Kind("container_report_not_leader"),
+        ]
     }
 
     fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, String)>) {
-        let reports = KindSet::of(self.consumes());
-        let mut hosts: Vec<&Arc<str>> = trace.hosts().collect();
-        hosts.sort();
-        for host in hosts {
+        // The few decisions and failures, host by host (in name order), each host's in order.
+        let mut lines: Vec<EventId> = trace.of_kinds(&KindSet::of(self.consumes())).collect();
+        lines.sort_by_key(|&id| trace.host_name(trace.host_of(id)));
+        for host_lines in lines.chunk_by(|&a, &b| trace.host_of(a) == trace.host_of(b)) {
             // (container, datanode, BCSID) → the latest decision line for that replica.
             let mut decisions: HashMap<(u64, &str, u64), EventId> = HashMap::default();
-            for &id in trace.of_host(host) {
-                if !reports.contains(trace.kind_of(id)) {
-                    continue;
-                }
+            for &id in host_lines {
                 let EventData::ScmContainer(data) = &trace.get(id).data else {
                     continue;
                 };
@@ -453,6 +459,8 @@ impl Linker for ReplicaReported {
         }
         // Each datanode host's short name, once.
         let mut short_hosts: Vec<Option<String>> = vec![None; trace.host_count()];
+        // The lines come in time order: each window walks on from the last.
+        let mut windows = WindowCursor::default();
         // The trace's compact column: a line is opened only when SCM handled its state.
         for (id, line) in trace.container_state_lines() {
             let container = line.container;
@@ -474,7 +482,8 @@ impl Linker for ReplicaReported {
             let host = trace.host_of(id);
             // Only the lines that can be in the window: a container's reports recur over the
             // whole trace.
-            let window = trace.between(at - trace.skew_ms, at + REPORT_WINDOW_MS);
+            let window =
+                trace.between_from(at - trace.skew_ms, at + REPORT_WINDOW_MS, &mut windows);
             let from = candidates.partition_point(|&(scm, _)| scm < window.start);
             let to = candidates.partition_point(|&(scm, _)| scm < window.end);
             let mut seen_hosts: Vec<HostId> = Vec::new();

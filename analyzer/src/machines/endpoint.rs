@@ -20,9 +20,9 @@
 //! name), so the datanode's view of each SCM is one replayable line.
 
 use crate::graph::Linker;
-use crate::kinds::{Family, KindSet, Reads};
+use crate::kinds::{self, Family, KindIndex, KindSet, Reads};
 use crate::machine::{EntityStates, Machine, State, Transition};
-use crate::trace::{EventId, Trace};
+use crate::trace::{EventId, IdCursor, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::dn_endpoint::{DnEndpointEvent, endpoint_address};
 use oztrace_parser::catalog::scm::{ScmAudit, ScmEvent};
@@ -236,6 +236,9 @@ pub mod scm_kinds {
     /// SCMNodeManager INFO `Registered datanode: {}`.
     pub const REGISTERED: &str = "datanode_registered";
 }
+
+/// The kind of the SCM audit records ([`scm_kinds::AUDIT`]).
+pub static SCM_AUDIT: LazyLock<KindIndex> = LazyLock::new(|| kinds::index_of(scm_kinds::AUDIT));
 
 /// What an SCM-side event says about one datanode's endpoint to that SCM.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -465,7 +468,7 @@ impl DatanodeHosts {
             hosts.observe(trace.get(id));
         }
         for (id, signal) in trace.scm_signals() {
-            hosts.observe_signal(trace.get(*id), signal);
+            hosts.observe_signal(trace, *id, signal);
         }
         hosts
     }
@@ -482,9 +485,11 @@ impl DatanodeHosts {
     }
 
     /// [`DatanodeHosts::observe`] of an SCM-side event whose signal is already read.
-    pub fn observe_signal(&mut self, event: &Event, signal: &ScmSignal) {
+    pub fn observe_signal(&mut self, trace: &Trace, id: EventId, signal: &ScmSignal) {
+        // Only a registration is opened: it prints the datanode's host.
         if let ScmSignal::Registered { .. } = signal
-            && let Some(dn) = oztrace_parser::entity::find_datanode_details(&event.text).next()
+            && let Some(dn) =
+                oztrace_parser::entity::find_datanode_details(&trace.get(id).text).next()
         {
             self.learn_host(short_host(dn.value.host), dn.value.uuid);
         }
@@ -557,7 +562,7 @@ pub struct EndpointMachine {
     /// Endpoints with timed-out tasks queued: while there are none, a heartbeat answer is no step.
     queued_endpoints: usize,
     /// Where the next event's signal may be in [`Trace::scm_signals`] (events come in order).
-    next_signal: usize,
+    next_signal: IdCursor,
 }
 
 impl EndpointMachine {
@@ -568,21 +573,7 @@ impl EndpointMachine {
     /// The signal of event `id` ([`Trace::scm_signals`]), found by walking on from the previous
     /// event's.
     fn signal_of<'t>(&mut self, trace: &'t Trace, id: EventId) -> Option<&'t ScmSignal> {
-        let signals = trace.scm_signals();
-        if self
-            .next_signal
-            .checked_sub(1)
-            .is_some_and(|before| signals.get(before).is_none_or(|s| s.0 >= id))
-        {
-            self.next_signal = signals.partition_point(|s| s.0 < id);
-        }
-        while signals.get(self.next_signal).is_some_and(|s| s.0 < id) {
-            self.next_signal += 1;
-        }
-        signals
-            .get(self.next_signal)
-            .filter(|s| s.0 == id)
-            .map(|s| &s.1)
+        self.next_signal.find(trace.scm_signals(), id)
     }
 
     /// Steps the endpoint an SCM-side event names (`id` is that event, written by SCM host
@@ -790,8 +781,12 @@ impl Machine for EndpointMachine {
     }
 
     fn on_event(&mut self, trace: &Trace, id: EventId, out: &mut Vec<Transition>) {
-        let event = trace.get(id);
-        if let EventData::DnEndpoint(e) = &event.data {
+        // Only an endpoint line is opened here: the SCM side (most records) is read from the
+        // trace's signals.
+        if ENDPOINT_KINDS.contains(trace.kind_of(id))
+            && let event = trace.get(id)
+            && let EventData::DnEndpoint(e) = &event.data
+        {
             self.hosts.observe(event);
             let Some(datanode) = self.hosts.datanode_of(trace, id) else {
                 return;
@@ -830,7 +825,7 @@ impl Machine for EndpointMachine {
             return;
         }
         if let Some(signal) = signal {
-            self.hosts.observe_signal(event, signal);
+            self.hosts.observe_signal(trace, id, signal);
             self.on_signal(trace, id, signal, out);
         }
     }
@@ -1317,8 +1312,11 @@ pub(crate) mod tests {
             0,
         );
         assert_eq!(trace.quiet_heartbeats(), [0]);
-        assert_eq!(trace.heartbeat_term(0), Some(None));
-        assert_eq!(trace.heartbeat_term(1), None);
+        let mut cursor = IdCursor::default();
+        assert_eq!(trace.heartbeat_term(0, &mut cursor), Some(None));
+        assert_eq!(trace.heartbeat_term(1, &mut cursor), None);
+        // Asked again, an earlier event is searched.
+        assert_eq!(trace.heartbeat_term(0, &mut cursor), Some(None));
         assert_eq!(trace.scm_signals().len(), 2);
     }
 

@@ -21,6 +21,7 @@
 use crate::graph::Linker;
 use crate::kinds::{Family, Reads};
 use crate::machine::{EntityStates, Machine, Transition};
+use crate::machines::endpoint::SCM_AUDIT;
 use crate::trace::{EntityId, EventId, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::scm::{AdminAction, ScmEvent};
@@ -610,6 +611,11 @@ impl Machine for NodeAdmin {
     }
 
     fn on_event(&mut self, trace: &Trace, id: EventId, out: &mut Vec<Transition>) {
+        // An audit record (most SCM records) names no tracked node and no datanode this machine
+        // reads: it is not opened.
+        if trace.kind_of(id) == *SCM_AUDIT {
+            return;
+        }
         let event: &Event = trace.get(id);
         let EventData::Scm(data) = &event.data else {
             return;

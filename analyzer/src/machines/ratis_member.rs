@@ -12,7 +12,7 @@
 
 use crate::kinds::{Family, KindSet, Reads};
 use crate::machine::{EntityStates, Machine, Transition};
-use crate::trace::{EventId, HostId, Trace};
+use crate::trace::{EventId, HostId, IdCursor, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::datanode::DatanodeEvent;
 use oztrace_parser::catalog::ratis::RatisEvent;
@@ -189,6 +189,8 @@ pub struct RatisMember {
     members: EntityStates<(Arc<str>, String), MemberState>,
     /// Host (by [`HostId`]) → datanode UUID, learnt from member ids on that host.
     datanode_of_host: Vec<Option<Arc<str>>>,
+    /// Where the next Ratis line's peer may be ([`Trace::ratis_peer_from`]).
+    peers: IdCursor,
 }
 
 impl RatisMember {
@@ -247,7 +249,7 @@ impl Machine for RatisMember {
         }
         let host = trace.host_of(id);
         // Any member id teaches the host's datanode: from the trace's compact column.
-        if let Some(peer) = trace.ratis_peer(id) {
+        if let Some(peer) = trace.ratis_peer_from(id, &mut self.peers) {
             let known = &mut self.datanode_of_host[host.index()];
             if known.as_deref() != Some(&**peer) {
                 *known = Some(Arc::clone(peer));
@@ -441,6 +443,25 @@ mod tests {
                 )
             })
             .collect()
+    }
+
+    #[test]
+    fn peers_walked_in_order_or_back_are_the_searched_ones() {
+        let untyped = Event {
+            line: 2,
+            ts: Some(2000),
+            ..oztrace_testkit::untyped("dn1", Component::Datanode)
+        };
+        let trace = Trace::from_ordered(
+            vec![role(1, "null", "FOLLOWER", 1), untyped, truncate(3, 7)],
+            0,
+        );
+        let mut cursor = IdCursor::default();
+        for id in [0, 1, 2, 0, 2, 1] {
+            assert_eq!(trace.ratis_peer_from(id, &mut cursor), trace.ratis_peer(id));
+        }
+        assert_eq!(trace.ratis_peer(2).map(|p| &**p), Some(DN1));
+        assert_eq!(trace.ratis_peer(1), None);
     }
 
     #[test]

@@ -16,7 +16,8 @@
 
 use crate::kinds::Reads;
 use crate::machine::{EntityStates, Machine, Replay, Row, State, Transition, allows};
-use crate::trace::{EventId, HostId, Trace};
+use crate::machines::endpoint::SCM_AUDIT;
+use crate::trace::{EventId, HostId, IdCursor, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::ratis::RatisEvent;
 use oztrace_parser::catalog::scm::ScmEvent;
@@ -152,6 +153,8 @@ pub struct ScmRole {
     hosts: EntityStates<HostId, HostState>,
     /// Per host, read once from all its lines: its entity and whether it logs SCM role lines.
     known: Vec<Option<(Arc<Entity>, bool)>>,
+    /// Where the next event's heartbeat may be ([`Trace::heartbeat_term`]).
+    heartbeats: IdCursor,
 }
 
 impl ScmRole {
@@ -160,31 +163,35 @@ impl ScmRole {
     }
 
     /// The SCM id of a host (the first of its own lines that prints it) and whether any of its
-    /// lines is an SCM role line (then Ratis lines do not move its role).
-    fn host_facts(&mut self, trace: &Trace, host_id: HostId) -> (Arc<Entity>, bool) {
-        if self.known.len() < trace.host_count() {
-            self.known.resize(trace.host_count(), None);
+    /// lines is an SCM role line (then Ratis lines do not move its role), read once per host into
+    /// `known`.
+    fn host_facts<'k>(
+        known: &'k mut Vec<Option<(Arc<Entity>, bool)>>,
+        trace: &Trace,
+        host_id: HostId,
+    ) -> &'k (Arc<Entity>, bool) {
+        if known.len() < trace.host_count() {
+            known.resize(trace.host_count(), None);
         }
-        if let Some(known) = &self.known[host_id.index()] {
-            return known.clone();
-        }
-        let host = trace.host_name(host_id);
-        let lines = trace.of_host(host);
-        let entity = lines
-            .iter()
-            .find_map(|&id| own_scm_id(trace.get(id)))
-            .and_then(|id| Entity::scm(&id))
-            .or_else(|| Entity::scm(host))
-            .unwrap_or_else(|| Entity::Scm(host.to_string()));
-        let entity = match trace.entity_id(&entity) {
-            Some(id) => Arc::clone(trace.entity(id)),
-            None => Arc::new(entity),
-        };
-        let has_scm_lines = lines
-            .iter()
-            .any(|&id| matches!(signal(trace, id), Some(Signal::Logged(_))));
-        self.known[host_id.index()] = Some((Arc::clone(&entity), has_scm_lines));
-        (entity, has_scm_lines)
+        known[host_id.index()].get_or_insert_with(|| {
+            let host = trace.host_name(host_id);
+            let lines = trace.of_host(host);
+            let entity = lines
+                .iter()
+                .find_map(|&id| own_scm_id(trace.get(id)))
+                .and_then(|id| Entity::scm(&id))
+                .or_else(|| Entity::scm(host))
+                .unwrap_or_else(|| Entity::Scm(host.to_string()));
+            let entity = match trace.entity_id(&entity) {
+                Some(id) => Arc::clone(trace.entity(id)),
+                None => Arc::new(entity),
+            };
+            let mut cursor = IdCursor::default();
+            let has_scm_lines = lines
+                .iter()
+                .any(|&id| matches!(signal(trace, id, &mut cursor), Some(Signal::Logged(_))));
+            (entity, has_scm_lines)
+        })
     }
 }
 
@@ -217,13 +224,17 @@ enum Signal {
     Audit(Role),
 }
 
-fn signal(trace: &Trace, id: EventId) -> Option<Signal> {
+fn signal(trace: &Trace, id: EventId, heartbeats: &mut IdCursor) -> Option<Signal> {
     // The heartbeat audits (most SCM records) are read from the trace's digest of them.
-    if let Some(term) = trace.heartbeat_term(id) {
+    if let Some(term) = trace.heartbeat_term(id, heartbeats) {
         return Some(Signal::Audit(match term {
             Some(term) => Role::Leader(Some(term)),
             None => Role::Follower,
         }));
+    }
+    // Another audit says nothing of the role: it is not opened.
+    if trace.kind_of(id) == *SCM_AUDIT {
+        return None;
     }
     let event = trace.get(id);
     match &event.data {
@@ -284,15 +295,16 @@ impl Machine for ScmRole {
     }
 
     fn on_event(&mut self, trace: &Trace, id: EventId, out: &mut Vec<Transition>) {
-        let Some(signal) = signal(trace, id) else {
+        let Some(signal) = signal(trace, id, &mut self.heartbeats) else {
             return;
         };
         // Host and time from the trace's columns: a heartbeat audit's event is not opened.
         let host_id = trace.host_of(id);
-        let host = Arc::clone(trace.host_name(host_id));
+        let host = trace.host_name(host_id);
         let ts = trace.ts_of(id);
-        let (entity, has_scm_lines) = self.host_facts(trace, host_id);
-        if matches!(signal, Signal::Ratis(_)) && has_scm_lines {
+        // Borrowed: most events (heartbeats that agree) change nothing and clone nothing.
+        let (entity, has_scm_lines) = ScmRole::host_facts(&mut self.known, trace, host_id);
+        if matches!(signal, Signal::Ratis(_)) && *has_scm_lines {
             return;
         }
         let state = self.hosts.entry_or(
@@ -301,7 +313,7 @@ impl Machine for ScmRole {
                 role: Role::Unknown,
                 max_led_term: None,
                 last_logged_change: None,
-                entity,
+                entity: Arc::clone(entity),
             },
             ts,
         );
@@ -318,7 +330,7 @@ impl Machine for ScmRole {
             out.push(Transition {
                 machine: NAME,
                 entity: state.entity.clone(),
-                scope: Some(Arc::clone(&host)),
+                scope: Some(Arc::clone(host)),
                 from: from.label(),
                 to: Role::Follower.label(),
                 event: id,
@@ -400,7 +412,7 @@ impl Machine for ScmRole {
         out.push(Transition {
             machine: NAME,
             entity: state.entity.clone(),
-            scope: Some(host),
+            scope: Some(Arc::clone(host)),
             from: from.label(),
             to: to.label(),
             event: id,
