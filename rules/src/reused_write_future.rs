@@ -18,7 +18,7 @@ use crate::{
     Severity,
 };
 use oztrace_analyzer::facts::Facts;
-use oztrace_analyzer::kinds::{self, Family, KindSet, Reads};
+use oztrace_analyzer::kinds::{Family, KindSet, Reads};
 use oztrace_analyzer::machines::datanode_links::is_failed_or_slow;
 use oztrace_analyzer::replicas::ReplicaState;
 use oztrace_analyzer::trace::{EventId, Trace};
@@ -530,36 +530,36 @@ impl Index<'_> {
         };
         // ContainerLogger lines matter only when a replica became UNHEALTHY, and most Ratis lines
         // (snapshots) only for the datanode their member id names: those are read from the
-        // trace's compact columns and not opened.
-        let container_state = kinds::index_of("dn_container_state");
+        // trace's compact columns, walked beside the events, and not opened.
         let ratis = KindSet::of(&[Reads::Family(Family::Ratis)]);
         let ratis_steps = KindSet::of(RATIS_STEPS);
-        // Host by host (each host's events in trace order): no map lookup per event.
-        for host in trace.hosts() {
-            let mut facts: Option<HostFacts> = None;
-            for &id in trace.of_host(host) {
-                if !is_datanode_side(trace.component_of(id)) {
-                    continue;
-                }
-                let facts = facts.get_or_insert_default();
-                let kind = trace.kind_of(id);
-                if ratis.contains(kind)
-                    && let Some(peer) = trace.ratis_peer(id)
-                {
-                    facts.learn_datanode(peer);
-                    if !ratis_steps.contains(kind) {
-                        continue;
-                    }
-                }
-                if kind == container_state
-                    && trace
-                        .container_state_line(id)
-                        .is_some_and(|line| !line.state.is(ReplicaState::Unhealthy))
-                {
-                    continue;
-                }
-                facts.observe(id, trace.get(id));
+        let mut lines = trace.container_state_lines().peekable();
+        let mut peers = trace.ratis_peers().peekable();
+        // Each host's facts by its interned id: no map lookup per event.
+        let mut by_host: Vec<Option<HostFacts>> = Vec::new();
+        by_host.resize_with(trace.host_count(), || None);
+        for id in 0..trace.len() {
+            let line = lines.next_if(|&(at, _)| at == id);
+            let peer = peers.next_if(|&(at, _)| at == id);
+            if !is_datanode_side(trace.component_of(id)) {
+                continue;
             }
+            let facts = by_host[trace.host_of(id).index()].get_or_insert_default();
+            let kind = trace.kind_of(id);
+            if ratis.contains(kind)
+                && let Some((_, peer)) = peer
+            {
+                facts.learn_datanode(peer);
+                if !ratis_steps.contains(kind) {
+                    continue;
+                }
+            }
+            if line.is_some_and(|(_, line)| !line.state.is(ReplicaState::Unhealthy)) {
+                continue;
+            }
+            facts.observe(id, trace.get(id));
+        }
+        for (host, facts) in trace.hosts().zip(by_host) {
             if let Some(facts) = facts {
                 index.hosts.insert(Arc::clone(host), facts);
             }
