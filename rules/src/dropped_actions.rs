@@ -31,7 +31,7 @@ use crate::{
     Confidence, Context, Evidence, Finding, Gap, Output, Role, RuleDoc, SettingDoc, Settings,
     Severity,
 };
-use oztrace_analyzer::kinds::{Family, KindSet, Reads};
+use oztrace_analyzer::kinds::{self, Family, KindSet, Reads};
 use oztrace_analyzer::machine::{Replay, Transition};
 use oztrace_analyzer::machines::endpoint::{DatanodeHosts, MACHINE, ScmSignal, endpoint_key};
 use oztrace_analyzer::replicas::ReplicaState;
@@ -328,18 +328,24 @@ impl<'t> Observations<'t> {
             Reads::Kind(datanode_kinds::MARKED_UNHEALTHY),
             Reads::Kind(datanode_kinds::FULL_VOLUME_HEARTBEAT),
         ]);
-        let mut signals = trace.scm_signals().iter().peekable();
-        let mut lines = trace.container_state_lines().peekable();
-        for id in 0..trace.len() {
-            let line = lines.next_if(|&(at, _)| at == id);
-            let signal = signals.next_if(|s| s.0 == id);
-            if on_scm(trace, id) || signal.is_some() {
+        // Those kinds' events and the UNHEALTHY replicas' lines, in trace order.
+        let mut ids: Vec<EventId> = (datanode_side.iter())
+            .flat_map(|kind| trace.of_kind(kinds::name(kind)))
+            .copied()
+            .chain(
+                (trace.container_state_lines())
+                    .filter(|(_, line)| line.state.is(ReplicaState::Unhealthy))
+                    .map(|(id, _)| id),
+            )
+            .collect();
+        ids.sort_unstable();
+        for id in ids {
+            if on_scm(trace, id) || obs.signals.binary_search_by_key(&id, |s| s.0).is_ok() {
                 continue;
             }
-            if let Some((_, line)) = line {
-                obs.read_container_state(trace, id, line, hosts);
-            } else if datanode_side.contains(trace.kind_of(id)) {
-                obs.read_event(trace, id, hosts);
+            match trace.container_state_line(id) {
+                Some(line) => obs.read_container_state(trace, id, line, hosts),
+                None => obs.read_event(trace, id, hosts),
             }
         }
         obs
