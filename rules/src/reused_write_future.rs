@@ -1194,7 +1194,7 @@ fn assess(
     if let Some(t) = truncations
         .iter()
         .rev()
-        .find(|t| t.precedes(trace, effect.id) && !index.tied_elsewhere(container, &t.group))
+        .find(|t| t.precedes(trace, effect.id) && !index.tied_elsewhere(container, t.group))
     {
         let mut draft = Draft::new(entity, t);
         draft.evidence = t.cause_evidence();
