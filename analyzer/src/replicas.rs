@@ -864,6 +864,22 @@ pub struct Verdict {
     pub hosts: Vec<Arc<str>>,
 }
 
+/// Replicas that must agree: all of a Ratis container's, or those of one EC index.
+#[derive(Clone, Copy)]
+struct Group<'a> {
+    replicas: &'a [Replica],
+    /// The EC index; `None` for every replica.
+    index: Option<u32>,
+}
+
+impl<'a> Group<'a> {
+    fn iter(self) -> impl Iterator<Item = &'a Replica> {
+        self.replicas
+            .iter()
+            .filter(move |r| self.index.is_none_or(|index| r.index == index))
+    }
+}
+
 struct Check<'a> {
     trace: &'a Trace,
     index: &'a ContainerReplicas,
@@ -911,27 +927,35 @@ impl Check<'_> {
     }
 
     /// Replica groups that must agree, by index: the whole container for Ratis (index 0), one
-    /// group per index for EC.
-    fn groups(&self) -> Vec<(u32, Vec<&Replica>)> {
-        let replicas = &self.record.replicas;
-        if replicas.is_empty() {
-            return Vec::new();
-        }
-        if !self.record.is_ec() {
-            return vec![(0, replicas.iter().collect())];
-        }
-        let mut indexes: Vec<u32> = replicas.iter().map(|r| r.index).collect();
+    /// group per index for EC. Nothing is copied for a Ratis container.
+    fn groups(&self) -> impl Iterator<Item = (u32, Group<'_>)> {
+        let replicas = self.record.replicas.as_slice();
+        let ec = self.record.is_ec();
+        let mut indexes: Vec<u32> = if ec {
+            replicas.iter().map(|r| r.index).collect()
+        } else {
+            Vec::new()
+        };
         indexes.sort_unstable();
         indexes.dedup();
-        indexes
+        let ratis = (!ec && !replicas.is_empty()).then_some((
+            0,
+            Group {
+                replicas,
+                index: None,
+            },
+        ));
+        ratis
             .into_iter()
-            .map(|index| {
+            .chain(indexes.into_iter().map(move |index| {
                 (
                     index,
-                    replicas.iter().filter(|r| r.index == index).collect(),
+                    Group {
+                        replicas,
+                        index: Some(index),
+                    },
                 )
-            })
-            .collect()
+            }))
     }
 
     fn duplicate_open(&self) -> Option<Verdict> {
@@ -1028,7 +1052,6 @@ impl Check<'_> {
             let closed = || {
                 group
                     .iter()
-                    .copied()
                     .filter(|r| r.latest().state == ReplicaState::Closed)
             };
             let bcsids = || closed().filter_map(|r| r.latest().bcsid);
@@ -1109,8 +1132,7 @@ impl Check<'_> {
         let mut hosts = Vec::new();
         let mut since: Option<i64> = None;
         let mut missing_indexes = Vec::new();
-        let groups = self.groups();
-        for (index, group) in &groups {
+        for (index, group) in self.groups() {
             let healthy = group.iter().filter(|r| r.latest().state.healthy()).count() as u32;
             let want = if self.record.is_ec() {
                 1
@@ -1127,7 +1149,7 @@ impl Check<'_> {
                 .filter(|r| {
                     !r.latest().state.healthy() && r.latest().state != ReplicaState::Recovering
                 })
-                .filter_map(|r| Some((*r, r.first_since_healthy()?)))
+                .filter_map(|r| Some((r, r.first_since_healthy()?)))
                 .filter(|(_, s)| {
                     s.state.gone()
                         || (s.state == ReplicaState::Deleted
@@ -1163,7 +1185,7 @@ impl Check<'_> {
                     format!("{} still holds a {} replica", r.host, r.latest().state),
                 ));
             }
-            missing_indexes.push(*index);
+            missing_indexes.push(index);
         }
         if hosts.is_empty() {
             return None;
@@ -1261,7 +1283,6 @@ impl Check<'_> {
             let counted = || {
                 group
                     .iter()
-                    .copied()
                     .filter(|r| r.latest().state.healthy() && self.index.leaving(&r.host).is_none())
             };
             if counted().count() <= want {
