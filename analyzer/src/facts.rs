@@ -20,7 +20,17 @@ use oztrace_parser::catalog::datanode::{CsmWrite, DatanodeEvent};
 use oztrace_parser::catalog::ratis::{RatisEvent, WriteTimeout};
 use oztrace_parser::entity::{Entity, group_of_pipeline};
 use oztrace_parser::event::Event;
-use std::collections::{BTreeMap, HashMap};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::BTreeMap;
+
+/// What an interned entity is, as [`Facts::build`] reads it.
+#[derive(Clone, Copy)]
+enum Class {
+    Block { container: u64, local: u64 },
+    Container,
+    Pipeline,
+    Other,
+}
 
 #[derive(Debug, Default)]
 pub struct Facts {
@@ -45,16 +55,30 @@ impl Facts {
             Reads::Kind("csm_write_submitted"),
             Reads::Kind("csm_write_completed"),
         ]);
+        // What each interned entity is, read once: the events name few distinct entities many
+        // times each, and their lists are then read without touching an entity.
+        let classes: Vec<Class> = trace
+            .entity_ids()
+            .map(|e| match &**trace.entity(e) {
+                Entity::Block { container, local } => Class::Block {
+                    container: *container,
+                    local: *local,
+                },
+                Entity::Container(_) => Class::Container,
+                Entity::Pipeline(_) => Class::Pipeline,
+                _ => Class::Other,
+            })
+            .collect();
         for id in 0..trace.len() {
             let (mut container, mut pipeline) = (false, false);
             for &entity in trace.entity_ids_of(id) {
-                match &**trace.entity(entity) {
-                    Entity::Block { container, local } => {
-                        facts.container_of_local.insert(*local, *container);
+                match classes[entity.index()] {
+                    Class::Block { container, local } => {
+                        facts.container_of_local.insert(local, container);
                     }
-                    Entity::Container(_) => container = true,
-                    Entity::Pipeline(_) => pipeline = true,
-                    _ => {}
+                    Class::Container => container = true,
+                    Class::Pipeline => pipeline = true,
+                    Class::Other => {}
                 }
             }
             if (container && pipeline) || tie_by_fields.contains(trace.kind_of(id)) {

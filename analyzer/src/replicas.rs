@@ -27,7 +27,7 @@ use oztrace_parser::catalog::scm_container::ScmContainerEvent;
 use oztrace_parser::entity;
 use oztrace_parser::source::short_host;
 use rustc_hash::FxHashMap as HashMap;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
 
@@ -687,22 +687,36 @@ impl ContainerReplicas {
 
     /// The health conditions of one container at the end of the logs.
     pub fn health(&self, trace: &Trace, container: u64, config: &HealthConfig) -> Vec<Verdict> {
+        let Some(record) = self.get(container) else {
+            return Vec::new();
+        };
         HealthKind::ALL
             .into_iter()
-            .filter_map(|kind| self.health_of(trace, container, config, kind))
+            .filter_map(|kind| self.decide(trace, record, config, kind))
             .collect()
     }
 
-    /// The verdict of one kind on a container, if it has that condition: each health rule
-    /// decides only its own kind rather than all six.
-    pub fn health_of(
+    /// The containers with a condition of one kind, in id order, with its verdict: each health
+    /// rule decides only its own kind rather than all six.
+    pub fn verdicts<'a>(
+        &'a self,
+        trace: &'a Trace,
+        config: &'a HealthConfig,
+        kind: HealthKind,
+    ) -> impl Iterator<Item = (u64, Verdict)> + 'a {
+        self.containers
+            .iter()
+            .filter_map(move |(id, record)| Some((*id, self.decide(trace, record, config, kind)?)))
+    }
+
+    /// The verdict of one kind on a container, if it has that condition.
+    fn decide(
         &self,
         trace: &Trace,
-        container: u64,
+        record: &ContainerRecord,
         config: &HealthConfig,
         kind: HealthKind,
     ) -> Option<Verdict> {
-        let record = self.get(container)?;
         let check = Check {
             trace,
             index: self,
@@ -850,6 +864,22 @@ pub struct Verdict {
     pub hosts: Vec<Arc<str>>,
 }
 
+/// Replicas that must agree: all of a Ratis container's, or those of one EC index.
+#[derive(Clone, Copy)]
+struct Group<'a> {
+    replicas: &'a [Replica],
+    /// The EC index; `None` for every replica.
+    index: Option<u32>,
+}
+
+impl<'a> Group<'a> {
+    fn iter(self) -> impl Iterator<Item = &'a Replica> {
+        self.replicas
+            .iter()
+            .filter(move |r| self.index.is_none_or(|index| r.index == index))
+    }
+}
+
 struct Check<'a> {
     trace: &'a Trace,
     index: &'a ContainerReplicas,
@@ -896,17 +926,36 @@ impl Check<'_> {
         })
     }
 
-    /// Replica groups that must agree: the whole container for Ratis, one group per index for EC.
-    fn groups(&self) -> BTreeMap<u32, Vec<&Replica>> {
+    /// Replica groups that must agree, by index: the whole container for Ratis (index 0), one
+    /// group per index for EC. Nothing is copied for a Ratis container.
+    fn groups(&self) -> impl Iterator<Item = (u32, Group<'_>)> {
+        let replicas = self.record.replicas.as_slice();
         let ec = self.record.is_ec();
-        let mut groups: BTreeMap<u32, Vec<&Replica>> = BTreeMap::new();
-        for r in &self.record.replicas {
-            groups
-                .entry(if ec { r.index } else { 0 })
-                .or_default()
-                .push(r);
-        }
-        groups
+        let mut indexes: Vec<u32> = if ec {
+            replicas.iter().map(|r| r.index).collect()
+        } else {
+            Vec::new()
+        };
+        indexes.sort_unstable();
+        indexes.dedup();
+        let ratis = (!ec && !replicas.is_empty()).then_some((
+            0,
+            Group {
+                replicas,
+                index: None,
+            },
+        ));
+        ratis
+            .into_iter()
+            .chain(indexes.into_iter().map(move |index| {
+                (
+                    index,
+                    Group {
+                        replicas,
+                        index: Some(index),
+                    },
+                )
+            }))
     }
 
     fn duplicate_open(&self) -> Option<Verdict> {
@@ -918,19 +967,49 @@ impl Check<'_> {
                 .replication(self.config)
                 .map_or(u32::MAX, Replication::expected) as usize
         };
-        let mut evidence = Vec::new();
-        let mut hosts = Vec::new();
-        for (index, group) in self.groups() {
-            // Every OPEN a datanode printed for this group, in time order.
-            let mut opens: Vec<(&Replica, &ReplicaStep)> = group
-                .iter()
-                .flat_map(|r| r.opens().map(move |s| (*r, s)))
-                .collect();
-            opens.sort_by_key(|(_, s)| (s.ts, s.event));
-            let mut first: Vec<&Arc<str>> = Vec::new();
-            for (r, s) in opens {
+        // Every OPEN a datanode printed, by group (the index for EC) and in time order.
+        let mut opens: Vec<(u32, &Replica, &ReplicaStep)> = self
+            .record
+            .replicas
+            .iter()
+            .flat_map(|r| r.opens().map(move |s| (if ec { r.index } else { 0 }, r, s)))
+            .collect();
+        opens.sort_by_key(|&(group, _, s)| (group, s.ts, s.event));
+        // What each OPEN is, decided before any note is written: most containers have none
+        // but first ones.
+        #[derive(PartialEq)]
+        enum Open {
+            First,
+            Again,
+            Extra,
+        }
+        let mut first: Vec<&Arc<str>> = Vec::new();
+        let mut group = None;
+        let marks: Vec<Open> = opens
+            .iter()
+            .map(|&(g, r, _)| {
+                if group != Some(g) {
+                    group = Some(g);
+                    first.clear();
+                }
                 if first.len() < allowed && !first.contains(&&r.host) {
                     first.push(&r.host);
+                    Open::First
+                } else if first.contains(&&r.host) {
+                    Open::Again
+                } else {
+                    Open::Extra
+                }
+            })
+            .collect();
+        if marks.iter().all(|m| *m == Open::First) {
+            return None;
+        }
+        let mut evidence = Vec::new();
+        let mut hosts = Vec::new();
+        for ((index, r, s), mark) in opens.into_iter().zip(marks) {
+            let why = match mark {
+                Open::First => {
                     evidence.push(self.cite(
                         s,
                         false,
@@ -938,27 +1017,20 @@ impl Check<'_> {
                     ));
                     continue;
                 }
-                let why = if first.contains(&&r.host) {
-                    format!("{} created the replica OPEN again", r.host)
-                } else if ec {
-                    format!(
-                        "{} also created index {index} OPEN: one replica per index",
-                        r.host
-                    )
-                } else {
-                    format!(
-                        "{} created a replica OPEN beyond the {allowed} expected",
-                        r.host
-                    )
-                };
-                evidence.push(self.cite(s, true, why));
-                if !hosts.contains(&r.host) {
-                    hosts.push(Arc::clone(&r.host));
-                }
+                Open::Again => format!("{} created the replica OPEN again", r.host),
+                Open::Extra if ec => format!(
+                    "{} also created index {index} OPEN: one replica per index",
+                    r.host
+                ),
+                Open::Extra => format!(
+                    "{} created a replica OPEN beyond the {allowed} expected",
+                    r.host
+                ),
+            };
+            evidence.push(self.cite(s, true, why));
+            if !hosts.contains(&r.host) {
+                hosts.push(Arc::clone(&r.host));
             }
-        }
-        if hosts.is_empty() {
-            return None;
         }
         Some(Verdict {
             kind: HealthKind::DuplicateOpen,
@@ -977,17 +1049,20 @@ impl Check<'_> {
         let mut evidence = Vec::new();
         let mut hosts = Vec::new();
         for (index, group) in self.groups() {
-            let closed: Vec<&Replica> = group
-                .iter()
-                .copied()
-                .filter(|r| r.latest().state == ReplicaState::Closed)
-                .collect();
-            let bcsids: BTreeSet<u64> = closed.iter().filter_map(|r| r.latest().bcsid).collect();
-            if bcsids.len() < 2 {
+            let closed = || {
+                group
+                    .iter()
+                    .filter(|r| r.latest().state == ReplicaState::Closed)
+            };
+            let bcsids = || closed().filter_map(|r| r.latest().bcsid);
+            // Two BCSIDs at least.
+            let (Some(low), Some(top)) = (bcsids().min(), bcsids().max()) else {
+                continue;
+            };
+            if low == top {
                 continue;
             }
-            let top = *bcsids.iter().next_back().expect("two");
-            for r in closed {
+            for r in closed() {
                 let s = r.latest();
                 let behind = s.bcsid.is_some_and(|b| b < top);
                 // A delete of the stale replica in flight: SCM is correcting it.
@@ -1057,8 +1132,7 @@ impl Check<'_> {
         let mut hosts = Vec::new();
         let mut since: Option<i64> = None;
         let mut missing_indexes = Vec::new();
-        let groups = self.groups();
-        for (index, group) in &groups {
+        for (index, group) in self.groups() {
             let healthy = group.iter().filter(|r| r.latest().state.healthy()).count() as u32;
             let want = if self.record.is_ec() {
                 1
@@ -1075,7 +1149,7 @@ impl Check<'_> {
                 .filter(|r| {
                     !r.latest().state.healthy() && r.latest().state != ReplicaState::Recovering
                 })
-                .filter_map(|r| Some((*r, r.first_since_healthy()?)))
+                .filter_map(|r| Some((r, r.first_since_healthy()?)))
                 .filter(|(_, s)| {
                     s.state.gone()
                         || (s.state == ReplicaState::Deleted
@@ -1111,7 +1185,7 @@ impl Check<'_> {
                     format!("{} still holds a {} replica", r.host, r.latest().state),
                 ));
             }
-            missing_indexes.push(*index);
+            missing_indexes.push(index);
         }
         if hosts.is_empty() {
             return None;
@@ -1206,15 +1280,15 @@ impl Check<'_> {
         for (index, group) in self.groups() {
             let want = per_group;
             // A leaving datanode's replica is the one being replaced: not an extra.
-            let counted: Vec<&Replica> = group
-                .iter()
-                .copied()
-                .filter(|r| r.latest().state.healthy() && self.index.leaving(&r.host).is_none())
-                .collect();
-            if counted.len() <= want {
+            let counted = || {
+                group
+                    .iter()
+                    .filter(|r| r.latest().state.healthy() && self.index.leaving(&r.host).is_none())
+            };
+            if counted().count() <= want {
                 continue;
             }
-            let mut by_arrival = counted.clone();
+            let mut by_arrival: Vec<&Replica> = counted().collect();
             by_arrival.sort_by_key(|r| (r.steps[0].ts, r.steps[0].event));
             for (i, r) in by_arrival.iter().enumerate() {
                 let extra = i >= want;
@@ -1378,14 +1452,15 @@ impl Check<'_> {
         if self.record.is_ec() {
             return None;
         }
-        let healthy: Vec<&Replica> = self.record.healthy().collect();
-        if healthy.is_empty()
-            || healthy
-                .iter()
+        if self.record.healthy().next().is_none()
+            || self
+                .record
+                .healthy()
                 .any(|r| r.latest().state != ReplicaState::QuasiClosed)
         {
             return None;
         }
+        let healthy: Vec<&Replica> = self.record.healthy().collect();
         let first = healthy
             .iter()
             .filter_map(|r| {

@@ -442,6 +442,24 @@ impl Trace {
     pub fn elapsed(&self, a: EventId, b: EventId) -> Option<i64> {
         Some(self.ts_of(b)? - self.ts_of(a)?)
     }
+
+    /// The `dn_container_state` lines among the events `ids` ([`Trace::container_state_lines`]
+    /// of a window, found by a binary search).
+    pub fn container_state_lines_in(
+        &self,
+        ids: std::ops::Range<EventId>,
+    ) -> impl ExactSizeIterator<Item = (EventId, &ContainerStateLine)> {
+        let at = |id: EventId| {
+            self.container_state_ids
+                .partition_point(|&line| (line as EventId) < id)
+        };
+        let (start, end) = (at(ids.start), at(ids.end));
+        let end = end.max(start);
+        self.container_state_ids[start..end]
+            .iter()
+            .map(|&id| id as EventId)
+            .zip(&self.container_states[start..end])
+    }
 }
 
 /// A reader's place in a list of entries by event id, in trace order ([`Trace::scm_signals`],

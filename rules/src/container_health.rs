@@ -135,43 +135,41 @@ pub fn check(rule: &'static str, context: &Context<'_>, out: &mut Output) {
     let Some(kind) = HealthKind::ALL.into_iter().find(|k| k.rule() == rule) else {
         return;
     };
-    for (container, _) in index.containers() {
-        if let Some(verdict) = index.health_of(trace, container, &config, kind) {
-            let (confidence, reason) = match verdict.basis {
-                Basis::LogsAndScm => (
-                    Confidence::Confirmed,
-                    "the datanodes' container logs show it and an SCM line says the same",
-                ),
-                Basis::Logs => (
-                    Confidence::Likely,
-                    "the datanodes' container logs show it; no SCM line confirms it",
-                ),
-            };
-            out.findings.push(Finding {
-                rule,
-                entity: Entity::Container(container),
-                related: verdict
-                    .hosts
-                    .iter()
-                    .filter_map(|h| Entity::datanode_host(h))
-                    .collect(),
-                confidence,
-                reason: reason.to_string(),
-                summary: format!(
-                    "Container {container} {}: {}.",
-                    verdict.label, verdict.summary
-                ),
-                evidence: verdict
-                    .evidence
-                    .into_iter()
-                    .map(|c| Evidence {
-                        event: c.event,
-                        role: if c.cause { Role::Cause } else { Role::Context },
-                        note: c.note,
-                    })
-                    .collect(),
-            });
-        }
+    for (container, verdict) in index.verdicts(trace, &config, kind) {
+        let (confidence, reason) = match verdict.basis {
+            Basis::LogsAndScm => (
+                Confidence::Confirmed,
+                "the datanodes' container logs show it and an SCM line says the same",
+            ),
+            Basis::Logs => (
+                Confidence::Likely,
+                "the datanodes' container logs show it; no SCM line confirms it",
+            ),
+        };
+        out.findings.push(Finding {
+            rule,
+            entity: Entity::Container(container),
+            related: verdict
+                .hosts
+                .iter()
+                .filter_map(|h| Entity::datanode_host(h))
+                .collect(),
+            confidence,
+            reason: reason.to_string(),
+            summary: format!(
+                "Container {container} {}: {}.",
+                verdict.label, verdict.summary
+            ),
+            evidence: verdict
+                .evidence
+                .into_iter()
+                .map(|c| Evidence {
+                    event: c.event,
+                    role: if c.cause { Role::Cause } else { Role::Context },
+                    note: c.note,
+                })
+                .collect(),
+        });
     }
 }
 

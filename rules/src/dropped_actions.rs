@@ -31,7 +31,7 @@ use crate::{
     Confidence, Context, Evidence, Finding, Gap, Output, Role, RuleDoc, SettingDoc, Settings,
     Severity,
 };
-use oztrace_analyzer::kinds::{Family, KindSet, Reads};
+use oztrace_analyzer::kinds::{self, Family, KindSet, Reads};
 use oztrace_analyzer::machine::{Replay, Transition};
 use oztrace_analyzer::machines::endpoint::{DatanodeHosts, MACHINE, ScmSignal, endpoint_key};
 use oztrace_analyzer::replicas::ReplicaState;
@@ -40,8 +40,9 @@ use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::dn_endpoint::DnEndpointEvent;
 use oztrace_parser::entity::Entity;
 use oztrace_parser::source::{Component, short_host};
+use rustc_hash::FxHashMap as HashMap;
 use std::borrow::Cow;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -307,12 +308,15 @@ pub struct Observations<'t> {
     /// The trace's SCM signals ([`Trace::scm_signals`]).
     pub signals: Cow<'t, [(EventId, ScmSignal)]>,
     pub raised: Vec<(EventId, Raised)>,
+    /// The datanodes' close commands and close handling. The other closes (SCM's answers and
+    /// lines naming a container, replicas going CLOSING or further) are most of the trace: they
+    /// are read where a raised action asks, in its window ([`Observations::closed_within`]).
     pub closed: Vec<(EventId, Closed)>,
 }
 
 impl<'t> Observations<'t> {
-    /// Reads the trace once, through its indexes: besides the SCM's signals, only the SCM lines
-    /// that name a container and the datanode kinds that raise or clear an action are read.
+    /// Reads the datanodes' lines that raise an action or bring a close command, through the
+    /// trace's indexes: only those kinds' events are opened.
     pub fn read(trace: &'t Trace, hosts: &DatanodeHosts) -> Observations<'t> {
         let mut obs = Observations {
             signals: Cow::Borrowed(trace.scm_signals()),
@@ -323,55 +327,111 @@ impl<'t> Observations<'t> {
             Reads::Kind(datanode_kinds::CLOSE_HANDLING),
             Reads::Kind(datanode_kinds::MARKED_UNHEALTHY),
             Reads::Kind(datanode_kinds::FULL_VOLUME_HEARTBEAT),
-            Reads::Kind(datanode_kinds::CONTAINER_STATE),
         ]);
-        let mut signals = trace.scm_signals().iter().peekable();
-        let mut lines = trace.container_state_lines().peekable();
-        for id in 0..trace.len() {
-            let on_scm = matches!(trace.component_of(id), Component::Scm | Component::ScmAudit);
-            if let Some((_, line)) = lines.next_if(|&(at, _)| at == id)
-                && !on_scm
-            {
-                obs.read_container_state(trace, id, line, hosts);
+        // Those kinds' events and the UNHEALTHY replicas' lines, in trace order.
+        let mut ids: Vec<EventId> = (datanode_side.iter())
+            .flat_map(|kind| trace.of_kind(kinds::name(kind)))
+            .copied()
+            .chain(
+                (trace.container_state_lines())
+                    .filter(|(_, line)| line.state.is(ReplicaState::Unhealthy))
+                    .map(|(id, _)| id),
+            )
+            .collect();
+        ids.sort_unstable();
+        for id in ids {
+            if on_scm(trace, id) || obs.signals.binary_search_by_key(&id, |s| s.0).is_ok() {
                 continue;
             }
-            if let Some((_, signal)) = signals.next_if(|s| s.0 == id) {
-                if let ScmSignal::Answered {
-                    datanode,
-                    close_containers,
-                } = &signal
-                    && !close_containers.is_empty()
-                {
-                    for &c in close_containers {
-                        obs.closed.push((id, Closed::Container(c)));
-                    }
-                    obs.closed.push((
-                        id,
-                        Closed::OnDatanode {
-                            host: Arc::from(""),
-                            datanode: Some(Arc::clone(datanode)),
-                        },
-                    ));
-                }
-                continue;
-            }
-            let read = if on_scm {
-                trace
-                    .entity_ids_of(id)
-                    .iter()
-                    .any(|&e| matches!(**trace.entity(e), Entity::Container(_)))
-            } else {
-                datanode_side.contains(trace.kind_of(id))
-            };
-            if read {
-                obs.read_event(trace, id, hosts);
+            match trace.container_state_line(id) {
+                Some(line) => obs.read_container_state(trace, id, line, hosts),
+                None => obs.read_event(trace, id, hosts),
             }
         }
         obs
     }
 
+    /// Whether a close among events `ids` (at a time `in_window` accepts) answers the action
+    /// for `container`, or for `None` (an action the logs do not name) reached the datanode
+    /// `on_datanode` accepts (by short host and UUID).
+    fn closed_within(
+        &self,
+        trace: &Trace,
+        hosts: &DatanodeHosts,
+        ids: Range<EventId>,
+        in_window: impl Fn(EventId) -> bool,
+        container: Option<u64>,
+        on_datanode: impl Fn(&str, Option<&str>) -> bool,
+    ) -> bool {
+        let listed = within(&self.closed, ids.clone(), |c| c.0)
+            .iter()
+            .any(|(id, c)| {
+                in_window(*id)
+                    && match (c, container) {
+                        (Closed::Container(c), Some(want)) => *c == want,
+                        (Closed::OnDatanode { host, datanode }, None) => {
+                            on_datanode(host, datanode.as_deref())
+                        }
+                        _ => false,
+                    }
+            });
+        // SCM's answer to a heartbeat that carries close commands.
+        let answered = || {
+            within(&self.signals, ids.clone(), |s| s.0)
+                .iter()
+                .any(|(id, s)| match s {
+                    ScmSignal::Answered {
+                        datanode,
+                        close_containers,
+                    } if !close_containers.is_empty() && in_window(*id) => match container {
+                        Some(want) => close_containers.contains(&want),
+                        None => on_datanode("", Some(datanode)),
+                    },
+                    _ => false,
+                })
+        };
+        // A replica of the container, or any replica on the datanode, closing.
+        let replica_closing = || {
+            trace
+                .container_state_lines_in(ids.clone())
+                .any(|(id, line)| {
+                    matches!(
+                        line.state,
+                        LineState::Known(
+                            ReplicaState::Closing
+                                | ReplicaState::QuasiClosed
+                                | ReplicaState::Closed
+                        )
+                    ) && !on_scm(trace, id)
+                        && in_window(id)
+                        && match container {
+                            Some(want) => line.container == want,
+                            None => on_datanode(
+                                trace.short_host(trace.host_of(id)),
+                                hosts.datanode_of(trace, id).as_deref(),
+                            ),
+                        }
+                })
+        };
+        // SCM prints a container at INFO when it changes it or sends a command for it.
+        let scm_line = || {
+            container.is_some_and(|want| {
+                ids.clone().any(|id| {
+                    on_scm(trace, id)
+                        && in_window(id)
+                        && trace
+                            .entity_ids_of(id)
+                            .iter()
+                            .any(|&e| *trace.entity(e).as_ref() == Entity::Container(want))
+                        && self.signals.binary_search_by_key(&id, |s| s.0).is_err()
+                })
+            })
+        };
+        listed || answered() || replica_closing() || scm_line()
+    }
+
     /// A ContainerLogger line, from the trace's compact column: an UNHEALTHY replica raises an
-    /// action, a closing or closed one clears it.
+    /// action (a closing or closed one clears it: [`detect`] reads those in its windows).
     fn read_container_state(
         &mut self,
         trace: &Trace,
@@ -379,30 +439,15 @@ impl<'t> Observations<'t> {
         line: &ContainerStateLine,
         hosts: &DatanodeHosts,
     ) {
-        let LineState::Known(state) = line.state else {
-            return;
-        };
-        let host = || Arc::clone(trace.short_host(trace.host_of(id)));
-        match state {
-            ReplicaState::Unhealthy => self.raised.push((
+        if line.state.is(ReplicaState::Unhealthy) {
+            self.raised.push((
                 id,
                 Raised {
-                    host: host(),
+                    host: Arc::clone(trace.short_host(trace.host_of(id))),
                     datanode: hosts.datanode_of(trace, id),
                     container: Some(line.container),
                 },
-            )),
-            ReplicaState::Closing | ReplicaState::QuasiClosed | ReplicaState::Closed => {
-                self.closed.push((id, Closed::Container(line.container)));
-                self.closed.push((
-                    id,
-                    Closed::OnDatanode {
-                        host: host(),
-                        datanode: hosts.datanode_of(trace, id),
-                    },
-                ));
-            }
-            _ => {}
+            ));
         }
     }
 
@@ -414,14 +459,6 @@ impl<'t> Observations<'t> {
                 _ => None,
             })
         };
-        let on_scm = matches!(event.component, Component::Scm | Component::ScmAudit);
-        if on_scm {
-            // SCM prints a container at INFO when it changes it or sends a command for it.
-            for c in containers() {
-                self.closed.push((id, Closed::Container(c)));
-            }
-            return;
-        }
         // Read only for the few kinds that raise or clear an action.
         let who = || {
             (
@@ -562,7 +599,7 @@ pub fn detect(
         .filter_map(|id| trace.ts_of(id))
         .max()
         .unwrap_or(i64::MIN);
-    let ts = |id: EventId| trace.get(id).ts.unwrap_or(i64::MIN);
+    let ts = |id: EventId| trace.ts_of(id).unwrap_or(i64::MIN);
     let skew = trace.skew_ms;
     let mut restarts: Vec<EventId> = scm_restart_kinds::ALL
         .iter()
@@ -572,7 +609,7 @@ pub fn detect(
     restarts.sort_unstable();
     restarts.dedup();
     // The SCM signals of each datanode, in trace order: a run reads its datanode's only.
-    let mut signals_of: HashMap<&str, Vec<&(EventId, ScmSignal)>> = HashMap::new();
+    let mut signals_of: HashMap<&str, Vec<&(EventId, ScmSignal)>> = HashMap::default();
     for signal in obs.signals.iter() {
         signals_of
             .entry(signal.1.datanode())
@@ -715,25 +752,17 @@ pub fn detect(
                     || (r.datanode.is_none() && *r.host == *dn_host)
             };
             let closed_after = |raised_at: i64, container: Option<u64>| {
-                within(
-                    &obs.closed,
+                obs.closed_within(
+                    trace,
+                    hosts,
                     trace.between(raised_at - skew, close_deadline + skew),
-                    |c| c.0,
+                    |id| {
+                        let t = ts(id);
+                        t >= raised_at - skew && t <= close_deadline + skew
+                    },
+                    container,
+                    |host, d| d == Some(datanode.as_str()) || (d.is_none() && host == dn_host),
                 )
-                .iter()
-                .any(|(id, c)| {
-                    let t = ts(*id);
-                    t >= raised_at - skew
-                        && t <= close_deadline + skew
-                        && match (c, container) {
-                            (Closed::Container(c), Some(want)) => *c == want,
-                            (Closed::OnDatanode { host, datanode: d }, None) => {
-                                d.as_deref() == Some(datanode.as_str())
-                                    || (d.is_none() && **host == *dn_host)
-                            }
-                            _ => false,
-                        }
-                })
             };
             let covered = trace_end >= close_deadline;
             // Actions raised while the heartbeats were queued, before the replay drained them.
@@ -965,6 +994,11 @@ pub fn detect(
 }
 
 /// `305s`, `5m`, `1h30m`.
+/// Whether event `id` is an SCM's (service or audit log).
+fn on_scm(trace: &Trace, id: EventId) -> bool {
+    matches!(trace.component_of(id), Component::Scm | Component::ScmAudit)
+}
+
 fn human(ms: i64) -> String {
     let s = ms / 1000;
     match (s / 3600, (s % 3600) / 60, s % 60) {

@@ -31,7 +31,7 @@ use oztrace_analyzer::graph::EdgeKind;
 use oztrace_analyzer::kinds::{Family, KindSet, Reads};
 use oztrace_analyzer::machines::node_admin::{self, ABORT_WRITE_OVERWRITES_COPY};
 use oztrace_analyzer::machines::scm_role;
-use oztrace_analyzer::trace::{EntityId, EventId, Trace};
+use oztrace_analyzer::trace::{EventId, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::scm::{AdminAction, HeartbeatCommand, ScmAudit, ScmEvent};
 use oztrace_parser::entity::{Entity, find_datanode_details, uuid_hash_code};
@@ -265,10 +265,15 @@ impl Facts {
         // for those an event names and by text for those its message prints: each UUID's Java
         // hash code is computed once at the end, not per print.
         let mut prints = 0;
-        let mut entity_printed: HashMap<EntityId, usize> = HashMap::default();
+        // By interned entity (0: never printed), with whether each is a datanode, read once.
+        let datanodes: Vec<bool> = (trace.entity_ids())
+            .map(|e| matches!(**trace.entity(e), Entity::Datanode(_)))
+            .collect();
+        let mut entity_printed: Vec<usize> = vec![0; datanodes.len()];
         let mut text_printed: HashMap<String, usize> = HashMap::default();
         let mut nodes: HashMap<String, Node> = HashMap::default();
-        let mut heartbeat_audit_hosts = HashSet::default();
+        // By interned host: the hosts whose SCM audit logs heartbeats.
+        let mut heartbeat_audit_hosts = vec![false; trace.host_count()];
         let mut by_hosts: Vec<(EventId, Pick, &[String])> = Vec::new();
         let mut by_hash_code: Vec<(EventId, u32)> = Vec::new();
         let scm = KindSet::of(CONSUMES);
@@ -284,16 +289,13 @@ impl Facts {
                 None => None,
             };
             for &e in trace.entity_ids_of(id) {
-                if let Entity::Datanode(_) = **trace.entity(e) {
+                if datanodes[e.index()] {
                     prints += 1;
-                    entity_printed.insert(e, prints);
+                    entity_printed[e.index()] = prints;
                 }
             }
             let (Some(event), Some(data)) = (event, data) else {
-                let host = trace.host_name(trace.host_of(id));
-                if !heartbeat_audit_hosts.contains(&**host) {
-                    heartbeat_audit_hosts.insert(host.to_string());
-                }
+                heartbeat_audit_hosts[trace.host_of(id).index()] = true;
                 continue;
             };
             for found in find_datanode_details(&event.text) {
@@ -311,9 +313,7 @@ impl Facts {
             match data {
                 ScmEvent::Audit(audit) => {
                     if audit.op == "SEND_HEARTBEAT" {
-                        if !heartbeat_audit_hosts.contains(&*event.host) {
-                            heartbeat_audit_hosts.insert(event.host.to_string());
-                        }
+                        heartbeat_audit_hosts[trace.host_of(id).index()] = true;
                         if tells_in_service(audit)
                             && let Some(uuid) = audit.params.get("datanodeUUID")
                         {
@@ -399,7 +399,10 @@ impl Facts {
             .iter()
             .map(|(uuid, &last)| (uuid.as_str(), last))
             .collect();
-        for (&e, &last) in &entity_printed {
+        for (e, &last) in trace.entity_ids().zip(&entity_printed) {
+            if last == 0 {
+                continue;
+            }
             if let Entity::Datanode(uuid) = &**trace.entity(e) {
                 let known = last_printed.entry(uuid).or_insert(last);
                 *known = (*known).max(last);
@@ -429,7 +432,10 @@ impl Facts {
         });
         Facts {
             nodes,
-            heartbeat_audit_hosts,
+            heartbeat_audit_hosts: (trace.hosts().zip(heartbeat_audit_hosts))
+                .filter(|&(_, audits)| audits)
+                .map(|(host, _)| host.to_string())
+                .collect(),
         }
     }
 }

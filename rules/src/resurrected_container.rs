@@ -176,7 +176,8 @@ fn check(context: &Context<'_>, out: &mut Output) {
     let analysis = context.analysis;
     let trace = &analysis.trace;
     let window_ms = context.settings.duration_ms(&SETTINGS[0]);
-    for id in 0..trace.len() {
+    // Only the resurrection lines are opened.
+    for &id in trace.of_kind("container_resurrected") {
         let Some(resurrection) = stale_candidate(trace, id) else {
             continue;
         };

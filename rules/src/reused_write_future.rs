@@ -18,7 +18,7 @@ use crate::{
     Severity,
 };
 use oztrace_analyzer::facts::Facts;
-use oztrace_analyzer::kinds::{self, Family, KindSet, Reads};
+use oztrace_analyzer::kinds::{Family, KindSet, Reads};
 use oztrace_analyzer::machines::datanode_links::is_failed_or_slow;
 use oztrace_analyzer::replicas::ReplicaState;
 use oztrace_analyzer::trace::{EventId, Trace};
@@ -404,17 +404,17 @@ struct Effect {
 
 /// A truncation of a member's log shortly after that member stepped down from LEADER.
 #[derive(Debug, Clone)]
-struct Truncation {
+struct Truncation<'t> {
     id: EventId,
     step_down: EventId,
-    group: String,
+    group: &'t str,
     index: u64,
     new_term: u64,
     /// Slow-write evidence around it (see [`HostFacts::slow_writes_near`]).
     slow: Vec<Evidence>,
 }
 
-impl Truncation {
+impl Truncation<'_> {
     /// Whether `effect` comes after this truncation within the effect window.
     fn precedes(&self, trace: &Trace, effect: EventId) -> bool {
         effect > self.id
@@ -448,38 +448,38 @@ impl Truncation {
 }
 
 #[derive(Debug, Clone)]
-struct Submit {
+struct Submit<'t> {
     id: EventId,
-    group: String,
+    group: &'t str,
     index: u64,
-    chunk: String,
+    chunk: &'t str,
     container: Option<u64>,
     local: Option<u64>,
 }
 
 #[derive(Default)]
-struct HostFacts {
+struct HostFacts<'t> {
     datanode: Option<String>,
     /// (event, group, term) of LEADER -> FOLLOWER.
-    step_downs: Vec<(EventId, String, u64)>,
+    step_downs: Vec<(EventId, &'t str, u64)>,
     /// Every role change and truncation (for `possible`).
     leadership_changes: Vec<EventId>,
     /// (event, group, index).
-    truncates: Vec<(EventId, String, u64)>,
+    truncates: Vec<(EventId, &'t str, u64)>,
     write_timeouts: Vec<WriteTimeout>,
     /// (event, latency in ms when the record gives it).
     slow_ops: Vec<(EventId, Option<i64>)>,
     effects: Vec<Effect>,
-    submits: Vec<Submit>,
-    completions: Vec<Submit>,
-    applies: Vec<Apply>,
+    submits: Vec<Submit<'t>>,
+    completions: Vec<Submit<'t>>,
+    applies: Vec<Apply<'t>>,
     /// (event, chunk, thread).
-    ignored: Vec<(EventId, String, Option<String>)>,
-    written_chunks: BTreeSet<String>,
+    ignored: Vec<(EventId, &'t str, Option<&'t str>)>,
+    written_chunks: BTreeSet<&'t str>,
     /// (event, group, index).
-    cache_truncates: Vec<(EventId, String, u64)>,
+    cache_truncates: Vec<(EventId, &'t str, u64)>,
     /// (event, group, index, term).
-    appends: Vec<(EventId, String, u64, Option<u64>)>,
+    appends: Vec<(EventId, &'t str, u64, Option<u64>)>,
 }
 
 /// A `Timeout n/~` of a state machine data write: its group and entry when the line names them.
@@ -491,18 +491,18 @@ struct WriteTimeout {
 }
 
 /// A ContainerStateMachine `ApplyTransaction completed` line.
-struct Apply {
+struct Apply<'t> {
     id: EventId,
-    group: String,
-    cmd: String,
+    group: &'t str,
+    cmd: &'t str,
     index: u64,
-    result: String,
+    result: &'t str,
 }
 
 /// What the rule reads per datanode host, with the cluster's facts (block → container →
 /// group → pipeline) shared by the trace.
 struct Index<'t> {
-    hosts: BTreeMap<Arc<str>, HostFacts>,
+    hosts: BTreeMap<Arc<str>, HostFacts<'t>>,
     facts: &'t Facts,
 }
 
@@ -530,36 +530,36 @@ impl Index<'_> {
         };
         // ContainerLogger lines matter only when a replica became UNHEALTHY, and most Ratis lines
         // (snapshots) only for the datanode their member id names: those are read from the
-        // trace's compact columns and not opened.
-        let container_state = kinds::index_of("dn_container_state");
+        // trace's compact columns, walked beside the events, and not opened.
         let ratis = KindSet::of(&[Reads::Family(Family::Ratis)]);
         let ratis_steps = KindSet::of(RATIS_STEPS);
-        // Host by host (each host's events in trace order): no map lookup per event.
-        for host in trace.hosts() {
-            let mut facts: Option<HostFacts> = None;
-            for &id in trace.of_host(host) {
-                if !is_datanode_side(trace.component_of(id)) {
-                    continue;
-                }
-                let facts = facts.get_or_insert_default();
-                let kind = trace.kind_of(id);
-                if ratis.contains(kind)
-                    && let Some(peer) = trace.ratis_peer(id)
-                {
-                    facts.learn_datanode(peer);
-                    if !ratis_steps.contains(kind) {
-                        continue;
-                    }
-                }
-                if kind == container_state
-                    && trace
-                        .container_state_line(id)
-                        .is_some_and(|line| !line.state.is(ReplicaState::Unhealthy))
-                {
-                    continue;
-                }
-                facts.observe(id, trace.get(id));
+        let mut lines = trace.container_state_lines().peekable();
+        let mut peers = trace.ratis_peers().peekable();
+        // Each host's facts by its interned id: no map lookup per event.
+        let mut by_host: Vec<Option<HostFacts<'_>>> = Vec::new();
+        by_host.resize_with(trace.host_count(), || None);
+        for id in 0..trace.len() {
+            let line = lines.next_if(|&(at, _)| at == id);
+            let peer = peers.next_if(|&(at, _)| at == id);
+            if !is_datanode_side(trace.component_of(id)) {
+                continue;
             }
+            let facts = by_host[trace.host_of(id).index()].get_or_insert_default();
+            let kind = trace.kind_of(id);
+            if ratis.contains(kind)
+                && let Some((_, peer)) = peer
+            {
+                facts.learn_datanode(peer);
+                if !ratis_steps.contains(kind) {
+                    continue;
+                }
+            }
+            if line.is_some_and(|(_, line)| !line.state.is(ReplicaState::Unhealthy)) {
+                continue;
+            }
+            facts.observe(id, trace.get(id));
+        }
+        for (host, facts) in trace.hosts().zip(by_host) {
             if let Some(facts) = facts {
                 index.hosts.insert(Arc::clone(host), facts);
             }
@@ -588,7 +588,7 @@ fn block_of(params: &oztrace_parser::audit::Params) -> (Option<u64>, Option<u64>
         })
 }
 
-impl HostFacts {
+impl<'t> HostFacts<'t> {
     /// A Ratis line's member names datanode `peer` (a lower-case UUID).
     fn learn_datanode(&mut self, peer: &str) {
         if self.datanode.as_deref() != Some(peer) {
@@ -596,7 +596,7 @@ impl HostFacts {
         }
     }
 
-    fn observe(&mut self, id: EventId, event: &Event) {
+    fn observe(&mut self, id: EventId, event: &'t Event) {
         match &event.data {
             // The member's datanode is learnt by the caller, from the trace's compact column.
             EventData::Ratis(r) => {
@@ -610,12 +610,12 @@ impl HostFacts {
                     } => {
                         self.leadership_changes.push(id);
                         if from == "LEADER" && to == "FOLLOWER" {
-                            self.step_downs.push((id, member.group.clone(), *term));
+                            self.step_downs.push((id, member.group.as_str(), *term));
                         }
                     }
                     RatisEvent::LogTruncate { member, index, .. } => {
                         self.leadership_changes.push(id);
-                        self.truncates.push((id, member.group.clone(), *index));
+                        self.truncates.push((id, member.group.as_str(), *index));
                     }
                     RatisEvent::WriteTimeout(timeout) => {
                         // The entry names the pipeline; else the worker thread names the member.
@@ -638,14 +638,14 @@ impl HostFacts {
                     }
                     RatisEvent::CacheTruncate { member, index, .. } => {
                         self.cache_truncates
-                            .push((id, member.group.clone(), *index));
+                            .push((id, member.group.as_str(), *index));
                     }
                     RatisEvent::AppendEntry {
                         member,
                         index: Some(i),
                         term,
                         ..
-                    } => self.appends.push((id, member.group.clone(), *i, *term)),
+                    } => self.appends.push((id, member.group.as_str(), *i, *term)),
                     _ => {}
                 }
             }
@@ -654,7 +654,7 @@ impl HostFacts {
         }
     }
 
-    fn observe_datanode(&mut self, id: EventId, event: &Event, d: &DatanodeEvent) {
+    fn observe_datanode(&mut self, id: EventId, event: &'t Event, d: &'t DatanodeEvent) {
         let mut effect = |container, local, note| {
             self.effects.push(Effect {
                 id,
@@ -756,9 +756,9 @@ impl HostFacts {
             DatanodeEvent::CsmWriteSubmitted(line) | DatanodeEvent::CsmWriteCompleted(line) => {
                 let write = Submit {
                     id,
-                    group: line.group.clone(),
+                    group: &line.group,
                     index: line.index,
-                    chunk: line.chunk.clone(),
+                    chunk: &line.chunk,
                     container: line.container,
                     local: line.local,
                 };
@@ -777,26 +777,22 @@ impl HostFacts {
                 ..
             } => self.applies.push(Apply {
                 id,
-                group: group.clone(),
-                cmd: cmd.clone(),
+                group,
+                cmd,
                 index: *i,
-                result: result.clone(),
+                result,
             }),
             DatanodeEvent::ChunkIgnored { chunk, stage, .. } if stage == "COMMIT_DATA" => {
-                self.ignored.push((
-                    id,
-                    chunk.clone(),
-                    event.thread.as_deref().map(str::to_string),
-                ));
+                self.ignored.push((id, chunk, event.thread.as_deref()));
             }
             DatanodeEvent::ChunkWrite(write) if write.stage == "WRITE_DATA" => {
-                self.written_chunks.insert(write.chunk.clone());
+                self.written_chunks.insert(&write.chunk);
             }
             _ => {}
         }
     }
 
-    fn truncations_after_step_down(&self, trace: &Trace) -> Vec<Truncation> {
+    fn truncations_after_step_down(&self, trace: &Trace) -> Vec<Truncation<'t>> {
         self.truncates
             .iter()
             .filter_map(|(id, group, index)| {
@@ -810,7 +806,7 @@ impl HostFacts {
                 let mut t = Truncation {
                     id: *id,
                     step_down,
-                    group: group.clone(),
+                    group,
                     index: *index,
                     new_term: term,
                     slow: Vec::new(),
@@ -917,7 +913,7 @@ impl HostFacts {
             result,
         } in &self.applies[first_after..]
         {
-            if *group != t.group || cmd != "WriteChunk" || result != "SUCCESS" {
+            if *group != t.group || *cmd != "WriteChunk" || *result != "SUCCESS" {
                 continue;
             }
             let Some(old) = old_submits.get(i) else {
@@ -1011,7 +1007,7 @@ impl HostFacts {
             });
             proofs.push(Proof {
                 index: *i,
-                chunk: chunk.clone(),
+                chunk: chunk.to_string(),
                 local,
                 container,
                 evidence,
@@ -1052,7 +1048,7 @@ impl Draft {
             confidence: Confidence::Possible,
             reason: String::new(),
             evidence: Vec::new(),
-            groups: BTreeSet::from([t.group.clone()]),
+            groups: BTreeSet::from([t.group.to_string()]),
         }
     }
 
@@ -1198,7 +1194,7 @@ fn assess(
     if let Some(t) = truncations
         .iter()
         .rev()
-        .find(|t| t.precedes(trace, effect.id) && !index.tied_elsewhere(container, &t.group))
+        .find(|t| t.precedes(trace, effect.id) && !index.tied_elsewhere(container, t.group))
     {
         let mut draft = Draft::new(entity, t);
         draft.evidence = t.cause_evidence();
@@ -1230,7 +1226,7 @@ fn assess(
         if let Some(tie) = index
             .facts
             .groups_of_container(container)
-            .and_then(|g| g.get(&t.group))
+            .and_then(|g| g.get(t.group))
         {
             draft.reason.push_str(&format!(
                 " (a log line ties container {container} to {})",
