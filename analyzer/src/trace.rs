@@ -599,8 +599,10 @@ pub struct StreamEntities {
     sources: Vec<(u32, Source)>,
     /// The `dn_container_state` lines, by their event's place in the stream, in order.
     lines: Vec<(u32, ContainerStateLine)>,
-    /// The datanode UUID of each Ratis line that names one ([`Trace::ratis_peers`]).
-    peers: Vec<(u32, Arc<str>)>,
+    /// The datanode UUID of each Ratis line that names one ([`Trace::ratis_peers`]), by its
+    /// place in `peer_names`.
+    peers: Vec<(u32, u32)>,
+    peer_names: Vec<Arc<str>>,
     /// What each SCM-side event says ([`endpoint::scm_side_of`]), read here where the event is
     /// still in cache (at the merge, every one is a miss), compact: the datanodes it names are
     /// in `datanodes`, the few close commands in `closes`.
@@ -614,8 +616,8 @@ impl StreamEntities {
     pub fn of(events: &[Event]) -> StreamEntities {
         let mut ids: HashMap<&Entity, u32> = HashMap::default();
         let mut uuids = rustc_hash::FxHashSet::default();
-        let mut scm_uuids = rustc_hash::FxHashSet::default();
-        let mut datanode_at: HashMap<Arc<str>, u32> = HashMap::default();
+        let mut datanodes = Names::default();
+        let mut peer_names = Names::default();
         let mut interned = StreamEntities {
             table: Vec::new(),
             names: Vec::new(),
@@ -625,6 +627,7 @@ impl StreamEntities {
             sources: Vec::new(),
             lines: Vec::new(),
             peers: Vec::new(),
+            peer_names: Vec::new(),
             scm: Vec::new(),
             datanodes: Vec::new(),
             closes: Vec::new(),
@@ -646,14 +649,9 @@ impl StreamEntities {
             {
                 interned.lines.push((i as u32, line));
             } else if SCM_SIDE_KINDS.contains(kind)
-                && let Some(of) = endpoint::scm_side_of(event, &mut scm_uuids)
+                && let Some(of) = endpoint::scm_side_of(event, &mut uuids)
             {
-                let (said, close) = ScmSaid::of(of, |datanode| {
-                    *datanode_at.entry(Arc::clone(datanode)).or_insert_with(|| {
-                        interned.datanodes.push(Arc::clone(datanode));
-                        interned.datanodes.len() as u32 - 1
-                    })
-                });
+                let (said, close) = ScmSaid::of(of, |datanode| datanodes.place(datanode));
                 if let Some(close) = close {
                     interned.closes.push((i as u32, close));
                 }
@@ -662,8 +660,13 @@ impl StreamEntities {
                 && let Some(member) = ratis.member()
                 && is_uuid(&member.peer)
             {
-                let peer = endpoint::shared_uuid(&mut uuids, &member.peer, true);
-                interned.peers.push((i as u32, peer));
+                let peer = &member.peer;
+                let place = if peer.bytes().any(|b| b.is_ascii_uppercase()) {
+                    peer_names.place(&peer.to_ascii_lowercase())
+                } else {
+                    peer_names.place(peer)
+                };
+                interned.peers.push((i as u32, place));
             }
             let first = interned.names.len();
             for entity in &event.entities {
@@ -686,8 +689,9 @@ impl StreamEntities {
         interned.sources.shrink_to_fit();
         interned.lines.shrink_to_fit();
         interned.peers.shrink_to_fit();
+        interned.peer_names = peer_names.into_names();
         interned.scm.shrink_to_fit();
-        interned.datanodes.shrink_to_fit();
+        interned.datanodes = datanodes.into_names();
         interned.closes.shrink_to_fit();
         interned
     }
@@ -758,6 +762,33 @@ fn table_of(events: &[Event], interned: Option<StreamEntities>) -> StreamEntitie
     interned
         .filter(|i| i.events() == events.len())
         .unwrap_or_else(|| StreamEntities::of(events))
+}
+
+/// Distinct names (datanode UUIDs), each once, by place: a list of many events that name few
+/// datanodes holds places, four bytes each.
+#[derive(Debug, Default)]
+struct Names {
+    names: Vec<Arc<str>>,
+    places: HashMap<Arc<str>, u32>,
+}
+
+impl Names {
+    /// The place of `name`, added when new.
+    fn place(&mut self, name: &str) -> u32 {
+        if let Some(&at) = self.places.get(name) {
+            return at;
+        }
+        let at = self.names.len() as u32;
+        let name: Arc<str> = Arc::from(name);
+        self.names.push(Arc::clone(&name));
+        self.places.insert(name, at);
+        at
+    }
+
+    fn into_names(mut self) -> Vec<Arc<str>> {
+        self.names.shrink_to_fit();
+        self.names
+    }
 }
 
 /// What an SCM-side event says ([`ScmSideOf`]) in 16 bytes: its datanode a place in a table, its
@@ -929,10 +960,11 @@ struct Columns {
     /// What the SCM-side events say, compact, their datanodes by place in `datanodes` (the one
     /// copy of each) and their close commands in `closes`, by place in `scm`.
     scm: Vec<ScmSaid>,
-    datanodes: Vec<Arc<str>>,
-    datanode_ids: HashMap<Arc<str>, u32>,
+    datanodes: Names,
     closes: Vec<(u32, Vec<u64>)>,
-    peers: Vec<Arc<str>>,
+    /// The Ratis lines' datanodes, by place in `peer_names`.
+    peers: Vec<u32>,
+    peer_names: Names,
     compact_of: Vec<u32>,
     /// The entities of input event `i` are `entities[entity_start[i]..entity_start[i + 1]]`, each
     /// once.
@@ -967,10 +999,10 @@ impl Columns {
             container_states: Vec::with_capacity(total(|t| t.lines.len())),
             // At most one per event of an SCM-side kind.
             scm: Vec::with_capacity(total(|t| t.scm.len())),
-            datanodes: Vec::new(),
-            datanode_ids: HashMap::default(),
+            datanodes: Names::default(),
             closes: Vec::new(),
             peers: Vec::with_capacity(total(|t| t.peers.len())),
+            peer_names: Names::default(),
             compact_of: Vec::with_capacity(events),
             entities: Vec::with_capacity(total(|t| t.names.len())),
             entity_start,
@@ -996,14 +1028,19 @@ impl Columns {
         let mut ids = vec![UNSEEN; interned.table.len()];
         let stream = self.streams;
         let mut lines = interned.lines.iter().peekable();
-        let mut peers = std::mem::take(&mut interned.peers).into_iter().peekable();
+        let mut peers = interned.peers.iter().peekable();
+        let peer_places: Vec<u32> = interned
+            .peer_names
+            .iter()
+            .map(|peer| self.peer_names.place(peer))
+            .collect();
         let mut scm = interned.scm.iter().peekable();
         let mut closes = std::mem::take(&mut interned.closes).into_iter().peekable();
         // The merge's place of each datanode the stream's SCM side names.
         let datanodes: Vec<u32> = interned
             .datanodes
             .iter()
-            .map(|datanode| self.datanode_id(datanode))
+            .map(|datanode| self.datanodes.place(datanode))
             .collect();
         let mut sources = interned.sources.iter().peekable();
         // Events come with their source: none, no events.
@@ -1023,8 +1060,8 @@ impl Columns {
                 }
                 self.scm.push(said.placed(&datanodes));
                 Compact::ScmSide.at(self.scm.len() - 1)
-            } else if let Some((_, peer)) = peers.next_if(|(at, _)| *at as usize == i) {
-                self.peers.push(peer);
+            } else if let Some(&(_, peer)) = peers.next_if(|(at, _)| *at as usize == i) {
+                self.peers.push(peer_places[peer as usize]);
                 Compact::RatisPeer.at(self.peers.len() - 1)
             } else {
                 NONE
@@ -1064,16 +1101,6 @@ impl Columns {
         };
         self.hosts.push(host);
         self.host_counts[host.index()] += 1;
-    }
-
-    fn datanode_id(&mut self, datanode: &Arc<str>) -> u32 {
-        if let Some(&id) = self.datanode_ids.get(datanode) {
-            return id;
-        }
-        let id = self.datanodes.len() as u32;
-        self.datanodes.push(Arc::clone(datanode));
-        self.datanode_ids.insert(Arc::clone(datanode), id);
-        id
     }
 
     fn host_id_or_insert(&mut self, name: &Arc<str>) -> HostId {
@@ -1154,11 +1181,13 @@ impl Columns {
                         let place = self.closes.partition_point(|&(of, _)| (of as usize) < at);
                         std::mem::take(&mut self.closes[place].1)
                     });
-                    trace.scm_side.push(id, said.side(&self.datanodes, close));
+                    trace
+                        .scm_side
+                        .push(id, said.side(&self.datanodes.names, close));
                 }
                 Some((Compact::RatisPeer, at)) => {
                     trace.ratis_peer_ids.push(id as u32);
-                    trace.ratis_peer_at.push(at as u32);
+                    trace.ratis_peer_at.push(self.peers[at]);
                 }
                 None => {}
             }
@@ -1194,7 +1223,7 @@ impl Columns {
         // Put in trace order where they are: read in that order by every consumer.
         gather_in_place(&mut self.container_states, &mut container_state_at);
         trace.container_states = self.container_states;
-        trace.ratis_peers = self.peers;
+        trace.ratis_peers = self.peer_names.into_names();
         trace.hosts = in_rank_order(self.host_names, &host_rank)
             .into_iter()
             .map(|name| {
