@@ -785,6 +785,11 @@ impl Names {
         at
     }
 
+    /// The place of each of `names`, in order.
+    fn places(&mut self, names: &[Arc<str>]) -> Vec<u32> {
+        names.iter().map(|name| self.place(name)).collect()
+    }
+
     fn into_names(mut self) -> Vec<Arc<str>> {
         self.names.shrink_to_fit();
         self.names
@@ -1029,19 +1034,11 @@ impl Columns {
         let stream = self.streams;
         let mut lines = interned.lines.iter().peekable();
         let mut peers = interned.peers.iter().peekable();
-        let peer_places: Vec<u32> = interned
-            .peer_names
-            .iter()
-            .map(|peer| self.peer_names.place(peer))
-            .collect();
+        let peer_places = self.peer_names.places(&interned.peer_names);
         let mut scm = interned.scm.iter().peekable();
         let mut closes = std::mem::take(&mut interned.closes).into_iter().peekable();
         // The merge's place of each datanode the stream's SCM side names.
-        let datanodes: Vec<u32> = interned
-            .datanodes
-            .iter()
-            .map(|datanode| self.datanodes.place(datanode))
-            .collect();
+        let datanodes = self.datanodes.places(&interned.datanodes);
         let mut sources = interned.sources.iter().peekable();
         // Events come with their source: none, no events.
         let Some(mut source) = sources.next().map(|(_, source)| source) else {
