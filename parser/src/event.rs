@@ -102,10 +102,13 @@ impl Event {
         file: Arc<str>,
         named: Named,
     ) -> Event {
-        let (data, entities) = match typed {
+        let (data, mut entities) = match typed {
             Some(typed) => (typed.data, typed.entities),
             None => (EventData::Unrecognized(Unrecognized {}), Vec::new()),
         };
+        // A kept event lives until the analysis ends: a pushed list's growth slack (room for
+        // four entities where most name one or two) is not kept with it (issue 11).
+        entities.shrink_to_fit();
         Event {
             ts: record.ts,
             host,
