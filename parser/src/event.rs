@@ -8,6 +8,7 @@ mod json;
 
 pub use copies::merge_audit_copies;
 
+use crate::catalog::ratis::Member;
 use crate::catalog::{EventData, Typed, Unrecognized};
 use crate::entity::Entity;
 use crate::record::Record;
@@ -23,20 +24,40 @@ pub struct Copy {
     pub line: u64,
 }
 
-/// Thread and logger names of one stream, each kept once (looked up for every record: a fast
-/// hash).
+/// Names that repeat on almost every line of one stream, each kept once (looked up for every
+/// record: a fast hash): thread and logger names, and Ratis members.
 #[derive(Debug, Default)]
-pub struct Names(rustc_hash::FxHashSet<Arc<str>>);
+pub struct Names {
+    names: rustc_hash::FxHashSet<Arc<str>>,
+    members: rustc_hash::FxHashSet<Arc<Member>>,
+}
 
 impl Names {
     /// The shared copy of `name`.
     pub fn get(&mut self, name: String) -> Arc<str> {
-        if let Some(known) = self.0.get(name.as_str()) {
+        if let Some(known) = self.names.get(name.as_str()) {
             return Arc::clone(known);
         }
         let name: Arc<str> = Arc::from(name);
-        self.0.insert(Arc::clone(&name));
+        self.names.insert(Arc::clone(&name));
         name
+    }
+
+    /// Puts the shared copy of the member `data` names in its place: a kept event lives until
+    /// the analysis ends (issue 11).
+    pub fn share_member(&mut self, data: &mut EventData) {
+        let EventData::Ratis(ratis) = data else {
+            return;
+        };
+        let Some(member) = ratis.member_mut() else {
+            return;
+        };
+        match self.members.get(&**member) {
+            Some(known) => *member = Arc::clone(known),
+            None => {
+                self.members.insert(Arc::clone(member));
+            }
+        }
     }
 }
 
@@ -90,6 +111,10 @@ impl Event {
         names: &mut Names,
     ) -> Event {
         let named = Named::take(&mut record, names);
+        let mut typed = typed;
+        if let Some(typed) = &mut typed {
+            names.share_member(&mut typed.data);
+        }
         Event::of_named(record, typed, host, component, file, named)
     }
 
@@ -102,10 +127,13 @@ impl Event {
         file: Arc<str>,
         named: Named,
     ) -> Event {
-        let (data, entities) = match typed {
+        let (data, mut entities) = match typed {
             Some(typed) => (typed.data, typed.entities),
             None => (EventData::Unrecognized(Unrecognized {}), Vec::new()),
         };
+        // A kept event lives until the analysis ends: a pushed list's growth slack (room for
+        // four entities where most name one or two) is not kept with it (issue 11).
+        entities.shrink_to_fit();
         Event {
             ts: record.ts,
             host,
@@ -142,5 +170,40 @@ mod tests {
     fn events_stay_small_to_move() {
         let size = std::mem::size_of::<super::Event>();
         assert!(size <= 296, "Event is {size} bytes");
+    }
+
+    /// A stream's events of one Ratis member hold one copy of it; another member its own.
+    #[test]
+    fn a_streams_ratis_members_are_shared() {
+        use crate::catalog::EventData;
+        use crate::catalog::ratis::{Member, RatisEvent};
+        use std::sync::Arc;
+        let snapshot = |peer: &str, index| {
+            let group = "group-4C2B3A1F0E9D".to_string();
+            EventData::Ratis(RatisEvent::SnapshotTaken {
+                member: Arc::new(Member {
+                    member: format!("{peer}@{group}"),
+                    peer: peer.to_string(),
+                    group,
+                }),
+                index,
+            })
+        };
+        let shared = |names: &mut super::Names, mut data: EventData| {
+            names.share_member(&mut data);
+            match data {
+                EventData::Ratis(RatisEvent::SnapshotTaken { member, .. }) => member,
+                other => panic!("not a snapshot: {other:?}"),
+            }
+        };
+        let peer = "8f0c3b2a-1d4e-4f5a-9b6c-7d8e9f0a1b2c";
+        let other = "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d";
+        let mut names = super::Names::default();
+        let first = shared(&mut names, snapshot(peer, 1));
+        let again = shared(&mut names, snapshot(peer, 2));
+        let another = shared(&mut names, snapshot(other, 3));
+        assert!(Arc::ptr_eq(&first, &again));
+        assert!(!Arc::ptr_eq(&first, &another));
+        assert_eq!(another.peer, other);
     }
 }

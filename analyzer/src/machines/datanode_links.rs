@@ -151,6 +151,7 @@ mod tests {
     use oztrace_parser::catalog::ratis::Member;
     use oztrace_parser::event::Event;
     use oztrace_parser::source::Component;
+    use std::sync::Arc;
 
     fn event(host: &str, ts: i64, component: Component, data: EventData) -> Event {
         Event {
@@ -160,8 +161,8 @@ mod tests {
         }
     }
 
-    fn member() -> Box<Member> {
-        Box::new(Member {
+    fn member() -> Arc<Member> {
+        Arc::new(Member {
             member: "a41c7e92-5d3b-4f8a-9e06-1b2c3d4e5f60@group-41A9C03D5E7B".into(),
             peer: "a41c7e92-5d3b-4f8a-9e06-1b2c3d4e5f60".into(),
             group: "group-41A9C03D5E7B".into(),

@@ -383,8 +383,8 @@ mod tests {
 
     const DN1: &str = "a41c7e92-5d3b-4f8a-9e06-1b2c3d4e5f60";
 
-    fn member() -> Box<Member> {
-        Box::new(Member {
+    fn member() -> Arc<Member> {
+        Arc::new(Member {
             member: format!("{DN1}@group-41A9C03D5E7B"),
             peer: DN1.into(),
             group: "group-41A9C03D5E7B".into(),

@@ -17,9 +17,11 @@ use super::{Input, Typed};
 use crate::entity::{self, Entity, TermIndex, member_id, term_index};
 use crate::source::Component;
 use serde::Serialize;
+use std::sync::Arc;
 
-/// A Raft group member as printed by `RaftGroupMemberId.toString()`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// A Raft group member as printed by `RaftGroupMemberId.toString()`. Shared: a stream names a
+/// handful of members on many lines ([`crate::event::Names`]).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 pub struct Member {
     /// `<peer>@group-<12 HEX>`.
     pub member: String,
@@ -34,7 +36,7 @@ pub enum RatisEvent {
     /// `RaftServerImpl.setRole`.
     RoleChange {
         #[serde(flatten)]
-        member: Box<Member>,
+        member: Arc<Member>,
         /// `RoleInfo.toString()` pads the old role to 9 characters; stored trimmed.
         from: String,
         to: String,
@@ -44,7 +46,7 @@ pub enum RatisEvent {
     /// `ServerState.setLeader`.
     LeaderChange {
         #[serde(flatten)]
-        member: Box<Member>,
+        member: Arc<Member>,
         old_leader: Option<String>,
         new_leader: Option<String>,
         term: u64,
@@ -54,7 +56,7 @@ pub enum RatisEvent {
     /// `ServerState`: an append from a leader of an older term.
     StaleLeaderRejected {
         #[serde(flatten)]
-        member: Box<Member>,
+        member: Arc<Member>,
         leader: String,
         op: String,
         peer_term: u64,
@@ -63,7 +65,7 @@ pub enum RatisEvent {
     /// `LeaderStateImpl`: the leader lost a majority of heartbeats.
     LostLeadership {
         #[serde(flatten)]
-        member: Box<Member>,
+        member: Arc<Member>,
         term: u64,
         election_timeout_ms: Option<u64>,
         in_charge_ms: Option<u64>,
@@ -71,27 +73,27 @@ pub enum RatisEvent {
     /// `LeaderStateImpl`.
     StepDownFailed {
         #[serde(flatten)]
-        member: Box<Member>,
+        member: Arc<Member>,
         term: u64,
     },
     /// `FollowerState`: election timeout, the follower becomes a candidate.
     ElectionTimeout {
         #[serde(flatten)]
-        member: Box<Member>,
+        member: Arc<Member>,
         last_rpc_elapsed_ms: Option<u64>,
         election_timeout_ms: Option<u64>,
     },
     /// `RoleInfo`: a role daemon starts or shuts down (`start`/`shutdown`).
     RoleDaemon {
         #[serde(flatten)]
-        member: Box<Member>,
+        member: Arc<Member>,
         action: String,
         daemon: String,
     },
     /// `LeaderElection`: `submit vote requests`.
     ElectionSubmit {
         #[serde(flatten)]
-        member: Box<Member>,
+        member: Arc<Member>,
         election: String,
         phase: String,
         round: u64,
@@ -100,7 +102,7 @@ pub enum RatisEvent {
     /// `LeaderElection`: `round N: result R`.
     ElectionResult {
         #[serde(flatten)]
-        member: Box<Member>,
+        member: Arc<Member>,
         election: String,
         phase: String,
         round: u64,
@@ -109,7 +111,7 @@ pub enum RatisEvent {
     /// `LeaderElection`: `received N response(s) and M exception(s):`.
     ElectionResponses {
         #[serde(flatten)]
-        member: Box<Member>,
+        member: Arc<Member>,
         election: String,
         phase: String,
         result: String,
@@ -127,7 +129,7 @@ pub enum RatisEvent {
     /// `RaftServerImpl`: `receive requestVote(...)`.
     VoteRequest {
         #[serde(flatten)]
-        member: Box<Member>,
+        member: Arc<Member>,
         phase: String,
         candidate: String,
         candidate_term: u64,
@@ -136,14 +138,14 @@ pub enum RatisEvent {
     /// `RaftServerImpl`: `replies to {} vote request`.
     VoteReply {
         #[serde(flatten)]
-        member: Box<Member>,
+        member: Arc<Member>,
         phase: String,
         reply: String,
     },
     /// `RaftServerImpl`: `appendEntries* reply` (INCONSISTENCY and friends).
     AppendReply {
         #[serde(flatten)]
-        member: Box<Member>,
+        member: Arc<Member>,
         result: Option<String>,
         next_index: Option<u64>,
         reply: String,
@@ -151,7 +153,7 @@ pub enum RatisEvent {
     /// `RaftServerImpl`: `Failed appendEntries as previous log entry ({}) is not found`.
     AppendPreviousMissing {
         #[serde(flatten)]
-        member: Box<Member>,
+        member: Arc<Member>,
         previous_term: Option<u64>,
         previous_index: Option<u64>,
     },
@@ -159,7 +161,7 @@ pub enum RatisEvent {
     /// `TruncationSegments`).
     LogTruncate {
         #[serde(flatten)]
-        member: Box<Member>,
+        member: Arc<Member>,
         /// The first index removed: entries at `index` and above are gone.
         index: u64,
         segment_start: Option<u64>,
@@ -169,7 +171,7 @@ pub enum RatisEvent {
     /// `SegmentedRaftLogWorker`: the truncated segment file was rewritten.
     LogFileTruncated {
         #[serde(flatten)]
-        member: Box<Member>,
+        member: Arc<Member>,
         file: String,
         length: Option<u64>,
         moved_to: String,
@@ -177,34 +179,34 @@ pub enum RatisEvent {
     /// `SegmentedRaftLogWorker`: `Deleted RaftLog segment for {}: path={}`.
     SegmentDeleted {
         #[serde(flatten)]
-        member: Box<Member>,
+        member: Arc<Member>,
         reason: String,
         path: String,
     },
     /// `SegmentedRaftLogWorker`: `Rolling segment {} to index:{}`.
     SegmentRolling {
         #[serde(flatten)]
-        member: Box<Member>,
+        member: Arc<Member>,
         segment: String,
         index: Option<u64>,
     },
     /// `SegmentedRaftLogWorker`: `Rolled log segment from {} to {}`.
     SegmentRolled {
         #[serde(flatten)]
-        member: Box<Member>,
+        member: Arc<Member>,
         from: String,
         to: String,
     },
     /// `SegmentedRaftLogWorker`: `Starting segment from index:{}`.
     SegmentStarted {
         #[serde(flatten)]
-        member: Box<Member>,
+        member: Arc<Member>,
         index: Option<u64>,
     },
     /// `SegmentedRaftLogWorker`: `created new log segment {}`.
     SegmentCreated {
         #[serde(flatten)]
-        member: Box<Member>,
+        member: Arc<Member>,
         path: String,
     },
     /// `SegmentedRaftLogWorker` WARN `Timeout n/~`: a state machine data write (for Ozone, a
@@ -214,7 +216,7 @@ pub enum RatisEvent {
     /// `SegmentedRaftLogWorker` ERROR `writeStateMachineData failed for index {}, entry={}`.
     WriteStateMachineDataFailed {
         #[serde(flatten)]
-        member: Box<Member>,
+        member: Arc<Member>,
         index: u64,
         term: Option<u64>,
     },
@@ -226,7 +228,7 @@ pub enum RatisEvent {
     /// `SegmentedRaftLog` (logger `RaftLog`) TRACE `{}: appendEntry {}`.
     AppendEntry {
         #[serde(flatten)]
-        member: Box<Member>,
+        member: Arc<Member>,
         term: Option<u64>,
         index: Option<u64>,
         /// `STATEMACHINELOGENTRY`, `CONFIGURATIONENTRY`, `METADATAENTRY`.
@@ -236,7 +238,7 @@ pub enum RatisEvent {
     /// the conflicting entry's new and stored term at the truncation point.
     CacheTruncate {
         #[serde(flatten)]
-        member: Box<Member>,
+        member: Arc<Member>,
         index: u64,
         new_term: Option<u64>,
         stored_term: Option<u64>,
@@ -246,13 +248,13 @@ pub enum RatisEvent {
     /// `StateMachineUpdater`: `Took a snapshot at index {}`.
     SnapshotTaken {
         #[serde(flatten)]
-        member: Box<Member>,
+        member: Arc<Member>,
         index: u64,
     },
     /// `StateMachineUpdater` ERROR `Exception while {}: applying txn index={}, nextLog={}`.
     ApplyFailed {
         #[serde(flatten)]
-        member: Box<Member>,
+        member: Arc<Member>,
         index: Option<u64>,
     },
 }
@@ -272,6 +274,44 @@ pub struct WriteTimeout {
     pub chunk: Option<String>,
     pub pipeline: Option<String>,
     pub datanode: Option<String>,
+}
+
+/// Matches the variants that name a member, binding it to `$member` for `$named`; the others
+/// give `None`.
+macro_rules! with_member {
+    ($event:expr, $member:ident => $named:expr) => {
+        match $event {
+            RatisEvent::RoleChange { $member, .. }
+            | RatisEvent::LeaderChange { $member, .. }
+            | RatisEvent::StaleLeaderRejected { $member, .. }
+            | RatisEvent::LostLeadership { $member, .. }
+            | RatisEvent::StepDownFailed { $member, .. }
+            | RatisEvent::ElectionTimeout { $member, .. }
+            | RatisEvent::RoleDaemon { $member, .. }
+            | RatisEvent::ElectionSubmit { $member, .. }
+            | RatisEvent::ElectionResult { $member, .. }
+            | RatisEvent::ElectionResponses { $member, .. }
+            | RatisEvent::VoteRequest { $member, .. }
+            | RatisEvent::VoteReply { $member, .. }
+            | RatisEvent::AppendReply { $member, .. }
+            | RatisEvent::AppendPreviousMissing { $member, .. }
+            | RatisEvent::LogTruncate { $member, .. }
+            | RatisEvent::LogFileTruncated { $member, .. }
+            | RatisEvent::SegmentDeleted { $member, .. }
+            | RatisEvent::SegmentRolling { $member, .. }
+            | RatisEvent::SegmentRolled { $member, .. }
+            | RatisEvent::SegmentStarted { $member, .. }
+            | RatisEvent::SegmentCreated { $member, .. }
+            | RatisEvent::WriteStateMachineDataFailed { $member, .. }
+            | RatisEvent::AppendEntry { $member, .. }
+            | RatisEvent::CacheTruncate { $member, .. }
+            | RatisEvent::SnapshotTaken { $member, .. }
+            | RatisEvent::ApplyFailed { $member, .. } => $named,
+            RatisEvent::ElectionResponse { .. }
+            | RatisEvent::WriteTimeout { .. }
+            | RatisEvent::TruncateIndex { .. } => None,
+        }
+    };
 }
 
 impl RatisEvent {
@@ -311,37 +351,12 @@ impl RatisEvent {
 
     /// The member the event is about, when the line names one.
     pub fn member(&self) -> Option<&Member> {
-        match self {
-            RatisEvent::RoleChange { member, .. }
-            | RatisEvent::LeaderChange { member, .. }
-            | RatisEvent::StaleLeaderRejected { member, .. }
-            | RatisEvent::LostLeadership { member, .. }
-            | RatisEvent::StepDownFailed { member, .. }
-            | RatisEvent::ElectionTimeout { member, .. }
-            | RatisEvent::RoleDaemon { member, .. }
-            | RatisEvent::ElectionSubmit { member, .. }
-            | RatisEvent::ElectionResult { member, .. }
-            | RatisEvent::ElectionResponses { member, .. }
-            | RatisEvent::VoteRequest { member, .. }
-            | RatisEvent::VoteReply { member, .. }
-            | RatisEvent::AppendReply { member, .. }
-            | RatisEvent::AppendPreviousMissing { member, .. }
-            | RatisEvent::LogTruncate { member, .. }
-            | RatisEvent::LogFileTruncated { member, .. }
-            | RatisEvent::SegmentDeleted { member, .. }
-            | RatisEvent::SegmentRolling { member, .. }
-            | RatisEvent::SegmentRolled { member, .. }
-            | RatisEvent::SegmentStarted { member, .. }
-            | RatisEvent::SegmentCreated { member, .. }
-            | RatisEvent::WriteStateMachineDataFailed { member, .. }
-            | RatisEvent::AppendEntry { member, .. }
-            | RatisEvent::CacheTruncate { member, .. }
-            | RatisEvent::SnapshotTaken { member, .. }
-            | RatisEvent::ApplyFailed { member, .. } => Some(member),
-            RatisEvent::ElectionResponse { .. }
-            | RatisEvent::WriteTimeout { .. }
-            | RatisEvent::TruncateIndex { .. } => None,
-        }
+        with_member!(self, member => Some(member))
+    }
+
+    /// [`RatisEvent::member`], to put a stream's shared copy in its place.
+    pub fn member_mut(&mut self) -> Option<&mut Arc<Member>> {
+        with_member!(self, member => Some(member))
     }
 }
 
@@ -645,10 +660,10 @@ catalogue! {
 
 /// The member of placeholder `i` and the daemon name glued to it (`-SegmentedRaftLogWorker`,
 /// `-LeaderElection7`, empty for a bare member id).
-fn member<'a>(m: &Matched<'a>, i: usize) -> Option<(Box<Member>, &'a str)> {
+fn member<'a>(m: &Matched<'a>, i: usize) -> Option<(Arc<Member>, &'a str)> {
     let s = m.text(i);
     let (id, len) = member_id(s)?;
-    let member = Box::new(Member {
+    let member = Arc::new(Member {
         member: s[..len].to_owned(),
         peer: id.peer.to_owned(),
         group: format!("group-{}", id.group),
@@ -657,7 +672,7 @@ fn member<'a>(m: &Matched<'a>, i: usize) -> Option<(Box<Member>, &'a str)> {
 }
 
 /// A LeaderElection daemon's member and name (`LeaderElection7`).
-fn election(m: &Matched<'_>) -> Option<(Box<Member>, String)> {
+fn election(m: &Matched<'_>) -> Option<(Arc<Member>, String)> {
     let (member, daemon) = member(m, 0)?;
     Some((member, daemon.trim_start_matches('-').to_owned()))
 }

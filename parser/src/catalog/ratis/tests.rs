@@ -13,9 +13,9 @@ const DN1: &str = "3f2b9c1e-7a4d-4e8b-9c0f-5d6e7f8a9b0c";
 const MEMBER: &str = "3f2b9c1e-7a4d-4e8b-9c0f-5d6e7f8a9b0c@group-D2C8A1B9F0E4";
 
 /// The member id of `s`, as the events carry it.
-fn member_of(s: &str) -> Box<Member> {
+fn member_of(s: &str) -> Arc<Member> {
     let (id, len) = member_id(s).unwrap();
-    Box::new(Member {
+    Arc::new(Member {
         member: s[..len].to_owned(),
         peer: id.peer.to_owned(),
         group: format!("group-{}", id.group),
