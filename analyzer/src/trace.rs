@@ -1646,6 +1646,71 @@ pub(crate) mod tests {
         );
     }
 
+    /// What the readers keep of the SCM side (compact, by place in their stream) is what the
+    /// SCM-side events say, read in trace order, a window included.
+    #[test]
+    fn the_scm_side_read_by_the_readers_is_what_the_events_say() {
+        let audit = |ts: &str, uuid: &str, command: &str| {
+            format!(
+                "2026-09-14 02:09:{ts} | INFO  | SCMAudit | user=hadoop | ip=172.25.0.22 | \
+                 op=SEND_HEARTBEAT {{\"datanodeUUID\":\"{uuid}\",\"term\":\"6\",\
+                 \"command\":\"{command}\"}} | ret=SUCCESS | \n"
+            )
+        };
+        let (a, b) = (
+            "4f6a2c1e-8b3d-4e2a-9c71-0d5e8f3a1b27",
+            "B2C7E9D4-1F6A-4C3B-8E52-7A9D0C4F6E13",
+        );
+        let close = "[commandType: closeContainerCommand closeContainerCommandProto { \
+                     containerID: 12 pipelineID { id { } } force: false } term: 6]";
+        let reregister = "[commandType: reregisterCommand reregisterCommandProto { } term: 0]";
+        let text = [
+            audit("41,715", a, "[]"),
+            audit("42,100", b, reregister),
+            audit("43,200", a, close),
+            audit("44,300", b, "[]"),
+        ]
+        .concat();
+        let events = oztrace_testkit::events("scm1", Component::ScmAudit, &text);
+        let expected = |trace: &Trace| {
+            let mut side = ScmSide::default();
+            let mut uuids = rustc_hash::FxHashSet::default();
+            for id in 0..trace.len() {
+                if let Some(of) = endpoint::scm_side_of(trace.get(id), &mut uuids) {
+                    side.push(id, of);
+                }
+            }
+            side
+        };
+        let check = |trace: &Trace, signals: usize| {
+            let side = expected(trace);
+            assert_eq!(side.signals.len(), signals);
+            assert_eq!(trace.scm_signals(), side.signals.as_slice());
+            assert_eq!(trace.quiet_heartbeats(), side.quiet.as_slice());
+            let mut cursor = IdCursor::default();
+            for &(id, term) in &side.heartbeats {
+                assert_eq!(trace.heartbeat_term(id, &mut cursor), Some(term));
+            }
+        };
+        let table = StreamEntities::of(&events);
+        let trace = Trace::merge_interned(vec![(events.clone(), Some(table))], 0);
+        check(&trace, 4);
+        assert!(matches!(
+            &trace.scm_signals()[2].1,
+            ScmSignal::Answered { close_containers, .. } if close_containers == &[12]
+        ));
+        // A window that drops the first two keeps the others' entries, renumbered.
+        let keep = [false, false, true, true];
+        let mut table = StreamEntities::of(&events);
+        table.retain(&keep);
+        let mut kept = events;
+        let mut flags = keep.iter();
+        kept.retain(|_| *flags.next().expect("a flag per event"));
+        let trace = Trace::merge_interned(vec![(kept, Some(table))], 0);
+        check(&trace, 2);
+        assert_eq!(trace.scm_signals()[1].1.datanode(), b.to_ascii_lowercase());
+    }
+
     #[test]
     fn merges_streams_by_time_and_keeps_untimed_in_place() {
         let a = vec![
