@@ -745,7 +745,7 @@ impl<'t> HostFacts<'t> {
                 id: container,
                 state: Some(state),
                 ..
-            } if state == "UNHEALTHY" => {
+            } if &**state == "UNHEALTHY" => {
                 effect(
                     Some(*container),
                     None,

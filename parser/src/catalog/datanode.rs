@@ -15,6 +15,7 @@ use crate::audit::Params;
 use crate::entity::{self, Entity, TermIndex};
 use crate::source::Component;
 use serde::Serialize;
+use std::sync::Arc;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
@@ -27,8 +28,9 @@ pub enum DatanodeEvent {
         id: u64,
         index: Option<u64>,
         bcsid: Option<u64>,
-        state: Option<String>,
-        volume: Option<String>,
+        /// A handful of states and volumes per datanode: one shared copy of each per stream.
+        state: Option<Arc<str>>,
+        volume: Option<Arc<str>>,
         /// The suffix after the fixed fields (ScanResult, reason, `Container force deleted`, ...).
         message: Option<String>,
     },
@@ -657,9 +659,9 @@ fn container_log(message: &str, throwable: Option<&str>) -> Option<DatanodeEvent
         } else if let Some(v) = part.strip_prefix("BCSID=") {
             bcsid = v.parse().ok();
         } else if let Some(v) = part.strip_prefix("State=") {
-            state = Some(v.to_owned());
+            state = Some(Arc::from(v));
         } else if let Some(v) = part.strip_prefix("Volume=") {
-            volume = Some(v.to_owned());
+            volume = Some(Arc::from(v));
         } else if part.starts_with("ID=") || part.starts_with("DataChecksum=") || part.is_empty() {
         } else {
             rest.push(part);
