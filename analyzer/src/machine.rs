@@ -178,9 +178,9 @@ pub(crate) fn replay_one(
     retain_ms: i64,
 ) -> Vec<Transition> {
     const EVICT_EVERY: usize = 4096;
-    // About one step per event read: reserved once (untouched capacity costs no memory).
-    let expected: usize = reads.iter().map(|k| trace.count_of(k)).sum();
-    let mut transitions = Vec::with_capacity(expected.min(1 << 20));
+    // Grown as steps come, not reserved by the events read: most events step nothing (on the
+    // 4 GiB bench bundle 13 k steps from 165 k events read; a reservation held 20 MB).
+    let mut transitions = Vec::new();
     // Every EVICT_EVERY-th event of the trace, read or not, evicts what is idle by then.
     let mut evict_at = (EVICT_EVERY - 1..trace.len())
         .step_by(EVICT_EVERY)

@@ -8,6 +8,7 @@ mod json;
 
 pub use copies::merge_audit_copies;
 
+use crate::catalog::datanode::DatanodeEvent;
 use crate::catalog::ratis::Member;
 use crate::catalog::{EventData, Typed, Unrecognized};
 use crate::entity::Entity;
@@ -43,20 +44,38 @@ impl Names {
         name
     }
 
-    /// Puts the shared copy of the member `data` names in its place: a kept event lives until
-    /// the analysis ends (issue 11).
-    pub fn share_member(&mut self, data: &mut EventData) {
-        let EventData::Ratis(ratis) = data else {
-            return;
-        };
-        let Some(member) = ratis.member_mut() else {
-            return;
-        };
-        match self.members.get(&**member) {
-            Some(known) => *member = Arc::clone(known),
+    /// The shared copy of `name`, from a name that is already shared or counted.
+    fn share(&mut self, name: &mut Arc<str>) {
+        match self.names.get(&**name) {
+            Some(known) => *name = Arc::clone(known),
             None => {
-                self.members.insert(Arc::clone(member));
+                self.names.insert(Arc::clone(name));
             }
+        }
+    }
+
+    /// Puts the shared copy of what `data` names that repeats across a stream in its place (the
+    /// Ratis member, a container line's state and volume): a kept event lives until the
+    /// analysis ends (issue 11).
+    pub fn share_repeated(&mut self, data: &mut EventData) {
+        match data {
+            EventData::Ratis(ratis) => {
+                let Some(member) = ratis.member_mut() else {
+                    return;
+                };
+                match self.members.get(&**member) {
+                    Some(known) => *member = Arc::clone(known),
+                    None => {
+                        self.members.insert(Arc::clone(member));
+                    }
+                }
+            }
+            EventData::Datanode(DatanodeEvent::DnContainerState { state, volume, .. }) => {
+                for name in [state, volume].into_iter().flatten() {
+                    self.share(name);
+                }
+            }
+            _ => {}
         }
     }
 }
@@ -113,7 +132,7 @@ impl Event {
         let named = Named::take(&mut record, names);
         let mut typed = typed;
         if let Some(typed) = &mut typed {
-            names.share_member(&mut typed.data);
+            names.share_repeated(&mut typed.data);
         }
         Event::of_named(record, typed, host, component, file, named)
     }
@@ -169,7 +188,7 @@ mod tests {
     #[test]
     fn events_stay_small_to_move() {
         let size = std::mem::size_of::<super::Event>();
-        assert!(size <= 296, "Event is {size} bytes");
+        assert!(size <= 280, "Event is {size} bytes");
     }
 
     /// A stream's events of one Ratis member hold one copy of it; another member its own.
@@ -190,7 +209,7 @@ mod tests {
             })
         };
         let shared = |names: &mut super::Names, mut data: EventData| {
-            names.share_member(&mut data);
+            names.share_repeated(&mut data);
             match data {
                 EventData::Ratis(RatisEvent::SnapshotTaken { member, .. }) => member,
                 other => panic!("not a snapshot: {other:?}"),
@@ -205,5 +224,39 @@ mod tests {
         assert!(Arc::ptr_eq(&first, &again));
         assert!(!Arc::ptr_eq(&first, &another));
         assert_eq!(another.peer, other);
+    }
+
+    #[test]
+    fn a_streams_container_states_and_volumes_are_shared() {
+        use super::{DatanodeEvent, EventData, Names};
+        use std::sync::Arc;
+        let line = |id, state: &str, volume: &str| {
+            EventData::Datanode(DatanodeEvent::DnContainerState {
+                id,
+                index: Some(0),
+                bcsid: None,
+                state: Some(Arc::from(state)),
+                volume: Some(Arc::from(volume)),
+                message: None,
+            })
+        };
+        let shared = |names: &mut Names, mut data: EventData| {
+            names.share_repeated(&mut data);
+            match data {
+                EventData::Datanode(DatanodeEvent::DnContainerState {
+                    state: Some(state),
+                    volume: Some(volume),
+                    ..
+                }) => (state, volume),
+                other => panic!("not a container line: {other:?}"),
+            }
+        };
+        let mut names = Names::default();
+        let first = shared(&mut names, line(1, "CLOSED", "/data/disk1/hdds"));
+        let again = shared(&mut names, line(2, "CLOSED", "/data/disk1/hdds"));
+        let other = shared(&mut names, line(3, "OPEN", "/data/disk2/hdds"));
+        assert!(Arc::ptr_eq(&first.0, &again.0) && Arc::ptr_eq(&first.1, &again.1));
+        assert_eq!((&*other.0, &*other.1), ("OPEN", "/data/disk2/hdds"));
+        assert!(!Arc::ptr_eq(&first.0, &other.0));
     }
 }

@@ -725,8 +725,8 @@ impl<'t> HostFacts<'t> {
                     "ChunkUtils: the block file returned fewer bytes than the chunk length",
                 );
             }
-            DatanodeEvent::CsmReadFailed { message, .. }
-                if message.starts_with("Unexpected read size") =>
+            DatanodeEvent::CsmReadFailed(failed)
+                if failed.message.starts_with("Unexpected read size") =>
             {
                 effect(
                     None,
@@ -745,7 +745,7 @@ impl<'t> HostFacts<'t> {
                 id: container,
                 state: Some(state),
                 ..
-            } if state == "UNHEALTHY" => {
+            } if &**state == "UNHEALTHY" => {
                 effect(
                     Some(*container),
                     None,
@@ -768,20 +768,17 @@ impl<'t> HostFacts<'t> {
                     self.completions.push(write);
                 }
             }
-            DatanodeEvent::CsmApply {
-                group,
-                cmd,
-                index: Some(i),
-                result,
-                completed: true,
-                ..
-            } => self.applies.push(Apply {
-                id,
-                group,
-                cmd,
-                index: *i,
-                result,
-            }),
+            DatanodeEvent::CsmApply(apply) if apply.completed => {
+                if let Some(index) = apply.index {
+                    self.applies.push(Apply {
+                        id,
+                        group: &apply.group,
+                        cmd: &apply.cmd,
+                        index,
+                        result: &apply.result,
+                    });
+                }
+            }
             DatanodeEvent::ChunkIgnored { chunk, stage, .. } if stage == "COMMIT_DATA" => {
                 self.ignored.push((id, chunk, event.thread.as_deref()));
             }

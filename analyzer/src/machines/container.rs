@@ -471,7 +471,7 @@ impl Linker for ReplicaReported {
                     EventData::Datanode(DatanodeEvent::DnContainerState {
                         state: Some(state),
                         ..
-                    }) => state.as_str(),
+                    }) => &**state,
                     _ => continue,
                 },
             };

@@ -76,7 +76,7 @@ impl Linker for DatanodeLinks {
                             within(trace, cause, e, SAME_DISPATCH_MS)
                                 && matches!(&trace.get(e).data,
                                     EventData::Datanode(DatanodeEvent::DnContainerState { id, state: Some(s), .. })
-                                    if id == container && s == "UNHEALTHY")
+                                    if id == container && &**s == "UNHEALTHY")
                         });
                         if let Some(effect) = found {
                             out.push((

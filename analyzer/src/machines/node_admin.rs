@@ -430,9 +430,9 @@ fn datanode_of(data: &ScmEvent) -> Option<&str> {
         | ScmEvent::AdminCompleted { datanode, .. }
         | ScmEvent::NodePipelines { datanode, .. }
         | ScmEvent::OpStateMismatch { datanode, .. }
-        | ScmEvent::Registered { datanode, .. }
-        | ScmEvent::NodeStatusUpdated { datanode, .. }
         | ScmEvent::Node { datanode, .. } => Some(datanode),
+        ScmEvent::Registered(registered) => Some(&registered.datanode),
+        ScmEvent::NodeStatusUpdated(updated) => Some(&updated.datanode),
         _ => None,
     }
 }
@@ -513,19 +513,15 @@ fn trigger_of(data: &ScmEvent) -> Option<(Trigger, Printed<'_>)> {
         ScmEvent::OpStateMismatch { stored, .. } => {
             (Trigger::CommandScheduled, Printed::op(stored))
         }
-        ScmEvent::Registered {
-            persisted_op_state: Some(op),
-            ..
-        } => (Trigger::Printed, Printed::op(op)),
-        ScmEvent::NodeStatusUpdated {
-            new_op_state,
-            new_health,
-            ..
-        } => (
+        ScmEvent::Registered(registered) => match &registered.persisted_op_state {
+            Some(op) => (Trigger::Printed, Printed::op(op)),
+            None => return None,
+        },
+        ScmEvent::NodeStatusUpdated(updated) => (
             Trigger::Printed,
             Printed {
-                op: Some(new_op_state),
-                health: Some(new_health),
+                op: Some(&updated.new_op_state),
+                health: Some(&updated.new_health),
             },
         ),
         ScmEvent::NodePipelines {

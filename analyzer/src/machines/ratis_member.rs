@@ -296,10 +296,12 @@ impl Machine for RatisMember {
                 }
                 _ => return,
             },
-            EventData::Datanode(
-                DatanodeEvent::CsmWriteFailed { group, .. }
-                | DatanodeEvent::CsmWriteFailedCloseServer { group },
-            ) => (group.clone(), Step::Outcome(Trigger::WriteFailed)),
+            EventData::Datanode(DatanodeEvent::CsmWriteFailed(failed)) => {
+                (failed.group.clone(), Step::Outcome(Trigger::WriteFailed))
+            }
+            EventData::Datanode(DatanodeEvent::CsmWriteFailedCloseServer { group }) => {
+                (group.clone(), Step::Outcome(Trigger::WriteFailed))
+            }
             _ => return,
         };
         let Some(Entity::Group(hex)) = Entity::group(&group) else {

@@ -15,6 +15,7 @@ use crate::audit::Params;
 use crate::entity::{self, Entity, TermIndex};
 use crate::source::Component;
 use serde::Serialize;
+use std::sync::Arc;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
@@ -27,8 +28,9 @@ pub enum DatanodeEvent {
         id: u64,
         index: Option<u64>,
         bcsid: Option<u64>,
-        state: Option<String>,
-        volume: Option<String>,
+        /// A handful of states and volumes per datanode: one shared copy of each per stream.
+        state: Option<Arc<str>>,
+        volume: Option<Arc<str>>,
         /// The suffix after the fixed fields (ScanResult, reason, `Container force deleted`, ...).
         message: Option<String>,
     },
@@ -63,14 +65,7 @@ pub enum DatanodeEvent {
     CsmWriteCompleted(CsmWrite),
     /// ContainerStateMachine ERROR `...writeStateMachineData failed: blockId...` (result or
     /// exception form).
-    CsmWriteFailed {
-        group: String,
-        container: Option<u64>,
-        local: Option<u64>,
-        index: Option<u64>,
-        chunk: Option<String>,
-        result: Option<String>,
-    },
+    CsmWriteFailed(Box<CsmWriteFailed>),
     /// ContainerStateMachine ERROR `Write chunk has taken {}ns crossing threshold {}ns for index
     /// {} groupId {}, cancelling pending write chunk for this group`.
     CsmWriteCancelled {
@@ -82,13 +77,7 @@ pub enum DatanodeEvent {
     CsmWriteFailedCloseServer { group: String },
     /// ContainerStateMachine ERROR `gid {} : ReadStateMachine failed. cmd {} logIndex {} msg : {}
     /// Container Result: {}`.
-    CsmReadFailed {
-        group: String,
-        cmd: String,
-        index: Option<u64>,
-        message: String,
-        result: String,
-    },
+    CsmReadFailed(Box<CsmReadFailed>),
     /// ContainerStateMachine ERROR `{} unable to read stateMachineData:`.
     CsmReadDataFailed { group: String },
     /// ContainerStateMachine ERROR `{}: failed to applyTransaction at logIndex {} for {}`.
@@ -99,14 +88,7 @@ pub enum DatanodeEvent {
     },
     /// ContainerStateMachine `gid {} : ApplyTransaction failed|completed. cmd {} logIndex {} msg :
     /// {} Container Result: {}` (ERROR when failed, DEBUG when completed).
-    CsmApply {
-        group: String,
-        cmd: String,
-        index: Option<u64>,
-        message: String,
-        result: String,
-        completed: bool,
-    },
+    CsmApply(Box<CsmApply>),
     /// ContainerStateMachine ERROR `{}: {} {}` (`notifyLogFailed`): group, TermIndex, entry.
     CsmLogFailed {
         group: String,
@@ -207,6 +189,41 @@ pub struct CsmWrite {
     pub chunk: String,
 }
 
+/// The fields of [`DatanodeEvent::CsmWriteFailed`], boxed: rare, and among the largest payloads
+/// (issue 11).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CsmWriteFailed {
+    pub group: String,
+    pub container: Option<u64>,
+    pub local: Option<u64>,
+    pub index: Option<u64>,
+    pub chunk: Option<String>,
+    pub result: Option<String>,
+}
+
+/// The fields of [`DatanodeEvent::CsmReadFailed`], boxed: rare, and among the largest payloads
+/// (issue 11).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CsmReadFailed {
+    pub group: String,
+    pub cmd: String,
+    pub index: Option<u64>,
+    pub message: String,
+    pub result: String,
+}
+
+/// The fields of [`DatanodeEvent::CsmApply`], boxed: DEBUG or ERROR only, and among the largest
+/// payloads (issue 11).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CsmApply {
+    pub group: String,
+    pub cmd: String,
+    pub index: Option<u64>,
+    pub message: String,
+    pub result: String,
+    pub completed: bool,
+}
+
 /// The fields of [`DatanodeEvent::ChunkWrite`], boxed: it is one of the largest payloads, and every
 /// `Event` is as large as its largest (issue 11).
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -258,18 +275,14 @@ impl DatanodeEvent {
             DatanodeEvent::CsmStartTransactionFailed { .. } => "csm_start_transaction_failed",
             DatanodeEvent::CsmWriteSubmitted(_) => "csm_write_submitted",
             DatanodeEvent::CsmWriteCompleted(_) => "csm_write_completed",
-            DatanodeEvent::CsmWriteFailed { .. } => "csm_write_failed",
+            DatanodeEvent::CsmWriteFailed(_) => "csm_write_failed",
             DatanodeEvent::CsmWriteCancelled { .. } => "csm_write_cancelled",
             DatanodeEvent::CsmWriteFailedCloseServer { .. } => "csm_write_failed_close_server",
-            DatanodeEvent::CsmReadFailed { .. } => "csm_read_failed",
+            DatanodeEvent::CsmReadFailed(_) => "csm_read_failed",
             DatanodeEvent::CsmReadDataFailed { .. } => "csm_read_data_failed",
             DatanodeEvent::CsmApplyException { .. } => "csm_apply_exception",
-            DatanodeEvent::CsmApply {
-                completed: true, ..
-            } => "csm_apply_completed",
-            DatanodeEvent::CsmApply {
-                completed: false, ..
-            } => "csm_apply_failed",
+            DatanodeEvent::CsmApply(apply) if apply.completed => "csm_apply_completed",
+            DatanodeEvent::CsmApply(_) => "csm_apply_failed",
             DatanodeEvent::CsmLogFailed { .. } => "csm_log_failed",
             DatanodeEvent::CsmClosed { .. } => "csm_closed",
             DatanodeEvent::PipelineAction { .. } => "pipeline_action",
@@ -390,13 +403,13 @@ catalogue! {
         |m| built(m, DatanodeEvent::CsmWriteFailedCloseServer { group: m.string(0) }),
     "csm_read_failed", "ERROR", CSM, "1.3–HEAD", "datanode.md 2.3, 3.A",
         "gid {} : ReadStateMachine failed. cmd {} logIndex {} msg : {} Container Result: {}" [Group, Name, U64, Text, Word] =>
-        |m| built(m, DatanodeEvent::CsmReadFailed {
+        |m| built(m, DatanodeEvent::CsmReadFailed(Box::new(CsmReadFailed {
             group: m.string(0),
             cmd: m.string(1),
             index: m.u64(2),
             message: m.string(3),
             result: m.string(4),
-        }),
+        }))),
     "csm_read_data_failed", "ERROR", CSM, "1.3–HEAD", "datanode.md 2.3",
         "{} unable to read stateMachineData:" [Group] =>
         |m| built(m, DatanodeEvent::CsmReadDataFailed { group: m.string(0) }),
@@ -657,9 +670,9 @@ fn container_log(message: &str, throwable: Option<&str>) -> Option<DatanodeEvent
         } else if let Some(v) = part.strip_prefix("BCSID=") {
             bcsid = v.parse().ok();
         } else if let Some(v) = part.strip_prefix("State=") {
-            state = Some(v.to_owned());
+            state = Some(Arc::from(v));
         } else if let Some(v) = part.strip_prefix("Volume=") {
-            volume = Some(v.to_owned());
+            volume = Some(Arc::from(v));
         } else if part.starts_with("ID=") || part.starts_with("DataChecksum=") || part.is_empty() {
         } else {
             rest.push(part);
@@ -780,28 +793,28 @@ fn write_failed(m: &Matched<'_>, result: Option<String>) -> Option<Built> {
     let (container, local) = proto_block(m.text(1));
     built(
         m,
-        DatanodeEvent::CsmWriteFailed {
+        DatanodeEvent::CsmWriteFailed(Box::new(CsmWriteFailed {
             group: m.string(0),
             container,
             local,
             index: m.u64(2),
             chunk: first_word(m.text(3)),
             result,
-        },
+        })),
     )
 }
 
 fn apply(m: &Matched<'_>, completed: bool) -> Option<Built> {
     built(
         m,
-        DatanodeEvent::CsmApply {
+        DatanodeEvent::CsmApply(Box::new(CsmApply {
             group: m.string(0),
             cmd: m.string(1),
             index: m.u64(2),
             message: m.string(3),
             result: m.string(4),
             completed,
-        },
+        })),
     )
 }
 
@@ -872,10 +885,8 @@ fn entities(event: &DatanodeEvent, msg: &str) -> Vec<Entity> {
         | DatanodeEvent::CsmSnapshotUnhealthy { group, .. }
         | DatanodeEvent::CsmWriteCancelled { group, .. }
         | DatanodeEvent::CsmWriteFailedCloseServer { group }
-        | DatanodeEvent::CsmReadFailed { group, .. }
         | DatanodeEvent::CsmReadDataFailed { group }
         | DatanodeEvent::CsmApplyException { group, .. }
-        | DatanodeEvent::CsmApply { group, .. }
         | DatanodeEvent::CsmLogFailed { group, .. }
         | DatanodeEvent::LeaderChangeNotification { group, .. } => out.extend(Entity::group(group)),
         DatanodeEvent::CsmWriteSubmitted(CsmWrite {
@@ -889,16 +900,16 @@ fn entities(event: &DatanodeEvent, msg: &str) -> Vec<Entity> {
             container,
             local,
             ..
-        })
-        | DatanodeEvent::CsmWriteFailed {
-            group,
-            container,
-            local,
-            ..
-        } => {
+        }) => {
             out.extend(Entity::group(group));
             block(&mut out, *container, *local);
         }
+        DatanodeEvent::CsmWriteFailed(failed) => {
+            out.extend(Entity::group(&failed.group));
+            block(&mut out, failed.container, failed.local);
+        }
+        DatanodeEvent::CsmReadFailed(failed) => out.extend(Entity::group(&failed.group)),
+        DatanodeEvent::CsmApply(apply) => out.extend(Entity::group(&apply.group)),
         DatanodeEvent::CsmClosed { group, .. } => {
             out.extend(group.as_deref().and_then(Entity::group));
         }

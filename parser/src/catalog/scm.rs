@@ -65,6 +65,30 @@ pub struct ScmAudit {
     pub commands: Vec<HeartbeatCommand>,
 }
 
+/// The fields of [`ScmEvent::Registered`], boxed: once per registration, and among the largest
+/// payloads (issue 11).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Registered {
+    pub datanode: String,
+    pub host: String,
+    pub ip: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub persisted_op_state: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub persisted_op_state_expiry: Option<i64>,
+}
+
+/// The fields of [`ScmEvent::NodeStatusUpdated`], boxed: once per node state change, and the
+/// largest payload (issue 11).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NodeStatusUpdated {
+    pub datanode: String,
+    pub old_op_state: String,
+    pub old_health: String,
+    pub new_op_state: String,
+    pub new_health: String,
+}
+
 /// Typed fields of SCM statements. Simple notices share a variant and carry their kind.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
@@ -185,26 +209,12 @@ pub enum ScmEvent {
         to: String,
     },
     /// `Registered datanode: {}` (`toDebugString`).
-    Registered {
-        datanode: String,
-        host: String,
-        ip: String,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        persisted_op_state: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        persisted_op_state_expiry: Option<i64>,
-    },
+    Registered(Box<Registered>),
     /// `Updating nodeOperationalState on registration as the datanode has a persisted state of {}
     /// and expiry of {}` (no datanode id in the line).
     OpStateOnRegistration { op_state: String, expiry: i64 },
     /// `Updated datanode {} {} to {} {}` (NodeStatus `<OP>(no expiry)-<HEALTH>`).
-    NodeStatusUpdated {
-        datanode: String,
-        old_op_state: String,
-        old_health: String,
-        new_op_state: String,
-        new_health: String,
-    },
+    NodeStatusUpdated(Box<NodeStatusUpdated>),
     /// `Clearing command queue of size {} for DN {}`.
     CommandQueueCleared { datanode: String, size: u64 },
     /// `Heartbeat dispatched for datanode {} with commands {}` (DEBUG).
@@ -262,9 +272,9 @@ impl ScmEvent {
             ScmEvent::ReplicationStatus { .. } => "admin_replication_status",
             ScmEvent::PipelineFinalizeFailed { .. } => "pipeline_finalize_failed",
             ScmEvent::OpStateChangeNotified { .. } => "op_state_change_notified",
-            ScmEvent::Registered { .. } => "datanode_registered",
+            ScmEvent::Registered(_) => "datanode_registered",
             ScmEvent::OpStateOnRegistration { .. } => "op_state_on_registration",
-            ScmEvent::NodeStatusUpdated { .. } => "node_status_updated",
+            ScmEvent::NodeStatusUpdated(_) => "node_status_updated",
             ScmEvent::CommandQueueCleared { .. } => "command_queue_cleared",
             ScmEvent::HeartbeatDispatched { .. } => "heartbeat_dispatched",
             ScmEvent::HaNotice { kind, .. }
@@ -592,7 +602,7 @@ catalogue! {
             let (uuid, entities) = datanode(m, 0)?;
             let (old_op_state, old_health) = node_status(m.text(1))?;
             let (new_op_state, new_health) = node_status(m.text(3))?;
-            Some((ScmEvent::NodeStatusUpdated { datanode: uuid, old_op_state, old_health, new_op_state, new_health }, entities))
+            Some((ScmEvent::NodeStatusUpdated(Box::new(NodeStatusUpdated { datanode: uuid, old_op_state, old_health, new_op_state, new_health })), entities))
         },
     "node_invalid_transition", "WARN", NODE_STATE, "1.3–HEAD", "scm.md 2.2",
         "Invalid state transition of node {}. Current state: {}, life cycle event: {}" [Datanode, Text, Text] => notice_with_entities,
@@ -880,13 +890,13 @@ fn registered(m: &Matched<'_>) -> Option<Built> {
         Some(rest[..end].trim())
     };
     Some((
-        ScmEvent::Registered {
+        ScmEvent::Registered(Box::new(Registered {
             datanode: dn.uuid.to_ascii_lowercase(),
             host: dn.host.to_string(),
             ip: dn.ip.to_string(),
             persisted_op_state: field("persistedOpState: ").and_then(word),
             persisted_op_state_expiry: field("persistedOpStateExpiryEpochSec: ").and_then(num),
-        },
+        })),
         vec![dn.entity()],
     ))
 }

@@ -436,7 +436,7 @@ fn csm_write_lines_read_the_multi_line_block_id() {
         ],
     );
     assert!(
-        matches!(e, DatanodeEvent::CsmWriteFailed { index: Some(9), result: Some(ref r), .. } if r == "DISK_OUT_OF_SPACE")
+        matches!(e, DatanodeEvent::CsmWriteFailed(f) if f.index == Some(9) && f.result.as_deref() == Some("DISK_OUT_OF_SPACE"))
     );
 }
 
@@ -452,7 +452,7 @@ fn csm_apply_read_snapshot_and_lifecycle_lines() {
     );
     assert_eq!(e.kind(), "csm_apply_completed");
     assert!(
-        matches!(e, DatanodeEvent::CsmApply { index: Some(18343), ref cmd, ref result, .. } if cmd == "WriteChunk" && result == "SUCCESS")
+        matches!(e, DatanodeEvent::CsmApply(a) if a.index == Some(18343) && a.cmd == "WriteChunk" && a.result == "SUCCESS")
     );
     assert_eq!(entities, vec!["group:41A9C03D5E7B".to_string()]);
     let (e, _) = one(
@@ -473,7 +473,7 @@ fn csm_apply_read_snapshot_and_lifecycle_lines() {
         &[],
     );
     assert!(
-        matches!(e, DatanodeEvent::CsmReadFailed { index: Some(18343), ref result, .. } if result == "CONTAINER_INTERNAL_ERROR")
+        matches!(e, DatanodeEvent::CsmReadFailed(f) if f.index == Some(18343) && f.result == "CONTAINER_INTERNAL_ERROR")
     );
     let cases: &[(&str, &str)] = &[
         (
@@ -812,14 +812,14 @@ fn every_kind_is_registered() {
         DatanodeEvent::CsmStartTransactionFailed {},
         DatanodeEvent::CsmWriteSubmitted(CsmWrite::default()),
         DatanodeEvent::CsmWriteCompleted(CsmWrite::default()),
-        DatanodeEvent::CsmWriteFailed {
+        DatanodeEvent::CsmWriteFailed(Box::new(CsmWriteFailed {
             group: String::new(),
             container: None,
             local: None,
             index: None,
             chunk: None,
             result: None,
-        },
+        })),
         DatanodeEvent::CsmWriteCancelled {
             group: String::new(),
             taken_ns: None,
@@ -828,13 +828,13 @@ fn every_kind_is_registered() {
         DatanodeEvent::CsmWriteFailedCloseServer {
             group: String::new(),
         },
-        DatanodeEvent::CsmReadFailed {
+        DatanodeEvent::CsmReadFailed(Box::new(CsmReadFailed {
             group: String::new(),
             cmd: String::new(),
             index: None,
             message: String::new(),
             result: String::new(),
-        },
+        })),
         DatanodeEvent::CsmReadDataFailed {
             group: String::new(),
         },
@@ -843,22 +843,22 @@ fn every_kind_is_registered() {
             index: None,
             cmd: String::new(),
         },
-        DatanodeEvent::CsmApply {
+        DatanodeEvent::CsmApply(Box::new(CsmApply {
             group: String::new(),
             cmd: String::new(),
             index: None,
             message: String::new(),
             result: String::new(),
             completed: true,
-        },
-        DatanodeEvent::CsmApply {
+        })),
+        DatanodeEvent::CsmApply(Box::new(CsmApply {
             group: String::new(),
             cmd: String::new(),
             index: None,
             message: String::new(),
             result: String::new(),
             completed: false,
-        },
+        })),
         DatanodeEvent::CsmLogFailed {
             group: String::new(),
             term: None,

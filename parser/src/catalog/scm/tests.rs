@@ -185,13 +185,13 @@ fn admin_and_node_manager_fields() {
     );
     assert_eq!(
         scm_event(&typed(&rec, Component::Scm)),
-        &ScmEvent::Registered {
+        &ScmEvent::Registered(Box::new(Registered {
             datanode: DN3_UUID.into(),
             host: "dn3.example.com".into(),
             ip: "10.0.1.13".into(),
             persisted_op_state: Some("DECOMMISSIONING".into()),
             persisted_op_state_expiry: Some(0),
-        }
+        }))
     );
 
     let rec = line(
@@ -202,13 +202,13 @@ fn admin_and_node_manager_fields() {
     );
     assert_eq!(
         scm_event(&typed(&rec, Component::Scm)),
-        &ScmEvent::NodeStatusUpdated {
+        &ScmEvent::NodeStatusUpdated(Box::new(NodeStatusUpdated {
             datanode: DN3_UUID.into(),
             old_op_state: "IN_SERVICE".into(),
             old_health: "HEALTHY".into(),
             new_op_state: "DECOMMISSIONING".into(),
             new_health: "STALE".into(),
-        }
+        }))
     );
 
     let rec = line(
