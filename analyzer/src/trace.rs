@@ -11,7 +11,7 @@
 
 use crate::facts::Facts;
 use crate::kinds::{self, KindIndex, KindSet};
-use crate::machines::endpoint::{self, SCM_SIDE_KINDS, ScmSide, ScmSideOf, ScmSignal};
+use crate::machines::endpoint::{self, Heartbeat, SCM_SIDE_KINDS, ScmSide, ScmSideOf, ScmSignal};
 use crate::replicas::{ContainerReplicas, ReplicaState};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::datanode::DatanodeEvent;
@@ -95,8 +95,8 @@ pub struct Trace {
     facts: OnceLock<Facts>,
     /// Every container's replicas, read from the whole trace at the first question.
     replicas: OnceLock<ContainerReplicas>,
-    /// What the SCM-side events say, read once by the merge (the readers' threads would hold
-    /// it in their own allocator arenas, freed but resident after the merge).
+    /// What the SCM-side events say, read by the readers' threads ([`StreamEntities`]) and
+    /// ordered by the merge.
     scm_side: ScmSide,
 }
 
@@ -115,19 +115,24 @@ impl Trace {
 
     /// [`Trace::merge`] of streams whose entities and headers the threads that read them
     /// gathered ([`StreamEntities`]): the merge maps each stream's distinct entities to the
-    /// trace's ids and orders the streams' compact header columns, never opening an event but the
-    /// SCM-side ones it reads. A stream without a table, or with a table of other
-    /// events, is interned here.
+    /// trace's ids and orders the streams' compact header columns, never opening an event. A
+    /// stream without a table, or with a table of other events, is interned here.
     pub fn merge_interned(
         mut streams: Vec<(Vec<Event>, Option<StreamEntities>)>,
         skew_ms: i64,
     ) -> Trace {
         streams.retain(|(stream, _)| !stream.is_empty());
-        let total = streams.iter().map(|(events, _)| events.len()).sum();
+        let mut streams: Vec<(Vec<Event>, StreamEntities)> = streams
+            .into_iter()
+            .map(|(events, entities)| {
+                let entities = table_of(&events, entities);
+                (events, entities)
+            })
+            .collect();
+        let mut columns = Columns::with_capacity(streams.iter().map(|(_, entities)| entities));
         let mut sources = Sources::default();
-        let mut keys: Vec<MergeKey> = Vec::with_capacity(total);
-        let mut columns = Columns::with_capacity(total);
-        for (stream, entities) in &mut streams {
+        let mut keys: Vec<MergeKey> = Vec::with_capacity(columns.slots.capacity());
+        for (_, entities) in &mut streams {
             let mut last = None;
             // On the pass that reads the stream's headers: a stream is read once.
             let mut key =
@@ -143,7 +148,7 @@ impl Trace {
                         index: keys.len() as u32,
                     });
                 };
-            columns.read_stream(stream, entities.take(), &mut key);
+            columns.read_stream(std::mem::take(entities), &mut key);
         }
         // Sources compare by their names' order, held as one rank each.
         let rank = sources.ranks();
@@ -159,8 +164,9 @@ impl Trace {
 
     /// A trace of events already in time order (tests, replays of a recorded trace).
     pub fn from_ordered(events: Vec<Event>, skew_ms: i64) -> Trace {
-        let mut columns = Columns::with_capacity(events.len());
-        columns.read_stream(&events, None, &mut |_, _, _, _| {});
+        let entities = StreamEntities::of(&events);
+        let mut columns = Columns::with_capacity(std::iter::once(&entities));
+        columns.read_stream(entities, &mut |_, _, _, _| {});
         let order: Vec<u32> = (0..events.len() as u32).collect();
         let mut trace = columns.index(&order, skew_ms);
         trace.streams = vec![events];
@@ -592,9 +598,17 @@ pub struct StreamEntities {
     /// few.
     sources: Vec<(u32, Source)>,
     /// The `dn_container_state` lines, by their event's place in the stream, in order.
-    lines: Vec<(u32, ContainerStateLine)>,
-    /// The datanode UUID of each Ratis line that names one ([`Trace::ratis_peers`]).
-    peers: Vec<(u32, Arc<str>)>,
+    lines: Vec<(u32, HeldLine)>,
+    /// The datanode UUID of each Ratis line that names one ([`Trace::ratis_peers`]), by its
+    /// place in `peer_names`.
+    peers: Vec<(u32, u32)>,
+    peer_names: Vec<Arc<str>>,
+    /// What each SCM-side event says ([`endpoint::scm_side_of`]), read here where the event is
+    /// still in cache (at the merge, every one is a miss), compact: the datanodes it names are
+    /// in `datanodes`, the few close commands in `closes`.
+    scm: Vec<(u32, ScmSaid)>,
+    datanodes: Vec<Arc<str>>,
+    closes: Vec<(u32, Vec<u64>)>,
 }
 
 impl StreamEntities {
@@ -602,6 +616,8 @@ impl StreamEntities {
     pub fn of(events: &[Event]) -> StreamEntities {
         let mut ids: HashMap<&Entity, u32> = HashMap::default();
         let mut uuids = rustc_hash::FxHashSet::default();
+        let mut datanodes = Names::default();
+        let mut peer_names = Names::default();
         let mut interned = StreamEntities {
             table: Vec::new(),
             names: Vec::new(),
@@ -611,6 +627,10 @@ impl StreamEntities {
             sources: Vec::new(),
             lines: Vec::new(),
             peers: Vec::new(),
+            peer_names: Vec::new(),
+            scm: Vec::new(),
+            datanodes: Vec::new(),
+            closes: Vec::new(),
         };
         interned.start.push(0);
         for (i, event) in events.iter().enumerate() {
@@ -627,13 +647,26 @@ impl StreamEntities {
             if kind == *CONTAINER_STATE
                 && let Some(line) = ContainerStateLine::of(event)
             {
-                interned.lines.push((i as u32, line));
+                interned.lines.push((i as u32, HeldLine::of(line)));
+            } else if SCM_SIDE_KINDS.contains(kind)
+                && let Some(of) = endpoint::scm_side_of(event, &mut uuids)
+            {
+                let (said, close) = ScmSaid::of(of, |datanode| datanodes.place(datanode));
+                if let Some(close) = close {
+                    interned.closes.push((i as u32, close));
+                }
+                interned.scm.push((i as u32, said));
             } else if let EventData::Ratis(ratis) = &event.data
                 && let Some(member) = ratis.member()
                 && is_uuid(&member.peer)
             {
-                let peer = endpoint::shared_uuid(&mut uuids, &member.peer, true);
-                interned.peers.push((i as u32, peer));
+                let peer = &member.peer;
+                let place = if peer.bytes().any(|b| b.is_ascii_uppercase()) {
+                    peer_names.place(&peer.to_ascii_lowercase())
+                } else {
+                    peer_names.place(peer)
+                };
+                interned.peers.push((i as u32, place));
             }
             let first = interned.names.len();
             for entity in &event.entities {
@@ -656,6 +689,10 @@ impl StreamEntities {
         interned.sources.shrink_to_fit();
         interned.lines.shrink_to_fit();
         interned.peers.shrink_to_fit();
+        interned.peer_names = peer_names.into_names();
+        interned.scm.shrink_to_fit();
+        interned.datanodes = datanodes.into_names();
+        interned.closes.shrink_to_fit();
         interned
     }
 
@@ -688,6 +725,8 @@ impl StreamEntities {
         }
         renumber_kept(&mut self.lines, &kept_at);
         renumber_kept(&mut self.peers, &kept_at);
+        renumber_kept(&mut self.scm, &kept_at);
+        renumber_kept(&mut self.closes, &kept_at);
         self.names = names;
         self.start = start;
         self.headers = headers;
@@ -715,6 +754,233 @@ impl StreamEntities {
 
     fn names_of(&self, event: usize) -> &[u32] {
         &self.names[self.start[event] as usize..self.start[event + 1] as usize]
+    }
+}
+
+/// The table of a stream: `interned` when it holds this stream's, else read here the same way.
+fn table_of(events: &[Event], interned: Option<StreamEntities>) -> StreamEntities {
+    interned
+        .filter(|i| i.events() == events.len())
+        .unwrap_or_else(|| StreamEntities::of(events))
+}
+
+/// `n` in two 4-byte halves, low first: a reader's lists of small entries are then aligned
+/// to 4 bytes, not 8.
+fn halves(n: u64) -> [u32; 2] {
+    [n as u32, (n >> 32) as u32]
+}
+
+/// The number [`halves`] split.
+fn whole([low, high]: [u32; 2]) -> u64 {
+    u64::from(low) | u64::from(high) << 32
+}
+
+/// A [`ContainerStateLine`] as a reader holds it until the merge: its numbers in 4-byte halves,
+/// 28 bytes with its place rather than 40 (the most frequent kind).
+#[derive(Debug, Clone, Copy)]
+struct HeldLine {
+    container: [u32; 2],
+    bcsid: [u32; 2],
+    index: u32,
+    state: LineState,
+    /// [`HeldLine::BCSID`], [`HeldLine::ERROR`].
+    flags: u8,
+}
+
+impl HeldLine {
+    const BCSID: u8 = 1;
+    const ERROR: u8 = 2;
+
+    fn of(line: ContainerStateLine) -> HeldLine {
+        HeldLine {
+            container: halves(line.container),
+            bcsid: halves(line.bcsid.unwrap_or(0)),
+            index: line.index,
+            state: line.state,
+            flags: if line.bcsid.is_some() {
+                HeldLine::BCSID
+            } else {
+                0
+            } | if line.error { HeldLine::ERROR } else { 0 },
+        }
+    }
+
+    fn line(self) -> ContainerStateLine {
+        ContainerStateLine {
+            container: whole(self.container),
+            index: self.index,
+            bcsid: (self.flags & HeldLine::BCSID != 0).then(|| whole(self.bcsid)),
+            state: self.state,
+            error: self.flags & HeldLine::ERROR != 0,
+        }
+    }
+}
+
+/// Distinct names (datanode UUIDs), each once, by place: a list of many events that name few
+/// datanodes holds places, four bytes each.
+#[derive(Debug, Default)]
+struct Names {
+    names: Vec<Arc<str>>,
+    places: HashMap<Arc<str>, u32>,
+}
+
+impl Names {
+    /// The place of `name`, added when new.
+    fn place(&mut self, name: &str) -> u32 {
+        if let Some(&at) = self.places.get(name) {
+            return at;
+        }
+        let at = self.names.len() as u32;
+        let name: Arc<str> = Arc::from(name);
+        self.names.push(Arc::clone(&name));
+        self.places.insert(name, at);
+        at
+    }
+
+    /// The place of each of `names`, in order.
+    fn places(&mut self, names: &[Arc<str>]) -> Vec<u32> {
+        names.iter().map(|name| self.place(name)).collect()
+    }
+
+    fn into_names(mut self) -> Vec<Arc<str>> {
+        self.names.shrink_to_fit();
+        self.names
+    }
+}
+
+/// What an SCM-side event says ([`ScmSideOf`]) in 16 bytes: its datanode a place in a table, its
+/// close commands (rare) aside.
+#[derive(Debug, Clone, Copy)]
+struct ScmSaid {
+    /// The heartbeat's term, when [`ScmSaid::TERM`] is set, in 4-byte halves (with its place,
+    /// 20 bytes rather than 24).
+    term: [u32; 2],
+    /// The signal's datanode, by its place in the table.
+    datanode: u32,
+    flags: u8,
+}
+
+impl ScmSaid {
+    const HEARTBEAT: u8 = 1;
+    const QUIET: u8 = 2;
+    const TERM: u8 = 4;
+    const AUDIT: u8 = 8;
+    /// Its close commands are aside.
+    const CLOSES: u8 = 64;
+    /// The signal, in bits 4 and 5: none, reregister, registered, answered.
+    const SIGNAL: u8 = 4;
+    const REREGISTER: u8 = 1;
+    const REGISTERED: u8 = 2;
+    const ANSWERED: u8 = 3;
+
+    /// The compact form of `of`, its datanode placed by `place`, and its close commands if it has
+    /// any.
+    fn of(of: ScmSideOf, place: impl FnOnce(&Arc<str>) -> u32) -> (ScmSaid, Option<Vec<u64>>) {
+        let mut said = ScmSaid {
+            term: [0; 2],
+            datanode: 0,
+            flags: 0,
+        };
+        if let Some(heartbeat) = of.heartbeat {
+            said.flags |= ScmSaid::HEARTBEAT;
+            if heartbeat.quiet {
+                said.flags |= ScmSaid::QUIET;
+            }
+            if let Some(term) = heartbeat.term {
+                said.flags |= ScmSaid::TERM;
+                said.term = halves(term);
+            }
+        }
+        let mut close = None;
+        let (signal, datanode, audit) = match of.signal {
+            None => return (said, None),
+            Some(ScmSignal::Reregister { datanode, audit }) => {
+                (ScmSaid::REREGISTER, datanode, audit)
+            }
+            Some(ScmSignal::Registered { datanode, audit }) => {
+                (ScmSaid::REGISTERED, datanode, audit)
+            }
+            Some(ScmSignal::Answered {
+                datanode,
+                close_containers,
+            }) => {
+                if !close_containers.is_empty() {
+                    said.flags |= ScmSaid::CLOSES;
+                    close = Some(close_containers);
+                }
+                (ScmSaid::ANSWERED, datanode, false)
+            }
+        };
+        said.flags |= signal << ScmSaid::SIGNAL;
+        if audit {
+            said.flags |= ScmSaid::AUDIT;
+        }
+        said.datanode = place(&datanode);
+        (said, close)
+    }
+
+    fn is(self, flag: u8) -> bool {
+        self.flags & flag != 0
+    }
+
+    fn heartbeat(&self) -> bool {
+        self.is(ScmSaid::HEARTBEAT)
+    }
+
+    fn quiet(&self) -> bool {
+        self.is(ScmSaid::HEARTBEAT) && self.is(ScmSaid::QUIET)
+    }
+
+    fn signals(&self) -> bool {
+        self.signal() != 0
+    }
+
+    fn signal(self) -> u8 {
+        (self.flags >> ScmSaid::SIGNAL) & 3
+    }
+
+    /// Whether its close commands are aside.
+    fn closes(self) -> bool {
+        self.is(ScmSaid::CLOSES)
+    }
+
+    /// Its datanode's place moved from a stream's table to the merge's (`places`).
+    fn placed(self, places: &[u32]) -> ScmSaid {
+        ScmSaid {
+            datanode: if self.signals() {
+                places[self.datanode as usize]
+            } else {
+                0
+            },
+            ..self
+        }
+    }
+
+    /// What it says, its datanode read from `datanodes`, with its close commands `close`.
+    fn side(self, datanodes: &[Arc<str>], close: Option<Vec<u64>>) -> ScmSideOf {
+        let set = |flag: u8| self.is(flag);
+        let heartbeat = set(ScmSaid::HEARTBEAT).then(|| Heartbeat {
+            term: set(ScmSaid::TERM).then(|| whole(self.term)),
+            quiet: set(ScmSaid::QUIET),
+        });
+        let datanode = || Arc::clone(&datanodes[self.datanode as usize]);
+        let audit = set(ScmSaid::AUDIT);
+        let signal = match self.signal() {
+            ScmSaid::REREGISTER => Some(ScmSignal::Reregister {
+                datanode: datanode(),
+                audit,
+            }),
+            ScmSaid::REGISTERED => Some(ScmSignal::Registered {
+                datanode: datanode(),
+                audit,
+            }),
+            ScmSaid::ANSWERED => Some(ScmSignal::Answered {
+                datanode: datanode(),
+                close_containers: close.unwrap_or_default(),
+            }),
+            _ => None,
+        };
+        ScmSideOf { heartbeat, signal }
     }
 }
 
@@ -749,10 +1015,14 @@ struct Columns {
     /// lines' datanodes, in input order; `compact_of[i]` is input event `i`'s list ([`Compact`])
     /// and place in it ([`NONE`] for an event in none).
     container_states: Vec<ContainerStateLine>,
-    scm: Vec<Option<ScmSideOf>>,
-    /// The one copy of each datanode the SCM side names ([`endpoint::scm_side_of`]).
-    uuids: rustc_hash::FxHashSet<Arc<str>>,
-    peers: Vec<Arc<str>>,
+    /// What the SCM-side events say, compact, their datanodes by place in `datanodes` (the one
+    /// copy of each) and their close commands in `closes`, by place in `scm`.
+    scm: Vec<ScmSaid>,
+    datanodes: Names,
+    closes: Vec<(u32, Vec<u64>)>,
+    /// The Ratis lines' datanodes, by place in `peer_names`.
+    peers: Vec<u32>,
+    peer_names: Names,
     compact_of: Vec<u32>,
     /// The entities of input event `i` are `entities[entity_start[i]..entity_start[i + 1]]`, each
     /// once.
@@ -769,7 +1039,11 @@ struct Columns {
 }
 
 impl Columns {
-    fn with_capacity(events: usize) -> Columns {
+    /// Columns sized once for the streams `tables` describe: grown, a table is copied and its
+    /// pages touched again.
+    fn with_capacity<'a>(tables: impl Iterator<Item = &'a StreamEntities> + Clone) -> Columns {
+        let total = |count: fn(&StreamEntities) -> usize| tables.clone().map(count).sum();
+        let events = total(StreamEntities::events);
         let mut entity_start = Vec::with_capacity(events + 1);
         entity_start.push(0);
         Columns {
@@ -780,12 +1054,15 @@ impl Columns {
             untimed: Bits::with_capacity(events),
             components: Vec::with_capacity(events),
             hosts: Vec::with_capacity(events),
-            container_states: Vec::new(),
-            scm: Vec::new(),
-            uuids: Default::default(),
-            peers: Vec::new(),
+            container_states: Vec::with_capacity(total(|t| t.lines.len())),
+            // At most one per event of an SCM-side kind.
+            scm: Vec::with_capacity(total(|t| t.scm.len())),
+            datanodes: Names::default(),
+            closes: Vec::new(),
+            peers: Vec::with_capacity(total(|t| t.peers.len())),
+            peer_names: Names::default(),
             compact_of: Vec::with_capacity(events),
-            entities: Vec::new(),
+            entities: Vec::with_capacity(total(|t| t.names.len())),
             entity_start,
             host_names: Vec::new(),
             host_ids: HashMap::default(),
@@ -797,42 +1074,44 @@ impl Columns {
         }
     }
 
-    /// Reads a stream's headers and entities from `interned` when it holds this stream's (else
-    /// they are read here, the same way), opening only the events whose SCM side it reads, and
-    /// hands each event's place in the stream, with those columns and its source, to `also`.
+    /// Reads a stream's headers, entities and compact fields from its table `interned`
+    /// ([`table_of`]), and hands each event's place in the stream, with those columns and its
+    /// source, to `also`.
     fn read_stream(
         &mut self,
-        events: &[Event],
-        interned: Option<StreamEntities>,
+        mut interned: StreamEntities,
         also: &mut impl FnMut(usize, Option<i64>, &StreamEntities, &Source),
     ) {
-        let mut interned = interned
-            .filter(|i| i.events() == events.len())
-            .unwrap_or_else(|| StreamEntities::of(events));
         // The trace's id of each of the stream's entities, interned when first named.
         let mut ids = vec![UNSEEN; interned.table.len()];
         let stream = self.streams;
         let mut lines = interned.lines.iter().peekable();
-        let mut peers = std::mem::take(&mut interned.peers).into_iter().peekable();
+        let mut peers = interned.peers.iter().peekable();
+        let peer_places = self.peer_names.places(&interned.peer_names);
+        let mut scm = interned.scm.iter().peekable();
+        let mut closes = std::mem::take(&mut interned.closes).into_iter().peekable();
+        // The merge's place of each datanode the stream's SCM side names.
+        let datanodes = self.datanodes.places(&interned.datanodes);
         let mut sources = interned.sources.iter().peekable();
         // Events come with their source: none, no events.
         let Some(mut source) = sources.next().map(|(_, source)| source) else {
             return;
         };
-        for (i, event) in events.iter().enumerate() {
+        for i in 0..interned.events() {
             if let Some((_, next)) = sources.next_if(|(first, _)| *first as usize == i) {
                 source = next;
             }
             let compact = if let Some((_, line)) = lines.next_if(|(at, _)| *at as usize == i) {
-                self.container_states.push(*line);
+                self.container_states.push(line.line());
                 Compact::ContainerState.at(self.container_states.len() - 1)
-            } else if SCM_SIDE_KINDS.contains(interned.headers.kinds[i])
-                && let Some(of) = endpoint::scm_side_of(event, &mut self.uuids)
-            {
-                self.scm.push(Some(of));
+            } else if let Some((_, said)) = scm.next_if(|(at, _)| *at as usize == i) {
+                if let Some((_, close)) = closes.next_if(|(at, _)| *at as usize == i) {
+                    self.closes.push((self.scm.len() as u32, close));
+                }
+                self.scm.push(said.placed(&datanodes));
                 Compact::ScmSide.at(self.scm.len() - 1)
-            } else if let Some((_, peer)) = peers.next_if(|(at, _)| *at as usize == i) {
-                self.peers.push(peer);
+            } else if let Some(&(_, peer)) = peers.next_if(|(at, _)| *at as usize == i) {
+                self.peers.push(peer_places[peer as usize]);
                 Compact::RatisPeer.at(self.peers.len() - 1)
             } else {
                 NONE
@@ -918,14 +1197,11 @@ impl Columns {
         let mut container_state_at = Vec::with_capacity(lines);
         trace.ratis_peer_ids.reserve_exact(self.peers.len());
         trace.ratis_peer_at.reserve_exact(self.peers.len());
-        let said =
-            |what: fn(&ScmSideOf) -> bool| self.scm.iter().flatten().filter(|of| what(of)).count();
+        let said = |what: fn(&ScmSaid) -> bool| self.scm.iter().filter(|said| what(said)).count();
         let side = &mut trace.scm_side;
-        side.heartbeats
-            .reserve_exact(said(|of| of.heartbeat.is_some()));
-        side.quiet
-            .reserve_exact(said(|of| of.heartbeat.is_some_and(|h| h.quiet)));
-        side.signals.reserve_exact(said(|of| of.signal.is_some()));
+        side.heartbeats.reserve_exact(said(ScmSaid::heartbeat));
+        side.quiet.reserve_exact(said(ScmSaid::quiet));
+        side.signals.reserve_exact(said(ScmSaid::signals));
         trace.kinds.reserve_exact(events);
         trace.components.reserve_exact(events);
         trace.times.reserve_exact(events);
@@ -950,13 +1226,18 @@ impl Columns {
                     container_state_at.push(at as u32);
                 }
                 Some((Compact::ScmSide, at)) => {
-                    if let Some(of) = self.scm[at].take() {
-                        trace.scm_side.push(id, of);
-                    }
+                    let said = self.scm[at];
+                    let close = said.closes().then(|| {
+                        let place = self.closes.partition_point(|&(of, _)| (of as usize) < at);
+                        std::mem::take(&mut self.closes[place].1)
+                    });
+                    trace
+                        .scm_side
+                        .push(id, said.side(&self.datanodes.names, close));
                 }
                 Some((Compact::RatisPeer, at)) => {
                     trace.ratis_peer_ids.push(id as u32);
-                    trace.ratis_peer_at.push(at as u32);
+                    trace.ratis_peer_at.push(self.peers[at]);
                 }
                 None => {}
             }
@@ -992,7 +1273,7 @@ impl Columns {
         // Put in trace order where they are: read in that order by every consumer.
         gather_in_place(&mut self.container_states, &mut container_state_at);
         trace.container_states = self.container_states;
-        trace.ratis_peers = self.peers;
+        trace.ratis_peers = self.peer_names.into_names();
         trace.hosts = in_rank_order(self.host_names, &host_rank)
             .into_iter()
             .map(|name| {
@@ -1363,6 +1644,71 @@ pub(crate) mod tests {
                 ("b", u64::from(u32::MAX)),
             ]
         );
+    }
+
+    /// What the readers keep of the SCM side (compact, by place in their stream) is what the
+    /// SCM-side events say, read in trace order, a window included.
+    #[test]
+    fn the_scm_side_read_by_the_readers_is_what_the_events_say() {
+        let audit = |ts: &str, uuid: &str, command: &str| {
+            format!(
+                "2026-09-14 02:09:{ts} | INFO  | SCMAudit | user=hadoop | ip=172.25.0.22 | \
+                 op=SEND_HEARTBEAT {{\"datanodeUUID\":\"{uuid}\",\"term\":\"6\",\
+                 \"command\":\"{command}\"}} | ret=SUCCESS | \n"
+            )
+        };
+        let (a, b) = (
+            "4f6a2c1e-8b3d-4e2a-9c71-0d5e8f3a1b27",
+            "B2C7E9D4-1F6A-4C3B-8E52-7A9D0C4F6E13",
+        );
+        let close = "[commandType: closeContainerCommand closeContainerCommandProto { \
+                     containerID: 12 pipelineID { id { } } force: false } term: 6]";
+        let reregister = "[commandType: reregisterCommand reregisterCommandProto { } term: 0]";
+        let text = [
+            audit("41,715", a, "[]"),
+            audit("42,100", b, reregister),
+            audit("43,200", a, close),
+            audit("44,300", b, "[]"),
+        ]
+        .concat();
+        let events = oztrace_testkit::events("scm1", Component::ScmAudit, &text);
+        let expected = |trace: &Trace| {
+            let mut side = ScmSide::default();
+            let mut uuids = rustc_hash::FxHashSet::default();
+            for id in 0..trace.len() {
+                if let Some(of) = endpoint::scm_side_of(trace.get(id), &mut uuids) {
+                    side.push(id, of);
+                }
+            }
+            side
+        };
+        let check = |trace: &Trace, signals: usize| {
+            let side = expected(trace);
+            assert_eq!(side.signals.len(), signals);
+            assert_eq!(trace.scm_signals(), side.signals.as_slice());
+            assert_eq!(trace.quiet_heartbeats(), side.quiet.as_slice());
+            let mut cursor = IdCursor::default();
+            for &(id, term) in &side.heartbeats {
+                assert_eq!(trace.heartbeat_term(id, &mut cursor), Some(term));
+            }
+        };
+        let table = StreamEntities::of(&events);
+        let trace = Trace::merge_interned(vec![(events.clone(), Some(table))], 0);
+        check(&trace, 4);
+        assert!(matches!(
+            &trace.scm_signals()[2].1,
+            ScmSignal::Answered { close_containers, .. } if close_containers == &[12]
+        ));
+        // A window that drops the first two keeps the others' entries, renumbered.
+        let keep = [false, false, true, true];
+        let mut table = StreamEntities::of(&events);
+        table.retain(&keep);
+        let mut kept = events;
+        let mut flags = keep.iter();
+        kept.retain(|_| *flags.next().expect("a flag per event"));
+        let trace = Trace::merge_interned(vec![(kept, Some(table))], 0);
+        check(&trace, 2);
+        assert_eq!(trace.scm_signals()[1].1.datanode(), b.to_ascii_lowercase());
     }
 
     #[test]
