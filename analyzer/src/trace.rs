@@ -378,11 +378,6 @@ impl Trace {
             .map_or(&[], Vec::as_slice)
     }
 
-    /// How many events are of `kind`.
-    pub fn count_of(&self, kind: KindIndex) -> usize {
-        self.by_kind.get(kind.index()).map_or(0, Vec::len)
-    }
-
     /// Events of the kinds in `set`, in time order.
     pub fn of_kinds<'a>(&'a self, set: &'a KindSet) -> impl Iterator<Item = EventId> + 'a {
         self.kinds
