@@ -127,12 +127,18 @@ impl Folded for Event {
     fn copies(&self) -> &[Copy] {
         &self.copies
     }
+    /// An event's copies are boxed at their exact size (few events have any): each added one
+    /// makes a new box.
     fn add_copy(&mut self, copy: Copy) {
-        self.copies.push(copy);
+        let mut copies = std::mem::take(&mut self.copies).into_vec();
+        copies.push(copy);
+        self.copies = copies.into();
     }
     fn settle(&mut self) {
-        self.copies.sort();
-        self.copies.dedup();
+        let mut copies = std::mem::take(&mut self.copies).into_vec();
+        copies.sort();
+        copies.dedup();
+        self.copies = copies.into();
     }
 }
 

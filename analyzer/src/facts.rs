@@ -198,7 +198,8 @@ mod tests {
             vec![Entity::Container(1051), Entity::Pipeline(PIPELINE.into())],
         );
         info.text =
-            format!("ContainerInfo{{id=#1051, state=OPEN, pipelineID=PipelineID={PIPELINE}}}");
+            format!("ContainerInfo{{id=#1051, state=OPEN, pipelineID=PipelineID={PIPELINE}}}")
+                .into();
         let block = event(
             "dn1",
             "dn-audit.log",

@@ -985,7 +985,7 @@ impl Kept {
                 .collect();
             listed.sort();
             listed.dedup();
-            event.copies = listed;
+            event.copies = listed.into();
         }
         event
     }

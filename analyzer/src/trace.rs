@@ -1570,7 +1570,7 @@ pub(crate) mod tests {
     ) -> Event {
         Event {
             ts,
-            entities,
+            entities: entities.into(),
             file: file.into(),
             line,
             ..oztrace_testkit::untyped(host, Component::Scm)

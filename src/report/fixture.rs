@@ -27,7 +27,7 @@ fn event(ts: Option<i64>, host: &str, component: Component, line: u64, text: &st
         level: Some(Level::Info),
         file: Arc::from(format!("{host}/ozone-{}.log", component.as_str())),
         line,
-        text: text.to_string(),
+        text: text.into(),
         ..oztrace_testkit::untyped(host, component)
     }
 }

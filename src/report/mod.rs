@@ -314,7 +314,7 @@ impl Document {
                             host: event.host.to_string(),
                             component: event.component.as_str().to_string(),
                             role: e.role,
-                            text: event.text.clone(),
+                            text: event.text.to_string(),
                             note: e.note.clone(),
                             ts_ms: event.ts,
                             event: e.event,

@@ -20,13 +20,13 @@ pub fn event(host: &str, component: Component, data: EventData) -> Event {
         level: None,
         thread: None,
         logger: None,
-        entities: Vec::new(),
+        entities: Box::default(),
         data,
         file: format!("{host}.log").into(),
         line: 0,
         continuation_lines: 0,
-        text: String::new(),
-        copies: Vec::new(),
+        text: Box::default(),
+        copies: Box::default(),
     }
 }
 

@@ -953,7 +953,7 @@ pub(crate) mod tests {
     pub(crate) fn dn_event(ts: i64, data: DnEndpointEvent) -> Event {
         Event {
             ts: Some(ts),
-            entities: vec![Entity::Datanode(DN.into())],
+            entities: Box::new([Entity::Datanode(DN.into())]),
             file: "dn2/ozone-hadoop-datanode-dn2.log".into(),
             line: ts as u64,
             ..oztrace_testkit::event("dn2", Component::Datanode, EventData::DnEndpoint(data))
@@ -1100,7 +1100,7 @@ pub(crate) mod tests {
         hosts.observe(&dn("datanode-1", b));
         let mut other = scm_event(0, "datanode-1");
         other.component = Component::Datanode;
-        other.entities.clear();
+        other.entities = Box::default();
         let on_datanode_0 = Event {
             host: Arc::from("datanode-0"),
             ..other.clone()
@@ -1212,7 +1212,7 @@ pub(crate) mod tests {
     pub(crate) fn scm_event(ts: i64, host: &str) -> Event {
         Event {
             ts: Some(ts),
-            entities: vec![Entity::Datanode(DN.into())],
+            entities: Box::new([Entity::Datanode(DN.into())]),
             file: format!("{host}/scm-audit-{host}.log").into(),
             line: ts as u64,
             ..oztrace_testkit::untyped(host, Component::ScmAudit)

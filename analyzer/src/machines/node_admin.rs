@@ -740,7 +740,7 @@ mod tests {
     const DN: &str = "4f6a2c1e-8b3d-4e2a-9c71-0d5e8f3a1b27";
 
     fn with_dn(mut e: Event) -> Event {
-        e.entities = vec![Entity::Datanode(DN.into())];
+        e.entities = Box::new([Entity::Datanode(DN.into())]);
         e
     }
 
@@ -1018,7 +1018,7 @@ mod tests {
                 cmd_id: Some(1),
             });
         }
-        delivered.entities = vec![Entity::Datanode(DN.into())];
+        delivered.entities = Box::new([Entity::Datanode(DN.into())]);
         let mut elsewhere = delivered.clone();
         elsewhere.host = "scm2".into();
         let trace = Trace::from_ordered(

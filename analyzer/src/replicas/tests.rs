@@ -34,13 +34,13 @@ fn dn(host: &str, line: u64, ts: i64, level: Level, fields: &str) -> Event {
         level: Some(level),
         thread: None,
         logger: None,
-        entities: typed.entities,
+        entities: typed.entities.into(),
         data: typed.data,
         file: format!("{host}/dn-container-{host}.log").into(),
         line,
         continuation_lines: 0,
-        text: fields.to_string(),
-        copies: Vec::new(),
+        text: fields.into(),
+        copies: Box::default(),
     }
 }
 
@@ -160,7 +160,7 @@ trait TapId {
 
 impl TapId for Event {
     fn tap_id(mut self, id: u64) -> Event {
-        self.text = self.text.replacen("ID=7", &format!("ID={id}"), 1);
+        self.text = self.text.replacen("ID=7", &format!("ID={id}"), 1).into();
         if let EventData::Datanode(DatanodeEvent::DnContainerState { id: c, .. }) = &mut self.data {
             *c = id;
         }

@@ -45,7 +45,7 @@ fn copy_key(event: &Event) -> Option<CopyKey> {
     Some(match transaction {
         Some(tx) => CopyKey::Transaction(tx, op.to_string(), target, ret.to_string()),
         // The message text holds user, ip, op, params and ret exactly as printed.
-        None => CopyKey::Printed(event.text.clone()),
+        None => CopyKey::Printed(event.text.to_string()),
     })
 }
 
@@ -100,7 +100,7 @@ pub fn merge_audit_copies(streams: &mut [Vec<Event>], skew_ms: i64) {
             copies.sort();
             copies.dedup();
             let (ks, ki) = cluster[0];
-            streams[ks][ki].copies = copies;
+            streams[ks][ki].copies = copies.into();
             for &(s, i) in &cluster[1..] {
                 removed[s].push(i);
             }
@@ -173,13 +173,13 @@ mod tests {
             level: r.level,
             thread: None,
             logger: r.logger.as_deref().map(Into::into),
-            entities: t.entities,
+            entities: t.entities.into(),
             data: t.data,
             file: format!("{host}/om-audit-{host}.log").into(),
             line,
             continuation_lines: 0,
-            text: r.message.clone(),
-            copies: Vec::new(),
+            text: r.message.as_str().into(),
+            copies: Box::default(),
         }
     }
 

@@ -377,7 +377,7 @@ fn dn_audit(op: &str, ret: &str, perf: bool, entities: &[Entity]) -> Event {
     Event {
         ts: Some(0),
         logger: Some("DNAudit".into()),
-        entities: entities.to_vec(),
+        entities: entities.into(),
         file: "dn2/dn-audit-dn2.log".into(),
         line: 1,
         ..oztrace_testkit::event("dn2", Component::DnAudit, data)
