@@ -24,8 +24,8 @@
 //!   read once ([`facts`]).
 //!
 //! What is kept is still every event of the kinds the consumers read, from the whole input: on
-//! the generated bundles, 72 hours of a cluster per GiB, `scan` peaks at about 83 MB at 1 GiB and
-//! 190 MB at 4 GiB (288 hours), most of it the datanodes' container lifecycle and Ratis lines.
+//! the generated bundles, 72 hours of a cluster per GiB, `scan` peaks at about 81 MB at 1 GiB and
+//! 182 MB at 4 GiB (288 hours), most of it the datanodes' container lifecycle and Ratis lines.
 //! The rest of the design, left to do: a time-ordered k-way merge of every stream (as
 //! [`load::read_audit_merged`] does for the OM audit) feeding the machines as it goes, with
 //! per-entity retention: low-volume kinds (role changes, truncations, step-downs, admin-state and
