@@ -141,7 +141,7 @@ pub fn events_frame(
     let logger = strings(&|(_, e)| e.logger.as_deref().map(str::to_string));
     let kind = strings(&|(_, e)| Some(e.kind().to_string()));
     let file = strings(&|(_, e)| Some(e.file.to_string()));
-    let text = strings(&|(_, e)| Some(e.text.clone()));
+    let text = strings(&|(_, e)| Some(e.text.to_string()));
     let bundle = strings(&|(b, _)| Some(b.to_string()));
     let line: Vec<u64> = rows.iter().map(|(_, e)| e.line).collect();
     let continuation: Vec<u32> = rows.iter().map(|(_, e)| e.continuation_lines).collect();
