@@ -843,12 +843,12 @@ impl Names {
     }
 }
 
-/// What an SCM-side event says ([`ScmSideOf`]) in 16 bytes: its datanode a place in a table, its
-/// close commands (rare) aside.
+/// What an SCM-side event says ([`ScmSideOf`]) in 16 bytes (20 with its event's place on the
+/// readers): its datanode a place in a table, its close commands (rare) aside.
 #[derive(Debug, Clone, Copy)]
 struct ScmSaid {
-    /// The heartbeat's term, when [`ScmSaid::TERM`] is set, in 4-byte halves (with its place,
-    /// 20 bytes rather than 24).
+    /// The heartbeat's term, when [`ScmSaid::TERM`] is set, in 4-byte halves (so that the
+    /// struct aligns to 4 bytes, not 8).
     term: [u32; 2],
     /// The signal's datanode, by its place in the table.
     datanode: u32,
@@ -862,8 +862,8 @@ impl ScmSaid {
     const AUDIT: u8 = 8;
     /// Its close commands are aside.
     const CLOSES: u8 = 64;
-    /// The signal, in bits 4 and 5: none, reregister, registered, answered.
-    const SIGNAL: u8 = 4;
+    /// Where the signal sits in the flags (bits 4 and 5): none, or one of the three below.
+    const SIGNAL_SHIFT: u8 = 4;
     const REREGISTER: u8 = 1;
     const REGISTERED: u8 = 2;
     const ANSWERED: u8 = 3;
@@ -906,7 +906,7 @@ impl ScmSaid {
                 (ScmSaid::ANSWERED, datanode, false)
             }
         };
-        said.flags |= signal << ScmSaid::SIGNAL;
+        said.flags |= signal << ScmSaid::SIGNAL_SHIFT;
         if audit {
             said.flags |= ScmSaid::AUDIT;
         }
@@ -931,7 +931,7 @@ impl ScmSaid {
     }
 
     fn signal(self) -> u8 {
-        (self.flags >> ScmSaid::SIGNAL) & 3
+        (self.flags >> ScmSaid::SIGNAL_SHIFT) & 3
     }
 
     /// Whether its close commands are aside.

@@ -44,12 +44,15 @@ impl Names {
         name
     }
 
-    /// The shared copy of `name`, from a name that is already shared or counted.
-    fn share(&mut self, name: &mut Arc<str>) {
-        match self.names.get(&**name) {
-            Some(known) => *name = Arc::clone(known),
+    /// Puts the shared copy of `value` from `known` in its place, or makes it the shared copy.
+    fn share<T: Eq + std::hash::Hash + ?Sized>(
+        known: &mut rustc_hash::FxHashSet<Arc<T>>,
+        value: &mut Arc<T>,
+    ) {
+        match known.get(&**value) {
+            Some(copy) => *value = Arc::clone(copy),
             None => {
-                self.names.insert(Arc::clone(name));
+                known.insert(Arc::clone(value));
             }
         }
     }
@@ -60,19 +63,13 @@ impl Names {
     pub fn share_repeated(&mut self, data: &mut EventData) {
         match data {
             EventData::Ratis(ratis) => {
-                let Some(member) = ratis.member_mut() else {
-                    return;
-                };
-                match self.members.get(&**member) {
-                    Some(known) => *member = Arc::clone(known),
-                    None => {
-                        self.members.insert(Arc::clone(member));
-                    }
+                if let Some(member) = ratis.member_mut() {
+                    Names::share(&mut self.members, member);
                 }
             }
             EventData::Datanode(DatanodeEvent::DnContainerState { state, volume, .. }) => {
                 for name in [state, volume].into_iter().flatten() {
-                    self.share(name);
+                    Names::share(&mut self.names, name);
                 }
             }
             _ => {}
