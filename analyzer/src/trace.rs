@@ -813,11 +813,6 @@ impl Names {
         at
     }
 
-    /// The place of each of `names`, in order.
-    fn places(&mut self, names: &[Arc<str>]) -> Vec<u32> {
-        names.iter().map(|name| self.place(name)).collect()
-    }
-
     fn into_names(mut self) -> Vec<Arc<str>> {
         self.names.shrink_to_fit();
         self.names
@@ -920,11 +915,12 @@ impl ScmSaid {
         self.is(ScmSaid::CLOSES)
     }
 
-    /// Its datanode's place moved from a stream's table to the merge's (`places`).
-    fn placed(self, places: &[u32]) -> ScmSaid {
+    /// Its datanode's place moved from a stream's table to the merge's, where that table begins
+    /// at `start`.
+    fn placed(self, start: u32) -> ScmSaid {
         ScmSaid {
             datanode: if self.signals() {
-                places[self.datanode as usize]
+                start + self.datanode
             } else {
                 0
             },
@@ -997,14 +993,14 @@ struct Columns {
     /// lines' datanodes, in input order; an event's `compact` is its list ([`Compact`]) and place
     /// in it ([`NONE`] for an event in none).
     container_states: Vec<ContainerStateLine>,
-    /// What the SCM-side events say, compact, their datanodes by place in `datanodes` (the one
-    /// copy of each) and their close commands in `closes`, by place in `scm`.
+    /// What the SCM-side events say, compact, their datanodes by place in `datanodes` (each
+    /// stream's copies) and their close commands in `closes`, by place in `scm`.
     scm: Vec<ScmSaid>,
-    datanodes: Names,
+    datanodes: Vec<Arc<str>>,
     closes: Vec<(u32, Vec<u64>)>,
     /// The Ratis lines' datanodes, by place in `peer_names`.
     peers: Vec<u32>,
-    peer_names: Names,
+    peer_names: Vec<Arc<str>>,
     /// The entities of the input events ([`InputEvent::entities`]), each once per event.
     entities: Vec<EntityId>,
     host_names: Vec<Arc<str>>,
@@ -1070,10 +1066,10 @@ impl Columns {
             container_states: Vec::with_capacity(total(|t| t.lines.len())),
             // At most one per event of an SCM-side kind.
             scm: Vec::with_capacity(total(|t| t.scm.len())),
-            datanodes: Names::default(),
+            datanodes: Vec::new(),
             closes: Vec::new(),
             peers: Vec::with_capacity(total(|t| t.peers.len())),
-            peer_names: Names::default(),
+            peer_names: Vec::new(),
             entities: Vec::with_capacity(total(|t| t.names.len())),
             host_names: Vec::new(),
             host_ids: HashMap::default(),
@@ -1098,11 +1094,13 @@ impl Columns {
         self.streams += 1;
         let mut lines = interned.lines.iter().peekable();
         let mut peers = interned.peers.iter().peekable();
-        let peer_places = self.peer_names.places(&interned.peer_names);
+        // The stream's names follow the others' (moved, not looked up: streams share few).
+        let peers_start = self.peer_names.len() as u32;
+        self.peer_names.append(&mut interned.peer_names);
         let mut scm = interned.scm.iter().peekable();
         let mut closes = std::mem::take(&mut interned.closes).into_iter().peekable();
-        // The merge's place of each datanode the stream's SCM side names.
-        let datanodes = self.datanodes.places(&interned.datanodes);
+        let datanodes_start = self.datanodes.len() as u32;
+        self.datanodes.append(&mut interned.datanodes);
         let events = interned.events();
         // The run of the event read: the stream's first starts at its first event.
         let mut run = self.runs.len() as u32;
@@ -1128,10 +1126,10 @@ impl Columns {
                 if let Some((_, close)) = closes.next_if(|(at, _)| *at as usize == i) {
                     self.closes.push((self.scm.len() as u32, close));
                 }
-                self.scm.push(said.placed(&datanodes));
+                self.scm.push(said.placed(datanodes_start));
                 Compact::ScmSide.at(self.scm.len() - 1)
             } else if let Some(&(_, peer)) = peers.next_if(|(at, _)| *at as usize == i) {
-                self.peers.push(peer_places[peer as usize]);
+                self.peers.push(peers_start + peer);
                 Compact::RatisPeer.at(self.peers.len() - 1)
             } else {
                 NONE
@@ -1287,9 +1285,7 @@ impl Columns {
                         let place = self.closes.partition_point(|&(of, _)| (of as usize) < at);
                         std::mem::take(&mut self.closes[place].1)
                     });
-                    trace
-                        .scm_side
-                        .push(id, said.side(&self.datanodes.names, close));
+                    trace.scm_side.push(id, said.side(&self.datanodes, close));
                 }
                 Some((Compact::RatisPeer, at)) => {
                     trace.ratis_peer_ids.push(id as u32);
@@ -1344,7 +1340,7 @@ impl Columns {
         // Put in trace order where they are: read in that order by every consumer.
         gather_in_place(&mut self.container_states, &mut container_state_at);
         trace.container_states = self.container_states;
-        trace.ratis_peers = self.peer_names.into_names();
+        trace.ratis_peers = self.peer_names;
         trace.hosts = in_rank_order(self.host_names, &host_rank)
             .into_iter()
             .map(|name| {
