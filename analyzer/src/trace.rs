@@ -3,7 +3,8 @@
 //! Each stream (file or archive member) is parsed in one pass into a buffer of typed events.
 //! Lines inside a stream can be slightly out of order (async appenders, several threads), so the
 //! merge orders every event by time, keeping untimed events next to the event before them, then
-//! by (host, file, line). It sorts compact keys and leaves the events in their streams' buffers,
+//! by (host, file, line). It sorts the events' places (a radix sort of one column of times, the
+//! few equal times then by host, file and line) and leaves the events in their streams' buffers,
 //! each reached through its slot: events are large, and moving them (even once) costs more than
 //! the merge's other work together (the merge is not streamed, since rules need the whole
 //! trace). Hosts' clocks differ: rules compare events of different hosts with
@@ -60,7 +61,7 @@ pub struct Trace {
     /// The host of each event.
     event_host: Vec<HostId>,
     /// Events written by each host, by [`HostId`].
-    by_host: Vec<Vec<EventId>>,
+    by_host: Lists,
     /// Every entity the events name, once, by [`EntityId`].
     entities: Vec<Arc<Entity>>,
     entity_ids: HashMap<Arc<Entity>, EntityId>,
@@ -68,7 +69,7 @@ pub struct Trace {
     event_entities: Vec<EntityId>,
     entity_start: Vec<u32>,
     /// Events naming each entity, by [`EntityId`].
-    by_entity: Vec<Vec<EventId>>,
+    by_entity: Lists,
     /// The kind and time of each event, compact, for scans that skip most events. An untimed
     /// event carries the time of the event before it (so that `times` stays sorted in a trace
     /// in time order) and its bit in `untimed`.
@@ -80,7 +81,7 @@ pub struct Trace {
     /// search it.
     time_ordered: bool,
     /// Events of each kind, by [`KindIndex`].
-    by_kind: Vec<Vec<EventId>>,
+    by_kind: Lists,
     /// Every `dn_container_state` line and its fields, in trace order: the most frequent kind,
     /// which several linkers, machines and rules read.
     container_state_ids: Vec<u32>,
@@ -103,7 +104,7 @@ pub struct Trace {
 impl Trace {
     /// Merges per-stream buffers into one order: by time (untimed events keep the time of the
     /// event before them in their stream, so they stay where their file put them), then host,
-    /// file and line. Only small keys are sorted: the events stay where their streams put them,
+    /// file and line. Only places are sorted: the events stay where their streams put them,
     /// never moved nor held twice. Each event's host, kind and entities are interned while its
     /// stream is read in the order it was written, where its strings lie near each other in
     /// memory (in time order, every stream's events interleave and each entity's string is a
@@ -122,53 +123,35 @@ impl Trace {
         skew_ms: i64,
     ) -> Trace {
         streams.retain(|(stream, _)| !stream.is_empty());
-        let mut streams: Vec<(Vec<Event>, StreamEntities)> = streams
+        let (events, tables): (Vec<Vec<Event>>, Vec<StreamEntities>) = streams
             .into_iter()
             .map(|(events, entities)| {
                 let entities = table_of(&events, entities);
                 (events, entities)
             })
+            .unzip();
+        let mut columns = Columns::with_capacity(tables.iter());
+        // Each table is dropped once read but for its lines, which order events of one time.
+        let lines: Vec<Narrow> = tables
+            .into_iter()
+            .map(|mut table| {
+                columns.read_stream(&mut table);
+                table.lines_at
+            })
             .collect();
-        let mut columns = Columns::with_capacity(streams.iter().map(|(_, entities)| entities));
-        let mut sources = Sources::default();
-        let mut keys: Vec<MergeKey> = Vec::with_capacity(columns.slots.capacity());
-        for (_, entities) in &mut streams {
-            let mut last = None;
-            // On the pass that reads the stream's headers: a stream is read once.
-            let mut key =
-                |index: usize, ts: Option<i64>, stream: &StreamEntities, source: &Source| {
-                    let last = last.get_or_insert_with(|| stream.first_time().unwrap_or(i64::MIN));
-                    if let Some(ts) = ts {
-                        *last = ts;
-                    }
-                    keys.push(MergeKey {
-                        ts: *last,
-                        source: sources.of(source),
-                        line: stream.lines_at.get(index),
-                        index: keys.len() as u32,
-                    });
-                };
-            columns.read_stream(std::mem::take(entities), &mut key);
-        }
-        // Sources compare by their names' order, held as one rank each.
-        let rank = sources.ranks();
-        for key in &mut keys {
-            key.source = rank[key.source as usize];
-        }
-        keys.sort_unstable();
-        let order: Vec<u32> = keys.into_iter().map(|key| key.index).collect();
-        let mut trace = columns.index(&order, skew_ms);
-        trace.streams = streams.into_iter().map(|(events, _)| events).collect();
+        columns.sort(&lines);
+        drop(lines);
+        let mut trace = columns.index(skew_ms);
+        trace.streams = events;
         trace
     }
 
     /// A trace of events already in time order (tests, replays of a recorded trace).
     pub fn from_ordered(events: Vec<Event>, skew_ms: i64) -> Trace {
-        let entities = StreamEntities::of(&events);
+        let mut entities = StreamEntities::of(&events);
         let mut columns = Columns::with_capacity(std::iter::once(&entities));
-        columns.read_stream(entities, &mut |_, _, _, _| {});
-        let order: Vec<u32> = (0..events.len() as u32).collect();
-        let mut trace = columns.index(&order, skew_ms);
+        columns.read_stream(&mut entities);
+        let mut trace = columns.index(skew_ms);
         trace.streams = vec![events];
         trace
     }
@@ -202,7 +185,7 @@ impl Trace {
 
     /// Events naming the interned entity `id`, in time order.
     pub fn of_entity_id(&self, id: EntityId) -> &[EventId] {
-        &self.by_entity[id.index()]
+        self.by_entity.get(id.index())
     }
 
     /// The interned id of `entity`, if an event names it.
@@ -238,7 +221,7 @@ impl Trace {
     pub fn of_host(&self, host: &str) -> &[EventId] {
         self.host_ids
             .get(host)
-            .map_or(&[], |&h| self.by_host[h.index()].as_slice())
+            .map_or(&[], |&h| self.by_host.get(h.index()))
     }
 
     /// Every host, once each, in order of first appearance.
@@ -373,9 +356,7 @@ impl Trace {
 
     /// Events of one kind, in time order.
     pub fn of_kind(&self, kind: &str) -> &[EventId] {
-        self.by_kind
-            .get(kinds::index_of(kind).index())
-            .map_or(&[], Vec::as_slice)
+        self.by_kind.get(kinds::index_of(kind).index())
     }
 
     /// Events of the kinds in `set`, in time order.
@@ -832,11 +813,6 @@ impl Names {
         at
     }
 
-    /// The place of each of `names`, in order.
-    fn places(&mut self, names: &[Arc<str>]) -> Vec<u32> {
-        names.iter().map(|name| self.place(name)).collect()
-    }
-
     fn into_names(mut self) -> Vec<Arc<str>> {
         self.names.shrink_to_fit();
         self.names
@@ -939,11 +915,12 @@ impl ScmSaid {
         self.is(ScmSaid::CLOSES)
     }
 
-    /// Its datanode's place moved from a stream's table to the merge's (`places`).
-    fn placed(self, places: &[u32]) -> ScmSaid {
+    /// Its datanode's place moved from a stream's table to the merge's, where that table begins
+    /// at `start`.
+    fn placed(self, start: u32) -> ScmSaid {
         ScmSaid {
             datanode: if self.signals() {
-                places[self.datanode as usize]
+                start + self.datanode
             } else {
                 0
             },
@@ -995,34 +972,37 @@ fn renumber_kept<T>(items: &mut Vec<(u32, T)>, kept_at: &[u32]) {
 /// interned on the way (numbered as met in that order: [`Columns::index`] renumbers them as met in
 /// the trace's order).
 struct Columns {
-    /// Where input event `i` is: its stream, by the order streams were read, and its place.
-    slots: Vec<Slot>,
+    /// Input event `i` (numbered in the order streams were read), in one record: the trace's
+    /// order reads the input scattered, and meets one cache line per event this way, not one
+    /// per column.
+    events: Vec<InputEvent>,
+    /// The time each input event is ordered by, as an unsigned number in the same order
+    /// ([`SIGN`]): its own, else (untimed) the time of the event before it in its stream, else the
+    /// stream's first.
+    times: Vec<u64>,
+    /// The input events in the trace's order ([`Columns::sort`]).
+    order: Vec<u32>,
+    /// The buffer the sort went through, reused: fresh memory costs a page fault per 4 KiB.
+    spare: Vec<u32>,
+    /// The runs of events from one source, in input order ([`InputEvent::run`]).
+    runs: Vec<Run>,
+    sources: Sources,
     /// How many streams were read.
     streams: u32,
-    /// The kind of input event `i`, and its time if its bit in `untimed` is clear: one array
-    /// in input order, read in trace order by [`Columns::index`].
-    kinds: Vec<KindIndex>,
-    ts: Vec<i64>,
-    untimed: Bits,
-    components: Vec<Component>,
-    hosts: Vec<HostId>,
     /// The fields of the `dn_container_state` lines, what the SCM-side events say and the Ratis
-    /// lines' datanodes, in input order; `compact_of[i]` is input event `i`'s list ([`Compact`])
-    /// and place in it ([`NONE`] for an event in none).
+    /// lines' datanodes, in input order; an event's `compact` is its list ([`Compact`]) and place
+    /// in it ([`NONE`] for an event in none).
     container_states: Vec<ContainerStateLine>,
-    /// What the SCM-side events say, compact, their datanodes by place in `datanodes` (the one
-    /// copy of each) and their close commands in `closes`, by place in `scm`.
+    /// What the SCM-side events say, compact, their datanodes by place in `datanodes` (each
+    /// stream's copies) and their close commands in `closes`, by place in `scm`.
     scm: Vec<ScmSaid>,
-    datanodes: Names,
+    datanodes: Vec<Arc<str>>,
     closes: Vec<(u32, Vec<u64>)>,
     /// The Ratis lines' datanodes, by place in `peer_names`.
     peers: Vec<u32>,
-    peer_names: Names,
-    compact_of: Vec<u32>,
-    /// The entities of input event `i` are `entities[entity_start[i]..entity_start[i + 1]]`, each
-    /// once.
+    peer_names: Vec<Arc<str>>,
+    /// The entities of the input events ([`InputEvent::entities`]), each once per event.
     entities: Vec<EntityId>,
-    entity_start: Vec<u32>,
     host_names: Vec<Arc<str>>,
     host_ids: HashMap<Arc<str>, HostId>,
     entity_table: Vec<Arc<Entity>>,
@@ -1033,32 +1013,64 @@ struct Columns {
     entity_counts: Vec<usize>,
 }
 
+/// What the merge keeps of an input event ([`Columns::events`]).
+#[derive(Debug, Clone, Copy)]
+struct InputEvent {
+    /// Its run of events from one source, by place in [`Columns::runs`].
+    run: u32,
+    /// Its compact fields' list and place ([`Compact`]), [`NONE`] for none.
+    compact: u32,
+    /// Its entities are `Columns::entities[entities[0]..entities[1]]`.
+    entities: [u32; 2],
+    kind: KindIndex,
+    untimed: bool,
+}
+
+/// Events in a row from one source: its host, component and (host, file) pair, and where its
+/// events are.
+#[derive(Debug, Clone, Copy)]
+struct Run {
+    /// The stream that holds them, and the input number of the stream's first event.
+    stream: u32,
+    stream_start: u32,
+    host: HostId,
+    component: Component,
+    /// By [`Sources`]' number.
+    source: u32,
+}
+
+impl Run {
+    /// Where input event `index`, one of the run's, is.
+    fn slot(&self, index: u32) -> Slot {
+        Slot {
+            stream: self.stream,
+            index: index - self.stream_start,
+        }
+    }
+}
+
 impl Columns {
     /// Columns sized once for the streams `tables` describe: grown, a table is copied and its
     /// pages touched again.
     fn with_capacity<'a>(tables: impl Iterator<Item = &'a StreamEntities> + Clone) -> Columns {
         let total = |count: fn(&StreamEntities) -> usize| tables.clone().map(count).sum();
         let events = total(StreamEntities::events);
-        let mut entity_start = Vec::with_capacity(events + 1);
-        entity_start.push(0);
         Columns {
-            slots: Vec::with_capacity(events),
+            events: Vec::with_capacity(events),
+            times: Vec::with_capacity(events),
+            order: Vec::new(),
+            spare: Vec::new(),
+            runs: Vec::with_capacity(total(|t| t.sources.len())),
+            sources: Sources::default(),
             streams: 0,
-            kinds: Vec::with_capacity(events),
-            ts: Vec::with_capacity(events),
-            untimed: Bits::with_capacity(events),
-            components: Vec::with_capacity(events),
-            hosts: Vec::with_capacity(events),
             container_states: Vec::with_capacity(total(|t| t.lines.len())),
             // At most one per event of an SCM-side kind.
             scm: Vec::with_capacity(total(|t| t.scm.len())),
-            datanodes: Names::default(),
+            datanodes: Vec::new(),
             closes: Vec::new(),
             peers: Vec::with_capacity(total(|t| t.peers.len())),
-            peer_names: Names::default(),
-            compact_of: Vec::with_capacity(events),
+            peer_names: Vec::new(),
             entities: Vec::with_capacity(total(|t| t.names.len())),
-            entity_start,
             host_names: Vec::new(),
             host_ids: HashMap::default(),
             entity_table: Vec::new(),
@@ -1070,31 +1082,42 @@ impl Columns {
     }
 
     /// Reads a stream's headers, entities and compact fields from its table `interned`
-    /// ([`table_of`]), and hands each event's place in the stream, with those columns and its
-    /// source, to `also`.
-    fn read_stream(
-        &mut self,
-        mut interned: StreamEntities,
-        also: &mut impl FnMut(usize, Option<i64>, &StreamEntities, &Source),
-    ) {
+    /// ([`table_of`]), and the time each event is ordered by: its own, else (untimed) the time
+    /// of the event before it in the stream, else the stream's first.
+    fn read_stream(&mut self, interned: &mut StreamEntities) {
         // The trace's id of each of the stream's entities, interned when first named.
         let mut ids = vec![UNSEEN; interned.table.len()];
-        let stream = self.streams;
+        let stream = Slot {
+            stream: self.streams,
+            index: self.events.len() as u32,
+        };
+        self.streams += 1;
         let mut lines = interned.lines.iter().peekable();
         let mut peers = interned.peers.iter().peekable();
-        let peer_places = self.peer_names.places(&interned.peer_names);
+        // The stream's names follow the others' (moved, not looked up: streams share few).
+        let peers_start = self.peer_names.len() as u32;
+        self.peer_names.append(&mut interned.peer_names);
         let mut scm = interned.scm.iter().peekable();
         let mut closes = std::mem::take(&mut interned.closes).into_iter().peekable();
-        // The merge's place of each datanode the stream's SCM side names.
-        let datanodes = self.datanodes.places(&interned.datanodes);
-        let mut sources = interned.sources.iter().peekable();
-        // Events come with their source: none, no events.
-        let Some(mut source) = sources.next().map(|(_, source)| source) else {
-            return;
-        };
-        for i in 0..interned.events() {
-            if let Some((_, next)) = sources.next_if(|(first, _)| *first as usize == i) {
-                source = next;
+        let datanodes_start = self.datanodes.len() as u32;
+        self.datanodes.append(&mut interned.datanodes);
+        let events = interned.events();
+        // The run of the event read: the stream's first starts at its first event.
+        let mut run = self.runs.len() as u32;
+        let mut run_starts = (interned.sources.iter().skip(1))
+            .map(|&(first, _)| first as usize)
+            .peekable();
+        for (at, (first, source)) in interned.sources.iter().enumerate() {
+            let end = interned
+                .sources
+                .get(at + 1)
+                .map_or(events, |&(next, _)| next as usize);
+            self.read_run(stream, source, end - *first as usize);
+        }
+        let mut last = interned.first_time().unwrap_or(i64::MIN);
+        for i in 0..events {
+            if run_starts.next_if_eq(&i).is_some() {
+                run += 1;
             }
             let compact = if let Some((_, line)) = lines.next_if(|(at, _)| *at as usize == i) {
                 self.container_states.push(line.line());
@@ -1103,22 +1126,21 @@ impl Columns {
                 if let Some((_, close)) = closes.next_if(|(at, _)| *at as usize == i) {
                     self.closes.push((self.scm.len() as u32, close));
                 }
-                self.scm.push(said.placed(&datanodes));
+                self.scm.push(said.placed(datanodes_start));
                 Compact::ScmSide.at(self.scm.len() - 1)
             } else if let Some(&(_, peer)) = peers.next_if(|(at, _)| *at as usize == i) {
-                self.peers.push(peer_places[peer as usize]);
+                self.peers.push(peers_start + peer);
                 Compact::RatisPeer.at(self.peers.len() - 1)
             } else {
                 NONE
             };
-            self.compact_of.push(compact);
-            self.slots.push(Slot {
-                stream,
-                index: i as u32,
-            });
             let ts = interned.headers.time(i);
-            self.read_header(interned.headers.kinds[i], ts, source);
-            also(i, ts, &interned, source);
+            if let Some(ts) = ts {
+                last = ts;
+            }
+            let kind = interned.headers.kinds[i];
+            self.kind_counts[kind.index()] += 1;
+            let first = self.entities.len() as u32;
             for &local in interned.names_of(i) {
                 let id = &mut ids[local as usize];
                 if *id == UNSEEN {
@@ -1127,25 +1149,34 @@ impl Columns {
                 self.entities.push(EntityId(*id));
                 self.entity_counts[*id as usize] += 1;
             }
-            self.entity_start.push(self.entities.len() as u32);
+            self.times.push(last as u64 ^ SIGN);
+            self.events.push(InputEvent {
+                run,
+                compact,
+                entities: [first, self.entities.len() as u32],
+                kind,
+                untimed: ts.is_none(),
+            });
         }
-        self.streams += 1;
     }
 
-    /// An event's kind, time, host and component, as its reader read them.
-    fn read_header(&mut self, kind: KindIndex, ts: Option<i64>, source: &Source) {
-        self.kinds.push(kind);
-        self.kind_counts[kind.index()] += 1;
-        self.ts.push(ts.unwrap_or_default());
-        self.untimed.push(ts.is_none());
-        self.components.push(source.component);
-        // Consecutive events mostly share their host's name (one per stream).
-        let host = match self.hosts.last() {
-            Some(&prev) if Arc::ptr_eq(&self.host_names[prev.index()], &source.host) => prev,
+    /// Adds a run of `events` events from `source`, in the stream whose first event is input
+    /// event `stream.index`.
+    fn read_run(&mut self, stream: Slot, source: &Source, events: usize) {
+        // Consecutive runs mostly share their host's name (one per stream).
+        let host = match self.runs.last() {
+            Some(run) if Arc::ptr_eq(&self.host_names[run.host.index()], &source.host) => run.host,
             _ => self.host_id_or_insert(&source.host),
         };
-        self.hosts.push(host);
-        self.host_counts[host.index()] += 1;
+        self.host_counts[host.index()] += events;
+        let source_id = self.sources.of(source);
+        self.runs.push(Run {
+            stream: stream.stream,
+            stream_start: stream.index,
+            host,
+            component: source.component,
+            source: source_id,
+        });
     }
 
     fn host_id_or_insert(&mut self, name: &Arc<str>) -> HostId {
@@ -1171,19 +1202,44 @@ impl Columns {
         id
     }
 
-    /// The indexes of a trace whose event `k` is input event `order[k]` (`order` a permutation
-    /// of the input), hosts and entities numbered by first appearance in that order.
-    fn index(mut self, order: &[u32], skew_ms: i64) -> Trace {
-        let events = order.len();
+    /// Puts the input events in the trace's order: by time, then by source (host, then file),
+    /// line and place in the input; `lines` are the streams' lines.
+    fn sort(&mut self, lines: &[Narrow]) {
+        let (mut order, spare) = sort_by_time(&self.times);
+        self.spare = spare;
+        // Sources compare by their names' order, held as one rank each.
+        let rank = self.sources.ranks();
+        let (times, events, runs) = (&self.times, &self.events, &self.runs);
+        for tie in order.chunk_by_mut(|&a, &b| times[a as usize] == times[b as usize]) {
+            if tie.len() > 1 {
+                let run = |at: u32| &runs[events[at as usize].run as usize];
+                let line = |at: u32| {
+                    let slot = run(at).slot(at);
+                    lines[slot.stream as usize].get(slot.index as usize)
+                };
+                // Lines read only for events of one source: mostly ties are across sources.
+                tie.sort_unstable_by(|&a, &b| {
+                    let rank = |at: u32| rank[run(at).source as usize];
+                    (rank(a).cmp(&rank(b)))
+                        .then_with(|| line(a).cmp(&line(b)))
+                        .then(a.cmp(&b))
+                });
+            }
+        }
+        self.order = order;
+    }
+
+    /// The indexes of a trace whose event `k` is input event `order[k]` (in input order if
+    /// never [`Columns::sort`]ed), hosts and entities numbered by first appearance in that order.
+    fn index(mut self, skew_ms: i64) -> Trace {
+        if self.order.len() != self.events.len() {
+            self.order = (0..self.events.len() as u32).collect();
+        }
+        let events = self.order.len();
         let mut trace = Trace {
             skew_ms,
             time_ordered: true,
             untimed: Bits::with_capacity(events),
-            by_kind: self
-                .kind_counts
-                .iter()
-                .map(|&n| Vec::with_capacity(n))
-                .collect(),
             ..Trace::default()
         };
         let lines = self.container_states.len();
@@ -1202,20 +1258,23 @@ impl Columns {
         trace.times.reserve_exact(events);
         trace.event_host.reserve_exact(events);
         trace.event_entities.reserve_exact(self.entities.len());
+        trace.entity_start = std::mem::take(&mut self.spare);
+        trace.entity_start.clear();
         trace.entity_start.reserve_exact(events + 1);
         trace.entity_start.push(0);
         let mut host_rank = vec![UNSEEN; self.host_names.len()];
         let mut entity_rank = vec![UNSEEN; self.entity_table.len()];
+        // How many hosts and entities were met.
+        let (mut hosts, mut entities) = (0, 0);
         let mut last = i64::MIN;
         trace.slots.reserve_exact(events);
-        for (id, &from) in order.iter().enumerate() {
-            let from = from as usize;
-            let slot = self.slots[from];
-            trace.slots.push(slot);
-            let kind = self.kinds[from];
+        for (id, &from) in self.order.iter().enumerate() {
+            let event = self.events[from as usize];
+            let run = self.runs[event.run as usize];
+            trace.slots.push(run.slot(from));
+            let kind = event.kind;
             trace.kinds.push(kind);
-            trace.by_kind[kind.index()].push(id);
-            match Compact::of(self.compact_of[from]) {
+            match Compact::of(event.compact) {
                 Some((Compact::ContainerState, at)) => {
                     trace.container_state_ids.push(id as u32);
                     container_state_at.push(at as u32);
@@ -1226,9 +1285,7 @@ impl Columns {
                         let place = self.closes.partition_point(|&(of, _)| (of as usize) < at);
                         std::mem::take(&mut self.closes[place].1)
                     });
-                    trace
-                        .scm_side
-                        .push(id, said.side(&self.datanodes.names, close));
+                    trace.scm_side.push(id, said.side(&self.datanodes, close));
                 }
                 Some((Compact::RatisPeer, at)) => {
                     trace.ratis_peer_ids.push(id as u32);
@@ -1236,39 +1293,54 @@ impl Columns {
                 }
                 None => {}
             }
-            trace.components.push(self.components[from]);
-            let untimed = self.untimed.get(from);
-            if !untimed {
-                let ts = self.ts[from];
+            trace.components.push(run.component);
+            if !event.untimed {
+                // A timed event is ordered by its own time.
+                let ts = (self.times[from as usize] ^ SIGN) as i64;
                 trace.time_ordered &= ts >= last;
                 last = ts;
             }
-            trace.untimed.push(untimed);
+            trace.untimed.push(event.untimed);
             trace.times.push(last);
-            let host = self.hosts[from].index();
-            let host = HostId(rank_of(
-                &mut host_rank[host],
-                &mut trace.by_host,
-                self.host_counts[host],
-            ));
+            let host = HostId(rank_of(&mut host_rank[run.host.index()], &mut hosts));
             trace.event_host.push(host);
-            trace.by_host[host.index()].push(id);
-            let (start, end) = (self.entity_start[from], self.entity_start[from + 1]);
+            let [start, end] = event.entities;
             for entity in &self.entities[start as usize..end as usize] {
-                let entity = EntityId(rank_of(
-                    &mut entity_rank[entity.index()],
-                    &mut trace.by_entity,
-                    self.entity_counts[entity.index()],
-                ));
-                trace.by_entity[entity.index()].push(id);
+                let entity = EntityId(rank_of(&mut entity_rank[entity.index()], &mut entities));
                 trace.event_entities.push(entity);
             }
             trace.entity_start.push(trace.event_entities.len() as u32);
         }
+        drop((self.events, self.order, self.entities));
+        // Each list filled on a pass of its own, in trace order: a few streams of writes at a time.
+        trace.by_kind = Lists::of(
+            &self.kind_counts,
+            trace.kinds.iter().map(|kind| kind.index()).enumerate(),
+            Vec::new(),
+        );
+        // In the times' memory: one number per event too.
+        let times = self.times.into_iter().map(|_| 0).collect();
+        trace.by_host = Lists::of(
+            &in_rank_order(self.host_counts, &host_rank),
+            trace.event_host.iter().map(|host| host.index()).enumerate(),
+            times,
+        );
+        let named = (0..events).flat_map(|id| {
+            trace
+                .entity_ids_of(id)
+                .iter()
+                .map(move |entity| (id, entity.index()))
+        });
+        let by_entity = Lists::of(
+            &in_rank_order(self.entity_counts, &entity_rank),
+            named,
+            Vec::new(),
+        );
+        trace.by_entity = by_entity;
         // Put in trace order where they are: read in that order by every consumer.
         gather_in_place(&mut self.container_states, &mut container_state_at);
         trace.container_states = self.container_states;
-        trace.ratis_peers = self.peer_names.into_names();
+        trace.ratis_peers = self.peer_names;
         trace.hosts = in_rank_order(self.host_names, &host_rank)
             .into_iter()
             .map(|name| {
@@ -1288,6 +1360,51 @@ impl Columns {
         trace
     }
 }
+
+/// Flipping the sign bit orders `i64`s as `u64`s ([`Columns::times`]).
+const SIGN: u64 = 1 << 63;
+
+/// The places of `times` sorted by time, equal times in their order: a radix sort (least
+/// significant digit first) of the bits in which the times differ, a few passes for a trace's
+/// days or weeks. Also the buffer it sorted through (empty if none), for reuse.
+fn sort_by_time(times: &[u64]) -> (Vec<u32>, Vec<u32>) {
+    let mut from: Vec<u32> = (0..times.len() as u32).collect();
+    let (Some(&min), Some(&max)) = (times.iter().min(), times.iter().max()) else {
+        return (from, Vec::new());
+    };
+    let bits = u64::BITS - (max - min).leading_zeros();
+    let passes = bits.div_ceil(RADIX_BITS);
+    if passes == 0 {
+        return (from, Vec::new());
+    }
+    // Digits of even width: fewer buckets when the bits split evenly.
+    let width = bits.div_ceil(passes);
+    let mask = (1u64 << width) - 1;
+    let mut to = vec![0; from.len()];
+    let mut offsets = vec![0usize; 1 << width];
+    for pass in 0..passes {
+        let shift = pass * width;
+        let digit = |at: u32| ((times[at as usize] - min) >> shift & mask) as usize;
+        offsets.fill(0);
+        for &at in &from {
+            offsets[digit(at)] += 1;
+        }
+        let mut sum = 0;
+        for offset in &mut offsets {
+            (*offset, sum) = (sum, sum + *offset);
+        }
+        for &at in &from {
+            let place = &mut offsets[digit(at)];
+            to[*place] = at;
+            *place += 1;
+        }
+        std::mem::swap(&mut from, &mut to);
+    }
+    (from, to)
+}
+
+/// The most bits a pass of [`sort_by_time`] orders by: its buckets' counts stay in the cache.
+const RADIX_BITS: u32 = 11;
 
 /// A host or entity not yet met in the trace's order ([`Columns::index`]).
 const UNSEEN: u32 = u32::MAX;
@@ -1325,13 +1442,58 @@ impl Compact {
 }
 
 /// The number of a host or entity in the trace's order: `rank` if it was met before, else the
-/// next number, with an empty list for its `events` in `lists`.
-fn rank_of(rank: &mut u32, lists: &mut Vec<Vec<EventId>>, events: usize) -> u32 {
+/// next number (`met` so far).
+fn rank_of(rank: &mut u32, met: &mut u32) -> u32 {
     if *rank == UNSEEN {
-        *rank = lists.len() as u32;
-        lists.push(Vec::with_capacity(events));
+        *rank = *met;
+        *met += 1;
     }
     *rank
+}
+
+/// Lists of event ids, one per kind, host or entity, in one allocation: list `k` is
+/// `ids[starts[k]..starts[k + 1]]`.
+#[derive(Debug, Default)]
+struct Lists {
+    ids: Vec<EventId>,
+    starts: Vec<usize>,
+}
+
+impl Lists {
+    /// Lists of `counts[k]` ids each, filled from `entries` (an id and its list) in order, in
+    /// `buffer` when it holds as many ids (else in fresh memory, zeroed by the system).
+    fn of(
+        counts: &[usize],
+        entries: impl Iterator<Item = (EventId, usize)>,
+        buffer: Vec<EventId>,
+    ) -> Lists {
+        let mut starts = Vec::with_capacity(counts.len() + 1);
+        starts.push(0);
+        let mut total = 0;
+        for &count in counts {
+            total += count;
+            starts.push(total);
+        }
+        let mut ids = if buffer.len() == total {
+            buffer
+        } else {
+            vec![0; total]
+        };
+        let mut next = starts[..counts.len()].to_vec();
+        for (id, list) in entries {
+            ids[next[list]] = id;
+            next[list] += 1;
+        }
+        Lists { ids, starts }
+    }
+
+    /// List `list`, empty if there is none.
+    fn get(&self, list: usize) -> &[EventId] {
+        match (self.starts.get(list), self.starts.get(list + 1)) {
+            (Some(&start), Some(&end)) => &self.ids[start..end],
+            _ => &[],
+        }
+    }
 }
 
 /// Reorders `items` in place so that item `k` is the one that was at `from[k]` (`from` a
@@ -1367,16 +1529,6 @@ fn in_rank_order<T>(items: Vec<T>, rank: &[u32]) -> Vec<T> {
 #[derive(Debug, Clone, Copy)]
 struct Slot {
     stream: u32,
-    index: u32,
-}
-
-/// An event's place in the merged order: time, then its source's rank (host, then file), line and
-/// place in the input (fields compare in that order).
-#[derive(PartialEq, Eq, PartialOrd, Ord)]
-struct MergeKey {
-    ts: i64,
-    source: u32,
-    line: u64,
     index: u32,
 }
 
@@ -1704,6 +1856,62 @@ pub(crate) mod tests {
         let trace = Trace::merge_interned(vec![(kept, Some(table))], 0);
         check(&trace, 2);
         assert_eq!(trace.scm_signals()[1].1.datanode(), b.to_ascii_lowercase());
+    }
+
+    /// The radix sort orders by every bit in which times differ (a stream with no time at all
+    /// sorts first, at `i64::MIN`), keeps equal times in input order, and hands back its buffer.
+    #[test]
+    fn sort_by_time_is_a_stable_sort_of_any_times() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let spans = [0, 1, 7, 1 << 11, 1 << 12, 1 << 33, u64::MAX];
+        for span in spans {
+            let mut times: Vec<u64> = (0..3000)
+                .map(|_| (1 << 62) + next() % span.saturating_add(1).max(1) / 2)
+                .collect();
+            // Repeated times, and the extremes an untimed stream and a negative time give.
+            times.extend_from_slice(&[times[5], times[5], 0, i64::MIN as u64 ^ SIGN, u64::MAX]);
+            let mut expected: Vec<u32> = (0..times.len() as u32).collect();
+            expected.sort_by_key(|&at| times[at as usize]);
+            let (order, spare) = sort_by_time(&times);
+            assert_eq!(order, expected, "span {span}");
+            assert!(spare.is_empty() || spare.len() == times.len());
+        }
+        assert_eq!(sort_by_time(&[]).0, Vec::<u32>::new());
+        assert_eq!(sort_by_time(&[5, 5, 5]).0, [0, 1, 2]);
+    }
+
+    /// A stream without a single time sorts before every timed one; its events keep their
+    /// order.
+    #[test]
+    fn a_stream_without_times_comes_first_in_its_order() {
+        let timed = vec![
+            event("dn1", "a", 1, Some(1_700_000_000_000), vec![]),
+            event("dn1", "a", 2, Some(-3), vec![]),
+        ];
+        let untimed = vec![
+            event("scm1", "b", 9, None, vec![]),
+            event("scm1", "b", 4, None, vec![]),
+        ];
+        let trace = Trace::merge(vec![timed, untimed], 0);
+        let order: Vec<(&str, u64)> = trace.iter().map(|e| (&*e.file, e.line)).collect();
+        assert_eq!(order, [("b", 4), ("b", 9), ("a", 2), ("a", 1)]);
+    }
+
+    /// Lists in one allocation: each list its ids in order, none out of range.
+    #[test]
+    fn lists_hold_each_list_in_order() {
+        let entries = [(0, 2), (1, 0), (2, 2), (3, 2), (4, 0)];
+        let lists = Lists::of(&[2, 0, 3], entries.into_iter(), vec![7; 5]);
+        assert_eq!(lists.get(0), [1, 4]);
+        assert_eq!(lists.get(1), [] as [EventId; 0]);
+        assert_eq!(lists.get(2), [0, 2, 3]);
+        assert_eq!(lists.get(3), [] as [EventId; 0]);
     }
 
     #[test]
