@@ -1,8 +1,9 @@
 //! The event graph: typed events linked by causality.
 //!
-//! Node `i` is event `i` of the [`Trace`]. Every edge carries its reason, so a rule that walks
-//! back from an effect to its causes can say why each step belongs to the evidence. Per-host and
-//! per-entity order is not duplicated here as edges: the trace's indexes hold it
+//! A node stands for event `i` of the [`Trace`]; only the events some link names have one (a few
+//! thousand of a trace's events), found by their id. Every edge carries its reason, so a rule that
+//! walks back from an effect to its causes can say why each step belongs to the evidence. Per-host
+//! and per-entity order is not duplicated here as edges: the trace's indexes hold it
 //! ([`Trace::of_host`], [`Trace::of_entity`]), and nothing reads it from the graph.
 
 use crate::kinds::Reads;
@@ -23,16 +24,22 @@ pub enum EdgeKind {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Edge {
     pub kind: EdgeKind,
-    /// Why the link holds (`<linker>: <reason>`).
-    causal_reason: String,
+    /// The linker that found the link ([`Linker::name`]).
+    linker: &'static str,
+    /// Why the link holds, as the linker says it.
+    causal_reason: Reason,
 }
 
 impl Edge {
-    /// Why the two events are linked.
+    /// Why the two events are linked (`<linker>: <reason>`): written only when asked, for the few
+    /// edges a report shows.
     pub fn reason(&self) -> Cow<'_, str> {
-        Cow::Borrowed(&self.causal_reason)
+        Cow::Owned(format!("{}: {}", self.linker, self.causal_reason))
     }
 }
+
+/// A linker's reason for one link: a constant where the reason says no value.
+pub type Reason = Cow<'static, str>;
 
 /// Finds causal links of one kind. Linkers live next to the state machine of their domain.
 pub trait Linker: Sync {
@@ -40,22 +47,20 @@ pub trait Linker: Sync {
     /// The kinds whose events it links (see [`crate::kinds`]).
     fn consumes(&self) -> &'static [Reads];
     /// Pushes `(cause, effect, reason)` for every link it can prove from the trace.
-    fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, String)>);
+    fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, Reason)>);
 }
 
 pub struct EventGraph {
     graph: DiGraph<EventId, Edge>,
+    /// The events that have a node, in id order: node `i` stands for `linked[i]`.
+    linked: Vec<EventId>,
 }
 
 impl EventGraph {
     pub fn build(trace: &Trace, linkers: &[&dyn Linker]) -> EventGraph {
-        let mut graph = DiGraph::with_capacity(trace.len(), 0);
-        for id in 0..trace.len() {
-            graph.add_node(id);
-        }
         // Linkers read the trace only: each on its own core, their links added in linker order.
         use rayon::prelude::*;
-        let found: Vec<Vec<(EventId, EventId, String)>> = linkers
+        let found: Vec<Vec<(EventId, EventId, Reason)>> = linkers
             .par_iter()
             .map(|linker| {
                 let mut links = Vec::new();
@@ -63,33 +68,59 @@ impl EventGraph {
                 links
             })
             .collect();
+        let mut linked: Vec<EventId> = found
+            .iter()
+            .flatten()
+            .flat_map(|&(cause, effect, _)| [cause, effect])
+            .collect();
+        linked.sort_unstable();
+        linked.dedup();
+        let edges = found.iter().map(Vec::len).sum();
+        let mut graph = DiGraph::with_capacity(linked.len(), edges);
+        for &id in &linked {
+            graph.add_node(id);
+        }
+        let mut graph = EventGraph { graph, linked };
         for (linker, links) in linkers.iter().zip(found) {
             for (cause, effect, reason) in links {
-                graph.add_edge(
-                    NodeIndex::new(cause),
-                    NodeIndex::new(effect),
+                // Every linked event has a node: where it sorts in `linked` is its index.
+                let node = |id: EventId| NodeIndex::new(graph.linked.partition_point(|&e| e < id));
+                let (cause, effect) = (node(cause), node(effect));
+                graph.graph.add_edge(
+                    cause,
+                    effect,
                     Edge {
                         kind: EdgeKind::Causal,
-                        causal_reason: format!("{}: {reason}", linker.name()),
+                        linker: linker.name(),
+                        causal_reason: reason,
                     },
                 );
             }
         }
-        EventGraph { graph }
+        graph
+    }
+
+    /// The node of event `id`, if a link names it.
+    fn node(&self, id: EventId) -> Option<NodeIndex> {
+        self.linked.binary_search(&id).ok().map(NodeIndex::new)
     }
 
     /// Edges into `id`: its predecessors with the reason of each link.
     pub fn incoming(&self, id: EventId) -> impl Iterator<Item = (EventId, &Edge)> {
-        self.graph
-            .edges_directed(NodeIndex::new(id), Direction::Incoming)
-            .map(|e| (e.source().index(), e.weight()))
+        self.node(id).into_iter().flat_map(move |node| {
+            self.graph
+                .edges_directed(node, Direction::Incoming)
+                .map(|e| (self.linked[e.source().index()], e.weight()))
+        })
     }
 
     /// Edges out of `id`.
     pub fn outgoing(&self, id: EventId) -> impl Iterator<Item = (EventId, &Edge)> {
-        self.graph
-            .edges_directed(NodeIndex::new(id), Direction::Outgoing)
-            .map(|e| (e.target().index(), e.weight()))
+        self.node(id).into_iter().flat_map(move |node| {
+            self.graph
+                .edges_directed(node, Direction::Outgoing)
+                .map(|e| (self.linked[e.target().index()], e.weight()))
+        })
     }
 
     pub fn edge_count(&self) -> usize {
@@ -111,7 +142,7 @@ mod tests {
         fn consumes(&self) -> &'static [Reads] {
             &[]
         }
-        fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, String)>) {
+        fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, Reason)>) {
             out.push((0, trace.len() - 1, "test link".into()));
         }
     }

@@ -17,9 +17,10 @@
 //! Besides the state, each (container, SCM) keeps the last sequence id SCM printed and the last
 //! BCSID printed per replica (datanode), as `replay` shows them.
 
-use crate::graph::Linker;
+use crate::graph::{Linker, Reason};
 use crate::kinds::{Family, KindSet, Reads};
 use crate::machine::{EntityStates, Machine, Transition};
+use crate::replicas::ReplicaState;
 use crate::trace::{EventId, HostId, LineState, Trace, WindowCursor};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::datanode::DatanodeEvent;
@@ -381,7 +382,7 @@ impl Linker for FailedWriteLinker {
         ]
     }
 
-    fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, String)>) {
+    fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, Reason)>) {
         // The few decisions and failures, host by host (in name order), each host's in order.
         let mut lines: Vec<EventId> = trace.of_kinds(&KindSet::of(self.consumes())).collect();
         lines.sort_by_key(|&id| trace.host_name(trace.host_of(id)));
@@ -440,62 +441,80 @@ impl Linker for ReplicaReported {
         ]
     }
 
-    fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, String)>) {
-        // (container, replica state) → SCM report-handler lines, in time order, each with the
-        // short name of the datanode it prints (worked out once per line, not per report).
-        let mut handled: HashMap<(u64, &str), Vec<(EventId, String)>> = HashMap::default();
+    fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, Reason)>) {
+        // Every SCM report-handler line: its (container, replica state), the line and the datanode
+        // it prints (each spelling shortened once).
+        let mut states = StateCodes::default();
+        let mut printed_hosts = ShortNames::default();
+        let mut handled: Vec<((u64, u32), EventId, u32)> = Vec::new();
         let reports = KindSet::of(&[Reads::Family(Family::ScmContainer)]);
         for id in trace.of_kinds(&reports) {
-            let event = trace.get(id);
-            if let EventData::ScmContainer(ScmContainerEvent::Replica(e)) = &event.data {
-                handled
-                    .entry((e.replica.container, e.replica.replica_state.as_str()))
-                    .or_default()
-                    .push((id, short_name(&e.replica.datanode_host)));
+            if let EventData::ScmContainer(ScmContainerEvent::Replica(e)) = &trace.get(id).data {
+                let r = &e.replica;
+                handled.push((
+                    (r.container, states.code(&r.replica_state)),
+                    id,
+                    printed_hosts.of(&r.datanode_host),
+                ));
             }
         }
         if handled.is_empty() {
             return;
         }
+        // The lines of each (container, replica state) side by side, in time order (a stable
+        // sort of lines in time order), found by their key.
+        handled.sort_by_key(|&(key, _, _)| key);
+        let mut groups: HashMap<(u64, u32), std::ops::Range<usize>> = HashMap::default();
+        let mut start = 0;
+        for group in handled.chunk_by(|a, b| a.0 == b.0) {
+            groups.insert(group[0].0, start..start + group.len());
+            start += group.len();
+        }
         // Each datanode host's short name, once.
         let mut short_hosts: Vec<Option<String>> = vec![None; trace.host_count()];
         // The lines come in time order: each window walks on from the last.
         let mut windows = WindowCursor::default();
-        // The trace's compact column: a line is opened only when SCM handled its state.
+        let mut seen_hosts: Vec<HostId> = Vec::new();
+        // The trace's compact column: a line is opened only when it prints an unusual state.
         for (id, line) in trace.container_state_lines() {
             let container = line.container;
-            let state = match line.state {
+            let (code, state) = match line.state {
                 LineState::Absent => continue,
-                LineState::Known(state) => state.as_str(),
+                LineState::Known(state) => (state as u32, state.as_str()),
                 LineState::Other => match &trace.get(id).data {
                     EventData::Datanode(DatanodeEvent::DnContainerState {
                         state: Some(state),
                         ..
-                    }) => &**state,
+                    }) => match states.find(state) {
+                        Some(code) => (code, &**state),
+                        None => continue,
+                    },
                     _ => continue,
                 },
             };
-            let (Some(candidates), Some(at)) = (handled.get(&(container, state)), trace.ts_of(id))
-            else {
+            let (Some(group), Some(at)) = (groups.get(&(container, code)), trace.ts_of(id)) else {
                 continue;
             };
+            let candidates = &handled[group.clone()];
             let host = trace.host_of(id);
             // Only the lines that can be in the window: a container's reports recur over the
             // whole trace.
             let window =
                 trace.between_from(at - trace.skew_ms, at + REPORT_WINDOW_MS, &mut windows);
-            let from = candidates.partition_point(|&(scm, _)| scm < window.start);
-            let to = candidates.partition_point(|&(scm, _)| scm < window.end);
-            let mut seen_hosts: Vec<HostId> = Vec::new();
-            for (scm, printed) in &candidates[from..to] {
-                let scm = *scm;
+            let from = candidates.partition_point(|&(_, scm, _)| scm < window.start);
+            let to = candidates.partition_point(|&(_, scm, _)| scm < window.end);
+            seen_hosts.clear();
+            for &(_, scm, printed) in &candidates[from..to] {
                 let scm_host = trace.host_of(scm);
                 let in_window = trace
                     .elapsed(id, scm)
                     .is_some_and(|ms| ms >= -trace.skew_ms && ms <= REPORT_WINDOW_MS);
                 let short = short_hosts[host.index()]
                     .get_or_insert_with(|| short_name(trace.host_name(host)));
-                if in_window && same_short_host(short, printed) && !seen_hosts.contains(&scm_host) {
+                if in_window
+                    && same_short_host(short, printed_hosts.name(printed))
+                    && !seen_hosts.contains(&scm_host)
+                {
                     // The first line per SCM after the change is the one that handled this report.
                     seen_hosts.push(scm_host);
                     out.push((
@@ -505,11 +524,62 @@ impl Linker for ReplicaReported {
                             "{} reports #{container} {state}; {} handles the report",
                             trace.host_name(host),
                             trace.host_name(scm_host)
-                        ),
+                        )
+                        .into(),
                     ));
                 }
             }
         }
+    }
+}
+
+/// Replica states as small numbers, so that a (container, state) key hashes no string: a
+/// `ContainerDataProto.State` is its [`ReplicaState`], another word its place among the others
+/// met.
+#[derive(Default)]
+struct StateCodes<'t> {
+    others: Vec<&'t str>,
+}
+
+impl<'t> StateCodes<'t> {
+    /// Past every [`ReplicaState`].
+    const FIRST_OTHER: u32 = 32;
+
+    /// The code of `state`, given one if it is new.
+    fn code(&mut self, state: &'t str) -> u32 {
+        self.find(state).unwrap_or_else(|| {
+            self.others.push(state);
+            Self::FIRST_OTHER + (self.others.len() - 1) as u32
+        })
+    }
+
+    /// The code of `state`, if it has one.
+    fn find(&self, state: &str) -> Option<u32> {
+        match ReplicaState::parse(state) {
+            Some(known) => Some(known as u32),
+            None => (self.others.iter().position(|other| *other == state))
+                .map(|at| Self::FIRST_OTHER + at as u32),
+        }
+    }
+}
+
+/// Host names as printed, each shortened ([`short_name`]) once and then known by number.
+#[derive(Default)]
+struct ShortNames<'t> {
+    numbers: HashMap<&'t str, u32>,
+    names: Vec<String>,
+}
+
+impl<'t> ShortNames<'t> {
+    fn of(&mut self, host: &'t str) -> u32 {
+        *self.numbers.entry(host).or_insert_with(|| {
+            self.names.push(short_name(host));
+            (self.names.len() - 1) as u32
+        })
+    }
+
+    fn name(&self, number: u32) -> &str {
+        &self.names[number as usize]
     }
 }
 

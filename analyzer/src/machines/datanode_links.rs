@@ -1,7 +1,7 @@
 //! Causal links on one datanode: a failed request and its dn-audit record, a replica marked
 //! UNHEALTHY and its dn-container record, a Ratis step-down and the truncation that follows it.
 
-use crate::graph::Linker;
+use crate::graph::{Linker, Reason};
 use crate::kinds::{KindSet, Reads};
 use crate::trace::{EventId, Trace};
 use oztrace_parser::catalog::EventData;
@@ -50,7 +50,7 @@ impl Linker for DatanodeLinks {
         ]
     }
 
-    fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, String)>) {
+    fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, Reason)>) {
         // The kinds that can be a cause: the others are told from the kind column untouched.
         let causes = KindSet::of(&[
             Reads::Kind("container_marked_unhealthy"),
@@ -82,7 +82,7 @@ impl Linker for DatanodeLinks {
                             out.push((
                                 cause,
                                 effect,
-                                format!("HddsDispatcher marked container {container} UNHEALTHY; ContainerLogger recorded it"),
+                                format!("HddsDispatcher marked container {container} UNHEALTHY; ContainerLogger recorded it").into(),
                             ));
                         }
                     }
@@ -100,7 +100,7 @@ impl Linker for DatanodeLinks {
                             out.push((
                                 cause,
                                 effect,
-                                format!("the failed {op} request and its dn-audit record"),
+                                format!("the failed {op} request and its dn-audit record").into(),
                             ));
                         }
                     }
@@ -118,7 +118,7 @@ impl Linker for DatanodeLinks {
                                 format!(
                                     "{} stepped down; the new leader's entries truncated its uncommitted tail",
                                     member.member
-                                ),
+                                ).into(),
                             ));
                         }
                     }

@@ -19,7 +19,7 @@
 //! Entity: `datanode:<uuid>`; scope: the endpoint key ([`endpoint_key`], the SCM's short host
 //! name), so the datanode's view of each SCM is one replayable line.
 
-use crate::graph::Linker;
+use crate::graph::{Linker, Reason};
 use crate::kinds::{self, Family, KindIndex, KindSet, Reads};
 use crate::machine::{EntityStates, Machine, State, Transition};
 use crate::trace::{EventId, IdCursor, Trace};
@@ -853,7 +853,7 @@ impl Linker for CommandReceipt {
         CONSUMES
     }
 
-    fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, String)>) {
+    fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, Reason)>) {
         link_receipts(trace, trace.scm_signals(), out);
     }
 }
@@ -862,7 +862,7 @@ impl Linker for CommandReceipt {
 fn link_receipts(
     trace: &Trace,
     signals: &[(EventId, ScmSignal)],
-    out: &mut Vec<(EventId, EventId, String)>,
+    out: &mut Vec<(EventId, EventId, Reason)>,
 ) {
     let hosts = &trace.facts().datanode_hosts;
     // (datanode, scm) → reregisters; (datanode, scm, container) → close commands.
@@ -935,7 +935,7 @@ fn link_receipts(
             out.push((
                 cause,
                 id,
-                format!("{} received from {}", e.kind(), trace.get(cause).host),
+                format!("{} received from {}", e.kind(), trace.get(cause).host).into(),
             ));
         }
     }

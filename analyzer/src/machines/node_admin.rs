@@ -18,7 +18,7 @@
 //! at a time, this machine sees every datanode UUID printed earlier in the trace (and, for a hash
 //! still unknown, every UUID in the trace).
 
-use crate::graph::Linker;
+use crate::graph::{Linker, Reason};
 use crate::kinds::{Family, Reads};
 use crate::machine::{EntityStates, Machine, Transition};
 use crate::machines::endpoint::SCM_AUDIT;
@@ -678,7 +678,7 @@ impl Linker for OpStateCommandDelivery {
         &[Reads::Family(Family::Scm)]
     }
 
-    fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, String)>) {
+    fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, Reason)>) {
         for &id in trace.of_kind("op_state_command_scheduled") {
             let event = trace.get(id);
             let EventData::Scm(ScmEvent::OpStateMismatch {
@@ -717,7 +717,7 @@ impl Linker for OpStateCommandDelivery {
                 out.push((
                     id,
                     j,
-                    format!("SetNodeOperationalStateCommand({stored}) returned in the heartbeat response"),
+                    format!("SetNodeOperationalStateCommand({stored}) returned in the heartbeat response").into(),
                 ));
             }
         }
