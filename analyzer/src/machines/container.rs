@@ -13,9 +13,6 @@
 //! (`AbstractContainerReportHandler`: FINALIZE, QUASI_CLOSE, CLOSE, FORCE_CLOSE, the resurrection)
 //! and through the state every `<D>` and `ContainerInfo` prints; a printed state the model did not
 //! expect is reached by inferred steps, each naming the line that would have shown it.
-//!
-//! Besides the state, each (container, SCM) keeps the last sequence id SCM printed and the last
-//! BCSID printed per replica (datanode), as `replay` shows them.
 
 use crate::graph::{Linker, Reason};
 use crate::kinds::{Family, KindSet, Reads};
@@ -27,7 +24,6 @@ use oztrace_parser::catalog::datanode::DatanodeEvent;
 use oztrace_parser::catalog::scm_container::{ScmContainerEvent, Wording};
 use oztrace_parser::entity::Entity;
 use rustc_hash::FxHashMap as HashMap;
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 pub const NAME: &str = "container";
@@ -148,19 +144,11 @@ fn silent_path(from: &str, to: &str) -> Option<Vec<&'static str>> {
     None
 }
 
-/// One SCM's view of one container.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ContainerView {
-    pub state: Option<&'static str>,
-    /// The last sequence id this SCM printed for the container.
-    pub sid: Option<i64>,
-    /// The last BCSID printed per replica, by datanode UUID (or host for older wordings).
-    pub replica_bcsid: BTreeMap<String, u64>,
-}
-
+/// Each SCM's view of each container: the state it holds (`None` until a line shows one), by
+/// (container, SCM host).
 #[derive(Default)]
 pub struct ContainerMachine {
-    views: EntityStates<(u64, Arc<str>), ContainerView>,
+    views: EntityStates<(u64, HostId), Option<&'static str>>,
 }
 
 impl ContainerMachine {
@@ -168,9 +156,10 @@ impl ContainerMachine {
         ContainerMachine::default()
     }
 
-    /// The current view of `container` on `host` (for tests and `replay`).
-    pub fn view(&self, container: u64, host: &str) -> Option<&ContainerView> {
-        self.views.get(&(container, Arc::from(host)))
+    /// The state SCM `host` holds for `container`: `None` when the container is not tracked there,
+    /// `Some(None)` when no line showed its state yet (for tests).
+    pub fn view(&self, container: u64, host: HostId) -> Option<Option<&'static str>> {
+        self.views.get(&(container, host)).copied()
     }
 }
 
@@ -195,8 +184,6 @@ struct Observation<'a> {
     printed: Option<&'a str>,
     /// The step the line itself makes.
     step: Option<(Trigger, &'a str)>,
-    sid: Option<i64>,
-    replica: Option<(&'a str, u64)>,
 }
 
 fn observe(data: &ScmContainerEvent) -> Option<Observation<'_>> {
@@ -205,11 +192,8 @@ fn observe(data: &ScmContainerEvent) -> Option<Observation<'_>> {
         container,
         printed: None,
         step: None,
-        sid: data.printed_sid(),
-        replica: None,
     };
     if let Some(r) = data.replica() {
-        obs.replica = Some((r.datanode.as_str(), r.bcsid));
         // A failure prints `<D>` as memoized before the decision it failed to write: its state
         // is not the current one.
         if !matches!(data, ScmContainerEvent::ReportFailed(_)) {
@@ -230,10 +214,6 @@ fn observe(data: &ScmContainerEvent) -> Option<Observation<'_>> {
         ScmContainerEvent::Resurrected(e) => {
             obs.printed = Some(e.from.as_str());
             obs.step = Some((Trigger::Resurrect, e.to.as_str()));
-            let who = e.datanode.as_deref().or(e.datanode_host.as_deref());
-            if let (Some(dn), Some(b)) = (who, e.bcsid) {
-                obs.replica = Some((dn, b));
-            }
             if e.wording == Wording::MovingDeleting {
                 obs.printed = Some("DELETING");
             }
@@ -290,26 +270,25 @@ impl Machine for ContainerMachine {
         let Some(obs) = observe(data) else {
             return;
         };
-        let host = Arc::clone(&event.host);
-        let view = self.views.entry_or(
-            (obs.container, Arc::clone(&host)),
-            ContainerView::default,
-            event.ts,
-        );
+        let host = trace.host_of(id);
+        let state = self
+            .views
+            .entry_or((obs.container, host), || None, trace.ts_of(id));
         // The RM sends one delete command per replica, each printing the ContainerInfo of the pass
         // (CLOSED), and moves the container to DELETING after the last: one step, not several.
         let same_pass_delete =
-            obs.step.is_some_and(|(t, _)| t == Trigger::Delete) && view.state == Some("DELETING");
+            obs.step.is_some_and(|(t, _)| t == Trigger::Delete) && *state == Some("DELETING");
         if same_pass_delete {
             return;
         }
         let entity = trace.shared(id, &Entity::Container(obs.container));
+        let host = trace.host_name(host);
         let push =
             |out: &mut Vec<Transition>, from: &'static str, to: &'static str, inferred, illegal| {
                 out.push(Transition {
                     machine: NAME,
                     entity: Arc::clone(&entity),
-                    scope: Some(Arc::clone(&host)),
+                    scope: Some(Arc::clone(host)),
                     from: from.into(),
                     to: to.into(),
                     event: id,
@@ -318,8 +297,8 @@ impl Machine for ContainerMachine {
                 });
             };
         if let Some(printed) = obs.printed.and_then(intern) {
-            match view.state {
-                None => view.state = Some(printed),
+            match *state {
+                None => *state = Some(printed),
                 Some(current) if current != printed => {
                     match silent_path(current, printed) {
                         Some(path) => {
@@ -331,7 +310,7 @@ impl Machine for ContainerMachine {
                         }
                         None => push(out, current, printed, Some(TRACE_LINE), true),
                     }
-                    view.state = Some(printed);
+                    *state = Some(printed);
                 }
                 Some(_) => {}
             }
@@ -339,24 +318,12 @@ impl Machine for ContainerMachine {
         if let Some((trigger, to)) = obs.step
             && let Some(to) = intern(to)
         {
-            let from = view.state.unwrap_or("UNKNOWN");
+            let from = state.unwrap_or("UNKNOWN");
             if from != to {
-                let legal = view.state.is_none() || allowed(from, Some(trigger), to);
+                let legal = state.is_none() || allowed(from, Some(trigger), to);
                 push(out, from, to, None, !legal);
             }
-            view.state = Some(to);
-        }
-        if let Some(sid) = obs.sid {
-            view.sid = Some(sid);
-        }
-        if let Some((dn, bcsid)) = obs.replica {
-            // A replica seen before is updated in place: no copy of its name.
-            match view.replica_bcsid.get_mut(dn) {
-                Some(known) => *known = bcsid,
-                None => {
-                    view.replica_bcsid.insert(dn.to_owned(), bcsid);
-                }
-            }
+            *state = Some(to);
         }
     }
 
@@ -627,7 +594,7 @@ pub(crate) mod tests {
     const FCR: &str = "org.apache.hadoop.hdds.scm.container.ContainerReportHandler";
     const RM: &str = "org.apache.hadoop.hdds.scm.container.replication.ReplicationManager";
 
-    fn run(events: Vec<Event>) -> (Replay, ContainerMachine) {
+    fn run(events: Vec<Event>) -> (Replay, ContainerMachine, Trace) {
         let trace = Trace::from_ordered(events, 0);
         let mut machine = ContainerMachine::new();
         let mut out = Vec::new();
@@ -637,7 +604,12 @@ pub(crate) mod tests {
         let mut boxed: Vec<Box<dyn Machine>> = vec![Box::new(ContainerMachine::new())];
         let replay = Replay::run(&trace, &mut boxed, i64::MAX);
         assert_eq!(replay.transitions, out);
-        (replay, machine)
+        (replay, machine, trace)
+    }
+
+    /// The interned id of SCM host `name`.
+    fn scm(trace: &Trace, name: &str) -> HostId {
+        trace.host_of(trace.of_host(name)[0])
     }
 
     fn steps(replay: &Replay) -> Vec<(String, String, bool, bool)> {
@@ -661,7 +633,7 @@ pub(crate) mod tests {
     #[test]
     fn lifecycle_with_silent_deletion_and_resurrection() {
         let delete = "Sending command [deleteContainerCommand: cmdID: 1, encodedToken: \"\", term: 0, deadlineMsSinceEpoch: 0, containerID: 1051, replicaIndex: 0, force: false] for container ContainerInfo{id=#1051, state=CLOSED, stateEnterTime=2026-08-18T09:25:03.114Z, pipelineID=Pipeline-8a1f2e3d-4c5b-4a69-b7d8-0e1f2a3b4c5d, owner=om1} to 9e1d3b5a-7c2f-4a8e-b6d1-3f5c7e9a2b40(dn1.example.com/10.0.1.11) with datanode deadline 1 and scm deadline 2";
-        let (replay, machine) = run(vec![
+        let (replay, machine, trace) = run(vec![
             scm_event(
                 "scm1",
                 1,
@@ -708,15 +680,15 @@ pub(crate) mod tests {
                 .of_machine(NAME)
                 .all(|t| t.scope.as_deref() == Some("scm1"))
         );
-        let view = machine.view(1051, "scm1").unwrap();
-        assert_eq!(view.state, Some("QUASI_CLOSED"));
-        assert_eq!(view.sid, Some(4821));
-        assert_eq!(view.replica_bcsid.get(DN), Some(&4790));
+        assert_eq!(
+            machine.view(1051, scm(&trace, "scm1")),
+            Some(Some("QUASI_CLOSED"))
+        );
     }
 
     #[test]
     fn views_are_per_scm_and_impossible_steps_are_flagged() {
-        let (replay, machine) = run(vec![
+        let (replay, machine, trace) = run(vec![
             scm_event(
                 "scm1",
                 1,
@@ -749,7 +721,10 @@ pub(crate) mod tests {
                 s("OPEN", "CLOSING", false, false),
             ]
         );
-        assert_eq!(machine.view(1051, "scm2").unwrap().state, Some("CLOSING"));
+        assert_eq!(
+            machine.view(1051, scm(&trace, "scm2")),
+            Some(Some("CLOSING"))
+        );
     }
 
     #[test]
@@ -763,7 +738,7 @@ pub(crate) mod tests {
             Some(vec!["DELETING", "DELETED"])
         );
         assert_eq!(silent_path("DELETED", "QUASI_CLOSED"), None);
-        let (replay, _) = run(vec![
+        let (replay, _, _) = run(vec![
             scm_event(
                 "scm1",
                 1,
@@ -804,7 +779,7 @@ pub(crate) mod tests {
             d("DELETED", 4821, "OPEN", 4790)
         );
         // Only the incremental report handler prints `SCM_NOT_LEADER: Failed to process`.
-        let (replay, machine) = run(vec![
+        let (replay, machine, trace) = run(vec![
             scm_event("scm2", 1, 10, FCR, &resurrect),
             scm_event("scm2", 2, 11, ICR, &failed),
         ]);
@@ -813,8 +788,8 @@ pub(crate) mod tests {
             vec![s("DELETED", "QUASI_CLOSED", false, false)]
         );
         assert_eq!(
-            machine.view(1051, "scm2").unwrap().state,
-            Some("QUASI_CLOSED")
+            machine.view(1051, scm(&trace, "scm2")),
+            Some(Some("QUASI_CLOSED"))
         );
         let trace = Trace::from_ordered(
             vec![
@@ -844,9 +819,9 @@ pub(crate) mod tests {
         );
         let mut machine = ContainerMachine::new();
         machine.on_event(&trace, 0, &mut Vec::new());
-        assert!(machine.view(1051, "scm1").is_some());
+        assert!(machine.view(1051, scm(&trace, "scm1")).is_some());
         machine.evict(11);
-        assert!(machine.view(1051, "scm1").is_none());
+        assert!(machine.view(1051, scm(&trace, "scm1")).is_none());
     }
 
     fn dn_container_event(host: &str, ts: i64, state: &str) -> Event {

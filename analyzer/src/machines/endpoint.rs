@@ -22,7 +22,7 @@
 use crate::graph::{Linker, Reason};
 use crate::kinds::{self, Family, KindIndex, KindSet, Reads};
 use crate::machine::{EntityStates, Machine, State, Transition};
-use crate::trace::{EventId, IdCursor, Trace};
+use crate::trace::{EventId, HostId, IdCursor, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::dn_endpoint::{DnEndpointEvent, endpoint_address};
 use oztrace_parser::catalog::scm::{ScmAudit, ScmEvent};
@@ -533,6 +533,36 @@ impl DatanodeHosts {
     }
 }
 
+/// Names known by number: each string is stored once, and looked up by its text.
+#[derive(Debug, Default)]
+struct Names {
+    numbers: HashMap<Arc<str>, u32>,
+    names: Vec<Arc<str>>,
+}
+
+impl Names {
+    /// The number of `name`, given one if it is new.
+    fn number(&mut self, name: &str) -> u32 {
+        if let Some(&number) = self.numbers.get(name) {
+            return number;
+        }
+        let number = self.names.len() as u32;
+        let name: Arc<str> = Arc::from(name);
+        self.names.push(Arc::clone(&name));
+        self.numbers.insert(name, number);
+        number
+    }
+
+    /// The number of `name`, if it has one.
+    fn find(&self, name: &str) -> Option<u32> {
+        self.numbers.get(name).copied()
+    }
+
+    fn name(&self, number: u32) -> &Arc<str> {
+        &self.names[number as usize]
+    }
+}
+
 /// State of one endpoint as the datanode sees it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct EndpointState {
@@ -555,10 +585,17 @@ impl EndpointState {
 /// The `dn-endpoint` machine.
 #[derive(Debug, Default)]
 pub struct EndpointMachine {
-    states: EntityStates<(String, String), EndpointState>,
+    /// By (datanode, SCM endpoint key), each known by its number in `names`.
+    states: EntityStates<(u32, u32), EndpointState>,
     hosts: DatanodeHosts,
-    /// SCMs whose audit log is in the trace: their main-log reregister lines repeat the audit.
-    audited: HashSet<Arc<str>>,
+    /// Datanode UUIDs and endpoint keys, each once, by number: most SCM records look an endpoint
+    /// up, and numbers hash and compare without touching the strings.
+    names: Names,
+    /// The number of each SCM host's endpoint key (its short name), by [`HostId`], once known.
+    scm_keys: Vec<Option<u32>>,
+    /// SCMs whose audit log is in the trace (by endpoint key number): their main-log reregister
+    /// lines repeat the audit.
+    audited: Vec<bool>,
     /// Endpoints with timed-out tasks queued: while there are none, a heartbeat answer is no step.
     queued_endpoints: usize,
     /// Where the next event's signal may be in [`Trace::scm_signals`] (events come in order).
@@ -576,6 +613,20 @@ impl EndpointMachine {
         self.next_signal.find(trace.scm_signals(), id)
     }
 
+    /// The endpoint key number of SCM host `host` (its short name).
+    fn scm_key(&mut self, trace: &Trace, host: HostId) -> u32 {
+        if self.scm_keys.len() < trace.host_count() {
+            self.scm_keys.resize(trace.host_count(), None);
+        }
+        *self.scm_keys[host.index()]
+            .get_or_insert_with(|| self.names.number(trace.short_host(host)))
+    }
+
+    /// Whether the SCM of endpoint key number `scm` writes an audit log.
+    fn is_audited(&self, scm: u32) -> bool {
+        self.audited.get(scm as usize).copied().unwrap_or(false)
+    }
+
     /// Steps the endpoint an SCM-side event names (`id` is that event, written by SCM host
     /// `trace.get(id).host`).
     pub fn on_signal(
@@ -585,23 +636,25 @@ impl EndpointMachine {
         signal: &ScmSignal,
         out: &mut Vec<Transition>,
     ) {
-        let scm = trace.short_host(trace.host_of(id));
-        if !self.audited.contains(scm) {
+        let scm = self.scm_key(trace, trace.host_of(id));
+        if !self.is_audited(scm) {
             let audited = match signal {
                 ScmSignal::Reregister { audit, .. } | ScmSignal::Registered { audit, .. } => *audit,
                 ScmSignal::Answered { .. } => true,
             };
             if audited {
-                self.audited.insert(Arc::clone(scm));
+                if self.audited.len() <= scm as usize {
+                    self.audited.resize(scm as usize + 1, false);
+                }
+                self.audited[scm as usize] = true;
             }
         }
         match signal {
             ScmSignal::Reregister { datanode, audit } => {
-                if !*audit && self.audited.contains(scm) {
+                if !*audit && self.is_audited(scm) {
                     return;
                 }
-                let scm = scm.to_string();
-                let dn = datanode.to_string();
+                let dn = self.names.number(datanode);
                 self.step(
                     trace,
                     id,
@@ -613,11 +666,10 @@ impl EndpointMachine {
                 );
             }
             ScmSignal::Registered { datanode, audit } => {
-                if !*audit && self.audited.contains(scm) {
+                if !*audit && self.is_audited(scm) {
                     return;
                 }
-                let scm = scm.to_string();
-                let dn = datanode.to_string();
+                let dn = self.names.number(datanode);
                 self.step(
                     trace,
                     id,
@@ -634,9 +686,11 @@ impl EndpointMachine {
                 if self.queued_endpoints == 0 {
                     return;
                 }
-                let key = (datanode.to_string(), scm.to_string());
-                if self.states.get(&key).is_some_and(|s| s.queued > 0) {
-                    let (dn, scm) = key;
+                // A datanode never named before has no endpoint yet.
+                let Some(dn) = self.names.find(datanode) else {
+                    return;
+                };
+                if self.states.get(&(dn, scm)).is_some_and(|s| s.queued > 0) {
                     self.step(trace, id, dn, scm, Trigger::HeartbeatAnswered, None, out);
                 }
             }
@@ -648,8 +702,8 @@ impl EndpointMachine {
         &mut self,
         trace: &Trace,
         id: EventId,
-        datanode: String,
-        scm: String,
+        datanode: u32,
+        scm: u32,
         trigger: Trigger,
         inferred: Option<&'static str>,
         out: &mut Vec<Transition>,
@@ -687,8 +741,8 @@ impl EndpointMachine {
             }
             Trigger::Shutdown => to.phase = Phase::Shutdown,
         }
-        let entity = trace.shared(id, &Entity::Datanode(key.0.clone()));
-        let scope: Arc<str> = Arc::from(key.1.as_str());
+        let entity = trace.shared(id, &Entity::Datanode(self.names.name(datanode).to_string()));
+        let scope = Arc::clone(self.names.name(scm));
         let mut first = before.is_none();
         let mut push = |from: EndpointState, to: EndpointState, name: &str, inferred| {
             let illegal = match trigger {
@@ -811,17 +865,18 @@ impl Machine for EndpointMachine {
                 _ => return,
             };
             let Some(endpoint) = e.endpoint() else { return };
-            let scm = endpoint_key(endpoint);
-            self.step(trace, id, datanode.to_string(), scm, trigger, None, out);
+            let scm = self.names.number(&endpoint_key(endpoint));
+            let datanode = self.names.number(&datanode);
+            self.step(trace, id, datanode, scm, trigger, None, out);
             return;
         }
         let signal = self.signal_of(trace, id);
         // Most SCM records are heartbeats answered without a reregister: while no endpoint has
         // queued tasks and their SCM is known to audit, they change nothing.
-        if self.queued_endpoints == 0
-            && matches!(signal, Some(ScmSignal::Answered { .. }))
-            && self.audited.contains(trace.short_host(trace.host_of(id)))
-        {
+        if self.queued_endpoints == 0 && matches!(signal, Some(ScmSignal::Answered { .. })) && {
+            let scm = self.scm_key(trace, trace.host_of(id));
+            self.is_audited(scm)
+        } {
             return;
         }
         if let Some(signal) = signal {
