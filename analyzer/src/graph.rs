@@ -21,25 +21,52 @@ pub enum EdgeKind {
     Causal,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Edge {
     pub kind: EdgeKind,
     /// The linker that found the link ([`Linker::name`]).
     linker: &'static str,
+    cause: EventId,
+    effect: EventId,
     /// Why the link holds, as the linker says it.
     causal_reason: Reason,
 }
 
 impl Edge {
     /// Why the two events are linked (`<linker>: <reason>`): written only when asked, for the few
-    /// edges a report shows.
-    pub fn reason(&self) -> Cow<'_, str> {
-        Cow::Owned(format!("{}: {}", self.linker, self.causal_reason))
+    /// edges a report shows. `trace` is the trace the graph was built from.
+    pub fn reason(&self, trace: &Trace) -> String {
+        match &self.causal_reason {
+            Reason::Said(reason) => format!("{}: {reason}", self.linker),
+            Reason::Deferred(write) => {
+                let reason = write(trace, self.cause, self.effect);
+                format!("{}: {reason}", self.linker)
+            }
+        }
     }
 }
 
-/// A linker's reason for one link: a constant where the reason says no value.
-pub type Reason = Cow<'static, str>;
+/// A linker's reason for one link.
+#[derive(Debug, Clone)]
+pub enum Reason {
+    /// Said when the link is found (a constant where it says no value).
+    Said(Cow<'static, str>),
+    /// Written from the trace and the two events when a report asks: for a linker that finds
+    /// links by the thousand, which reports show a few of.
+    Deferred(fn(&Trace, EventId, EventId) -> String),
+}
+
+impl From<String> for Reason {
+    fn from(reason: String) -> Reason {
+        Reason::Said(Cow::Owned(reason))
+    }
+}
+
+impl From<&'static str> for Reason {
+    fn from(reason: &'static str) -> Reason {
+        Reason::Said(Cow::Borrowed(reason))
+    }
+}
 
 /// Finds causal links of one kind. Linkers live next to the state machine of their domain.
 pub trait Linker: Sync {
@@ -85,13 +112,14 @@ impl EventGraph {
             for (cause, effect, reason) in links {
                 // Every linked event has a node: where it sorts in `linked` is its index.
                 let node = |id: EventId| NodeIndex::new(graph.linked.partition_point(|&e| e < id));
-                let (cause, effect) = (node(cause), node(effect));
                 graph.graph.add_edge(
-                    cause,
-                    effect,
+                    node(cause),
+                    node(effect),
                     Edge {
                         kind: EdgeKind::Causal,
                         linker: linker.name(),
+                        cause,
+                        effect,
                         causal_reason: reason,
                     },
                 );
@@ -147,6 +175,53 @@ mod tests {
         }
     }
 
+    /// Two links out of the first event, none touching the third.
+    struct Fan;
+    impl Linker for Fan {
+        fn name(&self) -> &'static str {
+            "fan"
+        }
+        fn consumes(&self) -> &'static [Reads] {
+            &[]
+        }
+        fn link(&self, _trace: &Trace, out: &mut Vec<(EventId, EventId, Reason)>) {
+            out.push((0, 1, "first".into()));
+            out.push((0, 3, Reason::Deferred(|_, a, b| format!("{a} then {b}"))));
+        }
+    }
+
+    #[test]
+    fn only_linked_events_have_edges_each_listed_latest_first() {
+        let trace = Trace::from_ordered(
+            (1..=4)
+                .map(|line| event("scm1", "a", line, Some(line as i64), vec![]))
+                .collect(),
+            0,
+        );
+        let graph = EventGraph::build(&trace, &[&Fan]);
+        // As petgraph lists a node's edges: the latest link first.
+        assert_eq!(
+            graph.outgoing(0).map(|(to, _)| to).collect::<Vec<_>>(),
+            [3, 1]
+        );
+        let reasons: Vec<_> = graph.outgoing(0).map(|(_, e)| e.reason(&trace)).collect();
+        assert_eq!(reasons, ["fan: 0 then 3", "fan: first"]);
+        assert_eq!(
+            graph.incoming(3).map(|(from, _)| from).collect::<Vec<_>>(),
+            [0]
+        );
+        assert_eq!(
+            graph.incoming(1).map(|(from, _)| from).collect::<Vec<_>>(),
+            [0]
+        );
+        assert_eq!(
+            (graph.incoming(2).count(), graph.outgoing(2).count()),
+            (0, 0)
+        );
+        assert_eq!(graph.outgoing(3).count(), 0);
+        assert_eq!(graph.incoming(9).count(), 0);
+    }
+
     #[test]
     fn causal_edges_carry_reasons_and_order_stays_in_the_trace() {
         let c = Entity::Container(1);
@@ -161,7 +236,7 @@ mod tests {
         let graph = EventGraph::build(&trace, &[&SameLine]);
         let into_dn: Vec<_> = graph
             .incoming(2)
-            .map(|(from, e)| (from, e.kind.clone(), e.reason().into_owned()))
+            .map(|(from, e)| (from, e.kind.clone(), e.reason(&trace)))
             .collect();
         assert_eq!(
             into_dn,

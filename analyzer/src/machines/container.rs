@@ -445,15 +445,15 @@ impl Linker for ReplicaReported {
         // The trace's compact column: a line is opened only when it prints an unusual state.
         for (id, line) in trace.container_state_lines() {
             let container = line.container;
-            let (code, state) = match line.state {
+            let code = match line.state {
                 LineState::Absent => continue,
-                LineState::Known(state) => (state as u32, state.as_str()),
+                LineState::Known(state) => state as u32,
                 LineState::Other => match &trace.get(id).data {
                     EventData::Datanode(DatanodeEvent::DnContainerState {
                         state: Some(state),
                         ..
                     }) => match states.find(state) {
-                        Some(code) => (code, &**state),
+                        Some(code) => code,
                         None => continue,
                     },
                     _ => continue,
@@ -484,20 +484,26 @@ impl Linker for ReplicaReported {
                 {
                     // The first line per SCM after the change is the one that handled this report.
                     seen_hosts.push(scm_host);
-                    out.push((
-                        id,
-                        scm,
-                        format!(
-                            "{} reports #{container} {state}; {} handles the report",
-                            trace.host_name(host),
-                            trace.host_name(scm_host)
-                        )
-                        .into(),
-                    ));
+                    out.push((id, scm, Reason::Deferred(reported)));
                 }
             }
         }
     }
+}
+
+/// [`ReplicaReported`]'s reason for the link from a dn-container line to an SCM line.
+fn reported(trace: &Trace, change: EventId, handled: EventId) -> String {
+    let (container, state) = match &trace.get(change).data {
+        EventData::Datanode(DatanodeEvent::DnContainerState { id, state, .. }) => {
+            (*id, state.as_deref().unwrap_or_default())
+        }
+        _ => (0, ""),
+    };
+    format!(
+        "{} reports #{container} {state}; {} handles the report",
+        trace.host_name(trace.host_of(change)),
+        trace.host_name(trace.host_of(handled))
+    )
 }
 
 /// Replica states as small numbers, so that a (container, state) key hashes no string: a
@@ -856,7 +862,13 @@ pub(crate) mod tests {
         ReplicaReported.link(&trace, &mut links);
         let pairs: Vec<(EventId, EventId)> = links.iter().map(|(a, b, _)| (*a, *b)).collect();
         assert_eq!(pairs, vec![(0, 1), (0, 2)]);
-        assert!(links[0].2.contains("dn5 reports #1051 CLOSED"));
+        let Reason::Deferred(reason) = links[0].2 else {
+            panic!("the reason is written when asked");
+        };
+        assert_eq!(
+            reason(&trace, 0, 1),
+            "dn5 reports #1051 CLOSED; scm1 handles the report"
+        );
         let same_host = |a: &str, b: &str| same_short_host(&short_name(a), &short_name(b));
         assert!(same_host("dn5", "dn5.example.com"));
         assert!(same_host("datanode-1", "ozone-datanode-1"));
