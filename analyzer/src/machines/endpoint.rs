@@ -465,7 +465,7 @@ impl DatanodeHosts {
     pub fn learn(trace: &Trace) -> DatanodeHosts {
         let mut hosts = DatanodeHosts::default();
         for id in trace.of_kinds(&ENDPOINT_KINDS) {
-            hosts.observe(trace.get(id));
+            hosts.observe(trace, id);
         }
         for (id, signal) in trace.scm_signals() {
             hosts.observe_signal(trace, *id, signal);
@@ -473,14 +473,15 @@ impl DatanodeHosts {
         hosts
     }
 
-    /// Learns from a datanode's endpoint line (the SCM's registrations are its signals:
-    /// [`DatanodeHosts::observe_signal`]).
-    pub fn observe(&mut self, event: &Event) {
-        if let EventData::DnEndpoint(e) = &event.data
+    /// Learns from datanode endpoint line `id` (the SCM's registrations are its signals:
+    /// [`DatanodeHosts::observe_signal`]); its host's short name is the trace's.
+    pub fn observe(&mut self, trace: &Trace, id: EventId) {
+        let host = trace.host_of(id);
+        if let EventData::DnEndpoint(e) = &trace.get(id).data
             && let Some(uuid) = e.datanode()
-            && &*event.host != "unknown"
+            && &**trace.host_name(host) != "unknown"
         {
-            self.learn_host(short_host(&event.host), uuid);
+            self.learn_host(trace.short_host(host), uuid);
         }
     }
 
@@ -491,18 +492,18 @@ impl DatanodeHosts {
             && let Some(dn) =
                 oztrace_parser::entity::find_datanode_details(&trace.get(id).text).next()
         {
-            self.learn_host(short_host(dn.value.host), dn.value.uuid);
+            self.learn_host(&short_host(dn.value.host), dn.value.uuid);
         }
     }
 
-    fn learn_host(&mut self, host: String, uuid: &str) {
-        match self.by_host.get_mut(&host) {
+    fn learn_host(&mut self, host: &str, uuid: &str) {
+        match self.by_host.get_mut(host) {
             // Every line of a datanode names the same one: nothing to learn, nothing to allocate.
             Some(Some(known)) if known.eq_ignore_ascii_case(uuid) => {}
             Some(known) => *known = None,
             None => {
                 self.by_host
-                    .insert(host, Some(Arc::from(uuid.to_ascii_lowercase())));
+                    .insert(host.to_string(), Some(Arc::from(uuid.to_ascii_lowercase())));
             }
         }
     }
@@ -841,7 +842,7 @@ impl Machine for EndpointMachine {
             && let event = trace.get(id)
             && let EventData::DnEndpoint(e) = &event.data
         {
-            self.hosts.observe(event);
+            self.hosts.observe(trace, id);
             let Some(datanode) = self.hosts.datanode_of(trace, id) else {
                 return;
             };
@@ -1150,9 +1151,6 @@ pub(crate) mod tests {
             "3f2b9c1e-7a4d-4e8b-9c0f-5d6e7f8a9b0c",
             "8d1e5a3b-2c4f-4a6e-9b7d-0f1e2d3c4b5a",
         );
-        let mut hosts = DatanodeHosts::default();
-        hosts.observe(&dn("datanode-0", a));
-        hosts.observe(&dn("datanode-1", b));
         let mut other = scm_event(0, "datanode-1");
         other.component = Component::Datanode;
         other.entities = Box::default();
@@ -1160,11 +1158,23 @@ pub(crate) mod tests {
             host: Arc::from("datanode-0"),
             ..other.clone()
         };
-        let trace = Trace::from_ordered(vec![other, on_datanode_0], 0);
+        let trace = Trace::from_ordered(
+            vec![
+                other,
+                on_datanode_0,
+                dn("datanode-0", a),
+                dn("datanode-1", b),
+                dn("datanode-0", b),
+            ],
+            0,
+        );
+        let mut hosts = DatanodeHosts::default();
+        hosts.observe(&trace, 2);
+        hosts.observe(&trace, 3);
         assert_eq!(hosts.datanode_of(&trace, 0).as_deref(), Some(b));
         assert_eq!(hosts.datanode_of(&trace, 1).as_deref(), Some(a));
         // One JVM, two datanodes: the host names neither.
-        hosts.observe(&dn("datanode-0", b));
+        hosts.observe(&trace, 4);
         assert_eq!(hosts.datanode_of(&trace, 1), None);
     }
 
