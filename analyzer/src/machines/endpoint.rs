@@ -508,30 +508,42 @@ impl DatanodeHosts {
         }
     }
 
-    /// The datanode uuid of datanode-side event `id`, if known (its host's short name is the
-    /// trace's, computed once per host).
+    /// The datanode uuid of datanode-side event `id`, if known: the one it names
+    /// ([`named_datanode`]), else the one learnt for its host.
     pub fn datanode_of(&self, trace: &Trace, id: EventId) -> Option<Arc<str>> {
-        // Only an endpoint line is opened: the rest is in the trace's compact columns.
-        if ENDPOINT_KINDS.contains(trace.kind_of(id))
-            && let EventData::DnEndpoint(e) = &trace.get(id).data
-            && let Some(uuid) = e.datanode()
-        {
-            return Some(Arc::from(uuid.to_ascii_lowercase()));
-        }
-        if let Some(Entity::Datanode(uuid)) = trace
-            .entity_ids_of(id)
-            .iter()
-            .map(|&e| &**trace.entity(e))
-            .find(|e| matches!(e, Entity::Datanode(_)))
-            && !matches!(trace.component_of(id), Component::Scm | Component::ScmAudit)
-        {
-            return Some(Arc::from(uuid.as_str()));
-        }
+        named_datanode(trace, id).or_else(|| self.of_host(trace, id))
+    }
+
+    /// The datanode uuid learnt for the host of event `id` (its host's short name is the trace's,
+    /// computed once per host).
+    fn of_host(&self, trace: &Trace, id: EventId) -> Option<Arc<str>> {
         self.by_host
             .get(&**trace.short_host(trace.host_of(id)))
             .cloned()
             .flatten()
     }
+}
+
+/// The datanode uuid datanode-side event `id` names itself: an endpoint line's thread name, else a
+/// datanode it prints (not on an SCM line).
+fn named_datanode(trace: &Trace, id: EventId) -> Option<Arc<str>> {
+    // Only an endpoint line is opened: the rest is in the trace's compact columns.
+    if ENDPOINT_KINDS.contains(trace.kind_of(id))
+        && let EventData::DnEndpoint(e) = &trace.get(id).data
+        && let Some(uuid) = e.datanode()
+    {
+        return Some(Arc::from(uuid.to_ascii_lowercase()));
+    }
+    if let Some(Entity::Datanode(uuid)) = trace
+        .entity_ids_of(id)
+        .iter()
+        .map(|&e| &**trace.entity(e))
+        .find(|e| matches!(e, Entity::Datanode(_)))
+        && !matches!(trace.component_of(id), Component::Scm | Component::ScmAudit)
+    {
+        return Some(Arc::from(uuid.as_str()));
+    }
+    None
 }
 
 /// Names known by number: each string is stored once, and looked up by its text.
@@ -920,7 +932,6 @@ fn link_receipts(
     signals: &[(EventId, ScmSignal)],
     out: &mut Vec<(EventId, EventId, Reason)>,
 ) {
-    let hosts = &trace.facts().datanode_hosts;
     // (datanode, scm) → reregisters; (datanode, scm, container) → close commands.
     let mut rereg: HashMap<(String, String), Vec<EventId>> = HashMap::default();
     let mut closes: HashMap<(String, String, u64), Vec<EventId>> = HashMap::default();
@@ -960,9 +971,11 @@ fn link_receipts(
         else {
             continue;
         };
-        let (Some(datanode), Some(endpoint), Some(at)) =
-            (hosts.datanode_of(trace, id), e.endpoint(), event.ts)
-        else {
+        // The hosts learnt from the whole trace (the facts, built at the first question) only for
+        // a receipt that does not name its datanode.
+        let datanode =
+            named_datanode(trace, id).or_else(|| trace.facts().datanode_hosts.of_host(trace, id));
+        let (Some(datanode), Some(endpoint), Some(at)) = (datanode, e.endpoint(), event.ts) else {
             continue;
         };
         let scm = endpoint_key(endpoint);
@@ -1500,5 +1513,34 @@ pub(crate) mod tests {
         let mut none = Vec::new();
         CommandReceipt.link(&trace, &mut none);
         assert!(none.is_empty(), "placeholder SCM events carry no signal");
+    }
+
+    #[test]
+    fn a_receipt_naming_no_datanode_takes_the_one_learnt_for_its_host() {
+        let anonymous = |ts| Event {
+            entities: Box::default(),
+            ..dn_event(
+                ts,
+                DnEndpointEvent::ReregisterReceived {
+                    datanode: None,
+                    endpoint: Some(ADDR.into()),
+                },
+            )
+        };
+        let signals = [(
+            0,
+            ScmSignal::Reregister {
+                datanode: DN.into(),
+                audit: true,
+            },
+        )];
+        let mut out = Vec::new();
+        let unknown = Trace::from_ordered(vec![scm_event(0, "scm1"), anonymous(10)], 0);
+        link_receipts(&unknown, &signals, &mut out);
+        assert!(out.is_empty(), "no line tells dn2's datanode");
+        // A later line of dn2 names it: the host is learnt from the whole trace.
+        let learnt = Trace::from_ordered(vec![scm_event(0, "scm1"), anonymous(10), timeout(20)], 0);
+        link_receipts(&learnt, &signals, &mut out);
+        assert_eq!(out.iter().map(|l| (l.0, l.1)).collect::<Vec<_>>(), [(0, 1)]);
     }
 }
