@@ -511,7 +511,7 @@ fn reported(trace: &Trace, change: EventId, handled: EventId) -> String {
 /// met.
 #[derive(Default)]
 struct StateCodes<'t> {
-    others: Vec<&'t str>,
+    others: HashMap<&'t str, u32>,
 }
 
 impl<'t> StateCodes<'t> {
@@ -521,8 +521,9 @@ impl<'t> StateCodes<'t> {
     /// The code of `state`, given one if it is new.
     fn code(&mut self, state: &'t str) -> u32 {
         self.find(state).unwrap_or_else(|| {
-            self.others.push(state);
-            Self::FIRST_OTHER + (self.others.len() - 1) as u32
+            let code = Self::FIRST_OTHER + self.others.len() as u32;
+            self.others.insert(state, code);
+            code
         })
     }
 
@@ -530,8 +531,7 @@ impl<'t> StateCodes<'t> {
     fn find(&self, state: &str) -> Option<u32> {
         match ReplicaState::parse(state) {
             Some(known) => Some(known as u32),
-            None => (self.others.iter().position(|other| *other == state))
-                .map(|at| Self::FIRST_OTHER + at as u32),
+            None => self.others.get(state).copied(),
         }
     }
 }
@@ -840,6 +840,25 @@ pub(crate) mod tests {
             line: 1,
             ..oztrace_testkit::message(host, Component::DnContainer, None, &message)
         }
+    }
+
+    #[test]
+    fn state_codes_tell_every_word_apart_and_printed_hosts_are_shortened_once() {
+        let mut codes = StateCodes::default();
+        let closed = codes.code("CLOSED");
+        assert_eq!(closed, ReplicaState::Closed as u32);
+        assert_ne!(codes.code("OPEN"), closed);
+        let odd = codes.code("HALF_CLOSED");
+        assert!(odd >= StateCodes::FIRST_OTHER);
+        assert_eq!(codes.code("HALF_CLOSED"), odd);
+        assert_ne!(codes.code("NEARLY_CLOSED"), odd);
+        assert_eq!(codes.find("HALF_CLOSED"), Some(odd));
+        assert_eq!(codes.find("closed"), None);
+        let mut hosts = ShortNames::default();
+        let dn5 = hosts.of("DN5.example.com");
+        assert_eq!(hosts.of("DN5.example.com"), dn5);
+        assert_ne!(hosts.of("dn6.example.com"), dn5);
+        assert_eq!(hosts.name(dn5), "dn5");
     }
 
     #[test]

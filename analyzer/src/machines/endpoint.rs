@@ -1516,6 +1516,17 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn names_are_numbered_once_each() {
+        let mut names = Names::default();
+        let scm1 = names.number("scm1");
+        assert_eq!(names.number(DN), scm1 + 1);
+        assert_eq!(names.number("scm1"), scm1);
+        assert_eq!(names.find(DN), Some(scm1 + 1));
+        assert_eq!(names.find("scm2"), None);
+        assert_eq!(&**names.name(scm1), "scm1");
+    }
+
+    #[test]
     fn a_receipt_naming_no_datanode_takes_the_one_learnt_for_its_host() {
         let anonymous = |ts| Event {
             entities: Box::default(),
