@@ -3,7 +3,7 @@
 
 use super::{Document, ReportInputs};
 use oztrace_analyzer::Analysis;
-use oztrace_analyzer::graph::{EventGraph, Linker};
+use oztrace_analyzer::graph::{EventGraph, Linker, Reason};
 use oztrace_analyzer::machine::Replay;
 use oztrace_analyzer::trace::{EventId, Trace};
 use oztrace_parser::entity::Entity;
@@ -42,7 +42,7 @@ impl Linker for CloseReported {
     fn consumes(&self) -> &'static [oztrace_analyzer::kinds::Reads] {
         &[]
     }
-    fn link(&self, _trace: &Trace, out: &mut Vec<(EventId, EventId, String)>) {
+    fn link(&self, _trace: &Trace, out: &mut Vec<(EventId, EventId, Reason)>) {
         out.push((0, 2, "dn2 reports the replica SCM closed".into()));
     }
 }

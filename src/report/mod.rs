@@ -482,7 +482,7 @@ fn causal_links(analysis: &Analysis, evidence: &[EvidenceDoc]) -> Vec<Link> {
                     index.get(&source).map(|&from| Link {
                         from,
                         to,
-                        reason: edge.reason().into_owned(),
+                        reason: edge.reason(&analysis.trace),
                     })
                 })
         })

@@ -13,20 +13,17 @@
 //! (`AbstractContainerReportHandler`: FINALIZE, QUASI_CLOSE, CLOSE, FORCE_CLOSE, the resurrection)
 //! and through the state every `<D>` and `ContainerInfo` prints; a printed state the model did not
 //! expect is reached by inferred steps, each naming the line that would have shown it.
-//!
-//! Besides the state, each (container, SCM) keeps the last sequence id SCM printed and the last
-//! BCSID printed per replica (datanode), as `replay` shows them.
 
-use crate::graph::Linker;
+use crate::graph::{Linker, Reason};
 use crate::kinds::{Family, KindSet, Reads};
 use crate::machine::{EntityStates, Machine, Transition};
+use crate::replicas::ReplicaState;
 use crate::trace::{EventId, HostId, LineState, Trace, WindowCursor};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::datanode::DatanodeEvent;
 use oztrace_parser::catalog::scm_container::{ScmContainerEvent, Wording};
 use oztrace_parser::entity::Entity;
 use rustc_hash::FxHashMap as HashMap;
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 pub const NAME: &str = "container";
@@ -147,19 +144,11 @@ fn silent_path(from: &str, to: &str) -> Option<Vec<&'static str>> {
     None
 }
 
-/// One SCM's view of one container.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ContainerView {
-    pub state: Option<&'static str>,
-    /// The last sequence id this SCM printed for the container.
-    pub sid: Option<i64>,
-    /// The last BCSID printed per replica, by datanode UUID (or host for older wordings).
-    pub replica_bcsid: BTreeMap<String, u64>,
-}
-
+/// Each SCM's view of each container: the state it holds (`None` until a line shows one), by
+/// (container, SCM host).
 #[derive(Default)]
 pub struct ContainerMachine {
-    views: EntityStates<(u64, Arc<str>), ContainerView>,
+    views: EntityStates<(u64, HostId), Option<&'static str>>,
 }
 
 impl ContainerMachine {
@@ -167,9 +156,10 @@ impl ContainerMachine {
         ContainerMachine::default()
     }
 
-    /// The current view of `container` on `host` (for tests and `replay`).
-    pub fn view(&self, container: u64, host: &str) -> Option<&ContainerView> {
-        self.views.get(&(container, Arc::from(host)))
+    /// The state SCM `host` holds for `container`: `None` when the container is not tracked there,
+    /// `Some(None)` when no line showed its state yet (for tests).
+    pub fn view(&self, container: u64, host: HostId) -> Option<Option<&'static str>> {
+        self.views.get(&(container, host)).copied()
     }
 }
 
@@ -194,8 +184,6 @@ struct Observation<'a> {
     printed: Option<&'a str>,
     /// The step the line itself makes.
     step: Option<(Trigger, &'a str)>,
-    sid: Option<i64>,
-    replica: Option<(&'a str, u64)>,
 }
 
 fn observe(data: &ScmContainerEvent) -> Option<Observation<'_>> {
@@ -204,11 +192,8 @@ fn observe(data: &ScmContainerEvent) -> Option<Observation<'_>> {
         container,
         printed: None,
         step: None,
-        sid: data.printed_sid(),
-        replica: None,
     };
     if let Some(r) = data.replica() {
-        obs.replica = Some((r.datanode.as_str(), r.bcsid));
         // A failure prints `<D>` as memoized before the decision it failed to write: its state
         // is not the current one.
         if !matches!(data, ScmContainerEvent::ReportFailed(_)) {
@@ -229,10 +214,6 @@ fn observe(data: &ScmContainerEvent) -> Option<Observation<'_>> {
         ScmContainerEvent::Resurrected(e) => {
             obs.printed = Some(e.from.as_str());
             obs.step = Some((Trigger::Resurrect, e.to.as_str()));
-            let who = e.datanode.as_deref().or(e.datanode_host.as_deref());
-            if let (Some(dn), Some(b)) = (who, e.bcsid) {
-                obs.replica = Some((dn, b));
-            }
             if e.wording == Wording::MovingDeleting {
                 obs.printed = Some("DELETING");
             }
@@ -289,26 +270,25 @@ impl Machine for ContainerMachine {
         let Some(obs) = observe(data) else {
             return;
         };
-        let host = Arc::clone(&event.host);
-        let view = self.views.entry_or(
-            (obs.container, Arc::clone(&host)),
-            ContainerView::default,
-            event.ts,
-        );
+        let host = trace.host_of(id);
+        let state = self
+            .views
+            .entry_or((obs.container, host), || None, trace.ts_of(id));
         // The RM sends one delete command per replica, each printing the ContainerInfo of the pass
         // (CLOSED), and moves the container to DELETING after the last: one step, not several.
         let same_pass_delete =
-            obs.step.is_some_and(|(t, _)| t == Trigger::Delete) && view.state == Some("DELETING");
+            obs.step.is_some_and(|(t, _)| t == Trigger::Delete) && *state == Some("DELETING");
         if same_pass_delete {
             return;
         }
         let entity = trace.shared(id, &Entity::Container(obs.container));
+        let host = trace.host_name(host);
         let push =
             |out: &mut Vec<Transition>, from: &'static str, to: &'static str, inferred, illegal| {
                 out.push(Transition {
                     machine: NAME,
                     entity: Arc::clone(&entity),
-                    scope: Some(Arc::clone(&host)),
+                    scope: Some(Arc::clone(host)),
                     from: from.into(),
                     to: to.into(),
                     event: id,
@@ -317,8 +297,8 @@ impl Machine for ContainerMachine {
                 });
             };
         if let Some(printed) = obs.printed.and_then(intern) {
-            match view.state {
-                None => view.state = Some(printed),
+            match *state {
+                None => *state = Some(printed),
                 Some(current) if current != printed => {
                     match silent_path(current, printed) {
                         Some(path) => {
@@ -330,7 +310,7 @@ impl Machine for ContainerMachine {
                         }
                         None => push(out, current, printed, Some(TRACE_LINE), true),
                     }
-                    view.state = Some(printed);
+                    *state = Some(printed);
                 }
                 Some(_) => {}
             }
@@ -338,24 +318,12 @@ impl Machine for ContainerMachine {
         if let Some((trigger, to)) = obs.step
             && let Some(to) = intern(to)
         {
-            let from = view.state.unwrap_or("UNKNOWN");
+            let from = state.unwrap_or("UNKNOWN");
             if from != to {
-                let legal = view.state.is_none() || allowed(from, Some(trigger), to);
+                let legal = state.is_none() || allowed(from, Some(trigger), to);
                 push(out, from, to, None, !legal);
             }
-            view.state = Some(to);
-        }
-        if let Some(sid) = obs.sid {
-            view.sid = Some(sid);
-        }
-        if let Some((dn, bcsid)) = obs.replica {
-            // A replica seen before is updated in place: no copy of its name.
-            match view.replica_bcsid.get_mut(dn) {
-                Some(known) => *known = bcsid,
-                None => {
-                    view.replica_bcsid.insert(dn.to_owned(), bcsid);
-                }
-            }
+            *state = Some(to);
         }
     }
 
@@ -381,7 +349,7 @@ impl Linker for FailedWriteLinker {
         ]
     }
 
-    fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, String)>) {
+    fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, Reason)>) {
         // The few decisions and failures, host by host (in name order), each host's in order.
         let mut lines: Vec<EventId> = trace.of_kinds(&KindSet::of(self.consumes())).collect();
         lines.sort_by_key(|&id| trace.host_name(trace.host_of(id)));
@@ -440,76 +408,151 @@ impl Linker for ReplicaReported {
         ]
     }
 
-    fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, String)>) {
-        // (container, replica state) → SCM report-handler lines, in time order, each with the
-        // short name of the datanode it prints (worked out once per line, not per report).
-        let mut handled: HashMap<(u64, &str), Vec<(EventId, String)>> = HashMap::default();
+    fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, Reason)>) {
+        // Every SCM report-handler line: its (container, replica state), the line and the datanode
+        // it prints (each spelling shortened once).
+        let mut states = StateCodes::default();
+        let mut printed_hosts = ShortNames::default();
+        let mut handled: Vec<((u64, u32), EventId, u32)> = Vec::new();
         let reports = KindSet::of(&[Reads::Family(Family::ScmContainer)]);
         for id in trace.of_kinds(&reports) {
-            let event = trace.get(id);
-            if let EventData::ScmContainer(ScmContainerEvent::Replica(e)) = &event.data {
-                handled
-                    .entry((e.replica.container, e.replica.replica_state.as_str()))
-                    .or_default()
-                    .push((id, short_name(&e.replica.datanode_host)));
+            if let EventData::ScmContainer(ScmContainerEvent::Replica(e)) = &trace.get(id).data {
+                let r = &e.replica;
+                handled.push((
+                    (r.container, states.code(&r.replica_state)),
+                    id,
+                    printed_hosts.of(&r.datanode_host),
+                ));
             }
         }
         if handled.is_empty() {
             return;
         }
+        // The lines of each (container, replica state) side by side, in time order (a stable
+        // sort of lines in time order), found by their key.
+        handled.sort_by_key(|&(key, _, _)| key);
+        let mut groups: HashMap<(u64, u32), std::ops::Range<usize>> = HashMap::default();
+        let mut start = 0;
+        for group in handled.chunk_by(|a, b| a.0 == b.0) {
+            groups.insert(group[0].0, start..start + group.len());
+            start += group.len();
+        }
         // Each datanode host's short name, once.
         let mut short_hosts: Vec<Option<String>> = vec![None; trace.host_count()];
         // The lines come in time order: each window walks on from the last.
         let mut windows = WindowCursor::default();
-        // The trace's compact column: a line is opened only when SCM handled its state.
+        let mut seen_hosts: Vec<HostId> = Vec::new();
+        // The trace's compact column: a line is opened only when it prints an unusual state.
         for (id, line) in trace.container_state_lines() {
             let container = line.container;
-            let state = match line.state {
+            let code = match line.state {
                 LineState::Absent => continue,
-                LineState::Known(state) => state.as_str(),
+                LineState::Known(state) => state as u32,
                 LineState::Other => match &trace.get(id).data {
                     EventData::Datanode(DatanodeEvent::DnContainerState {
                         state: Some(state),
                         ..
-                    }) => &**state,
+                    }) => match states.find(state) {
+                        Some(code) => code,
+                        None => continue,
+                    },
                     _ => continue,
                 },
             };
-            let (Some(candidates), Some(at)) = (handled.get(&(container, state)), trace.ts_of(id))
-            else {
+            let (Some(group), Some(at)) = (groups.get(&(container, code)), trace.ts_of(id)) else {
                 continue;
             };
+            let candidates = &handled[group.clone()];
             let host = trace.host_of(id);
             // Only the lines that can be in the window: a container's reports recur over the
             // whole trace.
             let window =
                 trace.between_from(at - trace.skew_ms, at + REPORT_WINDOW_MS, &mut windows);
-            let from = candidates.partition_point(|&(scm, _)| scm < window.start);
-            let to = candidates.partition_point(|&(scm, _)| scm < window.end);
-            let mut seen_hosts: Vec<HostId> = Vec::new();
-            for (scm, printed) in &candidates[from..to] {
-                let scm = *scm;
+            let from = candidates.partition_point(|&(_, scm, _)| scm < window.start);
+            let to = candidates.partition_point(|&(_, scm, _)| scm < window.end);
+            seen_hosts.clear();
+            for &(_, scm, printed) in &candidates[from..to] {
                 let scm_host = trace.host_of(scm);
                 let in_window = trace
                     .elapsed(id, scm)
                     .is_some_and(|ms| ms >= -trace.skew_ms && ms <= REPORT_WINDOW_MS);
                 let short = short_hosts[host.index()]
                     .get_or_insert_with(|| short_name(trace.host_name(host)));
-                if in_window && same_short_host(short, printed) && !seen_hosts.contains(&scm_host) {
+                if in_window
+                    && same_short_host(short, printed_hosts.name(printed))
+                    && !seen_hosts.contains(&scm_host)
+                {
                     // The first line per SCM after the change is the one that handled this report.
                     seen_hosts.push(scm_host);
-                    out.push((
-                        id,
-                        scm,
-                        format!(
-                            "{} reports #{container} {state}; {} handles the report",
-                            trace.host_name(host),
-                            trace.host_name(scm_host)
-                        ),
-                    ));
+                    out.push((id, scm, Reason::Deferred(reported)));
                 }
             }
         }
+    }
+}
+
+/// [`ReplicaReported`]'s reason for the link from a dn-container line to an SCM line.
+fn reported(trace: &Trace, change: EventId, handled: EventId) -> String {
+    let (container, state) = match &trace.get(change).data {
+        EventData::Datanode(DatanodeEvent::DnContainerState { id, state, .. }) => {
+            (*id, state.as_deref().unwrap_or_default())
+        }
+        _ => (0, ""),
+    };
+    format!(
+        "{} reports #{container} {state}; {} handles the report",
+        trace.host_name(trace.host_of(change)),
+        trace.host_name(trace.host_of(handled))
+    )
+}
+
+/// Replica states as small numbers, so that a (container, state) key hashes no string: a
+/// `ContainerDataProto.State` is its [`ReplicaState`], another word its place among the others
+/// met.
+#[derive(Default)]
+struct StateCodes<'t> {
+    others: HashMap<&'t str, u32>,
+}
+
+impl<'t> StateCodes<'t> {
+    /// Past every [`ReplicaState`].
+    const FIRST_OTHER: u32 = 32;
+
+    /// The code of `state`, given one if it is new.
+    fn code(&mut self, state: &'t str) -> u32 {
+        self.find(state).unwrap_or_else(|| {
+            let code = Self::FIRST_OTHER + self.others.len() as u32;
+            self.others.insert(state, code);
+            code
+        })
+    }
+
+    /// The code of `state`, if it has one.
+    fn find(&self, state: &str) -> Option<u32> {
+        match ReplicaState::parse(state) {
+            Some(known) => Some(known as u32),
+            None => self.others.get(state).copied(),
+        }
+    }
+}
+
+/// Host names as printed, each shortened ([`short_name`]) once and then known by number.
+#[derive(Default)]
+struct ShortNames<'t> {
+    numbers: HashMap<&'t str, u32>,
+    names: Vec<String>,
+}
+
+impl<'t> ShortNames<'t> {
+    fn of(&mut self, host: &'t str) -> u32 {
+        *self.numbers.entry(host).or_insert_with(|| {
+            self.names.push(short_name(host));
+            (self.names.len() - 1) as u32
+        })
+    }
+
+    fn name(&self, number: u32) -> &str {
+        &self.names[number as usize]
     }
 }
 
@@ -557,7 +600,7 @@ pub(crate) mod tests {
     const FCR: &str = "org.apache.hadoop.hdds.scm.container.ContainerReportHandler";
     const RM: &str = "org.apache.hadoop.hdds.scm.container.replication.ReplicationManager";
 
-    fn run(events: Vec<Event>) -> (Replay, ContainerMachine) {
+    fn run(events: Vec<Event>) -> (Replay, ContainerMachine, Trace) {
         let trace = Trace::from_ordered(events, 0);
         let mut machine = ContainerMachine::new();
         let mut out = Vec::new();
@@ -567,7 +610,12 @@ pub(crate) mod tests {
         let mut boxed: Vec<Box<dyn Machine>> = vec![Box::new(ContainerMachine::new())];
         let replay = Replay::run(&trace, &mut boxed, i64::MAX);
         assert_eq!(replay.transitions, out);
-        (replay, machine)
+        (replay, machine, trace)
+    }
+
+    /// The interned id of SCM host `name`.
+    fn scm(trace: &Trace, name: &str) -> HostId {
+        trace.host_of(trace.of_host(name)[0])
     }
 
     fn steps(replay: &Replay) -> Vec<(String, String, bool, bool)> {
@@ -591,7 +639,7 @@ pub(crate) mod tests {
     #[test]
     fn lifecycle_with_silent_deletion_and_resurrection() {
         let delete = "Sending command [deleteContainerCommand: cmdID: 1, encodedToken: \"\", term: 0, deadlineMsSinceEpoch: 0, containerID: 1051, replicaIndex: 0, force: false] for container ContainerInfo{id=#1051, state=CLOSED, stateEnterTime=2026-08-18T09:25:03.114Z, pipelineID=Pipeline-8a1f2e3d-4c5b-4a69-b7d8-0e1f2a3b4c5d, owner=om1} to 9e1d3b5a-7c2f-4a8e-b6d1-3f5c7e9a2b40(dn1.example.com/10.0.1.11) with datanode deadline 1 and scm deadline 2";
-        let (replay, machine) = run(vec![
+        let (replay, machine, trace) = run(vec![
             scm_event(
                 "scm1",
                 1,
@@ -638,15 +686,15 @@ pub(crate) mod tests {
                 .of_machine(NAME)
                 .all(|t| t.scope.as_deref() == Some("scm1"))
         );
-        let view = machine.view(1051, "scm1").unwrap();
-        assert_eq!(view.state, Some("QUASI_CLOSED"));
-        assert_eq!(view.sid, Some(4821));
-        assert_eq!(view.replica_bcsid.get(DN), Some(&4790));
+        assert_eq!(
+            machine.view(1051, scm(&trace, "scm1")),
+            Some(Some("QUASI_CLOSED"))
+        );
     }
 
     #[test]
     fn views_are_per_scm_and_impossible_steps_are_flagged() {
-        let (replay, machine) = run(vec![
+        let (replay, machine, trace) = run(vec![
             scm_event(
                 "scm1",
                 1,
@@ -679,7 +727,10 @@ pub(crate) mod tests {
                 s("OPEN", "CLOSING", false, false),
             ]
         );
-        assert_eq!(machine.view(1051, "scm2").unwrap().state, Some("CLOSING"));
+        assert_eq!(
+            machine.view(1051, scm(&trace, "scm2")),
+            Some(Some("CLOSING"))
+        );
     }
 
     #[test]
@@ -693,7 +744,7 @@ pub(crate) mod tests {
             Some(vec!["DELETING", "DELETED"])
         );
         assert_eq!(silent_path("DELETED", "QUASI_CLOSED"), None);
-        let (replay, _) = run(vec![
+        let (replay, _, _) = run(vec![
             scm_event(
                 "scm1",
                 1,
@@ -734,7 +785,7 @@ pub(crate) mod tests {
             d("DELETED", 4821, "OPEN", 4790)
         );
         // Only the incremental report handler prints `SCM_NOT_LEADER: Failed to process`.
-        let (replay, machine) = run(vec![
+        let (replay, machine, trace) = run(vec![
             scm_event("scm2", 1, 10, FCR, &resurrect),
             scm_event("scm2", 2, 11, ICR, &failed),
         ]);
@@ -743,8 +794,8 @@ pub(crate) mod tests {
             vec![s("DELETED", "QUASI_CLOSED", false, false)]
         );
         assert_eq!(
-            machine.view(1051, "scm2").unwrap().state,
-            Some("QUASI_CLOSED")
+            machine.view(1051, scm(&trace, "scm2")),
+            Some(Some("QUASI_CLOSED"))
         );
         let trace = Trace::from_ordered(
             vec![
@@ -774,9 +825,9 @@ pub(crate) mod tests {
         );
         let mut machine = ContainerMachine::new();
         machine.on_event(&trace, 0, &mut Vec::new());
-        assert!(machine.view(1051, "scm1").is_some());
+        assert!(machine.view(1051, scm(&trace, "scm1")).is_some());
         machine.evict(11);
-        assert!(machine.view(1051, "scm1").is_none());
+        assert!(machine.view(1051, scm(&trace, "scm1")).is_none());
     }
 
     fn dn_container_event(host: &str, ts: i64, state: &str) -> Event {
@@ -789,6 +840,25 @@ pub(crate) mod tests {
             line: 1,
             ..oztrace_testkit::message(host, Component::DnContainer, None, &message)
         }
+    }
+
+    #[test]
+    fn state_codes_tell_every_word_apart_and_printed_hosts_are_shortened_once() {
+        let mut codes = StateCodes::default();
+        let closed = codes.code("CLOSED");
+        assert_eq!(closed, ReplicaState::Closed as u32);
+        assert_ne!(codes.code("OPEN"), closed);
+        let odd = codes.code("HALF_CLOSED");
+        assert!(odd >= StateCodes::FIRST_OTHER);
+        assert_eq!(codes.code("HALF_CLOSED"), odd);
+        assert_ne!(codes.code("NEARLY_CLOSED"), odd);
+        assert_eq!(codes.find("HALF_CLOSED"), Some(odd));
+        assert_eq!(codes.find("closed"), None);
+        let mut hosts = ShortNames::default();
+        let dn5 = hosts.of("DN5.example.com");
+        assert_eq!(hosts.of("DN5.example.com"), dn5);
+        assert_ne!(hosts.of("dn6.example.com"), dn5);
+        assert_eq!(hosts.name(dn5), "dn5");
     }
 
     #[test]
@@ -811,7 +881,13 @@ pub(crate) mod tests {
         ReplicaReported.link(&trace, &mut links);
         let pairs: Vec<(EventId, EventId)> = links.iter().map(|(a, b, _)| (*a, *b)).collect();
         assert_eq!(pairs, vec![(0, 1), (0, 2)]);
-        assert!(links[0].2.contains("dn5 reports #1051 CLOSED"));
+        let Reason::Deferred(reason) = links[0].2 else {
+            panic!("the reason is written when asked");
+        };
+        assert_eq!(
+            reason(&trace, 0, 1),
+            "dn5 reports #1051 CLOSED; scm1 handles the report"
+        );
         let same_host = |a: &str, b: &str| same_short_host(&short_name(a), &short_name(b));
         assert!(same_host("dn5", "dn5.example.com"));
         assert!(same_host("datanode-1", "ozone-datanode-1"));

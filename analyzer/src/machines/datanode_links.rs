@@ -1,8 +1,8 @@
 //! Causal links on one datanode: a failed request and its dn-audit record, a replica marked
 //! UNHEALTHY and its dn-container record, a Ratis step-down and the truncation that follows it.
 
-use crate::graph::Linker;
-use crate::kinds::{KindSet, Reads};
+use crate::graph::{Linker, Reason};
+use crate::kinds::Reads;
 use crate::trace::{EventId, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::datanode::DatanodeEvent;
@@ -14,6 +14,13 @@ const SAME_DISPATCH_MS: i64 = 2_000;
 const TRUNCATE_AFTER_STEP_DOWN_MS: i64 = 5 * 60 * 1000;
 
 pub struct DatanodeLinks;
+
+/// The kinds of the events that can be a cause.
+const CAUSES: [&str; 3] = [
+    "container_marked_unhealthy",
+    "dispatch_error",
+    "ratis_role_change",
+];
 
 /// A datanode audit record that says more than "done": a failure, or a performance record of a
 /// slow operation. The successful ones (every CREATE_CONTAINER, CLOSE_CONTAINER, …) are what
@@ -50,80 +57,79 @@ impl Linker for DatanodeLinks {
         ]
     }
 
-    fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, String)>) {
-        // The kinds that can be a cause: the others are told from the kind column untouched.
-        let causes = KindSet::of(&[
-            Reads::Kind("container_marked_unhealthy"),
-            Reads::Kind("dispatch_error"),
-            Reads::Kind("ratis_role_change"),
-        ]);
-        let mut hosts: Vec<_> = trace.hosts().collect();
-        hosts.sort();
-        for host in hosts {
-            let ids = trace.of_host(host);
-            for (n, &cause) in ids.iter().enumerate() {
-                if !causes.contains(trace.kind_of(cause)) {
-                    continue;
-                }
-                let later = ids[n + 1..].iter().copied().take_while(|&e| {
-                    trace
-                        .elapsed(cause, e)
-                        .is_none_or(|ms| ms <= TRUNCATE_AFTER_STEP_DOWN_MS)
-                });
-                match &trace.get(cause).data {
-                    EventData::Datanode(DatanodeEvent::ContainerMarkedUnhealthy { container }) => {
-                        let found = neighbours(ids, n).find(|&e| {
+    fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, Reason)>) {
+        // The few events of the kinds that can be a cause, host by host (in name order), each
+        // host's in trace order: no other event is looked at but their neighbours.
+        let mut causes: Vec<EventId> = CAUSES
+            .iter()
+            .flat_map(|&kind| trace.of_kind(kind))
+            .copied()
+            .collect();
+        causes.sort_by(|&a, &b| {
+            let name = |id| trace.host_name(trace.host_of(id));
+            name(a).cmp(name(b)).then(a.cmp(&b))
+        });
+        for cause in causes {
+            let ids = trace.of_host(trace.host_name(trace.host_of(cause)));
+            let n = ids.partition_point(|&e| e < cause);
+            let later = ids[n + 1..].iter().copied().take_while(|&e| {
+                trace
+                    .elapsed(cause, e)
+                    .is_none_or(|ms| ms <= TRUNCATE_AFTER_STEP_DOWN_MS)
+            });
+            match &trace.get(cause).data {
+                EventData::Datanode(DatanodeEvent::ContainerMarkedUnhealthy { container }) => {
+                    let found = neighbours(ids, n).find(|&e| {
                             within(trace, cause, e, SAME_DISPATCH_MS)
                                 && matches!(&trace.get(e).data,
                                     EventData::Datanode(DatanodeEvent::DnContainerState { id, state: Some(s), .. })
                                     if id == container && &**s == "UNHEALTHY")
                         });
-                        if let Some(effect) = found {
-                            out.push((
+                    if let Some(effect) = found {
+                        out.push((
                                 cause,
                                 effect,
-                                format!("HddsDispatcher marked container {container} UNHEALTHY; ContainerLogger recorded it"),
+                                format!("HddsDispatcher marked container {container} UNHEALTHY; ContainerLogger recorded it").into(),
                             ));
-                        }
                     }
-                    EventData::Datanode(DatanodeEvent::DispatchError(error)) => {
-                        let message = &error.message;
-                        let op = audit_op(&error.op);
-                        let found = neighbours(ids, n).find(|&e| {
+                }
+                EventData::Datanode(DatanodeEvent::DispatchError(error)) => {
+                    let message = &error.message;
+                    let op = audit_op(&error.op);
+                    let found = neighbours(ids, n).find(|&e| {
                             within(trace, cause, e, SAME_DISPATCH_MS)
                                 && matches!(&trace.get(e).data,
                                     EventData::Datanode(DatanodeEvent::DnAudit(audit))
                                     if audit.op == op && audit.ret == "FAILURE" && !message.is_empty()
                                         && audit.throwable.as_deref().is_some_and(|t| t.contains(message.as_str())))
                         });
-                        if let Some(effect) = found {
-                            out.push((
-                                cause,
-                                effect,
-                                format!("the failed {op} request and its dn-audit record"),
-                            ));
-                        }
+                    if let Some(effect) = found {
+                        out.push((
+                            cause,
+                            effect,
+                            format!("the failed {op} request and its dn-audit record").into(),
+                        ));
                     }
-                    EventData::Ratis(RatisEvent::RoleChange {
-                        member, from, to, ..
-                    }) if from == "LEADER" && to == "FOLLOWER" => {
-                        let found = later.into_iter().find(|&e| {
+                }
+                EventData::Ratis(RatisEvent::RoleChange {
+                    member, from, to, ..
+                }) if from == "LEADER" && to == "FOLLOWER" => {
+                    let found = later.into_iter().find(|&e| {
                             matches!(&trace.get(e).data,
                                 EventData::Ratis(RatisEvent::LogTruncate { member: m, .. }) if m == member)
                         });
-                        if let Some(effect) = found {
-                            out.push((
+                    if let Some(effect) = found {
+                        out.push((
                                 cause,
                                 effect,
                                 format!(
                                     "{} stepped down; the new leader's entries truncated its uncommitted tail",
                                     member.member
-                                ),
+                                ).into(),
                             ));
-                        }
                     }
-                    _ => {}
                 }
+                _ => {}
             }
         }
     }
@@ -252,7 +258,7 @@ mod tests {
         DatanodeLinks.link(&trace, &mut out);
         let pairs: Vec<(EventId, EventId)> = out.iter().map(|(a, b, _)| (*a, *b)).collect();
         assert_eq!(pairs, vec![(0, 1), (2, 4), (5, 6)]);
-        assert!(out[1].2.contains("WRITE_CHUNK"));
+        assert!(matches!(&out[1].2, Reason::Said(r) if r.contains("WRITE_CHUNK")));
         assert_eq!(
             audit_op("GetCommittedBlockLength"),
             "GET_COMMITTED_BLOCK_LENGTH"

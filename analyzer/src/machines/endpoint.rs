@@ -19,10 +19,10 @@
 //! Entity: `datanode:<uuid>`; scope: the endpoint key ([`endpoint_key`], the SCM's short host
 //! name), so the datanode's view of each SCM is one replayable line.
 
-use crate::graph::Linker;
+use crate::graph::{Linker, Reason};
 use crate::kinds::{self, Family, KindIndex, KindSet, Reads};
 use crate::machine::{EntityStates, Machine, State, Transition};
-use crate::trace::{EventId, IdCursor, Trace};
+use crate::trace::{EventId, HostId, IdCursor, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::dn_endpoint::{DnEndpointEvent, endpoint_address};
 use oztrace_parser::catalog::scm::{ScmAudit, ScmEvent};
@@ -465,7 +465,7 @@ impl DatanodeHosts {
     pub fn learn(trace: &Trace) -> DatanodeHosts {
         let mut hosts = DatanodeHosts::default();
         for id in trace.of_kinds(&ENDPOINT_KINDS) {
-            hosts.observe(trace.get(id));
+            hosts.observe(trace, id);
         }
         for (id, signal) in trace.scm_signals() {
             hosts.observe_signal(trace, *id, signal);
@@ -473,14 +473,15 @@ impl DatanodeHosts {
         hosts
     }
 
-    /// Learns from a datanode's endpoint line (the SCM's registrations are its signals:
-    /// [`DatanodeHosts::observe_signal`]).
-    pub fn observe(&mut self, event: &Event) {
-        if let EventData::DnEndpoint(e) = &event.data
+    /// Learns from datanode endpoint line `id` (the SCM's registrations are its signals:
+    /// [`DatanodeHosts::observe_signal`]); its host's short name is the trace's.
+    pub fn observe(&mut self, trace: &Trace, id: EventId) {
+        let host = trace.host_of(id);
+        if let EventData::DnEndpoint(e) = &trace.get(id).data
             && let Some(uuid) = e.datanode()
-            && &*event.host != "unknown"
+            && &**trace.host_name(host) != "unknown"
         {
-            self.learn_host(short_host(&event.host), uuid);
+            self.learn_host(trace.short_host(host), uuid);
         }
     }
 
@@ -491,45 +492,87 @@ impl DatanodeHosts {
             && let Some(dn) =
                 oztrace_parser::entity::find_datanode_details(&trace.get(id).text).next()
         {
-            self.learn_host(short_host(dn.value.host), dn.value.uuid);
+            self.learn_host(&short_host(dn.value.host), dn.value.uuid);
         }
     }
 
-    fn learn_host(&mut self, host: String, uuid: &str) {
-        match self.by_host.get_mut(&host) {
+    fn learn_host(&mut self, host: &str, uuid: &str) {
+        match self.by_host.get_mut(host) {
             // Every line of a datanode names the same one: nothing to learn, nothing to allocate.
             Some(Some(known)) if known.eq_ignore_ascii_case(uuid) => {}
             Some(known) => *known = None,
             None => {
                 self.by_host
-                    .insert(host, Some(Arc::from(uuid.to_ascii_lowercase())));
+                    .insert(host.to_string(), Some(Arc::from(uuid.to_ascii_lowercase())));
             }
         }
     }
 
-    /// The datanode uuid of datanode-side event `id`, if known (its host's short name is the
-    /// trace's, computed once per host).
+    /// The datanode uuid of datanode-side event `id`, if known: the one it names
+    /// ([`named_datanode`]), else the one learnt for its host.
     pub fn datanode_of(&self, trace: &Trace, id: EventId) -> Option<Arc<str>> {
-        // Only an endpoint line is opened: the rest is in the trace's compact columns.
-        if ENDPOINT_KINDS.contains(trace.kind_of(id))
-            && let EventData::DnEndpoint(e) = &trace.get(id).data
-            && let Some(uuid) = e.datanode()
-        {
-            return Some(Arc::from(uuid.to_ascii_lowercase()));
-        }
-        if let Some(Entity::Datanode(uuid)) = trace
-            .entity_ids_of(id)
-            .iter()
-            .map(|&e| &**trace.entity(e))
-            .find(|e| matches!(e, Entity::Datanode(_)))
-            && !matches!(trace.component_of(id), Component::Scm | Component::ScmAudit)
-        {
-            return Some(Arc::from(uuid.as_str()));
-        }
+        named_datanode(trace, id).or_else(|| self.of_host(trace, id))
+    }
+
+    /// The datanode uuid learnt for the host of event `id` (its host's short name is the trace's,
+    /// computed once per host).
+    fn of_host(&self, trace: &Trace, id: EventId) -> Option<Arc<str>> {
         self.by_host
             .get(&**trace.short_host(trace.host_of(id)))
             .cloned()
             .flatten()
+    }
+}
+
+/// The datanode uuid datanode-side event `id` names itself: an endpoint line's thread name, else a
+/// datanode it prints (not on an SCM line).
+fn named_datanode(trace: &Trace, id: EventId) -> Option<Arc<str>> {
+    // Only an endpoint line is opened: the rest is in the trace's compact columns.
+    if ENDPOINT_KINDS.contains(trace.kind_of(id))
+        && let EventData::DnEndpoint(e) = &trace.get(id).data
+        && let Some(uuid) = e.datanode()
+    {
+        return Some(Arc::from(uuid.to_ascii_lowercase()));
+    }
+    if let Some(Entity::Datanode(uuid)) = trace
+        .entity_ids_of(id)
+        .iter()
+        .map(|&e| &**trace.entity(e))
+        .find(|e| matches!(e, Entity::Datanode(_)))
+        && !matches!(trace.component_of(id), Component::Scm | Component::ScmAudit)
+    {
+        return Some(Arc::from(uuid.as_str()));
+    }
+    None
+}
+
+/// Names known by number: each string is stored once, and looked up by its text.
+#[derive(Debug, Default)]
+struct Names {
+    numbers: HashMap<Arc<str>, u32>,
+    names: Vec<Arc<str>>,
+}
+
+impl Names {
+    /// The number of `name`, given one if it is new.
+    fn number(&mut self, name: &str) -> u32 {
+        if let Some(&number) = self.numbers.get(name) {
+            return number;
+        }
+        let number = self.names.len() as u32;
+        let name: Arc<str> = Arc::from(name);
+        self.names.push(Arc::clone(&name));
+        self.numbers.insert(name, number);
+        number
+    }
+
+    /// The number of `name`, if it has one.
+    fn find(&self, name: &str) -> Option<u32> {
+        self.numbers.get(name).copied()
+    }
+
+    fn name(&self, number: u32) -> &Arc<str> {
+        &self.names[number as usize]
     }
 }
 
@@ -555,10 +598,17 @@ impl EndpointState {
 /// The `dn-endpoint` machine.
 #[derive(Debug, Default)]
 pub struct EndpointMachine {
-    states: EntityStates<(String, String), EndpointState>,
+    /// By (datanode, SCM endpoint key), each known by its number in `names`.
+    states: EntityStates<(u32, u32), EndpointState>,
     hosts: DatanodeHosts,
-    /// SCMs whose audit log is in the trace: their main-log reregister lines repeat the audit.
-    audited: HashSet<Arc<str>>,
+    /// Datanode UUIDs and endpoint keys, each once, by number: most SCM records look an endpoint
+    /// up, and numbers hash and compare without touching the strings.
+    names: Names,
+    /// The number of each SCM host's endpoint key (its short name), by [`HostId`], once known.
+    scm_keys: Vec<Option<u32>>,
+    /// SCMs whose audit log is in the trace (by endpoint key number): their main-log reregister
+    /// lines repeat the audit.
+    audited: Vec<bool>,
     /// Endpoints with timed-out tasks queued: while there are none, a heartbeat answer is no step.
     queued_endpoints: usize,
     /// Where the next event's signal may be in [`Trace::scm_signals`] (events come in order).
@@ -576,6 +626,20 @@ impl EndpointMachine {
         self.next_signal.find(trace.scm_signals(), id)
     }
 
+    /// The endpoint key number of SCM host `host` (its short name).
+    fn scm_key(&mut self, trace: &Trace, host: HostId) -> u32 {
+        if self.scm_keys.len() < trace.host_count() {
+            self.scm_keys.resize(trace.host_count(), None);
+        }
+        *self.scm_keys[host.index()]
+            .get_or_insert_with(|| self.names.number(trace.short_host(host)))
+    }
+
+    /// Whether the SCM of endpoint key number `scm` writes an audit log.
+    fn is_audited(&self, scm: u32) -> bool {
+        self.audited.get(scm as usize).copied().unwrap_or(false)
+    }
+
     /// Steps the endpoint an SCM-side event names (`id` is that event, written by SCM host
     /// `trace.get(id).host`).
     pub fn on_signal(
@@ -585,23 +649,25 @@ impl EndpointMachine {
         signal: &ScmSignal,
         out: &mut Vec<Transition>,
     ) {
-        let scm = trace.short_host(trace.host_of(id));
-        if !self.audited.contains(scm) {
+        let scm = self.scm_key(trace, trace.host_of(id));
+        if !self.is_audited(scm) {
             let audited = match signal {
                 ScmSignal::Reregister { audit, .. } | ScmSignal::Registered { audit, .. } => *audit,
                 ScmSignal::Answered { .. } => true,
             };
             if audited {
-                self.audited.insert(Arc::clone(scm));
+                if self.audited.len() <= scm as usize {
+                    self.audited.resize(scm as usize + 1, false);
+                }
+                self.audited[scm as usize] = true;
             }
         }
         match signal {
             ScmSignal::Reregister { datanode, audit } => {
-                if !*audit && self.audited.contains(scm) {
+                if !*audit && self.is_audited(scm) {
                     return;
                 }
-                let scm = scm.to_string();
-                let dn = datanode.to_string();
+                let dn = self.names.number(datanode);
                 self.step(
                     trace,
                     id,
@@ -613,11 +679,10 @@ impl EndpointMachine {
                 );
             }
             ScmSignal::Registered { datanode, audit } => {
-                if !*audit && self.audited.contains(scm) {
+                if !*audit && self.is_audited(scm) {
                     return;
                 }
-                let scm = scm.to_string();
-                let dn = datanode.to_string();
+                let dn = self.names.number(datanode);
                 self.step(
                     trace,
                     id,
@@ -634,9 +699,11 @@ impl EndpointMachine {
                 if self.queued_endpoints == 0 {
                     return;
                 }
-                let key = (datanode.to_string(), scm.to_string());
-                if self.states.get(&key).is_some_and(|s| s.queued > 0) {
-                    let (dn, scm) = key;
+                // A datanode never named before has no endpoint yet.
+                let Some(dn) = self.names.find(datanode) else {
+                    return;
+                };
+                if self.states.get(&(dn, scm)).is_some_and(|s| s.queued > 0) {
                     self.step(trace, id, dn, scm, Trigger::HeartbeatAnswered, None, out);
                 }
             }
@@ -648,8 +715,8 @@ impl EndpointMachine {
         &mut self,
         trace: &Trace,
         id: EventId,
-        datanode: String,
-        scm: String,
+        datanode: u32,
+        scm: u32,
         trigger: Trigger,
         inferred: Option<&'static str>,
         out: &mut Vec<Transition>,
@@ -687,8 +754,8 @@ impl EndpointMachine {
             }
             Trigger::Shutdown => to.phase = Phase::Shutdown,
         }
-        let entity = trace.shared(id, &Entity::Datanode(key.0.clone()));
-        let scope: Arc<str> = Arc::from(key.1.as_str());
+        let entity = trace.shared(id, &Entity::Datanode(self.names.name(datanode).to_string()));
+        let scope = Arc::clone(self.names.name(scm));
         let mut first = before.is_none();
         let mut push = |from: EndpointState, to: EndpointState, name: &str, inferred| {
             let illegal = match trigger {
@@ -787,7 +854,7 @@ impl Machine for EndpointMachine {
             && let event = trace.get(id)
             && let EventData::DnEndpoint(e) = &event.data
         {
-            self.hosts.observe(event);
+            self.hosts.observe(trace, id);
             let Some(datanode) = self.hosts.datanode_of(trace, id) else {
                 return;
             };
@@ -811,17 +878,18 @@ impl Machine for EndpointMachine {
                 _ => return,
             };
             let Some(endpoint) = e.endpoint() else { return };
-            let scm = endpoint_key(endpoint);
-            self.step(trace, id, datanode.to_string(), scm, trigger, None, out);
+            let scm = self.names.number(&endpoint_key(endpoint));
+            let datanode = self.names.number(&datanode);
+            self.step(trace, id, datanode, scm, trigger, None, out);
             return;
         }
         let signal = self.signal_of(trace, id);
         // Most SCM records are heartbeats answered without a reregister: while no endpoint has
         // queued tasks and their SCM is known to audit, they change nothing.
-        if self.queued_endpoints == 0
-            && matches!(signal, Some(ScmSignal::Answered { .. }))
-            && self.audited.contains(trace.short_host(trace.host_of(id)))
-        {
+        if self.queued_endpoints == 0 && matches!(signal, Some(ScmSignal::Answered { .. })) && {
+            let scm = self.scm_key(trace, trace.host_of(id));
+            self.is_audited(scm)
+        } {
             return;
         }
         if let Some(signal) = signal {
@@ -853,7 +921,7 @@ impl Linker for CommandReceipt {
         CONSUMES
     }
 
-    fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, String)>) {
+    fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, Reason)>) {
         link_receipts(trace, trace.scm_signals(), out);
     }
 }
@@ -862,9 +930,8 @@ impl Linker for CommandReceipt {
 fn link_receipts(
     trace: &Trace,
     signals: &[(EventId, ScmSignal)],
-    out: &mut Vec<(EventId, EventId, String)>,
+    out: &mut Vec<(EventId, EventId, Reason)>,
 ) {
-    let hosts = &trace.facts().datanode_hosts;
     // (datanode, scm) → reregisters; (datanode, scm, container) → close commands.
     let mut rereg: HashMap<(String, String), Vec<EventId>> = HashMap::default();
     let mut closes: HashMap<(String, String, u64), Vec<EventId>> = HashMap::default();
@@ -904,9 +971,11 @@ fn link_receipts(
         else {
             continue;
         };
-        let (Some(datanode), Some(endpoint), Some(at)) =
-            (hosts.datanode_of(trace, id), e.endpoint(), event.ts)
-        else {
+        // The hosts learnt from the whole trace (the facts, built at the first question) only for
+        // a receipt that does not name its datanode.
+        let datanode =
+            named_datanode(trace, id).or_else(|| trace.facts().datanode_hosts.of_host(trace, id));
+        let (Some(datanode), Some(endpoint), Some(at)) = (datanode, e.endpoint(), event.ts) else {
             continue;
         };
         let scm = endpoint_key(endpoint);
@@ -935,7 +1004,7 @@ fn link_receipts(
             out.push((
                 cause,
                 id,
-                format!("{} received from {}", e.kind(), trace.get(cause).host),
+                format!("{} received from {}", e.kind(), trace.get(cause).host).into(),
             ));
         }
     }
@@ -1095,9 +1164,6 @@ pub(crate) mod tests {
             "3f2b9c1e-7a4d-4e8b-9c0f-5d6e7f8a9b0c",
             "8d1e5a3b-2c4f-4a6e-9b7d-0f1e2d3c4b5a",
         );
-        let mut hosts = DatanodeHosts::default();
-        hosts.observe(&dn("datanode-0", a));
-        hosts.observe(&dn("datanode-1", b));
         let mut other = scm_event(0, "datanode-1");
         other.component = Component::Datanode;
         other.entities = Box::default();
@@ -1105,11 +1171,23 @@ pub(crate) mod tests {
             host: Arc::from("datanode-0"),
             ..other.clone()
         };
-        let trace = Trace::from_ordered(vec![other, on_datanode_0], 0);
+        let trace = Trace::from_ordered(
+            vec![
+                other,
+                on_datanode_0,
+                dn("datanode-0", a),
+                dn("datanode-1", b),
+                dn("datanode-0", b),
+            ],
+            0,
+        );
+        let mut hosts = DatanodeHosts::default();
+        hosts.observe(&trace, 2);
+        hosts.observe(&trace, 3);
         assert_eq!(hosts.datanode_of(&trace, 0).as_deref(), Some(b));
         assert_eq!(hosts.datanode_of(&trace, 1).as_deref(), Some(a));
         // One JVM, two datanodes: the host names neither.
-        hosts.observe(&dn("datanode-0", b));
+        hosts.observe(&trace, 4);
         assert_eq!(hosts.datanode_of(&trace, 1), None);
     }
 
@@ -1431,9 +1509,49 @@ pub(crate) mod tests {
         // scm2's reregister is another endpoint; the receipt 5 s later has no answer before it.
         assert_eq!(out.len(), 1);
         assert_eq!((out[0].0, out[0].1), (0, 2));
-        assert!(out[0].2.contains("reregister_received"));
+        assert!(matches!(&out[0].2, Reason::Said(r) if r.contains("reregister_received")));
         let mut none = Vec::new();
         CommandReceipt.link(&trace, &mut none);
         assert!(none.is_empty(), "placeholder SCM events carry no signal");
+    }
+
+    #[test]
+    fn names_are_numbered_once_each() {
+        let mut names = Names::default();
+        let scm1 = names.number("scm1");
+        assert_eq!(names.number(DN), scm1 + 1);
+        assert_eq!(names.number("scm1"), scm1);
+        assert_eq!(names.find(DN), Some(scm1 + 1));
+        assert_eq!(names.find("scm2"), None);
+        assert_eq!(&**names.name(scm1), "scm1");
+    }
+
+    #[test]
+    fn a_receipt_naming_no_datanode_takes_the_one_learnt_for_its_host() {
+        let anonymous = |ts| Event {
+            entities: Box::default(),
+            ..dn_event(
+                ts,
+                DnEndpointEvent::ReregisterReceived {
+                    datanode: None,
+                    endpoint: Some(ADDR.into()),
+                },
+            )
+        };
+        let signals = [(
+            0,
+            ScmSignal::Reregister {
+                datanode: DN.into(),
+                audit: true,
+            },
+        )];
+        let mut out = Vec::new();
+        let unknown = Trace::from_ordered(vec![scm_event(0, "scm1"), anonymous(10)], 0);
+        link_receipts(&unknown, &signals, &mut out);
+        assert!(out.is_empty(), "no line tells dn2's datanode");
+        // A later line of dn2 names it: the host is learnt from the whole trace.
+        let learnt = Trace::from_ordered(vec![scm_event(0, "scm1"), anonymous(10), timeout(20)], 0);
+        link_receipts(&learnt, &signals, &mut out);
+        assert_eq!(out.iter().map(|l| (l.0, l.1)).collect::<Vec<_>>(), [(0, 1)]);
     }
 }

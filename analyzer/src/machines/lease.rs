@@ -24,7 +24,7 @@
 //!
 //! Entity `key:/<volume>/<bucket>/<key>`; scope `client:<clientID>` once a line prints it.
 
-use crate::graph::Linker;
+use crate::graph::{Linker, Reason};
 use crate::kinds::{Family, KindSet, Reads};
 use crate::machine::{EntityStates, Machine, Row, Transition, allows};
 use crate::trace::{EntityId, EventId, Trace};
@@ -653,7 +653,7 @@ impl Linker for OmLinker {
         &[Reads::Family(Family::Om)]
     }
 
-    fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, String)>) {
+    fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, Reason)>) {
         let mut auto_commits: Vec<(i64, EventId)> = Vec::new();
         let mut summaries: Vec<(i64, EventId, u64)> = Vec::new();
         let mut failures_by_client: HashMap<u64, Vec<EventId>> = HashMap::new();
@@ -704,7 +704,7 @@ impl Linker for OmLinker {
                 out.push((
                     summary,
                     id,
-                    format!("OpenKeyCleanupService run submitted {count} auto-commit(s)"),
+                    format!("OpenKeyCleanupService run submitted {count} auto-commit(s)").into(),
                 ));
             }
         }
@@ -733,7 +733,7 @@ impl Linker for OmLinker {
                 out.push((
                     cause,
                     error,
-                    format!("OM ERROR on {} for the failed request", e.host),
+                    format!("OM ERROR on {} for the failed request", e.host).into(),
                 ));
             }
         }

@@ -18,16 +18,15 @@
 //! at a time, this machine sees every datanode UUID printed earlier in the trace (and, for a hash
 //! still unknown, every UUID in the trace).
 
-use crate::graph::Linker;
+use crate::graph::{Linker, Reason};
 use crate::kinds::{Family, Reads};
 use crate::machine::{EntityStates, Machine, Transition};
 use crate::machines::endpoint::SCM_AUDIT;
-use crate::trace::{EntityId, EventId, Trace};
+use crate::trace::{EntityId, EventId, HostId, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::scm::{AdminAction, ScmEvent};
 use oztrace_parser::entity::{Entity, TrackedNodeMap};
 use oztrace_parser::event::Event;
-use std::collections::HashMap;
 use std::sync::Arc;
 
 pub const NAME: &str = "node-admin";
@@ -362,9 +361,10 @@ impl View {
 
 #[derive(Default)]
 pub struct NodeAdmin {
-    views: EntityStates<(Arc<str>, String), View>,
-    /// Monitor ticks seen per SCM host (`There are {} nodes tracked …` ends a tick).
-    ticks: HashMap<Arc<str>, u64>,
+    /// By (SCM host, datanode UUID).
+    views: EntityStates<(HostId, String), View>,
+    /// Monitor ticks seen per SCM host, by [`HostId`] (`There are {} nodes tracked …` ends a tick).
+    ticks: Vec<u64>,
     /// Every datanode UUID printed up to the event being replayed.
     tracked_nodes: TrackedNodeMap,
     /// The datanodes by the first event naming them (built at the first `TrackedNode@` line),
@@ -616,8 +616,12 @@ impl Machine for NodeAdmin {
         let EventData::Scm(data) = &event.data else {
             return;
         };
+        let host = trace.host_of(id);
         if let ScmEvent::TrackedCount { .. } = data {
-            *self.ticks.entry(Arc::clone(&event.host)).or_default() += 1;
+            if self.ticks.len() <= host.index() {
+                self.ticks.resize(host.index() + 1, 0);
+            }
+            self.ticks[host.index()] += 1;
             return;
         }
         let uuid = match data.tracked_node_hash() {
@@ -630,18 +634,14 @@ impl Machine for NodeAdmin {
         let Some(uuid) = uuid else {
             return;
         };
-        let tick = self.ticks.get(&event.host).copied().unwrap_or(0);
-        let key = (Arc::clone(&event.host), uuid.clone());
-        let view = self
-            .views
-            .entry_or(key.clone(), View::default, event.ts)
-            .clone();
-        let mut current = view;
+        let tick = self.ticks.get(host.index()).copied().unwrap_or(0);
+        let key = (host, uuid);
+        let mut current = self.views.get(&key).cloned().unwrap_or_default();
         for step in steps(data, &current, tick, event.ts) {
             if !current.same_label(&step.view) || step.illegal || step.inferred.is_some() {
                 out.push(Transition {
                     machine: NAME,
-                    entity: trace.shared(id, &Entity::Datanode(uuid.clone())),
+                    entity: trace.shared(id, &Entity::Datanode(key.1.clone())),
                     scope: Some(Arc::clone(&event.host)),
                     from: current.label().into(),
                     to: step.view.label().into(),
@@ -678,7 +678,7 @@ impl Linker for OpStateCommandDelivery {
         &[Reads::Family(Family::Scm)]
     }
 
-    fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, String)>) {
+    fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, Reason)>) {
         for &id in trace.of_kind("op_state_command_scheduled") {
             let event = trace.get(id);
             let EventData::Scm(ScmEvent::OpStateMismatch {
@@ -717,7 +717,7 @@ impl Linker for OpStateCommandDelivery {
                 out.push((
                     id,
                     j,
-                    format!("SetNodeOperationalStateCommand({stored}) returned in the heartbeat response"),
+                    format!("SetNodeOperationalStateCommand({stored}) returned in the heartbeat response").into(),
                 ));
             }
         }

@@ -14,7 +14,7 @@
 //! Entity `scm:<scmId>` (the Ratis peer id, learnt from the host's own lines), else `scm:<host>`;
 //! scope = the host.
 
-use crate::kinds::Reads;
+use crate::kinds::{KindSet, Reads};
 use crate::machine::{EntityStates, Machine, Replay, Row, State, Transition, allows};
 use crate::machines::endpoint::SCM_AUDIT;
 use crate::trace::{EventId, HostId, IdCursor, Trace};
@@ -24,7 +24,7 @@ use oztrace_parser::catalog::scm::ScmEvent;
 use oztrace_parser::entity::Entity;
 use oztrace_parser::event::Event;
 use oztrace_parser::source::Component;
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 pub const NAME: &str = "scm-role";
 
@@ -176,9 +176,16 @@ impl ScmRole {
         known[host_id.index()].get_or_insert_with(|| {
             let host = trace.host_name(host_id);
             let lines = trace.of_host(host);
-            let entity = lines
-                .iter()
-                .find_map(|&id| own_scm_id(trace.get(id)))
+            // Only the lines of a kind that can say it are opened: most of an SCM's lines are
+            // audit records.
+            let of_kinds = |kinds: &'static KindSet| {
+                lines
+                    .iter()
+                    .copied()
+                    .filter(|&id| kinds.contains(trace.kind_of(id)))
+            };
+            let entity = of_kinds(&OWN_ID_KINDS)
+                .find_map(|id| own_scm_id(trace.get(id)))
                 .and_then(|id| Entity::scm(&id))
                 .or_else(|| Entity::scm(host))
                 .unwrap_or_else(|| Entity::Scm(host.to_string()));
@@ -187,13 +194,26 @@ impl ScmRole {
                 None => Arc::new(entity),
             };
             let mut cursor = IdCursor::default();
-            let has_scm_lines = lines
-                .iter()
-                .any(|&id| matches!(signal(trace, id, &mut cursor), Some(Signal::Logged(_))));
+            let has_scm_lines = of_kinds(&LOGGED_KINDS)
+                .any(|id| matches!(signal(trace, id, &mut cursor), Some(Signal::Logged(_))));
             (entity, has_scm_lines)
         })
     }
 }
+
+/// The kinds of the lines [`own_scm_id`] reads.
+static OWN_ID_KINDS: LazyLock<KindSet> = LazyLock::new(|| {
+    KindSet::of(&[
+        Reads::Kind("scm_became_leader"),
+        Reads::Kind("scm_stepped_down"),
+        Reads::Kind("scm_leader_changed"),
+        Reads::Kind("scm_apply_transaction"),
+        Reads::Kind("ratis_role_change"),
+    ])
+});
+
+/// The kinds of the SCM's own role lines ([`Signal::Logged`]).
+static LOGGED_KINDS: LazyLock<KindSet> = LazyLock::new(|| KindSet::of(&LOGGED));
 
 /// The scmId a line prints as its own: SCMStateMachine lines name it; Ratis member ids
 /// (`<peer>@group-…`) in SCM logs are the SCM's own.
@@ -276,13 +296,22 @@ fn signal(trace: &Trace, id: EventId, heartbeats: &mut IdCursor) -> Option<Signa
 /// The kinds [`ScmRole`] reads: the SCM's own role lines, its Ratis role changes, and the heartbeat
 /// audit whose term witnesses the role.
 pub const CONSUMES: &[Reads] = &[
+    LOGGED[0],
+    LOGGED[1],
+    LOGGED[2],
+    LOGGED[3],
+    LOGGED[4],
+    Reads::Kind("scm_audit"),
+    Reads::Kind("ratis_role_change"),
+];
+
+/// The SCM's own role lines ([`Signal::Logged`]).
+const LOGGED: [Reads; 5] = [
     Reads::Kind("scm_became_leader"),
     Reads::Kind("scm_role_update"),
     Reads::Kind("scm_stepped_down"),
     Reads::Kind("scm_leader_changed"),
     Reads::Kind("scm_startup_role"),
-    Reads::Kind("scm_audit"),
-    Reads::Kind("ratis_role_change"),
 ];
 
 impl Machine for ScmRole {
