@@ -12,7 +12,6 @@
 //! truncations, leader changes), and each SCM's leadership from the `scm-role` machine
 //! ([`crate::machines::scm_role::role_at`]).
 
-use crate::kinds::{KindSet, Reads};
 use crate::machines::endpoint::DatanodeHosts;
 use crate::trace::{EventId, Trace};
 use oztrace_parser::catalog::EventData;
@@ -42,7 +41,7 @@ pub struct Facts {
 }
 
 impl Facts {
-    /// Reads the whole trace through its indexes: every event's interned entities, and only
+    /// Reads the trace through its indexes, never every event: each block's last line, and only
     /// the events that can tie a container to a group (the kinds that tie by their fields, the
     /// lines naming both a container and a pipeline).
     pub fn build(trace: &Trace) -> Facts {
@@ -50,13 +49,8 @@ impl Facts {
             datanode_hosts: DatanodeHosts::learn(trace),
             ..Facts::default()
         };
-        let tie_by_fields = KindSet::of(&[
-            Reads::Kind("ratis_write_timeout"),
-            Reads::Kind("csm_write_submitted"),
-            Reads::Kind("csm_write_completed"),
-        ]);
         // What each interned entity is, read once: the events name few distinct entities many
-        // times each, and their lists are then read without touching an entity.
+        // times each.
         let classes: Vec<Class> = trace
             .entity_ids()
             .map(|e| match &**trace.entity(e) {
@@ -69,21 +63,42 @@ impl Facts {
                 _ => Class::Other,
             })
             .collect();
-        for id in 0..trace.len() {
-            let (mut container, mut pipeline) = (false, false);
-            for &entity in trace.entity_ids_of(id) {
-                match classes[entity.index()] {
-                    Class::Block { container, local } => {
-                        facts.container_of_local.insert(local, container);
+        // A local id's container is the one the last line that printed it named (of two blocks
+        // on one line, the one printed later): each block's last line, in trace order.
+        let mut last_lines: Vec<(EventId, usize, u64, u64)> = Vec::new();
+        let mut ties: Vec<EventId> = Vec::new();
+        for e in trace.entity_ids() {
+            match classes[e.index()] {
+                Class::Block { container, local } => {
+                    if let Some(&last) = trace.of_entity_id(e).last() {
+                        let printed = trace.entity_ids_of(last).iter().position(|&n| n == e);
+                        last_lines.push((last, printed.unwrap_or(0), local, container));
                     }
-                    Class::Container => container = true,
-                    Class::Pipeline => pipeline = true,
-                    Class::Other => {}
                 }
+                Class::Pipeline => ties.extend(trace.of_entity_id(e).iter().filter(|&&id| {
+                    trace
+                        .entity_ids_of(id)
+                        .iter()
+                        .any(|n| matches!(classes[n.index()], Class::Container))
+                })),
+                Class::Container | Class::Other => {}
             }
-            if (container && pipeline) || tie_by_fields.contains(trace.kind_of(id)) {
-                facts.tie(id, trace.get(id));
-            }
+        }
+        last_lines.sort_unstable();
+        for (_, _, local, container) in last_lines {
+            facts.container_of_local.insert(local, container);
+        }
+        for kind in [
+            "ratis_write_timeout",
+            "csm_write_submitted",
+            "csm_write_completed",
+        ] {
+            ties.extend_from_slice(trace.of_kind(kind));
+        }
+        ties.sort_unstable();
+        ties.dedup();
+        for id in ties {
+            facts.tie(id, trace.get(id));
         }
         facts
     }
@@ -223,5 +238,29 @@ mod tests {
         assert_eq!(facts.pipeline_of_group(&group), Some(PIPELINE));
         // Asked again: the same facts, read once.
         assert!(std::ptr::eq(facts, trace.facts()));
+    }
+
+    /// A local id printed with two containers belongs to the one the last line printed (on one
+    /// line, the one printed later), however often the other was printed before.
+    #[test]
+    fn a_blocks_container_is_the_one_its_last_line_printed() {
+        let block = |container, local| Entity::Block { container, local };
+        let line = |n: u64, entities: Vec<Entity>| {
+            event("dn1", "dn-audit.log", n, Some(n as i64 * 1_000), entities)
+        };
+        let trace = Trace::from_ordered(
+            vec![
+                line(1, vec![block(1051, 7)]),
+                line(2, vec![block(1052, 7)]),
+                line(3, vec![block(1051, 7), block(2001, 9), block(2000, 9)]),
+                line(4, vec![block(1052, 8)]),
+                line(5, vec![block(2000, 9), block(2001, 9)]),
+            ],
+            0,
+        );
+        let facts = trace.facts();
+        assert_eq!(facts.container_of_block(7), Some(1051));
+        assert_eq!(facts.container_of_block(8), Some(1052));
+        assert_eq!(facts.container_of_block(9), Some(2001));
     }
 }

@@ -608,13 +608,15 @@ pub fn detect(
         .collect();
     restarts.sort_unstable();
     restarts.dedup();
-    // The SCM signals of each datanode, in trace order: a run reads its datanode's only.
-    let mut signals_of: HashMap<&str, Vec<&(EventId, ScmSignal)>> = HashMap::default();
+    // The SCM signals of each datanode that timed out, in trace order: a run reads its
+    // datanode's only.
+    let mut signals_of: HashMap<&str, Vec<&(EventId, ScmSignal)>> = (timeouts.keys())
+        .map(|(datanode, _)| (datanode.as_str(), Vec::new()))
+        .collect();
     for signal in obs.signals.iter() {
-        signals_of
-            .entry(signal.1.datanode())
-            .or_default()
-            .push(signal);
+        if let Some(signals) = signals_of.get_mut(signal.1.datanode()) {
+            signals.push(signal);
+        }
     }
     let mut incidents = Vec::new();
     for ((datanode, scm), ids) in &timeouts {
