@@ -41,6 +41,7 @@ pub mod kinds;
 pub mod load;
 pub mod machine;
 pub mod machines;
+mod names;
 pub mod prefilter;
 pub mod replicas;
 pub mod trace;

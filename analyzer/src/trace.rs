@@ -13,6 +13,7 @@
 use crate::facts::Facts;
 use crate::kinds::{self, KindIndex, KindSet};
 use crate::machines::endpoint::{self, Heartbeat, SCM_SIDE_KINDS, ScmSide, ScmSideOf, ScmSignal};
+use crate::names::Names;
 use crate::replicas::{ContainerReplicas, ReplicaState};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::datanode::DatanodeEvent;
@@ -627,7 +628,7 @@ impl StreamEntities {
             } else if SCM_SIDE_KINDS.contains(kind)
                 && let Some(of) = endpoint::scm_side_of(event, &mut uuids)
             {
-                let (said, close) = ScmSaid::of(of, |datanode| datanodes.place(datanode));
+                let (said, close) = ScmSaid::of(of, |datanode| datanodes.number(datanode));
                 if let Some(close) = close {
                     interned.closes.push((i as u32, close));
                 }
@@ -638,9 +639,9 @@ impl StreamEntities {
             {
                 let peer = &member.peer;
                 let place = if peer.bytes().any(|b| b.is_ascii_uppercase()) {
-                    peer_names.place(&peer.to_ascii_lowercase())
+                    peer_names.number(&peer.to_ascii_lowercase())
                 } else {
-                    peer_names.place(peer)
+                    peer_names.number(peer)
                 };
                 interned.peers.push((i as u32, place));
             }
@@ -789,33 +790,6 @@ impl HeldLine {
             state: self.state,
             error: self.flags & HeldLine::ERROR != 0,
         }
-    }
-}
-
-/// Distinct names (datanode UUIDs), each once, by place: a list of many events that name few
-/// datanodes holds places, four bytes each.
-#[derive(Debug, Default)]
-struct Names {
-    names: Vec<Arc<str>>,
-    places: HashMap<Arc<str>, u32>,
-}
-
-impl Names {
-    /// The place of `name`, added when new.
-    fn place(&mut self, name: &str) -> u32 {
-        if let Some(&at) = self.places.get(name) {
-            return at;
-        }
-        let at = self.names.len() as u32;
-        let name: Arc<str> = Arc::from(name);
-        self.names.push(Arc::clone(&name));
-        self.places.insert(name, at);
-        at
-    }
-
-    fn into_names(mut self) -> Vec<Arc<str>> {
-        self.names.shrink_to_fit();
-        self.names
     }
 }
 

@@ -22,6 +22,7 @@
 use crate::graph::{Linker, Reason};
 use crate::kinds::{self, Family, KindIndex, KindSet, Reads};
 use crate::machine::{EntityStates, Machine, State, Transition};
+use crate::names::Names;
 use crate::trace::{EventId, HostId, IdCursor, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::dn_endpoint::{DnEndpointEvent, endpoint_address};
@@ -544,36 +545,6 @@ fn named_datanode(trace: &Trace, id: EventId) -> Option<Arc<str>> {
         return Some(Arc::from(uuid.as_str()));
     }
     None
-}
-
-/// Names known by number: each string is stored once, and looked up by its text.
-#[derive(Debug, Default)]
-struct Names {
-    numbers: HashMap<Arc<str>, u32>,
-    names: Vec<Arc<str>>,
-}
-
-impl Names {
-    /// The number of `name`, given one if it is new.
-    fn number(&mut self, name: &str) -> u32 {
-        if let Some(&number) = self.numbers.get(name) {
-            return number;
-        }
-        let number = self.names.len() as u32;
-        let name: Arc<str> = Arc::from(name);
-        self.names.push(Arc::clone(&name));
-        self.numbers.insert(name, number);
-        number
-    }
-
-    /// The number of `name`, if it has one.
-    fn find(&self, name: &str) -> Option<u32> {
-        self.numbers.get(name).copied()
-    }
-
-    fn name(&self, number: u32) -> &Arc<str> {
-        &self.names[number as usize]
-    }
 }
 
 /// State of one endpoint as the datanode sees it.
@@ -1513,17 +1484,6 @@ pub(crate) mod tests {
         let mut none = Vec::new();
         CommandReceipt.link(&trace, &mut none);
         assert!(none.is_empty(), "placeholder SCM events carry no signal");
-    }
-
-    #[test]
-    fn names_are_numbered_once_each() {
-        let mut names = Names::default();
-        let scm1 = names.number("scm1");
-        assert_eq!(names.number(DN), scm1 + 1);
-        assert_eq!(names.number("scm1"), scm1);
-        assert_eq!(names.find(DN), Some(scm1 + 1));
-        assert_eq!(names.find("scm2"), None);
-        assert_eq!(&**names.name(scm1), "scm1");
     }
 
     #[test]
