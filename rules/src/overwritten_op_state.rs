@@ -34,7 +34,7 @@ use oztrace_analyzer::machines::scm_role;
 use oztrace_analyzer::trace::{EventId, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::scm::{AdminAction, HeartbeatCommand, ScmAudit, ScmEvent};
-use oztrace_parser::entity::{Entity, find_datanode_details, uuid_hash_code};
+use oztrace_parser::entity::{DatanodeRef, Entity, find_datanode_details, uuid_hash_code};
 use oztrace_parser::source::{Component, short_host};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::collections::BTreeSet;
@@ -259,18 +259,17 @@ impl Facts {
     /// few datanodes again and again). Lines that name a datanode by host or by hash code are
     /// resolved after it, once every `uuid(host/ip)` and every printed UUID is known.
     fn collect(trace: &Trace) -> Facts {
-        // Names (host and ip) of each datanode, from every `uuid(host/ip)` printed.
-        let mut by_name: HashMap<String, BTreeSet<String>> = HashMap::default();
         // When each UUID was last printed (a count of prints), by the trace's interned entity
-        // for those an event names and by text for those its message prints: each UUID's Java
-        // hash code is computed once at the end, not per print.
+        // for those an event names and by each `uuid(host/ip)` as printed for those its message
+        // prints: the same few are printed again and again, so each UUID's names and Java hash
+        // code are read once at the end, not per print.
         let mut prints = 0;
         // By interned entity (0: never printed), with whether each is a datanode, read once.
         let datanodes: Vec<bool> = (trace.entity_ids())
             .map(|e| matches!(**trace.entity(e), Entity::Datanode(_)))
             .collect();
         let mut entity_printed: Vec<usize> = vec![0; datanodes.len()];
-        let mut text_printed: HashMap<String, usize> = HashMap::default();
+        let mut text_printed: HashMap<(&str, &str, &str), usize> = HashMap::default();
         let mut nodes: HashMap<String, Node> = HashMap::default();
         // By interned host: the hosts whose SCM audit logs heartbeats.
         let mut heartbeat_audit_hosts = vec![false; trace.host_count()];
@@ -299,15 +298,9 @@ impl Facts {
                 continue;
             };
             for found in find_datanode_details(&event.text) {
-                let uuid = found.value.uuid.to_ascii_lowercase();
+                let DatanodeRef { uuid, host, ip } = found.value;
                 prints += 1;
-                for name in [found.value.host, found.value.ip] {
-                    by_name
-                        .entry(short_host(name))
-                        .or_default()
-                        .insert(uuid.clone());
-                }
-                text_printed.insert(uuid, prints);
+                text_printed.insert((uuid, host, ip), prints);
             }
             let mut push = |uuid: &str, pick: Pick| push_to(&mut nodes, uuid, pick, id);
             match data {
@@ -386,6 +379,20 @@ impl Facts {
                 _ => {}
             }
         }
+        // Names (host and ip) of each datanode, from every `uuid(host/ip)` printed.
+        let mut by_name: HashMap<String, BTreeSet<String>> = HashMap::default();
+        let mut uuid_printed: HashMap<String, usize> = HashMap::default();
+        for (&(uuid, host, ip), &last) in &text_printed {
+            let uuid = uuid.to_ascii_lowercase();
+            for name in [host, ip] {
+                by_name
+                    .entry(short_host(name))
+                    .or_default()
+                    .insert(uuid.clone());
+            }
+            let known = uuid_printed.entry(uuid).or_insert(last);
+            *known = (*known).max(last);
+        }
         for (id, pick, hosts) in by_hosts {
             for uuid in hosts
                 .iter()
@@ -395,7 +402,7 @@ impl Facts {
             }
         }
         // The datanode of each hash code: the UUID printed last wins.
-        let mut last_printed: HashMap<&str, usize> = text_printed
+        let mut last_printed: HashMap<&str, usize> = uuid_printed
             .iter()
             .map(|(uuid, &last)| (uuid.as_str(), last))
             .collect();

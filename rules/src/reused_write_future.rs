@@ -18,7 +18,7 @@ use crate::{
     Severity,
 };
 use oztrace_analyzer::facts::Facts;
-use oztrace_analyzer::kinds::{Family, KindSet, Reads};
+use oztrace_analyzer::kinds::{self, Family, KindSet, Reads};
 use oztrace_analyzer::machines::datanode_links::is_failed_or_slow;
 use oztrace_analyzer::replicas::ReplicaState;
 use oztrace_analyzer::trace::{EventId, Trace};
@@ -522,42 +522,60 @@ const RATIS_STEPS: &[Reads] = &[
     Reads::Kind("ratis_append_entry"),
 ];
 
+/// The datanode kinds [`HostFacts::observe_datanode`] reads: one per variant it matches.
+const DATANODE_STEPS: &[Reads] = &[
+    Reads::Kind("dn_audit"),
+    Reads::Kind("dispatch_error"),
+    Reads::Kind("chunk_unexpected_size"),
+    Reads::Kind("csm_read_failed"),
+    Reads::Kind("container_marked_unhealthy"),
+    Reads::Kind("dn_container_state"),
+    Reads::Kind("csm_write_cancelled"),
+    Reads::Kind("csm_write_submitted"),
+    Reads::Kind("csm_write_completed"),
+    Reads::Kind("csm_apply_completed"),
+    Reads::Kind("chunk_ignored"),
+    Reads::Kind("chunk_write"),
+];
+
 impl Index<'_> {
     fn build(trace: &Trace) -> Index<'_> {
         let mut index = Index {
             hosts: BTreeMap::new(),
             facts: trace.facts(),
         };
-        // ContainerLogger lines matter only when a replica became UNHEALTHY, and most Ratis lines
-        // (snapshots) only for the datanode their member id names: those are read from the
-        // trace's compact columns, walked beside the events, and not opened.
-        let ratis = KindSet::of(&[Reads::Family(Family::Ratis)]);
-        let ratis_steps = KindSet::of(RATIS_STEPS);
-        let mut lines = trace.container_state_lines().peekable();
-        let mut peers = trace.ratis_peers().peekable();
         // Each host's facts by its interned id: no map lookup per event.
         let mut by_host: Vec<Option<HostFacts<'_>>> = Vec::new();
         by_host.resize_with(trace.host_count(), || None);
-        for id in 0..trace.len() {
-            let line = lines.next_if(|&(at, _)| at == id);
-            let peer = peers.next_if(|&(at, _)| at == id);
+        // Each host's datanode is the one its last Ratis member id names, from the trace's
+        // compact column: most Ratis lines (snapshots) are not opened.
+        let ratis = KindSet::of(&[Reads::Family(Family::Ratis)]);
+        for (id, peer) in trace.ratis_peers() {
+            if is_datanode_side(trace.component_of(id)) && ratis.contains(trace.kind_of(id)) {
+                by_host[trace.host_of(id).index()]
+                    .get_or_insert_default()
+                    .learn_datanode(peer);
+            }
+        }
+        // Only the kinds `observe` reads are opened, and of the ContainerLogger lines only those
+        // of a replica that became UNHEALTHY.
+        let steps = KindSet::of(&[RATIS_STEPS, DATANODE_STEPS].concat());
+        let container_state = kinds::index_of("dn_container_state");
+        let mut lines = trace.container_state_lines().peekable();
+        for id in trace.of_kinds(&steps) {
             if !is_datanode_side(trace.component_of(id)) {
                 continue;
             }
-            let facts = by_host[trace.host_of(id).index()].get_or_insert_default();
-            let kind = trace.kind_of(id);
-            if ratis.contains(kind)
-                && let Some((_, peer)) = peer
-            {
-                facts.learn_datanode(peer);
-                if !ratis_steps.contains(kind) {
+            if trace.kind_of(id) == container_state {
+                while lines.next_if(|&(at, _)| at < id).is_some() {}
+                let line = lines.next_if(|&(at, _)| at == id);
+                if line.is_some_and(|(_, line)| !line.state.is(ReplicaState::Unhealthy)) {
                     continue;
                 }
             }
-            if line.is_some_and(|(_, line)| !line.state.is(ReplicaState::Unhealthy)) {
-                continue;
-            }
-            facts.observe(id, trace.get(id));
+            by_host[trace.host_of(id).index()]
+                .get_or_insert_default()
+                .observe(id, trace.get(id));
         }
         for (host, facts) in trace.hosts().zip(by_host) {
             if let Some(facts) = facts {

@@ -323,6 +323,38 @@ fn a_real_recommission_is_silent() {
 }
 
 #[test]
+fn a_tracked_node_hash_names_the_datanode_printed_last() {
+    // dn9's msb and lsb are dn3's with the same bit flipped: the same `UUID.hashCode()`.
+    const DN9: &str = "4f6a2c1e-8b3d-4e2b-9c71-0d5e8f3a1b26(dn9.example.com/10.0.1.19)";
+    let recommissioned = || {
+        node_info("scm1", "14:03:25,003", "DatanodeAdminMonitorImpl", "Recommissioned node org.apache.hadoop.hdds.scm.node.DatanodeAdminMonitorImpl$TrackedNode@d71c744d".into())
+    };
+    let dn9_starts = |time| {
+        node_info(
+            "scm1",
+            time,
+            "NodeDecommissionManager",
+            format!("Starting Decommission for node {DN9}"),
+        )
+    };
+    // dn9 printed before dn3's last line: the hash is dn3's, whose decommission is recommissioned.
+    let mut lines = bug(true);
+    lines.insert(lines.len() - 2, dn9_starts("14:03:24,001"));
+    lines.insert(lines.len() - 2, recommissioned());
+    assert_eq!(found(&lines), None);
+    // dn9 printed last, by a line whose only trace of it is its text: the hash is dn9's, and
+    // dn3's decommission was dropped.
+    let mut lines = bug(true);
+    lines.insert(lines.len() - 2, recommissioned());
+    lines.push(audit(
+        "scm1",
+        "14:03:40,001",
+        format!(r#"user=hadoop | ip=10.0.1.19 | op=GET_VERSION {{"node":"{DN9}"}} | ret=SUCCESS"#),
+    ));
+    assert_eq!(found(&lines), Some(Confidence::Confirmed));
+}
+
+#[test]
 fn a_failover_where_the_new_leader_continues_is_silent() {
     // scm.md §4.4(b): scm2 continues and completes; nobody pushes IN_SERVICE.
     let mut lines = admitted_then_stepped_down();
