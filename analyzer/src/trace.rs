@@ -12,6 +12,7 @@
 
 use crate::facts::Facts;
 use crate::kinds::{self, KindIndex, KindSet};
+use crate::machines::container::life_cycle_state;
 use crate::machines::endpoint::{self, Heartbeat, SCM_SIDE_KINDS, ScmSide, ScmSideOf, ScmSignal};
 use crate::replicas::{ContainerReplicas, ReplicaState};
 use oztrace_parser::catalog::EventData;
@@ -596,23 +597,12 @@ impl ContainerStateLine {
     }
 }
 
-/// SCM's `LifeCycleState` words (`<D>`'s container state), in the order of `HddsProtos`.
-const LIFE_CYCLE: [&str; 7] = [
-    "OPEN",
-    "CLOSING",
-    "QUASI_CLOSED",
-    "CLOSED",
-    "DELETING",
-    "DELETED",
-    "RECOVERING",
-];
-
 /// A state word a line prints, when its consumers read it often.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StateWord {
     /// No state (`<D>`'s `NOT_FOUND`).
     Absent,
-    /// A `LifeCycleState`.
+    /// A `LifeCycleState` ([`life_cycle_state`]).
     Known(&'static str),
     /// Another word: its consumers read it from the event.
     Other,
@@ -656,10 +646,7 @@ impl ScmContainerLine {
             line.action = Some(e.action);
             line.container_state = match r.container_state.as_deref() {
                 None => StateWord::Absent,
-                Some(s) => LIFE_CYCLE
-                    .iter()
-                    .find(|known| **known == s)
-                    .map_or(StateWord::Other, |known| StateWord::Known(known)),
+                Some(s) => life_cycle_state(s).map_or(StateWord::Other, StateWord::Known),
             };
             line.replica_index = r.replica_index;
             line.replica_state =

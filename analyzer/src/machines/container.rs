@@ -167,7 +167,9 @@ impl ContainerMachine {
     }
 }
 
-fn intern(state: &str) -> Option<&'static str> {
+/// SCM's `LifeCycleState` word `state` (`HddsProtos`, in its order) as a static string, if it is
+/// one.
+pub fn life_cycle_state(state: &str) -> Option<&'static str> {
     [
         "OPEN",
         "CLOSING",
@@ -326,7 +328,7 @@ impl Machine for ContainerMachine {
                     illegal,
                 });
             };
-        if let Some(printed) = obs.printed.and_then(intern) {
+        if let Some(printed) = obs.printed.and_then(life_cycle_state) {
             match *state {
                 None => *state = Some(printed),
                 Some(current) if current != printed => {
@@ -346,7 +348,7 @@ impl Machine for ContainerMachine {
             }
         }
         if let Some((trigger, to)) = obs.step
-            && let Some(to) = intern(to)
+            && let Some(to) = life_cycle_state(to)
         {
             let from = state.unwrap_or("UNKNOWN");
             if from != to {
