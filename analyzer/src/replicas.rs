@@ -20,10 +20,10 @@
 //! Memory: a few words per state change of a replica (event ids, not text), per container.
 
 use crate::kinds::{Family, KindSet, Reads};
-use crate::trace::{EventId, LineState, Trace};
+use crate::trace::{EventId, LineState, ScmContainerLine, StateWord, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::scm::ScmEvent;
-use oztrace_parser::catalog::scm_container::ScmContainerEvent;
+use oztrace_parser::catalog::scm_container::{ReplicaAction, ScmContainerEvent};
 use oztrace_parser::entity;
 use oztrace_parser::source::short_host;
 use rustc_hash::FxHashMap as HashMap;
@@ -400,6 +400,17 @@ impl AdminState {
     }
 }
 
+/// What a line's `<D>` prints of its replica ([`ContainerReplicas::replica_printed`]).
+struct PrintedReplica<'a> {
+    container_state: Option<&'a str>,
+    /// `None` for a word that is no `ContainerDataProto.State`.
+    replica_state: Option<ReplicaState>,
+    bcsid: u64,
+    index: u32,
+    /// The datanode's short host name.
+    dn: Arc<str>,
+}
+
 /// The replicas of every container, by container id.
 #[derive(Debug, Default)]
 pub struct ContainerReplicas {
@@ -432,8 +443,13 @@ impl ContainerReplicas {
         // logs is the last of these too (the SCM's ReplicationManager passes mark it every few
         // minutes).
         let reads = KindSet::of(CONSUMES);
-        // ContainerLogger's lines, the most frequent, come from the trace's compact column.
+        let scm_container = KindSet::of(&[Reads::Family(Family::ScmContainer)]);
+        // ContainerLogger's lines, the most frequent, and SCM's container lines come from the
+        // trace's compact columns.
         let mut lines = trace.container_state_lines().peekable();
+        let mut scm_lines = trace.scm_container_lines().peekable();
+        // The short name of each datanode host the replica lines print, by its place.
+        let mut replica_hosts: Vec<Option<Arc<str>>> = vec![None; trace.replica_host_places()];
         for id in 0..trace.len() {
             if !reads.contains(trace.kind_of(id)) {
                 continue;
@@ -462,11 +478,29 @@ impl ContainerReplicas {
                 index.step(trace, line.container, host, line.index, step);
                 continue;
             }
+            if let Some((_, line)) = scm_lines.next_if(|&(at, _)| at == id) {
+                match line.action {
+                    Some(action) => {
+                        let dn = replica_hosts[line.datanode_host as usize]
+                            .get_or_insert_with(|| host(trace.replica_host(line.datanode_host)));
+                        let dn = Arc::clone(dn);
+                        index.decision_line(trace, id, line, action, dn);
+                    }
+                    None => {
+                        if let EventData::ScmContainer(data) = &trace.get(id).data {
+                            index.scm_line(trace, id, data, &mut host);
+                        }
+                    }
+                }
+                continue;
+            }
+            // The SCM container lines that name no container say nothing here.
+            if scm_container.contains(trace.kind_of(id)) {
+                continue;
+            }
             let event = trace.get(id);
-            match &event.data {
-                EventData::ScmContainer(data) => index.scm_line(trace, id, data, &mut host),
-                EventData::Scm(data) => index.admin_line(id, data, &event.text, &mut host),
-                _ => {}
+            if let EventData::Scm(data) = &event.data {
+                index.admin_line(id, data, &event.text, &mut host);
             }
         }
         index.building = HashMap::default();
@@ -528,6 +562,83 @@ impl ContainerReplicas {
         replica.steps.push(step);
     }
 
+    /// A report handler's decision about a replica, read from the trace's column
+    /// ([`ScmContainerLine::action`]); `dn` is the short name of the datanode it prints.
+    fn decision_line(
+        &mut self,
+        trace: &Trace,
+        id: EventId,
+        line: &ScmContainerLine,
+        action: ReplicaAction,
+        dn: Arc<str>,
+    ) {
+        let container_state = match line.container_state {
+            StateWord::Absent => None,
+            StateWord::Known(state) => Some(state),
+            // An unusual word: as the event prints it.
+            StateWord::Other => match &trace.get(id).data {
+                EventData::ScmContainer(data) => {
+                    data.replica().and_then(|d| d.container_state.as_deref())
+                }
+                _ => None,
+            },
+        };
+        let replica_state = match line.replica_state {
+            LineState::Known(state) => Some(state),
+            LineState::Absent | LineState::Other => None,
+        };
+        let replica = PrintedReplica {
+            container_state,
+            replica_state,
+            bcsid: line.bcsid,
+            index: line.replica_index,
+            dn,
+        };
+        self.replica_printed(trace, id, line.container, replica);
+        self.decided(line.container, id, action);
+    }
+
+    /// What a line's `<D>` says of its replica and of the container's state.
+    fn replica_printed(
+        &mut self,
+        trace: &Trace,
+        id: EventId,
+        container: u64,
+        replica: PrintedReplica<'_>,
+    ) {
+        if let Some(state) = replica.container_state {
+            let record = self.record(container);
+            if record.scm_state.as_deref() != Some(state) {
+                record.scm_state = Some(state.to_string());
+            }
+            if matches!(state, "DELETING" | "DELETED") {
+                record.deleting.get_or_insert(id);
+            }
+        }
+        if let Some(state) = replica.replica_state {
+            let step = ReplicaStep {
+                event: id,
+                ts: trace.ts_of(id),
+                state,
+                bcsid: Some(replica.bcsid),
+                seen: Seen::Scm(Arc::clone(trace.host_name(trace.host_of(id)))),
+            };
+            self.step(trace, container, &replica.dn, replica.index, step);
+        }
+    }
+
+    /// What a report handler's decision adds to its container's record.
+    fn decided(&mut self, container: u64, id: EventId, action: ReplicaAction) {
+        let record = self.record(container);
+        match action {
+            ReplicaAction::ForceClose => record.force_closed.push(id),
+            ReplicaAction::BcsidMismatch => record.bcsid_mismatch.push(id),
+            _ => {}
+        }
+    }
+
+    /// An SCM container line of another shape than [`ContainerReplicas::decision_line`]'s, read
+    /// from its event.
     fn scm_line(
         &mut self,
         trace: &Trace,
@@ -541,23 +652,17 @@ impl ContainerReplicas {
         let event = trace.get(id);
         let kind = data.kind();
         if let Some(d) = data.replica() {
-            if let Some(state) = d.container_state.as_deref() {
-                self.record(container).scm_state = Some(state.to_string());
-                if matches!(state, "DELETING" | "DELETED") {
-                    self.record(container).deleting.get_or_insert(id);
-                }
-            }
-            if let Some(state) = ReplicaState::parse(&d.replica_state) {
-                let step = ReplicaStep {
-                    event: id,
-                    ts: event.ts,
-                    state,
-                    bcsid: Some(d.bcsid),
-                    seen: Seen::Scm(Arc::clone(&event.host)),
-                };
-                let dn = host(&d.datanode_host);
-                self.step(trace, container, &dn, d.replica_index, step);
-            }
+            let replica = PrintedReplica {
+                container_state: d.container_state.as_deref(),
+                replica_state: ReplicaState::parse(&d.replica_state),
+                bcsid: d.bcsid,
+                index: d.replica_index,
+                dn: host(&d.datanode_host),
+            };
+            self.replica_printed(trace, id, container, replica);
+        }
+        if let ScmContainerEvent::Replica(e) = data {
+            self.decided(container, id, e.action);
         }
         let record = self.record(container);
         match data {
@@ -593,11 +698,6 @@ impl ContainerReplicas {
                 }
                 "rm_replication_pending" => record.pending.push(id),
                 "container_force_closing" => record.force_closed.push(id),
-                _ => {}
-            },
-            ScmContainerEvent::Replica(_) => match kind {
-                "container_force_close" => record.force_closed.push(id),
-                "replica_bcsid_mismatch" => record.bcsid_mismatch.push(id),
                 _ => {}
             },
             ScmContainerEvent::SequenceId(_) if kind == "empty_quasi_closed_deleted" => {

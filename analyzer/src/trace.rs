@@ -12,11 +12,13 @@
 
 use crate::facts::Facts;
 use crate::kinds::{self, KindIndex, KindSet};
+use crate::machines::container::life_cycle_state;
 use crate::machines::endpoint::{self, Heartbeat, SCM_SIDE_KINDS, ScmSide, ScmSideOf, ScmSignal};
 use crate::names::Names;
 use crate::replicas::{ContainerReplicas, ReplicaState};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::datanode::DatanodeEvent;
+use oztrace_parser::catalog::scm_container::{ReplicaAction, ScmContainerEvent};
 use oztrace_parser::entity::{Entity, is_uuid};
 use oztrace_parser::event::Event;
 use oztrace_parser::source::{Component, Level, short_host};
@@ -93,6 +95,12 @@ pub struct Trace {
     ratis_peer_ids: Vec<u32>,
     ratis_peer_at: Vec<u32>,
     ratis_peers: Vec<Arc<str>>,
+    /// Every SCM container line that names a container, in trace order, and the datanode hosts
+    /// its replica lines print (`scm_lines[at].datanode_host` is a place in `replica_hosts`):
+    /// three consumers read every one, and most are the report handlers' CLOSE lines.
+    scm_line_ids: Vec<u32>,
+    scm_lines: Vec<ScmContainerLine>,
+    replica_hosts: Vec<Arc<str>>,
     /// The cluster's facts, read from the whole trace at the first question.
     facts: OnceLock<Facts>,
     /// Every container's replicas, read from the whole trace at the first question.
@@ -278,6 +286,40 @@ impl Trace {
             .binary_search(&u32::try_from(id).ok()?)
             .ok()?;
         Some(&self.container_states[at])
+    }
+
+    /// Every SCM container line that names a container, in trace order, with what it says
+    /// ([`ScmContainerLine`]): read without opening an event. A line of the family that names no
+    /// container (`rm_pass`, the block deletion lines) is not here.
+    pub fn scm_container_lines(
+        &self,
+    ) -> impl ExactSizeIterator<Item = (EventId, &ScmContainerLine)> {
+        self.scm_line_ids
+            .iter()
+            .map(|&id| id as EventId)
+            .zip(&self.scm_lines)
+    }
+
+    /// The fields of SCM container line `id`, if it names a container, for a reader that asks in
+    /// trace order: `cursor` walks on from its last answer.
+    pub fn scm_container_line_from(
+        &self,
+        id: EventId,
+        cursor: &mut IdCursor,
+    ) -> Option<&ScmContainerLine> {
+        let at = cursor.seek(&self.scm_line_ids, |&at| at as EventId, id)?;
+        Some(&self.scm_lines[at])
+    }
+
+    /// The datanode host a replica line prints, as printed ([`ScmContainerLine::datanode_host`]).
+    pub fn replica_host(&self, place: u32) -> &Arc<str> {
+        &self.replica_hosts[place as usize]
+    }
+
+    /// How many places [`Trace::replica_host`] has: each spelling of a host, once per stream
+    /// that prints it.
+    pub fn replica_host_places(&self) -> usize {
+        self.replica_hosts.len()
     }
 
     /// Every Ratis line whose member id's peer is a datanode UUID, with that UUID in lower case,
@@ -556,6 +598,80 @@ impl ContainerStateLine {
     }
 }
 
+/// A state word a line prints, when its consumers read it often.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StateWord {
+    /// No state (`<D>`'s `NOT_FOUND`).
+    Absent,
+    /// A `LifeCycleState` ([`life_cycle_state`]).
+    Known(&'static str),
+    /// Another word: its consumers read it from the event.
+    Other,
+}
+
+/// What an SCM container line says, compact: read once on the readers' pass, where the event is
+/// still in cache, instead of by each of its consumers (the container machine, the replica
+/// links, the replicas index).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScmContainerLine {
+    pub container: u64,
+    /// The report handler's decision about a replica (`CLOSE <D>`, `FINALIZE (i.e. CLOSING) <D>`,
+    /// ...; [`ScmContainerEvent::Replica`]), with the fields below; `None` for a line of another
+    /// shape (commands, resurrections, failures, state changes, statements), whose consumers read
+    /// the event and for which the fields below are not set.
+    pub action: Option<ReplicaAction>,
+    /// `<D>`'s container state.
+    pub container_state: StateWord,
+    pub replica_index: u32,
+    pub replica_state: LineState,
+    pub bcsid: u64,
+    /// The datanode host `<D>` prints, by its place ([`Trace::replica_host`]).
+    pub datanode_host: u32,
+}
+
+impl ScmContainerLine {
+    /// What `data` says, if it names a container; the host `<D>` prints placed by `place`.
+    fn of(data: &ScmContainerEvent, place: impl FnOnce(&str) -> u32) -> Option<ScmContainerLine> {
+        let container = data.container()?;
+        let mut line = ScmContainerLine {
+            container,
+            action: None,
+            container_state: StateWord::Absent,
+            replica_index: 0,
+            replica_state: LineState::Absent,
+            bcsid: 0,
+            datanode_host: 0,
+        };
+        if let ScmContainerEvent::Replica(e) = data {
+            let r = &e.replica;
+            line.action = Some(e.action);
+            line.container_state = match r.container_state.as_deref() {
+                None => StateWord::Absent,
+                Some(s) => life_cycle_state(s).map_or(StateWord::Other, StateWord::Known),
+            };
+            line.replica_index = r.replica_index;
+            line.replica_state =
+                ReplicaState::parse(&r.replica_state).map_or(LineState::Other, LineState::Known);
+            line.bcsid = r.bcsid;
+            line.datanode_host = place(&r.datanode_host);
+        }
+        Some(line)
+    }
+
+    /// Its host's place moved from a stream's table to the merge's, where that table begins
+    /// at `start`.
+    fn placed(self, start: u32) -> ScmContainerLine {
+        ScmContainerLine {
+            datanode_host: if self.action.is_some() {
+                start + self.datanode_host
+            } else {
+                0
+            },
+            ..self
+        }
+    }
+}
+
 /// A stream's entities, interned by the thread that read it while its events are still near in
 /// memory: the merge then hashes each stream's distinct entities once ([`Trace::merge_interned`])
 /// instead of every entity of every event, each a cache miss by then. The kind of each event and
@@ -580,6 +696,10 @@ pub struct StreamEntities {
     /// place in `peer_names`.
     peers: Vec<(u32, u32)>,
     peer_names: Vec<Arc<str>>,
+    /// The SCM container lines that name a container ([`Trace::scm_container_lines`]), by place,
+    /// their hosts by place in `replica_hosts`.
+    scm_lines: Vec<(u32, ScmContainerLine)>,
+    replica_hosts: Vec<Arc<str>>,
     /// What each SCM-side event says ([`endpoint::scm_side_of`]), read here where the event is
     /// still in cache (at the merge, every one is a miss), compact: the datanodes it names are
     /// in `datanodes`, the few close commands in `closes`.
@@ -595,6 +715,7 @@ impl StreamEntities {
         let mut uuids = rustc_hash::FxHashSet::default();
         let mut datanodes = Names::default();
         let mut peer_names = Names::default();
+        let mut replica_hosts = Names::default();
         let mut interned = StreamEntities {
             table: Vec::new(),
             names: Vec::new(),
@@ -605,6 +726,8 @@ impl StreamEntities {
             lines: Vec::new(),
             peers: Vec::new(),
             peer_names: Vec::new(),
+            scm_lines: Vec::new(),
+            replica_hosts: Vec::new(),
             scm: Vec::new(),
             datanodes: Vec::new(),
             closes: Vec::new(),
@@ -633,6 +756,10 @@ impl StreamEntities {
                     interned.closes.push((i as u32, close));
                 }
                 interned.scm.push((i as u32, said));
+            } else if let EventData::ScmContainer(data) = &event.data {
+                if let Some(line) = ScmContainerLine::of(data, |host| replica_hosts.number(host)) {
+                    interned.scm_lines.push((i as u32, line));
+                }
             } else if let EventData::Ratis(ratis) = &event.data
                 && let Some(member) = ratis.member()
                 && is_uuid(&member.peer)
@@ -667,6 +794,8 @@ impl StreamEntities {
         interned.lines.shrink_to_fit();
         interned.peers.shrink_to_fit();
         interned.peer_names = peer_names.into_names();
+        interned.scm_lines.shrink_to_fit();
+        interned.replica_hosts = replica_hosts.into_names();
         interned.scm.shrink_to_fit();
         interned.datanodes = datanodes.into_names();
         interned.closes.shrink_to_fit();
@@ -702,6 +831,7 @@ impl StreamEntities {
         }
         renumber_kept(&mut self.lines, &kept_at);
         renumber_kept(&mut self.peers, &kept_at);
+        renumber_kept(&mut self.scm_lines, &kept_at);
         renumber_kept(&mut self.scm, &kept_at);
         renumber_kept(&mut self.closes, &kept_at);
         self.names = names;
@@ -963,8 +1093,8 @@ struct Columns {
     sources: Sources,
     /// How many streams were read.
     streams: u32,
-    /// The fields of the `dn_container_state` lines, what the SCM-side events say and the Ratis
-    /// lines' datanodes, in input order; an event's `compact` is its list ([`Compact`]) and place
+    /// The fields of the `dn_container_state` lines, what the SCM-side events say, the Ratis
+    /// lines' datanodes and the SCM container lines, in input order; an event's `compact` is its list ([`Compact`]) and place
     /// in it ([`NONE`] for an event in none).
     container_states: Vec<ContainerStateLine>,
     /// What the SCM-side events say, compact, their datanodes by place in `datanodes` (each
@@ -975,6 +1105,9 @@ struct Columns {
     /// The Ratis lines' datanodes, by place in `peer_names`.
     peers: Vec<u32>,
     peer_names: Vec<Arc<str>>,
+    /// The SCM container lines, their hosts by place in `replica_hosts`.
+    scm_lines: Vec<ScmContainerLine>,
+    replica_hosts: Vec<Arc<str>>,
     /// The entities of the input events ([`InputEvent::entities`]), each once per event.
     entities: Vec<EntityId>,
     host_names: Vec<Arc<str>>,
@@ -1044,6 +1177,8 @@ impl Columns {
             closes: Vec::new(),
             peers: Vec::with_capacity(total(|t| t.peers.len())),
             peer_names: Vec::new(),
+            scm_lines: Vec::with_capacity(total(|t| t.scm_lines.len())),
+            replica_hosts: Vec::new(),
             entities: Vec::with_capacity(total(|t| t.names.len())),
             host_names: Vec::new(),
             host_ids: HashMap::default(),
@@ -1068,6 +1203,9 @@ impl Columns {
         self.streams += 1;
         let mut lines = interned.lines.iter().peekable();
         let mut peers = interned.peers.iter().peekable();
+        let mut scm_lines = interned.scm_lines.iter().peekable();
+        let hosts_start = self.replica_hosts.len() as u32;
+        self.replica_hosts.append(&mut interned.replica_hosts);
         // The stream's names follow the others' (moved, not looked up: streams share few).
         let peers_start = self.peer_names.len() as u32;
         self.peer_names.append(&mut interned.peer_names);
@@ -1105,6 +1243,9 @@ impl Columns {
             } else if let Some(&(_, peer)) = peers.next_if(|(at, _)| *at as usize == i) {
                 self.peers.push(peers_start + peer);
                 Compact::RatisPeer.at(self.peers.len() - 1)
+            } else if let Some((_, line)) = scm_lines.next_if(|(at, _)| *at as usize == i) {
+                self.scm_lines.push(line.placed(hosts_start));
+                Compact::ScmContainer.at(self.scm_lines.len() - 1)
             } else {
                 NONE
             };
@@ -1222,6 +1363,8 @@ impl Columns {
         let mut container_state_at = Vec::with_capacity(lines);
         trace.ratis_peer_ids.reserve_exact(self.peers.len());
         trace.ratis_peer_at.reserve_exact(self.peers.len());
+        trace.scm_line_ids.reserve_exact(self.scm_lines.len());
+        let mut scm_line_at = Vec::with_capacity(self.scm_lines.len());
         let said = |what: fn(&ScmSaid) -> bool| self.scm.iter().filter(|said| what(said)).count();
         let side = &mut trace.scm_side;
         side.heartbeats.reserve_exact(said(ScmSaid::heartbeat));
@@ -1264,6 +1407,10 @@ impl Columns {
                 Some((Compact::RatisPeer, at)) => {
                     trace.ratis_peer_ids.push(id as u32);
                     trace.ratis_peer_at.push(self.peers[at]);
+                }
+                Some((Compact::ScmContainer, at)) => {
+                    trace.scm_line_ids.push(id as u32);
+                    scm_line_at.push(at as u32);
                 }
                 None => {}
             }
@@ -1315,6 +1462,9 @@ impl Columns {
         gather_in_place(&mut self.container_states, &mut container_state_at);
         trace.container_states = self.container_states;
         trace.ratis_peers = self.peer_names;
+        gather_in_place(&mut self.scm_lines, &mut scm_line_at);
+        trace.scm_lines = self.scm_lines;
+        trace.replica_hosts = self.replica_hosts;
         trace.hosts = in_rank_order(self.host_names, &host_rank)
             .into_iter()
             .map(|name| {
@@ -1393,14 +1543,16 @@ enum Compact {
     ContainerState,
     ScmSide,
     RatisPeer,
+    ScmContainer,
 }
 
 impl Compact {
     const SHIFT: u32 = 30;
 
     fn at(self, place: usize) -> u32 {
-        debug_assert!(place < 1 << Compact::SHIFT);
-        (self as u32) << Compact::SHIFT | place as u32
+        let entry = (self as u32) << Compact::SHIFT | place as u32;
+        debug_assert!(place < 1 << Compact::SHIFT && entry != NONE);
+        entry
     }
 
     fn of(entry: u32) -> Option<(Compact, usize)> {
@@ -1410,7 +1562,7 @@ impl Compact {
             0 => Some((Compact::ContainerState, place)),
             1 => Some((Compact::ScmSide, place)),
             2 => Some((Compact::RatisPeer, place)),
-            _ => None,
+            _ => Some((Compact::ScmContainer, place)),
         }
     }
 }
@@ -1830,6 +1982,172 @@ pub(crate) mod tests {
         let trace = Trace::merge_interned(vec![(kept, Some(table))], 0);
         check(&trace, 2);
         assert_eq!(trace.scm_signals()[1].1.datanode(), b.to_ascii_lowercase());
+    }
+
+    /// What the readers keep of the SCM container lines (compact, by place in their stream, their
+    /// hosts by place in their stream's table) is what the events say, in trace order across
+    /// streams, a window included; a line naming no container is not kept.
+    #[test]
+    fn the_scm_container_lines_read_by_the_readers_are_what_the_events_say() {
+        use crate::machines::container::tests::scm_event;
+        const ICR: &str = "org.apache.hadoop.hdds.scm.container.IncrementalContainerReportHandler";
+        const RM: &str = "org.apache.hadoop.hdds.scm.container.replication.ReplicationManager";
+        let d = |container: u64, cstate: &str, rstate: &str, bcsid: u64, index: u32, dn: &str| {
+            let cstate = match cstate {
+                "NOT_FOUND" => "NOT_FOUND".to_string(),
+                state => format!("{state}, sid={bcsid}"),
+            };
+            format!(
+                "Container #{container} ({cstate}) r{index} ({rstate}, bcsid={bcsid}, \
+                 origin=9e1d3b5a-7c2f-4a8e-b6d1-3f5c7e9a2b40, non-empty) from dn \
+                 9e1d3b5a-7c2f-4a8e-b6d1-3f5c7e9a2b40({dn}/10.0.1.11)"
+            )
+        };
+        let send = "Sending command [closeContainerCommand: containerID: 31, force: false] for \
+                    container ContainerInfo{id=#31, state=CLOSING} to \
+                    9e1d3b5a-7c2f-4a8e-b6d1-3f5c7e9a2b40(dn1.example.com/10.0.1.11) with datanode \
+                    deadline 1 and scm deadline 2";
+        let scm1 = vec![
+            scm_event(
+                "scm1",
+                1,
+                30,
+                ICR,
+                &format!(
+                    "CLOSE {}",
+                    d(11, "CLOSING", "CLOSED", 40, 0, "dn1.example.com")
+                ),
+            ),
+            scm_event(
+                "scm1",
+                2,
+                10,
+                RM,
+                "Replication Monitor Thread took 5 milliseconds for processing 9 containers.",
+            ),
+            scm_event("scm1", 3, 50, RM, send),
+            scm_event(
+                "scm1",
+                4,
+                60,
+                ICR,
+                &format!(
+                    "FINALIZE (i.e. CLOSING) {}",
+                    d(12, "HALF_OPEN", "ODD", 7, 3, "DN6.example.com")
+                ),
+            ),
+        ];
+        let scm2 = vec![
+            scm_event(
+                "scm2",
+                1,
+                20,
+                ICR,
+                &format!(
+                    "QUASI_CLOSE {}",
+                    d(13, "CLOSING", "QUASI_CLOSED", 9, 0, "dn6.example.com")
+                ),
+            ),
+            scm_event(
+                "scm2",
+                2,
+                40,
+                "org.apache.hadoop.hdds.scm.container.ContainerReportHandler",
+                &format!(
+                    "CONTAINER_NOT_FOUND for {}",
+                    d(14, "NOT_FOUND", "OPEN", 0, 0, "dn1.example.com")
+                ),
+            ),
+            scm_event(
+                "scm2",
+                3,
+                70,
+                ICR,
+                &format!(
+                    "CLOSE {}",
+                    d(11, "CLOSING", "CLOSED", 40, 0, "dn1.example.com")
+                ),
+            ),
+        ];
+        // What each event says, read here from its `<D>` alone.
+        let check = |trace: &Trace, lines: usize| {
+            let mut expected = Vec::new();
+            for id in 0..trace.len() {
+                let EventData::ScmContainer(data) = &trace.get(id).data else {
+                    panic!("only SCM container lines");
+                };
+                let Some(container) = data.container() else {
+                    continue;
+                };
+                let replica = match data {
+                    ScmContainerEvent::Replica(e) => Some((e.action, &e.replica)),
+                    _ => None,
+                };
+                expected.push((id, container, replica));
+            }
+            assert_eq!(trace.scm_container_lines().len(), lines);
+            assert_eq!(expected.len(), lines);
+            let mut cursor = IdCursor::default();
+            for ((id, line), &(want_id, container, replica)) in
+                trace.scm_container_lines().zip(&expected)
+            {
+                assert_eq!((id, line.container), (want_id, container));
+                assert_eq!(trace.scm_container_line_from(id, &mut cursor), Some(line));
+                let Some((action, r)) = replica else {
+                    assert_eq!(line.action, None);
+                    continue;
+                };
+                assert_eq!(line.action, Some(action));
+                let state = match line.container_state {
+                    StateWord::Absent => None,
+                    StateWord::Known(state) => Some(state.to_string()),
+                    StateWord::Other => Some("HALF_OPEN".to_string()),
+                };
+                assert_eq!(state, r.container_state);
+                let replica_state = match line.replica_state {
+                    LineState::Known(state) => state.as_str(),
+                    LineState::Other => "ODD",
+                    LineState::Absent => "",
+                };
+                assert_eq!(replica_state, r.replica_state);
+                assert_eq!((line.bcsid, line.replica_index), (r.bcsid, r.replica_index));
+                assert_eq!(&**trace.replica_host(line.datanode_host), r.datanode_host);
+            }
+            // Lines that name no container are not in the column.
+            for id in 0..trace.len() {
+                let named = expected.iter().any(|&(at, _, _)| at == id);
+                let found = trace.scm_container_line_from(id, &mut IdCursor::default());
+                assert_eq!(found.is_some(), named);
+            }
+        };
+        let interned = |streams: &[Vec<Event>]| {
+            streams
+                .iter()
+                .map(|events| (events.clone(), Some(StreamEntities::of(events))))
+                .collect::<Vec<_>>()
+        };
+        let trace = Trace::merge_interned(interned(&[scm1.clone(), scm2.clone()]), 0);
+        check(&trace, 6);
+        let order: Vec<u64> = trace
+            .scm_container_lines()
+            .map(|(_, l)| l.container)
+            .collect();
+        assert_eq!(order, [13, 11, 14, 31, 12, 11]);
+        // A window that drops scm1's first and last lines keeps the others', renumbered.
+        let keep = [false, true, true, false];
+        let mut streams = interned(&[scm1, scm2]);
+        streams[0].1.as_mut().expect("interned").retain(&keep);
+        let mut flags = keep.iter();
+        streams[0]
+            .0
+            .retain(|_| *flags.next().expect("a flag per event"));
+        let trace = Trace::merge_interned(streams, 0);
+        check(&trace, 4);
+        let order: Vec<u64> = trace
+            .scm_container_lines()
+            .map(|(_, l)| l.container)
+            .collect();
+        assert_eq!(order, [13, 14, 31, 11]);
     }
 
     /// The radix sort orders by every bit in which times differ (a stream with no time at all

@@ -18,10 +18,12 @@ use crate::graph::{Linker, Reason};
 use crate::kinds::{Family, KindSet, Reads};
 use crate::machine::{EntityStates, Machine, Transition};
 use crate::replicas::ReplicaState;
-use crate::trace::{EventId, HostId, LineState, Trace, WindowCursor};
+use crate::trace::{
+    EventId, HostId, IdCursor, LineState, ScmContainerLine, StateWord, Trace, WindowCursor,
+};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::datanode::DatanodeEvent;
-use oztrace_parser::catalog::scm_container::{ScmContainerEvent, Wording};
+use oztrace_parser::catalog::scm_container::{ReplicaAction, ScmContainerEvent, Wording};
 use oztrace_parser::entity::Entity;
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
@@ -149,6 +151,8 @@ fn silent_path(from: &str, to: &str) -> Option<Vec<&'static str>> {
 #[derive(Default)]
 pub struct ContainerMachine {
     views: EntityStates<(u64, HostId), Option<&'static str>>,
+    /// Where the last line read is in the trace's column of SCM container lines.
+    lines: IdCursor,
 }
 
 impl ContainerMachine {
@@ -163,7 +167,9 @@ impl ContainerMachine {
     }
 }
 
-fn intern(state: &str) -> Option<&'static str> {
+/// SCM's `LifeCycleState` word `state` (`HddsProtos`, in its order) as a static string, if it is
+/// one.
+pub fn life_cycle_state(state: &str) -> Option<&'static str> {
     [
         "OPEN",
         "CLOSING",
@@ -186,6 +192,30 @@ struct Observation<'a> {
     step: Option<(Trigger, &'a str)>,
 }
 
+/// The step a report handler's decision about a replica makes.
+fn decision_step(action: ReplicaAction) -> Option<(Trigger, &'static str)> {
+    match action {
+        ReplicaAction::Finalize => Some((Trigger::Finalize, "CLOSING")),
+        ReplicaAction::QuasiClose => Some((Trigger::QuasiClose, "QUASI_CLOSED")),
+        ReplicaAction::Close => Some((Trigger::Close, "CLOSED")),
+        ReplicaAction::ForceClose => Some((Trigger::ForceClose, "CLOSED")),
+        _ => None,
+    }
+}
+
+/// What a report handler's decision about a replica says ([`ScmContainerLine::action`]), read
+/// from the trace's column: a state word the machine does not know is no state to it.
+fn observe_decision(line: &ScmContainerLine, action: ReplicaAction) -> Observation<'static> {
+    Observation {
+        container: line.container,
+        printed: match line.container_state {
+            StateWord::Known(state) => Some(state),
+            StateWord::Absent | StateWord::Other => None,
+        },
+        step: decision_step(action),
+    }
+}
+
 fn observe(data: &ScmContainerEvent) -> Option<Observation<'_>> {
     let container = data.container()?;
     let mut obs = Observation {
@@ -202,15 +232,7 @@ fn observe(data: &ScmContainerEvent) -> Option<Observation<'_>> {
     }
     let kind = data.kind();
     match data {
-        ScmContainerEvent::Replica(_) => {
-            obs.step = match kind {
-                "container_finalize" => Some((Trigger::Finalize, "CLOSING")),
-                "container_quasi_close" => Some((Trigger::QuasiClose, "QUASI_CLOSED")),
-                "container_close" => Some((Trigger::Close, "CLOSED")),
-                "container_force_close" => Some((Trigger::ForceClose, "CLOSED")),
-                _ => None,
-            };
-        }
+        ScmContainerEvent::Replica(e) => obs.step = decision_step(e.action),
         ScmContainerEvent::Resurrected(e) => {
             obs.printed = Some(e.from.as_str());
             obs.step = Some((Trigger::Resurrect, e.to.as_str()));
@@ -263,12 +285,22 @@ impl Machine for ContainerMachine {
     }
 
     fn on_event(&mut self, trace: &Trace, id: EventId, out: &mut Vec<Transition>) {
-        let event = trace.get(id);
-        let EventData::ScmContainer(data) = &event.data else {
+        // A line that names no container is passed over, a report handler's decision read from
+        // the trace's column: only the few lines of other shapes are opened.
+        let Some(line) = trace.scm_container_line_from(id, &mut self.lines) else {
             return;
         };
-        let Some(obs) = observe(data) else {
-            return;
+        let obs = match line.action {
+            Some(action) => observe_decision(line, action),
+            None => {
+                let EventData::ScmContainer(data) = &trace.get(id).data else {
+                    return;
+                };
+                let Some(obs) = observe(data) else {
+                    return;
+                };
+                obs
+            }
         };
         let host = trace.host_of(id);
         let state = self
@@ -296,7 +328,7 @@ impl Machine for ContainerMachine {
                     illegal,
                 });
             };
-        if let Some(printed) = obs.printed.and_then(intern) {
+        if let Some(printed) = obs.printed.and_then(life_cycle_state) {
             match *state {
                 None => *state = Some(printed),
                 Some(current) if current != printed => {
@@ -316,7 +348,7 @@ impl Machine for ContainerMachine {
             }
         }
         if let Some((trigger, to)) = obs.step
-            && let Some(to) = intern(to)
+            && let Some(to) = life_cycle_state(to)
         {
             let from = state.unwrap_or("UNKNOWN");
             if from != to {
@@ -414,16 +446,25 @@ impl Linker for ReplicaReported {
         let mut states = StateCodes::default();
         let mut printed_hosts = ShortNames::default();
         let mut handled: Vec<((u64, u32), EventId, u32)> = Vec::new();
-        let reports = KindSet::of(&[Reads::Family(Family::ScmContainer)]);
-        for id in trace.of_kinds(&reports) {
-            if let EventData::ScmContainer(ScmContainerEvent::Replica(e)) = &trace.get(id).data {
-                let r = &e.replica;
-                handled.push((
-                    (r.container, states.code(&r.replica_state)),
-                    id,
-                    printed_hosts.of(&r.datanode_host),
-                ));
+        // Each printed host's number, by its place in the trace.
+        let mut printed_at: Vec<Option<u32>> = vec![None; trace.replica_host_places()];
+        // The trace's column: a line is opened only when it prints an unusual replica state.
+        for (id, line) in trace.scm_container_lines() {
+            if line.action.is_none() {
+                continue;
             }
+            let code = match line.replica_state {
+                LineState::Known(state) => state as u32,
+                _ => match &trace.get(id).data {
+                    EventData::ScmContainer(ScmContainerEvent::Replica(e)) => {
+                        states.code(&e.replica.replica_state)
+                    }
+                    _ => continue,
+                },
+            };
+            let printed = *printed_at[line.datanode_host as usize]
+                .get_or_insert_with(|| printed_hosts.of(trace.replica_host(line.datanode_host)));
+            handled.push(((line.container, code), id, printed));
         }
         if handled.is_empty() {
             return;

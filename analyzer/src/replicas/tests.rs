@@ -265,3 +265,81 @@ fn container_logger_lines_are_read_once_into_the_trace_and_follow_the_window() {
         Some(Some(4))
     );
 }
+
+/// SCM's report-handler decisions, read from the trace's column, say what their events say: the
+/// replica's step (by the datanode's short name), the container's state (an unusual word as
+/// printed), the force closes and BCSID mismatches; a replica state that is no
+/// `ContainerDataProto.State` adds no step.
+#[test]
+fn report_handler_decisions_read_from_the_column_say_what_the_events_say() {
+    const ICR: &str = "org.apache.hadoop.hdds.scm.container.IncrementalContainerReportHandler";
+    let d = |cstate: &str, rstate: &str, bcsid: u64| {
+        format!(
+            "Container #7 ({cstate}, sid={bcsid}) r0 ({rstate}, bcsid={bcsid}, origin={UUID}, \
+             non-empty) from dn {UUID}(DN5.example.com/10.0.1.15)"
+        )
+    };
+    let events = vec![
+        scm_event(
+            "scm1",
+            1,
+            MIN,
+            ICR,
+            &format!("CLOSE {}", d("CLOSING", "CLOSED", 40)),
+        ),
+        scm_event(
+            "scm1",
+            2,
+            2 * MIN,
+            ICR,
+            &format!("FORCE_CLOSE for {}", d("HALF_OPEN", "ODD", 41)),
+        ),
+        scm_event(
+            "scm1",
+            3,
+            3 * MIN,
+            ICR,
+            &format!(
+                "Replica BCSID mismatched for {} ",
+                d("DELETING", "CLOSED", 42)
+            ),
+        ),
+    ];
+    let trace = Trace::from_ordered(events, 0);
+    assert!(
+        trace
+            .scm_container_lines()
+            .all(|(_, line)| line.action.is_some())
+    );
+    let index = ContainerReplicas::build(&trace);
+    let record = index.get(7).expect("container 7");
+    let steps: Vec<(EventId, ReplicaState, Option<u64>, &str)> = record
+        .replicas
+        .iter()
+        .flat_map(|r| {
+            r.steps
+                .iter()
+                .map(move |s| (s.event, s.state, s.bcsid, &*r.host))
+        })
+        .collect();
+    // The mismatch repeats CLOSED with another BCSID: a step of its own.
+    assert_eq!(
+        steps,
+        [
+            (0, ReplicaState::Closed, Some(40), "dn5"),
+            (2, ReplicaState::Closed, Some(42), "dn5")
+        ]
+    );
+    assert_eq!(record.replicas[0].steps[0].seen, Seen::Scm("scm1".into()));
+    assert_eq!(record.force_closed, [1]);
+    assert_eq!(record.bcsid_mismatch, [2]);
+    assert_eq!(record.deleting, Some(2));
+    assert_eq!(record.scm_state.as_deref(), Some("DELETING"));
+    // An unusual container state, as printed.
+    let halfway = Trace::from_ordered(trace.iter().take(2).cloned().collect(), 0);
+    let index = ContainerReplicas::build(&halfway);
+    assert_eq!(
+        index.get(7).and_then(|r| r.scm_state.as_deref()),
+        Some("HALF_OPEN")
+    );
+}
