@@ -1094,8 +1094,8 @@ struct Columns {
     /// How many streams were read.
     streams: u32,
     /// The fields of the `dn_container_state` lines, what the SCM-side events say, the Ratis
-    /// lines' datanodes and the SCM container lines, in input order; an event's `compact` is its list ([`Compact`]) and place
-    /// in it ([`NONE`] for an event in none).
+    /// lines' datanodes and the SCM container lines, in input order; an event's `compact` is its
+    /// list ([`Compact`]) and place in it ([`NONE`] for an event in none).
     container_states: Vec<ContainerStateLine>,
     /// What the SCM-side events say, compact, their datanodes by place in `datanodes` (each
     /// stream's copies) and their close commands in `closes`, by place in `scm`.

@@ -442,12 +442,13 @@ impl Linker for ReplicaReported {
 
     fn link(&self, trace: &Trace, out: &mut Vec<(EventId, EventId, Reason)>) {
         // Every SCM report-handler line: its (container, replica state), the line and the datanode
-        // it prints (each spelling shortened once).
+        // it prints (by its place).
         let mut states = StateCodes::default();
-        let mut printed_hosts = ShortNames::default();
         let mut handled: Vec<((u64, u32), EventId, u32)> = Vec::new();
-        // Each printed host's number, by its place in the trace.
-        let mut printed_at: Vec<Option<u32>> = vec![None; trace.replica_host_places()];
+        // The short name of each datanode host the lines print, by its place in the trace.
+        let printed_hosts: Vec<String> = (0..trace.replica_host_places() as u32)
+            .map(|place| short_name(trace.replica_host(place)))
+            .collect();
         // The trace's column: a line is opened only when it prints an unusual replica state.
         for (id, line) in trace.scm_container_lines() {
             if line.action.is_none() {
@@ -462,9 +463,7 @@ impl Linker for ReplicaReported {
                     _ => continue,
                 },
             };
-            let printed = *printed_at[line.datanode_host as usize]
-                .get_or_insert_with(|| printed_hosts.of(trace.replica_host(line.datanode_host)));
-            handled.push(((line.container, code), id, printed));
+            handled.push(((line.container, code), id, line.datanode_host));
         }
         if handled.is_empty() {
             return;
@@ -520,7 +519,7 @@ impl Linker for ReplicaReported {
                 let short = short_hosts[host.index()]
                     .get_or_insert_with(|| short_name(trace.host_name(host)));
                 if in_window
-                    && same_short_host(short, printed_hosts.name(printed))
+                    && same_short_host(short, &printed_hosts[printed as usize])
                     && !seen_hosts.contains(&scm_host)
                 {
                     // The first line per SCM after the change is the one that handled this report.
@@ -574,26 +573,6 @@ impl<'t> StateCodes<'t> {
             Some(known) => Some(known as u32),
             None => self.others.get(state).copied(),
         }
-    }
-}
-
-/// Host names as printed, each shortened ([`short_name`]) once and then known by number.
-#[derive(Default)]
-struct ShortNames<'t> {
-    numbers: HashMap<&'t str, u32>,
-    names: Vec<String>,
-}
-
-impl<'t> ShortNames<'t> {
-    fn of(&mut self, host: &'t str) -> u32 {
-        *self.numbers.entry(host).or_insert_with(|| {
-            self.names.push(short_name(host));
-            (self.names.len() - 1) as u32
-        })
-    }
-
-    fn name(&self, number: u32) -> &str {
-        &self.names[number as usize]
     }
 }
 
@@ -884,7 +863,7 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn state_codes_tell_every_word_apart_and_printed_hosts_are_shortened_once() {
+    fn state_codes_tell_every_word_apart() {
         let mut codes = StateCodes::default();
         let closed = codes.code("CLOSED");
         assert_eq!(closed, ReplicaState::Closed as u32);
@@ -895,11 +874,6 @@ pub(crate) mod tests {
         assert_ne!(codes.code("NEARLY_CLOSED"), odd);
         assert_eq!(codes.find("HALF_CLOSED"), Some(odd));
         assert_eq!(codes.find("closed"), None);
-        let mut hosts = ShortNames::default();
-        let dn5 = hosts.of("DN5.example.com");
-        assert_eq!(hosts.of("DN5.example.com"), dn5);
-        assert_ne!(hosts.of("dn6.example.com"), dn5);
-        assert_eq!(hosts.name(dn5), "dn5");
     }
 
     #[test]
@@ -929,6 +903,7 @@ pub(crate) mod tests {
             reason(&trace, 0, 1),
             "dn5 reports #1051 CLOSED; scm1 handles the report"
         );
+        assert_eq!(short_name("DN5.example.com"), "dn5");
         let same_host = |a: &str, b: &str| same_short_host(&short_name(a), &short_name(b));
         assert!(same_host("dn5", "dn5.example.com"));
         assert!(same_host("datanode-1", "ozone-datanode-1"));

@@ -363,7 +363,8 @@ impl View {
 pub struct NodeAdmin {
     /// By (SCM host, datanode UUID).
     views: EntityStates<(HostId, String), View>,
-    /// Monitor ticks seen per SCM host, by [`HostId`] (`There are {} nodes tracked …` ends a tick).
+    /// Monitor ticks seen per SCM host, by [`HostId`] (`There are {} nodes tracked …` ends a
+    /// tick).
     ticks: Vec<u64>,
     /// Every datanode UUID printed up to the event being replayed.
     tracked_nodes: TrackedNodeMap,
