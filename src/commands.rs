@@ -1001,7 +1001,7 @@ fn events(args: EventsArgs) -> Result<u8, Failure> {
     if let Some(path) = &args.output {
         refuse_inputs_as_outputs(&args.input.paths, &[("-o", path)])?;
     }
-    let mut output = args
+    let output = args
         .output
         .as_deref()
         .map(|path| OutputFile::create("-o", path))
@@ -1014,46 +1014,13 @@ fn events(args: EventsArgs) -> Result<u8, Failure> {
                 || DiskSize::of(&args.input.paths).estimate() <= SORT_BY_DEFAULT_BELOW
         }
     };
-    if args.format != EventsFormat::Jsonl {
-        // CSV and Parquet are written as one table: every event is held until the end. Each
-        // argument is read on its own, so that every row names the bundle it came from; OM audit
-        // copies still merge across all of them.
-        let mut streams: Vec<Vec<Event>> = Vec::new();
-        let mut bundles: Vec<String> = Vec::new();
-        let mut code = exit::OK;
-        for path in &args.input.paths {
-            let input = InputArgs {
-                paths: vec![path.clone()],
-                ..args.input.clone()
-            };
-            let mut parsed = read(&input, keep_for(args.all))?;
-            warn_unreadable(&parsed);
-            // 4 (an input failed inside oztrace) before 3 (one could not be read).
-            code = code.max(input_exit(&parsed));
-            for stream in &mut parsed.streams {
-                streams.push(std::mem::take(&mut stream.events));
-                bundles.push(path.display().to_string());
-            }
+    let mut output = match (args.format, output) {
+        (EventsFormat::Csv, output) => return events_csv(&args, output, window, by_time),
+        (EventsFormat::Parquet, Some(output)) => {
+            return events_parquet(&args, output, window, by_time);
         }
-        oztrace_parser::event::merge_audit_copies(&mut streams, args.input.skew);
-        for events in &mut streams {
-            window.retain(events);
-        }
-        let tagged: Vec<Vec<crate::export::Row>> = streams
-            .iter()
-            .zip(&bundles)
-            .map(|(events, bundle)| events.iter().map(|e| (bundle.as_str(), e)).collect())
-            .collect();
-        let rows: Vec<crate::export::Row> = if by_time {
-            crate::sort::time_order(&tagged)
-        } else {
-            tagged.into_iter().flatten().collect()
-        };
-        let target = output.as_ref().map(OutputFile::temp_path);
-        crate::export::write_table(&rows, args.format, target)?;
-        output.map(OutputFile::commit).transpose()?;
-        return Ok(code);
-    }
+        (_, output) => output,
+    };
     // Lines of ~1 KB: one write call per 256 KB of them rather than per 8 KB.
     let out: Box<dyn Write + '_> = match &mut output {
         None => Box::new(std::io::BufWriter::with_capacity(
@@ -1099,6 +1066,150 @@ fn events(args: EventsArgs) -> Result<u8, Failure> {
     output.map(OutputFile::commit).transpose()?;
     warn_unreadable(&parsed);
     Ok(input_exit(&parsed))
+}
+
+/// `events --format parquet`: one table, so every event is held until the end.
+fn events_parquet(
+    args: &EventsArgs,
+    output: OutputFile,
+    window: Window,
+    by_time: bool,
+) -> Result<u8, Failure> {
+    // Each argument is read on its own, so that every row names the bundle it came from; OM audit
+    // copies still merge across all of them.
+    let mut streams: Vec<Vec<Event>> = Vec::new();
+    let mut bundles: Vec<String> = Vec::new();
+    let mut code = exit::OK;
+    for path in &args.input.paths {
+        let input = InputArgs {
+            paths: vec![path.clone()],
+            ..args.input.clone()
+        };
+        let mut parsed = read(&input, keep_for(args.all))?;
+        warn_unreadable(&parsed);
+        // 4 (an input failed inside oztrace) before 3 (one could not be read).
+        code = code.max(input_exit(&parsed));
+        for stream in &mut parsed.streams {
+            streams.push(std::mem::take(&mut stream.events));
+            bundles.push(path.display().to_string());
+        }
+    }
+    oztrace_parser::event::merge_audit_copies(&mut streams, args.input.skew);
+    for events in &mut streams {
+        window.retain(events);
+    }
+    let tagged: Vec<Vec<crate::export::Row>> = streams
+        .iter()
+        .zip(&bundles)
+        .map(|(events, bundle)| events.iter().map(|e| (bundle.as_str(), e)).collect())
+        .collect();
+    let rows: Vec<crate::export::Row> = if by_time {
+        crate::sort::time_order(&tagged)
+    } else {
+        tagged.into_iter().flatten().collect()
+    };
+    crate::export::write_parquet(&rows, output.temp_path())?;
+    output.commit()?;
+    Ok(code)
+}
+
+/// `events --format csv`: each argument read on its own (so that every row names the bundle it
+/// came from), its rows streamed through the time sorter (which spills past its budget) as each
+/// file is read, as JSON Lines are. Only the OM audit logs' events are held to the end, for their
+/// copies to fold across every argument. The order is the table's: by place in time, then input
+/// order (arguments, then files, then lines); `--sort input` keeps input order alone.
+fn events_csv(
+    args: &EventsArgs,
+    mut output: Option<OutputFile>,
+    window: Window,
+    by_time: bool,
+) -> Result<u8, Failure> {
+    let mut rows = CsvRows {
+        sorter: crate::sort::TimeSorter::default(),
+        by_time,
+        window,
+        written: Ok(()),
+    };
+    // Streams with OM audit events, by their number in input order, with their bundle.
+    let mut held: Vec<((u64, usize), Vec<Event>)> = Vec::new();
+    let mut streams = 0;
+    let mut code = exit::OK;
+    let bundles: Vec<String> = (args.input.paths.iter())
+        .map(|path| path.display().to_string())
+        .collect();
+    for (bundle, path) in args.input.paths.iter().enumerate() {
+        let input = InputArgs {
+            paths: vec![path.clone()],
+            ..args.input.clone()
+        };
+        let parsed = read_streaming(&input, keep_for(args.all), &mut |stream| {
+            let number = streams;
+            streams += 1;
+            let events = std::mem::take(&mut stream.events);
+            if events.iter().any(|e| e.component == Component::OmAudit) {
+                held.push(((number, bundle), events));
+            } else {
+                rows.push(number, &bundles[bundle], events);
+            }
+        })?;
+        warn_unreadable(&parsed);
+        // 4 (an input failed inside oztrace) before 3 (one could not be read).
+        code = code.max(input_exit(&parsed));
+    }
+    let (numbers, mut audit): (Vec<(u64, usize)>, Vec<Vec<Event>>) = held.into_iter().unzip();
+    oztrace_parser::event::merge_audit_copies(&mut audit, args.input.skew);
+    for ((number, bundle), events) in numbers.into_iter().zip(audit) {
+        rows.push(number, &bundles[bundle], events);
+    }
+    rows.written?;
+    let mut out: Box<dyn Write + '_> = match &mut output {
+        None => Box::new(std::io::BufWriter::with_capacity(
+            EVENTS_BUFFER_BYTES,
+            std::io::stdout().lock(),
+        )),
+        Some(file) => Box::new(std::io::BufWriter::with_capacity(
+            EVENTS_BUFFER_BYTES,
+            file.writer(),
+        )),
+    };
+    writeln!(out, "{}", crate::export::CSV_HEADER)
+        .map_err(|e| crate::output::write_failure("events", e))?;
+    rows.sorter.finish(&mut out)?;
+    drop(out);
+    output.map(OutputFile::commit).transpose()?;
+    Ok(code)
+}
+
+/// The CSV rows of `events --format csv`, each with its sort key, into the time sorter.
+struct CsvRows {
+    sorter: crate::sort::TimeSorter,
+    by_time: bool,
+    window: Window,
+    written: Result<(), Failure>,
+}
+
+impl CsvRows {
+    /// Stream number `number`'s events (in file order) as rows of `bundle`: placed as
+    /// [`crate::sort::TimeSorter`] places a stream's events, numbered by (stream, place in it).
+    fn push(&mut self, number: u64, bundle: &str, mut events: Vec<Event>) {
+        if self.written.is_err() {
+            return;
+        }
+        self.window.retain(&mut events);
+        let mut placed = events.iter().find_map(|e| e.ts).unwrap_or(i64::MAX);
+        for (i, event) in events.iter().enumerate() {
+            placed = placed.max(event.ts.unwrap_or(placed));
+            let mut row = Vec::new();
+            crate::export::csv_row(bundle, event, &mut row);
+            // A stream holds fewer than 2^32 events: memory would run out first.
+            let arrival = number << 32 | i as u64;
+            let key = if self.by_time { placed } else { 0 };
+            self.written = self.sorter.push_keyed(key, arrival, row);
+            if self.written.is_err() {
+                return;
+            }
+        }
+    }
 }
 
 /// Where `events --format jsonl` writes: straight out, or into the time sorter; the first

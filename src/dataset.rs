@@ -675,7 +675,7 @@ pub mod writer {
     /// Writes one bundle's events (`--events`): the columns of `events --format parquet`, the
     /// bundle being the partition.
     pub fn write_events(path: &Path, rows: &[crate::export::Row<'_>]) -> Result<(), Failure> {
-        let mut frame = crate::export::events_frame(rows, crate::cli::EventsFormat::Parquet)?
+        let mut frame = crate::export::events_frame(rows)?
             .drop("bundle")
             .map_err(build)?;
         write_file(path, &mut frame)

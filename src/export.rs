@@ -3,7 +3,6 @@
 //! stays fast).
 
 use crate::Failure;
-use crate::cli::EventsFormat;
 use oztrace_parser::event::Event;
 use std::io::Write;
 use std::path::Path;
@@ -56,15 +55,62 @@ impl<W: Write> JsonLines<W> {
 /// One event of a table with the input argument (bundle) it was read from.
 pub type Row<'a> = (&'a str, &'a Event);
 
+/// The CSV columns (docs/cli-contract.md), the same as the Parquet table's.
+pub const CSV_HEADER: &str = "ts,host,component,level,thread,logger,kind,entities,fields,file,line,ts_ms,text,continuation_lines,bundle";
+
+/// One event as a CSV row (no line end) into `row`: `ts` as RFC 3339 text, `entities` joined with
+/// `;`, `fields` as a JSON string, an absent value as an empty field. Quoted as polars' CSV writer
+/// quotes (what `events --format csv` wrote before rows were streamed): a field is quoted when it
+/// holds a comma, a quote or a line end, or is an empty string (which would read as absent).
+pub fn csv_row(bundle: &str, event: &Event, row: &mut Vec<u8>) {
+    use std::io::Write as _;
+    let text = |row: &mut Vec<u8>, value: Option<&str>| {
+        if let Some(value) = value {
+            csv_text(row, value);
+        }
+        row.push(b',');
+    };
+    let ts = event.ts.map(oztrace_parser::time::format_rfc3339);
+    text(row, ts.as_deref());
+    text(row, Some(&event.host));
+    text(row, Some(event.component.as_str()));
+    text(row, event.level.map(|l| l.as_str()));
+    text(row, event.thread.as_deref());
+    text(row, event.logger.as_deref());
+    text(row, Some(event.kind()));
+    let entities: Vec<String> = event.entities.iter().map(ToString::to_string).collect();
+    text(row, Some(&entities.join(";")));
+    text(row, serde_json::to_string(&event.data).ok().as_deref());
+    text(row, Some(&event.file));
+    // Writing into a Vec cannot fail.
+    let _ = write!(row, "{},", event.line);
+    if let Some(ts) = event.ts {
+        let _ = write!(row, "{ts}");
+    }
+    row.push(b',');
+    text(row, Some(&event.text));
+    let _ = write!(row, "{},", event.continuation_lines);
+    csv_text(row, bundle);
+}
+
+/// A text field of a CSV row, quoted when it must be ([`csv_row`]).
+fn csv_text(row: &mut Vec<u8>, value: &str) {
+    if value.is_empty() {
+        row.extend_from_slice(b"\"\"");
+    } else if value.contains([',', '"', '\n', '\r']) {
+        row.push(b'"');
+        row.extend_from_slice(value.replace('"', "\"\"").as_bytes());
+        row.push(b'"');
+    } else {
+        row.extend_from_slice(value.as_bytes());
+    }
+}
+
 #[cfg(not(feature = "parquet"))]
-pub fn write_table(
-    _rows: &[Row<'_>],
-    _format: EventsFormat,
-    _output: Option<&Path>,
-) -> Result<(), Failure> {
+pub fn write_parquet(_rows: &[Row<'_>], _output: &Path) -> Result<(), Failure> {
     Err(Failure::Usage(
-        "this oztrace was built without the `parquet` feature, which CSV and Parquet output need; \
-         use --format jsonl or rebuild with default features"
+        "this oztrace was built without the `parquet` feature, which Parquet output needs; \
+         use --format jsonl or csv, or rebuild with default features"
             .into(),
     ))
 }
@@ -85,50 +131,26 @@ fn field_pairs(event: &Event) -> Vec<(String, String)> {
     }
 }
 
-/// The events as one table. Columns (docs/cli-contract.md): `ts`, `host`, `component`, `level`,
-/// `thread`, `logger`, `kind`, `entities`, `fields`, `file`, `line`, `ts_ms`, then `text`,
-/// `continuation_lines` and `bundle`. CSV writes `ts` as RFC 3339 text, `entities` joined with
-/// `;` and `fields` as a JSON string. Parquet types them: `ts` a timestamp (ms, UTC), `kind`,
-/// `host`, `component`, `level` and `bundle` categorical, `entities` a list of strings, `fields`
-/// a map (a list of `{key, value}` structs, values as text).
+/// The events as one Parquet table (see [`events_frame`]) in `output`.
 #[cfg(feature = "parquet")]
-pub fn write_table(
-    rows: &[Row<'_>],
-    format: EventsFormat,
-    output: Option<&Path>,
-) -> Result<(), Failure> {
+pub fn write_parquet(rows: &[Row<'_>], output: &Path) -> Result<(), Failure> {
     use polars::prelude::*;
-    let mut frame = events_frame(rows, format)?;
-    let fail = |e: PolarsError| Failure::Internal(format!("writing events: {e}"));
-    match (format, output) {
-        (EventsFormat::Parquet, Some(path)) => {
-            let file = std::fs::File::create(path)
-                .map_err(|e| Failure::Usage(format!("{}: {e}", path.display())))?;
-            ParquetWriter::new(file).finish(&mut frame).map_err(fail)?;
-        }
-        (EventsFormat::Csv, Some(path)) => {
-            let file = std::fs::File::create(path)
-                .map_err(|e| Failure::Usage(format!("{}: {e}", path.display())))?;
-            CsvWriter::new(file).finish(&mut frame).map_err(fail)?;
-        }
-        (EventsFormat::Csv, None) => {
-            CsvWriter::new(std::io::stdout().lock())
-                .finish(&mut frame)
-                .map_err(fail)?;
-        }
-        (EventsFormat::Parquet, None) | (EventsFormat::Jsonl, _) => {
-            return Err(Failure::Internal("write_table called for jsonl".into()));
-        }
-    }
+    let mut frame = events_frame(rows)?;
+    let file = std::fs::File::create(output)
+        .map_err(|e| Failure::Usage(format!("{}: {e}", output.display())))?;
+    ParquetWriter::new(file)
+        .finish(&mut frame)
+        .map_err(|e| Failure::Internal(format!("writing events: {e}")))?;
     Ok(())
 }
 
-/// The events as a table in `format`'s types (see [`write_table`]).
+/// The events as one table. Columns (docs/cli-contract.md, the same as [`CSV_HEADER`]'s): `ts` a
+/// timestamp (ms, UTC), `host`, `component`, `level`, `thread`, `logger`, `kind` (the categorical
+/// ones: `kind`, `host`, `component`, `level` and `bundle`), `entities` a list of strings, `fields`
+/// a map (a list of `{key, value}` structs, values as text), `file`, `line`, `ts_ms`, `text`,
+/// `continuation_lines` and `bundle`.
 #[cfg(feature = "parquet")]
-pub fn events_frame(
-    rows: &[Row<'_>],
-    format: EventsFormat,
-) -> Result<polars::prelude::DataFrame, Failure> {
+pub fn events_frame(rows: &[Row<'_>]) -> Result<polars::prelude::DataFrame, Failure> {
     use polars::prelude::*;
     let build = |e: PolarsError| Failure::Internal(format!("building the events table: {e}"));
     let strings = |f: &dyn Fn(&Row) -> Option<String>| -> Vec<Option<String>> {
@@ -150,82 +172,100 @@ pub fn events_frame(
         .iter()
         .map(|(_, e)| e.entities.iter().map(ToString::to_string).collect())
         .collect();
-    let columns: Vec<Column> = match format {
-        EventsFormat::Parquet => {
-            let categorical = DataType::from_categories(Categories::global());
-            let cat = |name: &str, values: Vec<Option<String>>| -> Result<Column, Failure> {
-                Ok(Series::new(name.into(), values)
-                    .cast(&categorical)
-                    .map_err(build)?
-                    .into())
-            };
-            let ts = Series::new("ts".into(), ts_ms.clone())
-                .cast(&DataType::Datetime(
-                    TimeUnit::Milliseconds,
-                    Some(TimeZone::UTC),
-                ))
-                .map_err(build)?;
-            let entities: ListChunked = entities
-                .iter()
-                .map(|v| Some(Series::new(PlSmallStr::EMPTY, v)))
-                .collect();
-            let mut maps = Vec::with_capacity(rows.len());
-            for (_, event) in rows {
-                let pairs = field_pairs(event);
-                let keys = Series::new(
-                    "key".into(),
-                    pairs.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>(),
-                );
-                let values = Series::new(
-                    "value".into(),
-                    pairs.iter().map(|(_, v)| v.as_str()).collect::<Vec<_>>(),
-                );
-                let entry =
-                    StructChunked::from_series("entry".into(), pairs.len(), [keys, values].iter())
-                        .map_err(build)?;
-                maps.push(Some(entry.into_series()));
-            }
-            let fields: ListChunked = maps.into_iter().collect();
-            vec![
-                ts.into(),
-                cat("host", host)?,
-                cat("component", component)?,
-                cat("level", level)?,
-                Series::new("thread".into(), thread).into(),
-                Series::new("logger".into(), logger).into(),
-                cat("kind", kind)?,
-                entities.with_name("entities".into()).into_series().into(),
-                fields.with_name("fields".into()).into_series().into(),
-                Series::new("file".into(), file).into(),
-                Series::new("line".into(), line).into(),
-                Series::new("ts_ms".into(), ts_ms).into(),
-                Series::new("text".into(), text).into(),
-                Series::new("continuation_lines".into(), continuation).into(),
-                cat("bundle", bundle)?,
-            ]
-        }
-        _ => {
-            let ts = strings(&|(_, e)| e.ts.map(oztrace_parser::time::format_rfc3339));
-            let fields = strings(&|(_, e)| serde_json::to_string(&e.data).ok());
-            let joined: Vec<String> = entities.iter().map(|v| v.join(";")).collect();
-            vec![
-                Series::new("ts".into(), ts).into(),
-                Series::new("host".into(), host).into(),
-                Series::new("component".into(), component).into(),
-                Series::new("level".into(), level).into(),
-                Series::new("thread".into(), thread).into(),
-                Series::new("logger".into(), logger).into(),
-                Series::new("kind".into(), kind).into(),
-                Series::new("entities".into(), joined).into(),
-                Series::new("fields".into(), fields).into(),
-                Series::new("file".into(), file).into(),
-                Series::new("line".into(), line).into(),
-                Series::new("ts_ms".into(), ts_ms).into(),
-                Series::new("text".into(), text).into(),
-                Series::new("continuation_lines".into(), continuation).into(),
-                Series::new("bundle".into(), bundle).into(),
-            ]
-        }
+    let categorical = DataType::from_categories(Categories::global());
+    let cat = |name: &str, values: Vec<Option<String>>| -> Result<Column, Failure> {
+        Ok(Series::new(name.into(), values)
+            .cast(&categorical)
+            .map_err(build)?
+            .into())
     };
+    let ts = Series::new("ts".into(), ts_ms.clone())
+        .cast(&DataType::Datetime(
+            TimeUnit::Milliseconds,
+            Some(TimeZone::UTC),
+        ))
+        .map_err(build)?;
+    let entities: ListChunked = entities
+        .iter()
+        .map(|v| Some(Series::new(PlSmallStr::EMPTY, v)))
+        .collect();
+    let mut maps = Vec::with_capacity(rows.len());
+    for (_, event) in rows {
+        let pairs = field_pairs(event);
+        let keys = Series::new(
+            "key".into(),
+            pairs.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>(),
+        );
+        let values = Series::new(
+            "value".into(),
+            pairs.iter().map(|(_, v)| v.as_str()).collect::<Vec<_>>(),
+        );
+        let entry = StructChunked::from_series("entry".into(), pairs.len(), [keys, values].iter())
+            .map_err(build)?;
+        maps.push(Some(entry.into_series()));
+    }
+    let fields: ListChunked = maps.into_iter().collect();
+    let columns: Vec<Column> = vec![
+        ts.into(),
+        cat("host", host)?,
+        cat("component", component)?,
+        cat("level", level)?,
+        Series::new("thread".into(), thread).into(),
+        Series::new("logger".into(), logger).into(),
+        cat("kind", kind)?,
+        entities.with_name("entities".into()).into_series().into(),
+        fields.with_name("fields".into()).into_series().into(),
+        Series::new("file".into(), file).into(),
+        Series::new("line".into(), line).into(),
+        Series::new("ts_ms".into(), ts_ms).into(),
+        Series::new("text".into(), text).into(),
+        Series::new("continuation_lines".into(), continuation).into(),
+        cat("bundle", bundle)?,
+    ];
     DataFrame::new(rows.len(), columns).map_err(build)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A field is quoted when it holds a comma, a quote or a line end, or is an empty string; an
+    /// absent value is an empty field; quotes inside are doubled.
+    #[test]
+    fn csv_fields_are_quoted_only_when_they_must_be() {
+        let mut row = Vec::new();
+        for value in [
+            "plain",
+            "",
+            "a,b",
+            "say \"hi\"",
+            "two\nlines",
+            "cr\r",
+            "semi;colon",
+        ] {
+            csv_text(&mut row, value);
+            row.push(b'|');
+        }
+        assert_eq!(
+            String::from_utf8(row).unwrap(),
+            "plain|\"\"|\"a,b\"|\"say \"\"hi\"\"\"|\"two\nlines\"|\"cr\r\"|semi;colon|"
+        );
+    }
+
+    /// A row has the header's fields; absent level, thread, logger and time are empty fields.
+    #[test]
+    fn csv_row_has_the_header_fields_and_absent_values_empty() {
+        let trace = crate::report::fixture::analysis().trace;
+        let untimed = trace
+            .iter()
+            .find(|e| e.ts.is_none())
+            .expect("an untimed event");
+        let mut row = Vec::new();
+        csv_row("bundle,1", untimed, &mut row);
+        let row = String::from_utf8(row).unwrap();
+        assert!(row.starts_with(','), "no time: {row}");
+        assert!(row.ends_with(",\"bundle,1\""), "{row}");
+        let line = format!(",{},,", untimed.line);
+        assert!(row.contains(&line), "line, then no ts_ms: {row}");
+    }
 }

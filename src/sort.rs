@@ -1,20 +1,20 @@
 //! `events --sort time`: the recorded trace in time order across files, in bounded memory.
 //!
-//! Records arrive stream by stream (file order). Each is written as its JSON line with a sort
-//! key: the latest time seen so far in its file (so a record without a time, or with a time
-//! earlier than the line before it, stays after that line: the contract keeps input order within
-//! a file; records before a file's first time take that time; files with no time at all go
+//! Records arrive stream by stream (file order). Each is written as its line (JSON, or a CSV row)
+//! with a sort key: the latest time seen so far in its file (so a record without a time, or with
+//! a time earlier than the line before it, stays after that line: the contract keeps input order
+//! within a file; records before a file's first time take that time; files with no time at all go
 //! last), then its arrival number, so that equal times keep input order. This is a merge of the
-//! files by time. Lines are held up to a memory budget,
-//! then sorted and spilled to a temporary file as a run; at the end the runs are merged (one
-//! open reader per run, a heap of their heads).
+//! files by time. Lines are held up to a memory budget, then sorted and spilled to a temporary
+//! file as a run; at the end the runs are merged (one open reader per run, a heap of their
+//! heads).
 
 use crate::Failure;
 use oztrace_analyzer::load::Rendered;
 use oztrace_parser::event::Event;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
-use std::io::{BufRead, BufReader, BufWriter, Seek, SeekFrom, Write};
+use std::io::{BufRead, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 
 /// JSON held in memory before a sorted run is spilled to disk.
 const DEFAULT_BUDGET: usize = 64 << 20;
@@ -84,11 +84,18 @@ impl TimeSorter {
     }
 
     fn push_line(&mut self, placed: i64, json: Vec<u8>) -> Result<(), Failure> {
-        let line = String::from_utf8(json)
+        let arrival = self.arrivals;
+        self.arrivals += 1;
+        self.push_keyed(placed, arrival, json)
+    }
+
+    /// Adds a line (without its line end) whose place and arrival number its caller knows:
+    /// lines may then come in any order. Arrival numbers must be unique.
+    pub fn push_keyed(&mut self, placed: i64, arrival: u64, line: Vec<u8>) -> Result<(), Failure> {
+        let line = String::from_utf8(line)
             .map_err(|e| Failure::Internal(format!("writing events: {e}")))?;
         self.held_bytes += line.len() + 32;
-        self.held.push((placed, self.arrivals, line));
-        self.arrivals += 1;
+        self.held.push((placed, arrival, line));
         if self.held_bytes >= self.budget {
             self.spill()?;
         }
@@ -105,8 +112,8 @@ impl TimeSorter {
         {
             let mut out = BufWriter::new(&mut file);
             for (ts, n, line) in self.held.drain(..) {
-                // JSON escapes tabs and newlines inside strings: a line holds neither raw.
-                writeln!(out, "{ts}\t{n}\t{line}").map_err(fail)?;
+                // Length-prefixed: a CSV row may hold a line end inside a quoted field.
+                writeln!(out, "{ts}\t{n}\t{}\t{line}", line.len()).map_err(fail)?;
             }
             out.flush().map_err(fail)?;
         }
@@ -140,16 +147,26 @@ impl TimeSorter {
             self.runs.drain(..).map(BufReader::new).collect();
         let mut heap: BinaryHeap<Reverse<Keyed>> = BinaryHeap::new();
         let next = |reader: &mut BufReader<std::fs::File>| -> Result<Option<Keyed>, Failure> {
-            let mut line = String::new();
-            if reader.read_line(&mut line).map_err(fail)? == 0 {
+            let bad = || Failure::Internal("a temporary run of --sort time is corrupt".into());
+            // The key: time, arrival and length, each ended by a tab; then the line and its end.
+            let mut key = Vec::new();
+            if reader.read_until(b'\t', &mut key).map_err(fail)? == 0 {
                 return Ok(None);
             }
-            let bad = || Failure::Internal("a temporary run of --sort time is corrupt".into());
-            let mut parts = line.trim_end_matches('\n').splitn(3, '\t');
-            let ts = parts.next().and_then(|t| t.parse().ok()).ok_or_else(bad)?;
-            let n = parts.next().and_then(|t| t.parse().ok()).ok_or_else(bad)?;
-            let json = parts.next().ok_or_else(bad)?.to_string();
-            Ok(Some((ts, n, json)))
+            for _ in 0..2 {
+                reader.read_until(b'\t', &mut key).map_err(fail)?;
+            }
+            let key = std::str::from_utf8(&key).map_err(|_| bad())?;
+            let mut fields = key.split_terminator('\t');
+            let ts: i64 = fields.next().and_then(|t| t.parse().ok()).ok_or_else(bad)?;
+            let n: u64 = fields.next().and_then(|t| t.parse().ok()).ok_or_else(bad)?;
+            let len: usize = fields.next().and_then(|t| t.parse().ok()).ok_or_else(bad)?;
+            let mut line = vec![0; len + 1];
+            reader.read_exact(&mut line).map_err(fail)?;
+            if line.pop() != Some(b'\n') {
+                return Err(bad());
+            }
+            Ok(Some((ts, n, String::from_utf8(line).map_err(|_| bad())?)))
         };
         // Arrival numbers are unique, so a head identifies its run through this map.
         let mut run_of = std::collections::HashMap::new();
@@ -230,6 +247,28 @@ mod tests {
             }
             assert!(expected.is_none_or(|e: Vec<u64>| e == order));
             expected = Some(order);
+        }
+    }
+
+    /// Lines given their keys out of order (CSV rows may hold tabs and line ends inside quoted
+    /// fields) come back whole and in key order, from memory and from spilled runs alike.
+    #[test]
+    fn keyed_lines_with_line_ends_come_back_whole_in_key_order() {
+        let lines = [
+            (20, 1, "b,\"two\nlines\""),
+            (10, 7, "a,\"tab\there\""),
+            (20, 0, ""),
+            (10, 9, "c,\"\r\n\""),
+        ];
+        for budget in [usize::MAX, 1] {
+            let mut sorter = TimeSorter::with_budget(budget);
+            for (placed, arrival, line) in lines {
+                sorter.push_keyed(placed, arrival, line.into()).unwrap();
+            }
+            let mut out = Vec::new();
+            sorter.finish(&mut out).unwrap();
+            let expected = "a,\"tab\there\"\nc,\"\r\n\"\n\nb,\"two\nlines\"\n";
+            assert_eq!(String::from_utf8(out).unwrap(), expected, "budget {budget}");
         }
     }
 }

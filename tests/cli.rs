@@ -435,6 +435,64 @@ fn parquet_and_csv_are_written_and_read_back() {
     assert_eq!(text.lines().count(), 10);
 }
 
+/// The fields of CSV rows (RFC 4180: quoted fields may hold commas, doubled quotes and line ends).
+fn csv_rows(text: &str) -> Vec<Vec<String>> {
+    let (mut rows, mut row, mut field) = (Vec::new(), Vec::new(), String::new());
+    let mut chars = text.chars().peekable();
+    let mut quoted = false;
+    while let Some(c) = chars.next() {
+        match (quoted, c) {
+            (true, '"') if chars.peek() == Some(&'"') => {
+                chars.next();
+                field.push('"');
+            }
+            (true, '"') => quoted = false,
+            (true, c) => field.push(c),
+            (false, '"') => quoted = true,
+            (false, ',') => row.push(std::mem::take(&mut field)),
+            (false, '\n') => {
+                row.push(std::mem::take(&mut field));
+                rows.push(std::mem::take(&mut row));
+            }
+            (false, c) => field.push(c),
+        }
+    }
+    rows
+}
+
+/// CSV needs no polars: its rows stream in the events' time order (as `--sort time` JSON Lines
+/// give them), one per event, with the event's values and the bundle it was read from.
+#[test]
+fn csv_rows_are_the_events_in_time_order() {
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/HDDS-17269-bug-info");
+    let sample = sample.to_str().unwrap();
+    let out = oztrace(&["events", "--format", "csv", sample]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows = csv_rows(&String::from_utf8(out.stdout).unwrap());
+    let events = jsonl(&oztrace(&["events", "--sort", "time", sample]));
+    assert_eq!(rows[0].len(), 15);
+    assert_eq!(rows[0][0], "ts");
+    assert_eq!(rows.len(), events.len() + 1);
+    for (row, event) in rows[1..].iter().zip(&events) {
+        assert_eq!(row.len(), 15, "{row:?}");
+        let line = event["line"].as_u64().unwrap().to_string();
+        assert_eq!(
+            (&row[9], &row[10]),
+            (&event["file"].as_str().unwrap().to_string(), &line)
+        );
+        assert_eq!(row[6], event["kind"].as_str().unwrap());
+        assert_eq!(row[0], event["ts"].as_str().unwrap_or(""));
+        let fields: Value = serde_json::from_str(&row[8]).unwrap();
+        assert_eq!(fields, event["fields"], "{row:?}");
+        assert_eq!(row[14], sample);
+    }
+}
+
 #[test]
 fn om_audit_copies_merge_into_one_event_while_other_files_stream() {
     let dir = tempfile::tempdir().unwrap();
