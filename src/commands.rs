@@ -1021,17 +1021,7 @@ fn events(args: EventsArgs) -> Result<u8, Failure> {
         }
         (_, output) => output,
     };
-    // Lines of ~1 KB: one write call per 256 KB of them rather than per 8 KB.
-    let out: Box<dyn Write + '_> = match &mut output {
-        None => Box::new(std::io::BufWriter::with_capacity(
-            EVENTS_BUFFER_BYTES,
-            std::io::stdout().lock(),
-        )),
-        Some(file) => Box::new(std::io::BufWriter::with_capacity(
-            EVENTS_BUFFER_BYTES,
-            file.writer(),
-        )),
-    };
+    let out = events_writer(&mut output);
     // JSON Lines stream out as each file is read (or into the time sorter); the OM audit logs
     // come last, read side by side with their copies folded in a bounded window.
     let sink = std::cell::RefCell::new(EventsSink {
@@ -1066,6 +1056,21 @@ fn events(args: EventsArgs) -> Result<u8, Failure> {
     output.map(OutputFile::commit).transpose()?;
     warn_unreadable(&parsed);
     Ok(input_exit(&parsed))
+}
+
+/// Where `events` writes its lines: `-o FILE`, else standard output.
+fn events_writer(output: &mut Option<OutputFile>) -> Box<dyn Write + '_> {
+    // Lines of ~1 KB: one write call per 256 KB of them rather than per 8 KB.
+    match output {
+        None => Box::new(std::io::BufWriter::with_capacity(
+            EVENTS_BUFFER_BYTES,
+            std::io::stdout().lock(),
+        )),
+        Some(file) => Box::new(std::io::BufWriter::with_capacity(
+            EVENTS_BUFFER_BYTES,
+            file.writer(),
+        )),
+    }
 }
 
 /// `events --format parquet`: one table, so every event is held until the end.
@@ -1162,16 +1167,7 @@ fn events_csv(
         rows.push(number, &bundles[bundle], events);
     }
     rows.written?;
-    let mut out: Box<dyn Write + '_> = match &mut output {
-        None => Box::new(std::io::BufWriter::with_capacity(
-            EVENTS_BUFFER_BYTES,
-            std::io::stdout().lock(),
-        )),
-        Some(file) => Box::new(std::io::BufWriter::with_capacity(
-            EVENTS_BUFFER_BYTES,
-            file.writer(),
-        )),
-    };
+    let mut out = events_writer(&mut output);
     writeln!(out, "{}", crate::export::CSV_HEADER)
         .map_err(|e| crate::output::write_failure("events", e))?;
     rows.sorter.finish(&mut out)?;
