@@ -1108,8 +1108,9 @@ struct Columns {
     /// The SCM container lines, their hosts by place in `replica_hosts`.
     scm_lines: Vec<ScmContainerLine>,
     replica_hosts: Vec<Arc<str>>,
-    /// The entities of the input events ([`InputEvent::entities`]), each once per event.
-    entities: Vec<EntityId>,
+    /// The entities of the input events ([`InputEvent::first_entity`]), each once per event, by
+    /// [`EntityId`]: eight bytes each, so that their memory becomes the trace's per-entity lists.
+    entities: Vec<u64>,
     host_names: Vec<Arc<str>>,
     host_ids: HashMap<Arc<str>, HostId>,
     entity_table: Vec<Arc<Entity>>,
@@ -1120,15 +1121,18 @@ struct Columns {
     entity_counts: Vec<usize>,
 }
 
-/// What the merge keeps of an input event ([`Columns::events`]).
+/// What the merge keeps of an input event ([`Columns::events`]), in 16 bytes aligned as an
+/// [`EventId`], so that their memory becomes the trace's per-kind lists.
 #[derive(Debug, Clone, Copy)]
+#[repr(align(8))]
 struct InputEvent {
     /// Its run of events from one source, by place in [`Columns::runs`].
     run: u32,
     /// Its compact fields' list and place ([`Compact`]), [`NONE`] for none.
     compact: u32,
-    /// Its entities are `Columns::entities[entities[0]..entities[1]]`.
-    entities: [u32; 2],
+    /// Where its entities begin in [`Columns::entities`]: they end where the next input event's
+    /// begin (events are read in input order).
+    first_entity: u32,
     kind: KindIndex,
     untimed: bool,
 }
@@ -1261,14 +1265,14 @@ impl Columns {
                 if *id == UNSEEN {
                     *id = self.intern(&interned.table[local as usize]).0;
                 }
-                self.entities.push(EntityId(*id));
+                self.entities.push(u64::from(*id));
                 self.entity_counts[*id as usize] += 1;
             }
             self.times.push(last as u64 ^ SIGN);
             self.events.push(InputEvent {
                 run,
                 compact,
-                entities: [first, self.entities.len() as u32],
+                first_entity: first,
                 kind,
                 untimed: ts.is_none(),
             });
@@ -1373,7 +1377,6 @@ impl Columns {
         trace.kinds.reserve_exact(events);
         trace.components.reserve_exact(events);
         trace.times.reserve_exact(events);
-        trace.event_host.reserve_exact(events);
         trace.event_entities.reserve_exact(self.entities.len());
         trace.entity_start = std::mem::take(&mut self.spare);
         trace.entity_start.clear();
@@ -1385,7 +1388,8 @@ impl Columns {
         let (mut hosts, mut entities) = (0, 0);
         let mut last = i64::MIN;
         trace.slots.reserve_exact(events);
-        for (id, &from) in self.order.iter().enumerate() {
+        for id in 0..events {
+            let from = self.order[id];
             let event = self.events[from as usize];
             let run = self.runs[event.run as usize];
             trace.slots.push(run.slot(from));
@@ -1423,28 +1427,29 @@ impl Columns {
             }
             trace.untimed.push(event.untimed);
             trace.times.push(last);
-            let host = HostId(rank_of(&mut host_rank[run.host.index()], &mut hosts));
-            trace.event_host.push(host);
-            let [start, end] = event.entities;
-            for entity in &self.entities[start as usize..end as usize] {
-                let entity = EntityId(rank_of(&mut entity_rank[entity.index()], &mut entities));
+            // The host in the place of the input number, read already: `order` becomes the hosts.
+            self.order[id] = rank_of(&mut host_rank[run.host.index()], &mut hosts);
+            let start = event.first_entity as usize;
+            let end = (self.events.get(from as usize + 1))
+                .map_or(self.entities.len(), |next| next.first_entity as usize);
+            for &entity in &self.entities[start..end] {
+                let entity = EntityId(rank_of(&mut entity_rank[entity as usize], &mut entities));
                 trace.event_entities.push(entity);
             }
             trace.entity_start.push(trace.event_entities.len() as u32);
         }
-        drop((self.events, self.order, self.entities));
-        // Each list filled on a pass of its own, in trace order: a few streams of writes at a time.
+        trace.event_host = self.order.into_iter().map(HostId).collect();
+        // Each list filled on a pass of its own, in trace order: a few streams of writes at a time,
+        // in the memory of columns read already (fresh memory costs a page fault per 4 KiB).
         trace.by_kind = Lists::of(
             &self.kind_counts,
             trace.kinds.iter().map(|kind| kind.index()).enumerate(),
-            Vec::new(),
+            as_ids(self.events),
         );
-        // In the times' memory: one number per event too.
-        let times = self.times.into_iter().map(|_| 0).collect();
         trace.by_host = Lists::of(
             &in_rank_order(self.host_counts, &host_rank),
             trace.event_host.iter().map(|host| host.index()).enumerate(),
-            times,
+            as_ids(self.times),
         );
         let named = (0..events).flat_map(|id| {
             trace
@@ -1455,7 +1460,7 @@ impl Columns {
         let by_entity = Lists::of(
             &in_rank_order(self.entity_counts, &entity_rank),
             named,
-            Vec::new(),
+            as_ids(self.entities),
         );
         trace.by_entity = by_entity;
         // Put in trace order where they are: read in that order by every consumer.
@@ -1587,7 +1592,8 @@ struct Lists {
 
 impl Lists {
     /// Lists of `counts[k]` ids each, filled from `entries` (an id and its list) in order, in
-    /// `buffer` when it holds as many ids (else in fresh memory, zeroed by the system).
+    /// `buffer` when it holds as many ids (its spare capacity given back; else in fresh memory,
+    /// zeroed by the system).
     fn of(
         counts: &[usize],
         entries: impl Iterator<Item = (EventId, usize)>,
@@ -1601,6 +1607,8 @@ impl Lists {
             starts.push(total);
         }
         let mut ids = if buffer.len() == total {
+            let mut buffer = buffer;
+            buffer.shrink_to_fit();
             buffer
         } else {
             vec![0; total]
@@ -1620,6 +1628,12 @@ impl Lists {
             _ => &[],
         }
     }
+}
+
+/// The memory of `items` as as many ids (zero), for [`Lists::of`]: the same allocation when an
+/// item is a whole number of ids, aligned as one (the standard library collects in place).
+fn as_ids<T>(items: Vec<T>) -> Vec<EventId> {
+    items.into_iter().map(|_| 0).collect()
 }
 
 /// Reorders `items` in place so that item `k` is the one that was at `from[k]` (`from` a
@@ -2196,6 +2210,26 @@ pub(crate) mod tests {
     }
 
     /// Lists in one allocation: each list its ids in order, none out of range.
+    #[test]
+    fn the_columns_read_become_id_lists_in_their_own_memory() {
+        fn same_memory<T: Clone>(item: T) {
+            let items = vec![item; 1000];
+            let at = items.as_ptr() as usize;
+            let ids = as_ids(items);
+            assert_eq!((ids.as_ptr() as usize, ids.len()), (at, 1000));
+            assert!(ids.iter().all(|&id| id == 0));
+        }
+        same_memory(7u64);
+        same_memory(InputEvent {
+            run: 1,
+            compact: NONE,
+            first_entity: 2,
+            kind: kinds::index_of("dn_container_state"),
+            untimed: true,
+        });
+        assert_eq!(std::mem::size_of::<InputEvent>(), 16);
+    }
+
     #[test]
     fn lists_hold_each_list_in_order() {
         let entries = [(0, 2), (1, 0), (2, 2), (3, 2), (4, 0)];
