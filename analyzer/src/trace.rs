@@ -2209,7 +2209,7 @@ pub(crate) mod tests {
         assert_eq!(order, [("b", 4), ("b", 9), ("a", 2), ("a", 1)]);
     }
 
-    /// Lists in one allocation: each list its ids in order, none out of range.
+    /// The merge's columns read already become id lists in their own allocation.
     #[test]
     fn the_columns_read_become_id_lists_in_their_own_memory() {
         fn same_memory<T: Clone>(item: T) {
@@ -2230,6 +2230,7 @@ pub(crate) mod tests {
         assert_eq!(std::mem::size_of::<InputEvent>(), 16);
     }
 
+    /// Lists in one allocation: each list its ids in order, none out of range.
     #[test]
     fn lists_hold_each_list_in_order() {
         let entries = [(0, 2), (1, 0), (2, 2), (3, 2), (4, 0)];
