@@ -121,6 +121,7 @@ pub fn load(paths: &[PathBuf], options: &LoadOptions) -> Loaded {
     // that reads it parses every record in one pass.
     let prefilter = options.prefilter && paths.iter().all(|p| p.as_os_str() != "-");
     let mut read = options.read.clone();
+    read.trace = true;
     if prefilter {
         read.skip = Some(prefilter::first_pass());
         let mut wanted = crate::machines::consumed();
@@ -219,14 +220,81 @@ pub fn build_trace(parsed: &mut Parsed, skew_ms: i64) -> Trace {
     for stream in &mut parsed.streams {
         let events = std::mem::take(&mut stream.events);
         let entities = stream.entities.take();
+        let held = std::mem::take(&mut stream.audit);
         if stream.component == Component::OmAudit {
-            audit.push(events);
-        } else {
+            audit.push(if held.is_empty() {
+                HeldAudit::of_events(events)
+            } else {
+                held
+            });
+        } else if held.is_empty() {
             streams.push((events, entities));
+        } else {
+            // Read as an OM audit log, mostly another component's records: nothing to fold.
+            streams.push((held.into_events(), None));
         }
     }
-    streams.push((crate::copies::fold_streams(audit, skew_ms), None));
+    streams.push((fold_audit(audit, skew_ms), None));
     Trace::merge_interned(streams, skew_ms)
+}
+
+/// The events of the OM audit streams `logs` (in reading order), their copies folded
+/// ([`crate::copies::AuditCopies`]) as they come in one time order: by the latest time of their
+/// stream so far, then by stream. A record is built only once kept, as the first of its copies;
+/// each batch is freed once done with.
+fn fold_audit(logs: Vec<HeldAudit>, skew_ms: i64) -> Vec<Event> {
+    // Room for every record, touched only as far as events are kept: never copied while growing.
+    let mut out = Vec::with_capacity(logs.iter().map(HeldAudit::records).sum());
+    let mut heads: Vec<LogHead> = logs
+        .into_iter()
+        .map(|log| {
+            let (sender, received) = mpsc::channel();
+            for batch in log.batches {
+                // The receiver is alive: a send cannot fail.
+                let _ = sender.send(batch);
+            }
+            LogHead::new(received, None)
+        })
+        .collect();
+    let mut sources = Sources::default();
+    let mut copies = AuditCopies::new(skew_ms);
+    let mut order = LogOrder::new();
+    for (n, head) in heads.iter_mut().enumerate() {
+        head.fill(n, &mut sources, &mut order);
+    }
+    while let Some(std::cmp::Reverse((placed, n))) = order.pop() {
+        if let Some((_, held, key)) = heads[n].next.take() {
+            let folded = copies.push(held, key, placed, &mut |kept, _| {
+                out.push(kept_event(kept, &mut heads, &sources));
+            });
+            if let Some(folded) = folded {
+                heads[folded.log as usize].release(folded.batch);
+            }
+        }
+        heads[n].fill(n, &mut sources, &mut order);
+    }
+    copies.finish(&mut |kept, _| out.push(kept_event(kept, &mut heads, &sources)));
+    out.shrink_to_fit();
+    out
+}
+
+/// The event of a record the fold kept, taken out of its log's batch, its copies listed.
+fn kept_event(kept: Held, heads: &mut [LogHead], sources: &Sources) -> Event {
+    let head = &mut heads[kept.log as usize];
+    let batch = head.batch(kept.batch);
+    let raw = &mut batch.records[kept.index as usize];
+    let body = std::mem::replace(&mut raw.body, Body::Text(0, 0, false));
+    let source = &sources.all[kept.copy.source as usize];
+    let mut event = body.event(raw.ts, raw.line, raw.level, &batch.text, source);
+    head.release(kept.batch);
+    if !kept.copies.is_empty() {
+        event.copies = listed(
+            kept.copies
+                .iter()
+                .map(|copy| (&sources.all[copy.source as usize], copy.line)),
+        );
+    }
+    event
 }
 
 /// `--since` / `--until`: events outside are dropped before analysis.
@@ -253,17 +321,16 @@ impl Window {
         if self.is_open() {
             return;
         }
-        retain_flagged(events, &self.keeps(events));
+        retain_flagged(events, &self.keeps(events.iter().map(|e| e.ts)));
     }
 
-    /// Which of a stream's events [`Window::retain`] keeps, in order.
-    fn keeps(&self, events: &[Event]) -> Vec<bool> {
-        let mut placed = events.iter().find_map(|e| e.ts);
-        events
-            .iter()
-            .map(|event| {
-                if event.ts.is_some() {
-                    placed = event.ts;
+    /// Which of a stream's events (by their times, in order) [`Window::retain`] keeps.
+    fn keeps(&self, times: impl Iterator<Item = Option<i64>> + Clone) -> Vec<bool> {
+        let mut placed = times.clone().find_map(|ts| ts);
+        times
+            .map(|ts| {
+                if ts.is_some() {
+                    placed = ts;
                 }
                 placed.is_some_and(|ts| self.contains(ts))
             })
@@ -276,7 +343,11 @@ impl Window {
             return;
         }
         for stream in &mut parsed.streams {
-            let keep = self.keeps(&stream.events);
+            if !stream.audit.is_empty() {
+                let keep = self.keeps(stream.audit.times());
+                stream.audit.retain(&keep);
+            }
+            let keep = self.keeps(stream.events.iter().map(|e| e.ts));
             if let Some(entities) = &mut stream.entities {
                 entities.retain(&keep);
             }
@@ -313,6 +384,10 @@ pub struct ReadConfig {
     pub window: Window,
     /// What reading one input may cost (`--max-expand`).
     pub limits: Limits,
+    /// The read feeds a trace ([`load`]): each stream's entities are interned by its reader
+    /// ([`StreamOutcome::entities`]) and, when every kind is kept, an OM audit log's records wait
+    /// unbuilt for the merge to fold their copies ([`StreamOutcome::audit`]).
+    pub trace: bool,
 }
 
 impl ReadConfig {
@@ -328,6 +403,7 @@ impl ReadConfig {
             kinds: None,
             window: Window::default(),
             limits: Limits::default(),
+            trace: false,
         }
     }
 }
@@ -368,6 +444,9 @@ pub struct StreamOutcome {
     pub events: Vec<Event>,
     /// The entities of `events`, interned by the reading thread for the merge (`scan`'s reads).
     pub entities: Option<StreamEntities>,
+    /// An OM audit log's records, read for a trace with every kind kept ([`ReadConfig::trace`]):
+    /// held unbuilt until the merge folds their copies, since most are copies ([`build_trace`]).
+    audit: HeldAudit,
     /// Typed records inside the window that no consumer reads: counted, not kept (`scan`).
     pub unkept_in_window: u64,
     /// The input unit it was read from (its index in discovery order).
@@ -714,6 +793,95 @@ impl AuditBatch {
     }
 }
 
+/// An OM audit log's records held unbuilt for the merge's fold ([`ReadConfig::trace`]), in
+/// batches sized to their records (not to their growth).
+#[derive(Default)]
+struct HeldAudit {
+    batches: Vec<AuditBatch>,
+    filling: AuditBatch,
+}
+
+impl std::fmt::Debug for HeldAudit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "HeldAudit({} records)", self.records())
+    }
+}
+
+impl HeldAudit {
+    fn push(&mut self, pending: Pending<'_>) {
+        self.filling.push(pending);
+        if self.filling.is_full() {
+            self.seal();
+        }
+    }
+
+    fn seal(&mut self) {
+        let mut batch = std::mem::take(&mut self.filling);
+        if !batch.records.is_empty() {
+            batch.text.shrink_to_fit();
+            batch.records.shrink_to_fit();
+            self.batches.push(batch);
+        }
+    }
+
+    fn finish(mut self) -> HeldAudit {
+        self.seal();
+        self
+    }
+
+    fn records(&self) -> usize {
+        self.batches.iter().map(|b| b.records.len()).sum()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.batches.is_empty() && self.filling.records.is_empty()
+    }
+
+    /// Built events as held records, for the fold.
+    fn of_events(events: Vec<Event>) -> HeldAudit {
+        let mut held = HeldAudit::default();
+        for event in events {
+            held.push(Pending::Built(event));
+        }
+        held.finish()
+    }
+
+    /// The events of its records, in order (none folded).
+    fn into_events(self) -> Vec<Event> {
+        let mut events = Vec::with_capacity(self.records());
+        for batch in self.batches {
+            let AuditBatch {
+                text,
+                records,
+                sources,
+                ..
+            } = batch;
+            events.extend(records.into_iter().map(|raw| {
+                let source = &sources[raw.source as usize];
+                raw.body.event(raw.ts, raw.line, raw.level, &text, source)
+            }));
+        }
+        events
+    }
+
+    /// The time of each record, in order.
+    fn times(&self) -> impl Iterator<Item = Option<i64>> + Clone {
+        self.batches
+            .iter()
+            .flat_map(|b| b.records.iter().map(|r| r.ts))
+    }
+
+    /// Keeps the records whose flag in `keep` (one per record, in order) is set.
+    fn retain(&mut self, keep: &[bool]) {
+        let mut keep = keep.iter();
+        for batch in &mut self.batches {
+            batch
+                .records
+                .retain(|_| keep.next().copied().unwrap_or(false));
+        }
+    }
+}
+
 /// What the caller of [`read_audit_merged`] makes of its events, on worker threads: `render`
 /// appends an event's text (with its place in time order) to a batch's, or nothing to leave it
 /// out.
@@ -955,39 +1123,61 @@ impl Kept {
     /// Its event, typed now, its copies listed by host, file and line.
     fn event(self, text: &str, copies: &[(u32, u64)], sources: &[Source]) -> Event {
         let source = &sources[self.source as usize];
-        let mut event = match self.body {
+        let mut event = self
+            .body
+            .event(self.ts, self.line, self.level, text, source);
+        let (start, end) = self.copies;
+        if start < end {
+            event.copies = listed(
+                copies[start as usize..end as usize]
+                    .iter()
+                    .map(|&(source, line)| (&sources[source as usize], line)),
+            );
+        }
+        event
+    }
+}
+
+/// Copies (their source and line) in their order, by host, file and line, each once.
+fn listed<'s>(copies: impl Iterator<Item = (&'s Source, u64)>) -> Box<[Copy]> {
+    let mut listed: Vec<Copy> = copies
+        .map(|(source, line)| Copy {
+            host: Arc::clone(&source.host),
+            file: Arc::clone(&source.file),
+            line,
+        })
+        .collect();
+    listed.sort();
+    listed.dedup();
+    listed.into()
+}
+
+impl Body {
+    /// The event of a record with this body and header, written by `source`; a text body is in
+    /// `text`.
+    fn event(
+        self,
+        ts: Option<i64>,
+        line: u64,
+        level: Option<Level>,
+        text: &str,
+        source: &Source,
+    ) -> Event {
+        match self {
             Body::Built(event) => *event,
-            Body::Text(start, end, throwable) => Kept::build(
+            Body::Text(start, end, throwable) => Body::build(
                 Record {
-                    line: self.line,
-                    ts: self.ts,
-                    level: self.level,
+                    line,
+                    ts,
+                    level,
                     message: text[start as usize..end as usize].to_string(),
                     throwable: throwable.then(String::new),
                     ..Record::default()
                 },
                 source,
             ),
-            Body::Record(record) => Kept::build(*record, source),
-        };
-        let (start, end) = self.copies;
-        if start < end {
-            let mut listed: Vec<Copy> = copies[start as usize..end as usize]
-                .iter()
-                .map(|&(source, line)| {
-                    let source = &sources[source as usize];
-                    Copy {
-                        host: Arc::clone(&source.host),
-                        file: Arc::clone(&source.file),
-                        line,
-                    }
-                })
-                .collect();
-            listed.sort();
-            listed.dedup();
-            event.copies = listed.into();
+            Body::Record(record) => Body::build(*record, source),
         }
-        event
     }
 
     fn build(record: Record, source: &Source) -> Event {
@@ -1696,7 +1886,7 @@ fn read_stream(
     file: &InputFile,
     reader: &mut dyn BufRead,
     config: &ReadConfig,
-    mut events: Option<EventSink<'_, '_>>,
+    events: Option<EventSink<'_, '_>>,
 ) -> (StreamOutcome, Option<std::io::Error>) {
     let file_name: Arc<str> = Arc::from(file.display.as_str());
     let file_host = file.hint.host.clone();
@@ -1730,6 +1920,7 @@ fn read_stream(
         releases: Vec::new(),
         events: Vec::new(),
         entities: None,
+        audit: HeldAudit::default(),
         unkept_in_window: 0,
         unit: 0,
     };
@@ -1741,6 +1932,19 @@ fn read_stream(
     let mut verbose_seen: std::collections::HashSet<(Arc<str>, String)> = Default::default();
     let mut names = Names::default();
     let mut last_ts: Option<i64> = None;
+    // An OM audit log read for a trace: its records go to the merge's fold unbuilt, as into the
+    // OM audit merge's sink.
+    let defer = config.trace
+        && config.kinds.is_none()
+        && config.keep == Keep::Typed
+        && file.hint.component == Some(Component::OmAudit);
+    let mut audit = HeldAudit::default();
+    let mut hold = |pending: Pending<'_>| audit.push(pending);
+    let mut events: Option<&mut (dyn FnMut(Pending<'_>) + Send)> = match events {
+        Some(sink) => Some(sink),
+        None if defer => Some(&mut hold),
+        None => None,
+    };
     let (summary, error) = read_records(&mut counting, &options, &mut |record: Record| {
         if record.ts.is_some() {
             last_ts = record.ts;
@@ -1853,9 +2057,11 @@ fn read_stream(
         }
     });
     counting.finish_progress();
+    drop(events);
+    outcome.audit = audit.finish();
     // The buffer's growth slack (up to half of it) is not kept until the merge.
     outcome.events.shrink_to_fit();
-    if config.kinds.is_some() {
+    if config.trace && !outcome.events.is_empty() {
         outcome.entities = Some(StreamEntities::of(&outcome.events));
     }
     // Skipped records are OM audit records of kinds the catalogue types, at INFO.
