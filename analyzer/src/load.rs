@@ -2239,6 +2239,120 @@ mod tests {
     #[test]
     fn the_om_audit_merge_gives_the_events_of_the_fold_over_built_events() {
         let dir = tempfile::tempdir().expect("temp dir");
+        write_om_audit_logs(dir.path());
+        let paths = vec![dir.path().to_path_buf()];
+        let config = ReadConfig::new(Keep::Typed);
+        let skew_ms = 2_000;
+        // Every log (rotations in order) one stream of built events, folded.
+        let mut by_log: BTreeMap<String, Vec<Event>> = BTreeMap::new();
+        let mut parsed = read_inputs_streaming(&paths, &config, &mut |_| {});
+        for stream in &mut parsed.streams {
+            let log = rotation_key(&stream.file).stream;
+            by_log.entry(log).or_default().append(&mut stream.events);
+        }
+        let expected: Vec<String> =
+            crate::copies::fold_streams(by_log.into_values().collect(), skew_ms)
+                .iter()
+                .map(json)
+                .collect();
+        let mut got = String::new();
+        let merged = read_audit_merged(
+            &paths,
+            &config,
+            &audit_log_units(&paths),
+            Vec::new(),
+            skew_ms,
+            &|event, _, out| {
+                event.write_json(out)?;
+                out.push(b'\n');
+                Ok(())
+            },
+            &mut |rendered| got.push_str(std::str::from_utf8(&rendered.text).expect("utf-8")),
+        );
+        assert!(merged.errors.is_empty() && merged.unreadable.is_empty());
+        let got: Vec<&str> = got.lines().collect();
+        // Folded: the transactions' copies, the printed copies within the skew, the failures.
+        assert_eq!(expected.len(), 7, "{expected:#?}");
+        assert!(
+            expected
+                .iter()
+                .any(|e| e.contains("KEY_NOT_FOUND") && e.contains("\"copies\""))
+        );
+        assert_eq!(got, expected);
+    }
+
+    /// A read for a trace holds the OM audit records unbuilt, and the merge's fold of them gives
+    /// the events of the fold over every stream's built events, in or out of a window.
+    #[test]
+    fn a_trace_read_folds_held_om_audit_records_as_the_fold_over_built_events() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        write_om_audit_logs(dir.path());
+        let paths = vec![dir.path().to_path_buf()];
+        let skew_ms = 2_000;
+        let trace_read = ReadConfig {
+            trace: true,
+            ..ReadConfig::new(Keep::Typed)
+        };
+        let base = 1_787_097_600_000; // 2026-08-19T00:00:00Z
+        for window in [
+            Window::default(),
+            Window {
+                since: Some(base + 2_000),
+                until: Some(base + 9_000),
+            },
+        ] {
+            let mut built =
+                read_inputs_streaming(&paths, &ReadConfig::new(Keep::Typed), &mut |_| {});
+            window.apply(&mut built);
+            let expected: Vec<String> = crate::copies::fold_streams(built.take_events(), skew_ms)
+                .iter()
+                .map(json)
+                .collect();
+            let mut held = read_inputs_streaming(&paths, &trace_read, &mut |_| {});
+            assert!(
+                held.streams
+                    .iter()
+                    .all(|s| s.events.is_empty() && !s.audit.is_empty()),
+                "every record held unbuilt"
+            );
+            window.apply(&mut held);
+            let logs = held
+                .streams
+                .iter_mut()
+                .map(|s| std::mem::take(&mut s.audit))
+                .collect();
+            let got: Vec<String> = fold_audit(logs, skew_ms).iter().map(json).collect();
+            assert!(got.iter().any(|e| e.contains("\"copies\"")));
+            assert_eq!(got, expected, "{window:?}");
+        }
+        // The window leaves out the events before it.
+        assert!(
+            !fold_audit(
+                {
+                    let mut held = read_inputs_streaming(&paths, &trace_read, &mut |_| {});
+                    Window {
+                        since: Some(base + 2_000),
+                        until: None,
+                    }
+                    .apply(&mut held);
+                    held.streams.into_iter().map(|s| s.audit).collect()
+                },
+                skew_ms
+            )
+            .iter()
+            .any(|e| e.ts == Some(base + 1_000))
+        );
+    }
+
+    fn json(event: &Event) -> String {
+        let mut out = Vec::new();
+        event.write_json(&mut out).expect("json");
+        String::from_utf8(out).expect("utf-8")
+    }
+
+    /// Three OMs' audit logs, one rotated: records with and without a `Transaction`, a throwable
+    /// and continuation lines.
+    fn write_om_audit_logs(dir: &std::path::Path) {
         let keyed = |s: u32, op: &str, key: &str, tx: u32| {
             format!(
                 "2026-08-19 00:00:{s:02},{:03} | INFO  | OMAudit | user=svc | ip=10.0.0.1 | op={op} {{\"volume\":\"v\",\"bucket\":\"b\",\"key\":\"{key}\",\"dataSize\":\"0\",\"Transaction\":\"{tx}\"}} | ret=SUCCESS |  \n",
@@ -2287,54 +2401,10 @@ mod tests {
             ),
         ];
         for (name, text) in &logs {
-            let path = dir.path().join(name);
+            let path = dir.join(name);
             std::fs::create_dir_all(path.parent().expect("a folder")).expect("folder");
             std::fs::write(path, text).expect("log written");
         }
-        let paths = vec![dir.path().to_path_buf()];
-        let config = ReadConfig::new(Keep::Typed);
-        let skew_ms = 2_000;
-        let json = |event: &Event| {
-            let mut out = Vec::new();
-            event.write_json(&mut out).expect("json");
-            String::from_utf8(out).expect("utf-8")
-        };
-        // Every log (rotations in order) one stream of built events, folded.
-        let mut by_log: BTreeMap<String, Vec<Event>> = BTreeMap::new();
-        let mut parsed = read_inputs_streaming(&paths, &config, &mut |_| {});
-        for stream in &mut parsed.streams {
-            let log = rotation_key(&stream.file).stream;
-            by_log.entry(log).or_default().append(&mut stream.events);
-        }
-        let expected: Vec<String> =
-            crate::copies::fold_streams(by_log.into_values().collect(), skew_ms)
-                .iter()
-                .map(json)
-                .collect();
-        let mut got = String::new();
-        let merged = read_audit_merged(
-            &paths,
-            &config,
-            &audit_log_units(&paths),
-            Vec::new(),
-            skew_ms,
-            &|event, _, out| {
-                event.write_json(out)?;
-                out.push(b'\n');
-                Ok(())
-            },
-            &mut |rendered| got.push_str(std::str::from_utf8(&rendered.text).expect("utf-8")),
-        );
-        assert!(merged.errors.is_empty() && merged.unreadable.is_empty());
-        let got: Vec<&str> = got.lines().collect();
-        // Folded: the transactions' copies, the printed copies within the skew, the failures.
-        assert_eq!(expected.len(), 7, "{expected:#?}");
-        assert!(
-            expected
-                .iter()
-                .any(|e| e.contains("KEY_NOT_FOUND") && e.contains("\"copies\""))
-        );
-        assert_eq!(got, expected);
     }
 
     #[test]
@@ -2425,6 +2495,7 @@ mod tests {
             releases: Vec::new(),
             events,
             entities: None,
+            audit: HeldAudit::default(),
             unkept_in_window: 0,
             unit: 0,
         };
