@@ -2057,7 +2057,6 @@ fn read_stream(
         }
     });
     counting.finish_progress();
-    drop(events);
     outcome.audit = audit.finish();
     // The buffer's growth slack (up to half of it) is not kept until the merge.
     outcome.events.shrink_to_fit();
