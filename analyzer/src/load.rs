@@ -256,6 +256,20 @@ fn fold_audit(logs: Vec<HeldAudit>, skew_ms: i64) -> Vec<Event> {
             LogHead::new(received, None)
         })
         .collect();
+    fold_heads(&mut heads, skew_ms, &mut |kept, _, heads, sources| {
+        out.push(kept_event(kept, heads, sources));
+    });
+    out.shrink_to_fit();
+    out
+}
+
+/// What takes a record the fold kept, with its place in time order, out of its log's batch.
+type TakeKept<'k> = dyn FnMut(Held, i64, &mut [LogHead], &Sources) + 'k;
+
+/// Merges the records of `heads` (one per log) into one time order, by the latest time of their
+/// file so far, then by log, folds their copies as they come ([`AuditCopies`]) and hands the kept
+/// ones to `keep` in that order.
+fn fold_heads(heads: &mut [LogHead], skew_ms: i64, keep: &mut TakeKept<'_>) {
     let mut sources = Sources::default();
     let mut copies = AuditCopies::new(skew_ms);
     let mut order = LogOrder::new();
@@ -264,8 +278,8 @@ fn fold_audit(logs: Vec<HeldAudit>, skew_ms: i64) -> Vec<Event> {
     }
     while let Some(std::cmp::Reverse((placed, n))) = order.pop() {
         if let Some((_, held, key)) = heads[n].next.take() {
-            let folded = copies.push(held, key, placed, &mut |kept, _| {
-                out.push(kept_event(kept, &mut heads, &sources));
+            let folded = copies.push(held, key, placed, &mut |kept, placed| {
+                keep(kept, placed, heads, &sources)
             });
             if let Some(folded) = folded {
                 heads[folded.log as usize].release(folded.batch);
@@ -273,9 +287,7 @@ fn fold_audit(logs: Vec<HeldAudit>, skew_ms: i64) -> Vec<Event> {
         }
         heads[n].fill(n, &mut sources, &mut order);
     }
-    copies.finish(&mut |kept, _| out.push(kept_event(kept, &mut heads, &sources)));
-    out.shrink_to_fit();
-    out
+    copies.finish(&mut |kept, placed| keep(kept, placed, heads, &sources));
 }
 
 /// The event of a record the fold kept, taken out of its log's batch, its copies listed.
@@ -1505,26 +1517,9 @@ pub fn read_audit_merged(
             heads.push(LogHead::new(received, None));
         }
         {
-            let mut sources = Sources::default();
             let mut renderers = Renderers::start(scope, render, config.jobs);
-            let mut copies = AuditCopies::new(skew_ms);
-            let mut order = LogOrder::new();
-            for (n, head) in heads.iter_mut().enumerate() {
-                head.fill(n, &mut sources, &mut order);
-            }
-            while let Some(std::cmp::Reverse((placed, n))) = order.pop() {
-                if let Some((_, held, key)) = heads[n].next.take() {
-                    let folded = copies.push(held, key, placed, &mut |kept, placed| {
-                        renderers.push(kept, placed, &mut heads, &sources, on_rendered)
-                    });
-                    if let Some(folded) = folded {
-                        heads[folded.log as usize].release(folded.batch);
-                    }
-                }
-                heads[n].fill(n, &mut sources, &mut order);
-            }
-            copies.finish(&mut |kept, placed| {
-                renderers.push(kept, placed, &mut heads, &sources, on_rendered)
+            fold_heads(&mut heads, skew_ms, &mut |kept, placed, heads, sources| {
+                renderers.push(kept, placed, heads, sources, on_rendered)
             });
             renderers.finish(on_rendered);
         }
