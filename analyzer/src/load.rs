@@ -454,7 +454,8 @@ pub struct StreamOutcome {
     /// The Ozone releases its services' startup banners print, in the order seen.
     pub releases: Vec<String>,
     pub events: Vec<Event>,
-    /// The entities of `events`, interned by the reading thread for the merge (`scan`'s reads).
+    /// The entities of `events`, interned by the reading thread for the merge (reads for a
+    /// trace, [`ReadConfig::trace`]).
     pub entities: Option<StreamEntities>,
     /// An OM audit log's records, read for a trace with every kind kept ([`ReadConfig::trace`]):
     /// held unbuilt until the merge folds their copies, since most are copies ([`build_trace`]).
