@@ -185,6 +185,7 @@ fn read_config(input: &InputArgs, keep: Keep) -> Result<ReadConfig, Failure> {
         limits: oztrace_parser::input::Limits {
             max_expand: input.max_expand,
         },
+        trace: false,
     })
 }
 

@@ -121,6 +121,7 @@ pub fn load(paths: &[PathBuf], options: &LoadOptions) -> Loaded {
     // that reads it parses every record in one pass.
     let prefilter = options.prefilter && paths.iter().all(|p| p.as_os_str() != "-");
     let mut read = options.read.clone();
+    read.trace = true;
     if prefilter {
         read.skip = Some(prefilter::first_pass());
         let mut wanted = crate::machines::consumed();
@@ -219,14 +220,93 @@ pub fn build_trace(parsed: &mut Parsed, skew_ms: i64) -> Trace {
     for stream in &mut parsed.streams {
         let events = std::mem::take(&mut stream.events);
         let entities = stream.entities.take();
+        let held = std::mem::take(&mut stream.audit);
         if stream.component == Component::OmAudit {
-            audit.push(events);
-        } else {
+            audit.push(if held.is_empty() {
+                HeldAudit::of_events(events)
+            } else {
+                held
+            });
+        } else if held.is_empty() {
             streams.push((events, entities));
+        } else {
+            // Read as an OM audit log, mostly another component's records: nothing to fold.
+            streams.push((held.into_events(), None));
         }
     }
-    streams.push((crate::copies::fold_streams(audit, skew_ms), None));
+    streams.push((fold_audit(audit, skew_ms), None));
     Trace::merge_interned(streams, skew_ms)
+}
+
+/// The events of the OM audit streams `logs` (in reading order), their copies folded
+/// ([`crate::copies::AuditCopies`]) as they come in one time order: by the latest time of their
+/// stream so far, then by stream. A record is built only once kept, as the first of its copies;
+/// each batch is freed once done with.
+fn fold_audit(logs: Vec<HeldAudit>, skew_ms: i64) -> Vec<Event> {
+    // Room for every record, touched only as far as events are kept: never copied while growing.
+    let mut out = Vec::with_capacity(logs.iter().map(HeldAudit::records).sum());
+    let mut heads: Vec<LogHead> = logs
+        .into_iter()
+        .map(|log| {
+            let (sender, received) = mpsc::channel();
+            for batch in log.batches {
+                // The receiver is alive: a send cannot fail.
+                let _ = sender.send(batch);
+            }
+            LogHead::new(received, None)
+        })
+        .collect();
+    fold_heads(&mut heads, skew_ms, &mut |kept, _, heads, sources| {
+        out.push(kept_event(kept, heads, sources));
+    });
+    out.shrink_to_fit();
+    out
+}
+
+/// What takes a record the fold kept, with its place in time order, out of its log's batch.
+type TakeKept<'k> = dyn FnMut(Held, i64, &mut [LogHead], &Sources) + 'k;
+
+/// Merges the records of `heads` (one per log) into one time order, by the latest time of their
+/// file so far, then by log, folds their copies as they come ([`AuditCopies`]) and hands the kept
+/// ones to `keep` in that order.
+fn fold_heads(heads: &mut [LogHead], skew_ms: i64, keep: &mut TakeKept<'_>) {
+    let mut sources = Sources::default();
+    let mut copies = AuditCopies::new(skew_ms);
+    let mut order = LogOrder::new();
+    for (n, head) in heads.iter_mut().enumerate() {
+        head.fill(n, &mut sources, &mut order);
+    }
+    while let Some(std::cmp::Reverse((placed, n))) = order.pop() {
+        if let Some((_, held, key)) = heads[n].next.take() {
+            let folded = copies.push(held, key, placed, &mut |kept, placed| {
+                keep(kept, placed, heads, &sources)
+            });
+            if let Some(folded) = folded {
+                heads[folded.log as usize].release(folded.batch);
+            }
+        }
+        heads[n].fill(n, &mut sources, &mut order);
+    }
+    copies.finish(&mut |kept, placed| keep(kept, placed, heads, &sources));
+}
+
+/// The event of a record the fold kept, taken out of its log's batch, its copies listed.
+fn kept_event(kept: Held, heads: &mut [LogHead], sources: &Sources) -> Event {
+    let head = &mut heads[kept.log as usize];
+    let batch = head.batch(kept.batch);
+    let raw = &mut batch.records[kept.index as usize];
+    let body = std::mem::replace(&mut raw.body, Body::Text(0, 0, false));
+    let source = &sources.all[kept.copy.source as usize];
+    let mut event = body.event(raw.ts, raw.line, raw.level, &batch.text, source);
+    head.release(kept.batch);
+    if !kept.copies.is_empty() {
+        event.copies = listed(
+            kept.copies
+                .iter()
+                .map(|copy| (&sources.all[copy.source as usize], copy.line)),
+        );
+    }
+    event
 }
 
 /// `--since` / `--until`: events outside are dropped before analysis.
@@ -253,17 +333,16 @@ impl Window {
         if self.is_open() {
             return;
         }
-        retain_flagged(events, &self.keeps(events));
+        retain_flagged(events, &self.keeps(events.iter().map(|e| e.ts)));
     }
 
-    /// Which of a stream's events [`Window::retain`] keeps, in order.
-    fn keeps(&self, events: &[Event]) -> Vec<bool> {
-        let mut placed = events.iter().find_map(|e| e.ts);
-        events
-            .iter()
-            .map(|event| {
-                if event.ts.is_some() {
-                    placed = event.ts;
+    /// Which of a stream's events (by their times, in order) [`Window::retain`] keeps.
+    fn keeps(&self, times: impl Iterator<Item = Option<i64>> + Clone) -> Vec<bool> {
+        let mut placed = times.clone().find_map(|ts| ts);
+        times
+            .map(|ts| {
+                if ts.is_some() {
+                    placed = ts;
                 }
                 placed.is_some_and(|ts| self.contains(ts))
             })
@@ -276,7 +355,11 @@ impl Window {
             return;
         }
         for stream in &mut parsed.streams {
-            let keep = self.keeps(&stream.events);
+            if !stream.audit.is_empty() {
+                let keep = self.keeps(stream.audit.times());
+                stream.audit.retain(&keep);
+            }
+            let keep = self.keeps(stream.events.iter().map(|e| e.ts));
             if let Some(entities) = &mut stream.entities {
                 entities.retain(&keep);
             }
@@ -313,6 +396,10 @@ pub struct ReadConfig {
     pub window: Window,
     /// What reading one input may cost (`--max-expand`).
     pub limits: Limits,
+    /// The read feeds a trace ([`load`]): each stream's entities are interned by its reader
+    /// ([`StreamOutcome::entities`]) and, when every kind is kept, an OM audit log's records wait
+    /// unbuilt for the merge to fold their copies ([`StreamOutcome::audit`]).
+    pub trace: bool,
 }
 
 impl ReadConfig {
@@ -328,6 +415,7 @@ impl ReadConfig {
             kinds: None,
             window: Window::default(),
             limits: Limits::default(),
+            trace: false,
         }
     }
 }
@@ -366,8 +454,12 @@ pub struct StreamOutcome {
     /// The Ozone releases its services' startup banners print, in the order seen.
     pub releases: Vec<String>,
     pub events: Vec<Event>,
-    /// The entities of `events`, interned by the reading thread for the merge (`scan`'s reads).
+    /// The entities of `events`, interned by the reading thread for the merge (reads for a
+    /// trace, [`ReadConfig::trace`]).
     pub entities: Option<StreamEntities>,
+    /// An OM audit log's records, read for a trace with every kind kept ([`ReadConfig::trace`]):
+    /// held unbuilt until the merge folds their copies, since most are copies ([`build_trace`]).
+    audit: HeldAudit,
     /// Typed records inside the window that no consumer reads: counted, not kept (`scan`).
     pub unkept_in_window: u64,
     /// The input unit it was read from (its index in discovery order).
@@ -714,6 +806,95 @@ impl AuditBatch {
     }
 }
 
+/// An OM audit log's records held unbuilt for the merge's fold ([`ReadConfig::trace`]), in
+/// batches sized to their records (not to their growth).
+#[derive(Default)]
+struct HeldAudit {
+    batches: Vec<AuditBatch>,
+    filling: AuditBatch,
+}
+
+impl std::fmt::Debug for HeldAudit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "HeldAudit({} records)", self.records())
+    }
+}
+
+impl HeldAudit {
+    fn push(&mut self, pending: Pending<'_>) {
+        self.filling.push(pending);
+        if self.filling.is_full() {
+            self.seal();
+        }
+    }
+
+    fn seal(&mut self) {
+        let mut batch = std::mem::take(&mut self.filling);
+        if !batch.records.is_empty() {
+            batch.text.shrink_to_fit();
+            batch.records.shrink_to_fit();
+            self.batches.push(batch);
+        }
+    }
+
+    fn finish(mut self) -> HeldAudit {
+        self.seal();
+        self
+    }
+
+    fn records(&self) -> usize {
+        self.batches.iter().map(|b| b.records.len()).sum()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.batches.is_empty() && self.filling.records.is_empty()
+    }
+
+    /// Built events as held records, for the fold.
+    fn of_events(events: Vec<Event>) -> HeldAudit {
+        let mut held = HeldAudit::default();
+        for event in events {
+            held.push(Pending::Built(event));
+        }
+        held.finish()
+    }
+
+    /// The events of its records, in order (none folded).
+    fn into_events(self) -> Vec<Event> {
+        let mut events = Vec::with_capacity(self.records());
+        for batch in self.batches {
+            let AuditBatch {
+                text,
+                records,
+                sources,
+                ..
+            } = batch;
+            events.extend(records.into_iter().map(|raw| {
+                let source = &sources[raw.source as usize];
+                raw.body.event(raw.ts, raw.line, raw.level, &text, source)
+            }));
+        }
+        events
+    }
+
+    /// The time of each record, in order.
+    fn times(&self) -> impl Iterator<Item = Option<i64>> + Clone {
+        self.batches
+            .iter()
+            .flat_map(|b| b.records.iter().map(|r| r.ts))
+    }
+
+    /// Keeps the records whose flag in `keep` (one per record, in order) is set.
+    fn retain(&mut self, keep: &[bool]) {
+        let mut keep = keep.iter();
+        for batch in &mut self.batches {
+            batch
+                .records
+                .retain(|_| keep.next().copied().unwrap_or(false));
+        }
+    }
+}
+
 /// What the caller of [`read_audit_merged`] makes of its events, on worker threads: `render`
 /// appends an event's text (with its place in time order) to a batch's, or nothing to leave it
 /// out.
@@ -955,39 +1136,61 @@ impl Kept {
     /// Its event, typed now, its copies listed by host, file and line.
     fn event(self, text: &str, copies: &[(u32, u64)], sources: &[Source]) -> Event {
         let source = &sources[self.source as usize];
-        let mut event = match self.body {
+        let mut event = self
+            .body
+            .event(self.ts, self.line, self.level, text, source);
+        let (start, end) = self.copies;
+        if start < end {
+            event.copies = listed(
+                copies[start as usize..end as usize]
+                    .iter()
+                    .map(|&(source, line)| (&sources[source as usize], line)),
+            );
+        }
+        event
+    }
+}
+
+/// Copies (their source and line) in their order, by host, file and line, each once.
+fn listed<'s>(copies: impl Iterator<Item = (&'s Source, u64)>) -> Box<[Copy]> {
+    let mut listed: Vec<Copy> = copies
+        .map(|(source, line)| Copy {
+            host: Arc::clone(&source.host),
+            file: Arc::clone(&source.file),
+            line,
+        })
+        .collect();
+    listed.sort();
+    listed.dedup();
+    listed.into()
+}
+
+impl Body {
+    /// The event of a record with this body and header, written by `source`; a text body is in
+    /// `text`.
+    fn event(
+        self,
+        ts: Option<i64>,
+        line: u64,
+        level: Option<Level>,
+        text: &str,
+        source: &Source,
+    ) -> Event {
+        match self {
             Body::Built(event) => *event,
-            Body::Text(start, end, throwable) => Kept::build(
+            Body::Text(start, end, throwable) => Body::build(
                 Record {
-                    line: self.line,
-                    ts: self.ts,
-                    level: self.level,
+                    line,
+                    ts,
+                    level,
                     message: text[start as usize..end as usize].to_string(),
                     throwable: throwable.then(String::new),
                     ..Record::default()
                 },
                 source,
             ),
-            Body::Record(record) => Kept::build(*record, source),
-        };
-        let (start, end) = self.copies;
-        if start < end {
-            let mut listed: Vec<Copy> = copies[start as usize..end as usize]
-                .iter()
-                .map(|&(source, line)| {
-                    let source = &sources[source as usize];
-                    Copy {
-                        host: Arc::clone(&source.host),
-                        file: Arc::clone(&source.file),
-                        line,
-                    }
-                })
-                .collect();
-            listed.sort();
-            listed.dedup();
-            event.copies = listed.into();
+            Body::Record(record) => Body::build(*record, source),
         }
-        event
     }
 
     fn build(record: Record, source: &Source) -> Event {
@@ -1315,26 +1518,9 @@ pub fn read_audit_merged(
             heads.push(LogHead::new(received, None));
         }
         {
-            let mut sources = Sources::default();
             let mut renderers = Renderers::start(scope, render, config.jobs);
-            let mut copies = AuditCopies::new(skew_ms);
-            let mut order = LogOrder::new();
-            for (n, head) in heads.iter_mut().enumerate() {
-                head.fill(n, &mut sources, &mut order);
-            }
-            while let Some(std::cmp::Reverse((placed, n))) = order.pop() {
-                if let Some((_, held, key)) = heads[n].next.take() {
-                    let folded = copies.push(held, key, placed, &mut |kept, placed| {
-                        renderers.push(kept, placed, &mut heads, &sources, on_rendered)
-                    });
-                    if let Some(folded) = folded {
-                        heads[folded.log as usize].release(folded.batch);
-                    }
-                }
-                heads[n].fill(n, &mut sources, &mut order);
-            }
-            copies.finish(&mut |kept, placed| {
-                renderers.push(kept, placed, &mut heads, &sources, on_rendered)
+            fold_heads(&mut heads, skew_ms, &mut |kept, placed, heads, sources| {
+                renderers.push(kept, placed, heads, sources, on_rendered)
             });
             renderers.finish(on_rendered);
         }
@@ -1696,7 +1882,7 @@ fn read_stream(
     file: &InputFile,
     reader: &mut dyn BufRead,
     config: &ReadConfig,
-    mut events: Option<EventSink<'_, '_>>,
+    events: Option<EventSink<'_, '_>>,
 ) -> (StreamOutcome, Option<std::io::Error>) {
     let file_name: Arc<str> = Arc::from(file.display.as_str());
     let file_host = file.hint.host.clone();
@@ -1730,6 +1916,7 @@ fn read_stream(
         releases: Vec::new(),
         events: Vec::new(),
         entities: None,
+        audit: HeldAudit::default(),
         unkept_in_window: 0,
         unit: 0,
     };
@@ -1741,6 +1928,19 @@ fn read_stream(
     let mut verbose_seen: std::collections::HashSet<(Arc<str>, String)> = Default::default();
     let mut names = Names::default();
     let mut last_ts: Option<i64> = None;
+    // An OM audit log read for a trace: its records go to the merge's fold unbuilt, as into the
+    // OM audit merge's sink.
+    let defer = config.trace
+        && config.kinds.is_none()
+        && config.keep == Keep::Typed
+        && file.hint.component == Some(Component::OmAudit);
+    let mut audit = HeldAudit::default();
+    let mut hold = |pending: Pending<'_>| audit.push(pending);
+    let mut events: Option<&mut (dyn FnMut(Pending<'_>) + Send)> = match events {
+        Some(sink) => Some(sink),
+        None if defer => Some(&mut hold),
+        None => None,
+    };
     let (summary, error) = read_records(&mut counting, &options, &mut |record: Record| {
         if record.ts.is_some() {
             last_ts = record.ts;
@@ -1853,9 +2053,10 @@ fn read_stream(
         }
     });
     counting.finish_progress();
+    outcome.audit = audit.finish();
     // The buffer's growth slack (up to half of it) is not kept until the merge.
     outcome.events.shrink_to_fit();
-    if config.kinds.is_some() {
+    if config.trace && !outcome.events.is_empty() {
         outcome.entities = Some(StreamEntities::of(&outcome.events));
     }
     // Skipped records are OM audit records of kinds the catalogue types, at INFO.
@@ -2033,6 +2234,120 @@ mod tests {
     #[test]
     fn the_om_audit_merge_gives_the_events_of_the_fold_over_built_events() {
         let dir = tempfile::tempdir().expect("temp dir");
+        write_om_audit_logs(dir.path());
+        let paths = vec![dir.path().to_path_buf()];
+        let config = ReadConfig::new(Keep::Typed);
+        let skew_ms = 2_000;
+        // Every log (rotations in order) one stream of built events, folded.
+        let mut by_log: BTreeMap<String, Vec<Event>> = BTreeMap::new();
+        let mut parsed = read_inputs_streaming(&paths, &config, &mut |_| {});
+        for stream in &mut parsed.streams {
+            let log = rotation_key(&stream.file).stream;
+            by_log.entry(log).or_default().append(&mut stream.events);
+        }
+        let expected: Vec<String> =
+            crate::copies::fold_streams(by_log.into_values().collect(), skew_ms)
+                .iter()
+                .map(json)
+                .collect();
+        let mut got = String::new();
+        let merged = read_audit_merged(
+            &paths,
+            &config,
+            &audit_log_units(&paths),
+            Vec::new(),
+            skew_ms,
+            &|event, _, out| {
+                event.write_json(out)?;
+                out.push(b'\n');
+                Ok(())
+            },
+            &mut |rendered| got.push_str(std::str::from_utf8(&rendered.text).expect("utf-8")),
+        );
+        assert!(merged.errors.is_empty() && merged.unreadable.is_empty());
+        let got: Vec<&str> = got.lines().collect();
+        // Folded: the transactions' copies, the printed copies within the skew, the failures.
+        assert_eq!(expected.len(), 7, "{expected:#?}");
+        assert!(
+            expected
+                .iter()
+                .any(|e| e.contains("KEY_NOT_FOUND") && e.contains("\"copies\""))
+        );
+        assert_eq!(got, expected);
+    }
+
+    /// A read for a trace holds the OM audit records unbuilt, and the merge's fold of them gives
+    /// the events of the fold over every stream's built events, in or out of a window.
+    #[test]
+    fn a_trace_read_folds_held_om_audit_records_as_the_fold_over_built_events() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        write_om_audit_logs(dir.path());
+        let paths = vec![dir.path().to_path_buf()];
+        let skew_ms = 2_000;
+        let trace_read = ReadConfig {
+            trace: true,
+            ..ReadConfig::new(Keep::Typed)
+        };
+        let base = 1_787_097_600_000; // 2026-08-19T00:00:00Z
+        for window in [
+            Window::default(),
+            Window {
+                since: Some(base + 2_000),
+                until: Some(base + 9_000),
+            },
+        ] {
+            let mut built =
+                read_inputs_streaming(&paths, &ReadConfig::new(Keep::Typed), &mut |_| {});
+            window.apply(&mut built);
+            let expected: Vec<String> = crate::copies::fold_streams(built.take_events(), skew_ms)
+                .iter()
+                .map(json)
+                .collect();
+            let mut held = read_inputs_streaming(&paths, &trace_read, &mut |_| {});
+            assert!(
+                held.streams
+                    .iter()
+                    .all(|s| s.events.is_empty() && !s.audit.is_empty()),
+                "every record held unbuilt"
+            );
+            window.apply(&mut held);
+            let logs = held
+                .streams
+                .iter_mut()
+                .map(|s| std::mem::take(&mut s.audit))
+                .collect();
+            let got: Vec<String> = fold_audit(logs, skew_ms).iter().map(json).collect();
+            assert!(got.iter().any(|e| e.contains("\"copies\"")));
+            assert_eq!(got, expected, "{window:?}");
+        }
+        // The window leaves out the events before it.
+        assert!(
+            !fold_audit(
+                {
+                    let mut held = read_inputs_streaming(&paths, &trace_read, &mut |_| {});
+                    Window {
+                        since: Some(base + 2_000),
+                        until: None,
+                    }
+                    .apply(&mut held);
+                    held.streams.into_iter().map(|s| s.audit).collect()
+                },
+                skew_ms
+            )
+            .iter()
+            .any(|e| e.ts == Some(base + 1_000))
+        );
+    }
+
+    fn json(event: &Event) -> String {
+        let mut out = Vec::new();
+        event.write_json(&mut out).expect("json");
+        String::from_utf8(out).expect("utf-8")
+    }
+
+    /// Three OMs' audit logs, one rotated: records with and without a `Transaction`, a throwable
+    /// and continuation lines.
+    fn write_om_audit_logs(dir: &std::path::Path) {
         let keyed = |s: u32, op: &str, key: &str, tx: u32| {
             format!(
                 "2026-08-19 00:00:{s:02},{:03} | INFO  | OMAudit | user=svc | ip=10.0.0.1 | op={op} {{\"volume\":\"v\",\"bucket\":\"b\",\"key\":\"{key}\",\"dataSize\":\"0\",\"Transaction\":\"{tx}\"}} | ret=SUCCESS |  \n",
@@ -2081,54 +2396,10 @@ mod tests {
             ),
         ];
         for (name, text) in &logs {
-            let path = dir.path().join(name);
+            let path = dir.join(name);
             std::fs::create_dir_all(path.parent().expect("a folder")).expect("folder");
             std::fs::write(path, text).expect("log written");
         }
-        let paths = vec![dir.path().to_path_buf()];
-        let config = ReadConfig::new(Keep::Typed);
-        let skew_ms = 2_000;
-        let json = |event: &Event| {
-            let mut out = Vec::new();
-            event.write_json(&mut out).expect("json");
-            String::from_utf8(out).expect("utf-8")
-        };
-        // Every log (rotations in order) one stream of built events, folded.
-        let mut by_log: BTreeMap<String, Vec<Event>> = BTreeMap::new();
-        let mut parsed = read_inputs_streaming(&paths, &config, &mut |_| {});
-        for stream in &mut parsed.streams {
-            let log = rotation_key(&stream.file).stream;
-            by_log.entry(log).or_default().append(&mut stream.events);
-        }
-        let expected: Vec<String> =
-            crate::copies::fold_streams(by_log.into_values().collect(), skew_ms)
-                .iter()
-                .map(json)
-                .collect();
-        let mut got = String::new();
-        let merged = read_audit_merged(
-            &paths,
-            &config,
-            &audit_log_units(&paths),
-            Vec::new(),
-            skew_ms,
-            &|event, _, out| {
-                event.write_json(out)?;
-                out.push(b'\n');
-                Ok(())
-            },
-            &mut |rendered| got.push_str(std::str::from_utf8(&rendered.text).expect("utf-8")),
-        );
-        assert!(merged.errors.is_empty() && merged.unreadable.is_empty());
-        let got: Vec<&str> = got.lines().collect();
-        // Folded: the transactions' copies, the printed copies within the skew, the failures.
-        assert_eq!(expected.len(), 7, "{expected:#?}");
-        assert!(
-            expected
-                .iter()
-                .any(|e| e.contains("KEY_NOT_FOUND") && e.contains("\"copies\""))
-        );
-        assert_eq!(got, expected);
     }
 
     #[test]
@@ -2219,6 +2490,7 @@ mod tests {
             releases: Vec::new(),
             events,
             entities: None,
+            audit: HeldAudit::default(),
             unkept_in_window: 0,
             unit: 0,
         };

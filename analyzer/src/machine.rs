@@ -113,12 +113,16 @@ pub trait Machine: Send {
 #[derive(Debug, Clone)]
 pub struct EntityStates<K, S> {
     states: HashMap<K, (S, i64)>,
+    /// No state was last touched before this: an eviction before it has nothing to drop and
+    /// skips the pass over every state (with a long `--retain`, nearly every one).
+    oldest: i64,
 }
 
 impl<K, S> Default for EntityStates<K, S> {
     fn default() -> Self {
         EntityStates {
             states: HashMap::default(),
+            oldest: i64::MAX,
         }
     }
 }
@@ -137,6 +141,7 @@ impl<K: Eq + Hash, S> EntityStates<K, S> {
         let seen = ts
             .or_else(|| self.states.get(&key).map(|(_, t)| *t))
             .unwrap_or(i64::MIN);
+        self.oldest = self.oldest.min(seen);
         self.states.insert(key, (state, seen));
     }
 
@@ -148,11 +153,24 @@ impl<K: Eq + Hash, S> EntityStates<K, S> {
         if let Some(ts) = ts {
             slot.1 = slot.1.max(ts);
         }
+        self.oldest = self.oldest.min(slot.1);
         &mut slot.0
     }
 
+    /// Drops the states last touched before `before`.
     pub fn evict(&mut self, before: i64) {
-        self.states.retain(|_, (_, seen)| *seen >= before);
+        if before <= self.oldest {
+            return;
+        }
+        let mut oldest = i64::MAX;
+        self.states.retain(|_, (_, seen)| {
+            let kept = *seen >= before;
+            if kept {
+                oldest = oldest.min(*seen);
+            }
+            kept
+        });
+        self.oldest = oldest;
     }
 
     /// Every live state.
@@ -312,6 +330,33 @@ mod tests {
     use super::*;
     use crate::trace::EntityId;
     use crate::trace::tests::event;
+
+    /// An eviction drops exactly the states last touched before its time, however they were
+    /// touched (a state with no time is dropped by the first), and what it keeps is dropped by a
+    /// later one.
+    #[test]
+    fn eviction_drops_exactly_the_states_idle_before_its_time() {
+        let mut states: EntityStates<u32, &str> = EntityStates::default();
+        states.set(1, "a", Some(10));
+        *states.entry_or(2, || "b", Some(20)) = "b";
+        states.evict(5);
+        assert_eq!(states.len(), 2);
+        states.evict(15);
+        assert_eq!((states.get(&1), states.get(&2)), (None, Some(&"b")));
+        // Untimed: last touched at no time.
+        states.entry_or(3, || "c", None);
+        states.evict(0);
+        assert_eq!((states.get(&3), states.len()), (None, 1));
+        states.set(4, "d", None);
+        states.evict(1);
+        assert_eq!((states.get(&4), states.len()), (None, 1));
+        // Touched again later: kept past its first time.
+        states.entry_or(2, || "b", Some(40));
+        states.evict(30);
+        assert_eq!(states.get(&2), Some(&"b"));
+        states.evict(41);
+        assert!(states.is_empty());
+    }
 
     /// Counts events per container: enough to test the replay plumbing.
     struct Counter(EntityStates<EntityId, u32>, &'static str);
