@@ -230,22 +230,29 @@ impl Default for HealthConfig {
 }
 
 /// Where a step of a replica's history was printed.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Seen {
     /// The datanode's own container log.
     Datanode,
-    /// A report-handler line of this SCM host.
-    Scm(Arc<str>),
+    /// A report-handler line of an SCM (the host of the step's event).
+    Scm,
 }
 
-/// One state of one replica, as one line printed it.
+/// One state of one replica, as one line printed it. Its time and host are its event's
+/// ([`ReplicaStep::ts`]): a step is kept small, as there is one per container log line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReplicaStep {
     pub event: EventId,
-    pub ts: Option<i64>,
     pub state: ReplicaState,
     pub bcsid: Option<u64>,
     pub seen: Seen,
+}
+
+impl ReplicaStep {
+    /// The time of the line that printed it.
+    pub fn ts(&self, trace: &Trace) -> Option<i64> {
+        trace.ts_of(self.event)
+    }
 }
 
 /// One (datanode, index) copy of a container.
@@ -351,12 +358,12 @@ impl ContainerRecord {
     }
 
     /// The latest state change of any replica (or SCM line about it).
-    pub fn last_change(&self) -> Option<(i64, EventId)> {
+    pub fn last_change(&self, trace: &Trace) -> Option<(i64, EventId)> {
         self.replicas
             .iter()
             .filter_map(|r| {
                 let s = r.latest();
-                Some((s.ts?, s.event))
+                Some((s.ts(trace)?, s.event))
             })
             .max()
     }
@@ -469,7 +476,6 @@ impl ContainerReplicas {
                 }
                 let step = ReplicaStep {
                     event: id,
-                    ts,
                     state,
                     bcsid: line.bcsid,
                     seen: Seen::Datanode,
@@ -546,13 +552,13 @@ impl ContainerReplicas {
             }
         };
         let repeated = match step.seen {
-            Seen::Scm(_) => replica
+            Seen::Scm => replica
                 .steps
                 .last()
                 .is_some_and(|last| last.state == step.state && last.bcsid == step.bcsid),
             Seen::Datanode => replica.steps.iter().any(|s| {
                 s.seen == Seen::Datanode
-                    && s.ts == step.ts
+                    && s.ts(trace) == step.ts(trace)
                     && trace.get(s.event).text == trace.get(step.event).text
             }),
         };
@@ -618,10 +624,9 @@ impl ContainerReplicas {
         if let Some(state) = replica.replica_state {
             let step = ReplicaStep {
                 event: id,
-                ts: trace.ts_of(id),
                 state,
                 bcsid: Some(replica.bcsid),
-                seen: Seen::Scm(Arc::clone(trace.host_name(trace.host_of(id)))),
+                seen: Seen::Scm,
             };
             self.step(trace, container, &replica.dn, replica.index, step);
         }
@@ -1001,6 +1006,11 @@ impl Check<'_> {
         self.trace.get(id).ts
     }
 
+    /// The time of a replica's step.
+    fn at(&self, step: &ReplicaStep) -> Option<i64> {
+        step.ts(self.trace)
+    }
+
     /// A condition that began at `since` has had two ReplicationManager passes by the end.
     fn settled(&self, since: Option<i64>) -> bool {
         since.is_some_and(|t| self.end - t >= 2 * self.config.rm_interval_ms)
@@ -1074,7 +1084,7 @@ impl Check<'_> {
             .iter()
             .flat_map(|r| r.opens().map(move |s| (if ec { r.index } else { 0 }, r, s)))
             .collect();
-        opens.sort_by_key(|&(group, _, s)| (group, s.ts, s.event));
+        opens.sort_by_key(|&(group, _, s)| (group, self.at(s), s.event));
         // What each OPEN is, decided before any note is written: most containers have none
         // but first ones.
         #[derive(PartialEq)]
@@ -1170,7 +1180,7 @@ impl Check<'_> {
                     && self.record.commands.iter().any(|c| {
                         c.kind == CommandKind::Delete
                             && c.host.as_ref() == Some(&r.host)
-                            && c.ts >= s.ts
+                            && c.ts >= self.at(s)
                             && c.ts
                                 .is_some_and(|t| self.end - t < self.config.event_timeout_ms)
                     })
@@ -1261,7 +1271,7 @@ impl Check<'_> {
                 continue;
             }
             for (r, s) in &lost {
-                since = since.max(s.ts);
+                since = since.max(self.at(s));
                 evidence.push(self.cite(
                     s,
                     true,
@@ -1300,7 +1310,8 @@ impl Check<'_> {
                 let s = r.latest();
                 s.state == ReplicaState::Recovering
                     && (!self.record.is_ec() || missing_indexes.contains(&r.index))
-                    && s.ts
+                    && self
+                        .at(s)
                         .is_some_and(|t| self.end - t < self.config.event_timeout_ms)
             })
         {
@@ -1389,11 +1400,11 @@ impl Check<'_> {
                 continue;
             }
             let mut by_arrival: Vec<&Replica> = counted().collect();
-            by_arrival.sort_by_key(|r| (r.steps[0].ts, r.steps[0].event));
+            by_arrival.sort_by_key(|r| (self.at(&r.steps[0]), r.steps[0].event));
             for (i, r) in by_arrival.iter().enumerate() {
                 let extra = i >= want;
                 if extra {
-                    since = since.max(r.steps[0].ts);
+                    since = since.max(self.at(&r.steps[0]));
                     hosts.push(Arc::clone(&r.host));
                 }
                 let what = if self.record.is_ec() {
@@ -1464,7 +1475,7 @@ impl Check<'_> {
             }
             // SCM deleting the replica now: it is being handled.
             if self
-                .in_flight(&[CommandKind::Delete], s.ts)
+                .in_flight(&[CommandKind::Delete], self.at(s))
                 .is_some_and(|c| c.host.as_ref() == Some(&r.host))
             {
                 continue;
@@ -1500,8 +1511,8 @@ impl Check<'_> {
                 let first = r.steps.iter().find(|s| s.state != ReplicaState::Open)?;
                 Some((r, first))
             })
-            .min_by_key(|(_, s)| (s.ts, s.event))?;
-        if !self.settled(moved_on.1.ts) {
+            .min_by_key(|(_, s)| (self.at(s), s.event))?;
+        if !self.settled(self.at(moved_on.1)) {
             return None;
         }
         let open: Vec<&Replica> = self
@@ -1568,13 +1579,13 @@ impl Check<'_> {
                     .iter()
                     .find(|s| s.state == ReplicaState::QuasiClosed)
             })
-            .min_by_key(|s| (s.ts, s.event))?;
+            .min_by_key(|s| (self.at(s), s.event))?;
         let forced = self
             .record
             .force_closed
             .iter()
-            .any(|&f| self.ts(f) >= first.ts);
-        if forced || !self.settled(first.ts) {
+            .any(|&f| self.ts(f) >= self.at(first));
+        if forced || !self.settled(self.at(first)) {
             return None;
         }
         let evidence = healthy

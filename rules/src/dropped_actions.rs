@@ -595,9 +595,8 @@ pub fn detect(
         }
         endpoint_lines.entry(key).or_default().push(id);
     }
-    let trace_end = (0..trace.len())
-        .filter_map(|id| trace.ts_of(id))
-        .max()
+    let trace_end = (trace.len().checked_sub(1))
+        .and_then(|last| trace.latest_until(last))
         .unwrap_or(i64::MIN);
     let ts = |id: EventId| trace.ts_of(id).unwrap_or(i64::MIN);
     let skew = trace.skew_ms;

@@ -93,7 +93,7 @@ pub fn rows(
             continue;
         }
         let replication = record.replication(config);
-        let last = record.last_change();
+        let last = record.last_change(trace);
         let seen = record
             .replicas
             .iter()
@@ -287,14 +287,17 @@ pub fn info(
                     };
                     ("dn-container".to_string(), message)
                 }
-                Seen::Scm(host) => (format!("{host} report"), event.kind().to_string()),
+                Seen::Scm => (
+                    format!("{} report", trace.host_name(trace.host_of(step.event))),
+                    event.kind().to_string(),
+                ),
             };
             let _ = writeln!(
                 out,
                 "{:<10} {:>5}  {:<24} {:<13} {:>7}  {:<14} {}",
                 r.host,
                 r.index,
-                zone.format_or_dash(step.ts),
+                zone.format_or_dash(step.ts(trace)),
                 step.state,
                 step.bcsid.map_or("-".into(), |b| b.to_string()),
                 seen,
