@@ -996,8 +996,11 @@ const SORT_BY_DEFAULT_BELOW: u64 = 256 << 20;
 const EVENTS_BUFFER_BYTES: usize = 256 << 10;
 
 fn events(args: EventsArgs) -> Result<u8, Failure> {
-    if args.format == EventsFormat::Parquet && args.output.is_none() {
-        return Err(Failure::Usage("--format parquet needs -o FILE".into()));
+    if args.format == EventsFormat::Parquet {
+        crate::export::parquet_available()?;
+        if args.output.is_none() {
+            return Err(Failure::Usage("--format parquet needs -o FILE".into()));
+        }
     }
     if let Some(path) = &args.output {
         refuse_inputs_as_outputs(&args.input.paths, &[("-o", path)])?;

@@ -106,13 +106,21 @@ fn csv_text(row: &mut Vec<u8>, value: &str) {
     }
 }
 
-#[cfg(not(feature = "parquet"))]
-pub fn write_parquet(_rows: &[Row<'_>], _output: &Path) -> Result<(), Failure> {
+/// Whether this build writes Parquet: checked before anything is read.
+pub fn parquet_available() -> Result<(), Failure> {
+    if cfg!(feature = "parquet") {
+        return Ok(());
+    }
     Err(Failure::Usage(
         "this oztrace was built without the `parquet` feature, which Parquet output needs; \
          use --format jsonl or csv, or rebuild with default features"
             .into(),
     ))
+}
+
+#[cfg(not(feature = "parquet"))]
+pub fn write_parquet(_rows: &[Row<'_>], _output: &Path) -> Result<(), Failure> {
+    parquet_available()
 }
 
 /// The fields of an event as (name, value) pairs: strings as they are, other values as JSON.

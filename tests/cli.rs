@@ -435,6 +435,31 @@ fn parquet_and_csv_are_written_and_read_back() {
     assert_eq!(text.lines().count(), 10);
 }
 
+/// Without polars, `--format parquet` is refused before anything is read: a missing input is not
+/// even looked at, and no file is written.
+#[cfg(not(feature = "parquet"))]
+#[test]
+fn parquet_without_polars_is_refused_before_reading() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_file = dir.path().join("trace.parquet");
+    let out = oztrace(&[
+        "events",
+        "--format",
+        "parquet",
+        "-o",
+        out_file.to_str().unwrap(),
+        dir.path().join("missing").to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("`parquet` feature"), "{stderr}");
+    assert!(
+        !stderr.contains("missing"),
+        "read before refusing: {stderr}"
+    );
+    assert!(!out_file.exists());
+}
+
 /// The fields of CSV rows (RFC 4180: quoted fields may hold commas, doubled quotes and line ends).
 fn csv_rows(text: &str) -> Vec<Vec<String>> {
     let (mut rows, mut row, mut field) = (Vec::new(), Vec::new(), String::new());
