@@ -1077,6 +1077,29 @@ fn events_writer(output: &mut Option<OutputFile>) -> Box<dyn Write + '_> {
     }
 }
 
+/// Reads each `events` argument on its own, so that every record names the bundle it came from:
+/// each stream goes to `on_stream` with its argument's number as soon as it is read. The exit
+/// status of the reads.
+fn read_each_argument(
+    args: &EventsArgs,
+    on_stream: &mut dyn FnMut(usize, &mut StreamOutcome),
+) -> Result<u8, Failure> {
+    let mut code = exit::OK;
+    for (bundle, path) in args.input.paths.iter().enumerate() {
+        let input = InputArgs {
+            paths: vec![path.clone()],
+            ..args.input.clone()
+        };
+        let parsed = read_streaming(&input, keep_for(args.all), &mut |stream| {
+            on_stream(bundle, stream)
+        })?;
+        warn_unreadable(&parsed);
+        // 4 (an input failed inside oztrace) before 3 (one could not be read).
+        code = code.max(input_exit(&parsed));
+    }
+    Ok(code)
+}
+
 /// `events --format parquet`: one table, so every event is held until the end.
 fn events_parquet(
     args: &EventsArgs,
@@ -1084,25 +1107,13 @@ fn events_parquet(
     window: Window,
     by_time: bool,
 ) -> Result<u8, Failure> {
-    // Each argument is read on its own, so that every row names the bundle it came from; OM audit
-    // copies still merge across all of them.
     let mut streams: Vec<Vec<Event>> = Vec::new();
     let mut bundles: Vec<String> = Vec::new();
-    let mut code = exit::OK;
-    for path in &args.input.paths {
-        let input = InputArgs {
-            paths: vec![path.clone()],
-            ..args.input.clone()
-        };
-        let mut parsed = read(&input, keep_for(args.all))?;
-        warn_unreadable(&parsed);
-        // 4 (an input failed inside oztrace) before 3 (one could not be read).
-        code = code.max(input_exit(&parsed));
-        for stream in &mut parsed.streams {
-            streams.push(std::mem::take(&mut stream.events));
-            bundles.push(path.display().to_string());
-        }
-    }
+    let code = read_each_argument(args, &mut |bundle, stream| {
+        streams.push(std::mem::take(&mut stream.events));
+        bundles.push(args.input.paths[bundle].display().to_string());
+    })?;
+    // OM audit copies merge across every argument.
     oztrace_parser::event::merge_audit_copies(&mut streams, args.input.skew);
     for events in &mut streams {
         window.retain(events);
@@ -1142,29 +1153,19 @@ fn events_csv(
     // Streams with OM audit events, by their number in input order, with their bundle.
     let mut held: Vec<((u64, usize), Vec<Event>)> = Vec::new();
     let mut streams = 0;
-    let mut code = exit::OK;
     let bundles: Vec<String> = (args.input.paths.iter())
         .map(|path| path.display().to_string())
         .collect();
-    for (bundle, path) in args.input.paths.iter().enumerate() {
-        let input = InputArgs {
-            paths: vec![path.clone()],
-            ..args.input.clone()
-        };
-        let parsed = read_streaming(&input, keep_for(args.all), &mut |stream| {
-            let number = streams;
-            streams += 1;
-            let events = std::mem::take(&mut stream.events);
-            if events.iter().any(|e| e.component == Component::OmAudit) {
-                held.push(((number, bundle), events));
-            } else {
-                rows.push(number, &bundles[bundle], events);
-            }
-        })?;
-        warn_unreadable(&parsed);
-        // 4 (an input failed inside oztrace) before 3 (one could not be read).
-        code = code.max(input_exit(&parsed));
-    }
+    let code = read_each_argument(args, &mut |bundle, stream| {
+        let number = streams;
+        streams += 1;
+        let events = std::mem::take(&mut stream.events);
+        if events.iter().any(|e| e.component == Component::OmAudit) {
+            held.push(((number, bundle), events));
+        } else {
+            rows.push(number, &bundles[bundle], events);
+        }
+    })?;
     let (numbers, mut audit): (Vec<(u64, usize)>, Vec<Vec<Event>>) = held.into_iter().unzip();
     oztrace_parser::event::merge_audit_copies(&mut audit, args.input.skew);
     for ((number, bundle), events) in numbers.into_iter().zip(audit) {
@@ -1196,9 +1197,8 @@ impl CsvRows {
             return;
         }
         self.window.retain(&mut events);
-        let mut placed = events.iter().find_map(|e| e.ts).unwrap_or(i64::MAX);
-        for (i, event) in events.iter().enumerate() {
-            placed = placed.max(event.ts.unwrap_or(placed));
+        let places = crate::sort::places(events.iter().map(|e| e.ts));
+        for (i, (event, placed)) in events.iter().zip(places).enumerate() {
             let mut row = Vec::new();
             crate::export::csv_row(bundle, event, &mut row);
             // A stream holds fewer than 2^32 events: memory would run out first.

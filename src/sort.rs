@@ -53,9 +53,7 @@ impl TimeSorter {
         events: impl IntoIterator<Item = &'a Event>,
     ) -> Result<(), Failure> {
         let events: Vec<&Event> = events.into_iter().collect();
-        let mut placed = events.iter().find_map(|e| e.ts).unwrap_or(i64::MAX);
-        for event in events {
-            placed = placed.max(event.ts.unwrap_or(placed));
+        for (event, placed) in events.iter().zip(places(events.iter().map(|e| e.ts))) {
             self.push_placed(event, placed)?;
         }
         Ok(())
@@ -189,14 +187,23 @@ impl TimeSorter {
     }
 }
 
+/// Where each record of a file (by their times, in file order) is placed in time order: the latest
+/// time seen so far in the file, records before its first time at that time, a file with no time
+/// at all last.
+pub fn places(times: impl Iterator<Item = Option<i64>> + Clone) -> impl Iterator<Item = i64> {
+    let mut placed = times.clone().find_map(|ts| ts).unwrap_or(i64::MAX);
+    times.map(move |ts| {
+        placed = placed.max(ts.unwrap_or(placed));
+        placed
+    })
+}
+
 /// Every row of `streams` (each in its file order) in time order, placed as `TimeSorter`
 /// places them, for the tables (CSV, Parquet) that hold every event anyway.
 pub fn time_order<'a>(streams: &[Vec<crate::export::Row<'a>>]) -> Vec<crate::export::Row<'a>> {
     let mut keyed: Vec<(i64, usize, crate::export::Row<'a>)> = Vec::new();
     for rows in streams {
-        let mut placed = rows.iter().find_map(|(_, e)| e.ts).unwrap_or(i64::MAX);
-        for &row in rows {
-            placed = placed.max(row.1.ts.unwrap_or(placed));
+        for (&row, placed) in rows.iter().zip(places(rows.iter().map(|(_, e)| e.ts))) {
             keyed.push((placed, keyed.len(), row));
         }
     }
