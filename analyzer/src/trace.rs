@@ -372,8 +372,8 @@ impl Trace {
         self.times.partition_point(|&t| t < from)..self.times.partition_point(|&t| t <= to)
     }
 
-    /// [`Trace::between`] for windows asked in time order (a scan of the trace): each bound walks
-    /// on from where `cursor` left it, a search only when a window starts or ends before the last.
+    /// [`Trace::between`] for windows asked in time order (a scan of the trace): each bound is
+    /// found from where `cursor` left it ([`partition_from`]).
     pub fn between_from(
         &self,
         from: i64,
@@ -384,16 +384,8 @@ impl Trace {
             return 0..self.times.len();
         }
         let times = &self.times;
-        let walk = |bound: &mut usize, before: &dyn Fn(i64) -> bool| {
-            if *bound > 0 && !before(times[*bound - 1]) {
-                *bound = times.partition_point(|&t| before(t));
-            }
-            while *bound < times.len() && before(times[*bound]) {
-                *bound += 1;
-            }
-        };
-        walk(&mut cursor.start, &|t| t < from);
-        walk(&mut cursor.end, &|t| t <= to);
+        cursor.start = partition_from(times, cursor.start, |&t| t < from);
+        cursor.end = partition_from(times, cursor.end, |&t| t <= to);
         cursor.start..cursor.end
     }
 
@@ -488,8 +480,8 @@ impl Trace {
 }
 
 /// A reader's place in a list of entries by event id, in trace order ([`Trace::scm_signals`],
-/// [`Trace::heartbeat_term`]): a reader that asks for events in trace order finds each entry by
-/// walking on from the last one, not by a search of the whole list.
+/// [`Trace::heartbeat_term`]): a reader that asks for events in trace order finds each entry from
+/// the last one ([`partition_from`]), not by a search of the whole list.
 #[derive(Debug, Default, Clone)]
 pub struct IdCursor {
     /// Where the next entry asked for may be.
@@ -512,24 +504,30 @@ impl IdCursor {
         id_of: impl Fn(&E) -> EventId,
         id: EventId,
     ) -> Option<usize> {
-        if self
-            .next
-            .checked_sub(1)
-            .is_some_and(|before| entries.get(before).is_none_or(|entry| id_of(entry) >= id))
-        {
-            self.next = entries.partition_point(|entry| id_of(entry) < id);
-        }
-        while entries
-            .get(self.next)
-            .is_some_and(|entry| id_of(entry) < id)
-        {
-            self.next += 1;
-        }
+        self.next = partition_from(entries, self.next, |entry| id_of(entry) < id);
         entries
             .get(self.next)
             .is_some_and(|entry| id_of(entry) == id)
             .then_some(self.next)
     }
+}
+
+/// The partition point of `list` (the first entry `before` is false of, `before` true of a
+/// prefix) found from `hint`, the last one found: by steps that double from there, then a search
+/// of the last step, so that a reader moving on a little pays a little, and one that jumps far
+/// (a fresh cursor, a reader of a few events of a long trace) a search, never a walk.
+fn partition_from<E>(list: &[E], hint: usize, before: impl Fn(&E) -> bool) -> usize {
+    let hint = hint.min(list.len());
+    if hint > 0 && !before(&list[hint - 1]) {
+        return list[..hint].partition_point(before);
+    }
+    let (mut low, mut step) = (hint, 1);
+    while low + step <= list.len() && before(&list[low + step - 1]) {
+        low += step;
+        step *= 2;
+    }
+    let high = (low + step).min(list.len());
+    low + list[low..high].partition_point(before)
 }
 
 /// Where the last window of [`Trace::between_from`] was.
@@ -2311,6 +2309,33 @@ pub(crate) mod tests {
             unordered.between_from(10, 10, &mut WindowCursor::default()),
             0..2
         );
+    }
+
+    /// From any hint, the same point as a search of the whole list; a far jump asks about a
+    /// logarithmic number of entries, not every one between (a fresh cursor far into a long
+    /// trace walked every entry before it, quadratic over a machine's hosts).
+    #[test]
+    fn partition_from_any_hint_is_the_partition_point_and_jumps_by_search() {
+        let list: Vec<u32> = [0, 0, 3, 3, 3, 7, 9, 9, 12].to_vec();
+        for bound in 0..14 {
+            for hint in 0..=list.len() + 2 {
+                assert_eq!(
+                    partition_from(&list, hint, |&x| x < bound),
+                    list.partition_point(|&x| x < bound),
+                    "bound {bound} hint {hint}"
+                );
+            }
+        }
+        let long: Vec<u32> = (0..1_000_000).collect();
+        for (hint, bound) in [(0, 999_999), (999_999, 3), (10, 500_000)] {
+            let asked = std::cell::Cell::new(0);
+            let at = partition_from(&long, hint, |&x| {
+                asked.set(asked.get() + 1);
+                x < bound
+            });
+            assert_eq!(at, bound as usize);
+            assert!(asked.get() <= 45, "{} asked from {hint}", asked.get());
+        }
     }
 
     #[test]
