@@ -576,7 +576,8 @@ impl Incident {
         let committed = auto_audit.data_size;
         let key = auto_audit.entity();
         let ids = trace.of_entity(&key);
-        let at = ids.iter().position(|&id| id == auto)?;
+        // The key's events are in trace order: found by a search, not a walk of its history.
+        let at = ids.binary_search(&auto).ok()?;
         // The session: back to its CREATE_FILE / ALLOCATE_KEY.
         let mut create = None;
         let mut allocs = Vec::new();

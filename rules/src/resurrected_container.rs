@@ -284,12 +284,13 @@ fn earlier_sid_on(
         Some(bcsid) == e.bcsid
             && (e.datanode.as_deref() == Some(dn) || e.datanode_host.as_deref() == Some(dn))
     };
-    trace
-        .of_entity(&Entity::Container(e.container))
+    let events = trace.of_entity(&Entity::Container(e.container));
+    // The container's events before `id`, latest first (its later history is never read).
+    events[..events.partition_point(|&other| other < id)]
         .iter()
         .rev()
         .copied()
-        .filter(|&other| other < id && host.is_none_or(|h| &trace.get(other).host == h))
+        .filter(|&other| host.is_none_or(|h| &trace.get(other).host == h))
         .find_map(|other| {
             let EventData::ScmContainer(data) = &trace.get(other).data else {
                 return None;
@@ -319,16 +320,17 @@ fn dead_and_back(
     host: &str,
 ) -> Option<(EventId, EventId)> {
     let events = trace.of_entity(dn);
+    // The datanode's events before `id` (its later history is never read).
+    let events = &events[..events.partition_point(|&o| o < id)];
     let pick = |same_host: bool| {
         let on = |other: EventId| !same_host || &*trace.get(other).host == host;
         let dead = events
             .iter()
             .copied()
-            .rfind(|&o| o < id && on(o) && trace.get(o).kind() == "node_dead")?;
-        let back = events.iter().copied().find(|&o| {
-            o > dead
-                && o < id
-                && on(o)
+            .rfind(|&o| on(o) && trace.get(o).kind() == "node_dead")?;
+        let after_dead = &events[events.partition_point(|&o| o <= dead)..];
+        let back = after_dead.iter().copied().find(|&o| {
+            on(o)
                 && matches!(
                     trace.get(o).kind(),
                     "node_healthy_readonly" | "datanode_registered"

@@ -811,13 +811,25 @@ impl<'t> HostFacts<'t> {
         self.truncates
             .iter()
             .filter_map(|(id, group, index)| {
-                let &(step_down, _, term) = self.step_downs.iter().rev().find(|(s, g, _)| {
-                    s < id
-                        && g == group
-                        && trace
-                            .elapsed(*s, *id)
-                            .is_some_and(|ms| (0..=STEP_DOWN_BEFORE_TRUNCATE_MS).contains(&ms))
-                })?;
+                // The host's step-downs before the truncation, latest first, while one can still
+                // be recent enough: a long trace's older ones are never read.
+                let before =
+                    &self.step_downs[..self.step_downs.partition_point(|(s, _, _)| s < id)];
+                let truncated = trace.ts_of(*id);
+                let recent = |s: EventId| match (trace.latest_until(s), truncated) {
+                    (Some(latest), Some(at)) => at - latest <= STEP_DOWN_BEFORE_TRUNCATE_MS,
+                    _ => true,
+                };
+                let &(step_down, _, term) = before
+                    .iter()
+                    .rev()
+                    .take_while(|(s, _, _)| recent(*s))
+                    .find(|(s, g, _)| {
+                        g == group
+                            && trace
+                                .elapsed(*s, *id)
+                                .is_some_and(|ms| (0..=STEP_DOWN_BEFORE_TRUNCATE_MS).contains(&ms))
+                    })?;
                 let mut t = Truncation {
                     id: *id,
                     step_down,
