@@ -240,3 +240,54 @@ java.net.ConnectException: Connection refused
         ]
     );
 }
+
+/// Per-host folders given as arguments of their own (`oztrace events om1/ om2/`) may hold logs of
+/// one name, since each file is named relative to its argument: each folder's rotations are still
+/// a log of their own, and the OMs' copies of one audit record fold into one event with a copy per
+/// OM, as when their parent folder is the argument (taken for one log, the two folders' rotations
+/// were read one after the other, and the copies of each file's first record were left apart).
+#[test]
+fn same_named_logs_of_two_arguments_are_two_logs() {
+    let dir = tempfile::tempdir().unwrap();
+    let record = |minute: u32, op: &str, tx: u32| {
+        format!(
+            "2026-08-19 00:{minute:02}:01,{:03} | INFO  | OMAudit | user=svc | ip=10.0.0.1 | op={op} {{\"volume\":\"v\",\"bucket\":\"b\",\"key\":\"a\",\"dataSize\":\"0\",\"Transaction\":\"{tx}\"}} | ret=SUCCESS |  \n",
+            tx % 1000
+        )
+    };
+    for om in ["om1", "om2"] {
+        let log = dir.path().join(om);
+        let older = [record(0, "ALLOCATE_KEY", 10), record(5, "COMMIT_KEY", 11)].concat();
+        write(&log.join("om-audit.log.1"), &older);
+        let current = [record(10, "ALLOCATE_KEY", 12), record(15, "COMMIT_KEY", 13)].concat();
+        write(&log.join("om-audit.log"), &current);
+    }
+    let events = |args: &[&Path]| -> Vec<Value> {
+        let mut command: Vec<&str> = vec!["events", "--format", "jsonl"];
+        command.extend(args.iter().map(|p| p.to_str().unwrap()));
+        let out = oztrace(&command);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    let (om1, om2) = (dir.path().join("om1"), dir.path().join("om2"));
+    for listed in [events(&[dir.path()]), events(&[&om1, &om2])] {
+        assert_eq!(listed.len(), 4, "{listed:?}");
+        for event in &listed {
+            let hosts: Vec<&str> = event["copies"]
+                .as_array()
+                .expect("copies")
+                .iter()
+                .map(|c| c["host"].as_str().unwrap())
+                .collect();
+            assert_eq!(hosts, ["om1", "om2"], "{event}");
+        }
+    }
+}

@@ -23,7 +23,7 @@ use oztrace_parser::input::{
 };
 use oztrace_parser::layout::Layout;
 use oztrace_parser::record::{ReadOptions, Record, Skip, StreamSummary, read_records};
-use oztrace_parser::source::{Component, Level, SourceResolver, rotation_key};
+use oztrace_parser::source::{Component, Level, SourceResolver};
 use oztrace_parser::time::TimeZones;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io::BufRead;
@@ -537,7 +537,7 @@ fn discover(paths: &[PathBuf]) -> (Vec<InputUnit>, Parsed) {
     let mut units = discovery.units;
     // Rotated files of one log are read oldest first.
     units.sort_by_cached_key(|unit| {
-        let key = rotation_key(unit.display());
+        let key = unit.log_key();
         (key.stream, std::cmp::Reverse(key.age))
     });
     let parsed = Parsed {
@@ -1462,10 +1462,7 @@ pub fn read_audit_merged(
     let mut parsed = Parsed::default();
     let mut by_log: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     for &i in only.iter().filter(|&&i| i < units.len()) {
-        by_log
-            .entry(rotation_key(units[i].display()).stream)
-            .or_default()
-            .push(i);
+        by_log.entry(units[i].log_key().stream).or_default().push(i);
     }
     let logs: Vec<Vec<usize>> = by_log.into_values().collect();
     let results: Vec<UnitResult> = std::thread::scope(|scope| {
@@ -2192,6 +2189,7 @@ fn write_shape(message: &str, out: &mut String) {
 mod tests {
     use super::*;
     use crate::trace::tests::event;
+    use oztrace_parser::source::rotation_key;
 
     #[test]
     fn a_panicking_unit_is_named_and_the_others_are_delivered_in_order() {

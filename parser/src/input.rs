@@ -13,7 +13,7 @@ pub use crate::source::RotationKey;
 pub use config::{ConfigFile, Log4jConf, parse_hadoop_xml, parse_properties};
 pub use discover::discover;
 
-use crate::source::{Component, SourceHint, strip_suffix_ignore_case};
+use crate::source::{Component, SourceHint, rotation_key, strip_suffix_ignore_case};
 use serde::Serialize;
 use std::io::{self, BufRead, Read, Seek};
 use std::path::PathBuf;
@@ -237,6 +237,13 @@ impl InputUnit {
     /// Bytes on disk, when known (for progress).
     pub fn size(&self) -> Option<u64> {
         self.origin.size
+    }
+
+    /// The log this unit is a file of (its rotations share it), told apart across arguments:
+    /// two arguments' `om-audit.log` have one display path (each relative to its argument) but
+    /// are two logs.
+    pub fn log_key(&self) -> RotationKey {
+        rotation_key(&self.origin.hint_path)
     }
 }
 
