@@ -67,7 +67,7 @@ echo "zcat / scan .gz wall (speed of scan in zcats): $(ratio "$zcat_wall" "$scan
 # The replay stage of the same scan (merge, graph and machines, rules) held to one core: the
 # per-core figure, from scan's own --timings line.
 timings=$(RAYON_NUM_THREADS=1 "$bin" scan --timings --format json "$plain" 2>&1 >/dev/null | grep 'timings for' || true)
-echo "replay stage on one core: $(echo "$timings" | sed -n 's/.*merged \([0-9]*\) events.*replay stage \([0-9.]*\) M events\/s.*/\1 events, \2 M events\/s/p') (target >= 5)"
+echo "replay stage on one core: $(echo "$timings" | sed -n 's/.*merged \([0-9]*\) events in \([0-9.]*\) s, replayed in \([0-9.]*\) s, rules in \([0-9.]*\) s: replay stage \([0-9.]*\) M events\/s.*/\1 events, \5 M events\/s (merge \2 s, graph and machines \3 s, rules \4 s)/p') (target >= 5)"
 if [ "${SCALE:-1}" = 1 ]; then
   big_size=$(python3 -c "import re,sys; m=re.fullmatch(r'([0-9.]+)([KMG]?)', sys.argv[1]); print(f'{float(m[1])*4:g}{m[2]}')" "$size")
   big=$(bundle "$big_size" none)
