@@ -12,7 +12,7 @@ use oztrace_parser::entity::Entity;
 use rustc_hash::FxHashMap as HashMap;
 use std::borrow::Cow;
 use std::hash::Hash;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// A state label: a machine's own constant for the states it names, an owned string only for the
 /// labels that print a value (a term, a count of queued tasks).
@@ -224,7 +224,8 @@ pub(crate) fn replay_one(
 #[derive(Debug, Default)]
 pub struct Replay {
     pub transitions: Vec<Transition>,
-    by_entity: HashMap<Arc<Entity>, Vec<u32>>,
+    /// Built at the first question: most replays are asked of few entities, or none.
+    by_entity: OnceLock<HashMap<Arc<Entity>, Vec<u32>>>,
     /// Each machine's transitions (a few machines: a list).
     by_machine: Vec<(&'static str, Vec<u32>)>,
 }
@@ -247,15 +248,8 @@ impl Replay {
     }
 
     fn index(transitions: Vec<Transition>) -> Replay {
-        let mut by_entity: HashMap<Arc<Entity>, Vec<u32>> = HashMap::default();
         let mut by_machine: Vec<(&'static str, Vec<u32>)> = Vec::new();
         for (i, t) in transitions.iter().enumerate() {
-            match by_entity.get_mut(&*t.entity) {
-                Some(list) => list.push(i as u32),
-                None => {
-                    by_entity.insert(Arc::clone(&t.entity), vec![i as u32]);
-                }
-            }
             match by_machine.iter_mut().find(|(name, _)| *name == t.machine) {
                 Some((_, list)) => list.push(i as u32),
                 None => by_machine.push((t.machine, vec![i as u32])),
@@ -263,9 +257,25 @@ impl Replay {
         }
         Replay {
             transitions,
-            by_entity,
+            by_entity: OnceLock::new(),
             by_machine,
         }
+    }
+
+    /// Each entity's transitions, by place in [`Replay::transitions`], in order.
+    fn by_entity(&self) -> &HashMap<Arc<Entity>, Vec<u32>> {
+        self.by_entity.get_or_init(|| {
+            let mut by_entity: HashMap<Arc<Entity>, Vec<u32>> = HashMap::default();
+            for (i, t) in self.transitions.iter().enumerate() {
+                match by_entity.get_mut(&*t.entity) {
+                    Some(list) => list.push(i as u32),
+                    None => {
+                        by_entity.insert(Arc::clone(&t.entity), vec![i as u32]);
+                    }
+                }
+            }
+            by_entity
+        })
     }
 
     /// Transitions an event caused.
@@ -278,7 +288,7 @@ impl Replay {
 
     /// Transitions of one entity, in time order.
     pub fn of_entity(&self, entity: &Entity) -> impl Iterator<Item = &Transition> {
-        self.by_entity
+        self.by_entity()
             .get(entity)
             .into_iter()
             .flatten()
