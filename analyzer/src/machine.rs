@@ -173,9 +173,9 @@ impl<K: Eq + Hash, S> EntityStates<K, S> {
         self.oldest = oldest;
     }
 
-    /// Every live state.
-    pub fn values(&self) -> impl Iterator<Item = &S> {
-        self.states.values().map(|(s, _)| s)
+    /// Every live state, with its key.
+    pub fn iter(&self) -> impl Iterator<Item = (&K, &S)> {
+        self.states.iter().map(|(k, (s, _))| (k, s))
     }
 
     pub fn len(&self) -> usize {
