@@ -1194,7 +1194,10 @@ pub(crate) mod tests {
     fn replay(events: Vec<Event>) -> Vec<Transition> {
         let trace = Trace::from_ordered(events, 0);
         let mut machines: Vec<Box<dyn Machine>> = vec![Box::new(EndpointMachine::new())];
-        Replay::run(&trace, &mut machines, i64::MAX).transitions
+        Replay::run(&trace, &mut machines, i64::MAX)
+            .transitions()
+            .cloned()
+            .collect()
     }
 
     #[test]

@@ -497,12 +497,11 @@ pub fn is_leader(analysis_replay: &Replay, trace: &Trace, host: &str, at: EventI
 /// in order and this machine reports each step at its own event, so the search starts at `at`
 /// and walks back through this machine's transitions.
 pub fn role_at<'r>(replay: &'r Replay, host: &str, at: EventId) -> Option<&'r Transition> {
-    let indexes = replay.machine_indexes(NAME);
-    let end = indexes.partition_point(|&i| replay.transitions[i as usize].event <= at);
-    indexes[..end]
+    let steps = replay.of_machine(NAME).as_slice();
+    let end = steps.partition_point(|t| t.event <= at);
+    steps[..end]
         .iter()
         .rev()
-        .map(|&i| &replay.transitions[i as usize])
         .find(|t| t.scope.as_deref() == Some(host))
 }
 
