@@ -230,8 +230,11 @@ pub struct Replay {
     /// Each entity's transitions (by machine and place in its list) in the order of
     /// [`Replay::transitions`], built at the first question: most replays are asked of few
     /// entities, or none.
-    by_entity: OnceLock<HashMap<Arc<Entity>, Vec<(u32, u32)>>>,
+    by_entity: OnceLock<EntityIndex>,
 }
+
+/// Each entity's transitions, by (machine, place in its list).
+type EntityIndex = HashMap<Arc<Entity>, Vec<(u32, u32)>>;
 
 impl Replay {
     /// Replays `machines` over the trace, each machine on its own core when there are several
@@ -299,7 +302,7 @@ impl Replay {
     /// Transitions of one entity, in time order.
     pub fn of_entity(&self, entity: &Entity) -> impl Iterator<Item = &Transition> {
         let by_entity = self.by_entity.get_or_init(|| {
-            let mut by_entity: HashMap<Arc<Entity>, Vec<(u32, u32)>> = HashMap::default();
+            let mut by_entity = EntityIndex::default();
             for (machine, at) in self.places() {
                 let t = &self.by_machine[machine].1[at];
                 let place = (machine as u32, at as u32);
