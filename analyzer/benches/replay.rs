@@ -159,7 +159,7 @@ fn replay(c: &mut Criterion) {
             b.iter(|| {
                 let mut models = vec![machines::all().swap_remove(i)];
                 let replay = Replay::run(&trace, &mut models, ReplayOptions::default().retain_ms);
-                black_box(replay.transitions.len())
+                black_box(replay.len())
             })
         });
     }
@@ -176,7 +176,7 @@ fn replay(c: &mut Criterion) {
         b.iter(|| {
             let mut models = machines::all();
             let replay = Replay::run(&trace, &mut models, ReplayOptions::default().retain_ms);
-            black_box(replay.transitions.len())
+            black_box(replay.len())
         })
     });
     let analysis = Analysis::run(trace, ReplayOptions::default());
@@ -206,7 +206,7 @@ fn load(c: &mut Criterion) {
     group.bench_function("samples", |b| {
         b.iter(|| {
             let loaded = oztrace_analyzer::load(&[samples()], &options);
-            black_box(loaded.analysis.replay.transitions.len())
+            black_box(loaded.analysis.replay.len())
         })
     });
     group.finish();

@@ -12,7 +12,7 @@ use oztrace_parser::entity::Entity;
 use rustc_hash::FxHashMap as HashMap;
 use std::borrow::Cow;
 use std::hash::Hash;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// A state label: a machine's own constant for the states it names, an owned string only for the
 /// labels that print a value (a term, a count of queued tasks).
@@ -173,9 +173,9 @@ impl<K: Eq + Hash, S> EntityStates<K, S> {
         self.oldest = oldest;
     }
 
-    /// Every live state.
-    pub fn values(&self) -> impl Iterator<Item = &S> {
-        self.states.values().map(|(s, _)| s)
+    /// Every live state, with its key.
+    pub fn iter(&self) -> impl Iterator<Item = (&K, &S)> {
+        self.states.iter().map(|(k, (s, _))| (k, s))
     }
 
     pub fn len(&self) -> usize {
@@ -220,109 +220,116 @@ pub(crate) fn replay_one(
     transitions
 }
 
-/// All transitions of a replay, in event order, indexed by entity and by machine.
+/// All transitions of a replay: each machine's in event order, and each entity's, indexed at the
+/// first question.
 #[derive(Debug, Default)]
 pub struct Replay {
-    pub transitions: Vec<Transition>,
-    by_entity: HashMap<Arc<Entity>, Vec<u32>>,
-    /// Each machine's transitions (a few machines: a list).
-    by_machine: Vec<(&'static str, Vec<u32>)>,
+    /// Each machine's transitions, in event order, machines in registry order (a few machines: a
+    /// list). Kept apart, not merged into one list: a question names one machine or one event.
+    by_machine: Vec<(&'static str, Vec<Transition>)>,
+    /// Each entity's transitions (by machine and place in its list) in the order of
+    /// [`Replay::transitions`], built at the first question: most replays are asked of few
+    /// entities, or none.
+    by_entity: OnceLock<EntityIndex>,
 }
+
+/// Each entity's transitions, by (machine, place in its list).
+type EntityIndex = HashMap<Arc<Entity>, Vec<(u32, u32)>>;
 
 impl Replay {
     /// Replays `machines` over the trace, each machine on its own core when there are several
-    /// (they share nothing); the transitions come out in the order of a sequential replay: by
-    /// event, then machine. Entities idle longer than `retain_ms` of log time are dropped from
+    /// (they share nothing). Entities idle longer than `retain_ms` of log time are dropped from
     /// the machines' live state.
     pub fn run(trace: &Trace, machines: &mut [Box<dyn Machine>], retain_ms: i64) -> Replay {
         use rayon::prelude::*;
-        let per_machine: Vec<Vec<Transition>> = machines
+        let by_machine = machines
             .par_iter_mut()
             .map(|machine| {
                 let reads = KindSet::of(machine.consumes());
-                replay_one(trace, machine.as_mut(), &reads, retain_ms)
+                let steps = replay_one(trace, machine.as_mut(), &reads, retain_ms);
+                (machine.name(), steps)
             })
             .collect();
-        Replay::index(merge_by_event(per_machine))
-    }
-
-    fn index(transitions: Vec<Transition>) -> Replay {
-        let mut by_entity: HashMap<Arc<Entity>, Vec<u32>> = HashMap::default();
-        let mut by_machine: Vec<(&'static str, Vec<u32>)> = Vec::new();
-        for (i, t) in transitions.iter().enumerate() {
-            match by_entity.get_mut(&*t.entity) {
-                Some(list) => list.push(i as u32),
-                None => {
-                    by_entity.insert(Arc::clone(&t.entity), vec![i as u32]);
-                }
-            }
-            match by_machine.iter_mut().find(|(name, _)| *name == t.machine) {
-                Some((_, list)) => list.push(i as u32),
-                None => by_machine.push((t.machine, vec![i as u32])),
-            }
-        }
         Replay {
-            transitions,
-            by_entity,
             by_machine,
+            by_entity: OnceLock::new(),
         }
     }
 
-    /// Transitions an event caused.
+    /// How many transitions the replay holds.
+    pub fn len(&self) -> usize {
+        self.by_machine.iter().map(|(_, list)| list.len()).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Every transition in the order of a sequential replay: by event, then machine (in registry
+    /// order), each machine's own order kept.
+    pub fn transitions(&self) -> impl Iterator<Item = &Transition> {
+        self.places()
+            .map(|(machine, at)| &self.by_machine[machine].1[at])
+    }
+
+    /// The (machine, place in its list) of every transition, in the order of
+    /// [`Replay::transitions`]: a merge of the machines' lists (few machines: a scan of their
+    /// heads).
+    fn places(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        let mut next = vec![0; self.by_machine.len()];
+        std::iter::from_fn(move || {
+            let (machine, _) = self
+                .by_machine
+                .iter()
+                .zip(&next)
+                .enumerate()
+                .filter_map(|(machine, ((_, list), &at))| Some((machine, list.get(at)?.event)))
+                .min_by_key(|&(machine, event)| (event, machine))?;
+            let at = next[machine];
+            next[machine] += 1;
+            Some((machine, at))
+        })
+    }
+
+    /// Transitions an event caused, machines in registry order.
     pub fn of_event(&self, id: EventId) -> impl Iterator<Item = &Transition> {
-        let start = self.transitions.partition_point(|t| t.event < id);
-        self.transitions[start..]
-            .iter()
-            .take_while(move |t| t.event == id)
+        self.by_machine.iter().flat_map(move |(_, list)| {
+            let start = list.partition_point(|t| t.event < id);
+            list[start..].iter().take_while(move |t| t.event == id)
+        })
     }
 
     /// Transitions of one entity, in time order.
     pub fn of_entity(&self, entity: &Entity) -> impl Iterator<Item = &Transition> {
-        self.by_entity
+        let by_entity = self.by_entity.get_or_init(|| {
+            let mut by_entity = EntityIndex::default();
+            for (machine, at) in self.places() {
+                let t = &self.by_machine[machine].1[at];
+                let place = (machine as u32, at as u32);
+                match by_entity.get_mut(&*t.entity) {
+                    Some(list) => list.push(place),
+                    None => {
+                        by_entity.insert(Arc::clone(&t.entity), vec![place]);
+                    }
+                }
+            }
+            by_entity
+        });
+        by_entity
             .get(entity)
             .into_iter()
             .flatten()
-            .map(|&i| &self.transitions[i as usize])
+            .map(|&(machine, at)| &self.by_machine[machine as usize].1[at as usize])
     }
 
     /// Transitions of one machine, in time order.
-    pub fn of_machine(&self, machine: &str) -> impl DoubleEndedIterator<Item = &Transition> {
-        self.machine_indexes(machine)
-            .iter()
-            .map(|&i| &self.transitions[i as usize])
-    }
-
-    /// Where one machine's transitions are in [`Replay::transitions`], in order.
-    pub fn machine_indexes(&self, machine: &str) -> &[u32] {
+    pub fn of_machine(&self, machine: &str) -> std::slice::Iter<'_, Transition> {
         self.by_machine
             .iter()
             .find(|(name, _)| *name == machine)
-            .map_or(&[], |(_, list)| list.as_slice())
+            .map_or(&[][..], |(_, list)| list.as_slice())
+            .iter()
     }
-}
-
-/// Merges the machines' transitions (each list in event order) into one list by event, then
-/// machine, each machine's own order kept: a k-way merge, no sort.
-fn merge_by_event(per_machine: Vec<Vec<Transition>>) -> Vec<Transition> {
-    let total = per_machine.iter().map(Vec::len).sum();
-    let mut out = Vec::with_capacity(total);
-    let mut lists: Vec<std::iter::Peekable<std::vec::IntoIter<Transition>>> = per_machine
-        .into_iter()
-        .map(|l| l.into_iter().peekable())
-        .collect();
-    loop {
-        // Few machines: a linear scan of the heads beats a heap.
-        let next = lists
-            .iter_mut()
-            .enumerate()
-            .filter_map(|(m, l)| l.peek().map(|t| (t.event, m)))
-            .min();
-        let Some((_, m)) = next else {
-            break;
-        };
-        out.extend(lists[m].next());
-    }
-    out
 }
 
 #[cfg(test)]
@@ -420,8 +427,14 @@ mod tests {
         );
         assert_eq!(replay.of_event(1).count(), 2);
         assert_eq!(replay.of_event(2).count(), 0);
-        // Each machine's own steps, in order, from the machine index.
-        assert_eq!(replay.machine_indexes("second"), &[1, 3]);
+        // Every step in the order of a sequential replay: by event, then machine.
+        let all: Vec<_> = replay.transitions().map(|t| (t.event, t.machine)).collect();
+        assert_eq!(
+            all,
+            [(0, "first"), (0, "second"), (1, "first"), (1, "second")]
+        );
+        assert_eq!(replay.len(), 4);
+        // Each machine's own steps, in order.
         let second: Vec<_> = replay
             .of_machine("second")
             .map(|t| (t.event, t.to.as_str()))

@@ -629,7 +629,7 @@ pub(crate) mod tests {
         }
         let mut boxed: Vec<Box<dyn Machine>> = vec![Box::new(ContainerMachine::new())];
         let replay = Replay::run(&trace, &mut boxed, i64::MAX);
-        assert_eq!(replay.transitions, out);
+        assert_eq!(replay.transitions().cloned().collect::<Vec<_>>(), out);
         (replay, machine, trace)
     }
 

@@ -580,8 +580,9 @@ pub struct EndpointMachine {
     /// SCMs whose audit log is in the trace (by endpoint key number): their main-log reregister
     /// lines repeat the audit.
     audited: Vec<bool>,
-    /// Endpoints with timed-out tasks queued: while there are none, a heartbeat answer is no step.
-    queued_endpoints: usize,
+    /// How many endpoints of each SCM (by endpoint key number) have timed-out tasks queued: while
+    /// an SCM has none, its answers to heartbeats (most SCM records) are no step.
+    queued_at: Vec<u32>,
     /// Where the next event's signal may be in [`Trace::scm_signals`] (events come in order).
     next_signal: IdCursor,
 }
@@ -604,6 +605,11 @@ impl EndpointMachine {
         }
         *self.scm_keys[host.index()]
             .get_or_insert_with(|| self.names.number(trace.short_host(host)))
+    }
+
+    /// How many endpoints of the SCM of endpoint key number `scm` have timed-out tasks queued.
+    fn queued_at(&self, scm: u32) -> u32 {
+        self.queued_at.get(scm as usize).copied().unwrap_or(0)
     }
 
     /// Whether the SCM of endpoint key number `scm` writes an audit log.
@@ -667,7 +673,7 @@ impl EndpointMachine {
             ScmSignal::Answered { datanode, .. } => {
                 // Only endpoints with queued tasks change: every heartbeat of every datanode is
                 // audited, and a plain answer to a healthy endpoint is no step.
-                if self.queued_endpoints == 0 {
+                if self.queued_at(scm) == 0 {
                     return;
                 }
                 // A datanode never named before has no endpoint yet.
@@ -776,8 +782,13 @@ impl EndpointMachine {
             push(from, to, trigger.name(), inferred);
         }
         match (from.queued > 0 && before.is_some(), to.queued > 0) {
-            (false, true) => self.queued_endpoints += 1,
-            (true, false) => self.queued_endpoints -= 1,
+            (false, true) => {
+                if self.queued_at.len() <= scm as usize {
+                    self.queued_at.resize(scm as usize + 1, 0);
+                }
+                self.queued_at[scm as usize] += 1;
+            }
+            (true, false) => self.queued_at[scm as usize] -= 1,
             _ => {}
         }
         self.states.set(key, to, ts);
@@ -857,9 +868,9 @@ impl Machine for EndpointMachine {
         let signal = self.signal_of(trace, id);
         // Most SCM records are heartbeats answered without a reregister: while no endpoint has
         // queued tasks and their SCM is known to audit, they change nothing.
-        if self.queued_endpoints == 0 && matches!(signal, Some(ScmSignal::Answered { .. })) && {
+        if matches!(signal, Some(ScmSignal::Answered { .. })) && {
             let scm = self.scm_key(trace, trace.host_of(id));
-            self.is_audited(scm)
+            self.queued_at(scm) == 0 && self.is_audited(scm)
         } {
             return;
         }
@@ -871,7 +882,12 @@ impl Machine for EndpointMachine {
 
     fn evict(&mut self, before: i64) {
         self.states.evict(before);
-        self.queued_endpoints = self.states.values().filter(|s| s.queued > 0).count();
+        self.queued_at.fill(0);
+        for (&(_, scm), state) in self.states.iter() {
+            if state.queued > 0 {
+                self.queued_at[scm as usize] += 1;
+            }
+        }
     }
 }
 
@@ -1178,7 +1194,10 @@ pub(crate) mod tests {
     fn replay(events: Vec<Event>) -> Vec<Transition> {
         let trace = Trace::from_ordered(events, 0);
         let mut machines: Vec<Box<dyn Machine>> = vec![Box::new(EndpointMachine::new())];
-        Replay::run(&trace, &mut machines, i64::MAX).transitions
+        Replay::run(&trace, &mut machines, i64::MAX)
+            .transitions()
+            .cloned()
+            .collect()
     }
 
     #[test]

@@ -432,8 +432,7 @@ mod tests {
         let mut machines: Vec<Box<dyn Machine>> = vec![Box::new(RatisMember::new())];
         let replay = Replay::run(&trace, &mut machines, i64::MAX);
         replay
-            .transitions
-            .iter()
+            .transitions()
             .map(|t| {
                 assert_eq!(t.scope.as_deref(), Some(DN1));
                 assert_eq!(*t.entity, Entity::Group("41A9C03D5E7B".into()));

@@ -14,7 +14,7 @@
 //! Entity `scm:<scmId>` (the Ratis peer id, learnt from the host's own lines), else `scm:<host>`;
 //! scope = the host.
 
-use crate::kinds::{KindSet, Reads};
+use crate::kinds::{self, KindSet, Reads};
 use crate::machine::{EntityStates, Machine, Replay, Row, State, Transition, allows};
 use crate::machines::endpoint::SCM_AUDIT;
 use crate::trace::{EventId, HostId, IdCursor, Trace};
@@ -151,10 +151,50 @@ struct HostState {
 #[derive(Default)]
 pub struct ScmRole {
     hosts: EntityStates<HostId, HostState>,
-    /// Per host, read once from all its lines: its entity and whether it logs SCM role lines.
+    /// Per host, once asked: its entity and whether it logs SCM role lines.
     known: Vec<Option<(Arc<Entity>, bool)>>,
+    /// Per host, read at the first question: the first of its lines that prints its own scmId
+    /// and whether it logs an SCM role line.
+    lines: Option<HostLines>,
     /// Where the next event's heartbeat may be ([`Trace::heartbeat_term`]).
     heartbeats: IdCursor,
+}
+
+/// What the few lines of the kinds [`own_scm_id`] and [`Signal::Logged`] read say of each host,
+/// by [`HostId`]: read from those kinds' events, not from every line of every SCM.
+struct HostLines {
+    first_own_id: Vec<Option<EventId>>,
+    logs_roles: Vec<bool>,
+}
+
+impl HostLines {
+    fn read(trace: &Trace) -> HostLines {
+        let of_kinds = |kinds: &'static KindSet| {
+            kinds
+                .iter()
+                .flat_map(|kind| trace.of_kind(kinds::name(kind)))
+                .copied()
+        };
+        let mut first_own_id: Vec<Option<EventId>> = vec![None; trace.host_count()];
+        for id in of_kinds(&OWN_ID_KINDS) {
+            let first = &mut first_own_id[trace.host_of(id).index()];
+            if first.is_none_or(|first| id < first) && own_scm_id(trace.get(id)).is_some() {
+                *first = Some(id);
+            }
+        }
+        let mut logs_roles = vec![false; trace.host_count()];
+        let mut cursor = IdCursor::default();
+        for id in of_kinds(&LOGGED_KINDS) {
+            let logs = &mut logs_roles[trace.host_of(id).index()];
+            if !*logs && matches!(signal(trace, id, &mut cursor), Some(Signal::Logged(_))) {
+                *logs = true;
+            }
+        }
+        HostLines {
+            first_own_id,
+            logs_roles,
+        }
+    }
 }
 
 impl ScmRole {
@@ -167,6 +207,7 @@ impl ScmRole {
     /// `known`.
     fn host_facts<'k>(
         known: &'k mut Vec<Option<(Arc<Entity>, bool)>>,
+        lines: &mut Option<HostLines>,
         trace: &Trace,
         host_id: HostId,
     ) -> &'k (Arc<Entity>, bool) {
@@ -174,18 +215,10 @@ impl ScmRole {
             known.resize(trace.host_count(), None);
         }
         known[host_id.index()].get_or_insert_with(|| {
+            let lines = lines.get_or_insert_with(|| HostLines::read(trace));
             let host = trace.host_name(host_id);
-            let lines = trace.of_host(host);
-            // Only the lines of a kind that can say it are opened: most of an SCM's lines are
-            // audit records.
-            let of_kinds = |kinds: &'static KindSet| {
-                lines
-                    .iter()
-                    .copied()
-                    .filter(|&id| kinds.contains(trace.kind_of(id)))
-            };
-            let entity = of_kinds(&OWN_ID_KINDS)
-                .find_map(|id| own_scm_id(trace.get(id)))
+            let entity = lines.first_own_id[host_id.index()]
+                .and_then(|id| own_scm_id(trace.get(id)))
                 .and_then(|id| Entity::scm(&id))
                 .or_else(|| Entity::scm(host))
                 .unwrap_or_else(|| Entity::Scm(host.to_string()));
@@ -193,10 +226,7 @@ impl ScmRole {
                 Some(id) => Arc::clone(trace.entity(id)),
                 None => Arc::new(entity),
             };
-            let mut cursor = IdCursor::default();
-            let has_scm_lines = of_kinds(&LOGGED_KINDS)
-                .any(|id| matches!(signal(trace, id, &mut cursor), Some(Signal::Logged(_))));
-            (entity, has_scm_lines)
+            (entity, lines.logs_roles[host_id.index()])
         })
     }
 }
@@ -332,7 +362,8 @@ impl Machine for ScmRole {
         let host = trace.host_name(host_id);
         let ts = trace.ts_of(id);
         // Borrowed: most events (heartbeats that agree) change nothing and clone nothing.
-        let (entity, has_scm_lines) = ScmRole::host_facts(&mut self.known, trace, host_id);
+        let (entity, has_scm_lines) =
+            ScmRole::host_facts(&mut self.known, &mut self.lines, trace, host_id);
         if matches!(signal, Signal::Ratis(_)) && *has_scm_lines {
             return;
         }
@@ -466,12 +497,11 @@ pub fn is_leader(analysis_replay: &Replay, trace: &Trace, host: &str, at: EventI
 /// in order and this machine reports each step at its own event, so the search starts at `at`
 /// and walks back through this machine's transitions.
 pub fn role_at<'r>(replay: &'r Replay, host: &str, at: EventId) -> Option<&'r Transition> {
-    let indexes = replay.machine_indexes(NAME);
-    let end = indexes.partition_point(|&i| replay.transitions[i as usize].event <= at);
-    indexes[..end]
+    let steps = replay.of_machine(NAME).as_slice();
+    let end = steps.partition_point(|t| t.event <= at);
+    steps[..end]
         .iter()
         .rev()
-        .map(|&i| &replay.transitions[i as usize])
         .find(|t| t.scope.as_deref() == Some(host))
 }
 
