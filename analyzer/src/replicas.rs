@@ -20,6 +20,7 @@
 //! Memory: a few words per state change of a replica (event ids, not text), per container.
 
 use crate::kinds::{Family, KindSet, Reads};
+use crate::machines::container::life_cycle_state;
 use crate::trace::{EventId, LineState, ScmContainerLine, StateWord, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::scm::ScmEvent;
@@ -27,6 +28,7 @@ use oztrace_parser::catalog::scm_container::{ReplicaAction, ScmContainerEvent};
 use oztrace_parser::entity;
 use oztrace_parser::source::short_host;
 use rustc_hash::FxHashMap as HashMap;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
@@ -312,30 +314,68 @@ pub struct AdminCount {
     pub maintenance: u32,
 }
 
-/// What SCM said about one container, and its replicas.
+/// What SCM said about one container, and its replicas. Kept small (one per container, in one
+/// table): what few containers have is behind [`ContainerRecord::said`].
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ContainerRecord {
     pub replicas: Vec<Replica>,
     /// The replication an SCM line printed, with the line.
     pub replication: Option<(Replication, EventId)>,
-    pub commands: Vec<SentCommand>,
-    /// `… will be sufficiently replicated after pending replicas are created`.
-    pub pending: Vec<EventId>,
-    /// `Container … is over replicated. … Expected replica count is N.`
-    pub over_replicated: Vec<EventId>,
-    pub admin_counts: Vec<AdminCount>,
-    /// `Force closing container …`, `FORCE_CLOSE for …`.
-    pub force_closed: Vec<EventId>,
-    /// `Replica BCSID mismatched for …`.
-    pub bcsid_mismatch: Vec<EventId>,
     /// A line that shows SCM deleting the container itself (DELETING/DELETED, an empty
     /// QUASI_CLOSED container deleted): its replicas going away is not a loss.
     pub deleting: Option<EventId>,
-    /// The last SCM lifecycle state printed for it.
-    pub scm_state: Option<String>,
+    /// The last SCM lifecycle state printed for it (a `LifeCycleState` word is not copied).
+    pub scm_state: Option<Cow<'static, str>>,
+    /// The ReplicationManager's and the health handlers' lines about it, when it has any.
+    said: Option<Box<ScmSaid>>,
+}
+
+/// The lines about a container that only a few containers have ([`ContainerRecord::said`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct ScmSaid {
+    commands: Vec<SentCommand>,
+    pending: Vec<EventId>,
+    over_replicated: Vec<EventId>,
+    admin_counts: Vec<AdminCount>,
+    force_closed: Vec<EventId>,
+    bcsid_mismatch: Vec<EventId>,
 }
 
 impl ContainerRecord {
+    /// The commands the ReplicationManager sent for it, in trace order.
+    pub fn commands(&self) -> &[SentCommand] {
+        self.said.as_ref().map_or(&[], |s| &s.commands)
+    }
+
+    /// `… will be sufficiently replicated after pending replicas are created`.
+    pub fn pending(&self) -> &[EventId] {
+        self.said.as_ref().map_or(&[], |s| &s.pending)
+    }
+
+    /// `Container … is over replicated. … Expected replica count is N.`
+    pub fn over_replicated(&self) -> &[EventId] {
+        self.said.as_ref().map_or(&[], |s| &s.over_replicated)
+    }
+
+    /// SCM's admin monitor's counts of its replicas.
+    pub fn admin_counts(&self) -> &[AdminCount] {
+        self.said.as_ref().map_or(&[], |s| &s.admin_counts)
+    }
+
+    /// `Force closing container …`, `FORCE_CLOSE for …`.
+    pub fn force_closed(&self) -> &[EventId] {
+        self.said.as_ref().map_or(&[], |s| &s.force_closed)
+    }
+
+    /// `Replica BCSID mismatched for …`.
+    pub fn bcsid_mismatch(&self) -> &[EventId] {
+        self.said.as_ref().map_or(&[], |s| &s.bcsid_mismatch)
+    }
+
+    fn said(&mut self) -> &mut ScmSaid {
+        self.said.get_or_insert_default()
+    }
+
     /// Whether any replica has an EC index.
     pub fn is_ec(&self) -> bool {
         self.replicas.iter().any(|r| r.index > 0)
@@ -379,7 +419,7 @@ impl ContainerRecord {
             .iter()
             .max_by_key(|(state, n)| (**n, std::cmp::Reverse(**state)))
             .map(|(s, _)| s.as_str().to_string())
-            .or_else(|| self.scm_state.clone())
+            .or_else(|| self.scm_state.as_deref().map(str::to_string))
             .unwrap_or_else(|| "-".into())
     }
 }
@@ -615,7 +655,7 @@ impl ContainerReplicas {
         if let Some(state) = replica.container_state {
             let record = self.record(container);
             if record.scm_state.as_deref() != Some(state) {
-                record.scm_state = Some(state.to_string());
+                record.scm_state = Some(state_word(state));
             }
             if matches!(state, "DELETING" | "DELETED") {
                 record.deleting.get_or_insert(id);
@@ -636,8 +676,8 @@ impl ContainerReplicas {
     fn decided(&mut self, container: u64, id: EventId, action: ReplicaAction) {
         let record = self.record(container);
         match action {
-            ReplicaAction::ForceClose => record.force_closed.push(id),
-            ReplicaAction::BcsidMismatch => record.bcsid_mismatch.push(id),
+            ReplicaAction::ForceClose => record.said().force_closed.push(id),
+            ReplicaAction::BcsidMismatch => record.said().bcsid_mismatch.push(id),
             _ => {}
         }
     }
@@ -673,7 +713,7 @@ impl ContainerReplicas {
         match data {
             ScmContainerEvent::ReplicationCommand(c) => {
                 if let Some(state) = &c.state {
-                    record.scm_state = Some(state.clone());
+                    record.scm_state = Some(state_word(state));
                 }
                 if let Some(r) = c.replication_config.as_deref().and_then(Replication::parse) {
                     record.replication = Some((r, id));
@@ -686,7 +726,7 @@ impl ContainerReplicas {
                     _ => return,
                 };
                 let to = c.datanode_host.as_deref().map(&mut *host);
-                record.commands.push(SentCommand {
+                record.said().commands.push(SentCommand {
                     event: id,
                     ts: event.ts,
                     kind,
@@ -696,20 +736,20 @@ impl ContainerReplicas {
             ScmContainerEvent::DeleteCommand(_) | ScmContainerEvent::Resurrected(_) => {}
             ScmContainerEvent::Statement(s) => match kind {
                 "rm_over_replicated" => {
-                    record.over_replicated.push(id);
+                    record.said().over_replicated.push(id);
                     if let Some(factor) = s.args.get(3).and_then(|a| a.parse().ok()) {
                         record.replication = Some((Replication::Ratis { factor }, id));
                     }
                 }
-                "rm_replication_pending" => record.pending.push(id),
-                "container_force_closing" => record.force_closed.push(id),
+                "rm_replication_pending" => record.said().pending.push(id),
+                "container_force_closing" => record.said().force_closed.push(id),
                 _ => {}
             },
             ScmContainerEvent::SequenceId(_) if kind == "empty_quasi_closed_deleted" => {
                 record.deleting.get_or_insert(id);
             }
             ScmContainerEvent::StateChange(s) => {
-                record.scm_state = Some(s.to.clone());
+                record.scm_state = Some(state_word(&s.to));
                 if matches!(s.to.as_str(), "DELETING" | "DELETED") {
                     record.deleting.get_or_insert(id);
                 }
@@ -743,7 +783,7 @@ impl ContainerReplicas {
                 record.replication = Some((r, id));
             }
             if let Some(count) = admin_count(id, kind, replica_count) {
-                record.admin_counts.push(count);
+                record.said().admin_counts.push(count);
             }
             return;
         }
@@ -846,6 +886,11 @@ impl ContainerReplicas {
             HealthKind::QuasiClosedStuck => check.quasi_closed_stuck(),
         }
     }
+}
+
+/// A state word SCM printed: a `LifeCycleState` without a copy.
+fn state_word(state: &str) -> Cow<'static, str> {
+    life_cycle_state(state).map_or_else(|| Cow::Owned(state.to_string()), Cow::Borrowed)
 }
 
 /// `Container State: CLOSED Replica Count: 3 Healthy (I/D/M): 2/1/0 …` (Ratis) or
@@ -1018,7 +1063,7 @@ impl Check<'_> {
 
     /// A command of `kinds` sent at or after `since` and still in flight at the end of the logs.
     fn in_flight(&self, kinds: &[CommandKind], since: Option<i64>) -> Option<&SentCommand> {
-        self.record.commands.iter().rev().find(|c| {
+        self.record.commands().iter().rev().find(|c| {
             kinds.contains(&c.kind)
                 && c.ts.zip(since).is_none_or(|(c, s)| c >= s)
                 && c.ts
@@ -1029,7 +1074,7 @@ impl Check<'_> {
     /// A `… will be sufficiently replicated after pending replicas are created` at or after `since`
     /// and within the event timeout of the end.
     fn pending_line(&self, since: Option<i64>) -> Option<EventId> {
-        self.record.pending.iter().rev().copied().find(|&p| {
+        self.record.pending().iter().rev().copied().find(|&p| {
             let t = self.ts(p);
             t.zip(since).is_none_or(|(t, s)| t >= s)
                 && t.is_some_and(|t| self.end - t < self.config.event_timeout_ms)
@@ -1177,7 +1222,7 @@ impl Check<'_> {
                 let behind = s.bcsid.is_some_and(|b| b < top);
                 // A delete of the stale replica in flight: SCM is correcting it.
                 if behind
-                    && self.record.commands.iter().any(|c| {
+                    && self.record.commands().iter().any(|c| {
                         c.kind == CommandKind::Delete
                             && c.host.as_ref() == Some(&r.host)
                             && c.ts >= self.at(s)
@@ -1214,7 +1259,7 @@ impl Check<'_> {
         if hosts.is_empty() {
             return None;
         }
-        let scm = self.record.bcsid_mismatch.last().copied();
+        let scm = self.record.bcsid_mismatch().last().copied();
         if let Some(id) = scm {
             evidence.push(Cite {
                 event: id,
@@ -1322,7 +1367,7 @@ impl Check<'_> {
         }
         // SCM's admin monitor counts decommissioning and maintenance replicas apart: it agrees
         // when those together still fall short.
-        let scm = self.record.admin_counts.iter().rev().find(|c| {
+        let scm = self.record.admin_counts().iter().rev().find(|c| {
             c.under_replicated
                 && replication.is_some_and(|r| {
                     c.in_service + c.decommissioning + c.maintenance < r.expected()
@@ -1335,7 +1380,7 @@ impl Check<'_> {
                 note: "SCM's admin monitor counts the container under-replicated".into(),
             });
         }
-        for c in &self.record.commands {
+        for c in self.record.commands() {
             if matches!(c.kind, CommandKind::Replicate | CommandKind::Reconstruct)
                 && c.ts.zip(since).is_some_and(|(c, s)| c >= s)
             {
@@ -1434,7 +1479,7 @@ impl Check<'_> {
         if self.in_flight(&[CommandKind::Delete], since).is_some() || !self.settled(since) {
             return None;
         }
-        let scm = self.record.over_replicated.last().copied();
+        let scm = self.record.over_replicated().last().copied();
         if let Some(id) = scm {
             evidence.push(Cite {
                 event: id,
@@ -1582,7 +1627,7 @@ impl Check<'_> {
             .min_by_key(|s| (self.at(s), s.event))?;
         let forced = self
             .record
-            .force_closed
+            .force_closed()
             .iter()
             .any(|&f| self.ts(f) >= self.at(first));
         if forced || !self.settled(self.at(first)) {
