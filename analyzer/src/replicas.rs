@@ -332,47 +332,34 @@ pub struct ContainerRecord {
 
 /// The lines about a container that only a few containers have ([`ContainerRecord::said`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-struct ScmSaid {
-    commands: Vec<SentCommand>,
-    pending: Vec<EventId>,
-    over_replicated: Vec<EventId>,
-    admin_counts: Vec<AdminCount>,
-    force_closed: Vec<EventId>,
-    bcsid_mismatch: Vec<EventId>,
+pub struct ScmSaid {
+    pub commands: Vec<SentCommand>,
+    /// `… will be sufficiently replicated after pending replicas are created`.
+    pub pending: Vec<EventId>,
+    /// `Container … is over replicated. … Expected replica count is N.`
+    pub over_replicated: Vec<EventId>,
+    pub admin_counts: Vec<AdminCount>,
+    /// `Force closing container …`, `FORCE_CLOSE for …`.
+    pub force_closed: Vec<EventId>,
+    /// `Replica BCSID mismatched for …`.
+    pub bcsid_mismatch: Vec<EventId>,
 }
 
 impl ContainerRecord {
-    /// The commands the ReplicationManager sent for it, in trace order.
-    pub fn commands(&self) -> &[SentCommand] {
-        self.said.as_ref().map_or(&[], |s| &s.commands)
+    /// The ReplicationManager's and the health handlers' lines about it (nothing, for most).
+    pub fn said(&self) -> &ScmSaid {
+        static NOTHING: ScmSaid = ScmSaid {
+            commands: Vec::new(),
+            pending: Vec::new(),
+            over_replicated: Vec::new(),
+            admin_counts: Vec::new(),
+            force_closed: Vec::new(),
+            bcsid_mismatch: Vec::new(),
+        };
+        self.said.as_deref().unwrap_or(&NOTHING)
     }
 
-    /// `… will be sufficiently replicated after pending replicas are created`.
-    pub fn pending(&self) -> &[EventId] {
-        self.said.as_ref().map_or(&[], |s| &s.pending)
-    }
-
-    /// `Container … is over replicated. … Expected replica count is N.`
-    pub fn over_replicated(&self) -> &[EventId] {
-        self.said.as_ref().map_or(&[], |s| &s.over_replicated)
-    }
-
-    /// SCM's admin monitor's counts of its replicas.
-    pub fn admin_counts(&self) -> &[AdminCount] {
-        self.said.as_ref().map_or(&[], |s| &s.admin_counts)
-    }
-
-    /// `Force closing container …`, `FORCE_CLOSE for …`.
-    pub fn force_closed(&self) -> &[EventId] {
-        self.said.as_ref().map_or(&[], |s| &s.force_closed)
-    }
-
-    /// `Replica BCSID mismatched for …`.
-    pub fn bcsid_mismatch(&self) -> &[EventId] {
-        self.said.as_ref().map_or(&[], |s| &s.bcsid_mismatch)
-    }
-
-    fn said(&mut self) -> &mut ScmSaid {
+    fn said_mut(&mut self) -> &mut ScmSaid {
         self.said.get_or_insert_default()
     }
 
@@ -676,8 +663,8 @@ impl ContainerReplicas {
     fn decided(&mut self, container: u64, id: EventId, action: ReplicaAction) {
         let record = self.record(container);
         match action {
-            ReplicaAction::ForceClose => record.said().force_closed.push(id),
-            ReplicaAction::BcsidMismatch => record.said().bcsid_mismatch.push(id),
+            ReplicaAction::ForceClose => record.said_mut().force_closed.push(id),
+            ReplicaAction::BcsidMismatch => record.said_mut().bcsid_mismatch.push(id),
             _ => {}
         }
     }
@@ -726,7 +713,7 @@ impl ContainerReplicas {
                     _ => return,
                 };
                 let to = c.datanode_host.as_deref().map(&mut *host);
-                record.said().commands.push(SentCommand {
+                record.said_mut().commands.push(SentCommand {
                     event: id,
                     ts: event.ts,
                     kind,
@@ -736,13 +723,13 @@ impl ContainerReplicas {
             ScmContainerEvent::DeleteCommand(_) | ScmContainerEvent::Resurrected(_) => {}
             ScmContainerEvent::Statement(s) => match kind {
                 "rm_over_replicated" => {
-                    record.said().over_replicated.push(id);
+                    record.said_mut().over_replicated.push(id);
                     if let Some(factor) = s.args.get(3).and_then(|a| a.parse().ok()) {
                         record.replication = Some((Replication::Ratis { factor }, id));
                     }
                 }
-                "rm_replication_pending" => record.said().pending.push(id),
-                "container_force_closing" => record.said().force_closed.push(id),
+                "rm_replication_pending" => record.said_mut().pending.push(id),
+                "container_force_closing" => record.said_mut().force_closed.push(id),
                 _ => {}
             },
             ScmContainerEvent::SequenceId(_) if kind == "empty_quasi_closed_deleted" => {
@@ -783,7 +770,7 @@ impl ContainerReplicas {
                 record.replication = Some((r, id));
             }
             if let Some(count) = admin_count(id, kind, replica_count) {
-                record.said().admin_counts.push(count);
+                record.said_mut().admin_counts.push(count);
             }
             return;
         }
@@ -1063,7 +1050,7 @@ impl Check<'_> {
 
     /// A command of `kinds` sent at or after `since` and still in flight at the end of the logs.
     fn in_flight(&self, kinds: &[CommandKind], since: Option<i64>) -> Option<&SentCommand> {
-        self.record.commands().iter().rev().find(|c| {
+        self.record.said().commands.iter().rev().find(|c| {
             kinds.contains(&c.kind)
                 && c.ts.zip(since).is_none_or(|(c, s)| c >= s)
                 && c.ts
@@ -1074,7 +1061,7 @@ impl Check<'_> {
     /// A `… will be sufficiently replicated after pending replicas are created` at or after `since`
     /// and within the event timeout of the end.
     fn pending_line(&self, since: Option<i64>) -> Option<EventId> {
-        self.record.pending().iter().rev().copied().find(|&p| {
+        self.record.said().pending.iter().rev().copied().find(|&p| {
             let t = self.ts(p);
             t.zip(since).is_none_or(|(t, s)| t >= s)
                 && t.is_some_and(|t| self.end - t < self.config.event_timeout_ms)
@@ -1222,7 +1209,7 @@ impl Check<'_> {
                 let behind = s.bcsid.is_some_and(|b| b < top);
                 // A delete of the stale replica in flight: SCM is correcting it.
                 if behind
-                    && self.record.commands().iter().any(|c| {
+                    && self.record.said().commands.iter().any(|c| {
                         c.kind == CommandKind::Delete
                             && c.host.as_ref() == Some(&r.host)
                             && c.ts >= self.at(s)
@@ -1259,7 +1246,7 @@ impl Check<'_> {
         if hosts.is_empty() {
             return None;
         }
-        let scm = self.record.bcsid_mismatch().last().copied();
+        let scm = self.record.said().bcsid_mismatch.last().copied();
         if let Some(id) = scm {
             evidence.push(Cite {
                 event: id,
@@ -1367,7 +1354,7 @@ impl Check<'_> {
         }
         // SCM's admin monitor counts decommissioning and maintenance replicas apart: it agrees
         // when those together still fall short.
-        let scm = self.record.admin_counts().iter().rev().find(|c| {
+        let scm = self.record.said().admin_counts.iter().rev().find(|c| {
             c.under_replicated
                 && replication.is_some_and(|r| {
                     c.in_service + c.decommissioning + c.maintenance < r.expected()
@@ -1380,7 +1367,7 @@ impl Check<'_> {
                 note: "SCM's admin monitor counts the container under-replicated".into(),
             });
         }
-        for c in self.record.commands() {
+        for c in &self.record.said().commands {
             if matches!(c.kind, CommandKind::Replicate | CommandKind::Reconstruct)
                 && c.ts.zip(since).is_some_and(|(c, s)| c >= s)
             {
@@ -1479,7 +1466,7 @@ impl Check<'_> {
         if self.in_flight(&[CommandKind::Delete], since).is_some() || !self.settled(since) {
             return None;
         }
-        let scm = self.record.over_replicated().last().copied();
+        let scm = self.record.said().over_replicated.last().copied();
         if let Some(id) = scm {
             evidence.push(Cite {
                 event: id,
@@ -1627,7 +1614,8 @@ impl Check<'_> {
             .min_by_key(|s| (self.at(s), s.event))?;
         let forced = self
             .record
-            .force_closed()
+            .said()
+            .force_closed
             .iter()
             .any(|&f| self.ts(f) >= self.at(first));
         if forced || !self.settled(self.at(first)) {
