@@ -20,6 +20,7 @@
 //! Memory: a few words per state change of a replica (event ids, not text), per container.
 
 use crate::kinds::{Family, KindSet, Reads};
+use crate::machines::container::life_cycle_state;
 use crate::trace::{EventId, LineState, ScmContainerLine, StateWord, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::scm::ScmEvent;
@@ -27,6 +28,7 @@ use oztrace_parser::catalog::scm_container::{ReplicaAction, ScmContainerEvent};
 use oztrace_parser::entity;
 use oztrace_parser::source::short_host;
 use rustc_hash::FxHashMap as HashMap;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
@@ -312,12 +314,25 @@ pub struct AdminCount {
     pub maintenance: u32,
 }
 
-/// What SCM said about one container, and its replicas.
+/// What SCM said about one container, and its replicas. Kept small (one per container, in one
+/// table): what few containers have is behind [`ContainerRecord::said`].
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ContainerRecord {
     pub replicas: Vec<Replica>,
     /// The replication an SCM line printed, with the line.
     pub replication: Option<(Replication, EventId)>,
+    /// A line that shows SCM deleting the container itself (DELETING/DELETED, an empty
+    /// QUASI_CLOSED container deleted): its replicas going away is not a loss.
+    pub deleting: Option<EventId>,
+    /// The last SCM lifecycle state printed for it (a `LifeCycleState` word is not copied).
+    pub scm_state: Option<Cow<'static, str>>,
+    /// The ReplicationManager's and the health handlers' lines about it, when it has any.
+    said: Option<Box<ScmSaid>>,
+}
+
+/// The lines about a container that only a few containers have ([`ContainerRecord::said`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ScmSaid {
     pub commands: Vec<SentCommand>,
     /// `… will be sufficiently replicated after pending replicas are created`.
     pub pending: Vec<EventId>,
@@ -328,14 +343,26 @@ pub struct ContainerRecord {
     pub force_closed: Vec<EventId>,
     /// `Replica BCSID mismatched for …`.
     pub bcsid_mismatch: Vec<EventId>,
-    /// A line that shows SCM deleting the container itself (DELETING/DELETED, an empty
-    /// QUASI_CLOSED container deleted): its replicas going away is not a loss.
-    pub deleting: Option<EventId>,
-    /// The last SCM lifecycle state printed for it.
-    pub scm_state: Option<String>,
 }
 
 impl ContainerRecord {
+    /// The ReplicationManager's and the health handlers' lines about it (nothing, for most).
+    pub fn said(&self) -> &ScmSaid {
+        static NOTHING: ScmSaid = ScmSaid {
+            commands: Vec::new(),
+            pending: Vec::new(),
+            over_replicated: Vec::new(),
+            admin_counts: Vec::new(),
+            force_closed: Vec::new(),
+            bcsid_mismatch: Vec::new(),
+        };
+        self.said.as_deref().unwrap_or(&NOTHING)
+    }
+
+    fn said_mut(&mut self) -> &mut ScmSaid {
+        self.said.get_or_insert_default()
+    }
+
     /// Whether any replica has an EC index.
     pub fn is_ec(&self) -> bool {
         self.replicas.iter().any(|r| r.index > 0)
@@ -379,7 +406,7 @@ impl ContainerRecord {
             .iter()
             .max_by_key(|(state, n)| (**n, std::cmp::Reverse(**state)))
             .map(|(s, _)| s.as_str().to_string())
-            .or_else(|| self.scm_state.clone())
+            .or_else(|| self.scm_state.as_deref().map(str::to_string))
             .unwrap_or_else(|| "-".into())
     }
 }
@@ -615,7 +642,7 @@ impl ContainerReplicas {
         if let Some(state) = replica.container_state {
             let record = self.record(container);
             if record.scm_state.as_deref() != Some(state) {
-                record.scm_state = Some(state.to_string());
+                record.scm_state = Some(state_word(state));
             }
             if matches!(state, "DELETING" | "DELETED") {
                 record.deleting.get_or_insert(id);
@@ -636,8 +663,8 @@ impl ContainerReplicas {
     fn decided(&mut self, container: u64, id: EventId, action: ReplicaAction) {
         let record = self.record(container);
         match action {
-            ReplicaAction::ForceClose => record.force_closed.push(id),
-            ReplicaAction::BcsidMismatch => record.bcsid_mismatch.push(id),
+            ReplicaAction::ForceClose => record.said_mut().force_closed.push(id),
+            ReplicaAction::BcsidMismatch => record.said_mut().bcsid_mismatch.push(id),
             _ => {}
         }
     }
@@ -673,7 +700,7 @@ impl ContainerReplicas {
         match data {
             ScmContainerEvent::ReplicationCommand(c) => {
                 if let Some(state) = &c.state {
-                    record.scm_state = Some(state.clone());
+                    record.scm_state = Some(state_word(state));
                 }
                 if let Some(r) = c.replication_config.as_deref().and_then(Replication::parse) {
                     record.replication = Some((r, id));
@@ -686,7 +713,7 @@ impl ContainerReplicas {
                     _ => return,
                 };
                 let to = c.datanode_host.as_deref().map(&mut *host);
-                record.commands.push(SentCommand {
+                record.said_mut().commands.push(SentCommand {
                     event: id,
                     ts: event.ts,
                     kind,
@@ -696,20 +723,20 @@ impl ContainerReplicas {
             ScmContainerEvent::DeleteCommand(_) | ScmContainerEvent::Resurrected(_) => {}
             ScmContainerEvent::Statement(s) => match kind {
                 "rm_over_replicated" => {
-                    record.over_replicated.push(id);
+                    record.said_mut().over_replicated.push(id);
                     if let Some(factor) = s.args.get(3).and_then(|a| a.parse().ok()) {
                         record.replication = Some((Replication::Ratis { factor }, id));
                     }
                 }
-                "rm_replication_pending" => record.pending.push(id),
-                "container_force_closing" => record.force_closed.push(id),
+                "rm_replication_pending" => record.said_mut().pending.push(id),
+                "container_force_closing" => record.said_mut().force_closed.push(id),
                 _ => {}
             },
             ScmContainerEvent::SequenceId(_) if kind == "empty_quasi_closed_deleted" => {
                 record.deleting.get_or_insert(id);
             }
             ScmContainerEvent::StateChange(s) => {
-                record.scm_state = Some(s.to.clone());
+                record.scm_state = Some(state_word(&s.to));
                 if matches!(s.to.as_str(), "DELETING" | "DELETED") {
                     record.deleting.get_or_insert(id);
                 }
@@ -743,7 +770,7 @@ impl ContainerReplicas {
                 record.replication = Some((r, id));
             }
             if let Some(count) = admin_count(id, kind, replica_count) {
-                record.admin_counts.push(count);
+                record.said_mut().admin_counts.push(count);
             }
             return;
         }
@@ -846,6 +873,11 @@ impl ContainerReplicas {
             HealthKind::QuasiClosedStuck => check.quasi_closed_stuck(),
         }
     }
+}
+
+/// A state word SCM printed: a `LifeCycleState` without a copy.
+fn state_word(state: &str) -> Cow<'static, str> {
+    life_cycle_state(state).map_or_else(|| Cow::Owned(state.to_string()), Cow::Borrowed)
 }
 
 /// `Container State: CLOSED Replica Count: 3 Healthy (I/D/M): 2/1/0 …` (Ratis) or
@@ -1018,7 +1050,7 @@ impl Check<'_> {
 
     /// A command of `kinds` sent at or after `since` and still in flight at the end of the logs.
     fn in_flight(&self, kinds: &[CommandKind], since: Option<i64>) -> Option<&SentCommand> {
-        self.record.commands.iter().rev().find(|c| {
+        self.record.said().commands.iter().rev().find(|c| {
             kinds.contains(&c.kind)
                 && c.ts.zip(since).is_none_or(|(c, s)| c >= s)
                 && c.ts
@@ -1029,7 +1061,7 @@ impl Check<'_> {
     /// A `… will be sufficiently replicated after pending replicas are created` at or after `since`
     /// and within the event timeout of the end.
     fn pending_line(&self, since: Option<i64>) -> Option<EventId> {
-        self.record.pending.iter().rev().copied().find(|&p| {
+        self.record.said().pending.iter().rev().copied().find(|&p| {
             let t = self.ts(p);
             t.zip(since).is_none_or(|(t, s)| t >= s)
                 && t.is_some_and(|t| self.end - t < self.config.event_timeout_ms)
@@ -1177,7 +1209,7 @@ impl Check<'_> {
                 let behind = s.bcsid.is_some_and(|b| b < top);
                 // A delete of the stale replica in flight: SCM is correcting it.
                 if behind
-                    && self.record.commands.iter().any(|c| {
+                    && self.record.said().commands.iter().any(|c| {
                         c.kind == CommandKind::Delete
                             && c.host.as_ref() == Some(&r.host)
                             && c.ts >= self.at(s)
@@ -1214,7 +1246,7 @@ impl Check<'_> {
         if hosts.is_empty() {
             return None;
         }
-        let scm = self.record.bcsid_mismatch.last().copied();
+        let scm = self.record.said().bcsid_mismatch.last().copied();
         if let Some(id) = scm {
             evidence.push(Cite {
                 event: id,
@@ -1322,7 +1354,7 @@ impl Check<'_> {
         }
         // SCM's admin monitor counts decommissioning and maintenance replicas apart: it agrees
         // when those together still fall short.
-        let scm = self.record.admin_counts.iter().rev().find(|c| {
+        let scm = self.record.said().admin_counts.iter().rev().find(|c| {
             c.under_replicated
                 && replication.is_some_and(|r| {
                     c.in_service + c.decommissioning + c.maintenance < r.expected()
@@ -1335,7 +1367,7 @@ impl Check<'_> {
                 note: "SCM's admin monitor counts the container under-replicated".into(),
             });
         }
-        for c in &self.record.commands {
+        for c in &self.record.said().commands {
             if matches!(c.kind, CommandKind::Replicate | CommandKind::Reconstruct)
                 && c.ts.zip(since).is_some_and(|(c, s)| c >= s)
             {
@@ -1434,7 +1466,7 @@ impl Check<'_> {
         if self.in_flight(&[CommandKind::Delete], since).is_some() || !self.settled(since) {
             return None;
         }
-        let scm = self.record.over_replicated.last().copied();
+        let scm = self.record.said().over_replicated.last().copied();
         if let Some(id) = scm {
             evidence.push(Cite {
                 event: id,
@@ -1582,6 +1614,7 @@ impl Check<'_> {
             .min_by_key(|s| (self.at(s), s.event))?;
         let forced = self
             .record
+            .said()
             .force_closed
             .iter()
             .any(|&f| self.ts(f) >= self.at(first));

@@ -333,8 +333,8 @@ fn report_handler_decisions_read_from_the_column_say_what_the_events_say() {
     let first = &record.replicas[0].steps[0];
     assert_eq!(first.seen, Seen::Scm);
     assert_eq!(&**trace.host_name(trace.host_of(first.event)), "scm1");
-    assert_eq!(record.force_closed, [1]);
-    assert_eq!(record.bcsid_mismatch, [2]);
+    assert_eq!(record.said().force_closed, [1]);
+    assert_eq!(record.said().bcsid_mismatch, [2]);
     assert_eq!(record.deleting, Some(2));
     assert_eq!(record.scm_state.as_deref(), Some("DELETING"));
     // An unusual container state, as printed.
