@@ -15,6 +15,7 @@ use oztrace_analyzer::trace::{EventId, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::scm_container::{ResurrectedEvent, ScmContainerEvent};
 use oztrace_parser::entity::Entity;
+use rustc_hash::FxHashMap as HashMap;
 
 pub const ID: &str = "resurrected-container";
 
@@ -176,6 +177,7 @@ fn check(context: &Context<'_>, out: &mut Output) {
     let analysis = context.analysis;
     let trace = &analysis.trace;
     let window_ms = context.settings.duration_ms(&SETTINGS[0]);
+    let mut host_datanodes = HostDatanodes::default();
     // Only the resurrection lines are opened.
     for &id in trace.of_kind("container_resurrected") {
         let Some(resurrection) = stale_candidate(trace, id) else {
@@ -194,7 +196,7 @@ fn check(context: &Context<'_>, out: &mut Output) {
         if is_follower(analysis, id, resurrection, window_ms) {
             continue;
         }
-        if let Some(finding) = judge(analysis, id, resurrection) {
+        if let Some(finding) = judge(analysis, id, resurrection, &mut host_datanodes) {
             if finding.confidence < Confidence::Confirmed {
                 push_gap(context, id, out);
             }
@@ -217,20 +219,33 @@ fn stale_candidate(trace: &Trace, id: EventId) -> Option<&ResurrectedEvent> {
     (from_deleted && stale_state && e.empty != Some(true)).then_some(e)
 }
 
+/// The datanode UUID the first report-handler line naming a host prints, by lower-case host: each
+/// host is looked up in the trace once, not once per resurrection.
+type HostDatanodes = HashMap<String, Option<Entity>>;
+
 /// The datanode of the replica: its UUID, or the host the older wordings print (mapped to a UUID
 /// when a report-handler line names the same host).
-fn replica_datanode(trace: &Trace, e: &ResurrectedEvent) -> Option<Entity> {
+fn replica_datanode(
+    trace: &Trace,
+    e: &ResurrectedEvent,
+    host_datanodes: &mut HostDatanodes,
+) -> Option<Entity> {
     if let Some(dn) = e.datanode.as_deref().and_then(Entity::datanode) {
         return Some(dn);
     }
     let host = e.datanode_host.as_deref()?;
-    let mapped = trace.iter().find_map(|ev| match &ev.data {
-        EventData::ScmContainer(data) => data
-            .replica()
-            .filter(|r| r.datanode_host.eq_ignore_ascii_case(host))
-            .and_then(|r| Entity::datanode(&r.datanode)),
-        _ => None,
-    });
+    let mapped = host_datanodes
+        .entry(host.to_ascii_lowercase())
+        .or_insert_with(|| {
+            trace.iter().find_map(|ev| match &ev.data {
+                EventData::ScmContainer(data) => data
+                    .replica()
+                    .filter(|r| r.datanode_host.eq_ignore_ascii_case(host))
+                    .and_then(|r| Entity::datanode(&r.datanode)),
+                _ => None,
+            })
+        })
+        .clone();
     mapped.or_else(|| Entity::datanode_host(host))
 }
 
@@ -341,11 +356,16 @@ fn dead_and_back(
     pick(true).or_else(|| pick(false))
 }
 
-fn judge(analysis: &Analysis, id: EventId, e: &ResurrectedEvent) -> Option<Finding> {
+fn judge(
+    analysis: &Analysis,
+    id: EventId,
+    e: &ResurrectedEvent,
+    host_datanodes: &mut HostDatanodes,
+) -> Option<Finding> {
     let trace = &analysis.trace;
     let host = &*trace.get(id).host;
     let earlier = earlier_sid(trace, id, e);
-    let datanode = replica_datanode(trace, e);
+    let datanode = replica_datanode(trace, e, host_datanodes);
     let returned = datanode
         .as_ref()
         .and_then(|dn| dead_and_back(trace, id, dn, host));
