@@ -199,7 +199,7 @@ pub fn places(times: impl Iterator<Item = Option<i64>> + Clone) -> impl Iterator
 }
 
 /// Every row of `streams` (each in its file order) in time order, placed as `TimeSorter`
-/// places them, for the tables (CSV, Parquet) that hold every event anyway.
+/// places them, for the Parquet table, which holds every event anyway.
 pub fn time_order<'a>(streams: &[Vec<crate::export::Row<'a>>]) -> Vec<crate::export::Row<'a>> {
     let mut keyed: Vec<(i64, usize, crate::export::Row<'a>)> = Vec::new();
     for rows in streams {
