@@ -33,7 +33,7 @@ pub fn discover(paths: &[PathBuf]) -> Discovery {
         }
         config_args[i] = true;
         let display = display_path(path);
-        if !first_visit(&mut seen, path) {
+        if !first_visit(&mut seen, path, None) {
             discovery.skipped.push(display);
             continue;
         }
@@ -77,7 +77,7 @@ pub fn discover(paths: &[PathBuf]) -> Discovery {
                 })
             }
             Ok(meta) => {
-                if !first_visit(&mut seen, path) {
+                if !first_visit(&mut seen, path, Some(&meta)) {
                     discovery.skipped.push(display);
                     continue;
                 }
@@ -127,7 +127,7 @@ struct Found {
 fn walk_directory(
     root: &Path,
     discovery: &mut Discovery,
-    seen: &mut HashSet<PathBuf>,
+    seen: &mut HashSet<FileKey>,
     global: Option<Arc<Log4jConf>>,
 ) {
     let hint_root = hint_root(root);
@@ -164,7 +164,9 @@ fn walk_directory(
             continue;
         }
         let relative = relative_display(root, entry.path());
-        if !entry.file_type().is_file() || !first_visit(seen, entry.path()) {
+        // One stat gives both the file's identity and its size.
+        let meta = entry.metadata().ok();
+        if !entry.file_type().is_file() || !first_visit(seen, entry.path(), meta.as_ref()) {
             // Sockets and fifos have no end; a file seen before is read once.
             discovery.skipped.push(relative);
             continue;
@@ -178,7 +180,7 @@ fn walk_directory(
                 }
             }
             NameKind::Log | NameKind::Archive => {
-                let size = entry.metadata().ok().map(|m| m.len());
+                let size = meta.map(|m| m.len());
                 found.push(Found {
                     path: entry.into_path(),
                     relative,
@@ -265,10 +267,34 @@ fn special_file(meta: &fs::Metadata) -> Option<&'static str> {
     Some("special file")
 }
 
-/// True the first time a file is met (by its canonical path); a path that cannot be resolved
-/// counts as new, and fails later when opened.
-fn first_visit(seen: &mut HashSet<PathBuf>, path: &Path) -> bool {
-    fs::canonicalize(path).map_or(true, |canonical| seen.insert(canonical))
+/// True the first time a file is met, however it is reached (a symlink, `./`, two arguments); a
+/// path that cannot be resolved counts as new, and fails later when opened. `meta`: the file's
+/// metadata (symlinks followed), when the caller has it.
+fn first_visit(seen: &mut HashSet<FileKey>, path: &Path, meta: Option<&fs::Metadata>) -> bool {
+    file_key(path, meta).is_none_or(|key| seen.insert(key))
+}
+
+/// What identifies a file: its device and inode where the system has them (one `stat`, which
+/// the walk makes anyway), else its canonical path (a `readlink` per component of the path: most
+/// of a large bundle's discovery, which runs before any file is read).
+#[cfg(unix)]
+type FileKey = (u64, u64);
+#[cfg(not(unix))]
+type FileKey = PathBuf;
+
+#[cfg(unix)]
+fn file_key(path: &Path, meta: Option<&fs::Metadata>) -> Option<FileKey> {
+    use std::os::unix::fs::MetadataExt;
+    let key = |meta: &fs::Metadata| (meta.dev(), meta.ino());
+    match meta {
+        Some(meta) => Some(key(meta)),
+        None => fs::metadata(path).ok().map(|meta| key(&meta)),
+    }
+}
+
+#[cfg(not(unix))]
+fn file_key(path: &Path, _: Option<&fs::Metadata>) -> Option<FileKey> {
+    fs::canonicalize(path).ok()
 }
 
 /// The folder names a directory argument contributes to host hints: as typed, or, for `.`, `..`
