@@ -130,9 +130,18 @@ pub fn load(paths: &[PathBuf], options: &LoadOptions) -> Loaded {
         read.window = options.window;
     }
     let started = Instant::now();
-    let mut parsed = read_inputs_streaming(paths, &read, &mut |_| {});
+    // Discovered once: the prefilter's second pass reads some of the same units.
+    let (units, discovered) = discover(paths);
+    let mut parsed = read_discovered(
+        &units,
+        discovered,
+        &read,
+        None,
+        &BTreeSet::new(),
+        &mut |_| {},
+    );
     if prefilter {
-        read_anchored(paths, &options.read, &mut parsed);
+        read_anchored(&units, &options.read, &mut parsed);
     }
     let read_at = Instant::now();
     let progress = options.read.progress.as_deref();
@@ -157,7 +166,7 @@ pub fn load(paths: &[PathBuf], options: &LoadOptions) -> Loaded {
 
 /// The prefilter's second pass: the anchored keys' records, from the OM audit streams of the hosts
 /// that wrote an anchor, spliced into their streams in line order.
-fn read_anchored(paths: &[PathBuf], config: &ReadConfig, parsed: &mut Parsed) {
+fn read_anchored(units: &[InputUnit], config: &ReadConfig, parsed: &mut Parsed) {
     let mut anchors: BTreeSet<Entity> = BTreeSet::new();
     let mut hosts: BTreeSet<Arc<str>> = BTreeSet::new();
     for stream in &parsed.streams {
@@ -179,7 +188,7 @@ fn read_anchored(paths: &[PathBuf], config: &ReadConfig, parsed: &mut Parsed) {
     if anchors.is_empty() {
         return;
     }
-    let units: BTreeSet<usize> = parsed
+    let anchored: BTreeSet<usize> = parsed
         .streams
         .iter()
         .filter(|s| s.summary.skipped > 0 && hosts.contains(&s.host))
@@ -194,7 +203,14 @@ fn read_anchored(paths: &[PathBuf], config: &ReadConfig, parsed: &mut Parsed) {
     for (i, stream) in parsed.streams.iter().enumerate() {
         by_file.insert(Arc::clone(&stream.file), i);
     }
-    let again = read_units(paths, &config, Some(&units), &BTreeSet::new(), &mut |_| {});
+    let again = read_discovered(
+        units,
+        Parsed::default(),
+        &config,
+        Some(&anchored),
+        &BTreeSet::new(),
+        &mut |_| {},
+    );
     for stream in again.streams {
         let Some(&i) = by_file.get(&stream.file) else {
             continue;
@@ -558,7 +574,20 @@ pub fn read_units(
     except: &BTreeSet<usize>,
     on_stream: &mut dyn FnMut(&mut StreamOutcome),
 ) -> Parsed {
-    let (units, mut parsed) = discover(paths);
+    let (units, parsed) = discover(paths);
+    read_discovered(&units, parsed, config, only, except, on_stream)
+}
+
+/// [`read_units`] of units discovered already, their streams added to `parsed` (what their
+/// discovery found besides them).
+fn read_discovered(
+    units: &[InputUnit],
+    mut parsed: Parsed,
+    config: &ReadConfig,
+    only: Option<&BTreeSet<usize>>,
+    except: &BTreeSet<usize>,
+    on_stream: &mut dyn FnMut(&mut StreamOutcome),
+) -> Parsed {
     let indexes: Vec<usize> = (0..units.len())
         .filter(|i| only.is_none_or(|only| only.contains(i)) && !except.contains(i))
         .collect();
