@@ -682,6 +682,31 @@ fn missing_paths_dangling_links_and_loops_do_not_stop_the_rest() {
     }
 }
 
+/// A file is read once however it is reached: named again with another spelling, inside a
+/// folder also given, or through a hard link (the same bytes under two names).
+#[test]
+fn a_file_reached_several_ways_is_read_once() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    let log = write(root, "b/ozone-hadoop-om-om1.log", scm_line(1).as_bytes());
+    write(root, "b/ozone-hadoop-om-om2.log", scm_line(2).as_bytes());
+    fs::hard_link(&log, root.join("b/z-linked.log")).expect("hard link");
+    let respelled = root.join("b/./ozone-hadoop-om-om1.log");
+    let discovery = discover(&[log.clone(), respelled, root.join("b")]);
+    let units: Vec<&str> = discovery.units.iter().map(|u| u.display()).collect();
+    assert_eq!(units, [&*log.to_string_lossy(), "ozone-hadoop-om-om2.log"]);
+    assert_eq!(
+        discovery.skipped,
+        [
+            root.join("b/./ozone-hadoop-om-om1.log")
+                .to_string_lossy()
+                .into_owned(),
+            "ozone-hadoop-om-om1.log".to_string(),
+            "z-linked.log".to_string(),
+        ]
+    );
+}
+
 #[test]
 fn stdin_is_one_unit_however_often_it_is_named() {
     // Only discovered here: reading would consume the test runner's stdin.
