@@ -782,13 +782,8 @@ impl EndpointMachine {
             push(from, to, trigger.name(), inferred);
         }
         match (from.queued > 0 && before.is_some(), to.queued > 0) {
-            (false, true) => {
-                if self.queued_at.len() <= scm as usize {
-                    self.queued_at.resize(scm as usize + 1, 0);
-                }
-                self.queued_at[scm as usize] += 1;
-            }
-            (true, false) => self.queued_at[scm as usize] -= 1,
+            (false, true) => *count_of(&mut self.queued_at, scm) += 1,
+            (true, false) => *count_of(&mut self.queued_at, scm) -= 1,
             _ => {}
         }
         self.states.set(key, to, ts);
@@ -885,10 +880,19 @@ impl Machine for EndpointMachine {
         self.queued_at.fill(0);
         for (&(_, scm), state) in self.states.iter() {
             if state.queued > 0 {
-                self.queued_at[scm as usize] += 1;
+                *count_of(&mut self.queued_at, scm) += 1;
             }
         }
     }
+}
+
+/// The count of SCM `scm` (by endpoint key number) in `counts`, grown to hold it.
+fn count_of(counts: &mut Vec<u32>, scm: u32) -> &mut u32 {
+    let at = scm as usize;
+    if counts.len() <= at {
+        counts.resize(at + 1, 0);
+    }
+    &mut counts[at]
 }
 
 /// Links an SCM's command to the datanode's receipt of it: a reregister (SCM audit / main log)
