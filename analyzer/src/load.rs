@@ -256,8 +256,8 @@ pub fn build_trace(parsed: &mut Parsed, skew_ms: i64) -> Trace {
 
 /// The events of the OM audit streams `logs` (in reading order), their copies folded
 /// ([`crate::copies::AuditCopies`]) as they come in one time order: by the latest time of their
-/// stream so far, then by stream. A record is built only once kept, as the first of its copies;
-/// each batch is freed once done with.
+/// stream so far, then by stream. A record is built only once kept, as the first of its copies,
+/// [`BUILD_CHUNK`] at a time across the pool's threads; each batch is freed once done with.
 fn fold_audit(logs: Vec<HeldAudit>, skew_ms: i64) -> Vec<Event> {
     // Room for every record, touched only as far as events are kept: never copied while growing.
     let mut out = Vec::with_capacity(logs.iter().map(HeldAudit::records).sum());
@@ -272,11 +272,89 @@ fn fold_audit(logs: Vec<HeldAudit>, skew_ms: i64) -> Vec<Event> {
             LogHead::new(received, None)
         })
         .collect();
-    fold_heads(&mut heads, skew_ms, &mut |kept, _, heads, sources| {
-        out.push(kept_event(kept, heads, sources));
+    let mut unbuilt = Vec::with_capacity(BUILD_CHUNK);
+    let sources = fold_heads(&mut heads, skew_ms, &mut |kept, _, heads, sources| {
+        unbuilt.push(Unbuilt::take(kept, heads));
+        if unbuilt.len() == BUILD_CHUNK {
+            build_unbuilt(&mut unbuilt, heads, sources, &mut out);
+        }
     });
+    build_unbuilt(&mut unbuilt, &mut heads, &sources, &mut out);
     out.shrink_to_fit();
     out
+}
+
+/// Kept OM audit records typed at a time ([`fold_audit`]): the fold is sequential, typing what
+/// it keeps (most of a full read's merge) is spread over the pool's threads.
+const BUILD_CHUNK: usize = 4096;
+
+/// A record the fold kept, its body taken out of its log's batch, which stays live (its text is
+/// read) until the record is built.
+struct Unbuilt {
+    log: u32,
+    batch: u64,
+    ts: Option<i64>,
+    line: u64,
+    level: Option<Level>,
+    source: u32,
+    body: Body,
+    copies: Vec<RawCopy>,
+}
+
+impl Unbuilt {
+    fn take(kept: Held, heads: &mut [LogHead]) -> Unbuilt {
+        let raw = &mut heads[kept.log as usize].batch(kept.batch).records[kept.index as usize];
+        Unbuilt {
+            log: kept.log,
+            batch: kept.batch,
+            ts: raw.ts,
+            line: raw.line,
+            level: raw.level,
+            source: kept.copy.source,
+            body: std::mem::replace(&mut raw.body, Body::Text(0, 0, false)),
+            copies: kept.copies,
+        }
+    }
+}
+
+/// Builds the events of `unbuilt` in their order onto `out`, on the pool's threads, then
+/// releases their batches.
+fn build_unbuilt(
+    unbuilt: &mut Vec<Unbuilt>,
+    heads: &mut [LogHead],
+    sources: &Sources,
+    out: &mut Vec<Event>,
+) {
+    use rayon::prelude::*;
+    let done: Vec<(u32, u64)> = unbuilt.iter().map(|u| (u.log, u.batch)).collect();
+    let jobs: Vec<(Unbuilt, &str)> = unbuilt
+        .drain(..)
+        .map(|u| {
+            let head = &heads[u.log as usize];
+            let text = head.batches[(u.batch - head.first) as usize]
+                .batch
+                .text
+                .as_str();
+            (u, text)
+        })
+        .collect();
+    let all = &sources.all;
+    out.par_extend(jobs.into_par_iter().map(|(u, text)| {
+        let mut event = u
+            .body
+            .event(u.ts, u.line, u.level, text, &all[u.source as usize]);
+        if !u.copies.is_empty() {
+            event.copies = listed(
+                u.copies
+                    .iter()
+                    .map(|copy| (&all[copy.source as usize], copy.line)),
+            );
+        }
+        event
+    }));
+    for (log, batch) in done {
+        heads[log as usize].release(batch);
+    }
 }
 
 /// What takes a record the fold kept, with its place in time order, out of its log's batch.
@@ -284,8 +362,8 @@ type TakeKept<'k> = dyn FnMut(Held, i64, &mut [LogHead], &Sources) + 'k;
 
 /// Merges the records of `heads` (one per log) into one time order, by the latest time of their
 /// file so far, then by log, folds their copies as they come ([`AuditCopies`]) and hands the kept
-/// ones to `keep` in that order.
-fn fold_heads(heads: &mut [LogHead], skew_ms: i64, keep: &mut TakeKept<'_>) {
+/// ones to `keep` in that order. Gives the sources it numbered.
+fn fold_heads(heads: &mut [LogHead], skew_ms: i64, keep: &mut TakeKept<'_>) -> Sources {
     let mut sources = Sources::default();
     let mut copies = AuditCopies::new(skew_ms);
     let mut order = LogOrder::new();
@@ -304,25 +382,7 @@ fn fold_heads(heads: &mut [LogHead], skew_ms: i64, keep: &mut TakeKept<'_>) {
         heads[n].fill(n, &mut sources, &mut order);
     }
     copies.finish(&mut |kept, placed| keep(kept, placed, heads, &sources));
-}
-
-/// The event of a record the fold kept, taken out of its log's batch, its copies listed.
-fn kept_event(kept: Held, heads: &mut [LogHead], sources: &Sources) -> Event {
-    let head = &mut heads[kept.log as usize];
-    let batch = head.batch(kept.batch);
-    let raw = &mut batch.records[kept.index as usize];
-    let body = std::mem::replace(&mut raw.body, Body::Text(0, 0, false));
-    let source = &sources.all[kept.copy.source as usize];
-    let mut event = body.event(raw.ts, raw.line, raw.level, &batch.text, source);
-    head.release(kept.batch);
-    if !kept.copies.is_empty() {
-        event.copies = listed(
-            kept.copies
-                .iter()
-                .map(|copy| (&sources.all[copy.source as usize], copy.line)),
-        );
-    }
-    event
+    sources
 }
 
 /// `--since` / `--until`: events outside are dropped before analysis.
@@ -2364,6 +2424,49 @@ mod tests {
             .iter()
             .any(|e| e.ts == Some(base + 1_000))
         );
+    }
+
+    #[test]
+    fn a_fold_over_many_build_chunks_keeps_the_order_and_copies_of_the_fold_over_built_events() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        // Every record on om1, every third also on om2 (a copy), past several build chunks.
+        let records = 3 * BUILD_CHUNK + 17;
+        let record = |i: usize| {
+            let ms = 1_000 + i * 7;
+            format!(
+                "2026-08-19 00:{:02}:{:02},{:03} | INFO  | OMAudit | user=svc | ip=10.0.0.1 | op=COMMIT_KEY {{\"volume\":\"v\",\"bucket\":\"b\",\"key\":\"k{i}\",\"dataSize\":\"{i}\",\"Transaction\":\"{i}\"}} | ret=SUCCESS |  \n",
+                ms / 60_000,
+                ms / 1_000 % 60,
+                ms % 1_000
+            )
+        };
+        let om1: String = (0..records).map(record).collect();
+        let om2: String = (0..records).step_by(3).map(record).collect();
+        for (name, text) in [("om1/om-audit.log", om1), ("om2/om-audit.log", om2)] {
+            let path = dir.path().join(name);
+            std::fs::create_dir_all(path.parent().expect("a folder")).expect("folder");
+            std::fs::write(path, text).expect("log written");
+        }
+        let paths = vec![dir.path().to_path_buf()];
+        let built =
+            read_inputs_streaming(&paths, &ReadConfig::new(Keep::Typed), &mut |_| {}).take_events();
+        let expected: Vec<String> = crate::copies::fold_streams(built, 2_000)
+            .iter()
+            .map(json)
+            .collect();
+        let trace_read = ReadConfig {
+            trace: true,
+            ..ReadConfig::new(Keep::Typed)
+        };
+        let held = read_inputs_streaming(&paths, &trace_read, &mut |_| {});
+        let logs = held.streams.into_iter().map(|s| s.audit).collect();
+        let got: Vec<String> = fold_audit(logs, 2_000).iter().map(json).collect();
+        assert_eq!(got.len(), records);
+        assert_eq!(
+            got.iter().filter(|e| e.contains("\"copies\"")).count(),
+            records.div_ceil(3)
+        );
+        assert_eq!(got, expected);
     }
 
     fn json(event: &Event) -> String {
