@@ -25,6 +25,7 @@ use oztrace_parser::layout::Layout;
 use oztrace_parser::record::{ReadOptions, Record, Skip, StreamSummary, read_records};
 use oztrace_parser::source::{Component, Level, SourceResolver};
 use oztrace_parser::time::TimeZones;
+use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io::BufRead;
 use std::path::PathBuf;
@@ -250,7 +251,11 @@ pub fn build_trace(parsed: &mut Parsed, skew_ms: i64) -> Trace {
             streams.push((held.into_events(), None));
         }
     }
-    streams.push((fold_audit(audit, skew_ms), None));
+    // Each piece of the fold interned on the pool, as the readers intern the other streams.
+    streams.par_extend(fold_audit(audit, skew_ms).into_par_iter().map(|events| {
+        let entities = StreamEntities::of(&events);
+        (events, Some(entities))
+    }));
     Trace::merge_interned(streams, skew_ms)
 }
 
@@ -258,9 +263,11 @@ pub fn build_trace(parsed: &mut Parsed, skew_ms: i64) -> Trace {
 /// ([`crate::copies::AuditCopies`]) as they come in one time order: by the latest time of their
 /// stream so far, then by stream. A record is built only once kept, as the first of its copies,
 /// [`BUILD_CHUNK`] at a time across the pool's threads; each batch is freed once done with.
-fn fold_audit(logs: Vec<HeldAudit>, skew_ms: i64) -> Vec<Event> {
-    // Room for every record, touched only as far as events are kept: never copied while growing.
-    let mut out = Vec::with_capacity(logs.iter().map(HeldAudit::records).sum());
+///
+/// The events come in pieces, one stream each, in order: every piece but the first starts with a
+/// timed event, so that an untimed one is still ordered by the event before it in the fold.
+fn fold_audit(logs: Vec<HeldAudit>, skew_ms: i64) -> Vec<Vec<Event>> {
+    let mut out = Vec::new();
     let mut heads: Vec<LogHead> = logs
         .into_iter()
         .map(|log| {
@@ -280,7 +287,6 @@ fn fold_audit(logs: Vec<HeldAudit>, skew_ms: i64) -> Vec<Event> {
         }
     });
     build_unbuilt(&mut unbuilt, &mut heads, &sources, &mut out);
-    out.shrink_to_fit();
     out
 }
 
@@ -317,15 +323,15 @@ impl Unbuilt {
     }
 }
 
-/// Builds the events of `unbuilt` in their order onto `out`, on the pool's threads, then
-/// releases their batches.
+/// Builds the events of `unbuilt` in their order, on the pool's threads, as the next piece of
+/// `out` (its untimed first events go to the end of the piece before), then releases their
+/// batches.
 fn build_unbuilt(
     unbuilt: &mut Vec<Unbuilt>,
     heads: &mut [LogHead],
     sources: &Sources,
-    out: &mut Vec<Event>,
+    out: &mut Vec<Vec<Event>>,
 ) {
-    use rayon::prelude::*;
     let done: Vec<(u32, u64)> = unbuilt.iter().map(|u| (u.log, u.batch)).collect();
     let jobs: Vec<(Unbuilt, &str)> = unbuilt
         .drain(..)
@@ -339,7 +345,8 @@ fn build_unbuilt(
         })
         .collect();
     let all = &sources.all;
-    out.par_extend(jobs.into_par_iter().map(|(u, text)| {
+    let mut piece = Vec::with_capacity(jobs.len());
+    piece.par_extend(jobs.into_par_iter().map(|(u, text)| {
         let mut event = u
             .body
             .event(u.ts, u.line, u.level, text, &all[u.source as usize]);
@@ -352,6 +359,13 @@ fn build_unbuilt(
         }
         event
     }));
+    let untimed = piece.iter().take_while(|e| e.ts.is_none()).count();
+    if let Some(last) = out.last_mut() {
+        last.extend(piece.drain(..untimed));
+    }
+    if !piece.is_empty() {
+        out.push(piece);
+    }
     for (log, batch) in done {
         heads[log as usize].release(batch);
     }
@@ -2403,7 +2417,11 @@ mod tests {
                 .iter_mut()
                 .map(|s| std::mem::take(&mut s.audit))
                 .collect();
-            let got: Vec<String> = fold_audit(logs, skew_ms).iter().map(json).collect();
+            let got: Vec<String> = fold_audit(logs, skew_ms)
+                .iter()
+                .flatten()
+                .map(json)
+                .collect();
             assert!(got.iter().any(|e| e.contains("\"copies\"")));
             assert_eq!(got, expected, "{window:?}");
         }
@@ -2422,6 +2440,7 @@ mod tests {
                 skew_ms
             )
             .iter()
+            .flatten()
             .any(|e| e.ts == Some(base + 1_000))
         );
     }
@@ -2460,7 +2479,10 @@ mod tests {
         };
         let held = read_inputs_streaming(&paths, &trace_read, &mut |_| {});
         let logs = held.streams.into_iter().map(|s| s.audit).collect();
-        let got: Vec<String> = fold_audit(logs, 2_000).iter().map(json).collect();
+        let pieces = fold_audit(logs, 2_000);
+        assert!(pieces.len() > 1);
+        assert!(pieces[1..].iter().all(|piece| piece[0].ts.is_some()));
+        let got: Vec<String> = pieces.iter().flatten().map(json).collect();
         assert_eq!(got.len(), records);
         assert_eq!(
             got.iter().filter(|e| e.contains("\"copies\"")).count(),
