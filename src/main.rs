@@ -34,6 +34,7 @@ pub enum Failure {
 }
 
 fn main() -> ExitCode {
+    grow_heaps_whole();
     let cli = cli::Cli::parse();
     match commands::run(cli) {
         Ok(code) => ExitCode::from(code),
@@ -48,3 +49,19 @@ fn main() -> ExitCode {
         Err(Failure::OutputClosed) => ExitCode::from(exit::OK),
     }
 }
+
+/// glibc grows a thread's heap a few pages at a time, an `mprotect` call each; the threads that
+/// type events (readers, the OM audit fold's builders) allocate most of a full read's memory.
+/// A top pad of a whole heap (64 MiB, untouched until used) maps each heap in one call:
+/// `scan --no-prefilter` of 1 GB merged in 1.75-1.9 s instead of 2.6 s, system time 2.6 s -> 1.65
+/// s, peak RSS the same; the prefiltered scan, `stats` and `events` measured the same.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn grow_heaps_whole() {
+    // SAFETY: mallopt only sets a parameter of glibc's allocator; called before any thread starts.
+    unsafe {
+        libc::mallopt(libc::M_TOP_PAD, 64 << 20);
+    }
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn grow_heaps_whole() {}
