@@ -321,6 +321,22 @@ impl Unbuilt {
             copies: kept.copies,
         }
     }
+
+    /// Its event, typed now from `text` (its batch's), its copies listed.
+    fn event(self, text: &str, sources: &[Source]) -> Event {
+        let source = &sources[self.source as usize];
+        let mut event = self
+            .body
+            .event(self.ts, self.line, self.level, text, source);
+        if !self.copies.is_empty() {
+            event.copies = listed(
+                self.copies
+                    .iter()
+                    .map(|copy| (&sources[copy.source as usize], copy.line)),
+            );
+        }
+        event
+    }
 }
 
 /// Builds the events of `unbuilt` in their order, on the pool's threads, as the next piece of
@@ -344,21 +360,11 @@ fn build_unbuilt(
             (u, text)
         })
         .collect();
-    let all = &sources.all;
     let mut piece = Vec::with_capacity(jobs.len());
-    piece.par_extend(jobs.into_par_iter().map(|(u, text)| {
-        let mut event = u
-            .body
-            .event(u.ts, u.line, u.level, text, &all[u.source as usize]);
-        if !u.copies.is_empty() {
-            event.copies = listed(
-                u.copies
-                    .iter()
-                    .map(|copy| (&all[copy.source as usize], copy.line)),
-            );
-        }
-        event
-    }));
+    piece.par_extend(
+        jobs.into_par_iter()
+            .map(|(unbuilt, text)| unbuilt.event(text, &sources.all)),
+    );
     let untimed = piece.iter().take_while(|e| e.ts.is_none()).count();
     if let Some(last) = out.last_mut() {
         last.extend(piece.drain(..untimed));
