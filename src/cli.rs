@@ -353,6 +353,10 @@ pub struct ReplayArgs {
     /// Drop an entity's live state after this much log time without events (as scan does).
     #[arg(long, default_value = "14d", value_parser = parse_duration_ms)]
     pub retain: i64,
+    /// Parse every record, also those neither the entity nor a machine or rule needs (for
+    /// checking the prefilter; slower, and memory follows the input's size).
+    #[arg(long, hide = true)]
+    pub no_prefilter: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

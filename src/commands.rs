@@ -123,14 +123,16 @@ fn read_streaming(
     Ok(parsed)
 }
 
-/// Reads and analyses the inputs (`scan`, `replay`).
+/// Reads and analyses the inputs (`scan`, `replay`, `containers`).
 /// `prefilter`: the rules `scan` runs, whose kinds (with the machines') are the only ones
-/// parsed into events; `None` keeps every typed event.
+/// parsed into events; `None` keeps every typed event. `focus`: the entity `replay` shows, whose
+/// events are kept whatever their kind.
 fn load(
     input: &InputArgs,
     window: Window,
     retain_ms: i64,
     prefilter: Option<&[&'static dyn Rule]>,
+    focus: Option<&Entity>,
     progress: bool,
 ) -> Result<Loaded, Failure> {
     let read = read_config(input, Keep::Typed)?;
@@ -146,6 +148,7 @@ fn load(
                 replay: ReplayOptions { retain_ms },
                 prefilter: prefilter.is_some(),
                 rule_kinds: oztrace_rules::consumed(prefilter.unwrap_or_default()),
+                focus: focus.cloned(),
             },
         )
     });
@@ -832,7 +835,7 @@ fn analyse(
         parsed,
         analysis,
         timings,
-    } = load(input, plan.window, args.retain, prefilter, progress)?;
+    } = load(input, plan.window, args.retain, prefilter, None, progress)?;
     let (settings, setting_warnings) = settings(&parsed, &plan.settings);
     let logging = logging_coverage(&parsed);
     let context = Context {
@@ -1260,9 +1263,20 @@ impl EventsSink<'_> {
 fn replay(args: ReplayArgs) -> Result<u8, Failure> {
     let window = window_of(&args.input)?;
     let zone = display_zone(&args.display)?;
+    // What scan reads, and every event naming the entity: the same steps as a read of every
+    // record (tests/prefilter.rs), in the memory of a scan.
+    let rules = oztrace_rules::registry();
+    let prefilter = (!args.no_prefilter).then_some(rules.as_slice());
     let Loaded {
         parsed, analysis, ..
-    } = load(&args.input, window, args.retain, None, true)?;
+    } = load(
+        &args.input,
+        window,
+        args.retain,
+        prefilter,
+        Some(&args.entity),
+        true,
+    )?;
     let mut out = String::new();
     if !zone.is_utc() {
         out.push_str(&format!("# times in {}\n", zone.name()));
@@ -1295,6 +1309,7 @@ fn containers(args: ContainersArgs) -> Result<u8, Failure> {
         window,
         ReplayOptions::default().retain_ms,
         Some(&health_rules),
+        None,
         true,
     )?;
     let (settings, warnings) = settings(&parsed, &overrides);

@@ -43,6 +43,7 @@ fn scan_options() -> LoadOptions {
         replay: ReplayOptions::default(),
         prefilter: true,
         rule_kinds: oztrace_rules::consumed(&oztrace_rules::registry()),
+        focus: None,
     }
 }
 

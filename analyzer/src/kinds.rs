@@ -10,6 +10,7 @@
 //! from all of them (a host's datanode learnt from any Ratis member id).
 
 use oztrace_parser::catalog::{self, EventData, KindInfo};
+use oztrace_parser::entity::Entity;
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::LazyLock;
 
@@ -160,12 +161,13 @@ impl KindSet {
     }
 }
 
-/// Which events the consumers read: whole kinds, and kinds of which they read only the events
-/// that pass a test ([`Reads::Where`]).
+/// Which events the consumers read: whole kinds, kinds of which they read only the events that
+/// pass a test ([`Reads::Where`]), and every event that names an entity (`replay --entity`).
 #[derive(Debug, Clone)]
 pub struct Wanted {
     whole: KindSet,
     tested: Vec<(KindIndex, EventTest)>,
+    naming: Vec<Entity>,
 }
 
 impl Wanted {
@@ -173,7 +175,18 @@ impl Wanted {
         Wanted {
             whole: KindSet::of(&[]),
             tested: Vec::new(),
+            naming: Vec::new(),
         }
+    }
+
+    /// Adds every event that names `entity`, whatever its kind.
+    pub fn naming(&mut self, entity: Entity) {
+        self.naming.push(entity);
+    }
+
+    /// Whether one of `entities` (an event's) is one the consumers read every event of.
+    pub fn names_any(&self, entities: &[Entity]) -> bool {
+        entities.iter().any(|e| self.naming.contains(e))
     }
 
     /// Adds what one consumer reads.
@@ -190,6 +203,7 @@ impl Wanted {
     pub fn extend(&mut self, other: &Wanted) {
         self.whole.extend(&other.whole);
         self.tested.extend(other.tested.iter().copied());
+        self.naming.extend(other.naming.iter().cloned());
     }
 
     /// Whether a consumer reads an event of `data`.

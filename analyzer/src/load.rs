@@ -91,6 +91,9 @@ pub struct LoadOptions {
     /// What the selected rules read, besides the machines and linkers: with the prefilter,
     /// typed events no consumer reads are counted, not kept.
     pub rule_kinds: Wanted,
+    /// `replay --entity`: with the prefilter, every event naming this entity is kept too, and
+    /// of the OM audit key records only its own are read ([`prefilter::focused`]).
+    pub focus: Option<Entity>,
 }
 
 /// What [`load`] gives: what was read (coverage, configuration, failures), its analysis, and how
@@ -124,9 +127,15 @@ pub fn load(paths: &[PathBuf], options: &LoadOptions) -> Loaded {
     let mut read = options.read.clone();
     read.trace = true;
     if prefilter {
-        read.skip = Some(prefilter::first_pass());
+        read.skip = Some(match &options.focus {
+            Some(entity) => prefilter::focused(entity),
+            None => prefilter::first_pass(),
+        });
         let mut wanted = crate::machines::consumed();
         wanted.extend(&options.rule_kinds);
+        if let Some(entity) = &options.focus {
+            wanted.naming(entity.clone());
+        }
         read.kinds = Some(Arc::new(wanted));
         read.window = options.window;
     }
@@ -141,7 +150,7 @@ pub fn load(paths: &[PathBuf], options: &LoadOptions) -> Loaded {
         &BTreeSet::new(),
         &mut |_| {},
     );
-    if prefilter {
+    if prefilter && options.focus.is_none() {
         read_anchored(&units, &options.read, &mut parsed);
     }
     let read_at = Instant::now();

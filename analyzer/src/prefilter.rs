@@ -19,9 +19,11 @@
 //!    when their key is anchored.
 //!
 //! Skipped records are still counted (records and typed events of the coverage numbers): they
-//! are OM audit records of a kind the catalogue types. `events`, `stats` and `replay` read
-//! without the prefilter. `tests/prefilter.rs` checks that findings are identical with the
-//! prefilter on and off, on every sample and on a generated bundle with injected scenarios.
+//! are OM audit records of a kind the catalogue types. `events` and `stats` read without the
+//! prefilter. `replay --entity` reads what `scan` reads and every event naming its entity, in one
+//! pass that reads the anchored kinds' lines of that entity only when it is a key ([`focused`]).
+//! `tests/prefilter.rs` checks that findings and replays are identical with the prefilter on and
+//! off, on every sample and on a generated bundle with injected scenarios.
 
 use crate::kinds::Wanted;
 use memchr::memmem::Finder;
@@ -63,6 +65,7 @@ pub const ANCHORED: &[Anchored] = &[Anchored {
 /// its pipeline): other kinds (snapshots, service summaries no model reads) are counted only.
 pub fn keeps(wanted: &Wanted, typed: &Typed) -> bool {
     wanted.wants(&typed.data)
+        || wanted.names_any(&typed.entities)
         || typed.entities.iter().any(|e| match e {
             Entity::Block { .. } => true,
             Entity::Container(_) => typed
@@ -105,18 +108,51 @@ pub fn first_pass() -> Skip {
 /// Pass 2: reads only the anchored kinds' records (anchors excepted: pass 1 has them) that
 /// name one of `keys` (by its last path segment; the caller keeps the events whose key matches).
 pub fn second_pass(keys: &BTreeSet<Entity>) -> Skip {
-    let names: Vec<Finder<'static>> = keys
+    // `None`: a name that cannot be searched as printed, so every such record is read.
+    let names: Option<Vec<Finder<'static>>> = keys
         .iter()
         .filter_map(|key| match key {
-            Entity::Key(path) => path.rsplit('/').find(|s| !s.is_empty()),
+            Entity::Key(path) => Some(path.as_str()),
             _ => None,
         })
-        .collect::<BTreeSet<&str>>()
-        .into_iter()
-        .map(|name| Finder::new(name.as_bytes()).into_owned())
-        .collect();
+        .map(file_name)
+        .collect::<Option<BTreeSet<&str>>>()
+        .map(|names| {
+            (names.into_iter())
+                .map(|name| Finder::new(name.as_bytes()).into_owned())
+                .collect()
+        });
     Skip(Arc::new(move |line: &[u8]| {
-        anchored_kind(line) != Some(false) || !names.iter().any(|n| n.find(line).is_some())
+        anchored_kind(line) != Some(false)
+            || names
+                .as_ref()
+                .is_some_and(|names| !names.iter().any(|n| n.find(line).is_some()))
+    }))
+}
+
+/// A key's file name (the last segment of its path) as its audit records print it, unless JSON
+/// escapes it (a quote, a backslash, a control character) or there is none: then no literal
+/// finds its records.
+fn file_name(path: &str) -> Option<&str> {
+    path.rsplit('/')
+        .find(|s| !s.is_empty())
+        .filter(|name| !name.bytes().any(|b| matches!(b, b'"' | b'\\') || b < 0x20))
+}
+
+/// `replay --entity`'s one pass: the anchored kinds' records (anchors too) are read only when
+/// `entity` is a key and they name its file name, since a replay shows that entity's steps only,
+/// the om-lease machine (the anchored kinds' consumer) keeps its state per key, and those records
+/// name no other entity.
+pub fn focused(entity: &Entity) -> Skip {
+    let Entity::Key(path) = entity else {
+        return Skip(Arc::new(|line: &[u8]| anchored_kind(line).is_some()));
+    };
+    let Some(name) = file_name(path) else {
+        return Skip(Arc::new(|_: &[u8]| false));
+    };
+    let name = Finder::new(name.as_bytes()).into_owned();
+    Skip(Arc::new(move |line: &[u8]| {
+        anchored_kind(line).is_some() && name.find(line).is_none()
     }))
 }
 
@@ -153,5 +189,37 @@ mod tests {
             "other ops were read by the first pass"
         );
         assert!((skip.0)(CREATE.replace("c.log", "d.log").as_bytes()));
+    }
+
+    /// A file name JSON escapes is not printed as it is: every key line is read for it.
+    #[test]
+    fn a_key_whose_name_is_escaped_in_print_has_every_key_line_read() {
+        let quoted = CREATE.replace("c.log", "c\\\"q.log");
+        let keys = BTreeSet::from([Entity::Key("/logs/raw/a/c\"q.log".into())]);
+        assert!(!(second_pass(&keys).0)(quoted.as_bytes()));
+        assert!(!(second_pass(&keys).0)(CREATE.as_bytes()));
+        assert!(!(focused(&keys.first().unwrap().clone()).0)(
+            CREATE.as_bytes()
+        ));
+    }
+
+    #[test]
+    fn a_replay_reads_its_own_keys_lines_and_no_other_key_line() {
+        let own = focused(&Entity::Key("/logs/raw/a/c.log".into()));
+        for line in [CREATE, AUTO, RECOVER] {
+            assert!(!(own.0)(line.as_bytes()), "{line}");
+        }
+        assert!((own.0)(CREATE.replace("c.log", "d.log").as_bytes()));
+        assert!((own.0)(AUTO.replace("c.log", "d.log").as_bytes()));
+        assert!(
+            !(own.0)(RECOVER.replace("c.log", "d.log").as_bytes()),
+            "not an anchored kind"
+        );
+        let container = focused(&Entity::Container(1));
+        assert!((container.0)(CREATE.as_bytes()) && (container.0)(AUTO.as_bytes()));
+        assert!(!(container.0)(RECOVER.as_bytes()));
+        assert!(!(container.0)(
+            b"2026-08-19 00:00:05,131 [main] INFO a.B: container #1 closed"
+        ));
     }
 }
