@@ -1117,7 +1117,7 @@ fn events_parquet(
         bundles.push(args.input.paths[bundle].display().to_string());
     })?;
     // OM audit copies merge across every argument.
-    oztrace_parser::event::merge_audit_copies(&mut streams, args.input.skew);
+    oztrace_analyzer::copies::fold_in_place(&mut streams, args.input.skew);
     for events in &mut streams {
         window.retain(events);
     }
@@ -1170,7 +1170,7 @@ fn events_csv(
         }
     })?;
     let (numbers, mut audit): (Vec<(u64, usize)>, Vec<Vec<Event>>) = held.into_iter().unzip();
-    oztrace_parser::event::merge_audit_copies(&mut audit, args.input.skew);
+    oztrace_analyzer::copies::fold_in_place(&mut audit, args.input.skew);
     for ((number, bundle), events) in numbers.into_iter().zip(audit) {
         rows.push(number, &bundles[bundle], events);
     }

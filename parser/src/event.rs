@@ -3,10 +3,7 @@
 //! A record that the catalogue recognises becomes an [`Event`] with a stable `kind` (snake_case,
 //! from the kinds registry in [`crate::catalog`]), the entities it names, and typed fields.
 
-mod copies;
 mod json;
-
-pub use copies::merge_audit_copies;
 
 use crate::catalog::datanode::DatanodeEvent;
 use crate::catalog::ratis::Member;

@@ -8,7 +8,7 @@
 //!
 //! OM audit lines are written by every OM for one Ratis transaction; folding the copies into one
 //! event (the contract's `copies`) is done on events, above the catalogue
-//! ([`crate::event::merge_audit_copies`]).
+//! (`oztrace_analyzer::copies`).
 
 use super::template::{Matched, catalogue, number_after, split};
 use super::{Input, Typed};
