@@ -6,6 +6,7 @@ use crate::cli::{
     ScanFormat, SortOrder, StatsArgs, StatsFormat,
 };
 use crate::dataset::{self, Dataset};
+use crate::export::{EventLines, RowFormat};
 use crate::output::{OutputFile, emit_bytes, refuse_inputs_as_outputs, warn, write_failure};
 use crate::report::baseline::Baseline;
 use crate::report::{self, ReportInputs, View};
@@ -1022,18 +1023,28 @@ fn events(args: EventsArgs) -> Result<u8, Failure> {
         }
     };
     let mut output = match (args.format, output) {
-        (EventsFormat::Csv, output) => return events_csv(&args, output, window, by_time),
+        (EventsFormat::Csv, output) if args.input.paths.len() > 1 => {
+            return events_csv(&args, output, window, by_time);
+        }
         (EventsFormat::Parquet, Some(output)) => {
             return events_parquet(&args, output, window, by_time);
         }
         (_, output) => output,
     };
-    let out = events_writer(&mut output);
-    // JSON Lines stream out as each file is read (or into the time sorter); the OM audit logs
-    // come last, read side by side with their copies folded in a bounded window.
+    let bundle = (args.input.paths.first()).map_or_else(String::new, |p| p.display().to_string());
+    let format = match args.format {
+        EventsFormat::Csv => RowFormat::Csv { bundle: &bundle },
+        _ => RowFormat::Json,
+    };
+    let mut out = EventLines::new(events_writer(&mut output), format);
+    if let RowFormat::Csv { .. } = format {
+        out.write_lines(format!("{}\n", crate::export::CSV_HEADER).as_bytes())?;
+    }
+    // Lines stream out as each file is read (or into the time sorter); the OM audit logs come
+    // last, read side by side with their copies folded in a bounded window.
     let sink = std::cell::RefCell::new(EventsSink {
         sorter: by_time.then(crate::sort::TimeSorter::default),
-        out: crate::export::JsonLines::new(out),
+        out,
         written: Ok(()),
     });
     let config = read_config(&args.input, keep_for(args.all))?;
@@ -1051,7 +1062,7 @@ fn events(args: EventsArgs) -> Result<u8, Failure> {
                 if !window.contains(event.ts.unwrap_or(placed)) {
                     return Ok(());
                 }
-                event.write_json(out)?;
+                format.write(event, out)?;
                 out.push(b'\n');
                 Ok(())
             },
@@ -1136,11 +1147,12 @@ fn events_parquet(
     Ok(code)
 }
 
-/// `events --format csv`: each argument read on its own (so that every row names the bundle it
-/// came from), its rows streamed through the time sorter (which spills past its budget) as each
-/// file is read, as JSON Lines are. Only the OM audit logs' events are held to the end, for their
-/// copies to fold across every argument. The order is the table's: by place in time, then input
-/// order (arguments, then files, then lines); `--sort input` keeps input order alone.
+/// `events --format csv` of several arguments: each argument read on its own (so that every row
+/// names the bundle it came from), its rows streamed through the time sorter (which spills past
+/// its budget) as each file is read. The OM audit logs' events are held to the end, for their
+/// copies to fold across every argument (one argument streams them as JSON Lines are). The order
+/// is the table's: by place in time, then input order (arguments, then files, then lines);
+/// `--sort input` keeps input order alone.
 fn events_csv(
     args: &EventsArgs,
     mut output: Option<OutputFile>,
@@ -1219,7 +1231,7 @@ impl CsvRows {
 /// failure stops the writing and is returned at the end.
 struct EventsSink<'a> {
     sorter: Option<crate::sort::TimeSorter>,
-    out: crate::export::JsonLines<Box<dyn Write + 'a>>,
+    out: EventLines<'a, Box<dyn Write + 'a>>,
     written: Result<(), Failure>,
 }
 
@@ -1230,7 +1242,7 @@ impl EventsSink<'_> {
             return;
         }
         self.written = match &mut self.sorter {
-            Some(sorter) => sorter.push_stream(events),
+            Some(sorter) => sorter.push_stream(events, self.out.format()),
             None => events.iter().try_for_each(|event| self.out.write(event)),
         };
     }

@@ -7,25 +7,46 @@ use oztrace_parser::event::Event;
 use std::io::Write;
 use std::path::Path;
 
-/// JSON Lines out: each event serialized into one reused buffer, then written in one call.
-pub struct JsonLines<W: Write> {
+/// How `events` writes one event: a JSON line, or a CSV row naming the bundle (the `PATH`
+/// argument) it was read from. Neither with its line end.
+#[derive(Debug, Clone, Copy)]
+pub enum RowFormat<'a> {
+    Json,
+    Csv { bundle: &'a str },
+}
+
+impl RowFormat<'_> {
+    pub fn write(self, event: &Event, out: &mut Vec<u8>) -> std::io::Result<()> {
+        match self {
+            RowFormat::Json => event.write_json(out).map_err(std::io::Error::from),
+            RowFormat::Csv { bundle } => {
+                csv_row(bundle, event, out);
+                Ok(())
+            }
+        }
+    }
+}
+
+/// Events out, one per line: each serialized into one reused buffer, then written in one call.
+pub struct EventLines<'f, W: Write> {
     out: W,
+    format: RowFormat<'f>,
     line: Vec<u8>,
 }
 
-impl<W: Write> JsonLines<W> {
-    pub fn new(out: W) -> JsonLines<W> {
-        JsonLines {
+impl<'f, W: Write> EventLines<'f, W> {
+    pub fn new(out: W, format: RowFormat<'f>) -> EventLines<'f, W> {
+        EventLines {
             out,
+            format,
             line: Vec::new(),
         }
     }
 
     pub fn write(&mut self, event: &Event) -> Result<(), Failure> {
         self.line.clear();
-        event
-            .write_json(&mut self.line)
-            .map_err(std::io::Error::from)
+        self.format
+            .write(event, &mut self.line)
             .and_then(|()| {
                 self.line.push(b'\n');
                 self.out.write_all(&self.line)
@@ -33,7 +54,11 @@ impl<W: Write> JsonLines<W> {
             .map_err(|e| crate::output::write_failure("events", e))
     }
 
-    /// JSON lines already written.
+    pub fn format(&self) -> RowFormat<'f> {
+        self.format
+    }
+
+    /// Lines already written (each with its line end).
     pub fn write_lines(&mut self, lines: &[u8]) -> Result<(), Failure> {
         self.out
             .write_all(lines)

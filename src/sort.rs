@@ -10,6 +10,7 @@
 //! heads).
 
 use crate::Failure;
+use crate::export::RowFormat;
 use oztrace_analyzer::load::Rendered;
 use oztrace_parser::event::Event;
 use std::cmp::Reverse;
@@ -47,29 +48,25 @@ impl TimeSorter {
         }
     }
 
-    /// Adds one stream's events, in their file order.
+    /// Adds one stream's events, in their file order, as `format` writes them.
     pub fn push_stream<'a>(
         &mut self,
         events: impl IntoIterator<Item = &'a Event>,
+        format: RowFormat<'_>,
     ) -> Result<(), Failure> {
         let events: Vec<&Event> = events.into_iter().collect();
         for (event, placed) in events.iter().zip(places(events.iter().map(|e| e.ts))) {
-            self.push_placed(event, placed)?;
+            let mut line = Vec::new();
+            format
+                .write(event, &mut line)
+                .map_err(|e| Failure::Internal(format!("writing events: {e}")))?;
+            self.push_line(placed, line)?;
         }
         Ok(())
     }
 
-    /// Adds one event whose place is known.
-    fn push_placed(&mut self, event: &Event, placed: i64) -> Result<(), Failure> {
-        let mut json = Vec::new();
-        event
-            .write_json(&mut json)
-            .map_err(|e| Failure::Internal(format!("writing events: {e}")))?;
-        self.push_line(placed, json)
-    }
-
-    /// Adds the JSON lines of events whose places are known (the OM audit merge gives the
-    /// latest time of their file).
+    /// Adds the lines of events whose places are known (the OM audit merge gives the latest time
+    /// of their file).
     pub fn push_rendered(&mut self, rendered: &Rendered) -> Result<(), Failure> {
         let mut start = 0;
         for &(placed, end) in &rendered.ends {
@@ -242,8 +239,8 @@ mod tests {
         let mut expected = None;
         for budget in [usize::MAX, 1] {
             let mut sorter = TimeSorter::with_budget(budget);
-            sorter.push_stream(a).unwrap();
-            sorter.push_stream(b).unwrap();
+            sorter.push_stream(a, RowFormat::Json).unwrap();
+            sorter.push_stream(b, RowFormat::Json).unwrap();
             let spilled = sorter.spilled_runs();
             let mut out = Vec::new();
             sorter.finish(&mut out).unwrap();
