@@ -1009,7 +1009,7 @@ fn events(args: EventsArgs) -> Result<u8, Failure> {
     if let Some(path) = &args.output {
         refuse_inputs_as_outputs(&args.input.paths, &[("-o", path)])?;
     }
-    let output = args
+    let mut output = args
         .output
         .as_deref()
         .map(|path| OutputFile::create("-o", path))
@@ -1022,21 +1022,12 @@ fn events(args: EventsArgs) -> Result<u8, Failure> {
                 || DiskSize::of(&args.input.paths).estimate() <= SORT_BY_DEFAULT_BELOW
         }
     };
-    let mut output = match (args.format, output) {
-        (EventsFormat::Csv, output) if args.input.paths.len() > 1 => {
-            return events_csv(&args, output, window, by_time);
-        }
-        (EventsFormat::Parquet, Some(output)) => {
-            return events_parquet(&args, output, window, by_time);
-        }
-        (_, output) => output,
-    };
+    if args.format != EventsFormat::Jsonl && args.input.paths.len() > 1 {
+        return events_per_argument(&args, output, window, by_time);
+    }
     let bundle = (args.input.paths.first()).map_or_else(String::new, |p| p.display().to_string());
-    let format = match args.format {
-        EventsFormat::Csv => RowFormat::Csv { bundle: &bundle },
-        _ => RowFormat::Json,
-    };
-    let mut out = EventLines::new(events_writer(&mut output), format);
+    let format = RowFormat::of(args.format, &bundle);
+    let mut out = EventLines::new(events_destination(args.format, &mut output), format);
     if let RowFormat::Csv { .. } = format {
         out.write_lines(format!("{}\n", crate::export::CSV_HEADER).as_bytes())?;
     }
@@ -1070,24 +1061,67 @@ fn events(args: EventsArgs) -> Result<u8, Failure> {
         )
     });
     nothing_to_scan(&args.input.paths, &mut parsed);
-    sink.into_inner().finish()?;
+    sink.into_inner().finish()?.close()?;
     output.map(OutputFile::commit).transpose()?;
     warn_unreadable(&parsed);
     Ok(input_exit(&parsed))
 }
 
-/// Where `events` writes its lines: `-o FILE`, else standard output.
-fn events_writer(output: &mut Option<OutputFile>) -> Box<dyn Write + '_> {
+/// Where `events` writes its lines: `-o FILE`, else standard output; Parquet turns them into row
+/// groups of its table.
+fn events_destination(format: EventsFormat, output: &mut Option<OutputFile>) -> Destination<'_> {
     // Lines of ~1 KB: one write call per 256 KB of them rather than per 8 KB.
-    match output {
-        None => Box::new(std::io::BufWriter::with_capacity(
+    match (format, output) {
+        #[cfg(feature = "parquet")]
+        (EventsFormat::Parquet, Some(file)) => {
+            Destination::Table(Box::new(crate::export::TableWriter::new(file.writer())))
+        }
+        (_, None) => Destination::Lines(Box::new(std::io::BufWriter::with_capacity(
             EVENTS_BUFFER_BYTES,
             std::io::stdout().lock(),
-        )),
-        Some(file) => Box::new(std::io::BufWriter::with_capacity(
+        ))),
+        (_, Some(file)) => Destination::Lines(Box::new(std::io::BufWriter::with_capacity(
             EVENTS_BUFFER_BYTES,
             file.writer(),
-        )),
+        ))),
+    }
+}
+
+/// The output of `events`: lines, or the Parquet table written as its rows come.
+enum Destination<'a> {
+    Lines(Box<dyn Write + 'a>),
+    #[cfg(feature = "parquet")]
+    Table(Box<crate::export::TableWriter<&'a mut std::fs::File>>),
+}
+
+impl Destination<'_> {
+    /// Writes what is held (the Parquet table's last row group and footer).
+    fn close(self) -> Result<(), Failure> {
+        match self {
+            Destination::Lines(mut out) => out
+                .flush()
+                .map_err(|e| crate::output::write_failure("events", e)),
+            #[cfg(feature = "parquet")]
+            Destination::Table(table) => table.finish(),
+        }
+    }
+}
+
+impl Write for Destination<'_> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        match self {
+            Destination::Lines(out) => out.write(bytes),
+            #[cfg(feature = "parquet")]
+            Destination::Table(table) => table.write(bytes),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match self {
+            Destination::Lines(out) => out.flush(),
+            #[cfg(feature = "parquet")]
+            Destination::Table(table) => table.flush(),
+        }
     }
 }
 
@@ -1114,52 +1148,20 @@ fn read_each_argument(
     Ok(code)
 }
 
-/// `events --format parquet`: one table, so every event is held until the end.
-fn events_parquet(
-    args: &EventsArgs,
-    output: OutputFile,
-    window: Window,
-    by_time: bool,
-) -> Result<u8, Failure> {
-    let mut streams: Vec<Vec<Event>> = Vec::new();
-    let mut bundles: Vec<String> = Vec::new();
-    let code = read_each_argument(args, &mut |bundle, stream| {
-        streams.push(std::mem::take(&mut stream.events));
-        bundles.push(args.input.paths[bundle].display().to_string());
-    })?;
-    // OM audit copies merge across every argument.
-    oztrace_analyzer::copies::fold_in_place(&mut streams, args.input.skew);
-    for events in &mut streams {
-        window.retain(events);
-    }
-    let tagged: Vec<Vec<crate::export::Row>> = streams
-        .iter()
-        .zip(&bundles)
-        .map(|(events, bundle)| events.iter().map(|e| (bundle.as_str(), e)).collect())
-        .collect();
-    let rows: Vec<crate::export::Row> = if by_time {
-        crate::sort::time_order(&tagged)
-    } else {
-        tagged.into_iter().flatten().collect()
-    };
-    crate::export::write_parquet(&rows, output.temp_path())?;
-    output.commit()?;
-    Ok(code)
-}
-
-/// `events --format csv` of several arguments: each argument read on its own (so that every row
-/// names the bundle it came from), its rows streamed through the time sorter (which spills past
-/// its budget) as each file is read. The OM audit logs' events are held to the end, for their
-/// copies to fold across every argument (one argument streams them as JSON Lines are). The order
-/// is the table's: by place in time, then input order (arguments, then files, then lines);
-/// `--sort input` keeps input order alone.
-fn events_csv(
+/// `events --format csv` or `parquet` of several arguments: each argument read on its own (so
+/// that every row names the bundle it came from), its rows streamed through the time sorter
+/// (which spills past its budget) as each file is read. The OM audit logs' events are held to the
+/// end, for their copies to fold across every argument (one argument streams them as JSON Lines
+/// are). The order is the table's: by place in time, then input order (arguments, then files,
+/// then lines); `--sort input` keeps input order alone.
+fn events_per_argument(
     args: &EventsArgs,
     mut output: Option<OutputFile>,
     window: Window,
     by_time: bool,
 ) -> Result<u8, Failure> {
-    let mut rows = CsvRows {
+    let mut rows = TableRows {
+        format: args.format,
         sorter: crate::sort::TimeSorter::default(),
         by_time,
         window,
@@ -1187,24 +1189,28 @@ fn events_csv(
         rows.push(number, &bundles[bundle], events);
     }
     rows.written?;
-    let mut out = events_writer(&mut output);
-    writeln!(out, "{}", crate::export::CSV_HEADER)
-        .map_err(|e| crate::output::write_failure("events", e))?;
+    let mut out = events_destination(args.format, &mut output);
+    if args.format == EventsFormat::Csv {
+        writeln!(out, "{}", crate::export::CSV_HEADER)
+            .map_err(|e| crate::output::write_failure("events", e))?;
+    }
     rows.sorter.finish(&mut out)?;
-    drop(out);
+    out.close()?;
     output.map(OutputFile::commit).transpose()?;
     Ok(code)
 }
 
-/// The CSV rows of `events --format csv`, each with its sort key, into the time sorter.
-struct CsvRows {
+/// The rows of `events --format csv` or `parquet` of several arguments, each with its sort key,
+/// into the time sorter.
+struct TableRows {
+    format: EventsFormat,
     sorter: crate::sort::TimeSorter,
     by_time: bool,
     window: Window,
     written: Result<(), Failure>,
 }
 
-impl CsvRows {
+impl TableRows {
     /// Stream number `number`'s events (in file order) as rows of `bundle`: placed as
     /// [`crate::sort::TimeSorter`] places a stream's events, numbered by (stream, place in it).
     fn push(&mut self, number: u64, bundle: &str, mut events: Vec<Event>) {
@@ -1215,7 +1221,11 @@ impl CsvRows {
         let places = crate::sort::places(events.iter().map(|e| e.ts));
         for (i, (event, placed)) in events.iter().zip(places).enumerate() {
             let mut row = Vec::new();
-            crate::export::csv_row(bundle, event, &mut row);
+            let written = RowFormat::of(self.format, bundle).write(event, &mut row);
+            self.written = written.map_err(|e| crate::output::write_failure("events", e));
+            if self.written.is_err() {
+                return;
+            }
             // A stream holds fewer than 2^32 events: memory would run out first.
             let arrival = number << 32 | i as u64;
             let key = if self.by_time { placed } else { 0 };
@@ -1227,15 +1237,15 @@ impl CsvRows {
     }
 }
 
-/// Where `events --format jsonl` writes: straight out, or into the time sorter; the first
-/// failure stops the writing and is returned at the end.
+/// Where `events` writes: straight out, or into the time sorter; the first failure stops the
+/// writing and is returned at the end.
 struct EventsSink<'a> {
     sorter: Option<crate::sort::TimeSorter>,
-    out: EventLines<'a, Box<dyn Write + 'a>>,
+    out: EventLines<'a, Destination<'a>>,
     written: Result<(), Failure>,
 }
 
-impl EventsSink<'_> {
+impl<'a> EventsSink<'a> {
     /// One stream's events, in file order.
     fn stream(&mut self, events: &[Event]) {
         if self.written.is_err() {
@@ -1263,12 +1273,14 @@ impl EventsSink<'_> {
         );
     }
 
-    fn finish(mut self) -> Result<(), Failure> {
+    /// Writes what the time sorter holds; the destination is then to be closed.
+    fn finish(self) -> Result<Destination<'a>, Failure> {
         self.written?;
-        match self.sorter {
-            Some(sorter) => sorter.finish(self.out.get_mut()),
-            None => self.out.flush(),
+        let mut out = self.out.into_inner();
+        if let Some(sorter) = self.sorter {
+            sorter.finish(&mut out)?;
         }
+        Ok(out)
     }
 }
 

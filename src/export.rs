@@ -1,21 +1,32 @@
-//! The recorded trace on disk: JSON Lines always; CSV and Parquet through polars, which only
+//! The recorded trace on disk: JSON Lines and CSV always; Parquet through polars, which only
 //! this module uses (behind the default `parquet` feature, so a `--no-default-features` build
-//! stays fast).
+//! stays fast). All three stream: a row at a time, through the time sorter when it orders them.
 
 use crate::Failure;
+use crate::cli::EventsFormat;
 use oztrace_parser::event::Event;
+use std::borrow::Cow;
 use std::io::Write;
-use std::path::Path;
 
-/// How `events` writes one event: a JSON line, or a CSV row naming the bundle (the `PATH`
-/// argument) it was read from. Neither with its line end.
+/// How `events` writes one event: a JSON line, a CSV row or a [`TableRow`] JSON line (for the
+/// Parquet table), the last two naming the bundle (the `PATH` argument) it was read from. None
+/// with its line end.
 #[derive(Debug, Clone, Copy)]
 pub enum RowFormat<'a> {
     Json,
     Csv { bundle: &'a str },
+    Table { bundle: &'a str },
 }
 
-impl RowFormat<'_> {
+impl<'a> RowFormat<'a> {
+    pub fn of(format: EventsFormat, bundle: &'a str) -> RowFormat<'a> {
+        match format {
+            EventsFormat::Jsonl => RowFormat::Json,
+            EventsFormat::Csv => RowFormat::Csv { bundle },
+            EventsFormat::Parquet => RowFormat::Table { bundle },
+        }
+    }
+
     pub fn write(self, event: &Event, out: &mut Vec<u8>) -> std::io::Result<()> {
         match self {
             RowFormat::Json => event.write_json(out).map_err(std::io::Error::from),
@@ -23,6 +34,8 @@ impl RowFormat<'_> {
                 csv_row(bundle, event, out);
                 Ok(())
             }
+            RowFormat::Table { bundle } => serde_json::to_writer(out, &TableRow::of(bundle, event))
+                .map_err(std::io::Error::from),
         }
     }
 }
@@ -65,15 +78,9 @@ impl<'f, W: Write> EventLines<'f, W> {
             .map_err(|e| crate::output::write_failure("events", e))
     }
 
-    pub fn flush(&mut self) -> Result<(), Failure> {
-        self.out
-            .flush()
-            .map_err(|e| crate::output::write_failure("events", e))
-    }
-
     /// The writer, for what comes after the events (the time sorter's output).
-    pub fn get_mut(&mut self) -> &mut W {
-        &mut self.out
+    pub fn into_inner(self) -> W {
+        self.out
     }
 }
 
@@ -143,70 +150,197 @@ pub fn parquet_available() -> Result<(), Failure> {
     ))
 }
 
-#[cfg(not(feature = "parquet"))]
-pub fn write_parquet(_rows: &[Row<'_>], _output: &Path) -> Result<(), Failure> {
-    parquet_available()
+/// One row of the events table as `events --format parquet` carries it from the reading to the
+/// writing: a JSON line ([`RowFormat::Table`]), so that it goes through the same streaming path
+/// and time sorter as JSON Lines and CSV rows, in bounded memory ([`TableWriter`]).
+#[derive(serde::Serialize, serde::Deserialize)]
+pub struct TableRow<'a> {
+    ts: Option<i64>,
+    #[serde(borrow)]
+    host: Cow<'a, str>,
+    #[serde(borrow)]
+    component: Cow<'a, str>,
+    #[serde(borrow)]
+    level: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    thread: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    logger: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    kind: Cow<'a, str>,
+    entities: Vec<String>,
+    /// The event's fields as (name, value) pairs: strings as they are, other values as JSON.
+    fields: Vec<(String, String)>,
+    #[serde(borrow)]
+    file: Cow<'a, str>,
+    line: u64,
+    #[serde(borrow)]
+    text: Cow<'a, str>,
+    continuation_lines: u32,
+    #[serde(borrow)]
+    bundle: Cow<'a, str>,
 }
 
-/// The fields of an event as (name, value) pairs: strings as they are, other values as JSON.
-#[cfg(feature = "parquet")]
-fn field_pairs(event: &Event) -> Vec<(String, String)> {
-    match serde_json::to_value(&event.data) {
-        Ok(serde_json::Value::Object(map)) => map
-            .into_iter()
-            .filter(|(_, v)| !v.is_null())
-            .map(|(k, v)| match v {
-                serde_json::Value::String(s) => (k, s),
-                other => (k, other.to_string()),
-            })
-            .collect(),
-        _ => Vec::new(),
+impl<'a> TableRow<'a> {
+    pub fn of(bundle: &'a str, event: &'a Event) -> TableRow<'a> {
+        let fields = match serde_json::to_value(&event.data) {
+            Ok(serde_json::Value::Object(map)) => map
+                .into_iter()
+                .filter(|(_, v)| !v.is_null())
+                .map(|(k, v)| match v {
+                    serde_json::Value::String(s) => (k, s),
+                    other => (k, other.to_string()),
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        TableRow {
+            ts: event.ts,
+            host: Cow::Borrowed(&event.host),
+            component: Cow::Borrowed(event.component.as_str()),
+            level: event.level.map(|l| Cow::Borrowed(l.as_str())),
+            thread: event.thread.as_deref().map(Cow::Borrowed),
+            logger: event.logger.as_deref().map(Cow::Borrowed),
+            kind: Cow::Borrowed(event.kind()),
+            entities: event.entities.iter().map(ToString::to_string).collect(),
+            fields,
+            file: Cow::Borrowed(&event.file),
+            line: event.line,
+            text: Cow::Borrowed(&event.text),
+            continuation_lines: event.continuation_lines,
+            bundle: Cow::Borrowed(bundle),
+        }
     }
 }
 
-/// The events as one Parquet table (see [`events_frame`]) in `output`.
+/// Rows of the events table, in this many per Parquet row group: the lines of one group are what
+/// `events --format parquet` holds (about 1 KB each).
 #[cfg(feature = "parquet")]
-pub fn write_parquet(rows: &[Row<'_>], output: &Path) -> Result<(), Failure> {
-    use polars::prelude::*;
-    let mut frame = events_frame(rows)?;
-    let file = std::fs::File::create(output)
-        .map_err(|e| Failure::Usage(format!("{}: {e}", output.display())))?;
-    ParquetWriter::new(file)
-        .finish(&mut frame)
-        .map_err(|e| Failure::Internal(format!("writing events: {e}")))?;
-    Ok(())
+const TABLE_BATCH_ROWS: usize = 32 * 1024;
+
+/// The events table written as its rows come ([`TableRow`] JSON lines, through `Write`): each
+/// [`TABLE_BATCH_ROWS`] rows become one row group of the Parquet file.
+#[cfg(feature = "parquet")]
+pub struct TableWriter<W: Write> {
+    out: Option<W>,
+    writer: Option<polars::io::parquet::write::BatchedWriter<W>>,
+    /// Whole lines, then the start of the next one.
+    pending: Vec<u8>,
+    lines: usize,
 }
 
-/// The events as one table. Columns (docs/cli-contract.md, the same as [`CSV_HEADER`]'s): `ts` a
+#[cfg(feature = "parquet")]
+impl<W: Write> TableWriter<W> {
+    pub fn new(out: W) -> TableWriter<W> {
+        TableWriter {
+            out: Some(out),
+            writer: None,
+            pending: Vec::new(),
+            lines: 0,
+        }
+    }
+
+    /// Writes the whole lines held as one row group (none when there are none, unless `last`
+    /// and nothing was written: a table with no rows still has its columns).
+    fn write_group(&mut self, last: bool) -> std::io::Result<()> {
+        let fail = |what: &str, e: &dyn std::fmt::Display| {
+            std::io::Error::other(format!("the Parquet table: {what}: {e}"))
+        };
+        let whole = self
+            .pending
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+        if whole == 0 && !(last && self.writer.is_none()) {
+            return Ok(());
+        }
+        let rows = self.pending[..whole]
+            .split(|&b| b == b'\n')
+            .filter(|line| !line.is_empty())
+            .map(serde_json::from_slice::<TableRow>)
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| fail("a row", &e))?;
+        let frame = table_frame(&rows).map_err(|e| fail("a row group", &format!("{e:?}")))?;
+        drop(rows);
+        self.pending.drain(..whole);
+        self.lines = 0;
+        if self.writer.is_none() {
+            let out = self
+                .out
+                .take()
+                .expect("the output until the first row group");
+            let writer = polars::prelude::ParquetWriter::new(out).batched(frame.schema());
+            self.writer = Some(writer.map_err(|e| fail("its schema", &e))?);
+        }
+        let writer = self.writer.as_mut().expect("set above");
+        writer
+            .write_batch(&frame)
+            .map_err(|e| fail("a row group", &e))
+    }
+
+    /// Writes what is left and the file's footer.
+    pub fn finish(mut self) -> Result<(), Failure> {
+        let written = self.write_group(true).and_then(|()| {
+            let writer = self.writer.take().expect("written by the last group");
+            writer.finish().map(|_| ()).map_err(std::io::Error::other)
+        });
+        written.map_err(|e| crate::output::write_failure("events", e))
+    }
+}
+
+#[cfg(feature = "parquet")]
+impl<W: Write> Write for TableWriter<W> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.pending.extend_from_slice(bytes);
+        self.lines += bytes.iter().filter(|&&b| b == b'\n').count();
+        if self.lines >= TABLE_BATCH_ROWS {
+            self.write_group(false)?;
+        }
+        Ok(bytes.len())
+    }
+
+    /// Row groups are written as they fill: a flush has nothing of its own to write.
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The events as one table (see [`table_frame`]), for `scan --events`.
+#[cfg(feature = "parquet")]
+pub fn events_frame(rows: &[Row<'_>]) -> Result<polars::prelude::DataFrame, Failure> {
+    let rows: Vec<TableRow> = rows.iter().map(|(b, e)| TableRow::of(b, e)).collect();
+    table_frame(&rows)
+}
+
+/// Rows as one table. Columns (docs/cli-contract.md, the same as [`CSV_HEADER`]'s): `ts` a
 /// timestamp (ms, UTC), `host`, `component`, `level`, `thread`, `logger`, `kind` (the categorical
 /// ones: `kind`, `host`, `component`, `level` and `bundle`), `entities` a list of strings, `fields`
 /// a map (a list of `{key, value}` structs, values as text), `file`, `line`, `ts_ms`, `text`,
 /// `continuation_lines` and `bundle`.
 #[cfg(feature = "parquet")]
-pub fn events_frame(rows: &[Row<'_>]) -> Result<polars::prelude::DataFrame, Failure> {
+fn table_frame(rows: &[TableRow<'_>]) -> Result<polars::prelude::DataFrame, Failure> {
     use polars::prelude::*;
     let build = |e: PolarsError| Failure::Internal(format!("building the events table: {e}"));
-    let strings = |f: &dyn Fn(&Row) -> Option<String>| -> Vec<Option<String>> {
-        rows.iter().map(f).collect()
-    };
-    let host = strings(&|(_, e)| Some(e.host.to_string()));
-    let component = strings(&|(_, e)| Some(e.component.as_str().to_string()));
-    let level = strings(&|(_, e)| e.level.map(|l| l.as_str().to_string()));
-    let thread = strings(&|(_, e)| e.thread.as_deref().map(str::to_string));
-    let logger = strings(&|(_, e)| e.logger.as_deref().map(str::to_string));
-    let kind = strings(&|(_, e)| Some(e.kind().to_string()));
-    let file = strings(&|(_, e)| Some(e.file.to_string()));
-    let text = strings(&|(_, e)| Some(e.text.to_string()));
-    let bundle = strings(&|(b, _)| Some(b.to_string()));
-    let line: Vec<u64> = rows.iter().map(|(_, e)| e.line).collect();
-    let continuation: Vec<u32> = rows.iter().map(|(_, e)| e.continuation_lines).collect();
-    let ts_ms: Vec<Option<i64>> = rows.iter().map(|(_, e)| e.ts).collect();
-    let entities: Vec<Vec<String>> = rows
-        .iter()
-        .map(|(_, e)| e.entities.iter().map(ToString::to_string).collect())
-        .collect();
+    fn strings<'r>(
+        rows: &'r [TableRow<'_>],
+        value: impl Fn(&'r TableRow<'_>) -> Option<&'r str>,
+    ) -> Vec<Option<&'r str>> {
+        rows.iter().map(value).collect()
+    }
+    let host = strings(rows, |r| Some(&r.host));
+    let component = strings(rows, |r| Some(&r.component));
+    let level = strings(rows, |r| r.level.as_deref());
+    let thread = strings(rows, |r| r.thread.as_deref());
+    let logger = strings(rows, |r| r.logger.as_deref());
+    let kind = strings(rows, |r| Some(&r.kind));
+    let file = strings(rows, |r| Some(&r.file));
+    let text = strings(rows, |r| Some(&r.text));
+    let bundle = strings(rows, |r| Some(&r.bundle));
+    let line: Vec<u64> = rows.iter().map(|r| r.line).collect();
+    let continuation: Vec<u32> = rows.iter().map(|r| r.continuation_lines).collect();
+    let ts_ms: Vec<Option<i64>> = rows.iter().map(|r| r.ts).collect();
     let categorical = DataType::from_categories(Categories::global());
-    let cat = |name: &str, values: Vec<Option<String>>| -> Result<Column, Failure> {
+    let cat = |name: &str, values: Vec<Option<&str>>| -> Result<Column, Failure> {
         Ok(Series::new(name.into(), values)
             .cast(&categorical)
             .map_err(build)?
@@ -218,26 +352,40 @@ pub fn events_frame(rows: &[Row<'_>]) -> Result<polars::prelude::DataFrame, Fail
             Some(TimeZone::UTC),
         ))
         .map_err(build)?;
-    let entities: ListChunked = entities
-        .iter()
-        .map(|v| Some(Series::new(PlSmallStr::EMPTY, v)))
-        .collect();
-    let mut maps = Vec::with_capacity(rows.len());
-    for (_, event) in rows {
-        let pairs = field_pairs(event);
-        let keys = Series::new(
-            "key".into(),
-            pairs.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>(),
-        );
-        let values = Series::new(
-            "value".into(),
-            pairs.iter().map(|(_, v)| v.as_str()).collect::<Vec<_>>(),
-        );
-        let entry = StructChunked::from_series("entry".into(), pairs.len(), [keys, values].iter())
-            .map_err(build)?;
-        maps.push(Some(entry.into_series()));
+    // The lists are built whole, not from a Series per row (about 15 KB each, held until the
+    // table is).
+    let mut entities = ListStringChunkedBuilder::new(
+        "entities".into(),
+        rows.len(),
+        rows.iter().map(|r| r.entities.len()).sum(),
+    );
+    for row in rows {
+        entities.append_values_iter(row.entities.iter().map(String::as_str));
     }
-    let fields: ListChunked = maps.into_iter().collect();
+    let pairs = || rows.iter().flat_map(|r| &r.fields);
+    let keys = Series::new(
+        "key".into(),
+        pairs().map(|(k, _)| k.as_str()).collect::<Vec<_>>(),
+    );
+    let values = Series::new(
+        "value".into(),
+        pairs().map(|(_, v)| v.as_str()).collect::<Vec<_>>(),
+    );
+    let entries = StructChunked::from_series("entry".into(), keys.len(), [keys, values].iter())
+        .map_err(build)?
+        .into_series();
+    let mut fields = polars::chunked_array::builder::get_list_builder(
+        entries.dtype(),
+        entries.len(),
+        rows.len(),
+        "fields".into(),
+    );
+    let mut start = 0;
+    for row in rows {
+        let pairs = row.fields.len();
+        (fields.append_series(&entries.slice(start as i64, pairs))).map_err(build)?;
+        start += pairs;
+    }
     let columns: Vec<Column> = vec![
         ts.into(),
         cat("host", host)?,
@@ -246,8 +394,8 @@ pub fn events_frame(rows: &[Row<'_>]) -> Result<polars::prelude::DataFrame, Fail
         Series::new("thread".into(), thread).into(),
         Series::new("logger".into(), logger).into(),
         cat("kind", kind)?,
-        entities.with_name("entities".into()).into_series().into(),
-        fields.with_name("fields".into()).into_series().into(),
+        entities.finish().into_series().into(),
+        fields.finish().into_series().into(),
         Series::new("file".into(), file).into(),
         Series::new("line".into(), line).into(),
         Series::new("ts_ms".into(), ts_ms).into(),

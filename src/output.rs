@@ -73,11 +73,6 @@ impl OutputFile {
         self.temp.as_file_mut()
     }
 
-    /// The temporary file's path, for writers that open a path themselves.
-    pub fn temp_path(&self) -> &Path {
-        self.temp.path()
-    }
-
     /// Writes `contents` and renames the file over its target.
     pub fn write_and_commit(mut self, contents: &[u8]) -> Result<(), Failure> {
         let what = format!("{} {}", self.flag, self.target.display());

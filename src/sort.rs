@@ -195,19 +195,6 @@ pub fn places(times: impl Iterator<Item = Option<i64>> + Clone) -> impl Iterator
     })
 }
 
-/// Every row of `streams` (each in its file order) in time order, placed as `TimeSorter`
-/// places them, for the Parquet table, which holds every event anyway.
-pub fn time_order<'a>(streams: &[Vec<crate::export::Row<'a>>]) -> Vec<crate::export::Row<'a>> {
-    let mut keyed: Vec<(i64, usize, crate::export::Row<'a>)> = Vec::new();
-    for rows in streams {
-        for (&row, placed) in rows.iter().zip(places(rows.iter().map(|(_, e)| e.ts))) {
-            keyed.push((placed, keyed.len(), row));
-        }
-    }
-    keyed.sort_unstable_by_key(|(ts, n, _)| (*ts, *n));
-    keyed.into_iter().map(|(_, _, row)| row).collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -435,6 +435,69 @@ fn parquet_and_csv_are_written_and_read_back() {
     assert_eq!(text.lines().count(), 10);
 }
 
+/// Parquet streams as JSON Lines do: a bundle of more records than one row group holds is written
+/// in several row groups (not held whole), with the rows and order of `--format jsonl`, each
+/// naming its bundle.
+#[cfg(feature = "parquet")]
+#[test]
+fn parquet_is_written_in_row_groups_with_the_rows_of_json_lines() {
+    use polars::prelude::*;
+    let dir = tempfile::tempdir().unwrap();
+    let bundle = dir.path().join("bundle");
+    let mut options = oztrace_gen::Options::new(bundle.clone());
+    options.size = 12 << 20;
+    options.hours = 6;
+    options.rotate = 4 << 20;
+    options.inject = 1;
+    oztrace_gen::generate(&options).expect("generate");
+    let bundle = bundle.to_str().unwrap();
+    let pq = dir.path().join("trace.parquet");
+    let out = oztrace(&[
+        "events",
+        "--all",
+        "--format",
+        "parquet",
+        "-o",
+        pq.to_str().unwrap(),
+        bundle,
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut reader = ParquetReader::new(std::fs::File::open(&pq).unwrap());
+    let groups = reader.get_metadata().unwrap().row_groups.len();
+    let frame = reader.finish().unwrap();
+    assert!(
+        groups > 1,
+        "{groups} row group(s) for {} rows",
+        frame.height()
+    );
+
+    let out = oztrace(&[
+        "events", "--all", "--format", "jsonl", "--sort", "time", bundle,
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let lines = jsonl(&out);
+    assert_eq!(frame.height(), lines.len());
+    let files = frame.column("file").unwrap().str().unwrap().clone();
+    let numbers = frame.column("line").unwrap().u64().unwrap().clone();
+    for (row, event) in lines.iter().enumerate() {
+        let place = (files.get(row), numbers.get(row));
+        let expected = (event["file"].as_str(), event["line"].as_u64());
+        assert_eq!(place, expected, "row {row}");
+    }
+    let bundles = frame
+        .column("bundle")
+        .unwrap()
+        .cast(&DataType::String)
+        .unwrap();
+    let bundles = bundles.str().unwrap();
+    assert!((0..bundles.len()).all(|row| bundles.get(row) == Some(bundle)));
+}
+
 /// Without polars, `--format parquet` is refused before anything is read: a missing input is not
 /// even looked at, and no file is written.
 #[cfg(not(feature = "parquet"))]
