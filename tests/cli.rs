@@ -349,25 +349,12 @@ fn parquet_and_csv_are_written_and_read_back() {
     use polars::prelude::*;
     let dir = tempfile::tempdir().unwrap();
     bundle(dir.path());
-    let pq = dir.path().join("trace.parquet");
-    let out = oztrace(&[
-        "events",
-        "--all",
-        "--format",
-        "parquet",
-        "-o",
-        pq.to_str().unwrap(),
+    let frame = events_parquet(
         dir.path().to_str().unwrap(),
-    ]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let frame = ParquetReader::new(std::fs::File::open(&pq).unwrap())
-        .finish()
-        .unwrap();
+        &dir.path().join("trace.parquet"),
+    )
+    .finish()
+    .unwrap();
     assert_eq!(frame.height(), 9);
     for column in [
         "ts",
@@ -435,6 +422,31 @@ fn parquet_and_csv_are_written_and_read_back() {
     assert_eq!(text.lines().count(), 10);
 }
 
+/// Runs `events --all --format parquet -o PQ INPUT`, which must succeed, and opens what it wrote.
+#[cfg(feature = "parquet")]
+fn events_parquet(
+    input: &str,
+    pq: &std::path::Path,
+) -> polars::prelude::ParquetReader<std::fs::File> {
+    use polars::prelude::SerReader;
+    let out = oztrace(&[
+        "events",
+        "--all",
+        "--format",
+        "parquet",
+        "-o",
+        pq.to_str().unwrap(),
+        input,
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    polars::prelude::ParquetReader::new(std::fs::File::open(pq).unwrap())
+}
+
 /// Parquet streams as JSON Lines do: a bundle of more records than one row group holds is written
 /// in several row groups (not held whole), with the rows and order of `--format jsonl`, each
 /// naming its bundle.
@@ -451,23 +463,7 @@ fn parquet_is_written_in_row_groups_with_the_rows_of_json_lines() {
     options.inject = 1;
     oztrace_gen::generate(&options).expect("generate");
     let bundle = bundle.to_str().unwrap();
-    let pq = dir.path().join("trace.parquet");
-    let out = oztrace(&[
-        "events",
-        "--all",
-        "--format",
-        "parquet",
-        "-o",
-        pq.to_str().unwrap(),
-        bundle,
-    ]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let mut reader = ParquetReader::new(std::fs::File::open(&pq).unwrap());
+    let mut reader = events_parquet(bundle, &dir.path().join("trace.parquet"));
     let groups = reader.get_metadata().unwrap().row_groups.len();
     let frame = reader.finish().unwrap();
     assert!(
