@@ -1027,7 +1027,7 @@ fn events(args: EventsArgs) -> Result<u8, Failure> {
     }
     let bundle = (args.input.paths.first()).map_or_else(String::new, |p| p.display().to_string());
     let format = RowFormat::of(args.format, &bundle);
-    let mut out = EventLines::new(events_destination(args.format, &mut output), format);
+    let mut out = EventLines::new(events_destination(args.format, &mut output)?, format);
     if let RowFormat::Csv { .. } = format {
         out.write_lines(format!("{}\n", crate::export::CSV_HEADER).as_bytes())?;
     }
@@ -1069,12 +1069,15 @@ fn events(args: EventsArgs) -> Result<u8, Failure> {
 
 /// Where `events` writes its lines: `-o FILE`, else standard output; Parquet turns them into row
 /// groups of its table.
-fn events_destination(format: EventsFormat, output: &mut Option<OutputFile>) -> Destination<'_> {
+fn events_destination(
+    format: EventsFormat,
+    output: &mut Option<OutputFile>,
+) -> Result<Destination<'_>, Failure> {
     // Lines of ~1 KB: one write call per 256 KB of them rather than per 8 KB.
-    match (format, output) {
+    Ok(match (format, output) {
         #[cfg(feature = "parquet")]
         (EventsFormat::Parquet, Some(file)) => {
-            Destination::Table(Box::new(crate::export::TableWriter::new(file.writer())))
+            Destination::Table(Box::new(crate::export::TableWriter::new(file.writer())?))
         }
         (_, None) => Destination::Lines(Box::new(std::io::BufWriter::with_capacity(
             EVENTS_BUFFER_BYTES,
@@ -1084,7 +1087,7 @@ fn events_destination(format: EventsFormat, output: &mut Option<OutputFile>) -> 
             EVENTS_BUFFER_BYTES,
             file.writer(),
         ))),
-    }
+    })
 }
 
 /// The output of `events`: lines, or the Parquet table written as its rows come.
@@ -1189,7 +1192,7 @@ fn events_per_argument(
         rows.push(number, &bundles[bundle], events);
     }
     rows.written?;
-    let mut out = events_destination(args.format, &mut output);
+    let mut out = events_destination(args.format, &mut output)?;
     if args.format == EventsFormat::Csv {
         writeln!(out, "{}", crate::export::CSV_HEADER)
             .map_err(|e| crate::output::write_failure("events", e))?;

@@ -222,8 +222,7 @@ const TABLE_BATCH_ROWS: usize = 32 * 1024;
 /// [`TABLE_BATCH_ROWS`] rows become one row group of the Parquet file.
 #[cfg(feature = "parquet")]
 pub struct TableWriter<W: Write> {
-    out: Option<W>,
-    writer: Option<polars::io::parquet::write::BatchedWriter<W>>,
+    writer: polars::io::parquet::write::BatchedWriter<W>,
     /// Whole lines, then the start of the next one.
     pending: Vec<u8>,
     lines: usize,
@@ -231,18 +230,22 @@ pub struct TableWriter<W: Write> {
 
 #[cfg(feature = "parquet")]
 impl<W: Write> TableWriter<W> {
-    pub fn new(out: W) -> TableWriter<W> {
-        TableWriter {
-            out: Some(out),
-            writer: None,
+    /// A table with the columns of [`table_frame`] (those of a table with no rows: a table whose
+    /// input has none still has its columns).
+    pub fn new(out: W) -> Result<TableWriter<W>, Failure> {
+        let empty = table_frame(&[])?;
+        let writer = polars::prelude::ParquetWriter::new(out)
+            .batched(empty.schema())
+            .map_err(|e| Failure::Internal(format!("the Parquet table's columns: {e}")))?;
+        Ok(TableWriter {
+            writer,
             pending: Vec::new(),
             lines: 0,
-        }
+        })
     }
 
-    /// Writes the whole lines held as one row group (none when there are none, unless `last`
-    /// and nothing was written: a table with no rows still has its columns).
-    fn write_group(&mut self, last: bool) -> std::io::Result<()> {
+    /// Writes the whole lines held as one row group (none when there are none).
+    fn write_group(&mut self) -> std::io::Result<()> {
         let fail = |what: &str, e: &dyn std::fmt::Display| {
             std::io::Error::other(format!("the Parquet table: {what}: {e}"))
         };
@@ -251,7 +254,7 @@ impl<W: Write> TableWriter<W> {
             .iter()
             .rposition(|&b| b == b'\n')
             .map_or(0, |i| i + 1);
-        if whole == 0 && !(last && self.writer.is_none()) {
+        if whole == 0 {
             return Ok(());
         }
         let rows = self.pending[..whole]
@@ -264,25 +267,17 @@ impl<W: Write> TableWriter<W> {
         drop(rows);
         self.pending.drain(..whole);
         self.lines = 0;
-        if self.writer.is_none() {
-            let out = self
-                .out
-                .take()
-                .expect("the output until the first row group");
-            let writer = polars::prelude::ParquetWriter::new(out).batched(frame.schema());
-            self.writer = Some(writer.map_err(|e| fail("its schema", &e))?);
-        }
-        let writer = self.writer.as_mut().expect("set above");
-        writer
+        self.writer
             .write_batch(&frame)
             .map_err(|e| fail("a row group", &e))
     }
 
     /// Writes what is left and the file's footer.
     pub fn finish(mut self) -> Result<(), Failure> {
-        let written = self.write_group(true).and_then(|()| {
-            let writer = self.writer.take().expect("written by the last group");
-            writer.finish().map(|_| ()).map_err(std::io::Error::other)
+        let written = self.write_group().and_then(|()| {
+            (self.writer.finish())
+                .map(|_| ())
+                .map_err(std::io::Error::other)
         });
         written.map_err(|e| crate::output::write_failure("events", e))
     }
@@ -294,7 +289,7 @@ impl<W: Write> Write for TableWriter<W> {
         self.pending.extend_from_slice(bytes);
         self.lines += bytes.iter().filter(|&&b| b == b'\n').count();
         if self.lines >= TABLE_BATCH_ROWS {
-            self.write_group(false)?;
+            self.write_group()?;
         }
         Ok(bytes.len())
     }
