@@ -185,6 +185,8 @@ pub trait StreamSink {
 pub struct InputUnit {
     source: UnitSource,
     origin: Origin,
+    /// The argument it was found under, by its place among the paths given to [`discover`].
+    argument: usize,
 }
 
 #[derive(Debug, Clone)]
@@ -194,6 +196,11 @@ enum UnitSource {
 }
 
 impl InputUnit {
+    /// The place, among the paths given to [`discover`], of the argument it was found under.
+    pub fn argument(&self) -> usize {
+        self.argument
+    }
+
     /// Reads every stream of this unit into `sink` within the default [`Limits`].
     pub fn read(&self, sink: &mut dyn StreamSink) {
         self.read_within(sink, &Limits::default());
@@ -328,6 +335,41 @@ mod tests {
             &Budget::new(&Limits::default()),
         );
         sink
+    }
+
+    /// Each unit knows the argument it was found under, by place among all the arguments (a
+    /// configuration argument counts too), whether a folder's file, a file or an archive.
+    #[test]
+    fn units_name_the_argument_they_were_found_under() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let write = |relative: &str| {
+            let path = dir.path().join(relative);
+            std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+            std::fs::write(&path, "x\n").expect("write");
+            path
+        };
+        let a = write("a/om1/om-audit.log")
+            .parent()
+            .unwrap()
+            .parent()
+            .unwrap()
+            .to_path_buf();
+        write("a/om1/om-audit.log.1");
+        let conf = write("log4j.properties");
+        let b = write("b/om-audit.log");
+        let discovery = discover(&[a.clone(), conf, b, a]);
+        let arguments: Vec<(String, usize)> = (discovery.units.iter())
+            .map(|u| (u.display().to_string(), u.argument()))
+            .collect();
+        let b_display = dir.path().join("b/om-audit.log").display().to_string();
+        assert_eq!(
+            arguments,
+            [
+                ("om1/om-audit.log".to_string(), 0),
+                ("om1/om-audit.log.1".to_string(), 0),
+                (b_display, 2),
+            ]
+        );
     }
 
     #[test]

@@ -47,58 +47,71 @@ pub fn discover(paths: &[PathBuf]) -> Discovery {
     let global = global.map(Arc::new);
 
     let mut stdin_taken = false;
-    for (path, _) in paths
+    for (argument, (path, _)) in paths
         .iter()
         .zip(&config_args)
-        .filter(|(_, is_config)| !**is_config)
+        .enumerate()
+        .filter(|(_, (_, is_config))| !**is_config)
     {
-        if path.as_os_str() == "-" {
-            if stdin_taken {
-                discovery.skipped.push("-".into());
-            } else {
-                stdin_taken = true;
-                discovery.units.push(stdin_unit(global.clone()));
-            }
-            continue;
-        }
-        let display = display_path(path);
-        match fs::metadata(path) {
-            Err(e) => discovery.unreadable.push(Unreadable {
-                path: display,
-                reason: e.to_string(),
-            }),
-            Ok(meta) if meta.is_dir() => {
-                walk_directory(path, &mut discovery, &mut seen, global.clone())
-            }
-            Ok(meta) if let Some(kind) = special_file(&meta) => {
-                discovery.unreadable.push(Unreadable {
-                    path: display,
-                    reason: format!("not a regular file ({kind}): not read"),
-                })
-            }
-            Ok(meta) => {
-                if !first_visit(&mut seen, path, Some(&meta)) {
-                    discovery.skipped.push(display);
-                    continue;
-                }
-                // An archive argument's members are named without a prefix.
-                discovery.units.push(InputUnit {
-                    source: UnitSource::Path(path.clone()),
-                    origin: Origin {
-                        member_display_prefix: String::new(),
-                        member_hint_prefix: format!("{display}!/"),
-                        hint_path: display.clone(),
-                        display,
-                        log4j: global.clone(),
-                        // A pipe (`<(zcat …)`) has no size worth reporting.
-                        size: meta.is_file().then_some(meta.len()),
-                        depth: 0,
-                    },
-                });
-            }
+        let first_unit = discovery.units.len();
+        add_argument(path, &mut discovery, &mut seen, &global, &mut stdin_taken);
+        for unit in &mut discovery.units[first_unit..] {
+            unit.argument = argument;
         }
     }
     discovery
+}
+
+/// The units of one argument (`-` is stdin, read once), added to `discovery`.
+fn add_argument(
+    path: &Path,
+    discovery: &mut Discovery,
+    seen: &mut HashSet<FileKey>,
+    global: &Option<Arc<Log4jConf>>,
+    stdin_taken: &mut bool,
+) {
+    if path.as_os_str() == "-" {
+        if *stdin_taken {
+            discovery.skipped.push("-".into());
+        } else {
+            *stdin_taken = true;
+            discovery.units.push(stdin_unit(global.clone()));
+        }
+        return;
+    }
+    let display = display_path(path);
+    match fs::metadata(path) {
+        Err(e) => discovery.unreadable.push(Unreadable {
+            path: display,
+            reason: e.to_string(),
+        }),
+        Ok(meta) if meta.is_dir() => walk_directory(path, discovery, seen, global.clone()),
+        Ok(meta) if let Some(kind) = special_file(&meta) => discovery.unreadable.push(Unreadable {
+            path: display,
+            reason: format!("not a regular file ({kind}): not read"),
+        }),
+        Ok(meta) => {
+            if !first_visit(seen, path, Some(&meta)) {
+                discovery.skipped.push(display);
+                return;
+            }
+            // An archive argument's members are named without a prefix.
+            discovery.units.push(InputUnit {
+                source: UnitSource::Path(path.to_path_buf()),
+                origin: Origin {
+                    member_display_prefix: String::new(),
+                    member_hint_prefix: format!("{display}!/"),
+                    hint_path: display.clone(),
+                    display,
+                    log4j: global.clone(),
+                    // A pipe (`<(zcat …)`) has no size worth reporting.
+                    size: meta.is_file().then_some(meta.len()),
+                    depth: 0,
+                },
+                argument: 0,
+            });
+        }
+    }
 }
 
 fn stdin_unit(log4j: Option<Arc<Log4jConf>>) -> InputUnit {
@@ -114,6 +127,7 @@ fn stdin_unit(log4j: Option<Arc<Log4jConf>>) -> InputUnit {
             size: None,
             depth: 0,
         },
+        argument: 0,
     }
 }
 
@@ -207,6 +221,7 @@ fn walk_directory(
                 size: file.size,
                 depth: 0,
             },
+            argument: 0,
         });
     }
 }
