@@ -1022,17 +1022,21 @@ fn events(args: EventsArgs) -> Result<u8, Failure> {
                 || DiskSize::of(&args.input.paths).estimate() <= SORT_BY_DEFAULT_BELOW
         }
     };
-    if args.format != EventsFormat::Jsonl && args.input.paths.len() > 1 {
-        return events_per_argument(&args, output, window, by_time);
-    }
-    let bundle = (args.input.paths.first()).map_or_else(String::new, |p| p.display().to_string());
-    let format = RowFormat::of(args.format, &bundle);
-    let mut out = EventLines::new(events_destination(args.format, &mut output)?, format);
-    if let RowFormat::Csv { .. } = format {
+    // CSV and Parquet rows name the argument (bundle) their file was found under.
+    let bundles: Vec<String> = (args.input.paths.iter())
+        .map(|p| p.display().to_string())
+        .collect();
+    let format_of = |argument: usize| {
+        let bundle = bundles.get(argument).map_or("", String::as_str);
+        RowFormat::of(args.format, bundle)
+    };
+    let mut out = EventLines::new(events_destination(args.format, &mut output)?);
+    if args.format == EventsFormat::Csv {
         out.write_lines(format!("{}\n", crate::export::CSV_HEADER).as_bytes())?;
     }
-    // Lines stream out as each file is read (or into the time sorter); the OM audit logs come
-    // last, read side by side with their copies folded in a bounded window.
+    // Lines stream out as each file is read (or into the time sorter), the arguments in the
+    // order given; the OM audit logs of every argument come last, read side by side with their
+    // copies folded (across arguments too) in a bounded window.
     let sink = std::cell::RefCell::new(EventsSink {
         sorter: by_time.then(crate::sort::TimeSorter::default),
         out,
@@ -1046,14 +1050,15 @@ fn events(args: EventsArgs) -> Result<u8, Failure> {
             args.input.skew,
             &mut |stream| {
                 window.retain(&mut stream.events);
-                sink.borrow_mut().stream(&stream.events);
+                sink.borrow_mut()
+                    .stream(&stream.events, format_of(stream.argument));
                 stream.events = Vec::new();
             },
-            &|event, placed, out| {
+            &|event, argument, placed, out| {
                 if !window.contains(event.ts.unwrap_or(placed)) {
                     return Ok(());
                 }
-                format.write(event, out)?;
+                format_of(argument).write(event, out)?;
                 out.push(b'\n');
                 Ok(())
             },
@@ -1128,135 +1133,23 @@ impl Write for Destination<'_> {
     }
 }
 
-/// Reads each `events` argument on its own, so that every record names the bundle it came from:
-/// each stream goes to `on_stream` with its argument's number as soon as it is read. The exit
-/// status of the reads.
-fn read_each_argument(
-    args: &EventsArgs,
-    on_stream: &mut dyn FnMut(usize, &mut StreamOutcome),
-) -> Result<u8, Failure> {
-    let mut code = exit::OK;
-    for (bundle, path) in args.input.paths.iter().enumerate() {
-        let input = InputArgs {
-            paths: vec![path.clone()],
-            ..args.input.clone()
-        };
-        let parsed = read_streaming(&input, keep_for(args.all), &mut |stream| {
-            on_stream(bundle, stream)
-        })?;
-        warn_unreadable(&parsed);
-        // 4 (an input failed inside oztrace) before 3 (one could not be read).
-        code = code.max(input_exit(&parsed));
-    }
-    Ok(code)
-}
-
-/// `events --format csv` or `parquet` of several arguments: each argument read on its own (so
-/// that every row names the bundle it came from), its rows streamed through the time sorter
-/// (which spills past its budget) as each file is read. The OM audit logs' events are held to the
-/// end, for their copies to fold across every argument (one argument streams them as JSON Lines
-/// are). The order is the table's: by place in time, then input order (arguments, then files,
-/// then lines); `--sort input` keeps input order alone.
-fn events_per_argument(
-    args: &EventsArgs,
-    mut output: Option<OutputFile>,
-    window: Window,
-    by_time: bool,
-) -> Result<u8, Failure> {
-    let mut rows = TableRows {
-        format: args.format,
-        sorter: crate::sort::TimeSorter::default(),
-        by_time,
-        window,
-        written: Ok(()),
-    };
-    // Streams with OM audit events, by their number in input order, with their bundle.
-    let mut held: Vec<((u64, usize), Vec<Event>)> = Vec::new();
-    let mut streams = 0;
-    let bundles: Vec<String> = (args.input.paths.iter())
-        .map(|path| path.display().to_string())
-        .collect();
-    let code = read_each_argument(args, &mut |bundle, stream| {
-        let number = streams;
-        streams += 1;
-        let events = std::mem::take(&mut stream.events);
-        if events.iter().any(|e| e.component == Component::OmAudit) {
-            held.push(((number, bundle), events));
-        } else {
-            rows.push(number, &bundles[bundle], events);
-        }
-    })?;
-    let (numbers, mut audit): (Vec<(u64, usize)>, Vec<Vec<Event>>) = held.into_iter().unzip();
-    oztrace_analyzer::copies::fold_in_place(&mut audit, args.input.skew);
-    for ((number, bundle), events) in numbers.into_iter().zip(audit) {
-        rows.push(number, &bundles[bundle], events);
-    }
-    rows.written?;
-    let mut out = events_destination(args.format, &mut output)?;
-    if args.format == EventsFormat::Csv {
-        writeln!(out, "{}", crate::export::CSV_HEADER)
-            .map_err(|e| crate::output::write_failure("events", e))?;
-    }
-    rows.sorter.finish(&mut out)?;
-    out.close()?;
-    output.map(OutputFile::commit).transpose()?;
-    Ok(code)
-}
-
-/// The rows of `events --format csv` or `parquet` of several arguments, each with its sort key,
-/// into the time sorter.
-struct TableRows {
-    format: EventsFormat,
-    sorter: crate::sort::TimeSorter,
-    by_time: bool,
-    window: Window,
-    written: Result<(), Failure>,
-}
-
-impl TableRows {
-    /// Stream number `number`'s events (in file order) as rows of `bundle`: placed as
-    /// [`crate::sort::TimeSorter`] places a stream's events, numbered by (stream, place in it).
-    fn push(&mut self, number: u64, bundle: &str, mut events: Vec<Event>) {
-        if self.written.is_err() {
-            return;
-        }
-        self.window.retain(&mut events);
-        let places = crate::sort::places(events.iter().map(|e| e.ts));
-        for (i, (event, placed)) in events.iter().zip(places).enumerate() {
-            let mut row = Vec::new();
-            let written = RowFormat::of(self.format, bundle).write(event, &mut row);
-            self.written = written.map_err(|e| crate::output::write_failure("events", e));
-            if self.written.is_err() {
-                return;
-            }
-            // A stream holds fewer than 2^32 events: memory would run out first.
-            let arrival = number << 32 | i as u64;
-            let key = if self.by_time { placed } else { 0 };
-            self.written = self.sorter.push_keyed(key, arrival, row);
-            if self.written.is_err() {
-                return;
-            }
-        }
-    }
-}
-
 /// Where `events` writes: straight out, or into the time sorter; the first failure stops the
 /// writing and is returned at the end.
 struct EventsSink<'a> {
     sorter: Option<crate::sort::TimeSorter>,
-    out: EventLines<'a, Destination<'a>>,
+    out: EventLines<Destination<'a>>,
     written: Result<(), Failure>,
 }
 
 impl<'a> EventsSink<'a> {
-    /// One stream's events, in file order.
-    fn stream(&mut self, events: &[Event]) {
+    /// One stream's events, in file order, as rows of `format`.
+    fn stream(&mut self, events: &[Event], format: RowFormat<'_>) {
         if self.written.is_err() {
             return;
         }
         self.written = match &mut self.sorter {
-            Some(sorter) => sorter.push_stream(events, self.out.format()),
-            None => events.iter().try_for_each(|event| self.out.write(event)),
+            Some(sorter) => sorter.push_stream(events, format),
+            None => (events.iter()).try_for_each(|event| self.out.write(format, event)),
         };
     }
 

@@ -41,34 +41,28 @@ impl<'a> RowFormat<'a> {
 }
 
 /// Events out, one per line: each serialized into one reused buffer, then written in one call.
-pub struct EventLines<'f, W: Write> {
+pub struct EventLines<W: Write> {
     out: W,
-    format: RowFormat<'f>,
     line: Vec<u8>,
 }
 
-impl<'f, W: Write> EventLines<'f, W> {
-    pub fn new(out: W, format: RowFormat<'f>) -> EventLines<'f, W> {
+impl<W: Write> EventLines<W> {
+    pub fn new(out: W) -> EventLines<W> {
         EventLines {
             out,
-            format,
             line: Vec::new(),
         }
     }
 
-    pub fn write(&mut self, event: &Event) -> Result<(), Failure> {
+    pub fn write(&mut self, format: RowFormat<'_>, event: &Event) -> Result<(), Failure> {
         self.line.clear();
-        self.format
+        format
             .write(event, &mut self.line)
             .and_then(|()| {
                 self.line.push(b'\n');
                 self.out.write_all(&self.line)
             })
             .map_err(|e| crate::output::write_failure("events", e))
-    }
-
-    pub fn format(&self) -> RowFormat<'f> {
-        self.format
     }
 
     /// Lines already written (each with its line end).

@@ -577,6 +577,63 @@ fn csv_rows_are_the_events_in_time_order() {
     }
 }
 
+/// CSV of several arguments streams as one argument does: each row names the argument its file was
+/// found under, the OMs' copies of one audit record fold into one row across the arguments, and
+/// the rows are the events of JSON Lines over the same arguments, in the same order.
+#[test]
+fn csv_rows_of_several_arguments_name_their_bundle_and_fold_copies_across_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let line = |minute: u32, ms: u32, tx: u32| {
+        format!(
+            "2026-08-19 00:{minute:02}:01,{ms:03} | INFO  | OMAudit | user=svc | ip=10.0.0.1 | op=COMMIT_KEY {{\"volume\":\"v\",\"bucket\":\"b\",\"key\":\"k{tx}\",\"dataSize\":\"0\",\"Transaction\":\"{tx}\"}} | ret=SUCCESS |  \n"
+        )
+    };
+    // The same two records, each OM a folder given as an argument of its own; om2 writes later.
+    for (om, ms) in [("om1", 100), ("om2", 400)] {
+        write(
+            &dir.path().join(om).join("om-audit.log"),
+            &[line(1, ms, 7001), line(2, ms, 7002)].concat(),
+        );
+    }
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/HDDS-17269-bug-info");
+    let (om1, om2) = (dir.path().join("om1"), dir.path().join("om2"));
+    let arguments = [
+        om1.to_str().unwrap(),
+        om2.to_str().unwrap(),
+        sample.to_str().unwrap(),
+    ];
+    let out = oztrace(&[&["events", "--format", "csv"][..], &arguments].concat());
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows = csv_rows(&String::from_utf8(out.stdout).unwrap());
+    let events = jsonl(&oztrace(
+        &[&["events", "--sort", "time"][..], &arguments].concat(),
+    ));
+    assert_eq!(
+        rows.len(),
+        events.len() + 1,
+        "a header, then a row per event"
+    );
+    let audit: Vec<&Vec<String>> = rows.iter().filter(|r| r[2] == "om-audit").collect();
+    assert_eq!(audit.len(), 2, "one row per Transaction: {audit:?}");
+    for row in &audit {
+        assert_eq!((row[1].as_str(), row[14].as_str()), ("om1", arguments[0]));
+    }
+    let sample_rows = rows[1..].iter().filter(|r| r[14] == arguments[2]).count();
+    let alone = jsonl(&oztrace(&["events", arguments[2]])).len();
+    assert_eq!(sample_rows, alone, "every event of the sample names it");
+    assert_eq!(sample_rows + audit.len(), events.len());
+    for (row, event) in rows[1..].iter().zip(&events) {
+        let line = event["line"].as_u64().unwrap().to_string();
+        let file = event["file"].as_str().unwrap().to_string();
+        assert_eq!((&row[9], &row[10]), (&file, &line));
+    }
+}
+
 #[test]
 fn om_audit_copies_merge_into_one_event_while_other_files_stream() {
     let dir = tempfile::tempdir().unwrap();

@@ -15,6 +15,7 @@
 use oztrace_parser::audit::AuditParts;
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::om::{AuditIdentity, AuditNames};
+#[cfg(test)]
 use oztrace_parser::event::Copy;
 use oztrace_parser::event::Event;
 use oztrace_parser::source::Component;
@@ -242,6 +243,7 @@ impl<E: Folded> AuditCopies<E> {
 
 /// The events of `streams` (each in file order) in the fold's one time order: by the latest time
 /// of their stream so far, then by stream. Each as (stream, place in it, the time it is placed at).
+#[cfg(test)]
 fn fold_order(streams: &[Vec<Event>]) -> Vec<(usize, usize, i64)> {
     use std::cmp::Reverse;
     // A stream's head is placed by its own time and the stream's latest: a key stays valid
@@ -261,85 +263,6 @@ fn fold_order(streams: &[Vec<Event>]) -> Vec<(usize, usize, i64)> {
         }
     }
     order
-}
-
-/// Folds the copies among streams already read (each in file order) where they are, as the
-/// merge folds them (`load::fold_audit`): each stream keeps its events in file order, less the
-/// copies folded into an earlier one, which lists them all. For the outputs that hold every
-/// event anyway (`events --format parquet`, CSV of several arguments).
-pub fn fold_in_place(streams: &mut [Vec<Event>], skew_ms: i64) {
-    let mut copies = AuditCopies::new(skew_ms);
-    let mut folded: Vec<Vec<usize>> = vec![Vec::new(); streams.len()];
-    let mut listed: Vec<Place> = Vec::new();
-    let mut list = |place: Place, _| {
-        if !place.copies.is_empty() {
-            listed.push(place);
-        }
-    };
-    for (stream, index, placed) in fold_order(streams) {
-        let event = &streams[stream][index];
-        let Some(key) = copy_key(event) else {
-            continue;
-        };
-        let place = Place {
-            stream,
-            index,
-            ts: event.ts,
-            copy: Copy {
-                host: event.host.clone(),
-                file: event.file.clone(),
-                line: event.line,
-            },
-            copies: Vec::new(),
-        };
-        if let Some(copy) = copies.push(place, Some(key), placed, &mut list) {
-            folded[copy.stream].push(copy.index);
-        }
-    }
-    copies.finish(&mut list);
-    for place in listed {
-        streams[place.stream][place.index].copies = place.copies.into();
-    }
-    for (events, mut gone) in streams.iter_mut().zip(folded) {
-        gone.sort_unstable();
-        let mut index = 0;
-        events.retain(|_| {
-            index += 1;
-            gone.binary_search(&(index - 1)).is_err()
-        });
-    }
-}
-
-/// Where an event of [`fold_in_place`] is, and the copies folded into it.
-struct Place {
-    stream: usize,
-    index: usize,
-    ts: Option<i64>,
-    copy: Copy,
-    copies: Vec<Copy>,
-}
-
-impl Folded for Place {
-    type Copy = Copy;
-    fn ts(&self) -> Option<i64> {
-        self.ts
-    }
-    fn copy(&self) -> Copy {
-        self.copy.clone()
-    }
-    fn same_host(a: &Copy, b: &Copy) -> bool {
-        a.host == b.host
-    }
-    fn copies(&self) -> &[Copy] {
-        &self.copies
-    }
-    fn add_copy(&mut self, copy: Copy) {
-        self.copies.push(copy);
-    }
-    fn settle(&mut self) {
-        self.copies.sort();
-        self.copies.dedup();
-    }
 }
 
 /// The events of `streams`, their copies folded, in the fold's time order: the fold of built
@@ -457,49 +380,6 @@ mod tests {
                 ("om1", 7, vec![]),
             ]
         );
-    }
-
-    /// Folded where they are, each stream in file order: the same events and copies as the fold
-    /// in one time order, a copy past the window an event of its own.
-    #[test]
-    fn copies_fold_in_place_as_in_one_time_order() {
-        let late = COPY_LAG_MS + 2_000 + 1;
-        let streams = vec![
-            vec![
-                audit("om1", 5, 1_000, TX),
-                audit("om1", 6, 10_000, NO_TX),
-                audit("om1", 7, 20_000, NO_TX),
-            ],
-            vec![audit("om2", 3, 1_083, TX), audit("om2", 4, 10_500, NO_TX)],
-            vec![audit("om3", 9, 953, TX), audit("om3", 10, 15_000, NO_TX)],
-            vec![audit("om4", 1, 1_000 + late, TX)],
-        ];
-        let mut in_place = streams.clone();
-        fold_in_place(&mut in_place, 2_000);
-        let kept = |events: &[Event]| -> Vec<(String, u64, Vec<String>)> {
-            let mut kept: Vec<_> = (events.iter())
-                .map(|e| {
-                    (
-                        e.host.to_string(),
-                        e.line,
-                        hosts(e).into_iter().map(String::from).collect(),
-                    )
-                })
-                .collect();
-            kept.sort();
-            kept
-        };
-        let flat: Vec<Event> = in_place.iter().flatten().cloned().collect();
-        assert_eq!(kept(&flat), kept(&fold_streams(streams, 2_000)));
-        assert_eq!(
-            in_place
-                .iter()
-                .map(|s| s.iter().map(|e| e.line).collect::<Vec<_>>())
-                .collect::<Vec<_>>(),
-            vec![vec![6, 7], vec![], vec![9, 10], vec![1]]
-        );
-        assert_eq!(hosts(&in_place[2][0]), ["om1", "om2", "om3"]);
-        assert_eq!(hosts(&in_place[0][0]), ["om1", "om2"]);
     }
 
     #[test]

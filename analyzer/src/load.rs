@@ -569,6 +569,8 @@ pub struct StreamOutcome {
     pub unkept_in_window: u64,
     /// The input unit it was read from (its index in discovery order).
     pub unit: usize,
+    /// The argument that unit was found under (its place among the paths read).
+    pub argument: usize,
 }
 
 /// Everything read from the inputs.
@@ -641,9 +643,10 @@ fn discover(paths: &[PathBuf]) -> (Vec<InputUnit>, Parsed) {
     let discovery = input::discover(paths);
     let mut units = discovery.units;
     // Rotated files of one log are read oldest first.
+    // Rotated files of one log are read oldest first; the arguments in the order given.
     units.sort_by_cached_key(|unit| {
         let key = unit.log_key();
-        (key.stream, std::cmp::Reverse(key.age))
+        (unit.argument(), key.stream, std::cmp::Reverse(key.age))
     });
     let parsed = Parsed {
         unreadable: discovery.unreadable,
@@ -687,6 +690,7 @@ fn read_discovered(
         let mut result = caught(unit.display(), || read_unit(unit, config, None));
         for stream in &mut result.streams {
             stream.unit = i;
+            stream.argument = unit.argument();
         }
         result
     };
@@ -754,15 +758,17 @@ pub enum Pending<'r> {
     Deferred(Deferred<'r>),
 }
 
-/// Who wrote records of a batch, and where: their host, file and names.
+/// Who wrote records of a batch, and where: their host, file and names, and the argument the file
+/// was found under (files are named relative to theirs: several can share a name).
 struct Source {
     host: Arc<str>,
     file: Arc<str>,
     named: Named,
+    argument: u32,
 }
 
 impl Source {
-    fn is(&self, host: &Arc<str>, file: &Arc<str>, named: &Named) -> bool {
+    fn is(&self, host: &Arc<str>, file: &Arc<str>, named: &Named, argument: u32) -> bool {
         fn same(a: &Option<Arc<str>>, b: &Option<Arc<str>>) -> bool {
             match (a, b) {
                 (Some(a), Some(b)) => Arc::ptr_eq(a, b),
@@ -770,7 +776,8 @@ impl Source {
                 _ => false,
             }
         }
-        Arc::ptr_eq(&self.host, host)
+        self.argument == argument
+            && Arc::ptr_eq(&self.host, host)
             && Arc::ptr_eq(&self.file, file)
             && same(&self.named.thread, &named.thread)
             && same(&self.named.logger, &named.logger)
@@ -787,6 +794,7 @@ impl Source {
                 thread: self.named.thread.as_ref().map(own),
                 logger: self.named.logger.as_ref().map(own),
             },
+            argument: self.argument,
         }
     }
 
@@ -798,6 +806,7 @@ impl Source {
                 thread: self.named.thread.clone(),
                 logger: self.named.logger.clone(),
             },
+            argument: self.argument,
         }
     }
 }
@@ -835,10 +844,11 @@ struct AuditBatch {
 }
 
 impl AuditBatch {
-    fn push(&mut self, pending: Pending<'_>) {
+    /// Adds a record of a file found under argument `argument`.
+    fn push(&mut self, pending: Pending<'_>, argument: u32) {
         let raw = match pending {
             Pending::Deferred(deferred) => {
-                let source = self.source(deferred.host, deferred.file, deferred.named);
+                let source = self.source(deferred.host, deferred.file, deferred.named, argument);
                 let record = deferred.record;
                 let (ts, line, level) = (record.ts, record.line, record.level);
                 self.bytes += record.message.len() + record.continuation.len();
@@ -883,7 +893,7 @@ impl AuditBatch {
                 }
             }
             Pending::Built(event) => {
-                let source = self.source(&event.host, &event.file, Named::default());
+                let source = self.source(&event.host, &event.file, Named::default(), argument);
                 self.bytes += event.text.len();
                 Raw {
                     ts: event.ts,
@@ -899,14 +909,15 @@ impl AuditBatch {
     }
 
     /// The number of the source of a record, added if new (a batch has one or a few).
-    fn source(&mut self, host: &Arc<str>, file: &Arc<str>, named: Named) -> u32 {
-        if let Some(n) = self.sources.iter().rposition(|s| s.is(host, file, &named)) {
+    fn source(&mut self, host: &Arc<str>, file: &Arc<str>, named: Named, argument: u32) -> u32 {
+        if let Some(n) = (self.sources.iter()).rposition(|s| s.is(host, file, &named, argument)) {
             return n as u32;
         }
         self.sources.push(Source {
             host: Arc::clone(host),
             file: Arc::clone(file),
             named,
+            argument,
         });
         (self.sources.len() - 1) as u32
     }
@@ -940,7 +951,8 @@ impl std::fmt::Debug for HeldAudit {
 
 impl HeldAudit {
     fn push(&mut self, pending: Pending<'_>) {
-        self.filling.push(pending);
+        // A trace does not tell its events' arguments apart.
+        self.filling.push(pending, 0);
         if self.filling.is_full() {
             self.seal();
         }
@@ -1014,9 +1026,9 @@ impl HeldAudit {
 }
 
 /// What the caller of [`read_audit_merged`] makes of its events, on worker threads: `render`
-/// appends an event's text (with its place in time order) to a batch's, or nothing to leave it
-/// out.
-pub type Render<'a> = &'a (dyn Fn(&Event, i64, &mut Vec<u8>) -> std::io::Result<()> + Sync);
+/// appends an event's text (with the argument its file was found under, by place among the paths
+/// read, and its place in time order) to a batch's, or nothing to leave it out.
+pub type Render<'a> = &'a (dyn Fn(&Event, usize, i64, &mut Vec<u8>) -> std::io::Result<()> + Sync);
 
 /// A batch of events as [`Render`] wrote them, in the merge's order.
 #[derive(Debug, Default)]
@@ -1039,8 +1051,9 @@ const RENDERS_AHEAD: usize = 1;
 struct Sources {
     all: Vec<Source>,
     host_of: Vec<u32>,
-    /// Sources by the addresses of their host, file and names (kept alive in `all`).
-    by_address: rustc_hash::FxHashMap<[usize; 4], u32>,
+    /// Sources by their argument and the addresses of their host, file and names (kept alive in
+    /// `all`).
+    by_address: rustc_hash::FxHashMap<[usize; 5], u32>,
     hosts: rustc_hash::FxHashMap<Arc<str>, u32>,
 }
 
@@ -1054,6 +1067,7 @@ impl Sources {
             address(Some(&source.file)),
             address(source.named.thread.as_ref()),
             address(source.named.logger.as_ref()),
+            source.argument as usize,
         ];
         if let Some(&n) = self.by_address.get(&key) {
             return n;
@@ -1527,8 +1541,9 @@ fn render_job(job: &mut RenderJob, render: Render<'_>, room: usize) -> Rendered 
         for kept in kept.drain(..) {
             let placed = kept.placed;
             let start = rendered.text.len();
+            let argument = sources[kept.source as usize].argument as usize;
             let event = kept.event(text, copies, sources);
-            if let Err(e) = render(&event, placed, &mut rendered.text) {
+            if let Err(e) = render(&event, argument, placed, &mut rendered.text) {
                 rendered.text.truncate(start);
                 return Err(e);
             }
@@ -1571,7 +1586,7 @@ pub fn read_audit_merged(
     paths: &[PathBuf],
     config: &ReadConfig,
     only: &BTreeSet<usize>,
-    held: Vec<Vec<Event>>,
+    held: Vec<(usize, Vec<Event>)>,
     skew_ms: i64,
     render: Render<'_>,
     on_rendered: &mut dyn FnMut(Rendered),
@@ -1582,7 +1597,11 @@ pub fn read_audit_merged(
     for &i in only.iter().filter(|&&i| i < units.len()) {
         by_log.entry(units[i].log_key().stream).or_default().push(i);
     }
-    let logs: Vec<Vec<usize>> = by_log.into_values().collect();
+    let mut logs: Vec<Vec<usize>> = by_log.into_values().collect();
+    // Oldest first, also when several arguments name files of one log.
+    for log in &mut logs {
+        log.sort_by_key(|&i| std::cmp::Reverse(units[i].log_key().age));
+    }
     let results: Vec<UnitResult> = std::thread::scope(|scope| {
         let mut heads: Vec<LogHead> = Vec::new();
         let mut readers = Vec::new();
@@ -1596,9 +1615,10 @@ pub fn read_audit_merged(
                 let mut batch = AuditBatch::default();
                 for &i in log {
                     let unit = &units[i];
+                    let argument = unit.argument() as u32;
                     let (filling, sender, spares) = (&mut batch, &sender, &mut returned);
                     let mut send = move |pending: Pending<'_>| {
-                        filling.push(pending);
+                        filling.push(pending, argument);
                         if filling.is_full() {
                             // A batch the merge is done with is filled again.
                             let spare = spares.try_recv().unwrap_or_default();
@@ -1614,17 +1634,18 @@ pub fn read_audit_merged(
                     }
                     for stream in &mut result.streams {
                         stream.unit = i;
+                        stream.argument = unit.argument();
                     }
                     results.push(result);
                 }
                 results
             }));
         }
-        for events in held {
+        for (argument, events) in held {
             let (sender, received) = mpsc::channel();
             let mut batch = AuditBatch::default();
             for event in events {
-                batch.push(Pending::Built(event));
+                batch.push(Pending::Built(event), argument as u32);
                 if batch.is_full() {
                     let _ = sender.send(std::mem::take(&mut batch));
                 }
@@ -1672,10 +1693,10 @@ pub fn read_for_events(
     on_rendered: &mut dyn FnMut(Rendered),
 ) -> Parsed {
     let audit_logs = audit_log_units(paths);
-    let mut held: Vec<Vec<Event>> = Vec::new();
+    let mut held: Vec<(usize, Vec<Event>)> = Vec::new();
     let mut parsed = read_units(paths, config, None, &audit_logs, &mut |stream| {
         if stream.component == Component::OmAudit {
-            held.push(std::mem::take(&mut stream.events));
+            held.push((stream.argument, std::mem::take(&mut stream.events)));
         } else {
             on_stream(stream);
         }
@@ -2034,6 +2055,7 @@ fn read_stream(
         audit: HeldAudit::default(),
         unkept_in_window: 0,
         unit: 0,
+        argument: 0,
     };
     let mut counting = Counting {
         inner: reader,
@@ -2373,7 +2395,7 @@ mod tests {
             &audit_log_units(&paths),
             Vec::new(),
             skew_ms,
-            &|event, _, out| {
+            &|event, _, _, out| {
                 event.write_json(out)?;
                 out.push(b'\n');
                 Ok(())
@@ -2660,6 +2682,7 @@ mod tests {
             audit: HeldAudit::default(),
             unkept_in_window: 0,
             unit: 0,
+            argument: 0,
         };
         let mut parsed = Parsed {
             streams: vec![stream],
