@@ -162,7 +162,19 @@ fn default_jobs() -> usize {
     std::thread::available_parallelism().map_or(2, |n| n.get())
 }
 
+/// How `input` is read, each argument that does not exist named on standard error.
 fn read_config(input: &InputArgs, keep: Keep) -> Result<ReadConfig, Failure> {
+    for path in &input.paths {
+        if path.as_os_str() != "-" && !path.exists() {
+            // A missing argument is still analysed around: it is reported as unreadable.
+            warn(&format!("{}: no such file or directory", path.display()));
+        }
+    }
+    config_of(input, keep)
+}
+
+/// How `input` is read ([`read_config`] without a word, for a second read of the same inputs).
+fn config_of(input: &InputArgs, keep: Keep) -> Result<ReadConfig, Failure> {
     let zones = TimeZones::from_specs(&input.tz).map_err(Failure::Usage)?;
     let forced_layout = match &input.layout {
         Some(pattern) => Some(Arc::new(
@@ -171,12 +183,6 @@ fn read_config(input: &InputArgs, keep: Keep) -> Result<ReadConfig, Failure> {
         None => None,
     };
     let jobs = input.jobs.unwrap_or_else(default_jobs);
-    for path in &input.paths {
-        if path.as_os_str() != "-" && !path.exists() {
-            // A missing argument is still analysed around: it is reported as unreadable.
-            warn(&format!("{}: no such file or directory", path.display()));
-        }
-    }
     Ok(ReadConfig {
         zones,
         forced_layout,
@@ -541,10 +547,10 @@ fn scan(args: ScanArgs) -> Result<u8, Failure> {
         None => None,
     };
     // `--events`: each bundle's events file, written as it is analysed.
-    let events: Vec<Option<(String, PathBuf)>> = (0..paths.len())
+    let events: Vec<Option<PathBuf>> = (0..paths.len())
         .map(|i| {
             let (dataset, ids) = dataset.as_ref()?;
-            Some((ids[i].clone(), dataset.events_file(&ids[i])?))
+            dataset.events_file(&ids[i])
         })
         .collect();
     // Bundles are analysed `jobs` at a time, each read on its share of the threads; their
@@ -558,7 +564,7 @@ fn scan(args: ScanArgs) -> Result<u8, Failure> {
     };
     let work = |i: usize| {
         let input = input_of(i);
-        let events = events[i].as_ref().map(|(id, f)| (id.as_str(), f.as_path()));
+        let events = events[i].as_deref();
         let analysed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             analyse(&args, &input, &plan, events)
         }))
@@ -821,16 +827,15 @@ struct Analysed {
     warnings: Vec<String>,
 }
 
-/// Analyses one cluster; with `events` (`--dataset … --events`), every typed event is parsed
-/// (no prefilter) and written to the bundle's events file.
+/// Analyses one cluster; with `events` (`--dataset … --events`), its typed events are also
+/// written to the bundle's events file.
 fn analyse(
     args: &ScanArgs,
     input: &InputArgs,
     plan: &ScanPlan,
-    events: Option<(&str, &Path)>,
+    events: Option<&Path>,
 ) -> Result<Analysed, Failure> {
-    // `--events` writes every typed event: no prefilter then.
-    let prefilter = (!args.no_prefilter && events.is_none()).then_some(plan.rules.as_slice());
+    let prefilter = (!args.no_prefilter).then_some(plan.rules.as_slice());
     let progress = !args.each;
     let Loaded {
         parsed,
@@ -864,9 +869,8 @@ fn analyse(
     document.hosts = report::HostSpan::of(&parsed);
     document.rules_run = plan.rules.iter().map(|r| r.doc().id).collect();
     document.coverage = rule_coverage(&plan.rules, &parsed);
-    if let Some((bundle, file)) = events {
-        let rows: Vec<crate::export::Row> = analysis.trace.iter().map(|e| (bundle, e)).collect();
-        dataset::writer::write_events(file, &rows)?;
+    if let Some(file) = events {
+        write_bundle_events(input, plan.window, file)?;
     }
     let warnings = (setting_warnings.iter().cloned())
         .chain(unreadable_warnings(&parsed))
@@ -881,6 +885,35 @@ fn analyse(
         inputs,
         warnings,
     })
+}
+
+/// `scan --each --dataset … --events`: the bundle's typed events inside `window` into its events
+/// file, in time order, as `events --format parquet` writes them (the `bundle` column left to the
+/// partition). They stream from a read of their own: the analysis keeps its prefilter, and
+/// neither holds every event.
+#[cfg(feature = "parquet")]
+fn write_bundle_events(input: &InputArgs, window: Window, path: &Path) -> Result<(), Failure> {
+    let mut file = dataset::writer::create_file(path)?;
+    let table = crate::export::TableWriter::new(&mut file, false)?;
+    let rows = EventRows {
+        window,
+        by_time: true,
+        format_of: &|_| RowFormat::Table { bundle: "" },
+    };
+    let config = config_of(input, Keep::Typed)?;
+    let (read, out) = rows.write(
+        input,
+        &config,
+        EventLines::new(Destination::Table(Box::new(table))),
+    );
+    read?;
+    out.close()
+}
+
+/// Without polars, `--dataset` is refused before anything is read.
+#[cfg(not(feature = "parquet"))]
+fn write_bundle_events(_input: &InputArgs, _window: Window, _path: &Path) -> Result<(), Failure> {
+    Err(Failure::Usage(dataset::writer::available().unwrap_err()))
 }
 
 /// `scan --timings`: each stage's wall time; the replay stage (merge, replay, rules) also in
@@ -1034,20 +1067,54 @@ fn events(args: EventsArgs) -> Result<u8, Failure> {
     if args.format == EventsFormat::Csv {
         out.write_lines(format!("{}\n", crate::export::CSV_HEADER).as_bytes())?;
     }
-    // Lines stream out as each file is read (or into the time sorter), the arguments in the
-    // order given; the OM audit logs of every argument come last, read side by side with their
-    // copies folded (across arguments too) in a bounded window.
-    let sink = std::cell::RefCell::new(EventsSink {
-        sorter: by_time.then(crate::sort::TimeSorter::default),
-        out,
-        written: Ok(()),
-    });
     let config = read_config(&args.input, keep_for(args.all))?;
-    let mut parsed = with_progress(&args.input.paths, config, |config| {
-        oztrace_analyzer::load::read_for_events(
-            &args.input.paths,
+    let rows = EventRows {
+        window,
+        by_time,
+        format_of: &format_of,
+    };
+    let (parsed, out) = with_progress(&args.input.paths, config, |config| {
+        rows.write(&args.input, config, out)
+    });
+    let mut parsed = parsed?;
+    nothing_to_scan(&args.input.paths, &mut parsed);
+    out.close()?;
+    output.map(OutputFile::commit).transpose()?;
+    warn_unreadable(&parsed);
+    Ok(input_exit(&parsed))
+}
+
+/// What `events` makes of the events it reads: those inside `window`, each as a row of
+/// `format_of(the argument its file was found under)`, in time order when `by_time` (else as
+/// read).
+struct EventRows<'f> {
+    window: Window,
+    by_time: bool,
+    format_of: &'f (dyn Fn(usize) -> RowFormat<'f> + Sync),
+}
+
+impl EventRows<'_> {
+    /// Reads `input` and writes its events' rows to `out` as each file is read (or into the time
+    /// sorter), the arguments in the order given; the OM audit logs of every argument come last,
+    /// read side by side with their copies folded (across arguments too) in a bounded window.
+    /// Gives what was read and the destination, to be closed; a failure to write stops the
+    /// writing and is given instead of what was read.
+    fn write<'o>(
+        &self,
+        input: &InputArgs,
+        config: &ReadConfig,
+        out: EventLines<Destination<'o>>,
+    ) -> (Result<Parsed, Failure>, Destination<'o>) {
+        let (window, format_of) = (self.window, self.format_of);
+        let sink = std::cell::RefCell::new(EventsSink {
+            sorter: self.by_time.then(crate::sort::TimeSorter::default),
+            out,
+            written: Ok(()),
+        });
+        let parsed = oztrace_analyzer::load::read_for_events(
+            &input.paths,
             config,
-            args.input.skew,
+            input.skew,
             &mut |stream| {
                 window.retain(&mut stream.events);
                 sink.borrow_mut()
@@ -1063,13 +1130,10 @@ fn events(args: EventsArgs) -> Result<u8, Failure> {
                 Ok(())
             },
             &mut |rendered| sink.borrow_mut().rendered(rendered),
-        )
-    });
-    nothing_to_scan(&args.input.paths, &mut parsed);
-    sink.into_inner().finish()?.close()?;
-    output.map(OutputFile::commit).transpose()?;
-    warn_unreadable(&parsed);
-    Ok(input_exit(&parsed))
+        );
+        let (written, out) = sink.into_inner().finish();
+        (written.map(|()| parsed), out)
+    }
 }
 
 /// Where `events` writes its lines: `-o FILE`, else standard output; Parquet turns them into row
@@ -1081,9 +1145,9 @@ fn events_destination(
     // Lines of ~1 KB: one write call per 256 KB of them rather than per 8 KB.
     Ok(match (format, output) {
         #[cfg(feature = "parquet")]
-        (EventsFormat::Parquet, Some(file)) => {
-            Destination::Table(Box::new(crate::export::TableWriter::new(file.writer())?))
-        }
+        (EventsFormat::Parquet, Some(file)) => Destination::Table(Box::new(
+            crate::export::TableWriter::new(file.writer(), true)?,
+        )),
         (_, None) => Destination::Lines(Box::new(std::io::BufWriter::with_capacity(
             EVENTS_BUFFER_BYTES,
             std::io::stdout().lock(),
@@ -1170,13 +1234,13 @@ impl<'a> EventsSink<'a> {
     }
 
     /// Writes what the time sorter holds; the destination is then to be closed.
-    fn finish(self) -> Result<Destination<'a>, Failure> {
-        self.written?;
+    fn finish(self) -> (Result<(), Failure>, Destination<'a>) {
         let mut out = self.out.into_inner();
-        if let Some(sorter) = self.sorter {
-            sorter.finish(&mut out)?;
-        }
-        Ok(out)
+        let written = self.written.and_then(|()| match self.sorter {
+            Some(sorter) => sorter.finish(&mut out),
+            None => Ok(()),
+        });
+        (written, out)
     }
 }
 

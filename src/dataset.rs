@@ -635,15 +635,20 @@ pub mod writer {
     }
 
     fn write_file(path: &Path, frame: &mut DataFrame) -> Result<(), Failure> {
-        let fail = |e: String| Failure::Internal(format!("writing {}: {e}", path.display()));
-        if let Some(folder) = path.parent() {
-            std::fs::create_dir_all(folder).map_err(|e| fail(e.to_string()))?;
-        }
-        let file = std::fs::File::create(path).map_err(|e| fail(e.to_string()))?;
-        ParquetWriter::new(file)
+        ParquetWriter::new(create_file(path)?)
             .finish(frame)
             .map(drop)
-            .map_err(|e| fail(e.to_string()))
+            .map_err(|e| Failure::Internal(format!("writing {}: {e}", path.display())))
+    }
+
+    /// A new file of the dataset, its folder made if need be.
+    pub fn create_file(path: &Path) -> Result<std::fs::File, Failure> {
+        let fail =
+            |e: std::io::Error| Failure::Internal(format!("writing {}: {e}", path.display()));
+        if let Some(folder) = path.parent() {
+            std::fs::create_dir_all(folder).map_err(fail)?;
+        }
+        std::fs::File::create(path).map_err(fail)
     }
 
     /// Writes a table's folder under `root`: one file per partition, or one file.
@@ -671,15 +676,6 @@ pub mod writer {
         }
         Ok(())
     }
-
-    /// Writes one bundle's events (`--events`): the columns of `events --format parquet`, the
-    /// bundle being the partition.
-    pub fn write_events(path: &Path, rows: &[crate::export::Row<'_>]) -> Result<(), Failure> {
-        let mut frame = crate::export::events_frame(rows)?
-            .drop("bundle")
-            .map_err(build)?;
-        write_file(path, &mut frame)
-    }
 }
 
 /// Without polars there is no Parquet writer: `--dataset` is a usage error before anything is
@@ -699,10 +695,6 @@ pub mod writer {
     }
 
     pub fn write(_root: &Path, _table: &Table, _rows: &Rows) -> Result<(), Failure> {
-        Err(Failure::Usage(available().unwrap_err()))
-    }
-
-    pub fn write_events(_path: &Path, _rows: &[crate::export::Row<'_>]) -> Result<(), Failure> {
         Err(Failure::Usage(available().unwrap_err()))
     }
 }

@@ -78,9 +78,6 @@ impl<W: Write> EventLines<W> {
     }
 }
 
-/// One event of a table with the input argument (bundle) it was read from.
-pub type Row<'a> = (&'a str, &'a Event);
-
 /// The CSV columns (docs/cli-contract.md), the same as the Parquet table's.
 pub const CSV_HEADER: &str = "ts,host,component,level,thread,logger,kind,entities,fields,file,line,ts_ms,text,continuation_lines,bundle";
 
@@ -217,6 +214,8 @@ const TABLE_BATCH_ROWS: usize = 32 * 1024;
 #[cfg(feature = "parquet")]
 pub struct TableWriter<W: Write> {
     writer: polars::io::parquet::write::BatchedWriter<W>,
+    /// Whether the table has the `bundle` column (a dataset's events table is partitioned by it).
+    bundle: bool,
     /// Whole lines, then the start of the next one.
     pending: Vec<u8>,
     lines: usize,
@@ -225,14 +224,15 @@ pub struct TableWriter<W: Write> {
 #[cfg(feature = "parquet")]
 impl<W: Write> TableWriter<W> {
     /// A table with the columns of [`table_frame`] (those of a table with no rows: a table whose
-    /// input has none still has its columns).
-    pub fn new(out: W) -> Result<TableWriter<W>, Failure> {
-        let empty = table_frame(&[])?;
+    /// input has none still has its columns), less `bundle` unless `bundle`.
+    pub fn new(out: W, bundle: bool) -> Result<TableWriter<W>, Failure> {
+        let empty = without_bundle(table_frame(&[])?, bundle)?;
         let writer = polars::prelude::ParquetWriter::new(out)
             .batched(empty.schema())
             .map_err(|e| Failure::Internal(format!("the Parquet table's columns: {e}")))?;
         Ok(TableWriter {
             writer,
+            bundle,
             pending: Vec::new(),
             lines: 0,
         })
@@ -257,7 +257,9 @@ impl<W: Write> TableWriter<W> {
             .map(serde_json::from_slice::<TableRow>)
             .collect::<Result<Vec<_>, _>>()
             .map_err(|e| fail("a row", &e))?;
-        let frame = table_frame(&rows).map_err(|e| fail("a row group", &format!("{e:?}")))?;
+        let frame = table_frame(&rows)
+            .and_then(|frame| without_bundle(frame, self.bundle))
+            .map_err(|e| fail("a row group", &format!("{e:?}")))?;
         drop(rows);
         self.pending.drain(..whole);
         self.lines = 0;
@@ -294,11 +296,16 @@ impl<W: Write> Write for TableWriter<W> {
     }
 }
 
-/// The events as one table (see [`table_frame`]), for `scan --events`.
+/// `frame` less its `bundle` column, unless `keep`.
 #[cfg(feature = "parquet")]
-pub fn events_frame(rows: &[Row<'_>]) -> Result<polars::prelude::DataFrame, Failure> {
-    let rows: Vec<TableRow> = rows.iter().map(|(b, e)| TableRow::of(b, e)).collect();
-    table_frame(&rows)
+fn without_bundle(
+    frame: polars::prelude::DataFrame,
+    keep: bool,
+) -> Result<polars::prelude::DataFrame, Failure> {
+    if keep {
+        return Ok(frame);
+    }
+    (frame.drop("bundle")).map_err(|e| Failure::Internal(format!("the events table: {e}")))
 }
 
 /// Rows as one table. Columns (docs/cli-contract.md, the same as [`CSV_HEADER`]'s): `ts` a
