@@ -870,7 +870,7 @@ fn analyse(
     document.rules_run = plan.rules.iter().map(|r| r.doc().id).collect();
     document.coverage = rule_coverage(&plan.rules, &parsed);
     if let Some(file) = events {
-        write_bundle_events(input, plan.window, file)?;
+        write_bundle_events(input, plan.window, file, &analysis.trace)?;
     }
     let warnings = (setting_warnings.iter().cloned())
         .chain(unreadable_warnings(&parsed))
@@ -890,29 +890,43 @@ fn analyse(
 /// `scan --each --dataset … --events`: the bundle's typed events inside `window` into its events
 /// file, in time order, as `events --format parquet` writes them (the `bundle` column left to the
 /// partition). They stream from a read of their own: the analysis keeps its prefilter, and
-/// neither holds every event.
+/// neither holds every event. Standard input can be read only once: its analysis parsed every
+/// record (no prefilter there), so its events are those of `analysed`.
 #[cfg(feature = "parquet")]
-fn write_bundle_events(input: &InputArgs, window: Window, path: &Path) -> Result<(), Failure> {
+fn write_bundle_events(
+    input: &InputArgs,
+    window: Window,
+    path: &Path,
+    analysed: &oztrace_analyzer::trace::Trace,
+) -> Result<(), Failure> {
     let mut file = dataset::writer::create_file(path)?;
     let table = crate::export::TableWriter::new(&mut file, false)?;
+    let mut out = EventLines::new(Destination::Table(Box::new(table)));
+    let format = RowFormat::Table { bundle: "" };
+    if input.paths.iter().any(|p| p.as_os_str() == "-") {
+        analysed
+            .iter()
+            .try_for_each(|event| out.write(format, event))?;
+        return out.into_inner().close();
+    }
     let rows = EventRows {
         window,
         by_time: true,
-        format_of: &|_| RowFormat::Table { bundle: "" },
+        format_of: &|_| format,
     };
-    let config = config_of(input, Keep::Typed)?;
-    let (read, out) = rows.write(
-        input,
-        &config,
-        EventLines::new(Destination::Table(Box::new(table))),
-    );
+    let (read, out) = rows.write(input, &config_of(input, Keep::Typed)?, out);
     read?;
     out.close()
 }
 
 /// Without polars, `--dataset` is refused before anything is read.
 #[cfg(not(feature = "parquet"))]
-fn write_bundle_events(_input: &InputArgs, _window: Window, _path: &Path) -> Result<(), Failure> {
+fn write_bundle_events(
+    _input: &InputArgs,
+    _window: Window,
+    _path: &Path,
+    _analysed: &oztrace_analyzer::trace::Trace,
+) -> Result<(), Failure> {
     Err(Failure::Usage(dataset::writer::available().unwrap_err()))
 }
 

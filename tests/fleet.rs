@@ -429,6 +429,46 @@ mod dataset {
         assert_eq!(left.len(), 1);
     }
 
+    /// Standard input can be read only once: its events table holds what that one read typed,
+    /// the events `oztrace events` gives from the same bytes.
+    #[test]
+    fn events_of_standard_input_come_from_its_one_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("samples/HDDS-17269-bug-debug/docker-compose.log");
+        let bytes = std::fs::read(log).unwrap();
+        let with_stdin = |args: &[&str]| -> Output {
+            let mut child = Command::new(env!("CARGO_BIN_EXE_oztrace"))
+                .args(args)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap();
+            child.stdin.take().unwrap().write_all(&bytes).unwrap();
+            child.wait_with_output().unwrap()
+        };
+        let dataset = dir.path().join("fleet");
+        let scan = with_stdin(&[
+            "scan",
+            "--each",
+            "--dataset",
+            dataset.to_str().unwrap(),
+            "--events",
+            "-",
+        ]);
+        assert!(
+            matches!(scan.status.code(), Some(0 | 1)),
+            "{}",
+            String::from_utf8_lossy(&scan.stderr)
+        );
+        let events = with_stdin(&["events", "--format", "jsonl", "-"]);
+        let lines = String::from_utf8_lossy(&events.stdout).lines().count();
+        assert!(lines > 100, "{lines} events");
+        let rows = query(&dataset, "SELECT COUNT(*) AS n FROM events");
+        assert_eq!(rows[0]["n"].as_u64(), Some(lines as u64));
+    }
+
     #[test]
     fn query_formats_and_errors() {
         let dir = tempfile::tempdir().unwrap();
