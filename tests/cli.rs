@@ -544,20 +544,25 @@ fn csv_rows(text: &str) -> Vec<Vec<String>> {
     rows
 }
 
-/// CSV needs no polars: its rows stream in the events' time order (as `--sort time` JSON Lines
-/// give them), one per event, with the event's values and the bundle it was read from.
-#[test]
-fn csv_rows_are_the_events_in_time_order() {
-    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/HDDS-17269-bug-info");
-    let sample = sample.to_str().unwrap();
-    let out = oztrace(&["events", "--format", "csv", sample]);
+/// The rows of `oztrace events --format csv INPUTS`, which must succeed, its header first.
+fn csv_events(inputs: &[&str]) -> Vec<Vec<String>> {
+    let out = oztrace(&[&["events", "--format", "csv"][..], inputs].concat());
     assert_eq!(
         out.status.code(),
         Some(0),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let rows = csv_rows(&String::from_utf8(out.stdout).unwrap());
+    csv_rows(&String::from_utf8(out.stdout).unwrap())
+}
+
+/// CSV needs no polars: its rows stream in the events' time order (as `--sort time` JSON Lines
+/// give them), one per event, with the event's values and the bundle it was read from.
+#[test]
+fn csv_rows_are_the_events_in_time_order() {
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/HDDS-17269-bug-info");
+    let sample = sample.to_str().unwrap();
+    let rows = csv_events(&[sample]);
     let events = jsonl(&oztrace(&["events", "--sort", "time", sample]));
     assert_eq!(rows[0].len(), 15);
     assert_eq!(rows[0][0], "ts");
@@ -602,14 +607,7 @@ fn csv_rows_of_several_arguments_name_their_bundle_and_fold_copies_across_them()
         om2.to_str().unwrap(),
         sample.to_str().unwrap(),
     ];
-    let out = oztrace(&[&["events", "--format", "csv"][..], &arguments].concat());
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let rows = csv_rows(&String::from_utf8(out.stdout).unwrap());
+    let rows = csv_events(&arguments);
     let events = jsonl(&oztrace(
         &[&["events", "--sort", "time"][..], &arguments].concat(),
     ));
