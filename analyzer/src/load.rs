@@ -209,9 +209,10 @@ fn read_anchored(units: &[InputUnit], config: &ReadConfig, parsed: &mut Parsed) 
         progress: None,
         ..config.clone()
     };
-    let mut by_file: HashMap<Arc<str>, usize> = HashMap::new();
+    // A file is named relative to its argument: several arguments can hold one name.
+    let mut by_file: HashMap<(usize, Arc<str>), usize> = HashMap::new();
     for (i, stream) in parsed.streams.iter().enumerate() {
-        by_file.insert(Arc::clone(&stream.file), i);
+        by_file.insert((stream.unit, Arc::clone(&stream.file)), i);
     }
     let again = read_discovered(
         units,
@@ -222,7 +223,7 @@ fn read_anchored(units: &[InputUnit], config: &ReadConfig, parsed: &mut Parsed) 
         &mut |_| {},
     );
     for stream in again.streams {
-        let Some(&i) = by_file.get(&stream.file) else {
+        let Some(&i) = by_file.get(&(stream.unit, Arc::clone(&stream.file))) else {
             continue;
         };
         let anchored = stream
