@@ -643,7 +643,6 @@ pub fn read_inputs_streaming(
 fn discover(paths: &[PathBuf]) -> (Vec<InputUnit>, Parsed) {
     let discovery = input::discover(paths);
     let mut units = discovery.units;
-    // Rotated files of one log are read oldest first.
     // Rotated files of one log are read oldest first; the arguments in the order given.
     units.sort_by_cached_key(|unit| {
         let key = unit.log_key();
