@@ -841,6 +841,7 @@ fn analyse(
         parsed,
         analysis,
         timings,
+        whole,
     } = load(input, plan.window, args.retain, prefilter, None, progress)?;
     let (settings, setting_warnings) = settings(&parsed, &plan.settings);
     let logging = logging_coverage(&parsed);
@@ -870,7 +871,8 @@ fn analyse(
     document.rules_run = plan.rules.iter().map(|r| r.doc().id).collect();
     document.coverage = rule_coverage(&plan.rules, &parsed);
     if let Some(file) = events {
-        write_bundle_events(input, plan.window, file, &analysis.trace)?;
+        let analysed = whole.then_some(&analysis.trace);
+        write_bundle_events(input, plan.window, file, analysed)?;
     }
     let warnings = (setting_warnings.iter().cloned())
         .chain(unreadable_warnings(&parsed))
@@ -889,22 +891,23 @@ fn analyse(
 
 /// `scan --each --dataset … --events`: the bundle's typed events inside `window` into its events
 /// file, in time order, as `events --format parquet` writes them (the `bundle` column left to the
-/// partition). They stream from a read of their own: the analysis keeps its prefilter, and
-/// neither holds every event. Standard input can be read only once: its analysis parsed every
-/// record (no prefilter there), so its events are those of `analysed`.
+/// partition). They are those of `analysed`, a trace of every typed event, when the analysis
+/// read one (no prefilter: asked so, or standard input, which can be read only once); else they
+/// stream from a read of their own, so that the analysis keeps its prefilter and neither holds
+/// every event.
 #[cfg(feature = "parquet")]
 fn write_bundle_events(
     input: &InputArgs,
     window: Window,
     path: &Path,
-    analysed: &oztrace_analyzer::trace::Trace,
+    analysed: Option<&oztrace_analyzer::trace::Trace>,
 ) -> Result<(), Failure> {
     let mut file = dataset::writer::create_file(path)?;
     let table = crate::export::TableWriter::new(&mut file, false)?;
     let mut out = EventLines::new(Destination::Table(Box::new(table)));
     let format = RowFormat::Table { bundle: "" };
-    if input.paths.iter().any(|p| p.as_os_str() == "-") {
-        analysed
+    if let Some(trace) = analysed {
+        trace
             .iter()
             .try_for_each(|event| out.write(format, event))?;
         return out.into_inner().close();
@@ -925,7 +928,7 @@ fn write_bundle_events(
     _input: &InputArgs,
     _window: Window,
     _path: &Path,
-    _analysed: &oztrace_analyzer::trace::Trace,
+    _analysed: Option<&oztrace_analyzer::trace::Trace>,
 ) -> Result<(), Failure> {
     Err(Failure::Usage(dataset::writer::available().unwrap_err()))
 }

@@ -102,6 +102,9 @@ pub struct Loaded {
     pub parsed: Parsed,
     pub analysis: Analysis,
     pub timings: Timings,
+    /// Whether the trace holds every typed event inside the window: no prefilter ran (none was
+    /// asked, or standard input, which can be read only once, was among the inputs).
+    pub whole: bool,
 }
 
 /// Wall time of each stage of a [`load`] (`scan --timings`).
@@ -171,6 +174,7 @@ pub fn load(paths: &[PathBuf], options: &LoadOptions) -> Loaded {
         parsed,
         analysis,
         timings,
+        whole: !prefilter,
     }
 }
 
