@@ -12,6 +12,7 @@ use crate::copies::{AuditCopies, CopyKey, Folded, copy_key, parts_copy_key};
 use crate::kinds::Wanted;
 use crate::trace::{StreamEntities, Trace};
 use crate::{Analysis, ReplayOptions, prefilter};
+use oztrace_parser::audit::PartsAt;
 use oztrace_parser::banner;
 use oztrace_parser::catalog;
 use oztrace_parser::catalog::EventData;
@@ -380,7 +381,7 @@ impl Unbuilt {
         let source = &sources[self.source as usize];
         let mut event = self
             .body
-            .event(self.ts, self.line, self.level, text, source);
+            .event(self.ts, self.line, self.level, text, source, None);
         if !self.copies.is_empty() {
             event.copies = listed(
                 self.copies
@@ -790,6 +791,8 @@ pub struct Deferred<'r> {
     /// Its thread and logger names are in `named`.
     record: Record,
     key: CopyKey,
+    /// Where its reader found its audit message's parts, for its event to be typed from.
+    parts: Option<PartsAt>,
     host: &'r Arc<str>,
     file: &'r Arc<str>,
     named: Named,
@@ -881,6 +884,9 @@ enum Body {
 struct AuditBatch {
     text: String,
     records: Vec<Raw>,
+    /// Per record, where its reader found its audit message's parts (none past the last record
+    /// that has them): kept only on the way to the merge's renderers, not by a whole log held.
+    parts: Vec<Option<PartsAt>>,
     sources: Vec<Source>,
     /// The text of its records (in `text` or not), for [`BATCH_TEXT_BYTES`].
     bytes: usize,
@@ -892,6 +898,10 @@ impl AuditBatch {
         let raw = match pending {
             Pending::Deferred(deferred) => {
                 let source = self.source(deferred.host, deferred.file, deferred.named, argument);
+                if deferred.parts.is_some() {
+                    self.parts.resize(self.records.len(), None);
+                    self.parts.push(deferred.parts);
+                }
                 let record = deferred.record;
                 let (ts, line, level) = (record.ts, record.line, record.level);
                 self.bytes += record.message.len() + record.continuation.len();
@@ -973,6 +983,7 @@ impl AuditBatch {
     fn clear(&mut self) {
         self.text.clear();
         self.records.clear();
+        self.parts.clear();
         self.sources.clear();
         self.bytes = 0;
     }
@@ -993,7 +1004,11 @@ impl std::fmt::Debug for HeldAudit {
 }
 
 impl HeldAudit {
-    fn push(&mut self, pending: Pending<'_>) {
+    fn push(&mut self, mut pending: Pending<'_>) {
+        // Held until the whole log is read: its records' parts are found again when built.
+        if let Pending::Deferred(deferred) = &mut pending {
+            deferred.parts = None;
+        }
         // A trace does not tell its events' arguments apart.
         self.filling.push(pending, 0);
         if self.filling.is_full() {
@@ -1044,7 +1059,8 @@ impl HeldAudit {
             } = batch;
             events.extend(records.into_iter().map(|raw| {
                 let source = &sources[raw.source as usize];
-                raw.body.event(raw.ts, raw.line, raw.level, &text, source)
+                raw.body
+                    .event(raw.ts, raw.line, raw.level, &text, source, None)
             }));
         }
         events
@@ -1305,15 +1321,15 @@ struct Kept {
     copies: (u32, u32),
     /// A text body is in its job's text.
     body: Body,
+    /// Where its reader found its audit message's parts.
+    parts: Option<PartsAt>,
 }
 
 impl Kept {
     /// Its event, typed now, its copies listed by host, file and line.
     fn event(self, text: &str, copies: &[(u32, u64)], sources: &[Source]) -> Event {
         let source = &sources[self.source as usize];
-        let mut event = self
-            .body
-            .event(self.ts, self.line, self.level, text, source);
+        let mut event = (self.body).event(self.ts, self.line, self.level, text, source, self.parts);
         let (start, end) = self.copies;
         if start < end {
             event.copies = listed(
@@ -1342,7 +1358,7 @@ fn listed<'s>(copies: impl Iterator<Item = (&'s Source, u64)>) -> Box<[Copy]> {
 
 impl Body {
     /// The event of a record with this body and header, written by `source`; a text body is in
-    /// `text`.
+    /// `text`. `parts`: where its reader found its audit message's parts, if it kept them.
     fn event(
         self,
         ts: Option<i64>,
@@ -1350,6 +1366,7 @@ impl Body {
         level: Option<Level>,
         text: &str,
         source: &Source,
+        parts: Option<PartsAt>,
     ) -> Event {
         match self {
             Body::Built(event) => *event,
@@ -1363,14 +1380,15 @@ impl Body {
                     ..Record::default()
                 },
                 source,
+                parts,
             ),
-            Body::Record(record) => Body::build(*record, source),
+            Body::Record(record) => Body::build(*record, source, parts),
         }
     }
 
-    fn build(record: Record, source: &Source) -> Event {
+    fn build(record: Record, source: &Source, parts: Option<PartsAt>) -> Event {
         let component = Component::OmAudit;
-        let typed = catalog::om::classify_key_audit(&record)
+        let typed = catalog::om::classify_key_audit(&record, parts)
             .or_else(|| catalog::classify(&record, component));
         let source = source.shared();
         Event::of_named(
@@ -1490,6 +1508,7 @@ impl Renderers {
         let job = &mut self.job;
         let head = &mut heads[kept.log as usize];
         let batch = head.batch(kept.batch);
+        let parts = batch.parts.get(kept.index as usize).copied().flatten();
         let raw = &mut batch.records[kept.index as usize];
         let (ts, line, level) = (raw.ts, raw.line, raw.level);
         let body = match std::mem::replace(&mut raw.body, Body::Text(0, 0, false)) {
@@ -1524,6 +1543,7 @@ impl Renderers {
             source,
             copies: (first_copy, job.copies.len() as u32),
             body,
+            parts,
         });
         if job.kept.len() >= RENDER_BATCH || job.bytes >= BATCH_TEXT_BYTES {
             self.send();
@@ -2170,6 +2190,7 @@ fn read_stream(
             && let Some(parts) = catalog::audit_parts(&record, component)
         {
             let key = parts_copy_key(&parts, &record.message);
+            let parts = parts.at(&record.message);
             outcome.typed += 1;
             if info {
                 outcome.info_typed += 1;
@@ -2179,6 +2200,7 @@ fn read_stream(
             sink(Pending::Deferred(Deferred {
                 record,
                 key,
+                parts,
                 host: &host,
                 file: &file_name,
                 named,

@@ -303,12 +303,39 @@ enum PrintedParams<'a> {
     Read(Params),
 }
 
-impl AuditParts<'_> {
+impl<'a> AuditParts<'a> {
     pub fn params(&self) -> ParamsView<'_> {
         match &self.params {
             PrintedParams::Plain(object) => ParamsView::Plain(object),
             PrintedParams::Read(params) => ParamsView::Read(params),
         }
+    }
+
+    /// Where its parts are in `msg` (the message they were parsed from), to be had again later
+    /// without parsing ([`PartsAt::parts`]). `None` when it holds params or a perf map it read
+    /// (not as printed), or `msg` is not the message or is past 4 GiB.
+    pub fn at(&self, msg: &'a str) -> Option<PartsAt> {
+        let PrintedParams::Plain(object) = &self.params else {
+            return None;
+        };
+        if self.perf.is_some() {
+            return None;
+        }
+        let span = |part: &str| -> Option<(u32, u32)> {
+            let start = (part.as_ptr() as usize).checked_sub(msg.as_ptr() as usize)?;
+            (start + part.len() <= msg.len()).then_some(())?;
+            Some((u32::try_from(start).ok()?, u32::try_from(part.len()).ok()?))
+        };
+        Some(PartsAt {
+            user: span(self.user)?,
+            ip: span(self.ip)?,
+            op: span(self.op)?,
+            ret: span(self.ret)?,
+            params: span(object.text)?,
+            values: object.values,
+            noted: object.noted as u8,
+            more: object.more,
+        })
     }
 
     fn into_body(self) -> AuditBody {
@@ -322,6 +349,44 @@ impl AuditParts<'_> {
             },
             ret: AuditRet::from_printed(self.ret),
             perf: self.perf,
+        }
+    }
+}
+
+/// [`AuditParts`] with plain JSON params ([`PlainObject`]) as places in their message: what the
+/// OM audit merge carries from a record's reader to the thread that types it, which would
+/// otherwise parse the message again.
+#[derive(Debug, Clone, Copy)]
+pub struct PartsAt {
+    /// Each part's (start, length) in the message.
+    user: (u32, u32),
+    ip: (u32, u32),
+    op: (u32, u32),
+    ret: (u32, u32),
+    params: (u32, u32),
+    /// The plain object's noted entries ([`PlainObject::values`]).
+    values: [(u16, u16); NOTED_ENTRIES],
+    noted: u8,
+    more: bool,
+}
+
+impl PartsAt {
+    /// The parts of `msg`, the message they were found in.
+    pub fn parts(self, msg: &str) -> AuditParts<'_> {
+        let part = |(start, len): (u32, u32)| &msg[start as usize..(start + len) as usize];
+        AuditParts {
+            user: part(self.user),
+            ip: part(self.ip),
+            op: part(self.op),
+            params: PrintedParams::Plain(PlainObject {
+                text: part(self.params),
+                values: self.values,
+                noted: usize::from(self.noted),
+                more: self.more,
+            }),
+            ret: part(self.ret),
+            perf: None,
+            syntax: ParamSyntax::Json,
         }
     }
 }

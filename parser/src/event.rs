@@ -28,6 +28,10 @@ pub struct Copy {
 pub struct Names {
     names: rustc_hash::FxHashSet<Arc<str>>,
     members: rustc_hash::FxHashSet<Arc<Member>>,
+    /// The last thread and logger names: a run of records mostly repeats them (an audit log's
+    /// logger, every line), compared before any hash.
+    last_thread: Option<Arc<str>>,
+    last_logger: Option<Arc<str>>,
 }
 
 impl Names {
@@ -39,6 +43,16 @@ impl Names {
         let name: Arc<str> = Arc::from(name);
         self.names.insert(Arc::clone(&name));
         name
+    }
+
+    /// [`Names::get`] through `last`, the last name of its kind.
+    fn get_as(&mut self, name: String, last: fn(&mut Names) -> &mut Option<Arc<str>>) -> Arc<str> {
+        if let Some(known) = last(self).as_ref().filter(|known| ***known == *name) {
+            return Arc::clone(known);
+        }
+        let shared = self.get(name);
+        *last(self) = Some(Arc::clone(&shared));
+        shared
     }
 
     /// Puts the shared copy of `value` from `known` in its place, or makes it the shared copy.
@@ -85,8 +99,8 @@ impl Named {
     /// Takes `record`'s names out of it.
     pub fn take(record: &mut Record, names: &mut Names) -> Named {
         Named {
-            thread: record.thread.take().map(|t| names.get(t)),
-            logger: record.logger.take().map(|l| names.get(l)),
+            thread: (record.thread.take()).map(|t| names.get_as(t, |n| &mut n.last_thread)),
+            logger: (record.logger.take()).map(|l| names.get_as(l, |n| &mut n.last_logger)),
         }
     }
 }

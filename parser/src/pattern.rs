@@ -410,14 +410,14 @@ impl<'a> Matcher<'_, 'a> {
         if first > last {
             return false;
         }
-        let trimmed_lit = lit.trim_end();
-        // A line whose trailing spaces were trimmed can end where the literal would start.
+        // A line whose trailing spaces were trimmed can end where the literal would start (the
+        // literal trimmed only then: this runs for most fields of every line).
         let tail = &line[pos..self.content_end.max(pos)];
-        let trimmed_end = (pattern.only_optional_after(index + 1)
-            && trimmed_lit.len() < lit.len()
-            && tail.ends_with(trimmed_lit))
-        .then(|| pos + tail.len() - trimmed_lit.len())
-        .filter(|end| (first..=last).contains(end));
+        let trimmed_end = (pattern.only_optional_after(index + 1))
+            .then(|| lit.trim_end())
+            .filter(|trimmed| trimmed.len() < lit.len() && tail.ends_with(trimmed))
+            .map(|trimmed| pos + tail.len() - trimmed.len())
+            .filter(|end| (first..=last).contains(end));
         let dead = self.dead.get(index).copied().flatten();
         // The ends still to search, in the order they are tried.
         const EMPTY: (usize, usize) = (1, 0);

@@ -12,7 +12,9 @@
 
 use super::template::{Matched, catalogue, number_after, split};
 use super::{Input, Typed};
-use crate::audit::{AuditBody, AuditParts, AuditRet, Params, ParamsView, parse_audit_parts};
+use crate::audit::{
+    AuditBody, AuditParts, AuditRet, Params, ParamsView, PartsAt, parse_audit_parts,
+};
 use crate::entity::{self, Entity, OpenKeyPath, key_entity};
 use crate::record::Record;
 use crate::source::Component;
@@ -670,12 +672,16 @@ fn parse_audit(body: &AuditBody, input: &Input<'_>) -> Option<Typed> {
 
 /// An OM audit record of the four key families typed as [`super::classify`] types it, from its
 /// message's parts: its params are looked at where they are printed, not read into a body first
-/// (the OM audit merge types every request it keeps). `None` for any other record.
-pub fn classify_key_audit(record: &Record) -> Option<Typed> {
+/// (the OM audit merge types every request it keeps). `at`: where its reader found the parts in
+/// the message (`None`: they are found here). `None` for any other record.
+pub fn classify_key_audit(record: &Record, at: Option<PartsAt>) -> Option<Typed> {
     if record.headerless {
         return None;
     }
-    let parts = parse_audit_parts(&record.message).ok()?;
+    let parts = match at {
+        Some(at) => at.parts(&record.message),
+        None => parse_audit_parts(&record.message).ok()?,
+    };
     let identity = AuditIdentity::of_parts(&parts);
     let ret = AuditRet::from_printed(parts.ret);
     let keyed = KeyedAudit {

@@ -914,8 +914,20 @@ fn key_audits_typed_from_their_parts_as_classify_types_them() {
                 throwable: throwable.map(str::to_string),
                 ..Record::default()
             };
-            let from_parts = classify_key_audit(&record);
+            let from_parts = classify_key_audit(&record, None);
             assert!(from_parts.is_some(), "{message}");
+            // The parts its reader found, as places: of plain JSON params only.
+            let parts = parse_audit_parts(&record.message).unwrap();
+            let at = parts.at(&record.message);
+            let plain = message.contains("{\"") && !message.contains('\\');
+            assert_eq!(at.is_some(), plain, "{message}");
+            if let Some(at) = at {
+                assert_eq!(
+                    classify_key_audit(&record, Some(at)),
+                    from_parts,
+                    "{message}"
+                );
+            }
             assert_eq!(
                 from_parts,
                 classify(&record, Component::OmAudit),
@@ -934,12 +946,12 @@ fn key_audits_typed_from_their_parts_as_classify_types_them() {
             message: message.to_string(),
             ..Record::default()
         };
-        assert_eq!(classify_key_audit(&record), None, "{message}");
+        assert_eq!(classify_key_audit(&record, None), None, "{message}");
     }
     let headerless = Record {
         message: key_family[0].to_string(),
         headerless: true,
         ..Record::default()
     };
-    assert_eq!(classify_key_audit(&headerless), None);
+    assert_eq!(classify_key_audit(&headerless, None), None);
 }
