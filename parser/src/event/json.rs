@@ -97,20 +97,18 @@ fn write_key_audit(out: &mut Vec<u8>, audit: &KeyAudit) {
         result,
         exception,
     } = audit;
-    out.extend_from_slice(b"{\"op\":");
-    write_str(out, op);
-    out.extend_from_slice(b",\"user\":");
-    write_str(out, user);
-    out.extend_from_slice(b",\"ip\":");
-    write_str(out, ip);
-    out.extend_from_slice(b",\"ret\":");
-    write_str(out, ret.as_str());
-    out.extend_from_slice(b",\"volume\":");
-    write_str(out, volume);
-    out.extend_from_slice(b",\"bucket\":");
-    write_str(out, bucket);
-    out.extend_from_slice(b",\"key\":");
-    write_str(out, key);
+    for (name, text) in [
+        (&b"{\"op\":"[..], op.as_str()),
+        (b",\"user\":", user),
+        (b",\"ip\":", ip),
+        (b",\"ret\":", ret.as_str()),
+        (b",\"volume\":", volume),
+        (b",\"bucket\":", bucket),
+        (b",\"key\":", key),
+    ] {
+        out.extend_from_slice(name);
+        write_str(out, text);
+    }
     for (name, number) in [
         (&b",\"data_size\":"[..], data_size),
         (b",\"client_id\":", client_id),
