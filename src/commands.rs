@@ -196,6 +196,7 @@ fn config_of(input: &InputArgs, keep: Keep) -> Result<ReadConfig, Failure> {
             max_expand: input.max_expand,
         },
         trace: false,
+        audit_splits: None,
     })
 }
 

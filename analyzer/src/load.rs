@@ -8,7 +8,7 @@
 //! are buffered (the trace keeps only typed events, never raw lines) and its summary kept for
 //! `stats` and the report's coverage.
 
-use crate::copies::{AuditCopies, CopyKey, Folded, copy_key, parts_copy_key};
+use crate::copies::{self, AuditCopies, AuditSplits, CopyKey, Folded, copy_key};
 use crate::kinds::Wanted;
 use crate::trace::{StreamEntities, Trace};
 use crate::{Analysis, ReplayOptions, prefilter};
@@ -130,6 +130,10 @@ pub fn load(paths: &[PathBuf], options: &LoadOptions) -> Loaded {
     let prefilter = options.prefilter && paths.iter().all(|p| p.as_os_str() != "-");
     let mut read = options.read.clone();
     read.trace = true;
+    // Without the prefilter, every OM audit record is split for the merge's fold.
+    if !prefilter {
+        read.audit_splits = Some(Arc::default());
+    }
     if prefilter {
         read.skip = Some(match &options.focus {
             Some(entity) => prefilter::focused(entity),
@@ -550,6 +554,9 @@ pub struct ReadConfig {
     /// ([`StreamOutcome::entities`]) and, when every kind is kept, an OM audit log's records wait
     /// unbuilt for the merge to fold their copies ([`StreamOutcome::audit`]).
     pub trace: bool,
+    /// Where the readers of OM audit logs that are folded together share the splits of the
+    /// messages they meet (each is written once per OM); `None`: each splits its own.
+    pub audit_splits: Option<Arc<AuditSplits>>,
 }
 
 impl ReadConfig {
@@ -566,6 +573,7 @@ impl ReadConfig {
             window: Window::default(),
             limits: Limits::default(),
             trace: false,
+            audit_splits: None,
         }
     }
 }
@@ -1655,6 +1663,10 @@ pub fn read_audit_merged(
     on_rendered: &mut dyn FnMut(Rendered),
 ) -> Parsed {
     let (units, _) = discover(paths);
+    let config = &ReadConfig {
+        audit_splits: Some(Arc::default()),
+        ..config.clone()
+    };
     let mut parsed = Parsed::default();
     let mut by_log: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     for &i in only.iter().filter(|&&i| i < units.len()) {
@@ -2187,10 +2199,12 @@ fn read_stream(
             && component == Component::OmAudit
             && config.keep != Keep::Nothing
             && config.kinds.is_none()
-            && let Some(parts) = catalog::audit_parts(&record, component)
+            && !record.headerless
+            && let Some((key, parts)) = match &config.audit_splits {
+                Some(splits) => splits.split(&record.message),
+                None => copies::split(&record.message),
+            }
         {
-            let key = parts_copy_key(&parts, &record.message);
-            let parts = parts.at(&record.message);
             outcome.typed += 1;
             if info {
                 outcome.info_typed += 1;

@@ -54,7 +54,7 @@ pub mod scm;
 pub mod scm_container;
 pub mod template;
 
-use crate::audit::{AuditBody, AuditParts, parse_audit_body, parse_audit_parts};
+use crate::audit::{AuditBody, parse_audit_body};
 use crate::entity::Entity;
 use crate::record::Record;
 use crate::source::Component;
@@ -216,15 +216,6 @@ pub fn classify(record: &Record, component: Component) -> Option<Typed> {
 /// Whether the records of `component` are audit messages ([`AuditBody`]).
 fn has_audit_message(component: Component) -> bool {
     component.is_audit_like() && component != Component::DnContainer
-}
-
-/// The parts of a record's audit message, as [`classify`] reads it (`None`: not an audit
-/// message). Every OM audit record with one is typed (an audit event of its op).
-pub fn audit_parts(record: &Record, component: Component) -> Option<AuditParts<'_>> {
-    if record.headerless || !has_audit_message(component) {
-        return None;
-    }
-    parse_audit_parts(&record.message).ok()
 }
 
 #[cfg(test)]
