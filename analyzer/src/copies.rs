@@ -81,11 +81,27 @@ const SPLIT_SHARDS: usize = 64;
 /// what is found is what splitting would give; a message forgotten (its slot taken by another)
 /// is split again.
 pub struct AuditSplits {
-    shards: Box<[Mutex<Box<[SplitSlot]>>]>,
+    shards: Box<[SplitShard]>,
 }
 
-/// The digest and split of the last message whose digest chose the slot.
-type SplitSlot = Option<(u128, Split)>;
+/// A shard's lock alone on its cache line: readers locking other shards do not contend for it.
+#[repr(align(64))]
+struct SplitShard(Mutex<Box<[SplitSlot]>>);
+
+/// The digest and split of the last message whose digest chose the slot; digest 0 marks an
+/// empty slot (a message whose digest is 0 is split every time). Aligned so that the digest
+/// is read in one cache line.
+#[derive(Clone, Copy)]
+#[repr(align(32))]
+struct SplitSlot {
+    digest: u128,
+    split: Split,
+}
+
+const EMPTY: SplitSlot = SplitSlot {
+    digest: 0,
+    split: None,
+};
 
 impl std::fmt::Debug for AuditSplits {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -95,7 +111,7 @@ impl std::fmt::Debug for AuditSplits {
 
 impl Default for AuditSplits {
     fn default() -> AuditSplits {
-        let shard = || Mutex::new(vec![None; SPLIT_SLOTS / SPLIT_SHARDS].into_boxed_slice());
+        let shard = || SplitShard(Mutex::new(vec![EMPTY; SPLIT_SLOTS / SPLIT_SHARDS].into()));
         AuditSplits {
             shards: (0..SPLIT_SHARDS).map(|_| shard()).collect(),
         }
@@ -106,18 +122,19 @@ impl AuditSplits {
     /// The split of `message`: remembered, or split now and remembered.
     pub fn split(&self, message: &str) -> Split {
         let digest = xxhash_rust::xxh3::xxh3_128(message.as_bytes());
-        let shard = &self.shards[digest as usize % SPLIT_SHARDS];
+        let shard = &self.shards[digest as usize % SPLIT_SHARDS].0;
         let slot = (digest >> 64) as usize % (SPLIT_SLOTS / SPLIT_SHARDS);
         // Nothing panics while a shard is held: a poisoned lock holds whole slots.
         let lock = || shard.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some((seen, split)) = lock()[slot]
-            && seen == digest
         {
-            return split;
+            let slots = lock();
+            if slots[slot].digest == digest && digest != 0 {
+                return slots[slot].split;
+            }
         }
         // Split outside the lock: other readers go on meanwhile.
         let split = split(message);
-        lock()[slot] = Some((digest, split));
+        lock()[slot] = SplitSlot { digest, split };
         split
     }
 }
