@@ -311,8 +311,10 @@ impl<'r> Lines<'r> {
 }
 
 /// A line as text: valid UTF-8 is the rule; the lossy path (slower) only for lines that are not.
+/// Every line read is validated: with SIMD, several times faster than `std::str::from_utf8` on
+/// lines of a few hundred bytes.
 fn text_of(bytes: &[u8]) -> Cow<'_, str> {
-    match std::str::from_utf8(bytes) {
+    match simdutf8::basic::from_utf8(bytes) {
         Ok(valid) => Cow::Borrowed(valid),
         Err(_) => String::from_utf8_lossy(bytes),
     }
