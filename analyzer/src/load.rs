@@ -27,6 +27,7 @@ use oztrace_parser::record::{ReadOptions, Record, Skip, StreamSummary, read_reco
 use oztrace_parser::source::{Component, Level, SourceResolver};
 use oztrace_parser::time::TimeZones;
 use rayon::prelude::*;
+use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io::BufRead;
 use std::path::PathBuf;
@@ -446,9 +447,12 @@ fn fold_heads(heads: &mut [LogHead], skew_ms: i64, keep: &mut TakeKept<'_>) -> S
     let mut copies = AuditCopies::new(skew_ms);
     let mut order = LogOrder::new();
     for (n, head) in heads.iter_mut().enumerate() {
-        head.fill(n, &mut sources, &mut order);
+        if let Some(placed) = head.fill(n, &mut sources) {
+            order.push(Reverse((placed, n)));
+        }
     }
-    while let Some(std::cmp::Reverse((placed, n))) = order.pop() {
+    let mut next = order.pop();
+    while let Some(Reverse((placed, n))) = next {
         if let Some((_, held, key)) = heads[n].next.take() {
             let folded = copies.push(held, key, placed, &mut |kept, placed| {
                 keep(kept, placed, heads, &sources)
@@ -457,7 +461,17 @@ fn fold_heads(heads: &mut [LogHead], skew_ms: i64, keep: &mut TakeKept<'_>) -> S
                 heads[folded.log as usize].release(folded.batch);
             }
         }
-        heads[n].fill(n, &mut sources, &mut order);
+        next = match heads[n].fill(n, &mut sources) {
+            None => order.pop(),
+            // The log taken from goes on with the records of its time: it stays first, or
+            // takes the first's place in the heap, with one sift.
+            Some(again) => match order.peek_mut() {
+                Some(mut first) if first.0 < (again, n) => {
+                    Some(std::mem::replace(&mut *first, Reverse((again, n))))
+                }
+                _ => Some(Reverse((again, n))),
+            },
+        };
     }
     copies.finish(&mut |kept, placed| keep(kept, placed, heads, &sources));
     sources
@@ -698,7 +712,7 @@ fn discover(paths: &[PathBuf]) -> (Vec<InputUnit>, Parsed) {
     // Rotated files of one log are read oldest first; the arguments in the order given.
     units.sort_by_cached_key(|unit| {
         let key = unit.log_key();
-        (unit.argument(), key.stream, std::cmp::Reverse(key.age))
+        (unit.argument(), key.stream, Reverse(key.age))
     });
     let parsed = Parsed {
         unreadable: discovery.unreadable,
@@ -1204,7 +1218,7 @@ struct LiveBatch {
 /// The logs that have a next record, by its place, then by their number: the first is the
 /// merge's next (most logs of a bundle are small ones, done or waiting for their time, while the
 /// OMs' large logs go on).
-type LogOrder = std::collections::BinaryHeap<std::cmp::Reverse<(i64, usize)>>;
+type LogOrder = std::collections::BinaryHeap<Reverse<(i64, usize)>>;
 
 /// The merge's view of one log being read: its batches, its next record and where it is placed.
 struct LogHead {
@@ -1240,9 +1254,9 @@ impl LogHead {
         }
     }
 
-    /// Takes the log's next record (blocking until its reader sends one or is done), and places
-    /// the log by it in `order`. `log` is its number in the merge.
-    fn fill(&mut self, log: usize, sources: &mut Sources, order: &mut LogOrder) {
+    /// Takes the log's next record (blocking until its reader sends one or is done) and gives
+    /// the place of the log by it (`None`: the log is done). `log` is its number in the merge.
+    fn fill(&mut self, log: usize, sources: &mut Sources) -> Option<i64> {
         let live = loop {
             if let Some(live) = self.batches.back()
                 && self.at < live.batch.records.len()
@@ -1250,7 +1264,7 @@ impl LogHead {
                 break live;
             }
             let Ok(batch) = self.received.recv() else {
-                return;
+                return None;
             };
             let numbers = batch.sources.iter().map(|s| sources.number(s)).collect();
             let live = batch.records.len();
@@ -1287,7 +1301,7 @@ impl LogHead {
         };
         self.next = Some((self.placed, held, raw.key));
         self.at += 1;
-        order.push(std::cmp::Reverse((self.placed, log)));
+        Some(self.placed)
     }
 
     /// The batch of a record taken from this log and not yet done with.
@@ -1675,7 +1689,7 @@ pub fn read_audit_merged(
     let mut logs: Vec<Vec<usize>> = by_log.into_values().collect();
     // Oldest first, also when several arguments name files of one log.
     for log in &mut logs {
-        log.sort_by_key(|&i| std::cmp::Reverse(units[i].log_key().age));
+        log.sort_by_key(|&i| Reverse(units[i].log_key().age));
     }
     let results: Vec<UnitResult> = std::thread::scope(|scope| {
         let mut heads: Vec<LogHead> = Vec::new();
