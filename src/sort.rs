@@ -20,8 +20,9 @@ use std::io::{BufRead, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 /// JSON held in memory before a sorted run is spilled to disk.
 const DEFAULT_BUDGET: usize = 64 << 20;
 
-/// A line with its sort key: (time, arrival).
-type Keyed = (i64, u64, String);
+/// A line with its sort key: (time, arrival). Lines stay bytes: the renderers wrote them from
+/// text, and they are only ever written out again.
+type Keyed = (i64, u64, Vec<u8>);
 
 pub struct TimeSorter {
     budget: usize,
@@ -87,8 +88,6 @@ impl TimeSorter {
     /// Adds a line (without its line end) whose place and arrival number its caller knows:
     /// lines may then come in any order. Arrival numbers must be unique.
     pub fn push_keyed(&mut self, placed: i64, arrival: u64, line: Vec<u8>) -> Result<(), Failure> {
-        let line = String::from_utf8(line)
-            .map_err(|e| Failure::Internal(format!("writing events: {e}")))?;
         self.held_bytes += line.len() + 32;
         self.held.push((placed, arrival, line));
         if self.held_bytes >= self.budget {
@@ -108,7 +107,9 @@ impl TimeSorter {
             let mut out = BufWriter::new(&mut file);
             for (ts, n, line) in self.held.drain(..) {
                 // Length-prefixed: a CSV row may hold a line end inside a quoted field.
-                writeln!(out, "{ts}\t{n}\t{}\t{line}", line.len()).map_err(fail)?;
+                write!(out, "{ts}\t{n}\t{}\t", line.len()).map_err(fail)?;
+                out.write_all(&line).map_err(fail)?;
+                out.write_all(b"\n").map_err(fail)?;
             }
             out.flush().map_err(fail)?;
         }
@@ -130,7 +131,7 @@ impl TimeSorter {
         if self.runs.is_empty() {
             self.held.sort_unstable_by_key(|(ts, n, _)| (*ts, *n));
             for (_, _, line) in &self.held {
-                out.write_all(line.as_bytes()).map_err(fail)?;
+                out.write_all(line).map_err(fail)?;
                 out.write_all(b"\n").map_err(fail)?;
             }
             return out.flush().map_err(fail);
@@ -161,7 +162,7 @@ impl TimeSorter {
             if line.pop() != Some(b'\n') {
                 return Err(bad());
             }
-            Ok(Some((ts, n, String::from_utf8(line).map_err(|_| bad())?)))
+            Ok(Some((ts, n, line)))
         };
         // Arrival numbers are unique, so a head identifies its run through this map.
         let mut run_of = std::collections::HashMap::new();
@@ -172,7 +173,7 @@ impl TimeSorter {
             }
         }
         while let Some(Reverse((_, n, line))) = heap.pop() {
-            out.write_all(line.as_bytes()).map_err(fail)?;
+            out.write_all(&line).map_err(fail)?;
             out.write_all(b"\n").map_err(fail)?;
             let run = run_of.remove(&n).unwrap_or_default();
             if let Some(head) = next(&mut readers[run])? {
