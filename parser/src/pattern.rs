@@ -570,6 +570,8 @@ enum Step {
         parts: Vec<DatePart>,
         dated: bool,
     },
+    /// `yyyy-MM-dd HH:mm:ss,SSS`, the date of nearly every line, read without walking its parts.
+    Iso8601Date,
     Level {
         width: usize,
     },
@@ -624,6 +626,9 @@ impl Plan {
                         literal: literal.clone(),
                         trimmed: trimmed_at(index),
                     },
+                    Token::Date(parts) if date_parts("ISO8601").as_ref() == Some(parts) => {
+                        Step::Iso8601Date
+                    }
                     Token::Date(parts) => Step::Date {
                         parts: parts.clone(),
                         dated: is_dated(parts),
@@ -686,6 +691,13 @@ impl Plan {
                     };
                     header.time = dated.then_some(time);
                     pos += used;
+                }
+                Step::Iso8601Date => {
+                    let Some(time) = parse_iso8601(&line[pos..]) else {
+                        return fail(chose);
+                    };
+                    header.time = Some(time);
+                    pos += ISO8601_LEN;
                 }
                 Step::Level { width } => {
                     let Some((level, end, spaces)) = read_level(line, pos, *width) else {
@@ -825,6 +837,38 @@ fn date_parts(format: &str) -> Option<Vec<DatePart>> {
 const MONTHS: [&str; 12] = [
     "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
 ];
+
+/// The length of an ISO8601 date, `2026-08-20 14:02:10,331`.
+const ISO8601_LEN: usize = 23;
+
+/// [`parse_date`] for the parts of `yyyy-MM-dd HH:mm:ss,SSS`, with the same leniency: `T` for
+/// the space, `.` for the comma, digits not checked for range.
+fn parse_iso8601(s: &str) -> Option<LocalTime> {
+    let b: &[u8; ISO8601_LEN] = s.as_bytes().get(..ISO8601_LEN)?.try_into().ok()?;
+    let separators = b[4] == b'-'
+        && b[7] == b'-'
+        && matches!(b[10], b' ' | b'T')
+        && b[13] == b':'
+        && b[16] == b':'
+        && matches!(b[19], b',' | b'.');
+    if !separators {
+        return None;
+    }
+    let number = |digits: &[u8]| {
+        digits.iter().try_fold(0i32, |acc, &d| {
+            d.is_ascii_digit().then(|| acc * 10 + i32::from(d - b'0'))
+        })
+    };
+    Some(LocalTime {
+        year: number(&b[0..4])? as i16,
+        month: number(&b[5..7])? as i8,
+        day: number(&b[8..10])? as i8,
+        hour: number(&b[11..13])? as i8,
+        minute: number(&b[14..16])? as i8,
+        second: number(&b[17..19])? as i8,
+        milli: number(&b[20..23])? as i16,
+    })
+}
 
 fn parse_date(parts: &[DatePart], s: &str) -> Option<(LocalTime, usize)> {
     let bytes = s.as_bytes();
@@ -1012,6 +1056,28 @@ mod tests {
         assert_eq!((h.time, h.message), (None, "hi"));
         let p = Pattern::compile("%d{ABSOLUTE} %p %c: %m").unwrap();
         assert_eq!(p.parse("14:02:10,331 WARN a.B: m").unwrap().time, None);
+    }
+
+    #[test]
+    fn iso8601_reads_as_the_generic_date_parts_do() {
+        let parts = date_parts("ISO8601").unwrap();
+        let line = "2026-08-20 14:02:10,331 rest";
+        let mut cases: Vec<String> = (0..=line.len()).map(|n| line[..n].to_string()).collect();
+        for at in 0..=ISO8601_LEN {
+            for c in ['0', '9', '-', ' ', 'T', ',', '.', ':', 'a', '|', 'é'] {
+                let mut case = line.to_string();
+                case.replace_range(at..at + 1, c.encode_utf8(&mut [0; 4]));
+                cases.push(case);
+            }
+        }
+        for case in cases {
+            let generic = parse_date(&parts, &case);
+            assert_eq!(
+                parse_iso8601(&case).map(|t| (t, ISO8601_LEN)),
+                generic,
+                "{case:?}"
+            );
+        }
     }
 
     #[test]
