@@ -756,12 +756,22 @@ impl Plan {
                         .filter(|trimmed| tail.ends_with(trimmed))
                         .map(|trimmed| pos + tail.len() - trimmed.len())
                         .filter(|end| (first..=last).contains(end));
-                    let window_end = (last + literal.forward.needle().len()).min(line.len());
-                    let window = bytes.get(first..window_end).unwrap_or_default();
+                    let needle = literal.forward.needle();
+                    let window = || {
+                        let window_end = (last + needle.len()).min(line.len());
+                        bytes.get(first..window_end).unwrap_or_default()
+                    };
                     let end = if matches!(field, Token::Message | Token::Throwable) {
-                        trimmed_end.or_else(|| literal.backward.rfind(window).map(|at| first + at))
+                        trimmed_end
+                            .or_else(|| literal.backward.rfind(window()).map(|at| first + at))
+                    } else if *field == Token::Logger
+                        && needle.first().is_some_and(|&b| !is_logger_byte(b))
+                    {
+                        // Inside the run of logger bytes, a literal that starts with another byte
+                        // can only start where the run ends (`OMAudit | `, `a.B: `).
+                        (bytes[last..].starts_with(needle).then_some(last)).or(trimmed_end)
                     } else {
-                        (literal.forward.find(window).map(|at| first + at)).or(trimmed_end)
+                        (literal.forward.find(window()).map(|at| first + at)).or(trimmed_end)
                     };
                     let Some(end) = end else {
                         return fail(chose);
@@ -1247,6 +1257,7 @@ mod tests {
         "INFO  node.X (X.java:run(12)) - untimed",
         "WARN  X:242 - untimed",
         "ERROR org.apache.X: untimed",
+        "WARN org.apache.X.run",
         " INFO org.apache.X: right-aligned",
         "14:02:10.331 [main] INFO  org.apache.X - m",
         "14:02:10,331 WARN a.B: m",
@@ -1264,7 +1275,8 @@ mod tests {
     ];
 
     /// Patterns beyond the built-ins: other field orders, a right-aligned level, fields with
-    /// nothing between them, a greedy field before a literal that repeats.
+    /// nothing between them, a greedy field before a literal that repeats, a logger ended by a
+    /// logger byte.
     const CUSTOM_PATTERNS: &[&str] = &[
         "%t-%c: %m%n",
         "%d [%t] %p %c{2} (%F:%M(%L)) - %m%n",
@@ -1277,6 +1289,7 @@ mod tests {
         "%d{DEFAULT} | %-5level | %msg | %throwable{3} | %t %n",
         "%d{ISO8601} [%t] %p%c: %m%n",
         "%d{ISO8601} %p %c%m%n",
+        "%p %c.%m%n",
     ];
 
     /// The plan decides a line only as the backtracking matcher does, and `parse` gives the
