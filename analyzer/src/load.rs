@@ -131,10 +131,6 @@ pub fn load(paths: &[PathBuf], options: &LoadOptions) -> Loaded {
     let prefilter = options.prefilter && paths.iter().all(|p| p.as_os_str() != "-");
     let mut read = options.read.clone();
     read.trace = true;
-    // Without the prefilter, every OM audit record is split for the merge's fold.
-    if !prefilter {
-        read.audit_splits = Some(Arc::default());
-    }
     if prefilter {
         read.skip = Some(match &options.focus {
             Some(entity) => prefilter::focused(entity),
