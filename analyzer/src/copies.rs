@@ -67,11 +67,10 @@ pub fn split(message: &str) -> Split {
     Some((parts_copy_key(&parts, message), parts.at(message)))
 }
 
-/// How many messages [`AuditSplits`] remembers (160 bytes each), in how many independently
-/// locked shards. On the 1 GB bench bundle (3.5 M OM audit records, 1.34 M of them
-/// distinct), 32 Ki slots split 1.43 M messages, 8 Ki slots 1.70 M.
+/// How many messages [`AuditSplits`] remembers (192 bytes each). On the 1 GB bench bundle
+/// (3.5 M OM audit records, 1.34 M of them distinct), 32 Ki slots split 1.43 M messages, 8 Ki
+/// slots 1.70 M.
 const SPLIT_SLOTS: usize = 1 << 15;
-const SPLIT_SHARDS: usize = 64;
 
 /// The splits of the OM audit messages met lately, shared by the readers of one merge: every OM
 /// writes the audit line of every request, so each message comes once per OM, its copies
@@ -81,27 +80,21 @@ const SPLIT_SHARDS: usize = 64;
 /// what is found is what splitting would give; a message forgotten (its slot taken by another)
 /// is split again.
 pub struct AuditSplits {
-    shards: Box<[SplitShard]>,
+    slots: Box<[SplitSlot]>,
 }
 
-/// A shard's lock alone on its cache line: readers locking other shards do not contend for it.
+/// The digest and split of the last message whose digest chose the slot, under the slot's own
+/// lock; digest 0 marks an empty slot (a message whose digest is 0 is split every time). The
+/// lock and the digest share the slot's first cache line: a look-up that misses the cache
+/// (the slot was last written by another core's reader) misses once.
 #[repr(align(64))]
-struct SplitShard(Mutex<Box<[SplitSlot]>>);
+struct SplitSlot(Mutex<Remembered>);
 
-/// The digest and split of the last message whose digest chose the slot; digest 0 marks an
-/// empty slot (a message whose digest is 0 is split every time). Aligned so that the digest
-/// is read in one cache line.
 #[derive(Clone, Copy)]
-#[repr(align(32))]
-struct SplitSlot {
+struct Remembered {
     digest: u128,
     split: Split,
 }
-
-const EMPTY: SplitSlot = SplitSlot {
-    digest: 0,
-    split: None,
-};
 
 impl std::fmt::Debug for AuditSplits {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -111,32 +104,66 @@ impl std::fmt::Debug for AuditSplits {
 
 impl Default for AuditSplits {
     fn default() -> AuditSplits {
-        let shard = || SplitShard(Mutex::new(vec![EMPTY; SPLIT_SLOTS / SPLIT_SHARDS].into()));
+        let empty = || {
+            SplitSlot(Mutex::new(Remembered {
+                digest: 0,
+                split: None,
+            }))
+        };
         AuditSplits {
-            shards: (0..SPLIT_SHARDS).map(|_| shard()).collect(),
+            slots: (0..SPLIT_SLOTS).map(|_| empty()).collect(),
         }
     }
 }
 
 impl AuditSplits {
-    /// The split of `message`: remembered, or split now and remembered.
-    pub fn split(&self, message: &str) -> Split {
+    /// Starts the look-up of `message`'s split: its digest, and its slot fetched into the cache
+    /// while the reader does other work. The slot was most likely last written by another core
+    /// (another OM's reader), and waiting for it took most of a look-up's time.
+    pub fn look_ahead<'m>(&self, message: &'m str) -> LookAhead<'m> {
         let digest = xxhash_rust::xxh3::xxh3_128(message.as_bytes());
-        let shard = &self.shards[digest as usize % SPLIT_SHARDS].0;
-        let slot = (digest >> 64) as usize % (SPLIT_SLOTS / SPLIT_SHARDS);
-        // Nothing panics while a shard is held: a poisoned lock holds whole slots.
-        let lock = || shard.lock().unwrap_or_else(PoisonError::into_inner);
+        let slot = digest as usize % SPLIT_SLOTS;
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: prefetching has no effect but on the cache, and the slot is in bounds.
+        unsafe {
+            use std::arch::x86_64::{_MM_HINT_ET0, _mm_prefetch};
+            _mm_prefetch::<_MM_HINT_ET0>((&raw const self.slots[slot]).cast());
+        }
+        LookAhead {
+            message,
+            digest,
+            slot,
+        }
+    }
+
+    /// The split of the message looked ahead for: remembered, or split now and remembered.
+    pub fn split(&self, ahead: LookAhead<'_>) -> Split {
+        let LookAhead {
+            message,
+            digest,
+            slot,
+        } = ahead;
+        let slot = &self.slots[slot].0;
+        // Nothing panics while a slot is held: a poisoned lock holds a whole slot.
+        let lock = || slot.lock().unwrap_or_else(PoisonError::into_inner);
         {
-            let slots = lock();
-            if slots[slot].digest == digest && digest != 0 {
-                return slots[slot].split;
+            let remembered = lock();
+            if remembered.digest == digest && digest != 0 {
+                return remembered.split;
             }
         }
         // Split outside the lock: other readers go on meanwhile.
         let split = split(message);
-        lock()[slot] = SplitSlot { digest, split };
+        *lock() = Remembered { digest, split };
         split
     }
+}
+
+/// A message whose split [`AuditSplits::split`] will give, its slot on its way into the cache.
+pub struct LookAhead<'m> {
+    message: &'m str,
+    digest: u128,
+    slot: usize,
 }
 
 fn key_of(identity: &AuditIdentity<'_>, text: &str) -> CopyKey {
@@ -505,7 +532,7 @@ mod tests {
         for _ in 0..2 {
             for message in &messages {
                 assert_eq!(
-                    format!("{:?}", splits.split(message)),
+                    format!("{:?}", splits.split(splits.look_ahead(message))),
                     format!("{:?}", split(message)),
                     "{message}"
                 );
@@ -536,7 +563,7 @@ mod tests {
                     // Each reader a little ahead of or behind the others, as the OMs' logs are.
                     for message in messages.iter().skip(reader * 7) {
                         assert_eq!(
-                            format!("{:?}", splits.split(message)),
+                            format!("{:?}", splits.split(splits.look_ahead(message))),
                             format!("{:?}", split(message))
                         );
                     }

@@ -2164,6 +2164,9 @@ fn read_stream(
         None => None,
     };
     let (summary, error) = read_records(&mut counting, &options, &mut |record: Record| {
+        // The shared split's slot fetched while this record's host and names are resolved.
+        let ahead =
+            (config.audit_splits.as_deref()).map(|splits| splits.look_ahead(&record.message));
         if record.ts.is_some() {
             last_ts = record.ts;
         }
@@ -2210,9 +2213,9 @@ fn read_stream(
             && config.keep != Keep::Nothing
             && config.kinds.is_none()
             && !record.headerless
-            && let Some((key, parts)) = match &config.audit_splits {
-                Some(splits) => splits.split(&record.message),
-                None => copies::split(&record.message),
+            && let Some((key, parts)) = match (&config.audit_splits, ahead) {
+                (Some(splits), Some(ahead)) => splits.split(ahead),
+                _ => copies::split(&record.message),
             }
         {
             outcome.typed += 1;
