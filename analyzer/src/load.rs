@@ -23,7 +23,7 @@ use oztrace_parser::input::{
     self, Compression, ConfigFile, InputFile, InputUnit, Limits, StreamSink, Unreadable,
 };
 use oztrace_parser::layout::Layout;
-use oztrace_parser::record::{ReadOptions, Record, Skip, StreamSummary, read_records};
+use oztrace_parser::record::{ReadOptions, Record, Skip, StreamSummary, read_records_in_place};
 use oztrace_parser::source::{Component, Level, SourceResolver};
 use oztrace_parser::time::TimeZones;
 use rayon::prelude::*;
@@ -806,8 +806,8 @@ const BATCH_TEXT_BYTES: usize = 1 << 20;
 /// copy fold keeps it, as the first of its copies. Every OM writes the audit line of every
 /// request, so most records of a cluster's OM audit logs are copies, folded away unbuilt.
 pub struct Deferred<'r> {
-    /// Its thread and logger names are in `named`.
-    record: Record,
+    /// Lent by its reader; its thread and logger names are in `named`.
+    record: &'r Record,
     key: CopyKey,
     /// Where its reader found its audit message's parts, for its event to be typed from.
     parts: Option<PartsAt>,
@@ -924,12 +924,13 @@ impl AuditBatch {
                 let (ts, line, level) = (record.ts, record.line, record.level);
                 self.bytes += record.message.len() + record.continuation.len();
                 // Every field named: a field added to records is looked at here too.
+                // Its names are its source's.
                 let Record {
                     line: _,
                     ts: _,
                     level: _,
-                    thread,
-                    logger,
+                    thread: _,
+                    logger: _,
                     message,
                     throwable,
                     continuation,
@@ -937,10 +938,8 @@ impl AuditBatch {
                     host,
                     component,
                     headerless,
-                } = &record;
-                let only_text = thread.is_none()
-                    && logger.is_none()
-                    && throwable.as_deref().is_none_or(str::is_empty)
+                } = record;
+                let only_text = throwable.as_deref().is_none_or(str::is_empty)
                     && continuation.is_empty()
                     && *continuation_lines == 0
                     && host.is_none()
@@ -952,7 +951,11 @@ impl AuditBatch {
                     self.text.push_str(message);
                     Body::Text(start, self.text.len() as u32, throwable.is_some())
                 } else {
-                    Body::Record(Box::new(record))
+                    Body::Record(Box::new(Record {
+                        thread: None,
+                        logger: None,
+                        ..record.clone()
+                    }))
                 };
                 Raw {
                     ts,
@@ -2163,14 +2166,14 @@ fn read_stream(
         None if defer => Some(&mut hold),
         None => None,
     };
-    let (summary, error) = read_records(&mut counting, &options, &mut |record: Record| {
+    let (summary, error) = read_records_in_place(&mut counting, &options, &mut |record| {
         // The shared split's slot fetched while this record's host and names are resolved.
         let ahead =
             (config.audit_splits.as_deref()).map(|splits| splits.look_ahead(&record.message));
         if record.ts.is_some() {
             last_ts = record.ts;
         }
-        let resolved = resolver.resolve(&record);
+        let resolved = resolver.resolve(record);
         let component = resolved.component;
         let host_name = resolved.host.unwrap_or("unknown");
         let host = match hosts.get(host_name) {
@@ -2222,8 +2225,7 @@ fn read_stream(
             if info {
                 outcome.info_typed += 1;
             }
-            let mut record = record;
-            let named = Named::take(&mut record, &mut names);
+            let named = Named::of(record, &mut names);
             sink(Pending::Deferred(Deferred {
                 record,
                 key,
@@ -2237,7 +2239,7 @@ fn read_stream(
         let typed = if record.headerless || counted_typed {
             None
         } else {
-            catalog::classify(&record, component)
+            catalog::classify(record, component)
         };
         if counted_typed || typed.is_some() {
             outcome.typed += 1;
@@ -2269,7 +2271,7 @@ fn read_stream(
             }
         }
         let event = Event::of_record(
-            record,
+            std::mem::take(record),
             typed,
             host,
             component,

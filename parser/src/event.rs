@@ -36,8 +36,8 @@ pub struct Names {
 
 impl Names {
     /// The shared copy of `name`.
-    pub fn get(&mut self, name: String) -> Arc<str> {
-        if let Some(known) = self.names.get(name.as_str()) {
+    pub fn get(&mut self, name: &str) -> Arc<str> {
+        if let Some(known) = self.names.get(name) {
             return Arc::clone(known);
         }
         let name: Arc<str> = Arc::from(name);
@@ -46,7 +46,7 @@ impl Names {
     }
 
     /// [`Names::get`] through `last`, the last name of its kind.
-    fn get_as(&mut self, name: String, last: fn(&mut Names) -> &mut Option<Arc<str>>) -> Arc<str> {
+    fn get_as(&mut self, name: &str, last: fn(&mut Names) -> &mut Option<Arc<str>>) -> Arc<str> {
         if let Some(known) = last(self).as_ref().filter(|known| ***known == *name) {
             return Arc::clone(known);
         }
@@ -96,11 +96,11 @@ pub struct Named {
 }
 
 impl Named {
-    /// Takes `record`'s names out of it.
-    pub fn take(record: &mut Record, names: &mut Names) -> Named {
+    /// The shared copies of `record`'s names.
+    pub fn of(record: &Record, names: &mut Names) -> Named {
         Named {
-            thread: (record.thread.take()).map(|t| names.get_as(t, |n| &mut n.last_thread)),
-            logger: (record.logger.take()).map(|l| names.get_as(l, |n| &mut n.last_logger)),
+            thread: (record.thread.as_deref()).map(|t| names.get_as(t, |n| &mut n.last_thread)),
+            logger: (record.logger.as_deref()).map(|l| names.get_as(l, |n| &mut n.last_logger)),
         }
     }
 }
@@ -131,14 +131,14 @@ impl Event {
     /// The event of one record read from `file`: its header, and the catalogue's fields and
     /// entities (`None`: an unrecognized record, kept by `events --all`).
     pub fn of_record(
-        mut record: Record,
+        record: Record,
         typed: Option<Typed>,
         host: Arc<str>,
         component: Component,
         file: Arc<str>,
         names: &mut Names,
     ) -> Event {
-        let named = Named::take(&mut record, names);
+        let named = Named::of(&record, names);
         let mut typed = typed;
         if let Some(typed) = &mut typed {
             names.share_repeated(&mut typed.data);
@@ -146,7 +146,7 @@ impl Event {
         Event::of_named(record, typed, host, component, file, named)
     }
 
-    /// [`Event::of_record`] of a record whose thread and logger names were taken out of it.
+    /// [`Event::of_record`] of a record whose thread and logger names are `named`.
     pub fn of_named(
         record: Record,
         typed: Option<Typed>,
