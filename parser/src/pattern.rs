@@ -676,7 +676,7 @@ impl Plan {
         for (index, step) in self.steps.iter().enumerate() {
             match step {
                 Step::Literal { literal, trimmed } => {
-                    if bytes[pos..].starts_with(literal.as_bytes()) {
+                    if starts_with(&bytes[pos..], literal.as_bytes()) {
                         pos += literal.len();
                         continue;
                     }
@@ -709,7 +709,7 @@ impl Plan {
                     let pad = match self.steps.get(index + 1) {
                         Some(Step::Literal { literal, trimmed }) => {
                             (0..=spaces).rev().find(|pad| {
-                                bytes[end + pad..].starts_with(literal.as_bytes())
+                                starts_with(&bytes[end + pad..], literal.as_bytes())
                                     || ends_trimmed_line(end + pad, trimmed)
                             })
                         }
@@ -769,7 +769,7 @@ impl Plan {
                     {
                         // Inside the run of logger bytes, a literal that starts with another byte
                         // can only start where the run ends (`OMAudit | `, `a.B: `).
-                        (bytes[last..].starts_with(needle).then_some(last)).or(trimmed_end)
+                        (starts_with(&bytes[last..], needle).then_some(last)).or(trimmed_end)
                     } else {
                         (literal.forward.find(window()).map(|at| first + at)).or(trimmed_end)
                     };
@@ -796,6 +796,12 @@ fn is_dated(parts: &[DatePart]) -> bool {
     [DatePart::Year, DatePart::Day]
         .iter()
         .all(|p| parts.contains(p))
+}
+
+/// `hay` starts with `needle`: a layout's literals are a few bytes (` | `, `] `), compared in
+/// line, as `<[u8]>::starts_with` calls `memcmp` for each.
+fn starts_with(hay: &[u8], needle: &[u8]) -> bool {
+    hay.len() >= needle.len() && hay.iter().zip(needle).all(|(a, b)| a == b)
 }
 
 fn is_logger_byte(b: u8) -> bool {
