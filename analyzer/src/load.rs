@@ -777,8 +777,7 @@ fn read_discovered(
 
 /// The units that are OM audit logs by name (`om-audit-<host>.log`, its rotations and
 /// compressed copies), by index in reading order.
-pub fn audit_log_units(paths: &[PathBuf]) -> BTreeSet<usize> {
-    let (units, _) = discover(paths);
+fn audit_log_units(units: &[InputUnit]) -> BTreeSet<usize> {
     units
         .iter()
         .enumerate()
@@ -1666,8 +1665,8 @@ fn render_job(job: &mut RenderJob, render: Render<'_>, room: usize) -> Rendered 
 /// `held` are OM audit streams already read (found inside archives, or not named as OM audit
 /// logs): they join the merge as logs of their own. What discovery found besides the units is
 /// left to the other read of the same inputs.
-pub fn read_audit_merged(
-    paths: &[PathBuf],
+fn read_audit_merged(
+    units: &[InputUnit],
     config: &ReadConfig,
     only: &BTreeSet<usize>,
     held: Vec<(usize, Vec<Event>)>,
@@ -1675,7 +1674,6 @@ pub fn read_audit_merged(
     render: Render<'_>,
     on_rendered: &mut dyn FnMut(Rendered),
 ) -> Parsed {
-    let (units, _) = discover(paths);
     let config = &ReadConfig {
         audit_splits: Some(Arc::default()),
         ..config.clone()
@@ -1780,17 +1778,26 @@ pub fn read_for_events(
     render: Render<'_>,
     on_rendered: &mut dyn FnMut(Rendered),
 ) -> Parsed {
-    let audit_logs = audit_log_units(paths);
+    // Discovered once for both reads: a support bundle has a thousand files and more.
+    let (units, discovered) = discover(paths);
+    let audit_logs = audit_log_units(&units);
     let mut held: Vec<(usize, Vec<Event>)> = Vec::new();
-    let mut parsed = read_units(paths, config, None, &audit_logs, &mut |stream| {
-        if stream.component == Component::OmAudit {
-            held.push((stream.argument, std::mem::take(&mut stream.events)));
-        } else {
-            on_stream(stream);
-        }
-    });
+    let mut parsed = read_discovered(
+        &units,
+        discovered,
+        config,
+        None,
+        &audit_logs,
+        &mut |stream| {
+            if stream.component == Component::OmAudit {
+                held.push((stream.argument, std::mem::take(&mut stream.events)));
+            } else {
+                on_stream(stream);
+            }
+        },
+    );
     let audit = read_audit_merged(
-        paths,
+        &units,
         config,
         &audit_logs,
         held,
@@ -2483,10 +2490,11 @@ mod tests {
                 .map(json)
                 .collect();
         let mut got = String::new();
+        let (units, _) = discover(&paths);
         let merged = read_audit_merged(
-            &paths,
+            &units,
             &config,
-            &audit_log_units(&paths),
+            &audit_log_units(&units),
             Vec::new(),
             skew_ms,
             &|event, _, _, out| {
