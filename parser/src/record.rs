@@ -362,7 +362,9 @@ struct Open {
     /// The source whose lines continue it (`None` outside wrappers that name one).
     key: Option<Arc<str>>,
     arrival: u64,
-    record: Record,
+    /// Boxed, as the records of the splitter all are: a record moves from its header to the
+    /// open records, out of them and back to be reused, a pointer each time.
+    record: Box<Record>,
     /// Bytes of it were not kept (counted once in `truncated_records`).
     truncated: bool,
 }
@@ -371,7 +373,7 @@ pub(crate) struct Splitter<'a> {
     options: &'a ReadOptions,
     emit: &'a mut dyn FnMut(&mut Record),
     /// The last record emitted, its buffers reused for the next one a header opens.
-    spare: Option<Record>,
+    spare: Option<Box<Record>>,
     detected: Option<Detected>,
     /// Compose services that show more than one replica in the first lines.
     scaled: HashSet<String>,
@@ -383,7 +385,7 @@ pub(crate) struct Splitter<'a> {
     /// the text kept (at most [`MAX_LINE_BYTES`]) and the bytes not kept.
     partial: HashMap<String, (u64, String, u64)>,
     /// Finished records waiting for earlier pending ones, by arrival number.
-    finished: BTreeMap<u64, Record>,
+    finished: BTreeMap<u64, Box<Record>>,
     arrivals: u64,
     summary: StreamSummary,
     sample_logger: Option<String>,
@@ -513,7 +515,7 @@ impl<'a> Splitter<'a> {
         }
         self.arrivals += 1;
         self.finish_pending(&key);
-        self.finished.insert(self.arrivals, record);
+        self.finished.insert(self.arrivals, Box::new(record));
         self.flush();
     }
 
@@ -645,7 +647,7 @@ impl<'a> Splitter<'a> {
             host: record_host,
             component,
             headerless,
-        } = &mut record;
+        } = &mut *record;
         *record_line = line_no;
         *record_ts = ts;
         *level = header.level;
@@ -750,7 +752,7 @@ impl<'a> Splitter<'a> {
             headerless: true,
             ..Record::default()
         };
-        self.finished.insert(self.arrivals, record);
+        self.finished.insert(self.arrivals, Box::new(record));
         self.flush();
     }
 
@@ -797,7 +799,7 @@ impl<'a> Splitter<'a> {
     }
 
     /// Opens the record a header starts (`truncated`: its line's end was not kept).
-    fn open(&mut self, key: Option<Arc<str>>, record: Record, truncated: bool) {
+    fn open(&mut self, key: Option<Arc<str>>, record: Box<Record>, truncated: bool) {
         self.arrivals += 1;
         self.finish_pending(&key);
         if truncated {
@@ -842,7 +844,7 @@ impl<'a> Splitter<'a> {
     }
 
     /// Lends `record` to the caller, then keeps it for its buffers.
-    fn emit(&mut self, mut record: Record) {
+    fn emit(&mut self, mut record: Box<Record>) {
         (self.emit)(&mut record);
         self.spare = Some(record);
     }
