@@ -85,15 +85,30 @@ fn mask_at(bytes: &[u8], at: usize) -> u64 {
             Some(last) => u64::from(lane_mask(last) >> (LANE - tail.len())),
             // A text shorter than a lane (most names and values): its bytes in a lane of
             // spaces, which are not special, rather than a test per byte.
-            None => {
-                let mut lane = [b' '; LANE];
-                lane[..tail.len()].copy_from_slice(tail);
-                u64::from(lane_mask(&lane))
-            }
+            None => u64::from(lane_mask(&short_lane(tail))),
         };
         mask |= last << (LANE * lanes.len());
     }
     mask
+}
+
+/// `tail` (shorter than a lane) in a lane of spaces. Put as two overlapping words (or bytes),
+/// fixed-size moves, where copying the slice called `memcpy`.
+fn short_lane(tail: &[u8]) -> [u8; LANE] {
+    let mut lane = [b' '; LANE];
+    let n = tail.len();
+    if let (Some(first), Some(last)) = (tail.first_chunk::<8>(), tail.last_chunk::<8>()) {
+        lane[n - 8..n].copy_from_slice(last);
+        lane[..8].copy_from_slice(first);
+    } else if let (Some(first), Some(last)) = (tail.first_chunk::<4>(), tail.last_chunk::<4>()) {
+        lane[n - 4..n].copy_from_slice(last);
+        lane[..4].copy_from_slice(first);
+    } else {
+        for (to, from) in lane.iter_mut().zip(tail) {
+            *to = *from;
+        }
+    }
+    lane
 }
 
 /// The positions of the special bytes of a text, in order.
