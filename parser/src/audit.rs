@@ -13,7 +13,7 @@
 //! Values may contain ` | `, `, `, `=` and nested brackets, so the params end is found by bracket
 //! matching, and a map is split only where a top-level `, ` is followed by `identifier=`.
 
-use crate::word::Specials;
+use crate::word::{Specials, same_bytes};
 use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use std::borrow::Cow;
@@ -444,7 +444,9 @@ fn note_value<'a, const N: usize>(
     key: &[u8],
     value: impl FnOnce() -> &'a str,
 ) -> bool {
-    if let Some(n) = names.iter().position(|name| name.as_bytes() == key)
+    if let Some(n) = names
+        .iter()
+        .position(|name| same_bytes(name.as_bytes(), key))
         && values[n].is_none()
     {
         values[n] = Some(value());

@@ -9,6 +9,7 @@
 
 use crate::source::Level;
 use crate::time::LocalTime;
+use crate::word::same_bytes;
 use memchr::memmem;
 use nom::{
     IResult, Parser,
@@ -798,10 +799,11 @@ fn is_dated(parts: &[DatePart]) -> bool {
         .all(|p| parts.contains(p))
 }
 
-/// `hay` starts with `needle`: a layout's literals are a few bytes (` | `, `] `), compared in
-/// line, as `<[u8]>::starts_with` calls `memcmp` for each.
+/// `hay` starts with `needle`, a layout's literal of a few bytes (` | `, `] `), compared in
+/// line ([`same_bytes`]).
 fn starts_with(hay: &[u8], needle: &[u8]) -> bool {
-    hay.len() >= needle.len() && hay.iter().zip(needle).all(|(a, b)| a == b)
+    hay.get(..needle.len())
+        .is_some_and(|head| same_bytes(head, needle))
 }
 
 fn is_logger_byte(b: u8) -> bool {

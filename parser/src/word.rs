@@ -103,12 +103,19 @@ fn short_lane(tail: &[u8]) -> [u8; LANE] {
     } else if let (Some(first), Some(last)) = (tail.first_chunk::<4>(), tail.last_chunk::<4>()) {
         lane[n - 4..n].copy_from_slice(last);
         lane[..4].copy_from_slice(first);
-    } else {
-        for (to, from) in lane.iter_mut().zip(tail) {
-            *to = *from;
-        }
+    } else if let Some(&first) = tail.first() {
+        // One to three bytes: the first, the middle and the last cover them.
+        lane[n - 1] = tail[n - 1];
+        lane[n / 2] = tail[n / 2];
+        lane[0] = first;
     }
     lane
+}
+
+/// Whether `a` and `b` are the same bytes, compared in line: the keys and literals compared
+/// per record are a few bytes, and `==` on slices calls `memcmp` for each.
+pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
 }
 
 /// The positions of the special bytes of a text, in order.
