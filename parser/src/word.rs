@@ -16,17 +16,14 @@ fn is_special(byte: u8) -> bool {
     byte == b'"' || byte == b'\\' || byte < 0x20
 }
 
-/// A bit per byte of `lane`, set for the special ones: one SSE2 compare of each class (SSE2 is
-/// part of every x86-64 CPU).
+/// A bit per byte of the lane `bytes`, set for the special ones: one SSE2 compare of each class
+/// (SSE2 is part of every x86-64 CPU).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "sse2")]
-fn sse2_lane_mask(lane: &[u8; LANE]) -> u16 {
+fn sse2_mask(bytes: std::arch::x86_64::__m128i) -> u16 {
     use std::arch::x86_64::{
-        _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128,
-        _mm_set1_epi8,
+        _mm_cmpeq_epi8, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
     };
-    // SAFETY: `lane` is 16 readable bytes; the load takes any alignment.
-    let bytes = unsafe { _mm_loadu_si128(lane.as_ptr().cast()) };
     // A byte is at most 0x1f when the lesser of it and 0x1f is itself.
     let control = _mm_cmpeq_epi8(_mm_min_epu8(bytes, _mm_set1_epi8(0x1f)), bytes);
     let quote = _mm_cmpeq_epi8(bytes, _mm_set1_epi8(b'"' as i8));
@@ -34,40 +31,64 @@ fn sse2_lane_mask(lane: &[u8; LANE]) -> u16 {
     _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote, backslash), control)) as u16
 }
 
+/// The mask of `lane`.
 #[cfg(target_arch = "x86_64")]
 #[inline]
 fn lane_mask(lane: &[u8; LANE]) -> u16 {
-    // SAFETY: SSE2 is in the x86-64 baseline: every x86-64 CPU has it.
-    unsafe { sse2_lane_mask(lane) }
+    use std::arch::x86_64::_mm_loadu_si128;
+    // SAFETY: `lane` is 16 readable bytes and the load takes any alignment; SSE2 is in the
+    // x86-64 baseline: every x86-64 CPU has it.
+    unsafe { sse2_mask(_mm_loadu_si128(lane.as_ptr().cast())) }
 }
 
-/// [`lane_mask`] on other CPUs: a machine word of eight bytes at a time, each byte's class found
-/// exactly (no carry from one byte into the next), their high bits then gathered by a multiply.
+/// The mask of the lane whose bytes are those of the little-endian words `low` and `high`, put
+/// together in registers.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn words_mask(low: u64, high: u64) -> u16 {
+    use std::arch::x86_64::_mm_set_epi64x;
+    // SAFETY: SSE2 is in the x86-64 baseline.
+    unsafe { sse2_mask(_mm_set_epi64x(high as i64, low as i64)) }
+}
+
+/// A bit per byte of the little-endian `word`, set for the special ones, each byte's class found
+/// exactly (no carry from one byte into the next), their high bits then gathered by a multiply:
+/// the masks on other CPUs.
 #[cfg(any(test, not(target_arch = "x86_64")))]
-fn word_lane_mask(lane: &[u8; LANE]) -> u16 {
+fn word_mask(word: u64) -> u8 {
     const LOW7: u64 = u64::from_ne_bytes([0x7f; 8]);
     const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
     const ONES: u64 = u64::from_ne_bytes([1; 8]);
     // The high bit of each byte of `x` that is zero.
     let zero = |x: u64| !(((x & LOW7) + LOW7) | x) & HIGH;
-    let mut mask = 0u16;
-    for (n, word) in lane.as_chunks::<8>().0.iter().enumerate() {
-        let word = u64::from_le_bytes(*word);
-        // Below 0x20: no high bit, and its low seven bits plus 0x60 stay below 0x80.
-        let control = !(((word & LOW7) + ONES * 0x60) | word) & HIGH;
-        let special = zero(word ^ (ONES * u64::from(b'"')))
-            | zero(word ^ (ONES * u64::from(b'\\')))
-            | control;
-        // The high bit of byte k moved to bit k of the top byte.
-        let gathered = (special >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56;
-        mask |= (gathered as u16) << (8 * n);
-    }
-    mask
+    // Below 0x20: no high bit, and its low seven bits plus 0x60 stay below 0x80.
+    let control = !(((word & LOW7) + ONES * 0x60) | word) & HIGH;
+    let special =
+        zero(word ^ (ONES * u64::from(b'"'))) | zero(word ^ (ONES * u64::from(b'\\'))) | control;
+    // The high bit of byte k moved to bit k of the top byte.
+    ((special >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8
+}
+
+#[cfg(any(test, not(target_arch = "x86_64")))]
+fn word_words_mask(low: u64, high: u64) -> u16 {
+    u16::from(word_mask(low)) | (u16::from(word_mask(high)) << 8)
+}
+
+#[cfg(any(test, not(target_arch = "x86_64")))]
+fn word_lane_mask(lane: &[u8; LANE]) -> u16 {
+    let (low, high) = lane.split_at(8);
+    let word = |bytes: &[u8]| u64::from_le_bytes(bytes.try_into().expect("8 bytes"));
+    word_words_mask(word(low), word(high))
 }
 
 #[cfg(not(target_arch = "x86_64"))]
 fn lane_mask(lane: &[u8; LANE]) -> u16 {
     word_lane_mask(lane)
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn words_mask(low: u64, high: u64) -> u16 {
+    word_words_mask(low, high)
 }
 
 /// The mask of `bytes[at..]`'s first `BLOCK` bytes (fewer at the end).
@@ -85,31 +106,41 @@ fn mask_at(bytes: &[u8], at: usize) -> u64 {
             Some(last) => u64::from(lane_mask(last) >> (LANE - tail.len())),
             // A text shorter than a lane (most names and values): its bytes in a lane of
             // spaces, which are not special, rather than a test per byte.
-            None => u64::from(lane_mask(&short_lane(tail))),
+            None => {
+                let (low, high) = short_words(tail);
+                u64::from(words_mask(low, high))
+            }
         };
         mask |= last << (LANE * lanes.len());
     }
     mask
 }
 
-/// `tail` (shorter than a lane) in a lane of spaces. Put as two overlapping words (or bytes),
-/// fixed-size moves, where copying the slice called `memcpy`.
-fn short_lane(tail: &[u8]) -> [u8; LANE] {
-    let mut lane = [b' '; LANE];
+/// `tail` (shorter than a lane) as the two little-endian words of a lane of spaces, read with
+/// overlapping loads and put together in registers: no call to `memcpy` for a slice, and no
+/// lane stored a piece at a time and then loaded whole, a load that waits for the stores.
+fn short_words(tail: &[u8]) -> (u64, u64) {
+    const SPACES: u64 = u64::from_ne_bytes([b' '; 8]);
+    // The low `len` bytes of `word`, then spaces.
+    let padded = |word: u64, len: usize| match len {
+        8.. => word,
+        _ => (word & ((1 << (8 * len)) - 1)) | (SPACES << (8 * len)),
+    };
     let n = tail.len();
     if let (Some(first), Some(last)) = (tail.first_chunk::<8>(), tail.last_chunk::<8>()) {
-        lane[n - 8..n].copy_from_slice(last);
-        lane[..8].copy_from_slice(first);
+        // The last word holds `tail[n - 8..]`: its top `n - 8` bytes are those past the first.
+        let high = u64::from_le_bytes(*last).checked_shr(8 * (16 - n) as u32);
+        (u64::from_le_bytes(*first), padded(high.unwrap_or(0), n - 8))
     } else if let (Some(first), Some(last)) = (tail.first_chunk::<4>(), tail.last_chunk::<4>()) {
-        lane[n - 4..n].copy_from_slice(last);
-        lane[..4].copy_from_slice(first);
-    } else if let Some(&first) = tail.first() {
+        let word = u64::from(u32::from_le_bytes(*first))
+            | (u64::from(u32::from_le_bytes(*last)) << (8 * (n - 4)));
+        (padded(word, n), SPACES)
+    } else {
         // One to three bytes: the first, the middle and the last cover them.
-        lane[n - 1] = tail[n - 1];
-        lane[n / 2] = tail[n / 2];
-        lane[0] = first;
+        let byte = |i: usize| tail.get(i).map_or(0, |&b| u64::from(b) << (8 * i));
+        let word = byte(0) | byte(n / 2) | byte(n.saturating_sub(1));
+        (padded(word, n), SPACES)
     }
-    lane
 }
 
 /// Whether `a` and `b` are the same bytes, compared in line: the keys and literals compared
@@ -189,6 +220,18 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn a_short_text_is_the_low_bytes_of_a_lane_of_spaces() {
+        let text: Vec<u8> = (1..=16).collect();
+        for len in 0..LANE {
+            let mut lane = [b' '; LANE];
+            lane[..len].copy_from_slice(&text[..len]);
+            let (low, high) = lane.split_at(8);
+            let word = |bytes: &[u8]| u64::from_le_bytes(bytes.try_into().unwrap());
+            assert_eq!(short_words(&text[..len]), (word(low), word(high)), "{len}");
         }
     }
 
