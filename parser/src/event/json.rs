@@ -324,7 +324,7 @@ mod tests {
         let mut numbers = vec![0, 1, 9, 10, 99, u64::MAX, u64::MAX - 1];
         for digits in 1..20 {
             let power = 10u64.pow(digits);
-            numbers.extend([power - 1, power, power + 1, power * 3 + 7]);
+            numbers.extend([power - 1, power, power + 1, power / 2 * 3 + 7]);
         }
         for n in numbers {
             let mut out = b"line:".to_vec();
