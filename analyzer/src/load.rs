@@ -922,8 +922,8 @@ impl AuditBatch {
                 let record = deferred.record;
                 let (ts, line, level) = (record.ts, record.line, record.level);
                 self.bytes += record.message.len() + record.continuation.len();
-                // Every field named: a field added to records is looked at here too.
-                // Its names are its source's.
+                // Every field named: a field added to records is looked at here too. Its thread
+                // and logger names are its source's.
                 let Record {
                     line: _,
                     ts: _,
