@@ -126,8 +126,8 @@ impl AuditSplits {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: prefetching has no effect but on the cache, and the slot is in bounds.
         unsafe {
-            use std::arch::x86_64::{_MM_HINT_ET0, _mm_prefetch};
-            _mm_prefetch::<_MM_HINT_ET0>((&raw const self.slots[slot]).cast());
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            _mm_prefetch::<_MM_HINT_T0>((&raw const self.slots[slot]).cast());
         }
         LookAhead {
             message,
