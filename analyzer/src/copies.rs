@@ -120,7 +120,7 @@ impl AuditSplits {
     /// Starts the look-up of `message`'s split: its digest, and its slot fetched into the cache
     /// while the reader does other work. The slot was most likely last written by another core
     /// (another OM's reader), and waiting for it took most of a look-up's time.
-    pub fn look_ahead<'m>(&self, message: &'m str) -> LookAhead<'m> {
+    pub fn look_ahead<'a>(&'a self, message: &'a str) -> LookAhead<'a> {
         let digest = xxhash_rust::xxh3::xxh3_128(message.as_bytes());
         let slot = digest as usize % SPLIT_SLOTS;
         #[cfg(target_arch = "x86_64")]
@@ -130,20 +130,32 @@ impl AuditSplits {
             _mm_prefetch::<_MM_HINT_T0>((&raw const self.slots[slot]).cast());
         }
         LookAhead {
+            splits: self,
             message,
             digest,
             slot,
         }
     }
+}
 
+/// A message whose split [`LookAhead::split`] will give, its slot on its way into the cache.
+pub struct LookAhead<'a> {
+    splits: &'a AuditSplits,
+    message: &'a str,
+    digest: u128,
+    slot: usize,
+}
+
+impl LookAhead<'_> {
     /// The split of the message looked ahead for: remembered, or split now and remembered.
-    pub fn split(&self, ahead: LookAhead<'_>) -> Split {
+    pub fn split(self) -> Split {
         let LookAhead {
+            splits,
             message,
             digest,
             slot,
-        } = ahead;
-        let slot = &self.slots[slot].0;
+        } = self;
+        let slot = &splits.slots[slot].0;
         // Nothing panics while a slot is held: a poisoned lock holds a whole slot.
         let lock = || slot.lock().unwrap_or_else(PoisonError::into_inner);
         {
@@ -157,13 +169,6 @@ impl AuditSplits {
         *lock() = Remembered { digest, split };
         split
     }
-}
-
-/// A message whose split [`AuditSplits::split`] will give, its slot on its way into the cache.
-pub struct LookAhead<'m> {
-    message: &'m str,
-    digest: u128,
-    slot: usize,
 }
 
 fn key_of(identity: &AuditIdentity<'_>, text: &str) -> CopyKey {
@@ -532,7 +537,7 @@ mod tests {
         for _ in 0..2 {
             for message in &messages {
                 assert_eq!(
-                    format!("{:?}", splits.split(splits.look_ahead(message))),
+                    format!("{:?}", splits.look_ahead(message).split()),
                     format!("{:?}", split(message)),
                     "{message}"
                 );
@@ -563,7 +568,7 @@ mod tests {
                     // Each reader a little ahead of or behind the others, as the OMs' logs are.
                     for message in messages.iter().skip(reader * 7) {
                         assert_eq!(
-                            format!("{:?}", splits.split(splits.look_ahead(message))),
+                            format!("{:?}", splits.look_ahead(message).split()),
                             format!("{:?}", split(message))
                         );
                     }

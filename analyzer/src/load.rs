@@ -2223,9 +2223,9 @@ fn read_stream(
             && config.keep != Keep::Nothing
             && config.kinds.is_none()
             && !record.headerless
-            && let Some((key, parts)) = match (&config.audit_splits, ahead) {
-                (Some(splits), Some(ahead)) => splits.split(ahead),
-                _ => copies::split(&record.message),
+            && let Some((key, parts)) = match ahead {
+                Some(ahead) => ahead.split(),
+                None => copies::split(&record.message),
             }
         {
             outcome.typed += 1;
