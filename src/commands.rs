@@ -935,7 +935,8 @@ fn write_bundle_events(
 }
 
 /// `scan --timings`: each stage's wall time; the replay stage (merge, replay, rules) also in
-/// events per second, the figure the replay benchmark gives.
+/// events per second, the figure the replay benchmark gives. Its parts last milliseconds: to a
+/// tenth of one.
 fn timings_line(
     input: &InputArgs,
     parsed: &Parsed,
@@ -953,7 +954,7 @@ fn timings_line(
         .collect();
     format!(
         "timings for {}: read {:.1} MiB in {:.3} s ({:.0} MB/s); merged {events} events in \
-         {:.3} s, replayed in {:.3} s, rules in {:.3} s: replay stage {:.2} M events/s on {} \
+         {:.4} s, replayed in {:.4} s, rules in {:.4} s: replay stage {:.2} M events/s on {} \
          thread(s)",
         inputs.join(" "),
         bytes as f64 / (1 << 20) as f64,

@@ -123,12 +123,7 @@ impl AuditSplits {
     pub fn look_ahead<'a>(&'a self, message: &'a str) -> LookAhead<'a> {
         let digest = xxhash_rust::xxh3::xxh3_128(message.as_bytes());
         let slot = digest as usize % SPLIT_SLOTS;
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: prefetching has no effect but on the cache, and the slot is in bounds.
-        unsafe {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            _mm_prefetch::<_MM_HINT_T0>((&raw const self.slots[slot]).cast());
-        }
+        crate::cache::prefetch(&self.slots[slot]);
         LookAhead {
             splits: self,
             message,

@@ -34,6 +34,7 @@
 //! after `--retain` or their lifecycle's end; the rules then read per-entity histories and
 //! [`facts`] instead of the whole trace.
 
+mod cache;
 pub mod copies;
 pub mod facts;
 pub mod graph;

@@ -10,6 +10,7 @@
 //! trace). Hosts' clocks differ: rules compare events of different hosts with
 //! [`Trace::before`], which allows `skew`.
 
+use crate::cache::prefetch;
 use crate::facts::Facts;
 use crate::kinds::{self, KindIndex, KindSet};
 use crate::machines::container::life_cycle_state;
@@ -1387,6 +1388,18 @@ impl Columns {
         let mut last = i64::MIN;
         trace.slots.reserve_exact(events);
         for id in 0..events {
+            // The input events ahead, scattered across the streams' columns: asked for early,
+            // their entities once their own column is near.
+            if let Some(&ahead) = self.order.get(id + FETCH_AHEAD) {
+                prefetch(&self.events[ahead as usize]);
+                prefetch(&self.times[ahead as usize]);
+            }
+            if let Some(&ahead) = self.order.get(id + FETCH_AHEAD / 2)
+                && let Some(entity) =
+                    (self.entities).get(self.events[ahead as usize].first_entity as usize)
+            {
+                prefetch(entity);
+            }
             let from = self.order[id];
             let event = self.events[from as usize];
             let run = self.runs[event.run as usize];
@@ -1488,6 +1501,10 @@ impl Columns {
     }
 }
 
+/// How many events ahead of the one it indexes [`Columns::index`] asks for input columns: far
+/// enough for a read from memory to arrive, near enough to stay in the cache until used.
+const FETCH_AHEAD: usize = 16;
+
 /// Flipping the sign bit orders `i64`s as `u64`s ([`Columns::times`]).
 const SIGN: u64 = 1 << 63;
 
@@ -1495,11 +1512,37 @@ const SIGN: u64 = 1 << 63;
 /// significant digit first) of the bits in which the times differ, a few passes for a trace's
 /// days or weeks. Also the buffer it sorted through (empty if none), for reuse.
 fn sort_by_time(times: &[u64]) -> (Vec<u32>, Vec<u32>) {
-    let mut from: Vec<u32> = (0..times.len() as u32).collect();
     let (Some(&min), Some(&max)) = (times.iter().min(), times.iter().max()) else {
-        return (from, Vec::new());
+        return (Vec::new(), Vec::new());
     };
-    let bits = u64::BITS - (max - min).leading_zeros();
+    let time_bits = u64::BITS - (max - min).leading_zeros();
+    let place_bits = u64::BITS - (times.len() as u64).leading_zeros();
+    if time_bits + place_bits <= u64::BITS {
+        // Each time above its place in one number: a pass reads its digits in the numbers it
+        // moves, in order, instead of gathering each from `times`.
+        let packed = (times.iter().enumerate())
+            .map(|(at, &time)| (time - min) << place_bits | at as u64)
+            .collect();
+        let (sorted, _) = radix_sort(packed, place_bits, time_bits, |packed| packed);
+        let place = (1 << place_bits) - 1;
+        let order = sorted
+            .iter()
+            .map(|&packed| (packed & place) as u32)
+            .collect();
+        return (order, Vec::new());
+    }
+    let places = (0..times.len() as u32).collect();
+    radix_sort(places, 0, time_bits, |at| times[at as usize] - min)
+}
+
+/// `items` stably sorted by bits `low..low + bits` of their `key`, and the buffer the passes went
+/// through (empty if none ran).
+fn radix_sort<T: Copy + Default>(
+    mut from: Vec<T>,
+    low: u32,
+    bits: u32,
+    key: impl Fn(T) -> u64,
+) -> (Vec<T>, Vec<T>) {
     let passes = bits.div_ceil(RADIX_BITS);
     if passes == 0 {
         return (from, Vec::new());
@@ -1507,22 +1550,22 @@ fn sort_by_time(times: &[u64]) -> (Vec<u32>, Vec<u32>) {
     // Digits of even width: fewer buckets when the bits split evenly.
     let width = bits.div_ceil(passes);
     let mask = (1u64 << width) - 1;
-    let mut to = vec![0; from.len()];
+    let mut to = vec![T::default(); from.len()];
     let mut offsets = vec![0usize; 1 << width];
     for pass in 0..passes {
-        let shift = pass * width;
-        let digit = |at: u32| ((times[at as usize] - min) >> shift & mask) as usize;
+        let shift = low + pass * width;
+        let digit = |item: T| (key(item) >> shift & mask) as usize;
         offsets.fill(0);
-        for &at in &from {
-            offsets[digit(at)] += 1;
+        for &item in &from {
+            offsets[digit(item)] += 1;
         }
         let mut sum = 0;
         for offset in &mut offsets {
             (*offset, sum) = (sum, sum + *offset);
         }
-        for &at in &from {
-            let place = &mut offsets[digit(at)];
-            to[*place] = at;
+        for &item in &from {
+            let place = &mut offsets[digit(item)];
+            to[*place] = item;
             *place += 1;
         }
         std::mem::swap(&mut from, &mut to);
@@ -2174,16 +2217,24 @@ pub(crate) mod tests {
             seed
         };
         let spans = [0, 1, 7, 1 << 11, 1 << 12, 1 << 33, u64::MAX];
-        for span in spans {
+        // With the extremes, the times do not fit beside their places in one number; without,
+        // all but the widest spans do.
+        for (span, extremes) in spans
+            .into_iter()
+            .flat_map(|span| [(span, true), (span, false)])
+        {
             let mut times: Vec<u64> = (0..3000)
                 .map(|_| (1 << 62) + next() % span.saturating_add(1).max(1) / 2)
                 .collect();
             // Repeated times, and the extremes an untimed stream and a negative time give.
-            times.extend_from_slice(&[times[5], times[5], 0, i64::MIN as u64 ^ SIGN, u64::MAX]);
+            times.extend_from_slice(&[times[5], times[5]]);
+            if extremes {
+                times.extend_from_slice(&[0, i64::MIN as u64 ^ SIGN, u64::MAX]);
+            }
             let mut expected: Vec<u32> = (0..times.len() as u32).collect();
             expected.sort_by_key(|&at| times[at as usize]);
             let (order, spare) = sort_by_time(&times);
-            assert_eq!(order, expected, "span {span}");
+            assert_eq!(order, expected, "span {span}, extremes {extremes}");
             assert!(spare.is_empty() || spare.len() == times.len());
         }
         assert_eq!(sort_by_time(&[]).0, Vec::<u32>::new());
