@@ -1085,7 +1085,8 @@ struct Columns {
     times: Vec<u64>,
     /// The input events in the trace's order ([`Columns::sort`]).
     order: Vec<u32>,
-    /// The buffer the sort went through, reused: fresh memory costs a page fault per 4 KiB.
+    /// The buffer the sort went through when it sorted places (none when it sorted times packed
+    /// with their places, [`sort_by_time`]), reused: fresh memory costs a page fault per 4 KiB.
     spare: Vec<u32>,
     /// The runs of events from one source, in input order ([`InputEvent::run`]).
     runs: Vec<Run>,
