@@ -1140,11 +1140,14 @@ impl EventRows<'_> {
                     .stream(&stream.events, format_of(stream.argument));
                 stream.events = Vec::new();
             },
-            &|event, argument, placed, out| {
-                if !window.contains(event.ts.unwrap_or(placed)) {
+            &|record, argument, placed, out| {
+                if !window.contains(record.ts().unwrap_or(placed)) {
                     return Ok(());
                 }
-                format_of(argument).write(event, out)?;
+                match format_of(argument) {
+                    RowFormat::Json => record.write_json(out)?,
+                    format => format.write(&record.event(), out)?,
+                }
                 out.push(b'\n');
                 Ok(())
             },

@@ -16,9 +16,9 @@ use oztrace_parser::audit::PartsAt;
 use oztrace_parser::banner;
 use oztrace_parser::catalog;
 use oztrace_parser::catalog::EventData;
-use oztrace_parser::catalog::om::OmEvent;
-use oztrace_parser::entity::Entity;
-use oztrace_parser::event::{Copy, Event, Named, Names};
+use oztrace_parser::catalog::om::{self, OmEvent};
+use oztrace_parser::entity::{self, Entity};
+use oztrace_parser::event::{Copy, Event, JsonEntities, JsonFields, JsonLine, Named, Names};
 use oztrace_parser::input::{
     self, Compression, ConfigFile, InputFile, InputUnit, Limits, StreamSink, Unreadable,
 };
@@ -1107,7 +1107,100 @@ impl HeldAudit {
 /// What the caller of [`read_audit_merged`] makes of its events, on worker threads: `render`
 /// appends an event's text (with the argument its file was found under, by place among the paths
 /// read, and its place in time order) to a batch's, or nothing to leave it out.
-pub type Render<'a> = &'a (dyn Fn(&Event, usize, i64, &mut Vec<u8>) -> std::io::Result<()> + Sync);
+pub type Render<'a> =
+    &'a (dyn Fn(KeptRecord<'_>, usize, i64, &mut Vec<u8>) -> std::io::Result<()> + Sync);
+
+/// A record the OM audit merge kept, on a render thread: its event is built only if asked for
+/// ([`KeptRecord::event`]); the JSON line of a key audit record is written from its text
+/// ([`KeptRecord::write_json`]). Building the event, then dropping it, was most of the time of
+/// the render threads: about ten allocations for each of the million events of a 1 GB bundle.
+pub struct KeptRecord<'j> {
+    kept: Kept,
+    /// Its job's text.
+    text: &'j str,
+    /// Its copies: (source, line).
+    copies: &'j mut [(u32, u64)],
+    sources: &'j [Source],
+    /// Where its key entity is printed.
+    printed: &'j mut String,
+}
+
+impl KeptRecord<'_> {
+    pub fn ts(&self) -> Option<i64> {
+        self.kept.ts
+    }
+
+    /// Its event, typed now, its copies listed by host, file and line.
+    pub fn event(self) -> Event {
+        let source = &self.sources[self.kept.source as usize];
+        let kept = self.kept;
+        let mut event = (kept.body).event(
+            kept.ts, kept.line, kept.level, self.text, source, kept.parts,
+        );
+        if !self.copies.is_empty() {
+            event.copies = listed(
+                self.copies
+                    .iter()
+                    .map(|&(source, line)| (&self.sources[source as usize], line)),
+            );
+        }
+        event
+    }
+
+    /// Appends the JSON object of its event, without a line end, to `out`: as
+    /// [`Event::write_json`] writes it.
+    pub fn write_json(self, out: &mut Vec<u8>) -> std::io::Result<()> {
+        let Kept {
+            body: Body::Text(start, end, throwable),
+            parts: Some(at),
+            ..
+        } = self.kept
+        else {
+            return self.event().write_json(out).map_err(std::io::Error::from);
+        };
+        let message = &self.text[start as usize..end as usize];
+        let parts = at.parts(message);
+        // The throwable an event built from this text would hold (`Body::event`).
+        let Some((family, fields)) = om::key_audit_view(&parts, throwable.then_some("")) else {
+            return self.event().write_json(out).map_err(std::io::Error::from);
+        };
+        self.printed.clear();
+        self.printed.push_str("key:");
+        entity::push_key_path(self.printed, fields.volume, fields.bucket, fields.key);
+        let sources = self.sources;
+        let source = &sources[self.kept.source as usize];
+        // In the order of `Copy`, each once, as `listed` lists them.
+        let name = |&(source, line): &(u32, u64)| {
+            let source = &sources[source as usize];
+            (&*source.host, &*source.file, line)
+        };
+        self.copies.sort_unstable_by(|a, b| name(a).cmp(&name(b)));
+        let mut last = None;
+        let copies = self.copies.iter().map(name).filter(move |copy| {
+            let new = last != Some(*copy);
+            last = Some(*copy);
+            new
+        });
+        JsonLine {
+            ts: self.kept.ts,
+            host: &source.host,
+            component: Component::OmAudit,
+            level: self.kept.level,
+            thread: source.named.thread.as_deref(),
+            logger: source.named.logger.as_deref(),
+            kind: family.kind(),
+            entities: JsonEntities::Printed(self.printed),
+            fields: JsonFields::Key(&fields),
+            file: &source.file,
+            line: self.kept.line,
+            continuation_lines: 0,
+            text: message,
+            copies,
+        }
+        .write(out)
+        .map_err(std::io::Error::from)
+    }
+}
 
 /// A batch of events as [`Render`] wrote them, in the merge's order.
 #[derive(Debug, Default)]
@@ -1343,23 +1436,6 @@ struct Kept {
     body: Body,
     /// Where its reader found its audit message's parts.
     parts: Option<PartsAt>,
-}
-
-impl Kept {
-    /// Its event, typed now, its copies listed by host, file and line.
-    fn event(self, text: &str, copies: &[(u32, u64)], sources: &[Source]) -> Event {
-        let source = &sources[self.source as usize];
-        let mut event = (self.body).event(self.ts, self.line, self.level, text, source, self.parts);
-        let (start, end) = self.copies;
-        if start < end {
-            event.copies = listed(
-                copies[start as usize..end as usize]
-                    .iter()
-                    .map(|&(source, line)| (&sources[source as usize], line)),
-            );
-        }
-        event
-    }
 }
 
 /// Copies (their source and line) in their order, by host, file and line, each once.
@@ -1620,13 +1696,21 @@ fn render_job(job: &mut RenderJob, render: Render<'_>, room: usize) -> Rendered 
         sources,
         ..
     } = job;
+    let mut printed = String::new();
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         for kept in kept.drain(..) {
             let placed = kept.placed;
             let start = rendered.text.len();
             let argument = sources[kept.source as usize].argument as usize;
-            let event = kept.event(text, copies, sources);
-            if let Err(e) = render(&event, argument, placed, &mut rendered.text) {
+            let (from, to) = kept.copies;
+            let record = KeptRecord {
+                kept,
+                text,
+                copies: &mut copies[from as usize..to as usize],
+                sources,
+                printed: &mut printed,
+            };
+            if let Err(e) = render(record, argument, placed, &mut rendered.text) {
                 rendered.text.truncate(start);
                 return Err(e);
             }
@@ -2469,7 +2553,8 @@ mod tests {
     /// The OM audit merge (records in batches, typed once kept) gives the events that folding the
     /// events built on their readers gives ([`crate::copies::fold_streams`]): the same copies,
     /// kept copy, order and fields, for records with and without a `Transaction`, a throwable
-    /// and continuation lines, on three OMs with one log rotated.
+    /// and continuation lines, on three OMs with one log rotated. Its JSON lines are those of the
+    /// events whether it builds them or writes them from the records' text.
     #[test]
     fn the_om_audit_merge_gives_the_events_of_the_fold_over_built_events() {
         let dir = tempfile::tempdir().expect("temp dir");
@@ -2489,31 +2574,40 @@ mod tests {
                 .iter()
                 .map(json)
                 .collect();
-        let mut got = String::new();
-        let (units, _) = discover(&paths);
-        let merged = read_audit_merged(
-            &units,
-            &config,
-            &audit_log_units(&units),
-            Vec::new(),
-            skew_ms,
-            &|event, _, _, out| {
-                event.write_json(out)?;
-                out.push(b'\n');
-                Ok(())
-            },
-            &mut |rendered| got.push_str(std::str::from_utf8(&rendered.text).expect("utf-8")),
-        );
-        assert!(merged.errors.is_empty() && merged.unreadable.is_empty());
-        let got: Vec<&str> = got.lines().collect();
         // Folded: the transactions' copies, the printed copies within the skew, the failures.
-        assert_eq!(expected.len(), 7, "{expected:#?}");
+        assert_eq!(expected.len(), 9, "{expected:#?}");
         assert!(
             expected
                 .iter()
                 .any(|e| e.contains("KEY_NOT_FOUND") && e.contains("\"copies\""))
         );
-        assert_eq!(got, expected);
+        assert!(expected.iter().any(|e| e.contains(r#""key:/v/b/dir/x""#)));
+        let (units, _) = discover(&paths);
+        let written: Render<'_> = &|record, _, _, out| {
+            record.write_json(out)?;
+            out.push(b'\n');
+            Ok(())
+        };
+        let built: Render<'_> = &|record, _, _, out| {
+            record.event().write_json(out)?;
+            out.push(b'\n');
+            Ok(())
+        };
+        for render in [written, built] {
+            let mut got = String::new();
+            let merged = read_audit_merged(
+                &units,
+                &config,
+                &audit_log_units(&units),
+                Vec::new(),
+                skew_ms,
+                render,
+                &mut |rendered| got.push_str(std::str::from_utf8(&rendered.text).expect("utf-8")),
+            );
+            assert!(merged.errors.is_empty() && merged.unreadable.is_empty());
+            let got: Vec<&str> = got.lines().collect();
+            assert_eq!(got, expected);
+        }
     }
 
     /// A read for a trace holds the OM audit records unbuilt, and the merge's fold of them gives
@@ -2662,7 +2756,15 @@ mod tests {
             ),
             (
                 "om1/om-audit-om1.log",
-                [keyed(3, "COMMIT_KEY", "a", 11), failed(4), printed(30)].concat(),
+                [
+                    keyed(3, "COMMIT_KEY", "a", 11),
+                    failed(4),
+                    // A key whose path collapses, its copy written twice on om2.
+                    keyed(7, "CREATE_FILE", "/dir//x", 12),
+                    keyed(8, "DELETE_KEY", "a", 13),
+                    printed(30),
+                ]
+                .concat(),
             ),
             (
                 "om2/om-audit-om2.log",
@@ -2671,6 +2773,9 @@ mod tests {
                     printed(3),
                     keyed(3, "COMMIT_KEY", "a", 11),
                     failed(5),
+                    keyed(7, "CREATE_FILE", "/dir//x", 12),
+                    keyed(7, "CREATE_FILE", "/dir//x", 12),
+                    keyed(8, "DELETE_KEY", "a", 13),
                 ]
                 .concat(),
             ),

@@ -939,13 +939,19 @@ pub fn find_term_indexes(text: &str) -> impl Iterator<Item = Match<TermIndex>> {
 /// in an object-store bucket) is kept.
 pub fn key_entity(volume: &str, bucket: &str, key: &str) -> Entity {
     let mut path = String::with_capacity(volume.len() + bucket.len() + key.len() + 3);
-    for part in [volume, bucket, key] {
-        if !path.ends_with('/') {
-            path.push('/');
-        }
-        push_collapsing_slashes(&mut path, part);
-    }
+    push_key_path(&mut path, volume, bucket, key);
     Entity::Key(path)
+}
+
+/// Appends the path of [`key_entity`] to `out`: empty, or a prefix that does not end with `/`
+/// (`key:`, to print the entity without building it).
+pub fn push_key_path(out: &mut String, volume: &str, bucket: &str, key: &str) {
+    for part in [volume, bucket, key] {
+        if !out.ends_with('/') {
+            out.push('/');
+        }
+        push_collapsing_slashes(out, part);
+    }
 }
 
 fn collapse_slashes(path: &str) -> String {

@@ -4,6 +4,7 @@
 //! from the kinds registry in [`crate::catalog`]), the entities it names, and typed fields.
 
 mod json;
+pub use json::{JsonEntities, JsonFields, JsonLine};
 
 use crate::catalog::datanode::DatanodeEvent;
 use crate::catalog::ratis::Member;

@@ -19,6 +19,7 @@ use crate::entity::{self, Entity, OpenKeyPath, key_entity};
 use crate::record::Record;
 use crate::source::Component;
 use serde::Serialize;
+use std::borrow::Cow;
 
 // ---------------------------------------------------------------------------------------------
 // Events
@@ -54,9 +55,65 @@ pub struct KeyAudit {
     pub exception: Option<String>,
 }
 
+/// A [`KeyAudit`] borrowed from the message it was read from (or from a [`KeyAudit`]): the
+/// fields a renderer writes without building the event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyAuditView<'a> {
+    pub op: &'a str,
+    pub user: &'a str,
+    pub ip: &'a str,
+    /// As printed ([`AuditRet::as_str`]).
+    pub ret: &'a str,
+    pub volume: &'a str,
+    pub bucket: &'a str,
+    pub key: &'a str,
+    pub data_size: Option<u64>,
+    pub client_id: Option<u64>,
+    pub transaction: Option<u64>,
+    pub system: bool,
+    pub result: Option<Cow<'a, str>>,
+    pub exception: Option<Cow<'a, str>>,
+}
+
 impl KeyAudit {
     pub fn entity(&self) -> Entity {
         key_entity(&self.volume, &self.bucket, &self.key)
+    }
+
+    fn of_view(view: KeyAuditView<'_>) -> KeyAudit {
+        KeyAudit {
+            op: view.op.to_string(),
+            user: view.user.to_string(),
+            ip: view.ip.to_string(),
+            ret: AuditRet::from_printed(view.ret),
+            volume: view.volume.to_string(),
+            bucket: view.bucket.to_string(),
+            key: view.key.to_string(),
+            data_size: view.data_size,
+            client_id: view.client_id,
+            transaction: view.transaction,
+            system: view.system,
+            result: view.result.map(Cow::into_owned),
+            exception: view.exception.map(Cow::into_owned),
+        }
+    }
+
+    pub fn view(&self) -> KeyAuditView<'_> {
+        KeyAuditView {
+            op: &self.op,
+            user: &self.user,
+            ip: &self.ip,
+            ret: self.ret.as_str(),
+            volume: &self.volume,
+            bucket: &self.bucket,
+            key: &self.key,
+            data_size: self.data_size,
+            client_id: self.client_id,
+            transaction: self.transaction,
+            system: self.system,
+            result: self.result.as_deref().map(Cow::Borrowed),
+            exception: self.exception.as_deref().map(Cow::Borrowed),
+        }
     }
 
     pub fn succeeded(&self) -> bool {
@@ -661,10 +718,11 @@ fn parse_audit(body: &AuditBody, input: &Input<'_>) -> Option<Typed> {
     let keyed = KeyedAudit {
         user: &body.user,
         ip: &body.ip,
-        ret: &body.ret,
+        ret: body.ret.as_str(),
         params,
     };
-    key_audit(&identity, keyed, throwable).or_else(|| {
+    let typed = key_audit(&identity, keyed, throwable).map(|(family, view)| family.typed(view));
+    typed.or_else(|| {
         let (result, exception) = throwable.map_or((None, None), exception_parts);
         other_audit(body, identity.transaction, result, exception)
     })
@@ -682,31 +740,42 @@ pub fn classify_key_audit(record: &Record, at: Option<PartsAt>) -> Option<Typed>
         Some(at) => at.parts(&record.message),
         None => parse_audit_parts(&record.message).ok()?,
     };
-    let identity = AuditIdentity::of_parts(&parts);
-    let ret = AuditRet::from_printed(parts.ret);
+    let (family, view) = key_audit_view(&parts, record.throwable.as_deref())?;
+    Some(family.typed(view))
+}
+
+/// [`classify_key_audit`] of the parts of an OM audit message (of a record with a header), its
+/// fields borrowed from them: what a renderer writes out without building the event.
+pub fn key_audit_view<'a>(
+    parts: &'a AuditParts<'a>,
+    throwable: Option<&str>,
+) -> Option<(KeyFamily, KeyAuditView<'a>)> {
+    let identity = AuditIdentity::of_parts(parts);
     let keyed = KeyedAudit {
         user: parts.user,
         ip: parts.ip,
-        ret: &ret,
+        ret: parts.ret,
         params: parts.params(),
     };
-    key_audit(&identity, keyed, record.throwable.as_deref())
+    key_audit(&identity, keyed, throwable)
 }
 
 /// What a [`KeyAudit`] takes of an audit message besides its identity.
 struct KeyedAudit<'a> {
     user: &'a str,
     ip: &'a str,
-    ret: &'a AuditRet,
+    /// As printed.
+    ret: &'a str,
     params: ParamsView<'a>,
 }
 
-/// The event of an audit record of a key family that names its key (`None`: any other).
-fn key_audit(
-    identity: &AuditIdentity<'_>,
-    audit: KeyedAudit<'_>,
+/// The family and fields of an audit record of a key family that names its key (`None`: any
+/// other).
+fn key_audit<'a>(
+    identity: &AuditIdentity<'a>,
+    audit: KeyedAudit<'a>,
     throwable: Option<&str>,
-) -> Option<Typed> {
+) -> Option<(KeyFamily, KeyAuditView<'a>)> {
     let (
         Some(family),
         AuditNames::Key {
@@ -714,7 +783,7 @@ fn key_audit(
             bucket,
             key,
         },
-    ) = (key_family(identity.op), identity.names)
+    ) = (KeyFamily::of(identity.op), identity.names)
     else {
         return None;
     };
@@ -723,34 +792,70 @@ fn key_audit(
     let client_id = client_id
         .and_then(num)
         .or_else(|| exception.as_deref().and_then(client_id_in));
-    let audit = KeyAudit {
-        op: identity.op.to_string(),
-        user: audit.user.to_string(),
-        ip: audit.ip.to_string(),
-        ret: audit.ret.clone(),
-        volume: volume.to_string(),
-        bucket: bucket.to_string(),
-        key: key.to_string(),
+    let view = KeyAuditView {
+        op: identity.op,
+        user: audit.user,
+        ip: audit.ip,
+        ret: audit.ret,
+        volume,
+        bucket,
+        key,
         data_size: data_size.and_then(num),
         client_id,
         transaction: identity.transaction,
         system: audit.user.is_empty() && audit.ip.is_empty(),
-        result,
-        exception,
+        result: result.map(Cow::Owned),
+        exception: exception.map(Cow::Owned),
     };
-    let entities = vec![audit.entity()];
-    typed(family(Box::new(audit)), entities)
+    Some((family, view))
 }
 
-/// The event of an op of the four key families ([`KeyAudit`]); `None` for any other op.
-fn key_family(op: &str) -> Option<fn(Box<KeyAudit>) -> OmEvent> {
-    Some(match op {
-        "CREATE_FILE" | "ALLOCATE_KEY" => OmEvent::AuditCreate,
-        "ALLOCATE_BLOCK" => OmEvent::AuditAllocateBlock,
-        "COMMIT_KEY" => OmEvent::AuditCommitKey,
-        "RECOVER_LEASE" => OmEvent::AuditRecoverLease,
-        _ => return None,
-    })
+/// The four key families of OM audit ops ([`KeyAudit`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyFamily {
+    Create,
+    AllocateBlock,
+    CommitKey,
+    RecoverLease,
+}
+
+impl KeyFamily {
+    /// The family of `op` (`None`: any other op).
+    fn of(op: &str) -> Option<KeyFamily> {
+        Some(match op {
+            "CREATE_FILE" | "ALLOCATE_KEY" => KeyFamily::Create,
+            "ALLOCATE_BLOCK" => KeyFamily::AllocateBlock,
+            "COMMIT_KEY" => KeyFamily::CommitKey,
+            "RECOVER_LEASE" => KeyFamily::RecoverLease,
+            _ => return None,
+        })
+    }
+
+    fn event(self, audit: Box<KeyAudit>) -> OmEvent {
+        match self {
+            KeyFamily::Create => OmEvent::AuditCreate(audit),
+            KeyFamily::AllocateBlock => OmEvent::AuditAllocateBlock(audit),
+            KeyFamily::CommitKey => OmEvent::AuditCommitKey(audit),
+            KeyFamily::RecoverLease => OmEvent::AuditRecoverLease(audit),
+        }
+    }
+
+    /// The kind of its events, as [`OmEvent::kind`] names it.
+    pub fn kind(self) -> &'static str {
+        match self {
+            KeyFamily::Create => "om_audit_create",
+            KeyFamily::AllocateBlock => "om_audit_allocate_block",
+            KeyFamily::CommitKey => "om_audit_commit_key",
+            KeyFamily::RecoverLease => "om_audit_recover_lease",
+        }
+    }
+
+    /// The typed event of `view`: its fields owned, its key named.
+    fn typed(self, view: KeyAuditView<'_>) -> Typed {
+        let audit = KeyAudit::of_view(view);
+        let entities = vec![audit.entity()];
+        Typed::new(self.event(Box::new(audit)), entities)
+    }
 }
 
 /// What tells one OM audit request from another among the copies every OM writes of it
@@ -788,7 +893,7 @@ impl<'a> AuditIdentity<'a> {
     fn of_params(op: &'a str, ret: &'a str, params: ParamsView<'a>) -> AuditIdentity<'a> {
         let [transaction, volume, bucket, key] =
             params.first_values(["Transaction", "volume", "bucket", "key"]);
-        let names = match (key_family(op), volume, bucket, key) {
+        let names = match (KeyFamily::of(op), volume, bucket, key) {
             (Some(_), Some(volume), Some(bucket), Some(key)) => AuditNames::Key {
                 volume,
                 bucket,

@@ -8,60 +8,130 @@
 //! found by a bitmask pass ([`Specials`]) over the runs that need none (serde_json looks each
 //! byte up in its table, a sixth of the time of the threads that render). The bytes are serde_json's, keys in the same order.
 
-use super::{Copy, Event};
+use super::Event;
 use crate::catalog::EventData;
-use crate::catalog::om::{KeyAudit, OmEvent};
+use crate::catalog::om::{KeyAudit, KeyAuditView};
+use crate::entity::Entity;
+use crate::source::{Component, Level};
 use crate::time::Rfc3339;
 use crate::word::Specials;
 
 impl Event {
     /// Appends the event's JSON object, without a line end, to `out`.
     pub fn write_json(&self, out: &mut Vec<u8>) -> serde_json::Result<()> {
+        let key_audit = match &self.data {
+            EventData::Om(om) => om.key_audit().map(KeyAudit::view),
+            _ => None,
+        };
+        let fields = match &key_audit {
+            Some(audit) => JsonFields::Key(audit),
+            None => JsonFields::Data(&self.data),
+        };
+        JsonLine {
+            ts: self.ts,
+            host: &self.host,
+            component: self.component,
+            level: self.level,
+            thread: self.thread.as_deref(),
+            logger: self.logger.as_deref(),
+            kind: self.kind(),
+            entities: JsonEntities::Typed(&self.entities),
+            fields,
+            file: &self.file,
+            line: self.line,
+            continuation_lines: self.continuation_lines,
+            text: &self.text,
+            copies: (self.copies.iter()).map(|c| (&*c.host, &*c.file, c.line)),
+        }
+        .write(out)
+    }
+}
+
+/// What an event's JSON object says, borrowed: from an [`Event`], or from what it would be built
+/// of (the OM audit merge writes the key audit records it keeps without building their events).
+/// One writer for both, so that both print the same bytes.
+pub struct JsonLine<'a, C> {
+    pub ts: Option<i64>,
+    pub host: &'a str,
+    pub component: Component,
+    pub level: Option<Level>,
+    pub thread: Option<&'a str>,
+    pub logger: Option<&'a str>,
+    pub kind: &'static str,
+    pub entities: JsonEntities<'a>,
+    pub fields: JsonFields<'a>,
+    pub file: &'a str,
+    pub line: u64,
+    pub continuation_lines: u32,
+    pub text: &'a str,
+    /// Its copies (host, file, line) in [`super::Copy`]'s order, each once.
+    pub copies: C,
+}
+
+/// The entities of a [`JsonLine`].
+pub enum JsonEntities<'a> {
+    Typed(&'a [Entity]),
+    /// One entity, as its `Display` prints it.
+    Printed(&'a str),
+}
+
+/// The fields of a [`JsonLine`].
+pub enum JsonFields<'a> {
+    /// Those of an OM audit record of a key family, laid out here.
+    Key(&'a KeyAuditView<'a>),
+    /// Any other, as its `Serialize` writes it.
+    Data(&'a EventData),
+}
+
+impl<'a, C: Iterator<Item = (&'a str, &'a str, u64)>> JsonLine<'a, C> {
+    /// Appends the JSON object, without a line end, to `out`.
+    pub fn write(self, out: &mut Vec<u8>) -> serde_json::Result<()> {
         out.extend_from_slice(b"{\"ts\":");
         match self.ts {
             Some(ts) => write_time(out, ts),
             None => out.extend_from_slice(b"null"),
         }
         out.extend_from_slice(b",\"host\":");
-        write_str(out, &self.host);
+        write_str(out, self.host);
         out.extend_from_slice(b",\"component\":");
         write_str(out, self.component.as_str());
         out.extend_from_slice(b",\"level\":");
         write_option(out, self.level.map(|l| l.as_str()));
         out.extend_from_slice(b",\"thread\":");
-        write_option(out, self.thread.as_deref());
+        write_option(out, self.thread);
         out.extend_from_slice(b",\"logger\":");
-        write_option(out, self.logger.as_deref());
+        write_option(out, self.logger);
         out.extend_from_slice(b",\"kind\":");
-        write_str(out, self.kind());
+        write_str(out, self.kind);
         out.extend_from_slice(b",\"entities\":[");
-        for (n, entity) in self.entities.iter().enumerate() {
-            if n > 0 {
-                out.push(b',');
+        match self.entities {
+            JsonEntities::Typed(entities) => {
+                for (n, entity) in entities.iter().enumerate() {
+                    if n > 0 {
+                        out.push(b',');
+                    }
+                    write_display(out, entity);
+                }
             }
-            write_display(out, entity);
+            JsonEntities::Printed(entity) => write_str(out, entity),
         }
         out.extend_from_slice(b"],\"fields\":");
-        match &self.data {
-            EventData::Om(
-                OmEvent::AuditCreate(audit)
-                | OmEvent::AuditAllocateBlock(audit)
-                | OmEvent::AuditCommitKey(audit)
-                | OmEvent::AuditRecoverLease(audit),
-            ) => write_key_audit(out, audit),
-            data => serde_json::to_writer(&mut *out, data)?,
+        match &self.fields {
+            JsonFields::Key(audit) => write_key_audit(out, audit),
+            JsonFields::Data(data) => serde_json::to_writer(&mut *out, data)?,
         }
         out.extend_from_slice(b",\"file\":");
-        write_str(out, &self.file);
+        write_str(out, self.file);
         out.extend_from_slice(b",\"line\":");
         write_number(out, self.line);
         out.extend_from_slice(b",\"continuation_lines\":");
         write_number(out, u64::from(self.continuation_lines));
         out.extend_from_slice(b",\"text\":");
-        write_str(out, &self.text);
-        if !self.copies.is_empty() {
+        write_str(out, self.text);
+        let mut copies = self.copies.peekable();
+        if copies.peek().is_some() {
             out.extend_from_slice(b",\"copies\":[");
-            for (n, Copy { host, file, line }) in self.copies.iter().enumerate() {
+            for (n, (host, file, line)) in copies.enumerate() {
                 if n > 0 {
                     out.push(b',');
                 }
@@ -70,7 +140,7 @@ impl Event {
                 out.extend_from_slice(b",\"file\":");
                 write_str(out, file);
                 out.extend_from_slice(b",\"line\":");
-                write_number(out, *line);
+                write_number(out, line);
                 out.push(b'}');
             }
             out.push(b']');
@@ -81,8 +151,8 @@ impl Event {
 }
 
 /// `audit` as its `Serialize` writes it: its fields in order, the absent optional ones left out.
-fn write_key_audit(out: &mut Vec<u8>, audit: &KeyAudit) {
-    let KeyAudit {
+fn write_key_audit(out: &mut Vec<u8>, audit: &KeyAuditView<'_>) {
+    let KeyAuditView {
         op,
         user,
         ip,
@@ -98,10 +168,10 @@ fn write_key_audit(out: &mut Vec<u8>, audit: &KeyAudit) {
         exception,
     } = audit;
     for (name, text) in [
-        (&b"{\"op\":"[..], op.as_str()),
+        (&b"{\"op\":"[..], *op),
         (b",\"user\":", user),
         (b",\"ip\":", ip),
-        (b",\"ret\":", ret.as_str()),
+        (b",\"ret\":", ret),
         (b",\"volume\":", volume),
         (b",\"bucket\":", bucket),
         (b",\"key\":", key),
@@ -368,6 +438,7 @@ mod tests {
     #[test]
     fn key_audits_are_written_as_serde_json_writes_them() {
         use crate::audit::AuditRet;
+        use crate::catalog::om::OmEvent;
         let text = |s: &str| s.to_string();
         let base = KeyAudit {
             op: text("ALLOCATE_BLOCK"),
@@ -424,7 +495,7 @@ mod tests {
             ] {
                 let data = EventData::Om(event(Box::new(audit.clone())));
                 let mut out = Vec::new();
-                write_key_audit(&mut out, &audit);
+                write_key_audit(&mut out, &audit.view());
                 assert_eq!(
                     String::from_utf8(out).unwrap(),
                     serde_json::to_string(&data).unwrap()
