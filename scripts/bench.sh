@@ -2,7 +2,8 @@
 # The release binary on one generated bundle, in one go, against the tools an operator would run
 # instead: `oztrace scan` against `grep -rcE` with the rules' key phrases; on a gzipped copy of the
 # same files, against `zcat > /dev/null`; `stats` and `events`; and a run on four times the input
-# for the scaling figure. Prints wall time, MB/s, peak RSS (/usr/bin/time) and the ratios.
+# for the scaling figure. Prints wall time (the median of RUNS runs, default 3), MB/s, peak RSS
+# (/usr/bin/time) and the ratios.
 #
 # Usage: scripts/bench.sh [SIZE]   (default 1G; bundles are kept in target/bench/ for reruns)
 # Numbers, not assertions: note `uptime` next to them, since other builds share the machine.
@@ -34,12 +35,22 @@ bundle() {
 # The rules' key phrases: the fixed text of the statements that anchor each rule's evidence.
 phrases='Truncating segments|Resurrecting container|Moving container|transitionDeletingToClosed|steps down|DECOMMISSION|op=COMMIT_KEY|op=RECOVER_LEASE|REREGISTER|reregister|State=UNHEALTHY|Lost leadership'
 
-# measure NAME BYTES CMD...: one line of the table; sets $wall for ratios.
+# measure NAME BYTES CMD...: one line of the table, from RUNS runs (default 3): the median wall
+# time (one run can land in one of this shared VM's slow moments, the anchors' as well as
+# oztrace's) and the largest peak RSS; sets $wall for ratios.
+runs=${RUNS:-3}
 measure() {
   local name=$1 bytes=$2; shift 2
+  : > "$work/time.txt"
+  for _ in $(seq "$runs"); do
+    /usr/bin/time -a -o "$work/time.txt" -f '%e %M' "$@" >/dev/null 2>&1 || true
+  done
   local stats
-  /usr/bin/time -o "$work/time.txt" -f '%e %M' "$@" >/dev/null 2>&1 || true
-  stats=$(tail -1 "$work/time.txt")
+  stats=$(python3 -c '
+import statistics, sys
+runs = [line.split() for line in open(sys.argv[1]) if line[:1].isdigit()]
+print(statistics.median(float(r[0]) for r in runs), max(int(r[1]) for r in runs))
+' "$work/time.txt")
   wall=${stats% *}
   local rss_kb=${stats#* }
   printf '%-44s %8.2f s %9.1f MB/s %8.1f MB\n' "$name" "$wall" \
