@@ -1112,7 +1112,7 @@ pub type Render<'a> =
 
 /// A record the OM audit merge kept, on a render thread: its event is built only if asked for
 /// ([`KeptRecord::event`]); the JSON line of a key audit record is written from its text
-/// ([`KeptRecord::write_json`]). Building the event, then dropping it, was most of the time of
+/// ([`KeptRecord::write_json`]). Building the event, then dropping it, was about half the time of
 /// the render threads: about ten allocations for each of the million events of a 1 GB bundle.
 pub struct KeptRecord<'j> {
     kept: Kept,
