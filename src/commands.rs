@@ -1144,10 +1144,7 @@ impl EventRows<'_> {
                 if !window.contains(record.ts().unwrap_or(placed)) {
                     return Ok(());
                 }
-                match format_of(argument) {
-                    RowFormat::Json => record.write_json(out)?,
-                    format => format.write(&record.event(), out)?,
-                }
+                format_of(argument).write_kept(record, out)?;
                 out.push(b'\n');
                 Ok(())
             },

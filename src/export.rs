@@ -4,6 +4,7 @@
 
 use crate::Failure;
 use crate::cli::EventsFormat;
+use oztrace_analyzer::load::KeptRecord;
 use oztrace_parser::event::Event;
 use std::borrow::Cow;
 use std::io::Write;
@@ -36,6 +37,15 @@ impl<'a> RowFormat<'a> {
             }
             RowFormat::Table { bundle } => serde_json::to_writer(out, &TableRow::of(bundle, event))
                 .map_err(std::io::Error::from),
+        }
+    }
+
+    /// [`RowFormat::write`] of a record the OM audit merge kept: a JSON line is written from the
+    /// record's text where it can be ([`KeptRecord::write_json`]), without building its event.
+    pub fn write_kept(self, record: KeptRecord<'_>, out: &mut Vec<u8>) -> std::io::Result<()> {
+        match self {
+            RowFormat::Json => record.write_json(out),
+            format => format.write(&record.event(), out),
         }
     }
 }
