@@ -20,16 +20,26 @@ use std::io::{BufRead, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 /// JSON held in memory before a sorted run is spilled to disk.
 const DEFAULT_BUDGET: usize = 64 << 20;
 
-/// A line with its sort key: (time, arrival). Lines stay bytes: the renderers wrote them from
-/// text, and they are only ever written out again.
-type Keyed = (i64, u64, Vec<u8>);
+/// What a held line costs besides its bytes: its entry in [`TimeSorter::held`].
+const ENTRY_BYTES: usize = std::mem::size_of::<Held>();
+
+/// A held line: its sort key (time, arrival) and where its bytes are in the held text.
+type Held = (i64, u64, usize, usize);
+
+/// A spilled line's header: its time, arrival and length, each 8 bytes little-endian. Binary, so
+/// that nothing is formatted or parsed per line; length-prefixed, as a CSV row may hold a line end
+/// inside a quoted field.
+const HEADER_BYTES: usize = 24;
 
 pub struct TimeSorter {
     budget: usize,
-    held: Vec<Keyed>,
-    held_bytes: usize,
+    /// The lines held, their bytes one after the other in `text`: no allocation per line.
+    held: Vec<Held>,
+    text: Vec<u8>,
     runs: Vec<std::fs::File>,
     arrivals: u64,
+    /// A stream's row, written here before it is held.
+    row: Vec<u8>,
 }
 
 impl Default for TimeSorter {
@@ -43,9 +53,10 @@ impl TimeSorter {
         TimeSorter {
             budget,
             held: Vec::new(),
-            held_bytes: 0,
+            text: Vec::new(),
             runs: Vec::new(),
             arrivals: 0,
+            row: Vec::new(),
         }
     }
 
@@ -56,13 +67,15 @@ impl TimeSorter {
         format: RowFormat<'_>,
     ) -> Result<(), Failure> {
         let events: Vec<&Event> = events.into_iter().collect();
+        let mut row = std::mem::take(&mut self.row);
         for (event, placed) in events.iter().zip(places(events.iter().map(|e| e.ts))) {
-            let mut line = Vec::new();
+            row.clear();
             format
-                .write(event, &mut line)
+                .write(event, &mut row)
                 .map_err(|e| Failure::Internal(format!("writing events: {e}")))?;
-            self.push_line(placed, line)?;
+            self.push_line(placed, &row)?;
         }
+        self.row = row;
         Ok(())
     }
 
@@ -71,29 +84,36 @@ impl TimeSorter {
     pub fn push_rendered(&mut self, rendered: &Rendered) -> Result<(), Failure> {
         let mut start = 0;
         for &(placed, end) in &rendered.ends {
-            // Each line ends with its line end, which the runs add back.
-            let line = &rendered.text[start..end];
-            self.push_line(placed, line[..line.len() - 1].to_vec())?;
+            // Each line ends with its line end, which the output adds back.
+            self.push_line(placed, &rendered.text[start..end - 1])?;
             start = end;
         }
         Ok(())
     }
 
-    fn push_line(&mut self, placed: i64, json: Vec<u8>) -> Result<(), Failure> {
+    fn push_line(&mut self, placed: i64, line: &[u8]) -> Result<(), Failure> {
         let arrival = self.arrivals;
         self.arrivals += 1;
-        self.push_keyed(placed, arrival, json)
+        self.push_keyed(placed, arrival, line)
     }
 
     /// Adds a line (without its line end) whose place and arrival number its caller knows:
     /// lines may then come in any order. Arrival numbers must be unique.
-    pub fn push_keyed(&mut self, placed: i64, arrival: u64, line: Vec<u8>) -> Result<(), Failure> {
-        self.held_bytes += line.len() + 32;
-        self.held.push((placed, arrival, line));
-        if self.held_bytes >= self.budget {
+    pub fn push_keyed(&mut self, placed: i64, arrival: u64, line: &[u8]) -> Result<(), Failure> {
+        let start = self.text.len();
+        self.text.extend_from_slice(line);
+        self.held.push((placed, arrival, start, self.text.len()));
+        if self.text.len() + self.held.len() * ENTRY_BYTES >= self.budget {
             self.spill()?;
         }
         Ok(())
+    }
+
+    /// The held lines in key order, each with its bytes.
+    fn sorted(&mut self) -> impl Iterator<Item = (i64, u64, &[u8])> {
+        self.held.sort_unstable_by_key(|&(ts, n, _, _)| (ts, n));
+        let text = &self.text;
+        (self.held.iter()).map(move |&(ts, n, start, end)| (ts, n, &text[start..end]))
     }
 
     /// Sorts the held lines and writes them to a temporary file as one run.
@@ -101,21 +121,23 @@ impl TimeSorter {
         let fail = |e: std::io::Error| {
             Failure::Internal(format!("writing a temporary file for --sort time: {e}"))
         };
-        self.held.sort_unstable_by_key(|(ts, n, _)| (*ts, *n));
         let mut file = tempfile::tempfile().map_err(fail)?;
         {
-            let mut out = BufWriter::new(&mut file);
-            for (ts, n, line) in self.held.drain(..) {
-                // Length-prefixed: a CSV row may hold a line end inside a quoted field.
-                write!(out, "{ts}\t{n}\t{}\t", line.len()).map_err(fail)?;
-                out.write_all(&line).map_err(fail)?;
-                out.write_all(b"\n").map_err(fail)?;
+            let mut out = BufWriter::with_capacity(RUN_BUFFER_BYTES, &mut file);
+            for (ts, n, line) in self.sorted() {
+                let mut header = [0; HEADER_BYTES];
+                header[..8].copy_from_slice(&ts.to_le_bytes());
+                header[8..16].copy_from_slice(&n.to_le_bytes());
+                header[16..].copy_from_slice(&(line.len() as u64).to_le_bytes());
+                out.write_all(&header).map_err(fail)?;
+                out.write_all(line).map_err(fail)?;
             }
             out.flush().map_err(fail)?;
         }
         file.seek(SeekFrom::Start(0)).map_err(fail)?;
         self.runs.push(file);
-        self.held_bytes = 0;
+        self.held.clear();
+        self.text.clear();
         Ok(())
     }
 
@@ -129,8 +151,7 @@ impl TimeSorter {
     pub fn finish(mut self, out: &mut dyn Write) -> Result<(), Failure> {
         let fail = |e: std::io::Error| crate::output::write_failure("events", e);
         if self.runs.is_empty() {
-            self.held.sort_unstable_by_key(|(ts, n, _)| (*ts, *n));
-            for (_, _, line) in &self.held {
+            for (_, _, line) in self.sorted() {
                 out.write_all(line).map_err(fail)?;
                 out.write_all(b"\n").map_err(fail)?;
             }
@@ -139,49 +160,66 @@ impl TimeSorter {
         if !self.held.is_empty() {
             self.spill()?;
         }
-        let mut readers: Vec<BufReader<std::fs::File>> =
-            self.runs.drain(..).map(BufReader::new).collect();
-        let mut heap: BinaryHeap<Reverse<Keyed>> = BinaryHeap::new();
-        let next = |reader: &mut BufReader<std::fs::File>| -> Result<Option<Keyed>, Failure> {
-            let bad = || Failure::Internal("a temporary run of --sort time is corrupt".into());
-            // The key: time, arrival and length, each ended by a tab; then the line and its end.
-            let mut key = Vec::new();
-            if reader.read_until(b'\t', &mut key).map_err(fail)? == 0 {
-                return Ok(None);
-            }
-            for _ in 0..2 {
-                reader.read_until(b'\t', &mut key).map_err(fail)?;
-            }
-            let key = std::str::from_utf8(&key).map_err(|_| bad())?;
-            let mut fields = key.split_terminator('\t');
-            let ts: i64 = fields.next().and_then(|t| t.parse().ok()).ok_or_else(bad)?;
-            let n: u64 = fields.next().and_then(|t| t.parse().ok()).ok_or_else(bad)?;
-            let len: usize = fields.next().and_then(|t| t.parse().ok()).ok_or_else(bad)?;
-            let mut line = vec![0; len + 1];
-            reader.read_exact(&mut line).map_err(fail)?;
-            if line.pop() != Some(b'\n') {
-                return Err(bad());
-            }
-            Ok(Some((ts, n, line)))
-        };
-        // Arrival numbers are unique, so a head identifies its run through this map.
-        let mut run_of = std::collections::HashMap::new();
-        for (run, reader) in readers.iter_mut().enumerate() {
-            if let Some(head) = next(reader)? {
-                run_of.insert(head.1, run);
-                heap.push(Reverse(head));
+        let mut runs: Vec<Run> = (self.runs.drain(..))
+            .map(|file| Run {
+                reader: BufReader::with_capacity(RUN_BUFFER_BYTES, file),
+                line: Vec::new(),
+            })
+            .collect();
+        // Each run's next line is in its buffer; the heap orders the runs by those lines' keys.
+        let mut heap = BinaryHeap::with_capacity(runs.len());
+        for (at, run) in runs.iter_mut().enumerate() {
+            if let Some((ts, n)) = run.next()? {
+                heap.push(Reverse((ts, n, at)));
             }
         }
-        while let Some(Reverse((_, n, line))) = heap.pop() {
-            out.write_all(&line).map_err(fail)?;
+        while let Some(Reverse((_, _, at))) = heap.pop() {
+            let run = &mut runs[at];
+            out.write_all(&run.line).map_err(fail)?;
             out.write_all(b"\n").map_err(fail)?;
-            let run = run_of.remove(&n).unwrap_or_default();
-            if let Some(head) = next(&mut readers[run])? {
-                run_of.insert(head.1, run);
-                heap.push(Reverse(head));
+            if let Some((ts, n)) = run.next()? {
+                heap.push(Reverse((ts, n, at)));
             }
         }
         out.flush().map_err(fail)
+    }
+}
+
+/// What each temporary file is read and written through at a time.
+const RUN_BUFFER_BYTES: usize = 256 << 10;
+
+/// A spilled run being merged: its reader and its line read last.
+struct Run {
+    reader: BufReader<std::fs::File>,
+    line: Vec<u8>,
+}
+
+impl Run {
+    /// Reads the run's next line into `line` and gives its key; `None` at the run's end.
+    fn next(&mut self) -> Result<Option<(i64, u64)>, Failure> {
+        let failed = |e: std::io::Error| match e.kind() {
+            // A run ends after a whole line: an end inside one is corrupt.
+            std::io::ErrorKind::UnexpectedEof => {
+                Failure::Internal("a temporary run of --sort time is corrupt".into())
+            }
+            _ => Failure::Internal(format!("reading a temporary file for --sort time: {e}")),
+        };
+        if self.reader.fill_buf().map_err(failed)?.is_empty() {
+            return Ok(None);
+        }
+        let mut header = [0; HEADER_BYTES];
+        self.reader.read_exact(&mut header).map_err(failed)?;
+        let word = |at: usize| {
+            let mut bytes = [0; 8];
+            bytes.copy_from_slice(&header[at..at + 8]);
+            bytes
+        };
+        let (ts, n) = (i64::from_le_bytes(word(0)), u64::from_le_bytes(word(8)));
+        let len = usize::try_from(u64::from_le_bytes(word(16)))
+            .map_err(|_| Failure::Internal("a temporary run of --sort time is corrupt".into()))?;
+        self.line.resize(len, 0);
+        self.reader.read_exact(&mut self.line).map_err(failed)?;
+        Ok(Some((ts, n)))
     }
 }
 
@@ -242,6 +280,25 @@ mod tests {
         }
     }
 
+    /// A run cut inside a line (a full disk, a file changed under us) is an error naming the
+    /// temporary run, not a panic or a short output taken for the whole.
+    #[test]
+    fn a_run_cut_inside_a_line_is_reported_as_corrupt() {
+        for cut in [5, HEADER_BYTES as u64 + 2] {
+            let mut sorter = TimeSorter::with_budget(1);
+            sorter.push_keyed(1, 0, b"first line").unwrap();
+            sorter.push_keyed(2, 1, b"second line").unwrap();
+            assert_eq!(sorter.spilled_runs(), 2);
+            sorter.runs[0].set_len(cut).unwrap();
+            let mut out = Vec::new();
+            let error = match sorter.finish(&mut out) {
+                Err(Failure::Internal(message)) => message,
+                other => panic!("cut at {cut}: {other:?}"),
+            };
+            assert!(error.contains("temporary run of --sort time is corrupt"), "{error}");
+        }
+    }
+
     /// Lines given their keys out of order (CSV rows may hold tabs and line ends inside quoted
     /// fields) come back whole and in key order, from memory and from spilled runs alike.
     #[test]
@@ -255,7 +312,7 @@ mod tests {
         for budget in [usize::MAX, 1] {
             let mut sorter = TimeSorter::with_budget(budget);
             for (placed, arrival, line) in lines {
-                sorter.push_keyed(placed, arrival, line.into()).unwrap();
+                sorter.push_keyed(placed, arrival, line.as_bytes()).unwrap();
             }
             let mut out = Vec::new();
             sorter.finish(&mut out).unwrap();
