@@ -5,9 +5,9 @@
 //! a time earlier than the line before it, stays after that line: the contract keeps input order
 //! within a file; records before a file's first time take that time; files with no time at all go
 //! last), then its arrival number, so that equal times keep input order. This is a merge of the
-//! files by time. Lines are held up to a memory budget, then sorted and spilled to a temporary
-//! file as a run; at the end the runs are merged (one open reader per run, a heap of their
-//! heads).
+//! files by time. Lines are held up to half a memory budget, then sorted and spilled to a
+//! temporary file as a run by a thread of its own while the next half fills; at the end the runs
+//! are merged (one open reader per run, a heap of their heads).
 
 use crate::Failure;
 use crate::export::RowFormat;
@@ -17,26 +17,80 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::io::{BufRead, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 
-/// JSON held in memory before a sorted run is spilled to disk.
+/// JSON held in memory at most: half of it being filled, the other half (a full buffer) being
+/// sorted and spilled to disk as a run by a thread of its own, while the lines go on coming.
 const DEFAULT_BUDGET: usize = 64 << 20;
 
-/// What a held line costs besides its bytes: its entry in [`TimeSorter::held`].
-const ENTRY_BYTES: usize = std::mem::size_of::<Held>();
-
 /// A held line: its sort key (time, arrival) and where its bytes are in the held text.
-type Held = (i64, u64, usize, usize);
+type Key = (i64, u64, usize, usize);
+
+/// What a held line costs besides its bytes: its key.
+const KEY_BYTES: usize = std::mem::size_of::<Key>();
 
 /// A spilled line's header: its time, arrival and length, each 8 bytes little-endian. Binary, so
 /// that nothing is formatted or parsed per line; length-prefixed, as a CSV row may hold a line end
 /// inside a quoted field.
 const HEADER_BYTES: usize = 24;
 
-pub struct TimeSorter {
-    budget: usize,
-    /// The lines held, their bytes one after the other in `text`: no allocation per line.
-    held: Vec<Held>,
+/// Lines held in memory: their keys, and their bytes one after the other (no allocation per
+/// line).
+#[derive(Default)]
+struct Held {
+    keys: Vec<Key>,
     text: Vec<u8>,
+}
+
+impl Held {
+    fn push(&mut self, placed: i64, arrival: u64, line: &[u8]) {
+        let start = self.text.len();
+        self.text.extend_from_slice(line);
+        self.keys.push((placed, arrival, start, self.text.len()));
+    }
+
+    fn bytes(&self) -> usize {
+        self.text.len() + self.keys.len() * KEY_BYTES
+    }
+
+    /// The lines in key order, each with its bytes.
+    fn sorted(&mut self) -> impl Iterator<Item = (i64, u64, &[u8])> {
+        self.keys.sort_unstable_by_key(|&(ts, n, _, _)| (ts, n));
+        let text = &self.text;
+        (self.keys.iter()).map(move |&(ts, n, start, end)| (ts, n, &text[start..end]))
+    }
+
+    /// Writes the lines in key order to a temporary file, one run; gives it, and the buffers
+    /// emptied for the next lines.
+    fn spill(mut self) -> Result<(std::fs::File, Held), Failure> {
+        let fail = |e: std::io::Error| {
+            Failure::Internal(format!("writing a temporary file for --sort time: {e}"))
+        };
+        let mut file = tempfile::tempfile().map_err(fail)?;
+        {
+            let mut out = BufWriter::with_capacity(RUN_BUFFER_BYTES, &mut file);
+            for (ts, n, line) in self.sorted() {
+                let mut header = [0; HEADER_BYTES];
+                header[..8].copy_from_slice(&ts.to_le_bytes());
+                header[8..16].copy_from_slice(&n.to_le_bytes());
+                header[16..].copy_from_slice(&(line.len() as u64).to_le_bytes());
+                out.write_all(&header).map_err(fail)?;
+                out.write_all(line).map_err(fail)?;
+            }
+            out.flush().map_err(fail)?;
+        }
+        file.seek(SeekFrom::Start(0)).map_err(fail)?;
+        self.keys.clear();
+        self.text.clear();
+        Ok((file, self))
+    }
+}
+
+pub struct TimeSorter {
+    /// What each of the two buffers holds before it is spilled.
+    spill_at: usize,
+    held: Held,
     runs: Vec<std::fs::File>,
+    /// The run being written, by its thread.
+    spilling: Option<std::thread::JoinHandle<Result<(std::fs::File, Held), Failure>>>,
     arrivals: u64,
     /// A stream's row, written here before it is held.
     row: Vec<u8>,
@@ -51,10 +105,10 @@ impl Default for TimeSorter {
 impl TimeSorter {
     pub fn with_budget(budget: usize) -> TimeSorter {
         TimeSorter {
-            budget,
-            held: Vec::new(),
-            text: Vec::new(),
+            spill_at: budget / 2,
+            held: Held::default(),
             runs: Vec::new(),
+            spilling: None,
             arrivals: 0,
             row: Vec::new(),
         }
@@ -100,66 +154,54 @@ impl TimeSorter {
     /// Adds a line (without its line end) whose place and arrival number its caller knows:
     /// lines may then come in any order. Arrival numbers must be unique.
     pub fn push_keyed(&mut self, placed: i64, arrival: u64, line: &[u8]) -> Result<(), Failure> {
-        let start = self.text.len();
-        self.text.extend_from_slice(line);
-        self.held.push((placed, arrival, start, self.text.len()));
-        if self.text.len() + self.held.len() * ENTRY_BYTES >= self.budget {
+        self.held.push(placed, arrival, line);
+        if self.held.bytes() >= self.spill_at {
             self.spill()?;
         }
         Ok(())
     }
 
-    /// The held lines in key order, each with its bytes.
-    fn sorted(&mut self) -> impl Iterator<Item = (i64, u64, &[u8])> {
-        self.held.sort_unstable_by_key(|&(ts, n, _, _)| (ts, n));
-        let text = &self.text;
-        (self.held.iter()).map(move |&(ts, n, start, end)| (ts, n, &text[start..end]))
-    }
-
-    /// Sorts the held lines and writes them to a temporary file as one run.
+    /// Hands the held lines to a thread that sorts and spills them as one run, once the run
+    /// before is written (its emptied buffers then hold the next lines).
     fn spill(&mut self) -> Result<(), Failure> {
-        let fail = |e: std::io::Error| {
-            Failure::Internal(format!("writing a temporary file for --sort time: {e}"))
-        };
-        let mut file = tempfile::tempfile().map_err(fail)?;
-        {
-            let mut out = BufWriter::with_capacity(RUN_BUFFER_BYTES, &mut file);
-            for (ts, n, line) in self.sorted() {
-                let mut header = [0; HEADER_BYTES];
-                header[..8].copy_from_slice(&ts.to_le_bytes());
-                header[8..16].copy_from_slice(&n.to_le_bytes());
-                header[16..].copy_from_slice(&(line.len() as u64).to_le_bytes());
-                out.write_all(&header).map_err(fail)?;
-                out.write_all(line).map_err(fail)?;
-            }
-            out.flush().map_err(fail)?;
-        }
-        file.seek(SeekFrom::Start(0)).map_err(fail)?;
-        self.runs.push(file);
-        self.held.clear();
-        self.text.clear();
+        let spare = self.spilled()?.unwrap_or_default();
+        let full = std::mem::replace(&mut self.held, spare);
+        self.spilling = Some(std::thread::spawn(move || full.spill()));
         Ok(())
     }
 
-    /// How many runs went to disk.
+    /// Waits for the run being written, if any: it joins the runs, and its buffers are given.
+    fn spilled(&mut self) -> Result<Option<Held>, Failure> {
+        let Some(spilling) = self.spilling.take() else {
+            return Ok(None);
+        };
+        let (file, emptied) = spilling.join().map_err(|_| {
+            Failure::Internal("the thread writing a temporary file for --sort time failed".into())
+        })??;
+        self.runs.push(file);
+        Ok(Some(emptied))
+    }
+
+    /// How many runs went to disk, or are going.
     #[cfg(test)]
     fn spilled_runs(&self) -> usize {
-        self.runs.len()
+        self.runs.len() + usize::from(self.spilling.is_some())
     }
 
     /// Writes every line in time order.
     pub fn finish(mut self, out: &mut dyn Write) -> Result<(), Failure> {
         let fail = |e: std::io::Error| crate::output::write_failure("events", e);
-        if self.runs.is_empty() {
-            for (_, _, line) in self.sorted() {
+        if self.spilling.is_none() && self.runs.is_empty() {
+            for (_, _, line) in self.held.sorted() {
                 out.write_all(line).map_err(fail)?;
                 out.write_all(b"\n").map_err(fail)?;
             }
             return out.flush().map_err(fail);
         }
-        if !self.held.is_empty() {
+        if !self.held.keys.is_empty() {
             self.spill()?;
         }
+        self.spilled()?;
         let mut runs: Vec<Run> = (self.runs.drain(..))
             .map(|file| Run {
                 reader: BufReader::with_capacity(RUN_BUFFER_BYTES, file),
@@ -295,7 +337,10 @@ mod tests {
                 Err(Failure::Internal(message)) => message,
                 other => panic!("cut at {cut}: {other:?}"),
             };
-            assert!(error.contains("temporary run of --sort time is corrupt"), "{error}");
+            assert!(
+                error.contains("temporary run of --sort time is corrupt"),
+                "{error}"
+            );
         }
     }
 
