@@ -32,6 +32,13 @@ const KEY_BYTES: usize = std::mem::size_of::<Key>();
 /// inside a quoted field.
 const HEADER_BYTES: usize = 24;
 
+/// What a run is written through at a time.
+const RUN_WRITE_BYTES: usize = 256 << 10;
+
+/// What each run is read through at a time while the runs are merged ([`MAX_RUNS`] of them: 16 MiB
+/// at most).
+const RUN_READ_BYTES: usize = 64 << 10;
+
 /// Lines held in memory: their keys, and their bytes one after the other (no allocation per
 /// line).
 #[derive(Default)]
@@ -66,14 +73,9 @@ impl Held {
         };
         let mut file = tempfile::tempfile().map_err(fail)?;
         {
-            let mut out = BufWriter::with_capacity(RUN_BUFFER_BYTES, &mut file);
+            let mut out = BufWriter::with_capacity(RUN_WRITE_BYTES, &mut file);
             for (ts, n, line) in self.sorted() {
-                let mut header = [0; HEADER_BYTES];
-                header[..8].copy_from_slice(&ts.to_le_bytes());
-                header[8..16].copy_from_slice(&n.to_le_bytes());
-                header[16..].copy_from_slice(&(line.len() as u64).to_le_bytes());
-                out.write_all(&header).map_err(fail)?;
-                out.write_all(line).map_err(fail)?;
+                write_spilled(&mut out, ts, n, line).map_err(fail)?;
             }
             out.flush().map_err(fail)?;
         }
@@ -84,11 +86,58 @@ impl Held {
     }
 }
 
+/// Writes a line of a run: its header, then its bytes.
+fn write_spilled(out: &mut impl Write, ts: i64, n: u64, line: &[u8]) -> std::io::Result<()> {
+    let mut header = [0; HEADER_BYTES];
+    header[..8].copy_from_slice(&ts.to_le_bytes());
+    header[8..16].copy_from_slice(&n.to_le_bytes());
+    header[16..].copy_from_slice(&(line.len() as u64).to_le_bytes());
+    out.write_all(&header)?;
+    out.write_all(line)
+}
+
+/// Runs open at most besides those merged already: a file descriptor and a read buffer each at the
+/// end. Once there are this many, they are merged into one (every 8 GiB of lines with the default
+/// budget), so that each line is written twice at most before the end.
+const MAX_RUNS: usize = 256;
+
+/// Merges `runs` in key order, handing each line (with its key) to `emit`.
+fn merge(
+    runs: Vec<std::fs::File>,
+    emit: &mut impl FnMut(i64, u64, &[u8]) -> Result<(), Failure>,
+) -> Result<(), Failure> {
+    let mut runs: Vec<Run> = (runs.into_iter())
+        .map(|file| Run {
+            reader: BufReader::with_capacity(RUN_READ_BYTES, file),
+            line: Vec::new(),
+        })
+        .collect();
+    // Each run's next line is in its buffer; the heap orders the runs by those lines' keys.
+    let mut heap = BinaryHeap::with_capacity(runs.len());
+    for (at, run) in runs.iter_mut().enumerate() {
+        if let Some((ts, n)) = run.next()? {
+            heap.push(Reverse((ts, n, at)));
+        }
+    }
+    while let Some(Reverse((ts, n, at))) = heap.pop() {
+        let run = &mut runs[at];
+        emit(ts, n, &run.line)?;
+        if let Some((ts, n)) = run.next()? {
+            heap.push(Reverse((ts, n, at)));
+        }
+    }
+    Ok(())
+}
+
 pub struct TimeSorter {
     /// What each of the two buffers holds before it is spilled.
     spill_at: usize,
     held: Held,
     runs: Vec<std::fs::File>,
+    /// How many of `runs` (the first ones) are merges of earlier runs, and how many others are
+    /// merged into one ([`MAX_RUNS`]).
+    merged: usize,
+    max_runs: usize,
     /// The run being written, by its thread.
     spilling: Option<std::thread::JoinHandle<Result<(std::fs::File, Held), Failure>>>,
     arrivals: u64,
@@ -108,6 +157,8 @@ impl TimeSorter {
             spill_at: budget / 2,
             held: Held::default(),
             runs: Vec::new(),
+            merged: 0,
+            max_runs: MAX_RUNS,
             spilling: None,
             arrivals: 0,
             row: Vec::new(),
@@ -179,7 +230,30 @@ impl TimeSorter {
             Failure::Internal("the thread writing a temporary file for --sort time failed".into())
         })??;
         self.runs.push(file);
+        if self.runs.len() - self.merged >= self.max_runs {
+            self.merge_runs()?;
+        }
         Ok(Some(emptied))
+    }
+
+    /// Merges the runs not merged yet into one.
+    fn merge_runs(&mut self) -> Result<(), Failure> {
+        let fail = |e: std::io::Error| {
+            Failure::Internal(format!("writing a temporary file for --sort time: {e}"))
+        };
+        let mut file = tempfile::tempfile().map_err(fail)?;
+        {
+            let mut out = BufWriter::with_capacity(RUN_WRITE_BYTES, &mut file);
+            let runs = self.runs.split_off(self.merged);
+            merge(runs, &mut |ts, n, line| {
+                write_spilled(&mut out, ts, n, line).map_err(fail)
+            })?;
+            out.flush().map_err(fail)?;
+        }
+        file.seek(SeekFrom::Start(0)).map_err(fail)?;
+        self.runs.push(file);
+        self.merged = self.runs.len();
+        Ok(())
     }
 
     /// How many runs went to disk, or are going.
@@ -202,33 +276,13 @@ impl TimeSorter {
             self.spill()?;
         }
         self.spilled()?;
-        let mut runs: Vec<Run> = (self.runs.drain(..))
-            .map(|file| Run {
-                reader: BufReader::with_capacity(RUN_BUFFER_BYTES, file),
-                line: Vec::new(),
-            })
-            .collect();
-        // Each run's next line is in its buffer; the heap orders the runs by those lines' keys.
-        let mut heap = BinaryHeap::with_capacity(runs.len());
-        for (at, run) in runs.iter_mut().enumerate() {
-            if let Some((ts, n)) = run.next()? {
-                heap.push(Reverse((ts, n, at)));
-            }
-        }
-        while let Some(Reverse((_, _, at))) = heap.pop() {
-            let run = &mut runs[at];
-            out.write_all(&run.line).map_err(fail)?;
-            out.write_all(b"\n").map_err(fail)?;
-            if let Some((ts, n)) = run.next()? {
-                heap.push(Reverse((ts, n, at)));
-            }
-        }
+        merge(std::mem::take(&mut self.runs), &mut |_, _, line| {
+            out.write_all(line).map_err(fail)?;
+            out.write_all(b"\n").map_err(fail)
+        })?;
         out.flush().map_err(fail)
     }
 }
-
-/// What each temporary file is read and written through at a time.
-const RUN_BUFFER_BYTES: usize = 256 << 10;
 
 /// A spilled run being merged: its reader and its line read last.
 struct Run {
@@ -342,6 +396,33 @@ mod tests {
                 "{error}"
             );
         }
+    }
+
+    /// Past the most runs open, the runs so far are merged into one, again and again: the lines
+    /// still come back whole and in key order, through fewer open files.
+    #[test]
+    fn runs_past_the_most_open_are_merged_without_changing_the_order() {
+        let mut sorter = TimeSorter::with_budget(1);
+        sorter.max_runs = 3;
+        // Twenty lines, one run each, their keys out of order.
+        let keys: Vec<(i64, u64)> = (0..20u64).map(|n| (((n * 7) % 20) as i64, n)).collect();
+        for &(placed, arrival) in &keys {
+            sorter
+                .push_keyed(placed, arrival, format!("line {arrival}").as_bytes())
+                .unwrap();
+            assert!(
+                sorter.runs.len() <= sorter.merged + 3,
+                "{}",
+                sorter.runs.len()
+            );
+        }
+        assert!(sorter.merged >= 3, "merged {} times", sorter.merged);
+        let mut out = Vec::new();
+        sorter.finish(&mut out).unwrap();
+        let mut sorted = keys.clone();
+        sorted.sort();
+        let expected: String = sorted.iter().map(|(_, n)| format!("line {n}\n")).collect();
+        assert_eq!(String::from_utf8(out).unwrap(), expected);
     }
 
     /// Lines given their keys out of order (CSV rows may hold tabs and line ends inside quoted
