@@ -48,10 +48,17 @@ struct Held {
 }
 
 impl Held {
-    fn push(&mut self, placed: i64, arrival: u64, line: &[u8]) {
+    /// Holds the line `write` appends to the held text.
+    fn push(
+        &mut self,
+        placed: i64,
+        arrival: u64,
+        write: impl FnOnce(&mut Vec<u8>) -> Result<(), Failure>,
+    ) -> Result<(), Failure> {
         let start = self.text.len();
-        self.text.extend_from_slice(line);
+        write(&mut self.text)?;
         self.keys.push((placed, arrival, start, self.text.len()));
+        Ok(())
     }
 
     fn bytes(&self) -> usize {
@@ -68,32 +75,42 @@ impl Held {
     /// Writes the lines in key order to a temporary file, one run; gives it, and the buffers
     /// emptied for the next lines.
     fn spill(mut self) -> Result<(std::fs::File, Held), Failure> {
-        let fail = |e: std::io::Error| {
-            Failure::Internal(format!("writing a temporary file for --sort time: {e}"))
-        };
-        let mut file = tempfile::tempfile().map_err(fail)?;
-        {
-            let mut out = BufWriter::with_capacity(RUN_WRITE_BYTES, &mut file);
-            for (ts, n, line) in self.sorted() {
-                write_spilled(&mut out, ts, n, line).map_err(fail)?;
-            }
-            out.flush().map_err(fail)?;
-        }
-        file.seek(SeekFrom::Start(0)).map_err(fail)?;
+        let file = new_run(|out| {
+            (self.sorted()).try_for_each(|(ts, n, line)| write_spilled(out, ts, n, line))
+        })?;
         self.keys.clear();
         self.text.clear();
         Ok((file, self))
     }
 }
 
+/// A temporary file, written by `write` and then read from its start: one run.
+fn new_run(
+    write: impl FnOnce(&mut BufWriter<&mut std::fs::File>) -> Result<(), Failure>,
+) -> Result<std::fs::File, Failure> {
+    let mut file = tempfile::tempfile().map_err(spill_failure)?;
+    {
+        let mut out = BufWriter::with_capacity(RUN_WRITE_BYTES, &mut file);
+        write(&mut out)?;
+        out.flush().map_err(spill_failure)?;
+    }
+    file.seek(SeekFrom::Start(0)).map_err(spill_failure)?;
+    Ok(file)
+}
+
 /// Writes a line of a run: its header, then its bytes.
-fn write_spilled(out: &mut impl Write, ts: i64, n: u64, line: &[u8]) -> std::io::Result<()> {
+fn write_spilled(out: &mut impl Write, ts: i64, n: u64, line: &[u8]) -> Result<(), Failure> {
     let mut header = [0; HEADER_BYTES];
     header[..8].copy_from_slice(&ts.to_le_bytes());
     header[8..16].copy_from_slice(&n.to_le_bytes());
     header[16..].copy_from_slice(&(line.len() as u64).to_le_bytes());
-    out.write_all(&header)?;
-    out.write_all(line)
+    (out.write_all(&header))
+        .and_then(|()| out.write_all(line))
+        .map_err(spill_failure)
+}
+
+fn spill_failure(e: std::io::Error) -> Failure {
+    Failure::Internal(format!("writing a temporary file for --sort time: {e}"))
 }
 
 /// Runs open at most besides those merged already: a file descriptor and a read buffer each at the
@@ -141,8 +158,6 @@ pub struct TimeSorter {
     /// The run being written, by its thread.
     spilling: Option<std::thread::JoinHandle<Result<(std::fs::File, Held), Failure>>>,
     arrivals: u64,
-    /// A stream's row, written here before it is held.
-    row: Vec<u8>,
 }
 
 impl Default for TimeSorter {
@@ -161,7 +176,6 @@ impl TimeSorter {
             max_runs: MAX_RUNS,
             spilling: None,
             arrivals: 0,
-            row: Vec::new(),
         }
     }
 
@@ -172,15 +186,12 @@ impl TimeSorter {
         format: RowFormat<'_>,
     ) -> Result<(), Failure> {
         let events: Vec<&Event> = events.into_iter().collect();
-        let mut row = std::mem::take(&mut self.row);
         for (event, placed) in events.iter().zip(places(events.iter().map(|e| e.ts))) {
-            row.clear();
-            format
-                .write(event, &mut row)
-                .map_err(|e| Failure::Internal(format!("writing events: {e}")))?;
-            self.push_line(placed, &row)?;
+            self.push_line(placed, |text| {
+                (format.write(event, text))
+                    .map_err(|e| Failure::Internal(format!("writing events: {e}")))
+            })?;
         }
-        self.row = row;
         Ok(())
     }
 
@@ -190,22 +201,36 @@ impl TimeSorter {
         let mut start = 0;
         for &(placed, end) in &rendered.ends {
             // Each line ends with its line end, which the output adds back.
-            self.push_line(placed, &rendered.text[start..end - 1])?;
+            let line = &rendered.text[start..end - 1];
+            self.push_line(placed, |text| {
+                text.extend_from_slice(line);
+                Ok(())
+            })?;
             start = end;
         }
         Ok(())
     }
 
-    fn push_line(&mut self, placed: i64, line: &[u8]) -> Result<(), Failure> {
+    /// Adds the line `write` writes (without its line end), the next to arrive.
+    fn push_line(
+        &mut self,
+        placed: i64,
+        write: impl FnOnce(&mut Vec<u8>) -> Result<(), Failure>,
+    ) -> Result<(), Failure> {
         let arrival = self.arrivals;
         self.arrivals += 1;
-        self.push_keyed(placed, arrival, line)
+        self.push_keyed(placed, arrival, write)
     }
 
-    /// Adds a line (without its line end) whose place and arrival number its caller knows:
-    /// lines may then come in any order. Arrival numbers must be unique.
-    pub fn push_keyed(&mut self, placed: i64, arrival: u64, line: &[u8]) -> Result<(), Failure> {
-        self.held.push(placed, arrival, line);
+    /// Adds the line `write` writes (without its line end) whose place and arrival number its
+    /// caller knows: lines may then come in any order. Arrival numbers must be unique.
+    fn push_keyed(
+        &mut self,
+        placed: i64,
+        arrival: u64,
+        write: impl FnOnce(&mut Vec<u8>) -> Result<(), Failure>,
+    ) -> Result<(), Failure> {
+        self.held.push(placed, arrival, write)?;
         if self.held.bytes() >= self.spill_at {
             self.spill()?;
         }
@@ -238,19 +263,8 @@ impl TimeSorter {
 
     /// Merges the runs not merged yet into one.
     fn merge_runs(&mut self) -> Result<(), Failure> {
-        let fail = |e: std::io::Error| {
-            Failure::Internal(format!("writing a temporary file for --sort time: {e}"))
-        };
-        let mut file = tempfile::tempfile().map_err(fail)?;
-        {
-            let mut out = BufWriter::with_capacity(RUN_WRITE_BYTES, &mut file);
-            let runs = self.runs.split_off(self.merged);
-            merge(runs, &mut |ts, n, line| {
-                write_spilled(&mut out, ts, n, line).map_err(fail)
-            })?;
-            out.flush().map_err(fail)?;
-        }
-        file.seek(SeekFrom::Start(0)).map_err(fail)?;
+        let runs = self.runs.split_off(self.merged);
+        let file = new_run(|out| merge(runs, &mut |ts, n, line| write_spilled(out, ts, n, line)))?;
         self.runs.push(file);
         self.merged = self.runs.len();
         Ok(())
@@ -335,6 +349,15 @@ mod tests {
     use super::*;
     use crate::report::fixture;
 
+    /// Holds `line` under its key.
+    fn hold(sorter: &mut TimeSorter, placed: i64, arrival: u64, line: &[u8]) {
+        let write = |text: &mut Vec<u8>| {
+            text.extend_from_slice(line);
+            Ok(())
+        };
+        sorter.push_keyed(placed, arrival, write).unwrap();
+    }
+
     fn times(out: &[u8]) -> Vec<(Option<String>, u64)> {
         String::from_utf8(out.to_vec())
             .unwrap()
@@ -382,8 +405,8 @@ mod tests {
     fn a_run_cut_inside_a_line_is_reported_as_corrupt() {
         for cut in [5, HEADER_BYTES as u64 + 2] {
             let mut sorter = TimeSorter::with_budget(1);
-            sorter.push_keyed(1, 0, b"first line").unwrap();
-            sorter.push_keyed(2, 1, b"second line").unwrap();
+            hold(&mut sorter, 1, 0, b"first line");
+            hold(&mut sorter, 2, 1, b"second line");
             assert_eq!(sorter.spilled_runs(), 2);
             sorter.runs[0].set_len(cut).unwrap();
             let mut out = Vec::new();
@@ -407,9 +430,12 @@ mod tests {
         // Twenty lines, one run each, their keys out of order.
         let keys: Vec<(i64, u64)> = (0..20u64).map(|n| (((n * 7) % 20) as i64, n)).collect();
         for &(placed, arrival) in &keys {
-            sorter
-                .push_keyed(placed, arrival, format!("line {arrival}").as_bytes())
-                .unwrap();
+            hold(
+                &mut sorter,
+                placed,
+                arrival,
+                format!("line {arrival}").as_bytes(),
+            );
             assert!(
                 sorter.runs.len() <= sorter.merged + 3,
                 "{}",
@@ -438,7 +464,7 @@ mod tests {
         for budget in [usize::MAX, 1] {
             let mut sorter = TimeSorter::with_budget(budget);
             for (placed, arrival, line) in lines {
-                sorter.push_keyed(placed, arrival, line.as_bytes()).unwrap();
+                hold(&mut sorter, placed, arrival, line.as_bytes());
             }
             let mut out = Vec::new();
             sorter.finish(&mut out).unwrap();
