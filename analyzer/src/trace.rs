@@ -671,10 +671,12 @@ impl ScmContainerLine {
     }
 }
 
-/// A stream's entities, interned by the thread that read it while its events are still near in
-/// memory: the merge then hashes each stream's distinct entities once ([`Trace::merge_interned`])
-/// instead of every entity of every event, each a cache miss by then. The kind of each event and
-/// the fields of its ContainerLogger lines are read on the same pass, for the same reason.
+/// A stream's entities and merge columns, made by the thread that read it while its events are
+/// still near in memory: the merge then hashes each stream's distinct entities once
+/// ([`Trace::merge_interned`]) instead of every entity of every event, and appends the stream's
+/// columns with their places moved ([`Columns::read_stream`]) instead of working out each event's
+/// (a branchy pass, on the one thread the merge has, over memory another core wrote). The fields
+/// of the lines the rules read most (ContainerLogger's, SCM's) are read on the same pass.
 #[derive(Debug, Default)]
 pub struct StreamEntities {
     /// The stream's distinct entities, by local id.
@@ -682,9 +684,12 @@ pub struct StreamEntities {
     /// The local ids event `i` names are `names[start[i]..start[i + 1]]`, each once.
     names: Vec<u32>,
     start: Vec<u32>,
-    /// The kind, time and line of event `i`: what the merge needs of every event, so that it
-    /// opens none but the few it reads more of.
-    headers: Headers,
+    /// Event `i` as the merge keeps it, its places the stream's: its run a place in `sources`,
+    /// its entities in `names`, its compact fields in this stream's lists.
+    events: Vec<InputEvent>,
+    /// The time each event is ordered by ([`order_times`]).
+    times: Vec<u64>,
+    /// The line of event `i`, which orders events of one time and source.
     lines_at: Narrow,
     /// Where the events of each (host, file, component) begin, in order: a stream has one or a
     /// few.
@@ -708,7 +713,7 @@ pub struct StreamEntities {
 }
 
 impl StreamEntities {
-    /// Interns the entities of a stream's events.
+    /// Interns the entities of a stream's events and makes its merge columns.
     pub fn of(events: &[Event]) -> StreamEntities {
         let mut ids: HashMap<&Entity, u32> = HashMap::default();
         let mut uuids = rustc_hash::FxHashSet::default();
@@ -716,25 +721,14 @@ impl StreamEntities {
         let mut peer_names = Names::default();
         let mut replica_hosts = Names::default();
         let mut interned = StreamEntities {
-            table: Vec::new(),
-            names: Vec::new(),
             start: Vec::with_capacity(events.len() + 1),
-            headers: Headers::with_capacity(events.len()),
+            events: Vec::with_capacity(events.len()),
             lines_at: Narrow::with_capacity(events.len()),
-            sources: Vec::new(),
-            lines: Vec::new(),
-            peers: Vec::new(),
-            peer_names: Vec::new(),
-            scm_lines: Vec::new(),
-            replica_hosts: Vec::new(),
-            scm: Vec::new(),
-            datanodes: Vec::new(),
-            closes: Vec::new(),
+            ..StreamEntities::default()
         };
         interned.start.push(0);
         for (i, event) in events.iter().enumerate() {
             let kind = kinds::index_of(event.kind());
-            interned.headers.push(kind, event.ts);
             interned.lines_at.push(event.line);
             if !interned
                 .sources
@@ -783,12 +777,20 @@ impl StreamEntities {
                 }
             }
             interned.start.push(interned.names.len() as u32);
+            interned.events.push(InputEvent::of(
+                interned.sources.len() - 1,
+                first,
+                interned.names.len() - first,
+                kind,
+                event.ts.is_none(),
+            ));
         }
+        interned.times = order_times(events.iter().map(|event| event.ts));
+        interned.link_compact();
         // Held until the merge: without the growth slack.
         interned.table.shrink_to_fit();
         interned.names.shrink_to_fit();
         interned.lines_at.wide.shrink_to_fit();
-        interned.headers.times.wide.shrink_to_fit();
         interned.sources.shrink_to_fit();
         interned.lines.shrink_to_fit();
         interned.peers.shrink_to_fit();
@@ -801,6 +803,30 @@ impl StreamEntities {
         interned
     }
 
+    /// Points each event at its place in the stream's compact lists ([`Compact`]); an event is
+    /// in one list at most.
+    fn link_compact(&mut self) {
+        let events = &mut self.events;
+        let mut link = |list: Compact, ats: &mut dyn Iterator<Item = u32>| {
+            for (place, at) in ats.enumerate() {
+                events[at as usize].compact = list.at(place);
+            }
+        };
+        link(
+            Compact::ContainerState,
+            &mut self.lines.iter().map(|&(at, _)| at),
+        );
+        link(Compact::ScmSide, &mut self.scm.iter().map(|&(at, _)| at));
+        link(
+            Compact::RatisPeer,
+            &mut self.peers.iter().map(|&(at, _)| at),
+        );
+        link(
+            Compact::ScmContainer,
+            &mut self.scm_lines.iter().map(|&(at, _)| at),
+        );
+    }
+
     /// Keeps the entities of the events `keep` flags (one flag per event, in order, as
     /// `Vec::retain` keeps the events themselves). Flags for another number of events empty the
     /// table: the merge then interns the stream itself.
@@ -811,23 +837,36 @@ impl StreamEntities {
         }
         let mut names = Vec::new();
         let mut start = vec![0];
-        let mut headers = Headers::default();
+        let mut events = Vec::new();
         let mut lines_at = Narrow::default();
         let mut sources: Vec<(u32, Source)> = Vec::new();
         // The place of each kept event among the kept ones.
         let mut kept_at = Vec::with_capacity(keep.len());
         for (i, _) in keep.iter().enumerate().filter(|(_, keep)| **keep) {
             kept_at.resize(i, u32::MAX);
-            kept_at.push(headers.kinds.len() as u32);
+            kept_at.push(events.len() as u32);
+            let first = names.len();
             names.extend_from_slice(self.names_of(i));
             start.push(names.len() as u32);
             let source = self.source_of(i);
             if !sources.last().is_some_and(|(_, last)| last == source) {
-                sources.push((headers.kinds.len() as u32, source.clone()));
+                sources.push((events.len() as u32, source.clone()));
             }
-            headers.push(self.headers.kinds[i], self.headers.time(i));
+            let event = self.events[i];
+            events.push(InputEvent::of(
+                sources.len() - 1,
+                first,
+                names.len() - first,
+                event.kind,
+                event.untimed,
+            ));
             lines_at.push(self.lines_at.get(i));
         }
+        let own_times = (keep.iter().enumerate())
+            .filter(|(_, keep)| **keep)
+            .map(|(i, _)| self.time(i))
+            .collect::<Vec<_>>();
+        self.times = order_times(own_times.into_iter());
         renumber_kept(&mut self.lines, &kept_at);
         renumber_kept(&mut self.peers, &kept_at);
         renumber_kept(&mut self.scm_lines, &kept_at);
@@ -835,32 +874,44 @@ impl StreamEntities {
         renumber_kept(&mut self.closes, &kept_at);
         self.names = names;
         self.start = start;
-        self.headers = headers;
+        self.events = events;
         self.lines_at = lines_at;
         self.sources = sources;
+        self.link_compact();
     }
 
-    /// The time of the first event that has one.
-    fn first_time(&self) -> Option<i64> {
-        (0..self.events()).find_map(|i| self.headers.time(i))
+    /// Event `i`'s own time, if it has one.
+    fn time(&self, i: usize) -> Option<i64> {
+        (!self.events[i].untimed).then(|| (self.times[i] ^ SIGN) as i64)
     }
 
     /// The source of event `i`.
     fn source_of(&self, i: usize) -> &Source {
-        let run = self
-            .sources
-            .partition_point(|&(first, _)| first as usize <= i);
-        &self.sources[run - 1].1
+        &self.sources[self.events[i].run as usize].1
     }
 
     /// How many events it holds the entities of.
     fn events(&self) -> usize {
-        self.start.len().saturating_sub(1)
+        self.events.len()
     }
 
     fn names_of(&self, event: usize) -> &[u32] {
         &self.names[self.start[event] as usize..self.start[event + 1] as usize]
     }
+}
+
+/// The time each event is ordered by, as an unsigned number ([`SIGN`]): its own (`times`), else
+/// (untimed) the time of the event before it, else the first time of all.
+fn order_times(times: impl Iterator<Item = Option<i64>> + Clone) -> Vec<u64> {
+    let mut last = times.clone().flatten().next().unwrap_or(i64::MIN);
+    times
+        .map(|ts| {
+            if let Some(ts) = ts {
+                last = ts;
+            }
+            last as u64 ^ SIGN
+        })
+        .collect()
 }
 
 /// The table of a stream: `interned` when it holds this stream's, else read here the same way.
@@ -1018,12 +1069,12 @@ impl ScmSaid {
         self.is(ScmSaid::CLOSES)
     }
 
-    /// Its datanode's place moved from a stream's table to the merge's, where that table begins
-    /// at `start`.
-    fn placed(self, start: u32) -> ScmSaid {
+    /// Its datanode's place moved from a stream's table to the merge's (`places`: the merge's
+    /// place of each of the stream's).
+    fn placed(self, places: &[u32]) -> ScmSaid {
         ScmSaid {
             datanode: if self.signals() {
-                start + self.datanode
+                places[self.datanode as usize]
             } else {
                 0
             },
@@ -1032,13 +1083,13 @@ impl ScmSaid {
     }
 
     /// What it says, its datanode read from `datanodes`, with its close commands `close`.
-    fn side(self, datanodes: &[Arc<str>], close: Option<Vec<u64>>) -> ScmSideOf {
+    fn side(self, datanodes: &Names, close: Option<Vec<u64>>) -> ScmSideOf {
         let set = |flag: u8| self.is(flag);
         let heartbeat = set(ScmSaid::HEARTBEAT).then(|| Heartbeat {
             term: set(ScmSaid::TERM).then(|| whole(self.term)),
             quiet: set(ScmSaid::QUIET),
         });
-        let datanode = || Arc::clone(&datanodes[self.datanode as usize]);
+        let datanode = || Arc::clone(datanodes.name(self.datanode));
         let audit = set(ScmSaid::AUDIT);
         let signal = match self.signal() {
             ScmSaid::REREGISTER => Some(ScmSignal::Reregister {
@@ -1097,10 +1148,12 @@ struct Columns {
     /// lines' datanodes and the SCM container lines, in input order; an event's `compact` is its
     /// list ([`Compact`]) and place in it ([`NONE`] for an event in none).
     container_states: Vec<ContainerStateLine>,
-    /// What the SCM-side events say, compact, their datanodes by place in `datanodes` (each
-    /// stream's copies) and their close commands in `closes`, by place in `scm`.
+    /// What the SCM-side events say, compact, their datanodes by place in `datanodes` and their
+    /// close commands in `closes`, by place in `scm`. Each datanode is copied once, here: a clone
+    /// of a reader's copy writes its count where that reader's core last did (a miss on every
+    /// event that names one).
     scm: Vec<ScmSaid>,
-    datanodes: Vec<Arc<str>>,
+    datanodes: Names,
     closes: Vec<(u32, Vec<u64>)>,
     /// The Ratis lines' datanodes, by place in `peer_names`.
     peers: Vec<u32>,
@@ -1130,11 +1183,52 @@ struct InputEvent {
     run: u32,
     /// Its compact fields' list and place ([`Compact`]), [`NONE`] for none.
     compact: u32,
-    /// Where its entities begin in [`Columns::entities`]: they end where the next input event's
-    /// begin (events are read in input order).
+    /// Where its entities begin in [`Columns::entities`], and how many (at most [`MANY`]: past
+    /// that, they end where the next input event's begin, events being read in input order).
+    /// The count spares the merge, which reads events scattered, a second event's cache line.
     first_entity: u32,
     kind: KindIndex,
     untimed: bool,
+    named: u8,
+}
+
+/// The most entities [`InputEvent::named`] counts.
+const MANY: u8 = u8::MAX;
+
+impl InputEvent {
+    /// An event of run `run` whose `named` entities begin at `first_entity`, in no compact list.
+    fn of(run: usize, first_entity: usize, named: usize, kind: KindIndex, untimed: bool) -> Self {
+        InputEvent {
+            run: run as u32,
+            compact: NONE,
+            first_entity: first_entity as u32,
+            kind,
+            untimed,
+            named: named.min(usize::from(MANY)) as u8,
+        }
+    }
+
+    /// The event with its places moved by `by`: its run, its first entity and its place in its
+    /// compact list (by that list's).
+    fn moved(self, by: &Moved) -> InputEvent {
+        InputEvent {
+            run: self.run + by.run,
+            compact: match Compact::of(self.compact) {
+                Some((list, place)) => list.at(place + by.lists[list as usize]),
+                None => NONE,
+            },
+            first_entity: self.first_entity + by.entity,
+            ..self
+        }
+    }
+}
+
+/// Where a stream's places begin in the merge's columns ([`InputEvent::moved`]).
+struct Moved {
+    run: u32,
+    entity: u32,
+    /// By [`Compact`].
+    lists: [usize; 4],
 }
 
 /// Events in a row from one source: its host, component and (host, file) pair, and where its
@@ -1177,7 +1271,7 @@ impl Columns {
             container_states: Vec::with_capacity(total(|t| t.lines.len())),
             // At most one per event of an SCM-side kind.
             scm: Vec::with_capacity(total(|t| t.scm.len())),
-            datanodes: Vec::new(),
+            datanodes: Names::default(),
             closes: Vec::new(),
             peers: Vec::with_capacity(total(|t| t.peers.len())),
             peer_names: Vec::new(),
@@ -1194,35 +1288,25 @@ impl Columns {
         }
     }
 
-    /// Reads a stream's headers, entities and compact fields from its table `interned`
-    /// ([`table_of`]), and the time each event is ordered by: its own, else (untimed) the time
-    /// of the event before it in the stream, else the stream's first.
+    /// Appends a stream's columns, entities and compact fields from its table `interned`
+    /// ([`table_of`]), their places moved to the merge's.
     fn read_stream(&mut self, interned: &mut StreamEntities) {
-        // The trace's id of each of the stream's entities, interned when first named.
-        let mut ids = vec![UNSEEN; interned.table.len()];
         let stream = Slot {
             stream: self.streams,
             index: self.events.len() as u32,
         };
         self.streams += 1;
-        let mut lines = interned.lines.iter().peekable();
-        let mut peers = interned.peers.iter().peekable();
-        let mut scm_lines = interned.scm_lines.iter().peekable();
-        let hosts_start = self.replica_hosts.len() as u32;
-        self.replica_hosts.append(&mut interned.replica_hosts);
-        // The stream's names follow the others' (moved, not looked up: streams share few).
-        let peers_start = self.peer_names.len() as u32;
-        self.peer_names.append(&mut interned.peer_names);
-        let mut scm = interned.scm.iter().peekable();
-        let mut closes = std::mem::take(&mut interned.closes).into_iter().peekable();
-        let datanodes_start = self.datanodes.len() as u32;
-        self.datanodes.append(&mut interned.datanodes);
+        let moved = Moved {
+            run: self.runs.len() as u32,
+            entity: self.entities.len() as u32,
+            lists: [
+                self.container_states.len(),
+                self.scm.len(),
+                self.peers.len(),
+                self.scm_lines.len(),
+            ],
+        };
         let events = interned.events();
-        // The run of the event read: the stream's first starts at its first event.
-        let mut run = self.runs.len() as u32;
-        let mut run_starts = (interned.sources.iter().skip(1))
-            .map(|&(first, _)| first as usize)
-            .peekable();
         for (at, (first, source)) in interned.sources.iter().enumerate() {
             let end = interned
                 .sources
@@ -1230,53 +1314,43 @@ impl Columns {
                 .map_or(events, |&(next, _)| next as usize);
             self.read_run(stream, source, end - *first as usize);
         }
-        let mut last = interned.first_time().unwrap_or(i64::MIN);
-        for i in 0..events {
-            if run_starts.next_if_eq(&i).is_some() {
-                run += 1;
-            }
-            let compact = if let Some((_, line)) = lines.next_if(|(at, _)| *at as usize == i) {
-                self.container_states.push(line.line());
-                Compact::ContainerState.at(self.container_states.len() - 1)
-            } else if let Some((_, said)) = scm.next_if(|(at, _)| *at as usize == i) {
-                if let Some((_, close)) = closes.next_if(|(at, _)| *at as usize == i) {
-                    self.closes.push((self.scm.len() as u32, close));
-                }
-                self.scm.push(said.placed(datanodes_start));
-                Compact::ScmSide.at(self.scm.len() - 1)
-            } else if let Some(&(_, peer)) = peers.next_if(|(at, _)| *at as usize == i) {
-                self.peers.push(peers_start + peer);
-                Compact::RatisPeer.at(self.peers.len() - 1)
-            } else if let Some((_, line)) = scm_lines.next_if(|(at, _)| *at as usize == i) {
-                self.scm_lines.push(line.placed(hosts_start));
-                Compact::ScmContainer.at(self.scm_lines.len() - 1)
-            } else {
-                NONE
-            };
-            let ts = interned.headers.time(i);
-            if let Some(ts) = ts {
-                last = ts;
-            }
-            let kind = interned.headers.kinds[i];
-            self.kind_counts[kind.index()] += 1;
-            let first = self.entities.len() as u32;
-            for &local in interned.names_of(i) {
-                let id = &mut ids[local as usize];
-                if *id == UNSEEN {
-                    *id = self.intern(&interned.table[local as usize]).0;
-                }
-                self.entities.push(u64::from(*id));
-                self.entity_counts[*id as usize] += 1;
-            }
-            self.times.push(last as u64 ^ SIGN);
-            self.events.push(InputEvent {
-                run,
-                compact,
-                first_entity: first,
-                kind,
-                untimed: ts.is_none(),
-            });
+        // The trace's id of each of the stream's entities.
+        let ids: Vec<u32> = (interned.table.iter())
+            .map(|entity| self.intern(entity).0)
+            .collect();
+        for &local in &interned.names {
+            let id = ids[local as usize];
+            self.entities.push(u64::from(id));
+            self.entity_counts[id as usize] += 1;
         }
+        (self.container_states).extend(interned.lines.iter().map(|(_, line)| line.line()));
+        let datanodes: Vec<u32> = (interned.datanodes.iter())
+            .map(|name| self.datanodes.number(name))
+            .collect();
+        let mut closes = std::mem::take(&mut interned.closes).into_iter().peekable();
+        for (place, &(at, said)) in interned.scm.iter().enumerate() {
+            if let Some((_, close)) = closes.next_if(|&(of, _)| of == at) {
+                self.closes.push(((moved.lists[1] + place) as u32, close));
+            }
+            self.scm.push(said.placed(&datanodes));
+        }
+        // The stream's names follow the others' (moved, not looked up: streams share few).
+        let peers_start = self.peer_names.len() as u32;
+        self.peer_names.append(&mut interned.peer_names);
+        (self.peers).extend(interned.peers.iter().map(|&(_, peer)| peers_start + peer));
+        let hosts_start = self.replica_hosts.len() as u32;
+        self.replica_hosts.append(&mut interned.replica_hosts);
+        (self.scm_lines).extend(
+            interned
+                .scm_lines
+                .iter()
+                .map(|(_, line)| line.placed(hosts_start)),
+        );
+        for event in &interned.events {
+            self.kind_counts[event.kind.index()] += 1;
+            self.events.push(event.moved(&moved));
+        }
+        self.times.extend_from_slice(&interned.times);
     }
 
     /// Adds a run of `events` events from `source`, in the stream whose first event is input
@@ -1442,8 +1516,12 @@ impl Columns {
             // The host in the place of the input number, read already: `order` becomes the hosts.
             self.order[id] = rank_of(&mut host_rank[run.host.index()], &mut hosts);
             let start = event.first_entity as usize;
-            let end = (self.events.get(from as usize + 1))
-                .map_or(self.entities.len(), |next| next.first_entity as usize);
+            let end = if event.named < MANY {
+                start + usize::from(event.named)
+            } else {
+                (self.events.get(from as usize + 1))
+                    .map_or(self.entities.len(), |next| next.first_entity as usize)
+            };
             for &entity in &self.entities[start..end] {
                 let entity = EntityId(rank_of(&mut entity_rank[entity as usize], &mut entities));
                 trace.event_entities.push(entity);
@@ -1739,50 +1817,8 @@ impl Source {
     }
 }
 
-/// The kind and time of each of a stream's events.
-#[derive(Debug, Default)]
-struct Headers {
-    kinds: Vec<KindIndex>,
-    /// The time of event `i`, if its bit in `untimed` is clear.
-    times: Narrow,
-    untimed: Bits,
-    /// Whether an event with a time was pushed: the first sets `times`' base.
-    timed: bool,
-}
-
-impl Headers {
-    fn with_capacity(events: usize) -> Headers {
-        Headers {
-            kinds: Vec::with_capacity(events),
-            times: Narrow::with_capacity(events),
-            untimed: Bits::with_capacity(events),
-            timed: false,
-        }
-    }
-
-    fn push(&mut self, kind: KindIndex, ts: Option<i64>) {
-        self.kinds.push(kind);
-        // Times as unsigned offsets from the stream's first; an untimed event's reads as the
-        // base (never read).
-        let ts = ts.map(|ts| ts as u64);
-        if let Some(ts) = ts
-            && !self.timed
-        {
-            self.times.base = ts;
-            self.timed = true;
-        }
-        self.times.push(ts.unwrap_or(self.times.base));
-        self.untimed.push(ts.is_none());
-    }
-
-    /// Event `i`'s time, if it has one.
-    fn time(&self, i: usize) -> Option<i64> {
-        (!self.untimed.get(i)).then(|| self.times.get(i) as i64)
-    }
-}
-
 /// A number per event in four bytes when it is less than `u32::MAX` above `base` (a stream's
-/// lines, and its times within weeks of its first), the others kept aside: a reader's columns
+/// lines), the others kept aside: a reader's columns
 /// cost half the memory, held until the merge.
 #[derive(Debug, Default)]
 struct Narrow {
@@ -1908,6 +1944,93 @@ pub(crate) mod tests {
             file: file.into(),
             line,
             ..oztrace_testkit::untyped(host, Component::Scm)
+        }
+    }
+
+    /// A window's table ([`StreamEntities::retain`]) merges as a table made from the events it
+    /// kept: the same order, times, kinds, entities and compact lines (ContainerLogger's, SCM's
+    /// container lines, the SCM side, the Ratis peers), for windows that drop a stream's first
+    /// events, its last, or every other one.
+    #[test]
+    fn a_windowed_table_merges_as_a_table_of_the_kept_events() {
+        let sample = |path: &str, component: Component| {
+            let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../samples/");
+            let text = std::fs::read_to_string(format!("{root}{path}")).expect("sample");
+            oztrace_testkit::typed("host1", component, &text).0
+        };
+        let streams = [
+            sample(
+                "HDDS-17400-bug-closed-wording-2-1/docker-compose.log",
+                Component::Scm,
+            ),
+            sample(
+                "HDDS-17400-control-newer-data-force-deleted/dn-container-dn5.log",
+                Component::DnContainer,
+            ),
+            sample(
+                "HDDS-17269-bug-debug/scm1/scm-audit-scm1.log",
+                Component::ScmAudit,
+            ),
+            sample(
+                "HDDS-17269-bug-debug/docker-compose.log",
+                Component::Datanode,
+            ),
+        ];
+        // What the merge made of a stream, as comparable text.
+        let merged = |events: Vec<Event>, table: StreamEntities| {
+            let trace = Trace::merge_interned(vec![(events, Some(table))], 0);
+            let mut said: Vec<String> = (0..trace.len())
+                .map(|id| {
+                    let event = trace.get(id);
+                    let entities: Vec<&Entity> = (trace.entity_ids_of(id).iter())
+                        .map(|&e| &**trace.entity(e))
+                        .collect();
+                    let kind = trace.kind_of(id);
+                    let line = event.line;
+                    format!("{line} {:?} {kind:?} {entities:?}", trace.ts_of(id))
+                })
+                .collect();
+            said.extend(trace.container_state_lines().map(|l| format!("{l:?}")));
+            // A host by its name: a window's table keeps the places of the stream's hosts.
+            said.extend(trace.scm_container_lines().map(|(id, line)| {
+                let host = trace.replica_host(line.datanode_host);
+                let line = ScmContainerLine {
+                    datanode_host: 0,
+                    ..*line
+                };
+                format!("{id} {line:?} {host}")
+            }));
+            said.extend(trace.scm_signals().iter().map(|s| format!("{s:?}")));
+            said.push(format!("{:?}", trace.quiet_heartbeats()));
+            said.extend(trace.ratis_peers().map(|p| format!("{p:?}")));
+            said
+        };
+        for events in streams {
+            assert!(
+                events.len() > 10,
+                "{}: {} events only",
+                events.first().map_or("?", |e| &*e.file),
+                events.len()
+            );
+            let n = events.len();
+            for keep in [
+                (0..n).map(|i| i >= n / 3).collect::<Vec<_>>(),
+                (0..n).map(|i| i < n / 2).collect(),
+                (0..n).map(|i| i % 2 == 1).collect(),
+            ] {
+                let mut flags = keep.iter();
+                let mut kept = events.clone();
+                kept.retain(|_| *flags.next().expect("a flag per event"));
+                let mut windowed = StreamEntities::of(&events);
+                windowed.retain(&keep);
+                let fresh = StreamEntities::of(&kept);
+                assert_eq!(
+                    merged(kept.clone(), windowed),
+                    merged(kept.clone(), fresh),
+                    "{}",
+                    events[0].file
+                );
+            }
         }
     }
 
@@ -2276,6 +2399,7 @@ pub(crate) mod tests {
             first_entity: 2,
             kind: kinds::index_of("dn_container_state"),
             untimed: true,
+            named: 3,
         });
         assert_eq!(std::mem::size_of::<InputEvent>(), 16);
     }
