@@ -1315,7 +1315,7 @@ impl Columns {
             self.read_run(stream, source, end - *first as usize);
         }
         // The trace's id of each of the stream's entities.
-        let ids: Vec<u32> = (interned.table.iter())
+        let ids: Vec<u32> = (std::mem::take(&mut interned.table).into_iter())
             .map(|entity| self.intern(entity).0)
             .collect();
         for &local in &interned.names {
@@ -1383,12 +1383,14 @@ impl Columns {
         host
     }
 
-    fn intern(&mut self, entity: &Entity) -> EntityId {
-        if let Some(&id) = self.entity_ids.get(entity) {
+    /// The id of `entity`, moved into the trace's table if it is new there (not copied: a
+    /// stream's table is the reader's, and freeing its copy here costs as much as making one).
+    fn intern(&mut self, entity: Entity) -> EntityId {
+        if let Some(&id) = self.entity_ids.get(&entity) {
             return id;
         }
         let id = EntityId(self.entity_table.len() as u32);
-        let shared = Arc::new(entity.clone());
+        let shared = Arc::new(entity);
         self.entity_table.push(Arc::clone(&shared));
         self.entity_ids.insert(shared, id);
         self.entity_counts.push(0);
