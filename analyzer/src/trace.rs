@@ -1330,7 +1330,10 @@ impl Columns {
         let mut closes = std::mem::take(&mut interned.closes).into_iter().peekable();
         for (place, &(at, said)) in interned.scm.iter().enumerate() {
             if let Some((_, close)) = closes.next_if(|&(of, _)| of == at) {
-                self.closes.push(((moved.lists[1] + place) as u32, close));
+                self.closes.push((
+                    (moved.lists[Compact::ScmSide as usize] + place) as u32,
+                    close,
+                ));
             }
             self.scm.push(said.placed(&datanodes));
         }
@@ -1820,8 +1823,7 @@ impl Source {
 }
 
 /// A number per event in four bytes when it is less than `u32::MAX` above `base` (a stream's
-/// lines), the others kept aside: a reader's columns
-/// cost half the memory, held until the merge.
+/// lines), the others kept aside: a reader's columns cost half the memory, held until the merge.
 #[derive(Debug, Default)]
 struct Narrow {
     base: u64,
@@ -2036,9 +2038,9 @@ pub(crate) mod tests {
         }
     }
 
-    /// The readers' columns hold times and lines in four bytes when they fit: those that do
-    /// not (a time before the stream's first or weeks after it, a line past `u32::MAX`) keep
-    /// their value and their place in the order, a window included.
+    /// Times far apart (before a stream's first, weeks after it) and lines too wide for the
+    /// readers' four-byte column (past `u32::MAX`) keep their value and their place in the
+    /// order, a window included.
     #[test]
     fn times_and_lines_too_wide_for_the_readers_columns_keep_their_order() {
         let weeks = 60 * 24 * 3_600_000;
