@@ -681,9 +681,8 @@ impl ScmContainerLine {
 pub struct StreamEntities {
     /// The stream's distinct entities, by local id.
     table: Vec<Entity>,
-    /// The local ids event `i` names are `names[start[i]..start[i + 1]]`, each once.
+    /// The local ids the events name, each once per event, in order ([`InputEvent::named`]).
     names: Vec<u32>,
-    start: Vec<u32>,
     /// Event `i` as the merge keeps it, its places the stream's: its run a place in `sources`,
     /// its entities in `names`, its compact fields in this stream's lists.
     events: Vec<InputEvent>,
@@ -721,12 +720,10 @@ impl StreamEntities {
         let mut peer_names = Names::default();
         let mut replica_hosts = Names::default();
         let mut interned = StreamEntities {
-            start: Vec::with_capacity(events.len() + 1),
             events: Vec::with_capacity(events.len()),
             lines_at: Narrow::with_capacity(events.len()),
             ..StreamEntities::default()
         };
-        interned.start.push(0);
         for (i, event) in events.iter().enumerate() {
             let kind = kinds::index_of(event.kind());
             interned.lines_at.push(event.line);
@@ -776,7 +773,6 @@ impl StreamEntities {
                     interned.names.push(id);
                 }
             }
-            interned.start.push(interned.names.len() as u32);
             interned.events.push(InputEvent::of(
                 interned.sources.len() - 1,
                 first,
@@ -836,7 +832,6 @@ impl StreamEntities {
             return;
         }
         let mut names = Vec::new();
-        let mut start = vec![0];
         let mut events = Vec::new();
         let mut lines_at = Narrow::default();
         let mut sources: Vec<(u32, Source)> = Vec::new();
@@ -847,7 +842,6 @@ impl StreamEntities {
             kept_at.push(events.len() as u32);
             let first = names.len();
             names.extend_from_slice(self.names_of(i));
-            start.push(names.len() as u32);
             let source = self.source_of(i);
             if !sources.last().is_some_and(|(_, last)| last == source) {
                 sources.push((events.len() as u32, source.clone()));
@@ -873,7 +867,6 @@ impl StreamEntities {
         renumber_kept(&mut self.scm, &kept_at);
         renumber_kept(&mut self.closes, &kept_at);
         self.names = names;
-        self.start = start;
         self.events = events;
         self.lines_at = lines_at;
         self.sources = sources;
@@ -896,7 +889,7 @@ impl StreamEntities {
     }
 
     fn names_of(&self, event: usize) -> &[u32] {
-        &self.names[self.start[event] as usize..self.start[event + 1] as usize]
+        &self.names[InputEvent::entities(&self.events, event, self.names.len())]
     }
 }
 
@@ -1206,6 +1199,20 @@ impl InputEvent {
             untimed,
             named: named.min(usize::from(MANY)) as u8,
         }
+    }
+
+    /// Where the entities of `events[at]` are, among `named` in all: its first and its count,
+    /// else (past [`MANY`]) up to the next event's first.
+    fn entities(events: &[InputEvent], at: usize, named: usize) -> std::ops::Range<usize> {
+        let event = events[at];
+        let start = event.first_entity as usize;
+        if event.named < MANY {
+            return start..start + usize::from(event.named);
+        }
+        start
+            ..events
+                .get(at + 1)
+                .map_or(named, |next| next.first_entity as usize)
     }
 
     /// The event with its places moved by `by`: its run, its first entity and its place in its
@@ -1520,14 +1527,8 @@ impl Columns {
             trace.times.push(last);
             // The host in the place of the input number, read already: `order` becomes the hosts.
             self.order[id] = rank_of(&mut host_rank[run.host.index()], &mut hosts);
-            let start = event.first_entity as usize;
-            let end = if event.named < MANY {
-                start + usize::from(event.named)
-            } else {
-                (self.events.get(from as usize + 1))
-                    .map_or(self.entities.len(), |next| next.first_entity as usize)
-            };
-            for &entity in &self.entities[start..end] {
+            let named = InputEvent::entities(&self.events, from as usize, self.entities.len());
+            for &entity in &self.entities[named] {
                 let entity = EntityId(rank_of(&mut entity_rank[entity as usize], &mut entities));
                 trace.event_entities.push(entity);
             }
@@ -1949,6 +1950,33 @@ pub(crate) mod tests {
             line,
             ..oztrace_testkit::untyped(host, Component::Scm)
         }
+    }
+
+    /// An event naming more entities than its record counts ([`MANY`]) keeps them all, in the
+    /// merge and through a window, and the events after it keep theirs.
+    #[test]
+    fn an_event_naming_hundreds_of_entities_keeps_them_all() {
+        let many: Vec<Entity> = (0..300).map(Entity::Container).collect();
+        let events = vec![
+            event("dn1", "a", 1, Some(10), vec![Entity::Container(999)]),
+            event("dn1", "a", 2, Some(20), many.clone()),
+            event("dn1", "a", 3, Some(30), vec![Entity::Container(1000)]),
+        ];
+        let named = |trace: &Trace, id: EventId| -> Vec<Entity> {
+            (trace.entity_ids_of(id).iter())
+                .map(|&e| (**trace.entity(e)).clone())
+                .collect()
+        };
+        let trace =
+            Trace::merge_interned(vec![(events.clone(), Some(StreamEntities::of(&events)))], 0);
+        assert_eq!(named(&trace, 1), many);
+        assert_eq!(named(&trace, 2), [Entity::Container(1000)]);
+        let mut table = StreamEntities::of(&events);
+        table.retain(&[false, true, true]);
+        let trace = Trace::merge_interned(vec![(events[1..].to_vec(), Some(table))], 0);
+        assert_eq!(named(&trace, 0), many);
+        assert_eq!(named(&trace, 1), [Entity::Container(1000)]);
+        assert_eq!(trace.of_entity(&Entity::Container(1000)), [1]);
     }
 
     /// A window's table ([`StreamEntities::retain`]) merges as a table made from the events it
