@@ -307,11 +307,10 @@ struct Run {
 impl Run {
     /// Reads the run's next line into `line` and gives its key; `None` at the run's end.
     fn next(&mut self) -> Result<Option<(i64, u64)>, Failure> {
+        let corrupt = || Failure::Internal("a temporary run of --sort time is corrupt".into());
         let failed = |e: std::io::Error| match e.kind() {
             // A run ends after a whole line: an end inside one is corrupt.
-            std::io::ErrorKind::UnexpectedEof => {
-                Failure::Internal("a temporary run of --sort time is corrupt".into())
-            }
+            std::io::ErrorKind::UnexpectedEof => corrupt(),
             _ => Failure::Internal(format!("reading a temporary file for --sort time: {e}")),
         };
         if self.reader.fill_buf().map_err(failed)?.is_empty() {
@@ -325,8 +324,7 @@ impl Run {
             bytes
         };
         let (ts, n) = (i64::from_le_bytes(word(0)), u64::from_le_bytes(word(8)));
-        let len = usize::try_from(u64::from_le_bytes(word(16)))
-            .map_err(|_| Failure::Internal("a temporary run of --sort time is corrupt".into()))?;
+        let len = usize::try_from(u64::from_le_bytes(word(16))).map_err(|_| corrupt())?;
         self.line.resize(len, 0);
         self.reader.read_exact(&mut self.line).map_err(failed)?;
         Ok(Some((ts, n)))

@@ -856,11 +856,11 @@ impl StreamEntities {
             ));
             lines_at.push(self.lines_at.get(i));
         }
-        let own_times = (keep.iter().enumerate())
-            .filter(|(_, keep)| **keep)
-            .map(|(i, _)| self.time(i))
-            .collect::<Vec<_>>();
-        self.times = order_times(own_times.into_iter());
+        self.times = order_times(
+            (keep.iter().enumerate())
+                .filter(|(_, keep)| **keep)
+                .map(|(i, _)| self.time(i)),
+        );
         renumber_kept(&mut self.lines, &kept_at);
         renumber_kept(&mut self.peers, &kept_at);
         renumber_kept(&mut self.scm_lines, &kept_at);
