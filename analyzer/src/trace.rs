@@ -10,7 +10,6 @@
 //! trace). Hosts' clocks differ: rules compare events of different hosts with
 //! [`Trace::before`], which allows `skew`.
 
-use crate::cache::prefetch;
 use crate::facts::Facts;
 use crate::kinds::{self, KindIndex, KindSet};
 use crate::machines::container::life_cycle_state;
@@ -1443,8 +1442,6 @@ impl Columns {
         let events = self.order.len();
         let mut trace = Trace {
             skew_ms,
-            time_ordered: true,
-            untimed: Bits::with_capacity(events),
             ..Trace::default()
         };
         let lines = self.container_states.len();
@@ -1460,40 +1457,35 @@ impl Columns {
         side.heartbeats.reserve_exact(said(ScmSaid::heartbeat));
         side.quiet.reserve_exact(said(ScmSaid::quiet));
         side.signals.reserve_exact(said(ScmSaid::signals));
-        trace.kinds.reserve_exact(events);
-        trace.components.reserve_exact(events);
-        trace.times.reserve_exact(events);
-        trace.event_entities.reserve_exact(self.entities.len());
-        trace.entity_start = std::mem::take(&mut self.spare);
-        trace.entity_start.clear();
-        trace.entity_start.reserve_exact(events + 1);
-        trace.entity_start.push(0);
-        let mut host_rank = vec![UNSEEN; self.host_names.len()];
-        let mut entity_rank = vec![UNSEEN; self.entity_table.len()];
-        // How many hosts and entities were met.
-        let (mut hosts, mut entities) = (0, 0);
+        let (order, inputs, runs) = (&self.order, &self.events, &self.runs);
+        let input = |from: u32| inputs[from as usize];
+        // A pass per column, each over the trace's order: a loop that only fills one column is a
+        // few instructions per event, where one loop filling them all spent hundreds (each push
+        // checked its own capacity).
+        trace.slots = (order.iter())
+            .map(|&from| runs[input(from).run as usize].slot(from))
+            .collect();
+        trace.kinds = order.iter().map(|&from| input(from).kind).collect();
+        trace.components = (order.iter())
+            .map(|&from| runs[input(from).run as usize].component)
+            .collect();
         let mut last = i64::MIN;
-        trace.slots.reserve_exact(events);
-        for id in 0..events {
-            // The input events ahead, scattered across the streams' columns: asked for early,
-            // their entities once their own column is near.
-            if let Some(&ahead) = self.order.get(id + FETCH_AHEAD) {
-                prefetch(&self.events[ahead as usize]);
-                prefetch(&self.times[ahead as usize]);
-            }
-            if let Some(&ahead) = self.order.get(id + FETCH_AHEAD / 2)
-                && let Some(entity) =
-                    (self.entities).get(self.events[ahead as usize].first_entity as usize)
-            {
-                prefetch(entity);
-            }
-            let from = self.order[id];
-            let event = self.events[from as usize];
-            let run = self.runs[event.run as usize];
-            trace.slots.push(run.slot(from));
-            let kind = event.kind;
-            trace.kinds.push(kind);
-            match Compact::of(event.compact) {
+        let mut time_ordered = true;
+        trace.times = (order.iter())
+            .map(|&from| {
+                if !input(from).untimed {
+                    // A timed event is ordered by its own time.
+                    let ts = (self.times[from as usize] ^ SIGN) as i64;
+                    time_ordered &= ts >= last;
+                    last = ts;
+                }
+                last
+            })
+            .collect();
+        trace.time_ordered = time_ordered;
+        trace.untimed = Bits::of(order.iter().map(|&from| input(from).untimed));
+        for (id, &from) in order.iter().enumerate() {
+            match Compact::of(input(from).compact) {
                 Some((Compact::ContainerState, at)) => {
                     trace.container_state_ids.push(id as u32);
                     container_state_at.push(at as u32);
@@ -1516,23 +1508,28 @@ impl Columns {
                 }
                 None => {}
             }
-            trace.components.push(run.component);
-            if !event.untimed {
-                // A timed event is ordered by its own time.
-                let ts = (self.times[from as usize] ^ SIGN) as i64;
-                trace.time_ordered &= ts >= last;
-                last = ts;
-            }
-            trace.untimed.push(event.untimed);
-            trace.times.push(last);
-            // The host in the place of the input number, read already: `order` becomes the hosts.
-            self.order[id] = rank_of(&mut host_rank[run.host.index()], &mut hosts);
-            let named = InputEvent::entities(&self.events, from as usize, self.entities.len());
-            for &entity in &self.entities[named] {
-                let entity = EntityId(rank_of(&mut entity_rank[entity as usize], &mut entities));
-                trace.event_entities.push(entity);
-            }
-            trace.entity_start.push(trace.event_entities.len() as u32);
+        }
+        let mut entity_rank = vec![UNSEEN; self.entity_table.len()];
+        let mut entities = 0;
+        trace.event_entities.reserve_exact(self.entities.len());
+        let mut entity_start = std::mem::take(&mut self.spare);
+        entity_start.clear();
+        entity_start.reserve_exact(events + 1);
+        entity_start.push(0);
+        entity_start.extend(order.iter().map(|&from| {
+            let named = InputEvent::entities(inputs, from as usize, self.entities.len());
+            trace.event_entities.extend(self.entities[named].iter().map(|&entity| {
+                EntityId(rank_of(&mut entity_rank[entity as usize], &mut entities))
+            }));
+            trace.event_entities.len() as u32
+        }));
+        trace.entity_start = entity_start;
+        // Last, in the place of the input numbers: `order` becomes the hosts.
+        let mut host_rank = vec![UNSEEN; self.host_names.len()];
+        let mut hosts = 0;
+        for from in &mut self.order {
+            let host = runs[inputs[*from as usize].run as usize].host;
+            *from = rank_of(&mut host_rank[host.index()], &mut hosts);
         }
         trace.event_host = self.order.into_iter().map(HostId).collect();
         // Each list filled on a pass of its own, in trace order: a few streams of writes at a time,
@@ -1585,10 +1582,6 @@ impl Columns {
         trace
     }
 }
-
-/// How many events ahead of the one it indexes [`Columns::index`] asks for input columns: far
-/// enough for a read from memory to arrive, near enough to stay in the cache until used.
-const FETCH_AHEAD: usize = 16;
 
 /// Flipping the sign bit orders `i64`s as `u64`s ([`Columns::times`]).
 const SIGN: u64 = 1 << 63;
@@ -1875,6 +1868,15 @@ impl Bits {
             words: Vec::with_capacity(bits.div_ceil(64)),
             len: 0,
         }
+    }
+
+    /// The bits `bits` yields, in order.
+    fn of(bits: impl ExactSizeIterator<Item = bool>) -> Bits {
+        let mut all = Bits::with_capacity(bits.len());
+        for bit in bits {
+            all.push(bit);
+        }
+        all
     }
 
     fn push(&mut self, set: bool) {
