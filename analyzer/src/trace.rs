@@ -1518,9 +1518,11 @@ impl Columns {
         entity_start.push(0);
         entity_start.extend(order.iter().map(|&from| {
             let named = InputEvent::entities(inputs, from as usize, self.entities.len());
-            trace.event_entities.extend(self.entities[named].iter().map(|&entity| {
-                EntityId(rank_of(&mut entity_rank[entity as usize], &mut entities))
-            }));
+            trace
+                .event_entities
+                .extend(self.entities[named].iter().map(|&entity| {
+                    EntityId(rank_of(&mut entity_rank[entity as usize], &mut entities))
+                }));
             trace.event_entities.len() as u32
         }));
         trace.entity_start = entity_start;
