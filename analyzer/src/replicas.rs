@@ -583,11 +583,20 @@ impl ContainerReplicas {
                 .steps
                 .last()
                 .is_some_and(|last| last.state == step.state && last.bcsid == step.bcsid),
-            Seen::Datanode => replica.steps.iter().any(|s| {
-                s.seen == Seen::Datanode
-                    && s.ts(trace) == step.ts(trace)
-                    && trace.get(s.event).text == trace.get(step.event).text
-            }),
+            Seen::Datanode => {
+                let ts = step.ts(trace);
+                // Steps come in trace order: in a trace in time order, no step before a timed one
+                // earlier than `ts` can have that time, so the scan stops there (a replica's
+                // steps are mostly many lines of other times).
+                let ordered = ts.is_some() && trace.is_time_ordered();
+                (replica.steps.iter().rev())
+                    .take_while(|s| !ordered || s.ts(trace).is_none_or(|at| Some(at) >= ts))
+                    .any(|s| {
+                        s.seen == Seen::Datanode
+                            && s.ts(trace) == ts
+                            && trace.get(s.event).text == trace.get(step.event).text
+                    })
+            }
         };
         if repeated {
             return;

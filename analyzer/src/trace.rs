@@ -362,6 +362,12 @@ impl Trace {
         (!self.untimed.get(id)).then(|| self.times[id])
     }
 
+    /// Whether every timed event is at or after the timed events before it ([`Trace::merge`]'s
+    /// traces always are).
+    pub fn is_time_ordered(&self) -> bool {
+        self.time_ordered
+    }
+
     /// The events that can have a time within `from..=to`: every timed event in that window is
     /// in the range returned (untimed events in it are not in the window: callers still check
     /// each event's time). The whole trace when it is not in time order.
