@@ -1118,12 +1118,29 @@ impl Check<'_> {
                 .replication(self.config)
                 .map_or(u32::MAX, Replication::expected) as usize
         };
+        let group_of = |r: &Replica| if ec { r.index } else { 0 };
+        // Every OPEN is a first one, in whatever order, when each group has at most `allowed`,
+        // each on a datanode of its own: most containers, decided without sorting their OPENs.
+        let opened = |r: &&Replica| r.opens().next().is_some();
+        let all_first = self.record.replicas.iter().filter(opened).enumerate().all(|(at, r)| {
+            let earlier = self.record.replicas.iter().filter(opened).take(at);
+            let same_group = earlier.filter(|other| group_of(other) == group_of(r));
+            let (mut count, mut shared) = (1, false);
+            for other in same_group {
+                count += 1;
+                shared |= other.host == r.host;
+            }
+            r.opens().nth(1).is_none() && count <= allowed && !shared
+        });
+        if all_first {
+            return None;
+        }
         // Every OPEN a datanode printed, by group (the index for EC) and in time order.
         let mut opens: Vec<(u32, &Replica, &ReplicaStep)> = self
             .record
             .replicas
             .iter()
-            .flat_map(|r| r.opens().map(move |s| (if ec { r.index } else { 0 }, r, s)))
+            .flat_map(|r| r.opens().map(move |s| (group_of(r), r, s)))
             .collect();
         opens.sort_by_key(|&(group, _, s)| (group, self.at(s), s.event));
         // What each OPEN is, decided before any note is written: most containers have none
