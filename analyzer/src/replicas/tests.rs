@@ -153,6 +153,33 @@ fn the_same_open_line_read_twice_is_one_open_and_a_second_life_is_a_duplicate() 
     );
 }
 
+/// Each OPEN on a datanode of its own is a first one up to the replication (three for RATIS by
+/// default; one per index for EC), whatever order the lines come in; past it, or a datanode's
+/// second, is a duplicate.
+#[test]
+fn opens_on_datanodes_of_their_own_are_duplicates_only_past_the_replication() {
+    let open = |host: &str, ts: i64, index: u32| state(host, ts as u64 + 1, ts, index, 0, "OPEN");
+    let duplicate = |events: Vec<Event>| {
+        kinds(events)
+            .iter()
+            .any(|v| v.0 == HealthKind::DuplicateOpen)
+    };
+    let three = vec![open("dn3", 0, 0), open("dn1", 1, 0), open("dn2", 2, 0)];
+    assert!(!duplicate(three.clone()));
+    let mut four = three.clone();
+    four.push(open("dn4", 3, 0));
+    assert!(duplicate(four));
+    let mut again = three;
+    again.push(open("dn2", 5, 0));
+    assert!(duplicate(again));
+    // EC: one OPEN per index, on as many datanodes.
+    let ec = vec![open("dn1", 0, 1), open("dn2", 1, 2), open("dn3", 2, 3)];
+    assert!(!duplicate(ec.clone()));
+    let mut shared_index = ec;
+    shared_index.push(open("dn4", 3, 2));
+    assert!(duplicate(shared_index));
+}
+
 /// An event with a container id other than 7, to extend the logs' end without touching it.
 trait TapId {
     fn tap_id(self, id: u64) -> Event;
