@@ -1121,23 +1121,16 @@ impl Check<'_> {
         let group_of = |r: &Replica| if ec { r.index } else { 0 };
         // Every OPEN is a first one, in whatever order, when each group has at most `allowed`,
         // each on a datanode of its own: most containers, decided without sorting their OPENs.
+        // A replica is one (datanode, index): the replicas of a group are on datanodes of their
+        // own, so each must have opened once.
         let opened = |r: &&Replica| r.opens().next().is_some();
-        let all_first = self
-            .record
-            .replicas
-            .iter()
-            .filter(opened)
-            .enumerate()
-            .all(|(at, r)| {
-                let earlier = self.record.replicas.iter().filter(opened).take(at);
-                let same_group = earlier.filter(|other| group_of(other) == group_of(r));
-                let (mut count, mut shared) = (1, false);
-                for other in same_group {
-                    count += 1;
-                    shared |= other.host == r.host;
-                }
-                r.opens().nth(1).is_none() && count <= allowed && !shared
-            });
+        let all_first = (self.record.replicas.iter().filter(opened).enumerate()).all(|(at, r)| {
+            let earlier = self.record.replicas.iter().filter(opened).take(at);
+            let in_group = 1 + earlier
+                .filter(|other| group_of(other) == group_of(r))
+                .count();
+            r.opens().nth(1).is_none() && in_group <= allowed
+        });
         if all_first {
             return None;
         }
