@@ -153,6 +153,47 @@ fn the_same_open_line_read_twice_is_one_open_and_a_second_life_is_a_duplicate() 
     );
 }
 
+/// A datanode's log collected twice, merged into time order: each line's copy comes after other
+/// lines of the replica, and is still found among the steps of its time (OPEN once, not twice).
+#[test]
+fn a_log_collected_twice_and_merged_has_each_open_once() {
+    let copy = |events: &[Event]| -> Vec<Event> {
+        (events.iter().cloned())
+            .map(|mut e| {
+                e.file = format!("copy/{}", e.file).into();
+                e
+            })
+            .collect()
+    };
+    let dn1 = vec![
+        state("dn1", 1, 0, 0, 0, "OPEN"),
+        state("dn1", 2, MIN, 0, 80, "CLOSING"),
+        state("dn1", 3, MIN, 0, 90, "CLOSED"),
+    ];
+    let others: Vec<Event> = closed_three()
+        .into_iter()
+        .filter(|e| &*e.host != "dn1")
+        .collect();
+    let verdicts = |streams: Vec<Vec<Event>>| {
+        let trace = Trace::merge(streams, 0);
+        assert!(trace.is_time_ordered());
+        (trace
+            .replicas()
+            .health(&trace, 7, &HealthConfig::default())
+            .into_iter())
+        .map(|v| v.kind)
+        .collect::<Vec<_>>()
+    };
+    assert_eq!(verdicts(vec![dn1.clone(), copy(&dn1), others.clone()]), []);
+    // Another line of that time is not a copy: a second life.
+    let mut again = copy(&dn1);
+    again[0] = state("dn1", 1, 0, 0, 5, "OPEN");
+    assert_eq!(
+        verdicts(vec![dn1, again, others]),
+        [HealthKind::DuplicateOpen]
+    );
+}
+
 /// Each OPEN on a datanode of its own is a first one up to the replication (three for RATIS by
 /// default; one per index for EC), whatever order the lines come in; past it, or a datanode's
 /// second, is a duplicate.
