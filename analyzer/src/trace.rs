@@ -1465,16 +1465,13 @@ impl Columns {
         side.signals.reserve_exact(said(ScmSaid::signals));
         let (order, inputs, runs) = (&self.order, &self.events, &self.runs);
         let input = |from: u32| inputs[from as usize];
+        let run_of = |from: u32| &runs[input(from).run as usize];
         // A pass per column, each over the trace's order: as many instructions as one loop that
         // fills them all, but each loop is short and its loads independent, so that more of
         // them are in flight (the merge 11.0 -> 9.7 ms on the 1 GB bench bundle).
-        trace.slots = (order.iter())
-            .map(|&from| runs[input(from).run as usize].slot(from))
-            .collect();
+        trace.slots = order.iter().map(|&from| run_of(from).slot(from)).collect();
         trace.kinds = order.iter().map(|&from| input(from).kind).collect();
-        trace.components = (order.iter())
-            .map(|&from| runs[input(from).run as usize].component)
-            .collect();
+        trace.components = order.iter().map(|&from| run_of(from).component).collect();
         let mut last = i64::MIN;
         let mut time_ordered = true;
         trace.times = (order.iter())
@@ -1536,8 +1533,7 @@ impl Columns {
         let mut host_rank = vec![UNSEEN; self.host_names.len()];
         let mut hosts = 0;
         for from in &mut self.order {
-            let host = runs[inputs[*from as usize].run as usize].host;
-            *from = rank_of(&mut host_rank[host.index()], &mut hosts);
+            *from = rank_of(&mut host_rank[run_of(*from).host.index()], &mut hosts);
         }
         trace.event_host = self.order.into_iter().map(HostId).collect();
         // Each list filled on a pass of its own, in trace order: a few streams of writes at a time,
