@@ -15,3 +15,11 @@ pub(crate) fn prefetch<T>(item: &T) {
     #[cfg(not(target_arch = "x86_64"))]
     let _ = item;
 }
+
+/// [`prefetch`] of every cache line `items` spans.
+pub(crate) fn prefetch_all<T>(items: &[T]) {
+    let per_line = (64 / std::mem::size_of::<T>().max(1)).max(1);
+    for item in items.iter().step_by(per_line) {
+        prefetch(item);
+    }
+}

@@ -141,13 +141,16 @@ impl Trace {
             .unzip();
         let mut columns = Columns::with_capacity(tables.iter());
         // Each table is dropped once read but for its lines, which order events of one time.
-        let lines: Vec<Narrow> = tables
-            .into_iter()
-            .map(|mut table| {
-                columns.read_stream(&mut table);
-                table.lines_at
-            })
-            .collect();
+        let mut lines = Vec::with_capacity(tables.len());
+        let mut tables = tables.into_iter().peekable();
+        while let Some(mut table) = tables.next() {
+            // The next table is another thread's writes: its lines come while this one is read.
+            if let Some(next) = tables.peek() {
+                next.prefetch();
+            }
+            columns.read_stream(&mut table);
+            lines.push(table.lines_at);
+        }
         columns.sort(&lines);
         drop(lines);
         let mut trace = columns.index(skew_ms);
@@ -717,6 +720,29 @@ pub struct StreamEntities {
 }
 
 impl StreamEntities {
+    /// Starts fetching what [`Columns::read_stream`] reads of this table.
+    fn prefetch(&self) {
+        use crate::cache::prefetch_all;
+        prefetch_all(&self.events);
+        prefetch_all(&self.times);
+        prefetch_all(&self.names);
+        prefetch_all(&self.lines_at.low);
+        prefetch_all(&self.lines);
+        prefetch_all(&self.scm);
+        prefetch_all(&self.peers);
+        prefetch_all(&self.scm_lines);
+        prefetch_all(&self.table);
+        for entity in &self.table {
+            if let Some(name) = entity.name() {
+                prefetch_all(name.as_bytes());
+            }
+        }
+        for (_, source) in &self.sources {
+            prefetch_all(source.host.as_bytes());
+            prefetch_all(source.file.as_bytes());
+        }
+    }
+
     /// Interns the entities of a stream's events and makes its merge columns.
     pub fn of(events: &[Event]) -> StreamEntities {
         let mut ids: HashMap<&Entity, u32> = HashMap::default();

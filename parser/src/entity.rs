@@ -75,6 +75,20 @@ impl Entity {
     }
 
     /// The contract's name of the kind: the text before the first `:`.
+    /// The name it is known by, for the kinds named by text.
+    pub fn name(&self) -> Option<&str> {
+        match self {
+            Entity::Container(_) | Entity::Block { .. } => None,
+            Entity::Datanode(name)
+            | Entity::DatanodeHost(name)
+            | Entity::Key(name)
+            | Entity::Pipeline(name)
+            | Entity::Group(name)
+            | Entity::Scm(name)
+            | Entity::Om(name) => Some(name),
+        }
+    }
+
     pub fn kind(&self) -> &'static str {
         match self {
             Entity::Container(_) => "container",
