@@ -19,7 +19,7 @@ use crate::replicas::{ContainerReplicas, ReplicaState};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::datanode::DatanodeEvent;
 use oztrace_parser::catalog::scm_container::{ReplicaAction, ScmContainerEvent};
-use oztrace_parser::entity::{Entity, is_uuid};
+use oztrace_parser::entity::{Entity, find_datanode_details, is_uuid};
 use oztrace_parser::event::Event;
 use oztrace_parser::source::{Component, Level, short_host};
 use rustc_hash::FxHashMap as HashMap;
@@ -108,6 +108,8 @@ pub struct Trace {
     /// What the SCM-side events say, read by the readers' threads ([`StreamEntities`]) and
     /// ordered by the merge.
     scm_side: ScmSide,
+    /// The SCM events whose message prints a datanode as `uuid(host/ip)`, in trace order.
+    datanode_printers: Vec<EventId>,
 }
 
 impl Trace {
@@ -269,6 +271,13 @@ impl Trace {
     /// datanode (`uuid(host/ip)`), in trace order: read without opening them.
     pub fn quiet_heartbeats(&self) -> &[EventId] {
         &self.scm_side.quiet
+    }
+
+    /// The SCM events whose message prints a datanode as `uuid(host/ip)`
+    /// ([`find_datanode_details`]), in trace order, found by the readers: the others' text need
+    /// not be read for one.
+    pub fn datanode_printers(&self) -> &[EventId] {
+        &self.datanode_printers
     }
 
     /// Every `dn_container_state` line, in trace order, with its fields ([`ContainerStateLine`]):
@@ -765,6 +774,7 @@ impl StreamEntities {
             {
                 interned.sources.push((i as u32, Source::of(event)));
             }
+            let mut quiet = false;
             if kind == *CONTAINER_STATE
                 && let Some(line) = ContainerStateLine::of(event)
             {
@@ -773,6 +783,7 @@ impl StreamEntities {
                 && let Some(of) = endpoint::scm_side_of(event, &mut uuids)
             {
                 let (said, close) = ScmSaid::of(of, |datanode| datanodes.number(datanode));
+                quiet = said.quiet();
                 if let Some(close) = close {
                     interned.closes.push((i as u32, close));
                 }
@@ -809,7 +820,7 @@ impl StreamEntities {
                 first,
                 interned.names.len() - first,
                 kind,
-                event.ts.is_none(),
+                InputEvent::flags_of(event, quiet),
             ));
         }
         interned.times = order_times(events.iter().map(|event| event.ts));
@@ -883,7 +894,7 @@ impl StreamEntities {
                 first,
                 names.len() - first,
                 event.kind,
-                event.untimed,
+                event.flags,
             ));
             lines_at.push(self.lines_at.get(i));
         }
@@ -906,7 +917,7 @@ impl StreamEntities {
 
     /// Event `i`'s own time, if it has one.
     fn time(&self, i: usize) -> Option<i64> {
-        (!self.events[i].untimed).then(|| (self.times[i] ^ SIGN) as i64)
+        (!self.events[i].untimed()).then(|| (self.times[i] ^ SIGN) as i64)
     }
 
     /// The source of event `i`.
@@ -1212,7 +1223,8 @@ struct InputEvent {
     /// The count spares the merge, which reads events scattered, a second event's cache line.
     first_entity: u32,
     kind: KindIndex,
-    untimed: bool,
+    /// [`InputEvent::UNTIMED`], [`InputEvent::PRINTS_DATANODE`].
+    flags: u8,
     named: u8,
 }
 
@@ -1220,16 +1232,45 @@ struct InputEvent {
 const MANY: u8 = u8::MAX;
 
 impl InputEvent {
+    /// It has no time of its own.
+    const UNTIMED: u8 = 1;
+    /// An SCM event whose message prints a datanode as `uuid(host/ip)` ([`Trace::datanode_printers`]).
+    const PRINTS_DATANODE: u8 = 2;
+
     /// An event of run `run` whose `named` entities begin at `first_entity`, in no compact list.
-    fn of(run: usize, first_entity: usize, named: usize, kind: KindIndex, untimed: bool) -> Self {
+    fn of(run: usize, first_entity: usize, named: usize, kind: KindIndex, flags: u8) -> Self {
         InputEvent {
             run: run as u32,
             compact: NONE,
             first_entity: first_entity as u32,
             kind,
-            untimed,
+            flags,
             named: named.min(usize::from(MANY)) as u8,
         }
+    }
+
+    /// The flags of `event`; `quiet`: it is a quiet heartbeat ([`Heartbeat::quiet`]).
+    fn flags_of(event: &Event, quiet: bool) -> u8 {
+        let mut flags = 0;
+        if event.ts.is_none() {
+            flags |= InputEvent::UNTIMED;
+        }
+        // A quiet heartbeat was found to print no datanode already.
+        if matches!(event.data, EventData::Scm(_))
+            && !quiet
+            && find_datanode_details(&event.text).next().is_some()
+        {
+            flags |= InputEvent::PRINTS_DATANODE;
+        }
+        flags
+    }
+
+    fn untimed(self) -> bool {
+        self.flags & InputEvent::UNTIMED != 0
+    }
+
+    fn prints_datanode(self) -> bool {
+        self.flags & InputEvent::PRINTS_DATANODE != 0
     }
 
     /// Where the entities of `events[at]` are, among `named` in all: its first and its count,
@@ -1502,7 +1543,7 @@ impl Columns {
         let mut time_ordered = true;
         trace.times = (order.iter())
             .map(|&from| {
-                if !input(from).untimed {
+                if !input(from).untimed() {
                     // A timed event is ordered by its own time.
                     let ts = (self.times[from as usize] ^ SIGN) as i64;
                     time_ordered &= ts >= last;
@@ -1512,8 +1553,11 @@ impl Columns {
             })
             .collect();
         trace.time_ordered = time_ordered;
-        trace.untimed = Bits::of(order.iter().map(|&from| input(from).untimed));
+        trace.untimed = Bits::of(order.iter().map(|&from| input(from).untimed()));
         for (id, &from) in order.iter().enumerate() {
+            if input(from).prints_datanode() {
+                trace.datanode_printers.push(id);
+            }
             match Compact::of(input(from).compact) {
                 Some((Compact::ContainerState, at)) => {
                     trace.container_state_ids.push(id as u32);
@@ -2227,6 +2271,68 @@ pub(crate) mod tests {
         assert_eq!(trace.scm_signals()[1].1.datanode(), b.to_ascii_lowercase());
     }
 
+    /// The readers flag the SCM events whose message prints a datanode as `uuid(host/ip)`: a
+    /// REGISTER audit and a heartbeat with a command that print one, not a quiet heartbeat; the
+    /// flags follow their events through the merge and a window.
+    #[test]
+    fn the_datanode_printers_are_the_scm_events_that_print_uuid_host_ip() {
+        let audit = |ts: &str, op: &str, params: &str| {
+            format!(
+                "2026-09-14 02:11:{ts} | INFO  | SCMAudit | user=hadoop | ip=172.25.0.24 | \
+                 op={op} {{{params}}} | ret=SUCCESS | \n"
+            )
+        };
+        let uuid = "6c4b2a19-3e5d-4f7a-8b9c-1d2e3f4a5b6c";
+        let details = format!("{uuid}(datanode4/172.25.0.24)");
+        let scm = [
+            audit(
+                "05,151",
+                "REGISTER",
+                &format!("\"datanodeDetails\":\"{details}\""),
+            ),
+            audit(
+                "06,000",
+                "SEND_HEARTBEAT",
+                &format!("\"datanodeUUID\":\"{uuid}\",\"command\":\"[]\""),
+            ),
+            audit(
+                "07,000",
+                "SEND_HEARTBEAT",
+                &format!(
+                    "\"datanodeUUID\":\"{uuid}\",\"command\":\"[commandType: \
+                     reregisterCommand reregisterCommandProto {{ }} term: 0] for {details}\""
+                ),
+            ),
+        ]
+        .concat();
+        let scm = oztrace_testkit::events("scm1", Component::ScmAudit, &scm);
+        let expected = |trace: &Trace| -> Vec<EventId> {
+            (0..trace.len())
+                .filter(|&id| {
+                    let event = trace.get(id);
+                    matches!(event.data, EventData::Scm(_))
+                        && find_datanode_details(&event.text).next().is_some()
+                })
+                .collect()
+        };
+        let trace = Trace::merge_interned(vec![(scm.clone(), Some(StreamEntities::of(&scm)))], 0);
+        assert_eq!(trace.len(), 3);
+        assert_eq!(trace.quiet_heartbeats().len(), 1);
+        let printers = expected(&trace);
+        assert_eq!(
+            printers.len(),
+            2,
+            "the REGISTER and the heartbeat with a command"
+        );
+        assert_eq!(trace.datanode_printers(), printers.as_slice());
+        // A window that drops the REGISTER audit keeps the other's flag.
+        let mut table = StreamEntities::of(&scm);
+        table.retain(&[false, true, true]);
+        let trace = Trace::merge_interned(vec![(scm[1..].to_vec(), Some(table))], 0);
+        assert_eq!(trace.datanode_printers(), [1]);
+        assert_eq!(trace.datanode_printers(), expected(&trace).as_slice());
+    }
+
     /// What the readers keep of the SCM container lines (compact, by place in their stream, their
     /// hosts by place in their stream's table) is what the events say, in trace order across
     /// streams, a window included; a line naming no container is not kept.
@@ -2462,7 +2568,7 @@ pub(crate) mod tests {
             compact: NONE,
             first_entity: 2,
             kind: kinds::index_of("dn_container_state"),
-            untimed: true,
+            flags: InputEvent::UNTIMED | InputEvent::PRINTS_DATANODE,
             named: 3,
         });
         assert_eq!(std::mem::size_of::<InputEvent>(), 16);

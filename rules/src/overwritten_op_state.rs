@@ -279,6 +279,8 @@ impl Facts {
         // Most SCM records are heartbeats that say nothing this rule reads but their datanode
         // and host: those are not opened.
         let mut quiet = trace.quiet_heartbeats().iter().peekable();
+        // Only these print a datanode as `uuid(host/ip)`: the others' text is not read.
+        let mut printers = trace.datanode_printers().iter().peekable();
         for id in trace.of_kinds(&scm) {
             let quiet = quiet.next_if(|&&at| at == id).is_some();
             let event = (!quiet).then(|| trace.get(id));
@@ -297,10 +299,13 @@ impl Facts {
                 heartbeat_audit_hosts[trace.host_of(id).index()] = true;
                 continue;
             };
-            for found in find_datanode_details(&event.text) {
-                let DatanodeRef { uuid, host, ip } = found.value;
-                prints += 1;
-                text_printed.insert((uuid, host, ip), prints);
+            while printers.next_if(|&&at| at < id).is_some() {}
+            if printers.next_if(|&&at| at == id).is_some() {
+                for found in find_datanode_details(&event.text) {
+                    let DatanodeRef { uuid, host, ip } = found.value;
+                    prints += 1;
+                    text_printed.insert((uuid, host, ip), prints);
+                }
             }
             let mut push = |uuid: &str, pick: Pick| push_to(&mut nodes, uuid, pick, id);
             match data {
