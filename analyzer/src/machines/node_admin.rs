@@ -22,6 +22,7 @@ use crate::graph::{Linker, Reason};
 use crate::kinds::{Family, Reads};
 use crate::machine::{EntityStates, Machine, Transition};
 use crate::machines::endpoint::SCM_AUDIT;
+use crate::names::Names;
 use crate::trace::{EntityId, EventId, HostId, Trace};
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::scm::{AdminAction, ScmEvent};
@@ -361,8 +362,10 @@ impl View {
 
 #[derive(Default)]
 pub struct NodeAdmin {
-    /// By (SCM host, datanode UUID).
-    views: EntityStates<(HostId, String), View>,
+    /// By (SCM host, datanode UUID's number in `datanodes`).
+    views: EntityStates<(HostId, u32), View>,
+    /// The datanode UUIDs met, numbered: a view's key is a number, not a copy of its UUID.
+    datanodes: Names,
     /// Monitor ticks seen per SCM host, by [`HostId`] (`There are {} nodes tracked …` ends a
     /// tick).
     ticks: Vec<u64>,
@@ -625,24 +628,27 @@ impl Machine for NodeAdmin {
             self.ticks[host.index()] += 1;
             return;
         }
-        let uuid = match data.tracked_node_hash() {
+        let datanode = match data.tracked_node_hash() {
             Some(hash) => {
                 self.learn_until(trace, id);
-                self.resolve(trace, hash)
+                (self.resolve(trace, hash)).map(|uuid| self.datanodes.number(&uuid))
             }
-            None => datanode_of(data).map(str::to_string),
+            None => datanode_of(data).map(|uuid| self.datanodes.number(uuid)),
         };
-        let Some(uuid) = uuid else {
+        let Some(datanode) = datanode else {
             return;
         };
         let tick = self.ticks.get(host.index()).copied().unwrap_or(0);
-        let key = (host, uuid);
+        let key = (host, datanode);
         let mut current = self.views.get(&key).cloned().unwrap_or_default();
         for step in steps(data, &current, tick, event.ts) {
             if !current.same_label(&step.view) || step.illegal || step.inferred.is_some() {
                 out.push(Transition {
                     machine: NAME,
-                    entity: trace.shared(id, &Entity::Datanode(key.1.clone())),
+                    entity: trace.shared(
+                        id,
+                        &Entity::Datanode(self.datanodes.name(datanode).to_string()),
+                    ),
                     scope: Some(Arc::clone(&event.host)),
                     from: current.label().into(),
                     to: step.view.label().into(),
