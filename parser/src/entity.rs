@@ -74,7 +74,6 @@ impl Entity {
         peer_entity(id, Entity::Om)
     }
 
-    /// The contract's name of the kind: the text before the first `:`.
     /// The name it is known by, for the kinds named by text.
     pub fn name(&self) -> Option<&str> {
         match self {
@@ -89,6 +88,7 @@ impl Entity {
         }
     }
 
+    /// The contract's name of the kind: the text before the first `:`.
     pub fn kind(&self) -> &'static str {
         match self {
             Entity::Container(_) => "container",

@@ -631,7 +631,8 @@ impl Machine for NodeAdmin {
         let datanode = match data.tracked_node_hash() {
             Some(hash) => {
                 self.learn_until(trace, id);
-                (self.resolve(trace, hash)).map(|uuid| self.datanodes.number(&uuid))
+                self.resolve(trace, hash)
+                    .map(|uuid| self.datanodes.number(&uuid))
             }
             None => datanode_of(data).map(|uuid| self.datanodes.number(uuid)),
         };
