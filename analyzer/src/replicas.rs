@@ -19,7 +19,7 @@
 //!
 //! Memory: a few words per state change of a replica (event ids, not text), per container.
 
-use crate::kinds::{Family, KindSet, Reads};
+use crate::kinds::{self, Family, KindSet, Reads};
 use crate::machines::container::life_cycle_state;
 use crate::trace::{EventId, LineState, ScmContainerLine, StateWord, Trace};
 use oztrace_parser::catalog::EventData;
@@ -477,22 +477,34 @@ impl ContainerReplicas {
         // logs is the last of these too (the SCM's ReplicationManager passes mark it every few
         // minutes).
         let reads = KindSet::of(CONSUMES);
-        let scm_container = KindSet::of(&[Reads::Family(Family::ScmContainer)]);
+        index.end = trace.latest_of_kinds(&reads);
         // ContainerLogger's lines, the most frequent, and SCM's container lines come from the
-        // trace's compact columns.
+        // trace's compact columns; the few admin lines from the lists by kind. The three are
+        // walked side by side in trace order: no other event is looked at.
         let mut lines = trace.container_state_lines().peekable();
         let mut scm_lines = trace.scm_container_lines().peekable();
+        let lined = KindSet::of(&[
+            Reads::Kind("dn_container_state"),
+            Reads::Family(Family::ScmContainer),
+        ]);
+        let mut admin: Vec<EventId> = (reads.iter())
+            .filter(|&kind| !lined.contains(kind))
+            .flat_map(|kind| trace.of_kind(kinds::name(kind)))
+            .copied()
+            .collect();
+        admin.sort_unstable();
+        let mut admin = admin.into_iter().peekable();
         // The short name of each datanode host the replica lines print, by its place.
         let mut replica_hosts: Vec<Option<Arc<str>>> = vec![None; trace.replica_host_places()];
-        for id in 0..trace.len() {
-            if !reads.contains(trace.kind_of(id)) {
-                continue;
-            }
-            let ts = trace.ts_of(id);
-            if let Some(ts) = ts {
-                index.end = Some(index.end.map_or(ts, |e: i64| e.max(ts)));
-            }
-            if let Some((_, line)) = lines.next_if(|&(at, _)| at == id) {
+        let none = EventId::MAX;
+        loop {
+            let line_at = lines.peek().map_or(none, |&(at, _)| at);
+            let scm_at = scm_lines.peek().map_or(none, |&(at, _)| at);
+            let admin_at = admin.peek().copied().unwrap_or(none);
+            if line_at < scm_at && line_at < admin_at {
+                let Some((id, line)) = lines.next() else {
+                    break;
+                };
                 let LineState::Known(mut state) = line.state else {
                     continue;
                 };
@@ -509,9 +521,10 @@ impl ContainerReplicas {
                 };
                 let host = trace.short_host(trace.host_of(id));
                 index.step(trace, line.container, host, line.index, step);
-                continue;
-            }
-            if let Some((_, line)) = scm_lines.next_if(|&(at, _)| at == id) {
+            } else if scm_at < admin_at {
+                let Some((id, line)) = scm_lines.next() else {
+                    break;
+                };
                 match line.action {
                     Some(action) => {
                         let dn = replica_hosts[line.datanode_host as usize]
@@ -525,15 +538,12 @@ impl ContainerReplicas {
                         }
                     }
                 }
-                continue;
-            }
-            // The SCM container lines that name no container say nothing here.
-            if scm_container.contains(trace.kind_of(id)) {
-                continue;
-            }
-            let event = trace.get(id);
-            if let EventData::Scm(data) = &event.data {
-                index.admin_line(id, data, &event.text, &mut host);
+            } else {
+                let Some(id) = admin.next() else { break };
+                let event = trace.get(id);
+                if let EventData::Scm(data) = &event.data {
+                    index.admin_line(id, data, &event.text, &mut host);
+                }
             }
         }
         index.building = HashMap::default();

@@ -473,6 +473,19 @@ impl Trace {
         (0..=id).filter_map(|at| self.ts_of(at)).max()
     }
 
+    /// The latest time of the events of the kinds in `set`, if one has a time: in a trace in
+    /// time order, the time of the last such timed event.
+    pub fn latest_of_kinds(&self, set: &KindSet) -> Option<i64> {
+        let mut timed = (0..self.len())
+            .rev()
+            .filter(|&id| set.contains(self.kinds[id]))
+            .filter_map(|id| self.ts_of(id));
+        if self.time_ordered {
+            return timed.next();
+        }
+        timed.max()
+    }
+
     /// Milliseconds from `a` to `b` (negative when `b` is earlier); `None` if either is untimed.
     pub fn elapsed(&self, a: EventId, b: EventId) -> Option<i64> {
         Some(self.ts_of(b)? - self.ts_of(a)?)
@@ -2603,6 +2616,30 @@ pub(crate) mod tests {
             order,
             vec![("b", 2), ("a", 1), ("a", 2), ("b", 1), ("a", 3)]
         );
+    }
+
+    /// The end of the logs for the kinds a consumer reads: the last timed event of those kinds in
+    /// a trace in time order (an untimed one after it is passed over), else the greatest time.
+    #[test]
+    fn the_latest_time_of_some_kinds_is_their_last_timed_events() {
+        let ordered = Trace::from_ordered(
+            vec![
+                event("scm1", "a", 1, Some(10), vec![]),
+                event("dn1", "b", 1, Some(20), vec![]),
+                event("scm1", "a", 2, None, vec![]),
+            ],
+            0,
+        );
+        assert_eq!(ordered.latest_of_kinds(&KindSet::all()), Some(20));
+        assert_eq!(ordered.latest_of_kinds(&KindSet::of(&[])), None);
+        let unordered = Trace::from_ordered(
+            vec![
+                event("scm1", "a", 1, Some(30), vec![]),
+                event("dn1", "b", 1, Some(10), vec![]),
+            ],
+            0,
+        );
+        assert_eq!(unordered.latest_of_kinds(&KindSet::all()), Some(30));
     }
 
     #[test]
