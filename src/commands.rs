@@ -18,6 +18,7 @@ use oztrace_analyzer::load::{
     Keep, Parsed, Progress, ReadConfig, Rendered, Stage, StreamOutcome, Timings, Window, in_order,
     read_inputs_streaming,
 };
+use oztrace_analyzer::machines::MachineSet;
 use oztrace_analyzer::{LoadOptions, Loaded, ReplayOptions};
 use oztrace_parser::entity::Entity;
 use oztrace_parser::event::Event;
@@ -146,7 +147,14 @@ fn load(
                 read: read.clone(),
                 window,
                 skew_ms: input.skew,
-                replay: ReplayOptions { retain_ms },
+                replay: ReplayOptions {
+                    retain_ms,
+                    // `replay` shows every machine's steps; a scan needs those its rules read.
+                    machines: match (prefilter, focus) {
+                        (Some(rules), None) => oztrace_rules::machines(rules),
+                        _ => MachineSet::ALL,
+                    },
+                },
                 prefilter: prefilter.is_some(),
                 rule_kinds: oztrace_rules::consumed(prefilter.unwrap_or_default()),
                 focus: focus.cloned(),

@@ -40,10 +40,18 @@ fn scan_options() -> LoadOptions {
         read: ReadConfig::new(Keep::Typed),
         window: Window::default(),
         skew_ms: 2000,
-        replay: ReplayOptions::default(),
+        replay: scan_replay(),
         prefilter: true,
         rule_kinds: oztrace_rules::consumed(&oztrace_rules::registry()),
         focus: None,
+    }
+}
+
+/// `scan`'s replay: the machines every rule reads.
+fn scan_replay() -> ReplayOptions {
+    ReplayOptions {
+        machines: oztrace_rules::machines(&oztrace_rules::registry()),
+        ..ReplayOptions::default()
     }
 }
 
@@ -102,10 +110,7 @@ fn interned(streams: &[Vec<Event>]) -> Vec<(Vec<Event>, Option<StreamEntities>)>
 
 /// The replay stage: one time order, graph and machines, every rule; the number of findings.
 fn stage(streams: Vec<(Vec<Event>, Option<StreamEntities>)>) -> usize {
-    let analysis = Analysis::run(
-        Trace::merge_interned(streams, 2000),
-        ReplayOptions::default(),
-    );
+    let analysis = Analysis::run(Trace::merge_interned(streams, 2000), scan_replay());
     let (settings, logging) = (Settings::default(), LoggingCoverage::default());
     let context = Context {
         analysis: &analysis,

@@ -9,7 +9,8 @@
 //!
 //! Memory follows the events the consumers read, not the input's size:
 //!
-//! - Every machine, linker and rule declares the kinds it consumes ([`kinds`]). `scan` parses
+//! - Every machine, linker and rule declares the kinds it consumes ([`kinds`]), and every rule
+//!   the machines whose steps it reads: `scan` replays only those machines. `scan` parses
 //!   only what can be read: the bulk of a bundle (OM audit key records) is counted, never parsed,
 //!   unless its key has an anchor its consumers declare ([`prefilter::ANCHORED`]); a typed record
 //!   of a kind no consumer reads (snapshots, service summaries, successful datanode audit
@@ -51,6 +52,7 @@ pub use load::{LoadOptions, Loaded, load};
 
 use graph::{EventGraph, Linker};
 use machine::{Machine, Replay};
+use machines::MachineSet;
 use trace::Trace;
 
 /// Everything rules read: the trace, its graph and the machines' transitions.
@@ -65,22 +67,25 @@ pub struct Analysis {
 pub struct ReplayOptions {
     /// Entities idle longer than this (log time) are dropped from live state (`--retain`).
     pub retain_ms: i64,
+    /// The machines replayed: every one, or (`scan`) those whose transitions its rules read.
+    pub machines: MachineSet,
 }
 
 impl Default for ReplayOptions {
     fn default() -> Self {
         ReplayOptions {
             retain_ms: 14 * 24 * 3600 * 1000,
+            machines: MachineSet::ALL,
         }
     }
 }
 
 impl Analysis {
-    /// Builds the graph and replays every registered machine over the trace.
+    /// Builds the graph and replays the machines `options` selects over the trace.
     pub fn run(trace: Trace, options: ReplayOptions) -> Analysis {
         let linkers = machines::linkers();
         let linker_refs: Vec<&dyn Linker> = linkers.iter().map(|l| l.as_ref()).collect();
-        let mut models: Vec<Box<dyn Machine>> = machines::all();
+        let mut models: Vec<Box<dyn Machine>> = machines::selected(options.machines);
         // The graph and the machines read the trace only: both at once.
         let (graph, replay) = rayon::join(
             || EventGraph::build(&trace, &linker_refs),

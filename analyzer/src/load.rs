@@ -136,7 +136,7 @@ pub fn load(paths: &[PathBuf], options: &LoadOptions) -> Loaded {
             Some(entity) => prefilter::focused(entity),
             None => prefilter::first_pass(),
         });
-        let mut wanted = crate::machines::consumed();
+        let mut wanted = crate::machines::consumed(options.replay.machines);
         wanted.extend(&options.rule_kinds);
         if let Some(entity) = &options.focus {
             wanted.naming(entity.clone());

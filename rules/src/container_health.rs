@@ -96,6 +96,8 @@ pub const fn doc(
         severity,
         markdown,
         consumes: CONSUMES,
+        // The replicas index (the trace's), no machine.
+        machines: &[],
         family: RuleFamily::Health,
         loggers: LOGGERS,
         settings: SETTINGS,

@@ -230,6 +230,7 @@ declare_rule! {
 static DOC: RuleDoc = RuleDoc {
     id: ID,
     consumes: CONSUMES,
+    machines: &[MACHINE],
     ticket: "HDDS-17269",
     severity: Severity::Medium,
     family: RuleFamily::Signature,

@@ -83,6 +83,7 @@ pub mod reused_write_future;
 
 use oztrace_analyzer::Analysis;
 use oztrace_analyzer::kinds::{Reads, Wanted};
+use oztrace_analyzer::machines::MachineSet;
 use oztrace_analyzer::trace::EventId;
 use oztrace_parser::entity::Entity;
 use oztrace_parser::units::{TimeUnit, ValueError, parse_duration_ms};
@@ -191,10 +192,14 @@ pub struct RuleDoc {
     pub severity: Severity,
     /// The rule struct's doc comment ([`declare_rule!`]): the title, then the [`Section`]s.
     pub markdown: &'static str,
-    /// The kinds of events it reads from the trace (see `oztrace_analyzer::kinds`); the machines'
-    /// transitions and the trace's facts it reads besides are declared there.
+    /// The kinds of events it reads from the trace (see `oztrace_analyzer::kinds`); the trace's
+    /// facts it reads besides are declared there.
     #[serde(skip)]
     pub consumes: &'static [Reads],
+    /// The state machines whose transitions it reads, by name (`oztrace_analyzer::machines`):
+    /// `scan` replays only the machines its rules read.
+    #[serde(skip)]
+    pub machines: &'static [&'static str],
     /// Its family: a bug signature, or a container health check.
     pub family: RuleFamily,
     /// `log4j.logger.<name>=<LEVEL>` lines that sharpen it.
@@ -539,6 +544,15 @@ pub fn consumed(rules: &[&'static dyn Rule]) -> Wanted {
         wanted.add(rule.doc().consumes);
     }
     wanted
+}
+
+/// The machines whose transitions `rules` read.
+pub fn machines(rules: &[&'static dyn Rule]) -> MachineSet {
+    MachineSet::of(
+        rules
+            .iter()
+            .flat_map(|rule| rule.doc().machines.iter().copied()),
+    )
 }
 
 /// The contract's fingerprint: the first 16 hex digits of SHA-256 of `rule + "\n" + entity`.

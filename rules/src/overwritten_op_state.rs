@@ -139,6 +139,7 @@ declare_rule! {
 static DOC: RuleDoc = RuleDoc {
     id: ID,
     consumes: CONSUMES,
+    machines: &[scm_role::NAME, node_admin::NAME],
     ticket: "HDDS-17219",
     severity: Severity::Medium,
     family: RuleFamily::Signature,

@@ -168,6 +168,7 @@ declare_rule! {
 static DOC: RuleDoc = RuleDoc {
     id: ID,
     consumes: CONSUMES,
+    machines: &[lease::NAME],
     ticket: "HDDS-16825",
     severity: Severity::High,
     family: RuleFamily::Signature,

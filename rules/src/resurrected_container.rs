@@ -113,6 +113,7 @@ declare_rule! {
 static DOC: RuleDoc = RuleDoc {
     id: ID,
     consumes: CONSUMES,
+    machines: &[container_machine::NAME, scm_role::NAME],
     ticket: "HDDS-17400",
     severity: Severity::High,
     family: RuleFamily::Signature,

@@ -201,6 +201,7 @@ declare_rule! {
 static DOC: RuleDoc = RuleDoc {
     id: ID,
     consumes: CONSUMES,
+    machines: &[],
     ticket: "HDDS-17675",
     severity: Severity::High,
     family: RuleFamily::Signature,

@@ -50,6 +50,18 @@ fn every_rule_declares_catalogued_kinds() {
     }
 }
 
+/// A machine a rule names and the registry lacks would be left out of `scan`'s replay without a
+/// word.
+#[test]
+fn every_rule_declares_registered_machines() {
+    let registered = oztrace_analyzer::machines::names();
+    for rule in registry() {
+        for machine in rule.doc().machines {
+            assert!(registered.contains(machine), "{}: {machine}", rule.doc().id);
+        }
+    }
+}
+
 #[test]
 fn confidence_orders_and_parses() {
     assert!(Confidence::Possible < Confidence::Likely);

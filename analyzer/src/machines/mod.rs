@@ -15,6 +15,20 @@ use crate::machine::Machine;
 
 /// A fresh instance of every machine.
 pub fn all() -> Vec<Box<dyn Machine>> {
+    selected(MachineSet::ALL)
+}
+
+/// A fresh instance of each machine of `set`, in registry order.
+pub fn selected(set: MachineSet) -> Vec<Box<dyn Machine>> {
+    registry()
+        .into_iter()
+        .enumerate()
+        .filter(|&(place, _)| set.has(place))
+        .map(|(_, machine)| machine)
+        .collect()
+}
+
+fn registry() -> Vec<Box<dyn Machine>> {
     vec![
         Box::new(scm_role::ScmRole::new()),
         Box::new(node_admin::NodeAdmin::new()),
@@ -25,10 +39,47 @@ pub fn all() -> Vec<Box<dyn Machine>> {
     ]
 }
 
-/// What the machines and linkers read.
-pub fn consumed() -> Wanted {
+/// Some of the registry's machines, by place: a replay runs only those whose transitions are
+/// read (`scan`: those its rules read, [`MachineSet::of`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MachineSet(u32);
+
+impl MachineSet {
+    pub const ALL: MachineSet = MachineSet(u32::MAX);
+
+    /// The machines named `names` (a name no machine has adds none).
+    pub fn of<'a>(names: impl IntoIterator<Item = &'a str>) -> MachineSet {
+        let machines = registry();
+        let mut set = 0;
+        for name in names {
+            if let Some(place) = machines.iter().position(|m| m.name() == name) {
+                set |= 1 << place;
+            }
+        }
+        MachineSet(set)
+    }
+
+    fn has(self, place: usize) -> bool {
+        self.0 & 1 << place != 0
+    }
+}
+
+impl Default for MachineSet {
+    fn default() -> Self {
+        MachineSet::ALL
+    }
+}
+
+/// The name of every machine, in registry order.
+pub fn names() -> Vec<&'static str> {
+    registry().iter().map(|m| m.name()).collect()
+}
+
+/// What the machines of `set` and every linker read (the linkers' edges are the report's causal
+/// links, whatever the rules).
+pub fn consumed(set: MachineSet) -> Wanted {
     let mut wanted = Wanted::new();
-    for machine in all() {
+    for machine in selected(set) {
         wanted.add(machine.consumes());
     }
     for linker in linkers() {
@@ -56,6 +107,15 @@ mod tests {
     use crate::load::{Keep, ReadConfig, build_trace, read_inputs_streaming};
     use crate::machine::replay_one;
     use std::path::PathBuf;
+
+    #[test]
+    fn a_set_of_machines_selects_those_it_names_in_registry_order() {
+        let names = |set| selected(set).iter().map(|m| m.name()).collect::<Vec<_>>();
+        let set = MachineSet::of([lease::NAME, "no-such-machine", scm_role::NAME]);
+        assert_eq!(names(set), [scm_role::NAME, lease::NAME]);
+        assert_eq!(names(MachineSet::of([])), Vec::<&str>::new());
+        assert_eq!(names(MachineSet::ALL), super::names());
+    }
 
     /// Machines and linkers declare catalogued kinds, and a machine sees only the events of the
     /// kinds it declares: on every sample, its transitions are the same as when it sees every
