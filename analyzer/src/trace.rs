@@ -260,6 +260,11 @@ impl Trace {
         &self.scm_side.signals
     }
 
+    /// The SCM-side events whose signal is [`ScmSignal::Registered`], in trace order.
+    pub fn scm_registrations(&self) -> &[EventId] {
+        &self.scm_side.registrations
+    }
+
     /// The `term` of event `id` if it is a `SEND_HEARTBEAT` audit (`Some(None)`: answered as
     /// follower), read once with [`Trace::scm_signals`]: no audit record is opened again.
     /// `cursor` walks on from the previous question's answer.
@@ -2338,6 +2343,7 @@ pub(crate) mod tests {
             "the REGISTER and the heartbeat with a command"
         );
         assert_eq!(trace.datanode_printers(), printers.as_slice());
+        assert_eq!(trace.scm_registrations(), [0], "the REGISTER alone");
         // A window that drops the REGISTER audit keeps the other's flag.
         let mut table = StreamEntities::of(&scm);
         table.retain(&[false, true, true]);

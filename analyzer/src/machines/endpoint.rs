@@ -329,6 +329,9 @@ pub struct ScmSide {
     /// The heartbeats that say nothing else ([`Heartbeat::quiet`]), in trace order
     /// ([`Trace::quiet_heartbeats`]).
     pub quiet: Vec<EventId>,
+    /// The events whose signal is [`ScmSignal::Registered`], in trace order
+    /// ([`Trace::scm_registrations`]).
+    pub registrations: Vec<EventId>,
 }
 
 /// A `SEND_HEARTBEAT` audit, compact.
@@ -379,6 +382,9 @@ impl ScmSide {
             }
         }
         if let Some(signal) = of.signal {
+            if let ScmSignal::Registered { .. } = signal {
+                self.registrations.push(id);
+            }
             self.signals.push((id, signal));
         }
     }
@@ -461,21 +467,21 @@ pub struct DatanodeHosts {
 
 impl DatanodeHosts {
     /// Learns from the whole trace: the datanodes' endpoint lines and the SCM's registrations
-    /// (from [`Trace::scm_signals`]). What is learnt does not depend on the order it is learnt
+    /// ([`Trace::scm_registrations`]). What is learnt does not depend on the order it is learnt
     /// in, so each is read from its own index: no other event is touched.
     pub fn learn(trace: &Trace) -> DatanodeHosts {
         let mut hosts = DatanodeHosts::default();
         for id in trace.of_kinds(&ENDPOINT_KINDS) {
             hosts.observe(trace, id);
         }
-        for (id, signal) in trace.scm_signals() {
-            hosts.observe_signal(trace, *id, signal);
+        for &id in trace.scm_registrations() {
+            hosts.observe_registration(trace, id);
         }
         hosts
     }
 
     /// Learns from datanode endpoint line `id` (the SCM's registrations are its signals:
-    /// [`DatanodeHosts::observe_signal`]); its host's short name is the trace's.
+    /// [`DatanodeHosts::observe_registration`]); its host's short name is the trace's.
     pub fn observe(&mut self, trace: &Trace, id: EventId) {
         let host = trace.host_of(id);
         if let EventData::DnEndpoint(e) = &trace.get(id).data
@@ -486,12 +492,10 @@ impl DatanodeHosts {
         }
     }
 
-    /// [`DatanodeHosts::observe`] of an SCM-side event whose signal is already read.
-    pub fn observe_signal(&mut self, trace: &Trace, id: EventId, signal: &ScmSignal) {
-        // Only a registration is opened: it prints the datanode's host.
-        if let ScmSignal::Registered { .. } = signal
-            && let Some(dn) =
-                oztrace_parser::entity::find_datanode_details(&trace.get(id).text).next()
+    /// Learns from registration `id` (its signal is [`ScmSignal::Registered`]): it prints the
+    /// datanode's host.
+    pub fn observe_registration(&mut self, trace: &Trace, id: EventId) {
+        if let Some(dn) = oztrace_parser::entity::find_datanode_details(&trace.get(id).text).next()
         {
             self.learn_host(&short_host(dn.value.host), dn.value.uuid);
         }
@@ -870,7 +874,9 @@ impl Machine for EndpointMachine {
             return;
         }
         if let Some(signal) = signal {
-            self.hosts.observe_signal(trace, id, signal);
+            if let ScmSignal::Registered { .. } = signal {
+                self.hosts.observe_registration(trace, id);
+            }
             self.on_signal(trace, id, signal, out);
         }
     }
