@@ -18,7 +18,7 @@ use crate::{
     Severity,
 };
 use oztrace_analyzer::facts::Facts;
-use oztrace_analyzer::kinds::{self, Family, KindSet, Reads};
+use oztrace_analyzer::kinds::{Family, KindSet, Reads};
 use oztrace_analyzer::machines::datanode_links::is_failed_or_slow;
 use oztrace_analyzer::replicas::ReplicaState;
 use oztrace_analyzer::trace::{EventId, Trace};
@@ -558,25 +558,27 @@ impl Index<'_> {
                     .learn_datanode(peer);
             }
         }
-        // Only the kinds `observe` reads are opened, and of the ContainerLogger lines only those
-        // of a replica that became UNHEALTHY.
-        let steps = KindSet::of(&[RATIS_STEPS, DATANODE_STEPS].concat());
-        let container_state = kinds::index_of("dn_container_state");
-        let mut lines = trace.container_state_lines().peekable();
-        for id in trace.of_kinds(&steps) {
-            if !is_datanode_side(trace.component_of(id)) {
-                continue;
+        // Only the kinds `observe` reads are opened, and of the ContainerLogger lines (the
+        // trace's compact column, most of these kinds' events) only those of a replica that
+        // became UNHEALTHY.
+        let steps: Vec<Reads> = [RATIS_STEPS, DATANODE_STEPS]
+            .concat()
+            .into_iter()
+            .filter(|reads| !matches!(reads, Reads::Kind("dn_container_state")))
+            .collect();
+        let mut opened: Vec<EventId> = trace.of_kinds(&KindSet::of(&steps)).collect();
+        opened.extend(
+            (trace.container_state_lines())
+                .filter(|(_, line)| line.state.is(ReplicaState::Unhealthy))
+                .map(|(id, _)| id),
+        );
+        opened.sort_unstable();
+        for id in opened {
+            if is_datanode_side(trace.component_of(id)) {
+                by_host[trace.host_of(id).index()]
+                    .get_or_insert_default()
+                    .observe(id, trace.get(id));
             }
-            if trace.kind_of(id) == container_state {
-                while lines.next_if(|&(at, _)| at < id).is_some() {}
-                let line = lines.next_if(|&(at, _)| at == id);
-                if line.is_some_and(|(_, line)| !line.state.is(ReplicaState::Unhealthy)) {
-                    continue;
-                }
-            }
-            by_host[trace.host_of(id).index()]
-                .get_or_insert_default()
-                .observe(id, trace.get(id));
         }
         for (host, facts) in trace.hosts().zip(by_host) {
             if let Some(facts) = facts {
