@@ -16,6 +16,7 @@ use crate::machines::container::life_cycle_state;
 use crate::machines::endpoint::{self, Heartbeat, SCM_SIDE_KINDS, ScmSide, ScmSideOf, ScmSignal};
 use crate::names::Names;
 use crate::replicas::{ContainerReplicas, ReplicaState};
+use either::Either;
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::datanode::DatanodeEvent;
 use oztrace_parser::catalog::scm_container::{ReplicaAction, ScmContainerEvent};
@@ -417,13 +418,22 @@ impl Trace {
         self.by_kind.get(kinds::index_of(kind).index())
     }
 
-    /// Events of the kinds in `set`, in time order.
+    /// Events of the kinds in `set`, in time order: from their lists by kind when they are few
+    /// (most consumers read a few rare kinds), else from a walk of every event's kind.
     pub fn of_kinds<'a>(&'a self, set: &'a KindSet) -> impl Iterator<Item = EventId> + 'a {
-        self.kinds
-            .iter()
-            .enumerate()
-            .filter(|(_, kind)| set.contains(**kind))
-            .map(|(id, _)| id)
+        let lists = || set.iter().map(|kind| self.by_kind.get(kind.index()));
+        let listed: usize = lists().map(<[EventId]>::len).sum();
+        if listed.saturating_mul(SPARSE_KINDS) < self.kinds.len() {
+            let mut ids: Vec<EventId> = lists().flatten().copied().collect();
+            ids.sort_unstable();
+            Either::Left(ids.into_iter())
+        } else {
+            Either::Right(
+                (self.kinds.iter().enumerate())
+                    .filter(|(_, kind)| set.contains(**kind))
+                    .map(|(id, _)| id),
+            )
+        }
     }
 
     /// The interned host of event `id`.
@@ -1675,6 +1685,10 @@ impl Columns {
     }
 }
 
+/// [`Trace::of_kinds`] sorts the lists of its kinds when they hold fewer than one event in this
+/// many: sorting a few costs less than testing the kind of every event.
+const SPARSE_KINDS: usize = 16;
+
 /// Flipping the sign bit orders `i64`s as `u64`s ([`Columns::times`]).
 const SIGN: u64 = 1 << 63;
 
@@ -2029,6 +2043,8 @@ impl Sources {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::kinds::{Family, Reads};
+    use std::collections::BTreeSet;
 
     pub(crate) fn event(
         host: &str,
@@ -2621,6 +2637,57 @@ pub(crate) mod tests {
         assert_eq!(
             order,
             vec![("b", 2), ("a", 1), ("a", 2), ("b", 1), ("a", 3)]
+        );
+    }
+
+    /// The events of some kinds are those whose kind is one of them, in trace order, whether
+    /// they are few (read from the lists by kind) or many (a walk of every event's kind).
+    #[test]
+    fn the_events_of_some_kinds_are_in_trace_order_few_or_many() {
+        let root = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../samples/HDDS-17269-bug-debug/"
+        );
+        let stream = |path: &str, component: Component| {
+            let text = std::fs::read_to_string(format!("{root}{path}")).expect("sample");
+            oztrace_testkit::typed("host1", component, &text).0
+        };
+        let trace = Trace::merge(
+            vec![
+                stream("scm1/scm-audit-scm1.log", Component::ScmAudit),
+                stream("docker-compose.log", Component::Datanode),
+            ],
+            0,
+        );
+        let present: BTreeSet<KindIndex> = (0..trace.len()).map(|id| trace.kind_of(id)).collect();
+        // Each kind, and each two kinds (whose events interleave).
+        let of = |kinds: &[KindIndex]| {
+            let reads: Vec<Reads> = (kinds.iter())
+                .map(|&k| Reads::Kind(kinds::name(k)))
+                .collect();
+            KindSet::of(&reads)
+        };
+        let mut sets: Vec<KindSet> = (present.iter())
+            .flat_map(|&a| present.iter().map(move |&b| [a, b]))
+            .map(|pair| of(&pair))
+            .collect();
+        sets.push(KindSet::all());
+        sets.push(KindSet::of(&[Reads::Family(Family::DnEndpoint)]));
+        let (mut few, mut many) = (0, 0);
+        for set in &sets {
+            let walked: Vec<EventId> = (0..trace.len())
+                .filter(|&id| set.contains(trace.kind_of(id)))
+                .collect();
+            if walked.len() * SPARSE_KINDS < trace.len() {
+                few += 1;
+            } else {
+                many += 1;
+            }
+            assert_eq!(trace.of_kinds(set).collect::<Vec<_>>(), walked);
+        }
+        assert!(
+            few > 1 && many > 1,
+            "{few} sets of few events, {many} of many"
         );
     }
 
