@@ -45,6 +45,9 @@ pub enum Reads {
     Kind(&'static str),
     /// Every kind of a family.
     Family(Family),
+    /// Every kind of a family but one, whose events the consumer passes over (most SCM records
+    /// are audits a machine of SCM's service log never reads).
+    FamilyBut(Family, &'static str),
     /// The events of one kind that pass a test: the consumer ignores the others (`scan` keeps
     /// an event of the kind when any consumer's test passes or another reads the whole kind).
     Where(&'static str, EventTest),
@@ -123,6 +126,11 @@ impl KindSet {
                 Reads::Kind(kind) | Reads::Where(kind, _) => set[index_of(kind).index()] = true,
                 Reads::Family(family) => {
                     for info in family.kinds() {
+                        set[index_of(info.kind).index()] = true;
+                    }
+                }
+                Reads::FamilyBut(family, but) => {
+                    for info in family.kinds().iter().filter(|info| info.kind != *but) {
                         set[index_of(info.kind).index()] = true;
                     }
                 }
@@ -234,6 +242,9 @@ pub fn unknown(reads: &[Reads]) -> Vec<&'static str> {
             {
                 Some(*kind)
             }
+            Reads::FamilyBut(family, but) if !family.kinds().iter().any(|k| k.kind == *but) => {
+                Some(*but)
+            }
             _ => None,
         })
         .collect()
@@ -258,5 +269,16 @@ mod tests {
             ["scm_audti"]
         );
         assert!(KindSet::all().contains_name("unrecognized"));
+        let but = KindSet::of(&[Reads::FamilyBut(Family::Scm, "scm_audit")]);
+        assert!(!but.contains_name("scm_audit"));
+        assert!(Family::Scm.kinds().len() > 1);
+        for info in Family::Scm.kinds().iter().filter(|k| k.kind != "scm_audit") {
+            assert!(but.contains_name(info.kind), "{}", info.kind);
+        }
+        assert_eq!(
+            unknown(&[Reads::FamilyBut(Family::Scm, "ratis_role_change")]),
+            ["ratis_role_change"],
+            "a kind of another family"
+        );
     }
 }

@@ -21,7 +21,7 @@
 use crate::graph::{Linker, Reason};
 use crate::kinds::{Family, Reads};
 use crate::machine::{EntityStates, Machine, Transition};
-use crate::machines::endpoint::SCM_AUDIT;
+use crate::machines::endpoint::{SCM_AUDIT, scm_kinds};
 use crate::names::Names;
 use crate::trace::{EntityId, EventId, HostId, Trace};
 use oztrace_parser::catalog::EventData;
@@ -599,7 +599,9 @@ fn health_name(s: &str) -> Option<&'static str> {
 
 /// The kinds [`NodeAdmin`] reads: every SCM line (any of them names the datanode whose view it
 /// keeps alive).
-pub const CONSUMES: &[Reads] = &[Reads::Family(Family::Scm)];
+/// SCM's service log: its audit records (most SCM records) name no tracked node and no datanode
+/// this machine reads.
+pub const CONSUMES: &[Reads] = &[Reads::FamilyBut(Family::Scm, scm_kinds::AUDIT)];
 
 impl Machine for NodeAdmin {
     fn name(&self) -> &'static str {
@@ -611,8 +613,7 @@ impl Machine for NodeAdmin {
     }
 
     fn on_event(&mut self, trace: &Trace, id: EventId, out: &mut Vec<Transition>) {
-        // An audit record (most SCM records) names no tracked node and no datanode this machine
-        // reads: it is not opened.
+        // An audit record is not declared ([`CONSUMES`]): passed over unopened if given.
         if trace.kind_of(id) == *SCM_AUDIT {
             return;
         }
