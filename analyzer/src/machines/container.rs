@@ -422,6 +422,10 @@ impl Linker for FailedWriteLinker {
 /// default), and a busy SCM queues it.
 const REPORT_WINDOW_MS: i64 = 5 * 60 * 1000;
 
+/// At most this many SCM lines of one (container, replica state) are each tested against a
+/// change's window ([`ReplicaReported`]); of more, the window is found first.
+const FEW_REPORTS: usize = 16;
+
 /// Links a datanode's container state change (dn-container log: `State=CLOSED`, …) to each SCM's
 /// report-handler line for that replica (`CLOSE Container #C (…) rN (CLOSED, …) from dn <uuid>(<host>/…)`):
 /// every state change the dn-container log records is sent as an ICR (ContainerLogger callers
@@ -502,16 +506,19 @@ impl Linker for ReplicaReported {
             let (Some(group), Some(at)) = (groups.get(&(container, code)), trace.ts_of(id)) else {
                 continue;
             };
-            let candidates = &handled[group.clone()];
+            let mut candidates = &handled[group.clone()];
             let host = trace.host_of(id);
-            // Only the lines that can be in the window: a container's reports recur over the
-            // whole trace.
-            let window =
-                trace.between_from(at - trace.skew_ms, at + REPORT_WINDOW_MS, &mut windows);
-            let from = candidates.partition_point(|&(_, scm, _)| scm < window.start);
-            let to = candidates.partition_point(|&(_, scm, _)| scm < window.end);
+            // Of many lines, only those that can be in the window: a container's reports can
+            // recur over the whole trace. A few are each tested.
+            if candidates.len() > FEW_REPORTS {
+                let window =
+                    trace.between_from(at - trace.skew_ms, at + REPORT_WINDOW_MS, &mut windows);
+                let from = candidates.partition_point(|&(_, scm, _)| scm < window.start);
+                let to = candidates.partition_point(|&(_, scm, _)| scm < window.end);
+                candidates = &candidates[from..to];
+            }
             seen_hosts.clear();
-            for &(_, scm, printed) in &candidates[from..to] {
+            for &(_, scm, printed) in candidates {
                 let scm_host = trace.host_of(scm);
                 let in_window = trace
                     .elapsed(id, scm)
@@ -908,5 +915,38 @@ pub(crate) mod tests {
         assert!(same_host("dn5", "dn5.example.com"));
         assert!(same_host("datanode-1", "ozone-datanode-1"));
         assert!(!same_host("dn1", "dn11.example.com"));
+    }
+
+    /// A replica whose (container, state) SCM reports many times over the trace links to the
+    /// first report in its window on each SCM, as when there are few.
+    #[test]
+    fn a_change_links_to_the_first_report_in_its_window_among_many() {
+        const ICRH: &str = "org.apache.hadoop.hdds.scm.container.IncrementalContainerReportHandler";
+        let close = format!("CLOSE {}", d("CLOSING", 4790, "CLOSED", 4790));
+        for reports in [3, 40] {
+            // scm1 reports every 100 s, before and after dn5's change at 1 000 s, and once at
+            // its time; scm2 once, 20 s after it.
+            let start = 1_000_000 - 100_000 * (reports / 4).max(1);
+            let mut events: Vec<Event> = (0..reports)
+                .map(|n| scm_event("scm1", n as u64 + 1, start + n * 100_000, ICRH, &close))
+                .collect();
+            events.push(scm_event("scm2", 1, 1_020_000, ICRH, &close));
+            events.push(dn_container_event("dn5", 1_000_000, "CLOSED"));
+            events.sort_by_key(|e| e.ts);
+            let trace = Trace::from_ordered(events, 200);
+            let mut links = Vec::new();
+            ReplicaReported.link(&trace, &mut links);
+            let linked: Vec<(i64, &str)> = (links.iter())
+                .map(|&(change, report, _)| {
+                    assert_eq!(trace.ts_of(change), Some(1_000_000));
+                    (trace.ts_of(report).unwrap_or(0), &*trace.get(report).host)
+                })
+                .collect();
+            assert_eq!(
+                linked,
+                [(1_000_000, "scm1"), (1_020_000, "scm2")],
+                "{reports}"
+            );
+        }
     }
 }
