@@ -349,6 +349,30 @@ fn a_zip_bundle_given_directly_is_read_as_an_archive() {
     assert_eq!(doc["inputs"]["unreadable"], serde_json::json!([]));
 }
 
+/// When no rule could run on what was read, the headline does not say a bare "No findings."
+/// (which says the rules ran and found nothing): it says none could run.
+#[test]
+fn a_scan_on_which_no_rule_could_run_says_so_in_its_headline() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("app.log"),
+        "2026-01-01 00:00:00,000 [main] INFO  com.example.App: started\n",
+    )
+    .unwrap();
+    let path = dir.path().to_str().unwrap();
+    for format in ["text", "markdown"] {
+        let out = run(&["scan", path, "--format", format], b"");
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            text.contains("No findings: no rule could run on what the logs hold"),
+            "{text}"
+        );
+        assert!(!text.contains("No findings."), "{text}");
+        assert!(text.contains("Coverage: 0 of "), "{text}");
+    }
+}
+
 #[test]
 fn rules_that_could_not_run_are_named() {
     let dn: Vec<String> = ["dn1", "dn2", "dn3"]

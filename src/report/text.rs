@@ -39,7 +39,13 @@ pub fn headline(doc: &Document) -> String {
             None => counts.push((f.severity, 1)),
         }
     }
+    // "No findings" says the rules ran: when none could, the headline says so instead.
+    let none_ran = !doc.coverage.is_empty()
+        && (doc.coverage.iter()).all(|c| c.status == oztrace_rules::coverage::Status::Blind);
     let mut line = match doc.findings.len() {
+        0 if none_ran => {
+            "No findings: no rule could run on what the logs hold (see Coverage)".to_string()
+        }
         0 => "No findings".to_string(),
         1 => "1 finding".to_string(),
         n => format!("{n} findings"),
