@@ -39,8 +39,8 @@ fn registry() -> Vec<Box<dyn Machine>> {
     ]
 }
 
-/// Some of the registry's machines, by place: a replay runs only those whose transitions are
-/// read (`scan`: those its rules read, [`MachineSet::of`]).
+/// Some of the registry's machines, a bit each by place (32 at most): a replay runs only those
+/// whose transitions are read (`scan`: those its rules read, [`MachineSet::of`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MachineSet(u32);
 
@@ -115,6 +115,7 @@ mod tests {
         assert_eq!(names(set), [scm_role::NAME, lease::NAME]);
         assert_eq!(names(MachineSet::of([])), Vec::<&str>::new());
         assert_eq!(names(MachineSet::ALL), super::names());
+        assert!(super::names().len() <= 32, "a set has a bit per machine");
     }
 
     /// Machines and linkers declare catalogued kinds, and a machine sees only the events of the
