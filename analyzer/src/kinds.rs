@@ -159,6 +159,15 @@ impl KindSet {
         }
     }
 
+    /// The kinds of this set that `other` lacks.
+    pub fn without(&self, other: &KindSet) -> KindSet {
+        KindSet(
+            (self.0.iter().zip(&other.0))
+                .map(|(&mine, &theirs)| mine && !theirs)
+                .collect(),
+        )
+    }
+
     /// The kinds in the set, by index.
     pub fn iter(&self) -> impl Iterator<Item = KindIndex> + '_ {
         self.0
@@ -269,6 +278,13 @@ mod tests {
             ["scm_audti"]
         );
         assert!(KindSet::all().contains_name("unrecognized"));
+        let without = set.without(&KindSet::of(&[Reads::Family(Family::Ratis)]));
+        assert!(without.contains_name("scm_audit"));
+        assert!(!without.contains_name("ratis_role_change"));
+        assert!(
+            !without.contains_name("some_future_kind"),
+            "both sets hold it"
+        );
         let but = KindSet::of(&[Reads::FamilyBut(Family::Scm, "scm_audit")]);
         assert!(!but.contains_name("scm_audit"));
         assert!(Family::Scm.kinds().len() > 1);

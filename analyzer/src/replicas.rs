@@ -19,7 +19,7 @@
 //!
 //! Memory: a few words per state change of a replica (event ids, not text), per container.
 
-use crate::kinds::{self, Family, KindSet, Reads};
+use crate::kinds::{Family, KindSet, Reads};
 use crate::machines::container::life_cycle_state;
 use crate::trace::{EventId, LineState, ScmContainerLine, StateWord, Trace};
 use oztrace_parser::catalog::EventData;
@@ -487,13 +487,8 @@ impl ContainerReplicas {
             Reads::Kind("dn_container_state"),
             Reads::Family(Family::ScmContainer),
         ]);
-        let mut admin: Vec<EventId> = (reads.iter())
-            .filter(|&kind| !lined.contains(kind))
-            .flat_map(|kind| trace.of_kind(kinds::name(kind)))
-            .copied()
-            .collect();
-        admin.sort_unstable();
-        let mut admin = admin.into_iter().peekable();
+        let admin_kinds = reads.without(&lined);
+        let mut admin = trace.of_kinds(&admin_kinds).peekable();
         // The short name of each datanode host the replica lines print, by its place.
         let mut replica_hosts: Vec<Option<Arc<str>>> = vec![None; trace.replica_host_places()];
         let none = EventId::MAX;

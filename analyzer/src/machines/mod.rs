@@ -64,12 +64,6 @@ impl MachineSet {
     }
 }
 
-impl Default for MachineSet {
-    fn default() -> Self {
-        MachineSet::ALL
-    }
-}
-
 /// The name of every machine, in registry order.
 pub fn names() -> Vec<&'static str> {
     registry().iter().map(|m| m.name()).collect()
