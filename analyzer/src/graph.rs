@@ -85,16 +85,13 @@ pub struct EventGraph {
 
 impl EventGraph {
     pub fn build(trace: &Trace, linkers: &[&dyn Linker]) -> EventGraph {
-        // Linkers read the trace only: each on its own core, their links added in linker order.
-        use rayon::prelude::*;
-        let found: Vec<Vec<(EventId, EventId, Reason)>> = linkers
-            .par_iter()
-            .map(|linker| {
-                let mut links = Vec::new();
-                linker.link(trace, &mut links);
-                links
-            })
-            .collect();
+        // Linkers read the trace only: each on its own core when there are several, their links
+        // added in linker order.
+        let found: Vec<Vec<(EventId, EventId, Reason)>> = crate::cores::map(linkers, |linker| {
+            let mut links = Vec::new();
+            linker.link(trace, &mut links);
+            links
+        });
         let mut linked: Vec<EventId> = found
             .iter()
             .flatten()

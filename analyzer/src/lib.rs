@@ -37,6 +37,7 @@
 
 mod cache;
 pub mod copies;
+pub mod cores;
 pub mod facts;
 pub mod graph;
 pub mod kinds;
@@ -87,7 +88,7 @@ impl Analysis {
         let linker_refs: Vec<&dyn Linker> = linkers.iter().map(|l| l.as_ref()).collect();
         let mut models: Vec<Box<dyn Machine>> = machines::selected(options.machines);
         // The graph and the machines read the trace only: both at once.
-        let (graph, replay) = rayon::join(
+        let (graph, replay) = cores::join(
             || EventGraph::build(&trace, &linker_refs),
             || Replay::run(&trace, &mut models, options.retain_ms),
         );

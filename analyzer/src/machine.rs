@@ -241,15 +241,11 @@ impl Replay {
     /// (they share nothing). Entities idle longer than `retain_ms` of log time are dropped from
     /// the machines' live state.
     pub fn run(trace: &Trace, machines: &mut [Box<dyn Machine>], retain_ms: i64) -> Replay {
-        use rayon::prelude::*;
-        let by_machine = machines
-            .par_iter_mut()
-            .map(|machine| {
-                let reads = KindSet::of(machine.consumes());
-                let steps = replay_one(trace, machine.as_mut(), &reads, retain_ms);
-                (machine.name(), steps)
-            })
-            .collect();
+        let by_machine = crate::cores::map_mut(machines, |machine| {
+            let reads = KindSet::of(machine.consumes());
+            let steps = replay_one(trace, machine.as_mut(), &reads, retain_ms);
+            (machine.name(), steps)
+        });
         Replay {
             by_machine,
             by_entity: OnceLock::new(),

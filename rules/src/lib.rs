@@ -564,16 +564,13 @@ pub fn fingerprint(rule: &str, entity: &Entity) -> String {
 /// Runs the selected rules; incidents of one (rule, entity) merge into one finding with the
 /// highest confidence and the union of evidence.
 pub fn run(context: &Context<'_>, rules: &[&'static dyn Rule]) -> Output {
-    // Rules read the analysis only: each on its own core, their output in registry order.
-    use rayon::prelude::*;
-    let outputs: Vec<Output> = rules
-        .par_iter()
-        .map(|rule| {
-            let mut out = Output::default();
-            rule.check(context, &mut out);
-            out
-        })
-        .collect();
+    // Rules read the analysis only: each on its own core when there are several, their output in
+    // registry order.
+    let outputs = oztrace_analyzer::cores::map(rules, |rule| {
+        let mut out = Output::default();
+        rule.check(context, &mut out);
+        out
+    });
     let mut out = Output::default();
     for part in outputs {
         out.findings.extend(part.findings);
