@@ -211,6 +211,7 @@ impl WarmHeap {
     fn grow_to(&mut self, bytes: usize) {
         if self.block.capacity() == 0 {
             self.block.reserve_exact(WARM_HEAP_BYTES);
+            ask_for_huge_pages(&self.block);
         }
         let bytes = bytes.min(WARM_HEAP_BYTES);
         if bytes > self.block.len() {
@@ -218,6 +219,30 @@ impl WarmHeap {
         }
     }
 }
+
+/// Asks the kernel to back the whole 2 MiB pages inside `block`'s capacity with huge pages
+/// (transparent huge pages in `madvise` mode, the common default): the merge's columns and
+/// indexes then fault in 2 MiB at a time and take one TLB entry each, where the merge, the
+/// machines and the rules read them in scattered order (11 alternating one-core runs on the
+/// 1 GB bench bundle: merge 10.3 -> 9.7 ms, replay and rules 0.2 ms less each). Only this block: the readers' heaps churn, and
+/// huge pages there (`GLIBC_TUNABLES=glibc.malloc.hugetlb=1`) doubled `scan`'s wall time.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn ask_for_huge_pages(block: &Vec<u8>) {
+    const HUGE_PAGE: usize = 2 << 20;
+    let start = block.as_ptr() as usize;
+    let first = start.next_multiple_of(HUGE_PAGE);
+    let end = (start + block.capacity()) / HUGE_PAGE * HUGE_PAGE;
+    if end > first {
+        // SAFETY: the range lies inside the block's allocation; the advice changes how its pages
+        // are backed, never their contents. A kernel without huge pages refuses it, harmlessly.
+        unsafe {
+            libc::madvise(first as *mut libc::c_void, end - first, libc::MADV_HUGEPAGE);
+        }
+    }
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn ask_for_huge_pages(_block: &Vec<u8>) {}
 
 /// The prefilter's second pass: the anchored keys' records, from the OM audit streams of the hosts
 /// that wrote an anchor, spliced into their streams in line order.
