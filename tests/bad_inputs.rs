@@ -616,3 +616,31 @@ fn a_fifo_given_directly_is_read_like_stdin() {
     let stats: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(stats["files"][0]["records"].as_u64().unwrap() > 10);
 }
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_named_as_a_log_in_a_folder_is_listed_unread_not_dropped() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = Path::new(BUNDLE).join("scm1/ozone-hadoop-scm-scm1.log");
+    std::fs::copy(&log, dir.path().join("ozone-hadoop-scm-scm1.log")).unwrap();
+    for name in ["ozone-hadoop-datanode-dn9.log", "notes.fifo"] {
+        let made = Command::new("mkfifo")
+            .arg(dir.path().join(name))
+            .status()
+            .expect("mkfifo runs");
+        assert!(made.success());
+    }
+    // No writer ever opens them: reading either would hang the scan.
+    let out = run(
+        &["scan", dir.path().to_str().unwrap(), "--format", "json"],
+        b"",
+    );
+    assert_eq!(code(&out), 3, "{}", stderr(&out));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let unreadable = doc["inputs"]["unreadable"].as_array().unwrap();
+    assert_eq!(unreadable.len(), 1, "{unreadable:?}");
+    assert_eq!(unreadable[0]["file"], "ozone-hadoop-datanode-dn9.log");
+    assert!(unreadable[0]["reason"].as_str().unwrap().contains("FIFO"));
+    assert!(stderr(&out).contains("ozone-hadoop-datanode-dn9.log"));
+    assert!(doc["inputs"]["records"].as_u64().unwrap() > 10);
+}

@@ -180,12 +180,27 @@ fn walk_directory(
         let relative = relative_display(root, entry.path());
         // One stat gives both the file's identity and its size.
         let meta = entry.metadata().ok();
-        if !entry.file_type().is_file() || !first_visit(seen, entry.path(), meta.as_ref()) {
-            // Sockets and fifos have no end; a file seen before is read once.
+        let name = classify(&entry.file_name().to_string_lossy());
+        if !entry.file_type().is_file() {
+            // Sockets, devices and FIFOs may never end: not read from a folder. One named as a
+            // log is said so, as an input the user meant; the others are skipped as any file
+            // that is not a log.
+            if matches!(name, NameKind::Log | NameKind::Archive) {
+                discovery.unreadable.push(Unreadable {
+                    path: relative,
+                    reason: not_regular_in_folder(meta.as_ref()),
+                });
+            } else {
+                discovery.skipped.push(relative);
+            }
+            continue;
+        }
+        if !first_visit(seen, entry.path(), meta.as_ref()) {
+            // A file seen before is read once.
             discovery.skipped.push(relative);
             continue;
         }
-        match classify(&entry.file_name().to_string_lossy()) {
+        match name {
             NameKind::Config(kind) => {
                 let hint = hint_path(&relative);
                 let scope = scope_of(&relative);
@@ -280,6 +295,18 @@ fn special_file(meta: &fs::Metadata) -> Option<&'static str> {
         }
     }
     Some("special file")
+}
+
+/// Why a file of a folder that is no regular file is not read: a FIFO can be read only as an
+/// argument, where the user says it has an end.
+fn not_regular_in_folder(meta: Option<&fs::Metadata>) -> String {
+    let kind = meta.map_or(Some("special file"), special_file);
+    match kind {
+        Some(kind) => format!("not a regular file ({kind}): not read"),
+        None => "a named pipe (FIFO) in a folder: not read, as it may never end; name it as an \
+                 argument to read it"
+            .to_string(),
+    }
 }
 
 /// True the first time a file is met, however it is reached (a symlink, `./`, two arguments); a
