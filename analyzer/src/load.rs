@@ -222,10 +222,11 @@ impl WarmHeap {
 
 /// Asks the kernel to back the whole 2 MiB pages inside `block`'s capacity with huge pages
 /// (transparent huge pages in `madvise` mode, the common default): the merge's columns and
-/// indexes then fault in 2 MiB at a time and take one TLB entry each, where the merge, the
-/// machines and the rules read them in scattered order (11 alternating one-core runs on the
-/// 1 GB bench bundle: merge 10.3 -> 9.7 ms, replay and rules 0.2 ms less each). Only this block: the readers' heaps churn, and
-/// huge pages there (`GLIBC_TUNABLES=glibc.malloc.hugetlb=1`) doubled `scan`'s wall time.
+/// indexes, which the merge, the machines and the rules read in scattered order, then take one
+/// TLB entry per 2 MiB instead of per 4 KiB (11 alternating one-core runs on the 1 GB bench
+/// bundle: merge 10.3 -> 9.7 ms, replay and rules 0.2 ms less each). Only this block: the
+/// readers' heaps churn, and huge pages there (`GLIBC_TUNABLES=glibc.malloc.hugetlb=1`) doubled
+/// `scan`'s wall time.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 fn ask_for_huge_pages(block: &Vec<u8>) {
     const HUGE_PAGE: usize = 2 << 20;
