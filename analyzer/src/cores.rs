@@ -1,7 +1,8 @@
-//! Work split over rayon's pool after the merge: the graph and the machines, the linkers, the
-//! machines, the rules. On a pool of one thread the caller does it in turn instead: the trace it
-//! has just built is in its core's cache, and handing the work to the pool's only thread would
-//! move every line of it to another core for nothing (0.5-1 ms of a 1 GB bundle's 24 ms stage).
+//! The work split over rayon's pool after the merge: the graph beside the replay, the linkers,
+//! the machines, the rules. On a pool of one thread the caller does it in turn instead: the
+//! trace it has just built is in its core's cache, and handing the work to the pool's only
+//! thread would move every line of it to another core for nothing (0.5-1 ms of a 1 GB bundle's
+//! 24 ms stage).
 
 use rayon::prelude::*;
 
