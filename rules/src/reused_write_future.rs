@@ -561,12 +561,9 @@ impl Index<'_> {
         // Only the kinds `observe` reads are opened, and of the ContainerLogger lines (the
         // trace's compact column, most of these kinds' events) only those of a replica that
         // became UNHEALTHY.
-        let steps: Vec<Reads> = [RATIS_STEPS, DATANODE_STEPS]
-            .concat()
-            .into_iter()
-            .filter(|reads| !matches!(reads, Reads::Kind("dn_container_state")))
-            .collect();
-        let mut opened: Vec<EventId> = trace.of_kinds(&KindSet::of(&steps)).collect();
+        let steps = KindSet::of(&[RATIS_STEPS, DATANODE_STEPS].concat())
+            .without(&KindSet::of(&[Reads::Kind("dn_container_state")]));
+        let mut opened: Vec<EventId> = trace.of_kinds(&steps).collect();
         opened.extend(
             (trace.container_state_lines())
                 .filter(|(_, line)| line.state.is(ReplicaState::Unhealthy))

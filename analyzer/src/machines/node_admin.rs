@@ -597,10 +597,9 @@ fn health_name(s: &str) -> Option<&'static str> {
         .find(|h| *h == s)
 }
 
-/// The kinds [`NodeAdmin`] reads: every SCM line (any of them names the datanode whose view it
-/// keeps alive).
-/// SCM's service log: its audit records (most SCM records) name no tracked node and no datanode
-/// this machine reads.
+/// The kinds [`NodeAdmin`] reads: every line of SCM's service log (any of them names the
+/// datanode whose view it keeps alive), not its audit records (most SCM records), which name no
+/// tracked node and no datanode this machine reads.
 pub const CONSUMES: &[Reads] = &[Reads::FamilyBut(Family::Scm, scm_kinds::AUDIT)];
 
 impl Machine for NodeAdmin {
