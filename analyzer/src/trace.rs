@@ -931,6 +931,7 @@ impl StreamEntities {
                 .filter(|(_, keep)| **keep)
                 .map(|(i, _)| self.time(i)),
         );
+        self.keep_named(&mut names);
         renumber_kept(&mut self.lines, &kept_at);
         renumber_kept(&mut self.peers, &kept_at);
         renumber_kept(&mut self.scm_lines, &kept_at);
@@ -941,6 +942,28 @@ impl StreamEntities {
         self.lines_at = lines_at;
         self.sources = sources;
         self.link_compact();
+    }
+
+    /// Keeps the entities of the table that `names` (the kept events' local ids) name, in their
+    /// order, and renumbers `names` to match: an entity only dropped events named is not in the
+    /// trace.
+    fn keep_named(&mut self, names: &mut [u32]) {
+        let mut place = vec![UNSEEN; self.table.len()];
+        for &local in names.iter() {
+            place[local as usize] = 0;
+        }
+        let mut kept = 0;
+        for place in &mut place {
+            if *place != UNSEEN {
+                (*place, kept) = (kept, kept + 1);
+            }
+        }
+        let mut flags = place.iter();
+        self.table
+            .retain(|_| flags.next().is_some_and(|&place| place != UNSEEN));
+        for local in names {
+            *local = place[*local as usize];
+        }
     }
 
     /// Event `i`'s own time, if it has one.
@@ -1678,9 +1701,10 @@ impl Columns {
         }
         trace.entities = in_rank_order(self.entity_table, &entity_rank);
         trace.entity_ids = self.entity_ids;
-        for entity in trace.entity_ids.values_mut() {
+        trace.entity_ids.retain(|_, entity| {
             *entity = EntityId(entity_rank[entity.index()]);
-        }
+            *entity != EntityId(UNSEEN)
+        });
         trace
     }
 }
@@ -1883,11 +1907,16 @@ fn gather_in_place<T: Copy>(items: &mut [T], from: &mut [u32]) {
     }
 }
 
-/// `items` reordered so that item `i` is at `rank[i]` (`rank` a permutation).
+/// `items` reordered so that item `i` is at `rank[i]`, placed in one pass (not sorted); an item
+/// never met ([`UNSEEN`]) is left out.
 fn in_rank_order<T>(items: Vec<T>, rank: &[u32]) -> Vec<T> {
-    let mut ranked: Vec<(u32, T)> = rank.iter().copied().zip(items).collect();
-    ranked.sort_unstable_by_key(|&(rank, _)| rank);
-    ranked.into_iter().map(|(_, item)| item).collect()
+    let mut placed: Vec<Option<T>> = std::iter::repeat_with(|| None).take(items.len()).collect();
+    for (item, &rank) in items.into_iter().zip(rank) {
+        if let Some(place) = placed.get_mut(rank as usize) {
+            *place = Some(item);
+        }
+    }
+    placed.into_iter().flatten().collect()
 }
 
 /// Where an event is: its stream's buffer and its place in it.
@@ -2060,6 +2089,26 @@ pub(crate) mod tests {
             line,
             ..oztrace_testkit::untyped(host, Component::Scm)
         }
+    }
+
+    /// An entity that only events outside a window name is not in the trace: no id, not listed,
+    /// and a machine asking for its shared copy gets a fresh one instead of a panic.
+    #[test]
+    fn an_entity_named_only_outside_the_window_is_not_interned() {
+        let (gone, kept) = (Entity::Container(1), Entity::Container(2));
+        let events = vec![
+            event("dn1", "a", 1, Some(10), vec![gone.clone(), kept.clone()]),
+            event("dn1", "a", 2, Some(20), vec![kept.clone()]),
+        ];
+        let mut table = StreamEntities::of(&events);
+        table.retain(&[false, true]);
+        let trace = Trace::merge_interned(vec![(events[1..].to_vec(), Some(table))], 0);
+        assert_eq!(trace.entity_id(&gone), None);
+        assert_eq!(trace.of_entity(&gone), [] as [EventId; 0]);
+        assert_eq!(*trace.shared(0, &gone), gone);
+        assert_eq!(trace.entities().collect::<Vec<_>>(), [&kept]);
+        assert_eq!(trace.entity_ids().count(), 1);
+        assert_eq!(trace.of_entity(&kept), [0]);
     }
 
     /// An event naming more entities than its record counts ([`MANY`]) keeps them all, in the
