@@ -2139,7 +2139,7 @@ pub(crate) mod tests {
     }
 
     /// A window's table ([`StreamEntities::retain`]) merges as a table made from the events it
-    /// kept: the same order, times, kinds, entities and compact lines (ContainerLogger's, SCM's
+    /// kept: the same order, times, kinds, entities (and no other) and compact lines (ContainerLogger's, SCM's
     /// container lines, the SCM side, the Ratis peers), for windows that drop a stream's first
     /// events, its last, or every other one.
     #[test]
@@ -2194,6 +2194,8 @@ pub(crate) mod tests {
             said.extend(trace.scm_signals().iter().map(|s| format!("{s:?}")));
             said.push(format!("{:?}", trace.quiet_heartbeats()));
             said.extend(trace.ratis_peers().map(|p| format!("{p:?}")));
+            // Only the entities the kept events name, in the order they are first named.
+            said.extend(trace.entities().map(|e| format!("{e:?}")));
             said
         };
         for events in streams {
