@@ -205,6 +205,7 @@ fn config_of(input: &InputArgs, keep: Keep) -> Result<ReadConfig, Failure> {
         },
         trace: false,
         audit_splits: None,
+        entities: None,
     })
 }
 

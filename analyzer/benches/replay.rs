@@ -2,8 +2,8 @@
 //! rule's kinds kept), repeated with shifted times and hosts to about a million events.
 //!
 //! - `replay/stage/one-core`: the replay stage as `scan` runs it after reading, on one thread: the
-//!   merge of the per-stream buffers into one time order (their entities interned beforehand, as
-//!   `scan`'s reading threads do), the graph (every linker), every state machine and every rule.
+//!   merge of the per-stream buffers into one time order (their entities interned beforehand in
+//!   one shared table, as `scan`'s reading threads do), the graph (every linker), every state machine and every rule.
 //!   Events/s here is the per-core figure.
 //! - `replay/stage/all-cores`: the same on every core (rayon's global pool).
 //! - `replay/merge`, `replay/graph`, `replay/machine/*`, `replay/linker/*`, `replay/machines`,
@@ -17,7 +17,7 @@ use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_mai
 use oztrace_analyzer::graph::{EventGraph, Linker};
 use oztrace_analyzer::load::{Keep, ReadConfig, Window};
 use oztrace_analyzer::machine::Replay;
-use oztrace_analyzer::trace::{StreamEntities, Trace};
+use oztrace_analyzer::trace::{SharedEntities, StreamEntities, Trace};
 use oztrace_analyzer::{Analysis, LoadOptions, ReplayOptions, machines};
 use oztrace_parser::event::Event;
 use oztrace_rules::{Context, LoggingCoverage, Settings};
@@ -99,12 +99,16 @@ fn bench_streams() -> Vec<Vec<Event>> {
     streams
 }
 
-/// Copies of the streams with their entities interned, as the reading threads hand them to the
-/// merge.
+/// Copies of the streams with their entities interned in one shared table, as the reading
+/// threads hand them to the merge.
 fn interned(streams: &[Vec<Event>]) -> Vec<(Vec<Event>, Option<StreamEntities>)> {
+    let shared = Arc::new(SharedEntities::default());
     streams
         .iter()
-        .map(|events| (events.clone(), Some(StreamEntities::of(events))))
+        .map(|events| {
+            let entities = StreamEntities::of_shared(events, &shared);
+            (events.clone(), Some(entities))
+        })
         .collect()
 }
 

@@ -10,7 +10,7 @@
 
 use crate::copies::{self, AuditCopies, AuditSplits, CopyKey, Folded, copy_key};
 use crate::kinds::Wanted;
-use crate::trace::{StreamEntities, Trace};
+use crate::trace::{SharedEntities, StreamEntities, Trace};
 use crate::{Analysis, ReplayOptions, prefilter};
 use oztrace_parser::audit::PartsAt;
 use oztrace_parser::banner;
@@ -131,6 +131,7 @@ pub fn load(paths: &[PathBuf], options: &LoadOptions) -> Loaded {
     let prefilter = options.prefilter && paths.iter().all(|p| p.as_os_str() != "-");
     let mut read = options.read.clone();
     read.trace = true;
+    read.entities = Some(Arc::default());
     if prefilter {
         read.skip = Some(match &options.focus {
             Some(entity) => prefilter::focused(entity),
@@ -593,6 +594,9 @@ pub struct ReadConfig {
     /// Where the readers of OM audit logs that are folded together share the splits of the
     /// messages they meet (each is written once per OM); `None`: each splits its own.
     pub audit_splits: Option<Arc<AuditSplits>>,
+    /// With `trace`: where the readers intern their streams' entities together
+    /// ([`StreamEntities::of_shared`]); `None`: each stream its own.
+    pub entities: Option<Arc<SharedEntities>>,
 }
 
 impl ReadConfig {
@@ -610,6 +614,7 @@ impl ReadConfig {
             limits: Limits::default(),
             trace: false,
             audit_splits: None,
+            entities: None,
         }
     }
 }
@@ -2405,7 +2410,10 @@ fn read_stream(
     // The buffer's growth slack (up to half of it) is not kept until the merge.
     outcome.events.shrink_to_fit();
     if config.trace && !outcome.events.is_empty() {
-        outcome.entities = Some(StreamEntities::of(&outcome.events));
+        outcome.entities = Some(match &config.entities {
+            Some(shared) => StreamEntities::of_shared(&outcome.events, shared),
+            None => StreamEntities::of(&outcome.events),
+        });
     }
     // Skipped records are OM audit records of kinds the catalogue types, at INFO.
     outcome.typed += summary.skipped;
