@@ -3,7 +3,7 @@
 //! Every OM writes the audit line of every request it applies (om.md 1.3): the contract folds the
 //! copies into one event whose `copies` lists them all. Copies of one line are written when each
 //! OM applies the same Ratis transaction, within seconds of each other, so the events of the OM
-//! audit logs are folded as they come in one time order ([`crate::load::read_audit_merged`]): an
+//! audit logs are folded as they come in one time order (`load::read_audit_merged`): an
 //! event is held until [`AuditCopies::window_ms`] of log time has passed after it, its later
 //! copies join it meanwhile, and it is handed on in arrival order. Memory is that window's
 //! events, whatever the size of the logs.

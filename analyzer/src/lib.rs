@@ -19,7 +19,7 @@
 //!   (by host, entity and kind) and the machines key their state by those ids; transitions share
 //!   the interned entities and carry constant state labels.
 //! - OM audit copies are folded in a bounded window as the OM audit logs are read side by side
-//!   ([`copies`], [`load::read_audit_merged`]): `events` holds that window, not the logs.
+//!   ([`copies`], `load::read_audit_merged`): `events` holds that window, not the logs.
 //! - The graph holds causal edges only, per-host and per-entity order being the trace's indexes;
 //!   the cluster's facts (block → container → group → pipeline, host ↔ datanode) are one index
 //!   read once ([`facts`]).
@@ -28,7 +28,7 @@
 //! the generated bundles, 72 hours of a cluster per GiB, `scan` peaks at about 81 MB at 1 GiB and
 //! 182 MB at 4 GiB (288 hours), most of it the datanodes' container lifecycle and Ratis lines.
 //! The rest of the design, left to do: a time-ordered k-way merge of every stream (as
-//! [`load::read_audit_merged`] does for the OM audit) feeding the machines as it goes, with
+//! `load::read_audit_merged` does for the OM audit) feeding the machines as it goes, with
 //! per-entity retention: low-volume kinds (role changes, truncations, step-downs, admin-state and
 //! container-state changes) for the whole run, high-volume kinds (per-replica lifecycle lines,
 //! heartbeats, snapshots) only while their entity is live or near a declared anchor, evicted
