@@ -931,7 +931,8 @@ impl StreamEntities {
 
     /// Keeps the entities of the events `keep` flags (one flag per event, in order, as
     /// `Vec::retain` keeps the events themselves). Flags for another number of events empty the
-    /// table: the merge then interns the stream itself.
+    /// table: the merge then interns the stream itself. Its table of entities stays whole: the
+    /// trace leaves out those no kept event names ([`Columns::index`]).
     pub fn retain(&mut self, keep: &[bool]) {
         if keep.len() != self.events() {
             *self = StreamEntities::default();
@@ -967,7 +968,6 @@ impl StreamEntities {
                 .filter(|(_, keep)| **keep)
                 .map(|(i, _)| self.time(i)),
         );
-        self.keep_named(&mut names);
         renumber_kept(&mut self.lines, &kept_at);
         renumber_kept(&mut self.peers, &kept_at);
         renumber_kept(&mut self.scm_lines, &kept_at);
@@ -978,31 +978,6 @@ impl StreamEntities {
         self.lines_at = lines_at;
         self.sources = sources;
         self.link_compact();
-    }
-
-    /// Keeps the entities of the table that `names` (the kept events' local ids) name, in their
-    /// order, and renumbers `names` to match: an entity only dropped events named is not in the
-    /// trace.
-    fn keep_named(&mut self, names: &mut [u32]) {
-        let mut place = vec![UNSEEN; self.table.len()];
-        for &local in names.iter() {
-            place[local as usize] = 0;
-        }
-        let mut kept = 0;
-        for place in &mut place {
-            if *place != UNSEEN {
-                (*place, kept) = (kept, kept + 1);
-            }
-        }
-        let mut flags = place.iter().map(|&place| place != UNSEEN);
-        let mut named = || flags.next().unwrap_or(false);
-        match &mut self.table {
-            LocalEntities::Own(table) => table.retain(|_| named()),
-            LocalEntities::Shared(_, ids) => ids.retain(|_| named()),
-        }
-        for local in names {
-            *local = place[*local as usize];
-        }
     }
 
     /// Event `i`'s own time, if it has one.
@@ -1065,15 +1040,6 @@ enum LocalEntities {
 impl Default for LocalEntities {
     fn default() -> Self {
         LocalEntities::Own(Vec::new())
-    }
-}
-
-impl LocalEntities {
-    fn len(&self) -> usize {
-        match self {
-            LocalEntities::Own(table) => table.len(),
-            LocalEntities::Shared(_, ids) => ids.len(),
-        }
     }
 }
 
@@ -1828,6 +1794,8 @@ impl Columns {
         for host in trace.host_ids.values_mut() {
             *host = HostId(host_rank[host.index()]);
         }
+        // Only the entities a kept event names: a window's tables and the readers' shared one
+        // hold others.
         trace.entities = in_rank_order(self.interned.table, &entity_rank);
         trace.entity_ids = self.interned.ids;
         trace.entity_ids.retain(|_, entity| {
