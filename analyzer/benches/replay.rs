@@ -3,7 +3,9 @@
 //!
 //! - `replay/stage/one-core`: the replay stage as `scan` runs it after reading, on one thread: the
 //!   merge of the per-stream buffers into one time order (their entities interned beforehand in
-//!   one shared table, as `scan`'s reading threads do), the graph (every linker), every state machine and every rule.
+//!   one shared table and their tables appended to the merge's columns, as `scan`'s reading
+//!   threads and the thread that waits for them do), the graph (every linker), every state
+//!   machine and every rule.
 //!   Events/s here is the per-core figure.
 //! - `replay/stage/all-cores`: the same on every core (rayon's global pool).
 //! - `replay/merge`, `replay/graph`, `replay/machine/*`, `replay/linker/*`, `replay/machines`,
@@ -17,7 +19,7 @@ use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_mai
 use oztrace_analyzer::graph::{EventGraph, Linker};
 use oztrace_analyzer::load::{Keep, ReadConfig, Window};
 use oztrace_analyzer::machine::Replay;
-use oztrace_analyzer::trace::{SharedEntities, StreamEntities, Trace};
+use oztrace_analyzer::trace::{StreamEntities, Trace, TraceBuilder};
 use oztrace_analyzer::{Analysis, LoadOptions, ReplayOptions, machines};
 use oztrace_parser::event::Event;
 use oztrace_rules::{Context, LoggingCoverage, Settings};
@@ -99,22 +101,32 @@ fn bench_streams() -> Vec<Vec<Event>> {
     streams
 }
 
-/// Copies of the streams with their entities interned in one shared table, as the reading
-/// threads hand them to the merge.
-fn interned(streams: &[Vec<Event>]) -> Vec<(Vec<Event>, Option<StreamEntities>)> {
-    let shared = Arc::new(SharedEntities::default());
-    streams
+/// Copies of the streams, their entities interned in one shared table and their tables appended
+/// to the merge's columns, as `scan` reads them: what is left of the merge is the stage's.
+fn appended(streams: &[Vec<Event>]) -> (TraceBuilder, Vec<Vec<Event>>) {
+    let mut builder = TraceBuilder::default();
+    let events = streams
         .iter()
         .map(|events| {
-            let entities = StreamEntities::of_shared(events, &shared);
-            (events.clone(), Some(entities))
+            let entities = StreamEntities::of_shared(events, builder.shared());
+            assert!(
+                builder.append(&mut Some(entities)),
+                "interned in its table: taken"
+            );
+            events.clone()
         })
-        .collect()
+        .collect();
+    (builder, events)
+}
+
+/// The merge of what [`appended`] gives.
+fn merge((builder, events): (TraceBuilder, Vec<Vec<Event>>)) -> Trace {
+    builder.merge(events, Vec::new(), 2000)
 }
 
 /// The replay stage: one time order, graph and machines, every rule; the number of findings.
-fn stage(streams: Vec<(Vec<Event>, Option<StreamEntities>)>) -> usize {
-    let analysis = Analysis::run(Trace::merge_interned(streams, 2000), scan_replay());
+fn stage(appended: (TraceBuilder, Vec<Vec<Event>>)) -> usize {
+    let analysis = Analysis::run(merge(appended), scan_replay());
     let (settings, logging) = (Settings::default(), LoggingCoverage::default());
     let context = Context {
         analysis: &analysis,
@@ -143,20 +155,16 @@ fn replay(c: &mut Criterion) {
     group.sample_size(10);
     group.bench_function("stage/one-core", |b| {
         b.iter_batched(
-            || interned(&streams),
-            |streams| one_core.install(|| stage(streams)),
+            || appended(&streams),
+            |appended| one_core.install(|| stage(appended)),
             BatchSize::LargeInput,
         )
     });
     group.bench_function("stage/all-cores", |b| {
-        b.iter_batched(|| interned(&streams), stage, BatchSize::LargeInput)
+        b.iter_batched(|| appended(&streams), stage, BatchSize::LargeInput)
     });
     group.bench_function("merge", |b| {
-        b.iter_batched(
-            || interned(&streams),
-            |streams| Trace::merge_interned(streams, 2000),
-            BatchSize::LargeInput,
-        )
+        b.iter_batched(|| appended(&streams), merge, BatchSize::LargeInput)
     });
     let trace = Trace::merge(streams, 2000);
     group.bench_function("graph", |b| {

@@ -32,6 +32,15 @@ pub fn map<T: Sync, R: Send>(items: &[T], each: impl Fn(&T) -> R + Sync + Send) 
     }
 }
 
+/// `each` of `items`, taken, in their order.
+pub fn map_owned<T: Send, R: Send>(items: Vec<T>, each: impl Fn(T) -> R + Sync + Send) -> Vec<R> {
+    if split() {
+        items.into_par_iter().map(each).collect()
+    } else {
+        items.into_iter().map(each).collect()
+    }
+}
+
 /// `each` of `items`, which it may change, in their order.
 pub fn map_mut<T: Send, R: Send>(
     items: &mut [T],
@@ -60,6 +69,10 @@ mod tests {
                 assert_eq!(
                     map(&items, |x| x * 2),
                     (0..2000).step_by(2).collect::<Vec<_>>()
+                );
+                assert_eq!(
+                    map_owned(items.clone(), |x| x + 1),
+                    (1..1001).collect::<Vec<_>>()
                 );
                 let mut changed = items.clone();
                 let old = map_mut(&mut changed, |x| {

@@ -10,8 +10,8 @@
 
 use crate::copies::{self, AuditCopies, AuditSplits, CopyKey, Folded, copy_key};
 use crate::kinds::Wanted;
-use crate::trace::{SharedEntities, StreamEntities, Trace};
-use crate::{Analysis, ReplayOptions, prefilter};
+use crate::trace::{SharedEntities, StreamEntities, Trace, TraceBuilder};
+use crate::{Analysis, ReplayOptions, cores, prefilter};
 use oztrace_parser::audit::PartsAt;
 use oztrace_parser::banner;
 use oztrace_parser::catalog;
@@ -26,7 +26,6 @@ use oztrace_parser::layout::Layout;
 use oztrace_parser::record::{ReadOptions, Record, Skip, StreamSummary, read_records_in_place};
 use oztrace_parser::source::{Component, Level, SourceResolver};
 use oztrace_parser::time::TimeZones;
-use rayon::prelude::*;
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io::BufRead;
@@ -131,7 +130,8 @@ pub fn load(paths: &[PathBuf], options: &LoadOptions) -> Loaded {
     let prefilter = options.prefilter && paths.iter().all(|p| p.as_os_str() != "-");
     let mut read = options.read.clone();
     read.trace = true;
-    read.entities = Some(Arc::default());
+    let mut builder = TraceBuilder::default();
+    read.entities = Some(Arc::clone(builder.shared()));
     if prefilter {
         read.skip = Some(match &options.focus {
             Some(entity) => prefilter::focused(entity),
@@ -159,6 +159,7 @@ pub fn load(paths: &[PathBuf], options: &LoadOptions) -> Loaded {
         &mut |stream| {
             kept += stream.events.len();
             warm.grow_to(kept.saturating_mul(MERGE_BYTES_PER_EVENT));
+            append_read(&mut builder, stream, &options.window);
         },
     );
     if prefilter && options.focus.is_none() {
@@ -170,7 +171,7 @@ pub fn load(paths: &[PathBuf], options: &LoadOptions) -> Loaded {
     let progress = options.read.progress.as_deref();
     progress.inspect(|p| p.enter(Stage::Merging));
     options.window.apply(&mut parsed);
-    let trace = build_trace(&mut parsed, options.skew_ms);
+    let trace = merge_read(builder, &mut parsed, options.skew_ms);
     let merged_at = Instant::now();
     progress.inspect(|p| p.enter(Stage::Analysing));
     let analysis = Analysis::run(trace, options.replay);
@@ -302,9 +303,16 @@ fn read_anchored(units: &[InputUnit], config: &ReadConfig, parsed: &mut Parsed) 
             .events
             .into_iter()
             .filter(|e| e.entities.iter().any(|entity| anchors.contains(entity)));
+        let stream = &mut parsed.streams[i];
+        if stream.appended {
+            // Its table is in the merge already: they come as a stream of their own, which the
+            // merge orders among the stream's events by line (theirs is the same source).
+            stream.spliced.extend(anchored);
+            continue;
+        }
         // Spliced events are interned by the merge.
-        parsed.streams[i].entities = None;
-        let events = &mut parsed.streams[i].events;
+        stream.entities = None;
+        let events = &mut stream.events;
         events.extend(anchored);
         // Both passes emit in line order; a stable sort keeps it.
         events.sort_by_key(|e| e.line);
@@ -314,10 +322,25 @@ fn read_anchored(units: &[InputUnit], config: &ReadConfig, parsed: &mut Parsed) 
 /// Moves the typed events out of the streams into one time order, the OM audit logs' copies
 /// folded as `events` folds them ([`crate::copies`]).
 pub fn build_trace(parsed: &mut Parsed, skew_ms: i64) -> Trace {
+    merge_read(TraceBuilder::default(), parsed, skew_ms)
+}
+
+/// [`build_trace`] of streams some of which were appended to `builder` as they were read
+/// ([`append_read`]).
+fn merge_read(builder: TraceBuilder, parsed: &mut Parsed, skew_ms: i64) -> Trace {
+    let mut appended = Vec::new();
     let mut audit = Vec::new();
     let mut streams = Vec::new();
     for stream in &mut parsed.streams {
         let events = std::mem::take(&mut stream.events);
+        if stream.appended {
+            appended.push(events);
+            let spliced = std::mem::take(&mut stream.spliced);
+            if !spliced.is_empty() {
+                streams.push((spliced, None));
+            }
+            continue;
+        }
         let entities = stream.entities.take();
         let held = std::mem::take(&mut stream.audit);
         if stream.component == Component::OmAudit {
@@ -334,11 +357,25 @@ pub fn build_trace(parsed: &mut Parsed, skew_ms: i64) -> Trace {
         }
     }
     // Each piece of the fold interned on the pool, as the readers intern the other streams.
-    streams.par_extend(fold_audit(audit, skew_ms).into_par_iter().map(|events| {
+    streams.extend(cores::map_owned(fold_audit(audit, skew_ms), |events| {
         let entities = StreamEntities::of(&events);
         (events, Some(entities))
     }));
-    Trace::merge_interned(streams, skew_ms)
+    builder.merge(appended, streams, skew_ms)
+}
+
+/// Appends a stream to the merge's columns as it comes from its reader, its window applied,
+/// when the merge would take it as it is: not an OM audit log's, whose copies are folded at the
+/// merge (and into which the prefilter's second pass splices records), and interned in the
+/// builder's table. The reading threads still work meanwhile: the thread that waits for them
+/// does it.
+fn append_read(builder: &mut TraceBuilder, stream: &mut StreamOutcome, window: &Window) {
+    let ours = stream.entities.as_ref().is_some_and(|t| builder.takes(t));
+    if !ours || stream.component == Component::OmAudit || !stream.audit.is_empty() {
+        return;
+    }
+    window.apply_to(stream);
+    stream.appended = builder.append(&mut stream.entities);
 }
 
 /// The events of the OM audit streams `logs` (in reading order), their copies folded
@@ -442,11 +479,7 @@ fn build_unbuilt(
             (u, text)
         })
         .collect();
-    let mut piece = Vec::with_capacity(jobs.len());
-    piece.par_extend(
-        jobs.into_par_iter()
-            .map(|(unbuilt, text)| unbuilt.event(text, &sources.all)),
-    );
+    let mut piece = cores::map_owned(jobs, |(unbuilt, text)| unbuilt.event(text, &sources.all));
     let untimed = piece.iter().take_while(|e| e.ts.is_none()).count();
     if let Some(last) = out.last_mut() {
         last.extend(piece.drain(..untimed));
@@ -546,16 +579,30 @@ impl Window {
             return;
         }
         for stream in &mut parsed.streams {
-            if !stream.audit.is_empty() {
-                let keep = self.keeps(stream.audit.times());
-                stream.audit.retain(&keep);
+            // Appended to the merge as read, inside the window already, but for what the
+            // prefilter's second pass spliced in.
+            if stream.appended {
+                self.retain(&mut stream.spliced);
+            } else {
+                self.apply_to(stream);
             }
-            let keep = self.keeps(stream.events.iter().map(|e| e.ts));
-            if let Some(entities) = &mut stream.entities {
-                entities.retain(&keep);
-            }
-            retain_flagged(&mut stream.events, &keep);
         }
+    }
+
+    /// [`Window::apply`] to one stream.
+    fn apply_to(&self, stream: &mut StreamOutcome) {
+        if self.is_open() {
+            return;
+        }
+        if !stream.audit.is_empty() {
+            let keep = self.keeps(stream.audit.times());
+            stream.audit.retain(&keep);
+        }
+        let keep = self.keeps(stream.events.iter().map(|e| e.ts));
+        if let Some(entities) = &mut stream.entities {
+            entities.retain(&keep);
+        }
+        retain_flagged(&mut stream.events, &keep);
     }
 }
 
@@ -661,6 +708,11 @@ pub struct StreamOutcome {
     audit: HeldAudit,
     /// Typed records inside the window that no consumer reads: counted, not kept (`scan`).
     pub unkept_in_window: u64,
+    /// Its events' table is in the load's merge already, as read ([`TraceBuilder::append`]).
+    appended: bool,
+    /// Events of an appended stream that the prefilter's second pass found
+    /// ([`read_anchored`]): the merge takes them as a stream of their own.
+    spliced: Vec<Event>,
     /// The input unit it was read from (its index in discovery order).
     pub unit: usize,
     /// The argument that unit was found under (its place among the paths read).
@@ -2264,6 +2316,8 @@ fn read_stream(
         entities: None,
         audit: HeldAudit::default(),
         unkept_in_window: 0,
+        appended: false,
+        spliced: Vec::new(),
         unit: 0,
         argument: 0,
     };
@@ -2922,6 +2976,8 @@ mod tests {
             entities: None,
             audit: HeldAudit::default(),
             unkept_in_window: 0,
+            appended: false,
+            spliced: Vec::new(),
             unit: 0,
             argument: 0,
         };
