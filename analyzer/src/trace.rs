@@ -2575,6 +2575,26 @@ pub(crate) mod tests {
         }
     }
 
+    /// Events of one time and source order by line, also past `u32::MAX`, whatever stream holds
+    /// them (one file collected twice).
+    #[test]
+    fn events_of_one_time_and_source_order_by_their_whole_line() {
+        let wide = 1 << 40;
+        let streams = [
+            vec![
+                event("dn1", "a", wide + 5, Some(10), vec![]),
+                event("dn1", "a", 7, Some(20), vec![]),
+            ],
+            vec![
+                event("dn1", "a", wide + 1, Some(10), vec![]),
+                event("dn1", "a", 3, Some(20), vec![]),
+            ],
+        ];
+        let trace = Trace::merge(streams.to_vec(), 0);
+        let lines: Vec<u64> = trace.iter().map(|e| e.line).collect();
+        assert_eq!(lines, [wide + 1, wide + 5, 3, 7]);
+    }
+
     /// Times far apart (before a stream's first, weeks after it) and lines too wide for the
     /// readers' four-byte column (past `u32::MAX`) keep their value and their place in the
     /// order, a window included.
