@@ -189,8 +189,10 @@ pub fn load(paths: &[PathBuf], options: &LoadOptions) -> Loaded {
     }
 }
 
-/// Memory the merge allocates on the calling thread, per typed event kept: its columns and the
-/// trace's indexes (about 2 300 pages of 4 KiB for the 82 373 events of the 1 GB bench bundle).
+/// Memory the merge allocates on the calling thread, per typed event kept: the trace's indexes,
+/// and the columns of the streams it appends itself (about 2 300 pages of 4 KiB for the 82 373
+/// events of the 1 GB bench bundle when it appended them all; the columns of the streams
+/// appended as read, [`append_read`], grow while the readers read).
 const MERGE_BYTES_PER_EVENT: usize = 128;
 
 /// The most [`WarmHeap`] holds: below glibc's largest mmap threshold (32 MiB, which the binary
@@ -198,11 +200,11 @@ const MERGE_BYTES_PER_EVENT: usize = 128;
 /// faults for the rest.
 const WARM_HEAP_BYTES: usize = 30 << 20;
 
-/// Memory the calling thread touches while the reading threads work (it only waits for their
-/// streams), then frees just before the merge: the merge's columns and indexes are then carved
-/// from pages already in this thread's heap. Fresh pages cost a fault each (2.5-3.7 µs on the
-/// 2-core VM we measure on, about 8 ms of a 1 GB bundle's merge), paid here while the readers
-/// run instead of by the merge, which nothing overlaps.
+/// Memory the calling thread touches while the reading threads work (it waits for their streams
+/// and appends them), then frees just before the merge: the merge's indexes are then carved from
+/// pages already in this thread's heap. Fresh pages cost a fault each (2.5-3.7 µs on the 2-core
+/// VM we measure on, about 8 ms of a 1 GB bundle's merge), paid here while the readers run
+/// instead of by the merge, which nothing overlaps.
 #[derive(Default)]
 struct WarmHeap {
     block: Vec<u8>,
