@@ -368,9 +368,9 @@ fn merge_read(builder: TraceBuilder, parsed: &mut Parsed, skew_ms: i64) -> Trace
 
 /// Appends a stream to the merge's columns as it comes from its reader, its window applied,
 /// when the merge would take it as it is: not an OM audit log's, whose copies are folded at the
-/// merge (and into which the prefilter's second pass splices records), and interned in the
-/// builder's table. The reading threads still work meanwhile: the thread that waits for them
-/// does it.
+/// merge, and interned in the builder's table. The reading threads still work meanwhile: the
+/// thread that waits for them does it. (What the prefilter's second pass finds for it later
+/// comes as a stream of its own, [`StreamOutcome::spliced`].)
 fn append_read(builder: &mut TraceBuilder, stream: &mut StreamOutcome, window: &Window) {
     let ours = stream.entities.as_ref().is_some_and(|t| builder.takes(t));
     if !ours || stream.component == Component::OmAudit || !stream.audit.is_empty() {

@@ -786,7 +786,7 @@ impl TraceBuilder {
             })
             .unzip();
         columns.reserve(tables.iter());
-        columns.adopt(interned.unwrap_or_default());
+        columns.interned = interned.unwrap_or_default();
         // Each table is dropped once read but for its lines, which order events of one time.
         lines.reserve_exact(tables.len());
         let mut tables = tables.into_iter().peekable();
@@ -1434,7 +1434,9 @@ struct Columns {
     host_ids: HashMap<Arc<str>, HostId>,
     /// The readers' shared table, and the entities of streams interned here.
     interned: Interned,
-    /// How many events each kind, host and entity has: their lists are allocated once.
+    /// How many events each kind, host and entity has: their lists are allocated once. The
+    /// entities' counts reach the largest id an event names (the readers' shared table may hold
+    /// others, which no event kept names).
     kind_counts: Vec<usize>,
     host_counts: Vec<usize>,
     entity_counts: Vec<usize>,
@@ -1565,7 +1567,7 @@ impl Run {
 }
 
 impl Columns {
-    /// Empty columns, without an entity table yet ([`Columns::adopt`]).
+    /// Empty columns, with an empty entity table (the merge puts the readers' shared one in).
     fn new() -> Columns {
         Columns {
             events: Vec::new(),
@@ -1609,13 +1611,6 @@ impl Columns {
         self.entities.reserve(total(|t| t.names.len()));
     }
 
-    /// Takes `interned` as the trace's table of entities: the readers' shared one, whose ids the
-    /// streams read so far name, with the entities of the streams read next not interned yet.
-    fn adopt(&mut self, interned: Interned) {
-        self.entity_counts.resize(interned.table.len(), 0);
-        self.interned = interned;
-    }
-
     /// Appends a stream's columns, entities and compact fields from its table `interned`
     /// ([`table_of`]), their places moved to the merge's.
     fn read_stream(&mut self, interned: &mut StreamEntities) {
@@ -1645,17 +1640,15 @@ impl Columns {
         // The trace's id of each of the stream's entities.
         let ids: Vec<u32> = match std::mem::take(&mut interned.table) {
             LocalEntities::Own(table) => (table.into_iter())
-                .map(|entity| self.intern(entity).0)
+                .map(|entity| self.interned.intern(entity).0)
                 .collect(),
-            LocalEntities::Shared(_, ids) => {
-                // Read before the merge takes the shared table ([`TraceBuilder::append`]).
-                let named = ids.iter().max().map_or(0, |&most| most as usize + 1);
-                if named > self.entity_counts.len() {
-                    self.entity_counts.resize(named, 0);
-                }
-                ids
-            }
+            // Read before the merge takes the shared table, too ([`TraceBuilder::append`]).
+            LocalEntities::Shared(_, ids) => ids,
         };
+        let named = ids.iter().max().map_or(0, |&most| most as usize + 1);
+        if named > self.entity_counts.len() {
+            self.entity_counts.resize(named, 0);
+        }
         for &local in &interned.names {
             let id = ids[local as usize];
             self.entities.push(u64::from(id));
@@ -1722,13 +1715,6 @@ impl Columns {
         self.host_ids.insert(Arc::clone(name), host);
         self.host_counts.push(0);
         host
-    }
-
-    /// The id of `entity`, interned in the trace's table.
-    fn intern(&mut self, entity: Entity) -> EntityId {
-        let id = self.interned.intern(entity);
-        self.entity_counts.resize(self.interned.table.len(), 0);
-        id
     }
 
     /// Puts the input events in the trace's order: by time, then by source (host, then file),
@@ -2294,6 +2280,21 @@ pub(crate) mod tests {
         }
     }
 
+    /// What a trace says of each event (host, line, the entities it names), in order, then its
+    /// entities, for comparing two merges of the same streams.
+    fn said(trace: &Trace) -> Vec<(String, u64, Vec<Entity>)> {
+        (0..trace.len())
+            .map(|id| {
+                let named = (trace.entity_ids_of(id).iter())
+                    .map(|&e| (**trace.entity(e)).clone())
+                    .collect();
+                let event = trace.get(id);
+                (event.host.to_string(), event.line, named)
+            })
+            .chain((trace.entities()).map(|e| (String::new(), 0, vec![e.clone()])))
+            .collect()
+    }
+
     /// Streams whose readers interned their entities in one shared table merge as streams that
     /// each have their own: the same entities, ids and lists, with a window, a stream interned
     /// in another shared table, and a second merge of the same streams (the table was taken).
@@ -2311,17 +2312,6 @@ pub(crate) mod tests {
             ],
             vec![event("dn3", "c", 1, Some(25), vec![c(4), c(5)])],
         ];
-        let said = |trace: &Trace| -> Vec<(u64, Vec<Entity>)> {
-            (0..trace.len())
-                .map(|id| {
-                    let named = (trace.entity_ids_of(id).iter())
-                        .map(|&e| (**trace.entity(e)).clone())
-                        .collect();
-                    (trace.get(id).line, named)
-                })
-                .chain(trace.entities().map(|e| (0, vec![e.clone()])))
-                .collect()
-        };
         let own = |keep_first: bool| {
             let streams = streams.iter().enumerate().map(|(i, events)| {
                 let mut table = StreamEntities::of(events);
@@ -2389,22 +2379,6 @@ pub(crate) mod tests {
                 table.retain(&[false, true, true]);
             }
             table
-        };
-        let said = |trace: &Trace| -> Vec<(String, u64, Vec<Entity>)> {
-            (0..trace.len())
-                .map(|id| {
-                    let named = (trace.entity_ids_of(id).iter())
-                        .map(|&e| (**trace.entity(e)).clone())
-                        .collect();
-                    let event = trace.get(id);
-                    (event.host.to_string(), event.line, named)
-                })
-                .chain(
-                    trace
-                        .entities()
-                        .map(|e| (String::new(), 0, vec![e.clone()])),
-                )
-                .collect()
         };
         let whole = Trace::merge_interned(
             (streams.iter().enumerate())
@@ -2487,9 +2461,9 @@ pub(crate) mod tests {
     }
 
     /// A window's table ([`StreamEntities::retain`]) merges as a table made from the events it
-    /// kept: the same order, times, kinds, entities (and no other) and compact lines (ContainerLogger's, SCM's
-    /// container lines, the SCM side, the Ratis peers), for windows that drop a stream's first
-    /// events, its last, or every other one.
+    /// kept: the same order, times, kinds, entities (and no other) and compact lines
+    /// (ContainerLogger's, SCM's container lines, the SCM side, the Ratis peers), for windows
+    /// that drop a stream's first events, its last, or every other one.
     #[test]
     fn a_windowed_table_merges_as_a_table_of_the_kept_events() {
         let sample = |path: &str, component: Component| {
