@@ -562,13 +562,18 @@ impl Node {
                 .copied()
                 .find(|&a| a > warn && same_host(trace, a, warn))
                 .unwrap_or(usize::MAX);
-            let overwrite = analysis.replay.of_entity(&entity).find(|t| {
-                t.machine == node_admin::NAME
-                    && t.inferred == Some(ABORT_WRITE_OVERWRITES_COPY)
-                    && t.scope.as_deref() == Some(host)
-                    && t.event >= warn
-                    && t.event < next_abort
-            });
+            // The node-admin machine's steps, in event order, from the WARN on: read there,
+            // not through the replay's index by entity, which only this would build.
+            let steps = analysis.replay.of_machine(node_admin::NAME).as_slice();
+            let from = steps.partition_point(|t| t.event < warn);
+            let overwrite = steps[from..]
+                .iter()
+                .take_while(|t| t.event < next_abort)
+                .find(|t| {
+                    t.inferred == Some(ABORT_WRITE_OVERWRITES_COPY)
+                        && t.scope.as_deref() == Some(host)
+                        && *t.entity == entity
+                });
             let Some(overwrite) = overwrite else {
                 continue;
             };
