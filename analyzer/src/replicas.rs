@@ -22,6 +22,7 @@
 use crate::kinds::{Family, KindSet, Reads};
 use crate::machines::container::life_cycle_state;
 use crate::trace::{EventId, LineState, ScmContainerLine, StateWord, Trace};
+use either::Either;
 use oztrace_parser::catalog::EventData;
 use oztrace_parser::catalog::scm::ScmEvent;
 use oztrace_parser::catalog::scm_container::{ReplicaAction, ScmContainerEvent};
@@ -31,7 +32,7 @@ use rustc_hash::FxHashMap as HashMap;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// The kinds the index reads: every dn-container record, SCM's container lines, and the
 /// datanode admin lines that say a node is leaving (decommission, maintenance).
@@ -457,6 +458,10 @@ pub struct ContainerReplicas {
     admin: HashMap<Arc<str>, Vec<(EventId, AdminState)>>,
     /// The time of the last event of the kinds it reads: the end of the logs for its decisions.
     pub end: Option<i64>,
+    /// Every condition of every container under one config, in id order then kind order:
+    /// decided in one walk of the records at the first health rule's question, so that the six
+    /// rules read each record once between them, not once each.
+    decided: OnceLock<(HealthConfig, Vec<(u64, Verdict)>)>,
 }
 
 impl ContainerReplicas {
@@ -842,17 +847,32 @@ impl ContainerReplicas {
             .collect()
     }
 
-    /// The containers with a condition of one kind, in id order, with its verdict: each health
-    /// rule decides only its own kind rather than all six.
+    /// The containers with a condition of one kind, in id order, with its verdict. `trace` is
+    /// the trace the index was built from.
     pub fn verdicts<'a>(
         &'a self,
         trace: &'a Trace,
         config: &'a HealthConfig,
         kind: HealthKind,
     ) -> impl Iterator<Item = (u64, Verdict)> + 'a {
-        self.containers
-            .iter()
-            .filter_map(move |(id, record)| Some((*id, self.decide(trace, record, config, kind)?)))
+        let (decided_for, decided) = self.decided.get_or_init(|| {
+            let all = self.containers.iter().flat_map(|(id, record)| {
+                (HealthKind::ALL.into_iter())
+                    .filter_map(move |kind| Some((*id, self.decide(trace, record, config, kind)?)))
+            });
+            (*config, all.collect())
+        });
+        if decided_for == config {
+            Either::Left(
+                (decided.iter())
+                    .filter(move |(_, verdict)| verdict.kind == kind)
+                    .cloned(),
+            )
+        } else {
+            Either::Right(self.containers.iter().filter_map(move |(id, record)| {
+                Some((*id, self.decide(trace, record, config, kind)?))
+            }))
+        }
     }
 
     /// The verdict of one kind on a container, if it has that condition.

@@ -140,6 +140,45 @@ fn a_lost_replica_not_replaced_is_under_replicated_unless_a_copy_is_in_flight() 
     assert_eq!(kinds(replicating), vec![]);
 }
 
+/// The verdicts of each kind, decided for every kind at the first question, are those each
+/// kind's own decision gives; a question under another config is decided under that config.
+#[test]
+fn verdicts_of_a_kind_are_its_own_decisions_under_the_config_asked() {
+    let mut events = closed_three();
+    events.push(dn("dn2", 3, 10 * MIN, Level::Error, "ID=7 | Index=0 | BCSID=90 | State=CLOSED | Volume=/data/disk1/hdds | DataChecksum=0 | Volume failure"));
+    events.push(scm_event("scm1", 9, 65 * MIN, RM, &format!(
+        "Sending command [replicateContainerCommand: cmdID: 5, encodedToken: \"\", term: 0, deadlineMsSinceEpoch: 0, containerId=7, replicaIndex=0, targetNode={UUID}(dn4.example.com/10.0.1.14), priority=NORMAL] for container ContainerInfo{{id=#7, state=CLOSED, stateEnterTime=2026-01-01T00:01:00Z, pipelineID=Pipeline-8f2b4c6d-1a3e-4f50-9b7c-2d4e6f8a0b1c, owner=om1}} to {UUID}(dn1.example.com/10.0.1.11) with datanode deadline 1 and scm deadline 2"
+    )));
+    events.push(state("dn1", 4, 70 * MIN, 0, 0, "OPEN").tap_id(8));
+    let trace = Trace::from_ordered(events, 0);
+    let index = trace.replicas();
+    let in_flight = HealthConfig::default();
+    let timed_out = HealthConfig {
+        event_timeout_ms: 2 * MIN,
+        ..in_flight
+    };
+    let under = |config: &HealthConfig| -> Vec<u64> {
+        (index.verdicts(&trace, config, HealthKind::UnderReplicated))
+            .map(|(container, _)| container)
+            .collect()
+    };
+    // The replicate command is in flight for 12 minutes, not for 2.
+    assert_eq!(under(&in_flight), [] as [u64; 0]);
+    assert_eq!(under(&timed_out), [7]);
+    assert_eq!(under(&in_flight), [] as [u64; 0]);
+    for config in [in_flight, timed_out] {
+        for kind in HealthKind::ALL {
+            let asked: Vec<Verdict> = (index.verdicts(&trace, &config, kind))
+                .map(|(_, verdict)| verdict)
+                .collect();
+            let alone: Vec<Verdict> = (index.health(&trace, 7, &config).into_iter())
+                .filter(|verdict| verdict.kind == kind)
+                .collect();
+            assert_eq!(asked, alone, "{kind:?}");
+        }
+    }
+}
+
 #[test]
 fn the_same_open_line_read_twice_is_one_open_and_a_second_life_is_a_duplicate() {
     let mut events = closed_three();
