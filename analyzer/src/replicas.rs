@@ -454,6 +454,8 @@ pub struct ContainerReplicas {
     /// Where each container's record is in `containers` while the index is built: a hash
     /// lookup per line rather than a walk down a tree.
     building: HashMap<u64, usize>,
+    /// The container [`ContainerReplicas::record`] found last, and its place.
+    last_found: Option<(u64, usize)>,
     /// Each datanode's admin states, by short host, in time order.
     admin: HashMap<Arc<str>, Vec<(EventId, AdminState)>>,
     /// The time of the last event of the kinds it reads: the end of the logs for its decisions.
@@ -547,13 +549,22 @@ impl ContainerReplicas {
             }
         }
         index.building = HashMap::default();
+        index.last_found = None;
         index.containers.sort_unstable_by_key(|&(id, _)| id);
         index
     }
 
     fn record(&mut self, container: u64) -> &mut ContainerRecord {
+        // A container's lines come in bursts (its replicas open and close together): the last
+        // one found is looked at before the map.
+        if let Some(&(last, at)) = self.last_found.as_ref()
+            && last == container
+        {
+            return &mut self.containers[at].1;
+        }
         let next = self.containers.len();
         let at = *self.building.entry(container).or_insert(next);
+        self.last_found = Some((container, at));
         if at == next {
             self.containers
                 .push((container, ContainerRecord::default()));
