@@ -623,10 +623,12 @@ pub fn detect(
         let signals = signals_of
             .get(datanode.as_str())
             .map_or(&[][..], Vec::as_slice);
-        // The stale heartbeats the dn-endpoint machine flagged on this endpoint.
+        // The stale heartbeats the dn-endpoint machine flagged on this endpoint, from its own
+        // steps: the replay's index by entity would be built for this look-up alone.
+        let entity = Entity::Datanode(datanode.clone());
         let flagged: Vec<&Transition> = replay
-            .of_entity(&Entity::Datanode(datanode.clone()))
-            .filter(|t| t.machine == MACHINE && t.illegal && t.scope.as_deref() == Some(scm))
+            .of_machine(MACHINE)
+            .filter(|t| t.illegal && t.scope.as_deref() == Some(scm) && *t.entity == entity)
             .collect();
         for run in runs(trace, ids, heartbeat_ms) {
             let (Some(&first), Some(&last)) = (run.events.first(), run.events.last()) else {
