@@ -194,6 +194,26 @@ finding's evidence), with the leader changes",
 /// The kinds the rule reads: the SCM's node, admin-monitor and audit lines.
 pub const CONSUMES: &[Reads] = &[Reads::Family(Family::Scm)];
 
+/// The kinds whose fields [`Facts::collect`] reads (its `match`): the other SCM kinds count only
+/// for the datanodes they name or print.
+const FIELDS_READ: &[Reads] = &[
+    Reads::Kind("scm_audit"),
+    Reads::Kind("decommission_started"),
+    Reads::Kind("maintenance_started"),
+    Reads::Kind("recommission_queued"),
+    Reads::Kind("admin_aborted_dead"),
+    Reads::Kind("admin_dead_cannot_continue"),
+    Reads::Kind("admin_maintenance_ended"),
+    Reads::Kind("continue_admin"),
+    Reads::Kind("admin_start_on_node"),
+    Reads::Kind("admin_recommissioned"),
+    Reads::Kind("admin_aborted"),
+    Reads::Kind("op_state_command_scheduled"),
+    Reads::Kind("follower_op_state_copied"),
+    Reads::Kind("heartbeat_dispatched"),
+    Reads::Kind("op_state_change_notified"),
+];
+
 fn check(context: &Context<'_>, out: &mut Output) {
     let analysis = context.analysis;
     let facts = Facts::collect(&analysis.trace);
@@ -277,6 +297,7 @@ impl Facts {
         let mut by_hosts: Vec<(EventId, Pick, &[String])> = Vec::new();
         let mut by_hash_code: Vec<(EventId, u32)> = Vec::new();
         let scm = KindSet::of(CONSUMES);
+        let fields_read = KindSet::of(FIELDS_READ);
         // Most SCM records are heartbeats that say nothing this rule reads but their datanode
         // and host: those are not opened.
         let mut quiet = trace.quiet_heartbeats().iter().peekable();
@@ -284,7 +305,12 @@ impl Facts {
         let mut printers = trace.datanode_printers().iter().peekable();
         for id in trace.of_kinds(&scm) {
             let quiet = quiet.next_if(|&&at| at == id).is_some();
-            let event = (!quiet).then(|| trace.get(id));
+            while printers.next_if(|&&at| at < id).is_some() {}
+            let printer = printers.next_if(|&&at| at == id).is_some();
+            // An event of a kind whose fields are not read, printing no datanode, counts only
+            // for the datanodes it names: it is not opened either.
+            let opened = !quiet && (printer || fields_read.contains(trace.kind_of(id)));
+            let event = opened.then(|| trace.get(id));
             let data = match event.map(|event| &event.data) {
                 Some(EventData::Scm(data)) => Some(data),
                 Some(_) => continue,
@@ -297,11 +323,12 @@ impl Facts {
                 }
             }
             let (Some(event), Some(data)) = (event, data) else {
-                heartbeat_audit_hosts[trace.host_of(id).index()] = true;
+                if quiet {
+                    heartbeat_audit_hosts[trace.host_of(id).index()] = true;
+                }
                 continue;
             };
-            while printers.next_if(|&&at| at < id).is_some() {}
-            if printers.next_if(|&&at| at == id).is_some() {
+            if printer {
                 for found in find_datanode_details(&event.text) {
                     let DatanodeRef { uuid, host, ip } = found.value;
                     prints += 1;
@@ -468,8 +495,7 @@ fn tells_in_service(audit: &ScmAudit) -> bool {
 }
 
 fn sets_in_service(command: &HeartbeatCommand) -> bool {
-    command.command_type == "setNodeOperationalStateCommand"
-        && command.op_state.as_deref() == Some("IN_SERVICE")
+    command.sets_op_state() == Some("IN_SERVICE")
 }
 
 /// The follower abort race on one SCM: the WARN and the copy its write replaced.

@@ -339,9 +339,9 @@ pub struct ScmSide {
 pub struct Heartbeat {
     /// Present when the SCM answered as leader.
     pub term: Option<u64>,
-    /// It returned no command, is no admin action, and its text prints no datanode
-    /// (`uuid(host/ip)`): most heartbeats, which readers of commands and printed datanodes can
-    /// pass over without opening.
+    /// It returned no command that sets an operational state, is no admin action, and its text
+    /// prints no datanode (`uuid(host/ip)`): nearly every heartbeat, which readers of admin
+    /// states and printed datanodes can pass over without opening.
     pub quiet: bool,
 }
 
@@ -362,7 +362,7 @@ pub fn scm_side_of(event: &Event, uuids: &mut HashSet<Arc<str>>) -> Option<ScmSi
     let heartbeat = match &event.data {
         EventData::Scm(ScmEvent::Audit(audit)) if audit.op == "SEND_HEARTBEAT" => Some(Heartbeat {
             term: audit.term,
-            quiet: audit.commands.is_empty()
+            quiet: audit.commands.iter().all(|c| c.sets_op_state().is_none())
                 && audit.action.is_none()
                 && find_datanode_details(&event.text).next().is_none(),
         }),
@@ -1355,9 +1355,13 @@ pub(crate) mod tests {
         let close = record(format!(
             "user=dn | ip=10.20.1.12 | op=SEND_HEARTBEAT {{\"datanodeUUID\":\"{DN}\",\"command\":\"[commandType: closeContainerCommand closeContainerCommandProto {{ containerID: 2043 force: false }} term: 6]\"}} | ret=SUCCESS"
         ));
+        let in_service = record(format!(
+            "user=dn | ip=10.20.1.12 | op=SEND_HEARTBEAT {{\"datanodeUUID\":\"{DN}\",\"term\":\"6\",\"command\":\"[commandType: setNodeOperationalStateCommand setNodeOperationalStateCommandProto {{ cmdId: 117359301 nodeOperationalState: IN_SERVICE stateExpiryEpochSeconds: 0 }} term: 6 encodedToken: \\\"\\\" deadlineMsSinceEpoch: 0]\"}} | ret=SUCCESS"
+        ));
         let mut uuids = HashSet::default();
         let quiet = scm_side_of(&quiet, &mut uuids).expect("a heartbeat");
         let close = scm_side_of(&close, &mut uuids).expect("a heartbeat");
+        let in_service = scm_side_of(&in_service, &mut uuids).expect("a heartbeat");
         assert_eq!(
             quiet.heartbeat,
             Some(Heartbeat {
@@ -1365,11 +1369,19 @@ pub(crate) mod tests {
                 quiet: true
             })
         );
-        // A command returned: readers of commands open it.
+        // A close command says nothing of the datanode's operational state.
         assert_eq!(
             close.heartbeat,
             Some(Heartbeat {
                 term: None,
+                quiet: true
+            })
+        );
+        // An operational state set: readers of admin states open it.
+        assert_eq!(
+            in_service.heartbeat,
+            Some(Heartbeat {
+                term: Some(6),
                 quiet: false
             })
         );

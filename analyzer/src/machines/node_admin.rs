@@ -716,10 +716,7 @@ impl Linker for OpStateCommandDelivery {
                         _ => return false,
                     };
                     candidate.host == event.host
-                        && commands.iter().any(|c| {
-                            c.command_type == "setNodeOperationalStateCommand"
-                                && c.op_state.as_deref() == Some(stored.as_str())
-                        })
+                        && (commands.iter()).any(|c| c.sets_op_state() == Some(stored.as_str()))
                 });
             if let Some(j) = delivered {
                 out.push((

@@ -40,6 +40,15 @@ pub struct HeartbeatCommand {
     pub cmd_id: Option<u64>,
 }
 
+impl HeartbeatCommand {
+    /// The operational state it sets, if it is a `setNodeOperationalStateCommand`.
+    pub fn sets_op_state(&self) -> Option<&str> {
+        (self.command_type == "setNodeOperationalStateCommand")
+            .then_some(self.op_state.as_deref())
+            .flatten()
+    }
+}
+
 /// Every SCM audit record (`AuditMessage.formMessage` through `SCMAudit`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ScmAudit {

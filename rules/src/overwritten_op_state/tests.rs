@@ -489,3 +489,15 @@ fn maintenance_ending_by_expiry_is_silent() {
     lines.remove(lines.len() - 2);
     assert_eq!(found(&lines), Some(Confidence::Likely));
 }
+
+#[test]
+fn the_kinds_whose_fields_are_read_are_catalogued_scm_kinds() {
+    // A misspelt kind would read as `unrecognized`, and its lines would never be opened.
+    let scm: Vec<&str> = Family::Scm.kinds().iter().map(|info| info.kind).collect();
+    for read in FIELDS_READ {
+        let Reads::Kind(kind) = read else {
+            panic!("{read:?} is not one kind");
+        };
+        assert!(scm.contains(kind), "{kind} is not an SCM kind");
+    }
+}
