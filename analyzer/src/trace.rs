@@ -251,8 +251,9 @@ impl Trace {
         cursor.find(&self.scm_side.heartbeats, id).copied()
     }
 
-    /// The `SEND_HEARTBEAT` audits that return no command, are no admin action and print no
-    /// datanode (`uuid(host/ip)`), in trace order: read without opening them.
+    /// The `SEND_HEARTBEAT` audits that return no command setting an operational state, are no
+    /// admin action and print no datanode (`uuid(host/ip)`), in trace order: read without
+    /// opening them.
     pub fn quiet_heartbeats(&self) -> &[EventId] {
         &self.scm_side.quiet
     }
@@ -1720,26 +1721,28 @@ impl Columns {
     /// Puts the input events in the trace's order: by time, then by source (host, then file),
     /// line and place in the input; `lines` are the streams' lines.
     fn sort(&mut self, lines: &[Narrow]) {
-        let (mut order, spare) = sort_by_time(&self.times);
+        let ByTime {
+            mut order,
+            spare,
+            ties,
+        } = sort_by_time(&self.times);
         self.spare = spare;
         // Sources compare by their names' order, held as one rank each.
         let rank = self.sources.ranks();
-        let (times, events, runs) = (&self.times, &self.events, &self.runs);
-        for tie in order.chunk_by_mut(|&a, &b| times[a as usize] == times[b as usize]) {
-            if tie.len() > 1 {
-                let run = |at: u32| &runs[events[at as usize].run as usize];
-                let line = |at: u32| {
-                    let slot = run(at).slot(at);
-                    lines[slot.stream as usize].get(slot.index as usize)
-                };
-                // Lines read only for events of one source: mostly ties are across sources.
-                tie.sort_unstable_by(|&a, &b| {
-                    let rank = |at: u32| rank[run(at).source as usize];
-                    (rank(a).cmp(&rank(b)))
-                        .then_with(|| line(a).cmp(&line(b)))
-                        .then(a.cmp(&b))
-                });
-            }
+        let (events, runs) = (&self.events, &self.runs);
+        let run = |at: u32| &runs[events[at as usize].run as usize];
+        let line = |at: u32| {
+            let slot = run(at).slot(at);
+            lines[slot.stream as usize].get(slot.index as usize)
+        };
+        for tie in ties {
+            // Lines read only for events of one source: mostly ties are across sources.
+            order[tie.start as usize..tie.end as usize].sort_unstable_by(|&a, &b| {
+                let rank = |at: u32| rank[run(at).source as usize];
+                (rank(a).cmp(&rank(b)))
+                    .then_with(|| line(a).cmp(&line(b)))
+                    .then(a.cmp(&b))
+            });
         }
         self.order = order;
     }
@@ -1869,11 +1872,9 @@ impl Columns {
         );
         trace.by_entity = by_entity;
         // Put in trace order where they are: read in that order by every consumer.
-        gather_in_place(&mut self.container_states, &mut container_state_at);
-        trace.container_states = self.container_states;
+        trace.container_states = gather(&self.container_states, &container_state_at);
         trace.ratis_peers = self.peer_names;
-        gather_in_place(&mut self.scm_lines, &mut scm_line_at);
-        trace.scm_lines = self.scm_lines;
+        trace.scm_lines = gather(&self.scm_lines, &scm_line_at);
         trace.replica_hosts = self.replica_hosts;
         trace.hosts = in_rank_order(self.host_names, &host_rank)
             .into_iter()
@@ -1905,12 +1906,26 @@ const SPARSE_KINDS: usize = 16;
 /// Flipping the sign bit orders `i64`s as `u64`s ([`Columns::times`]).
 const SIGN: u64 = 1 << 63;
 
+/// What [`sort_by_time`] hands back.
+struct ByTime {
+    /// The places of the times, sorted by time, equal times in their order.
+    order: Vec<u32>,
+    /// The buffer the sort went through (empty if none), for reuse.
+    spare: Vec<u32>,
+    /// The runs of `order` of two or more equal times, in order.
+    ties: Vec<std::ops::Range<u32>>,
+}
+
 /// The places of `times` sorted by time, equal times in their order: a radix sort (least
 /// significant digit first) of the bits in which the times differ, a few passes for a trace's
-/// days or weeks. Also the buffer it sorted through (empty if none), for reuse.
-fn sort_by_time(times: &[u64]) -> (Vec<u32>, Vec<u32>) {
+/// days or weeks.
+fn sort_by_time(times: &[u64]) -> ByTime {
     let (Some(&min), Some(&max)) = (times.iter().min(), times.iter().max()) else {
-        return (Vec::new(), Vec::new());
+        return ByTime {
+            order: Vec::new(),
+            spare: Vec::new(),
+            ties: Vec::new(),
+        };
     };
     let time_bits = u64::BITS - (max - min).leading_zeros();
     let place_bits = u64::BITS - (times.len() as u64).leading_zeros();
@@ -1926,10 +1941,33 @@ fn sort_by_time(times: &[u64]) -> (Vec<u32>, Vec<u32>) {
             .iter()
             .map(|&packed| (packed & place) as u32)
             .collect();
-        return (order, Vec::new());
+        // Read from the sorted numbers, in order: from `times`, each would be a miss.
+        let ties = runs_of_equal(&sorted, |packed| packed >> place_bits);
+        return ByTime {
+            order,
+            spare: Vec::new(),
+            ties,
+        };
     }
     let places = (0..times.len() as u32).collect();
-    radix_sort(places, 0, time_bits, |at| times[at as usize] - min)
+    let (order, spare) = radix_sort(places, 0, time_bits, |at| times[at as usize] - min);
+    let ties = runs_of_equal(&order, |at| times[at as usize]);
+    ByTime { order, spare, ties }
+}
+
+/// The runs of two or more neighbours of `items` with the same `key`.
+fn runs_of_equal<T: Copy>(items: &[T], key: impl Fn(T) -> u64) -> Vec<std::ops::Range<u32>> {
+    let mut runs = Vec::new();
+    let mut start = 0;
+    for end in 1..=items.len() {
+        if end == items.len() || key(items[end]) != key(items[start]) {
+            if end - start > 1 {
+                runs.push(start as u32..end as u32);
+            }
+            start = end;
+        }
+    }
+    runs
 }
 
 /// `items` stably sorted by bits `low..low + bits` of their `key`, and the buffer the passes went
@@ -2074,26 +2112,11 @@ fn as_ids<T>(items: Vec<T>) -> Vec<EventId> {
     items.into_iter().map(|_| 0).collect()
 }
 
-/// Reorders `items` in place so that item `k` is the one that was at `from[k]` (`from` a
-/// permutation of the places, used up: each cycle is followed once).
-fn gather_in_place<T: Copy>(items: &mut [T], from: &mut [u32]) {
-    for start in 0..items.len() {
-        if from[start] == UNSEEN {
-            continue;
-        }
-        let first = items[start];
-        let mut k = start;
-        loop {
-            let next = from[k] as usize;
-            from[k] = UNSEEN;
-            if next == start {
-                items[k] = first;
-                break;
-            }
-            items[k] = items[next];
-            k = next;
-        }
-    }
+/// `items` reordered so that item `k` is the one at `from[k]`: each load independent of the
+/// others, so that many misses are in flight (following the permutation's cycles in place
+/// waits for each miss before the next).
+fn gather<T: Copy>(items: &[T], from: &[u32]) -> Vec<T> {
+    from.iter().map(|&at| items[at as usize]).collect()
 }
 
 /// `items` reordered so that item `i` is at `rank[i]`, placed in one pass (not sorted); an item
@@ -2955,12 +2978,23 @@ pub(crate) mod tests {
             }
             let mut expected: Vec<u32> = (0..times.len() as u32).collect();
             expected.sort_by_key(|&at| times[at as usize]);
-            let (order, spare) = sort_by_time(&times);
+            let ByTime { order, spare, ties } = sort_by_time(&times);
             assert_eq!(order, expected, "span {span}, extremes {extremes}");
             assert!(spare.is_empty() || spare.len() == times.len());
+            let expected_ties: Vec<_> = (order
+                .chunk_by(|&a, &b| times[a as usize] == times[b as usize]))
+            .scan(0, |start, run| {
+                *start += run.len() as u32;
+                Some(*start - run.len() as u32..*start)
+            })
+            .filter(|run| run.len() > 1)
+            .collect();
+            assert!(!expected_ties.is_empty());
+            assert_eq!(ties, expected_ties, "span {span}, extremes {extremes}");
         }
-        assert_eq!(sort_by_time(&[]).0, Vec::<u32>::new());
-        assert_eq!(sort_by_time(&[5, 5, 5]).0, [0, 1, 2]);
+        assert_eq!(sort_by_time(&[]).order, Vec::<u32>::new());
+        let five = sort_by_time(&[5, 5, 5]);
+        assert_eq!((five.order, five.ties), (vec![0, 1, 2], vec![0..3]));
     }
 
     /// A stream without a single time sorts before every timed one; its events keep their
