@@ -239,9 +239,10 @@ impl Trace {
         &self.scm_side.signals
     }
 
-    /// The SCM-side events whose signal is [`ScmSignal::Registered`], in trace order.
-    pub fn scm_registrations(&self) -> &[EventId] {
-        &self.scm_side.registrations
+    /// The SCM-side events whose signal is [`ScmSignal::Registered`], with it, in trace order.
+    pub fn scm_registrations(&self) -> impl ExactSizeIterator<Item = &(EventId, ScmSignal)> {
+        let signals = &self.scm_side.signals;
+        (self.scm_side.registrations.iter()).map(|&at| &signals[at])
     }
 
     /// The `term` of event `id` if it is a `SEND_HEARTBEAT` audit (`Some(None)`: answered as
@@ -842,8 +843,8 @@ pub struct StreamEntities {
     scm_lines: Vec<(u32, ScmContainerLine)>,
     replica_hosts: Vec<Arc<str>>,
     /// What each SCM-side event says ([`endpoint::scm_side_of`]), read here where the event is
-    /// still in cache (at the merge, every one is a miss), compact: the datanodes it names are
-    /// in `datanodes`, the few close commands in `closes`.
+    /// still in cache (at the merge, every one is a miss), compact: the datanodes it names (and
+    /// the hosts registrations print) are in `datanodes`, the few close commands in `closes`.
     scm: Vec<(u32, ScmSaid)>,
     datanodes: Vec<Arc<str>>,
     closes: Vec<(u32, Vec<u64>)>,
@@ -1245,7 +1246,8 @@ impl HeldLine {
 #[derive(Debug, Clone, Copy)]
 struct ScmSaid {
     /// The heartbeat's term, when [`ScmSaid::TERM`] is set, in 4-byte halves (so that the
-    /// struct aligns to 4 bytes, not 8).
+    /// struct aligns to 4 bytes, not 8); a registration's host, when [`ScmSaid::HOST`] is set,
+    /// by its place in the datanodes' table in the first (a registration is no heartbeat).
     term: [u32; 2],
     /// The signal's datanode, by its place in the table.
     datanode: u32,
@@ -1259,15 +1261,17 @@ impl ScmSaid {
     const AUDIT: u8 = 8;
     /// Its close commands are aside.
     const CLOSES: u8 = 64;
+    /// A registration that prints its datanode's host.
+    const HOST: u8 = 128;
     /// Where the signal sits in the flags (bits 4 and 5): none, or one of the three below.
     const SIGNAL_SHIFT: u8 = 4;
     const REREGISTER: u8 = 1;
     const REGISTERED: u8 = 2;
     const ANSWERED: u8 = 3;
 
-    /// The compact form of `of`, its datanode placed by `place`, and its close commands if it has
-    /// any.
-    fn of(of: ScmSideOf, place: impl FnOnce(&Arc<str>) -> u32) -> (ScmSaid, Option<Vec<u64>>) {
+    /// The compact form of `of`, its datanode (and a registration's host) placed by `place`, and
+    /// its close commands if it has any.
+    fn of(of: ScmSideOf, mut place: impl FnMut(&Arc<str>) -> u32) -> (ScmSaid, Option<Vec<u64>>) {
         let mut said = ScmSaid {
             term: [0; 2],
             datanode: 0,
@@ -1289,7 +1293,15 @@ impl ScmSaid {
             Some(ScmSignal::Reregister { datanode, audit }) => {
                 (ScmSaid::REREGISTER, datanode, audit)
             }
-            Some(ScmSignal::Registered { datanode, audit }) => {
+            Some(ScmSignal::Registered {
+                datanode,
+                host,
+                audit,
+            }) => {
+                if let Some(host) = host {
+                    said.flags |= ScmSaid::HOST;
+                    said.term[0] = place(&host);
+                }
                 (ScmSaid::REGISTERED, datanode, audit)
             }
             Some(ScmSignal::Answered {
@@ -1339,12 +1351,17 @@ impl ScmSaid {
     /// Its datanode's place moved from a stream's table to the merge's (`places`: the merge's
     /// place of each of the stream's).
     fn placed(self, places: &[u32]) -> ScmSaid {
+        let mut term = self.term;
+        if self.is(ScmSaid::HOST) {
+            term[0] = places[term[0] as usize];
+        }
         ScmSaid {
             datanode: if self.signals() {
                 places[self.datanode as usize]
             } else {
                 0
             },
+            term,
             ..self
         }
     }
@@ -1365,6 +1382,7 @@ impl ScmSaid {
             }),
             ScmSaid::REGISTERED => Some(ScmSignal::Registered {
                 datanode: datanode(),
+                host: set(ScmSaid::HOST).then(|| Arc::clone(datanodes.name(self.term[0]))),
                 audit,
             }),
             ScmSaid::ANSWERED => Some(ScmSignal::Answered {
@@ -2775,7 +2793,14 @@ pub(crate) mod tests {
             "the REGISTER and the heartbeat with a command"
         );
         assert_eq!(trace.datanode_printers(), printers.as_slice());
-        assert_eq!(trace.scm_registrations(), [0], "the REGISTER alone");
+        let registrations: Vec<_> = trace.scm_registrations().collect();
+        assert_eq!(registrations.len(), 1, "the REGISTER alone");
+        // Its printed host read by the readers, through the merge's table.
+        assert!(matches!(
+            registrations[0],
+            (0, ScmSignal::Registered { datanode, host: Some(host), audit: true })
+                if **datanode == *uuid && **host == *"datanode4"
+        ));
         // A window that drops the REGISTER audit keeps the other's flag.
         let mut table = StreamEntities::of(&scm);
         table.retain(&[false, true, true]);

@@ -1352,6 +1352,7 @@ mod tests {
                 host,
                 ScmSignal::Registered {
                     datanode: DN.into(),
+                    host: None,
                     audit: true,
                 },
             );

@@ -246,8 +246,13 @@ pub static SCM_AUDIT: LazyLock<KindIndex> = LazyLock::new(|| kinds::index_of(scm
 pub enum ScmSignal {
     /// The SCM answered a heartbeat with a reregister command (it does not know the datanode).
     Reregister { datanode: Arc<str>, audit: bool },
-    /// The datanode registered (again).
-    Registered { datanode: Arc<str>, audit: bool },
+    /// The datanode registered (again); `host` is the short name of the host printed with it
+    /// (`uuid(host/ip)`), read by the readers so that no registration is opened again.
+    Registered {
+        datanode: Arc<str>,
+        host: Option<Arc<str>>,
+        audit: bool,
+    },
     /// The SCM answered a heartbeat normally, with these close-container commands.
     Answered {
         datanode: Arc<str>,
@@ -309,6 +314,9 @@ pub fn scm_signal(event: &Event, uuids: &mut HashSet<Arc<str>>) -> Option<ScmSig
         }),
         scm_kinds::REGISTERED => Some(ScmSignal::Registered {
             datanode: datanode()?,
+            host: find_datanode_details(&event.text)
+                .next()
+                .map(|dn| Arc::from(short_host(dn.value.host))),
             audit: false,
         }),
         _ => None,
@@ -329,9 +337,9 @@ pub struct ScmSide {
     /// The heartbeats that say nothing else ([`Heartbeat::quiet`]), in trace order
     /// ([`Trace::quiet_heartbeats`]).
     pub quiet: Vec<EventId>,
-    /// The events whose signal is [`ScmSignal::Registered`], in trace order
+    /// The places in `signals` of the [`ScmSignal::Registered`] ones
     /// ([`Trace::scm_registrations`]).
-    pub registrations: Vec<EventId>,
+    pub registrations: Vec<usize>,
 }
 
 /// A `SEND_HEARTBEAT` audit, compact.
@@ -383,7 +391,7 @@ impl ScmSide {
         }
         if let Some(signal) = of.signal {
             if let ScmSignal::Registered { .. } = signal {
-                self.registrations.push(id);
+                self.registrations.push(self.signals.len());
             }
             self.signals.push((id, signal));
         }
@@ -421,6 +429,7 @@ pub fn audit_signal(audit: &ScmAudit, uuids: &mut HashSet<Arc<str>>) -> Option<S
             let (dn, _) = datanode_details(audit.params.get("datanodeDetails")?)?;
             Some(ScmSignal::Registered {
                 datanode: shared_uuid(uuids, dn.uuid, true),
+                host: Some(Arc::from(short_host(dn.host))),
                 audit: true,
             })
         }
@@ -474,8 +483,8 @@ impl DatanodeHosts {
         for id in trace.of_kinds(&ENDPOINT_KINDS) {
             hosts.observe(trace, id);
         }
-        for &id in trace.scm_registrations() {
-            hosts.observe_registration(trace, id);
+        for (_, signal) in trace.scm_registrations() {
+            hosts.observe_registration(signal);
         }
         hosts
     }
@@ -492,12 +501,16 @@ impl DatanodeHosts {
         }
     }
 
-    /// Learns from registration `id` (its signal is [`ScmSignal::Registered`]): it prints the
+    /// Learns from a registration's signal ([`ScmSignal::Registered`]): it prints the
     /// datanode's host.
-    pub fn observe_registration(&mut self, trace: &Trace, id: EventId) {
-        if let Some(dn) = oztrace_parser::entity::find_datanode_details(&trace.get(id).text).next()
+    pub fn observe_registration(&mut self, signal: &ScmSignal) {
+        if let ScmSignal::Registered {
+            datanode,
+            host: Some(host),
+            ..
+        } = signal
         {
-            self.learn_host(&short_host(dn.value.host), dn.value.uuid);
+            self.learn_host(host, datanode);
         }
     }
 
@@ -659,7 +672,9 @@ impl EndpointMachine {
                     out,
                 );
             }
-            ScmSignal::Registered { datanode, audit } => {
+            ScmSignal::Registered {
+                datanode, audit, ..
+            } => {
                 if !*audit && self.is_audited(scm) {
                     return;
                 }
@@ -874,9 +889,7 @@ impl Machine for EndpointMachine {
             return;
         }
         if let Some(signal) = signal {
-            if let ScmSignal::Registered { .. } = signal {
-                self.hosts.observe_registration(trace, id);
-            }
+            self.hosts.observe_registration(signal);
             self.on_signal(trace, id, signal, out);
         }
     }
@@ -1324,6 +1337,7 @@ pub(crate) mod tests {
             audit_signal(&register, &mut HashSet::default()),
             Some(ScmSignal::Registered {
                 datanode: DN.into(),
+                host: Some("dn2".into()),
                 audit: true
             })
         );
@@ -1341,6 +1355,30 @@ pub(crate) mod tests {
         assert_eq!(audit_signal(&failed, &mut HashSet::default()), None);
         let version = audit("user=dn | ip=10.20.1.12 | op=GET_VERSION {} | ret=SUCCESS");
         assert_eq!(audit_signal(&version, &mut HashSet::default()), None);
+    }
+
+    /// A registration carries the host printed with its datanode, in the audit and in the
+    /// SCMNodeManager line, so that learning a datanode's host never opens it again.
+    #[test]
+    fn a_registration_signal_carries_the_host_it_prints() {
+        let line = oztrace_testkit::message(
+            "scm1",
+            Component::Scm,
+            Some("org.apache.hadoop.hdds.scm.node.SCMNodeManager"),
+            &format!("Registered datanode: {DN}(dn2.example.com/10.20.1.12)"),
+        );
+        let signal = scm_signal(&line, &mut HashSet::default());
+        assert_eq!(
+            signal,
+            Some(ScmSignal::Registered {
+                datanode: DN.into(),
+                host: Some("dn2".into()),
+                audit: false
+            })
+        );
+        let mut hosts = DatanodeHosts::default();
+        hosts.observe_registration(&signal.expect("a registration"));
+        assert_eq!(hosts.by_host.get("dn2"), Some(&Some(DN.into())));
     }
 
     #[test]
@@ -1435,6 +1473,7 @@ pub(crate) mod tests {
         machine.on_signal(&trace, 3, &rereg, &mut out);
         let registered = ScmSignal::Registered {
             datanode: DN.into(),
+            host: None,
             audit: true,
         };
         machine.on_signal(&trace, 4, &registered, &mut out);
