@@ -2262,7 +2262,10 @@ impl Bits {
 #[derive(Default)]
 struct Sources {
     names: Vec<(Arc<str>, Arc<str>)>,
-    ids: HashMap<(Arc<str>, Arc<str>), u32>,
+    /// Kept in order of the names as they are met, most while the readers still read
+    /// ([`TraceBuilder::append`]): the merge reads the ranks off ([`Sources::ranks`]) instead
+    /// of sorting a thousand paths.
+    ids: std::collections::BTreeMap<(Arc<str>, Arc<str>), u32>,
     last: u32,
 }
 
@@ -2287,12 +2290,10 @@ impl Sources {
         id
     }
 
-    /// Each source's rank in (host, file) order; equal names, equal ranks.
+    /// Each source's rank in (host, file) order.
     fn ranks(&self) -> Vec<u32> {
-        let mut order: Vec<u32> = (0..self.names.len() as u32).collect();
-        order.sort_unstable_by(|&a, &b| self.names[a as usize].cmp(&self.names[b as usize]));
         let mut rank = vec![0; self.names.len()];
-        for (place, &id) in order.iter().enumerate() {
+        for (place, &id) in self.ids.values().enumerate() {
             rank[id as usize] = place as u32;
         }
         rank
